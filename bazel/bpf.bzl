@@ -1,0 +1,33 @@
+"""bpf_skeleton: foo.bpf.c -> foo.bpf.o (clang -target bpf) -> foo.skel.h (bpftool gen skeleton).
+
+The result is a cc_library exposing the skeleton header, in the libbpf-bootstrap shape.
+"""
+
+def bpf_skeleton(name, src, hdrs = [], visibility = None):
+    obj = name + ".bpf.o"
+    skel = name + ".skel.h"
+    native.genrule(
+        name = name + "_obj",
+        srcs = [src, "//bazel:vmlinux_h"] + hdrs,
+        outs = [obj],
+        cmd = " ".join([
+            "clang -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Werror",
+            "-I$$(dirname $(location //bazel:vmlinux_h))",
+            "-I$$(dirname $(location %s))" % src,
+            "-c $(location %s) -o $@.tmp &&" % src,
+            "bpftool gen object $@ $@.tmp && rm -f $@.tmp",
+        ]),
+        tags = ["no-sandbox"],
+    )
+    native.genrule(
+        name = name + "_skel",
+        srcs = [obj],
+        outs = [skel],
+        cmd = "bpftool gen skeleton $(location %s) name %s > $@" % (obj, name),
+    )
+    native.cc_library(
+        name = name,
+        hdrs = [skel] + hdrs,
+        deps = ["//third_party/system:libbpf"],
+        visibility = visibility,
+    )

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* xperf.c - the `xperf` command: dispatches to one subcommand per module. */
+#include "cli/commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{ "theory", cmd_theory, "print the Top-down model (domains, L2, L3, L4, rules)" },
+	{ "validate", cmd_validate, "check TurnTrace files against the schema" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: xperf <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'xperf <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return XP_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return XP_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "xperf: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return XP_EXIT_USAGE;
+}

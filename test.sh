@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# test.sh - the second of the README's two commands: runs every test.
+# 1. all Bazel tests (unit, fuzz, and `local`-tagged ones that load BPF into
+#    the running kernel and trace real processes);
+# 2. the unit tests again under ASan + UBSan (--config=asan).
+# Ends with one line "N passed, N failed"; exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")"
+./setup.sh --deps-only || { echo "0 passed, 1 failed"; exit 1; }
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+bazel test //... 2>&1 | tee -a "$log" | grep -vE "linux-sandbox|^\s*$" 
+bazel test --config=asan --test_tag_filters=-local,-noasan //... 2>&1 | tee -a "$log" |
+	grep -vE "linux-sandbox|^\s*$"
+
+passed=$(grep -cE "^//\S+\s+(\(cached\) )?PASSED" "$log")
+failed=$(grep -cE "^//\S+\s+(\(cached\) )?(FAILED|TIMEOUT|NO STATUS|FLAKY|INCOMPLETE|REMOTE FAILURE|FAILED TO BUILD)" "$log")
+builderr=$(grep -cE "^ERROR: " "$log")
+((builderr > 0 && failed == 0)) && failed=1
+echo "$passed passed, $failed failed"
+((failed == 0 && passed > 0))
