@@ -33,7 +33,7 @@ struct scanner {
 
 size_t xp_jptr_append(char *ptr, size_t cap, size_t len, const char *tok, size_t n)
 {
-	if (len + 2 > cap)
+	if (len + 5 > cap) /* room for at least "/..." and the NUL */
 		return len;
 	ptr[len++] = '/';
 	for (size_t i = 0; i < n; i++) {
@@ -367,12 +367,16 @@ static int step(struct scanner *sc, enum state *st)
 		}
 		/* fall through */
 	case S_KEY:
+		sc->plen = sc->seg[sc->depth - 1]; /* errors in a key belong to its object */
+		sc->ptr[sc->plen] = '\0';
 		if (c != '"')
 			return fail(sc, sc->p, "unexpected %s, expected a property name", show(c, b));
 		if (scan_string(sc, 1))
 			return -1;
 		skip_ws(sc);
-		if (sc->p >= sc->end || *sc->p != ':')
+		if (sc->p >= sc->end)
+			return fail(sc, sc->p, "unexpected end of input");
+		if (*sc->p != ':')
 			return fail(sc, sc->p, "expected ':' after the property name");
 		sc->p++;
 		*st = S_VALUE;
