@@ -132,8 +132,8 @@ static void text_stages(void)
 		wrap(4, "supply:", s->supply_l3);
 		if (s->effective) {
 			if (s->work_attr)
-				snprintf(buf, sizeof(buf), "%s, min(P, %s x %g ns)", s->effective_l3,
-					 s->work_attr, s->ref_ns_per_unit);
+				snprintf(buf, sizeof(buf), "%s, min(P, %s x %g ns)",
+					 s->effective_l3, s->work_attr, s->ref_ns_per_unit);
 			else
 				snprintf(buf, sizeof(buf), "%s, all of P", s->effective_l3);
 			wrap(4, "effective:", buf);

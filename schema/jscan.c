@@ -128,8 +128,8 @@ static long hex4(const unsigned char *p, const unsigned char *end)
 	if (end - p < 4)
 		return -1;
 	for (int i = 0; i < 4; i++) {
-		int c = p[i], d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-				  : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		int c = p[i] >= 'A' && p[i] <= 'F' ? p[i] + ('a' - 'A') : p[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 		if (d < 0)
 			return -1;
 		v = v << 4 | d;
@@ -321,7 +321,8 @@ static int after_value(struct scanner *sc, enum state *st)
 		return 0;
 	}
 	if (*sc->p != ',')
-		return fail(sc, sc->p, "unexpected %s, expected ',' or '%c'", show(*sc->p, b), close);
+		return fail(sc, sc->p, "unexpected %s, expected ',' or '%c'", show(*sc->p, b),
+			    close);
 	sc->p++;
 	if (open == '[') {
 		sc->idx[sc->depth - 1]++;
@@ -370,7 +371,8 @@ static int step(struct scanner *sc, enum state *st)
 		sc->plen = sc->seg[sc->depth - 1]; /* errors in a key belong to its object */
 		sc->ptr[sc->plen] = '\0';
 		if (c != '"')
-			return fail(sc, sc->p, "unexpected %s, expected a property name", show(c, b));
+			return fail(sc, sc->p, "unexpected %s, expected a property name",
+				    show(c, b));
 		if (scan_string(sc, 1))
 			return -1;
 		skip_ws(sc);

@@ -106,7 +106,8 @@ static char *read_capped(const char *path, size_t *len, char msg[128])
 			(r < 0 && errno == EINTR)))
 			n += r > 0 ? (size_t)r : 0;
 		if (n < (size_t)st.st_size) {
-			snprintf(msg, 128, "read failed: %s", r < 0 ? strerror(errno) : "short read");
+			snprintf(msg, 128, "read failed: %s",
+				 r < 0 ? strerror(errno) : "short read");
 			free(buf);
 			buf = NULL;
 		}

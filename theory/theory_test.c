@@ -12,17 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures;
-
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                     \
-			fprintf(stderr, __VA_ARGS__);                                      \
-			fputc('\n', stderr);                                               \
-			failures++;                                                        \
-		}                                                                          \
-	} while (0)
+#include "lib/test_check.h"
 
 static int nonempty(const char *s)
 {
@@ -289,7 +279,7 @@ int main(void)
 	test_l4();
 	test_counters();
 	test_waste_and_rules();
-	if (failures)
-		fprintf(stderr, "%d theory invariant(s) broken\n", failures);
-	return failures != 0;
+	if (test_failures)
+		fprintf(stderr, "%d theory invariant(s) broken\n", test_failures);
+	return test_failures != 0;
 }
