@@ -32,7 +32,7 @@ static cJSON *check(const char *file, const char *buf, size_t len, xp_verror_fn 
 		snprintf(msg, sizeof(msg), "input is %zu bytes, over the %u MiB limit", len,
 			 XP_VALIDATE_MAX_BYTES / MIB);
 		xp_vctx_error_at(&v, 0, 0, "", msg);
-	} else if (xp_jscan(buf, len, XP_VALIDATE_MAX_DEPTH, &scan)) {
+	} else if (xp_jscan(buf, len, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES, &scan)) {
 		xp_vctx_error_at(&v, scan.err.line, scan.err.col, scan.err_ptr, scan.err_msg);
 	} else {
 		root = cJSON_ParseWithLength(buf, len);
