@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 
 DEBS=(bazel-bootstrap clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcjson-dev
       libnghttp2-dev libmicrohttpd-dev libssl-dev libclang-rt-14-dev bpftrace libbpf-tools
-      linux-perf valgrind golang-go nodejs npm openssl python3 hyperfine)
+      linux-perf valgrind golang-go openssl python3 hyperfine)
 
 missing=()
 for p in "${DEBS[@]}"; do
@@ -22,16 +22,19 @@ if ((${#missing[@]})); then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# bun: a BoringSSL client without symbols, for the ciphertext-tier tests.
-if [ ! -x third_party/npm/node_modules/bun/bin/bun.exe ]; then
-	echo "setup: installing bun from npm" >&2
-	npm install --silent --prefix third_party/npm bun >/dev/null
+# node and npm: any install will do (Debian's npm conflicts with NodeSource's nodejs).
+if ! command -v npm >/dev/null; then
+	echo "setup: installing nodejs npm" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 
-# ajv: an independent JSON Schema validator for //schema:schema_ajv_test.
-if [ ! -f third_party/npm/node_modules/ajv/dist/2020.js ]; then
-	echo "setup: installing ajv from npm" >&2
-	npm install --silent --prefix third_party/npm ajv@8 >/dev/null
+# npm packages pinned in third_party/npm/package.json: bun (a BoringSSL client
+# without symbols, for the ciphertext-tier tests) and ajv (an independent JSON
+# Schema validator for //schema:schema_ajv_test).
+if [ ! -x third_party/npm/node_modules/bun/bin/bun.exe ] ||
+	[ ! -f third_party/npm/node_modules/ajv/dist/2020.js ]; then
+	echo "setup: installing npm packages (bun, ajv)" >&2
+	npm install --silent --no-audit --no-fund --prefix third_party/npm >/dev/null
 fi
 
 [ "${1:-}" = "--deps-only" ] && exit 0
