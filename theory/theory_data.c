@@ -292,6 +292,12 @@ const struct xp_l4 xp_l4_table[] = {
 	{ "llc_mpki", "LLC misses", "1000 * llc_misses / instructions", "MPKI", 2.0, ABOVE,
 	  "llc_misses,instructions", XP_COUNTER_HW, "Data comes from DRAM.",
 	  "Shrink the working set: stream big files, parse large JSON once and reuse it." },
+	{ "l1d_miss_rate", "L1D miss rate", "l1d_misses / l1d_loads", "ratio", 0.10, ABOVE,
+	  "l1d_misses,l1d_loads", XP_COUNTER_HW, "A large share of L1D reads miss.",
+	  "Same as l1d_mpki: touch memory sequentially, keep hot data small and together." },
+	{ "llc_miss_rate", "LLC miss rate", "llc_misses / llc_loads", "ratio", 0.30, ABOVE,
+	  "llc_misses,llc_loads", XP_COUNTER_HW, "Most last-level cache reads go to DRAM.",
+	  "Same as llc_mpki: shrink or stream the working set." },
 	{ "branch_mpki", "Branch mispredictions", "1000 * branch_misses / instructions", "MPKI", 5,
 	  ABOVE, "branch_misses,instructions", XP_COUNTER_HW,
 	  "Data-dependent branches mispredict (typical of parsers and interpreters).",
@@ -410,6 +416,8 @@ const struct xp_counter_name xp_counter_name_table[] = {
 	{ "llc_misses", XP_COUNTER_HW, "count" },
 	{ "branch_misses", XP_COUNTER_HW, "count" },
 	{ "branch_instructions", XP_COUNTER_HW, "count" },
+	{ "l1d_loads", XP_COUNTER_HW, "count" },
+	{ "llc_loads", XP_COUNTER_HW, "count" },
 };
 const size_t xp_counter_name_count =
 	sizeof(xp_counter_name_table) / sizeof(xp_counter_name_table[0]);
