@@ -3,6 +3,10 @@
 The target defines LLVMFuzzerTestOneInput and is always built with
 ASan + UBSan. The test fails on any crash, sanitizer report, leak or
 slow input (over 10 s). `corpus` is a directory of seed inputs.
+
+Instrumentation applies to `srcs` only, not to `deps`: list the parser's own
+.c files in `srcs` (and only its plain dependencies in `deps`) so that the
+fuzzer gets coverage feedback and sanitizer checks from the code under test.
 """
 
 def xp_fuzz_test(name, srcs, deps = [], corpus = None, seconds = 15, tags = []):
