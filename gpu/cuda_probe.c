@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuda_probe.c - xperf-cuda-probe: the zero-injection GPU fallback. Loads
+ * bpf/cuda.bpf.c, attaches uprobes to the CUDA runtime (libcudart) and driver
+ * (libcuda, where present) launch/copy/sync functions, traces one process
+ * (a command it starts, or -p PID), and writes each call as a `launch` or
+ * `sync` record to <dir>/gpu-<pid>.xpgpu with source "uprobe". At the end it
+ * prints per function: calls, total time inside the call (blocking time),
+ * calls that returned an error, and the records lost in the ring buffer.
+ *
+ * usage: xperf-cuda-probe [--cudart PATH] [--libcuda PATH] [--out DIR]
+ *                         (-p PID | -- COMMAND [ARGS...])
+ * exit: 0 traced (the command's own status is printed), 1 runtime failure
+ * (BPF load/attach, output), 64 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <linux/types.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/xperf.h"
+#include "bpf/cuda.h"
+#include "bpf/cuda.skel.h"
+#include "gpu/collector_config.h"
+#include "gpu/gpu_records.h"
+
+enum lib { LIB_CUDART, LIB_CUDA, LIB_COUNT };
+
+/* Probed functions, indexed by enum xp_cuda_fn. */
+static const struct {
+	const char *sym;
+	enum lib lib;
+	enum xp_gpu_kind kind;
+} fns[XP_CUDA_FN_COUNT] = {
+	[XP_CUDA_LAUNCH_KERNEL] = { "cudaLaunchKernel", LIB_CUDART, XP_GPU_LAUNCH },
+	[XP_CUDA_MEMCPY] = { "cudaMemcpy", LIB_CUDART, XP_GPU_LAUNCH },
+	[XP_CUDA_MEMCPY_ASYNC] = { "cudaMemcpyAsync", LIB_CUDART, XP_GPU_LAUNCH },
+	[XP_CUDA_STREAM_SYNC] = { "cudaStreamSynchronize", LIB_CUDART, XP_GPU_SYNC },
+	[XP_CUDA_DEVICE_SYNC] = { "cudaDeviceSynchronize", LIB_CUDART, XP_GPU_SYNC },
+	[XP_CUDA_CU_LAUNCH_KERNEL] = { "cuLaunchKernel", LIB_CUDA, XP_GPU_LAUNCH },
+	[XP_CUDA_CU_LAUNCH_KERNEL_EX] = { "cuLaunchKernelEx", LIB_CUDA, XP_GPU_LAUNCH },
+};
+
+struct stats {
+	unsigned long long calls, total_ns, errors;
+};
+
+static struct {
+	struct xp_gpu_writer out;
+	struct stats st[XP_CUDA_FN_COUNT];
+	unsigned long long write_errors;
+	char lib[LIB_COUNT][PATH_MAX];
+} g;
+
+static volatile sig_atomic_t stop;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	const struct xp_cuda_call *c = data;
+	struct xp_gpu_rec r = { 0 };
+
+	(void)ctx;
+	if (len < sizeof(*c) || c->hdr.type != XP_EV_CUDA_CALL || c->fn >= XP_CUDA_FN_COUNT)
+		return 0;
+	g.st[c->fn].calls++;
+	g.st[c->fn].total_ns += c->hdr.ts_ns - c->entry_ns;
+	g.st[c->fn].errors += c->ret != 0;
+	r.kind = fns[c->fn].kind;
+	r.start_ns = c->entry_ns;
+	r.end_ns = c->hdr.ts_ns;
+	r.bytes = c->bytes;
+	snprintf(r.name, sizeof(r.name), "%s", fns[c->fn].sym);
+	if (xp_gpu_writer_add(&g.out, &r))
+		g.write_errors++;
+	return 0;
+}
+
+/* The library a running process maps whose path contains `needle`. */
+static int find_mapped(int pid, const char *needle, char *out, size_t len)
+{
+	char path[64], line[PATH_MAX + 128];
+	FILE *f;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, '/');
+
+		if (p && strstr(p, needle)) {
+			p[strcspn(p, "\n")] = '\0';
+			snprintf(out, len, "%s", p);
+			found = 1;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Default library paths for a command not started yet. */
+static void default_libs(void)
+{
+	static const char *const libcuda[] = { "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+					       "/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1" };
+	const char *cuda = getenv("XPERF_CUDA_PATH");
+	char p[PATH_MAX];
+
+	if (!g.lib[LIB_CUDART][0]) {
+		snprintf(p, sizeof(p), "%s/lib64/libcudart.so", cuda ? cuda : "/usr/local/cuda");
+		if (!realpath(p, g.lib[LIB_CUDART]))
+			g.lib[LIB_CUDART][0] = '\0';
+	}
+	for (size_t i = 0; !g.lib[LIB_CUDA][0] && i < sizeof(libcuda) / sizeof(*libcuda); i++)
+		if (!access(libcuda[i], R_OK))
+			snprintf(g.lib[LIB_CUDA], sizeof(g.lib[LIB_CUDA]), "%s", libcuda[i]);
+}
+
+/* Attach entry and return probes of every function whose library is known. */
+static int attach_all(struct cuda *skel)
+{
+	int attached = 0;
+
+	for (int lib = 0; lib < LIB_COUNT; lib++)
+		if (!g.lib[lib][0])
+			fprintf(stderr, "xperf-cuda-probe: %s not found: its functions not probed\n",
+				lib == LIB_CUDART ? "libcudart.so" : "libcuda.so.1");
+	for (int f = 0; f < XP_CUDA_FN_COUNT; f++) {
+		const char *path = g.lib[fns[f].lib];
+
+		for (int ret = 0; path[0] && ret < 2; ret++) {
+			LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = fns[f].sym, .retprobe = ret);
+			char name[64];
+			struct bpf_program *p;
+
+			snprintf(name, sizeof(name), "%s_%s", ret ? "exit" : "enter", fns[f].sym);
+			p = bpf_object__find_program_by_name(skel->obj, name);
+			if (!p || !bpf_program__attach_uprobe_opts(p, -1, path, 0, &o)) {
+				fprintf(stderr, "xperf-cuda-probe: cannot probe %s in %s: %s\n",
+					fns[f].sym, path, strerror(errno));
+				continue;
+			}
+			attached += ret;
+		}
+	}
+	return attached;
+}
+
+static int trace_pid(struct cuda *skel, int pid)
+{
+	struct xp_traced t = { .depth = 0, .root_tgid = (__u32)pid };
+	__u32 key = (__u32)pid;
+
+	return bpf_map__update_elem(skel->maps.traced, &key, sizeof(key), &t, sizeof(t), BPF_ANY);
+}
+
+/* Fork the command stopped on a pipe; it runs once it is in `traced`. */
+static int spawn(char **argv, int *gate)
+{
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char c;
+
+		close(fd[1]);
+		if (read(fd[0], &c, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "xperf-cuda-probe: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(fd[0]);
+	*gate = fd[1];
+	return pid;
+}
+
+static unsigned long long ring_drops(struct cuda *skel)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u32 key = XP_EV_CUDA_CALL;
+	unsigned long long sum = 0;
+	__u64 *v;
+
+	if (ncpu <= 0 || !(v = calloc((size_t)ncpu, sizeof(*v))))
+		return 0;
+	if (!bpf_map__lookup_elem(skel->maps.drops, &key, sizeof(key), v, ncpu * sizeof(*v), 0))
+		for (int i = 0; i < ncpu; i++)
+			sum += v[i];
+	free(v);
+	return sum;
+}
+
+/* Poll until the child exits (child > 0), the pid disappears, or a signal. */
+static int run(struct ring_buffer *rb, int pid, int child)
+{
+	int status = 0;
+
+	while (!stop) {
+		if (ring_buffer__poll(rb, 100) < 0 && errno != EINTR)
+			break;
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child)
+			break;
+		if (child <= 0 && kill(pid, 0) && errno == ESRCH)
+			break;
+	}
+	while (ring_buffer__consume(rb) > 0)
+		;
+	return status;
+}
+
+static void report(struct cuda *skel, int pid)
+{
+	unsigned long long lost = ring_drops(skel) + g.write_errors;
+
+	for (int f = 0; f < XP_CUDA_FN_COUNT; f++)
+		if (g.lib[fns[f].lib][0])
+			fprintf(stderr, "xperf-cuda-probe: %s calls=%llu total_ns=%llu errors=%llu\n",
+				fns[f].sym, g.st[f].calls, g.st[f].total_ns, g.st[f].errors);
+	fprintf(stderr, "xperf-cuda-probe: pid %d: %llu records lost\n", pid, lost);
+	if (lost)
+		xp_gpu_writer_dropped(&g.out, lost);
+}
+
+static const char *env(const char *name)
+{
+	return getenv(name);
+}
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: xperf-cuda-probe [--cudart PATH] [--libcuda PATH] [--out DIR] "
+			"(-p PID | -- COMMAND [ARGS...])\n");
+	return 64;
+}
+
+/* Options into g.lib / *out / *pid; returns the index of COMMAND or -1. */
+static int parse_args(int argc, char **argv, struct xp_collector_config *cfg, int *pid)
+{
+	static const struct option opts[] = { { "cudart", required_argument, NULL, 'r' },
+					      { "libcuda", required_argument, NULL, 'c' },
+					      { "out", required_argument, NULL, 'o' },
+					      { NULL, 0, NULL, 0 } };
+	char err[256];
+	int c;
+
+	if (xp_collector_config_load(cfg, env, err, sizeof(err)))
+		cfg->out_dir[0] = '\0';
+	while ((c = getopt_long(argc, argv, "+p:", opts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'r':
+		case 'c':
+			snprintf(g.lib[c == 'r' ? LIB_CUDART : LIB_CUDA], PATH_MAX, "%s", optarg);
+			break;
+		case 'o':
+			snprintf(cfg->out_dir, sizeof(cfg->out_dir), "%s", optarg);
+			break;
+		case 'p':
+			*pid = (int)strtol(optarg, &end, 10);
+			if (*end || *pid <= 0)
+				return -1;
+			break;
+		default:
+			return -1;
+		}
+	}
+	if ((*pid > 0) == (optind < argc) || !cfg->out_dir[0])
+		return -1;
+	return optind;
+}
+
+static int trace(struct cuda *skel, int pid, char **cmd, const char *dir)
+{
+	struct ring_buffer *rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
+	int gate = -1, child = 0, status;
+
+	if (!rb)
+		return -1;
+	if (cmd) {
+		child = pid = spawn(cmd, &gate);
+		if (pid < 0) {
+			ring_buffer__free(rb);
+			return -1;
+		}
+	}
+	if (xp_gpu_writer_open(&g.out, dir, pid, XP_GPU_SRC_UPROBE)) {
+		fprintf(stderr, "xperf-cuda-probe: cannot write %s\n", dir);
+		if (child > 0)
+			kill(child, SIGKILL);
+		ring_buffer__free(rb);
+		return -1;
+	}
+	if (trace_pid(skel, pid))
+		fprintf(stderr, "xperf-cuda-probe: cannot add pid %d to the traced set\n", pid);
+	if (gate >= 0 && (write(gate, "g", 1) != 1 || close(gate)))
+		fprintf(stderr, "xperf-cuda-probe: cannot release the command\n");
+	status = run(rb, pid, child);
+	if (child > 0)
+		fprintf(stderr, "xperf-cuda-probe: command exited with status %d\n",
+			WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	report(skel, pid);
+	ring_buffer__free(rb);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct xp_collector_config cfg;
+	struct cuda *skel;
+	int pid = 0, cmd = parse_args(argc, argv, &cfg, &pid), rc = 1;
+
+	g.out.fd = -1;
+
+	if (cmd < 0)
+		return usage();
+	if (pid > 0) {
+		if (!g.lib[LIB_CUDART][0])
+			find_mapped(pid, "/libcudart.so", g.lib[LIB_CUDART], PATH_MAX);
+		if (!g.lib[LIB_CUDA][0])
+			find_mapped(pid, "/libcuda.so", g.lib[LIB_CUDA], PATH_MAX);
+	}
+	default_libs();
+	signal(SIGINT, on_stop);
+	signal(SIGTERM, on_stop);
+	skel = cuda__open_and_load();
+	if (!skel) {
+		fprintf(stderr, "xperf-cuda-probe: cannot load cuda.bpf.o: %s\n", strerror(errno));
+		return 1;
+	}
+	if (attach_all(skel) == 0)
+		fprintf(stderr, "xperf-cuda-probe: no CUDA function could be probed\n");
+	else
+		rc = trace(skel, pid, pid > 0 ? NULL : argv + cmd, cfg.out_dir) ? 1 : 0;
+	if (xp_gpu_writer_close(&g.out) && !rc)
+		rc = 1;
+	cuda__destroy(skel);
+	return rc;
+}
