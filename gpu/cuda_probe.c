@@ -59,6 +59,8 @@ static struct {
 	struct stats st[XP_CUDA_FN_COUNT];
 	unsigned long long write_errors;
 	char lib[LIB_COUNT][PATH_MAX];
+	struct bpf_link *links[2 * XP_CUDA_FN_COUNT];
+	int n_links;
 } g;
 
 static volatile sig_atomic_t stop;
@@ -151,11 +153,14 @@ static int attach_all(struct cuda *skel)
 
 			snprintf(name, sizeof(name), "%s_%s", ret ? "exit" : "enter", fns[f].sym);
 			p = bpf_object__find_program_by_name(skel->obj, name);
-			if (!p || !bpf_program__attach_uprobe_opts(p, -1, path, 0, &o)) {
+			g.links[g.n_links] = p ? bpf_program__attach_uprobe_opts(p, -1, path, 0, &o)
+					       : NULL;
+			if (!g.links[g.n_links]) {
 				fprintf(stderr, "xperf-cuda-probe: cannot probe %s in %s: %s\n",
 					fns[f].sym, path, strerror(errno));
 				continue;
 			}
+			g.n_links++;
 			attached += ret;
 		}
 	}
@@ -354,6 +359,8 @@ int main(int argc, char **argv)
 		rc = trace(skel, pid, pid > 0 ? NULL : argv + cmd, cfg.out_dir) ? 1 : 0;
 	if (xp_gpu_writer_close(&g.out) && !rc)
 		rc = 1;
+	while (g.n_links)
+		bpf_link__destroy(g.links[--g.n_links]);
 	cuda__destroy(skel);
 	return rc;
 }
