@@ -43,6 +43,10 @@ open(sys.argv[4], "w").write(f"{len(acts)} {t1 - t0} {total}\n")
 PY
 read -r nacts window sync <"$T/expect"
 
+gpu/gpu_check_stats "$T/gpu" >"$T/stats"
+check "gpu_check_stats: 150 launch and 100 sync calls, none dropped" \
+	test "$(grep -E '^(launch|sync)_count=|^dropped=' "$T/stats" | tr '\n' ' ')" = \
+	"sync_count=100 launch_count=150 dropped=0 "
 "$XPERF" gpu merge --gpu-dir "$T/gpu" "$T/turn.json" >"$T/merge.out"
 check "merge: exit 0" test $? -eq 0
 check "merge: all $nacts records of the run merged" grep -q ": $nacts GPU activities merged" "$T/merge.out"

@@ -165,7 +165,7 @@ static void CUPTIAPI on_callback(void *ud, CUpti_CallbackDomain d, CUpti_Callbac
 /* Force-flush, record the totals, close. Safe to call more than once. */
 static void finish(void)
 {
-	char msg[256];
+	char msg[4608];
 	unsigned long long lost;
 
 	if (!g.active || atomic_exchange(&finished, 1))
@@ -282,7 +282,7 @@ static void enable_kinds(void)
 
 static void start(void)
 {
-	char err[512], msg[640];
+	char err[512], msg[4608];
 	int rc;
 
 	g.out.fd = -1;

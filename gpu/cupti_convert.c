@@ -28,6 +28,10 @@ struct api_name {
 static const struct api_name api_names[] = {
 	RT(cudaLaunchKernel, v7000),
 	RT(cudaLaunchKernel_ptsz, v7000),
+#if CUPTI_API_VERSION >= 130000 /* what nvcc 13's <<<...>>> calls */
+	RT(__cudaLaunchKernel, v13000),
+	RT(__cudaLaunchKernel_ptsz, v13000),
+#endif
 	RT(cudaLaunchKernelExC, v11060),
 	RT(cudaLaunchKernelExC_ptsz, v11060),
 	RT(cudaGraphLaunch, v10000),

@@ -92,8 +92,8 @@ static int load_file(const char *path, struct xp_gpu_set *set, char *err, size_t
 {
 	const struct xp_gpu_visitor v = { on_header, on_record, on_dropped, on_notice, set };
 	char why[256];
-	uint8_t *data;
-	size_t len, used;
+	uint8_t *data = NULL;
+	size_t len = 0, used;
 	int rc = read_whole(path, &data, &len);
 
 	if (rc) {
