@@ -39,7 +39,7 @@ static __always_inline __u64 call_key(__u32 fn)
 
 static __always_inline int on_entry(__u32 fn, __u64 bytes, __u64 target)
 {
-	struct entry e = { .bytes = bytes, .target = target };
+	struct entry e = {.bytes = bytes, .target = target};
 	__u64 key;
 
 	if (!xp_traced())
@@ -73,11 +73,11 @@ static __always_inline int on_return(__u32 fn, long ret)
 	return 0;
 }
 
-#define RETURN_PROBE(name, fn)                                  \
-	SEC("uretprobe")                                        \
-	int BPF_KRETPROBE(exit_##name, long ret)                \
-	{                                                       \
-		return on_return(fn, ret);                      \
+#define RETURN_PROBE(name, fn)                                                                     \
+	SEC("uretprobe")                                                                           \
+	int BPF_KRETPROBE(exit_##name, long ret)                                                   \
+	{                                                                                          \
+		return on_return(fn, ret);                                                         \
 	}
 
 SEC("uprobe")

@@ -12,12 +12,12 @@
 
 /* The probed functions; userspace attaches each by name (cuda_probe.c). */
 enum xp_cuda_fn {
-	XP_CUDA_LAUNCH_KERNEL,	   /* cudaLaunchKernel (libcudart) */
-	XP_CUDA_MEMCPY,		   /* cudaMemcpy */
-	XP_CUDA_MEMCPY_ASYNC,	   /* cudaMemcpyAsync */
-	XP_CUDA_STREAM_SYNC,	   /* cudaStreamSynchronize */
-	XP_CUDA_DEVICE_SYNC,	   /* cudaDeviceSynchronize */
-	XP_CUDA_CU_LAUNCH_KERNEL,  /* cuLaunchKernel (libcuda) */
+	XP_CUDA_LAUNCH_KERNEL,	     /* cudaLaunchKernel (libcudart) */
+	XP_CUDA_MEMCPY,		     /* cudaMemcpy */
+	XP_CUDA_MEMCPY_ASYNC,	     /* cudaMemcpyAsync */
+	XP_CUDA_STREAM_SYNC,	     /* cudaStreamSynchronize */
+	XP_CUDA_DEVICE_SYNC,	     /* cudaDeviceSynchronize */
+	XP_CUDA_CU_LAUNCH_KERNEL,    /* cuLaunchKernel (libcuda) */
 	XP_CUDA_CU_LAUNCH_KERNEL_EX, /* cuLaunchKernelEx (libcuda) */
 	XP_CUDA_FN_COUNT
 };
@@ -25,7 +25,7 @@ enum xp_cuda_fn {
 /* XP_EV_CUDA_CALL; hdr.ts_ns is the return time, hdr.tid the caller. */
 struct xp_cuda_call {
 	struct xp_hdr hdr;
-	__u64 entry_ns;	/* CLOCK_MONOTONIC at function entry */
+	__u64 entry_ns; /* CLOCK_MONOTONIC at function entry */
 	__u64 bytes;	/* memcpy: count argument; 0 otherwise */
 	__u64 target;	/* launch: kernel function (host stub / CUfunction); memcpy: kind */
 	__u32 fn;	/* enum xp_cuda_fn */

@@ -24,13 +24,13 @@ static const struct {
 	const char *name;
 	const char *l3;
 } shares[XP_GPU_SHARE_COUNT] = {
-	[XP_GPU_COMPUTE] = { "compute", "intelligent.processing.gpu_kernel" },
-	[XP_GPU_NONCOMPUTE] = { "noncompute", "intelligent.processing.gpu_memcpy" },
-	[XP_GPU_IDLE_HOST_WAIT] = { "idle_host_wait", "intelligent.supply.gpu_host_wait" },
-	[XP_GPU_IDLE_LAUNCH] = { "idle_launch_overhead", "intelligent.supply.gpu_launch_overhead" },
-	[XP_GPU_IDLE_SYNC] = { "idle_sync", "intelligent.processing.gpu_sync" },
+	[XP_GPU_COMPUTE] = {"compute", "intelligent.processing.gpu_kernel"},
+	[XP_GPU_NONCOMPUTE] = {"noncompute", "intelligent.processing.gpu_memcpy"},
+	[XP_GPU_IDLE_HOST_WAIT] = {"idle_host_wait", "intelligent.supply.gpu_host_wait"},
+	[XP_GPU_IDLE_LAUNCH] = {"idle_launch_overhead", "intelligent.supply.gpu_launch_overhead"},
+	[XP_GPU_IDLE_SYNC] = {"idle_sync", "intelligent.processing.gpu_sync"},
 	/* unexplained idle: theory's gpu_idle stage charges it to host wait */
-	[XP_GPU_IDLE_OTHER] = { "idle_other", "intelligent.supply.gpu_host_wait" },
+	[XP_GPU_IDLE_OTHER] = {"idle_other", "intelligent.supply.gpu_host_wait"},
 };
 
 const char *xp_gpu_share_name(enum xp_gpu_share s)
@@ -45,7 +45,7 @@ const char *xp_gpu_share_l3(enum xp_gpu_share s)
 
 struct work {
 	struct xp_ivs win, kern, copy, busy, sync, tmp;
-	const struct xp_gpu_rec **dev;    /* kernels, copies, memsets by start */
+	const struct xp_gpu_rec **dev;	  /* kernels, copies, memsets by start */
 	const struct xp_gpu_rec **launch; /* launch calls by correlation id */
 	size_t n_dev, n_launch;
 };
@@ -84,9 +84,10 @@ static int build(struct work *w, const struct xp_gpu_rec *recs, size_t n,
 			return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct xp_gpu_rec *r = &recs[i];
-		struct xp_ivs *set = r->kind == XP_GPU_KERNEL ? &w->kern :
-				     r->kind == XP_GPU_SYNC   ? &w->sync :
-				     is_device(r->kind)       ? &w->copy : NULL;
+		struct xp_ivs *set = r->kind == XP_GPU_KERNEL ? &w->kern
+				     : r->kind == XP_GPU_SYNC ? &w->sync
+				     : is_device(r->kind)     ? &w->copy
+							      : NULL;
 
 		if (set && xp_ivs_add(set, r->start_ns, r->end_ns))
 			return -1;
@@ -124,7 +125,7 @@ static const struct xp_gpu_rec *next_activity(const struct work *w, uint64_t t)
 
 static const struct xp_gpu_rec *launch_of(const struct work *w, const struct xp_gpu_rec *act)
 {
-	const struct xp_gpu_rec key = { .correlation_id = act->correlation_id }, *kp = &key;
+	const struct xp_gpu_rec key = {.correlation_id = act->correlation_id}, *kp = &key;
 	const struct xp_gpu_rec **hit;
 
 	if (!act->correlation_id)
@@ -196,7 +197,7 @@ static int top_kernels(const struct work *w, struct xp_gpu_breakdown *out)
 /* compute, non-compute (copies outside kernels) and the classified idle gaps. */
 static int shares_of(struct work *w, struct xp_gpu_breakdown *out)
 {
-	struct xp_ivs a = { 0 }, b = { 0 }, idle = { 0 };
+	struct xp_ivs a = {0}, b = {0}, idle = {0};
 	int rc = -1;
 
 	out->window_ns = xp_ivs_len(&w->win);
@@ -218,7 +219,7 @@ out:
 int xp_gpu_attribute(const struct xp_gpu_rec *recs, size_t n, const struct xp_gpu_interval *win,
 		     size_t nwin, struct xp_gpu_breakdown *out)
 {
-	struct work w = { 0 };
+	struct work w = {0};
 	int rc;
 
 	memset(out, 0, sizeof(*out));

@@ -21,7 +21,7 @@ struct xp_gpu_interval {
 };
 
 enum xp_gpu_share {
-	XP_GPU_COMPUTE,        /* kernels */
+	XP_GPU_COMPUTE,	       /* kernels */
 	XP_GPU_NONCOMPUTE,     /* copies and memsets not hidden under a kernel */
 	XP_GPU_IDLE_HOST_WAIT, /* the host had not started the next launch call yet */
 	XP_GPU_IDLE_LAUNCH,    /* the launch call had started; the work had not */
@@ -39,7 +39,7 @@ struct xp_gpu_kernel_stat {
 };
 
 struct xp_gpu_breakdown {
-	uint64_t window_ns;               /* sum of shares */
+	uint64_t window_ns; /* sum of shares */
 	uint64_t ns[XP_GPU_SHARE_COUNT];
 	size_t n_top;
 	struct xp_gpu_kernel_stat top[XP_GPU_TOP_KERNELS]; /* by total_ns, descending */

@@ -14,18 +14,20 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                             \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                \
-			fputc('\n', stderr);                                         \
-			failures++;                                                  \
-		}                                                                    \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
-#define REC(k, nm, s, e, c) { .kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, \
-			      .correlation_id = c }
+#define REC(k, nm, s, e, c)                                                                        \
+	{                                                                                          \
+		.kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, .correlation_id = c    \
+	}
 
 static void expect(const struct xp_gpu_breakdown *b, const uint64_t want[XP_GPU_SHARE_COUNT],
 		   uint64_t window, const char *what)
@@ -55,15 +57,21 @@ static void expect(const struct xp_gpu_breakdown *b, const uint64_t want[XP_GPU_
 static void test_single_stream(void)
 {
 	const struct xp_gpu_rec recs[] = {
-		REC(MEMSET, "Memset", 650, 720, 5), REC(LAUNCH, "cudaLaunchKernel", 0, 10, 1),
-		REC(KERNEL, "gemm", 20, 300, 1), REC(LAUNCH, "cudaMemcpyAsync", 290, 300, 2),
-		REC(MEMCPY, "Memcpy HtoD", 310, 400, 2), REC(SYNC, "cudaDeviceSynchronize", 400, 450, 0),
-		REC(LAUNCH, "cudaLaunchKernel", 500, 510, 3), REC(KERNEL, "gemm", 530, 600, 3),
-		REC(LAUNCH, "cudaLaunchKernel", 550, 560, 4), REC(KERNEL, "softmax", 600, 700, 4),
-		REC(LAUNCH, "cudaMemsetAsync", 610, 615, 5), REC(OVERHEAD, "overhead", 0, 1000, 0),
+		REC(MEMSET, "Memset", 650, 720, 5),
+		REC(LAUNCH, "cudaLaunchKernel", 0, 10, 1),
+		REC(KERNEL, "gemm", 20, 300, 1),
+		REC(LAUNCH, "cudaMemcpyAsync", 290, 300, 2),
+		REC(MEMCPY, "Memcpy HtoD", 310, 400, 2),
+		REC(SYNC, "cudaDeviceSynchronize", 400, 450, 0),
+		REC(LAUNCH, "cudaLaunchKernel", 500, 510, 3),
+		REC(KERNEL, "gemm", 530, 600, 3),
+		REC(LAUNCH, "cudaLaunchKernel", 550, 560, 4),
+		REC(KERNEL, "softmax", 600, 700, 4),
+		REC(LAUNCH, "cudaMemsetAsync", 610, 615, 5),
+		REC(OVERHEAD, "overhead", 0, 1000, 0),
 	};
-	const struct xp_gpu_interval win = { 0, 1000 };
-	const uint64_t want[XP_GPU_SHARE_COUNT] = { 450, 110, 330, 60, 50, 0 };
+	const struct xp_gpu_interval win = {0, 1000};
+	const uint64_t want[XP_GPU_SHARE_COUNT] = {450, 110, 330, 60, 50, 0};
 	struct xp_gpu_breakdown b;
 
 	CHECK(xp_gpu_attribute(recs, sizeof(recs) / sizeof(recs[0]), &win, 1, &b) == 0, "rc");
@@ -84,18 +92,19 @@ static void test_single_stream(void)
 static void test_clipping_and_unknown_launch(void)
 {
 	const struct xp_gpu_rec recs[] = {
-		REC(LAUNCH, "cuLaunchKernel", 0, 5, 9), REC(KERNEL, "k1", 0, 180, 9),
+		REC(LAUNCH, "cuLaunchKernel", 0, 5, 9),
+		REC(KERNEL, "k1", 0, 180, 9),
 		REC(KERNEL, "k2", 450, 1000, 10),
 	};
-	const struct xp_gpu_interval win[] = { { 400, 500 }, { 100, 200 }, { 150, 250 } };
-	const uint64_t want[XP_GPU_SHARE_COUNT] = { 130, 0, 0, 0, 0, 120 };
+	const struct xp_gpu_interval win[] = {{400, 500}, {100, 200}, {150, 250}};
+	const uint64_t want[XP_GPU_SHARE_COUNT] = {130, 0, 0, 0, 0, 120};
 	struct xp_gpu_breakdown b;
 
 	CHECK(xp_gpu_attribute(recs, 3, win, 3, &b) == 0, "rc");
 	expect(&b, want, 250, "clipping");
 	CHECK(b.n_top == 2 && !strcmp(b.top[0].name, "k1") && b.top[0].total_ns == 80 &&
-	      b.top[1].total_ns == 50, "top %s %llu", b.top[0].name,
-	      (unsigned long long)b.top[0].total_ns);
+		      b.top[1].total_ns == 50,
+	      "top %s %llu", b.top[0].name, (unsigned long long)b.top[0].total_ns);
 }
 
 /*
@@ -108,12 +117,15 @@ static void test_clipping_and_unknown_launch(void)
 static void test_overlap_streams(void)
 {
 	const struct xp_gpu_rec recs[] = {
-		REC(LAUNCH, "cudaLaunchKernel", 1000, 1005, 1), REC(KERNEL, "a", 1010, 1500, 1),
-		REC(LAUNCH, "cudaMemcpyAsync", 1001, 1002, 2), REC(MEMCPY, "Memcpy DtoH", 1200, 1600, 2),
-		REC(LAUNCH, "cudaLaunchKernel", 1700, 1750, 3), REC(KERNEL, "b", 1800, 2100, 3),
+		REC(LAUNCH, "cudaLaunchKernel", 1000, 1005, 1),
+		REC(KERNEL, "a", 1010, 1500, 1),
+		REC(LAUNCH, "cudaMemcpyAsync", 1001, 1002, 2),
+		REC(MEMCPY, "Memcpy DtoH", 1200, 1600, 2),
+		REC(LAUNCH, "cudaLaunchKernel", 1700, 1750, 3),
+		REC(KERNEL, "b", 1800, 2100, 3),
 	};
-	const struct xp_gpu_interval win = { 1000, 2000 };
-	const uint64_t want[XP_GPU_SHARE_COUNT] = { 690, 100, 100, 110, 0, 0 };
+	const struct xp_gpu_interval win = {1000, 2000};
+	const uint64_t want[XP_GPU_SHARE_COUNT] = {690, 100, 100, 110, 0, 0};
 	struct xp_gpu_breakdown b;
 
 	CHECK(xp_gpu_attribute(recs, 6, &win, 1, &b) == 0, "rc");
@@ -122,9 +134,9 @@ static void test_overlap_streams(void)
 
 static void test_empty(void)
 {
-	const struct xp_gpu_interval win = { 5, 105 };
-	const uint64_t host[XP_GPU_SHARE_COUNT] = { 0, 0, 100, 0, 0, 0 };
-	const uint64_t none[XP_GPU_SHARE_COUNT] = { 0 };
+	const struct xp_gpu_interval win = {5, 105};
+	const uint64_t host[XP_GPU_SHARE_COUNT] = {0, 0, 100, 0, 0, 0};
+	const uint64_t none[XP_GPU_SHARE_COUNT] = {0};
 	struct xp_gpu_breakdown b;
 
 	CHECK(xp_gpu_attribute(NULL, 0, &win, 1, &b) == 0, "rc");
@@ -135,18 +147,19 @@ static void test_empty(void)
 
 static void test_intervals(void)
 {
-	struct xp_ivs a = { 0 }, b = { 0 }, o = { 0 };
+	struct xp_ivs a = {0}, b = {0}, o = {0};
 
 	xp_ivs_add(&a, 50, 60);
 	xp_ivs_add(&a, 0, 10);
 	xp_ivs_add(&a, 10, 20); /* touches: merged */
-	xp_ivs_add(&a, 5, 5);   /* empty: ignored */
+	xp_ivs_add(&a, 5, 5);	/* empty: ignored */
 	xp_ivs_norm(&a);
 	CHECK(a.n == 2 && a.v[0].end_ns == 20 && xp_ivs_len(&a) == 30, "norm n=%zu", a.n);
 	xp_ivs_add(&b, 15, 55);
 	xp_ivs_norm(&b);
 	xp_ivs_intersect(&a, &b, &o);
-	CHECK(o.n == 2 && xp_ivs_len(&o) == 10, "intersect %llu", (unsigned long long)xp_ivs_len(&o));
+	CHECK(o.n == 2 && xp_ivs_len(&o) == 10, "intersect %llu",
+	      (unsigned long long)xp_ivs_len(&o));
 	o.n = 0;
 	xp_ivs_subtract(&a, &b, &o);
 	CHECK(o.n == 2 && o.v[0].end_ns == 15 && o.v[1].start_ns == 55 && xp_ivs_len(&o) == 20,
@@ -163,8 +176,8 @@ static void test_l3_ids(void)
 	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++) {
 		const struct xp_l3 *l3 = xp_l3_find(xp_gpu_share_l3((enum xp_gpu_share)s));
 
-		CHECK(l3 && !strncmp(l3->l2_id, "intelligent.", 12), "share %d: %s not in theory", s,
-		      xp_gpu_share_l3((enum xp_gpu_share)s));
+		CHECK(l3 && !strncmp(l3->l2_id, "intelligent.", 12), "share %d: %s not in theory",
+		      s, xp_gpu_share_l3((enum xp_gpu_share)s));
 	}
 	CHECK(xp_gpu_share_l3(XP_GPU_SHARE_COUNT) == NULL, "out of range");
 }

@@ -21,9 +21,8 @@
 #include "lib/atomic_file.h"
 #include "schema/validate.h"
 
-static const char usage_text[] =
-	"usage: xperf gpu merge --gpu-dir DIR TURN.json...\n"
-	"       xperf gpu breakdown [--json] TURN.json...\n";
+static const char usage_text[] = "usage: xperf gpu merge --gpu-dir DIR TURN.json...\n"
+				 "       xperf gpu breakdown [--json] TURN.json...\n";
 
 static void print_error(const struct xp_verror *e, void *ctx)
 {
@@ -41,7 +40,7 @@ static cJSON *load(const char *path)
 
 static int merge(int argc, char **argv, const char *dir)
 {
-	struct xp_gpu_set set = { 0 };
+	struct xp_gpu_set set = {0};
 	char err[512];
 	int rc = XP_EXIT_OK;
 
@@ -147,10 +146,10 @@ static int breakdown(int argc, char **argv, int json)
 
 int cmd_gpu(int argc, char **argv)
 {
-	static const struct option opts[] = { { "gpu-dir", required_argument, NULL, 'd' },
-					      { "json", no_argument, NULL, 'j' },
-					      { "help", no_argument, NULL, 'h' },
-					      { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {{"gpu-dir", required_argument, NULL, 'd'},
+					     {"json", no_argument, NULL, 'j'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
 	const char *dir = NULL, *verb = argc > 1 ? argv[1] : "";
 	int json = 0, c;
 

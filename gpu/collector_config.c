@@ -15,14 +15,13 @@ struct knob {
 	unsigned long def, min, max;
 };
 
-static const struct knob buffer_kb = { "XPERF_CUPTI_BUFFER_KB", 4096, 64, 262144 };
-static const struct knob max_buffers = { "XPERF_CUPTI_MAX_BUFFERS", 32, 2, 4096 };
-static const struct knob flush_ms = { "XPERF_CUPTI_FLUSH_MS", 1000, 0, 3600000 };
-static const struct knob enabled = { "XPERF_CUPTI", 1, 0, 1 };
-static const struct knob force = { "XPERF_CUPTI_FORCE", 0, 0, 1 };
+static const struct knob buffer_kb = {"XPERF_CUPTI_BUFFER_KB", 4096, 64, 262144};
+static const struct knob max_buffers = {"XPERF_CUPTI_MAX_BUFFERS", 32, 2, 4096};
+static const struct knob flush_ms = {"XPERF_CUPTI_FLUSH_MS", 1000, 0, 3600000};
+static const struct knob enabled = {"XPERF_CUPTI", 1, 0, 1};
+static const struct knob force = {"XPERF_CUPTI_FORCE", 0, 0, 1};
 
-static int num(const struct knob *k, xp_getenv_fn get, unsigned long *out, char *err,
-	       size_t errlen)
+static int num(const struct knob *k, xp_getenv_fn get, unsigned long *out, char *err, size_t errlen)
 {
 	const char *s = get(k->name);
 	char *end;

@@ -10,13 +10,13 @@
 #include <stddef.h>
 
 struct xp_collector_config {
-	char out_dir[4096];   /* $XPERF_GPU_DIR, else $XPERF_TRACE_DIR/gpu, else .xperf/traces/gpu */
+	char out_dir[4096]; /* $XPERF_GPU_DIR, else $XPERF_TRACE_DIR/gpu, else .xperf/traces/gpu */
 	const char *cupti_lib; /* $XPERF_CUPTI_LIB or NULL (search the usual names) */
-	size_t buffer_bytes;  /* $XPERF_CUPTI_BUFFER_KB x 1024; default 4 MiB */
-	unsigned max_buffers; /* $XPERF_CUPTI_MAX_BUFFERS in flight; default 32 (128 MiB) */
-	unsigned flush_ms;    /* $XPERF_CUPTI_FLUSH_MS; default 1000; 0 = CUPTI decides */
-	int enabled;          /* $XPERF_CUPTI=0 turns the collector off */
-	int force;            /* $XPERF_CUPTI_FORCE=1: LD_PRELOAD init without CUDA loaded */
+	size_t buffer_bytes;   /* $XPERF_CUPTI_BUFFER_KB x 1024; default 4 MiB */
+	unsigned max_buffers;  /* $XPERF_CUPTI_MAX_BUFFERS in flight; default 32 (128 MiB) */
+	unsigned flush_ms;     /* $XPERF_CUPTI_FLUSH_MS; default 1000; 0 = CUPTI decides */
+	int enabled;	       /* $XPERF_CUPTI=0 turns the collector off */
+	int force;	       /* $XPERF_CUPTI_FORCE=1: LD_PRELOAD init without CUDA loaded */
 };
 
 typedef const char *(*xp_getenv_fn)(const char *name);

@@ -11,14 +11,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                             \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                \
-			fputc('\n', stderr);                                         \
-			failures++;                                                  \
-		}                                                                    \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 static const char *const *fake_env;
@@ -42,32 +42,48 @@ int main(void)
 {
 	struct xp_collector_config c;
 	char err[256] = "";
-	const char *const none[] = { NULL };
-	const char *const all[] = { "XPERF_CUPTI_BUFFER_KB", "1024", "XPERF_CUPTI_MAX_BUFFERS", "8",
-				    "XPERF_CUPTI_FLUSH_MS", "0", "XPERF_CUPTI_LIB", "/opt/libcupti.so",
-				    "XPERF_TRACE_DIR", "/tmp/t", "XPERF_CUPTI_FORCE", "1", NULL };
-	const char *const gpu_dir[] = { "XPERF_TRACE_DIR", "/tmp/t", "XPERF_GPU_DIR", "/run/g",
-					"XPERF_CUPTI", "0", NULL };
+	const char *const none[] = {NULL};
+	const char *const all[] = {"XPERF_CUPTI_BUFFER_KB",
+				   "1024",
+				   "XPERF_CUPTI_MAX_BUFFERS",
+				   "8",
+				   "XPERF_CUPTI_FLUSH_MS",
+				   "0",
+				   "XPERF_CUPTI_LIB",
+				   "/opt/libcupti.so",
+				   "XPERF_TRACE_DIR",
+				   "/tmp/t",
+				   "XPERF_CUPTI_FORCE",
+				   "1",
+				   NULL};
+	const char *const gpu_dir[] = {
+		"XPERF_TRACE_DIR", "/tmp/t", "XPERF_GPU_DIR", "/run/g", "XPERF_CUPTI", "0", NULL};
 	const char *const bad[][3] = {
-		{ "XPERF_CUPTI_BUFFER_KB", "4k", "XPERF_CUPTI_BUFFER_KB=4k: want an integer in 64..262144" },
-		{ "XPERF_CUPTI_BUFFER_KB", "32", "XPERF_CUPTI_BUFFER_KB=32: want an integer in 64..262144" },
-		{ "XPERF_CUPTI_MAX_BUFFERS", "-3", "XPERF_CUPTI_MAX_BUFFERS=-3: want an integer in 2..4096" },
-		{ "XPERF_CUPTI", "yes", "XPERF_CUPTI=yes: want an integer in 0..1" },
+		{"XPERF_CUPTI_BUFFER_KB", "4k",
+		 "XPERF_CUPTI_BUFFER_KB=4k: want an integer in 64..262144"},
+		{"XPERF_CUPTI_BUFFER_KB", "32",
+		 "XPERF_CUPTI_BUFFER_KB=32: want an integer in 64..262144"},
+		{"XPERF_CUPTI_MAX_BUFFERS", "-3",
+		 "XPERF_CUPTI_MAX_BUFFERS=-3: want an integer in 2..4096"},
+		{"XPERF_CUPTI", "yes", "XPERF_CUPTI=yes: want an integer in 0..1"},
 	};
 
 	CHECK(load(none, &c, err) == 0, "%s", err);
-	CHECK(c.buffer_bytes == 4u << 20 && c.max_buffers == 32 && c.flush_ms == 1000 && c.enabled &&
-	      !c.force && !c.cupti_lib, "defaults");
+	CHECK(c.buffer_bytes == 4u << 20 && c.max_buffers == 32 && c.flush_ms == 1000 &&
+		      c.enabled && !c.force && !c.cupti_lib,
+	      "defaults");
 	CHECK(!strcmp(c.out_dir, ".xperf/traces/gpu"), "default dir %s", c.out_dir);
 	CHECK(load(all, &c, err) == 0, "%s", err);
 	CHECK(c.buffer_bytes == 1u << 20 && c.max_buffers == 8 && c.flush_ms == 0 && c.force &&
-	      !strcmp(c.cupti_lib, "/opt/libcupti.so"), "all set");
+		      !strcmp(c.cupti_lib, "/opt/libcupti.so"),
+	      "all set");
 	CHECK(!strcmp(c.out_dir, "/tmp/t/gpu"), "trace dir %s", c.out_dir);
 	CHECK(load(gpu_dir, &c, err) == 0 && !strcmp(c.out_dir, "/run/g") && !c.enabled, "gpu dir");
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		const char *const envp[] = { bad[i][0], bad[i][1], NULL };
+		const char *const envp[] = {bad[i][0], bad[i][1], NULL};
 
-		CHECK(load(envp, &c, err) == -1 && !strcmp(err, bad[i][2]), "bad %zu: '%s'", i, err);
+		CHECK(load(envp, &c, err) == -1 && !strcmp(err, bad[i][2]), "bad %zu: '%s'", i,
+		      err);
 	}
 	printf("collector_config_test: %s\n", failures ? "FAIL" : "ok");
 	return failures ? 1 : 0;

@@ -19,7 +19,7 @@
 enum { LAUNCH, MEMCPY, MEMCPY_ASYNC, STREAM_SYNC, DEVICE_SYNC, NFUNC };
 
 static const char *const names[NFUNC] = {
-	"cudaLaunchKernel", "cudaMemcpy", "cudaMemcpyAsync", "cudaStreamSynchronize",
+	"cudaLaunchKernel",	 "cudaMemcpy", "cudaMemcpyAsync", "cudaStreamSynchronize",
 	"cudaDeviceSynchronize",
 };
 
@@ -37,8 +37,8 @@ static void fake_kernel(void)
 
 static int call(int f, char *host, size_t len)
 {
-	void *args[1] = { &len };
-	dim3 one = { 1, 1, 1 };
+	void *args[1] = {&len};
+	dim3 one = {1, 1, 1};
 
 	switch (f) {
 	case LAUNCH:
@@ -58,10 +58,10 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 100;
 	int pause_ms = argc > 2 ? atoi(argv[2]) : 0;
-	unsigned long long total[NFUNC] = { 0 };
-	int rc[NFUNC] = { 0 };
+	unsigned long long total[NFUNC] = {0};
+	int rc[NFUNC] = {0};
 	static char host[4096];
-	struct timespec pause = { pause_ms / 1000, (long)(pause_ms % 1000) * 1000000L };
+	struct timespec pause = {pause_ms / 1000, (long)(pause_ms % 1000) * 1000000L};
 
 	if (n <= 0) {
 		fprintf(stderr, "usage: cuda_calls N [pause_ms]\n");

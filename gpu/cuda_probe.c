@@ -31,24 +31,8 @@
 #include "bpf/cuda.h"
 #include "bpf/cuda.skel.h"
 #include "gpu/collector_config.h"
+#include "gpu/cuda_uprobes.h"
 #include "gpu/gpu_records.h"
-
-enum lib { LIB_CUDART, LIB_CUDA, LIB_COUNT };
-
-/* Probed functions, indexed by enum xp_cuda_fn. */
-static const struct {
-	const char *sym;
-	enum lib lib;
-	enum xp_gpu_kind kind;
-} fns[XP_CUDA_FN_COUNT] = {
-	[XP_CUDA_LAUNCH_KERNEL] = { "cudaLaunchKernel", LIB_CUDART, XP_GPU_LAUNCH },
-	[XP_CUDA_MEMCPY] = { "cudaMemcpy", LIB_CUDART, XP_GPU_LAUNCH },
-	[XP_CUDA_MEMCPY_ASYNC] = { "cudaMemcpyAsync", LIB_CUDART, XP_GPU_LAUNCH },
-	[XP_CUDA_STREAM_SYNC] = { "cudaStreamSynchronize", LIB_CUDART, XP_GPU_SYNC },
-	[XP_CUDA_DEVICE_SYNC] = { "cudaDeviceSynchronize", LIB_CUDART, XP_GPU_SYNC },
-	[XP_CUDA_CU_LAUNCH_KERNEL] = { "cuLaunchKernel", LIB_CUDA, XP_GPU_LAUNCH },
-	[XP_CUDA_CU_LAUNCH_KERNEL_EX] = { "cuLaunchKernelEx", LIB_CUDA, XP_GPU_LAUNCH },
-};
 
 struct stats {
 	unsigned long long calls, total_ns, errors;
@@ -58,7 +42,7 @@ static struct {
 	struct xp_gpu_writer out;
 	struct stats st[XP_CUDA_FN_COUNT];
 	unsigned long long write_errors;
-	char lib[LIB_COUNT][PATH_MAX];
+	char lib[XP_CUDA_LIB_COUNT][PATH_MAX];
 	struct bpf_link *links[2 * XP_CUDA_FN_COUNT];
 	int n_links;
 } g;
@@ -74,19 +58,14 @@ static void on_stop(int sig)
 static int on_event(void *ctx, void *data, size_t len)
 {
 	const struct xp_cuda_call *c = data;
-	struct xp_gpu_rec r = { 0 };
+	struct xp_gpu_rec r;
 
 	(void)ctx;
-	if (len < sizeof(*c) || c->hdr.type != XP_EV_CUDA_CALL || c->fn >= XP_CUDA_FN_COUNT)
+	if (xp_cuda_call_to_rec(data, len, &r))
 		return 0;
 	g.st[c->fn].calls++;
-	g.st[c->fn].total_ns += c->hdr.ts_ns - c->entry_ns;
+	g.st[c->fn].total_ns += r.end_ns - r.start_ns;
 	g.st[c->fn].errors += c->ret != 0;
-	r.kind = fns[c->fn].kind;
-	r.start_ns = c->entry_ns;
-	r.end_ns = c->hdr.ts_ns;
-	r.bytes = c->bytes;
-	snprintf(r.name, sizeof(r.name), "%s", fns[c->fn].sym);
 	if (xp_gpu_writer_add(&g.out, &r))
 		g.write_errors++;
 	return 0;
@@ -119,57 +98,26 @@ static int find_mapped(int pid, const char *needle, char *out, size_t len)
 /* Default library paths for a command not started yet. */
 static void default_libs(void)
 {
-	static const char *const libcuda[] = { "/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-					       "/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1" };
+	static const char *const libcuda[] = {"/usr/lib/x86_64-linux-gnu/libcuda.so.1",
+					      "/usr/lib64/libcuda.so.1", "/usr/lib/libcuda.so.1"};
 	const char *cuda = getenv("XPERF_CUDA_PATH");
 	char p[PATH_MAX];
 
-	if (!g.lib[LIB_CUDART][0]) {
+	if (!g.lib[XP_CUDA_LIB_CUDART][0]) {
 		snprintf(p, sizeof(p), "%s/lib64/libcudart.so", cuda ? cuda : "/usr/local/cuda");
-		if (!realpath(p, g.lib[LIB_CUDART]))
-			g.lib[LIB_CUDART][0] = '\0';
+		if (!realpath(p, g.lib[XP_CUDA_LIB_CUDART]))
+			g.lib[XP_CUDA_LIB_CUDART][0] = '\0';
 	}
-	for (size_t i = 0; !g.lib[LIB_CUDA][0] && i < sizeof(libcuda) / sizeof(*libcuda); i++)
+	char *drv = g.lib[XP_CUDA_LIB_CUDA];
+
+	for (size_t i = 0; !drv[0] && i < sizeof(libcuda) / sizeof(*libcuda); i++)
 		if (!access(libcuda[i], R_OK))
-			snprintf(g.lib[LIB_CUDA], sizeof(g.lib[LIB_CUDA]), "%s", libcuda[i]);
-}
-
-/* Attach entry and return probes of every function whose library is known. */
-static int attach_all(struct cuda *skel)
-{
-	int attached = 0;
-
-	for (int lib = 0; lib < LIB_COUNT; lib++)
-		if (!g.lib[lib][0])
-			fprintf(stderr, "xperf-cuda-probe: %s not found: its functions not probed\n",
-				lib == LIB_CUDART ? "libcudart.so" : "libcuda.so.1");
-	for (int f = 0; f < XP_CUDA_FN_COUNT; f++) {
-		const char *path = g.lib[fns[f].lib];
-
-		for (int ret = 0; path[0] && ret < 2; ret++) {
-			LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = fns[f].sym, .retprobe = ret);
-			char name[64];
-			struct bpf_program *p;
-
-			snprintf(name, sizeof(name), "%s_%s", ret ? "exit" : "enter", fns[f].sym);
-			p = bpf_object__find_program_by_name(skel->obj, name);
-			g.links[g.n_links] = p ? bpf_program__attach_uprobe_opts(p, -1, path, 0, &o)
-					       : NULL;
-			if (!g.links[g.n_links]) {
-				fprintf(stderr, "xperf-cuda-probe: cannot probe %s in %s: %s\n",
-					fns[f].sym, path, strerror(errno));
-				continue;
-			}
-			g.n_links++;
-			attached += ret;
-		}
-	}
-	return attached;
+			snprintf(drv, PATH_MAX, "%s", libcuda[i]);
 }
 
 static int trace_pid(struct cuda *skel, int pid)
 {
-	struct xp_traced t = { .depth = 0, .root_tgid = (__u32)pid };
+	struct xp_traced t = {.depth = 0, .root_tgid = (__u32)pid};
 	__u32 key = (__u32)pid;
 
 	return bpf_map__update_elem(skel->maps.traced, &key, sizeof(key), &t, sizeof(t), BPF_ANY);
@@ -237,10 +185,12 @@ static void report(struct cuda *skel, int pid)
 {
 	unsigned long long lost = ring_drops(skel) + g.write_errors;
 
-	for (int f = 0; f < XP_CUDA_FN_COUNT; f++)
-		if (g.lib[fns[f].lib][0])
-			fprintf(stderr, "xperf-cuda-probe: %s calls=%llu total_ns=%llu errors=%llu\n",
-				fns[f].sym, g.st[f].calls, g.st[f].total_ns, g.st[f].errors);
+	for (unsigned f = 0; f < XP_CUDA_FN_COUNT; f++)
+		if (g.st[f].calls || f < XP_CUDA_CU_LAUNCH_KERNEL || g.lib[XP_CUDA_LIB_CUDA][0])
+			fprintf(stderr,
+				"xperf-cuda-probe: %s calls=%llu total_ns=%llu errors=%llu\n",
+				xp_cuda_fn_name(f), g.st[f].calls, g.st[f].total_ns,
+				g.st[f].errors);
 	fprintf(stderr, "xperf-cuda-probe: pid %d: %llu records lost\n", pid, lost);
 	if (lost)
 		xp_gpu_writer_dropped(&g.out, lost);
@@ -261,10 +211,10 @@ static int usage(void)
 /* Options into g.lib / *out / *pid; returns the index of COMMAND or -1. */
 static int parse_args(int argc, char **argv, struct xp_collector_config *cfg, int *pid)
 {
-	static const struct option opts[] = { { "cudart", required_argument, NULL, 'r' },
-					      { "libcuda", required_argument, NULL, 'c' },
-					      { "out", required_argument, NULL, 'o' },
-					      { NULL, 0, NULL, 0 } };
+	static const struct option opts[] = {{"cudart", required_argument, NULL, 'r'},
+					     {"libcuda", required_argument, NULL, 'c'},
+					     {"out", required_argument, NULL, 'o'},
+					     {NULL, 0, NULL, 0}};
 	char err[256];
 	int c;
 
@@ -276,7 +226,8 @@ static int parse_args(int argc, char **argv, struct xp_collector_config *cfg, in
 		switch (c) {
 		case 'r':
 		case 'c':
-			snprintf(g.lib[c == 'r' ? LIB_CUDART : LIB_CUDA], PATH_MAX, "%s", optarg);
+			snprintf(g.lib[c == 'r' ? XP_CUDA_LIB_CUDART : XP_CUDA_LIB_CUDA], PATH_MAX,
+				 "%s", optarg);
 			break;
 		case 'o':
 			snprintf(cfg->out_dir, sizeof(cfg->out_dir), "%s", optarg);
@@ -297,7 +248,8 @@ static int parse_args(int argc, char **argv, struct xp_collector_config *cfg, in
 
 static int trace(struct cuda *skel, int pid, char **cmd, const char *dir)
 {
-	struct ring_buffer *rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
+	struct ring_buffer *rb =
+		ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
 	int gate = -1, child = 0, status;
 
 	if (!rb)
@@ -340,10 +292,10 @@ int main(int argc, char **argv)
 	if (cmd < 0)
 		return usage();
 	if (pid > 0) {
-		if (!g.lib[LIB_CUDART][0])
-			find_mapped(pid, "/libcudart.so", g.lib[LIB_CUDART], PATH_MAX);
-		if (!g.lib[LIB_CUDA][0])
-			find_mapped(pid, "/libcuda.so", g.lib[LIB_CUDA], PATH_MAX);
+		if (!g.lib[XP_CUDA_LIB_CUDART][0])
+			find_mapped(pid, "/libcudart.so", g.lib[XP_CUDA_LIB_CUDART], PATH_MAX);
+		if (!g.lib[XP_CUDA_LIB_CUDA][0])
+			find_mapped(pid, "/libcuda.so", g.lib[XP_CUDA_LIB_CUDA], PATH_MAX);
 	}
 	default_libs();
 	signal(SIGINT, on_stop);
@@ -353,7 +305,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "xperf-cuda-probe: cannot load cuda.bpf.o: %s\n", strerror(errno));
 		return 1;
 	}
-	if (attach_all(skel) == 0)
+	if (xp_cuda_attach(skel->obj, (const char *const[]){g.lib[0], g.lib[1]}, g.links,
+			   &g.n_links) == 0)
 		fprintf(stderr, "xperf-cuda-probe: no CUDA function could be probed\n");
 	else
 		rc = trace(skel, pid, pid > 0 ? NULL : argv + cmd, cfg.out_dir) ? 1 : 0;

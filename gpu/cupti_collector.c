@@ -29,7 +29,7 @@
 #include "gpu/gpu_records.h"
 
 #define XP_EXPORT __attribute__((visibility("default")))
-#define ALIGN 8
+#define ALIGN	  8
 
 static struct {
 	struct xp_collector_config cfg;
@@ -41,9 +41,9 @@ static struct {
 	atomic_ullong written, dropped, invalid;
 	uint32_t version; /* cuptiGetVersion() of the loaded library */
 	int active;
-} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
+} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static const int flush_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+static const int flush_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 static struct sigaction prev_action[sizeof(flush_signals) / sizeof(flush_signals[0])];
 static atomic_int init_once, finished;
 /* Set while this thread holds g.lock: a signal landing then must not flush. */
@@ -172,7 +172,8 @@ static void finish(void)
 		return;
 	g.api.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	lost = atomic_load(&g.dropped) + atomic_load(&g.invalid);
-	snprintf(msg, sizeof(msg), "%llu records written to %s/gpu-%d.xpgpu, %llu dropped by CUPTI "
+	snprintf(msg, sizeof(msg),
+		 "%llu records written to %s/gpu-%d.xpgpu, %llu dropped by CUPTI "
 		 "or the writer, %llu without timestamps",
 		 atomic_load(&g.written), g.cfg.out_dir, (int)getpid(), atomic_load(&g.dropped),
 		 atomic_load(&g.invalid));
@@ -208,7 +209,7 @@ static void on_signal(int sig, siginfo_t *info, void *uctx)
 
 static void install_signal_flush(void)
 {
-	struct sigaction sa = { .sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART };
+	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
 
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(flush_signals) / sizeof(flush_signals[0]); i++) {
@@ -224,9 +225,12 @@ static const char *env(const char *name)
 }
 
 static const CUpti_ActivityKind kinds[] = {
-	CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
-	CUPTI_ACTIVITY_KIND_MEMSET,	       CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
-	CUPTI_ACTIVITY_KIND_RUNTIME,	       CUPTI_ACTIVITY_KIND_DRIVER,
+	CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+	CUPTI_ACTIVITY_KIND_MEMCPY,
+	CUPTI_ACTIVITY_KIND_MEMSET,
+	CUPTI_ACTIVITY_KIND_SYNCHRONIZATION,
+	CUPTI_ACTIVITY_KIND_RUNTIME,
+	CUPTI_ACTIVITY_KIND_DRIVER,
 	CUPTI_ACTIVITY_KIND_OVERHEAD,
 };
 

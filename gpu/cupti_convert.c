@@ -21,8 +21,14 @@ struct api_name {
 	const char *name;
 };
 
-#define RT(fn, ver) { CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_##fn##_##ver, #fn }
-#define DRV(fn, name) { CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_##fn, name }
+#define RT(fn, ver)                                                                                \
+	{                                                                                          \
+		CUPTI_ACTIVITY_KIND_RUNTIME, CUPTI_RUNTIME_TRACE_CBID_##fn##_##ver, #fn            \
+	}
+#define DRV(fn, name)                                                                              \
+	{                                                                                          \
+		CUPTI_ACTIVITY_KIND_DRIVER, CUPTI_DRIVER_TRACE_CBID_##fn, name                     \
+	}
 
 /* The launch, copy and synchronisation calls whose API records are kept. */
 static const struct api_name api_names[] = {
@@ -67,13 +73,16 @@ static const struct api_name api_names[] = {
 
 /* Indexed by CUpti_ActivityMemcpyKind. */
 static const char *const copy_names[] = {
-	"Memcpy ?", "Memcpy HtoD", "Memcpy DtoH", "Memcpy HtoA", "Memcpy AtoH", "Memcpy AtoA",
+	"Memcpy ?",    "Memcpy HtoD", "Memcpy DtoH", "Memcpy HtoA", "Memcpy AtoH", "Memcpy AtoA",
 	"Memcpy AtoD", "Memcpy DtoA", "Memcpy DtoD", "Memcpy HtoH", "Memcpy PtoP",
 };
 
 /* Indexed by CUpti_ActivitySynchronizationType. */
 static const char *const sync_names[] = {
-	"Sync ?", "cudaEventSynchronize", "cudaStreamWaitEvent", "cudaStreamSynchronize",
+	"Sync ?",
+	"cudaEventSynchronize",
+	"cudaStreamWaitEvent",
+	"cudaStreamSynchronize",
 	"cudaDeviceSynchronize",
 };
 

@@ -52,7 +52,7 @@ typedef CUpti_ActivityOverhead xp_overhead_t;
 #endif
 
 enum xp_cupti_conv {
-	XP_CONV_OK = 1,       /* *out filled */
+	XP_CONV_OK = 1,	      /* *out filled */
 	XP_CONV_SKIP = 0,     /* a kind or API call xperf does not keep */
 	XP_CONV_INVALID = -1, /* no timing (zero timestamps: CUPTI lacked device memory) */
 };

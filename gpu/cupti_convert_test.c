@@ -15,14 +15,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                             \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                \
-			fputc('\n', stderr);                                         \
-			failures++;                                                  \
-		}                                                                    \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 struct row {
@@ -50,9 +50,13 @@ static void fill(const struct row *r, union any_record *u)
 	switch (r->kind) {
 	case CUPTI_ACTIVITY_KIND_RUNTIME:
 	case CUPTI_ACTIVITY_KIND_DRIVER:
-		u->api = (CUpti_ActivityAPI){ .kind = r->kind, .cbid = r->sub, .start = r->start,
-					      .end = r->start + r->dur, .processId = 493459,
-					      .threadId = 493459, .correlationId = r->corr };
+		u->api = (CUpti_ActivityAPI){.kind = r->kind,
+					     .cbid = r->sub,
+					     .start = r->start,
+					     .end = r->start + r->dur,
+					     .processId = 493459,
+					     .threadId = 493459,
+					     .correlationId = r->corr};
 		break;
 	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL:
 		u->kernel.kind = r->kind;
@@ -164,9 +168,11 @@ static int run_table(const char *path)
 
 static void test_json(void)
 {
-	CUpti_ActivityAPI api = { .kind = CUPTI_ACTIVITY_KIND_DRIVER,
-				  .cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
-				  .start = 1000, .end = 2500, .correlationId = 77 };
+	CUpti_ActivityAPI api = {.kind = CUPTI_ACTIVITY_KIND_DRIVER,
+				 .cbid = CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel,
+				 .start = 1000,
+				 .end = 2500,
+				 .correlationId = 77};
 	struct xp_gpu_rec out;
 	cJSON *gpu, *a;
 	char *s;

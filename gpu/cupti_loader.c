@@ -10,7 +10,7 @@
 #include <string.h>
 
 #define STR2(x) #x
-#define STR(x) STR2(x)
+#define STR(x)	STR2(x)
 
 #if CUPTI_API_VERSION >= 130000
 #define CUPTI_MAJOR (CUPTI_API_VERSION / 10000)
@@ -18,7 +18,10 @@
 #define CUPTI_MAJOR 12
 #endif
 
-#define SYM(fn) { "cupti" #fn, offsetof(struct xp_cupti_api, fn), 0 }
+#define SYM(fn)                                                                                    \
+	{                                                                                          \
+		"cupti" #fn, offsetof(struct xp_cupti_api, fn), 0                                  \
+	}
 
 /* optional: older CUPTI lacks it; the collector then works without it. */
 static const struct {
@@ -31,8 +34,8 @@ static const struct {
 	SYM(GetVersion),
 	SYM(GetResultString),
 	SYM(GetTimestamp),
-	{ "cuptiActivityRegisterTimestampCallback",
-	  offsetof(struct xp_cupti_api, ActivityRegisterTimestampCallback), 1 },
+	{"cuptiActivityRegisterTimestampCallback",
+	 offsetof(struct xp_cupti_api, ActivityRegisterTimestampCallback), 1},
 	SYM(ActivityRegisterCallbacks),
 	SYM(ActivityEnable),
 	SYM(ActivityDisable),
@@ -89,8 +92,7 @@ int xp_cupti_load(struct xp_cupti_api *api, const char *path, char *err, size_t 
 	return 0;
 }
 
-const char *xp_cupti_strerror(const struct xp_cupti_api *api, CUptiResult rc, char *buf,
-			      size_t len)
+const char *xp_cupti_strerror(const struct xp_cupti_api *api, CUptiResult rc, char *buf, size_t len)
 {
 	const char *s = NULL;
 

@@ -17,7 +17,7 @@ static int print(const struct xp_gpu_set *set)
 {
 	cJSON *gpu = xp_gpu_json(set->recs, set->n, set->dropped, set->source);
 	cJSON *counts = cJSON_CreateObject(), *notes = cJSON_CreateArray();
-	unsigned long long n[XP_GPU_KIND_COUNT] = { 0 };
+	unsigned long long n[XP_GPU_KIND_COUNT] = {0};
 	char *s;
 
 	if (!gpu || !counts || !notes)
@@ -25,7 +25,8 @@ static int print(const struct xp_gpu_set *set)
 	for (size_t i = 0; i < set->n; i++)
 		n[set->recs[i].kind]++;
 	for (int k = 0; k < XP_GPU_KIND_COUNT; k++)
-		cJSON_AddNumberToObject(counts, xp_gpu_kind_name((enum xp_gpu_kind)k), (double)n[k]);
+		cJSON_AddNumberToObject(counts, xp_gpu_kind_name((enum xp_gpu_kind)k),
+					(double)n[k]);
 	for (size_t i = 0; i < set->n_notices; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(set->notices[i]));
 	cJSON_AddItemToObject(gpu, "counts", counts);
@@ -47,7 +48,7 @@ fail:
 
 int main(int argc, char **argv)
 {
-	struct xp_gpu_set set = { 0 };
+	struct xp_gpu_set set = {0};
 	char err[512];
 	int rc;
 

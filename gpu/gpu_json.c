@@ -19,10 +19,13 @@ cJSON *xp_gpu_activity_json(const struct xp_gpu_rec *rec)
 	if (!kind)
 		return NULL;
 	o = cJSON_CreateObject();
-	if (o && cJSON_AddStringToObject(o, "kind", kind) && cJSON_AddStringToObject(o, "name", rec->name) &&
-	    add_num(o, "start_ns", (double)rec->start_ns) && add_num(o, "end_ns", (double)rec->end_ns) &&
-	    add_num(o, "device", rec->device) && add_num(o, "stream", rec->stream) &&
-	    add_num(o, "correlation_id", rec->correlation_id) && add_num(o, "bytes", (double)rec->bytes))
+	if (o && cJSON_AddStringToObject(o, "kind", kind) &&
+	    cJSON_AddStringToObject(o, "name", rec->name) &&
+	    add_num(o, "start_ns", (double)rec->start_ns) &&
+	    add_num(o, "end_ns", (double)rec->end_ns) && add_num(o, "device", rec->device) &&
+	    add_num(o, "stream", rec->stream) &&
+	    add_num(o, "correlation_id", rec->correlation_id) &&
+	    add_num(o, "bytes", (double)rec->bytes))
 		return o;
 	cJSON_Delete(o);
 	return NULL;

@@ -20,10 +20,10 @@
 
 #include "lib/atomic_file.h"
 
-#define XP_GPU_MAGIC "XPGPU"
+#define XP_GPU_MAGIC   "XPGPU"
 #define XP_GPU_VERSION 1
-#define HDR_BYTES 16
-#define FRAME_BYTES 40
+#define HDR_BYTES      16
+#define FRAME_BYTES    40
 
 enum frame_type { FRAME_ACT = 1, FRAME_DROPPED = 2, FRAME_NOTICE = 3 };
 
@@ -89,8 +89,7 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 	return 0;
 }
 
-int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid,
-		       enum xp_gpu_source src)
+int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum xp_gpu_source src)
 {
 	char path[4096];
 	struct stat st;
@@ -107,7 +106,7 @@ int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid,
 	if (w->fd < 0)
 		return -errno;
 	if (fstat(w->fd, &st) == 0 && st.st_size == 0) {
-		uint8_t h[HDR_BYTES] = { 0 };
+		uint8_t h[HDR_BYTES] = {0};
 
 		memcpy(h, XP_GPU_MAGIC, 6);
 		put16(h + 6, XP_GPU_VERSION);
@@ -169,14 +168,14 @@ int xp_gpu_writer_add(struct xp_gpu_writer *w, const struct xp_gpu_rec *rec)
 
 int xp_gpu_writer_dropped(struct xp_gpu_writer *w, uint64_t count)
 {
-	struct xp_gpu_rec r = { .bytes = count };
+	struct xp_gpu_rec r = {.bytes = count};
 
 	return stage_frame(w, FRAME_DROPPED, &r, "");
 }
 
 int xp_gpu_writer_notice(struct xp_gpu_writer *w, const char *msg)
 {
-	struct xp_gpu_rec r = { 0 };
+	struct xp_gpu_rec r = {0};
 
 	return stage_frame(w, FRAME_NOTICE, &r, msg);
 }
@@ -220,7 +219,7 @@ static int parse_header(const uint8_t *p, size_t off, const struct xp_gpu_visito
 static int parse_frame(const uint8_t *p, size_t off, const struct xp_gpu_visitor *v, char *err,
 		       size_t errlen)
 {
-	struct xp_gpu_rec r = { 0 };
+	struct xp_gpu_rec r = {0};
 	uint16_t nlen = get16(p + 2);
 
 	r.kind = (enum xp_gpu_kind)p[1];

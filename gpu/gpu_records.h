@@ -22,11 +22,11 @@
 #include <stdint.h>
 
 enum xp_gpu_kind {
-	XP_GPU_KERNEL,   /* a kernel execution on the device */
-	XP_GPU_MEMCPY,   /* a copy (H2D, D2H, D2D, P2P) */
+	XP_GPU_KERNEL, /* a kernel execution on the device */
+	XP_GPU_MEMCPY, /* a copy (H2D, D2H, D2D, P2P) */
 	XP_GPU_MEMSET,
-	XP_GPU_SYNC,     /* host blocked in a stream/device/event synchronisation */
-	XP_GPU_LAUNCH,   /* a runtime/driver API call (launch, copy, sync) on the host */
+	XP_GPU_SYNC,	 /* host blocked in a stream/device/event synchronisation */
+	XP_GPU_LAUNCH,	 /* a runtime/driver API call (launch, copy, sync) on the host */
 	XP_GPU_OVERHEAD, /* time CUPTI or the driver spent on instrumentation */
 	XP_GPU_KIND_COUNT
 };
@@ -69,8 +69,7 @@ struct xp_gpu_writer {
  * Open (create, mode 0600, parent made 0700) <dir>/gpu-<pid>.xpgpu for
  * appending and write the file header when the file is new. 0 or -errno.
  */
-int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid,
-		       enum xp_gpu_source src);
+int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum xp_gpu_source src);
 /* Stage one record (flushing first when the stage is full). 0 or -errno. */
 int xp_gpu_writer_add(struct xp_gpu_writer *w, const struct xp_gpu_rec *rec);
 /* Record that `count` activity records were lost upstream. 0 or -errno. */
@@ -112,8 +111,8 @@ int xp_gpu_parse(const uint8_t *data, size_t len, size_t offset, size_t *consume
 struct xp_gpu_set {
 	struct xp_gpu_rec *recs;
 	size_t n, cap;
-	uint64_t dropped;       /* sum of dropped frames */
-	uint64_t truncated;     /* files that ended inside a frame */
+	uint64_t dropped;   /* sum of dropped frames */
+	uint64_t truncated; /* files that ended inside a frame */
 	char **notices;
 	size_t n_notices;
 	enum xp_gpu_source source; /* of the last header read */

@@ -18,7 +18,7 @@ static void count(void *ctx, const struct xp_gpu_rec *rec)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t n = 0, used = 0, used2 = 0;
-	const struct xp_gpu_visitor v = { .record = count, .ctx = &n };
+	const struct xp_gpu_visitor v = {.record = count, .ctx = &n};
 	char err[128];
 
 	if (xp_gpu_parse(data, size, 0, &used, &v, err, sizeof(err)) == 0 && used > size)

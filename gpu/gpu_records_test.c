@@ -17,14 +17,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                             \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                \
-			fputc('\n', stderr);                                         \
-			failures++;                                                  \
-		}                                                                    \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 struct tally {
@@ -109,7 +109,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 /* A consumer following a growing file: `step` more bytes appear each round. */
 static void follow(const uint8_t *data, size_t len, size_t step, struct tally *t)
 {
-	const struct xp_gpu_visitor v = { t_header, t_record, t_dropped, t_notice, t };
+	const struct xp_gpu_visitor v = {t_header, t_record, t_dropped, t_notice, t};
 	size_t off = 0, end = 0, used;
 	char err[128];
 
@@ -126,7 +126,7 @@ static void test_roundtrip(const char *dir)
 {
 	const int nrec = 3000; /* > one 64 KiB stage */
 	char *path = write_file(dir, nrec), err[256] = "";
-	struct xp_gpu_set set = { 0 };
+	struct xp_gpu_set set = {0};
 	size_t len;
 	uint8_t *data = slurp(path, &len);
 
@@ -137,7 +137,7 @@ static void test_roundtrip(const char *dir)
 	CHECK(set.recs[0].start_ns == 5000000000ull - 1000ull * (nrec - 1), "sorted");
 	CHECK(strlen(set.recs[0].name) == 255 || strlen(set.recs[1].name) == 255, "cut name");
 	for (size_t step = 1; step < 100; step += 13) {
-		struct tally t = { 0 };
+		struct tally t = {0};
 
 		follow(data, len, step, &t);
 		CHECK(t.headers == 1 && t.records == nrec + 1 && t.dropped == 17 && t.notices == 1,
@@ -149,14 +149,14 @@ static void test_roundtrip(const char *dir)
 
 static void test_malformed(const char *dir)
 {
-	const struct xp_gpu_visitor v = { 0 };
+	const struct xp_gpu_visitor v = {0};
 	char path[512], err[256] = "";
-	struct xp_gpu_set set = { 0 };
+	struct xp_gpu_set set = {0};
 	uint8_t bad[16 + 40] = "XPGPU";
 	size_t used;
 	FILE *f;
 
-	bad[6] = 1; /* version */
+	bad[6] = 1;  /* version */
 	bad[16] = 1; /* ACT */
 	bad[17] = 9; /* unknown kind */
 	CHECK(xp_gpu_parse(bad, sizeof(bad), 0, &used, &v, err, sizeof(err)) == -1, "bad kind");
@@ -170,7 +170,8 @@ static void test_malformed(const char *dir)
 	fputs("not a gpu file at all", f);
 	fclose(f);
 	CHECK(xp_gpu_load_dir(dir, &set, err, sizeof(err)) == -1, "bad file accepted");
-	CHECK(strstr(err, "bad.xpgpu: offset 0: not an .xpgpu file (bad magic)") != NULL, "%s", err);
+	CHECK(strstr(err, "bad.xpgpu: offset 0: not an .xpgpu file (bad magic)") != NULL, "%s",
+	      err);
 	xp_gpu_set_free(&set);
 	CHECK(xp_gpu_load_dir("/nonexistent/xperf", &set, err, sizeof(err)) == 0 && set.n == 0,
 	      "missing dir is empty");
@@ -185,8 +186,10 @@ static void test_json_kinds(void)
 		make_rec(&r, k);
 		a = xp_gpu_activity_json(&r);
 		CHECK(a && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "kind")),
-				   xp_gpu_kind_name((enum xp_gpu_kind)k)), "kind %d", k);
-		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(a, "start_ns")) == (double)r.start_ns,
+				   xp_gpu_kind_name((enum xp_gpu_kind)k)),
+		      "kind %d", k);
+		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(a, "start_ns")) ==
+			      (double)r.start_ns,
 		      "start %d", k);
 		cJSON_Delete(a);
 	}

@@ -90,7 +90,7 @@ static int read_whole(const char *path, uint8_t **data, size_t *len)
 
 static int load_file(const char *path, struct xp_gpu_set *set, char *err, size_t errlen)
 {
-	const struct xp_gpu_visitor v = { on_header, on_record, on_dropped, on_notice, set };
+	const struct xp_gpu_visitor v = {on_header, on_record, on_dropped, on_notice, set};
 	char why[256];
 	uint8_t *data = NULL;
 	size_t len = 0, used;

@@ -20,7 +20,7 @@ int xp_ivs_add(struct xp_ivs *s, uint64_t start, uint64_t end)
 		s->v = v;
 		s->cap = cap;
 	}
-	s->v[s->n++] = (struct xp_gpu_interval){ start, end };
+	s->v[s->n++] = (struct xp_gpu_interval){start, end};
 	return 0;
 }
 
@@ -54,7 +54,8 @@ int xp_ivs_intersect(const struct xp_ivs *a, const struct xp_ivs *b, struct xp_i
 	size_t i = 0, j = 0;
 
 	while (i < a->n && j < b->n) {
-		uint64_t s = a->v[i].start_ns > b->v[j].start_ns ? a->v[i].start_ns : b->v[j].start_ns;
+		uint64_t s =
+			a->v[i].start_ns > b->v[j].start_ns ? a->v[i].start_ns : b->v[j].start_ns;
 		uint64_t e = a->v[i].end_ns < b->v[j].end_ns ? a->v[i].end_ns : b->v[j].end_ns;
 
 		if (s < e && xp_ivs_add(out, s, e))

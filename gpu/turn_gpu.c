@@ -29,11 +29,13 @@ int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out)
 	*out = calloc((size_t)cJSON_GetArraySize(spans) + 1, sizeof(**out));
 	if (!*out)
 		return -1;
-	cJSON_ArrayForEach(s, spans) {
+	cJSON_ArrayForEach(s, spans)
+	{
 		const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "domain"));
 
 		if (d && !strcmp(d, "intelligent"))
-			(*out)[n++] = (struct xp_gpu_interval){ num(s, "start_ns"), num(s, "end_ns") };
+			(*out)[n++] =
+				(struct xp_gpu_interval){num(s, "start_ns"), num(s, "end_ns")};
 	}
 	return n;
 }
@@ -58,8 +60,8 @@ static int cmp_u32(const void *a, const void *b)
  * launch call of every selected device activity even when the call itself
  * came before the window (a kernel queued early). keep[i] is set.
  */
-static int select_records(const struct xp_gpu_set *set, const struct xp_gpu_interval *win,
-			  int nwin, char *keep)
+static int select_records(const struct xp_gpu_set *set, const struct xp_gpu_interval *win, int nwin,
+			  char *keep)
 {
 	uint32_t *corr = malloc((set->n ? set->n : 1) * sizeof(*corr));
 	size_t nc = 0;
@@ -134,10 +136,13 @@ static int read_activities(const cJSON *acts, struct xp_gpu_rec *recs, char *err
 	const cJSON *a;
 	int i = 0;
 
-	cJSON_ArrayForEach(a, acts) {
+	cJSON_ArrayForEach(a, acts)
+	{
 		struct xp_gpu_rec *r = &recs[i];
-		const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
-		int kind = kind_of(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kind")));
+		const char *name =
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
+		int kind =
+			kind_of(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kind")));
 
 		memset(r, 0, sizeof(*r));
 		r->start_ns = num(a, "start_ns");
@@ -158,8 +163,7 @@ static int read_activities(const cJSON *acts, struct xp_gpu_rec *recs, char *err
 	return i;
 }
 
-int xp_gpu_turn_breakdown(const cJSON *turn, struct xp_gpu_breakdown *out, char *err,
-			  size_t errlen)
+int xp_gpu_turn_breakdown(const cJSON *turn, struct xp_gpu_breakdown *out, char *err, size_t errlen)
 {
 	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(
 		cJSON_GetObjectItemCaseSensitive(turn, "gpu"), "activities");

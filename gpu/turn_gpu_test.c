@@ -12,14 +12,14 @@
 
 static int failures;
 
-#define CHECK(cond, ...)                                                             \
-	do {                                                                         \
-		if (!(cond)) {                                                       \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond); \
-			fprintf(stderr, __VA_ARGS__);                                \
-			fputc('\n', stderr);                                         \
-			failures++;                                                  \
-		}                                                                    \
+#define CHECK(cond, ...)                                                                           \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
+			fprintf(stderr, __VA_ARGS__);                                              \
+			fputc('\n', stderr);                                                       \
+			failures++;                                                                \
+		}                                                                                  \
 	} while (0)
 
 static const char turn_json[] =
@@ -28,48 +28,54 @@ static const char turn_json[] =
 	"{\"id\":2,\"domain\":\"intelligent\",\"start_ns\":2000,\"end_ns\":6000},"
 	"{\"id\":3,\"domain\":\"intelligent\",\"start_ns\":7000,\"end_ns\":8000}]}";
 
-#define REC(k, nm, s, e, c) { .kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, \
-			      .correlation_id = c }
+#define REC(k, nm, s, e, c)                                                                        \
+	{                                                                                          \
+		.kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, .correlation_id = c    \
+	}
 
 static struct xp_gpu_rec recs[] = {
-	REC(KERNEL, "early", 500, 1500, 4),	     /* before the windows: out */
+	REC(KERNEL, "early", 500, 1500, 4),		/* before the windows: out */
 	REC(LAUNCH, "cudaLaunchKernel", 1500, 1510, 1), /* before, but launches k1: in */
 	REC(KERNEL, "k1", 2100, 3000, 1),
 	REC(LAUNCH, "cudaLaunchKernel", 5400, 5410, 2),
 	REC(KERNEL, "k2", 5500, 6500, 2),
 	REC(SYNC, "cudaStreamSynchronize", 6000, 6100, 0), /* between windows: out */
 	REC(LAUNCH, "cudaLaunchKernel", 7800, 7810, 5),
-	REC(KERNEL, "k5", 7900, 10500, 5),	     /* clipped to the turn's end */
+	REC(KERNEL, "k5", 7900, 10500, 5), /* clipped to the turn's end */
 	REC(LAUNCH, "cudaMemcpyAsync", 8900, 8910, 3),
-	REC(MEMCPY, "Memcpy DtoH", 9000, 9500, 3),   /* after the windows: out */
+	REC(MEMCPY, "Memcpy DtoH", 9000, 9500, 3), /* after the windows: out */
 };
 
 static void test_merge_and_breakdown(void)
 {
-	struct xp_gpu_set set = { .recs = recs, .n = sizeof(recs) / sizeof(recs[0]), .dropped = 4 };
+	struct xp_gpu_set set = {.recs = recs, .n = sizeof(recs) / sizeof(recs[0]), .dropped = 4};
 	cJSON *turn = cJSON_Parse(turn_json), *gpu, *acts;
 	struct xp_gpu_breakdown b;
 	char err[128] = "";
-	const char *names[] = { "cudaLaunchKernel", "k1", "cudaLaunchKernel", "k2",
-				"cudaLaunchKernel", "k5" };
+	const char *names[] = {"cudaLaunchKernel", "k1", "cudaLaunchKernel", "k2",
+			       "cudaLaunchKernel", "k5"};
 
 	CHECK(xp_gpu_merge_turn(turn, &set) == 6, "merged count");
 	gpu = cJSON_GetObjectItem(turn, "gpu");
 	acts = cJSON_GetObjectItem(gpu, "activities");
 	CHECK(cJSON_GetArraySize(acts) == 6, "activities %d", cJSON_GetArraySize(acts));
 	for (int i = 0; i < 6 && i < cJSON_GetArraySize(acts); i++)
-		CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetArrayItem(acts, i),
-									 "name")), names[i]),
+		CHECK(!strcmp(cJSON_GetStringValue(
+				      cJSON_GetObjectItem(cJSON_GetArrayItem(acts, i), "name")),
+			      names[i]),
 		      "activity %d", i);
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetArrayItem(acts, 5), "end_ns")) ==
-		      10000, "clipped");
+		      10000,
+	      "clipped");
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(gpu, "dropped_records")) == 4, "dropped");
-	CHECK(xp_gpu_merge_turn(turn, &set) == 6 && cJSON_GetArraySize(turn) == 5, "re-merge replaces");
+	CHECK(xp_gpu_merge_turn(turn, &set) == 6 && cJSON_GetArraySize(turn) == 5,
+	      "re-merge replaces");
 
 	/* windows 5000 ns: compute 900 + 500 + 100; launch 100 + 100 + 100; host 2400 + 800 */
 	CHECK(xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0, "%s", err);
-	CHECK(b.window_ns == 5000 && b.ns[XP_GPU_COMPUTE] == 1500 && b.ns[XP_GPU_IDLE_LAUNCH] == 300 &&
-	      b.ns[XP_GPU_IDLE_HOST_WAIT] == 3200 && b.ns[XP_GPU_IDLE_OTHER] == 0,
+	CHECK(b.window_ns == 5000 && b.ns[XP_GPU_COMPUTE] == 1500 &&
+		      b.ns[XP_GPU_IDLE_LAUNCH] == 300 && b.ns[XP_GPU_IDLE_HOST_WAIT] == 3200 &&
+		      b.ns[XP_GPU_IDLE_OTHER] == 0,
 	      "compute %llu launch %llu host %llu", (unsigned long long)b.ns[XP_GPU_COMPUTE],
 	      (unsigned long long)b.ns[XP_GPU_IDLE_LAUNCH],
 	      (unsigned long long)b.ns[XP_GPU_IDLE_HOST_WAIT]);
@@ -79,7 +85,7 @@ static void test_merge_and_breakdown(void)
 
 static void test_edges(void)
 {
-	struct xp_gpu_set set = { .recs = recs, .n = 3 };
+	struct xp_gpu_set set = {.recs = recs, .n = 3};
 	cJSON *turn = cJSON_Parse("{\"start_ns\":0,\"end_ns\":10,\"spans\":[]}");
 	cJSON *bad = cJSON_Parse("{\"spans\":[],\"gpu\":{\"activities\":["
 				 "{\"kind\":\"kernel\",\"start_ns\":1,\"end_ns\":2},"
@@ -91,7 +97,8 @@ static void test_edges(void)
 	      "no intelligent span: no gpu object");
 	CHECK(xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 1, "no gpu object");
 	CHECK(xp_gpu_turn_breakdown(bad, &b, err, sizeof(err)) == -1 &&
-	      !strcmp(err, "/gpu/activities/1: unknown kind"), "bad kind: '%s'", err);
+		      !strcmp(err, "/gpu/activities/1: unknown kind"),
+	      "bad kind: '%s'", err);
 	cJSON_Delete(turn);
 	cJSON_Delete(bad);
 }

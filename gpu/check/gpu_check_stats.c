@@ -15,10 +15,10 @@
 
 int main(int argc, char **argv)
 {
-	struct xp_gpu_set set = { 0 };
+	struct xp_gpu_set set = {0};
 	struct xp_gpu_breakdown b;
-	struct xp_gpu_interval run = { UINT64_MAX, 0 };
-	unsigned long long count[XP_GPU_KIND_COUNT] = { 0 }, ns[XP_GPU_KIND_COUNT] = { 0 };
+	struct xp_gpu_interval run = {UINT64_MAX, 0};
+	unsigned long long count[XP_GPU_KIND_COUNT] = {0}, ns[XP_GPU_KIND_COUNT] = {0};
 	char err[512];
 
 	if (argc != 2) {
@@ -46,7 +46,8 @@ int main(int argc, char **argv)
 		printf("notice=%s\n", set.notices[i]);
 	if (set.n && xp_gpu_attribute(set.recs, set.n, &run, 1, &b) == 0) {
 		for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
-			printf("share_%s_ns=%llu\n", xp_gpu_share_name(s), (unsigned long long)b.ns[s]);
+			printf("share_%s_ns=%llu\n", xp_gpu_share_name(s),
+			       (unsigned long long)b.ns[s]);
 		for (size_t i = 0; i < b.n_top; i++)
 			printf("top_kernel=%u %llu %s\n", b.top[i].count,
 			       (unsigned long long)b.top[i].total_ns, b.top[i].name);
