@@ -16,7 +16,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 N=${1:-2000}
 R=${2:-7}
-bazel build -c opt //gpu:cuda_calls //gpu:xperf-cuda-probe //gpu:libxperf_cupti.so >/dev/null 2>&1
+bazel build -c opt --symlink_prefix=/ //gpu:cuda_calls //gpu:xperf-cuda-probe //gpu:libxperf_cupti.so >/dev/null 2>&1
 B=$(bazel info -c opt bazel-bin 2>/dev/null)/gpu
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
