@@ -11,18 +11,7 @@
 
 #include "gpu/intervals.h"
 #include "theory/theory.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "gpu/test_check.h"
 
 #define REC(k, nm, s, e, c)                                                                        \
 	{                                                                                          \
@@ -190,6 +179,5 @@ int main(void)
 	test_empty();
 	test_intervals();
 	test_l3_ids();
-	printf("attribute_test: %s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	return test_result("attribute_test");
 }

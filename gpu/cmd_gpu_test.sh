@@ -10,12 +10,7 @@ set -u
 XPERF=cli/xperf
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail=0
-check() {
-	local what=$1
-	shift
-	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. gpu/check_lib.sh
 
 gpu/xperf-cuda-probe --out "$T/gpu" -- gpu/cuda_calls 50 >/dev/null 2>"$T/probe.err"
 gpu/xpgpu-dump "$T/gpu" >"$T/dump.json"

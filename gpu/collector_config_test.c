@@ -5,21 +5,10 @@
  * message that names them.
  */
 #include "gpu/collector_config.h"
+#include "gpu/test_check.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static const char *const *fake_env;
 
@@ -85,6 +74,5 @@ int main(void)
 		CHECK(load(envp, &c, err) == -1 && !strcmp(err, bad[i][2]), "bad %zu: '%s'", i,
 		      err);
 	}
-	printf("collector_config_test: %s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	return test_result("collector_config_test");
 }

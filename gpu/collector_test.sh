@@ -11,12 +11,7 @@ LIB=$(realpath gpu/libxperf_cupti.so)
 HOST=gpu/cuda_calls
 DUMP=gpu/xpgpu-dump
 T=${TEST_TMPDIR:-$(mktemp -d)}
-fail=0
-check() { # description, then a command that must succeed
-	local what=$1
-	shift
-	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. gpu/check_lib.sh
 counts() { sed 's/ total_ns=[0-9]*//' "$1"; }
 
 "$HOST" 5 >"$T/bare.out" 2>"$T/bare.err"

@@ -15,12 +15,7 @@ DUMP=gpu/xpgpu-dump
 N=300
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-fail=0
-check() {
-	local what=$1
-	shift
-	if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
+. gpu/check_lib.sh
 
 # compare PROGRAM_OUT PROBE_ERR: per function, exact counts, nested times.
 compare() {

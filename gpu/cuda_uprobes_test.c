@@ -12,18 +12,7 @@
 
 #include "bpf/xperf.h"
 #include "bpf/cuda.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "gpu/test_check.h"
 
 int main(void)
 {
@@ -62,6 +51,5 @@ int main(void)
 	for (unsigned f = 0; f < XP_CUDA_FN_COUNT; f++)
 		CHECK(xp_cuda_fn_name(f) != NULL, "name %u", f);
 	CHECK(xp_cuda_fn_name(XP_CUDA_FN_COUNT) == NULL, "out of range");
-	printf("cuda_uprobes_test: %s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	return test_result("cuda_uprobes_test");
 }

@@ -12,18 +12,7 @@
 
 #include "gpu/demangle.h"
 #include "gpu/gpu_json.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "gpu/test_check.h"
 
 struct row {
 	unsigned kind, sub, device, stream, corr;

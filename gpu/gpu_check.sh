@@ -39,12 +39,7 @@ fi
 
 W=$(mktemp -d /tmp/gpu_check.XXXXXX)
 trap 'rm -rf "$W"' EXIT
-fail=0
-check() { # description, then a command that must succeed
-	local what=$1
-	shift
-	if "$@"; then echo "  ok   $what"; else echo "  FAIL $what"; fail=1; fi
-}
+. gpu/check_lib.sh
 
 echo "gpu_check: building in $W"
 CFLAGS="-std=gnu11 -O2 -I. -isystem $CUDA/include"

@@ -14,18 +14,7 @@
 #include <unistd.h>
 
 #include "gpu/gpu_json.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
+#include "gpu/test_check.h"
 
 struct tally {
 	int headers, records, notices;
@@ -211,6 +200,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		failures++;
-	printf("gpu_records_test: %s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	return test_result("gpu_records_test");
 }

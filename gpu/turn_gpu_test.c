@@ -6,21 +6,10 @@
  * worked out by hand.
  */
 #include "gpu/turn_gpu.h"
+#include "gpu/test_check.h"
 
 #include <stdio.h>
 #include <string.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                           \
-	do {                                                                                       \
-		if (!(cond)) {                                                                     \
-			fprintf(stderr, "%s:%d: FAIL %s: ", __FILE__, __LINE__, #cond);            \
-			fprintf(stderr, __VA_ARGS__);                                              \
-			fputc('\n', stderr);                                                       \
-			failures++;                                                                \
-		}                                                                                  \
-	} while (0)
 
 static const char turn_json[] =
 	"{\"schema_version\":\"1.0\",\"start_ns\":1000,\"end_ns\":10000,\"spans\":["
@@ -107,6 +96,5 @@ int main(void)
 {
 	test_merge_and_breakdown();
 	test_edges();
-	printf("turn_gpu_test: %s\n", failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	return test_result("turn_gpu_test");
 }
