@@ -6,7 +6,9 @@
 # match exactly; the probe's blocking time of each function lies inside the
 # program's (entry/return probes fire inside the program's timed interval),
 # and the difference, the uprobe+uretprobe trap cost, is at most 40 us per
-# call on this VM kind (about 5 us measured). The .xpgpu records must add up
+# call on this VM kind (about 5 us measured), plus up to 100 ms once, on the
+# process's first probed call (cudaLaunchKernel): the kernel maps the uprobe
+# XOL page then (27 ms measured under ASan). The .xpgpu records must add up
 # to the same counts and times.
 set -u
 PROBE=gpu/xperf-cuda-probe
@@ -29,7 +31,8 @@ n, bad = int(sys.argv[3]), 0
 for fn, (calls, ns) in prog.items():
     pc, pns = probe.get(fn, (None, None))
     over = (ns - pns) / calls / 1000 if pns is not None else float("nan")
-    ok = pc == calls == n and 0 < pns <= ns and ns - pns <= calls * 40000
+    once = 100e6 if fn == "cudaLaunchKernel" else 0
+    ok = pc == calls == n and 0 < pns <= ns and ns - pns <= calls * 40000 + once
     print(f"{'ok' if ok else 'FAIL'}: {fn}: program {calls} calls {ns} ns, probe {pc} calls {pns} ns, "
           f"trap cost {over:.1f} us/call")
     bad += not ok
