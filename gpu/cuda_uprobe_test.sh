@@ -7,9 +7,9 @@
 # program's (entry/return probes fire inside the program's timed interval),
 # and the difference, the uprobe+uretprobe trap cost, is at most 40 us per
 # call on this VM kind (about 5 us measured), plus up to 100 ms once, on the
-# process's first probed call (cudaLaunchKernel): the kernel maps the uprobe
-# XOL page then (27 ms measured under ASan). The .xpgpu records must add up
-# to the same counts and times.
+# process's first probed call (cudaLaunchKernel), likely the kernel setting
+# up the uprobe out-of-line page (27 ms measured under ASan). The .xpgpu
+# records must add up to the same counts and times.
 set -u
 PROBE=gpu/xperf-cuda-probe
 HOST=gpu/cuda_calls

@@ -15,7 +15,6 @@
  */
 #include <dlfcn.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +26,7 @@
 #include "gpu/cupti_convert.h"
 #include "gpu/cupti_loader.h"
 #include "gpu/gpu_records.h"
+#include "gpu/signal_chain.h"
 
 #define XP_EXPORT __attribute__((visibility("default")))
 #define ALIGN	  8
@@ -43,8 +43,6 @@ static struct {
 	int active;
 } g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static const int flush_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
-static struct sigaction prev_action[sizeof(flush_signals) / sizeof(flush_signals[0])];
 static atomic_int init_once, finished;
 /* Set while this thread holds g.lock: a signal landing then must not flush. */
 static _Thread_local int in_writer;
@@ -186,37 +184,10 @@ static void finish(void)
 	unlock();
 }
 
-/* Flush, then hand the signal to whoever had it before us. */
-static void on_signal(int sig, siginfo_t *info, void *uctx)
+/* The signal landed while this thread holds the writer lock: no flush. */
+static int writer_busy(void)
 {
-	for (size_t i = 0; i < sizeof(flush_signals) / sizeof(flush_signals[0]); i++) {
-		struct sigaction *p = &prev_action[i];
-
-		if (flush_signals[i] != sig)
-			continue;
-		if (!in_writer)
-			finish();
-		if (p->sa_flags & SA_SIGINFO) {
-			p->sa_sigaction(sig, info, uctx);
-		} else if (p->sa_handler == SIG_DFL) {
-			sigaction(sig, p, NULL);
-			raise(sig);
-		} else if (p->sa_handler != SIG_IGN) {
-			p->sa_handler(sig);
-		}
-	}
-}
-
-static void install_signal_flush(void)
-{
-	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
-
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(flush_signals) / sizeof(flush_signals[0]); i++) {
-		sigaction(flush_signals[i], NULL, &prev_action[i]);
-		if (prev_action[i].sa_handler != SIG_IGN) /* keep ignored signals ignored */
-			sigaction(flush_signals[i], &sa, NULL);
-	}
+	return in_writer;
 }
 
 static const char *env(const char *name)
@@ -317,7 +288,7 @@ static void start(void)
 	enable_kinds();
 	g.active = 1;
 	atexit(finish);
-	install_signal_flush();
+	xp_signal_chain_install(finish, writer_busy);
 }
 
 /* Called by the CUDA driver when CUDA_INJECTION64_PATH names this library. */

@@ -45,7 +45,8 @@ echo "gpu_check: building in $W"
 CFLAGS="-std=gnu11 -O2 -I. -isystem $CUDA/include"
 $CC $CFLAGS -shared -fPIC -Wl,--version-script=gpu/collector.map -o "$W/libxperf_cupti.so" \
 	gpu/cupti_collector.c gpu/cupti_convert.c gpu/cupti_loader.c gpu/collector_config.c \
-	gpu/gpu_records.c gpu/demangle.c lib/atomic_file.c -ldl -lpthread -lstdc++ || exit 1
+	gpu/gpu_records.c gpu/demangle.c gpu/signal_chain.c lib/atomic_file.c -ldl -lpthread \
+	-lstdc++ || exit 1
 $CC $CFLAGS -o "$W/stats" gpu/check/gpu_check_stats.c gpu/gpu_records.c gpu/gpu_set.c \
 	gpu/attribute.c gpu/intervals.c lib/atomic_file.c || exit 1
 "$NVCC" -O2 -arch=native -o "$W/check_app" gpu/check/check_app.cu 2>/dev/null ||
