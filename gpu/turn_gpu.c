@@ -18,7 +18,10 @@ static uint64_t num(const cJSON *o, const char *key)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
 
-	return cJSON_IsNumber(v) && v->valuedouble > 0 ? (uint64_t)v->valuedouble : 0;
+	if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
+		return 0;
+	/* 2^64 and above do not convert (undefined behaviour): saturate */
+	return v->valuedouble >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v->valuedouble;
 }
 
 int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out)
