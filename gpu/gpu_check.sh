@@ -7,7 +7,9 @@
 #   - kernel count exact (60, 20 per kernel), copies 5, memset 1, no drops;
 #   - collector kernel time within 5% of the app's CUDA-event time;
 #   - the host stalls show up as GPU idle host wait (>= 90% of the sleeps);
+#   - kernel times on CLOCK_MONOTONIC (inside the app's own clock readings);
 #   - the LD_PRELOAD path records the same kernels;
+#   - CUPTI held by the app itself: the collector steps back, app unharmed;
 #   - SIGTERM mid-run still flushes what ran;
 # and reports the collector's overhead: the app's loop time (median of 5
 # interleaved runs) with the collector over without it.
@@ -26,7 +28,8 @@ BUILD_ONLY=0
 has_gpu() {
 	command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU' &&
 		{ ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' ||
-			ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 >/dev/null 2>&1; }
+			ls /usr/lib/x86_64-linux-gnu/libcuda.so.1 /usr/lib64/libcuda.so.1 \
+				>/dev/null 2>&1; }
 }
 if [ $BUILD_ONLY -eq 0 ] && ! has_gpu; then
 	echo "gpu_check: SKIPPED: no NVIDIA GPU here (no nvidia-smi GPU or no libcuda.so.1)"
@@ -49,8 +52,9 @@ $CC $CFLAGS -shared -fPIC -Wl,--version-script=gpu/collector.map -o "$W/libxperf
 	-lstdc++ || exit 1
 $CC $CFLAGS -o "$W/stats" gpu/check/gpu_check_stats.c gpu/gpu_records.c gpu/gpu_set.c \
 	gpu/attribute.c gpu/intervals.c lib/atomic_file.c || exit 1
-"$NVCC" -O2 -arch=native -o "$W/check_app" gpu/check/check_app.cu 2>/dev/null ||
-	"$NVCC" -O2 -o "$W/check_app" gpu/check/check_app.cu || exit 1
+NVFLAGS=(-O2 -I"$CUDA/extras/CUPTI/include" -DCUPTI_LIB="\"$CUDA/lib64/libcupti.so\"" -ldl)
+"$NVCC" "${NVFLAGS[@]}" -arch=native -o "$W/check_app" gpu/check/check_app.cu 2>/dev/null ||
+	"$NVCC" "${NVFLAGS[@]}" -o "$W/check_app" gpu/check/check_app.cu || exit 1
 if [ $BUILD_ONLY -eq 1 ]; then
 	echo "gpu_check: build ok (--build-only)"
 	exit 0
@@ -78,7 +82,8 @@ check "copies 5, memset 1" test "$(val "$W/inj.stats" memcpy_count)/$(val "$W/in
 check "no records dropped" test "$(val "$W/inj.stats" dropped)" = 0
 ev=$(app_val "$W/inj.out" event_kernel_ns)
 kn=$(val "$W/inj.stats" kernel_ns)
-err=$(awk -v a="$kn" -v b="$ev" 'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.2f", 100 * d / b }')
+err=$(awk -v a="$kn" -v b="$ev" \
+	'BEGIN { d = a - b; if (d < 0) d = -d; printf "%.2f", 100 * d / b }')
 check "kernel time $kn ns vs CUDA events $ev ns: ${err}% <= 5%" \
 	awk -v e="$err" 'BEGIN { exit !(e <= 5) }'
 stall=$(($(app_val "$W/inj.out" stalls) * $(app_val "$W/inj.out" stall_ms) * 1000000))
@@ -86,6 +91,11 @@ hw=$(val "$W/inj.stats" share_idle_host_wait_ns)
 check "host stalls seen as GPU host wait: $hw ns >= 90% of $stall ns" \
 	awk -v a="$hw" -v b="$stall" 'BEGIN { exit !(a >= 0.9 * b) }'
 check "launch calls recorded (>= kernels)" test "$(val "$W/inj.stats" launch_count)" -ge "$want"
+t0=$(app_val "$W/inj.out" t0_ns)
+t1=$(app_val "$W/inj.out" t1_ns)
+check "kernels on CLOCK_MONOTONIC: inside the app's own [t0, t1]" \
+	test "$(val "$W/inj.stats" kernel_first_ns)" -ge "$t0" -a \
+	"$(val "$W/inj.stats" kernel_last_ns)" -le "$t1"
 
 # 2. LD_PRELOAD path.
 echo "gpu_check: collector via LD_PRELOAD"
@@ -93,7 +103,21 @@ LD_PRELOAD="$W/libxperf_cupti.so" XPERF_GPU_DIR="$W/pre" "$W/check_app" 10 >"$W/
 "$W/stats" "$W/pre" >"$W/pre.stats"
 check "LD_PRELOAD: kernel count exact" test "$(val "$W/pre.stats" kernel_count)" = "$want"
 
-# 3. SIGTERM during a long stall: what ran before is flushed.
+# 3. Another profiler holds CUPTI: the collector steps back, the app is unharmed.
+echo "gpu_check: CUPTI already held by the app itself"
+CUDA_INJECTION64_PATH="$W/libxperf_cupti.so" XPERF_GPU_DIR="$W/held" "$W/check_app" 10 \
+	--hold-cupti >"$W/held.out" 2>"$W/held.err"
+check "app ran (exit 0)" test $? -eq 0
+if [ "$(app_val "$W/held.out" holder_subscribe)" = 0 ]; then
+	check "collector says CUPTI is held" grep -q 'held by another profiler' "$W/held.err"
+	"$W/stats" "$W/held" >"$W/held.stats"
+	check "collector recorded nothing" test "$(val "$W/held.stats" kernel_count)" = 0
+else
+	echo "  note the collector subscribed first (app's own subscribe returned" \
+		"$(app_val "$W/held.out" holder_subscribe)); the held path was not exercised"
+fi
+
+# 4. SIGTERM during a long stall: what ran before is flushed.
 echo "gpu_check: flush on SIGTERM"
 XPERF_GPU_DIR="$W/sig" CUDA_INJECTION64_PATH="$W/libxperf_cupti.so" "$W/check_app" 3000 \
 	>/dev/null 2>&1 &
@@ -107,7 +131,7 @@ check "killed by SIGTERM (status $rc = 143)" test $rc -eq 143
 check "first round's 15 kernels flushed ($(val "$W/sig.stats" kernel_count))" \
 	test "$(val "$W/sig.stats" kernel_count)" -ge 15
 
-# 4. Overhead: loop time with / without the collector, interleaved.
+# 5. Overhead: loop time with / without the collector, interleaved.
 echo "gpu_check: overhead (5 runs each, interleaved)"
 : >"$W/bare.ms"
 : >"$W/coll.ms"

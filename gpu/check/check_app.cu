@@ -7,14 +7,20 @@
  * events on its stream; the summed event times are the ground truth for the
  * collector's kernel time. Prints one line of key=value results.
  *
- * usage: check_app [stall_ms]
+ * With --hold-cupti it first subscribes to CUPTI itself, as another
+ * profiler would, and prints the result (the collector must then step back).
+ *
+ * usage: check_app [stall_ms] [--hold-cupti]
  */
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <dlfcn.h>
 #include <unistd.h>
 
 #include <cuda_runtime.h>
+#include <cupti.h>
 
 #define CHECK(x)                                                                      \
 	do {                                                                          \
@@ -50,23 +56,45 @@ __global__ void spin(long long cycles, float *sink)
 		sink[0] = (float)(clock64() - t0);
 }
 
-static double now_ms(void)
+/* CLOCK_MONOTONIC, the clock the collector gives CUPTI. */
+static long long now_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void CUPTIAPI ignore(void *, CUpti_CallbackDomain, CUpti_CallbackId, const void *)
+{
+}
+
+/* Subscribe to CUPTI like a profiler would; returns the CUptiResult (-1: no libcupti). */
+static int hold_cupti(void)
+{
+	typedef CUptiResult (*subscribe_fn)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
+	void *h = dlopen("libcupti.so", RTLD_NOW);
+	subscribe_fn sub;
+	CUpti_SubscriberHandle s;
+
+	if (!h)
+		h = dlopen(CUPTI_LIB, RTLD_NOW);
+	sub = h ? (subscribe_fn)dlsym(h, "cuptiSubscribe") : NULL;
+	return sub ? (int)sub(&s, ignore, NULL) : -1;
 }
 
 int main(int argc, char **argv)
 {
 	int stall_ms = argc > 1 ? atoi(argv[1]) : 50;
+	int hold = argc > 2 && !strcmp(argv[2], "--hold-cupti");
 	float *x, *y, *host, total_ms = 0;
 	cudaEvent_t ev[2 * 3 * ROUNDS * PER_ROUND];
 	cudaStream_t s;
 	int nev = 0, kernels = 0;
-	double t0;
+	long long t0;
 
+	if (hold)
+		printf("holder_subscribe=%d\n", hold_cupti());
 	CHECK(cudaSetDevice(0));
 	CHECK(cudaStreamCreate(&s));
 	CHECK(cudaMalloc(&x, N * sizeof(float)));
@@ -76,7 +104,7 @@ int main(int argc, char **argv)
 		host[i] = (float)i;
 	for (int i = 0; i < 2 * 3 * ROUNDS * PER_ROUND; i++)
 		CHECK(cudaEventCreate(&ev[i]));
-	t0 = now_ms();
+	t0 = now_ns();
 	CHECK(cudaMemcpyAsync(x, host, N * sizeof(float), cudaMemcpyHostToDevice, s));
 	CHECK(cudaMemsetAsync(y, 0, N * sizeof(float), s));
 	for (int r = 0; r < ROUNDS; r++) {
@@ -105,7 +133,10 @@ int main(int argc, char **argv)
 		CHECK(cudaEventElapsedTime(&ms, ev[i], ev[i + 1]));
 		total_ms += ms;
 	}
-	printf("kernels=%d event_kernel_ns=%.0f loop_ms=%.3f stalls=%d stall_ms=%d\n", kernels,
-	       total_ms * 1e6, now_ms() - t0, STALLS, stall_ms);
+	long long t1 = now_ns();
+
+	printf("kernels=%d event_kernel_ns=%.0f loop_ms=%.3f stalls=%d stall_ms=%d t0_ns=%lld "
+	       "t1_ns=%lld\n",
+	       kernels, total_ms * 1e6, (t1 - t0) / 1e6, STALLS, stall_ms, t0, t1);
 	return 0;
 }

@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 {
 	struct xp_gpu_set set = {0};
 	struct xp_gpu_breakdown b;
-	struct xp_gpu_interval run = {UINT64_MAX, 0};
+	struct xp_gpu_interval run = {UINT64_MAX, 0}, k = {UINT64_MAX, 0};
 	unsigned long long count[XP_GPU_KIND_COUNT] = {0}, ns[XP_GPU_KIND_COUNT] = {0};
 	char err[512];
 
@@ -36,10 +36,16 @@ int main(int argc, char **argv)
 		ns[r->kind] += r->end_ns - r->start_ns;
 		run.start_ns = r->start_ns < run.start_ns ? r->start_ns : run.start_ns;
 		run.end_ns = r->end_ns > run.end_ns ? r->end_ns : run.end_ns;
+		if (r->kind != XP_GPU_KERNEL)
+			continue;
+		k.start_ns = r->start_ns < k.start_ns ? r->start_ns : k.start_ns;
+		k.end_ns = r->end_ns > k.end_ns ? r->end_ns : k.end_ns;
 	}
 	for (int k = 0; k < XP_GPU_KIND_COUNT; k++)
 		printf("%s_count=%llu\n%s_ns=%llu\n", xp_gpu_kind_name(k), count[k],
 		       xp_gpu_kind_name(k), ns[k]);
+	printf("kernel_first_ns=%llu\nkernel_last_ns=%llu\n", (unsigned long long)k.start_ns,
+	       (unsigned long long)k.end_ns);
 	printf("dropped=%llu\ntruncated_files=%llu\n", (unsigned long long)set.dropped,
 	       (unsigned long long)set.truncated);
 	for (size_t i = 0; i < set.n_notices; i++)
