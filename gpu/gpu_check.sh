@@ -52,7 +52,13 @@ $CC $CFLAGS -shared -fPIC -Wl,--version-script=gpu/collector.map -o "$W/libxperf
 	-lstdc++ || exit 1
 $CC $CFLAGS -o "$W/stats" gpu/check/gpu_check_stats.c gpu/gpu_records.c gpu/gpu_set.c \
 	gpu/attribute.c gpu/intervals.c lib/atomic_file.c || exit 1
-NVFLAGS=(-O2 -I"$CUDA/extras/CUPTI/include" -DCUPTI_LIB="\"$CUDA/lib64/libcupti.so\"" -ldl)
+# libcupti of this toolkit (lib64 from CUDA 12.x/13, extras/CUPTI/lib64 before)
+CUPTI_SO=$CUDA/lib64/libcupti.so
+[ -e "$CUPTI_SO" ] || CUPTI_SO=$CUDA/extras/CUPTI/lib64/libcupti.so
+export XPERF_CUPTI_LIB=$CUPTI_SO
+# -cudart shared: libcudart is mapped at start, as the LD_PRELOAD path expects
+NVFLAGS=(-O2 -cudart shared -Xlinker -rpath="$CUDA/lib64" -I"$CUDA/extras/CUPTI/include"
+	-DCUPTI_LIB="\"$CUPTI_SO\"" -ldl)
 "$NVCC" "${NVFLAGS[@]}" -arch=native -o "$W/check_app" gpu/check/check_app.cu 2>/dev/null ||
 	"$NVCC" "${NVFLAGS[@]}" -o "$W/check_app" gpu/check/check_app.cu || exit 1
 if [ $BUILD_ONLY -eq 1 ]; then
