@@ -88,6 +88,24 @@ static int select_records(const struct xp_gpu_set *set, const struct xp_gpu_inte
 	return 0;
 }
 
+/* The collectors' notices ("CUPTI held by another profiler") as data-quality warnings, once. */
+static void add_warnings(cJSON *turn, const struct xp_gpu_set *set)
+{
+	cJSON *w = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(turn, "data_quality"), "warnings");
+	char line[512];
+
+	for (size_t i = 0; cJSON_IsArray(w) && i < set->n_notices; i++) {
+		const cJSON *e;
+		int seen = 0;
+
+		snprintf(line, sizeof(line), "gpu: %s", set->notices[i]);
+		cJSON_ArrayForEach(e, w) seen |= cJSON_IsString(e) && !strcmp(e->valuestring, line);
+		if (!seen)
+			cJSON_AddItemToArray(w, cJSON_CreateString(line));
+	}
+}
+
 int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set)
 {
 	uint64_t t0 = num(turn, "start_ns"), t1 = num(turn, "end_ns");
@@ -116,8 +134,10 @@ int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set)
 		n++;
 	}
 	gpu = xp_gpu_json(sel, n, set->dropped, set->source);
-	if (gpu)
+	if (gpu) {
 		cJSON_AddItemToObject(turn, "gpu", gpu);
+		add_warnings(turn, set);
+	}
 out:
 	free(keep);
 	free(sel);

@@ -23,7 +23,8 @@ int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out);
  * Set the turn's `gpu` object (replacing one already there) to the records
  * of set that overlap an intelligent span of the turn, clipped to the turn's
  * [start_ns, end_ns] so the file stays valid, in start order; plus the set's
- * dropped count and source. A turn without intelligent spans gets no `gpu`.
+ * dropped count and source. The set's notices become data_quality.warnings
+ * ("gpu: ...", once each). A turn without intelligent spans gets no `gpu`.
  * Returns the number of activities merged, or -1 on allocation failure.
  */
 int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set);

@@ -15,7 +15,8 @@ static const char turn_json[] =
 	"{\"schema_version\":\"1.0\",\"start_ns\":1000,\"end_ns\":10000,\"spans\":["
 	"{\"id\":1,\"domain\":\"compute\",\"start_ns\":1000,\"end_ns\":2000},"
 	"{\"id\":2,\"domain\":\"intelligent\",\"start_ns\":2000,\"end_ns\":6000},"
-	"{\"id\":3,\"domain\":\"intelligent\",\"start_ns\":7000,\"end_ns\":8000}]}";
+	"{\"id\":3,\"domain\":\"intelligent\",\"start_ns\":7000,\"end_ns\":8000}],"
+	"\"data_quality\":{\"warnings\":[]}}";
 
 #define REC(k, nm, s, e, c)                                                                        \
 	{                                                                                          \
@@ -37,8 +38,13 @@ static struct xp_gpu_rec recs[] = {
 
 static void test_merge_and_breakdown(void)
 {
-	struct xp_gpu_set set = {.recs = recs, .n = sizeof(recs) / sizeof(recs[0]), .dropped = 4};
-	cJSON *turn = cJSON_Parse(turn_json), *gpu, *acts;
+	char *notices[] = {"CUPTI held by another profiler"};
+	struct xp_gpu_set set = {.recs = recs,
+				 .n = sizeof(recs) / sizeof(recs[0]),
+				 .dropped = 4,
+				 .notices = notices,
+				 .n_notices = 1};
+	cJSON *turn = cJSON_Parse(turn_json), *gpu, *acts, *warn;
 	struct xp_gpu_breakdown b;
 	char err[128] = "";
 	const char *names[] = {"cudaLaunchKernel", "k1", "cudaLaunchKernel", "k2",
@@ -57,8 +63,12 @@ static void test_merge_and_breakdown(void)
 		      10000,
 	      "clipped");
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(gpu, "dropped_records")) == 4, "dropped");
-	CHECK(xp_gpu_merge_turn(turn, &set) == 6 && cJSON_GetArraySize(turn) == 5,
+	CHECK(xp_gpu_merge_turn(turn, &set) == 6 && cJSON_GetArraySize(turn) == 6,
 	      "re-merge replaces");
+	warn = cJSON_GetObjectItem(cJSON_GetObjectItem(turn, "data_quality"), "warnings");
+	CHECK(cJSON_GetArraySize(warn) == 1 && !strcmp(cJSON_GetArrayItem(warn, 0)->valuestring,
+						       "gpu: CUPTI held by another profiler"),
+	      "notice as a warning, once");
 
 	/* windows 5000 ns: compute 900 + 500 + 100; launch 100 + 100 + 100; host 2400 + 800 */
 	CHECK(xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0, "%s", err);
