@@ -46,7 +46,8 @@ static __always_inline int on_entry(__u32 fn, __u64 bytes, __u64 target)
 		return 0;
 	key = call_key(fn);
 	e.ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&calls, &key, &e, BPF_ANY);
+	if (bpf_map_update_elem(&calls, &key, &e, BPF_ANY))
+		xp_count_drop(XP_EV_CUDA_CALL); /* `calls` full: this call will not be reported */
 	return 0;
 }
 
