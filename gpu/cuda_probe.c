@@ -9,7 +9,7 @@
  * calls that returned an error, and the records lost in the ring buffer.
  *
  * usage: xperf-cuda-probe [--cudart PATH] [--libcuda PATH] [--out DIR]
- *                         (-p PID | -- COMMAND [ARGS...])
+ *                         [--ring-size BYTES] (-p PID | -- COMMAND [ARGS...])
  * exit: 0 traced (the command's own status is printed), 1 runtime failure
  * (BPF load/attach, output), 64 usage.
  */
@@ -43,6 +43,7 @@ static struct {
 	struct stats st[XP_CUDA_FN_COUNT];
 	unsigned long long write_errors;
 	char lib[XP_CUDA_LIB_COUNT][PATH_MAX];
+	unsigned long ring_size; /* 0: the object's default (16 MiB) */
 	struct bpf_link *links[2 * XP_CUDA_FN_COUNT];
 	int n_links;
 } g;
@@ -204,7 +205,7 @@ static const char *env(const char *name)
 static int usage(void)
 {
 	fprintf(stderr, "usage: xperf-cuda-probe [--cudart PATH] [--libcuda PATH] [--out DIR] "
-			"(-p PID | -- COMMAND [ARGS...])\n");
+			"[--ring-size BYTES] (-p PID | -- COMMAND [ARGS...])\n");
 	return 64;
 }
 
@@ -214,6 +215,7 @@ static int parse_args(int argc, char **argv, struct xp_collector_config *cfg, in
 	static const struct option opts[] = {{"cudart", required_argument, NULL, 'r'},
 					     {"libcuda", required_argument, NULL, 'c'},
 					     {"out", required_argument, NULL, 'o'},
+					     {"ring-size", required_argument, NULL, 's'},
 					     {NULL, 0, NULL, 0}};
 	char err[256];
 	int c;
@@ -235,6 +237,11 @@ static int parse_args(int argc, char **argv, struct xp_collector_config *cfg, in
 		case 'p':
 			*pid = (int)strtol(optarg, &end, 10);
 			if (*end || *pid <= 0)
+				return -1;
+			break;
+		case 's': /* a power of two, at least a page: the ring buffer's rule */
+			g.ring_size = strtoul(optarg, &end, 10);
+			if (*end || g.ring_size < 4096 || (g.ring_size & (g.ring_size - 1)))
 				return -1;
 			break;
 		default:
@@ -300,7 +307,13 @@ int main(int argc, char **argv)
 	default_libs();
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
-	skel = cuda__open_and_load();
+	skel = cuda__open();
+	if (skel && g.ring_size)
+		bpf_map__set_max_entries(skel->maps.events, (__u32)g.ring_size);
+	if (skel && cuda__load(skel)) {
+		cuda__destroy(skel);
+		skel = NULL;
+	}
 	if (!skel) {
 		fprintf(stderr, "xperf-cuda-probe: cannot load cuda.bpf.o: %s\n", strerror(errno));
 		return 1;

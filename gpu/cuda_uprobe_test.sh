@@ -71,9 +71,43 @@ wait "$pid"
 check "pid mode: counts exact, times nested" compare "$T/prog2.out" "$T/probe2.err"
 check "pid mode: file named by pid" test -s "$T/pid/gpu-$pid.xpgpu"
 
-# 3. Usage errors.
+# 3. Forced overflow: a one-page ring and a consumer stopped (SIGSTOP)
+#    while the program makes its calls. Every call is either delivered or
+#    counted as lost, none vanishes.
+"$HOST" 2000 1500 >/dev/null &
+pid=$!
+"$PROBE" --ring-size 4096 --out "$T/small" -p "$pid" 2>"$T/probe3.err" &
+probe=$!
+sleep 1
+kill -STOP "$probe"
+wait "$pid"
+kill -CONT "$probe"
+wait "$probe"
+check "overflow: delivered + lost == 5 x 2000 calls, lost > 0" python3 - "$T/probe3.err" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+got = sum(int(c) for c in re.findall(r"^xperf-cuda-probe: \w+ calls=(\d+)", t, re.M))
+lost = int(re.search(r"(\d+) records lost", t).group(1))
+print(f"delivered {got}, lost {lost}")
+sys.exit(0 if got + lost == 10000 and lost > 0 else 1)
+PY
+check "overflow: the loss is in the .xpgpu file" python3 - "$T/small" <<'PY'
+import glob, struct, sys
+d = open(glob.glob(sys.argv[1] + "/gpu-*.xpgpu")[0], "rb").read()
+pos, lost = 16, 0
+while pos + 40 <= len(d):
+    t, k, n = struct.unpack_from("<BBH", d, pos)
+    if t == 2:
+        lost += struct.unpack_from("<Q", d, pos + 32)[0]
+    pos += 40 + n
+sys.exit(0 if lost > 0 else 1)
+PY
+
+# 4. Usage errors.
 "$PROBE" 2>/dev/null
 check "no target: usage exit 64" test $? -eq 64
 "$PROBE" -p 12x 2>/dev/null
 check "bad pid: usage exit 64" test $? -eq 64
+"$PROBE" --ring-size 5000 -p 1 2>/dev/null
+check "ring size not a power of two: usage exit 64" test $? -eq 64
 exit $fail
