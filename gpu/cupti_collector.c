@@ -29,7 +29,7 @@
 #include "gpu/signal_chain.h"
 
 #define XP_EXPORT __attribute__((visibility("default")))
-#define ALIGN	  8
+#define ALIGN 8
 
 static struct {
 	struct xp_collector_config cfg;
@@ -41,7 +41,7 @@ static struct {
 	atomic_ullong written, dropped, invalid;
 	uint32_t version; /* cuptiGetVersion() of the loaded library */
 	int active;
-} g = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} g = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
 static atomic_int init_once, finished;
 /* Set while this thread holds g.lock: a signal landing then must not flush. */
@@ -205,21 +205,29 @@ static const CUpti_ActivityKind kinds[] = {
 	CUPTI_ACTIVITY_KIND_OVERHEAD,
 };
 
+/* One line for a CUPTI call that failed; another profiler holding CUPTI gets its own. */
+static void cupti_failed(const char *call, CUptiResult rc)
+{
+	char buf[64], msg[512];
+
+	if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
+		snprintf(msg, sizeof(msg),
+			 "CUPTI is held by another profiler (nsys, ncu, Kineto, a "
+			 "sanitizer): GPU activity not collected; xperf-cuda-probe "
+			 "(uprobes) still sees the host side");
+	else
+		snprintf(msg, sizeof(msg), "%s failed: %s: GPU activity not collected", call,
+			 xp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
+	report(msg);
+}
+
 /* Claim CUPTI and set up clocks and buffers; -1 (reported) when CUPTI is unusable. */
 static int claim_cupti(void)
 {
-	char buf[64], msg[512];
 	CUptiResult rc = g.api.Subscribe(&g.sub, on_callback, NULL);
 
-	if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
-		report("CUPTI is held by another profiler (nsys, ncu, Kineto, a sanitizer): GPU "
-		       "activity not collected; use `xperf` uprobe mode instead");
-		return -1;
-	}
 	if (rc != CUPTI_SUCCESS) {
-		snprintf(msg, sizeof(msg), "cuptiSubscribe failed: %s: GPU activity not collected",
-			 xp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
-		report(msg);
+		cupti_failed("cuptiSubscribe", rc);
 		return -1;
 	}
 	g.api.GetVersion(&g.version);
@@ -229,15 +237,14 @@ static int claim_cupti(void)
 		       "default clock and will not line up with kernel events");
 	rc = g.api.ActivityRegisterCallbacks(buffer_requested, buffer_completed);
 	if (rc != CUPTI_SUCCESS) {
-		snprintf(msg, sizeof(msg), "cuptiActivityRegisterCallbacks failed: %s",
-			 xp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
-		report(msg);
+		cupti_failed("cuptiActivityRegisterCallbacks", rc);
 		g.api.Unsubscribe(g.sub);
 		return -1;
 	}
 	return 0;
 }
 
+/* Enable each kind; a kind CUPTI refuses is reported and the others still run. */
 static void enable_kinds(void)
 {
 	char buf[64], msg[256];
@@ -245,6 +252,10 @@ static void enable_kinds(void)
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		CUptiResult rc = g.api.ActivityEnable(kinds[i]);
 
+		if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED) {
+			cupti_failed("cuptiActivityEnable", rc);
+			return;
+		}
 		if (rc == CUPTI_SUCCESS)
 			continue;
 		snprintf(msg, sizeof(msg), "activity kind %d not enabled: %s", (int)kinds[i],
