@@ -44,7 +44,8 @@ check "gpu_check_stats: 150 launch and 100 sync calls, none dropped" \
 	"sync_count=100 launch_count=150 dropped=0 "
 "$XPERF" gpu merge --gpu-dir "$T/gpu" "$T/turn.json" >"$T/merge.out"
 check "merge: exit 0" test $? -eq 0
-check "merge: all $nacts records of the run merged" grep -q ": $nacts GPU activities merged" "$T/merge.out"
+check "merge: all $nacts records of the run merged" \
+	grep -q ": $nacts GPU activities merged" "$T/merge.out"
 check "merged turn is valid TurnTrace" "$XPERF" validate "$T/turn.json"
 check "merged turn is mode 0600" test "$(stat -c %a "$T/turn.json")" = 600
 
@@ -66,10 +67,13 @@ printf '{"schema_version": "1.0",\n "spans": [' >"$T/cut.json"
 "$XPERF" gpu breakdown "$T/cut.json" 2>"$T/cut.err"
 check "truncated turn: exit 2" test $? -eq 2
 check "truncated turn: file:line:col named" grep -q "cut.json:2:" "$T/cut.err"
-mkdir "$T/badgpu" && printf 'XPGPU\0\7\0' >"$T/badgpu/gpu-1.xpgpu" && head -c 64 /dev/zero >>"$T/badgpu/gpu-1.xpgpu"
+mkdir "$T/badgpu"
+printf 'XPGPU\0\7\0' >"$T/badgpu/gpu-1.xpgpu"
+head -c 64 /dev/zero >>"$T/badgpu/gpu-1.xpgpu"
 "$XPERF" gpu merge --gpu-dir "$T/badgpu" "$T/turn.json" 2>"$T/bad.err"
 check "bad .xpgpu: exit 2" test $? -eq 2
-check "bad .xpgpu: file and offset named" grep -q "gpu-1.xpgpu: offset 0: unsupported .xpgpu version" "$T/bad.err"
+check "bad .xpgpu: file and offset named" \
+	grep -q "gpu-1.xpgpu: offset 0: unsupported .xpgpu version" "$T/bad.err"
 "$XPERF" gpu frobnicate 2>/dev/null
 check "unknown verb: usage exit 64" test $? -eq 64
 exit $fail

@@ -47,7 +47,8 @@ fi
 # 4. A bad setting is named and disables the collector.
 XPERF_GPU_DIR="$T/bad" XPERF_CUPTI_BUFFER_KB=4k LD_PRELOAD="$LIB" "$HOST" 2 >/dev/null 2>"$T/b.err"
 check "bad setting: host exit code unchanged" test $? -eq $bare_rc
-check "bad setting: named" grep -q 'bad setting XPERF_CUPTI_BUFFER_KB=4k: want an integer' "$T/b.err"
+check "bad setting: named" \
+	grep -q 'bad setting XPERF_CUPTI_BUFFER_KB=4k: want an integer' "$T/b.err"
 check "bad setting: nothing written" test ! -e "$T/bad"
 
 # 5. XPERF_CUPTI=0: silent and inert. A non-CUDA process (sh) is left alone too.

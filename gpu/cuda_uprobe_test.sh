@@ -26,14 +26,16 @@ import re, sys
 prog = {m[0]: (int(m[1]), int(m[2])) for m in
         re.findall(r"^(\w+) calls=(\d+) total_ns=(\d+)", open(sys.argv[1]).read(), re.M)}
 probe = {m[0]: (int(m[1]), int(m[2])) for m in
-         re.findall(r"^xperf-cuda-probe: (\w+) calls=(\d+) total_ns=(\d+)", open(sys.argv[2]).read(), re.M)}
+         re.findall(r"^xperf-cuda-probe: (\w+) calls=(\d+) total_ns=(\d+)",
+                    open(sys.argv[2]).read(), re.M)}
 n, bad = int(sys.argv[3]), 0
 for fn, (calls, ns) in prog.items():
     pc, pns = probe.get(fn, (None, None))
     over = (ns - pns) / calls / 1000 if pns is not None else float("nan")
     once = 100e6 if fn == "cudaLaunchKernel" else 0
     ok = pc == calls == n and 0 < pns <= ns and ns - pns <= calls * 40000 + once
-    print(f"{'ok' if ok else 'FAIL'}: {fn}: program {calls} calls {ns} ns, probe {pc} calls {pns} ns, "
+    print(f"{'ok' if ok else 'FAIL'}: {fn}: program {calls} calls {ns} ns, "
+          f"probe {pc} calls {pns} ns, "
           f"trap cost {over:.1f} us/call")
     bad += not ok
 sys.exit(1 if bad or len(prog) != 5 else 0)

@@ -16,7 +16,8 @@ set -eu
 cd "$(dirname "$0")/../.."
 N=${1:-2000}
 R=${2:-7}
-bazel build -c opt --symlink_prefix=/ //gpu:cuda_calls //gpu:xperf-cuda-probe //gpu:libxperf_cupti.so >/dev/null 2>&1
+bazel build -c opt --symlink_prefix=/ //gpu:cuda_calls //gpu:xperf-cuda-probe \
+	//gpu:libxperf_cupti.so >/dev/null 2>&1
 B=$(bazel info -c opt bazel-bin 2>/dev/null)/gpu
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
@@ -35,7 +36,8 @@ modes = ["bare", "uprobe", "collector"]
 per = {}  # (mode, fn) -> [ns per call of each round]
 for m in modes:
     for i in range(1, r + 1):
-        for fn, calls, ns in re.findall(r"^(\w+) calls=(\d+) total_ns=(\d+)", open(f"{d}/{m}.{i}").read(), re.M):
+        out = open(f"{d}/{m}.{i}").read()
+        for fn, calls, ns in re.findall(r"^(\w+) calls=(\d+) total_ns=(\d+)", out, re.M):
             per.setdefault((m, fn), []).append(int(ns) / int(calls))
 fns = sorted({fn for _, fn in per})
 print(f"{n} calls per function, {r} alternating rounds; ns per call: median (min-max), "
