@@ -4,7 +4,7 @@
  *
  * Producers (the CUPTI collector injected into a CUDA process, the uprobe
  * fallback) append records to one file per process, `<dir>/gpu-<pid>.xpgpu`,
- * where <dir> is $XPERF_GPU_DIR (set by xperf-bpf for the command it traces)
+ * where <dir> is $XPERF_GPU_DIR (for xperf-bpf to set for the command it traces)
  * or <trace dir>/gpu when the collector runs alone. Consumers (xperf-bpf, the
  * turn assembler) read those files with the API below: as a whole
  * (xp_gpu_load_dir) or incrementally while the producer still writes
