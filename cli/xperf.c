@@ -14,6 +14,7 @@ struct command {
 static const struct command commands[] = {
 	{ "theory", cmd_theory, "print the Top-down model (domains, L2, L3, L4, rules)" },
 	{ "validate", cmd_validate, "check TurnTrace files against the schema" },
+	{ "gpu", cmd_gpu, "merge GPU records into turns; GPU time breakdown of a turn" },
 };
 
 static void usage(FILE *out)

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd_gpu.c - `xperf gpu`: fold collected GPU records into turn files and
+ * show where a turn's GPU time went.
+ *
+ *   xperf gpu merge --gpu-dir DIR TURN.json...   add the `gpu` object
+ *   xperf gpu breakdown [--json] TURN.json...    compute / non-compute / idle
+ *
+ * merge is the path for a collector that ran alone (records in
+ * <trace dir>/gpu); when xperf-bpf runs, its assembler merges on its own.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli/commands.h"
+#include "gpu/turn_gpu.h"
+#include "lib/atomic_file.h"
+#include "schema/validate.h"
+
+static const char usage_text[] = "usage: xperf gpu merge --gpu-dir DIR TURN.json...\n"
+				 "       xperf gpu breakdown [--json] TURN.json...\n";
+
+static void print_error(const struct xp_verror *e, void *ctx)
+{
+	char line[1024];
+
+	(void)ctx;
+	fprintf(stderr, "xperf gpu: %s\n", xp_verror_format(e, line, sizeof(line)));
+}
+
+/* A valid turn file, or NULL after printing every error with its position. */
+static cJSON *load(const char *path)
+{
+	return xp_load_turn(path, print_error, NULL, NULL);
+}
+
+static int merge(int argc, char **argv, const char *dir)
+{
+	struct xp_gpu_set set = {0};
+	char err[512];
+	int rc = XP_EXIT_OK;
+
+	if (xp_gpu_load_dir(dir, &set, err, sizeof(err))) {
+		fprintf(stderr, "xperf gpu: %s\n", err);
+		xp_gpu_set_free(&set);
+		return XP_EXIT_INVALID;
+	}
+	for (int i = 0; i < argc; i++) {
+		cJSON *turn = load(argv[i]);
+		char *text = NULL;
+		int n = turn ? xp_gpu_merge_turn(turn, &set) : -1;
+
+		if (n >= 0)
+			text = cJSON_Print(turn);
+		if (!turn)
+			rc = XP_EXIT_INVALID;
+		else if (!text || xp_write_file_atomic(argv[i], text, strlen(text))) {
+			fprintf(stderr, "xperf gpu: %s: cannot write\n", argv[i]);
+			rc = XP_EXIT_FAIL;
+		} else
+			printf("%s: %d GPU activities merged\n", argv[i], n);
+		free(text);
+		cJSON_Delete(turn);
+	}
+	xp_gpu_set_free(&set);
+	return rc;
+}
+
+static void print_text(const char *path, const struct xp_gpu_breakdown *b)
+{
+	printf("%s: GPU window %.3f ms (the turn's intelligent spans)\n", path, b->window_ns / 1e6);
+	printf("  %-22s %10s %6s  %s\n", "share", "ms", "%", "L3");
+	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
+		printf("  %-22s %10.3f %6.1f  %s\n", xp_gpu_share_name((enum xp_gpu_share)s),
+		       b->ns[s] / 1e6, b->window_ns ? 100.0 * b->ns[s] / b->window_ns : 0.0,
+		       xp_gpu_share_l3((enum xp_gpu_share)s));
+	for (size_t i = 0; i < b->n_top; i++)
+		printf("  top kernel %zu: %.3f ms in %u launches: %s\n", i + 1,
+		       b->top[i].total_ns / 1e6, b->top[i].count, b->top[i].name);
+}
+
+static cJSON *to_json(const char *path, const struct xp_gpu_breakdown *b)
+{
+	cJSON *o = cJSON_CreateObject(), *shares = cJSON_AddArrayToObject(o, "shares");
+	cJSON *top = cJSON_AddArrayToObject(o, "top_kernels");
+
+	cJSON_AddStringToObject(o, "file", path);
+	cJSON_AddNumberToObject(o, "window_ns", (double)b->window_ns);
+	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++) {
+		cJSON *x = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(x, "name", xp_gpu_share_name((enum xp_gpu_share)s));
+		cJSON_AddNumberToObject(x, "ns", (double)b->ns[s]);
+		cJSON_AddStringToObject(x, "l3", xp_gpu_share_l3((enum xp_gpu_share)s));
+		cJSON_AddItemToArray(shares, x);
+	}
+	for (size_t i = 0; i < b->n_top; i++) {
+		cJSON *k = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(k, "name", b->top[i].name);
+		cJSON_AddNumberToObject(k, "total_ns", (double)b->top[i].total_ns);
+		cJSON_AddNumberToObject(k, "count", b->top[i].count);
+		cJSON_AddItemToArray(top, k);
+	}
+	return o;
+}
+
+static int breakdown(int argc, char **argv, int json)
+{
+	cJSON *all = cJSON_CreateArray();
+	int rc = XP_EXIT_OK;
+
+	for (int i = 0; i < argc; i++) {
+		struct xp_gpu_breakdown b;
+		cJSON *turn = load(argv[i]);
+		char err[256];
+		int r = turn ? xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) : -2;
+
+		if (r == -1)
+			fprintf(stderr, "xperf gpu: %s: %s\n", argv[i], err);
+		else if (r == 1)
+			fprintf(stderr, "xperf gpu: %s: no gpu object (merge GPU records first)\n",
+				argv[i]);
+		else if (r == 0 && json)
+			cJSON_AddItemToArray(all, to_json(argv[i], &b));
+		else if (r == 0)
+			print_text(argv[i], &b);
+		if (r)
+			rc = XP_EXIT_INVALID;
+		cJSON_Delete(turn);
+	}
+	if (json) {
+		char *s = cJSON_Print(all);
+
+		if (s)
+			puts(s);
+		free(s);
+	}
+	cJSON_Delete(all);
+	return rc;
+}
+
+int cmd_gpu(int argc, char **argv)
+{
+	static const struct option opts[] = {{"gpu-dir", required_argument, NULL, 'd'},
+					     {"json", no_argument, NULL, 'j'},
+					     {"help", no_argument, NULL, 'h'},
+					     {NULL, 0, NULL, 0}};
+	const char *dir = NULL, *verb = argc > 1 ? argv[1] : "";
+	int json = 0, c;
+
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (c == 'd') {
+			dir = optarg;
+		} else if (c == 'j') {
+			json = 1;
+		} else if (c == 'h') {
+			fputs(usage_text, stdout);
+			return XP_EXIT_OK;
+		} else {
+			fputs(usage_text, stderr);
+			return XP_EXIT_USAGE;
+		}
+	}
+	if (optind < argc && !strcmp(verb, "merge") && dir && !json)
+		return merge(argc - optind, argv + optind, dir);
+	if (optind < argc && !strcmp(verb, "breakdown") && !dir)
+		return breakdown(argc - optind, argv + optind, json);
+	fputs(usage_text, stderr);
+	return XP_EXIT_USAGE;
+}

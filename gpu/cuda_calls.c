@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuda_calls.c - a plain C program linked to libcudart that calls the CUDA
+ * runtime's launch, copy and synchronisation functions N times each and
+ * reports, per function, how many calls it made, the time it spent inside
+ * them (CLOCK_MONOTONIC around each call) and the last return code. Without
+ * a GPU every call fails fast with an error code, but each call still
+ * enters libcudart, which is what the uprobe fallback sees.
+ *
+ * usage: cuda_calls N [pause_ms]   (pause_ms: wait before calling, so a
+ * tracer can attach; default 0)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+enum { LAUNCH, MEMCPY, MEMCPY_ASYNC, STREAM_SYNC, DEVICE_SYNC, NFUNC };
+
+static const char *const names[NFUNC] = {
+	"cudaLaunchKernel",	 "cudaMemcpy", "cudaMemcpyAsync", "cudaStreamSynchronize",
+	"cudaDeviceSynchronize",
+};
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static void fake_kernel(void)
+{
+}
+
+static int call(int f, char *host, size_t len)
+{
+	void *args[1] = {&len};
+	dim3 one = {1, 1, 1};
+
+	switch (f) {
+	case LAUNCH:
+		return cudaLaunchKernel((const void *)fake_kernel, one, one, args, 0, 0);
+	case MEMCPY:
+		return cudaMemcpy(host, host + len / 2, len / 2, cudaMemcpyHostToHost);
+	case MEMCPY_ASYNC:
+		return cudaMemcpyAsync(host, host + len / 2, len / 2, cudaMemcpyHostToDevice, 0);
+	case STREAM_SYNC:
+		return cudaStreamSynchronize(0);
+	default:
+		return cudaDeviceSynchronize();
+	}
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 100;
+	int pause_ms = argc > 2 ? atoi(argv[2]) : 0;
+	unsigned long long total[NFUNC] = {0};
+	int rc[NFUNC] = {0};
+	static char host[4096];
+	struct timespec pause = {pause_ms / 1000, (long)(pause_ms % 1000) * 1000000L};
+
+	if (n <= 0) {
+		fprintf(stderr, "usage: cuda_calls N [pause_ms]\n");
+		return 64;
+	}
+	nanosleep(&pause, NULL);
+	for (int i = 0; i < n; i++) {
+		for (int f = 0; f < NFUNC; f++) {
+			unsigned long long t0 = now_ns();
+
+			rc[f] = call(f, host, sizeof(host));
+			total[f] += now_ns() - t0;
+		}
+	}
+	for (int f = 0; f < NFUNC; f++)
+		printf("%s calls=%d total_ns=%llu rc=%d\n", names[f], n, total[f], rc[f]);
+	return 0;
+}

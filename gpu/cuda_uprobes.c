@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cuda_uprobes.c - the table of probed CUDA functions (data, indexed by
+ * enum xp_cuda_fn), attachment by symbol name, record conversion.
+ */
+#include "gpu/cuda_uprobes.h"
+
+#include <errno.h>
+#include <linux/types.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bpf/xperf.h"
+#include "bpf/cuda.h"
+
+static const struct {
+	const char *sym;
+	enum xp_cuda_lib lib;
+	enum xp_gpu_kind kind;
+} fns[XP_CUDA_FN_COUNT] = {
+	[XP_CUDA_LAUNCH_KERNEL] = {"cudaLaunchKernel", XP_CUDA_LIB_CUDART, XP_GPU_LAUNCH},
+	[XP_CUDA_MEMCPY] = {"cudaMemcpy", XP_CUDA_LIB_CUDART, XP_GPU_LAUNCH},
+	[XP_CUDA_MEMCPY_ASYNC] = {"cudaMemcpyAsync", XP_CUDA_LIB_CUDART, XP_GPU_LAUNCH},
+	[XP_CUDA_STREAM_SYNC] = {"cudaStreamSynchronize", XP_CUDA_LIB_CUDART, XP_GPU_SYNC},
+	[XP_CUDA_DEVICE_SYNC] = {"cudaDeviceSynchronize", XP_CUDA_LIB_CUDART, XP_GPU_SYNC},
+	[XP_CUDA_CU_LAUNCH_KERNEL] = {"cuLaunchKernel", XP_CUDA_LIB_CUDA, XP_GPU_LAUNCH},
+	[XP_CUDA_CU_LAUNCH_KERNEL_EX] = {"cuLaunchKernelEx", XP_CUDA_LIB_CUDA, XP_GPU_LAUNCH},
+};
+
+const char *xp_cuda_fn_name(unsigned fn)
+{
+	return fn < XP_CUDA_FN_COUNT ? fns[fn].sym : NULL;
+}
+
+int xp_cuda_call_to_rec(const void *data, size_t len, struct xp_gpu_rec *out)
+{
+	const struct xp_cuda_call *c = data;
+
+	if (len < sizeof(*c) || c->hdr.type != XP_EV_CUDA_CALL || c->fn >= XP_CUDA_FN_COUNT ||
+	    c->hdr.ts_ns < c->entry_ns)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	out->kind = fns[c->fn].kind;
+	out->start_ns = c->entry_ns;
+	out->end_ns = c->hdr.ts_ns;
+	out->bytes = c->bytes;
+	snprintf(out->name, sizeof(out->name), "%s", fns[c->fn].sym);
+	return 0;
+}
+
+int xp_cuda_attach(struct bpf_object *obj, const char *const libs[XP_CUDA_LIB_COUNT],
+		   struct bpf_link **links, int *n_links)
+{
+	int both = 0;
+
+	for (int lib = 0; lib < XP_CUDA_LIB_COUNT; lib++)
+		if (!libs[lib][0])
+			fprintf(stderr, "xperf-cuda: %s not found: its functions not probed\n",
+				lib == XP_CUDA_LIB_CUDART ? "libcudart.so" : "libcuda.so.1");
+	for (int f = 0; f < XP_CUDA_FN_COUNT; f++) {
+		const char *path = libs[fns[f].lib];
+		int ok = 0;
+
+		for (int ret = 0; path[0] && ret < 2; ret++) {
+			LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = fns[f].sym, .retprobe = ret);
+			struct bpf_program *p;
+			char name[64];
+
+			snprintf(name, sizeof(name), "%s_%s", ret ? "exit" : "enter", fns[f].sym);
+			p = bpf_object__find_program_by_name(obj, name);
+			links[*n_links] =
+				p ? bpf_program__attach_uprobe_opts(p, -1, path, 0, &o) : NULL;
+			if (!links[*n_links]) {
+				fprintf(stderr, "xperf-cuda: cannot probe %s in %s: %s\n",
+					fns[f].sym, path, strerror(errno));
+				continue;
+			}
+			(*n_links)++;
+			ok++;
+		}
+		both += ok == 2;
+	}
+	return both;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cupti_convert.h - CUPTI activity records -> compact xp_gpu_rec (pure).
+ *
+ * The record struct of each kind is chosen at compile time from
+ * CUPTI_API_VERSION (see cupti_convert.c), so the same source reads the
+ * layout of the CUDA toolkit it is built against.
+ */
+#ifndef XPERF_GPU_CUPTI_CONVERT_H
+#define XPERF_GPU_CUPTI_CONVERT_H
+
+#include <cupti.h>
+
+#include "gpu/gpu_records.h"
+
+/*
+ * Record structs of this toolkit: CUPTI_API_VERSION is xxyyzz from CUDA 13.0
+ * on, a small integer before (19 = CUDA 12.0, 22 = 12.4, 26 = 12.8), and the
+ * choice follows Kineto's DeviceProperties.h. Verified against 130001.
+ */
+#if CUPTI_API_VERSION >= 130100
+typedef CUpti_ActivityKernel11 xp_kernel_t;
+#elif CUPTI_API_VERSION >= 130000
+typedef CUpti_ActivityKernel10 xp_kernel_t;
+#elif CUPTI_API_VERSION >= 19
+typedef CUpti_ActivityKernel9 xp_kernel_t;
+#else
+typedef CUpti_ActivityKernel4 xp_kernel_t;
+#endif
+
+#if CUPTI_API_VERSION >= 26
+typedef CUpti_ActivityMemcpy6 xp_memcpy_t;
+typedef CUpti_ActivitySynchronization2 xp_sync_t;
+#elif CUPTI_API_VERSION >= 19
+typedef CUpti_ActivityMemcpy5 xp_memcpy_t;
+typedef CUpti_ActivitySynchronization xp_sync_t;
+#else
+typedef CUpti_ActivityMemcpy4 xp_memcpy_t;
+typedef CUpti_ActivitySynchronization xp_sync_t;
+#endif
+
+#if CUPTI_API_VERSION >= 19
+typedef CUpti_ActivityMemset4 xp_memset_t;
+#else
+typedef CUpti_ActivityMemset3 xp_memset_t;
+#endif
+
+#if CUPTI_API_VERSION >= 22
+typedef CUpti_ActivityOverhead3 xp_overhead_t;
+#else
+typedef CUpti_ActivityOverhead xp_overhead_t;
+#endif
+
+enum xp_cupti_conv {
+	XP_CONV_OK = 1,	      /* *out filled */
+	XP_CONV_SKIP = 0,     /* a kind or API call xperf does not keep */
+	XP_CONV_INVALID = -1, /* no timing (zero timestamps: CUPTI lacked device memory) */
+};
+
+/* Convert one record. Kernel names are demangled. */
+enum xp_cupti_conv xp_cupti_convert(const CUpti_Activity *rec, struct xp_gpu_rec *out);
+
+/* The runtime/driver API name xperf keeps for (kind, cbid); NULL when not kept. */
+const char *xp_cupti_api_name(CUpti_ActivityKind kind, CUpti_CallbackId cbid);
+
+#endif /* XPERF_GPU_CUPTI_CONVERT_H */

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gpu_dump.c - xpgpu-dump: print the .xpgpu files of a directory as the
+ * TurnTrace `gpu` object, plus the producer's notices and a per-kind count,
+ * for people and for scripts (gpu_check.sh, tests).
+ *
+ * usage: xpgpu-dump DIR
+ * exit: 0 ok, 2 malformed file (one line "path: offset N: why"), 64 usage.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpu/gpu_json.h"
+#include "gpu/gpu_records.h"
+
+static int print(const struct xp_gpu_set *set)
+{
+	cJSON *gpu = xp_gpu_json(set->recs, set->n, set->dropped, set->source);
+	cJSON *counts = cJSON_CreateObject(), *notes = cJSON_CreateArray();
+	unsigned long long n[XP_GPU_KIND_COUNT] = {0};
+	char *s;
+
+	if (!gpu || !counts || !notes)
+		goto fail;
+	for (size_t i = 0; i < set->n; i++)
+		n[set->recs[i].kind]++;
+	for (int k = 0; k < XP_GPU_KIND_COUNT; k++)
+		cJSON_AddNumberToObject(counts, xp_gpu_kind_name((enum xp_gpu_kind)k),
+					(double)n[k]);
+	for (size_t i = 0; i < set->n_notices; i++)
+		cJSON_AddItemToArray(notes, cJSON_CreateString(set->notices[i]));
+	cJSON_AddItemToObject(gpu, "counts", counts);
+	cJSON_AddItemToObject(gpu, "notices", notes);
+	cJSON_AddNumberToObject(gpu, "truncated_files", (double)set->truncated);
+	s = cJSON_Print(gpu);
+	cJSON_Delete(gpu);
+	if (!s)
+		return 1;
+	puts(s);
+	free(s);
+	return 0;
+fail:
+	cJSON_Delete(gpu);
+	cJSON_Delete(counts);
+	cJSON_Delete(notes);
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct xp_gpu_set set = {0};
+	char err[512];
+	int rc;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: xpgpu-dump DIR\n");
+		return 64;
+	}
+	if (xp_gpu_load_dir(argv[1], &set, err, sizeof(err))) {
+		fprintf(stderr, "xpgpu-dump: %s\n", err);
+		xp_gpu_set_free(&set);
+		return 2;
+	}
+	rc = print(&set);
+	xp_gpu_set_free(&set);
+	return rc;
+}

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gpu_records.c - the .xpgpu frame format: writer and incremental parser.
+ *
+ * File: a 16-byte header (magic "XPGPU\0", u16 version, u32 pid, u32 source),
+ * then frames. A frame is a 40-byte little-endian head followed by name_len
+ * bytes of name (no NUL). Frame types: ACT (one activity), DROPPED (`bytes`
+ * holds the count lost upstream), NOTICE (the name is a message). The writer
+ * stages frames and issues write(2) only on frame boundaries, so a reader
+ * that sees a short tail simply waits for the rest.
+ */
+#include "gpu/gpu_records.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/atomic_file.h"
+
+#define XP_GPU_MAGIC   "XPGPU"
+#define XP_GPU_VERSION 1
+#define HDR_BYTES      16
+#define FRAME_BYTES    40
+
+enum frame_type { FRAME_ACT = 1, FRAME_DROPPED = 2, FRAME_NOTICE = 3 };
+
+static const char *const kind_names[XP_GPU_KIND_COUNT] = {
+	"kernel", "memcpy", "memset", "sync", "launch", "overhead",
+};
+
+const char *xp_gpu_kind_name(enum xp_gpu_kind kind)
+{
+	return (unsigned)kind < XP_GPU_KIND_COUNT ? kind_names[kind] : NULL;
+}
+
+const char *xp_gpu_source_name(enum xp_gpu_source src)
+{
+	return src == XP_GPU_SRC_UPROBE ? "uprobe" : "cupti";
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v & 0xff;
+	p[1] = v >> 8;
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	put16(p, v & 0xffff);
+	put16(p + 2, v >> 16);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, v & 0xffffffffu);
+	put32(p + 4, v >> 32);
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	return get16(p) | (uint32_t)get16(p + 2) << 16;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	return get32(p) | (uint64_t)get32(p + 4) << 32;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum xp_gpu_source src)
+{
+	char path[4096];
+	struct stat st;
+	int rc;
+
+	w->fd = -1;
+	w->len = 0;
+	rc = xp_mkdir_p(dir);
+	if (rc)
+		return rc;
+	if (snprintf(path, sizeof(path), "%s/gpu-%d.xpgpu", dir, pid) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	if (w->fd < 0)
+		return -errno;
+	if (fstat(w->fd, &st) == 0 && st.st_size == 0) {
+		uint8_t h[HDR_BYTES] = {0};
+
+		memcpy(h, XP_GPU_MAGIC, 6);
+		put16(h + 6, XP_GPU_VERSION);
+		put32(h + 8, (uint32_t)pid);
+		put32(h + 12, (uint32_t)src);
+		rc = write_all(w->fd, h, sizeof(h));
+		if (rc) {
+			close(w->fd);
+			w->fd = -1;
+		}
+	}
+	return rc;
+}
+
+int xp_gpu_writer_flush(struct xp_gpu_writer *w)
+{
+	int rc = 0;
+
+	if (w->fd >= 0 && w->len)
+		rc = write_all(w->fd, w->stage, w->len);
+	w->len = 0;
+	return rc;
+}
+
+/* Stage one frame; names longer than XP_GPU_NAME_MAX - 1 are cut. */
+static int stage_frame(struct xp_gpu_writer *w, enum frame_type type, const struct xp_gpu_rec *r,
+		       const char *name)
+{
+	size_t nlen = strnlen(name, XP_GPU_NAME_MAX - 1);
+	uint8_t *p;
+
+	if (w->fd < 0)
+		return -EBADF;
+	if (w->len + FRAME_BYTES + nlen > sizeof(w->stage)) {
+		int rc = xp_gpu_writer_flush(w);
+
+		if (rc)
+			return rc;
+	}
+	p = w->stage + w->len;
+	p[0] = (uint8_t)type;
+	p[1] = (uint8_t)r->kind;
+	put16(p + 2, (uint16_t)nlen);
+	put32(p + 4, r->device);
+	put32(p + 8, r->stream);
+	put32(p + 12, r->correlation_id);
+	put64(p + 16, r->start_ns);
+	put64(p + 24, r->end_ns);
+	put64(p + 32, r->bytes);
+	memcpy(p + FRAME_BYTES, name, nlen);
+	w->len += FRAME_BYTES + nlen;
+	return 0;
+}
+
+int xp_gpu_writer_add(struct xp_gpu_writer *w, const struct xp_gpu_rec *rec)
+{
+	return stage_frame(w, FRAME_ACT, rec, rec->name);
+}
+
+int xp_gpu_writer_dropped(struct xp_gpu_writer *w, uint64_t count)
+{
+	struct xp_gpu_rec r = {.bytes = count};
+
+	return stage_frame(w, FRAME_DROPPED, &r, "");
+}
+
+int xp_gpu_writer_notice(struct xp_gpu_writer *w, const char *msg)
+{
+	struct xp_gpu_rec r = {0};
+
+	return stage_frame(w, FRAME_NOTICE, &r, msg);
+}
+
+int xp_gpu_writer_close(struct xp_gpu_writer *w)
+{
+	int rc = xp_gpu_writer_flush(w);
+
+	if (w->fd >= 0 && close(w->fd) && !rc)
+		rc = -errno;
+	w->fd = -1;
+	return rc;
+}
+
+static int fail(char *err, size_t errlen, size_t off, const char *why)
+{
+	snprintf(err, errlen, "offset %zu: %s", off, why);
+	return -1;
+}
+
+static int parse_header(const uint8_t *p, size_t off, const struct xp_gpu_visitor *v, char *err,
+			size_t errlen)
+{
+	struct xp_gpu_header h;
+	uint32_t src = get32(p + 12);
+
+	if (memcmp(p, XP_GPU_MAGIC, 6))
+		return fail(err, errlen, off, "not an .xpgpu file (bad magic)");
+	if (get16(p + 6) != XP_GPU_VERSION)
+		return fail(err, errlen, off, "unsupported .xpgpu version");
+	if (src > XP_GPU_SRC_UPROBE)
+		return fail(err, errlen, off, "unknown source");
+	h.pid = (int)get32(p + 8);
+	h.source = (enum xp_gpu_source)src;
+	if (v->header)
+		v->header(v->ctx, &h);
+	return 0;
+}
+
+/* Decode one complete frame at p (head + name). */
+static int parse_frame(const uint8_t *p, size_t off, const struct xp_gpu_visitor *v, char *err,
+		       size_t errlen)
+{
+	struct xp_gpu_rec r = {0};
+	uint16_t nlen = get16(p + 2);
+
+	r.kind = (enum xp_gpu_kind)p[1];
+	r.device = get32(p + 4);
+	r.stream = get32(p + 8);
+	r.correlation_id = get32(p + 12);
+	r.start_ns = get64(p + 16);
+	r.end_ns = get64(p + 24);
+	r.bytes = get64(p + 32);
+	memcpy(r.name, p + FRAME_BYTES, nlen);
+	r.name[nlen] = '\0';
+	switch (p[0]) {
+	case FRAME_ACT:
+		if (p[1] >= XP_GPU_KIND_COUNT)
+			return fail(err, errlen, off, "unknown activity kind");
+		if (r.start_ns > r.end_ns)
+			return fail(err, errlen, off, "activity ends before it starts");
+		if (v->record)
+			v->record(v->ctx, &r);
+		return 0;
+	case FRAME_DROPPED:
+		if (v->dropped)
+			v->dropped(v->ctx, r.bytes);
+		return 0;
+	case FRAME_NOTICE:
+		if (v->notice)
+			v->notice(v->ctx, r.name);
+		return 0;
+	}
+	return fail(err, errlen, off, "unknown frame type");
+}
+
+int xp_gpu_parse(const uint8_t *data, size_t len, size_t offset, size_t *consumed,
+		 const struct xp_gpu_visitor *v, char *err, size_t errlen)
+{
+	size_t pos = 0;
+
+	*consumed = 0;
+	if (offset == 0) {
+		if (len < HDR_BYTES)
+			return 0;
+		if (parse_header(data, 0, v, err, errlen))
+			return -1;
+		pos = HDR_BYTES;
+	}
+	while (len - pos >= FRAME_BYTES) {
+		size_t nlen = get16(data + pos + 2);
+
+		if (nlen >= XP_GPU_NAME_MAX)
+			return fail(err, errlen, offset + pos, "name longer than 255 bytes");
+		if (len - pos < FRAME_BYTES + nlen)
+			break;
+		if (parse_frame(data + pos, offset + pos, v, err, errlen))
+			return -1;
+		pos += FRAME_BYTES + nlen;
+	}
+	*consumed = pos;
+	return 0;
+}

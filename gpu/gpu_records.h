@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * gpu_records.h - the compact GPU activity record and its transport.
+ *
+ * Producers (the CUPTI collector injected into a CUDA process, the uprobe
+ * fallback) append records to one file per process, `<dir>/gpu-<pid>.xpgpu`,
+ * where <dir> is $XPERF_GPU_DIR (for xperf-bpf to set for the command it traces)
+ * or <trace dir>/gpu when the collector runs alone. Consumers (xperf-bpf, the
+ * turn assembler) read those files with the API below: as a whole
+ * (xp_gpu_load_dir) or incrementally while the producer still writes
+ * (xp_gpu_parse returns how much it consumed; an incomplete tail is left for
+ * the next call). Appends are whole frames of a few dozen bytes written with
+ * O_APPEND, so nothing is lost and the producer's memory stays bounded by its
+ * staging buffer. gpu/README.md documents the byte layout.
+ *
+ * Times are CLOCK_MONOTONIC nanoseconds, like every other xperf timestamp.
+ */
+#ifndef XPERF_GPU_RECORDS_H
+#define XPERF_GPU_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum xp_gpu_kind {
+	XP_GPU_KERNEL, /* a kernel execution on the device */
+	XP_GPU_MEMCPY, /* a copy (H2D, D2H, D2D, P2P) */
+	XP_GPU_MEMSET,
+	XP_GPU_SYNC,	 /* host blocked in a stream/device/event synchronisation */
+	XP_GPU_LAUNCH,	 /* a runtime/driver API call (launch, copy, sync) on the host */
+	XP_GPU_OVERHEAD, /* time CUPTI or the driver spent on instrumentation */
+	XP_GPU_KIND_COUNT
+};
+
+/* Longest stored name, NUL included; longer (demangled) names are cut. */
+#define XP_GPU_NAME_MAX 256
+
+struct xp_gpu_rec {
+	enum xp_gpu_kind kind;
+	uint32_t device;
+	uint32_t stream;
+	uint32_t correlation_id; /* links a launch call to its device activity */
+	uint64_t start_ns;
+	uint64_t end_ns;
+	uint64_t bytes; /* memcpy/memset size; 0 otherwise */
+	char name[XP_GPU_NAME_MAX];
+};
+
+enum xp_gpu_source {
+	XP_GPU_SRC_CUPTI,
+	XP_GPU_SRC_UPROBE,
+};
+
+/* "kernel", "memcpy", ... as TurnTrace's gpu.activities[].kind; NULL when out of range. */
+const char *xp_gpu_kind_name(enum xp_gpu_kind kind);
+/* "cupti" or "uprobe", as TurnTrace's gpu.source. */
+const char *xp_gpu_source_name(enum xp_gpu_source src);
+
+/* ---- writer (producers) ---- */
+
+#define XP_GPU_STAGE_BYTES 65536
+
+struct xp_gpu_writer {
+	int fd;
+	size_t len;
+	uint8_t stage[XP_GPU_STAGE_BYTES];
+};
+
+/*
+ * Open (create, mode 0600, parent made 0700) <dir>/gpu-<pid>.xpgpu for
+ * appending and write the file header when the file is new. 0 or -errno.
+ */
+int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum xp_gpu_source src);
+/* Stage one record (flushing first when the stage is full). 0 or -errno. */
+int xp_gpu_writer_add(struct xp_gpu_writer *w, const struct xp_gpu_rec *rec);
+/* Record that `count` activity records were lost upstream. 0 or -errno. */
+int xp_gpu_writer_dropped(struct xp_gpu_writer *w, uint64_t count);
+/* A one-line notice for the consumer's data-quality warnings. 0 or -errno. */
+int xp_gpu_writer_notice(struct xp_gpu_writer *w, const char *msg);
+/* write(2) everything staged; only whole frames reach the file. 0 or -errno. */
+int xp_gpu_writer_flush(struct xp_gpu_writer *w);
+/* Flush and close. 0 or -errno of the first failure. */
+int xp_gpu_writer_close(struct xp_gpu_writer *w);
+
+/* ---- reader (consumers) ---- */
+
+struct xp_gpu_header {
+	int pid;
+	enum xp_gpu_source source;
+};
+
+struct xp_gpu_visitor {
+	void (*header)(void *ctx, const struct xp_gpu_header *h);
+	void (*record)(void *ctx, const struct xp_gpu_rec *rec);
+	void (*dropped)(void *ctx, uint64_t count);
+	void (*notice)(void *ctx, const char *msg);
+	void *ctx;
+};
+
+/*
+ * Parse frames from data[0..len) of one file. `offset` is where data starts
+ * in the file (0 = the header is expected first). Calls the visitor for each
+ * complete frame and stores in *consumed how many bytes were used; an
+ * incomplete frame at the end is not an error (call again with more data).
+ * Returns 0, or -1 with a one-line message "offset N: why" in err (errlen
+ * bytes) on malformed input.
+ */
+int xp_gpu_parse(const uint8_t *data, size_t len, size_t offset, size_t *consumed,
+		 const struct xp_gpu_visitor *v, char *err, size_t errlen);
+
+/* Everything read from the files of one directory. */
+struct xp_gpu_set {
+	struct xp_gpu_rec *recs;
+	size_t n, cap;
+	uint64_t dropped;   /* sum of dropped frames */
+	uint64_t truncated; /* files that ended inside a frame */
+	char **notices;
+	size_t n_notices;
+	enum xp_gpu_source source; /* of the last header read */
+	int files;
+};
+
+/*
+ * Load every *.xpgpu file of dir into set (zeroed by the caller), records
+ * sorted by start_ns. A missing directory is an empty set. Returns 0, or -1
+ * with "path: offset N: why" in err; records read before the error are kept.
+ */
+int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t errlen);
+void xp_gpu_set_free(struct xp_gpu_set *set);
+
+#endif /* XPERF_GPU_RECORDS_H */

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gpu_set.c - load every .xpgpu file of a directory into memory, for the
+ * turn assembler and the analyzer. Files are read whole (they are appended
+ * to, never rewritten); a file that ends inside a frame (producer killed
+ * mid-write, or still writing) is counted in `truncated`, not rejected.
+ */
+#include "gpu/gpu_records.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void on_header(void *ctx, const struct xp_gpu_header *h)
+{
+	struct xp_gpu_set *set = ctx;
+
+	set->source = h->source;
+	set->files++;
+}
+
+/* The set keeps growing; a failed allocation is counted as a drop, never a crash. */
+static void on_record(void *ctx, const struct xp_gpu_rec *rec)
+{
+	struct xp_gpu_set *set = ctx;
+
+	if (set->n == set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 256;
+		struct xp_gpu_rec *p = realloc(set->recs, cap * sizeof(*p));
+
+		if (!p) {
+			set->dropped++;
+			return;
+		}
+		set->recs = p;
+		set->cap = cap;
+	}
+	set->recs[set->n++] = *rec;
+}
+
+static void on_dropped(void *ctx, uint64_t count)
+{
+	struct xp_gpu_set *set = ctx;
+
+	set->dropped += count;
+}
+
+static void on_notice(void *ctx, const char *msg)
+{
+	struct xp_gpu_set *set = ctx;
+	char **p = realloc(set->notices, (set->n_notices + 1) * sizeof(*p));
+
+	if (!p)
+		return;
+	set->notices = p;
+	p[set->n_notices] = strdup(msg);
+	if (p[set->n_notices])
+		set->n_notices++;
+}
+
+static int read_whole(const char *path, uint8_t **data, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 65536, n = 0;
+	uint8_t *buf = NULL;
+
+	if (!f)
+		return -errno;
+	for (;;) {
+		uint8_t *p = realloc(buf, cap);
+
+		if (!p) {
+			free(buf);
+			fclose(f);
+			return -ENOMEM;
+		}
+		buf = p;
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap)
+			break;
+		cap *= 2;
+	}
+	fclose(f);
+	*data = buf;
+	*len = n;
+	return 0;
+}
+
+static int load_file(const char *path, struct xp_gpu_set *set, char *err, size_t errlen)
+{
+	const struct xp_gpu_visitor v = {on_header, on_record, on_dropped, on_notice, set};
+	char why[256];
+	uint8_t *data = NULL;
+	size_t len = 0, used;
+	int rc = read_whole(path, &data, &len);
+
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		return -1;
+	}
+	if (xp_gpu_parse(data, len, 0, &used, &v, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		free(data);
+		return -1;
+	}
+	if (used < len)
+		set->truncated++;
+	free(data);
+	return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+	const struct xp_gpu_rec *x = a, *y = b;
+
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return (x->end_ns > y->end_ns) - (x->end_ns < y->end_ns);
+}
+
+int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t errlen)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int rc = 0;
+
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+		return -1;
+	}
+	while (!rc && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char path[4096];
+
+		if (n < 6 || strcmp(e->d_name + n - 6, ".xpgpu"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		rc = load_file(path, set, err, errlen);
+	}
+	closedir(d);
+	if (set->n)
+		qsort(set->recs, set->n, sizeof(*set->recs), by_start);
+	return rc;
+}
+
+void xp_gpu_set_free(struct xp_gpu_set *set)
+{
+	for (size_t i = 0; i < set->n_notices; i++)
+		free(set->notices[i]);
+	free(set->notices);
+	free(set->recs);
+	memset(set, 0, sizeof(*set));
+}

@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+/*
+ * turn_gpu.c - merge GPU records into TurnTrace turns and read them back.
+ *
+ * A record belongs to a turn when it overlaps one of the turn's
+ * intelligent-domain spans (the model's time); host launch and sync calls
+ * follow the same rule, so attribution finds the launch of each kernel.
+ */
+#include "gpu/turn_gpu.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_json.h"
+
+static uint64_t num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
+		return 0;
+	/* 2^64 and above do not convert (undefined behaviour): saturate */
+	return v->valuedouble >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v->valuedouble;
+}
+
+int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out)
+{
+	const cJSON *spans = cJSON_GetObjectItemCaseSensitive(turn, "spans"), *s;
+	int n = 0;
+
+	*out = calloc((size_t)cJSON_GetArraySize(spans) + 1, sizeof(**out));
+	if (!*out)
+		return -1;
+	cJSON_ArrayForEach(s, spans)
+	{
+		const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "domain"));
+
+		if (d && !strcmp(d, "intelligent"))
+			(*out)[n++] =
+				(struct xp_gpu_interval){num(s, "start_ns"), num(s, "end_ns")};
+	}
+	return n;
+}
+
+static int overlaps(const struct xp_gpu_rec *r, const struct xp_gpu_interval *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (r->start_ns < w[i].end_ns && w[i].start_ns < r->end_ns)
+			return 1;
+	return 0;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Which records go into the turn: those overlapping a window, plus the
+ * launch call of every selected device activity even when the call itself
+ * came before the window (a kernel queued early). keep[i] is set.
+ */
+static int select_records(const struct xp_gpu_set *set, const struct xp_gpu_interval *win, int nwin,
+			  char *keep)
+{
+	uint32_t *corr = malloc((set->n ? set->n : 1) * sizeof(*corr));
+	size_t nc = 0;
+
+	if (!corr)
+		return -1;
+	for (size_t i = 0; i < set->n; i++) {
+		const struct xp_gpu_rec *r = &set->recs[i];
+
+		keep[i] = (char)overlaps(r, win, nwin);
+		if (keep[i] && r->kind != XP_GPU_LAUNCH && r->kind != XP_GPU_SYNC &&
+		    r->correlation_id)
+			corr[nc++] = r->correlation_id;
+	}
+	qsort(corr, nc, sizeof(*corr), cmp_u32);
+	for (size_t i = 0; i < set->n; i++)
+		if (!keep[i] && set->recs[i].kind == XP_GPU_LAUNCH && set->recs[i].correlation_id)
+			keep[i] = bsearch(&set->recs[i].correlation_id, corr, nc, sizeof(*corr),
+					  cmp_u32) != NULL;
+	free(corr);
+	return 0;
+}
+
+/* The collectors' notices ("CUPTI held by another profiler") as data-quality warnings, once. */
+static void add_warnings(cJSON *turn, const struct xp_gpu_set *set)
+{
+	cJSON *w = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(turn, "data_quality"), "warnings");
+	char line[512];
+
+	for (size_t i = 0; cJSON_IsArray(w) && i < set->n_notices; i++) {
+		const cJSON *e;
+		int seen = 0;
+
+		snprintf(line, sizeof(line), "gpu: %s", set->notices[i]);
+		cJSON_ArrayForEach(e, w) seen |= cJSON_IsString(e) && !strcmp(e->valuestring, line);
+		if (!seen)
+			cJSON_AddItemToArray(w, cJSON_CreateString(line));
+	}
+}
+
+int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set)
+{
+	uint64_t t0 = num(turn, "start_ns"), t1 = num(turn, "end_ns");
+	struct xp_gpu_interval *win;
+	struct xp_gpu_rec *sel = NULL;
+	int nwin = xp_gpu_turn_windows(turn, &win);
+	char *keep = NULL;
+	size_t n = 0;
+	cJSON *gpu = NULL;
+
+	cJSON_DeleteItemFromObjectCaseSensitive(turn, "gpu");
+	if (nwin <= 0) {
+		free(win);
+		return nwin;
+	}
+	sel = malloc((set->n ? set->n : 1) * sizeof(*sel));
+	keep = malloc(set->n ? set->n : 1);
+	if (!sel || !keep || select_records(set, win, nwin, keep))
+		goto out;
+	for (size_t i = 0; i < set->n; i++) {
+		if (!keep[i])
+			continue;
+		sel[n] = set->recs[i];
+		sel[n].start_ns = sel[n].start_ns < t0 ? t0 : sel[n].start_ns;
+		sel[n].end_ns = sel[n].end_ns > t1 ? t1 : sel[n].end_ns;
+		n++;
+	}
+	gpu = xp_gpu_json(sel, n, set->dropped, set->source);
+	if (gpu) {
+		cJSON_AddItemToObject(turn, "gpu", gpu);
+		add_warnings(turn, set);
+	}
+out:
+	free(keep);
+	free(sel);
+	free(win);
+	return gpu ? (int)n : -1;
+}
+
+static int kind_of(const char *name)
+{
+	for (int k = 0; name && k < XP_GPU_KIND_COUNT; k++)
+		if (!strcmp(name, xp_gpu_kind_name((enum xp_gpu_kind)k)))
+			return k;
+	return -1;
+}
+
+/* gpu.activities -> records; -1 with a message on the first malformed one. */
+static int read_activities(const cJSON *acts, struct xp_gpu_rec *recs, char *err, size_t errlen)
+{
+	const cJSON *a;
+	int i = 0;
+
+	cJSON_ArrayForEach(a, acts)
+	{
+		struct xp_gpu_rec *r = &recs[i];
+		const char *name =
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
+		int kind =
+			kind_of(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kind")));
+
+		memset(r, 0, sizeof(*r));
+		r->start_ns = num(a, "start_ns");
+		r->end_ns = num(a, "end_ns");
+		if (kind < 0 || r->end_ns < r->start_ns) {
+			snprintf(err, errlen, "/gpu/activities/%d: %s", i,
+				 kind < 0 ? "unknown kind" : "end_ns before start_ns");
+			return -1;
+		}
+		r->kind = (enum xp_gpu_kind)kind;
+		r->correlation_id = (uint32_t)num(a, "correlation_id");
+		r->stream = (uint32_t)num(a, "stream");
+		r->device = (uint32_t)num(a, "device");
+		r->bytes = num(a, "bytes");
+		snprintf(r->name, sizeof(r->name), "%s", name ? name : "?");
+		i++;
+	}
+	return i;
+}
+
+int xp_gpu_turn_breakdown(const cJSON *turn, struct xp_gpu_breakdown *out, char *err, size_t errlen)
+{
+	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(
+		cJSON_GetObjectItemCaseSensitive(turn, "gpu"), "activities");
+	struct xp_gpu_interval *win = NULL;
+	struct xp_gpu_rec *recs;
+	int n, nwin, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!cJSON_IsArray(acts))
+		return 1;
+	recs = malloc(((size_t)cJSON_GetArraySize(acts) + 1) * sizeof(*recs));
+	nwin = xp_gpu_turn_windows(turn, &win);
+	if (!recs || nwin < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto out;
+	}
+	n = read_activities(acts, recs, err, errlen);
+	if (n >= 0 && xp_gpu_attribute(recs, (size_t)n, win, (size_t)nwin, out) == 0)
+		rc = 0;
+	else if (n >= 0)
+		snprintf(err, errlen, "out of memory");
+out:
+	free(recs);
+	free(win);
+	return rc;
+}

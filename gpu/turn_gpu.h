@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * turn_gpu.h - GPU records <-> TurnTrace documents (cJSON), for the turn
+ * assembler (merge) and the analyzer (breakdown of a written turn).
+ */
+#ifndef XPERF_GPU_TURN_GPU_H
+#define XPERF_GPU_TURN_GPU_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "gpu/attribute.h"
+#include "gpu/gpu_records.h"
+
+/*
+ * The turn's intelligent-domain spans as intervals (caller frees *out).
+ * Returns how many, or -1 on allocation failure.
+ */
+int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out);
+
+/*
+ * Set the turn's `gpu` object (replacing one already there) to the records
+ * of set that overlap an intelligent span of the turn, clipped to the turn's
+ * [start_ns, end_ns] so the file stays valid, in start order; plus the set's
+ * dropped count and source. The set's notices become data_quality.warnings
+ * ("gpu: ...", once each). A turn without intelligent spans gets no `gpu`.
+ * Returns the number of activities merged, or -1 on allocation failure.
+ */
+int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set);
+
+/*
+ * Breakdown of a written turn: its gpu.activities attributed over its
+ * intelligent spans. Returns 0; 1 when the turn has no `gpu` object (out
+ * zeroed); -1 with "pointer: why" in err when an activity is malformed.
+ */
+int xp_gpu_turn_breakdown(const cJSON *turn, struct xp_gpu_breakdown *out, char *err,
+			  size_t errlen);
+
+#endif /* XPERF_GPU_TURN_GPU_H */

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: MIT
+/*
+ * turn_gpu_fuzz.c - turn files come from disk (possibly hand-edited or cut):
+ * merging records into any JSON document and reading a breakdown back from
+ * it must never crash, whatever the shape of spans and gpu.activities.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/turn_gpu.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct xp_gpu_rec recs[3] = {
+		{.kind = XP_GPU_LAUNCH, .start_ns = 10, .end_ns = 20, .correlation_id = 1},
+		{.kind = XP_GPU_KERNEL, .start_ns = 30, .end_ns = 90, .correlation_id = 1},
+		{.kind = XP_GPU_SYNC, .start_ns = 40, .end_ns = 95},
+	};
+	struct xp_gpu_set set = {.recs = recs, .n = 3};
+	struct xp_gpu_breakdown b;
+	char err[128];
+	cJSON *turn = cJSON_ParseWithLength((const char *)data, size);
+
+	if (!turn)
+		return 0;
+	xp_gpu_turn_breakdown(turn, &b, err, sizeof(err));
+	if (xp_gpu_merge_turn(turn, &set) >= 0 &&
+	    xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0) {
+		uint64_t sum = 0;
+
+		for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
+			sum += b.ns[s];
+		if (sum != b.window_ns)
+			abort(); /* every nanosecond of the window lands in one share */
+	}
+	cJSON_Delete(turn);
+	return 0;
+}

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+/*
+ * turn_gpu_test.c - merging GPU records into a TurnTrace turn (selection by
+ * intelligent spans, launch calls pulled in by correlation id, clipping to
+ * the turn) and the breakdown read back from the merged turn, with answers
+ * worked out by hand.
+ */
+#include "gpu/turn_gpu.h"
+#include "gpu/test_check.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char turn_json[] =
+	"{\"schema_version\":\"1.0\",\"start_ns\":1000,\"end_ns\":10000,\"spans\":["
+	"{\"id\":1,\"domain\":\"compute\",\"start_ns\":1000,\"end_ns\":2000},"
+	"{\"id\":2,\"domain\":\"intelligent\",\"start_ns\":2000,\"end_ns\":6000},"
+	"{\"id\":3,\"domain\":\"intelligent\",\"start_ns\":7000,\"end_ns\":8000}],"
+	"\"data_quality\":{\"warnings\":[]}}";
+
+#define REC(k, nm, s, e, c)                                                                        \
+	{                                                                                          \
+		.kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, .correlation_id = c    \
+	}
+
+static struct xp_gpu_rec recs[] = {
+	REC(KERNEL, "early", 500, 1500, 4),		/* before the windows: out */
+	REC(LAUNCH, "cudaLaunchKernel", 1500, 1510, 1), /* before, but launches k1: in */
+	REC(KERNEL, "k1", 2100, 3000, 1),
+	REC(LAUNCH, "cudaLaunchKernel", 5400, 5410, 2),
+	REC(KERNEL, "k2", 5500, 6500, 2),
+	REC(SYNC, "cudaStreamSynchronize", 6000, 6100, 0), /* between windows: out */
+	REC(LAUNCH, "cudaLaunchKernel", 7800, 7810, 5),
+	REC(KERNEL, "k5", 7900, 10500, 5), /* clipped to the turn's end */
+	REC(LAUNCH, "cudaMemcpyAsync", 8900, 8910, 3),
+	REC(MEMCPY, "Memcpy DtoH", 9000, 9500, 3), /* after the windows: out */
+};
+
+static void test_merge_and_breakdown(void)
+{
+	char *notices[] = {"CUPTI held by another profiler"};
+	struct xp_gpu_set set = {.recs = recs,
+				 .n = sizeof(recs) / sizeof(recs[0]),
+				 .dropped = 4,
+				 .notices = notices,
+				 .n_notices = 1};
+	cJSON *turn = cJSON_Parse(turn_json), *gpu, *acts, *warn;
+	struct xp_gpu_breakdown b;
+	char err[128] = "";
+	const char *names[] = {"cudaLaunchKernel", "k1", "cudaLaunchKernel", "k2",
+			       "cudaLaunchKernel", "k5"};
+
+	CHECK(xp_gpu_merge_turn(turn, &set) == 6, "merged count");
+	gpu = cJSON_GetObjectItem(turn, "gpu");
+	acts = cJSON_GetObjectItem(gpu, "activities");
+	CHECK(cJSON_GetArraySize(acts) == 6, "activities %d", cJSON_GetArraySize(acts));
+	for (int i = 0; i < 6 && i < cJSON_GetArraySize(acts); i++)
+		CHECK(!strcmp(cJSON_GetStringValue(
+				      cJSON_GetObjectItem(cJSON_GetArrayItem(acts, i), "name")),
+			      names[i]),
+		      "activity %d", i);
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetArrayItem(acts, 5), "end_ns")) ==
+		      10000,
+	      "clipped");
+	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(gpu, "dropped_records")) == 4, "dropped");
+	CHECK(xp_gpu_merge_turn(turn, &set) == 6 && cJSON_GetArraySize(turn) == 6,
+	      "re-merge replaces");
+	warn = cJSON_GetObjectItem(cJSON_GetObjectItem(turn, "data_quality"), "warnings");
+	CHECK(cJSON_GetArraySize(warn) == 1 && !strcmp(cJSON_GetArrayItem(warn, 0)->valuestring,
+						       "gpu: CUPTI held by another profiler"),
+	      "notice as a warning, once");
+
+	/* windows 5000 ns: compute 900 + 500 + 100; launch 100 + 100 + 100; host 2400 + 800 */
+	CHECK(xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0, "%s", err);
+	CHECK(b.window_ns == 5000 && b.ns[XP_GPU_COMPUTE] == 1500 &&
+		      b.ns[XP_GPU_IDLE_LAUNCH] == 300 && b.ns[XP_GPU_IDLE_HOST_WAIT] == 3200 &&
+		      b.ns[XP_GPU_IDLE_OTHER] == 0,
+	      "compute %llu launch %llu host %llu", (unsigned long long)b.ns[XP_GPU_COMPUTE],
+	      (unsigned long long)b.ns[XP_GPU_IDLE_LAUNCH],
+	      (unsigned long long)b.ns[XP_GPU_IDLE_HOST_WAIT]);
+	CHECK(b.n_top == 3 && !strcmp(b.top[0].name, "k1"), "top %s", b.top[0].name);
+	cJSON_Delete(turn);
+}
+
+static void test_edges(void)
+{
+	struct xp_gpu_set set = {.recs = recs, .n = 3};
+	cJSON *turn = cJSON_Parse("{\"start_ns\":0,\"end_ns\":10,\"spans\":[]}");
+	cJSON *bad = cJSON_Parse("{\"spans\":[],\"gpu\":{\"activities\":["
+				 "{\"kind\":\"kernel\",\"start_ns\":1,\"end_ns\":2},"
+				 "{\"kind\":\"bogus\",\"start_ns\":1,\"end_ns\":2}]}}");
+	struct xp_gpu_breakdown b;
+	char err[128] = "";
+
+	CHECK(xp_gpu_merge_turn(turn, &set) == 0 && !cJSON_GetObjectItem(turn, "gpu"),
+	      "no intelligent span: no gpu object");
+	CHECK(xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 1, "no gpu object");
+	CHECK(xp_gpu_turn_breakdown(bad, &b, err, sizeof(err)) == -1 &&
+		      !strcmp(err, "/gpu/activities/1: unknown kind"),
+	      "bad kind: '%s'", err);
+	cJSON_Delete(turn);
+	cJSON_Delete(bad);
+}
+
+int main(void)
+{
+	test_merge_and_breakdown();
+	test_edges();
+	return test_result("turn_gpu_test");
+}
