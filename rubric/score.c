@@ -274,7 +274,11 @@ static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
 static double cg_total_pct(const struct xp_cg_profile *p, const struct cache_dim *d)
 {
 	uint64_t den = cg_sum(p->total, d->den1, d->den2);
+	uint64_t need = 1ull << d->num1 | 1ull << d->den1;
 
+	/* An event the file lacks (no --branch-sim, no --cache-sim) is not a zero. */
+	if ((p->have & need) != need)
+		return -1;
 	return den ? 100.0 * (double)cg_sum(p->total, d->num1, d->num2) / (double)den : -1;
 }
 
