@@ -65,10 +65,11 @@ static void scaling(FILE *f, const struct xp_rb_outcome *oc)
 				   "explicit `--target` commands use `{SIZE}`.*\n");
 	}
 	if (oc->r.fit.ok)
-		fprintf(f, "\nBest-fit growth class: **%s** (slope of ln t on ln f(n): linear %.3f, "
-			   "nlogn %.3f, quadratic %.3f)\n",
-			xp_rb_cx_names[oc->r.fit.best], oc->r.fit.slope[XP_CX_LINEAR],
-			oc->r.fit.slope[XP_CX_NLOGN], oc->r.fit.slope[XP_CX_QUADRATIC]);
+		fprintf(f, "\nBest-fit growth class on %s time: **%s** (relative residual of "
+			   "t = a + b f(n): linear %.4f, nlogn %.4f, quadratic %.4f)\n",
+			oc->r.fit.time_source, xp_rb_cx_names[oc->r.fit.best],
+			oc->r.fit.residual[XP_CX_LINEAR], oc->r.fit.residual[XP_CX_NLOGN],
+			oc->r.fit.residual[XP_CX_QUADRATIC]);
 	if (s->tier == T_FAIL)
 		fprintf(f, "\n> **STOP**: Fix algorithmic scaling before hardware-level optimization.\n"
 			   "> Expected impact: 10-1000x improvement.\n"

@@ -157,9 +157,11 @@ struct xp_rb_score {
 /* Best-fit growth class over the sizes (added; not in the original). */
 struct xp_rb_fit {
 	int ok;
-	double k;                     /* log-log slope of median wall time on n */
+	double k;                     /* log-log slope of the per-size median time on n */
 	double slope[XP_CX_COUNT];    /* slope of ln t on ln f(n) per class */
-	int best;                     /* enum xp_rb_cx whose slope is closest to 1 */
+	double residual[XP_CX_COUNT]; /* relative RMS residual of t = a + b f(n) */
+	int best;                     /* enum xp_rb_cx with the smallest residual */
+	const char *time_source;      /* "task_clock" (CPU time) or "wall" */
 };
 
 struct xp_rb_result {

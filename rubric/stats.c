@@ -87,24 +87,62 @@ double xp_loglog_slope(const double *x, const double *y, size_t n)
 	return ((double)m * sxy - sx * sy) / den;
 }
 
+/* f(n) of a growth class. */
+static double grow(int c, double n)
+{
+	return c == XP_CX_LINEAR ? n : c == XP_CX_NLOGN ? n * log(n) : n * n;
+}
+
+/*
+ * Relative RMS residual of t = a + b f(n), a >= 0, b > 0, by least squares
+ * weighted 1/t^2 (each size counts by its relative error). The intercept
+ * absorbs the fixed cost of starting a process, which otherwise bends small
+ * sizes toward a flatter curve.
+ */
+static double class_residual(int c, const double *n, const double *t, size_t cnt)
+{
+	double sw = 0, sf = 0, st = 0, sff = 0, sft = 0, a, b, r = 0;
+
+	for (size_t i = 0; i < cnt; i++) {
+		double w = 1 / (t[i] * t[i]), f = grow(c, n[i]);
+		sw += w;
+		sf += w * f;
+		st += w * t[i];
+		sff += w * f * f;
+		sft += w * f * t[i];
+	}
+	double den = sw * sff - sf * sf;
+	b = den > 0 ? (sw * sft - sf * st) / den : 0;
+	a = den > 0 ? (st - b * sf) / sw : -1;
+	if (a < 0 || b <= 0) {
+		a = 0;
+		b = sft / sff;
+	}
+	for (size_t i = 0; i < cnt; i++) {
+		double e = (t[i] - a - b * grow(c, n[i])) / t[i];
+		r += e * e;
+	}
+	return sqrt(r / (double)cnt);
+}
+
 void xp_fit_classes(const double *n, const double *t, size_t cnt, struct xp_rb_fit *fit)
 {
 	double f[XP_RB_MAX_SIZES];
-	size_t usable = 0;
 
 	memset(fit, 0, sizeof(*fit));
-	for (size_t i = 0; i < cnt; i++)
-		usable += n[i] > 1 && t[i] > 0;
-	if (usable < 2 || cnt > XP_RB_MAX_SIZES)
+	if (cnt < 2 || cnt > XP_RB_MAX_SIZES)
 		return;
+	for (size_t i = 0; i < cnt; i++)
+		if (!(n[i] > 1) || !(t[i] > 0))
+			return;
 	fit->ok = 1;
 	fit->k = xp_loglog_slope(n, t, cnt);
 	for (int c = 0; c < XP_CX_COUNT; c++) {
 		for (size_t i = 0; i < cnt; i++)
-			f[i] = c == XP_CX_LINEAR ? n[i] : c == XP_CX_NLOGN ? n[i] * log(n[i])
-									    : n[i] * n[i];
+			f[i] = grow(c, n[i]);
 		fit->slope[c] = xp_loglog_slope(f, t, cnt);
-		if (fabs(fit->slope[c] - 1) < fabs(fit->slope[fit->best] - 1))
+		fit->residual[c] = class_residual(c, n, t, cnt);
+		if (fit->residual[c] < fit->residual[fit->best])
 			fit->best = c;
 	}
 }

@@ -28,9 +28,11 @@ double xp_percentile(const double *v, size_t n, int p);
  */
 double xp_loglog_slope(const double *x, const double *y, size_t n);
 /*
- * The growth-class fit: k = slope on n, and for each class f (n, n log n,
- * n^2) the slope of ln t on ln f(n); best = the class whose slope is closest
- * to 1. Needs two sizes > 1 with positive times, else fit->ok = 0.
+ * The growth-class fit: k = slope of ln t on ln n; for each class f (n,
+ * n log n, n^2) the slope of ln t on ln f(n) and the relative residual of
+ * t = a + b f(n) (a >= 0: a fixed start-up cost); best = the class with the
+ * smallest residual. Needs every size > 1 and every time > 0 (at least two
+ * sizes), else fit->ok = 0.
  */
 void xp_fit_classes(const double *n, const double *t, size_t cnt, struct xp_rb_fit *fit);
 /* Round half away from zero to d decimals (Python's round for these magnitudes). */

@@ -137,14 +137,20 @@ static void add_sizes(cJSON *doc, const struct xp_rb_meas *m)
 
 static void add_fit(cJSON *doc, const struct xp_rb_fit *f)
 {
-	if (!f->ok)
+	if (!f->time_source)
 		return;
 	cJSON *o = cJSON_AddObjectToObject(doc, "complexity_fit");
+	cJSON_AddStringToObject(o, "time_source", f->time_source);
+	cJSON_AddNumberToObject(o, "k", xp_round(f->k, 3));
+	if (!f->ok)
+		return;
 	cJSON_AddStringToObject(o, "best_class", xp_rb_cx_names[f->best]);
 	for (int c = 0; c < XP_CX_COUNT; c++) {
 		char k[40];
 		snprintf(k, sizeof(k), "slope_vs_%s", xp_rb_cx_names[c]);
 		cJSON_AddNumberToObject(o, k, xp_round(f->slope[c], 3));
+		snprintf(k, sizeof(k), "residual_%s", xp_rb_cx_names[c]);
+		cJSON_AddNumberToObject(o, k, xp_round(f->residual[c], 4));
 	}
 }
 
