@@ -43,7 +43,7 @@ static void cpu_model(char *out, size_t cap)
 		fclose(f);
 }
 
-int xp_rb_on_path(const char *prog)
+int xp_rb_which(const char *prog, char *out, size_t cap)
 {
 	const char *path = getenv("PATH");
 	char buf[4096];
@@ -52,10 +52,15 @@ int xp_rb_on_path(const char *prog)
 		size_t n = strcspn(path, ":");
 		if (snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, prog) < (int)sizeof(buf) &&
 		    access(buf, X_OK) == 0)
-			return 1;
+			return out && snprintf(out, cap, "%s", buf) >= (int)cap ? -1 : 0;
 		path += n + (path[n] == ':');
 	}
-	return 0;
+	return -1;
+}
+
+int xp_rb_on_path(const char *prog)
+{
+	return xp_rb_which(prog, NULL, 0) == 0;
 }
 
 static void timestamps(struct xp_rb_env *e)

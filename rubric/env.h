@@ -7,6 +7,8 @@
 #ifndef XPERF_RUBRIC_ENV_H
 #define XPERF_RUBRIC_ENV_H
 
+#include <stddef.h>
+
 struct xp_rb_env {
 	char cpu_model[128];
 	char kernel[128];
@@ -22,6 +24,8 @@ struct xp_rb_env {
 	char generated_human[32]; /* 2026-12-02 18:00:00 UTC */
 };
 
+/* The first executable `prog` of $PATH into out (when not NULL); 0 or -1. */
+int xp_rb_which(const char *prog, char *out, size_t cap);
 /* 1 when an executable `prog` is in a $PATH directory. */
 int xp_rb_on_path(const char *prog);
 

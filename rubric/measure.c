@@ -62,13 +62,23 @@ static int measure_size(const struct xp_rb_opts *o, struct xp_rb_size *z, int ha
 			struct progress *pg, char *err, size_t errlen)
 {
 	struct xp_rb_run runs[XP_RB_MAX_REPS], warm;
+	struct xp_run_io io = { o->root, NULL, NULL, 1 };
 	struct xp_cmd cmd;
 
 	if (xp_cmd_build(o->target, o->binary, z->size, has_size, &cmd, err, errlen))
 		return 2;
 	for (int i = -1; i < o->reps; i++) {
 		struct xp_rb_run *r = i < 0 ? &warm : &runs[i];
-		enum xp_run_status st = xp_rb_run_once(cmd.argv, o->root, NULL, 1, r, err, errlen);
+		if (xp_rb_interrupted) {
+			/* Keep what was measured when it still has a spread. */
+			snprintf(err, errlen, "interrupted by signal %d", (int)xp_rb_interrupted);
+			if (z->nruns >= 2)
+				xp_rb_size_stats(z, runs);
+			else
+				z->nruns = 0;
+			return 1;
+		}
+		enum xp_run_status st = xp_rb_run_once(cmd.argv, &io, r, err, errlen);
 		progress_step(pg, z->size);
 		if (st == XP_RUN_NOEXEC)
 			return 2;

@@ -14,8 +14,10 @@
 #include "lib/atomic_file.h"
 #include "rubric/findings.h"
 #include "rubric/measure.h"
+#include "rubric/objdump.h"
 #include "rubric/outcome.h"
 #include "rubric/report.h"
+#include "rubric/runner.h"
 #include "rubric/stats.h"
 #include "rubric/summary.h"
 #include "rubric/valgrind.h"
@@ -170,6 +172,7 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	char err[XP_RB_WHY], *ledger_buf = NULL;
 	size_t ledger_len = 0;
 
+	xp_rb_catch_signals();
 	memset(&m, 0, sizeof(m));
 	memset(&oc, 0, sizeof(oc));
 	oc.o = o;
@@ -185,6 +188,7 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	if (trc == 1)
 		fprintf(stderr, "xperf rubric: timing stopped: %s\n", m.timing_error);
 	int failed = xp_rb_valgrind(o, &m);
+	failed += xp_rb_objdump(o, &m) < 0;
 	xp_rb_score_all(&m, o, o->baseline ? &mem : NULL, &oc.r);
 	if (o->baseline) {
 		oc.have_baseline = 1;
@@ -209,10 +213,9 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	free(ledger_buf);
 	xp_cg_free(&m.cg);
 	print_console(&oc);
-	for (int i = 0; failed && i < 3; i++) {
-		const struct xp_rb_stage *st = i == 0 ? &m.cg_stage : i == 1 ? &m.cl_stage : &m.ms_stage;
-		if (!st->ran && st->artifact[0])
-			fprintf(stderr, "xperf rubric: %s\n", st->why);
-	}
-	return trc || failed || wrc ? 1 : 0;
+	const struct xp_rb_stage *stages[] = { &m.cg_stage, &m.cl_stage, &m.ms_stage, &m.asm_stage };
+	for (size_t i = 0; failed && i < sizeof(stages) / sizeof(stages[0]); i++)
+		if (!stages[i]->ran && stages[i]->artifact[0])
+			fprintf(stderr, "xperf rubric: %s\n", stages[i]->why);
+	return trc || failed || wrc || xp_rb_interrupted ? 1 : 0;
 }

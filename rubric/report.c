@@ -177,6 +177,8 @@ int xp_rb_report_md(const struct xp_rb_outcome *oc, char **buf, size_t *len)
 	comparisons(f, oc);
 	scorecard(f, oc);
 	findings(f, oc);
+	if (oc->m->asm_stage.ran)
+		fprintf(f, "## ASM Audit\n\nDisassembly (not scored): `%s`\n\n", oc->m->asm_stage.artifact);
 	fprintf(f, "## Cache Model\n\nValgrind cachegrind simulates a 2-level cache (L1 -> LL). No "
 		   "separate L2 simulation.\nSimulated: %s (fixed geometry, so that miss rates "
 		   "compare across machines).\n",

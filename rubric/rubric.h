@@ -100,6 +100,7 @@ struct xp_rb_meas {
 	int nsizes;
 	char timing_error[XP_RB_WHY]; /* target failed: "" when all runs exited 0 */
 	struct xp_rb_stage cg_stage, cl_stage, ms_stage;
+	struct xp_rb_stage asm_stage; /* tier asm: objdump -dS of the executable, not scored */
 	struct xp_cg_profile cg;
 	struct xp_cl_profile cl;
 	struct xp_ms_profile ms;

@@ -132,6 +132,24 @@ rc=$?
 check "target failing: exit 1, outputs still written with the reason" py "$T/fail/$S" \
 	"$rc==1 and 'exited with status 2' in d['timing_error']"
 
+# 7. A signal stops new runs; what was measured is scored and written.
+"$XPERF" rubric --target "$SCALE linear {SIZE}" --sizes 100000,200000 --tier fast --reps 40 \
+	--out-dir "$T/sig" >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM: exit 1, partial runs written" py "$T/sig/$S" \
+	"$rc==1 and 'interrupted by signal 15' in d['timing_error'] and len(d['wall_time_median_by_size'])==1"
+
+# 8. The progress bar appears on a terminal (script(1) gives the run a pty).
+if command -v script >/dev/null; then
+	script -qec "$XPERF rubric --binary $FAULTS --sizes 10 --tier fast --out-dir $T/tty" \
+		/dev/null >"$T/tty.out" 2>&1
+	check "progress bar on a terminal" grep -q "runs, size 10" "$T/tty.out"
+fi
+
 rm -rf "$T"
 echo "$fails failed"
 [ "$fails" = 0 ]

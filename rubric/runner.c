@@ -18,6 +18,26 @@
 #include <time.h>
 #include <unistd.h>
 
+volatile sig_atomic_t xp_rb_interrupted;
+
+static void on_signal(int sig)
+{
+	xp_rb_interrupted = sig;
+}
+
+void xp_rb_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -26,19 +46,22 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static int open_out(const char *path)
+{
+	return open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+}
+
 /* In the child: wait for the go byte, set up stdio and cwd, exec. Never returns. */
-static void child(char *const argv[], const char *cwd, const char *stderr_path, int go, int report)
+static void child(char *const argv[], const struct xp_run_io *io, int go, int report)
 {
 	char c;
 	int e = 0;
-	int out = open("/dev/null", O_WRONLY);
-	int errfd = stderr_path ? open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600)
-				: out;
+	int out = open_out(io->stdout_path), errfd = open_out(io->stderr_path);
 
 	if (read(go, &c, 1) != 1)
 		_exit(127);
 	if (out < 0 || errfd < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0 ||
-	    (cwd && chdir(cwd)))
+	    (io->cwd && chdir(io->cwd)))
 		e = errno;
 	else
 		execvp(argv[0], argv);
@@ -56,8 +79,8 @@ static void describe_status(int st, char *err, size_t errlen)
 		snprintf(err, errlen, "exited with status %d", WEXITSTATUS(st));
 }
 
-enum xp_run_status xp_rb_run_once(char *const argv[], const char *cwd, const char *stderr_path,
-				  int counters, struct xp_rb_run *run, char *err, size_t errlen)
+enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io,
+				  struct xp_rb_run *run, char *err, size_t errlen)
 {
 	int go[2], rep[2], e = 0;
 	struct xp_counter_set set;
@@ -70,7 +93,7 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const char *cwd, const cha
 	}
 	pid_t pid = fork();
 	if (pid == 0)
-		child(argv, cwd, stderr_path, go[0], rep[1]);
+		child(argv, io, go[0], rep[1]);
 	close(go[0]);
 	close(rep[1]);
 	if (pid < 0) {
@@ -79,7 +102,7 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const char *cwd, const cha
 		close(rep[0]);
 		return XP_RUN_SYSERR;
 	}
-	if (counters)
+	if (io->counters)
 		xp_counters_open_child(&set, pid, (1ull << XP_CTR_COUNT) - 1);
 	double t0 = now_s();
 	ssize_t w = write(go[1], "g", 1);
@@ -91,7 +114,7 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const char *cwd, const cha
 	while ((r = wait4(pid, &st, 0, &ru)) < 0 && errno == EINTR)
 		;
 	run->wall_s = now_s() - t0;
-	if (counters) {
+	if (io->counters) {
 		xp_counters_read(&set, &run->ctr);
 		xp_counters_close(&set);
 	}

@@ -8,6 +8,7 @@
 #ifndef XPERF_RUBRIC_RUNNER_H
 #define XPERF_RUBRIC_RUNNER_H
 
+#include <signal.h>
 #include <stddef.h>
 
 #include "rubric/rubric.h"
@@ -21,11 +22,22 @@ enum xp_run_status {
 };
 
 /*
- * Run argv (argv[0] searched on PATH) in directory `cwd` (NULL: current),
- * stdout to /dev/null, stderr to `stderr_path` (NULL: /dev/null). With
- * `counters` 0 no perf_event counter is opened (Valgrind runs).
+ * The signal number of a SIGINT/SIGTERM/SIGHUP received since
+ * xp_rb_catch_signals(), else 0. Stages stop starting new runs when it is
+ * set, so that the runs already measured are scored and written.
  */
-enum xp_run_status xp_rb_run_once(char *const argv[], const char *cwd, const char *stderr_path,
-				  int counters, struct xp_rb_run *run, char *err, size_t errlen);
+extern volatile sig_atomic_t xp_rb_interrupted;
+void xp_rb_catch_signals(void);
+
+/* Where a run happens and where its output goes (NULL: current dir, /dev/null). */
+struct xp_run_io {
+	const char *cwd;
+	const char *stdout_path, *stderr_path; /* created 0600, truncated */
+	int counters; /* 0: no perf_event counters (Valgrind and objdump runs) */
+};
+
+/* Run argv (argv[0] searched on PATH) once, as io says. */
+enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io,
+				  struct xp_rb_run *run, char *err, size_t errlen);
 
 #endif /* XPERF_RUBRIC_RUNNER_H */

@@ -79,6 +79,10 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 		snprintf(st->why, sizeof(st->why), "not run in tier %s", xp_rb_tier_names[o->tier]);
 		return 1;
 	}
+	if (xp_rb_interrupted) {
+		snprintf(st->why, sizeof(st->why), "interrupted by signal %d", (int)xp_rb_interrupted);
+		return 1;
+	}
 	if (!xp_rb_on_path("valgrind")) {
 		snprintf(st->why, sizeof(st->why), "valgrind not found on PATH");
 		return 1;
@@ -101,7 +105,8 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 	for (int i = 0; i < cmd.argc; i++)
 		argv[n++] = cmd.argv[i];
 	argv[n] = NULL;
-	if (xp_rb_run_once(argv, o->root, errpath, 0, &run, err, sizeof(err)) != XP_RUN_OK) {
+	struct xp_run_io io = { o->root, NULL, errpath, 0 };
+	if (xp_rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
 		snprintf(st->why, sizeof(st->why), "valgrind %s %s (see %s)", t->name, err, errpath);
 		return -1;
 	}
