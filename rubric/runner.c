@@ -74,7 +74,8 @@ static void child(char *const argv[], const struct xp_run_io *io, int go, int re
 static void describe_status(int st, char *err, size_t errlen)
 {
 	if (WIFSIGNALED(st))
-		snprintf(err, errlen, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+		snprintf(err, errlen, "killed by signal %d (%s)", WTERMSIG(st),
+			 strsignal(WTERMSIG(st)));
 	else
 		snprintf(err, errlen, "exited with status %d", WEXITSTATUS(st));
 }

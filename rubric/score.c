@@ -25,11 +25,15 @@ const char *const xp_rb_sub_names[S_COUNT] = {
 	"complexity_exponent", "call_amplification", "data_reuse",
 	"write_amplification", "allocation_churn",   "multiplicative_paths",
 };
-const char *const xp_rb_sub_keys[S_COUNT] = { "k", "ratio", "ratio", "ratio", "peaks", "path_count" };
+const char *const xp_rb_sub_keys[S_COUNT] = {
+	"k", "ratio", "ratio", "ratio", "peaks", "path_count"
+};
 static const int sub_decimals[S_COUNT] = { 3, 1, 1, 3, 0, 0 };
 
 /* complexity_exponent bounds per --expected-complexity. */
-static const struct xp_rb_bounds k_bounds[XP_CX_COUNT] = { { 1.1, 1.3 }, { 1.3, 1.5 }, { 2.0, 2.2 } };
+static const struct xp_rb_bounds k_bounds[XP_CX_COUNT] = { { 1.1, 1.3 },
+							   { 1.3, 1.5 },
+							   { 2.0, 2.2 } };
 static const struct xp_rb_bounds sub_bounds[S_COUNT] = {
 	[S_CALL_AMP] = { 10, 100 }, [S_DATA_REUSE] = { 10, 100 }, [S_WRITE_AMP] = { 0.2, 0.5 },
 	[S_CHURN] = { 2, 5 },	    [S_MULT_PATHS] = { 0, 1 },
@@ -48,12 +52,36 @@ static const struct cache_dim {
 	enum xp_counter hw_num, hw_den;
 	const char *l4;
 } cache_dims[] = {
-	{ D_L1, "miss_pct", { 1.0, 5.0 }, CG_D1MR, CG_NEV, CG_DR, CG_NEV, XP_CTR_L1D_MISSES,
-	  XP_CTR_L1D_LOADS, "l1d_mpki" },
-	{ D_LL, "miss_pct", { 0.5, 2.0 }, CG_DLMR, CG_DLMW, CG_DR, CG_DW, XP_CTR_LLC_MISSES,
-	  XP_CTR_L1D_LOADS, "llc_mpki" },
-	{ D_BRANCH, "miss_pct", { 1.0, 3.0 }, CG_BCM, CG_NEV, CG_BC, CG_NEV, XP_CTR_BRANCH_MISSES,
-	  XP_CTR_BRANCHES, "branch_miss_rate" },
+	{ D_L1,
+	  "miss_pct",
+	  { 1.0, 5.0 },
+	  CG_D1MR,
+	  CG_NEV,
+	  CG_DR,
+	  CG_NEV,
+	  XP_CTR_L1D_MISSES,
+	  XP_CTR_L1D_LOADS,
+	  "l1d_mpki" },
+	{ D_LL,
+	  "miss_pct",
+	  { 0.5, 2.0 },
+	  CG_DLMR,
+	  CG_DLMW,
+	  CG_DR,
+	  CG_DW,
+	  XP_CTR_LLC_MISSES,
+	  XP_CTR_L1D_LOADS,
+	  "llc_mpki" },
+	{ D_BRANCH,
+	  "miss_pct",
+	  { 1.0, 3.0 },
+	  CG_BCM,
+	  CG_NEV,
+	  CG_BC,
+	  CG_NEV,
+	  XP_CTR_BRANCH_MISSES,
+	  XP_CTR_BRANCHES,
+	  "branch_miss_rate" },
 };
 
 /* A function row counts when it has at least this share of the program's denominator. */
@@ -127,7 +155,8 @@ static const char *scaling_times(const struct xp_rb_meas *m, double *n, double *
 	*cnt = 0;
 	for (int i = 0; i < m->nsizes; i++)
 		if (m->size[i].nruns > 0 && m->size[i].wall_median > 0)
-			cpu &= (m->size[i].ctr.mask & tc) && m->size[i].ctr.value[XP_CTR_TASK_CLOCK] > 0;
+			cpu &= (m->size[i].ctr.mask & tc) &&
+			       m->size[i].ctr.value[XP_CTR_TASK_CLOCK] > 0;
 	for (int i = 0; i < m->nsizes; i++) {
 		const struct xp_rb_size *z = &m->size[i];
 		if (z->nruns == 0 || !(z->wall_median > 0))
@@ -236,7 +265,8 @@ static void score_wall(const struct xp_rb_meas *m, double max_cv, struct xp_rb_s
 	add_metric(s, "cv", worst, 2);
 	if (worst > max_cv) {
 		set_tier(s, T_NOISE);
-		snprintf(s->note, sizeof(s->note), "cv %.2f%% above --max-cv %.2f%%", worst, max_cv);
+		snprintf(s->note, sizeof(s->note), "cv %.2f%% above --max-cv %.2f%%", worst,
+			 max_cv);
 		s->ncv = 0;
 		return;
 	}
@@ -271,8 +301,9 @@ static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
 	if (z && xp_counters_ratio(&z->ctr, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0) {
 		ipc = xp_round(ipc, 3);
 		add_metric(s, "IPC", ipc, 3);
-		t = worse(t, ipc >= ipc_pass ? T_PASS : ipc >= (l4 ? l4->threshold : 1.0) ? T_WARN
-											    : T_FAIL);
+		t = worse(t, ipc >= ipc_pass			 ? T_PASS
+			     : ipc >= (l4 ? l4->threshold : 1.0) ? T_WARN
+								 : T_FAIL);
 		l4_check(s, "ipc_low", ipc);
 		s->source = any ? "cachegrind+perf_event" : "perf_event";
 		any = 1;
@@ -332,8 +363,8 @@ static void score_cache(const struct xp_rb_meas *m, const struct cache_dim *d,
 		add_metric(s, d->key, v, 3);
 		s->source = "cachegrind";
 		const uint64_t *t = m->cg.total;
-		cache_l4(s, d, (double)cg_sum(t, d->num1, d->num2), (double)cg_sum(t, d->den1, d->den2),
-			 (double)t[CG_IR]);
+		cache_l4(s, d, (double)cg_sum(t, d->num1, d->num2),
+			 (double)cg_sum(t, d->den1, d->den2), (double)t[CG_IR]);
 	} else {
 		snprintf(s->note, sizeof(s->note), "hardware counters: %s; cachegrind: %s",
 			 z ? z->ctr.why[d->hw_num] : "no runs",
@@ -404,7 +435,8 @@ double xp_rb_pass_bound(int dim, const char *key)
 		return !strcmp(key, "IPC") ? ipc_pass : top_fn_bounds.pass;
 	if (dim == D_MEMORY)
 		return !strcmp(key, "baseline_ratio") ? mem_ratio_bounds.pass
-		       : !strcmp(key, "churn_peaks") ? sub_bounds[S_CHURN].pass : 0.0;
+		       : !strcmp(key, "churn_peaks")  ? sub_bounds[S_CHURN].pass
+						      : 0.0;
 	return 0.0;
 }
 

@@ -24,7 +24,7 @@ struct cursor {
 	const char *p, *end;
 	const char *line; /* current line, not terminated */
 	size_t len;
-	int no;           /* 1-based line number */
+	int no; /* 1-based line number */
 };
 
 static int next_line(struct cursor *c)
@@ -93,8 +93,8 @@ static int parse_counts(const char *s, const char *end, uint64_t *v, int max)
 	int n = 0;
 
 	for (s = skip_blanks(s, end); s < end; s = skip_blanks(s, end)) {
-		if (n == max || parse_u64(&s, end, &v[n]) || (s < end && *s != ' ' && *s != '\t' &&
-							    *s != '\r'))
+		if (n == max || parse_u64(&s, end, &v[n]) ||
+		    (s < end && *s != ' ' && *s != '\t' && *s != '\r'))
 			return -1;
 		n++;
 	}
@@ -193,15 +193,16 @@ static int cg_line(struct cursor *c, struct xp_cg_profile *p, int col[CG_NEV], i
 		/* "<line> <count>...": trailing zero counts may be omitted. */
 		int n = *ncols ? parse_counts(c->line, end, v, *ncols + 1) : -1;
 		if (n < 1 || !*cur)
-			return fail(err, errlen, name, c->no, "count line outside a function or "
-							       "malformed");
+			return fail(err, errlen, name, c->no,
+				    "count line outside a function or "
+				    "malformed");
 		add_cols((*cur)->ev, v + 1, n - 1, col);
 	}
 	return 0; /* desc:, cmd:, fl=, fi=, fe=, blank lines: not needed */
 }
 
-int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_profile *out,
-		char *err, size_t errlen)
+int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_profile *out, char *err,
+		size_t errlen)
 {
 	struct cursor c = { buf, buf + len, NULL, 0, 0 };
 	struct xp_cg_fn *cur = NULL;
@@ -255,8 +256,8 @@ int xp_cl_parse(const char *name, const char *buf, size_t len, long n, struct xp
 	return 0;
 }
 
-int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out,
-		char *err, size_t errlen)
+int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out, char *err,
+		size_t errlen)
 {
 	struct cursor c = { buf, buf + len, NULL, 0, 0 };
 	uint64_t prev2 = 0, prev = 0, v;
