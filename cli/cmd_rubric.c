@@ -148,8 +148,7 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 			       ? bad("invalid --valgrind-size '%s': a positive integer", arg)
 			       : 0;
 	default:
-		usage(stderr);
-		return XP_EXIT_USAGE;
+		return bad("unknown option or missing value in '%s' (see xperf rubric --help)", arg);
 	}
 }
 
@@ -209,12 +208,13 @@ int cmd_rubric(int argc, char **argv)
 	int c, rc;
 
 	optind = 1;
+	opterr = 0; /* one line of our own instead of getopt's message and the usage */
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return XP_EXIT_OK;
 		}
-		if ((rc = apply(c, optarg, &o)) != XP_EXIT_OK)
+		if ((rc = apply(c, c == '?' || c == ':' ? argv[optind - 1] : optarg, &o)) != XP_EXIT_OK)
 			return rc;
 	}
 	if (optind < argc)

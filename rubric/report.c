@@ -162,6 +162,10 @@ static void findings(FILE *f, const struct xp_rb_outcome *oc)
 			fprintf(f, "### [%s] %s\n", xp_rb_tierv_names[s->tier], xp_rb_dim_names[d]);
 			for (int i = 0; i < s->nm; i++)
 				fprintf(f, "- **%s**: %g\n", s->m[i].key, s->m[i].value);
+			for (int i = 0; d == D_SCALING && i < S_COUNT; i++)
+				if (s->sub_present[i] && s->sub_tier[i] != T_PASS)
+					fprintf(f, "- **%s**: %g (%s)\n", xp_rb_sub_names[i],
+						s->sub_value[i], xp_rb_tierv_names[s->sub_tier[i]]);
 			if (s->l4_id)
 				fprintf(f, "- **L4 %s**: %g (%s)\n", s->l4_id, s->l4_value,
 					s->l4_fires ? "fires" : "does not fire");
