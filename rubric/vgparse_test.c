@@ -78,6 +78,12 @@ static void test_cachegrind_broken(void)
 			      strstr(err, cases[i].want),
 		      "case %zu: '%s'", i, err);
 	}
+	/* Vector 14, in the raw format: totals zipped with the events: line by name. */
+	const char *v14 = "events: Ir I1mr D1mr\nsummary: 123 7 8\n";
+	CHECK(xp_cg_parse("cg", v14, strlen(v14), &p, err, sizeof(err)) == 0 &&
+		      p.total[CG_IR] == 123 && p.total[CG_D1MR] == 8 && p.total[CG_DR] == 0,
+	      "vector 14: %s", err);
+	xp_cg_free(&p);
 	/* Trailing zero counts may be omitted; unknown events are ignored. */
 	const char *ok = "events: Xx Ir Dr\nfn=f\n3 7 100\n4 1\nsummary: 8 100 0\n";
 	CHECK(xp_cg_parse("cg", ok, strlen(ok), &p, err, sizeof(err)) == 0, "%s", err);
