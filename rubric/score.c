@@ -31,12 +31,14 @@ const char *const xp_rb_sub_keys[S_COUNT] = {
 static const int sub_decimals[S_COUNT] = { 3, 1, 1, 3, 0, 0 };
 
 /* complexity_exponent bounds per --expected-complexity. */
-static const struct xp_rb_bounds k_bounds[XP_CX_COUNT] = { { 1.1, 1.3 },
-							   { 1.3, 1.5 },
-							   { 2.0, 2.2 } };
+static const struct xp_rb_bounds k_bounds[XP_CX_COUNT] = {
+	[XP_CX_LINEAR] = { 1.1, 1.3 },
+	[XP_CX_NLOGN] = { 1.3, 1.5 },
+	[XP_CX_QUADRATIC] = { 2.0, 2.2 },
+};
 static const struct xp_rb_bounds sub_bounds[S_COUNT] = {
 	[S_CALL_AMP] = { 10, 100 }, [S_DATA_REUSE] = { 10, 100 }, [S_WRITE_AMP] = { 0.2, 0.5 },
-	[S_CHURN] = { 2, 5 },	    [S_MULT_PATHS] = { 0, 1 },
+	[S_CHURN] = { 2, 5 }, [S_MULT_PATHS] = { 0, 1 },
 };
 static const struct xp_rb_bounds wall_bounds = { 3, 8 };
 static const struct xp_rb_bounds top_fn_bounds = { 20, 35 };
@@ -52,36 +54,12 @@ static const struct cache_dim {
 	enum xp_counter hw_num, hw_den;
 	const char *l4;
 } cache_dims[] = {
-	{ D_L1,
-	  "miss_pct",
-	  { 1.0, 5.0 },
-	  CG_D1MR,
-	  CG_NEV,
-	  CG_DR,
-	  CG_NEV,
-	  XP_CTR_L1D_MISSES,
-	  XP_CTR_L1D_LOADS,
-	  "l1d_mpki" },
-	{ D_LL,
-	  "miss_pct",
-	  { 0.5, 2.0 },
-	  CG_DLMR,
-	  CG_DLMW,
-	  CG_DR,
-	  CG_DW,
-	  XP_CTR_LLC_MISSES,
-	  XP_CTR_L1D_LOADS,
-	  "llc_mpki" },
-	{ D_BRANCH,
-	  "miss_pct",
-	  { 1.0, 3.0 },
-	  CG_BCM,
-	  CG_NEV,
-	  CG_BC,
-	  CG_NEV,
-	  XP_CTR_BRANCH_MISSES,
-	  XP_CTR_BRANCHES,
-	  "branch_miss_rate" },
+	{ D_L1, "miss_pct", { 1.0, 5.0 }, CG_D1MR, CG_NEV, CG_DR, CG_NEV,
+	  XP_CTR_L1D_MISSES, XP_CTR_L1D_LOADS, "l1d_miss_rate" },
+	{ D_LL, "miss_pct", { 0.5, 2.0 }, CG_DLMR, CG_DLMW, CG_DR, CG_DW,
+	  XP_CTR_LLC_MISSES, XP_CTR_L1D_LOADS, "llc_mpki" },
+	{ D_BRANCH, "miss_pct", { 1.0, 3.0 }, CG_BCM, CG_NEV, CG_BC, CG_NEV,
+	  XP_CTR_BRANCH_MISSES, XP_CTR_BRANCHES, "branch_miss_rate" },
 };
 
 /* A function row counts when it has at least this share of the program's denominator. */
