@@ -22,8 +22,9 @@ static void usage(FILE *out)
 	fprintf(out, "usage: xperf rubric (--target \"CMD {SIZE}\" | --binary PATH) --out-dir DIR\n"
 		     "         [--sizes A,B,C] [--tier fast|medium|deep|asm] [--max-cv PCT]\n"
 		     "         [--expected-complexity linear|nlogn|quadratic] [--reps N]\n"
-		     "         [--valgrind-size N] [--root DIR] [--baseline SUMMARY.json]\n"
-		     "         [--baseline-ledger LEDGER.jsonl] [--findings-out FINDINGS.json]\n"
+		     "         [--valgrind-size N] [--source-prefix PATH] [--root DIR]\n"
+		     "         [--baseline SUMMARY.json] [--baseline-ledger LEDGER.jsonl]\n"
+		     "         [--findings-out FINDINGS.json]\n"
 		     "Score a program on seven performance dimensions (docs/rubric.md).\n"
 		     "Exit: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage.\n");
 }
@@ -85,6 +86,7 @@ static const struct option longopts[] = {
 	{ "expected-complexity", required_argument, NULL, 'x' },
 	{ "reps", required_argument, NULL, 'n' },
 	{ "valgrind-size", required_argument, NULL, 'v' },
+	{ "source-prefix", required_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -101,6 +103,7 @@ static const struct {
 	{ 'B', offsetof(struct xp_rb_opts, baseline) },
 	{ 'L', offsetof(struct xp_rb_opts, ledger) },
 	{ 'F', offsetof(struct xp_rb_opts, findings_out) },
+	{ 'p', offsetof(struct xp_rb_opts, source_prefix) },
 };
 
 /* One option into o; XP_EXIT_OK or the exit code of the mistake. */

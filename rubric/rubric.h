@@ -37,6 +37,7 @@ struct xp_rb_opts {
 	int reps;	    /* timed repetitions per size, after one warm-up */
 	long valgrind_size; /* N for Valgrind runs and ratio sub-checks */
 	const char *out_dir, *root, *baseline, *ledger, *findings_out;
+	const char *source_prefix; /* cachegrind rows kept: files starting with it; NULL: all */
 };
 
 /* One timed run of the target. */
@@ -61,8 +62,10 @@ struct xp_rb_size {
 enum xp_cg_ev { CG_IR, CG_DR, CG_DW, CG_D1MR, CG_D1MW, CG_DLMR, CG_DLMW, CG_BC, CG_BCM, CG_NEV };
 extern const char *const xp_cg_ev_names[CG_NEV];
 
+/* One cachegrind row: a function within one source file (fl=), self costs. */
 struct xp_cg_fn {
 	char name[128];
+	char file[160];
 	uint64_t ev[CG_NEV];
 };
 
@@ -72,6 +75,8 @@ struct xp_cg_profile {
 	uint64_t have;	     /* bit e: the file had event e */
 	struct xp_cg_fn *fn; /* heap, nfn entries */
 	size_t nfn;
+	int filtered;           /* 1: fn holds only the --source-prefix rows ... */
+	uint64_t sel[CG_NEV];   /* ... and sel their sums (cache rates are taken on them) */
 };
 
 /* A parsed callgrind.out: call edges against N. */

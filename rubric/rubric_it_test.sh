@@ -107,6 +107,14 @@ if command -v valgrind >/dev/null; then
 		"len(d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks'])==6 and d['rubric']['dimensions']['Algorithmic Scaling']['tier']!='N/A'"
 	check "cache geometry recorded" py "$T/deep/$S" "d['prerequisites']['cache_model'].startswith('D1=32768,8,64')"
 	check "raw Valgrind files kept" test -s "$T/deep/tier2/cachegrind.out" -a -s "$T/deep/tier3/massif.out"
+	"$XPERF" rubric --binary "$FAULTS" --sizes 100 --tier medium --source-prefix testprogs/ \
+		--out-dir "$T/own" >/dev/null 2>&1
+	"$XPERF" rubric --binary "$FAULTS" --sizes 100 --tier medium --source-prefix /nowhere/ \
+		--out-dir "$T/none" >/dev/null 2>&1
+	check "--source-prefix: rates over the program's own rows" py "$T/own/$S" \
+		"d['source_prefix']=='testprogs/' and d['rubric']['dimensions']['L1 Cache Efficiency']['source']=='cachegrind'"
+	check "--source-prefix matching nothing: N/A with the reason" py "$T/none/$S" \
+		"'--source-prefix' in d['rubric']['dimensions']['L1 Cache Efficiency']['note'] and d['rubric']['dimensions']['CPU Efficiency']['tier']=='N/A'"
 fi
 
 # 6. Bad input: one line on stderr, documented exit codes.

@@ -170,7 +170,8 @@ static void test_cpu_and_hw(void)
 	struct xp_rb_meas m = { 0 };
 	struct xp_rb_opts o = opts(XP_CX_NLOGN, 10, 0);
 	struct xp_rb_result r;
-	struct xp_cg_fn fns[] = { { "hot", { [CG_IR] = 80 } }, { "rest", { [CG_IR] = 20 } } };
+	struct xp_cg_fn fns[] = { { .name = "hot", .ev = { [CG_IR] = 80 } },
+				  { .name = "rest", .ev = { [CG_IR] = 20 } } };
 
 	m.cg_stage.ran = 1;
 	m.cg.fn = fns;

@@ -178,6 +178,8 @@ cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
 	cJSON_AddStringToObject(doc, "generated_at", oc->env.generated_at);
 	cJSON_AddStringToObject(doc, "root", oc->o->root ? oc->o->root : ".");
 	cJSON_AddStringToObject(doc, "tier", xp_rb_tier_names[oc->o->tier]);
+	if (oc->o->source_prefix)
+		cJSON_AddStringToObject(doc, "source_prefix", oc->o->source_prefix);
 	cJSON *sizes = cJSON_AddArrayToObject(doc, "sizes");
 	for (int i = 0; i < oc->o->nsizes; i++)
 		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)oc->o->sizes[i]));

@@ -55,6 +55,8 @@ static int parse_stage(const struct tool *t, const struct xp_rb_opts *o, struct 
 	switch (t->kind) {
 	case CACHEGRIND:
 		rc = xp_cg_parse(st->artifact, buf, len, &m->cg, st->why, sizeof(st->why));
+		if (rc == 0 && o->source_prefix)
+			xp_cg_filter(&m->cg, o->source_prefix);
 		break;
 	case CALLGRIND:
 		rc = xp_cl_parse(st->artifact, buf, len, o->valgrind_size, &m->cl, st->why,

@@ -47,6 +47,16 @@ static void test_cachegrind_recorded(void)
 	}
 	CHECK(ir == p.total[CG_IR] && main_seen, "per-function Ir sums to the total (%lu)",
 	      (unsigned long)ir);
+	/* --source-prefix: only the test program's own rows (main, in two files: atol inlined). */
+	uint64_t main_ir = 0;
+	for (size_t i = 0; i < p.nfn; i++)
+		if (!strcmp(p.fn[i].name, "main") && strstr(p.fn[i].file, "testdata/stream.c"))
+			main_ir = p.fn[i].ev[CG_IR];
+	xp_cg_filter(&p, "/work/wt/rubric/rubric/testdata/");
+	CHECK(p.filtered && p.nfn == 1 && !strcmp(p.fn[0].name, "main") && main_ir > 0 &&
+		      p.sel[CG_IR] == main_ir && p.total[CG_IR] == 235909,
+	      "filter: %zu rows, sel Ir %lu", p.nfn, (unsigned long)p.sel[CG_IR]);
+	xp_cg_free(&p);
 	/* Cut mid-file: no summary: line any more. */
 	CHECK(xp_cg_parse("cut.out", buf, len / 2, &p, err, sizeof(err)) == -1 &&
 		      strstr(err, "cut.out:") && strstr(err, "summary"),
