@@ -122,8 +122,8 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 	switch (c) {
 	case 's':
 		if (parse_sizes(arg, o))
-			return bad("invalid --sizes '%s': positive integers separated by commas (at "
-				   "most 16)", arg);
+			return bad("invalid --sizes '%s': positive integers, comma-separated, "
+				   "at most 16", arg);
 		return 0;
 	case 'T':
 		if ((i = pick(arg, xp_rb_tier_names, 4)) < 0)
@@ -151,7 +151,7 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 			       ? bad("invalid --valgrind-size '%s': a positive integer", arg)
 			       : 0;
 	default:
-		return bad("unknown option or missing value in '%s' (see xperf rubric --help)", arg);
+		return bad("unknown option or missing value in '%s' (see --help)", arg);
 	}
 }
 
@@ -217,7 +217,8 @@ int cmd_rubric(int argc, char **argv)
 			usage(stdout);
 			return XP_EXIT_OK;
 		}
-		if ((rc = apply(c, c == '?' || c == ':' ? argv[optind - 1] : optarg, &o)) != XP_EXIT_OK)
+		const char *arg = c == '?' || c == ':' ? argv[optind - 1] : optarg;
+		if ((rc = apply(c, arg, &o)) != XP_EXIT_OK)
 			return rc;
 	}
 	if (optind < argc)
