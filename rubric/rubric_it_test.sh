@@ -97,9 +97,9 @@ check "findings: sorted, 16-hex ids, FAIL memory finding" py "$T/findings.json" 
 	"[f['metric']['name'] for f in d]==sorted(f['metric']['name'] for f in d) and all(len(f['id'])==16 for f in d) and any(f['metric']['name']=='baseline_ratio' and f['severity']=='high' for f in d)"
 check "outputs are mode 0600" bash -c "[ \$(stat -c %a '$T/r3/$S') = 600 ] && [ \$(stat -c %a '$L') = 600 ]"
 
-# 5. Valgrind tiers: cachegrind for caches and branches, callgrind, massif.
+# 5. Valgrind tiers: cachegrind for caches and branches, callgrind, massif; asm's objdump.
 if command -v valgrind >/dev/null; then
-	"$XPERF" rubric --binary "$FAULTS" --sizes 100,200 --tier deep --out-dir "$T/deep" \
+	"$XPERF" rubric --binary "$FAULTS" --sizes 100,200 --tier asm --out-dir "$T/deep" \
 		>/dev/null 2>"$T/deep.err"
 	check "deep tier: cache, branch and CPU from cachegrind, memory from massif" py "$T/deep/$S" \
 		"all(d['rubric']['dimensions'][k]['source'].startswith('cachegrind') for k in ('L1 Cache Efficiency','Last-Level Cache','Branch Prediction','CPU Efficiency')) and d['rubric']['dimensions']['Memory Profile']['source']=='massif'"
@@ -107,6 +107,8 @@ if command -v valgrind >/dev/null; then
 		"len(d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks'])==6 and d['rubric']['dimensions']['Algorithmic Scaling']['tier']!='N/A'"
 	check "cache geometry recorded" py "$T/deep/$S" "d['prerequisites']['cache_model'].startswith('D1=32768,8,64')"
 	check "raw Valgrind files kept" test -s "$T/deep/tier2/cachegrind.out" -a -s "$T/deep/tier3/massif.out"
+	check "asm tier: disassembly of the target, in the report" bash -c \
+		"grep -q '<main>:' '$T/deep/tier4/objdump_faults.txt' && grep -q 'ASM Audit' '$T/deep/benchmark_report.md'"
 	"$XPERF" rubric --binary "$FAULTS" --sizes 100 --tier medium --source-prefix testprogs/ \
 		--out-dir "$T/own" >/dev/null 2>&1
 	"$XPERF" rubric --binary "$FAULTS" --sizes 100 --tier medium --source-prefix /nowhere/ \
