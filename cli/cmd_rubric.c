@@ -22,7 +22,7 @@ static void usage(FILE *out)
 	fprintf(out, "usage: xperf rubric (--target \"CMD {SIZE}\" | --binary PATH) --out-dir DIR\n"
 		     "         [--sizes A,B,C] [--tier fast|medium|deep|asm] [--max-cv PCT]\n"
 		     "         [--expected-complexity linear|nlogn|quadratic] [--reps N]\n"
-		     "         [--valgrind-size N] [--source-prefix PATH] [--root DIR]\n"
+		     "         [--valgrind-size N] [--source-prefix PATH] [--timeout S] [--root DIR]\n"
 		     "         [--baseline SUMMARY.json] [--baseline-ledger LEDGER.jsonl]\n"
 		     "         [--findings-out FINDINGS.json]\n"
 		     "Score a program on seven performance dimensions (docs/rubric.md).\n"
@@ -87,6 +87,7 @@ static const struct option longopts[] = {
 	{ "reps", required_argument, NULL, 'n' },
 	{ "valgrind-size", required_argument, NULL, 'v' },
 	{ "source-prefix", required_argument, NULL, 'p' },
+	{ "timeout", required_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -141,6 +142,11 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 		return *arg && !*end && o->max_cv > 0 && o->max_cv < 1000
 			       ? 0
 			       : bad("invalid --max-cv '%s': a percentage above 0", arg);
+	case 'm':
+		o->timeout_s = strtod(arg, &end);
+		return *arg && !*end && o->timeout_s >= 0
+			       ? 0
+			       : bad("invalid --timeout '%s': seconds, 0 for none", arg);
 	case 'n':
 		if (parse_long(arg, 2, XP_RB_MAX_REPS, &v))
 			return bad("invalid --reps '%s': 2 to 50", arg);
@@ -206,7 +212,8 @@ int cmd_rubric(int argc, char **argv)
 {
 	static char root[PATH_MAX];
 	struct xp_rb_opts o = {
-		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5
+		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5,
+		.timeout_s = 1800
 	};
 	int c, rc;
 

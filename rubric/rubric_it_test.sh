@@ -147,6 +147,11 @@ check "unknown flag: 64, one line" expect 64 "unknown option" --bogus
 rc=$?
 check "target failing: exit 1, outputs still written with the reason" py "$T/fail/$S" \
 	"$rc==1 and 'exited with status 2' in d['timing_error']"
+"$XPERF" rubric --target "sleep {SIZE}" --sizes 30 --tier fast --timeout 0.5 --out-dir "$T/slow" \
+	>/dev/null 2>&1
+rc=$?
+check "--timeout: the run is killed, exit 1, reason written" py "$T/slow/$S" \
+	"$rc==1 and 'killed after the --timeout of 0.5 s' in d['timing_error']"
 
 # 7. A signal stops new runs; what was measured is scored and written.
 "$XPERF" rubric --target "$SCALE linear {SIZE}" --sizes 100000,200000 --tier fast --reps 40 \
