@@ -217,8 +217,8 @@ static void test_cpu_and_hw(void)
 		      !strcmp(r.dim[D_L1].l4_id, "l1d_miss_rate") && !r.dim[D_L1].l4_fires,
 	      "L1 from counters: %g", r.dim[D_L1].m[0].value);
 	CHECK(r.dim[D_LL].tier == T_WARN && r.dim[D_LL].m[0].value == 1.0 &&
-		      !strcmp(r.dim[D_LL].l4_id, "llc_mpki") && NEAR(r.dim[D_LL].l4_value, 3.0, 1e-9) &&
-		      r.dim[D_LL].l4_fires,
+		      !strcmp(r.dim[D_LL].l4_id, "llc_mpki") &&
+		      NEAR(r.dim[D_LL].l4_value, 3.0, 1e-9) && r.dim[D_LL].l4_fires,
 	      "LLC from counters: %g, %g MPKI", r.dim[D_LL].m[0].value, r.dim[D_LL].l4_value);
 }
 
