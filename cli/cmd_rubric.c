@@ -23,8 +23,8 @@ static void usage(FILE *out)
 		     "         [--sizes A,B,C] [--tier fast|medium|deep|asm] [--max-cv PCT]\n"
 		     "         [--expected-complexity linear|nlogn|quadratic] [--reps N]\n"
 		     "         [--valgrind-size N] [--source-prefix PATH] [--timeout S]\n"
-		     "         [--root DIR] [--baseline SUMMARY.json] [--baseline-ledger LEDGER.jsonl]\n"
-		     "         [--findings-out FINDINGS.json]\n"
+		     "         [--root DIR] [--baseline SUMMARY.json]\n"
+		     "         [--baseline-ledger LEDGER.jsonl] [--findings-out FINDINGS.json]\n"
 		     "Score a program on seven performance dimensions (docs/rubric.md).\n"
 		     "Exit: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage.\n");
 }
