@@ -102,6 +102,8 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 		snprintf(st->why, sizeof(st->why), "cannot prepare %s", dir);
 		return -1;
 	}
+	if (isatty(2)) /* the progress line of a stage that can take minutes */
+		fprintf(stderr, "%s at size %ld...\n", t->name, o->valgrind_size);
 	argv[n++] = "valgrind";
 	argv[n++] = (char *)t->tool_opt;
 	for (int i = 0; t->extra[i]; i++)
