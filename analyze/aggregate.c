@@ -31,6 +31,7 @@ static void sum_l3(struct xa_l3 *dst, const struct xa_l3 *src)
 {
 	if (src->nspans)
 		dst->var_have = dst->nspans ? dst->var_have & src->var_have : src->var_have;
+	dst->var_unavail |= src->var_unavail;
 	dst->nspans += src->nspans;
 	dst->ns += src->ns;
 	dst->base_ns += src->base_ns;

@@ -67,6 +67,13 @@ void xa_session_free(struct xa_session *s);
 int xa_render_turn(const struct xa_turn *t, const struct xa_options *o, FILE *out);
 int xa_render_session(const struct xa_session *s, const struct xa_options *o, FILE *out);
 
+/*
+ * Render the turn (s == NULL) or the session (t == NULL) into the file at
+ * `path`, written atomically with mode 0600. 0 on success, -1 on failure.
+ */
+int xa_render_to_path(const struct xa_turn *t, const struct xa_session *s,
+		      const struct xa_options *o, const char *path);
+
 /* The short summary the recorder and the demo print. */
 struct xa_bottleneck {
 	const struct xp_l3 *l3; /* NULL when fewer than three fired */

@@ -27,6 +27,7 @@ struct parts {
 static void add_vars(struct xa_l3 *a, const struct xa_span *s)
 {
 	a->var_have = a->nspans++ ? a->var_have & s->var_have : s->var_have;
+	a->var_unavail |= s->var_unavail;
 	for (size_t i = 0; i < XA_NVAR; i++)
 		a->var[i] += s->var[i];
 	if (!a->why[0] && s->why[0])

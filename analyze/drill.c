@@ -83,6 +83,7 @@ enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct xp_l4 *
 {
 	const struct xa_l3 *a = &t->l3[i];
 	char name[64];
+	size_t v;
 
 	*value = 0;
 	if (!a->nspans) {
@@ -90,8 +91,14 @@ enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct xp_l4 *
 		return XA_NOT_MEASURED;
 	}
 	if (xa_expr_eval(l4->formula, a->var, a->var_have, value, name, sizeof(name))) {
-		snprintf(why, whylen, "%s unavailable%s%s%s", name, a->why[0] ? " (" : "", a->why,
-			 a->why[0] ? ")" : "");
+		for (v = 0; xa_var_name(v) && strcmp(xa_var_name(v), name); v++)
+			;
+		if (xa_var_name(v) && (a->var_unavail & (1u << v)))
+			snprintf(why, whylen, "%s unavailable: %s", name, a->why);
+		else if (xa_var_name(v))
+			snprintf(why, whylen, "%s not recorded on the spans charged here", name);
+		else
+			snprintf(why, whylen, "%s", name);
 		return XA_NOT_MEASURED;
 	}
 	why[0] = '\0';

@@ -47,7 +47,8 @@ struct xa_span {
 	uint64_t on_cpu, runq, blocked;
 	double var[XA_NVAR];     /* counter values, then runq, on_cpu */
 	uint32_t var_have;       /* bit i: var[i] measured */
-	char why[XA_REASON];     /* first reason a counter is unavailable */
+	uint32_t var_unavail;    /* bit i: var[i] listed as unavailable */
+	char why[XA_REASON];     /* the first reason given for an unavailable counter */
 	double attr[XA_A_COUNT];
 	uint32_t attr_have;      /* bit i: attr[i] present */
 	int finish_length;       /* finish reason length/max_tokens */
@@ -99,6 +100,7 @@ struct xa_l3 {
 	uint64_t base_ns;    /* effective points: time of the spans they measure */
 	double var[XA_NVAR]; /* counter sums of the spans charged here (L4) */
 	uint32_t var_have;   /* measured in every contributing span */
+	uint32_t var_unavail;/* listed unavailable in some contributing span */
 	int nspans;
 	char why[XA_REASON]; /* first missing-counter reason */
 	double value;        /* metric */

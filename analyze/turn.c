@@ -51,8 +51,11 @@ static void read_counters(struct xa_span *s, const cJSON *c)
 		}
 	}
 	cJSON_ArrayForEach(it, un) {
-		if (!s->why[0] && it->string && cJSON_IsString(it))
-			snprintf(s->why, sizeof(s->why), "%s: %s", it->string, it->valuestring);
+		for (size_t i = 0; i < xp_counter_name_count && it->string; i++)
+			if (!strcmp(xp_counter_name_table[i].name, it->string))
+				s->var_unavail |= 1u << i;
+		if (!s->why[0] && cJSON_IsString(it))
+			snprintf(s->why, sizeof(s->why), "%s", it->valuestring);
 	}
 }
 
