@@ -14,6 +14,7 @@
 #ifndef XPERF_ANALYZE_H
 #define XPERF_ANALYZE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -52,6 +53,10 @@ struct xa_session; /* one analysed session (aggregates) */
 int xa_analyze_turn_file(const char *path, const struct xa_options *o, struct xa_turn **out,
 			 FILE *err);
 void xa_turn_free(struct xa_turn *t);
+
+/* Same for a turn already in memory (`name` labels errors), e.g. one just assembled. */
+int xa_analyze_turn_buffer(const char *name, const char *buf, size_t len,
+			   const struct xa_options *o, struct xa_turn **out, FILE *err);
 
 /*
  * Analyse every turn_*.json in `dir` in turn-index order, one turn in memory

@@ -34,28 +34,40 @@ static void on_error(const struct xp_verror *e, void *arg)
 		snprintf(c->first, c->flen, "%s", line);
 }
 
-int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen)
+/* Build tr from a validated document (freed here); a refusal is reported like an error. */
+static int build(cJSON *doc, const char *name, struct xa_trace *tr, struct err_ctx *c)
 {
-	struct err_ctx c = { err, first, flen };
-	int nerr = 0;
-	cJSON *doc;
-
-	if (first && flen)
-		first[0] = '\0';
-	doc = xp_load_turn(path, on_error, &c, &nerr);
 	if (!doc)
 		return XA_EINVALID;
-	if (xa_trace_from_json(doc, path, tr)) {
-		struct xp_verror e = { .file = path };
+	if (xa_trace_from_json(doc, name, tr)) {
+		struct xp_verror e = { .file = name };
 
 		snprintf(e.msg, sizeof(e.msg), "turn data the analyzer cannot use (or out of memory)");
-		on_error(&e, &c);
+		on_error(&e, c);
 		xa_trace_free(tr);
 		cJSON_Delete(doc);
 		return XA_EINVALID;
 	}
 	cJSON_Delete(doc);
 	return XA_OK;
+}
+
+int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen)
+{
+	struct err_ctx c = { err, first, flen };
+	int nerr = 0;
+
+	if (first && flen)
+		first[0] = '\0';
+	return build(xp_load_turn(path, on_error, &c, &nerr), path, tr, &c);
+}
+
+int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err)
+{
+	struct err_ctx c = { err, NULL, 0 };
+	int nerr = 0;
+
+	return build(xp_load_turn_buffer(name, buf, len, on_error, &c, &nerr), name, tr, &c);
 }
 
 /* "turn_<digits>.json" -> index and digit count; -1 for other names. */

@@ -192,6 +192,11 @@ double xa_slope(double n, double sx, double sy, double sxx, double sxy);
 /* Read row i of the per-turn table back; 0 ok. */
 int xa_session_row(const struct xa_session *s, size_t i, struct xa_row *r);
 
+/* analyze.c: analyse a parsed document without validating it (the fuzz target's entry;
+ * xa_trace_from_json refuses what it cannot use). XA_OK, XA_EINVALID or XA_EFAIL. */
+int xa_analyze_doc(const cJSON *doc, const char *name, const struct xa_options *o,
+		   struct xa_turn **out);
+
 /* turn.c: build a trace from a validated document. 0 ok, -1 on missing data or memory. */
 int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr);
 void xa_trace_free(struct xa_trace *tr);
@@ -202,6 +207,8 @@ int xa_gpu_stats(struct xa_trace *tr, const cJSON *doc);
 /* load.c: read + validate + build one turn. XA_OK, XA_EINVALID, XA_EFAIL.
  * Errors go to err (one line each); the first one is also copied to first. */
 int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen);
+/* Same for a buffer in memory. */
+int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err);
 
 /* load.c: the turn files of a session directory, without listing them in memory. */
 struct xa_scan {
