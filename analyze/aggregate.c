@@ -2,7 +2,8 @@
 /*
  * aggregate.c - a session as the sum of its turns, in constant memory:
  * time-weighted totals (ns sums, so shares are weighted by turn time), in how
- * many turns each L3 point fired and its worst value, running least-squares
+ * many turns each L3 point fired, its worst value over the turns that measured
+ * it (in the direction it fires) and that turn, running least-squares
  * sums for the trends (TTFT drift and input-token growth over the turn index),
  * the slowest turns, and a per-turn row spilled to an unlinked temp file.
  */
@@ -66,14 +67,15 @@ static void fold_points(struct xa_session *s, const struct xa_turn *t, struct xa
 		const struct xa_l3 *a = &t->l3[i];
 
 		sum_l3(&s->total->l3[i], a);
-		if (a->state == XA_FIRED || a->state == XA_OK_BELOW || a->state == XA_NOT_DRILLED)
-			s->measured[i]++;
-		if (a->state != XA_FIRED)
+		if (a->state != XA_FIRED && a->state != XA_OK_BELOW && a->state != XA_NOT_DRILLED)
 			continue;
-		if (!s->fired[i]++ || worse(a->value, s->worst[i], xp_l3_table[i].cmp)) {
+		if (!s->measured[i]++ || worse(a->value, s->worst[i], xp_l3_table[i].cmp)) {
 			s->worst[i] = a->value;
 			s->worst_turn[i] = t->turn_index;
 		}
+		if (a->state != XA_FIRED)
+			continue;
+		s->fired[i]++;
 		r->nfired++;
 		if (r->top_l3 < 0 || a->ns > top) {
 			r->top_l3 = (int32_t)i;

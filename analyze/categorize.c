@@ -200,8 +200,9 @@ int xa_categorize(const struct xa_trace *tr, struct xa_turn *t)
 			xp_rules.uncovered_stage);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
 		sum += t->cat_ns[c];
+	/* Exclusive attribution: the categories cover the wall time exactly. */
 	assert(sum == t->wall);
-	rc = timeline(tr, t, cat);
+	rc = sum == t->wall ? timeline(tr, t, cat) : -1;
 	free(cat);
 	return rc;
 }

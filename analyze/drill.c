@@ -11,14 +11,42 @@
  */
 #include "analyze/model.h"
 
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* L3 ids sorted once, so that the per-charge lookups are a binary search. */
+static const struct xp_l3 *by_id[XA_MAX_L3];
+static pthread_once_t by_id_once = PTHREAD_ONCE_INIT;
+
+static int cmp_l3(const void *a, const void *b)
+{
+	return strcmp((*(const struct xp_l3 *const *)a)->id, (*(const struct xp_l3 *const *)b)->id);
+}
+
+static void sort_ids(void)
+{
+	for (size_t i = 0; i < xp_l3_count && i < XA_MAX_L3; i++)
+		by_id[i] = &xp_l3_table[i];
+	qsort(by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3, sizeof(by_id[0]), cmp_l3);
+}
+
+static int cmp_key(const void *key, const void *elem)
+{
+	return strcmp(key, (*(const struct xp_l3 *const *)elem)->id);
+}
 
 int xa_l3_index(const char *id)
 {
-	const struct xp_l3 *p = xp_l3_find(id);
+	const struct xp_l3 *const *hit;
 
-	return p ? (int)(p - xp_l3_table) : -1;
+	if (!id)
+		return -1;
+	pthread_once(&by_id_once, sort_ids);
+	hit = bsearch(id, by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3, sizeof(by_id[0]),
+		      cmp_key);
+	return hit ? (int)(*hit - xp_l3_table) : -1;
 }
 
 void xa_note(struct xa_turn *t, const char *fmt, ...)

@@ -157,8 +157,9 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 		esc(out, a->note);
 	} else {
 		esc(out, p->metric);
-		fprintf(out, ": %.4g %s (fires %s %g); %.3f ms charged", a->value, p->unit,
-			p->cmp == XP_FIRE_ABOVE ? "above" : "below", p->threshold, a->ns / 1e6);
+		fprintf(out, ": %s%.4g %s (fires %s %g); %.3f ms charged", v->s ? "worst " : "",
+			a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below", p->threshold,
+			a->ns / 1e6);
 		if (v->s)
 			fprintf(out, "; fired in %u of %u turns", v->s->fired[i], v->s->turns);
 	}

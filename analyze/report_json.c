@@ -88,7 +88,7 @@ static cJSON *l3_json(const struct xa_view *v, size_t i)
 	if (v->s) {
 		cJSON_AddNumberToObject(n, "fired_turns", v->s->fired[i]);
 		cJSON_AddNumberToObject(n, "measured_turns", v->s->measured[i]);
-		if (v->s->fired[i])
+		if (v->s->measured[i])
 			cJSON_AddNumberToObject(n, "worst_turn", (double)v->s->worst_turn[i]);
 	}
 	if (a->state == XA_FIRED)

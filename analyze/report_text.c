@@ -91,15 +91,17 @@ static void point(const struct xa_view *v, size_t i, FILE *out)
 		wrap(out, "", 9, a->note);
 		return;
 	}
-	snprintf(line, sizeof(line), "%s: %.4g %s (fires %s %g); %.3f ms, %.1f%% of the %s%s",
-		 p->metric, a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below",
-		 p->threshold, a->ns / 1e6, 100 * xa_share(a->ns, v->t->wall),
-		 v->s ? "session" : "turn", v->s ? " (worst turn)" : "");
+	if (v->s)
+		snprintf(line, sizeof(line), "%s: worst %.4g %s in turn %lld (fires %s %g); fired "
+			 "in %u of %u turns; %.3f ms, %.1f%% of the session", p->metric, a->value,
+			 p->unit, (long long)v->s->worst_turn[i],
+			 p->cmp == XP_FIRE_ABOVE ? "above" : "below", p->threshold, v->s->fired[i],
+			 v->s->turns, a->ns / 1e6, 100 * xa_share(a->ns, v->t->wall));
+	else
+		snprintf(line, sizeof(line), "%s: %.4g %s (fires %s %g); %.3f ms, %.1f%% of the turn",
+			 p->metric, a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below",
+			 p->threshold, a->ns / 1e6, 100 * xa_share(a->ns, v->t->wall));
 	wrap(out, "", 9, line);
-	if (v->s) {
-		snprintf(line, sizeof(line), "fired in %u of %u turns", v->s->fired[i], v->s->turns);
-		wrap(out, "", 9, line);
-	}
 	if (a->state != XA_FIRED)
 		return;
 	wrap(out, "fix: ", 9, p->suggestion);
@@ -187,7 +189,7 @@ static void session_part(const struct xa_session *s, FILE *out)
 		fprintf(out, "%5lld %11.1f", (long long)r.turn_index, r.wall / 1e6);
 		for (int c = 0; c < XP_CAT_COUNT; c++)
 			fprintf(out, " %5.1f%%", 100 * xa_share(r.cat_ns[c], r.wall));
-		fprintf(out, " %5u  %.22s\n", r.nfired,
+		fprintf(out, " %5u  %.26s\n", r.nfired,
 			r.top_l3 >= 0 ? xp_l3_table[r.top_l3].id : "-");
 	}
 	if (s->turns > MAX_ROWS)

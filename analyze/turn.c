@@ -18,22 +18,39 @@ const char *const xa_attr_names[XA_A_COUNT] = {
 	"process.exit.code", "http.response.body.size",
 };
 
+/* A finite number well inside the int64 range (so that conversions are defined). */
+static int in_range(const cJSON *n)
+{
+	return cJSON_IsNumber(n) && n->valuedouble > -4.6e18 && n->valuedouble < 4.6e18;
+}
+
 /* A non-negative integer nanosecond value (< 2^62 so sums cannot overflow). */
 static int get_ns(const cJSON *o, const char *key, uint64_t *out)
 {
 	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
 
-	if (!cJSON_IsNumber(n) || n->valuedouble < 0 || n->valuedouble > 4.6e18)
+	if (!in_range(n) || n->valuedouble < 0)
 		return -1;
 	*out = (uint64_t)n->valuedouble;
+	return 0;
+}
+
+/* An integer id (span ids, parents, turn index); -1 when not a number in int64 range. */
+static int as_id(const cJSON *n, int64_t *out)
+{
+	if (!in_range(n))
+		return -1;
+	*out = (int64_t)n->valuedouble;
 	return 0;
 }
 
 static void copy_str(char *dst, size_t len, const cJSON *n, const char *dflt)
 {
 	const char *s = cJSON_IsString(n) ? n->valuestring : dflt;
+	size_t k = strnlen(s, len - 1);
 
-	snprintf(dst, len, "%s", s);
+	memcpy(dst, s, k);
+	dst[k] = '\0';
 }
 
 static void read_counters(struct xa_span *s, const cJSON *c)
@@ -44,7 +61,7 @@ static void read_counters(struct xa_span *s, const cJSON *c)
 
 	cJSON_ArrayForEach(it, vals) {
 		for (size_t i = 0; i < xp_counter_name_count && it->string; i++) {
-			if (strcmp(xp_counter_name_table[i].name, it->string) || !cJSON_IsNumber(it))
+			if (strcmp(xp_counter_name_table[i].name, it->string) || !in_range(it))
 				continue;
 			s->var[i] = it->valuedouble;
 			s->var_have |= 1u << i;
@@ -68,7 +85,7 @@ static void read_attrs(struct xa_span *s, const cJSON *a)
 	for (int i = 0; i < XA_A_COUNT; i++) {
 		const cJSON *n = cJSON_GetObjectItemCaseSensitive(a, xa_attr_names[i]);
 
-		if (cJSON_IsNumber(n)) {
+		if (in_range(n)) {
 			s->attr[i] = n->valuedouble;
 			s->attr_have |= 1u << i;
 		}
@@ -97,7 +114,7 @@ static int read_span(const cJSON *j, const struct xa_trace *tr, struct xa_span *
 	const cJSON *sched = cJSON_GetObjectItemCaseSensitive(j, "sched");
 
 	memset(s, 0, sizeof(*s));
-	if (!cJSON_IsNumber(id) || !cJSON_IsString(st) || get_ns(j, "start_ns", &s->start) ||
+	if (as_id(id, &s->id) || !cJSON_IsString(st) || get_ns(j, "start_ns", &s->start) ||
 	    get_ns(j, "end_ns", &s->end) || s->start > s->end || s->start < tr->start ||
 	    s->end > tr->end)
 		return -1;
@@ -105,7 +122,6 @@ static int read_span(const cJSON *j, const struct xa_trace *tr, struct xa_span *
 		return -1;
 	if (!cJSON_IsString(cat) || xp_category_parse(cat->valuestring, &s->declared_cat))
 		return -1;
-	s->id = (int64_t)id->valuedouble;
 	s->parent = -1;
 	s->domain = s->declared;
 	copy_str(s->stage_name, sizeof(s->stage_name), st, "");
@@ -143,6 +159,20 @@ static int find_span(const struct xa_trace *tr, int64_t id)
 	return hit ? hit->ix : -1;
 }
 
+/* The span a mark or parent field names: its index, -1 for null, -2 for an unknown id. */
+static int span_ref(const struct xa_trace *tr, const cJSON *n)
+{
+	int64_t id;
+	int s;
+
+	if (!n || cJSON_IsNull(n))
+		return -1;
+	if (as_id(n, &id))
+		return -2;
+	s = find_span(tr, id);
+	return s < 0 ? -2 : s;
+}
+
 /* Resolve parents and depths; refuses unknown parents, cycles and duplicate ids. */
 static int link_spans(struct xa_trace *tr, const cJSON *arr)
 {
@@ -161,11 +191,9 @@ static int link_spans(struct xa_trace *tr, const cJSON *arr)
 
 		if (find_span(tr, s->id) != (int)i)
 			return -1;
-		if (cJSON_IsNumber(p)) {
-			s->parent = find_span(tr, (int64_t)p->valuedouble);
-			if (s->parent < 0 || s->parent == (int)i)
-				return -1;
-		}
+		s->parent = span_ref(tr, p);
+		if (s->parent < -1 || s->parent == (int)i)
+			return -1;
 		i++;
 	}
 	for (i = 0; i < tr->nspans; i++) {
@@ -210,9 +238,11 @@ static int read_marks(struct xa_trace *tr, const cJSON *doc)
 		if (idx < 0 || get_ns(m, "t_ns", &t))
 			return -1;
 		tr->mark_count[idx]++;
-		s = cJSON_IsNumber(sp) ? find_span(tr, (int64_t)sp->valuedouble) : innermost_at(tr, t);
-		if (cJSON_IsNumber(sp) && s < 0)
+		s = span_ref(tr, sp);
+		if (s == -2)
 			return -1;
+		if (s == -1)
+			s = innermost_at(tr, t);
 		if (s >= 0 && !tr->spans[s].waste_l3)
 			tr->spans[s].waste_l3 = xp_l3_table[idx].id;
 	}
@@ -221,7 +251,7 @@ static int read_marks(struct xa_trace *tr, const cJSON *doc)
 		const cJSON *sp = cJSON_GetObjectItemCaseSensitive(m, "span");
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(m, "attributes");
 		uint64_t ttft;
-		int s = cJSON_IsNumber(sp) ? find_span(tr, (int64_t)sp->valuedouble) : -1;
+		int s = span_ref(tr, sp);
 
 		if (!cJSON_IsString(k) || strcmp(k->valuestring, "ttft"))
 			continue;
@@ -254,11 +284,10 @@ int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr)
 	int n = cJSON_IsArray(spans) ? cJSON_GetArraySize(spans) : -1;
 
 	memset(tr, 0, sizeof(*tr));
-	snprintf(tr->path, sizeof(tr->path), "%s", path ? path : "<buffer>");
-	if (n < 0 || !cJSON_IsNumber(ti) || get_ns(doc, "start_ns", &tr->start) ||
+	copy_str(tr->path, sizeof(tr->path), NULL, path ? path : "<buffer>");
+	if (n < 0 || as_id(ti, &tr->turn_index) || get_ns(doc, "start_ns", &tr->start) ||
 	    get_ns(doc, "end_ns", &tr->end) || tr->start > tr->end)
 		return -1;
-	tr->turn_index = (int64_t)ti->valuedouble;
 	tr->complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "complete"));
 	copy_str(tr->session_id, sizeof(tr->session_id),
 		 cJSON_GetObjectItemCaseSensitive(doc, "session_id"), "?");
