@@ -163,6 +163,10 @@ static int handle_exec(struct task_struct *task, struct linux_binprm *bprm)
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	e->flags = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	/* Read here, race-free: /proc/PID/cgroup may be gone when userspace looks. */
+	if (bpf_probe_read_kernel_str(e->cgroup, sizeof(e->cgroup),
+				      BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, name)) < 0)
+		e->cgroup[0] = '\0';
 	n = bpf_probe_read_kernel_str(e->data, XP_FILENAME_MAX, BPF_CORE_READ(bprm, filename));
 	if (n <= 0) {
 		e->data[0] = '\0';
