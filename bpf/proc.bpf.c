@@ -113,7 +113,7 @@ static __u32 read_cwd(struct xp_exec *e, __u32 off, struct task_struct *task)
 	struct dentry *root_d = BPF_CORE_READ(fs, root.dentry);
 	struct vfsmount *root_m = BPF_CORE_READ(fs, root.mnt);
 	struct mount *mnt = container_of(vm, struct mount, mnt);
-	__u32 used = 0;
+	__u64 used = 0;	/* 64-bit: the verifier must see 512 - used >= 0 */
 
 	for (int i = 0; i < XP_CWD_DEPTH * 2; i++) {
 		struct dentry *parent = BPF_CORE_READ(d, d_parent);

@@ -21,6 +21,16 @@ void xpc_json_add_strn(cJSON *o, const char *key, const char *s, size_t max)
 	free(copy);
 }
 
+cJSON *xpc_counts_json(const uint64_t v[XP_EV_TYPE_MAX])
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (unsigned int t = 0; o && t < XP_EV_TYPE_MAX; t++)
+		if (v[t])
+			cJSON_AddNumberToObject(o, xpc_type_name(t), (double)v[t]);
+	return o;
+}
+
 cJSON *xpc_record_json(const struct xp_hdr *rec)
 {
 	cJSON *o = cJSON_CreateObject();

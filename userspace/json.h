@@ -8,6 +8,9 @@
 #define XPERF_USERSPACE_JSON_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include <linux/types.h>
 
 #include <cjson/cJSON.h>
 
@@ -15,6 +18,9 @@
 
 /* A new object for rec (caller frees with cJSON_Delete); NULL on ENOMEM. */
 cJSON *xpc_record_json(const struct xp_hdr *rec);
+
+/* {"exec": 3, ...}: the nonzero entries of a per-type array, by type name. */
+cJSON *xpc_counts_json(const uint64_t v[XP_EV_TYPE_MAX]);
 
 /* Add a string of at most max bytes that may lack its NUL (kernel arrays). */
 void xpc_json_add_strn(cJSON *o, const char *key, const char *s, size_t max);
