@@ -118,11 +118,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		if (env.record && !env.run.command)
-			argp_error(state, "record: missing command (record -- CMD [ARG...])");
+			argp_error(state, "missing command (record -- CMD [ARG...])");
 		if (!env.record && !env.pid)
-			argp_error(state, "attach: missing --pid");
+			argp_error(state, "missing --pid");
 		if (env.record && env.pid)
-			argp_error(state, "record: --pid is for attach");
+			argp_error(state, "--pid is for attach");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -145,6 +145,8 @@ static void parse_args(int argc, char **argv)
 		exit(XPB_EXIT_USAGE);
 	}
 	env.record = !strcmp(argv[1], "record");
+	/* argp names the program after argv[0] in its messages. */
+	argv[1] = env.record ? "xperf-bpf record" : "xperf-bpf attach";
 	argp_err_exit_status = XPB_EXIT_USAGE;
 	argp_parse(&argp, argc - 1, argv + 1, ARGP_IN_ORDER, NULL, NULL);
 }
