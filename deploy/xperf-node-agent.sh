@@ -111,7 +111,8 @@ expire() {
 		done
 }
 
-if ! mkdir -p "$out" || ! chmod 0700 "$out"; then
+# The hostPath may have been created 0755 by the kubelet: tighten it.
+if ! mkdir -p "$out" || ! chmod 0700 "${out%/*}" "$out"; then
 	log "cannot create $out"
 	exit 1
 fi
