@@ -117,16 +117,21 @@ def check_daemonset(ds, errs):
             errs.append("%s: trace dir is not the node's hostPath %s" % (c["name"], trace_dir))
 
 
-def package_of(lib):
+def package_of(lib, cache={}):
     """The Debian package shipping a shared library, via ldconfig's path and dpkg -S."""
-    out = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    for line in out.splitlines():
+    if "ldconfig" not in cache:
+        cache["ldconfig"] = subprocess.run(["ldconfig", "-p"], capture_output=True,
+                                           text=True).stdout
+    if lib in cache:
+        return cache[lib]
+    for line in cache["ldconfig"].splitlines():
         if line.strip().startswith(lib + " ") and "x86-64" in line:
             path = os.path.realpath(line.split("=>")[1].strip())
             for p in (path, path.replace("/usr/lib/", "/lib/", 1)):
                 r = subprocess.run(["dpkg", "-S", p], capture_output=True, text=True)
                 if r.returncode == 0:
-                    return r.stdout.split(":")[0]
+                    cache[lib] = r.stdout.split(":")[0]
+                    return cache[lib]
     return None
 
 
