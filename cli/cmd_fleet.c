@@ -36,54 +36,70 @@ struct args {
 	unsigned interval;
 };
 
-static int parse_format(const char *v, enum fleet_format *f)
+static int set_format(struct args *a, const char *v)
 {
 	static const char *const names[] = { "text", "json", "html" };
 
 	for (int i = 0; i < 3; i++)
 		if (!strcmp(v, names[i]))
-			return *f = (enum fleet_format)i, 0;
+			return a->format = (enum fleet_format)i, 0;
 	return -1;
 }
 
-static int parse_interval(const char *v, unsigned *out)
+static int set_interval(struct args *a, const char *v)
 {
 	char *end;
 	long n = strtol(v, &end, 10);
 
 	if (end == v || *end || n < 1 || n > 86400)
 		return -1;
-	*out = (unsigned)n;
+	a->interval = (unsigned)n;
 	return 0;
 }
+
+static int set_out(struct args *a, const char *v)
+{
+	a->out = v;
+	return 0;
+}
+
+static int set_listen(struct args *a, const char *v)
+{
+	a->listen = v;
+	return 0;
+}
+
+/* The options, each taking one value. */
+static const struct {
+	const char *name;
+	int (*set)(struct args *a, const char *v);
+} options[] = {
+	{ "--format", set_format },
+	{ "--interval", set_interval },
+	{ "--listen", set_listen },
+	{ "-o", set_out },
+};
 
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
 	for (int i = 1; i < argc; i++) {
-		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int bad = 0;
+		size_t k = 0;
 
-		if (!strcmp(k, "--format") && v)
-			bad = parse_format(v, &a->format);
-		else if (!strcmp(k, "-o") && v)
-			a->out = v;
-		else if (!strcmp(k, "--listen") && v)
-			a->listen = v;
-		else if (!strcmp(k, "--interval") && v)
-			bad = parse_interval(v, &a->interval);
-		else if (k[0] == '-' || (a->mode && a->dir))
-			bad = -1, v = NULL;
-		else if (!a->mode)
-			a->mode = k, v = NULL;
-		else
-			a->dir = k, v = NULL;
-		if (bad) {
-			fprintf(stderr, "xperf fleet: invalid argument '%s%s%s'\n", k, v ? " " : "",
-				v ? v : "");
+		while (k < sizeof(options) / sizeof(options[0]) && strcmp(argv[i], options[k].name))
+			k++;
+		if (k < sizeof(options) / sizeof(options[0])) {
+			if (i + 1 == argc || options[k].set(a, argv[i + 1])) {
+				fprintf(stderr, "xperf fleet: invalid value for %s\n", argv[i]);
+				return -1;
+			}
+			i++;
+		} else if (argv[i][0] == '-' || a->dir) {
+			fprintf(stderr, "xperf fleet: unexpected argument '%s'\n", argv[i]);
 			return -1;
+		} else {
+			*(a->mode ? &a->dir : &a->mode) = argv[i];
 		}
-		i += v != NULL;
 	}
 	if (!a->mode || !a->dir || (strcmp(a->mode, "report") && strcmp(a->mode, "serve"))) {
 		fprintf(stderr, "xperf fleet: expected 'report DIR' or 'serve DIR'\n");

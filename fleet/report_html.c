@@ -10,28 +10,15 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
+#include "lib/html.h"
 
 static const char *const cat_color[XP_CAT_COUNT] = { "#d9822b", "#4a7fb5", "#c23b22",
 						     "#3a9a5b" };
 
-static void esc(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out); break;
-		}
-	}
-}
-
 static void cell(FILE *out, const char *s)
 {
 	fputs("<td>", out);
-	esc(out, s);
+	xp_html_escape(out, s);
 	fputs("</td>", out);
 }
 
@@ -46,7 +33,7 @@ static void head(const struct fleet_agg *a, FILE *out)
 	      ".bar{display:flex;height:1.4em;width:40em;border:1px solid #999}"
 	      ".bar div{height:100%}.fix{color:#555}</style></head><body>\n"
 	      "<h1>xperf fleet report</h1>\n<p>", out);
-	esc(out, a->dir);
+	xp_html_escape(out, a->dir);
 	fprintf(out, "</p>\n<table><tr><th>nodes</th><th>sessions</th><th>turns</th>"
 		"<th>incomplete</th><th>turn time (s)</th><th>invalid files</th>"
 		"<th>failed sessions</th><th>dropped events</th></tr>\n<tr><td class=n>%zu</td>"
@@ -90,7 +77,7 @@ static void points(const struct fleet_agg *a, FILE *out)
 			"<td class=n>%u</td><td class=n>%.3f</td><td class=fix>", p->id, p->name,
 			f->turns, a->turns ? 100.0 * f->turns / a->turns : 0, f->sessions,
 			(double)f->ns / 1e9);
-		esc(out, p->suggestion);
+		xp_html_escape(out, p->suggestion);
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</table>\n", out);
@@ -129,7 +116,7 @@ static void lists(const struct fleet_agg *a, FILE *out)
 		a->invalid_files + a->failed_sessions);
 	for (unsigned i = 0; i < a->nbad; i++) {
 		fputs("<li><code>", out);
-		esc(out, a->bad[i]);
+		xp_html_escape(out, a->bad[i]);
 		fputs("</code></li>\n", out);
 	}
 	fputs("</ul>\n", out);

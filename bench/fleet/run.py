@@ -10,19 +10,28 @@
 # tree (it must stay flat: memory is bounded by nodes and agents, not sessions).
 # Run from the repository root after `bazel build -c opt //cli:xperf`.
 import argparse
+import importlib.util
 import json
 import os
 import random
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "analyze"))
-import gen  # noqa: E402  (bench/analyze/gen.py: the turn generator)
+
+
+def load(name, path):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, path))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+gen = load("gen", "../analyze/gen.py")              # the turn generator
+bench = load("analyze_bench", "../analyze/run.py")  # run(cmd) by GNU time, fmt(vals)
+run, fmt = bench.run, bench.fmt
 
 
 def make_tree(root, nodes, sessions, turns):
@@ -33,23 +42,6 @@ def make_tree(root, nodes, sessions, turns):
         for i in range(1, turns + 1):
             with open(os.path.join(d, "turn_%03d.json" % i), "w") as f:
                 json.dump(gen.turn(i, rnd), f, separators=(",", ":"))
-
-
-def run(cmd):
-    """Wall seconds, CPU seconds (user + sys, children included) and peak RSS (MiB)."""
-    with tempfile.NamedTemporaryFile("r") as tf:
-        t0 = time.perf_counter()
-        p = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", "-o", tf.name] + cmd,
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        wall = time.perf_counter() - t0
-        if p.returncode != 0:
-            sys.exit("failed: %s\n%s" % (" ".join(cmd), p.stderr.decode()[-500:]))
-        user, sys_, rss = tf.read().split()[-3:]
-    return wall, float(user) + float(sys_), int(rss) / 1024
-
-
-def fmt(vals, f="%.2f"):
-    return (f + " (" + f + "-" + f + ")") % (statistics.median(vals), min(vals), max(vals))
 
 
 def main():

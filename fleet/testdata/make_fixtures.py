@@ -3,6 +3,7 @@
 # and testdata/expected.json: the figures this generator knows by construction (turns,
 # wall time, incomplete turns, dropped events, invalid files per node and agent), which
 # the tests compare with `xperf fleet report` and with what Prometheus scraped.
+import importlib.util
 import json
 import os
 import shutil
@@ -11,17 +12,11 @@ import sys
 MS = 1000000
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "fleet")
-
-
-def span(i, stage, dom, a, b, cat="processing", sched=None, attrs=None):
-    s = {"id": i, "parent": None, "stage": stage, "domain": dom, "category": cat,
-         "start_ns": a * MS, "end_ns": b * MS}
-    if sched:
-        s["sched"] = {"on_cpu_ns": sched[0] * MS, "runq_ns": sched[1] * MS,
-                      "blocked_ns": sched[2] * MS}
-    if attrs:
-        s["attributes"] = attrs
-    return s
+_spec = importlib.util.spec_from_file_location(
+    "analyze_fixtures", os.path.join(HERE, "../../analyze/testdata/make_fixtures.py"))
+_fx = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_fx)
+span = _fx.span  # span(id, stage, domain, start_ms, end_ms, cat=, sched=(on, runq, blocked), attrs=)
 
 
 def turn(sess, idx, agent, wall, failed_tool=False, slow_ttft=False, complete=True,
