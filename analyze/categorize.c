@@ -45,7 +45,7 @@ static void charge(struct xa_turn *t, const struct xa_span *s, enum xp_domain d,
 	t->cat_ns[c] += ns;
 	t->l2_ns[d][c] += ns;
 	/* An L3 is charged only under its own L2; otherwise the time stays on the L2. */
-	if (i < 0 || !l2 || strcmp(xp_l3_table[i].l2_id, l2->id))
+	if (i < 0 || !l2 || xa_l3_parent((size_t)i) != l2)
 		return;
 	t->l3[i].ns += ns;
 	if (s)
@@ -97,7 +97,7 @@ static void split(struct xa_turn *t, const struct xa_span *s, const double *turn
 	double units;
 
 	if (s->waste_l3) {
-		const struct xp_l2 *l2 = xp_l2_find(xp_l3_table[xa_l3_index(s->waste_l3)].l2_id);
+		const struct xp_l2 *l2 = xa_l3_parent((size_t)xa_l3_index(s->waste_l3));
 
 		charge(t, s, l2->domain, XP_CAT_WASTE, s->waste_l3, e);
 		return;

@@ -249,6 +249,8 @@ size_t xa_var_count(void);
 
 /* Index of an L3 point in theory's table, -1 when unknown. */
 int xa_l3_index(const char *id);
+/* The L2 parent of L3 point i (NULL when theory names an unknown one). */
+const struct xp_l2 *xa_l3_parent(size_t i);
 /* Append a note (dropped when full). */
 void xa_note(struct xa_turn *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -132,7 +132,7 @@ static void tree(const struct xa_view *v, FILE *out)
 		if (!xa_l3_shown(v, i))
 			continue;
 		if (v->t->l3[i].state == XA_NOT_DRILLED ||
-		    !xa_l2_drilled(v, xp_l2_find(xp_l3_table[i].l2_id)))
+		    !xa_l2_drilled(v, xa_l3_parent(i)))
 			hidden++;
 		else
 			point(v, i, out);
