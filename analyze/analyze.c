@@ -72,12 +72,7 @@ int xa_parse_threshold(const char *s, double *out)
 static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const double *prev,
 			int session, struct xa_turn *t)
 {
-	snprintf(t->path, sizeof(t->path), "%s", tr->path);
-	snprintf(t->session_id, sizeof(t->session_id), "%s", tr->session_id);
-	snprintf(t->source, sizeof(t->source), "%s", tr->source);
-	snprintf(t->tier, sizeof(t->tier), "%s", tr->tier);
-	t->turn_index = tr->turn_index;
-	t->complete = tr->complete;
+	t->head = tr->head;
 	t->start = tr->start;
 	t->wall = tr->end - tr->start;
 	t->warnings = tr->warnings;

@@ -67,18 +67,23 @@ struct xa_seg {
 	enum xp_category category; /* the span's dominant category */
 };
 
-struct xa_gpu {
-	int present;
-	uint64_t phase, busy, kernel, copy, sync, launch, dropped;
-};
-
-struct xa_trace {
+/* Which turn: from the file's top level (path as given). */
+struct xa_head {
 	char path[512];
 	char session_id[132];
 	int64_t turn_index;
 	int complete;
 	char source[8];
 	char tier[16];
+};
+
+struct xa_gpu {
+	int present;
+	uint64_t phase, busy, kernel, copy, sync, launch, dropped;
+};
+
+struct xa_trace {
+	struct xa_head head;
 	uint64_t start, end;
 	struct xa_span *spans;
 	size_t nspans, cap;
@@ -124,12 +129,7 @@ enum xa_feat {
 };
 
 struct xa_turn {
-	char path[512];
-	char session_id[132];
-	int64_t turn_index;
-	int complete;
-	char source[8];
-	char tier[16];
+	struct xa_head head;
 	uint64_t start, wall;
 	uint64_t cat_ns[XP_CAT_COUNT];
 	uint64_t l2_ns[XP_DOMAIN_COUNT][XP_CAT_COUNT];

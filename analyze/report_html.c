@@ -92,7 +92,7 @@ static void turn_bars(const struct xa_view *v, FILE *out)
 		if (s && xa_session_row(s, i, &r))
 			break;
 		if (!s) {
-			r.turn_index = v->t->turn_index;
+			r.turn_index = v->t->head.turn_index;
 			r.wall = v->t->wall;
 			memcpy(r.cat_ns, v->t->cat_ns, sizeof(r.cat_ns));
 		}
@@ -305,13 +305,13 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 			(unsigned long long)v->s->dropped);
 	} else {
 		fprintf(out, "<h1>xperf turn %lld</h1><p class=\"facts\">session ",
-			(long long)t->turn_index);
-		esc(out, t->session_id);
+			(long long)t->head.turn_index);
+		esc(out, t->head.session_id);
 		fputs("; source ", out);
-		esc(out, t->source);
+		esc(out, t->head.source);
 		fprintf(out, "; %.3f ms; tier ", t->wall / 1e6);
-		esc(out, t->tier);
-		fprintf(out, "; %s</p>", t->complete ? "complete" : "incomplete");
+		esc(out, t->head.tier);
+		fprintf(out, "; %s</p>", t->head.complete ? "complete" : "incomplete");
 	}
 	turn_bars(v, out);
 	drill_tree(v, out);

@@ -131,14 +131,14 @@ static void add_turn_facts(const struct xa_turn *t, cJSON *root)
 {
 	cJSON *j = cJSON_AddObjectToObject(root, "turn"), *arr;
 
-	cJSON_AddStringToObject(j, "path", t->path);
-	cJSON_AddStringToObject(j, "session_id", t->session_id);
-	cJSON_AddNumberToObject(j, "turn_index", (double)t->turn_index);
-	cJSON_AddStringToObject(j, "source", t->source);
-	cJSON_AddBoolToObject(j, "complete", t->complete);
+	cJSON_AddStringToObject(j, "path", t->head.path);
+	cJSON_AddStringToObject(j, "session_id", t->head.session_id);
+	cJSON_AddNumberToObject(j, "turn_index", (double)t->head.turn_index);
+	cJSON_AddStringToObject(j, "source", t->head.source);
+	cJSON_AddBoolToObject(j, "complete", t->head.complete);
 	cJSON_AddNumberToObject(j, "start_ns", (double)t->start);
 	cJSON_AddNumberToObject(j, "wall_ns", (double)t->wall);
-	cJSON_AddStringToObject(j, "tier", t->tier);
+	cJSON_AddStringToObject(j, "tier", t->head.tier);
 	cJSON_AddNumberToObject(j, "dropped_events", (double)t->dropped_events);
 	cJSON_AddNumberToObject(j, "warnings", t->warnings);
 	arr = cJSON_AddArrayToObject(root, "corrections");

@@ -210,10 +210,10 @@ int xa_report_text(const struct xa_view *v, FILE *out)
 		fprintf(out, "xperf analyze session: %u turns (%u skipped, %u incomplete)\n",
 			v->s->turns, v->s->skipped, v->s->incomplete);
 	else
-		fprintf(out, "xperf analyze turn %lld of session %.40s\n", (long long)t->turn_index,
-			t->session_id);
+		fprintf(out, "xperf analyze turn %lld of session %.40s\n", (long long)t->head.turn_index,
+			t->head.session_id);
 	fprintf(out, "wall %.3f ms; tier %s; dropped events %llu; warnings %u\n", t->wall / 1e6,
-		v->s ? v->s->tier : t->tier,
+		v->s ? v->s->tier : t->head.tier,
 		(unsigned long long)(v->s ? v->s->dropped : t->dropped_events),
 		v->s ? v->s->warnings : t->warnings + t->nnotes);
 	fprintf(out, "depth L%d; threshold %.0f%%; measurability %s\n", v->o->depth,
