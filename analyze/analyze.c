@@ -207,7 +207,8 @@ int xa_analyze_session_dir(const char *dir, const struct xa_options *o, struct x
 		rc = session_turn(s, &sc, i, err);
 	if (rc == XA_OK && !s->turns) {
 		if (err)
-			fprintf(err, "xperf analyze: %s: no valid turn file (turn_NNN.json)\n", dir);
+			fprintf(err, "xperf analyze: %s: no valid turn file (turn_NNN.json)\n",
+				dir);
 		rc = XA_EINVALID;
 	}
 	if (rc) {

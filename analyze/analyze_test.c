@@ -121,8 +121,8 @@ static void expect_l1(const cJSON *d, double s, double p, double w, double e)
 	const char *ids[4] = { "supply", "processing", "waste", "effective" };
 
 	for (int i = 0; i < 4; i++)
-		CHECK(num(find(d, "l1", ids[i]), "ns") == want[i], "L1 %s: %.0f ns, want %.0f", ids[i],
-		      num(find(d, "l1", ids[i]), "ns"), want[i]);
+		CHECK(num(find(d, "l1", ids[i]), "ns") == want[i], "L1 %s: %.0f ns, want %.0f",
+		      ids[i], num(find(d, "l1", ids[i]), "ns"), want[i]);
 }
 
 static void expect_l3(const cJSON *d, const char *id, double ns, const char *state, double value)
@@ -136,8 +136,8 @@ static void expect_l3(const cJSON *d, const char *id, double ns, const char *sta
 		CHECK(num(p, "ns") == ns, "%s: ns %.0f, want %.0f", id, num(p, "ns"), ns);
 	CHECK(!strcmp(str(p, "state"), state), "%s: state %s, want %s", id, str(p, "state"), state);
 	if (!isnan(value))
-		CHECK(NEAR(num(p, "value"), value), "%s: value %.9g, want %.9g", id, num(p, "value"),
-		      value);
+		CHECK(NEAR(num(p, "value"), value), "%s: value %.9g, want %.9g", id,
+		      num(p, "value"), value);
 }
 
 static const cJSON *l4(const cJSON *d, const char *l3, const char *id)
@@ -370,7 +370,7 @@ static const cJSON *row(const cJSON *d, int i)
 }
 
 /* Three turns, walls 1000/3000/2000, TTFT 100/200/300 ms, input tokens 1000/1500/3000,
- * 10 output tokens each. Decode is 11-14 tok/s in every turn (fires 3x); context grows
+ * 10 output tokens each. Decode runs 3.6-11 tok/s in every turn (fires 3x); context grows
  * by 0.5 and 1.0 (> 0.25: fires in turns 2 and 3). TTFT slope 100 ms/turn, token slope
  * 1000/turn. Effective 3 x 200, supply 600, processing 700 + 2600 + 1500. */
 static void test_session_growth(void)
@@ -462,8 +462,8 @@ static void test_errors(void)
 	      xa_parse_grades("", &o.grades), "bad grades accepted");
 	CHECK(xa_parse_depth("L4", &o.depth) == 0 && o.depth == 4 && xa_parse_depth("L5", &o.depth),
 	      "depth");
-	CHECK(xa_parse_threshold("0.3", &o.threshold) == 0 && xa_parse_threshold("1.5", &o.threshold),
-	      "threshold");
+	CHECK(xa_parse_threshold("0.3", &o.threshold) == 0 &&
+	      xa_parse_threshold("1.5", &o.threshold), "threshold");
 }
 
 int main(int argc, char **argv)

@@ -107,8 +107,10 @@ static void split(struct xa_turn *t, const struct xa_span *s, const double *turn
 	} else if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched && dur) {
 		uint64_t on = s->on_cpu < dur ? s->on_cpu : dur;
 
-		supply = (double)on / (double)dur < xp_rules.cpu_ratio_supply ? e
-									       : scale(e, dur - on, dur);
+		if ((double)on / (double)dur < xp_rules.cpu_ratio_supply)
+			supply = e;
+		else
+			supply = scale(e, dur - on, dur);
 		runq = scale(supply, s->runq, s->runq + s->blocked);
 	} else if (s->domain == XP_DOMAIN_COMPUTE && s->declared_cat == XP_CAT_SUPPLY) {
 		supply = e;

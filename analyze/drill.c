@@ -48,8 +48,8 @@ int xa_l3_index(const char *id)
 	if (!id)
 		return -1;
 	pthread_once(&by_id_once, sort_ids);
-	hit = bsearch(id, by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3, sizeof(by_id[0]),
-		      cmp_key);
+	hit = bsearch(id, by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3,
+		      sizeof(by_id[0]), cmp_key);
 	return hit ? (int)(*hit - xp_l3_table) : -1;
 }
 

@@ -60,7 +60,8 @@ static const struct metric metrics[] = {
 	  "no decode time with output tokens" },
 	{ "intelligent.processing.long_prefill", K_VALUE, F_MAX_IN, F_LLM_N, "no LLM call" },
 	{ "intelligent.processing.context_growth", K_SESSION, 0, 0, NULL },
-	{ "intelligent.processing.gpu_kernel", K_RATIO, F_GPU_KERNEL, F_GPU_PHASE, "no GPU activity" },
+	{ "intelligent.processing.gpu_kernel", K_RATIO, F_GPU_KERNEL, F_GPU_PHASE,
+	  "no GPU activity" },
 	{ "intelligent.processing.gpu_memcpy", K_RATIO, F_GPU_COPY, F_GPU_BUSY, "no GPU activity" },
 	{ "intelligent.processing.gpu_sync", K_RATIO, F_GPU_SYNC, F_GPU_PHASE, "no GPU activity" },
 	{ "intelligent.processing.sampling", K_RATIO, F_SAMP_NS, F_DEC_NS, "no decode time" },
@@ -80,7 +81,8 @@ static const struct metric metrics[] = {
 	  "no connection_setup span" },
 	{ "fused.waste.aborted_stream", K_COUNT, 0, 0, NULL },
 	{ "fused.waste.uncached_prefix", K_SESSION, 0, 0, NULL },
-	{ "fused.effective.response_delivery", K_EFF, 0, 0, "no successful response_transfer span" },
+	{ "fused.effective.response_delivery", K_EFF, 0, 0,
+	  "no successful response_transfer span" },
 };
 
 /* Each metric's L3 index, resolved once. */
