@@ -16,19 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/test_check.h"
 #include "theory/theory.h"
-
-static int failures;
-
-#define CHECK(cond, ...)                                                                   \
-	do {                                                                               \
-		if (!(cond)) {                                                             \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);                     \
-			fprintf(stderr, __VA_ARGS__);                                      \
-			fputc('\n', stderr);                                               \
-			failures++;                                                        \
-		}                                                                          \
-	} while (0)
 
 struct out {
 	char buf[8192];
@@ -114,8 +103,8 @@ static void test_invalid_fixtures(void)
 		CHECK(buf && expect && elen > 0, "%s: fixture or its .expect missing", names[i]);
 		if (buf && expect) {
 			xp_validate_buffer(names[i], buf, len, collect, &o);
-			CHECK(o.n > 0 && !strcmp(o.buf, expect), "%s:\n  want: %s  got:  %s", names[i],
-			      expect, o.n ? o.buf : "(no error)\n");
+			CHECK(o.n > 0 && !strcmp(o.buf, expect), "%s:\n  want: %s  got:  %s",
+			      names[i], expect, o.n ? o.buf : "(no error)\n");
 		}
 		free(buf);
 		free(expect);
@@ -230,6 +219,11 @@ static void test_limits(void)
 	free(buf);
 
 	o.len = 0, o.n = 0;
+	CHECK(xp_validate_buffer(NULL, "\"\\u\x10\x10\x10\x10\"", 8, collect, &o) == 1 &&
+		      !strcmp(o.last.msg, "invalid \\u escape in string"),
+	      "control bytes as hex digits: %s", o.buf);
+
+	o.len = 0, o.n = 0;
 	CHECK(xp_validate_buffer(NULL, "[1, 2, x]", 9, collect, &o) == 1 &&
 		      !strcmp(o.buf, "<buffer>:1:8: /2: unexpected 'x', expected a JSON value\n"),
 	      "array pointer: %s", o.buf);
@@ -238,10 +232,11 @@ static void test_limits(void)
 /* A turn with n spans (and as many unknown properties when junk). */
 static char *make_turn(int n, int junk)
 {
-	cJSON *t = cJSON_Parse("{\"schema_version\":\"1.0\",\"session_id\":\"big\",\"turn_index\":1,"
-			       "\"complete\":true,\"source\":\"ebpf\",\"clock\":\"CLOCK_MONOTONIC\","
-			       "\"start_ns\":0,\"end_ns\":100000000000,\"agent\":{\"name\":\"a\","
-			       "\"pid\":7},\"spans\":[],\"fused_marks\":[],\"waste_marks\":[],"
+	cJSON *t = cJSON_Parse("{\"schema_version\":\"1.0\",\"session_id\":\"big\","
+			       "\"turn_index\":1,\"complete\":true,\"source\":\"ebpf\","
+			       "\"clock\":\"CLOCK_MONOTONIC\",\"start_ns\":0,"
+			       "\"end_ns\":100000000000,\"agent\":{\"name\":\"a\",\"pid\":7},"
+			       "\"spans\":[],\"fused_marks\":[],\"waste_marks\":[],"
 			       "\"data_quality\":{\"tier\":\"ciphertext\",\"dropped_events\":3,"
 			       "\"truncated_payloads\":0,\"warnings\":[]}}");
 	cJSON *spans = cJSON_GetObjectItem(t, "spans");
@@ -291,7 +286,7 @@ int main(void)
 	test_schema_file();
 	test_limits();
 	test_big_and_capped();
-	if (failures)
-		fprintf(stderr, "%d validator check(s) failed\n", failures);
-	return failures != 0;
+	if (test_failures)
+		fprintf(stderr, "%d validator check(s) failed\n", test_failures);
+	return test_failures != 0;
 }

@@ -99,21 +99,23 @@ static const struct span *find(const struct turn *t, long long id)
 static void check_sched(struct xp_vctx *v, const struct span *s)
 {
 	const cJSON *sched = get(s->node, "sched");
-	long long sum;
+	double sum; /* three values near 2^63 would overflow a long long */
 
 	if (!sched)
 		return;
-	sum = opt_ns(sched, "on_cpu_ns") + opt_ns(sched, "runq_ns") + opt_ns(sched, "blocked_ns");
-	if (sum > s->end - s->start + XP_SCHED_TOLERANCE_NS)
+	sum = (double)opt_ns(sched, "on_cpu_ns") + (double)opt_ns(sched, "runq_ns") +
+	      (double)opt_ns(sched, "blocked_ns");
+	if (sum > (double)(s->end - s->start) + XP_SCHED_TOLERANCE_NS)
 		ERR_AT(v, s->node, "sched",
-		       "on_cpu_ns + runq_ns + blocked_ns = %lld exceeds the span's %lld ns by more "
+		       "on_cpu_ns + runq_ns + blocked_ns = %.0f exceeds the span's %lld ns by more "
 		       "than 1 ms", sum, s->end - s->start);
 }
 
 static void check_counters(struct xp_vctx *v, const cJSON *span)
 {
 	const cJSON *ctr = get(span, "counters"), *c;
-	const cJSON *vals = ctr ? get(ctr, "values") : NULL, *why = ctr ? get(ctr, "unavailable") : NULL;
+	const cJSON *vals = ctr ? get(ctr, "values") : NULL;
+	const cJSON *why = ctr ? get(ctr, "unavailable") : NULL;
 	size_t saved;
 
 	if (!vals || !why)
@@ -123,8 +125,8 @@ static void check_counters(struct xp_vctx *v, const cJSON *span)
 		if (get(vals, c->string)) {
 			size_t s2 = xp_vctx_key(v, "unavailable");
 
-			ERR_AT(v, why, c->string, "counter \"%s\" is both in values and unavailable",
-			       c->string);
+			ERR_AT(v, why, c->string,
+			       "counter \"%s\" is both in values and unavailable", c->string);
 			xp_vctx_up(v, s2);
 		}
 	}
@@ -207,8 +209,8 @@ static void check_cycles(struct xp_vctx *v, struct turn *t)
 		if (j != SIZE_MAX && mark[j] == i + 1) {
 			size_t saved = xp_vctx_index(v, j);
 
-			ERR_AT(v, t->spans[j].node, "parent", "parent chain of span %lld is a cycle",
-			       t->spans[j].id);
+			ERR_AT(v, t->spans[j].node, "parent",
+			       "parent chain of span %lld is a cycle", t->spans[j].id);
 			xp_vctx_up(v, saved);
 		}
 		for (j = i; j != SIZE_MAX && mark[j] == i + 1; j = t->spans[j].parent)
