@@ -77,7 +77,8 @@ static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const d
 	t->wall = tr->end - tr->start;
 	t->warnings = tr->warnings;
 	t->dropped_events = tr->dropped_events;
-	if (xp_l3_count > XA_MAX_L3 || xa_normalize(tr) || xa_domain_check(tr, t) ||
+	/* The fixed arrays of model.h must hold theory's tables. */
+	if (xp_l3_count > XA_MAX_L3 || xa_var_count() > XA_NVAR || xa_normalize(tr) || xa_domain_check(tr, t) ||
 	    xa_categorize(tr, t))
 		return -1;
 	if (!tr->nspans)
