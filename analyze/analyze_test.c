@@ -223,6 +223,37 @@ static void test_missing_counters(void)
 	cJSON_Delete(d);
 }
 
+/* Counters recorded on a machine with a PMU (tool exit 3: all 1000 ms processing).
+ * IPC 2e9/4e9 = 0.5 < 1 fires; L1D 1000 x 5e7/2e9 = 25 MPKI > 20 fires; LLC 0.5 MPKI;
+ * branches 10 MPKI > 5 fires, miss rate 2e7/4e8 = 0.05 (not > 0.05); L1D miss rate
+ * 5e7/6e8; LLC miss rate 0.1; 2 major faults > 0 fires; 10 switches/s; runq 0. */
+static void test_hw_counters(void)
+{
+	cJSON *d = turn_report("hw_counters", "hw_counters", opts(4, 0.2, 0));
+	const char *id = "compute.processing.tool_cpu";
+	static const struct {
+		const char *l4, *state;
+		double value;
+	} want[] = {
+		{ "ipc_low", "fired", 0.5 },        { "l1d_mpki", "fired", 25 },
+		{ "llc_mpki", "below", 0.5 },       { "branch_mpki", "fired", 10 },
+		{ "branch_miss_rate", "below", 0.05 }, { "l1d_miss_rate", "below", 5e7 / 6e8 },
+		{ "llc_miss_rate", "below", 0.1 },  { "major_faults", "fired", 2 },
+		{ "ctx_switch_rate", "below", 10 }, { "runq_latency", "below", 0 },
+	};
+
+	expect_l3(d, id, 1000 * MS, "fired", 1.0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const cJSON *c = l4(d, id, want[i].l4);
+
+		CHECK(c && !strcmp(str(c, "state"), want[i].state) &&
+		      NEAR(num(c, "value"), want[i].value), "L4 %s: %s %g", want[i].l4,
+		      str(c, "state"), num(c, "value"));
+	}
+	CHECK(str(l4(d, id, "ipc_low"), "suggestion")[0] != '\0', "fired L4 without suggestion");
+	cJSON_Delete(d);
+}
+
 /* No spans: all 500 ms uncovered -> orchestration processing; L4 has no counters. */
 static void test_no_spans(void)
 {
@@ -473,6 +504,7 @@ int main(int argc, char **argv)
 	test_threshold();
 	test_waste_in_llm();
 	test_missing_counters();
+	test_hw_counters();
 	test_no_spans();
 	test_all_idle();
 	test_nested_tools();
