@@ -71,7 +71,7 @@ static void fold_points(struct xa_session *s, const struct xa_turn *t, struct xa
 			continue;
 		if (!s->measured[i]++ || worse(a->value, s->worst[i], xp_l3_table[i].cmp)) {
 			s->worst[i] = a->value;
-			s->worst_turn[i] = t->turn_index;
+			s->worst_turn[i] = t->head.turn_index;
 		}
 		if (a->state != XA_FIRED)
 			continue;
@@ -86,8 +86,8 @@ static void fold_points(struct xa_session *s, const struct xa_turn *t, struct xa
 
 int xa_session_add(struct xa_session *s, const struct xa_turn *t)
 {
-	struct xa_row r = { .turn_index = t->turn_index, .wall = t->wall, .top_l3 = -1,
-			    .in_tok = t->feat[F_IN_TOK], .complete = t->complete,
+	struct xa_row r = { .turn_index = t->head.turn_index, .wall = t->wall, .top_l3 = -1,
+			    .in_tok = t->feat[F_IN_TOK], .complete = t->head.complete,
 			    .ttft_ms = t->feat[F_TTFT_N] ? t->feat[F_TTFT_FIRST] / 1e6 : -1 };
 	struct xa_turn *tot = s->total;
 
@@ -101,7 +101,7 @@ int xa_session_add(struct xa_session *s, const struct xa_turn *t)
 	fold_points(s, t, &r);
 	if (r.ttft_ms >= 0)
 		add_point(&s->ttft_n, &s->ttft_sx, &s->ttft_sy, &s->ttft_sxx, &s->ttft_sxy,
-			  (double)t->turn_index, r.ttft_ms);
+			  (double)t->head.turn_index, r.ttft_ms);
 	if (t->feat[F_LLM_N] > 0) {
 		if (s->tok_n > 0 && s->tok_last > 0 && r.in_tok / s->tok_last - 1 > s->growth_max)
 			s->growth_max = r.in_tok / s->tok_last - 1;
@@ -109,17 +109,17 @@ int xa_session_add(struct xa_session *s, const struct xa_turn *t)
 			s->tok_first = r.in_tok;
 		s->tok_last = r.in_tok;
 		add_point(&s->tok_n, &s->tok_sx, &s->tok_sy, &s->tok_sxx, &s->tok_sxy,
-			  (double)t->turn_index, r.in_tok);
+			  (double)t->head.turn_index, r.in_tok);
 	}
 	keep_slow(s, &r);
 	s->turns++;
-	s->incomplete += !t->complete;
+	s->incomplete += !t->head.complete;
 	s->dropped += t->dropped_events;
 	s->warnings += t->warnings + t->nnotes;
 	s->corrections += (unsigned)t->ncorr;
 	if (!s->tier[0])
-		snprintf(s->tier, sizeof(s->tier), "%s", t->tier);
-	else if (strcmp(s->tier, t->tier))
+		snprintf(s->tier, sizeof(s->tier), "%s", t->head.tier);
+	else if (strcmp(s->tier, t->head.tier))
 		snprintf(s->tier, sizeof(s->tier), "mixed");
 	return fwrite(&r, sizeof(r), 1, s->rows) == 1 ? 0 : -1;
 }
@@ -128,8 +128,8 @@ void xa_session_finish(struct xa_session *s)
 {
 	struct xa_turn *tot = s->total;
 
-	tot->turn_index = s->turns;
-	snprintf(tot->path, sizeof(tot->path), "%s", s->dir);
+	tot->head.turn_index = s->turns;
+	snprintf(tot->head.path, sizeof(tot->head.path), "%s", s->dir);
 	for (size_t i = 0; i < xp_l3_count; i++) {
 		struct xa_l3 *a = &tot->l3[i];
 

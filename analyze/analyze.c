@@ -72,17 +72,13 @@ int xa_parse_threshold(const char *s, double *out)
 static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const double *prev,
 			int session, struct xa_turn *t)
 {
-	snprintf(t->path, sizeof(t->path), "%s", tr->path);
-	snprintf(t->session_id, sizeof(t->session_id), "%s", tr->session_id);
-	snprintf(t->source, sizeof(t->source), "%s", tr->source);
-	snprintf(t->tier, sizeof(t->tier), "%s", tr->tier);
-	t->turn_index = tr->turn_index;
-	t->complete = tr->complete;
+	t->head = tr->head;
 	t->start = tr->start;
 	t->wall = tr->end - tr->start;
 	t->warnings = tr->warnings;
 	t->dropped_events = tr->dropped_events;
-	if (xp_l3_count > XA_MAX_L3 || xa_normalize(tr) || xa_domain_check(tr, t) ||
+	/* The fixed arrays of model.h must hold theory's tables. */
+	if (xp_l3_count > XA_MAX_L3 || xa_var_count() > XA_NVAR || xa_normalize(tr) || xa_domain_check(tr, t) ||
 	    xa_categorize(tr, t))
 		return -1;
 	if (!tr->nspans)
@@ -212,7 +208,8 @@ int xa_analyze_session_dir(const char *dir, const struct xa_options *o, struct x
 		rc = session_turn(s, &sc, i, err);
 	if (rc == XA_OK && !s->turns) {
 		if (err)
-			fprintf(err, "xperf analyze: %s: no valid turn file (turn_NNN.json)\n", dir);
+			fprintf(err, "xperf analyze: %s: no valid turn file (turn_NNN.json)\n",
+				dir);
 		rc = XA_EINVALID;
 	}
 	if (rc) {

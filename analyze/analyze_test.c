@@ -121,8 +121,8 @@ static void expect_l1(const cJSON *d, double s, double p, double w, double e)
 	const char *ids[4] = { "supply", "processing", "waste", "effective" };
 
 	for (int i = 0; i < 4; i++)
-		CHECK(num(find(d, "l1", ids[i]), "ns") == want[i], "L1 %s: %.0f ns, want %.0f", ids[i],
-		      num(find(d, "l1", ids[i]), "ns"), want[i]);
+		CHECK(num(find(d, "l1", ids[i]), "ns") == want[i], "L1 %s: %.0f ns, want %.0f",
+		      ids[i], num(find(d, "l1", ids[i]), "ns"), want[i]);
 }
 
 static void expect_l3(const cJSON *d, const char *id, double ns, const char *state, double value)
@@ -136,8 +136,8 @@ static void expect_l3(const cJSON *d, const char *id, double ns, const char *sta
 		CHECK(num(p, "ns") == ns, "%s: ns %.0f, want %.0f", id, num(p, "ns"), ns);
 	CHECK(!strcmp(str(p, "state"), state), "%s: state %s, want %s", id, str(p, "state"), state);
 	if (!isnan(value))
-		CHECK(NEAR(num(p, "value"), value), "%s: value %.9g, want %.9g", id, num(p, "value"),
-		      value);
+		CHECK(NEAR(num(p, "value"), value), "%s: value %.9g, want %.9g", id,
+		      num(p, "value"), value);
 }
 
 static const cJSON *l4(const cJSON *d, const char *l3, const char *id)
@@ -220,6 +220,37 @@ static void test_missing_counters(void)
 	CHECK(NEAR(num(l4(d, id, "ctx_switch_rate"), "value"), 5000 / 0.9), "ctx rate value");
 	CHECK(NEAR(num(l4(d, id, "page_fault_rate"), "value"), 100 / 900.0), "page fault rate");
 	CHECK(!strcmp(str(l4(d, id, "page_fault_rate"), "state"), "below"), "page faults fired");
+	cJSON_Delete(d);
+}
+
+/* Counters recorded on a machine with a PMU (tool exit 3: all 1000 ms processing).
+ * IPC 2e9/4e9 = 0.5 < 1 fires; L1D 1000 x 5e7/2e9 = 25 MPKI > 20 fires; LLC 0.5 MPKI;
+ * branches 10 MPKI > 5 fires, miss rate 2e7/4e8 = 0.05 (not > 0.05); L1D miss rate
+ * 5e7/6e8; LLC miss rate 0.1; 2 major faults > 0 fires; 10 switches/s; runq 0. */
+static void test_hw_counters(void)
+{
+	cJSON *d = turn_report("hw_counters", "hw_counters", opts(4, 0.2, 0));
+	const char *id = "compute.processing.tool_cpu";
+	static const struct {
+		const char *l4, *state;
+		double value;
+	} want[] = {
+		{ "ipc_low", "fired", 0.5 },        { "l1d_mpki", "fired", 25 },
+		{ "llc_mpki", "below", 0.5 },       { "branch_mpki", "fired", 10 },
+		{ "branch_miss_rate", "below", 0.05 }, { "l1d_miss_rate", "below", 5e7 / 6e8 },
+		{ "llc_miss_rate", "below", 0.1 },  { "major_faults", "fired", 2 },
+		{ "ctx_switch_rate", "below", 10 }, { "runq_latency", "below", 0 },
+	};
+
+	expect_l3(d, id, 1000 * MS, "fired", 1.0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const cJSON *c = l4(d, id, want[i].l4);
+
+		CHECK(c && !strcmp(str(c, "state"), want[i].state) &&
+		      NEAR(num(c, "value"), want[i].value), "L4 %s: %s %g", want[i].l4,
+		      str(c, "state"), num(c, "value"));
+	}
+	CHECK(str(l4(d, id, "ipc_low"), "suggestion")[0] != '\0', "fired L4 without suggestion");
 	cJSON_Delete(d);
 }
 
@@ -370,7 +401,7 @@ static const cJSON *row(const cJSON *d, int i)
 }
 
 /* Three turns, walls 1000/3000/2000, TTFT 100/200/300 ms, input tokens 1000/1500/3000,
- * 10 output tokens each. Decode is 11-14 tok/s in every turn (fires 3x); context grows
+ * 10 output tokens each. Decode runs 3.6-11 tok/s in every turn (fires 3x); context grows
  * by 0.5 and 1.0 (> 0.25: fires in turns 2 and 3). TTFT slope 100 ms/turn, token slope
  * 1000/turn. Effective 3 x 200, supply 600, processing 700 + 2600 + 1500. */
 static void test_session_growth(void)
@@ -462,8 +493,8 @@ static void test_errors(void)
 	      xa_parse_grades("", &o.grades), "bad grades accepted");
 	CHECK(xa_parse_depth("L4", &o.depth) == 0 && o.depth == 4 && xa_parse_depth("L5", &o.depth),
 	      "depth");
-	CHECK(xa_parse_threshold("0.3", &o.threshold) == 0 && xa_parse_threshold("1.5", &o.threshold),
-	      "threshold");
+	CHECK(xa_parse_threshold("0.3", &o.threshold) == 0 &&
+	      xa_parse_threshold("1.5", &o.threshold), "threshold");
 }
 
 int main(int argc, char **argv)
@@ -473,6 +504,7 @@ int main(int argc, char **argv)
 	test_threshold();
 	test_waste_in_llm();
 	test_missing_counters();
+	test_hw_counters();
 	test_no_spans();
 	test_all_idle();
 	test_nested_tools();

@@ -45,7 +45,7 @@ static void charge(struct xa_turn *t, const struct xa_span *s, enum xp_domain d,
 	t->cat_ns[c] += ns;
 	t->l2_ns[d][c] += ns;
 	/* An L3 is charged only under its own L2; otherwise the time stays on the L2. */
-	if (i < 0 || !l2 || strcmp(xp_l3_table[i].l2_id, l2->id))
+	if (i < 0 || !l2 || xa_l3_parent((size_t)i) != l2)
 		return;
 	t->l3[i].ns += ns;
 	if (s)
@@ -97,7 +97,7 @@ static void split(struct xa_turn *t, const struct xa_span *s, const double *turn
 	double units;
 
 	if (s->waste_l3) {
-		const struct xp_l2 *l2 = xp_l2_find(xp_l3_table[xa_l3_index(s->waste_l3)].l2_id);
+		const struct xp_l2 *l2 = xa_l3_parent((size_t)xa_l3_index(s->waste_l3));
 
 		charge(t, s, l2->domain, XP_CAT_WASTE, s->waste_l3, e);
 		return;
@@ -107,8 +107,10 @@ static void split(struct xa_turn *t, const struct xa_span *s, const double *turn
 	} else if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched && dur) {
 		uint64_t on = s->on_cpu < dur ? s->on_cpu : dur;
 
-		supply = (double)on / (double)dur < xp_rules.cpu_ratio_supply ? e
-									       : scale(e, dur - on, dur);
+		if ((double)on / (double)dur < xp_rules.cpu_ratio_supply)
+			supply = e;
+		else
+			supply = scale(e, dur - on, dur);
 		runq = scale(supply, s->runq, s->runq + s->blocked);
 	} else if (s->domain == XP_DOMAIN_COMPUTE && s->declared_cat == XP_CAT_SUPPLY) {
 		supply = e;

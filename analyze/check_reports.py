@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-import jsonschema
+import jsonschema  # Debian: python3-jsonschema (setup.sh)
 
 VOID = {"meta", "br", "img", "hr", "input", "link", "area", "base", "col", "source", "wbr"}
 

@@ -16,8 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* L3 ids sorted once, so that the per-charge lookups are a binary search. */
+/* L3 ids sorted once, so that the per-charge lookups are a binary search; and each
+ * point's parent L2, resolved once. */
 static const struct xp_l3 *by_id[XA_MAX_L3];
+static const struct xp_l2 *parent_of[XA_MAX_L3];
 static pthread_once_t by_id_once = PTHREAD_ONCE_INIT;
 
 static int cmp_l3(const void *a, const void *b)
@@ -27,8 +29,10 @@ static int cmp_l3(const void *a, const void *b)
 
 static void sort_ids(void)
 {
-	for (size_t i = 0; i < xp_l3_count && i < XA_MAX_L3; i++)
+	for (size_t i = 0; i < xp_l3_count && i < XA_MAX_L3; i++) {
 		by_id[i] = &xp_l3_table[i];
+		parent_of[i] = xp_l2_find(xp_l3_table[i].l2_id);
+	}
 	qsort(by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3, sizeof(by_id[0]), cmp_l3);
 }
 
@@ -44,9 +48,15 @@ int xa_l3_index(const char *id)
 	if (!id)
 		return -1;
 	pthread_once(&by_id_once, sort_ids);
-	hit = bsearch(id, by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3, sizeof(by_id[0]),
-		      cmp_key);
+	hit = bsearch(id, by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3,
+		      sizeof(by_id[0]), cmp_key);
 	return hit ? (int)(*hit - xp_l3_table) : -1;
+}
+
+const struct xp_l2 *xa_l3_parent(size_t i)
+{
+	pthread_once(&by_id_once, sort_ids);
+	return i < XA_MAX_L3 ? parent_of[i] : NULL;
 }
 
 void xa_note(struct xa_turn *t, const char *fmt, ...)
@@ -84,7 +94,7 @@ double xa_share(uint64_t ns, uint64_t wall)
 void xa_drill(struct xa_turn *t, const struct xa_options *o)
 {
 	for (size_t i = 0; i < xp_l3_count; i++) {
-		const struct xp_l2 *l2 = xp_l2_find(xp_l3_table[i].l2_id);
+		const struct xp_l2 *l2 = xa_l3_parent(i);
 
 		if (!(o->grades & (1u << xp_l3_table[i].grade)) && l2) {
 			fold(t, l2, t->l3[i].ns);
@@ -93,7 +103,7 @@ void xa_drill(struct xa_turn *t, const struct xa_options *o)
 	}
 	for (size_t i = 0; i < xp_l3_count; i++) {
 		const struct xp_l3 *p = &xp_l3_table[i];
-		const struct xp_l2 *l2 = xp_l2_find(p->l2_id);
+		const struct xp_l2 *l2 = xa_l3_parent(i);
 		struct xa_l3 *a = &t->l3[i];
 
 		if (a->state == XA_FILTERED || !l2)

@@ -42,7 +42,8 @@ static int build(cJSON *doc, const char *name, struct xa_trace *tr, struct err_c
 	if (xa_trace_from_json(doc, name, tr)) {
 		struct xp_verror e = { .file = name };
 
-		snprintf(e.msg, sizeof(e.msg), "turn data the analyzer cannot use (or out of memory)");
+		snprintf(e.msg, sizeof(e.msg),
+			 "turn data the analyzer cannot use (or out of memory)");
 		on_error(&e, c);
 		xa_trace_free(tr);
 		cJSON_Delete(doc);

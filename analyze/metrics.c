@@ -9,6 +9,7 @@
  */
 #include "analyze/model.h"
 
+#include <pthread.h>
 #include <string.h>
 
 enum kind {
@@ -59,7 +60,8 @@ static const struct metric metrics[] = {
 	  "no decode time with output tokens" },
 	{ "intelligent.processing.long_prefill", K_VALUE, F_MAX_IN, F_LLM_N, "no LLM call" },
 	{ "intelligent.processing.context_growth", K_SESSION, 0, 0, NULL },
-	{ "intelligent.processing.gpu_kernel", K_RATIO, F_GPU_KERNEL, F_GPU_PHASE, "no GPU activity" },
+	{ "intelligent.processing.gpu_kernel", K_RATIO, F_GPU_KERNEL, F_GPU_PHASE,
+	  "no GPU activity" },
 	{ "intelligent.processing.gpu_memcpy", K_RATIO, F_GPU_COPY, F_GPU_BUSY, "no GPU activity" },
 	{ "intelligent.processing.gpu_sync", K_RATIO, F_GPU_SYNC, F_GPU_PHASE, "no GPU activity" },
 	{ "intelligent.processing.sampling", K_RATIO, F_SAMP_NS, F_DEC_NS, "no decode time" },
@@ -79,8 +81,19 @@ static const struct metric metrics[] = {
 	  "no connection_setup span" },
 	{ "fused.waste.aborted_stream", K_COUNT, 0, 0, NULL },
 	{ "fused.waste.uncached_prefix", K_SESSION, 0, 0, NULL },
-	{ "fused.effective.response_delivery", K_EFF, 0, 0, "no successful response_transfer span" },
+	{ "fused.effective.response_delivery", K_EFF, 0, 0,
+	  "no successful response_transfer span" },
 };
+
+/* Each metric's L3 index, resolved once. */
+static int metric_l3[sizeof(metrics) / sizeof(metrics[0])];
+static pthread_once_t metric_once = PTHREAD_ONCE_INIT;
+
+static void resolve(void)
+{
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+		metric_l3[i] = xa_l3_index(metrics[i].l3);
+}
 
 static int is_stage(const struct xa_span *s, const char *name)
 {
@@ -185,9 +198,9 @@ static void not_measured(struct xa_l3 *p, const char *why)
 	snprintf(p->note, sizeof(p->note), "%s", why);
 }
 
-static void eval(const struct metric *m, const struct xa_trace *tr, struct xa_turn *t)
+static void eval(const struct metric *m, int l3, const struct xa_trace *tr, struct xa_turn *t)
 {
-	struct xa_l3 *p = &t->l3[xa_l3_index(m->l3)];
+	struct xa_l3 *p = &t->l3[l3];
 	const double *f = t->feat, a = f[m->a], b = f[m->b];
 
 	p->state = XA_OK_BELOW;
@@ -201,7 +214,7 @@ static void eval(const struct metric *m, const struct xa_trace *tr, struct xa_tu
 		p->value = (double)p->ns / (double)p->base_ns;
 		return;
 	case K_COUNT:
-		p->value = tr->mark_count[xa_l3_index(m->l3)];
+		p->value = tr->mark_count[l3];
 		return;
 	case K_L3_MS:
 		p->value = (double)p->ns / 1e6;
@@ -228,9 +241,10 @@ void xa_metrics(const struct xa_trace *tr, struct xa_turn *t)
 	features(tr, t->feat);
 	for (size_t i = 0; i < xp_l3_count; i++)
 		not_measured(&t->l3[i], "no metric defined for this point");
+	pthread_once(&metric_once, resolve);
 	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
-		if (xa_l3_index(metrics[i].l3) >= 0)
-			eval(&metrics[i], tr, t);
+		if (metric_l3[i] >= 0)
+			eval(&metrics[i], metric_l3[i], tr, t);
 }
 
 void xa_metrics_session(struct xa_turn *t, const double *prev)

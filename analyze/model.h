@@ -67,18 +67,23 @@ struct xa_seg {
 	enum xp_category category; /* the span's dominant category */
 };
 
-struct xa_gpu {
-	int present;
-	uint64_t phase, busy, kernel, copy, sync, launch, dropped;
-};
-
-struct xa_trace {
+/* Which turn: from the file's top level (path as given). */
+struct xa_head {
 	char path[512];
 	char session_id[132];
 	int64_t turn_index;
 	int complete;
 	char source[8];
 	char tier[16];
+};
+
+struct xa_gpu {
+	int present;
+	uint64_t phase, busy, kernel, copy, sync, launch, dropped;
+};
+
+struct xa_trace {
+	struct xa_head head;
 	uint64_t start, end;
 	struct xa_span *spans;
 	size_t nspans, cap;
@@ -124,12 +129,7 @@ enum xa_feat {
 };
 
 struct xa_turn {
-	char path[512];
-	char session_id[132];
-	int64_t turn_index;
-	int complete;
-	char source[8];
-	char tier[16];
+	struct xa_head head;
 	uint64_t start, wall;
 	uint64_t cat_ns[XP_CAT_COUNT];
 	uint64_t l2_ns[XP_DOMAIN_COUNT][XP_CAT_COUNT];
@@ -249,6 +249,8 @@ size_t xa_var_count(void);
 
 /* Index of an L3 point in theory's table, -1 when unknown. */
 int xa_l3_index(const char *id);
+/* The L2 parent of L3 point i (NULL when theory names an unknown one). */
+const struct xp_l2 *xa_l3_parent(size_t i);
 /* Append a note (dropped when full). */
 void xa_note(struct xa_turn *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -36,7 +36,7 @@ int xa_l3_shown(const struct xa_view *v, size_t i)
 
 int xa_l4_shown(const struct xa_view *v, size_t i)
 {
-	const struct xp_l2 *l2 = xp_l2_find(xp_l3_table[i].l2_id);
+	const struct xp_l2 *l2 = xa_l3_parent(i);
 
 	return v->o->depth >= 4 && v->t->l3[i].state == XA_FIRED && l2 &&
 	       l2->domain == XP_DOMAIN_COMPUTE;

@@ -50,6 +50,17 @@ static void esc(FILE *out, const char *s)
 	}
 }
 
+/* A state badge: the JSON name as the class, with spaces for the label. */
+static void badge(FILE *out, enum xa_state st)
+{
+	const char *n = xa_state_name(st);
+
+	fprintf(out, "<span class=\"badge %s\">", n);
+	for (; *n; n++)
+		fputc(*n == '_' ? ' ' : *n, out);
+	fputs("</span>", out);
+}
+
 /* A horizontal bar split by category, at (x, y), w wide for the whole turn. */
 static void stacked(FILE *out, const uint64_t *ns, uint64_t wall, double x, double y, double w,
 		    double h)
@@ -92,12 +103,12 @@ static void turn_bars(const struct xa_view *v, FILE *out)
 		if (s && xa_session_row(s, i, &r))
 			break;
 		if (!s) {
-			r.turn_index = v->t->turn_index;
+			r.turn_index = v->t->head.turn_index;
 			r.wall = v->t->wall;
 			memcpy(r.cat_ns, v->t->cat_ns, sizeof(r.cat_ns));
 		}
-		fprintf(out, "<text x=\"0\" y=\"%zu\" font-size=\"11\" fill=\"#5a6272\">%lld</text>",
-			k * 18 + 14, (long long)r.turn_index);
+		fprintf(out, "<text x=\"0\" y=\"%zu\" font-size=\"11\" fill=\"#5a6272\">%lld"
+			     "</text>", k * 18 + 14, (long long)r.turn_index);
 		stacked(out, r.cat_ns, r.wall, 50, (double)(k * 18 + 3),
 			maxw ? 600.0 * (double)r.wall / (double)maxw : 0, 13);
 		fprintf(out, "<text x=\"%.1f\" y=\"%zu\" font-size=\"11\" fill=\"#5a6272\">%.1f ms"
@@ -122,14 +133,14 @@ static void l4_items(const struct xa_view *v, size_t i, FILE *out)
 
 		fputs("<li>L4 ", out);
 		esc(out, c->name);
-		fprintf(out, "<span class=\"badge %s\">%s</span> <span class=\"ev\">",
-			xa_state_name(st), xa_state_name(st));
+		badge(out, st);
+		fputs(" <span class=\"ev\">", out);
 		if (st == XA_NOT_MEASURED) {
 			fputs("not measured: ", out);
 			esc(out, why);
 		} else {
-			fprintf(out, "%.4g %s (%s %g)", val, c->unit,
-				c->cmp == XP_FIRE_ABOVE ? "fires above" : "fires below", c->threshold);
+			fprintf(out, "%.4g %s (fires %s %g)", val, c->unit,
+				c->cmp == XP_FIRE_ABOVE ? "above" : "below", c->threshold);
 		}
 		fputs("</span>", out);
 		if (st == XA_FIRED) {
@@ -149,8 +160,9 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 
 	fprintf(out, "<li><details%s><summary>", a->state == XA_FIRED ? " open=\"open\"" : "");
 	esc(out, p->name);
-	fprintf(out, " <code>%s</code> [%s]<span class=\"badge %s\">%s</span></summary>", p->id,
-		xp_grade_names[p->grade], xa_state_name(a->state), xa_state_name(a->state));
+	fprintf(out, " <code>%s</code> [%s]", p->id, xp_grade_names[p->grade]);
+	badge(out, a->state);
+	fputs("</summary>", out);
 	fputs("<div class=\"ev\">", out);
 	if (a->state == XA_NOT_MEASURED) {
 		fputs("not measured: ", out);
@@ -158,8 +170,8 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 	} else {
 		esc(out, p->metric);
 		fprintf(out, ": %s%.4g %s (fires %s %g); %.3f ms charged", v->s ? "worst " : "",
-			a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below", p->threshold,
-			a->ns / 1e6);
+			a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below",
+			p->threshold, a->ns / 1e6);
 		if (v->s)
 			fprintf(out, "; fired in %u of %u turns", v->s->fired[i], v->s->turns);
 	}
@@ -305,13 +317,13 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 			(unsigned long long)v->s->dropped);
 	} else {
 		fprintf(out, "<h1>xperf turn %lld</h1><p class=\"facts\">session ",
-			(long long)t->turn_index);
-		esc(out, t->session_id);
+			(long long)t->head.turn_index);
+		esc(out, t->head.session_id);
 		fputs("; source ", out);
-		esc(out, t->source);
+		esc(out, t->head.source);
 		fprintf(out, "; %.3f ms; tier ", t->wall / 1e6);
-		esc(out, t->tier);
-		fprintf(out, "; %s</p>", t->complete ? "complete" : "incomplete");
+		esc(out, t->head.tier);
+		fprintf(out, "; %s</p>", t->head.complete ? "complete" : "incomplete");
 	}
 	turn_bars(v, out);
 	drill_tree(v, out);

@@ -131,14 +131,14 @@ static void add_turn_facts(const struct xa_turn *t, cJSON *root)
 {
 	cJSON *j = cJSON_AddObjectToObject(root, "turn"), *arr;
 
-	cJSON_AddStringToObject(j, "path", t->path);
-	cJSON_AddStringToObject(j, "session_id", t->session_id);
-	cJSON_AddNumberToObject(j, "turn_index", (double)t->turn_index);
-	cJSON_AddStringToObject(j, "source", t->source);
-	cJSON_AddBoolToObject(j, "complete", t->complete);
+	cJSON_AddStringToObject(j, "path", t->head.path);
+	cJSON_AddStringToObject(j, "session_id", t->head.session_id);
+	cJSON_AddNumberToObject(j, "turn_index", (double)t->head.turn_index);
+	cJSON_AddStringToObject(j, "source", t->head.source);
+	cJSON_AddBoolToObject(j, "complete", t->head.complete);
 	cJSON_AddNumberToObject(j, "start_ns", (double)t->start);
 	cJSON_AddNumberToObject(j, "wall_ns", (double)t->wall);
-	cJSON_AddStringToObject(j, "tier", t->tier);
+	cJSON_AddStringToObject(j, "tier", t->head.tier);
 	cJSON_AddNumberToObject(j, "dropped_events", (double)t->dropped_events);
 	cJSON_AddNumberToObject(j, "warnings", t->warnings);
 	arr = cJSON_AddArrayToObject(root, "corrections");
@@ -186,7 +186,8 @@ static void add_session_facts(const struct xa_session *s, cJSON *root)
 	tr = cJSON_AddObjectToObject(root, "trends");
 	cJSON_AddNumberToObject(tr, "ttft_turns", s->ttft_n);
 	cJSON_AddNumberToObject(tr, "ttft_slope_ms_per_turn",
-				xa_slope(s->ttft_n, s->ttft_sx, s->ttft_sy, s->ttft_sxx, s->ttft_sxy));
+				xa_slope(s->ttft_n, s->ttft_sx, s->ttft_sy, s->ttft_sxx,
+					 s->ttft_sxy));
 	cJSON_AddNumberToObject(tr, "input_tokens_first", s->tok_first);
 	cJSON_AddNumberToObject(tr, "input_tokens_last", s->tok_last);
 	cJSON_AddNumberToObject(tr, "input_tokens_slope_per_turn",
@@ -254,7 +255,8 @@ int xa_report_json(const struct xa_view *v, FILE *out)
 	char *txt;
 	int rc = 0;
 
-	cJSON_AddStringToObject(root, "report", v->s ? "xperf.analyze.session" : "xperf.analyze.turn");
+	cJSON_AddStringToObject(root, "report",
+				v->s ? "xperf.analyze.session" : "xperf.analyze.turn");
 	cJSON_AddStringToObject(root, "version", "1.0");
 	cJSON_AddItemToObject(root, "options", options_json(v->o));
 	if (v->s)

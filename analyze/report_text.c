@@ -67,10 +67,11 @@ static void l4_lines(const struct xa_view *v, size_t i, FILE *out)
 		enum xa_state st = xa_l4_eval(v->t, i, &xp_l4_table[k], &val, why, sizeof(why));
 
 		if (st == XA_NOT_MEASURED)
-			snprintf(line, sizeof(line), "%s: not measured: %s", xp_l4_table[k].id, why);
+			snprintf(line, sizeof(line), "%s: not measured: %s", xp_l4_table[k].id,
+				 why);
 		else
-			snprintf(line, sizeof(line), "%s: %.3g %s (%s %g) %s", xp_l4_table[k].id, val,
-				 xp_l4_table[k].unit,
+			snprintf(line, sizeof(line), "%s: %.3g %s (%s %g) %s", xp_l4_table[k].id,
+				 val, xp_l4_table[k].unit,
 				 xp_l4_table[k].cmp == XP_FIRE_ABOVE ? ">" : "<",
 				 xp_l4_table[k].threshold, st == XA_FIRED ? "FIRED" : "ok");
 		wrap(out, "L4 ", 13, line);
@@ -85,8 +86,9 @@ static void point(const struct xa_view *v, size_t i, FILE *out)
 	const struct xa_l3 *a = &v->t->l3[i];
 	char line[320];
 
-	fprintf(out, "  %-6s %.60s [%s]\n", a->state == XA_FIRED ? "FIRED" : xa_state_name(a->state),
-		p->id, xp_grade_names[p->grade]);
+	fprintf(out, "  %-6s %.60s [%s]\n",
+		a->state == XA_FIRED ? "FIRED" : xa_state_name(a->state), p->id,
+		xp_grade_names[p->grade]);
 	if (a->state == XA_NOT_MEASURED) {
 		wrap(out, "", 9, a->note);
 		return;
@@ -98,8 +100,9 @@ static void point(const struct xa_view *v, size_t i, FILE *out)
 			 p->cmp == XP_FIRE_ABOVE ? "above" : "below", p->threshold, v->s->fired[i],
 			 v->s->turns, a->ns / 1e6, 100 * xa_share(a->ns, v->t->wall));
 	else
-		snprintf(line, sizeof(line), "%s: %.4g %s (fires %s %g); %.3f ms, %.1f%% of the turn",
-			 p->metric, a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below",
+		snprintf(line, sizeof(line),
+			 "%s: %.4g %s (fires %s %g); %.3f ms, %.1f%% of the turn", p->metric,
+			 a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below",
 			 p->threshold, a->ns / 1e6, 100 * xa_share(a->ns, v->t->wall));
 	wrap(out, "", 9, line);
 	if (a->state != XA_FIRED)
@@ -132,7 +135,7 @@ static void tree(const struct xa_view *v, FILE *out)
 		if (!xa_l3_shown(v, i))
 			continue;
 		if (v->t->l3[i].state == XA_NOT_DRILLED ||
-		    !xa_l2_drilled(v, xp_l2_find(xp_l3_table[i].l2_id)))
+		    !xa_l2_drilled(v, xa_l3_parent(i)))
 			hidden++;
 		else
 			point(v, i, out);
@@ -210,10 +213,10 @@ int xa_report_text(const struct xa_view *v, FILE *out)
 		fprintf(out, "xperf analyze session: %u turns (%u skipped, %u incomplete)\n",
 			v->s->turns, v->s->skipped, v->s->incomplete);
 	else
-		fprintf(out, "xperf analyze turn %lld of session %.40s\n", (long long)t->turn_index,
-			t->session_id);
+		fprintf(out, "xperf analyze turn %lld of session %.40s\n",
+			(long long)t->head.turn_index, t->head.session_id);
 	fprintf(out, "wall %.3f ms; tier %s; dropped events %llu; warnings %u\n", t->wall / 1e6,
-		v->s ? v->s->tier : t->tier,
+		v->s ? v->s->tier : t->head.tier,
 		(unsigned long long)(v->s ? v->s->dropped : t->dropped_events),
 		v->s ? v->s->warnings : t->warnings + t->nnotes);
 	fprintf(out, "depth L%d; threshold %.0f%%; measurability %s\n", v->o->depth,
@@ -240,8 +243,9 @@ int xa_print_summary(const struct xa_session *s, FILE *out)
 	for (int k = 0; k < 3 && sum.top[k].l3; k++) {
 		char line[200];
 
-		snprintf(line, sizeof(line), "%s: fired in %u turns, worst %.4g %s", sum.top[k].l3->id,
-			 sum.top[k].turns_fired, sum.top[k].value, sum.top[k].l3->unit);
+		snprintf(line, sizeof(line), "%s: fired in %u turns, worst %.4g %s",
+			 sum.top[k].l3->id, sum.top[k].turns_fired, sum.top[k].value,
+			 sum.top[k].l3->unit);
 		wrap(out, "* ", 4, line);
 		wrap(out, "", 4, sum.top[k].l3->suggestion);
 	}

@@ -126,8 +126,8 @@ static int read_span(const cJSON *j, const struct xa_trace *tr, struct xa_span *
 	s->domain = s->declared;
 	copy_str(s->stage_name, sizeof(s->stage_name), st, "");
 	s->stage = xp_stage_find(st->valuestring);
-	if (sched && !get_ns(sched, "on_cpu_ns", &s->on_cpu) && !get_ns(sched, "runq_ns", &s->runq) &&
-	    !get_ns(sched, "blocked_ns", &s->blocked)) {
+	if (sched && !get_ns(sched, "on_cpu_ns", &s->on_cpu) &&
+	    !get_ns(sched, "runq_ns", &s->runq) && !get_ns(sched, "blocked_ns", &s->blocked)) {
 		s->has_sched = 1;
 		s->var[xp_counter_name_count] = (double)s->runq;
 		s->var[xp_counter_name_count + 1] = (double)s->on_cpu;
@@ -270,7 +270,8 @@ static void read_quality(struct xa_trace *tr, const cJSON *doc)
 	const cJSON *dq = cJSON_GetObjectItemCaseSensitive(doc, "data_quality");
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(dq, "warnings");
 
-	copy_str(tr->tier, sizeof(tr->tier), cJSON_GetObjectItemCaseSensitive(dq, "tier"), "?");
+	copy_str(tr->head.tier, sizeof(tr->head.tier),
+		 cJSON_GetObjectItemCaseSensitive(dq, "tier"), "?");
 	get_ns(dq, "dropped_events", &tr->dropped_events);
 	get_ns(dq, "truncated_payloads", &tr->truncated_payloads);
 	tr->warnings = cJSON_IsArray(w) ? (unsigned)cJSON_GetArraySize(w) : 0;
@@ -284,15 +285,15 @@ int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr)
 	int n = cJSON_IsArray(spans) ? cJSON_GetArraySize(spans) : -1;
 
 	memset(tr, 0, sizeof(*tr));
-	copy_str(tr->path, sizeof(tr->path), NULL, path ? path : "<buffer>");
-	if (n < 0 || as_id(ti, &tr->turn_index) || get_ns(doc, "start_ns", &tr->start) ||
+	copy_str(tr->head.path, sizeof(tr->head.path), NULL, path ? path : "<buffer>");
+	if (n < 0 || as_id(ti, &tr->head.turn_index) || get_ns(doc, "start_ns", &tr->start) ||
 	    get_ns(doc, "end_ns", &tr->end) || tr->start > tr->end)
 		return -1;
-	tr->complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "complete"));
-	copy_str(tr->session_id, sizeof(tr->session_id),
+	tr->head.complete = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "complete"));
+	copy_str(tr->head.session_id, sizeof(tr->head.session_id),
 		 cJSON_GetObjectItemCaseSensitive(doc, "session_id"), "?");
-	copy_str(tr->source, sizeof(tr->source), cJSON_GetObjectItemCaseSensitive(doc, "source"),
-		 "?");
+	copy_str(tr->head.source, sizeof(tr->head.source),
+		 cJSON_GetObjectItemCaseSensitive(doc, "source"), "?");
 	tr->cap = (size_t)n + 1;
 	if (!(tr->spans = calloc(tr->cap, sizeof(*tr->spans))))
 		return -1;

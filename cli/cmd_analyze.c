@@ -57,8 +57,8 @@ static int parse(int argc, char **argv, struct args *a)
 		else
 			a->path = k, v = NULL;
 		if (bad) {
-			fprintf(stderr, "xperf analyze: invalid argument '%s%s%s'\n", k, v ? " " : "",
-				v ? v : "");
+			fprintf(stderr, "xperf analyze: invalid argument '%s%s%s'\n", k,
+				v ? " " : "", v ? v : "");
 			return -1;
 		}
 		i += v != NULL;

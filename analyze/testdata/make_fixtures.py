@@ -74,6 +74,15 @@ TURNS = {
                        "unavailable": {c: NO_PMU for c in (
                            "instructions", "cycles", "l1d_misses", "llc_misses",
                            "branch_misses", "branch_instructions")}})], 1000),
+    "hw_counters": turn([
+        span(1, "tool_call", "compute", 0, 1000, sched=(1000, 0, 0),
+             attrs={"process.exit.code": 3},
+             counters={"values": {"task_clock_ns": 1000 * MS, "context_switches": 10,
+                                  "cpu_migrations": 1, "page_faults": 50, "major_faults": 2,
+                                  "instructions": 2e9, "cycles": 4e9, "l1d_misses": 5e7,
+                                  "l1d_loads": 6e8, "llc_misses": 1e6, "llc_loads": 1e7,
+                                  "branch_misses": 2e7, "branch_instructions": 4e8},
+                       "unavailable": {}})], 1000),
     "no_spans": turn([], 500),
     "all_idle": turn([span(1, "waiting", "compute", 0, 1000, cat="supply",
                            sched=(0, 0, 1000))], 1000),

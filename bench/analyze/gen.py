@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-# gen.py N DIR - writes a session of N TurnTrace turns (about 20 spans each, the
+# gen.py N DIR [JOBS] - writes a session of N TurnTrace turns (about 20 spans each, the
 # shape of a coding agent's turn: orchestration around prompt assembly, an
 # LLM call with TTFT and token times, response parsing, five tool calls with
 # scheduler data and counters, state saves) into DIR/turn_NNN.json.
-# Deterministic (seeded), compact JSON; valid against schema/turntrace.schema.json.
+# Deterministic (each turn seeded by its index), compact JSON, valid against
+# schema/turntrace.schema.json; JOBS processes write disjoint index ranges.
 import json
+import multiprocessing
 import os
 import random
 import sys
@@ -88,14 +90,22 @@ def turn(i, rnd):
                              "warnings": []}}
 
 
+def write(args):
+    d, first, last, width = args
+    for i in range(first, last + 1):
+        with open(os.path.join(d, "turn_%0*d.json" % (width, i)), "w") as f:
+            json.dump(turn(i, random.Random(i)), f, separators=(",", ":"))
+
+
 def main():
     n, d = int(sys.argv[1]), sys.argv[2]
+    jobs = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     os.makedirs(d, exist_ok=True)
-    rnd = random.Random(42)
     width = max(3, len(str(n)))
-    for i in range(1, n + 1):
-        with open(os.path.join(d, "turn_%0*d.json" % (width, i)), "w") as f:
-            json.dump(turn(i, rnd), f, separators=(",", ":"))
+    step = (n + jobs - 1) // jobs
+    parts = [(d, a, min(n, a + step - 1), width) for a in range(1, n + 1, step)]
+    with multiprocessing.Pool(jobs) as pool:
+        pool.map(write, parts)
     return 0
 
 
