@@ -23,8 +23,8 @@
 #include "userspace/tls_libs.h"
 
 struct xp_tls_probes {
-	struct tls *tls;
-	struct sock *sock;
+	struct tls_bpf *tls;
+	struct sock_bpf *sock;
 	struct tls_libset *libs;
 	struct bpf_link **links;
 	size_t nlinks, cap;
@@ -46,7 +46,7 @@ static const struct uprobe_spec uprobes[] = {
 	{ "SSL_free", TLS_SYM_FREE, false },
 };
 
-static struct bpf_program *uprobe_prog(struct tls *t, const struct uprobe_spec *u)
+static struct bpf_program *uprobe_prog(struct tls_bpf *t, const struct uprobe_spec *u)
 {
 	if (u->ret)
 		return t->progs.ssl_rw_exit;
@@ -108,54 +108,46 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms)
 	return 0;
 }
 
-static int reuse(struct bpf_map *m, int fd)
-{
-	return fd < 0 ? 0 : bpf_map__reuse_fd(m, fd);
-}
-
-static int open_tls(struct xp_tls_probes *p, const struct xp_tls_opts *o,
-		    const struct xp_tls_maps *maps)
+static int open_tls(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 {
 	int err;
 
-	p->tls = tls__open();
+	p->tls = tls_bpf__open();
 	if (!p->tls)
 		return -errno;
-	err = reuse(p->tls->maps.traced, maps->traced_fd);
-	err = err ?: reuse(p->tls->maps.events, maps->events_fd);
-	err = err ?: reuse(p->tls->maps.drops, maps->drops_fd);
+	err = o->reuse_maps ? o->reuse_maps(o->ctx, p->tls->obj) : 0;
 	if (err)
 		return err;
 	/* Configuration (rodata), set between open and load. */
 	p->tls->rodata->cap_bytes = o->cap_bytes ? o->cap_bytes : XP_TLS_CAP_DEFAULT;
-	return tls__load(p->tls);
+	return tls_bpf__load(p->tls);
 }
 
-static int open_sock(struct xp_tls_probes *p, const struct xp_tls_maps *maps)
+/* sock shares the loader's maps and, with the TLS tier, its tls_calls. */
+static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 {
 	int err;
 
-	p->sock = sock__open();
+	p->sock = sock_bpf__open();
 	if (!p->sock)
 		return -errno;
-	if (p->tls) {
+	if (o->reuse_maps) {
+		err = o->reuse_maps(o->ctx, p->sock->obj);
+	} else if (p->tls) {
 		err = bpf_map__reuse_fd(p->sock->maps.traced, bpf_map__fd(p->tls->maps.traced));
 		err = err ?: bpf_map__reuse_fd(p->sock->maps.events,
 					       bpf_map__fd(p->tls->maps.events));
 		err = err ?: bpf_map__reuse_fd(p->sock->maps.drops, bpf_map__fd(p->tls->maps.drops));
-		err = err ?: bpf_map__reuse_fd(p->sock->maps.tls_calls,
-					       bpf_map__fd(p->tls->maps.tls_calls));
 	} else {
-		err = reuse(p->sock->maps.traced, maps->traced_fd);
-		err = err ?: reuse(p->sock->maps.events, maps->events_fd);
-		err = err ?: reuse(p->sock->maps.drops, maps->drops_fd);
+		err = 0;
 	}
-	err = err ?: sock__load(p->sock);
-	return err ?: sock__attach(p->sock);
+	if (!err && p->tls)
+		err = bpf_map__reuse_fd(p->sock->maps.tls_calls, bpf_map__fd(p->tls->maps.tls_calls));
+	err = err ?: sock_bpf__load(p->sock);
+	return err ?: sock_bpf__attach(p->sock);
 }
 
-int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o,
-		       const struct xp_tls_maps *maps)
+int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o)
 {
 	struct xp_tls_probes *p = calloc(1, sizeof(*p));
 	int err;
@@ -167,12 +159,12 @@ int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o,
 	p->libs = tls_libset_new();
 	err = p->libs ? 0 : -ENOMEM;
 	if (!err && !o->no_plaintext) {
-		err = open_tls(p, o, maps);
+		err = open_tls(p, o);
 		if (err)
 			fprintf(stderr, "xperf-bpf: cannot load tls.bpf.o: %s\n", strerror(-err));
 	}
 	if (!err) {
-		err = open_sock(p, maps);
+		err = open_sock(p, o);
 		if (err)
 			fprintf(stderr, "xperf-bpf: cannot load sock.bpf.o: %s\n", strerror(-err));
 	}
@@ -213,8 +205,8 @@ void xp_tls_probes_close(struct xp_tls_probes *p)
 	for (size_t i = p->nlinks; i > 0; i--)
 		bpf_link__destroy(p->links[i - 1]);
 	free(p->links);
-	sock__destroy(p->sock);
-	tls__destroy(p->tls);
+	sock_bpf__destroy(p->sock);
+	tls_bpf__destroy(p->tls);
 	tls_libset_free(p->libs);
 	free(p);
 }

@@ -13,17 +13,19 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct bpf_object;
+
 struct xp_tls_opts {
 	uint32_t cap_bytes;	/* plaintext bytes kept per SSL call; 0: default */
 	bool no_plaintext;	/* ciphertext tier only (--no-plaintext) */
 	bool verbose;		/* print each attached library on stderr */
-};
-
-/* Shared map fds from the loader; -1: the skeleton keeps its own map. */
-struct xp_tls_maps {
-	int traced_fd;
-	int events_fd;
-	int drops_fd;
+	/*
+	 * Make obj share the loader's traced/events/drops maps before load
+	 * (capture.c: xpc_reuse_maps); NULL: the objects keep their own
+	 * (the tls object's, which the sock object then shares).
+	 */
+	int (*reuse_maps)(void *ctx, struct bpf_object *obj);
+	void *ctx;
 };
 
 struct xp_tls_probes;
@@ -34,8 +36,7 @@ struct xp_tls_probes;
  * with the calls below). Returns 0 or -errno; on error *out is NULL and
  * a one-line reason was printed on stderr.
  */
-int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o,
-		       const struct xp_tls_maps *maps);
+int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o);
 
 /*
  * Find the TLS libraries process pid uses (tls_libs.h) and attach to each

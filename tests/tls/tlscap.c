@@ -244,7 +244,6 @@ static void on_signal(int sig)
 
 int main(int argc, char **argv)
 {
-	struct xp_tls_maps maps = { -1, -1, -1 };
 	struct xp_tls_opts o = { .verbose = true };
 	struct cap c = { 0 };
 	struct xp_tls_probes *p = NULL;
@@ -272,7 +271,7 @@ int main(int argc, char **argv)
 	c.sock_tsv = fopen(path, "we");
 	c.snis = cJSON_CreateArray();
 	c.conns = cJSON_CreateArray();
-	err = c.sock_tsv ? xp_tls_probes_open(&p, &o, &maps) : -errno;
+	err = c.sock_tsv ? xp_tls_probes_open(&p, &o) : -errno;
 	if (err)
 		return 1;
 	rb = ring_buffer__new(xp_tls_probes_map_fd(p, "events"), on_event, &c, NULL);
