@@ -212,8 +212,14 @@ static __always_inline void emit_data(struct sock *sk, __u64 id, const struct pe
 		call->sock_id = id;
 		call->fd = p->fd;
 	}
-	if (send)
+	if (send) {
 		emit_prefix(sk, id, p, ret);
+	} else {
+		struct xp_tls_last_recv lr = { .sock_id = id, .ts_ns = bpf_ktime_get_ns(),
+					       .fd = p->fd };
+
+		bpf_map_update_elem(&tls_last_recv, &tid, &lr, BPF_ANY);
+	}
 	e = xp_reserve(XP_EV_SOCK_DATA, sizeof(*e));
 	if (!e)
 		return;

@@ -7,6 +7,7 @@
  * tcp_recvmsg nested inside the call: the SSL* -> socket join, with no
  * OpenSSL struct offsets (they change between versions and builds).
  * LRU: a thread killed inside an SSL call leaves an entry that ages out.
+ * `tls_last_recv` is shared the same way (see tls.h).
  */
 #ifndef XPERF_BPF_TLS_CALLS_BPF_H
 #define XPERF_BPF_TLS_CALLS_BPF_H
@@ -21,5 +22,13 @@ struct {
 	__type(key, __u32);
 	__type(value, struct xp_tls_call);
 } tls_calls SEC(".maps");
+
+/* The last TCP receive per thread (struct xp_tls_last_recv). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, XP_TLS_MAX_CALLS);
+	__type(key, __u32);
+	__type(value, struct xp_tls_last_recv);
+} tls_last_recv SEC(".maps");
 
 #endif /* XPERF_BPF_TLS_CALLS_BPF_H */

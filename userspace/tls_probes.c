@@ -143,6 +143,9 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 	}
 	if (!err && p->tls)
 		err = bpf_map__reuse_fd(p->sock->maps.tls_calls, bpf_map__fd(p->tls->maps.tls_calls));
+	if (!err && p->tls)
+		err = bpf_map__reuse_fd(p->sock->maps.tls_last_recv,
+					bpf_map__fd(p->tls->maps.tls_last_recv));
 	err = err ?: sock_bpf__load(p->sock);
 	return err ?: sock_bpf__attach(p->sock);
 }

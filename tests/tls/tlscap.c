@@ -152,6 +152,12 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
 	__u64 vals[ncpu > 0 ? ncpu : 1], total = 0;
 
+	/* A connection's socket, learned in one direction, names both. */
+	for (int i = 0; i < c->nstreams; i++)
+		for (int j = 0; j < c->nstreams; j++)
+			if (!c->streams[i].sock_id && c->streams[j].ssl == c->streams[i].ssl &&
+			    c->streams[j].tgid == c->streams[i].tgid)
+				c->streams[i].sock_id = c->streams[j].sock_id;
 	for (int i = 0; i < c->nstreams; i++) {
 		struct stream *s = &c->streams[i];
 		cJSON *o = cJSON_CreateObject();
