@@ -122,6 +122,7 @@ static __always_inline struct sock *fd_sock(__s32 fd, __u64 *id)
 static __always_inline void read_tuple(struct sock *sk, struct xp_sock_tuple *t)
 {
 	struct sock_common *c = &sk->__sk_common;
+	__u32 s4, d4;
 
 	t->family = BPF_CORE_READ(c, skc_family);
 	t->sport = BPF_CORE_READ(c, skc_num);
@@ -131,11 +132,14 @@ static __always_inline void read_tuple(struct sock *sk, struct xp_sock_tuple *t)
 		BPF_CORE_READ_INTO(&t->daddr, c, skc_v6_daddr.in6_u.u6_addr8);
 		return;
 	}
+	/* IPv4-mapped (::ffff:a.b.c.d); read whole: READ_INTO sizes by dst. */
+	s4 = BPF_CORE_READ(c, skc_rcv_saddr);
+	d4 = BPF_CORE_READ(c, skc_daddr);
 	__builtin_memset(t->saddr, 0, 16);
 	__builtin_memset(t->daddr, 0, 16);
 	t->saddr[10] = t->saddr[11] = t->daddr[10] = t->daddr[11] = 0xff;
-	BPF_CORE_READ_INTO(&t->saddr[12], c, skc_rcv_saddr);
-	BPF_CORE_READ_INTO(&t->daddr[12], c, skc_daddr);
+	__builtin_memcpy(&t->saddr[12], &s4, 4);
+	__builtin_memcpy(&t->daddr[12], &d4, 4);
 }
 
 static __always_inline void emit_conn(__u32 type, struct sock *sk, __u64 id, __s32 fd, __s32 err)
@@ -232,7 +236,7 @@ static __always_inline void emit_data(struct sock *sk, __u64 id, const struct pe
 	e->fd = p->fd;
 	e->dir = send ? XP_SOCK_SEND : XP_SOCK_RECV;
 	e->call = p->call;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, xp_wakeup_flags());
 }
 
 SEC("tp_btf/sys_enter")

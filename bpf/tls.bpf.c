@@ -165,7 +165,7 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
 	}
 	r->len = n;
 	r->hdr.size = offsetof(struct xp_tls_data, data) + n;
-	xp_output(r, XP_EV_TLS_DATA, offsetof(struct xp_tls_data, data) + n);
+	xp_output_batched(r, XP_EV_TLS_DATA, offsetof(struct xp_tls_data, data) + n);
 	return 0;
 }
 

@@ -3,7 +3,8 @@
 # in one run: bare; bpftrace with a counting uprobe on SSL_write; bpftrace
 # with uprobe + uretprobe; xperf's TLS tier tracing the writer (entry +
 # return probe, copy, ring record, consumer running); xperf loaded but the
-# writer not traced (the in-kernel filter's cost for everyone else).
+# writer not traced (the in-kernel filter's cost for everyone else); xperf
+# with --no-plaintext (the socket tier alone: two syscall tracepoints).
 # Configurations alternate within each repeat; prints medians, min-max and
 # the ratio to bare. Run as root from the repository root.
 set -euo pipefail
@@ -42,25 +43,28 @@ untraced() {
 }
 
 declare -A res
-names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced)
+names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced xperf_sock_only)
 mkdir -p "$tmp/cap"
 for r in $(seq "$R"); do
-	res[bare]+="$("$bench" "$port" "$N") "
-	res[bpftrace_uprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); }") "
-	res[bpftrace_uprobe_uretprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); } uretprobe:$lib:SSL_write { @r = count(); }") "
-	res[xperf_traced]+="$("$tlscap" -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null) "
-	res[xperf_untraced]+="$(untraced) "
+	res[bare]+="$("$bench" "$port" "$N"),"
+	res[bpftrace_uprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); }"),"
+	res[bpftrace_uprobe_uretprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); } uretprobe:$lib:SSL_write { @r = count(); }"),"
+	res[xperf_traced]+="$("$tlscap" -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
+	res[xperf_untraced]+="$(untraced),"
+	res[xperf_sock_only]+="$("$tlscap" -n -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
 done
 python3 - "$N" "$R" "${names[@]}" <<PY
 import statistics, sys
 n, r, names = sys.argv[1], sys.argv[2], sys.argv[3:]
 res = {$(for k in "${names[@]}"; do printf '"%s": "%s",' "$k" "${res[$k]}"; done)}
-vals = {k: sorted(float(x) for x in v.split()) for k, v in res.items()}
-bare = statistics.median(vals["bare"])
-print("SSL_write of 100 bytes, %s writes x %s repeats (ns per call)" % (n, r))
-print("| configuration | median ns | min-max ns | added ns | ratio |")
-print("|---|---|---|---|---|")
+runs = {k: [tuple(map(float, x.split())) for x in v.split(",") if x.strip()] for k, v in res.items()}
+cpu = {k: sorted(c for c, _ in v) for k, v in runs.items()}
+wall = {k: statistics.median(w for _, w in v) for k, v in runs.items()}
+bare = statistics.median(cpu["bare"])
+print("SSL_write of 100 bytes, %s writes x %s repeats: CPU ns per call of the writer" % (n, r))
+print("| configuration | median CPU ns | min-max | added ns | ratio | median wall ns |")
+print("|---|---|---|---|---|---|")
 for k in names:
-    m = statistics.median(vals[k])
-    print("| %s | %.0f | %.0f-%.0f | %+.0f | %.2f |" % (k, m, vals[k][0], vals[k][-1], m - bare, m / bare))
+    m = statistics.median(cpu[k])
+    print("| %s | %.0f | %.0f-%.0f | %+.0f | %.2f | %.0f |" % (k, m, cpu[k][0], cpu[k][-1], m - bare, m / bare, wall[k]))
 PY

@@ -12,6 +12,7 @@
  *                           connections, drops per record type.
  * Usage: tlscap -o DIR [-c CAP] [-n] -- CMD ARGS...   (-n: --no-plaintext)
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -99,6 +100,10 @@ static void on_tls(struct cap *c, const struct xp_tls_data *d, size_t size)
 static cJSON *tuple_json(const struct xp_sock_tuple *t, __u64 sock_id)
 {
 	cJSON *o = cJSON_CreateObject();
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(AF_INET6, t->daddr, a, sizeof(a));
+	cJSON_AddStringToObject(o, "daddr", a);
 
 	cJSON_AddNumberToObject(o, "sock_id", (double)sock_id);
 	cJSON_AddNumberToObject(o, "sport", t->sport);
