@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # capture_test.sh CLIENT - one real client against tls_server.py, traced by
 # tlscap, checked by check_capture.py against the server's byte log.
-# CLIENT: curl | python | node | c | c-truncated | go (ciphertext tier only).
+# CLIENT: curl | python | node | c | c-truncated | go | bun (the last two:
+# socket tier only; bun comes from setup.sh: third_party/npm).
 set -euo pipefail
 client=$1
 here=$(dirname "$0")
@@ -29,6 +30,11 @@ c-truncated)
 go)	(cd "$tmp" && cp "$here/client.go" . &&
 	 GOCACHE=$tmp/gocache GO111MODULE=off GOFLAGS= go build -o goclient client.go)
 	cmd=("$tmp/goclient" "$port" "$ca" 4); mode=timing ;;
+bun)	root=$(dirname "$(dirname "$(dirname "$(readlink -f "$here/certs.sh")")")")
+	bun=$root/third_party/npm/node_modules/bun/bin/bun.exe
+	[ -x "$bun" ] || { echo "no bun at $bun: run ./setup.sh --deps-only" >&2; exit 1; }
+	export NODE_EXTRA_CA_CERTS=$ca
+	cmd=("$bun" "$(readlink -f "$here/client_bun.js")" "$port" 4); mode=timing ;;
 *)	echo "unknown client $client" >&2; exit 64 ;;
 esac
 opts=()
