@@ -185,7 +185,9 @@ static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct 
 	struct xp_sock_sni *e;
 	__u64 n = sent, src;
 
-	if (bpf_map_update_elem(&prefix_done, &id, &one, BPF_NOEXIST))
+	/* Look up first: an LRU update on every send would cost more. */
+	if (bpf_map_lookup_elem(&prefix_done, &id) ||
+	    bpf_map_update_elem(&prefix_done, &id, &one, BPF_NOEXIST))
 		return;
 	e = bpf_map_lookup_elem(&sni_heap, &zero);
 	src = send_src(p, &n);
