@@ -16,7 +16,7 @@
 struct xpb_run {
 	const char *out_dir;	/* -o DIR, NULL when not given */
 	const char *raw_path;	/* --raw FILE.jsonl, NULL when not given */
-	pid_t root;		/* the traced process */
+	pid_t root;		/* the traced process: set after begin(), before any record */
 	char *const *command;	/* record: the command's argv; attach: NULL */
 	bool capture_payloads;	/* --capture-payloads */
 	bool quiet;		/* --quiet: no summary on stdout */

@@ -216,6 +216,12 @@ int main(int argc, char **argv)
 		code = exit_code_of(err);
 		goto cleanup;
 	}
+	/* Outputs open before the target starts: a bad path costs no run. */
+	err = xpb_sinks_begin(sinks, &env.run);
+	if (err) {
+		code = XPB_EXIT_FAIL;
+		goto cleanup;
+	}
 	if (env.record) {
 		code = start_command(c, &sp);
 		if (code)
@@ -229,11 +235,6 @@ int main(int argc, char **argv)
 			goto cleanup;
 		}
 		env.run.root = env.pid;
-	}
-	err = xpb_sinks_begin(sinks, &env.run);
-	if (err) {
-		code = XPB_EXIT_FAIL;
-		goto cleanup;
 	}
 	code = xpb_run(c, sinks, &env.run, env.duration);
 	sinks = NULL;
