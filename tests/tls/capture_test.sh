@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # capture_test.sh CLIENT - one real client against tls_server.py, traced by
 # tlscap, checked by check_capture.py against the server's byte log.
-# CLIENT: curl | python | node | c | c-truncated | go | bun (the last two:
+# CLIENT: curl | python | node | c | c-truncated | c-overflow | go | bun (the last two:
 # socket tier only; bun comes from setup.sh: third_party/npm).
 set -euo pipefail
 client=$1
@@ -27,6 +27,8 @@ node)	cmd=(node "$here/client.js" "$port" "$ca" $body 300000) ;;
 c)	cmd=("$here/tls_client" "$port" "$ca" $body 300000) ;;
 c-truncated)
 	cmd=("$here/tls_client" "$port" "$ca" $body 300000); mode=truncated ;;
+c-overflow)
+	cmd=("$here/tls_client" "$port" "$ca" $body 300000); mode=overflow ;;
 go)	(cd "$tmp" && cp "$here/client.go" . &&
 	 GOCACHE=$tmp/gocache GO111MODULE=off GOFLAGS= go build -o goclient client.go)
 	cmd=("$tmp/goclient" "$port" "$ca" 4); mode=timing ;;
@@ -40,6 +42,7 @@ esac
 opts=()
 [ $mode = timing ] && opts=(-n)
 [ $mode = truncated ] && opts=(-c 65536)
+[ $mode = overflow ] && opts=(-r 65536)	# 4 chunks fit: a 200 KB call cannot
 "$tlscap" -o "$tmp/cap" "${opts[@]}" -- "${cmd[@]}"
 sleep 0.2	# let the server finish writing its log
 python3 "$here/check_capture.py" "$tmp/cap" "$tmp/log" $mode
