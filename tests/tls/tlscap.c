@@ -45,6 +45,7 @@ struct stream {
 
 struct cap {
 	const char *dir;
+	struct xp_tls_probes *probes;
 	struct stream streams[MAX_STREAMS];
 	int nstreams;
 	FILE *sock_tsv;
@@ -165,6 +166,13 @@ static int on_event(void *ctx, void *data, size_t size)
 		const struct xp_sock_conn *k = data;
 		cJSON *o = tuple_json(&k->tuple, k->sock_id);
 
+		/*
+		 * A connect precedes the TLS handshake by one round trip: rescan
+		 * then for libraries mapped since the last scan (dlopen, a new
+		 * mount namespace); inodes already seen cost a stat each.
+		 */
+		if (h->type == XP_EV_SOCK_CONNECT)
+			xp_tls_probes_attach_pid(c->probes, h->tgid);
 		cJSON_AddNumberToObject(o, "type", h->type);
 		cJSON_AddNumberToObject(o, "fd", k->fd);
 		cJSON_AddNumberToObject(o, "tgid", h->tgid);
@@ -309,6 +317,7 @@ int main(int argc, char **argv)
 	err = c.sock_tsv ? xp_tls_probes_open(&p, &o) : -errno;
 	if (err)
 		return 1;
+	c.probes = p;
 	rb = ring_buffer__new(xp_tls_probes_map_fd(p, "events"), on_event, &c, NULL);
 	if (!rb)
 		return 1;
