@@ -86,6 +86,7 @@ static int exec_json(const struct xp_exec *e, cJSON *o)
 		cJSON_AddStringToObject(o, "container_id", cid);
 	cJSON_AddBoolToObject(o, "args_truncated", e->flags & XP_EXEC_ARGS_TRUNC);
 	cJSON_AddBoolToObject(o, "cwd_truncated", e->flags & XP_EXEC_CWD_TRUNC);
+	cJSON_AddBoolToObject(o, "cwd_outside_root", e->flags & XP_EXEC_CWD_UNREACHABLE);
 	return 0;
 }
 

@@ -17,7 +17,14 @@
 # an idle process meanwhile: the filter's cost to everyone else; these runs
 # are paired with extra bare runs of their own, in the same medians).
 #
-# Table 2: the pingpong paced at increasing rates for 2 s, traced with a
+# Table 2: the in-kernel cost of each program, from the kernel's own BPF
+# run-time statistics (kernel.bpf_stats_enabled is turned on for this table
+# only and restored): ns per call while xperf-bpf traces the pingpong
+# ("traced": the filter matches) and while it traces an idle process during
+# a bare pingpong ("other": every call is a filter miss). Unlike table 1,
+# this does not move with the load of other jobs.
+#
+# Table 3: the pingpong paced at increasing rates for 2 s, traced with a
 # 1 MiB ring, by two consumers: count-only (`record -o DIR`: records are
 # counted, capture.json written at the end) and `record --raw` (every record
 # becomes a JSON line). Offered = delivered + lost, per second of the run.
@@ -29,7 +36,9 @@ XB=$PWD/bazel-bin/userspace/xperf-bpf
 WL=$PWD/bazel-bin/userspace/testing/workload
 T=$(mktemp -d)
 sleeper=
-trap '[ -n "$sleeper" ] && kill $sleeper 2>/dev/null; rm -rf "$T"' EXIT
+stats_was=$(sysctl -n kernel.bpf_stats_enabled)
+trap '[ -n "$sleeper" ] && kill $sleeper 2>/dev/null; sysctl -qw kernel.bpf_stats_enabled=$stats_was;
+      rm -rf "$T"' EXIT
 
 field() {	# field NAME < JSON line
 	python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())[sys.argv[1]])' "$1"
@@ -70,6 +79,43 @@ for _ in $(seq "$REPS"); do
 	done
 done
 
+prog_ids() {	# the BPF programs process $1 holds, once their number is steady
+	local now last=-1
+	while :; do
+		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u)
+		[ -n "$now" ] && [ "$now" = "$last" ] && break
+		last=$now
+		sleep 0.5
+	done
+	echo "$now"
+}
+
+prog_stats() {	# prog_stats MODE IDS...: "mode name calls ns" per program
+	local mode=$1 id
+	shift
+	for id in "$@"; do
+		bpftool prog show id "$id" -j | python3 -c '
+import json, sys
+p = json.load(sys.stdin)
+print(sys.argv[1], p["name"], p.get("run_cnt", 0), p.get("run_time_ns", 0))' "$mode"
+	done
+}
+
+sysctl -qw kernel.bpf_stats_enabled=1
+"$XB" record -q -- sh -c "\"$WL\" pingpong 20000 > \"$T/pp.out\"; sleep 2" &
+xb=$!
+until [ -s "$T/pp.out" ]; do sleep 0.05; done
+prog_stats traced $(prog_ids $xb) >> "$T/t3"
+wait $xb
+"$XB" attach -q --pid $sleeper &
+xb=$!
+ids=$(prog_ids $xb)
+"$WL" pingpong 20000 > /dev/null
+prog_stats other $ids >> "$T/t3"
+kill -INT $xb
+wait $xb || true
+sysctl -qw kernel.bpf_stats_enabled="$stats_was"
+
 for consumer in count raw; do
 	for rate in 5000 10000 20000 40000 0; do
 		n=$((rate ? rate * 2 : 80000))
@@ -85,7 +131,7 @@ PY
 	done
 done
 
-python3 - "$T/t1" "$T/t2" "$REPS" <<'PY'
+python3 - "$T/t1" "$T/t2" "$REPS" "$T/t3" <<'PY'
 import statistics, sys
 rows = {}
 for line in open(sys.argv[1]):
@@ -108,7 +154,22 @@ for name, modes in rows.items():
         print("| %s | %s | %.1f | %.1f-%.1f | %.2f | %.1f | %.1f-%.1f | %.2f |" % (
             name, mode, mw, min(w), max(w), mw / bw, mc, min(c), max(c), mc / bc))
 print()
-print("Table 2: consumer throughput (1 MiB ring, paced pingpong, 2 s)")
+print("Table 2: in-kernel cost per program call (kernel BPF run-time statistics, pingpong)")
+print()
+print("| program | traced: calls | traced: ns/call | other: calls | other: ns/call |")
+print("| --- | --- | --- | --- | --- |")
+progs = {}
+for line in open(sys.argv[4]):
+    mode, name, calls, ns = line.split()
+    progs.setdefault(name, {})[mode] = (int(calls), int(ns))
+for name, m in sorted(progs.items()):
+    cells = []
+    for mode in ("traced", "other"):
+        calls, ns = m.get(mode, (0, 0))
+        cells += [str(calls), "%.0f" % (ns / calls) if calls else "-"]
+    print("| %s | %s |" % (name, " | ".join(cells)))
+print()
+print("Table 3: consumer throughput (1 MiB ring, paced pingpong, 2 s)")
 print()
 print("| consumer | round trips/s asked | records/s offered | records/s delivered | lost | lost % |")
 print("| --- | --- | --- | --- | --- | --- |")
