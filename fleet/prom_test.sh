@@ -43,20 +43,21 @@ serve=$!
 pids+=("$serve")
 cat >"$tmp/prometheus.yml" <<EOF
 global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
+  scrape_interval: 2s
+  scrape_timeout: 2s
 scrape_configs:
   - job_name: xperf
     static_configs:
       - targets: ["127.0.0.1:$port"]
 EOF
-timeout 120 prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
+timeout 280 prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
 	--web.listen-address="127.0.0.1:$pport" --log.level=warn 2>"$tmp/prometheus.log" &
 pids+=("$!")
 
 url=http://127.0.0.1:$pport
 ready=0
-for _ in $(seq 1 120); do
+deadline=$((SECONDS + 180)) # generous: the build machines are shared and often loaded
+while ((SECONDS < deadline)); do
 	if curl -sf "$url/api/v1/query?query=up%7Bjob%3D%22xperf%22%7D%3D%3D1" 2>/dev/null |
 		grep -q '"value"' && curl -sf "$url/api/v1/query?query=xperf_turns_total" |
 		grep -q '"value"'; then
@@ -67,7 +68,7 @@ for _ in $(seq 1 120); do
 done
 if [ "$ready" != 1 ]; then
 	echo "FAIL: Prometheus never scraped the exporter"
-	tail -5 "$tmp/prometheus.log" "$tmp/serve.log"
+	tail -n 5 "$tmp/prometheus.log" "$tmp/serve.log"
 	exit 1
 fi
 python3 fleet/check_fleet.py prom "$tmp/metrics.json" "$url" || { echo "FAIL: scraped values"; exit 1; }
