@@ -148,14 +148,16 @@ static int report(const struct args *args)
 		return XP_EXIT_FAIL;
 	}
 	if (!a.sessions) {
-		fprintf(stderr, "xperf fleet: %s: no valid session (DIR/NODE/SESSION/turn_*.json)\n",
+		fprintf(stderr,
+			"xperf fleet: %s: no valid session (DIR/NODE/SESSION/turn_*.json)\n",
 			args->dir);
 		rc = XP_EXIT_INVALID;
 	} else {
 		rc = emit(&a, args);
 	}
 	if (a.invalid_files + a.failed_sessions)
-		fprintf(stderr, "xperf fleet: %u invalid files, %u failed sessions (listed above)\n",
+		fprintf(stderr,
+			"xperf fleet: %u invalid files, %u failed sessions (listed above)\n",
 			a.invalid_files, a.failed_sessions);
 	fleet_agg_free(&a);
 	return rc;

@@ -177,7 +177,8 @@ static int note_errors(struct fleet_agg *a, const char *path, const char *node, 
 	}
 	free(line);
 	if (!rc && failed) {
-		snprintf(msg, sizeof(msg), "%s: analysis failed (I/O error or out of memory)", path);
+		snprintf(msg, sizeof(msg), "%s: analysis failed (I/O error or out of memory)",
+			 path);
 		rc = bad(a, node, msg, 1, log);
 	}
 	return rc;
@@ -229,7 +230,8 @@ static int walk(struct fleet_agg *a, const char *dir, const char *node, int node
 	if (!d) {
 		char msg[FLEET_MSG];
 
-		snprintf(msg, sizeof(msg), "%s: cannot read the directory: %s", dir, strerror(errno));
+		snprintf(msg, sizeof(msg), "%s: cannot read the directory: %s", dir,
+			 strerror(errno));
 		if (nodes) {
 			if (log)
 				fprintf(log, "xperf fleet: %s\n", msg);

@@ -126,7 +126,8 @@ void fleet_prom_escape(const char *v, size_t len, FILE *out);
 /* prom.c: the nanoseconds as exact decimal seconds ("1.5", "0.000000001", "0"). */
 void fleet_seconds(uint64_t ns, char *buf, size_t len);
 
-/* serve.c: serve /metrics on `listen` (host:port, [v6]:port), rescanning `dir` every
+/* serve.c: serve /metrics on `listen` (host:port, [v6]:port; port 0 picks a free one, logged
+ * on stderr as "listening on HOST:PORT"), rescanning `dir` every
  * `interval` seconds, until SIGTERM or SIGINT. Returns 0 after a clean stop, -1 when it
  * cannot listen, -2 for an invalid address (each reported on stderr). */
 int fleet_serve(const char *dir, const char *listen, unsigned interval);

@@ -79,7 +79,8 @@ static int add(struct fleet_agg *a, const char *path, const char *node, const ch
 	fired[fire] = turns;
 	ns[fire] = 250000000;
 	in.l2_ns[XP_DOMAIN_COMPUTE][XP_CAT_EFFECTIVE] = (uint64_t)(eff * (double)in.wall_ns);
-	in.l2_ns[XP_DOMAIN_FUSED][XP_CAT_SUPPLY] = in.wall_ns - (uint64_t)(eff * (double)in.wall_ns);
+	in.l2_ns[XP_DOMAIN_FUSED][XP_CAT_SUPPLY] =
+		in.wall_ns - in.l2_ns[XP_DOMAIN_COMPUTE][XP_CAT_EFFECTIVE];
 	return fleet_add_session(a, &in);
 }
 
@@ -98,7 +99,8 @@ static void check_exposition(const char *text)
 			CHECK(strcmp(name, last), "metric %s described twice", name);
 			CHECK(strstr(text, name) == p + 7, "%s sampled before its HELP", name);
 		} else if (!strncmp(p, "# TYPE ", 7)) {
-			CHECK(!strncmp(p + 7, name, strlen(name)), "TYPE not after HELP for %s", name);
+			CHECK(!strncmp(p + 7, name, strlen(name)), "TYPE not after HELP for %s",
+			      name);
 			snprintf(last, sizeof(last), "%s", name);
 		} else {
 			CHECK(!strncmp(p, name, strlen(name)) && strchr("{ ", p[strlen(name)]),
@@ -131,8 +133,9 @@ static void test_exposition(void)
 	      "escaped series missing:\n%s", buf);
 	CHECK(strstr(buf, "\nxperf_turn_seconds_total{node=\"n1\",agent=\"agent\"} 3\n"), "secs");
 	CHECK(strstr(buf, "\nxperf_sessions{node=\"n1\",agent=\"agent\"} 2\n"), "sessions");
-	CHECK(strstr(buf, "\nxperf_category_seconds_total{domain=\"compute\",category=\"effective\"}"
-			  " 3\n"), "effective seconds: 0.5 * 3 + 0.25 * 2 + 1 * 1 = 3");
+	CHECK(strstr(buf, "\nxperf_category_seconds_total{domain=\"compute\","
+			  "category=\"effective\"} 3\n"),
+	      "effective seconds: 0.5 * 3 + 0.25 * 2 + 1 * 1 = 3");
 	CHECK(strstr(buf, "\nxperf_dropped_events_total{node=\"n1\"} 4\n"), "dropped per node");
 	CHECK(strstr(buf, "\nxperf_invalid_files_total{node=\"n1\"} 1\n"), "invalid per node");
 	CHECK(strstr(buf, "\nxperf_nodes 2\n"), "nodes");
@@ -162,7 +165,8 @@ static void test_bounded_lists(void)
 		CHECK(!fleet_add_bad(&a, "n", path, 0), "bad");
 	}
 	CHECK(a.nworst == FLEET_WORST && !strcmp(a.worst[0].path, "/t/n/s01") &&
-	      !strcmp(a.worst[FLEET_WORST - 1].path, "/t/n/s05"), "worst kept: %s", a.worst[0].path);
+	      !strcmp(a.worst[FLEET_WORST - 1].path, "/t/n/s05"),
+	      "worst kept: %s", a.worst[0].path);
 	CHECK(a.nbad == FLEET_BAD_SHOWN && a.invalid_files == 40, "bad count %u", a.nbad);
 	CHECK(!strncmp(a.bad[0], "/t/n/b01/", 9) && !strncmp(a.bad[FLEET_BAD_SHOWN - 1],
 							      "/t/n/b20/", 9), "bad order");

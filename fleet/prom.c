@@ -139,7 +139,8 @@ static void per_point(const struct fleet_agg *a, FILE *out)
 		{ "xperf_bottleneck_turns_total", "counter", "Turns in which the L3 point fired." },
 		{ "xperf_bottleneck_sessions", "gauge",
 		  "Sessions in which the L3 point fired at least once." },
-		{ "xperf_bottleneck_seconds_total", "counter", "Turn time charged to the L3 point." },
+		{ "xperf_bottleneck_seconds_total", "counter",
+		  "Turn time charged to the L3 point." },
 	};
 
 	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
@@ -147,7 +148,8 @@ static void per_point(const struct fleet_agg *a, FILE *out)
 		for (size_t i = 0; i < xp_l3_count; i++) {
 			sample(out, m[k].name, "l3", xp_l3_table[i].id, NULL, NULL);
 			if (k < 2)
-				fprintf(out, "%u\n", k ? a->points[i].sessions : a->points[i].turns);
+				fprintf(out, "%u\n",
+					k ? a->points[i].sessions : a->points[i].turns);
 			else
 				seconds_value(out, a->points[i].ns);
 		}

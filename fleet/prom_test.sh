@@ -3,7 +3,8 @@
 # prometheus 2.42) on loopback: every sample Prometheus stored (queried through its HTTP
 # API) must equal the ground truth computed from the fixture traces (check_fleet.py),
 # including a node whose directory name holds a quote and a backslash (label escaping);
-# the target must be up; SIGTERM must stop the exporter cleanly. Everything is bounded
+# the target must be up; HTTP routes, methods and content type are right; a busy port
+# is an error; SIGTERM must stop the exporter cleanly. Everything is bounded
 # in time; both servers are stopped on exit.
 set -euo pipefail
 xperf=$(readlink -f "$1")
@@ -32,15 +33,17 @@ json.dump(exp, sys.stdout)
 EOF
 python3 fleet/check_fleet.py expect "$xperf" "$tree" "$tmp/expected.json" >"$tmp/metrics.json"
 
-read -r port pport < <(python3 -c '
-import socket
-s = [socket.socket() for _ in range(2)]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])')
-
-"$xperf" fleet serve "$tree" --listen "127.0.0.1:$port" --interval 1 2>"$tmp/serve.log" &
+# The exporter picks a free port itself (port 0) and logs it: no race with other jobs.
+"$xperf" fleet serve "$tree" --listen 127.0.0.1:0 --interval 1 2>"$tmp/serve.log" &
 serve=$!
 pids+=("$serve")
+port=
+for _ in $(seq 1 100); do
+	port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\) .*/\1/p' "$tmp/serve.log")
+	[ -n "$port" ] && break
+	sleep 0.1
+done
+[ -n "$port" ] || { echo "FAIL: exporter did not start: $(cat "$tmp/serve.log")"; exit 1; }
 cat >"$tmp/prometheus.yml" <<EOF
 global:
   scrape_interval: 2s
@@ -50,9 +53,22 @@ scrape_configs:
     static_configs:
       - targets: ["127.0.0.1:$port"]
 EOF
-timeout 280 prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
-	--web.listen-address="127.0.0.1:$pport" --log.level=warn 2>"$tmp/prometheus.log" &
-pids+=("$!")
+# Prometheus' port: a free one now; retried if another process takes it first.
+for attempt in 1 2 3; do
+	pport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])')
+	timeout 280 prometheus --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/tsdb" \
+		--web.listen-address="127.0.0.1:$pport" --log.level=warn 2>"$tmp/prometheus.log" &
+	prom=$!
+	pids+=("$prom")
+	for _ in $(seq 1 200); do
+		curl -sf "http://127.0.0.1:$pport/-/ready" >/dev/null 2>&1 && break 2
+		kill -0 "$prom" 2>/dev/null || break
+		sleep 0.3
+	done
+	kill "$prom" 2>/dev/null || true
+	echo "prometheus attempt $attempt failed: $(tail -n 2 "$tmp/prometheus.log")"
+done
 
 url=http://127.0.0.1:$pport
 ready=0
@@ -72,6 +88,21 @@ if [ "$ready" != 1 ]; then
 	exit 1
 fi
 python3 fleet/check_fleet.py prom "$tmp/metrics.json" "$url" || { echo "FAIL: scraped values"; exit 1; }
+
+# HTTP semantics: content type, routes, methods; a second server on the same port fails.
+m=http://127.0.0.1:$port
+curl -sfI "$m/metrics" | grep -qi '^content-type: text/plain; version=0.0.4' ||
+	{ echo "FAIL: content type of /metrics"; exit 1; }
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$m/")" = 200 ] || { echo "FAIL: / not 200"; exit 1; }
+[ "$(curl -s -o /dev/null -w '%{http_code}' "$m/x")" = 404 ] || { echo "FAIL: /x not 404"; exit 1; }
+curl -s -D - -o /dev/null -X POST "$m/metrics" | grep -qi '^allow: GET, HEAD' ||
+	{ echo "FAIL: POST not 405 with Allow"; exit 1; }
+rc=0
+timeout 10 "$xperf" fleet serve "$tree" --listen "127.0.0.1:$port" 2>"$tmp/busy.log" || rc=$?
+if [ "$rc" != 1 ] || ! grep -q "cannot listen on 127.0.0.1:$port" "$tmp/busy.log"; then
+	echo "FAIL: a busy port gave exit $rc: $(cat "$tmp/busy.log")"
+	exit 1
+fi
 
 kill -TERM "$serve"
 rc=0

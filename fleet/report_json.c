@@ -71,7 +71,8 @@ static void bottlenecks(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddStringToObject(j, "name", p->name);
 		cJSON_AddStringToObject(j, "grade", xp_grade_names[p->grade]);
 		cJSON_AddNumberToObject(j, "turns", f->turns);
-		cJSON_AddNumberToObject(j, "turn_share", a->turns ? (double)f->turns / a->turns : 0);
+		cJSON_AddNumberToObject(j, "turn_share",
+					a->turns ? (double)f->turns / a->turns : 0);
 		cJSON_AddNumberToObject(j, "sessions", f->sessions);
 		cJSON_AddNumberToObject(j, "ns", (double)f->ns);
 		cJSON_AddStringToObject(j, "suggestion", p->suggestion);

@@ -51,7 +51,8 @@ static void totals(const struct fleet_agg *a, FILE *out)
 	wrap(out, "", 0, a->dir);
 	fprintf(out, "\nnodes %zu   sessions %u   turns %u (%u incomplete)   turn time %.1f s\n",
 		a->nnodes, a->sessions, a->turns, a->incomplete, (double)a->wall_ns / 1e9);
-	snprintf(msg, sizeof(msg), "invalid files %u   failed sessions %u   dropped events %" PRIu64,
+	snprintf(msg, sizeof(msg),
+		 "invalid files %u   failed sessions %u   dropped events %" PRIu64,
 		 a->invalid_files, a->failed_sessions, a->dropped_events);
 	fprintf(out, "%s\n\nTime by category (L1, weighted by turn time)\n", msg);
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
@@ -120,8 +121,8 @@ static void nodes(const struct fleet_agg *a, FILE *out)
 		for (size_t k = 0; k < a->nseries; k++) {
 			if (strcmp(a->series[k].node, n->name))
 				continue;
-			snprintf(line, sizeof(line), "  %8u %8u %8s %10s    ", a->series[k].sessions,
-				 a->series[k].turns, "", "");
+			snprintf(line, sizeof(line), "  %8u %8u %8s %10s    ",
+				 a->series[k].sessions, a->series[k].turns, "", "");
 			wrap(out, line, 43, a->series[k].agent);
 		}
 	}

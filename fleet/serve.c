@@ -80,7 +80,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return rc;
 }
 
-/* "host:port" or "[v6 address]:port" -> a socket address (freeaddrinfo it). */
+/* "host:port" or "[v6 address]:port" -> a socket address (freeaddrinfo it); port 0: any. */
 static struct addrinfo *parse_listen(const char *listen)
 {
 	const struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
@@ -97,7 +97,7 @@ static struct addrinfo *parse_listen(const char *listen)
 		snprintf(host, sizeof(host), "%.*s", (int)hl - 2, listen + 1);
 	else
 		snprintf(host, sizeof(host), "%.*s", (int)hl, listen);
-	if (strtol(colon + 1, NULL, 10) <= 0 || strtol(colon + 1, NULL, 10) > 65535 ||
+	if (colon[1] < '0' || colon[1] > '9' || strtol(colon + 1, NULL, 10) > 65535 ||
 	    getaddrinfo(h, colon + 1, &hints, &res))
 		return NULL;
 	return res;
@@ -164,6 +164,7 @@ int fleet_serve(const char *dir, const char *listen, unsigned interval)
 {
 	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER };
 	struct addrinfo *ai = parse_listen(listen);
+	const union MHD_DaemonInfo *info;
 	struct MHD_Daemon *d;
 	sigset_t set;
 
@@ -188,8 +189,10 @@ int fleet_serve(const char *dir, const char *listen, unsigned interval)
 		fprintf(stderr, "xperf fleet serve: cannot listen on %s\n", listen);
 		return -1;
 	}
-	fprintf(stderr, "xperf fleet serve: listening on http://%s/metrics, scanning %s every %u s\n",
-		listen, dir, interval);
+	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+	fprintf(stderr,
+		"xperf fleet serve: listening on %.*s:%u (/metrics), scanning %s every %u s\n",
+		(int)(strrchr(listen, ':') - listen), listen, info ? info->port : 0, dir, interval);
 	do
 		rescan(&st, dir);
 	while (!wait_signal(&set, interval));
