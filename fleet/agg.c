@@ -5,6 +5,7 @@
  * in which the point fired, the (node, agent) series, and two short lists kept
  * in a stable order whatever the order the directories are read in: the least
  * effective sessions (ties by path) and the lexically first invalid files.
+ * Every name is stored as valid UTF-8 (fleet_copy_name), so reports stay valid.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@
 int fleet_agg_init(struct fleet_agg *a, const char *dir)
 {
 	memset(a, 0, sizeof(*a));
-	snprintf(a->dir, sizeof(a->dir), "%s", dir);
+	fleet_copy_name(a->dir, sizeof(a->dir), dir);
 	a->points = calloc(xp_l3_count, sizeof(*a->points));
 	return a->points ? 0 : -1;
 }
@@ -46,30 +47,34 @@ static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 static struct fleet_node *node_of(struct fleet_agg *a, const char *name)
 {
 	struct fleet_node *n;
+	char key[FLEET_NAME];
 
+	fleet_copy_name(key, sizeof(key), name);
 	for (size_t i = 0; i < a->nnodes; i++)
-		if (!strncmp(a->nodes[i].name, name, FLEET_NAME - 1))
+		if (!strcmp(a->nodes[i].name, key))
 			return &a->nodes[i];
 	if (grow((void **)&a->nodes, &a->cap_nodes, a->nnodes, sizeof(*n)))
 		return NULL;
 	n = memset(&a->nodes[a->nnodes++], 0, sizeof(*n));
-	snprintf(n->name, sizeof(n->name), "%s", name);
+	memcpy(n->name, key, sizeof(key));
 	return n;
 }
 
 static struct fleet_series *series_of(struct fleet_agg *a, const char *node, const char *agent)
 {
 	struct fleet_series *s;
+	char kn[FLEET_NAME], ka[FLEET_NAME];
 
+	fleet_copy_name(kn, sizeof(kn), node);
+	fleet_copy_name(ka, sizeof(ka), agent);
 	for (size_t i = 0; i < a->nseries; i++)
-		if (!strncmp(a->series[i].node, node, FLEET_NAME - 1) &&
-		    !strncmp(a->series[i].agent, agent, FLEET_NAME - 1))
+		if (!strcmp(a->series[i].node, kn) && !strcmp(a->series[i].agent, ka))
 			return &a->series[i];
 	if (grow((void **)&a->series, &a->cap_series, a->nseries, sizeof(*s)))
 		return NULL;
 	s = memset(&a->series[a->nseries++], 0, sizeof(*s));
-	snprintf(s->node, sizeof(s->node), "%s", node);
-	snprintf(s->agent, sizeof(s->agent), "%s", agent);
+	memcpy(s->node, kn, sizeof(kn));
+	memcpy(s->agent, ka, sizeof(ka));
 	return s;
 }
 
@@ -127,9 +132,9 @@ int fleet_add_session(struct fleet_agg *a, const struct fleet_input *in)
 	se->wall_ns += in->wall_ns;
 	no->sessions++;
 	no->dropped_events += in->dropped_events;
-	snprintf(w.path, sizeof(w.path), "%s", in->path);
-	snprintf(w.node, sizeof(w.node), "%s", in->node);
-	snprintf(w.agent, sizeof(w.agent), "%s", in->agent);
+	fleet_copy_name(w.path, sizeof(w.path), in->path);
+	fleet_copy_name(w.node, sizeof(w.node), in->node);
+	fleet_copy_name(w.agent, sizeof(w.agent), in->agent);
 	w.effective_share = in->wall_ns ? (double)eff / (double)in->wall_ns : 1;
 	keep_worst(a, &w);
 	return 0;
@@ -139,9 +144,11 @@ int fleet_add_bad(struct fleet_agg *a, const char *node, const char *msg, int wh
 {
 	struct fleet_node *no = node_of(a, node);
 	unsigned i = a->nbad;
+	char m[FLEET_MSG];
 
 	if (!no)
 		return -1;
+	fleet_copy_name(m, sizeof(m), msg);
 	if (whole_session) {
 		a->failed_sessions++;
 	} else {
@@ -149,15 +156,15 @@ int fleet_add_bad(struct fleet_agg *a, const char *node, const char *msg, int wh
 		no->invalid_files++;
 	}
 	if (i == FLEET_BAD_SHOWN) {
-		if (strcmp(msg, a->bad[i - 1]) >= 0)
+		if (strcmp(m, a->bad[i - 1]) >= 0)
 			return 0;
 		i--;
 	} else {
 		a->nbad++;
 	}
-	for (; i > 0 && strcmp(msg, a->bad[i - 1]) < 0; i--)
+	for (; i > 0 && strcmp(m, a->bad[i - 1]) < 0; i--)
 		memcpy(a->bad[i], a->bad[i - 1], sizeof(a->bad[i]));
-	snprintf(a->bad[i], sizeof(a->bad[i]), "%s", msg);
+	memcpy(a->bad[i], m, sizeof(m));
 	return 0;
 }
 

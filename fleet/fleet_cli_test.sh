@@ -45,6 +45,14 @@ cp -r "$fix/gpu-node-a/sess-a1" "$tmp/odd/<b>&\"n'/"
 grep -q '&lt;b&gt;&amp;&quot;n&#39;' "$tmp/odd.html" || bad "node name not escaped in HTML"
 grep -q '<b>&"n' "$tmp/odd.html" && bad "raw node name in HTML"
 
+# A node directory name that is not UTF-8: every report stays valid UTF-8 (strict decoders).
+mkdir -p "$tmp/bytes/$(printf 'gpu-\xff')"
+cp -r "$fix/gpu-node-a/sess-a1" "$tmp/bytes/$(printf 'gpu-\xff')/"
+"$xperf" fleet report "$tmp/bytes" --format json >"$tmp/bytes.json"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1], encoding="utf-8"))
+assert d["nodes"][0]["node"] == "gpu-?", d["nodes"]' "$tmp/bytes.json" ||
+	bad "non-UTF-8 node name not sanitized in JSON"
+
 # Exit codes.
 expect_rc() {
 	local want=$1

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * fleet_test.c - the fleet library against known answers: label escaping and
- * exact seconds (hand-written cases), the exposition of hand-built aggregates
+ * fleet_test.c - the fleet library against known answers: label escaping, name
+ * sanitizing and exact seconds (hand-written cases), the exposition of hand-built aggregates
  * (every HELP/TYPE once, before its samples; escaped labels), the bounded lists
  * (worst sessions, invalid files) under more entries than they keep, and the
  * walk of testdata/fleet against testdata/expected.json (written by the fixture
@@ -46,6 +46,18 @@ static void test_escape(void)
 		CHECK(!strcmp(got, cases[i].out), "escape case %zu: got '%s'", i, got);
 		free(got);
 	}
+}
+
+static void test_copy_name(void)
+{
+	char buf[8];
+
+	fleet_copy_name(buf, sizeof(buf), "a\xff" "b\xed\xa0\x80");
+	CHECK(!strcmp(buf, "a?b???"), "bad bytes: '%s'", buf);
+	fleet_copy_name(buf, 3, "a\xc3\xa9");
+	CHECK(!strcmp(buf, "a"), "cut inside a character: '%s'", buf);
+	fleet_copy_name(buf, sizeof(buf), "n\xc3\xa9ud");
+	CHECK(!strcmp(buf, "n\xc3\xa9ud"), "valid UTF-8 changed: '%s'", buf);
 }
 
 static void test_seconds(void)
@@ -230,6 +242,7 @@ int main(int argc, char **argv)
 {
 	test_escape();
 	test_seconds();
+	test_copy_name();
 	test_exposition();
 	test_bounded_lists();
 	if (argc == 3)

@@ -15,30 +15,12 @@
 
 #include "fleet/fleet.h"
 
-/* Length of the valid UTF-8 sequence at p (n bytes left), 0 when invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2
-		   : p[0] >= 0xe0 && p[0] < 0xf0 ? 3 : p[0] >= 0xf0 && p[0] < 0xf5 ? 4 : 0;
-
-	if (!len || len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong 3/4-byte forms, UTF-16 surrogates, code points above U+10FFFF. */
-	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
-	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return len;
-}
-
 void fleet_prom_escape(const char *v, size_t len, FILE *out)
 {
 	const unsigned char *p = (const unsigned char *)v;
 
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_len(p + i, len - i);
+		size_t n = fleet_utf8_len(p + i, len - i);
 
 		if (!n) {
 			fputs("\xef\xbf\xbd", out);

@@ -4,7 +4,8 @@
  * come from directory names and trace files (outside data). For any bytes the
  * escaped value must be valid UTF-8 (checked by an independent decoder here),
  * hold no raw newline, use only the escapes \\ \" \n, and give back the input
- * exactly when the input was valid UTF-8. A whole exposition with the bytes as
+ * exactly when the input was valid UTF-8; a stored name (fleet_copy_name) is
+ * valid UTF-8 too. A whole exposition with the bytes as
  * node and agent names must have as many lines as one with plain names: no
  * name can inject a sample.
  */
@@ -100,6 +101,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	free(back);
 	free(out);
+	/* Stored names are valid UTF-8 and a prefix of the input's length. */
+	{
+		char *src = strndup((const char *)data, size), dst[FLEET_NAME];
+
+		if (!src)
+			abort();
+		fleet_copy_name(dst, sizeof(dst), src);
+		if (!valid_utf8((const unsigned char *)dst, strlen(dst)) || strlen(dst) > strlen(src))
+			abort();
+		free(src);
+	}
 	/* Two NUL-free names from the input. */
 	n = size / 2 < FLEET_NAME - 1 ? size / 2 : FLEET_NAME - 1;
 	memcpy(name[0], data, n);
