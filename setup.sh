@@ -10,7 +10,8 @@ cd "$(dirname "$0")"
 
 DEBS=(bazel-bootstrap clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcjson-dev
       libnghttp2-dev libmicrohttpd-dev libssl-dev libclang-rt-14-dev bpftrace libbpf-tools
-      linux-perf valgrind golang-go openssl python3 hyperfine)
+      linux-perf valgrind golang-go nodejs npm openssl python3 hyperfine python3-jsonschema
+      prometheus yamllint)
 
 missing=()
 for p in "${DEBS[@]}"; do

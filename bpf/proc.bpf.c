@@ -67,7 +67,7 @@ static int handle_fork(struct task_struct *parent, struct task_struct *child)
 	e->flags = thread ? XP_FORK_THREAD : 0;
 	e->depth = thread ? pt->depth : pt->depth + 1;
 	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
-	bpf_ringbuf_submit(e, 0);
+	xp_submit(e);
 	return 0;
 }
 
@@ -113,7 +113,7 @@ static __u32 read_cwd(struct xp_exec *e, __u32 off, struct task_struct *task)
 	struct dentry *root_d = BPF_CORE_READ(fs, root.dentry);
 	struct vfsmount *root_m = BPF_CORE_READ(fs, root.mnt);
 	struct mount *mnt = container_of(vm, struct mount, mnt);
-	__u32 used = 0;
+	__u64 used = 0;	/* 64-bit: the verifier must see 512 - used >= 0 */
 
 	for (int i = 0; i < XP_CWD_DEPTH * 2; i++) {
 		struct dentry *parent = BPF_CORE_READ(d, d_parent);
@@ -163,6 +163,10 @@ static int handle_exec(struct task_struct *task, struct linux_binprm *bprm)
 	e->cgroup_id = bpf_get_current_cgroup_id();
 	e->flags = 0;
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	/* Read here, race-free: /proc/PID/cgroup may be gone when userspace looks. */
+	if (bpf_probe_read_kernel_str(e->cgroup, sizeof(e->cgroup),
+				      BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, name)) < 0)
+		e->cgroup[0] = '\0';
 	n = bpf_probe_read_kernel_str(e->data, XP_FILENAME_MAX, BPF_CORE_READ(bprm, filename));
 	if (n <= 0) {
 		e->data[0] = '\0';
@@ -218,7 +222,7 @@ static int handle_exit(struct task_struct *task)
 		e->stime_ns = BPF_CORE_READ(sig, stime) + BPF_CORE_READ(task, stime);
 		e->maxrss_kb = BPF_CORE_READ(sig, maxrss) * PAGE_KB;
 		BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
-		bpf_ringbuf_submit(e, 0);
+		xp_submit(e);
 	}
 	bpf_map_delete_elem(&traced, &tgid);
 	return 0;

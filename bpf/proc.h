@@ -10,6 +10,7 @@
 #define XP_ARGS_MAX 1024	/* bytes of argv (NUL-separated) kept */
 #define XP_CWD_MAX 512		/* bytes of cwd components kept */
 #define XP_CWD_DEPTH 16		/* directory levels walked */
+#define XP_CGROUP_LEN 128	/* cgroup v2 leaf name: "cri-containerd-<64 hex>.scope" is 89 */
 /* Scratch for the exec body: offsets masked with 2047 + reads <= 1024 fit. */
 #define XP_EXEC_DATA_MAX 4096
 
@@ -54,6 +55,7 @@ struct xp_exec {
 	__u16 cwd_len;
 	__u16 flags;		/* enum xp_exec_flags */
 	char comm[XP_COMM_LEN];	/* comm after exec */
+	char cgroup[XP_CGROUP_LEN]; /* leaf name of its cgroup v2 (container id source) */
 	char data[XP_EXEC_DATA_MAX];
 };
 

@@ -116,7 +116,7 @@ static void default_libs(void)
 			snprintf(drv, PATH_MAX, "%s", libcuda[i]);
 }
 
-static int trace_pid(struct cuda *skel, int pid)
+static int trace_pid(struct cuda_bpf *skel, int pid)
 {
 	struct xp_traced t = {.depth = 0, .root_tgid = (__u32)pid};
 	__u32 key = (__u32)pid;
@@ -148,7 +148,7 @@ static int spawn(char **argv, int *gate)
 	return pid;
 }
 
-static unsigned long long ring_drops(struct cuda *skel)
+static unsigned long long ring_drops(struct cuda_bpf *skel)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	__u32 key = XP_EV_CUDA_CALL;
@@ -182,7 +182,7 @@ static int run(struct ring_buffer *rb, int pid, int child)
 	return status;
 }
 
-static void report(struct cuda *skel, int pid)
+static void report(struct cuda_bpf *skel, int pid)
 {
 	unsigned long long lost = ring_drops(skel) + g.write_errors;
 
@@ -253,7 +253,7 @@ static int parse_args(int argc, char **argv, struct xp_collector_config *cfg, in
 	return optind;
 }
 
-static int trace(struct cuda *skel, int pid, char **cmd, const char *dir)
+static int trace(struct cuda_bpf *skel, int pid, char **cmd, const char *dir)
 {
 	struct ring_buffer *rb =
 		ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, NULL, NULL);
@@ -291,7 +291,7 @@ static int trace(struct cuda *skel, int pid, char **cmd, const char *dir)
 int main(int argc, char **argv)
 {
 	struct xp_collector_config cfg;
-	struct cuda *skel;
+	struct cuda_bpf *skel;
 	int pid = 0, cmd = parse_args(argc, argv, &cfg, &pid), rc = 1;
 
 	g.out.fd = -1;
@@ -307,11 +307,11 @@ int main(int argc, char **argv)
 	default_libs();
 	signal(SIGINT, on_stop);
 	signal(SIGTERM, on_stop);
-	skel = cuda__open();
+	skel = cuda_bpf__open();
 	if (skel && g.ring_size)
 		bpf_map__set_max_entries(skel->maps.events, (__u32)g.ring_size);
-	if (skel && cuda__load(skel)) {
-		cuda__destroy(skel);
+	if (skel && cuda_bpf__load(skel)) {
+		cuda_bpf__destroy(skel);
 		skel = NULL;
 	}
 	if (!skel) {
@@ -327,6 +327,6 @@ int main(int argc, char **argv)
 		rc = 1;
 	while (g.n_links)
 		bpf_link__destroy(g.links[--g.n_links]);
-	cuda__destroy(skel);
+	cuda_bpf__destroy(skel);
 	return rc;
 }

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# check_fleet.py - the figures a fleet tree must give, from ground truth, compared with
+# what xperf produced:
+#   check_fleet.py expect XPERF ROOT EXPECTED_JSON > metrics.json
+#       every metric sample {name, labels, value}: per node/agent counts from the fixture
+#       generator's expected.json (what it wrote into the files); per-category and per-L3
+#       figures summed over `xperf analyze session` reports of each session (the fleet
+#       must equal the sum of its sessions).
+#   check_fleet.py report METRICS_JSON REPORT_JSON   the JSON fleet report agrees
+#   check_fleet.py prom METRICS_JSON PROM_URL         a Prometheus server scraped them all
+# Prints one line per mismatch; exits 1 on any.
+import json
+import os
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+
+
+def sessions(root):
+    for node in sorted(os.listdir(root)):
+        nd = os.path.join(root, node)
+        if node.startswith(".") or not os.path.isdir(nd) or os.path.islink(nd):
+            continue
+        for sess in sorted(os.listdir(nd)):
+            sd = os.path.join(nd, sess)
+            if not sess.startswith(".") and os.path.isdir(sd) and any(
+                    f.startswith("turn_") and f.endswith(".json") for f in os.listdir(sd)):
+                yield sd
+
+
+def expect(xperf, root, expected_path):
+    with open(expected_path) as f:
+        exp = json.load(f)
+    out = []
+
+    def add(name, labels, value):
+        out.append({"name": name, "labels": labels, "value": value})
+
+    for key, se in exp["series"].items():
+        node, agent = key.split("/", 1)
+        lab = {"node": node, "agent": agent}
+        add("xperf_sessions", lab, se["sessions"])
+        add("xperf_turns_total", lab, se["turns"])
+        add("xperf_incomplete_turns_total", lab, se["incomplete"])
+        add("xperf_turn_seconds_total", lab, se["wall_ns"] / 1e9)
+    for node, nd in exp["nodes"].items():
+        add("xperf_dropped_events_total", {"node": node}, nd["dropped"])
+        add("xperf_invalid_files_total", {"node": node}, nd["invalid_files"])
+    add("xperf_nodes", {}, len(exp["nodes"]))
+    add("xperf_failed_sessions", {}, exp["failed_sessions"])
+    l2, l3 = {}, {}
+    for sd in sessions(root):
+        r = subprocess.run([xperf, "analyze", "session", sd, "--format", "json"],
+                           capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            continue
+        doc = json.loads(r.stdout)
+        for n in doc["l2"]:
+            l2[n["id"]] = l2.get(n["id"], 0) + n["ns"]
+        for p in doc["l3"]:
+            t, s, ns = l3.get(p["id"], (0, 0, 0))
+            fired = p.get("fired_turns", 0)
+            l3[p["id"]] = (t + fired, s + (fired > 0), ns + p["ns"])
+    for id_, ns in l2.items():
+        dom, cat = id_.split(".")
+        add("xperf_category_seconds_total", {"domain": dom, "category": cat}, ns / 1e9)
+    for id_, (t, s, ns) in l3.items():
+        add("xperf_bottleneck_turns_total", {"l3": id_}, t)
+        add("xperf_bottleneck_sessions", {"l3": id_}, s)
+        add("xperf_bottleneck_seconds_total", {"l3": id_}, ns / 1e9)
+    json.dump({"metrics": out, "expected": exp}, sys.stdout, indent=1)
+    return 0
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+def check_report(metrics_path, report_path):
+    with open(metrics_path) as f:
+        m = json.load(f)
+    with open(report_path) as f:
+        rep = json.load(f)
+    exp, errs = m["expected"], []
+    t = rep["totals"]
+    for k, e in (("sessions", "sessions"), ("turns", "turns"), ("incomplete_turns", "incomplete"),
+                 ("wall_ns", "wall_ns"), ("dropped_events", "dropped"),
+                 ("invalid_files", "invalid_files"), ("failed_sessions", "failed_sessions")):
+        if t[k] != exp[e]:
+            errs.append("totals.%s = %s, want %s" % (k, t[k], exp[e]))
+    fired = {b["l3"]: b for b in rep["bottlenecks"]}
+    l2 = {n["id"]: n["ns"] for n in rep["l2"]}
+    for s in m["metrics"]:
+        lab, v = s["labels"], s["value"]
+        if s["name"] == "xperf_bottleneck_turns_total" and v:
+            got = fired.get(lab["l3"], {}).get("turns")
+            if got != v:
+                errs.append("bottleneck %s turns %s, want %s" % (lab["l3"], got, v))
+        if s["name"] == "xperf_bottleneck_sessions" and v:
+            got = fired.get(lab["l3"], {}).get("sessions")
+            if got != v:
+                errs.append("bottleneck %s sessions %s, want %s" % (lab["l3"], got, v))
+        if s["name"] == "xperf_category_seconds_total":
+            got = l2.get(lab["domain"] + "." + lab["category"], -1) / 1e9
+            if not close(got, v):
+                errs.append("l2 %s.%s %s s, want %s" % (lab["domain"], lab["category"], got, v))
+    turns = [b["turns"] for b in rep["bottlenecks"]]
+    if turns != sorted(turns, reverse=True):
+        errs.append("bottlenecks not ranked by turns: %s" % turns)
+    for e in errs:
+        print("report: " + e)
+    print("report: checked %d totals, %d bottlenecks, %d categories" %
+          (len(t), len(fired), len(l2)))
+    return 1 if errs else 0
+
+
+def query(url, q):
+    u = url + "/api/v1/query?" + urllib.parse.urlencode({"query": q})
+    with urllib.request.urlopen(u, timeout=10) as r:
+        doc = json.load(r)
+    if doc.get("status") != "success":
+        raise RuntimeError("query %s: %s" % (q, doc))
+    return doc["data"]["result"]
+
+
+def check_prom(metrics_path, url):
+    with open(metrics_path) as f:
+        m = json.load(f)
+    errs, names = [], sorted({s["name"] for s in m["metrics"]})
+    for name in names:
+        got = {}
+        for r in query(url, name):
+            lab = {k: v for k, v in r["metric"].items()
+                   if k not in ("__name__", "job", "instance")}
+            got[json.dumps(lab, sort_keys=True)] = float(r["value"][1])
+        want = {json.dumps(s["labels"], sort_keys=True): float(s["value"])
+                for s in m["metrics"] if s["name"] == name}
+        for k, v in want.items():
+            if k not in got:
+                errs.append("%s%s missing" % (name, k))
+            elif not close(got[k], v):
+                errs.append("%s%s = %r, want %r" % (name, k, got[k], v))
+        for k in got.keys() - want.keys():
+            if name.startswith("xperf_bottleneck") or name == "xperf_category_seconds_total":
+                if got[k] != 0:
+                    errs.append("%s%s = %r, want 0" % (name, k, got[k]))
+            else:
+                errs.append("%s%s unexpected" % (name, k))
+    for e in errs:
+        print("prom: " + e)
+    print("prom: checked %d samples of %d metrics" % (len(m["metrics"]), len(names)))
+    return 1 if errs else 0
+
+
+def main():
+    cmd = sys.argv[1]
+    if cmd == "expect":
+        return expect(*sys.argv[2:5])
+    if cmd == "report":
+        return check_report(*sys.argv[2:4])
+    if cmd == "prom":
+        return check_prom(*sys.argv[2:4])
+    print("usage: check_fleet.py expect|report|prom ...", file=sys.stderr)
+    return 64
+
+
+if __name__ == "__main__":
+    sys.exit(main())

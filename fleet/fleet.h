@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fleet.h - xperf across many nodes: a trace tree `DIR/<node>/<session>/turn_*.json`
+ * (or `DIR/<session>/...`, DIR then being one node) folded into fleet-wide
+ * aggregates, one session at a time through the analyzer library, then rendered
+ * as a report (text, JSON, HTML) or as Prometheus metrics.
+ *
+ * Memory: the aggregates are fixed-size except the (node, agent) series and the
+ * node list, which grow with the number of distinct nodes and agents, never with
+ * the number of sessions or turns. Lists shown to people (worst sessions, invalid
+ * files) keep the first few in a stable order; their totals are always counted.
+ * fleet/README.md documents the layout and every figure.
+ */
+#ifndef XPERF_FLEET_H
+#define XPERF_FLEET_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "theory/theory.h"
+
+#define FLEET_NAME 128    /* node and agent names are cut to this (bytes, with the NUL) */
+#define FLEET_PATH 512
+#define FLEET_MSG 640
+#define FLEET_WORST 5     /* worst sessions kept */
+#define FLEET_BAD_SHOWN 20 /* invalid-file messages kept */
+
+/* One (node, agent) pair: the label set of the per-agent metrics. */
+struct fleet_series {
+	char node[FLEET_NAME];
+	char agent[FLEET_NAME];
+	unsigned sessions, turns, incomplete;
+	uint64_t wall_ns;
+};
+
+struct fleet_node {
+	char name[FLEET_NAME];
+	unsigned sessions, invalid_files;
+	uint64_t dropped_events;
+};
+
+/* One L3 point over the fleet. */
+struct fleet_point {
+	unsigned turns;    /* turns in which it fired */
+	unsigned sessions; /* sessions in which it fired at least once */
+	uint64_t ns;       /* time charged to it */
+};
+
+struct fleet_session {
+	char path[FLEET_PATH];
+	char node[FLEET_NAME];
+	char agent[FLEET_NAME];
+	unsigned turns;
+	uint64_t wall_ns;
+	double effective_share; /* Effective Work / wall time; worst sessions have the least */
+	const struct xp_l3 *top; /* its first-ranked bottleneck, NULL when none fired */
+};
+
+struct fleet_agg {
+	char dir[FLEET_PATH];
+	unsigned sessions, turns, incomplete;
+	uint64_t wall_ns, dropped_events;
+	uint64_t l2_ns[XP_DOMAIN_COUNT][XP_CAT_COUNT];
+	struct fleet_point *points; /* xp_l3_count entries, theory's order */
+	unsigned invalid_files;     /* turn files skipped as invalid */
+	unsigned failed_sessions;   /* session dirs that could not be read or had no valid turn */
+	char bad[FLEET_BAD_SHOWN][FLEET_MSG]; /* lexically first messages, sorted */
+	unsigned nbad;
+	struct fleet_session worst[FLEET_WORST]; /* least effective first */
+	unsigned nworst;
+	struct fleet_series *series;
+	size_t nseries, cap_series;
+	struct fleet_node *nodes;
+	size_t nnodes, cap_nodes;
+	int scan_failed;     /* the trace directory could not be read */
+	double scan_seconds; /* how long the scan took (serve exports it) */
+	double scan_time;    /* when it ended, seconds since the epoch */
+};
+
+/* 0 ok, -1 out of memory. Free with fleet_agg_free (also after a failed init). */
+int fleet_agg_init(struct fleet_agg *a, const char *dir);
+void fleet_agg_free(struct fleet_agg *a);
+
+/*
+ * Walk `dir` and fold every session into `a` (initialised). Each problem (an
+ * invalid file, an unreadable directory) is counted in `a` and, when `log` is
+ * not NULL, also printed there as one line. Returns 0, or -1 when `dir` itself
+ * cannot be read or memory runs out (message on log).
+ */
+int fleet_collect(const char *dir, struct fleet_agg *a, FILE *log);
+
+/* What one analysed session brings to the aggregates (collect.c fills it). */
+struct fleet_input {
+	const char *path, *node, *agent;
+	unsigned turns, incomplete;
+	uint64_t wall_ns, dropped_events;
+	uint64_t l2_ns[XP_DOMAIN_COUNT][XP_CAT_COUNT];
+	unsigned *fired; /* per L3 point (theory's order): turns fired */
+	uint64_t *ns;    /* per L3 point: time charged */
+	const struct xp_l3 *top;
+};
+
+/* agg.c: fold one session in. 0 ok, -1 out of memory. */
+int fleet_add_session(struct fleet_agg *a, const struct fleet_input *in);
+/* agg.c: count one invalid turn file (or unreadable session) of `node`, with its message. */
+int fleet_add_bad(struct fleet_agg *a, const char *node, const char *msg, int whole_session);
+
+/* agg.c: L3 indexes of the points that fired, ranked (turns, then sessions, then time);
+ * returns how many (idx holds xp_l3_count entries). */
+size_t fleet_ranked_points(const struct fleet_agg *a, size_t *idx);
+/* agg.c: sort series and nodes by name (reporters call it once before rendering). */
+void fleet_sort(struct fleet_agg *a);
+/* agg.c: time of category c summed over domains. */
+uint64_t fleet_cat_ns(const struct fleet_agg *a, enum xp_category c);
+
+enum fleet_format { FLEET_TEXT, FLEET_JSON, FLEET_HTML };
+/* report_*.c: render the report. 0 ok, -1 on a write or memory error. */
+int fleet_report_text(struct fleet_agg *a, FILE *out);
+int fleet_report_json(struct fleet_agg *a, FILE *out);
+int fleet_report_html(struct fleet_agg *a, FILE *out);
+
+/* prom.c: the Prometheus text exposition (format 0.0.4) of `a`. 0 ok, -1 write error. */
+int fleet_prom_write(struct fleet_agg *a, FILE *out);
+/* prom.c: write a label value escaped (\\, \", \n) with invalid UTF-8 replaced by U+FFFD. */
+void fleet_prom_escape(const char *v, size_t len, FILE *out);
+/* prom.c: the nanoseconds as exact decimal seconds ("1.5", "0.000000001", "0"). */
+void fleet_seconds(uint64_t ns, char *buf, size_t len);
+
+/* utf8.c: length of the valid UTF-8 character at p (n bytes left), 0 when invalid. */
+size_t fleet_utf8_len(const unsigned char *p, size_t n);
+/* utf8.c: copy src into dst (size bytes with the NUL), invalid UTF-8 bytes replaced by '?',
+ * cut only between characters. */
+void fleet_copy_name(char *dst, size_t size, const char *src);
+
+/* serve.c: serve /metrics on `listen` (host:port, [v6]:port; port 0 picks a free one, logged
+ * on stderr as "listening on HOST:PORT"), rescanning `dir` every
+ * `interval` seconds, until SIGTERM or SIGINT. Returns 0 after a clean stop, -1 when it
+ * cannot listen, -2 for an invalid address (each reported on stderr). */
+int fleet_serve(const char *dir, const char *listen, unsigned interval);
+
+#endif /* XPERF_FLEET_H */

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report_json.c - the fleet report as JSON, built with cJSON. Layout:
+ * fleet/README.md; schema: fleet/fleet_report.schema.json. The document's size
+ * depends on the number of nodes, agents and L3 points, never on the number of
+ * sessions or turns.
+ */
+#include <stdlib.h>
+
+#include <cjson/cJSON.h>
+
+#include "fleet/fleet.h"
+
+static double share(uint64_t ns, uint64_t wall)
+{
+	return wall ? (double)ns / (double)wall : 0;
+}
+
+static void totals(const struct fleet_agg *a, cJSON *root)
+{
+	cJSON *t = cJSON_AddObjectToObject(root, "totals");
+
+	cJSON_AddNumberToObject(t, "nodes", (double)a->nnodes);
+	cJSON_AddNumberToObject(t, "sessions", a->sessions);
+	cJSON_AddNumberToObject(t, "turns", a->turns);
+	cJSON_AddNumberToObject(t, "incomplete_turns", a->incomplete);
+	cJSON_AddNumberToObject(t, "wall_ns", (double)a->wall_ns);
+	cJSON_AddNumberToObject(t, "dropped_events", (double)a->dropped_events);
+	cJSON_AddNumberToObject(t, "invalid_files", a->invalid_files);
+	cJSON_AddNumberToObject(t, "failed_sessions", a->failed_sessions);
+}
+
+static void shares(const struct fleet_agg *a, cJSON *root)
+{
+	cJSON *l1 = cJSON_AddArrayToObject(root, "l1"), *l2 = cJSON_AddArrayToObject(root, "l2");
+
+	for (int c = 0; c < XP_CAT_COUNT; c++) {
+		cJSON *n = cJSON_CreateObject();
+		uint64_t ns = fleet_cat_ns(a, (enum xp_category)c);
+
+		cJSON_AddStringToObject(n, "category", xp_categories[c].key);
+		cJSON_AddStringToObject(n, "name", xp_categories[c].name);
+		cJSON_AddNumberToObject(n, "ns", (double)ns);
+		cJSON_AddNumberToObject(n, "share", share(ns, a->wall_ns));
+		cJSON_AddItemToArray(l1, n);
+	}
+	for (size_t k = 0; k < xp_l2_count; k++) {
+		const struct xp_l2 *p = &xp_l2_table[k];
+		uint64_t ns = a->l2_ns[p->domain][p->category];
+		cJSON *n = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(n, "id", p->id);
+		cJSON_AddStringToObject(n, "name", p->name);
+		cJSON_AddNumberToObject(n, "ns", (double)ns);
+		cJSON_AddNumberToObject(n, "share", share(ns, a->wall_ns));
+		cJSON_AddItemToArray(l2, n);
+	}
+}
+
+static void bottlenecks(const struct fleet_agg *a, cJSON *root)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "bottlenecks");
+	size_t idx[xp_l3_count], n = fleet_ranked_points(a, idx);
+
+	for (size_t k = 0; k < n; k++) {
+		const struct xp_l3 *p = &xp_l3_table[idx[k]];
+		const struct fleet_point *f = &a->points[idx[k]];
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(j, "l3", p->id);
+		cJSON_AddStringToObject(j, "name", p->name);
+		cJSON_AddStringToObject(j, "grade", xp_grade_names[p->grade]);
+		cJSON_AddNumberToObject(j, "turns", f->turns);
+		cJSON_AddNumberToObject(j, "turn_share",
+					a->turns ? (double)f->turns / a->turns : 0);
+		cJSON_AddNumberToObject(j, "sessions", f->sessions);
+		cJSON_AddNumberToObject(j, "ns", (double)f->ns);
+		cJSON_AddStringToObject(j, "suggestion", p->suggestion);
+		cJSON_AddItemToArray(arr, j);
+	}
+}
+
+static void lists(const struct fleet_agg *a, cJSON *root)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "series"), *bad;
+
+	for (size_t i = 0; i < a->nseries; i++) {
+		const struct fleet_series *s = &a->series[i];
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(j, "node", s->node);
+		cJSON_AddStringToObject(j, "agent", s->agent);
+		cJSON_AddNumberToObject(j, "sessions", s->sessions);
+		cJSON_AddNumberToObject(j, "turns", s->turns);
+		cJSON_AddNumberToObject(j, "incomplete_turns", s->incomplete);
+		cJSON_AddNumberToObject(j, "wall_ns", (double)s->wall_ns);
+		cJSON_AddItemToArray(arr, j);
+	}
+	arr = cJSON_AddArrayToObject(root, "nodes");
+	for (size_t i = 0; i < a->nnodes; i++) {
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(j, "node", a->nodes[i].name);
+		cJSON_AddNumberToObject(j, "sessions", a->nodes[i].sessions);
+		cJSON_AddNumberToObject(j, "invalid_files", a->nodes[i].invalid_files);
+		cJSON_AddNumberToObject(j, "dropped_events", (double)a->nodes[i].dropped_events);
+		cJSON_AddItemToArray(arr, j);
+	}
+	arr = cJSON_AddArrayToObject(root, "worst_sessions");
+	for (unsigned i = 0; i < a->nworst; i++) {
+		const struct fleet_session *s = &a->worst[i];
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(j, "path", s->path);
+		cJSON_AddStringToObject(j, "node", s->node);
+		cJSON_AddStringToObject(j, "agent", s->agent);
+		cJSON_AddNumberToObject(j, "turns", s->turns);
+		cJSON_AddNumberToObject(j, "wall_ns", (double)s->wall_ns);
+		cJSON_AddNumberToObject(j, "effective_share", s->effective_share);
+		if (s->top)
+			cJSON_AddStringToObject(j, "top_l3", s->top->id);
+		else
+			cJSON_AddNullToObject(j, "top_l3");
+		cJSON_AddItemToArray(arr, j);
+	}
+	bad = cJSON_AddObjectToObject(root, "problems");
+	cJSON_AddNumberToObject(bad, "count", a->invalid_files + a->failed_sessions);
+	arr = cJSON_AddArrayToObject(bad, "first");
+	for (unsigned i = 0; i < a->nbad; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(a->bad[i]));
+}
+
+int fleet_report_json(struct fleet_agg *a, FILE *out)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *txt;
+
+	fleet_sort(a);
+	cJSON_AddStringToObject(root, "report", "xperf.fleet.report");
+	cJSON_AddStringToObject(root, "version", "1.0");
+	cJSON_AddStringToObject(root, "dir", a->dir);
+	totals(a, root);
+	shares(a, root);
+	bottlenecks(a, root);
+	lists(a, root);
+	txt = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!txt)
+		return -1;
+	fprintf(out, "%s\n", txt);
+	free(txt);
+	return fflush(out) || ferror(out) ? -1 : 0;
+}
