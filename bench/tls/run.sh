@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh [N] [REPEATS] - added cost per SSL_write of 100 bytes, side by side
 # in one run: bare; bpftrace with a counting uprobe on SSL_write; bpftrace
 # with uprobe + uretprobe; xperf's TLS tier tracing the writer (entry +
@@ -6,7 +7,9 @@
 # writer not traced (the in-kernel filter's cost for everyone else); xperf
 # with --no-plaintext (the socket tier alone: two syscall tracepoints).
 # Configurations alternate within each repeat; prints medians, min-max and
-# the ratio to bare. Run as root from the repository root.
+# the ratio to bare. Then one traced run with kernel.bpf_stats_enabled=1:
+# the time inside each BPF program per run (what is ours, apart from the
+# uprobe traps). Run as root from the repository root.
 set -euo pipefail
 N=${1:-20000}
 R=${2:-5}
@@ -68,3 +71,28 @@ for k in names:
     m = statistics.median(cpu[k])
     print("| %s | %.0f | %.0f-%.0f | %+.0f | %.2f | %.0f |" % (k, m, cpu[k][0], cpu[k][-1], m - bare, m / bare, wall[k]))
 PY
+
+# Time inside the BPF programs themselves, per run (bpf_stats).
+old=$(sysctl -n kernel.bpf_stats_enabled)
+sysctl -qw kernel.bpf_stats_enabled=1
+"$tlscap" -o "$tmp/cap" -- sh -c "'$bench' $port $N >/dev/null; sleep 2" 2>/dev/null &
+t=$!
+sleep 1.5
+while kill -0 $t 2>/dev/null && ! bpftool prog show | grep -q "name ssl_rw_exit.*run_cnt [1-9]"; do
+	sleep 0.2
+done
+sleep 1
+echo
+echo "BPF program time, $N traced SSL_writes (kernel.bpf_stats; sys_* count every syscall on the machine)"
+echo "| program | runs | ns per run |"
+echo "|---|---|---|"
+bpftool prog show | awk '/name (ssl_write_enter|ssl_rw_exit|sys_enter|sys_exit) / {
+	n = ""; t = 0; c = 0
+	for (i = 1; i <= NF; i++) {
+		if ($i == "name") n = $(i + 1)
+		if ($i == "run_time_ns") t = $(i + 1)
+		if ($i == "run_cnt") c = $(i + 1)
+	}
+	if (c) printf "| %s | %d | %.0f |\n", n, c, t / c }'
+sysctl -qw kernel.bpf_stats_enabled="$old"
+wait $t || true

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # capture_test.sh CLIENT - one real client against tls_server.py, traced by
 # tlscap, checked by check_capture.py against the server's byte log.
 # CLIENT: curl | python | node | c | c-truncated | c-overflow | go | bun (the last two:
