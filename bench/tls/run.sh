@@ -21,7 +21,8 @@ lib=$(ldd "$bench" | awk '/libssl/ {print $3}')
 tmp=$(mktemp -d)
 trap 'kill $sink 2>/dev/null || true; rm -rf "$tmp"' EXIT
 tests/tls/certs.sh "$tmp/certs"
-(cd "$tmp" && cp "$OLDPWD/bench/tls/sink.go" . && GOCACHE=$tmp/gocache GO111MODULE=off go build -o sink sink.go)
+(cd "$tmp" && cp "$OLDPWD/bench/tls/sink.go" . &&
+	GOCACHE=$tmp/gocache GO111MODULE=off go build -o sink sink.go)
 "$tmp/sink" "$tmp/certs/leaf.pem" "$tmp/certs/leaf.key" > "$tmp/port" &
 sink=$!
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
@@ -51,7 +52,8 @@ mkdir -p "$tmp/cap"
 for r in $(seq "$R"); do
 	res[bare]+="$("$bench" "$port" "$N"),"
 	res[bpftrace_uprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); }"),"
-	res[bpftrace_uprobe_uretprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); } uretprobe:$lib:SSL_write { @r = count(); }"),"
+	res[bpftrace_uprobe_uretprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); }
+		uretprobe:$lib:SSL_write { @r = count(); }"),"
 	res[xperf_traced]+="$("$tlscap" -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
 	res[xperf_untraced]+="$(untraced),"
 	res[xperf_sock_only]+="$("$tlscap" -n -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
@@ -60,7 +62,8 @@ python3 - "$N" "$R" "${names[@]}" <<PY
 import statistics, sys
 n, r, names = sys.argv[1], sys.argv[2], sys.argv[3:]
 res = {$(for k in "${names[@]}"; do printf '"%s": "%s",' "$k" "${res[$k]}"; done)}
-runs = {k: [tuple(map(float, x.split())) for x in v.split(",") if x.strip()] for k, v in res.items()}
+runs = {k: [tuple(map(float, x.split())) for x in v.split(",") if x.strip()]
+        for k, v in res.items()}
 cpu = {k: sorted(c for c, _ in v) for k, v in runs.items()}
 wall = {k: statistics.median(w for _, w in v) for k, v in runs.items()}
 bare = statistics.median(cpu["bare"])
@@ -69,7 +72,8 @@ print("| configuration | median CPU ns | min-max | added ns | ratio | median wal
 print("|---|---|---|---|---|---|")
 for k in names:
     m = statistics.median(cpu[k])
-    print("| %s | %.0f | %.0f-%.0f | %+.0f | %.2f | %.0f |" % (k, m, cpu[k][0], cpu[k][-1], m - bare, m / bare, wall[k]))
+    print("| %s | %.0f | %.0f-%.0f | %+.0f | %.2f | %.0f |"
+          % (k, m, cpu[k][0], cpu[k][-1], m - bare, m / bare, wall[k]))
 PY
 
 # Time inside the BPF programs themselves, per run (bpf_stats).
@@ -83,7 +87,8 @@ while kill -0 $t 2>/dev/null && ! bpftool prog show | grep -q "name ssl_rw_exit.
 done
 sleep 1
 echo
-echo "BPF program time, $N traced SSL_writes (kernel.bpf_stats; sys_* count every syscall on the machine)"
+echo "BPF program time, $N traced SSL_writes (kernel.bpf_stats;" \
+	"sys_* count every syscall on the machine)"
 echo "| program | runs | ns per run |"
 echo "|---|---|---|"
 bpftool prog show | awk '/name (ssl_write_enter|ssl_rw_exit|sys_enter|sys_exit) / {
