@@ -66,17 +66,21 @@ def check_streams(capdir, summ, rows, server, errs, truncated):
                 errs.append("%s: a captured byte is misplaced" % name)
             continue
         if got != want:
-            n = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-            errs.append("%s: differs from the server's bytes at %d (%d vs %d bytes)" % (name, n, len(got), len(want)))
+            n = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
+                     min(len(got), len(want)))
+            errs.append("%s: differs from the server's bytes at %d (%d vs %d bytes)"
+                        % (name, n, len(got), len(want)))
         if s["gaps"] or s["truncated"] or s["copy_failed"]:
-            errs.append("%s: gaps %d truncated %s copy_failed %s" % (name, s["gaps"], s["truncated"], s["copy_failed"]))
+            errs.append("%s: gaps %d truncated %s copy_failed %s"
+                        % (name, s["gaps"], s["truncated"], s["copy_failed"]))
     if seen != set(server):
         errs.append("server connections %s, captured %s" % (sorted(server), sorted(seen)))
     # Connection identity: every socket I/O nested in an SSL call names that SSL*.
     ssl_of = {}
     for r in rows:
         if r["ssl"] != "0" and ssl_of.setdefault(r["sid"], r["ssl"]) != r["ssl"]:
-            errs.append("socket %d used by two SSL*: %s %s" % (r["sid"], ssl_of[r["sid"]], r["ssl"]))
+            errs.append("socket %d used by two SSL*: %s %s"
+                        % (r["sid"], ssl_of[r["sid"]], r["ssl"]))
 
 
 def check_timing(logdir, rows, server, errs):
@@ -89,10 +93,12 @@ def check_timing(logdir, rows, server, errs):
         recvs = [r["ts"] for r in mine if r["dir"] == 1 and r["ts"] >= sent]
         # The request's last send returned before the server had all of it.
         if not sends or not (last - 50 * MS <= max(sends) <= last + MS):
-            errs.append("port %d: request end %d, last client send %s" % (port, last, sends[-1:] or None))
+            errs.append("port %d: request end %d, last client send %s"
+                        % (port, last, sends[-1:] or None))
         # The response's first receive came after the server sent it.
         if not recvs or not (sent <= min(recvs) <= sent + 50 * MS):
-            errs.append("port %d: response sent %d, first client recv %s" % (port, sent, recvs[:1] or None))
+            errs.append("port %d: response sent %d, first client recv %s"
+                        % (port, sent, recvs[:1] or None))
     if len(events) and not rows:
         errs.append("no socket records")
 
@@ -119,12 +125,13 @@ def main():
         if mode == "overflow":
             lost = sum(s["bytes"] - s["captured"] for s in summ["streams"])
             if not summ["drops"] or not lost or not any(s["gaps"] for s in summ["streams"]):
-                errs.append("overflow: drops %d, bytes lost %d, no gap flagged" % (summ["drops"], lost))
+                errs.append("overflow: drops %d, bytes lost %d, no gap flagged"
+                            % (summ["drops"], lost))
     for e in errs:
         print("FAIL:", e)
     total = sum(s["bytes"] for s in summ["streams"])
-    print("%s: %d connection(s), %d TLS stream(s), %d plaintext bytes, %d socket records, %d error(s)"
-          % (mode, len(server), len(summ["streams"]), total, len(rows), len(errs)))
+    print("%s: %d connection(s), %d TLS stream(s), %d plaintext bytes, %d socket records, "
+          "%d error(s)" % (mode, len(server), len(summ["streams"]), total, len(rows), len(errs)))
     sys.exit(1 if errs else 0)
 
 
