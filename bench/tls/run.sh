@@ -5,7 +5,8 @@
 # with uprobe + uretprobe; xperf's TLS tier tracing the writer (entry +
 # return probe, copy, ring record, consumer running); xperf loaded but the
 # writer not traced (the in-kernel filter's cost for everyone else); xperf
-# with --no-plaintext (the socket tier alone: two syscall tracepoints).
+# with --no-plaintext (the socket tier alone: two syscall tracepoints); and
+# the same two xperf rows with uprobes per traced process (per_pid).
 # Configurations alternate within each repeat; prints medians, min-max and
 # the ratio to bare. Then one traced run with kernel.bpf_stats_enabled=1:
 # the time inside each BPF program per run (what is ours, apart from the
@@ -39,7 +40,7 @@ with_bpftrace() {
 }
 
 untraced() {
-	"$tlscap" -o "$tmp/cap" -- sleep 3 2>/dev/null &
+	"$tlscap" -o "$tmp/cap" "$@" -- sleep 3 2>/dev/null &
 	local t=$!
 	sleep 1
 	"$bench" "$port" "$N"
@@ -47,7 +48,8 @@ untraced() {
 }
 
 declare -A res
-names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced xperf_sock_only)
+names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced
+       xperf_per_pid_traced xperf_per_pid_untraced xperf_sock_only)
 mkdir -p "$tmp/cap"
 for r in $(seq "$R"); do
 	res[bare]+="$("$bench" "$port" "$N"),"
@@ -56,6 +58,8 @@ for r in $(seq "$R"); do
 		uretprobe:$lib:SSL_write { @r = count(); }"),"
 	res[xperf_traced]+="$("$tlscap" -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
 	res[xperf_untraced]+="$(untraced),"
+	res[xperf_per_pid_traced]+="$("$tlscap" -P -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
+	res[xperf_per_pid_untraced]+="$(untraced -P),"
 	res[xperf_sock_only]+="$("$tlscap" -n -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
 done
 python3 - "$N" "$R" "${names[@]}" <<PY

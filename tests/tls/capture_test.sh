@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # capture_test.sh CLIENT - one real client against tls_server.py, traced by
 # tlscap, checked by check_capture.py against the server's byte log.
-# CLIENT: curl | python | node | c | c-truncated | c-overflow | go | bun (the last two:
+# CLIENT: curl | python | node | node-per-pid | c | c-truncated | c-overflow | go | bun (the last two:
 # socket tier only; bun comes from setup.sh: third_party/npm) | container (curl in
 # its own mount namespace, whose libssl.so.3 is another file: found through
 # /proc/PID/root when the connect triggers a rescan; the server waits 300 ms
@@ -29,6 +29,8 @@ case $client in
 curl)	cmd=(curl -sS --cacert "$ca" --data-binary "@$tmp/body" -H "X-Resp-Bytes: 300000"
 	     -H "x-api-key: not-a-real-key" -o /dev/null "https://localhost:$port/curl") ;;
 python)	cmd=(python3 "$here/client.py" "$port" "$ca" $body 300000) ;;
+node-per-pid)	# uprobes planted in the traced process only (tlscap -P)
+	cmd=(node "$here/client.js" "$port" "$ca" $body 300000) ;;
 node)	cmd=(node "$here/client.js" "$port" "$ca" $body 300000) ;;
 c)	cmd=("$here/tls_client" "$port" "$ca" $body 300000) ;;
 c-truncated)
@@ -56,6 +58,7 @@ opts=()
 [ $mode = timing ] && opts=(-n)
 [ $mode = truncated ] && opts=(-c 65536)
 [ $mode = overflow ] && opts=(-r 65536)	# 4 chunks fit: a 200 KB call cannot
+[ $client = node-per-pid ] && opts=(-P)
 if [ $mode = attach ]; then
 	# python3 already mid-connection: attach between its two requests.
 	GATE=$tmp/gate python3 "$here/client.py" "$port" "$ca" $body 300000 &

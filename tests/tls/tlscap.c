@@ -13,7 +13,8 @@
  *                           connections, drops per record type.
  * Usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...
  *        tlscap -o DIR [-c CAP] [-r RING] [-n] -p PID    (attach until PID exits)
- *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext
+ *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext,
+ *   -P: uprobes per traced process (tls_probes.h per_pid)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -223,6 +224,28 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	return root;
 }
 
+/* The file execvp would run, so its probes are in place before it starts. */
+static void attach_cmd(struct xp_tls_probes *p, const char *cmd, pid_t pid)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(cmd, '/') || !path) {
+		xp_tls_probes_attach_file(p, cmd, pid);
+		return;
+	}
+	for (const char *d = path; *d;) {
+		size_t n = strcspn(d, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, d, cmd);
+		if (!access(buf, X_OK)) {
+			xp_tls_probes_attach_file(p, buf, pid);
+			return;
+		}
+		d += n + (d[n] == ':');
+	}
+}
+
 /* Fork CMD held on a pipe; trace it, then let it exec. */
 static pid_t spawn_traced(struct xp_tls_probes *p, char **argv)
 {
@@ -248,6 +271,8 @@ static pid_t spawn_traced(struct xp_tls_probes *p, char **argv)
 	    bpf_map_update_elem(xp_tls_probes_map_fd(p, "traced"), &pid, &t, BPF_ANY) ||
 	    xp_tls_probes_attach_pid(p, pid) < 0)
 		fprintf(stderr, "tlscap: cannot trace the child\n");
+	else
+		attach_cmd(p, argv[0], pid);
 	if (write(gate[1], "g", 1) != 1)
 		perror("tlscap: write");
 	close(gate[1]);
@@ -266,28 +291,6 @@ static pid_t trace_running(struct xp_tls_probes *p, pid_t pid)
 	}
 	fprintf(stderr, "tlscap: tracing %d\n", pid);
 	return pid;
-}
-
-/* The file execvp would run, so its probes are in place before it starts. */
-static void attach_cmd(struct xp_tls_probes *p, const char *cmd)
-{
-	const char *path = getenv("PATH");
-	char buf[4096];
-
-	if (strchr(cmd, '/') || !path) {
-		xp_tls_probes_attach_file(p, cmd);
-		return;
-	}
-	for (const char *d = path; *d;) {
-		size_t n = strcspn(d, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, d, cmd);
-		if (!access(buf, X_OK)) {
-			xp_tls_probes_attach_file(p, buf);
-			return;
-		}
-		d += n + (d[n] == ':');
-	}
 }
 
 static volatile sig_atomic_t stop;
@@ -309,7 +312,7 @@ int main(int argc, char **argv)
 	cJSON *sum;
 	pid_t pid, attach = 0;
 
-	while ((opt = getopt(argc, argv, "o:c:r:np:")) != -1) {
+	while ((opt = getopt(argc, argv, "o:c:r:np:P")) != -1) {
 		if (opt == 'o')
 			c.dir = optarg;
 		else if (opt == 'c')
@@ -320,11 +323,13 @@ int main(int argc, char **argv)
 			o.no_plaintext = true;
 		else if (opt == 'p')
 			attach = strtol(optarg, NULL, 10);
+		else if (opt == 'P')
+			o.per_pid = true;
 		else
 			return 64;
 	}
 	if (!c.dir || (optind >= argc) == (attach <= 0)) {
-		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] {-p PID | -- CMD ARGS...}\n");
+		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] [-P] {-p PID | -- CMD ARGS...}\n");
 		return 64;
 	}
 	snprintf(path, sizeof(path), "%s/sock.tsv", c.dir);
@@ -343,7 +348,6 @@ int main(int argc, char **argv)
 	if (attach > 0) {
 		pid = trace_running(p, attach);
 	} else {
-		attach_cmd(p, argv[optind]);
 		pid = spawn_traced(p, argv + optind);
 	}
 	while (pid > 0 && !stop) {
