@@ -47,19 +47,36 @@ untraced() {
 	wait $t || true
 }
 
+# Other sessions on this machine may load the same probes (xperf-bpf tests):
+# wait until none is loaded before each measurement, so rows stay clean.
+quiet() {
+	for _ in $(seq 300); do
+		bpftool prog show | grep -qE "name (ssl_[a-z_]*|sys_enter|sys_exit) " || return 0
+		sleep 0.2
+	done
+	echo "run.sh: foreign TLS/syscall probes stay loaded; results are not clean" >&2
+}
+
 declare -A res
 names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced
        xperf_per_pid_traced xperf_per_pid_untraced xperf_sock_only)
 mkdir -p "$tmp/cap"
 for r in $(seq "$R"); do
+	quiet
 	res[bare]+="$("$bench" "$port" "$N"),"
+	quiet
 	res[bpftrace_uprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); }"),"
 	res[bpftrace_uprobe_uretprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); }
 		uretprobe:$lib:SSL_write { @r = count(); }"),"
+	quiet
 	res[xperf_traced]+="$("$tlscap" -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
+	quiet
 	res[xperf_untraced]+="$(untraced),"
+	quiet
 	res[xperf_per_pid_traced]+="$("$tlscap" -P -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
+	quiet
 	res[xperf_per_pid_untraced]+="$(untraced -P),"
+	quiet
 	res[xperf_sock_only]+="$("$tlscap" -n -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
 done
 python3 - "$N" "$R" "${names[@]}" <<PY
