@@ -238,7 +238,7 @@ static __always_inline void emit_data(struct sock *sk, __u64 id, const struct pe
 	e->fd = p->fd;
 	e->dir = send ? XP_SOCK_SEND : XP_SOCK_RECV;
 	e->call = p->call;
-	bpf_ringbuf_submit(e, xp_wakeup_flags());
+	xp_submit(e);
 }
 
 SEC("tp_btf/sys_enter")

@@ -13,7 +13,8 @@
  * all show up as gaps, never as silently shorter data. The socket comes
  * from sock.bpf.c through `tls_calls` and is remembered per connection.
  *
- * Untraced processes pay one hash lookup per probe and nothing else.
+ * Untraced processes pay, beyond the uprobe trap itself (see per_pid in
+ * userspace/tls_probes.h), one hash lookup per probe and nothing else.
  * One program body serves all four functions: the variants differ by
  * enum xp_tls_fn only.
  */

@@ -47,7 +47,8 @@ enum xp_tls_flags {
 	XP_TLS_TRUNC = 1,	/* the call moved more than the cap: bytes after it not sent */
 	XP_TLS_COPY_FAIL = 2,	/* reading the buffer faulted: data holds nothing */
 	XP_TLS_LAST = 4,	/* last record of this call */
-	XP_TLS_NEW_CONN = 8,	/* first call seen on this SSL* (pos starts at 0) */
+	XP_TLS_NEW_CONN = 8,	/* first call seen on this SSL*: pos counts from here
+				 * (after a mid-connection attach, earlier bytes are unknown) */
 	XP_TLS_SOCK_INFERRED = 16, /* sock_id not from a nested syscall but from the
 				    * thread's last socket receive (memory BIOs: node) */
 };

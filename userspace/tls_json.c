@@ -59,16 +59,63 @@ static void add_tuple(cJSON *o, const struct xp_sock_tuple *t)
 }
 
 /* Payload text, credentials redacted; only with capture_payloads. */
+/* Whether s[0..n) is UTF-8 with no NUL: then it can be a JSON string as is. */
+static bool json_text(const unsigned char *s, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t k = s[i] < 0x80 ? 0 : (s[i] & 0xe0) == 0xc0 ? 1 : (s[i] & 0xf0) == 0xe0 ? 2 :
+			   (s[i] & 0xf8) == 0xf0 ? 3 : 4;
+
+		if (!s[i] || k == 4 || (k == 1 && s[i] < 0xc2) || n - i <= k)
+			return false;
+		for (size_t j = 1; j <= k; j++)
+			if ((s[i + j] & 0xc0) != 0x80)
+				return false;
+		i += k + 1;
+	}
+	return true;
+}
+
+static char *base64(const unsigned char *s, size_t n)
+{
+	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char *out = malloc((n + 2) / 3 * 4 + 1), *p = out;
+
+	for (size_t i = 0; out && i < n; i += 3) {
+		unsigned int v = s[i] << 16 | (i + 1 < n ? s[i + 1] << 8 : 0) | (i + 2 < n ? s[i + 2] : 0);
+
+		*p++ = tab[v >> 18 & 63];
+		*p++ = tab[v >> 12 & 63];
+		*p++ = i + 1 < n ? tab[v >> 6 & 63] : '=';
+		*p++ = i + 2 < n ? tab[v & 63] : '=';
+	}
+	if (out)
+		*p = '\0';
+	return out;
+}
+
+/*
+ * The payload, credentials redacted: "payload" when it is valid UTF-8
+ * (HTTP headers, JSON), else "payload_base64" (binary, HTTP/2 frames,
+ * compressed bodies), so the JSON stays valid and no byte is lost.
+ */
 static void add_payload(cJSON *o, const char *data, size_t len)
 {
-	size_t cap = len + 64 * sizeof(XP_REDACTED), n;
-	char *out = malloc(cap + 1);
+	size_t cap = 2 * len + sizeof(XP_REDACTED), n;	/* a value can grow to [redacted] */
+	char *out = malloc(cap + 1), *b64;
 
 	if (!out)
 		return;
 	n = xp_redact_http1(data, len, out, cap, NULL);
 	out[n] = '\0';
-	cJSON_AddItemToObject(o, "payload", cJSON_CreateString(out));
+	if (json_text((const unsigned char *)out, n)) {
+		cJSON_AddStringToObject(o, "payload", out);
+	} else {
+		b64 = base64((const unsigned char *)out, n);
+		if (b64)
+			cJSON_AddStringToObject(o, "payload_base64", b64);
+		free(b64);
+	}
 	free(out);
 }
 

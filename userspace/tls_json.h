@@ -20,7 +20,8 @@ __u32 xp_tls_record_min_size(__u32 type);
 
 /*
  * Add the body fields of rec (rec->size bytes readable) to o. Payload
- * text ("payload", credential headers redacted) only when `payloads`.
+ * only when `payloads`, credential headers redacted: "payload" if it is
+ * UTF-8 without NUL, else "payload_base64" (the JSON stays valid UTF-8).
  * A record whose lengths do not add up gets "malformed": true and nothing
  * else. Returns 0, or -ENOENT when the type is not a TLS/socket one.
  */

@@ -45,6 +45,25 @@ static void tls_data(void)
 	CHECK(rc == 0 && strstr(s, "POST /v1/messages") && strstr(s, "x-api-key: [redacted]"));
 	CHECK(!strstr(s, "SECRET"));
 	free(s);
+	/* Binary (not UTF-8, NUL inside): base64, nothing lost, JSON valid. */
+	memcpy(d.data, "\x00\xff\xfe" "abc", 6);
+	d.len = 6;
+	d.hdr.size = offsetof(struct xp_tls_data, data) + d.len;
+	s = to_text(&d.hdr, true, &rc);
+	CHECK(rc == 0 && strstr(s, "\"payload_base64\":\"AP/+YWJj\"") && !strstr(s, "\"payload\""));
+	free(s);
+	memcpy(d.data, "caf\xc3\xa9", 5);	/* UTF-8 text stays text */
+	d.len = 5;
+	d.hdr.size = offsetof(struct xp_tls_data, data) + d.len;
+	s = to_text(&d.hdr, true, &rc);
+	CHECK(rc == 0 && strstr(s, "\"payload\":\"caf\xc3\xa9\""));
+	free(s);
+	memcpy(d.data, "ab\xc3", 3);		/* a cut sequence is not text */
+	d.len = 3;
+	d.hdr.size = offsetof(struct xp_tls_data, data) + d.len;
+	s = to_text(&d.hdr, true, &rc);
+	CHECK(rc == 0 && strstr(s, "payload_base64"));
+	free(s);
 	d.hdr.size += 1;	/* size and len disagree */
 	s = to_text(&d.hdr, true, &rc);
 	CHECK(rc == 0 && strstr(s, "\"malformed\":true") && !strstr(s, "POST"));

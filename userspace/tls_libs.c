@@ -7,7 +7,7 @@
  * the container's own root. Whether an object is a TLS library is decided
  * by its exported dynamic symbols (libelf), not by its name, so node and
  * any other static build with exported SSL_* are found the same way as
- * libssl.so.3. (dev, inode) pairs already examined are remembered, so a
+ * libssl.so.3 (either the int or the _ex API will do). (dev, inode) pairs already examined are remembered, so a
  * library shared by a thousand processes is opened once.
  */
 #include "userspace/tls_libs.h"
@@ -193,7 +193,7 @@ int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, 
 	close(fd);
 	if (added < 0)
 		return -ENOMEM;
-	if ((syms & TLS_SYM_NEEDED) != TLS_SYM_NEEDED)
+	if (!tls_syms_usable(syms))
 		return 0;
 	added = cb(ctx, path, syms);
 	return added < 0 ? added : 1;

@@ -24,8 +24,14 @@ enum tls_sym {
 	TLS_SYM_FREE = 16,
 };
 
-/* A TLS object worth probing: SSL_write and SSL_read at least. */
-#define TLS_SYM_NEEDED (TLS_SYM_WRITE | TLS_SYM_READ)
+/*
+ * Whether an object is worth probing: it can write and read, through the
+ * int or the _ex API (a static OpenSSL 3 may keep only the _ex pair).
+ */
+static inline int tls_syms_usable(unsigned int syms)
+{
+	return (syms & (TLS_SYM_WRITE | TLS_SYM_WRITE_EX)) && (syms & (TLS_SYM_READ | TLS_SYM_READ_EX));
+}
 
 /* One line of /proc/PID/maps. */
 struct tls_map_ent {
@@ -66,7 +72,7 @@ void tls_libset_free(struct tls_libset *set);
 /*
  * Examine every executable file mapping of pid and, once each, the
  * libssl.so* files of the standard library directories of its root; call
- * cb for each new object exporting TLS_SYM_NEEDED. Returns the number of
+ * cb for each new object that tls_syms_usable(). Returns the number of
  * objects reported, or -errno when /proc/PID cannot be read (ENOENT: no
  * such process); a negative cb result stops the scan and is returned.
  */

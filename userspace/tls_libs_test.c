@@ -45,14 +45,20 @@ int main(void)
 	close(fd);
 	fd = open("/usr/bin/node", O_RDONLY);
 	if (fd >= 0)	/* node links OpenSSL statically and exports SSL_* */
-		CHECK((tls_elf_ssl_syms_fd(fd) & TLS_SYM_NEEDED) == TLS_SYM_NEEDED);
+		CHECK(tls_syms_usable(tls_elf_ssl_syms_fd(fd)));
 	close(fd);
 	CHECK(tls_elf_ssl_syms_mem("\x7f" "ELF", 4) == 0);
+	/* A static build with only the _ex pair (ANOLISA #1513) is usable. */
+	fd = open("userspace/libssl_ex_only.so", O_RDONLY);
+	CHECK(fd >= 0 && tls_elf_ssl_syms_fd(fd) == (TLS_SYM_WRITE_EX | TLS_SYM_READ_EX));
+	close(fd);
+	CHECK(tls_syms_usable(TLS_SYM_WRITE_EX | TLS_SYM_READ_EX));
+	CHECK(!tls_syms_usable(TLS_SYM_WRITE | TLS_SYM_WRITE_EX | TLS_SYM_FREE));
 
 	/* This process maps no libssl, but its root's lib dirs hold one. */
 	CHECK(set != NULL);
 	CHECK(tls_libs_scan_pid(set, getpid(), found, &syms) >= 1);
-	CHECK((syms & TLS_SYM_NEEDED) == TLS_SYM_NEEDED);
+	CHECK(tls_syms_usable(syms));
 	syms = 0;
 	CHECK(tls_libs_scan_pid(set, getpid(), found, &syms) == 0 && syms == 0);
 	CHECK(tls_libs_scan_file(set, "/lib/x86_64-linux-gnu/libssl.so.3", found, &syms) == 0);

@@ -7,7 +7,10 @@
  * probe sees the socket cookie the nested tcp_sendmsg/tcp_recvmsg wrote.
  * Uprobes go on each library once, by symbol name (libbpf resolves it in
  * .dynsym/.symtab), with pid -1: every process mapping that inode is
- * covered and the kernel-side traced-set check filters the rest.
+ * covered and the kernel-side traced-set check filters the rest. In
+ * per_pid mode they go on each (process, library) instead: the kernel then
+ * plants breakpoints only in traced processes, so no other process pays
+ * the trap, but a child that forks without exec is not covered.
  */
 #include "userspace/tls_probes.h"
 
@@ -22,13 +25,22 @@
 #include "bpf/tls.h"
 #include "userspace/tls_libs.h"
 
+/* Per-process mode: the libraries examined for each process. */
+struct pid_libs {
+	pid_t pid;
+	struct tls_libset *libs;
+};
+
 struct xp_tls_probes {
 	struct tls_bpf *tls;
 	struct sock_bpf *sock;
-	struct tls_libset *libs;
+	struct tls_libset *libs;	/* all processes (pid -1 uprobes) */
+	struct pid_libs *per_pid;	/* per_pid mode: one set per process */
+	size_t npids;
+	pid_t cur_pid;			/* what attach_lib attaches to: -1 or a pid */
 	struct bpf_link **links;
 	size_t nlinks, cap;
-	bool verbose;
+	bool verbose, per_pid_mode;
 };
 
 /* The uprobes of one library: function, program, return probe or not. */
@@ -91,8 +103,8 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms)
 
 		if (!(syms & uprobes[i].sym))
 			continue;
-		l = bpf_program__attach_uprobe_opts(uprobe_prog(p->tls, &uprobes[i]), -1, path, 0,
-						    &uo);
+		l = bpf_program__attach_uprobe_opts(uprobe_prog(p->tls, &uprobes[i]), p->cur_pid,
+						    path, 0, &uo);
 		if (!l) {
 			err = -errno;
 			fprintf(stderr, "xperf-bpf: %s: cannot attach uprobe to %s: %s\n", path,
@@ -104,7 +116,7 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms)
 			return err;
 	}
 	if (p->verbose)
-		fprintf(stderr, "xperf-bpf: TLS probes on %s\n", path);
+		fprintf(stderr, "xperf-bpf: TLS probes on %s (pid %d)\n", path, (int)p->cur_pid);
 	return 0;
 }
 
@@ -162,6 +174,7 @@ int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o)
 	if (!p)
 		return -ENOMEM;
 	p->verbose = o->verbose;
+	p->per_pid_mode = o->per_pid;
 	p->libs = tls_libset_new();
 	err = p->libs ? 0 : -ENOMEM;
 	if (!err && !o->no_plaintext) {
@@ -182,18 +195,43 @@ int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o)
 	return 0;
 }
 
-int xp_tls_probes_attach_pid(struct xp_tls_probes *p, pid_t pid)
+/* The set of examined libraries for pid; sets p->cur_pid. NULL on ENOMEM. */
+static struct tls_libset *libs_for(struct xp_tls_probes *p, pid_t pid)
 {
-	if (!p->tls)
-		return 0;
-	return tls_libs_scan_pid(p->libs, pid, attach_lib, p);
+	struct pid_libs *n;
+
+	p->cur_pid = p->per_pid_mode ? pid : -1;
+	if (!p->per_pid_mode)
+		return p->libs;
+	for (size_t i = 0; i < p->npids; i++)
+		if (p->per_pid[i].pid == pid)
+			return p->per_pid[i].libs;
+	n = realloc(p->per_pid, (p->npids + 1) * sizeof(*n));
+	if (!n)
+		return NULL;
+	p->per_pid = n;
+	n[p->npids] = (struct pid_libs){ pid, tls_libset_new() };
+	return n[p->npids].libs ? n[p->npids++].libs : NULL;
 }
 
-int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path)
+int xp_tls_probes_attach_pid(struct xp_tls_probes *p, pid_t pid)
 {
+	struct tls_libset *set;
+
 	if (!p->tls)
 		return 0;
-	return tls_libs_scan_file(p->libs, path, attach_lib, p);
+	set = libs_for(p, pid);
+	return set ? tls_libs_scan_pid(set, pid, attach_lib, p) : -ENOMEM;
+}
+
+int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path, pid_t pid)
+{
+	struct tls_libset *set;
+
+	if (!p->tls)
+		return 0;
+	set = libs_for(p, pid);
+	return set ? tls_libs_scan_file(set, path, attach_lib, p) : -ENOMEM;
 }
 
 int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name)
@@ -214,5 +252,8 @@ void xp_tls_probes_close(struct xp_tls_probes *p)
 	sock_bpf__destroy(p->sock);
 	tls_bpf__destroy(p->tls);
 	tls_libset_free(p->libs);
+	for (size_t i = 0; i < p->npids; i++)
+		tls_libset_free(p->per_pid[i].libs);
+	free(p->per_pid);
 	free(p);
 }

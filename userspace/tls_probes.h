@@ -21,6 +21,12 @@ struct xp_tls_opts {
 	bool verbose;		/* print each attached library on stderr */
 	uint32_t ring_size;	/* own `events` ring bytes (no reuse_maps); 0: as built */
 	/*
+	 * Uprobes per traced process instead of per library (pid -1): other
+	 * processes using the same libssl no longer trap (bench/tls), but a
+	 * child that forks without exec is not covered.
+	 */
+	bool per_pid;
+	/*
 	 * Make obj share the loader's traced/events/drops maps before load
 	 * (capture.c: xpc_reuse_maps); NULL: the objects keep their own
 	 * (the tls object's, which the sock object then shares).
@@ -47,8 +53,12 @@ int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o);
  */
 int xp_tls_probes_attach_pid(struct xp_tls_probes *p, pid_t pid);
 
-/* The same for one executable or library file; 1 if attached, 0 if not TLS. */
-int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path);
+/*
+ * The same for one executable or library file, for process pid (used in
+ * per_pid mode; pass the process about to exec it). 1 if attached, 0 if
+ * not TLS or already done.
+ */
+int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path, pid_t pid);
 
 /* fd of a map of the loaded objects ("traced", "events", "drops"), or -1. */
 int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name);

@@ -82,7 +82,7 @@ done
 prog_ids() {	# the BPF programs process $1 holds, once their number is steady
 	local now last=-1
 	while :; do
-		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u)
+		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u || true)
 		[ -n "$now" ] && [ "$now" = "$last" ] && break
 		last=$now
 		sleep 0.5
@@ -94,15 +94,16 @@ prog_stats() {	# prog_stats MODE IDS...: "mode name calls ns" per program
 	local mode=$1 id
 	shift
 	for id in "$@"; do
-		bpftool prog show id "$id" -j | python3 -c '
+		bpftool prog show id "$id" -j 2>/dev/null | python3 -c '
 import json, sys
 p = json.load(sys.stdin)
-print(sys.argv[1], p["name"], p.get("run_cnt", 0), p.get("run_time_ns", 0))' "$mode"
+if "name" in p:  # gone meanwhile: bpftool answers {"error": ...}
+    print(sys.argv[1], p["name"], p.get("run_cnt", 0), p.get("run_time_ns", 0))' "$mode" || true
 	done
 }
 
 sysctl -qw kernel.bpf_stats_enabled=1
-"$XB" record -q -- sh -c "\"$WL\" pingpong 20000 > \"$T/pp.out\"; sleep 2" &
+"$XB" record -q -- sh -c "\"$WL\" pingpong 20000 > \"$T/pp.out\"; sleep 5" &
 xb=$!
 until [ -s "$T/pp.out" ]; do sleep 0.05; done
 prog_stats traced $(prog_ids $xb) >> "$T/t3"

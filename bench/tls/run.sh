@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh [N] [REPEATS] - added cost per SSL_write of 100 bytes, side by side
 # in one run: bare; bpftrace with a counting uprobe on SSL_write; bpftrace
 # with uprobe + uretprobe; xperf's TLS tier tracing the writer (entry +
 # return probe, copy, ring record, consumer running); xperf loaded but the
 # writer not traced (the in-kernel filter's cost for everyone else); xperf
-# with --no-plaintext (the socket tier alone: two syscall tracepoints).
+# with --no-plaintext (the socket tier alone: two syscall tracepoints); and
+# the same two xperf rows with uprobes per traced process (per_pid).
 # Configurations alternate within each repeat; prints medians, min-max and
-# the ratio to bare. Run as root from the repository root.
+# the ratio to bare. Then one traced run with kernel.bpf_stats_enabled=1:
+# the time inside each BPF program per run (what is ours, apart from the
+# uprobe traps). Run as root from the repository root.
 set -euo pipefail
 N=${1:-20000}
 R=${2:-5}
@@ -18,7 +22,8 @@ lib=$(ldd "$bench" | awk '/libssl/ {print $3}')
 tmp=$(mktemp -d)
 trap 'kill $sink 2>/dev/null || true; rm -rf "$tmp"' EXIT
 tests/tls/certs.sh "$tmp/certs"
-(cd "$tmp" && cp "$OLDPWD/bench/tls/sink.go" . && GOCACHE=$tmp/gocache GO111MODULE=off go build -o sink sink.go)
+(cd "$tmp" && cp "$OLDPWD/bench/tls/sink.go" . &&
+	GOCACHE=$tmp/gocache GO111MODULE=off go build -o sink sink.go)
 "$tmp/sink" "$tmp/certs/leaf.pem" "$tmp/certs/leaf.key" > "$tmp/port" &
 sink=$!
 for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
@@ -35,29 +40,51 @@ with_bpftrace() {
 }
 
 untraced() {
-	"$tlscap" -o "$tmp/cap" -- sleep 3 2>/dev/null &
+	"$tlscap" -o "$tmp/cap" "$@" -- sleep 3 2>/dev/null &
 	local t=$!
 	sleep 1
 	"$bench" "$port" "$N"
 	wait $t || true
 }
 
+# Other sessions on this machine may load the same probes (xperf-bpf tests):
+# wait until none is loaded before each measurement, so rows stay clean.
+quiet() {
+	for _ in $(seq 300); do
+		bpftool prog show | grep -qE "name (ssl_[a-z_]*|sys_enter|sys_exit) " || return 0
+		sleep 0.2
+	done
+	echo "run.sh: foreign TLS/syscall probes stay loaded; results are not clean" >&2
+}
+
 declare -A res
-names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced xperf_sock_only)
+names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced
+       xperf_per_pid_traced xperf_per_pid_untraced xperf_sock_only)
 mkdir -p "$tmp/cap"
 for r in $(seq "$R"); do
+	quiet
 	res[bare]+="$("$bench" "$port" "$N"),"
+	quiet
 	res[bpftrace_uprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); }"),"
-	res[bpftrace_uprobe_uretprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); } uretprobe:$lib:SSL_write { @r = count(); }"),"
+	res[bpftrace_uprobe_uretprobe]+="$(with_bpftrace "uprobe:$lib:SSL_write { @n = count(); }
+		uretprobe:$lib:SSL_write { @r = count(); }"),"
+	quiet
 	res[xperf_traced]+="$("$tlscap" -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
+	quiet
 	res[xperf_untraced]+="$(untraced),"
+	quiet
+	res[xperf_per_pid_traced]+="$("$tlscap" -P -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
+	quiet
+	res[xperf_per_pid_untraced]+="$(untraced -P),"
+	quiet
 	res[xperf_sock_only]+="$("$tlscap" -n -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
 done
 python3 - "$N" "$R" "${names[@]}" <<PY
 import statistics, sys
 n, r, names = sys.argv[1], sys.argv[2], sys.argv[3:]
 res = {$(for k in "${names[@]}"; do printf '"%s": "%s",' "$k" "${res[$k]}"; done)}
-runs = {k: [tuple(map(float, x.split())) for x in v.split(",") if x.strip()] for k, v in res.items()}
+runs = {k: [tuple(map(float, x.split())) for x in v.split(",") if x.strip()]
+        for k, v in res.items()}
 cpu = {k: sorted(c for c, _ in v) for k, v in runs.items()}
 wall = {k: statistics.median(w for _, w in v) for k, v in runs.items()}
 bare = statistics.median(cpu["bare"])
@@ -66,5 +93,32 @@ print("| configuration | median CPU ns | min-max | added ns | ratio | median wal
 print("|---|---|---|---|---|---|")
 for k in names:
     m = statistics.median(cpu[k])
-    print("| %s | %.0f | %.0f-%.0f | %+.0f | %.2f | %.0f |" % (k, m, cpu[k][0], cpu[k][-1], m - bare, m / bare, wall[k]))
+    print("| %s | %.0f | %.0f-%.0f | %+.0f | %.2f | %.0f |"
+          % (k, m, cpu[k][0], cpu[k][-1], m - bare, m / bare, wall[k]))
 PY
+
+# Time inside the BPF programs themselves, per run (bpf_stats).
+old=$(sysctl -n kernel.bpf_stats_enabled)
+sysctl -qw kernel.bpf_stats_enabled=1
+"$tlscap" -o "$tmp/cap" -- sh -c "'$bench' $port $N >/dev/null; sleep 2" 2>/dev/null &
+t=$!
+sleep 1.5
+while kill -0 $t 2>/dev/null && ! bpftool prog show | grep -q "name ssl_rw_exit.*run_cnt [1-9]"; do
+	sleep 0.2
+done
+sleep 1
+echo
+echo "BPF program time, $N traced SSL_writes (kernel.bpf_stats;" \
+	"sys_* count every syscall on the machine)"
+echo "| program | runs | ns per run |"
+echo "|---|---|---|"
+bpftool prog show | awk '/name (ssl_write_enter|ssl_rw_exit|sys_enter|sys_exit) / {
+	n = ""; t = 0; c = 0
+	for (i = 1; i <= NF; i++) {
+		if ($i == "name") n = $(i + 1)
+		if ($i == "run_time_ns") t = $(i + 1)
+		if ($i == "run_cnt") c = $(i + 1)
+	}
+	if (c) printf "| %s | %d | %.0f |\n", n, c, t / c }'
+sysctl -qw kernel.bpf_stats_enabled="$old"
+wait $t || true

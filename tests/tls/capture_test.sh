@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # capture_test.sh CLIENT - one real client against tls_server.py, traced by
 # tlscap, checked by check_capture.py against the server's byte log.
-# CLIENT: curl | python | node | c | c-truncated | c-overflow | go | bun (the last two:
+# CLIENT: curl | python | node | node-per-pid | c | c-truncated | c-overflow | go | bun (the last two:
 # socket tier only; bun comes from setup.sh: third_party/npm) | container (curl in
 # its own mount namespace, whose libssl.so.3 is another file: found through
 # /proc/PID/root when the connect triggers a rescan; the server waits 300 ms
-# before its ServerHello, as a remote provider's round trip would).
+# before its ServerHello, as a remote provider's round trip would) | attach (a
+# python3 client traced from between its two requests, as `attach --pid` does).
 set -euo pipefail
 client=$1
 here=$(dirname "$0")
@@ -27,6 +29,8 @@ case $client in
 curl)	cmd=(curl -sS --cacert "$ca" --data-binary "@$tmp/body" -H "X-Resp-Bytes: 300000"
 	     -H "x-api-key: not-a-real-key" -o /dev/null "https://localhost:$port/curl") ;;
 python)	cmd=(python3 "$here/client.py" "$port" "$ca" $body 300000) ;;
+node-per-pid)	# uprobes planted in the traced process only (tlscap -P)
+	cmd=(node "$here/client.js" "$port" "$ca" $body 300000) ;;
 node)	cmd=(node "$here/client.js" "$port" "$ca" $body 300000) ;;
 c)	cmd=("$here/tls_client" "$port" "$ca" $body 300000) ;;
 c-truncated)
@@ -47,12 +51,28 @@ container)
 	cmd=(unshare -m sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' "$tmp/libssl.so.3" "$lib"
 	     curl -sS --cacert "$ca" --data-binary "@$tmp/body" -H "X-Resp-Bytes: 300000"
 	     -o /dev/null "https://localhost:$port/container") ;;
+attach)	mode=attach ;;
 *)	echo "unknown client $client" >&2; exit 64 ;;
 esac
 opts=()
 [ $mode = timing ] && opts=(-n)
 [ $mode = truncated ] && opts=(-c 65536)
 [ $mode = overflow ] && opts=(-r 65536)	# 4 chunks fit: a 200 KB call cannot
-"$tlscap" -o "$tmp/cap" "${opts[@]}" -- "${cmd[@]}"
+[ $client = node-per-pid ] && opts=(-P)
+if [ $mode = attach ]; then
+	# python3 already mid-connection: attach between its two requests.
+	GATE=$tmp/gate python3 "$here/client.py" "$port" "$ca" $body 300000 &
+	cli=$!
+	for _ in $(seq 100); do [ -e "$tmp/gate.ready" ] && break; sleep 0.1; done
+	"$tlscap" -o "$tmp/cap" -p $cli 2> "$tmp/tlscap.log" &
+	cap=$!
+	for _ in $(seq 100); do grep -q tracing "$tmp/tlscap.log" && break; sleep 0.1; done
+	touch "$tmp/gate"
+	wait $cli
+	wait $cap
+	cat "$tmp/tlscap.log" >&2
+else
+	"$tlscap" -o "$tmp/cap" "${opts[@]}" -- "${cmd[@]}"
+fi
 sleep 0.2	# let the server finish writing its log
 python3 "$here/check_capture.py" "$tmp/cap" "$tmp/log" $mode

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # certs.sh DIR - a test CA and a leaf for localhost/127.0.0.1 signed by it
 # (strict verifiers refuse a self-signed leaf), made fresh for each test.
 set -euo pipefail

@@ -11,6 +11,9 @@ differ. MODE:
               visible as gaps, stream lengths and every captured byte exact.
   timing      ciphertext tier only: each request's last send and response's
               first receive match the server's log in time.
+  attach      attached mid-connection, between two requests: each stream is
+              exactly the tail of the server's bytes from the second request
+              on (positions count from the first call seen).
 """
 import glob
 import json
@@ -47,7 +50,8 @@ def check_sni(summ, server, errs):
         errs.append("no connect record with an fd for the server's connection")
 
 
-def check_streams(capdir, summ, rows, server, errs, truncated):
+def check_streams(capdir, summ, rows, server, errs, mode):
+    truncated = mode in ("truncated", "overflow")
     port_of = {r["sid"]: r["sport"] for r in rows}
     seen = set()
     for s in summ["streams"]:
@@ -58,6 +62,11 @@ def check_streams(capdir, summ, rows, server, errs, truncated):
         seen.add(port)
         want = server[port][0 if name.endswith(".w") else 1]
         got = open(os.path.join(capdir, name), "rb").read()
+        if mode == "attach":
+            start = b"GET /py2" if name.endswith(".w") else b"HTTP/1.1 200"
+            if not got.startswith(start) or not want.endswith(got):
+                errs.append("%s: not the tail of the server's bytes from request 2" % name)
+            continue
         if s["bytes"] != len(want):
             errs.append("%s: stream length %d, server %d" % (name, s["bytes"], len(want)))
         if truncated:
@@ -66,17 +75,21 @@ def check_streams(capdir, summ, rows, server, errs, truncated):
                 errs.append("%s: a captured byte is misplaced" % name)
             continue
         if got != want:
-            n = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
-            errs.append("%s: differs from the server's bytes at %d (%d vs %d bytes)" % (name, n, len(got), len(want)))
+            n = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b),
+                     min(len(got), len(want)))
+            errs.append("%s: differs from the server's bytes at %d (%d vs %d bytes)"
+                        % (name, n, len(got), len(want)))
         if s["gaps"] or s["truncated"] or s["copy_failed"]:
-            errs.append("%s: gaps %d truncated %s copy_failed %s" % (name, s["gaps"], s["truncated"], s["copy_failed"]))
+            errs.append("%s: gaps %d truncated %s copy_failed %s"
+                        % (name, s["gaps"], s["truncated"], s["copy_failed"]))
     if seen != set(server):
         errs.append("server connections %s, captured %s" % (sorted(server), sorted(seen)))
     # Connection identity: every socket I/O nested in an SSL call names that SSL*.
     ssl_of = {}
     for r in rows:
         if r["ssl"] != "0" and ssl_of.setdefault(r["sid"], r["ssl"]) != r["ssl"]:
-            errs.append("socket %d used by two SSL*: %s %s" % (r["sid"], ssl_of[r["sid"]], r["ssl"]))
+            errs.append("socket %d used by two SSL*: %s %s"
+                        % (r["sid"], ssl_of[r["sid"]], r["ssl"]))
 
 
 def check_timing(logdir, rows, server, errs):
@@ -89,10 +102,12 @@ def check_timing(logdir, rows, server, errs):
         recvs = [r["ts"] for r in mine if r["dir"] == 1 and r["ts"] >= sent]
         # The request's last send returned before the server had all of it.
         if not sends or not (last - 50 * MS <= max(sends) <= last + MS):
-            errs.append("port %d: request end %d, last client send %s" % (port, last, sends[-1:] or None))
+            errs.append("port %d: request end %d, last client send %s"
+                        % (port, last, sends[-1:] or None))
         # The response's first receive came after the server sent it.
         if not recvs or not (sent <= min(recvs) <= sent + 50 * MS):
-            errs.append("port %d: response sent %d, first client recv %s" % (port, sent, recvs[:1] or None))
+            errs.append("port %d: response sent %d, first client recv %s"
+                        % (port, sent, recvs[:1] or None))
     if len(events) and not rows:
         errs.append("no socket records")
 
@@ -101,30 +116,32 @@ def main():
     capdir, logdir, mode = sys.argv[1:4]
     summ, rows, server = load(capdir, logdir)
     errs = []
-    if summ["exit_status"] != 0:
+    if summ.get("exit_status", 0) != 0:
         errs.append("client exit status %s" % summ["exit_status"])
     if summ["drops"] and mode != "overflow":
         errs.append("%d records dropped" % summ["drops"])
     if not server:
         errs.append("the server saw no connection")
-    check_sni(summ, server, errs)
+    if mode != "attach":	# the ClientHello went before the attach
+        check_sni(summ, server, errs)
     if mode == "timing":
         if summ["streams"]:
             errs.append("plaintext captured with --no-plaintext")
         check_timing(logdir, rows, server, errs)
     else:
-        check_streams(capdir, summ, rows, server, errs, mode in ("truncated", "overflow"))
+        check_streams(capdir, summ, rows, server, errs, mode)
         if mode == "truncated" and not any(s["truncated"] for s in summ["streams"]):
             errs.append("cap hit but no stream flagged truncated")
         if mode == "overflow":
             lost = sum(s["bytes"] - s["captured"] for s in summ["streams"])
             if not summ["drops"] or not lost or not any(s["gaps"] for s in summ["streams"]):
-                errs.append("overflow: drops %d, bytes lost %d, no gap flagged" % (summ["drops"], lost))
+                errs.append("overflow: drops %d, bytes lost %d, no gap flagged"
+                            % (summ["drops"], lost))
     for e in errs:
         print("FAIL:", e)
     total = sum(s["bytes"] for s in summ["streams"])
-    print("%s: %d connection(s), %d TLS stream(s), %d plaintext bytes, %d socket records, %d error(s)"
-          % (mode, len(server), len(summ["streams"]), total, len(rows), len(errs)))
+    print("%s: %d connection(s), %d TLS stream(s), %d plaintext bytes, %d socket records, "
+          "%d error(s)" % (mode, len(server), len(summ["streams"]), total, len(rows), len(errs)))
     sys.exit(1 if errs else 0)
 
 

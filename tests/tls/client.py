@@ -3,11 +3,14 @@
 """client.py PORT CA BODY_BYTES RESP_BYTES - python3 ssl client for the capture tests.
 
 Two keep-alive requests over http.client: the first sends its body in uneven
-chunks (conn.send), the second is small.
+chunks (conn.send), the second is small. With GATE set, creates GATE.ready
+after the first and waits for GATE to exist before the second (attach tests).
 """
 import http.client
+import os
 import ssl
 import sys
+import time
 
 port, ca, body_len, resp = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 ctx = ssl.create_default_context(cafile=ca)
@@ -25,6 +28,11 @@ while off < body_len:
     chunk = min(chunk * 3, 300000)
 r = conn.getresponse()
 assert len(r.read()) == int(resp)
+gate = os.environ.get("GATE")
+if gate:
+    open(gate + ".ready", "w").close()
+    while not os.path.exists(gate):
+        time.sleep(0.05)
 conn.request("GET", "/py2", headers={"X-Resp-Bytes": "3000"})
 assert len(conn.getresponse().read()) == 3000
 conn.close()

@@ -12,7 +12,9 @@
  *   summary.json            streams (bytes, gaps, flags, cookie), SNIs,
  *                           connections, drops per record type.
  * Usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...
- *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext
+ *        tlscap -o DIR [-c CAP] [-r RING] [-n] -p PID    (attach until PID exits)
+ *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext,
+ *   -P: uprobes per traced process (tls_probes.h per_pid)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -222,6 +224,28 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	return root;
 }
 
+/* The file execvp would run, so its probes are in place before it starts. */
+static void attach_cmd(struct xp_tls_probes *p, const char *cmd, pid_t pid)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(cmd, '/') || !path) {
+		xp_tls_probes_attach_file(p, cmd, pid);
+		return;
+	}
+	for (const char *d = path; *d;) {
+		size_t n = strcspn(d, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, d, cmd);
+		if (!access(buf, X_OK)) {
+			xp_tls_probes_attach_file(p, buf, pid);
+			return;
+		}
+		d += n + (d[n] == ':');
+	}
+}
+
 /* Fork CMD held on a pipe; trace it, then let it exec. */
 static pid_t spawn_traced(struct xp_tls_probes *p, char **argv)
 {
@@ -247,32 +271,26 @@ static pid_t spawn_traced(struct xp_tls_probes *p, char **argv)
 	    bpf_map_update_elem(xp_tls_probes_map_fd(p, "traced"), &pid, &t, BPF_ANY) ||
 	    xp_tls_probes_attach_pid(p, pid) < 0)
 		fprintf(stderr, "tlscap: cannot trace the child\n");
+	else
+		attach_cmd(p, argv[0], pid);
 	if (write(gate[1], "g", 1) != 1)
 		perror("tlscap: write");
 	close(gate[1]);
 	return pid;
 }
 
-/* The file execvp would run, so its probes are in place before it starts. */
-static void attach_cmd(struct xp_tls_probes *p, const char *cmd)
+/* attach --pid: trace a running process; its connections are mid-stream. */
+static pid_t trace_running(struct xp_tls_probes *p, pid_t pid)
 {
-	const char *path = getenv("PATH");
-	char buf[4096];
+	struct xp_traced t = { .root_tgid = pid };
 
-	if (strchr(cmd, '/') || !path) {
-		xp_tls_probes_attach_file(p, cmd);
-		return;
+	if (bpf_map_update_elem(xp_tls_probes_map_fd(p, "traced"), &pid, &t, BPF_ANY) ||
+	    xp_tls_probes_attach_pid(p, pid) < 0) {
+		fprintf(stderr, "tlscap: cannot trace %d\n", pid);
+		return -1;
 	}
-	for (const char *d = path; *d;) {
-		size_t n = strcspn(d, ":");
-
-		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, d, cmd);
-		if (!access(buf, X_OK)) {
-			xp_tls_probes_attach_file(p, buf);
-			return;
-		}
-		d += n + (d[n] == ':');
-	}
+	fprintf(stderr, "tlscap: tracing %d\n", pid);
+	return pid;
 }
 
 static volatile sig_atomic_t stop;
@@ -292,9 +310,9 @@ int main(int argc, char **argv)
 	int opt, status = 0, err;
 	char path[512];
 	cJSON *sum;
-	pid_t pid;
+	pid_t pid, attach = 0;
 
-	while ((opt = getopt(argc, argv, "o:c:r:n")) != -1) {
+	while ((opt = getopt(argc, argv, "o:c:r:np:P")) != -1) {
 		if (opt == 'o')
 			c.dir = optarg;
 		else if (opt == 'c')
@@ -303,11 +321,15 @@ int main(int argc, char **argv)
 			o.ring_size = strtoul(optarg, NULL, 0);
 		else if (opt == 'n')
 			o.no_plaintext = true;
+		else if (opt == 'p')
+			attach = strtol(optarg, NULL, 10);
+		else if (opt == 'P')
+			o.per_pid = true;
 		else
 			return 64;
 	}
-	if (!c.dir || optind >= argc) {
-		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...\n");
+	if (!c.dir || (optind >= argc) == (attach <= 0)) {
+		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] [-P] {-p PID | -- CMD ARGS...}\n");
 		return 64;
 	}
 	snprintf(path, sizeof(path), "%s/sock.tsv", c.dir);
@@ -323,17 +345,22 @@ int main(int argc, char **argv)
 		return 1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	attach_cmd(p, argv[optind]);
-	pid = spawn_traced(p, argv + optind);
+	if (attach > 0) {
+		pid = trace_running(p, attach);
+	} else {
+		pid = spawn_traced(p, argv + optind);
+	}
 	while (pid > 0 && !stop) {
 		ring_buffer__poll(rb, 100);
-		if (waitpid(pid, &status, WNOHANG) == pid)
+		if (attach > 0 ? kill(pid, 0) != 0 : waitpid(pid, &status, WNOHANG) == pid)
 			break;
 	}
 	while (ring_buffer__consume(rb) > 0)
 		;
 	sum = summary(&c, xp_tls_probes_map_fd(p, "drops"));
-	cJSON_AddNumberToObject(sum, "exit_status", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	if (attach <= 0)	/* not our child: its status is the caller's to check */
+		cJSON_AddNumberToObject(sum, "exit_status",
+					WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	snprintf(path, sizeof(path), "%s/summary.json", c.dir);
 	{
 		char *txt = cJSON_Print(sum);

@@ -8,7 +8,7 @@ source "$(dirname "$(realpath "$0")")/lib.sh"
 xb=$!
 ids=""
 for _ in $(seq 100); do
-	ids=$(cat /proc/$xb/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u)
+	ids=$(cat /proc/$xb/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u || true)
 	child=$(pgrep -P $xb || true)
 	[ -n "$ids" ] && [ -n "$child" ] && [ "$(readlink /proc/$child/exe)" = "$WL" ] && break
 	sleep 0.1

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# cli_privacy_test.sh - the tls module inside `xperf-bpf record --raw`, end to
+# end, with a python3 client whose request carries an Authorization header:
+#   default:             tls_data records with exact lengths and positions, the
+#                        SNI, and no payload text and no credential anywhere;
+#   --capture-payloads:  the payloads (text, or base64 where not UTF-8),
+#                        concatenated by position, are exactly the server's
+#                        bytes with the credential value redacted.
+# Both raw files are valid UTF-8 JSON lines, mode 0600.
+set -euo pipefail
+here=$(dirname "$0")
+xperf=$(readlink -f "$here/../../userspace/xperf-bpf")
+tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/tlscli.XXXXXX")
+trap 'kill $srv 2>/dev/null || true; rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/log"
+"$here/certs.sh" "$tmp/certs"
+python3 "$here/tls_server.py" "$tmp/certs" "$tmp/log" > "$tmp/port" &
+srv=$!
+for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/port")
+client=(python3 "$here/client.py" "$port" "$tmp/certs/ca.pem" 20000 3000)
+"$xperf" record -q --raw "$tmp/meta.jsonl" -- "${client[@]}"
+"$xperf" record -q --capture-payloads --raw "$tmp/full.jsonl" -- "${client[@]}"
+sleep 0.2
+python3 - "$tmp" <<'PY'
+import base64, glob, json, os, stat, sys
+tmp = sys.argv[1]
+errs = []
+ins = sorted(glob.glob(os.path.join(tmp, "log", "conn-*.in")), key=os.path.getmtime)
+if len(ins) != 2:
+    sys.exit("FAIL: server saw %d connections, want 2" % len(ins))
+for run, path in (("meta", ins[0]), ("full", ins[1])):
+    raw = os.path.join(tmp, run + ".jsonl")
+    text = open(raw, encoding="utf-8").read()	# must be valid UTF-8
+    if stat.S_IMODE(os.stat(raw).st_mode) != 0o600:
+        errs.append("%s: mode %o" % (run, stat.S_IMODE(os.stat(raw).st_mode)))
+    if "not-a-real-key" in text:
+        errs.append("%s: the credential was written" % run)
+    recs = [json.loads(l) for l in text.splitlines()]
+    data = [r for r in recs if r["type"] == "tls_data" and r["dir"] == "write"]
+    want = open(path, "rb").read()
+    total = sum(r["call_len"] for r in data if r["offset"] == 0)
+    if total != len(want) or sorted(r["pos"] for r in data)[0] != 0:
+        errs.append("%s: %d plaintext bytes written, server got %d" % (run, total, len(want)))
+    if not any(r["type"] == "sock_sni" and r.get("sni") == "localhost" for r in recs):
+        errs.append("%s: no SNI localhost" % run)
+    has = [("payload" in r or "payload_base64" in r) for r in data]
+    if run == "meta" and any(has):
+        errs.append("meta: payload text without --capture-payloads")
+    if run == "full":
+        got = b"".join(r["payload"].encode() if "payload" in r else
+                       base64.b64decode(r["payload_base64"])
+                       for r in sorted(data, key=lambda r: r["pos"]))
+        exp = want.replace(b"Authorization: Bearer not-a-real-key", b"Authorization: [redacted]")
+        if got != exp or exp == want:
+            errs.append("full: payloads differ from the redacted server bytes")
+for e in errs:
+    print("FAIL:", e)
+print("cli privacy: %d error(s)" % len(errs))
+sys.exit(1 if errs else 0)
+PY
