@@ -44,6 +44,10 @@ struct xp_llm_exchange {
 	size_t body_len;
 };
 
+/*
+ * Called once per finished exchange; ex is freed after the call returns. The
+ * callback may keep ex->call.token_ns by setting it to NULL (it then owns it).
+ */
 typedef void (*xp_exchange_cb)(void *ctx, struct xp_llm_exchange *ex);
 
 struct xp_llm_conn {

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cipher.c - burst pattern per connection: HANDSHAKE (client hello sent) ->
+ * READY (server flight received) -> REQUEST (sends) -> RESPONSE (receives)
+ * -> REQUEST (the next send ends the exchange) ... until close.
+ */
+#define _GNU_SOURCE
+#include "assemble/cipher.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum phase { P_NEW, P_HELLO, P_READY, P_REQUEST, P_RESPONSE };
+
+struct sconn {
+	uint32_t tgid;
+	uint64_t cookie;
+	int llm;
+	enum phase phase;
+	char host[256];
+	struct xt_exchange *e; /* the open exchange */
+};
+
+struct xt_cipher {
+	const char *const *hosts;
+	xt_cipher_cb cb;
+	void *ctx;
+	struct sconn *c;
+	size_t n;
+};
+
+struct xt_cipher *xt_cipher_new(const char *const *hosts, xt_cipher_cb cb, void *ctx)
+{
+	struct xt_cipher *c = calloc(1, sizeof(*c));
+
+	if (c) {
+		c->hosts = hosts;
+		c->cb = cb;
+		c->ctx = ctx;
+	}
+	return c;
+}
+
+static int host_ok(const struct xt_cipher *c, const char *host)
+{
+	if (!c->hosts)
+		return 1;
+	for (const char *const *p = c->hosts; *p; p++)
+		if (!fnmatch(*p, host, FNM_CASEFOLD))
+			return 1;
+	return 0;
+}
+
+static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int create)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->c[i].tgid == ev->tgid && c->c[i].cookie == ev->conn)
+			return &c->c[i];
+	if (!create)
+		return NULL;
+	struct sconn *nc = realloc(c->c, (c->n + 1) * sizeof(*nc));
+
+	if (!nc)
+		return NULL;
+	c->c = nc;
+	struct sconn *s = &c->c[c->n++];
+
+	memset(s, 0, sizeof(*s));
+	s->tgid = ev->tgid;
+	s->cookie = ev->conn;
+	s->llm = host_ok(c, "");
+	return s;
+}
+
+static void finish(struct xt_cipher *c, struct sconn *s, int cut)
+{
+	struct xt_exchange *e = s->e;
+
+	if (!e)
+		return;
+	s->e = NULL;
+	e->answered = e->resp_start_ns && !cut;
+	c->cb(c->ctx, e);
+}
+
+static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event *ev)
+{
+	if (s->phase == P_NEW || s->phase == P_HELLO) {
+		s->phase = P_HELLO;
+		return;
+	}
+	if (s->phase == P_RESPONSE)
+		finish(c, s, 0);
+	if (!s->e) {
+		s->e = calloc(1, sizeof(*s->e));
+		if (!s->e)
+			return;
+		xp_llm_call_init(&s->e->call, XP_API_NONE);
+		s->e->tgid = ev->tgid;
+		s->e->tid = ev->tid;
+		s->e->req_start_ns = ev->call_ns ? ev->call_ns : ev->ts_ns;
+		memcpy(s->e->host, s->host, sizeof(s->host));
+	}
+	s->e->req_end_ns = ev->ts_ns;
+	s->e->req_bytes += ev->len;
+	s->phase = P_REQUEST;
+}
+
+static void on_recv(struct sconn *s, const struct xt_event *ev)
+{
+	struct xt_exchange *e = s->e;
+
+	if (s->phase == P_HELLO || s->phase == P_READY) {
+		s->phase = P_READY;
+		return;
+	}
+	if (!e || !ev->len)
+		return;
+	/* session tickets read right after the request are not the answer */
+	if (!e->resp_start_ns && ev->ts_ns - e->req_end_ns < XT_CIPHER_TICKET_NS &&
+	    e->resp_bytes + ev->len <= XT_CIPHER_TICKET_BYTES && s->phase == P_REQUEST &&
+	    !e->call.n_tokens && e->req_end_ns) {
+		e->resp_bytes += ev->len;
+		return;
+	}
+	if (!e->resp_start_ns)
+		e->resp_start_ns = ev->ts_ns;
+	e->resp_end_ns = ev->ts_ns;
+	e->resp_bytes += ev->len;
+	e->streaming = 1;
+	if (e->call.n_tokens == e->call.cap_tokens) {
+		size_t ncap = e->call.cap_tokens ? e->call.cap_tokens * 2 : 64;
+		uint64_t *nt = realloc(e->call.token_ns, ncap * sizeof(*nt));
+
+		if (!nt)
+			return;
+		e->call.token_ns = nt;
+		e->call.cap_tokens = ncap;
+	}
+	e->call.token_ns[e->call.n_tokens++] = ev->ts_ns;
+	s->phase = P_RESPONSE;
+}
+
+void xt_cipher_event(struct xt_cipher *c, const struct xt_event *ev)
+{
+	struct sconn *s;
+
+	switch (ev->kind) {
+	case XT_SOCK_OPEN:
+		s = find(c, ev, 1);
+		if (s && ev->host) {
+			strncpy(s->host, ev->host, sizeof(s->host) - 1);
+			s->llm = host_ok(c, ev->host);
+		}
+		break;
+	case XT_SOCK:
+		s = find(c, ev, 1);
+		if (s && s->llm)
+			ev->dir == XT_WRITE ? on_send(c, s, ev) : on_recv(s, ev);
+		break;
+	case XT_SOCK_CLOSE:
+		s = find(c, ev, 0);
+		if (s) {
+			finish(c, s, 0);
+			*s = c->c[--c->n];
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void xt_cipher_flush(struct xt_cipher *c, uint64_t t, int cut)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->c[i].e && !c->c[i].e->resp_end_ns)
+			c->c[i].e->resp_end_ns = t;
+		finish(c, &c->c[i], cut);
+	}
+}
+
+void xt_cipher_free(struct xt_cipher *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->c[i].e) {
+			xp_llm_call_free(&c->c[i].e->call);
+			free(c->c[i].e);
+		}
+	free(c->c);
+	free(c);
+}

@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c - event intake and turn grouping. Exchanges wait, sorted by
+ * request start, until the first exchange of the following turn has
+ * completed: then the turn before it is final and written.
+ */
+#include "assemble/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assemble/cipher.h"
+#include "assemble/turn.h"
+
+struct conn {
+	uint32_t tgid;
+	uint64_t id;
+	uint64_t pos[2]; /* next expected stream offset per direction */
+	struct xp_llm_conn *c;
+};
+
+struct xt_session {
+	const struct xt_config *cfg;
+	char dir[4096];
+	struct xt_sched *sched;
+	struct xt_procs procs;
+	struct xt_cmdset seen;
+	struct xt_cipher *cipher;
+	struct conn *conns;
+	size_t n_conns;
+	struct xt_exchange **ex; /* not yet written, sorted by req_start_ns */
+	size_t n_ex;
+	uint32_t agent, cur_tgid, cur_tid; /* the event being fed */
+	uint64_t next_start; /* start of the next turn to write; 0 until known */
+	uint64_t first_ts, dropped, truncated;
+	int turns, exchanges, cutting, failed;
+};
+
+static int add_exchange(struct xt_session *s, struct xt_exchange *e)
+{
+	struct xt_exchange **nx = realloc(s->ex, (s->n_ex + 1) * sizeof(*nx));
+	size_t i;
+
+	if (!nx)
+		return -1;
+	s->ex = nx;
+	for (i = s->n_ex; i > 0 && s->ex[i - 1]->req_start_ns > e->req_start_ns; i--)
+		s->ex[i] = s->ex[i - 1];
+	s->ex[i] = e;
+	s->n_ex++;
+	s->exchanges++;
+	if (!s->agent)
+		s->agent = e->tgid;
+	return 0;
+}
+
+/* From the plaintext tracker: keep what the turn model needs. */
+static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
+{
+	struct xt_session *s = ctx;
+	struct xt_exchange *e = calloc(1, sizeof(*e));
+
+	if (!e)
+		goto fail;
+	e->tgid = s->cur_tgid;
+	e->tid = s->cur_tid;
+	e->call = x->call;
+	x->call.token_ns = NULL; /* ownership moves to e */
+	memcpy(e->host, x->host, sizeof(e->host));
+	memcpy(e->path, x->path, sizeof(e->path));
+	memcpy(e->retry_after, x->retry_after, sizeof(e->retry_after));
+	e->req_start_ns = x->req_start_ns;
+	e->req_end_ns = x->req_end_ns;
+	e->resp_start_ns = x->resp_start_ns ? x->resp_start_ns : x->resp_end_ns;
+	e->resp_end_ns = x->resp_end_ns > x->req_end_ns ? x->resp_end_ns : x->req_end_ns;
+	e->req_bytes = x->req_bytes;
+	e->resp_bytes = x->resp_bytes;
+	e->streaming = x->streaming;
+	e->truncated = x->truncated;
+	e->answered = x->resp_head && !(s->cutting && x->aborted);
+	e->aborted = x->aborted && !s->cutting;
+	if (add_exchange(s, e) == 0)
+		return;
+fail:
+	if (e)
+		xp_llm_call_free(&e->call);
+	free(e);
+	s->failed = 1;
+}
+
+/* Exchanges of the first turn among the pending ones. */
+static size_t first_group(const struct xt_session *s)
+{
+	uint64_t end = 0;
+	int ok = 0;
+	size_t i;
+
+	for (i = 0; i < s->n_ex; i++) {
+		const struct xt_exchange *e = s->ex[i];
+
+		if (i && e->req_start_ns >= end && ok)
+			break; /* a new prompt after a usable answer: the next turn */
+		if (xt_exchange_ok(e))
+			ok = 1;
+		if (e->resp_end_ns > end)
+			end = e->resp_end_ns;
+	}
+	return i;
+}
+
+static void agent_info(const struct xt_session *s, struct xt_agent_info *a)
+{
+	const struct xt_proc *p = xt_procs_find(&s->procs, s->agent);
+
+	memset(a, 0, sizeof(*a));
+	a->pid = s->agent;
+	a->comm = p && p->comm[0] ? p->comm : NULL;
+	a->name = s->cfg->agent_name ? s->cfg->agent_name : a->comm ? a->comm : "agent";
+	a->model = s->ex[0]->call.req_model;
+}
+
+static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, int exited)
+{
+	const struct xt_proc *p = xt_procs_find(&s->procs, s->agent);
+	struct xt_turn_in in = {
+		.session_id = s->cfg->session_id,
+		.tier = s->cfg->ciphertext ? "ciphertext" : "plaintext",
+		.index = s->turns + 1, .limit_ns = limit, .last = last, .agent_exited = exited,
+		.ex = s->ex, .n_ex = n, .procs = &s->procs, .sched = s->sched, .seen = &s->seen,
+		.dropped = s->dropped,
+	};
+	char path[4200];
+	uint64_t end;
+	int rc;
+
+	if (!s->next_start)
+		s->next_start = p && p->exec_ns && p->exec_ns <= s->ex[0]->req_start_ns ?
+					p->exec_ns : s->first_ts;
+	in.start_ns = s->next_start;
+	for (size_t i = 0; i < n; i++)
+		in.truncated += (uint64_t)s->ex[i]->truncated;
+	agent_info(s, &in.agent);
+	struct xt_doc *d = xt_turn_build(&in, &end);
+
+	if (!d) {
+		fprintf(stderr, "xperf: turn %d: out of memory\n", in.index);
+		return -1;
+	}
+	rc = xt_doc_write(d, s->cfg->out_dir, path, sizeof(path));
+	xt_doc_free(d);
+	if (rc) {
+		fprintf(stderr, "xperf: %s: cannot write turn %d: %s\n", path, in.index, strerror(-rc));
+		return -1;
+	}
+	s->turns++;
+	s->next_start = end;
+	xt_sched_prune(s->sched, end);
+	for (size_t i = 0; i < n; i++) {
+		xp_llm_call_free(&s->ex[i]->call);
+		free(s->ex[i]);
+	}
+	memmove(s->ex, s->ex + n, (s->n_ex - n) * sizeof(*s->ex));
+	s->n_ex -= n;
+	return 0;
+}
+
+/* Writes every turn known to be over; at the end (final) the rest too. */
+static int flush(struct xt_session *s, int final, uint64_t end_ns, int exited)
+{
+	while (s->n_ex) {
+		size_t n = first_group(s);
+
+		if (n == s->n_ex && !final)
+			return 0;
+		if (write_turn(s, n, n < s->n_ex ? s->ex[n]->req_start_ns : end_ns, n == s->n_ex,
+			       exited))
+			return -1;
+	}
+	return 0;
+}
+
+static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
+{
+	for (size_t i = 0; i < s->n_conns; i++)
+		if (s->conns[i].tgid == tgid && s->conns[i].id == id)
+			return &s->conns[i];
+	struct conn *nc = realloc(s->conns, (s->n_conns + 1) * sizeof(*nc));
+
+	if (!nc)
+		return NULL;
+	s->conns = nc;
+	struct conn *c = &s->conns[s->n_conns];
+
+	memset(c, 0, sizeof(*c));
+	c->tgid = tgid;
+	c->id = id;
+	c->c = xp_llm_conn_new(&s->cfg->llm, on_plain_exchange, s);
+	if (!c->c)
+		return NULL;
+	s->n_conns++;
+	return c;
+}
+
+/* Plaintext of one SSL call: gaps in the stream offsets are bytes the capture lost. */
+static void feed_tls(struct xt_session *s, const struct xt_event *ev)
+{
+	struct conn *c = conn_get(s, ev->tgid, ev->conn);
+	enum xp_dir dir = ev->dir == XT_WRITE ? XP_DIR_REQUEST : XP_DIR_RESPONSE;
+	const char *d = ev->data;
+	uint32_t n = ev->len;
+
+	if (!c) {
+		s->failed = 1;
+		return;
+	}
+	uint64_t *pos = &c->pos[ev->dir];
+
+	if (ev->pos > *pos) {
+		xp_llm_conn_lost(c->c, dir, (size_t)(ev->pos - *pos), ev->ts_ns);
+		s->truncated++;
+	} else if (ev->pos < *pos) { /* already seen (a repeated record): skip the overlap */
+		uint64_t skip = *pos - ev->pos < n ? *pos - ev->pos : n;
+
+		d += skip;
+		n -= (uint32_t)skip;
+	}
+	if (n)
+		xp_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
+	if (ev->pos + ev->len > *pos)
+		*pos = ev->pos + ev->len;
+}
+
+static void close_conn(struct xt_session *s, size_t i, uint64_t t)
+{
+	xp_llm_conn_close(s->conns[i].c, t);
+	xp_llm_conn_free(s->conns[i].c);
+	s->conns[i] = s->conns[--s->n_conns];
+}
+
+static void on_cipher_exchange(void *ctx, struct xt_exchange *e)
+{
+	struct xt_session *s = ctx;
+
+	if (add_exchange(s, e)) {
+		xp_llm_call_free(&e->call);
+		free(e);
+		s->failed = 1;
+	}
+}
+
+struct xt_session *xt_session_new(const struct xt_config *cfg)
+{
+	struct xt_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->cfg = cfg;
+	snprintf(s->dir, sizeof(s->dir), "%s/%s", cfg->out_dir, cfg->session_id);
+	xt_procs_init(&s->procs);
+	s->sched = xt_sched_new();
+	s->cipher = xt_cipher_new(cfg->cipher_hosts, on_cipher_exchange, s);
+	if (!s->sched || !s->cipher) {
+		xt_session_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void route(struct xt_session *s, const struct xt_event *ev)
+{
+	switch (ev->kind) {
+	case XT_FORK:
+	case XT_EXEC:
+	case XT_EXIT:
+		s->failed |= xt_procs_event(&s->procs, ev);
+		break;
+	case XT_SCHED:
+		s->failed |= xt_sched_add(s->sched, ev);
+		break;
+	case XT_TLS:
+		if (!s->cfg->ciphertext)
+			feed_tls(s, ev);
+		break;
+	case XT_TLS_CLOSE:
+		for (size_t i = 0; i < s->n_conns; i++)
+			if (s->conns[i].tgid == ev->tgid && s->conns[i].id == ev->conn)
+				close_conn(s, i, ev->ts_ns);
+		break;
+	default:
+		if (s->cfg->ciphertext)
+			xt_cipher_event(s->cipher, ev);
+		break;
+	}
+}
+
+int xt_session_event(struct xt_session *s, const struct xt_event *ev)
+{
+	if (!s->first_ts || ev->ts_ns < s->first_ts)
+		s->first_ts = ev->ts_ns;
+	s->cur_tgid = ev->tgid;
+	s->cur_tid = ev->tid;
+	route(s, ev);
+	if (s->failed) {
+		fprintf(stderr, "xperf: out of memory while assembling turns\n");
+		return -1;
+	}
+	return flush(s, 0, 0, 0);
+}
+
+void xt_session_set_dropped(struct xt_session *s, uint64_t dropped)
+{
+	s->dropped = dropped;
+}
+
+int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited)
+{
+	s->cutting = !agent_exited;
+	while (s->n_conns)
+		close_conn(s, s->n_conns - 1, end_ns);
+	xt_cipher_flush(s->cipher, end_ns, s->cutting);
+	return flush(s, 1, end_ns, agent_exited);
+}
+
+int xt_session_turns(const struct xt_session *s)
+{
+	return s->turns;
+}
+
+int xt_session_exchanges(const struct xt_session *s)
+{
+	return s->exchanges;
+}
+
+const char *xt_session_dir(const struct xt_session *s)
+{
+	return s->dir;
+}
+
+void xt_session_free(struct xt_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_conns; i++)
+		xp_llm_conn_free(s->conns[i].c);
+	free(s->conns);
+	for (size_t i = 0; i < s->n_ex; i++) {
+		xp_llm_call_free(&s->ex[i]->call);
+		free(s->ex[i]);
+	}
+	free(s->ex);
+	xt_cipher_free(s->cipher);
+	xt_sched_free(s->sched);
+	xt_procs_free(&s->procs);
+	xt_cmdset_free(&s->seen);
+	free(s);
+}
