@@ -20,6 +20,9 @@ static const struct kind_name kinds[] = {
 	{ "sock_open", XT_SOCK_OPEN }, { "sock_data", XT_SOCK }, { "sock_close", XT_SOCK_CLOSE },
 };
 
+/* Integers JSON numbers (doubles) hold exactly. */
+#define TS_MAX (1ull << 53)
+
 static const char *const states[] = { "unknown", "oncpu", "runq", "blocked", NULL };
 
 /* Running stream offsets for TLS records that leave "pos" out. */
@@ -29,11 +32,14 @@ struct pos_key {
 	uint64_t next[2];
 };
 
-static double num(const cJSON *o, const char *k, double dflt)
+/* A number field as an integer in [0, max]: out of range or absent gives dflt. */
+static uint64_t num(const cJSON *o, const char *k, uint64_t max, uint64_t dflt)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
 
-	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble > (double)max)
+		return dflt;
+	return (uint64_t)v->valuedouble;
 }
 
 static const char *str(const cJSON *o, const char *k)
@@ -101,19 +107,18 @@ static const char *decode(const cJSON *o, struct xt_event *ev, char *argv, size_
 		return "unknown or missing \"type\"";
 	memset(ev, 0, sizeof(*ev));
 	ev->kind = kinds[i].kind;
-	ev->ts_ns = (uint64_t)num(o, "ts_ns", -1);
-	ev->tgid = (uint32_t)num(o, "tgid", 0);
-	ev->tid = (uint32_t)num(o, "tid", ev->tgid);
-	if (num(o, "ts_ns", -1) < 0 || !ev->tgid)
-		return "\"ts_ns\" and \"tgid\" are required";
-	ev->child = (uint32_t)num(o, "child", 0);
+	ev->ts_ns = num(o, "ts_ns", TS_MAX, TS_MAX + 1);
+	ev->tgid = (uint32_t)num(o, "tgid", UINT32_MAX, 0);
+	ev->tid = (uint32_t)num(o, "tid", UINT32_MAX, ev->tgid);
+	if (ev->ts_ns > TS_MAX || !ev->tgid)
+		return "\"ts_ns\" (0..2^53) and \"tgid\" (> 0) are required";
+	ev->child = (uint32_t)num(o, "child", UINT32_MAX, 0);
 	ev->is_thread = cJSON_IsTrue(cJSON_GetObjectItem(o, "thread"));
-	ev->wait_status = ((uint32_t)num(o, "exit_code", 0) & 0xff) << 8 |
-			  ((uint32_t)num(o, "signal", 0) & 0x7f);
-	ev->cpu_ns = (uint64_t)num(o, "cpu_ns", 0);
-	ev->prev_ns = (uint64_t)num(o, "prev_ns", 0);
-	ev->conn = (uint64_t)num(o, "conn", 0);
-	ev->call_ns = (uint64_t)num(o, "call_ns", 0);
+	ev->wait_status = (uint32_t)(num(o, "exit_code", 255, 0) << 8 | num(o, "signal", 127, 0));
+	ev->cpu_ns = num(o, "cpu_ns", TS_MAX, 0);
+	ev->prev_ns = num(o, "prev_ns", TS_MAX, 0);
+	ev->conn = num(o, "conn", TS_MAX, 0);
+	ev->call_ns = num(o, "call_ns", TS_MAX, 0);
 	ev->host = str(o, "host");
 	ev->dir = dir && !strcmp(dir, "read") ? XT_READ : XT_WRITE;
 	if (ev->kind == XT_FORK && !ev->child)
@@ -129,7 +134,7 @@ static const char *decode(const cJSON *o, struct xt_event *ev, char *argv, size_
 	ev->data = str(o, "data");
 	if (ev->kind == XT_TLS && !ev->data)
 		return "tls_data needs \"data\"";
-	ev->len = ev->data ? (uint32_t)strlen(ev->data) : (uint32_t)num(o, "len", 0);
+	ev->len = ev->data ? (uint32_t)strlen(ev->data) : (uint32_t)num(o, "len", UINT32_MAX, 0);
 	return NULL;
 }
 
@@ -158,7 +163,7 @@ int xt_fixture_read(const char *path, xt_event_fn fn, void *ctx)
 		if (!why && ev.kind == XT_TLS) {
 			uint64_t *next = next_pos(&keys, &nkeys, &ev);
 
-			ev.pos = cJSON_GetObjectItem(o, "pos") ? (uint64_t)num(o, "pos", 0) :
+			ev.pos = cJSON_GetObjectItem(o, "pos") ? num(o, "pos", TS_MAX, 0) :
 								 (next ? *next : 0);
 			if (next)
 				*next = ev.pos + ev.len;

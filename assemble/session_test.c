@@ -70,21 +70,28 @@ static double num(const cJSON *o, const char *k)
 	return cJSON_IsNumber(v) ? v->valuedouble : -1;
 }
 
+static uint64_t unum(const cJSON *o, const char *k)
+{
+	double v = num(o, k);
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
 static void take_span(struct seen *s, const cJSON *sp, const cJSON *spans)
 {
 	const char *stage = cJSON_GetObjectItem(sp, "stage")->valuestring;
 	const cJSON *at = cJSON_GetObjectItem(sp, "attributes"), *c;
 
 	if (!strcmp(stage, "llm_inference") && s->n_ex < MAX_EX) {
-		s->ex_start[s->n_ex] = (uint64_t)num(sp, "start_ns");
-		s->ex_end[s->n_ex] = (uint64_t)num(sp, "end_ns");
-		s->ttft[s->n_ex] = (uint64_t)num(at, "xperf.ttft_ns");
+		s->ex_start[s->n_ex] = unum(sp, "start_ns");
+		s->ex_end[s->n_ex] = unum(sp, "end_ns");
+		s->ttft[s->n_ex] = unum(at, "xperf.ttft_ns");
 		s->out_tokens[s->n_ex] = (int)num(at, "gen_ai.usage.output_tokens");
 		s->tokens[s->n_ex] = cJSON_GetArraySize(cJSON_GetObjectItem(at, "xperf.token_times_ns"));
 		cJSON_ArrayForEach(c, spans)
 			if (num(c, "parent") == num(sp, "id") &&
 			    !strcmp(cJSON_GetObjectItem(c, "stage")->valuestring, "decode"))
-				s->decode[s->n_ex] = (uint64_t)(num(c, "end_ns") - num(c, "start_ns"));
+				s->decode[s->n_ex] = unum(c, "end_ns") - unum(c, "start_ns");
 		s->n_ex++;
 	} else if (!strcmp(stage, "tool_call") && s->n_tools < MAX_EX) {
 		snprintf(s->tool_cmd[s->n_tools], 256, "%s",
