@@ -1,6 +1,7 @@
 """bpf_skeleton: foo.bpf.c -> foo.bpf.o (clang -target bpf) -> foo.skel.h (bpftool gen skeleton).
 
-The result is a cc_library exposing the skeleton header, in the libbpf-bootstrap shape.
+The result is a cc_library exposing the skeleton header, in the libbpf-tools
+shape: bpf/foo.bpf.c gives bpf/foo.skel.h with struct foo_bpf, foo_bpf__open().
 """
 
 def bpf_skeleton(name, src, hdrs = [], visibility = None):
@@ -23,7 +24,7 @@ def bpf_skeleton(name, src, hdrs = [], visibility = None):
         name = name + "_skel",
         srcs = [obj],
         outs = [skel],
-        cmd = "bpftool gen skeleton $(location %s) name %s > $@" % (obj, name),
+        cmd = "bpftool gen skeleton $(location %s) > $@" % obj,
     )
     native.cc_library(
         name = name,

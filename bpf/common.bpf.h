@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * common.bpf.h - maps and helpers every xperf BPF object shares (BPF only).
+ *
+ * Each object (proc, sched, tls, sock, cuda...) declares the three shared
+ * maps below by including this header; userspace creates them once and
+ * calls bpf_map__reuse_fd() on every object before load, so all programs
+ * filter on one `traced` set, write into one `events` ring and count their
+ * losses in one `drops` array (userspace/maps.c). The declarations must
+ * therefore stay identical in every object.
+ *
+ * Every program starts with xp_traced() (or xp_traced_tgid() for a task
+ * that is not current), so untraced processes cost one hash lookup.
+ */
+#ifndef XPERF_BPF_COMMON_BPF_H
+#define XPERF_BPF_COMMON_BPF_H
+
+#include "xperf.h"
+
+/* The traced process tree: tgid -> struct xp_traced. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, XP_MAX_TRACED);
+	__type(key, __u32);
+	__type(value, struct xp_traced);
+} traced SEC(".maps");
+
+/* All records, struct xp_hdr first. Size set by userspace (--ring-size). */
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 24);
+} events SEC(".maps");
+
+/* Records lost because the ring was full, per record type, per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XP_EV_TYPE_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} drops SEC(".maps");
+
+static __always_inline struct xp_traced *xp_traced_tgid(__u32 tgid)
+{
+	return bpf_map_lookup_elem(&traced, &tgid);
+}
+
+/* The traced-set entry of the current process, NULL when not traced. */
+static __always_inline struct xp_traced *xp_traced(void)
+{
+	return xp_traced_tgid(bpf_get_current_pid_tgid() >> 32);
+}
+
+/* Count one lost record of this type (per-CPU: no atomics needed). */
+static __always_inline void xp_count_drop(__u32 type)
+{
+	__u64 *n = bpf_map_lookup_elem(&drops, &type);
+
+	if (n)
+		*n += 1;
+}
+
+/* Start time of task's process: the thread group leader's start_time. */
+static __always_inline __u64 xp_start_ns(struct task_struct *task)
+{
+	return BPF_CORE_READ(task, group_leader, start_time);
+}
+
+/* Fill a record header about `task` (any task, not only current). */
+static __always_inline void xp_fill_hdr(struct xp_hdr *h, __u32 type, __u32 size,
+					struct task_struct *task)
+{
+	h->type = type;
+	h->cpu = bpf_get_smp_processor_id();
+	h->size = size;
+	h->ts_ns = bpf_ktime_get_ns();
+	h->tgid = BPF_CORE_READ(task, tgid);
+	h->tid = BPF_CORE_READ(task, pid);
+	h->start_ns = xp_start_ns(task);
+}
+
+/*
+ * Reserve a fixed-size record; on a full ring count the drop and return
+ * NULL. The caller fills it and calls bpf_ringbuf_submit().
+ */
+static __always_inline void *xp_reserve(__u32 type, __u32 size)
+{
+	void *rec = bpf_ringbuf_reserve(&events, size, 0);
+
+	if (!rec)
+		xp_count_drop(type);
+	return rec;
+}
+
+/*
+ * Copy a variable-size record built in scratch memory into the ring
+ * (bpf_ringbuf_reserve needs a constant size); counts the drop on failure.
+ * size must be bounded for the verifier by the caller (masking).
+ */
+static __always_inline int xp_output(void *rec, __u32 type, __u64 size)
+{
+	long err = bpf_ringbuf_output(&events, rec, size, 0);
+
+	if (err)
+		xp_count_drop(type);
+	return err;
+}
+
+#endif /* XPERF_BPF_COMMON_BPF_H */

@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+/*
+ * capture.c - the capture core: shared maps, module lifecycle, the ring
+ * buffer consumer and the drop counters.
+ *
+ * The three maps every BPF object shares (bpf/common.bpf.h) are created
+ * here, before any object is opened, and handed to each object with
+ * bpf_map__reuse_fd(): one filter, one ring, one drop array whatever the
+ * number of objects. Modules start in modules.c order; a failure stops
+ * those already started and xpc_open() fails with the module's message.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "userspace/capture.h"
+#include "userspace/module.h"
+#include "userspace/features.h"
+#include "userspace/procfs.h"
+
+#define XPC_MAX_MODULES 16
+
+struct xpc {
+	struct xpc_opts opts;
+	int traced_fd;
+	int events_fd;
+	int drops_fd;
+	struct ring_buffer *rb;
+	void *state[XPC_MAX_MODULES];
+	bool running[XPC_MAX_MODULES];
+	uint64_t records[XP_EV_TYPE_MAX];
+	uint64_t malformed;
+	char err[256];
+};
+
+int xpc_set_error(struct xpc *c, int neg_errno, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->err, sizeof(c->err), fmt, ap);
+	va_end(ap);
+	return neg_errno;
+}
+
+const char *xpc_error(const struct xpc *c)
+{
+	return c->err;
+}
+
+const struct xpc_opts *xpc_options(const struct xpc *c)
+{
+	return &c->opts;
+}
+
+void *xpc_module_state(const struct xpc *c, const struct xpc_module *m)
+{
+	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++)
+		if (xpc_modules[i] == m && c->running[i])
+			return c->state[i];
+	return NULL;
+}
+
+int xpc_reuse_maps(struct xpc *c, struct bpf_object *obj)
+{
+	const struct { const char *name; int fd; } shared[] = {
+		{ "traced", c->traced_fd },
+		{ "events", c->events_fd },
+		{ "drops", c->drops_fd },
+	};
+
+	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++) {
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, shared[i].name);
+		int err = m ? bpf_map__reuse_fd(m, shared[i].fd) : -ENOENT;
+
+		if (err)
+			return xpc_set_error(c, err, "%s: cannot share map %s: %s",
+					     bpf_object__name(obj), shared[i].name, strerror(-err));
+	}
+	return 0;
+}
+
+static const char *const type_names[XP_EV_TYPE_MAX] = {
+	[XP_EV_NONE] = "traced_full",
+	[XP_EV_FORK] = "fork",
+	[XP_EV_EXEC] = "exec",
+	[XP_EV_EXIT] = "exit",
+	[XP_EV_SCHED] = "sched",
+	[XP_EV_THREAD_EXIT] = "thread_exit",
+	[XP_EV_TLS_DATA] = "tls_data",
+	[XP_EV_TLS_HANDSHAKE] = "tls_handshake",
+	[XP_EV_TLS_FREE] = "tls_free",
+	[XP_EV_SOCK_CONNECT] = "sock_connect",
+	[XP_EV_SOCK_ACCEPT] = "sock_accept",
+	[XP_EV_SOCK_DATA] = "sock_data",
+	[XP_EV_SOCK_CLOSE] = "sock_close",
+	[XP_EV_SOCK_SNI] = "sock_sni",
+};
+
+const char *xpc_type_name(unsigned int type)
+{
+	static __thread char buf[16];
+
+	if (type < XP_EV_TYPE_MAX && type_names[type])
+		return type_names[type];
+	snprintf(buf, sizeof(buf), "type_%u", type);
+	return buf;
+}
+
+static int create_maps(struct xpc *c)
+{
+	c->traced_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "traced", sizeof(__u32),
+				      sizeof(struct xp_traced), XP_MAX_TRACED, NULL);
+	if (c->traced_fd < 0)
+		return xpc_set_error(c, -errno, "cannot create map traced: %s", strerror(errno));
+	c->events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0,
+				      c->opts.ring_size, NULL);
+	if (c->events_fd < 0)
+		return xpc_set_error(c, -errno, "cannot create a %zu-byte ring buffer: %s",
+				     c->opts.ring_size, strerror(errno));
+	c->drops_fd = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "drops", sizeof(__u32),
+				     sizeof(__u64), XP_EV_TYPE_MAX, NULL);
+	if (c->drops_fd < 0)
+		return xpc_set_error(c, -errno, "cannot create map drops: %s", strerror(errno));
+	return 0;
+}
+
+/* Smallest valid size of a record of this type; 0 for a type nobody owns. */
+static __u32 min_size(__u32 type)
+{
+	for (unsigned int i = 0; i < xpc_nmodules; i++) {
+		__u32 n = xpc_modules[i]->min_size ? xpc_modules[i]->min_size(type) : 0;
+
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+static int on_process(struct xpc *c, __u32 tgid)
+{
+	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
+		const struct xpc_module *m = xpc_modules[i];
+		int err;
+
+		if (!c->running[i] || !m->on_process)
+			continue;
+		err = m->on_process(c, c->state[i], tgid);
+		if (err && c->opts.verbose)
+			fprintf(stderr, "xperf-bpf: %s: %s\n", m->name, c->err);
+	}
+	return 0;
+}
+
+static int handle_record(void *ctx, void *data, size_t size)
+{
+	struct xpc *c = ctx;
+	const struct xp_hdr *h = data;
+	__u32 need;
+
+	if (size < sizeof(*h) || h->size != size || h->type >= XP_EV_TYPE_MAX) {
+		c->malformed++;
+		return 0;
+	}
+	need = min_size(h->type);
+	if (!need || size < need) {
+		c->malformed++;
+		return 0;
+	}
+	c->records[h->type]++;
+	if (h->type == XP_EV_EXEC)
+		on_process(c, h->tgid);
+	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, h) : 0;
+}
+
+static void set_defaults(struct xpc_opts *o)
+{
+	if (!o->ring_size)
+		o->ring_size = XPC_RING_DEFAULT;
+	if (!o->payload_cap)
+		o->payload_cap = XPC_PAYLOAD_CAP_DEFAULT;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+static int start_modules(struct xpc *c)
+{
+	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
+		int err = xpc_modules[i]->start(c, &c->state[i]);
+
+		if (err == -EOPNOTSUPP) {
+			if (c->opts.verbose)
+				fprintf(stderr, "xperf-bpf: %s: off\n", xpc_modules[i]->name);
+			continue;
+		}
+		if (err)
+			return err;
+		c->running[i] = true;
+	}
+	return 0;
+}
+
+int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t errlen)
+{
+	struct xpc *c = calloc(1, sizeof(*c));
+	int ret;
+
+	*out = NULL;
+	if (!c) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	c->opts = *opts;
+	set_defaults(&c->opts);
+	c->traced_fd = c->events_fd = c->drops_fd = -1;
+	if (!c->opts.verbose)
+		libbpf_set_print(libbpf_print);
+	ret = xp_preflight(c->err, sizeof(c->err));
+	if (!ret)
+		ret = create_maps(c);
+	if (!ret)
+		ret = start_modules(c);
+	if (!ret) {
+		c->rb = ring_buffer__new(c->events_fd, handle_record, c, NULL);
+		if (!c->rb)
+			ret = xpc_set_error(c, -errno, "cannot open the ring buffer: %s",
+					    strerror(errno));
+	}
+	if (ret) {
+		snprintf(err, errlen, "%s", c->err);
+		xpc_close(c);
+		return ret;
+	}
+	*out = c;
+	return 0;
+}
+
+static int add_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
+{
+	struct xp_traced v = { .depth = depth, .root_tgid = root };
+	__u32 kids[256];
+	int n;
+
+	if (bpf_map_update_elem(c->traced_fd, &tgid, &v, BPF_ANY))
+		return xpc_set_error(c, -errno, "cannot trace pid %u: %s", tgid, strerror(errno));
+	on_process(c, tgid);
+	n = xp_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
+	for (int i = 0; i < n; i++)
+		add_tree(c, kids[i], root, depth + 1);
+	return 0;
+}
+
+int xpc_add_pid(struct xpc *c, pid_t pid)
+{
+	int tgid;
+
+	if (pid <= 0)
+		return xpc_set_error(c, -EINVAL, "invalid pid %d", (int)pid);
+	tgid = xp_proc_tgid(pid);
+	if (tgid < 0)
+		return xpc_set_error(c, -ESRCH, "no such process: %d", (int)pid);
+	return add_tree(c, tgid, tgid, 0);
+}
+
+int xpc_poll(struct xpc *c, int timeout_ms)
+{
+	int n = ring_buffer__poll(c->rb, timeout_ms);
+
+	return n == -EINTR ? 0 : n;
+}
+
+int xpc_drain(struct xpc *c)
+{
+	return ring_buffer__consume(c->rb);
+}
+
+int xpc_epoll_fd(const struct xpc *c)
+{
+	return ring_buffer__epoll_fd(c->rb);
+}
+
+int xpc_counts(struct xpc *c, struct xpc_counts *counts)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	__u64 *v;
+
+	if (ncpu <= 0)
+		return xpc_set_error(c, ncpu ? ncpu : -EINVAL, "cannot count CPUs");
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memset(counts, 0, sizeof(*counts));
+	for (__u32 t = 0; t < XP_EV_TYPE_MAX; t++) {
+		if (bpf_map_lookup_elem(c->drops_fd, &t, v)) {
+			free(v);
+			return xpc_set_error(c, -errno, "cannot read drop counters: %s",
+					     strerror(errno));
+		}
+		for (int i = 0; i < ncpu; i++)
+			counts->drops[t] += v[i];
+		counts->records[t] = c->records[t];
+	}
+	counts->malformed = c->malformed;
+	free(v);
+	return 0;
+}
+
+uint64_t xpc_counts_dropped(const struct xpc_counts *counts)
+{
+	uint64_t n = 0;
+
+	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
+		n += counts->drops[t];
+	return n;
+}
+
+void xpc_close(struct xpc *c)
+{
+	if (!c)
+		return;
+	ring_buffer__free(c->rb);
+	for (int i = (int)xpc_nmodules - 1; i >= 0; i--)
+		if (i < XPC_MAX_MODULES && c->running[i])
+			xpc_modules[i]->stop(c->state[i]);
+	if (c->traced_fd >= 0)
+		close(c->traced_fd);
+	if (c->events_fd >= 0)
+		close(c->events_fd);
+	if (c->drops_fd >= 0)
+		close(c->drops_fd);
+	free(c);
+}

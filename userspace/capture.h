@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * capture.h - the eBPF capture layer as a library: load the xperf BPF
+ * objects, trace a process tree, deliver decoded records.
+ *
+ * Lifecycle: xpc_open() -> xpc_add_pid() (or spawn gated, see spawn.h) ->
+ * xpc_poll() in a loop -> xpc_drain() -> read xpc_drops() -> xpc_close().
+ * Records are the binary structs of bpf/xperf.h and the per-object headers
+ * (bpf/proc.h, bpf/sched.h, bpf/tls.h, bpf/sock.h): the callback gets a
+ * pointer valid only during the call; rec->size bytes are readable, and a
+ * record whose size does not match its type's minimum is counted as
+ * malformed and never delivered.
+ *
+ * Ordering: records come in ring order, which is commit order across CPUs;
+ * ts_ns may step back by a few microseconds between CPUs. Consumers that
+ * need strict time order sort by (ts_ns, cpu) within a small window.
+ *
+ * Errors: functions return 0 or a negative errno; xpc_error() holds a
+ * one-line message for the last failure.
+ */
+#ifndef XPERF_USERSPACE_CAPTURE_H
+#define XPERF_USERSPACE_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <linux/types.h>
+
+#include "bpf/xperf.h"
+#include "bpf/proc.h"
+#include "bpf/sched.h"
+
+#define XPC_RING_DEFAULT (16u << 20)	/* bytes: see userspace/README.md */
+#define XPC_PAYLOAD_CAP_DEFAULT (64u << 10)
+
+struct xpc;
+
+/*
+ * Called once per record, in ring order. Return 0 to go on; a negative
+ * value stops the current xpc_poll()/xpc_drain(), which returns it.
+ */
+typedef int (*xpc_event_fn)(void *ctx, const struct xp_hdr *rec);
+
+struct xpc_opts {
+	size_t ring_size;	/* bytes, power of two >= page size; 0: XPC_RING_DEFAULT */
+	bool no_plaintext;	/* no TLS plaintext uprobes: socket (ciphertext) tier only */
+	bool capture_payloads;	/* keep payload bytes in TLS records (opt-in) */
+	size_t payload_cap;	/* bytes captured per SSL call; 0: XPC_PAYLOAD_CAP_DEFAULT */
+	bool no_sched_events;	/* keep per-thread totals only, no XP_EV_SCHED records */
+	bool no_thread_events;	/* no XP_EV_FORK records for new threads */
+	int verbose;		/* >0: libbpf debug messages on stderr */
+	xpc_event_fn on_event;	/* may be NULL (records are then only counted) */
+	void *ctx;		/* passed to on_event */
+};
+
+/*
+ * Check privileges and BTF, create the shared maps, load and attach every
+ * BPF object. Nothing is traced until xpc_add_pid(). On failure returns a
+ * negative errno (-EPERM: not privileged, -ENOENT: no kernel BTF, other:
+ * load/attach failure) and writes a one-line message into err.
+ */
+int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t errlen);
+
+/*
+ * Trace process pid (any thread id is mapped to its process) with every
+ * thread, its live descendants and everything they start from now on.
+ * -ESRCH: no such process; -EINVAL: pid <= 0.
+ */
+int xpc_add_pid(struct xpc *c, pid_t pid);
+
+/*
+ * Wait up to timeout_ms for records and deliver them. Returns the number
+ * delivered (0 on timeout or EINTR) or a negative errno / callback value.
+ */
+int xpc_poll(struct xpc *c, int timeout_ms);
+
+/* Deliver every record already in the ring without waiting (at shutdown). */
+int xpc_drain(struct xpc *c);
+
+/* An epoll fd readable when records are pending, for callers' own loops. */
+int xpc_epoll_fd(const struct xpc *c);
+
+/*
+ * Scheduler totals of thread tid so far (the time in its current state
+ * since stats->last_ts is not yet included). -ENOENT when not tracked.
+ */
+int xpc_thread_stats(struct xpc *c, pid_t tid, struct xp_sched_stats *stats);
+
+/* Call fn for every tracked thread; stops at and returns fn's nonzero value. */
+int xpc_thread_stats_each(struct xpc *c,
+			  int (*fn)(void *ctx, __u32 tid, const struct xp_sched_stats *s),
+			  void *ctx);
+
+/* Records lost in the kernel, per type, summed over CPUs. */
+struct xpc_counts {
+	uint64_t drops[XP_EV_TYPE_MAX];		/* ring full (drops[0]: traced set full) */
+	uint64_t records[XP_EV_TYPE_MAX];	/* delivered to on_event */
+	uint64_t malformed;			/* records shorter than their type */
+};
+
+/* Fill counts; 0 or a negative errno (the drop map could not be read). */
+int xpc_counts(struct xpc *c, struct xpc_counts *counts);
+
+/* Sum of counts->drops (every type). */
+uint64_t xpc_counts_dropped(const struct xpc_counts *counts);
+
+/* Short name of a record type ("exec", "tls_data"); "type_N" if unknown. */
+const char *xpc_type_name(unsigned int type);
+
+/* The last error message ("" if none). */
+const char *xpc_error(const struct xpc *c);
+
+/* Detach every probe and free everything. Records still in the ring are lost:
+ * call xpc_drain() first. NULL is a no-op. */
+void xpc_close(struct xpc *c);
+
+#endif /* XPERF_USERSPACE_CAPTURE_H */

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * exec_decode.h - decode the variable part of an XP_EV_EXEC record
+ * (bpf/proc.h): check its lengths, list argv, rebuild cwd. Pure functions
+ * over untrusted bytes (fuzzed).
+ */
+#ifndef XPERF_USERSPACE_EXEC_DECODE_H
+#define XPERF_USERSPACE_EXEC_DECODE_H
+
+#include <stddef.h>
+#include <linux/types.h>
+
+#include "bpf/xperf.h"
+#include "bpf/proc.h"
+
+/* Bytes of struct xp_exec before data[]. */
+#define XP_EXEC_FIXED ((size_t)offsetof(struct xp_exec, data))
+
+/*
+ * 0 when the record of `size` bytes is consistent: size == hdr.size, the
+ * three lengths add up to the size and the filename is NUL-terminated.
+ * -1 otherwise (the other functions then must not be called).
+ */
+int xp_exec_check(const struct xp_exec *e, size_t size);
+
+/*
+ * Call fn for each argv element, in order; an argument cut by
+ * XP_ARGS_MAX is passed with the bytes present. Returns the count.
+ */
+int xp_exec_args(const struct xp_exec *e,
+		 void (*fn)(void *ctx, const char *arg, size_t len), void *ctx);
+
+/*
+ * The cwd as an absolute path ("/" when empty) in out; returns its
+ * length, or -1 when out is too small.
+ */
+int xp_exec_cwd(const struct xp_exec *e, char *out, size_t outlen);
+
+#endif /* XPERF_USERSPACE_EXEC_DECODE_H */

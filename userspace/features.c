@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * features.c - privilege, BTF and tp_btf checks (see features.h), and the
+ * runtime choice between tp_btf and raw_tp twins of a program, done as
+ * libbpf-tools do: load a 2-instruction tracing program against the
+ * tracepoint's BTF id and see whether the kernel accepts it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "userspace/features.h"
+#include "userspace/module.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static bool has_cap(const struct __user_cap_data_struct d[2], int cap)
+{
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+int xp_preflight(char *err, size_t errlen)
+{
+	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &hdr, d) == 0 && !has_cap(d, CAP_SYS_ADMIN) &&
+	    !(has_cap(d, CAP_BPF) && has_cap(d, CAP_PERFMON))) {
+		snprintf(err, errlen,
+			 "not permitted: xperf-bpf needs root or CAP_BPF and CAP_PERFMON "
+			 "(running as uid %u without them)", (unsigned int)geteuid());
+		return -EPERM;
+	}
+	if (access(XP_BTF_PATH, R_OK)) {
+		snprintf(err, errlen, "no kernel BTF: %s: %s (needs CONFIG_DEBUG_INFO_BTF=y)",
+			 XP_BTF_PATH, strerror(errno));
+		return -ENOENT;
+	}
+	return 0;
+}
+
+bool xp_tp_btf_ok(const char *name)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_RAW_TP);
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	int fd, id = libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP);
+
+	if (id <= 0)
+		return false;
+	opts.attach_btf_id = id;
+	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &opts);
+	if (fd >= 0)
+		close(fd);
+	return fd >= 0;
+}
+
+static struct bpf_program *find_by_section(struct bpf_object *obj, const char *sec)
+{
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj)
+		if (!strcmp(bpf_program__section_name(p), sec))
+			return p;
+	return NULL;
+}
+
+void xpc_autoload_tp(struct bpf_object *obj)
+{
+	struct bpf_program *p, *raw;
+	char sec[128];
+
+	bpf_object__for_each_program(p, obj) {
+		const char *s = bpf_program__section_name(p);
+
+		if (strncmp(s, "tp_btf/", 7))
+			continue;
+		snprintf(sec, sizeof(sec), "raw_tp/%s", s + 7);
+		raw = find_by_section(obj, sec);
+		if (!raw)
+			continue;
+		if (xp_tp_btf_ok(s + 7))
+			bpf_program__set_autoload(raw, false);
+		else
+			bpf_program__set_autoload(p, false);
+	}
+}

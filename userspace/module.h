@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * module.h - how one BPF object plugs into the capture core (capture.c).
+ *
+ * A module is userspace/foo.c driving bpf/foo.bpf.c through its skeleton:
+ * start() opens it, sets rodata from the options, makes it share the core's
+ * maps (xpc_reuse_maps), picks tp_btf or raw_tp programs (xpc_autoload_tp),
+ * loads and attaches it. Modules are listed once in modules.c; the core
+ * starts them in that order and stops them in reverse.
+ */
+#ifndef XPERF_USERSPACE_MODULE_H
+#define XPERF_USERSPACE_MODULE_H
+
+#include <linux/types.h>
+
+#include "userspace/capture.h"
+
+struct bpf_object;
+struct cJSON;
+
+struct xpc_module {
+	const char *name;
+	/*
+	 * Load and attach; *state is the module's own. Returns 0, -EOPNOTSUPP
+	 * to be skipped (e.g. disabled by an option: the core logs it), or a
+	 * negative errno after xpc_set_error().
+	 */
+	int (*start)(struct xpc *c, void **state);
+	/*
+	 * Process tgid became traced: added by userspace or exec'd a new image
+	 * (e.g. attach uprobes to the libraries it maps). May be NULL.
+	 */
+	int (*on_process)(struct xpc *c, void *state, __u32 tgid);
+	/*
+	 * Add the fields of a record of this module's types to obj (the header
+	 * fields are already there). 0 if handled, -ENOENT if not its type.
+	 * May be NULL.
+	 */
+	int (*to_json)(const struct xp_hdr *rec, struct cJSON *obj);
+	/* Minimum size of a record of `type` if the module owns it, else 0. */
+	__u32 (*min_size)(__u32 type);
+	/* Detach and free; state may be NULL. */
+	void (*stop)(void *state);
+};
+
+/* The modules, in start order (modules.c). */
+extern const struct xpc_module *const xpc_modules[];
+extern const unsigned int xpc_nmodules;
+
+/* Options the core was opened with (defaults filled in). */
+const struct xpc_opts *xpc_options(const struct xpc *c);
+
+/* Make obj use the core's traced/events/drops maps; call before load. */
+int xpc_reuse_maps(struct xpc *c, struct bpf_object *obj);
+
+/*
+ * For each tp_btf/X program of obj whose raw_tp/X twin exists, keep one:
+ * tp_btf if this kernel can attach it there, else raw_tp.
+ */
+void xpc_autoload_tp(struct bpf_object *obj);
+
+/* The state start() returned for module m, NULL if it is not running. */
+void *xpc_module_state(const struct xpc *c, const struct xpc_module *m);
+
+/* Record a one-line error message (printf format); returns neg_errno. */
+int xpc_set_error(struct xpc *c, int neg_errno, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif /* XPERF_USERSPACE_MODULE_H */

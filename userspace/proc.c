@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+/*
+ * proc.c - the proc module: loads bpf/proc.bpf.c (fork, exec, exit of the
+ * traced tree) and turns its records into JSON fields.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/proc.skel.h"
+#include "userspace/exec_decode.h"
+#include "userspace/json.h"
+#include "userspace/module.h"
+#include "userspace/procfs.h"
+
+static int proc_start(struct xpc *c, void **state)
+{
+	struct proc_bpf *obj = proc_bpf__open();
+	int err;
+
+	if (!obj)
+		return xpc_set_error(c, -errno, "proc: cannot open BPF object: %s",
+				     strerror(errno));
+	/* initialize global data (options) */
+	obj->rodata->fork_threads = !xpc_options(c)->no_thread_events;
+	err = xpc_reuse_maps(c, obj->obj);
+	if (err)
+		goto cleanup;
+	xpc_autoload_tp(obj->obj);
+	err = proc_bpf__load(obj);
+	if (err) {
+		err = xpc_set_error(c, err, "proc: cannot load BPF programs: %s", strerror(-err));
+		goto cleanup;
+	}
+	err = proc_bpf__attach(obj);
+	if (err) {
+		err = xpc_set_error(c, err, "proc: cannot attach: %s", strerror(-err));
+		goto cleanup;
+	}
+	*state = obj;
+	return 0;
+cleanup:
+	proc_bpf__destroy(obj);
+	return err;
+}
+
+static void proc_stop(void *state)
+{
+	proc_bpf__destroy(state);
+}
+
+static __u32 proc_min_size(__u32 type)
+{
+	switch (type) {
+	case XP_EV_FORK:
+		return sizeof(struct xp_fork);
+	case XP_EV_EXEC:
+		return XP_EXEC_FIXED + 1;
+	case XP_EV_EXIT:
+		return sizeof(struct xp_exit);
+	default:
+		return 0;
+	}
+}
+
+static void add_arg(void *ctx, const char *arg, size_t len)
+{
+	char *s = strndup(arg, len);
+
+	if (s)
+		cJSON_AddItemToArray(ctx, cJSON_CreateString(s));
+	free(s);
+}
+
+static int exec_json(const struct xp_exec *e, cJSON *o)
+{
+	char cwd[XP_CWD_MAX + XP_CWD_DEPTH + 2], cid[XP_CONTAINER_ID_LEN];
+	cJSON *argv;
+
+	if (xp_exec_check(e, e->hdr.size)) {
+		cJSON_AddBoolToObject(o, "malformed", 1);
+		return 0;
+	}
+	cJSON_AddNumberToObject(o, "ppid", e->ppid);
+	cJSON_AddNumberToObject(o, "uid", e->uid);
+	xpc_json_add_strn(o, "comm", e->comm, sizeof(e->comm));
+	cJSON_AddStringToObject(o, "filename", e->data);
+	argv = cJSON_AddArrayToObject(o, "argv");
+	xp_exec_args(e, add_arg, argv);
+	if (xp_exec_cwd(e, cwd, sizeof(cwd)) >= 0)
+		cJSON_AddStringToObject(o, "cwd", cwd);
+	cJSON_AddNumberToObject(o, "cgroup_id", (double)e->cgroup_id);
+	xpc_json_add_strn(o, "cgroup", e->cgroup, sizeof(e->cgroup));
+	if (xp_parse_container_id(e->cgroup, strnlen(e->cgroup, sizeof(e->cgroup)), cid))
+		cJSON_AddStringToObject(o, "container_id", cid);
+	cJSON_AddBoolToObject(o, "args_truncated", e->flags & XP_EXEC_ARGS_TRUNC);
+	cJSON_AddBoolToObject(o, "cwd_truncated", e->flags & XP_EXEC_CWD_TRUNC);
+	return 0;
+}
+
+static int exit_json(const struct xp_exit *e, cJSON *o)
+{
+	cJSON_AddNumberToObject(o, "ppid", e->ppid);
+	xpc_json_add_strn(o, "comm", e->comm, sizeof(e->comm));
+	cJSON_AddNumberToObject(o, "exit_code", (e->exit_code >> 8) & 0xff);
+	cJSON_AddNumberToObject(o, "signal", e->exit_code & 0x7f);
+	cJSON_AddBoolToObject(o, "core_dumped", e->exit_code & 0x80);
+	cJSON_AddNumberToObject(o, "duration_ns", (double)(e->hdr.ts_ns - e->hdr.start_ns));
+	cJSON_AddNumberToObject(o, "cpu_ns", (double)e->cpu_ns);
+	cJSON_AddNumberToObject(o, "utime_ns", (double)e->utime_ns);
+	cJSON_AddNumberToObject(o, "stime_ns", (double)e->stime_ns);
+	cJSON_AddNumberToObject(o, "maxrss_kb", (double)e->maxrss_kb);
+	return 0;
+}
+
+static int fork_json(const struct xp_fork *e, cJSON *o)
+{
+	cJSON_AddNumberToObject(o, "child_tgid", e->child_tgid);
+	cJSON_AddNumberToObject(o, "child_tid", e->child_tid);
+	cJSON_AddNumberToObject(o, "child_start_ns", (double)e->child_start_ns);
+	cJSON_AddBoolToObject(o, "thread", e->flags & XP_FORK_THREAD);
+	cJSON_AddNumberToObject(o, "depth", e->depth);
+	xpc_json_add_strn(o, "comm", e->comm, sizeof(e->comm));
+	return 0;
+}
+
+static int proc_to_json(const struct xp_hdr *rec, cJSON *o)
+{
+	switch (rec->type) {
+	case XP_EV_FORK:
+		return fork_json((const struct xp_fork *)rec, o);
+	case XP_EV_EXEC:
+		return exec_json((const struct xp_exec *)rec, o);
+	case XP_EV_EXIT:
+		return exit_json((const struct xp_exit *)rec, o);
+	default:
+		return -ENOENT;
+	}
+}
+
+const struct xpc_module xpc_mod_proc = {
+	.name = "proc",
+	.start = proc_start,
+	.to_json = proc_to_json,
+	.min_size = proc_min_size,
+	.stop = proc_stop,
+};

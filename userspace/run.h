@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * run.h - one tracing run of `xperf-bpf`: feed every record to the sinks
+ * until the target exits, --duration passes or SIGINT/SIGTERM arrives, then
+ * drain the ring, report losses and let the sinks write their outputs.
+ */
+#ifndef XPERF_USERSPACE_RUN_H
+#define XPERF_USERSPACE_RUN_H
+
+#include "userspace/capture.h"
+#include "userspace/sink.h"
+
+/* Exit codes of xperf-bpf (userspace/README.md). */
+#define XPB_EXIT_OK 0
+#define XPB_EXIT_FAIL 1		/* runtime failure: load, attach, ring, output */
+#define XPB_EXIT_INVALID 2	/* no such process, command not found */
+#define XPB_EXIT_USAGE 64	/* bad command line */
+#define XPB_EXIT_NOPERM 77	/* not root / missing CAP_BPF, CAP_PERFMON */
+
+struct xpb_sinks;
+
+/* Sinks' state for one run (opaque): created before xpc_open() (it is the
+ * callback's ctx), begun once the run is known. NULL on ENOMEM. */
+struct xpb_sinks *xpb_sinks_new(void);
+
+/* Begin every sink wanted for run; 0 or the first sink's error. */
+int xpb_sinks_begin(struct xpb_sinks *s, const struct xpb_run *run);
+
+/* Abort: end begun sinks without output and free. NULL is a no-op. */
+void xpb_sinks_free(struct xpb_sinks *s);
+
+/* The xpc_opts.on_event callback that feeds every sink (ctx: the sinks). */
+int xpb_sinks_event(void *ctx, const struct xp_hdr *rec);
+
+/*
+ * Trace until the root exits (pidfd), duration_s passes (0: no limit) or
+ * a signal; drain, end the sinks (frees them), print the summary and any
+ * loss on stderr. Returns an XPB_EXIT_* code.
+ */
+int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
+	    double duration_s);
+
+/* Install SIGINT/SIGTERM handlers that make xpb_run() stop cleanly. */
+void xpb_signals(void);
+
+#endif /* XPERF_USERSPACE_RUN_H */

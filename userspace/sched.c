@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sched.c - the sched module: loads bpf/sched.bpf.c (per-thread on-CPU,
+ * run-queue and blocked time) and answers per-thread queries from its
+ * in-kernel `tstats` map.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/sched.skel.h"
+#include "userspace/module.h"
+
+const struct xpc_module xpc_mod_sched;
+
+static int sched_start(struct xpc *c, void **state)
+{
+	struct sched_bpf *obj = sched_bpf__open();
+	int err;
+
+	if (!obj)
+		return xpc_set_error(c, -errno, "sched: cannot open BPF object: %s",
+				     strerror(errno));
+	/* initialize global data (options) */
+	obj->rodata->sched_events = !xpc_options(c)->no_sched_events;
+	err = xpc_reuse_maps(c, obj->obj);
+	if (err)
+		goto cleanup;
+	xpc_autoload_tp(obj->obj);
+	err = sched_bpf__load(obj);
+	if (err) {
+		err = xpc_set_error(c, err, "sched: cannot load BPF programs: %s", strerror(-err));
+		goto cleanup;
+	}
+	err = sched_bpf__attach(obj);
+	if (err) {
+		err = xpc_set_error(c, err, "sched: cannot attach: %s", strerror(-err));
+		goto cleanup;
+	}
+	*state = obj;
+	return 0;
+cleanup:
+	sched_bpf__destroy(obj);
+	return err;
+}
+
+static void sched_stop(void *state)
+{
+	sched_bpf__destroy(state);
+}
+
+static int tstats_fd(struct xpc *c)
+{
+	struct sched_bpf *obj = xpc_module_state(c, &xpc_mod_sched);
+
+	return obj ? bpf_map__fd(obj->maps.tstats) : -1;
+}
+
+int xpc_thread_stats(struct xpc *c, pid_t tid, struct xp_sched_stats *stats)
+{
+	int fd = tstats_fd(c);
+	__u32 key = tid;
+
+	if (fd < 0)
+		return xpc_set_error(c, -ENOENT, "scheduler tracing is not running");
+	if (bpf_map_lookup_elem(fd, &key, stats))
+		return -ENOENT;
+	return 0;
+}
+
+int xpc_thread_stats_each(struct xpc *c,
+			  int (*fn)(void *ctx, __u32 tid, const struct xp_sched_stats *s),
+			  void *ctx)
+{
+	int fd = tstats_fd(c), ret;
+	__u32 key, next, *prev = NULL;
+	struct xp_sched_stats s;
+
+	if (fd < 0)
+		return xpc_set_error(c, -ENOENT, "scheduler tracing is not running");
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		key = next;
+		prev = &key;
+		if (bpf_map_lookup_elem(fd, &key, &s))
+			continue;	/* the thread exited meanwhile */
+		ret = fn(ctx, key, &s);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static __u32 sched_min_size(__u32 type)
+{
+	switch (type) {
+	case XP_EV_SCHED:
+		return sizeof(struct xp_sched);
+	case XP_EV_THREAD_EXIT:
+		return sizeof(struct xp_thread_exit);
+	default:
+		return 0;
+	}
+}
+
+static const char *const state_names[XP_TS_MAX] = {
+	[XP_TS_UNKNOWN] = "unknown",
+	[XP_TS_ONCPU] = "oncpu",
+	[XP_TS_RUNQ] = "runq",
+	[XP_TS_BLOCKED] = "blocked",
+};
+
+static const char *state_name(unsigned int s)
+{
+	return s < XP_TS_MAX ? state_names[s] : "invalid";
+}
+
+static void stats_json(const struct xp_sched_stats *s, cJSON *o)
+{
+	cJSON_AddNumberToObject(o, "oncpu_ns", (double)s->oncpu_ns);
+	cJSON_AddNumberToObject(o, "runq_ns", (double)s->runq_ns);
+	cJSON_AddNumberToObject(o, "blocked_ns", (double)s->blocked_ns);
+	cJSON_AddNumberToObject(o, "blocked_unint_ns", (double)s->blocked_unint_ns);
+	cJSON_AddNumberToObject(o, "nr_voluntary", (double)s->nr_voluntary);
+	cJSON_AddNumberToObject(o, "nr_involuntary", (double)s->nr_involuntary);
+	cJSON_AddNumberToObject(o, "nr_wakeups", (double)s->nr_wakeups);
+}
+
+static int sched_to_json(const struct xp_hdr *rec, cJSON *o)
+{
+	const struct xp_sched *e = (const struct xp_sched *)rec;
+
+	switch (rec->type) {
+	case XP_EV_SCHED:
+		cJSON_AddStringToObject(o, "prev_state", state_name(e->prev_state));
+		cJSON_AddNumberToObject(o, "prev_ns", (double)e->prev_ns);
+		cJSON_AddStringToObject(o, "state", state_name(e->state));
+		cJSON_AddBoolToObject(o, "uninterruptible", e->unint);
+		return 0;
+	case XP_EV_THREAD_EXIT:
+		stats_json(&((const struct xp_thread_exit *)rec)->stats, o);
+		return 0;
+	default:
+		return -ENOENT;
+	}
+}
+
+const struct xpc_module xpc_mod_sched = {
+	.name = "sched",
+	.start = sched_start,
+	.to_json = sched_to_json,
+	.min_size = sched_min_size,
+	.stop = sched_stop,
+};

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.h - consumers of the record stream inside `xperf-bpf` (the hook
+ * point for turn assembly): each sink sees every record and the end of
+ * the run. Sinks are listed once in sinks.c and run in that order.
+ */
+#ifndef XPERF_USERSPACE_SINK_H
+#define XPERF_USERSPACE_SINK_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "userspace/capture.h"
+
+/* What the run is; valid from begin() to end(). */
+struct xpb_run {
+	const char *out_dir;	/* -o DIR, NULL when not given */
+	const char *raw_path;	/* --raw FILE.jsonl, NULL when not given */
+	pid_t root;		/* the traced process: set after begin(), before any record */
+	char *const *command;	/* record: the command's argv; attach: NULL */
+	bool capture_payloads;	/* --capture-payloads */
+	bool quiet;		/* --quiet: no summary on stdout */
+};
+
+struct xpb_sink {
+	const char *name;
+	/*
+	 * Called after tracing started. 0 with *state set, -EOPNOTSUPP when
+	 * the sink is not wanted for this run (it is then skipped), or a
+	 * negative errno after printing a one-line error (the run aborts).
+	 */
+	int (*begin)(const struct xpb_run *run, void **state);
+	/* Each record, in ring order. Negative: stop the run with an error. */
+	int (*on_event)(void *state, const struct xp_hdr *rec);
+	/*
+	 * The run ended (target exit, --duration, signal) and the ring was
+	 * drained: write outputs. c is still open (thread stats, counts).
+	 * Frees state. 0 or a negative errno after printing an error.
+	 * c and counts are NULL when the run was aborted: just free.
+	 */
+	int (*end)(void *state, struct xpc *c, const struct xpc_counts *counts);
+};
+
+extern const struct xpb_sink *const xpb_sinks[];
+extern const unsigned int xpb_nsinks;
+
+#endif /* XPERF_USERSPACE_SINK_H */

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sink_stats.c - `-o DIR`: DIR/capture.json, written atomically (0600) at
+ * the end of the run: record and drop counts per type, and the scheduler
+ * totals of every traced thread (from XP_EV_THREAD_EXIT for threads that
+ * exited, from the in-kernel map for those still alive).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "lib/atomic_file.h"
+#include "userspace/json.h"
+#include "userspace/sink.h"
+
+struct stats {
+	const struct xpb_run *run;
+	cJSON *threads;
+};
+
+static int stats_begin(const struct xpb_run *run, void **state)
+{
+	struct stats *s;
+
+	if (!run->out_dir)
+		return -EOPNOTSUPP;
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->threads = cJSON_CreateArray())) {
+		free(s);
+		return -ENOMEM;
+	}
+	s->run = run;
+	*state = s;
+	return 0;
+}
+
+static void add_thread(cJSON *arr, __u32 tid, const struct xp_sched_stats *st, bool exited)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return;
+	cJSON_AddNumberToObject(o, "tid", tid);
+	cJSON_AddNumberToObject(o, "tgid", st->tgid);
+	cJSON_AddNumberToObject(o, "start_ns", (double)st->start_ns);
+	cJSON_AddBoolToObject(o, "exited", exited);
+	cJSON_AddNumberToObject(o, "oncpu_ns", (double)st->oncpu_ns);
+	cJSON_AddNumberToObject(o, "runq_ns", (double)st->runq_ns);
+	cJSON_AddNumberToObject(o, "blocked_ns", (double)st->blocked_ns);
+	cJSON_AddNumberToObject(o, "blocked_unint_ns", (double)st->blocked_unint_ns);
+	cJSON_AddNumberToObject(o, "nr_voluntary", (double)st->nr_voluntary);
+	cJSON_AddNumberToObject(o, "nr_involuntary", (double)st->nr_involuntary);
+	cJSON_AddItemToArray(arr, o);
+}
+
+static int stats_event(void *state, const struct xp_hdr *rec)
+{
+	struct stats *s = state;
+
+	if (rec->type == XP_EV_THREAD_EXIT)
+		add_thread(s->threads, rec->tid, &((const struct xp_thread_exit *)rec)->stats,
+			   true);
+	return 0;
+}
+
+static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
+{
+	add_thread(ctx, tid, st, false);
+	return 0;
+}
+
+static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	if (!o)
+		return NULL;
+	cJSON_AddNumberToObject(o, "abi_version", XP_ABI_VERSION);
+	cJSON_AddNumberToObject(o, "root_pid", s->run->root);
+	cJSON_AddItemToObject(o, "records", xpc_counts_json(counts->records));
+	cJSON_AddItemToObject(o, "drops", xpc_counts_json(counts->drops));
+	cJSON_AddNumberToObject(o, "dropped", (double)xpc_counts_dropped(counts));
+	cJSON_AddNumberToObject(o, "malformed", (double)counts->malformed);
+	xpc_thread_stats_each(c, live_thread, s->threads);
+	cJSON_AddItemToObject(o, "threads", s->threads);
+	s->threads = NULL;
+	return o;
+}
+
+static int stats_end(void *state, struct xpc *c, const struct xpc_counts *counts)
+{
+	struct stats *s = state;
+	cJSON *o = c ? summary(s, c, counts) : NULL;
+	char *text = o ? cJSON_Print(o) : NULL;
+	char path[4096];
+	int err = c ? -ENOMEM : 0;
+
+	if (text) {
+		snprintf(path, sizeof(path), "%s/capture.json", s->run->out_dir);
+		err = xp_mkdir_p(s->run->out_dir);
+		if (!err)
+			err = xp_write_file_atomic(path, text, strlen(text));
+		if (err)
+			fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-err));
+	}
+	free(text);
+	cJSON_Delete(o);
+	cJSON_Delete(s->threads);
+	free(s);
+	return err;
+}
+
+const struct xpb_sink xpb_sink_stats = {
+	.name = "stats",
+	.begin = stats_begin,
+	.on_event = stats_event,
+	.end = stats_end,
+};

@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sinks.c - the record consumers of `xperf-bpf`, in call order (one line
+ * each; turn assembly plugs in here).
+ */
+#include "userspace/sink.h"
+
+extern const struct xpb_sink xpb_sink_raw;
+extern const struct xpb_sink xpb_sink_stats;
+
+const struct xpb_sink *const xpb_sinks[] = {
+	&xpb_sink_raw,
+	&xpb_sink_stats,
+};
+
+const unsigned int xpb_nsinks = sizeof(xpb_sinks) / sizeof(xpb_sinks[0]);

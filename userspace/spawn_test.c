@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+/*
+ * spawn_test.c - the gate holds: the child runs nothing before release;
+ * an unknown command comes back as -ENOENT.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "userspace/spawn.h"
+#include "userspace/testing/check.h"
+
+int main(void)
+{
+	char marker[256], cmd[300];
+	const char *tmp = getenv("TEST_TMPDIR");
+	struct xp_spawn s;
+	struct stat st;
+	int status = -1;
+
+	snprintf(marker, sizeof(marker), "%s/spawned", tmp ? tmp : "/tmp");
+	unlink(marker);
+	snprintf(cmd, sizeof(cmd), "touch %s", marker);
+	char *argv[] = { "sh", "-c", cmd, NULL };
+
+	CHECK(xp_spawn_gated(argv, &s) == 0);
+	usleep(200000);
+	CHECK(stat(marker, &st) == -1 && errno == ENOENT);	/* still gated */
+	CHECK(xp_spawn_release(&s) == 0);
+	CHECK(waitpid(s.pid, &status, 0) == s.pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0);
+	CHECK(stat(marker, &st) == 0);
+
+	char *bad[] = { "/nonexistent/xperf-no-such-command", NULL };
+
+	CHECK(xp_spawn_gated(bad, &s) == 0);
+	CHECK(xp_spawn_release(&s) == -ENOENT);
+
+	CHECK(xp_spawn_gated(argv, &s) == 0);
+	xp_spawn_abort(&s);	/* reaped, never ran */
+	return CHECK_DONE();
+}

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * workload.c - known workloads whose ground truth the tests compare with
+ * what xperf-bpf saw. Each mode prints its measurement as one JSON line.
+ *
+ *   busy MS        spin until MS ms of CPU; print getrusage CPU time (ns)
+ *   sleep MS       nanosleep MS ms; print the measured wall time (ns)
+ *   threads N      start and join N threads, one after another
+ *   syscalls N     N write(2)s of 1 byte to /dev/null; print the wall time
+ *   late MS        after MS ms start one thread and one child (sh -c true)
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+static long long ns_of(struct timespec t)
+{
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static long long mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return ns_of(t);
+}
+
+static long long cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+}
+
+static void busy(long ms)
+{
+	struct timespec t;
+	volatile unsigned long x = 0;
+
+	do {
+		for (int i = 0; i < 100000; i++)
+			x += i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	} while (ns_of(t) < ms * 1000000LL);
+	(void)x;
+	printf("{\"pid\": %d, \"rusage_cpu_ns\": %lld}\n", getpid(), cpu_ns());
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+	long long t0 = mono_ns();
+
+	nanosleep(&d, NULL);
+	printf("{\"pid\": %d, \"slept_ns\": %lld}\n", getpid(), mono_ns() - t0);
+}
+
+static void *noop(void *arg)
+{
+	return arg;
+}
+
+static void threads(long n)
+{
+	for (long i = 0; i < n; i++) {
+		pthread_t t;
+
+		if (pthread_create(&t, NULL, noop, NULL) == 0)
+			pthread_join(t, NULL);
+	}
+	printf("{\"pid\": %d, \"threads\": %ld}\n", getpid(), n);
+}
+
+static void syscalls(long n)
+{
+	int fd = open("/dev/null", O_WRONLY);
+	long long t0 = mono_ns();
+
+	for (long i = 0; i < n; i++)
+		if (write(fd, "x", 1) != 1)
+			break;
+	printf("{\"pid\": %d, \"ns\": %lld}\n", getpid(), mono_ns() - t0);
+	close(fd);
+}
+
+static void late(long ms)
+{
+	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+	pthread_t t;
+	pid_t child;
+
+	nanosleep(&d, NULL);
+	pthread_create(&t, NULL, noop, NULL);
+	pthread_join(t, NULL);
+	child = fork();
+	if (child == 0) {
+		execlp("sh", "sh", "-c", "exit 7", (char *)NULL);
+		_exit(127);
+	}
+	waitpid(child, NULL, 0);
+	printf("{\"pid\": %d, \"child\": %d}\n", getpid(), child);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct { const char *name; void (*fn)(long); } modes[] = {
+		{ "busy", busy }, { "sleep", sleep_ms }, { "threads", threads },
+		{ "syscalls", syscalls }, { "late", late },
+	};
+	long arg = argc > 2 ? strtol(argv[2], NULL, 10) : 0;
+
+	for (size_t i = 0; argc > 2 && i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (strcmp(argv[1], modes[i].name))
+			continue;
+		modes[i].fn(arg);
+		return fflush(stdout) ? 1 : 0;
+	}
+	fprintf(stderr, "usage: workload busy|sleep|threads|syscalls|late N\n");
+	return 64;
+}

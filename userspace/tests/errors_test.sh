@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# errors_test.sh - one-line errors and documented exit codes: no such
+# process (2), not root (77), unknown command (2), bad output path (1),
+# usage errors (64).
+source "$(dirname "$(realpath "$0")")/lib.sh"
+
+expect() {	# expect CODE MESSAGE CMD... : exact stderr first line and exit code
+	local code=$1 msg=$2 rc=0
+	shift 2
+	"$@" > /dev/null 2> "$T/err" || rc=$?
+	[ "$rc" = "$code" ] || fail "$*: exit $rc, expected $code ($(cat "$T/err"))"
+	[ "$(head -1 "$T/err")" = "$msg" ] || fail "$*: '$(head -1 "$T/err")', expected '$msg'"
+}
+
+true &
+gone=$!
+wait $gone
+expect 2 "xperf-bpf: no such process: $gone" "$XB" attach --pid $gone
+
+# An unprivileged user: a copy it can execute, outside root's home.
+nobody=$(mktemp -d /tmp/xpb-nobody.XXXXXX)
+trap 'rm -rf "$nobody"' EXIT
+cp "$XB" "$nobody/xperf-bpf"
+chmod 755 "$nobody" "$nobody/xperf-bpf"
+expect 77 "xperf-bpf: not permitted: xperf-bpf needs root or CAP_BPF and CAP_PERFMON (running as uid 65534 without them)" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody/xperf-bpf" attach --pid 1
+
+expect 2 "xperf-bpf: /nonexistent/xpb-cmd: No such file or directory" \
+	"$XB" record -q -- /nonexistent/xpb-cmd
+expect 1 "xperf-bpf: /nonexistent/dir/raw.jsonl: No such file or directory" \
+	"$XB" record -q --raw /nonexistent/dir/raw.jsonl -- true
+expect 64 "xperf-bpf: expected a subcommand: attach or record (xperf-bpf --help)" "$XB"
+expect 64 "xperf-bpf attach: missing --pid" "$XB" attach
+expect 64 "xperf-bpf attach: invalid PID: 12x" "$XB" attach --pid 12x
+expect 64 "xperf-bpf record: missing command (record -- CMD [ARG...])" "$XB" record
+expect 64 "xperf-bpf record: invalid ring size (a power of two, 4096..1G): 5000" \
+	"$XB" record --ring-size 5000 -- true
+echo PASS

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * xperf_bpf.c - the `xperf-bpf` command: trace a running process tree
+ * (attach) or start a command already traced (record), feed the records
+ * to the sinks (raw dump, capture stats, turn assembly), report losses.
+ *
+ * Lifecycle: parse -> xpc_open (checks, maps, load, attach) -> target
+ * (add pid / gated spawn) -> sinks -> poll until exit/duration/signal ->
+ * drain -> sinks end -> xpc_close. One cleanup path.
+ */
+#include <argp.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "userspace/capture.h"
+#include "userspace/run.h"
+#include "userspace/spawn.h"
+
+static struct env {
+	bool record;
+	pid_t pid;
+	double duration;
+	struct xpb_run run;
+	struct xpc_opts opts;
+} env;
+
+const char *argp_program_version = "xperf-bpf 1.0";
+static const char doc[] =
+	"Trace an AI agent's process tree with eBPF: processes, scheduler, TLS, sockets.\n"
+	"\n"
+	"USAGE: xperf-bpf attach --pid PID [OPTION...]\n"
+	"       xperf-bpf record [OPTION...] -- CMD [ARG...]\n"
+	"\n"
+	"EXAMPLES:\n"
+	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
+	"    xperf-bpf record --raw events.jsonl -- python3 agent.py\n"
+	"\n"
+	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
+	"64 usage error, 77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
+
+enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV };
+
+static const struct argp_option opts[] = {
+	{ "pid", 'p', "PID", 0, "attach: the process to trace (with its threads and descendants)", 0 },
+	{ "duration", 'd', "SECONDS", 0, "stop after this long (default: when the target exits)", 0 },
+	{ "output", 'o', "DIR", 0, "write capture.json (and turn traces) into DIR", 0 },
+	{ "raw", OPT_RAW, "FILE", 0, "dump every decoded record as JSON lines (mode 0600)", 0 },
+	{ "no-plaintext", OPT_NO_PLAIN, NULL, 0, "no TLS uprobes: socket (ciphertext) tier only", 0 },
+	{ "capture-payloads", OPT_PAYLOADS, NULL, 0, "keep payload text (off by default)", 0 },
+	{ "ring-size", OPT_RING, "BYTES", 0, "ring buffer size, a power of two (default 16 MiB)", 0 },
+	{ "no-sched-events", OPT_NO_SCHED_EV, NULL, 0, "scheduler totals only, no per-switch records", 0 },
+	{ "quiet", 'q', NULL, 0, "no summary (losses are still reported)", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "show the full help", 0 },
+	{},
+};
+
+static int parse_number(const char *s, double min, double max, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(s, &end);
+	return errno || end == s || *end || *out < min || *out > max ? -1 : 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	double v;
+
+	switch (key) {
+	case 'p':
+		if (parse_number(arg, 1, 4194304, &v) || v != (pid_t)v)
+			argp_error(state, "invalid PID: %s", arg);
+		env.pid = v;
+		break;
+	case 'd':
+		if (parse_number(arg, 0.001, 1e7, &env.duration))
+			argp_error(state, "invalid duration: %s", arg);
+		break;
+	case 'o':
+		env.run.out_dir = arg;
+		break;
+	case OPT_RAW:
+		env.run.raw_path = arg;
+		break;
+	case OPT_NO_PLAIN:
+		env.opts.no_plaintext = true;
+		break;
+	case OPT_PAYLOADS:
+		env.opts.capture_payloads = env.run.capture_payloads = true;
+		break;
+	case OPT_RING:
+		if (parse_number(arg, 4096, 1u << 30, &v) || ((size_t)v & ((size_t)v - 1)))
+			argp_error(state, "invalid ring size (a power of two, 4096..1G): %s", arg);
+		env.opts.ring_size = v;
+		break;
+	case OPT_NO_SCHED_EV:
+		env.opts.no_sched_events = true;
+		break;
+	case 'q':
+		env.run.quiet = true;
+		break;
+	case 'v':
+		env.opts.verbose++;
+		break;
+	case 'h':
+		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
+		break;
+	case ARGP_KEY_ARG:
+		if (!env.record)
+			argp_error(state, "unexpected argument: %s", arg);
+		env.run.command = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (env.record && !env.run.command)
+			argp_error(state, "missing command (record -- CMD [ARG...])");
+		if (!env.record && !env.pid)
+			argp_error(state, "missing --pid");
+		if (env.record && env.pid)
+			argp_error(state, "--pid is for attach");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+/* Parse argv into env; exits 64 on a usage error. */
+static void parse_args(int argc, char **argv)
+{
+	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+
+	if (argc < 2 || (strcmp(argv[1], "attach") && strcmp(argv[1], "record"))) {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+			fprintf(stdout, "%s\n", doc);
+			exit(XPB_EXIT_OK);
+		}
+		fprintf(stderr, "xperf-bpf: expected a subcommand: attach or record "
+				"(xperf-bpf --help)\n");
+		exit(XPB_EXIT_USAGE);
+	}
+	env.record = !strcmp(argv[1], "record");
+	/* argp names the program after argv[0] in its messages. */
+	argv[1] = env.record ? "xperf-bpf record" : "xperf-bpf attach";
+	argp_err_exit_status = XPB_EXIT_USAGE;
+	argp_parse(&argp, argc - 1, argv + 1, ARGP_IN_ORDER, NULL, NULL);
+}
+
+static int exit_code_of(int err)
+{
+	return err == -EPERM ? XPB_EXIT_NOPERM : err == -ESRCH ? XPB_EXIT_INVALID : XPB_EXIT_FAIL;
+}
+
+/* record: start the command gated, trace its pid, then let it exec. */
+static int start_command(struct xpc *c, struct xp_spawn *sp)
+{
+	int err = xp_spawn_gated(env.run.command, sp);
+
+	if (err) {
+		fprintf(stderr, "xperf-bpf: cannot fork: %s\n", strerror(-err));
+		return XPB_EXIT_FAIL;
+	}
+	err = xpc_add_pid(c, sp->pid);
+	if (err) {
+		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
+		xp_spawn_abort(sp);
+		return XPB_EXIT_FAIL;
+	}
+	err = xp_spawn_release(sp);
+	if (err) {
+		fprintf(stderr, "xperf-bpf: %s: %s\n", env.run.command[0], strerror(-err));
+		return XPB_EXIT_INVALID;
+	}
+	return XPB_EXIT_OK;
+}
+
+static void report_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, WNOHANG) != pid || env.run.quiet)
+		return;
+	if (WIFEXITED(status))
+		fprintf(stderr, "xperf-bpf: %s exited with code %d\n", env.run.command[0],
+			WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "xperf-bpf: %s killed by signal %d\n", env.run.command[0],
+			WTERMSIG(status));
+}
+
+int main(int argc, char **argv)
+{
+	struct xpb_sinks *sinks = NULL;
+	struct xp_spawn sp = { .pid = -1 };
+	struct xpc *c = NULL;
+	char msg[256];
+	int err, code;
+
+	parse_args(argc, argv);
+	sinks = xpb_sinks_new();
+	if (!sinks) {
+		fprintf(stderr, "xperf-bpf: out of memory\n");
+		return XPB_EXIT_FAIL;
+	}
+	env.opts.on_event = xpb_sinks_event;
+	env.opts.ctx = sinks;
+	xpb_signals();
+	err = xpc_open(&env.opts, &c, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "xperf-bpf: %s\n", msg);
+		code = exit_code_of(err);
+		goto cleanup;
+	}
+	/* Outputs open before the target starts: a bad path costs no run. */
+	err = xpb_sinks_begin(sinks, &env.run);
+	if (err) {
+		code = XPB_EXIT_FAIL;
+		goto cleanup;
+	}
+	if (env.record) {
+		code = start_command(c, &sp);
+		if (code)
+			goto cleanup;
+		env.run.root = sp.pid;
+	} else {
+		err = xpc_add_pid(c, env.pid);
+		if (err) {
+			fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
+			code = exit_code_of(err);
+			goto cleanup;
+		}
+		env.run.root = env.pid;
+	}
+	code = xpb_run(c, sinks, &env.run, env.duration);
+	sinks = NULL;
+	if (env.record)
+		report_child(sp.pid);
+cleanup:
+	xpb_sinks_free(sinks);
+	xpc_close(c);
+	return code;
+}
