@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sock.h - records of sock.bpf.c, the ciphertext tier: TCP connections of
+ * traced processes (connect, accept, close), every socket read and write
+ * with its size and times, and the first bytes a connection sends (the
+ * TLS ClientHello, from which userspace/sni.c reads the server name).
+ * Works for any TLS stack, symbols or not, and decrypts nothing.
+ *
+ * A connection is named by its socket's inode number (sock_id, shown as
+ * socket:[N] in /proc/PID/fd: unique among live sockets, shared by every
+ * fd and process holding the socket). The 5-tuple rides on every record,
+ * so a consumer that attached mid-connection still knows the peer.
+ */
+#ifndef XPERF_BPF_SOCK_H
+#define XPERF_BPF_SOCK_H
+
+/* Bytes of the first send kept for the SNI (a ClientHello's SNI is early). */
+#define XP_SOCK_PREFIX 1024
+
+enum xp_sock_dir {
+	XP_SOCK_SEND = 0,
+	XP_SOCK_RECV = 1,
+};
+
+/* The syscall a record comes from (x86-64 numbers are not ABI here). */
+enum xp_sock_call {
+	XP_SOCK_READ = 0,
+	XP_SOCK_WRITE = 1,
+	XP_SOCK_READV = 2,
+	XP_SOCK_WRITEV = 3,
+	XP_SOCK_SENDTO = 4,
+	XP_SOCK_RECVFROM = 5,
+	XP_SOCK_SENDMSG = 6,
+	XP_SOCK_RECVMSG = 7,
+	XP_SOCK_CONNECT = 8,
+	XP_SOCK_ACCEPT = 9,
+	XP_SOCK_CLOSE = 10,
+};
+
+/* TCP endpoints; addresses are IPv4-mapped IPv6 for AF_INET. */
+struct xp_sock_tuple {
+	__u8 saddr[16];		/* local address, network order */
+	__u8 daddr[16];		/* peer address, network order */
+	__u16 sport;		/* local port, host order */
+	__u16 dport;		/* peer port, host order */
+	__u16 family;		/* AF_INET or AF_INET6 of the socket */
+	__u16 pad;
+};
+
+/*
+ * XP_EV_SOCK_CONNECT, XP_EV_SOCK_ACCEPT, XP_EV_SOCK_CLOSE. err is the
+ * syscall's result (connect: 0 or -EINPROGRESS for a started connection).
+ * At close, bytes[] are the kernel's own TCP counters (bytes acked by the
+ * peer, bytes received), right even for bytes moved before tracing began.
+ */
+struct xp_sock_conn {
+	struct xp_hdr hdr;
+	__u64 sock_id;
+	struct xp_sock_tuple tuple;
+	__s32 fd;
+	__s32 err;
+	__u64 bytes[2];		/* indexed by enum xp_sock_dir (close only) */
+};
+
+/*
+ * XP_EV_SOCK_DATA: one read/write/send/recv syscall of a traced thread on
+ * a TCP socket that moved data. hdr.ts_ns is when it returned, call_ns
+ * when it was entered (a blocking recv waits in between).
+ */
+struct xp_sock_data {
+	struct xp_hdr hdr;
+	__u64 sock_id;
+	struct xp_sock_tuple tuple;
+	__u64 ssl;		/* SSL* of the SSL call this is nested in, 0 if none */
+	__u64 call_ns;
+	__u32 len;		/* bytes moved (the return value) */
+	__s32 fd;
+	__u8 dir;		/* enum xp_sock_dir */
+	__u8 call;		/* enum xp_sock_call */
+	__u8 pad[6];
+};
+
+/*
+ * XP_EV_SOCK_SNI, variable size: the first bytes of the first send seen on
+ * a connection (hdr.size = offsetof(struct xp_sock_sni, data) + len).
+ * Parsed in userspace; kept in memory only.
+ */
+struct xp_sock_sni {
+	struct xp_hdr hdr;
+	__u64 sock_id;
+	struct xp_sock_tuple tuple;
+	__u32 len;		/* bytes in data */
+	__u32 send_len;		/* bytes the send moved */
+	char data[XP_SOCK_PREFIX];
+};
+
+#endif /* XPERF_BPF_SOCK_H */

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tls.bpf.c - plaintext of SSL_write/SSL_read(_ex) in traced processes.
+ *
+ * Entry uprobes stash (SSL*, buffer, size_t * of _ex) per thread in
+ * `tls_calls`; return probes learn how many bytes the call really moved
+ * (SSL_write may fail with WANT_WRITE and be retried, so the entry's
+ * length is not the truth) and copy that many, up to `cap_bytes`, in
+ * XP_TLS_CHUNK records built in per-CPU scratch (never the stack) and
+ * written with their exact size. Each record carries its position in the
+ * connection's byte stream, the call's length and the captured length:
+ * truncation, faulted copies and full-ring drops (counted in `drops`)
+ * all show up as gaps, never as silently shorter data. The socket comes
+ * from sock.bpf.c through `tls_calls` and is remembered per connection.
+ *
+ * Untraced processes pay one hash lookup per probe and nothing else.
+ * One program body serves all four functions: the variants differ by
+ * enum xp_tls_fn only.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_tracing.h>
+#include "common.bpf.h"
+#include "tls.h"
+#include "tls_calls.bpf.h"
+
+char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+/* Bytes captured per SSL call at most; the rest is counted in call_len. */
+const volatile __u32 cap_bytes = XP_TLS_CAP_DEFAULT;
+
+/* A connection: SSL* in one process. start_ns tells a reused pid apart. */
+struct tls_key {
+	__u64 ssl;
+	__u32 tgid;
+	__u32 pad;
+};
+
+struct tls_conn {
+	__u64 start_ns;
+	__u64 sock_id;	/* last socket seen under this SSL* (reads served */
+	__s32 fd;	/* from OpenSSL's buffer make no syscall) */
+	__u32 pad;
+	__u64 pos[2];	/* next byte position, by enum xp_tls_dir */
+};
+
+/* LRU: a process killed before SSL_free leaves entries that age out. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, struct tls_key);
+	__type(value, struct tls_conn);
+} tls_conns SEC(".maps");
+
+/* One record under construction per CPU (16 KiB: far over the stack). */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct xp_tls_data);
+} tls_heap SEC(".maps");
+
+static __always_inline bool fn_is_ex(enum xp_tls_fn fn)
+{
+	return fn == XP_TLS_FN_WRITE_EX || fn == XP_TLS_FN_READ_EX;
+}
+
+static __always_inline enum xp_tls_dir fn_dir(enum xp_tls_fn fn)
+{
+	return fn == XP_TLS_FN_READ || fn == XP_TLS_FN_READ_EX ? XP_TLS_READ : XP_TLS_WRITE;
+}
+
+static __always_inline int call_enter(struct pt_regs *ctx, enum xp_tls_fn fn)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct xp_tls_call c = {};
+
+	if (!xp_traced())
+		return 0;
+	c.ssl = PT_REGS_PARM1(ctx);
+	c.buf = PT_REGS_PARM2(ctx);
+	c.len_ptr = fn_is_ex(fn) ? PT_REGS_PARM4(ctx) : 0;
+	c.call_ns = bpf_ktime_get_ns();
+	c.fd = -1;
+	c.fn = fn;
+	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
+	return 0;
+}
+
+/* Bytes the call moved: SSL_read/write's return value, or *len_ptr of _ex. */
+static __always_inline __u64 call_moved(struct pt_regs *ctx, const struct xp_tls_call *c)
+{
+	int ret = PT_REGS_RC(ctx);	/* an int: rax's upper half is not defined */
+	__u64 n = 0;
+
+	if (!c->len_ptr)
+		return ret > 0 ? ret : 0;
+	if (ret != 1 || bpf_probe_read_user(&n, sizeof(n), (void *)c->len_ptr))
+		return 0;
+	return n;
+}
+
+/* The connection's state, created (pos 0, XP_TLS_NEW_CONN) on first sight. */
+static __always_inline struct tls_conn *conn_get(__u64 ssl, __u32 tgid, __u64 start_ns,
+						  __u8 *flags)
+{
+	struct tls_key k = { .ssl = ssl, .tgid = tgid };
+	struct tls_conn *conn = bpf_map_lookup_elem(&tls_conns, &k);
+	struct tls_conn fresh = { .start_ns = start_ns, .fd = -1 };
+
+	if (conn && conn->start_ns == start_ns)
+		return conn;
+	*flags |= XP_TLS_NEW_CONN;
+	bpf_map_update_elem(&tls_conns, &k, &fresh, BPF_ANY);
+	return bpf_map_lookup_elem(&tls_conns, &k);
+}
+
+struct chunk_ctx {
+	__u64 buf;
+	__u64 pos;
+	__u32 capture;	/* bytes to copy: min(call_len, cap_bytes) */
+	__u8 first_flags;	/* XP_TLS_NEW_CONN on a connection's first call */
+	__u8 last_flags;	/* XP_TLS_LAST, plus XP_TLS_TRUNC when capped */
+};
+
+/* bpf_loop body: copy and emit chunk i of the call; 1 stops the loop. */
+static long emit_chunk(__u32 i, struct chunk_ctx *cc)
+{
+	__u64 off = (__u64)i * XP_TLS_CHUNK, n;
+	__u32 zero = 0;
+	struct xp_tls_data *r = bpf_map_lookup_elem(&tls_heap, &zero);
+
+	if (!r || off >= cc->capture)
+		return 1;
+	n = cc->capture - off;
+	/* 64-bit n, clamped after a barrier: the verifier sees the same register. */
+	barrier_var(n);
+	if (n > XP_TLS_CHUNK)
+		n = XP_TLS_CHUNK;
+	r->flags = (i == 0 ? cc->first_flags : 0) | (off + n == cc->capture ? cc->last_flags : 0);
+	r->offset = off;
+	r->pos = cc->pos + off;
+	if (bpf_probe_read_user(r->data, n, (void *)(cc->buf + off))) {
+		r->flags |= XP_TLS_COPY_FAIL;
+		n = 0;
+	}
+	r->len = n;
+	r->hdr.size = offsetof(struct xp_tls_data, data) + n;
+	xp_output(r, XP_EV_TLS_DATA, offsetof(struct xp_tls_data, data) + n);
+	return 0;
+}
+
+static __always_inline int call_exit(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = (__u32)id, zero = 0;
+	struct task_struct *task = (void *)bpf_get_current_task();
+	struct xp_tls_call c, *cp = bpf_map_lookup_elem(&tls_calls, &tid);
+	struct chunk_ctx cc = {};
+	struct xp_tls_data *r;
+	struct tls_conn *conn;
+	__u64 moved;
+	__u8 dir;
+
+	if (!cp)
+		return 0;
+	c = *cp;
+	bpf_map_delete_elem(&tls_calls, &tid);
+	moved = call_moved(ctx, &c);
+	r = bpf_map_lookup_elem(&tls_heap, &zero);
+	if (!moved || moved > 0xffffffffULL || !r)
+		return 0;
+	dir = fn_dir(c.fn);
+	xp_fill_hdr(&r->hdr, XP_EV_TLS_DATA, 0, task);
+	conn = conn_get(c.ssl, id >> 32, r->hdr.start_ns, &cc.first_flags);
+	if (!conn)
+		return 0;
+	if (c.sock_id) {
+		conn->sock_id = c.sock_id;
+		conn->fd = c.fd;
+	}
+	cc.pos = conn->pos[dir & 1];
+	conn->pos[dir & 1] += moved;
+	r->ssl = c.ssl;
+	r->sock_id = conn->sock_id;
+	r->fd = conn->fd;
+	r->call_ns = c.call_ns;
+	r->call_len = moved;
+	r->dir = dir;
+	r->fn = c.fn;
+	cc.buf = c.buf;
+	cc.capture = moved < cap_bytes ? moved : cap_bytes;
+	cc.last_flags = XP_TLS_LAST | (cc.capture < moved ? XP_TLS_TRUNC : 0);
+	bpf_loop(XP_TLS_CAP_MAX / XP_TLS_CHUNK, emit_chunk, &cc, 0);
+	return 0;
+}
+
+SEC("uprobe/SSL_write")
+int BPF_KPROBE(ssl_write_enter)
+{
+	return call_enter(ctx, XP_TLS_FN_WRITE);
+}
+
+SEC("uprobe/SSL_read")
+int BPF_KPROBE(ssl_read_enter)
+{
+	return call_enter(ctx, XP_TLS_FN_READ);
+}
+
+SEC("uprobe/SSL_write_ex")
+int BPF_KPROBE(ssl_write_ex_enter)
+{
+	return call_enter(ctx, XP_TLS_FN_WRITE_EX);
+}
+
+SEC("uprobe/SSL_read_ex")
+int BPF_KPROBE(ssl_read_ex_enter)
+{
+	return call_enter(ctx, XP_TLS_FN_READ_EX);
+}
+
+/* One return program serves all four: the entry recorded which it was. */
+SEC("uretprobe/SSL_rw")
+int BPF_KRETPROBE(ssl_rw_exit)
+{
+	return call_exit(ctx);
+}
+
+SEC("uprobe/SSL_free")
+int BPF_KPROBE(ssl_free, __u64 ssl)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	struct tls_key k = { .ssl = ssl, .tgid = tgid };
+	struct tls_conn *conn;
+	struct xp_tls_free *e;
+
+	if (!xp_traced())
+		return 0;
+	conn = bpf_map_lookup_elem(&tls_conns, &k);
+	if (!conn)
+		return 0;
+	e = xp_reserve(XP_EV_TLS_FREE, sizeof(*e));
+	if (e) {
+		xp_fill_hdr(&e->hdr, XP_EV_TLS_FREE, sizeof(*e), (void *)bpf_get_current_task());
+		e->ssl = ssl;
+		e->sock_id = conn->sock_id;
+		e->bytes[0] = conn->pos[0];
+		e->bytes[1] = conn->pos[1];
+		bpf_ringbuf_submit(e, 0);
+	}
+	bpf_map_delete_elem(&tls_conns, &k);
+	return 0;
+}

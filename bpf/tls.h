@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tls.h - records of tls.bpf.c: the plaintext of SSL_write/SSL_read(_ex)
+ * of traced processes, chunked, positioned and length-checked.
+ *
+ * A connection is (hdr.tgid, hdr.start_ns, ssl): the SSL* alone is reused
+ * after SSL_free and across processes. Each direction of a connection is a
+ * byte stream: `pos` is the offset of data[0] in it, so a consumer sees
+ * every gap (truncation, a failed copy, a dropped record) as pos jumping
+ * past the bytes it holds. `sock_id` and `fd` join the connection to
+ * sock.h records.
+ */
+#ifndef XPERF_BPF_TLS_H
+#define XPERF_BPF_TLS_H
+
+/*
+ * Bytes of payload per record. 16 KiB is one TLS record's plaintext at most,
+ * so an SSL_read usually fits in one record; a 1 MiB SSL_write takes 64.
+ */
+#define XP_TLS_CHUNK 16384
+/* Default and largest per-call capture cap (bytes); the cap is rodata. */
+#define XP_TLS_CAP_DEFAULT (256 * 1024)
+#define XP_TLS_CAP_MAX (16 * 1024 * 1024)
+
+/* Direction of the plaintext, as the traced process sees it. */
+enum xp_tls_dir {
+	XP_TLS_WRITE = 0,	/* SSL_write(_ex): sent to the peer */
+	XP_TLS_READ = 1,	/* SSL_read(_ex): received from the peer */
+};
+
+/* The hooked function. */
+enum xp_tls_fn {
+	XP_TLS_FN_WRITE = 0,	/* SSL_write */
+	XP_TLS_FN_READ = 1,	/* SSL_read */
+	XP_TLS_FN_WRITE_EX = 2,	/* SSL_write_ex */
+	XP_TLS_FN_READ_EX = 3,	/* SSL_read_ex */
+};
+
+/* struct xp_tls_data.flags */
+enum xp_tls_flags {
+	XP_TLS_TRUNC = 1,	/* the call moved more than the cap: bytes after it not sent */
+	XP_TLS_COPY_FAIL = 2,	/* reading the buffer faulted: data holds nothing */
+	XP_TLS_LAST = 4,	/* last record of this call */
+	XP_TLS_NEW_CONN = 8,	/* first call seen on this SSL* (pos starts at 0) */
+};
+
+/*
+ * XP_EV_TLS_DATA, variable size: hdr.size = offsetof(struct xp_tls_data,
+ * data) + len. One SSL call makes ceil(min(call_len, cap) / XP_TLS_CHUNK)
+ * records (at least one), in order, with equal call_ns and hdr.ts_ns.
+ */
+struct xp_tls_data {
+	struct xp_hdr hdr;	/* ts_ns: when the call returned */
+	__u64 ssl;		/* the SSL* */
+	__u64 sock_id;		/* socket inode (socket:[N]) of the connection, 0 while unknown */
+	__u64 pos;		/* offset of data[0] in this direction's byte stream */
+	__u64 call_ns;		/* when the call was entered */
+	__u32 call_len;		/* bytes the call moved (its return value) */
+	__u32 offset;		/* offset of data[0] within the call's buffer */
+	__u32 len;		/* bytes in data */
+	__s32 fd;		/* socket fd of the connection, -1 while unknown */
+	__u8 dir;		/* enum xp_tls_dir */
+	__u8 fn;		/* enum xp_tls_fn */
+	__u8 flags;		/* enum xp_tls_flags */
+	__u8 pad[5];
+	char data[XP_TLS_CHUNK];
+};
+
+/* XP_EV_TLS_FREE: SSL_free(ssl); the connection id ends, totals are final. */
+struct xp_tls_free {
+	struct xp_hdr hdr;
+	__u64 ssl;
+	__u64 sock_id;
+	__u64 bytes[2];		/* stream lengths, indexed by enum xp_tls_dir */
+};
+
+/*
+ * Value of `tls_calls` (key: tid), the SSL call a thread is inside. It is
+ * shared with sock.bpf.c, whose hooks on the socket syscalls nested in the
+ * call fill `sock_id` and `fd`: that is how an SSL* learns its socket.
+ */
+struct xp_tls_call {
+	__u64 ssl;
+	__u64 buf;		/* the caller's buffer */
+	__u64 len_ptr;		/* size_t * of the _ex variants, 0 otherwise */
+	__u64 call_ns;
+	__u64 sock_id;		/* set by a nested socket read/write, 0 if none */
+	__s32 fd;		/* the same, -1 if none */
+	__u32 fn;		/* enum xp_tls_fn */
+};
+
+#endif /* XPERF_BPF_TLS_H */

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tlscap.c - test harness for the TLS and socket tiers: loads them with
+ * their own shared maps (tls_probes.h), runs CMD already traced (the child
+ * waits on a pipe until its pid is in `traced` and its libraries have
+ * probes), and writes what was captured to DIR:
+ *   tls-<tgid>-<ssl>.<w|r>  each direction's plaintext, every record
+ *                           written at its `pos` (pwrite), so a lost or
+ *                           misplaced record shows in a byte comparison;
+ *   sock.tsv                one line per socket send/receive;
+ *   summary.json            streams (bytes, gaps, flags, cookie), SNIs,
+ *                           connections, drops per record type.
+ * Usage: tlscap -o DIR [-c CAP] [-n] -- CMD ARGS...   (-n: --no-plaintext)
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <cjson/cJSON.h>
+
+#include "bpf/xperf.h"
+#include "bpf/sock.h"
+#include "bpf/tls.h"
+#include "userspace/sni.h"
+#include "userspace/tls_probes.h"
+
+#define MAX_STREAMS 256
+
+struct stream {
+	__u32 tgid;
+	__u64 ssl, sock_id, end, captured, records, gaps;
+	__u8 dir, flags;
+	int fd;
+};
+
+struct cap {
+	const char *dir;
+	struct stream streams[MAX_STREAMS];
+	int nstreams;
+	FILE *sock_tsv;
+	cJSON *snis, *conns;
+};
+
+static struct stream *stream_get(struct cap *c, const struct xp_tls_data *d)
+{
+	char path[512];
+	struct stream *s;
+
+	for (int i = 0; i < c->nstreams; i++) {
+		s = &c->streams[i];
+		if (s->tgid == d->hdr.tgid && s->ssl == d->ssl && s->dir == d->dir)
+			return s;
+	}
+	if (c->nstreams == MAX_STREAMS)
+		return NULL;
+	s = &c->streams[c->nstreams++];
+	*s = (struct stream){ .tgid = d->hdr.tgid, .ssl = d->ssl, .dir = d->dir };
+	snprintf(path, sizeof(path), "%s/tls-%u-%llx.%c", c->dir, d->hdr.tgid,
+		 (unsigned long long)d->ssl, d->dir == XP_TLS_WRITE ? 'w' : 'r');
+	s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	return s;
+}
+
+static void on_tls(struct cap *c, const struct xp_tls_data *d, size_t size)
+{
+	struct stream *s;
+
+	if (size < offsetof(struct xp_tls_data, data) ||
+	    size != offsetof(struct xp_tls_data, data) + d->len) {
+		fprintf(stderr, "tlscap: malformed TLS record (%zu bytes)\n", size);
+		return;
+	}
+	s = stream_get(c, d);
+	if (!s)
+		return;
+	if (d->pos != s->end)
+		s->gaps++;
+	if (d->len && pwrite(s->fd, d->data, d->len, d->pos) != (ssize_t)d->len)
+		perror("tlscap: pwrite");
+	s->end = d->pos + d->len;
+	if (d->flags & XP_TLS_LAST)
+		s->end = d->pos - d->offset + d->call_len;
+	s->captured += d->len;
+	s->records++;
+	s->flags |= d->flags;
+	if (d->sock_id && s->sock_id && d->sock_id != s->sock_id)
+		fprintf(stderr, "tlscap: ssl %llx changed socket\n", (unsigned long long)d->ssl);
+	if (d->sock_id)
+		s->sock_id = d->sock_id;
+}
+
+static cJSON *tuple_json(const struct xp_sock_tuple *t, __u64 sock_id)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "sock_id", (double)sock_id);
+	cJSON_AddNumberToObject(o, "sport", t->sport);
+	cJSON_AddNumberToObject(o, "dport", t->dport);
+	return o;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	const struct xp_hdr *h = data;
+	struct cap *c = ctx;
+
+	if (size < sizeof(*h))
+		return 0;
+	if (h->type == XP_EV_TLS_DATA) {
+		on_tls(c, data, size);
+	} else if (h->type == XP_EV_SOCK_DATA && size >= sizeof(struct xp_sock_data)) {
+		const struct xp_sock_data *d = data;
+
+		fprintf(c->sock_tsv, "%llu\t%llu\t%llu\t%u\t%u\t%llx\t%u\t%u\t%u\t%d\n",
+			(unsigned long long)d->call_ns, (unsigned long long)h->ts_ns,
+			(unsigned long long)d->sock_id, d->dir, d->len, (unsigned long long)d->ssl,
+			d->tuple.sport, d->tuple.dport, h->tgid, d->fd);
+	} else if (h->type == XP_EV_SOCK_SNI && size >= offsetof(struct xp_sock_sni, data)) {
+		const struct xp_sock_sni *s = data;
+		char name[XP_SNI_MAX];
+		enum xp_sni_result r;
+		cJSON *o = tuple_json(&s->tuple, s->sock_id);
+
+		r = xp_sni_parse((const uint8_t *)s->data,
+				 size - offsetof(struct xp_sock_sni, data), name);
+		cJSON_AddStringToObject(o, "result", xp_sni_result_str(r));
+		cJSON_AddStringToObject(o, "sni", name);
+		cJSON_AddItemToArray(c->snis, o);
+	} else if (h->type >= XP_EV_SOCK_CONNECT && h->type <= XP_EV_SOCK_CLOSE &&
+		   size >= sizeof(struct xp_sock_conn)) {
+		const struct xp_sock_conn *k = data;
+		cJSON *o = tuple_json(&k->tuple, k->sock_id);
+
+		cJSON_AddNumberToObject(o, "type", h->type);
+		cJSON_AddNumberToObject(o, "fd", k->fd);
+		cJSON_AddNumberToObject(o, "tgid", h->tgid);
+		cJSON_AddItemToArray(c->conns, o);
+	}
+	return 0;
+}
+
+static cJSON *summary(struct cap *c, int drops_fd)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
+	__u64 vals[ncpu > 0 ? ncpu : 1], total = 0;
+
+	for (int i = 0; i < c->nstreams; i++) {
+		struct stream *s = &c->streams[i];
+		cJSON *o = cJSON_CreateObject();
+		char name[64];
+
+		snprintf(name, sizeof(name), "tls-%u-%llx.%c", s->tgid, (unsigned long long)s->ssl,
+			 s->dir == XP_TLS_WRITE ? 'w' : 'r');
+		cJSON_AddStringToObject(o, "file", name);
+		cJSON_AddNumberToObject(o, "tgid", s->tgid);
+		cJSON_AddNumberToObject(o, "sock_id", (double)s->sock_id);
+		cJSON_AddNumberToObject(o, "bytes", (double)s->end);
+		cJSON_AddNumberToObject(o, "captured", (double)s->captured);
+		cJSON_AddNumberToObject(o, "records", (double)s->records);
+		cJSON_AddNumberToObject(o, "gaps", (double)s->gaps);
+		cJSON_AddBoolToObject(o, "truncated", s->flags & XP_TLS_TRUNC);
+		cJSON_AddBoolToObject(o, "copy_failed", s->flags & XP_TLS_COPY_FAIL);
+		cJSON_AddItemToArray(arr, o);
+		close(s->fd);
+	}
+	for (__u32 k = 0; k < XP_EV_TYPE_MAX; k++)
+		if (!bpf_map_lookup_elem(drops_fd, &k, vals))
+			for (int i = 0; i < ncpu; i++)
+				total += vals[i];
+	cJSON_AddNumberToObject(root, "drops", (double)total);
+	cJSON_AddItemToObject(root, "snis", c->snis);
+	cJSON_AddItemToObject(root, "conns", c->conns);
+	return root;
+}
+
+/* Fork CMD held on a pipe; trace it, then let it exec. */
+static pid_t spawn_traced(struct xp_tls_probes *p, char **argv)
+{
+	struct xp_traced t = { 0 };
+	int gate[2];
+	pid_t pid;
+	char go;
+
+	if (pipe(gate))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		close(gate[1]);
+		if (read(gate[0], &go, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "tlscap: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(gate[0]);
+	t.root_tgid = pid;
+	if (pid < 0 ||
+	    bpf_map_update_elem(xp_tls_probes_map_fd(p, "traced"), &pid, &t, BPF_ANY) ||
+	    xp_tls_probes_attach_pid(p, pid) < 0)
+		fprintf(stderr, "tlscap: cannot trace the child\n");
+	if (write(gate[1], "g", 1) != 1)
+		perror("tlscap: write");
+	close(gate[1]);
+	return pid;
+}
+
+/* The file execvp would run, so its probes are in place before it starts. */
+static void attach_cmd(struct xp_tls_probes *p, const char *cmd)
+{
+	const char *path = getenv("PATH");
+	char buf[4096];
+
+	if (strchr(cmd, '/') || !path) {
+		xp_tls_probes_attach_file(p, cmd);
+		return;
+	}
+	for (const char *d = path; *d;) {
+		size_t n = strcspn(d, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, d, cmd);
+		if (!access(buf, X_OK)) {
+			xp_tls_probes_attach_file(p, buf);
+			return;
+		}
+		d += n + (d[n] == ':');
+	}
+}
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct xp_tls_opts o = { .verbose = true };
+	struct cap c = { 0 };
+	struct xp_tls_probes *p = NULL;
+	struct ring_buffer *rb = NULL;
+	int opt, status = 0, err;
+	char path[512];
+	cJSON *sum;
+	pid_t pid;
+
+	while ((opt = getopt(argc, argv, "o:c:n")) != -1) {
+		if (opt == 'o')
+			c.dir = optarg;
+		else if (opt == 'c')
+			o.cap_bytes = strtoul(optarg, NULL, 0);
+		else if (opt == 'n')
+			o.no_plaintext = true;
+		else
+			return 64;
+	}
+	if (!c.dir || optind >= argc) {
+		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-n] -- CMD ARGS...\n");
+		return 64;
+	}
+	snprintf(path, sizeof(path), "%s/sock.tsv", c.dir);
+	c.sock_tsv = fopen(path, "we");
+	c.snis = cJSON_CreateArray();
+	c.conns = cJSON_CreateArray();
+	err = c.sock_tsv ? xp_tls_probes_open(&p, &o) : -errno;
+	if (err)
+		return 1;
+	rb = ring_buffer__new(xp_tls_probes_map_fd(p, "events"), on_event, &c, NULL);
+	if (!rb)
+		return 1;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	attach_cmd(p, argv[optind]);
+	pid = spawn_traced(p, argv + optind);
+	while (pid > 0 && !stop) {
+		ring_buffer__poll(rb, 100);
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			break;
+	}
+	while (ring_buffer__consume(rb) > 0)
+		;
+	sum = summary(&c, xp_tls_probes_map_fd(p, "drops"));
+	cJSON_AddNumberToObject(sum, "exit_status", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	snprintf(path, sizeof(path), "%s/summary.json", c.dir);
+	{
+		char *txt = cJSON_Print(sum);
+		FILE *f = fopen(path, "we");
+
+		if (f && txt)
+			fputs(txt, f);
+		if (f)
+			fclose(f);
+		free(txt);
+	}
+	cJSON_Delete(sum);
+	fclose(c.sock_tsv);
+	ring_buffer__free(rb);
+	xp_tls_probes_close(p);
+	return pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}

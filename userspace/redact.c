@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * redact.c - credential header redaction (redact.h).
+ *
+ * Works line by line on raw bytes (never assumes NUL-terminated or valid
+ * text): at each line start, a name from the table followed by optional
+ * spaces and ':' makes the rest of the line, up to CR or LF, the value to
+ * replace. The table is data: adding a header is one line.
+ */
+#include "userspace/redact.h"
+
+#include <strings.h>
+#include <string.h>
+
+static const char *const secret_headers[] = {
+	"authorization", "proxy-authorization", "x-api-key", "api-key", "x-goog-api-key",
+};
+
+bool xp_redact_header_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < sizeof(secret_headers) / sizeof(secret_headers[0]); i++)
+		if (strlen(secret_headers[i]) == len && !strncasecmp(name, secret_headers[i], len))
+			return true;
+	return false;
+}
+
+/* At a line start: offset of the value of a credential header, or 0. */
+static size_t secret_value_at(const char *p, size_t left)
+{
+	size_t name = 0, i;
+
+	while (name < left && p[name] != ':' && p[name] != ' ' && p[name] != '\r' &&
+	       p[name] != '\n')
+		name++;
+	if (!name || !xp_redact_header_name(p, name))
+		return 0;
+	for (i = name; i < left && p[i] == ' '; i++)
+		;
+	return i < left && p[i] == ':' ? i + 1 : 0;
+}
+
+/* Append n bytes to out, cut at cap; returns the new length. */
+static size_t put(char *out, size_t o, size_t cap, const char *s, size_t n)
+{
+	if (o >= cap)
+		return o;
+	if (n > cap - o)
+		n = cap - o;
+	memcpy(out + o, s, n);
+	return o + n;
+}
+
+size_t xp_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
+		       size_t *n_redacted)
+{
+	size_t i = 0, o = 0, n = 0;
+
+	while (i < len) {
+		size_t eol = i, v = secret_value_at(in + i, len - i);
+
+		while (eol < len && in[eol] != '\n' && in[eol] != '\r')
+			eol++;
+		if (v) {
+			o = put(out, o, out_cap, in + i, v);
+			o = put(out, o, out_cap, " " XP_REDACTED, sizeof(XP_REDACTED));
+			n++;
+		} else {
+			o = put(out, o, out_cap, in + i, eol - i);
+		}
+		i = eol;
+		while (i < len && (in[i] == '\r' || in[i] == '\n'))
+			o = put(out, o, out_cap, in + i++, 1);
+	}
+	if (n_redacted)
+		*n_redacted = n;
+	return o;
+}

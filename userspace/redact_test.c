@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/* redact_test.c - credential headers never survive xp_redact_http1. */
+#include <string.h>
+
+#include "userspace/redact.h"
+#include "userspace/testing/check.h"
+
+static const char *redact(const char *in, char *out, size_t cap, size_t *n)
+{
+	size_t len = xp_redact_http1(in, strlen(in), out, cap - 1, n);
+
+	out[len] = '\0';
+	return out;
+}
+
+int main(void)
+{
+	char out[1024];
+	size_t n;
+	const char *req = "POST /v1/messages HTTP/1.1\r\nHost: api.anthropic.com\r\n"
+			  "x-api-key: sk-ant-api03-SECRET\r\nAUTHORIZATION:Bearer SECRET2\r\n"
+			  "api-key : SECRET3\r\nX-Goog-Api-Key: SECRET4\r\nContent-Length: 2\r\n\r\n"
+			  "{\"authorization\": \"in body, not a header\"}";
+
+	redact(req, out, sizeof(out), &n);
+	CHECK(n == 4);
+	CHECK(!strstr(out, "SECRET"));
+	CHECK(strstr(out, "x-api-key: " XP_REDACTED "\r\n"));
+	CHECK(strstr(out, "AUTHORIZATION: " XP_REDACTED "\r\n"));
+	CHECK(strstr(out, "Host: api.anthropic.com\r\n"));
+	CHECK(strstr(out, "Content-Length: 2\r\n\r\n{\"authorization\": \"in body"));
+	/* A header cut by the end of the buffer is redacted to the end. */
+	redact("GET / HTTP/1.1\r\nAuthorization: Bearer sk-pa", out, sizeof(out), &n);
+	CHECK(n == 1 && !strstr(out, "sk-pa"));
+	/* Names only match whole: x-api-keys or authorization-hint are kept. */
+	redact("x-api-keys: a\r\nauthorization-hint: b\r\n", out, sizeof(out), &n);
+	CHECK(n == 0 && !strcmp(out, "x-api-keys: a\r\nauthorization-hint: b\r\n"));
+	/* Output is cut at out_cap, never overrun. */
+	CHECK(xp_redact_http1(req, strlen(req), out, 10, NULL) == 10);
+	CHECK(xp_redact_header_name("Proxy-Authorization", 19));
+	CHECK(!xp_redact_header_name("authorizatio", 12));
+	return CHECK_DONE();
+}

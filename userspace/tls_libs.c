@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tls_libs.c - TLS library discovery for the uprobe tier (see tls_libs.h).
+ *
+ * A process is read through /proc/PID/maps and /proc/PID/root, never
+ * through the host's ldconfig: the path a container maps is resolved in
+ * the container's own root. Whether an object is a TLS library is decided
+ * by its exported dynamic symbols (libelf), not by its name, so node and
+ * any other static build with exported SSL_* are found the same way as
+ * libssl.so.3. (dev, inode) pairs already examined are remembered, so a
+ * library shared by a thousand processes is opened once.
+ */
+#include "userspace/tls_libs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Where a dlopen'd libssl is found in practice (Debian, RHEL, Alpine...). */
+static const char *const lib_dirs[] = {
+	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
+	"/usr/lib/aarch64-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib",
+	"/usr/local/lib", "/usr/local/ssl/lib",
+};
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} ssl_syms[] = {
+	{ "SSL_write", TLS_SYM_WRITE },
+	{ "SSL_read", TLS_SYM_READ },
+	{ "SSL_write_ex", TLS_SYM_WRITE_EX },
+	{ "SSL_read_ex", TLS_SYM_READ_EX },
+	{ "SSL_free", TLS_SYM_FREE },
+};
+
+struct devino {
+	dev_t dev;
+	ino_t ino;
+};
+
+struct tls_libset {
+	struct devino *seen;
+	size_t n, cap;
+};
+
+int tls_maps_parse_line(const char *line, struct tls_map_ent *e)
+{
+	int used = 0;
+
+	memset(e, 0, sizeof(*e));
+	if (sscanf(line, "%lx-%lx %4s %lx %x:%x %lu%n", &e->start, &e->end, e->perms, &e->offset,
+		   &e->dev_major, &e->dev_minor, &e->inode, &used) != 7 || used <= 0)
+		return -1;
+	if (e->end < e->start || strlen(e->perms) != 4)
+		return -1;
+	line += used;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	e->path = *line && *line != '\n' ? line : NULL;
+	return 0;
+}
+
+/* The dynsym section's defined functions, matched against ssl_syms. */
+static unsigned int elf_ssl_syms(Elf *elf)
+{
+	unsigned int mask = 0;
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM || !sh.sh_entsize)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			GElf_Sym sym;
+			const char *name;
+
+			if (!gelf_getsym(data, i, &sym) || sym.st_shndx == SHN_UNDEF ||
+			    GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!name || strncmp(name, "SSL_", 4))
+				continue;
+			for (size_t k = 0; k < sizeof(ssl_syms) / sizeof(ssl_syms[0]); k++)
+				if (!strcmp(name, ssl_syms[k].name))
+					mask |= ssl_syms[k].bit;
+		}
+	}
+	return mask;
+}
+
+unsigned int tls_elf_ssl_syms_mem(const void *buf, size_t len)
+{
+	unsigned int mask = 0;
+	char *copy;
+	Elf *elf;
+
+	/* elf_memory may convert in place: give it a private copy. */
+	if (len < 4 || memcmp(buf, ELFMAG, SELFMAG) || elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	copy = malloc(len);
+	if (!copy)
+		return 0;
+	memcpy(copy, buf, len);
+	elf = elf_memory(copy, len);
+	if (elf) {
+		if (elf_kind(elf) == ELF_K_ELF)
+			mask = elf_ssl_syms(elf);
+		elf_end(elf);
+	}
+	free(copy);
+	return mask;
+}
+
+unsigned int tls_elf_ssl_syms_fd(int fd)
+{
+	unsigned int mask = 0;
+	Elf *elf;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return 0;
+	if (elf_kind(elf) == ELF_K_ELF)
+		mask = elf_ssl_syms(elf);
+	elf_end(elf);
+	return mask;
+}
+
+struct tls_libset *tls_libset_new(void)
+{
+	return calloc(1, sizeof(struct tls_libset));
+}
+
+void tls_libset_free(struct tls_libset *set)
+{
+	if (!set)
+		return;
+	free(set->seen);
+	free(set);
+}
+
+/* Remember (dev, ino); returns 1 when it was new, 0 if seen, -1 on ENOMEM. */
+static int libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->seen[i].dev == dev && set->seen[i].ino == ino)
+			return 0;
+	if (set->n == set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 64;
+		struct devino *p = realloc(set->seen, cap * sizeof(*p));
+
+		if (!p)
+			return -1;
+		set->seen = p;
+		set->cap = cap;
+	}
+	set->seen[set->n++] = (struct devino){ dev, ino };
+	return 1;
+}
+
+int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, void *ctx)
+{
+	unsigned int syms;
+	struct stat st;
+	int fd, added;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return 0;
+	}
+	added = libset_add(set, st.st_dev, st.st_ino);
+	syms = added == 1 ? tls_elf_ssl_syms_fd(fd) : 0;
+	close(fd);
+	if (added < 0)
+		return -ENOMEM;
+	if ((syms & TLS_SYM_NEEDED) != TLS_SYM_NEEDED)
+		return 0;
+	added = cb(ctx, path, syms);
+	return added < 0 ? added : 1;
+}
+
+/* libssl.so* in the standard directories of root (once per root inode). */
+static int scan_root(struct tls_libset *set, const char *root, tls_lib_cb cb, void *ctx)
+{
+	char path[PATH_MAX];
+	int found = 0, r;
+	struct stat st;
+
+	if (stat(root, &st) || libset_add(set, st.st_dev, st.st_ino) != 1)
+		return 0;
+	for (size_t i = 0; i < sizeof(lib_dirs) / sizeof(lib_dirs[0]); i++) {
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "%s%s", root, lib_dirs[i]);
+		d = opendir(path);
+		if (!d)
+			continue;
+		while ((de = readdir(d))) {
+			if (strncmp(de->d_name, "libssl.so", 9))
+				continue;
+			snprintf(path, sizeof(path), "%s%s/%s", root, lib_dirs[i], de->d_name);
+			r = tls_libs_scan_file(set, path, cb, ctx);
+			if (r < 0) {
+				closedir(d);
+				return r;
+			}
+			found += r;
+		}
+		closedir(d);
+	}
+	return found;
+}
+
+int tls_libs_scan_pid(struct tls_libset *set, pid_t pid, tls_lib_cb cb, void *ctx)
+{
+	char root[64], path[PATH_MAX], *line = NULL;
+	struct tls_map_ent e;
+	size_t cap = 0;
+	int found, r = 0;
+	FILE *f;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	found = scan_root(set, root, cb, ctx);
+	if (found < 0)
+		r = found;
+	while (r >= 0 && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (tls_maps_parse_line(line, &e) || !e.path || e.path[0] != '/' ||
+		    e.perms[2] != 'x' || strstr(e.path, " (deleted)"))
+			continue;
+		snprintf(path, sizeof(path), "%s%s", root, e.path);
+		r = tls_libs_scan_file(set, path, cb, ctx);
+		if (r < 0)
+			break;
+		found += r;
+	}
+	free(line);
+	fclose(f);
+	return r < 0 ? r : found;
+}

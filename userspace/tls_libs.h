@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tls_libs.h - find the TLS libraries a process really uses, so uprobes go
+ * on the right inodes: the libssl it maps (through /proc/PID/root, so a
+ * container's own libssl is found, not the host's), executables and
+ * libraries that link OpenSSL statically and export SSL_* (node), and the
+ * libssl.so* files in the standard library directories of the process's
+ * root (a later dlopen, e.g. python's `import ssl`, then needs no attach:
+ * uprobes are per inode and cover every process mapping it).
+ * Every object is examined once per (dev, inode).
+ */
+#ifndef XPERF_USERSPACE_TLS_LIBS_H
+#define XPERF_USERSPACE_TLS_LIBS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Bits of the SSL_* functions an ELF object defines and exports. */
+enum tls_sym {
+	TLS_SYM_WRITE = 1,
+	TLS_SYM_READ = 2,
+	TLS_SYM_WRITE_EX = 4,
+	TLS_SYM_READ_EX = 8,
+	TLS_SYM_FREE = 16,
+};
+
+/* A TLS object worth probing: SSL_write and SSL_read at least. */
+#define TLS_SYM_NEEDED (TLS_SYM_WRITE | TLS_SYM_READ)
+
+/* One line of /proc/PID/maps. */
+struct tls_map_ent {
+	unsigned long start, end, offset;
+	unsigned int dev_major, dev_minor;
+	unsigned long inode;
+	char perms[5];
+	const char *path;	/* into the parsed line; NULL for anonymous */
+};
+
+/*
+ * Parse one /proc/PID/maps line (no newline needed). Returns 0 and fills
+ * *e, path pointing into `line`, or -1 when the line is malformed.
+ */
+int tls_maps_parse_line(const char *line, struct tls_map_ent *e);
+
+/*
+ * Symbols of enum tls_sym that the ELF image (len bytes at buf) defines in
+ * its dynamic symbol table. Returns the mask (0: none, not ELF or corrupt).
+ */
+unsigned int tls_elf_ssl_syms_mem(const void *buf, size_t len);
+
+/* The same for an open file (mmap'd read-only). */
+unsigned int tls_elf_ssl_syms_fd(int fd);
+
+/*
+ * An object found: path to attach (through /proc/PID/root), its symbols.
+ * Returns 0, or a negative errno that stops the scan.
+ */
+typedef int (*tls_lib_cb)(void *ctx, const char *path, unsigned int syms);
+
+struct tls_libset;
+
+/* A set of already examined (dev, inode) pairs. NULL on ENOMEM. */
+struct tls_libset *tls_libset_new(void);
+void tls_libset_free(struct tls_libset *set);
+
+/*
+ * Examine every executable file mapping of pid and, once each, the
+ * libssl.so* files of the standard library directories of its root; call
+ * cb for each new object exporting TLS_SYM_NEEDED. Returns the number of
+ * objects reported, or -errno when /proc/PID cannot be read (ENOENT: no
+ * such process); a negative cb result stops the scan and is returned.
+ */
+int tls_libs_scan_pid(struct tls_libset *set, pid_t pid, tls_lib_cb cb, void *ctx);
+
+/*
+ * Examine one file (e.g. the command `record` is about to exec): 1 if it
+ * was new and reported, 0 if not TLS, seen before or unreadable, <0 error.
+ */
+int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, void *ctx);
+
+#endif /* XPERF_USERSPACE_TLS_LIBS_H */

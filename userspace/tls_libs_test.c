@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tls_libs_test.c - /proc/PID/maps parsing, SSL_* export detection on the
+ * real libssl.so.3 and node of this machine (ground truth: nm -D), and
+ * once-per-inode scanning of this very process.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "userspace/testing/check.h"
+#include "userspace/tls_libs.h"
+
+static int found(void *ctx, const char *path, unsigned int syms)
+{
+	(void)path;
+	*(unsigned int *)ctx |= syms;
+	return 0;
+}
+
+int main(void)
+{
+	struct tls_map_ent e;
+	struct tls_libset *set = tls_libset_new();
+	unsigned int syms = 0;
+	int fd;
+
+	CHECK(!tls_maps_parse_line("7f1c2a000000-7f1c2a05f000 r-xp 00020000 08:01 1311542   "
+				   "       /usr/lib/x86_64-linux-gnu/libssl.so.3", &e));
+	CHECK(e.start == 0x7f1c2a000000UL && e.end == 0x7f1c2a05f000UL && e.offset == 0x20000);
+	CHECK(e.dev_major == 8 && e.dev_minor == 1 && e.inode == 1311542);
+	CHECK(!strcmp(e.perms, "r-xp") && !strcmp(e.path, "/usr/lib/x86_64-linux-gnu/libssl.so.3"));
+	CHECK(!tls_maps_parse_line("7ffd0000-7ffd1000 rw-p 00000000 00:00 0", &e) && !e.path);
+	CHECK(tls_maps_parse_line("garbage", &e) == -1);
+	CHECK(tls_maps_parse_line("2000-1000 r-xp 0 0:0 0 /x", &e) == -1);
+
+	fd = open("/lib/x86_64-linux-gnu/libssl.so.3", O_RDONLY);
+	CHECK(fd >= 0);
+	CHECK(tls_elf_ssl_syms_fd(fd) == (TLS_SYM_WRITE | TLS_SYM_READ | TLS_SYM_WRITE_EX |
+					  TLS_SYM_READ_EX | TLS_SYM_FREE));
+	close(fd);
+	fd = open("/lib/x86_64-linux-gnu/libc.so.6", O_RDONLY);
+	CHECK(fd >= 0 && tls_elf_ssl_syms_fd(fd) == 0);
+	close(fd);
+	fd = open("/usr/bin/node", O_RDONLY);
+	if (fd >= 0)	/* node links OpenSSL statically and exports SSL_* */
+		CHECK((tls_elf_ssl_syms_fd(fd) & TLS_SYM_NEEDED) == TLS_SYM_NEEDED);
+	close(fd);
+	CHECK(tls_elf_ssl_syms_mem("\x7f" "ELF", 4) == 0);
+
+	/* This process maps no libssl, but its root's lib dirs hold one. */
+	CHECK(set != NULL);
+	CHECK(tls_libs_scan_pid(set, getpid(), found, &syms) >= 1);
+	CHECK((syms & TLS_SYM_NEEDED) == TLS_SYM_NEEDED);
+	syms = 0;
+	CHECK(tls_libs_scan_pid(set, getpid(), found, &syms) == 0 && syms == 0);
+	CHECK(tls_libs_scan_file(set, "/lib/x86_64-linux-gnu/libssl.so.3", found, &syms) == 0);
+	CHECK(tls_libs_scan_pid(set, 0x7ffffff0, found, &syms) == -ENOENT);
+	tls_libset_free(set);
+	return CHECK_DONE();
+}
