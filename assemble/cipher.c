@@ -17,6 +17,7 @@ struct sconn {
 	uint32_t tgid;
 	uint64_t cookie;
 	int llm;
+	int covered; /* data moved inside SSL calls: the plaintext tier sees it */
 	enum phase phase;
 	char host[256];
 	struct xt_exchange *e; /* the open exchange */
@@ -81,7 +82,8 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 		return;
 	s->e = NULL;
 	e->answered = e->resp_start_ns && !cut;
-	c->cb(c->ctx, e);
+	e->cipher = 1;
+	c->cb(c->ctx, e, s->covered);
 }
 
 static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event *ev)
@@ -149,13 +151,17 @@ void xt_cipher_event(struct xt_cipher *c, const struct xt_event *ev)
 	switch (ev->kind) {
 	case XT_SOCK_OPEN:
 		s = find(c, ev, 1);
-		if (s && ev->host) {
+		if (s && ev->host) { /* the SNI: its ClientHello has been sent */
 			strncpy(s->host, ev->host, sizeof(s->host) - 1);
 			s->llm = host_ok(c, ev->host);
+			if (s->phase == P_NEW)
+				s->phase = P_HELLO;
 		}
 		break;
 	case XT_SOCK:
 		s = find(c, ev, 1);
+		if (s)
+			s->covered |= ev->in_tls;
 		if (s && s->llm)
 			ev->dir == XT_WRITE ? on_send(c, s, ev) : on_recv(s, ev);
 		break;

@@ -19,8 +19,11 @@
 #define XT_CIPHER_TICKET_NS 2000000ull
 #define XT_CIPHER_TICKET_BYTES 1200u
 
-/* Called with each finished exchange; the callee owns it. */
-typedef void (*xt_cipher_cb)(void *ctx, struct xt_exchange *e);
+/*
+ * Called with each finished exchange; the callee owns it. covered: the
+ * connection's data moved inside SSL calls, so the plaintext tier has it too.
+ */
+typedef void (*xt_cipher_cb)(void *ctx, struct xt_exchange *e, int covered);
 
 struct xt_cipher;
 

@@ -51,6 +51,7 @@ struct xt_event {
 	const char *data;   /* TLS plaintext (len bytes) */
 	uint32_t len;       /* bytes in data (TLS) or bytes moved (socket) */
 	const char *host;   /* XT_SOCK_OPEN: SNI or peer address text */
+	int in_tls;         /* XT_SOCK: made inside an SSL call (the plaintext tier sees it) */
 };
 
 #endif /* XPERF_ASSEMBLE_EVENT_H */

@@ -120,6 +120,7 @@ static const char *decode(const cJSON *o, struct xt_event *ev, char *argv, size_
 	ev->conn = num(o, "conn", TS_MAX, 0);
 	ev->call_ns = num(o, "call_ns", TS_MAX, 0);
 	ev->host = str(o, "host");
+	ev->in_tls = cJSON_IsTrue(cJSON_GetObjectItem(o, "in_tls"));
 	ev->dir = dir && !strcmp(dir, "read") ? XT_READ : XT_WRITE;
 	if (ev->kind == XT_FORK && !ev->child)
 		return "fork needs \"child\"";

@@ -80,6 +80,11 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	cJSON_AddNumberToObject(at, "http.response.body.size", (double)e->resp_bytes);
 	if (c->error_type[0])
 		cJSON_AddStringToObject(at, "error.type", c->error_type);
+	if (e->shadow_req_start_ns) { /* the ciphertext tier's view of the same exchange */
+		cJSON_AddNumberToObject(at, "xperf.ciphertext.start_ns", (double)e->shadow_req_start_ns);
+		cJSON_AddNumberToObject(at, "xperf.ciphertext.end_ns", (double)e->shadow_resp_end_ns);
+		cJSON_AddNumberToObject(at, "xperf.ciphertext.ttft_ns", (double)e->shadow_ttft_ns);
+	}
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i]));

@@ -13,6 +13,9 @@
 #include "assemble/cipher.h"
 #include "assemble/turn.h"
 
+/* A ciphertext exchange is the same as a plaintext one when their requests start this close. */
+#define XT_SHADOW_MATCH_NS 20000000ull
+
 struct conn {
 	uint32_t tgid;
 	uint64_t id;
@@ -31,11 +34,19 @@ struct xt_session {
 	size_t n_conns;
 	struct xt_exchange **ex; /* not yet written, sorted by req_start_ns */
 	size_t n_ex;
+	struct xt_exchange **shadow; /* ciphertext timing of plaintext-tier exchanges */
+	size_t n_shadow;
 	uint32_t agent, cur_tgid, cur_tid; /* the event being fed */
 	uint64_t next_start; /* start of the next turn to write; 0 until known */
 	uint64_t first_ts, dropped, truncated;
 	int turns, exchanges, cutting, failed;
 };
+
+static void free_exchange(struct xt_exchange *e)
+{
+	xp_llm_call_free(&e->call);
+	free(e);
+}
 
 static int add_exchange(struct xt_session *s, struct xt_exchange *e)
 {
@@ -61,8 +72,10 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	struct xt_session *s = ctx;
 	struct xt_exchange *e = calloc(1, sizeof(*e));
 
-	if (!e)
-		goto fail;
+	if (!e) {
+		s->failed = 1;
+		return;
+	}
 	e->tgid = s->cur_tgid;
 	e->tid = s->cur_tid;
 	e->call = x->call;
@@ -80,13 +93,10 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	e->truncated = x->truncated;
 	e->answered = x->resp_head && !(s->cutting && x->aborted);
 	e->aborted = x->aborted && !s->cutting;
-	if (add_exchange(s, e) == 0)
-		return;
-fail:
-	if (e)
-		xp_llm_call_free(&e->call);
-	free(e);
-	s->failed = 1;
+	if (add_exchange(s, e)) {
+		free_exchange(e);
+		s->failed = 1;
+	}
 }
 
 /* Exchanges of the first turn among the pending ones. */
@@ -120,12 +130,51 @@ static void agent_info(const struct xt_session *s, struct xt_agent_info *a)
 	a->model = s->ex[0]->call.req_model;
 }
 
+/* Forgets ciphertext timings of exchanges that ended before t. */
+static void drop_shadows(struct xt_session *s, uint64_t t)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n_shadow; i++) {
+		if (s->shadow[i]->resp_end_ns < t)
+			free_exchange(s->shadow[i]);
+		else
+			s->shadow[k++] = s->shadow[i];
+	}
+	s->n_shadow = k;
+}
+
+/* Gives each plaintext exchange the timing the ciphertext tier saw for it. */
+static void match_shadows(struct xt_session *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct xt_exchange *e = s->ex[i], *best = NULL;
+		uint64_t best_d = XT_SHADOW_MATCH_NS;
+
+		for (size_t k = 0; k < s->n_shadow && !e->cipher; k++) {
+			struct xt_exchange *h = s->shadow[k];
+			uint64_t d = h->req_start_ns > e->req_start_ns ? h->req_start_ns - e->req_start_ns :
+									 e->req_start_ns - h->req_start_ns;
+
+			if (h->tgid == e->tgid && h->answered && d < best_d) {
+				best = h;
+				best_d = d;
+			}
+		}
+		if (!best)
+			continue;
+		e->shadow_req_start_ns = best->req_start_ns;
+		e->shadow_resp_end_ns = best->resp_end_ns;
+		e->shadow_ttft_ns = best->call.n_tokens ? best->call.token_ns[0] - best->req_end_ns : 0;
+	}
+}
+
 static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, int exited)
 {
 	const struct xt_proc *p = xt_procs_find(&s->procs, s->agent);
 	struct xt_turn_in in = {
 		.session_id = s->cfg->session_id,
-		.tier = s->cfg->ciphertext ? "ciphertext" : "plaintext",
+		.tier = "plaintext",
 		.index = s->turns + 1, .limit_ns = limit, .last = last, .agent_exited = exited,
 		.ex = s->ex, .n_ex = n, .procs = &s->procs, .sched = s->sched, .seen = &s->seen,
 		.dropped = s->dropped,
@@ -138,8 +187,12 @@ static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, 
 		s->next_start = p && p->exec_ns && p->exec_ns <= s->ex[0]->req_start_ns ?
 					p->exec_ns : s->first_ts;
 	in.start_ns = s->next_start;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		in.truncated += (uint64_t)s->ex[i]->truncated;
+		if (s->ex[i]->cipher)
+			in.tier = "ciphertext";
+	}
+	match_shadows(s, n);
 	agent_info(s, &in.agent);
 	struct xt_doc *d = xt_turn_build(&in, &end);
 
@@ -156,12 +209,11 @@ static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, 
 	s->turns++;
 	s->next_start = end;
 	xt_sched_prune(s->sched, end);
-	for (size_t i = 0; i < n; i++) {
-		xp_llm_call_free(&s->ex[i]->call);
-		free(s->ex[i]);
-	}
+	for (size_t i = 0; i < n; i++)
+		free_exchange(s->ex[i]);
 	memmove(s->ex, s->ex + n, (s->n_ex - n) * sizeof(*s->ex));
 	s->n_ex -= n;
+	drop_shadows(s, end);
 	return 0;
 }
 
@@ -238,13 +290,24 @@ static void close_conn(struct xt_session *s, size_t i, uint64_t t)
 	s->conns[i] = s->conns[--s->n_conns];
 }
 
-static void on_cipher_exchange(void *ctx, struct xt_exchange *e)
+/* Ciphertext-tier exchanges: of their own, or the second opinion on a plaintext one. */
+static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 {
 	struct xt_session *s = ctx;
 
+	if (covered && !s->cfg->ciphertext) {
+		struct xt_exchange **ns = realloc(s->shadow, (s->n_shadow + 1) * sizeof(*ns));
+
+		if (!ns) {
+			free_exchange(e);
+			return;
+		}
+		s->shadow = ns;
+		s->shadow[s->n_shadow++] = e;
+		return;
+	}
 	if (add_exchange(s, e)) {
-		xp_llm_call_free(&e->call);
-		free(e);
+		free_exchange(e);
 		s->failed = 1;
 	}
 }
@@ -288,8 +351,7 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 				close_conn(s, i, ev->ts_ns);
 		break;
 	default:
-		if (s->cfg->ciphertext)
-			xt_cipher_event(s->cipher, ev);
+		xt_cipher_event(s->cipher, ev);
 		break;
 	}
 }
@@ -344,11 +406,11 @@ void xt_session_free(struct xt_session *s)
 	for (size_t i = 0; i < s->n_conns; i++)
 		xp_llm_conn_free(s->conns[i].c);
 	free(s->conns);
-	for (size_t i = 0; i < s->n_ex; i++) {
-		xp_llm_call_free(&s->ex[i]->call);
-		free(s->ex[i]);
-	}
+	for (size_t i = 0; i < s->n_ex; i++)
+		free_exchange(s->ex[i]);
 	free(s->ex);
+	drop_shadows(s, UINT64_MAX);
+	free(s->shadow);
 	xt_cipher_free(s->cipher);
 	xt_sched_free(s->sched);
 	xt_procs_free(&s->procs);

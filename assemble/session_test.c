@@ -25,6 +25,7 @@
 struct seen { /* what the turn files say, in order */
 	int turns, incomplete, n_ex, n_tools, gaps;
 	uint64_t ex_start[MAX_EX], ex_end[MAX_EX], ttft[MAX_EX], decode[MAX_EX];
+	uint64_t sh_start[MAX_EX], sh_end[MAX_EX], sh_ttft[MAX_EX]; /* xperf.ciphertext.* */
 	int tokens[MAX_EX], out_tokens[MAX_EX];
 	char tool_cmd[MAX_EX][256];
 	int tool_exit[MAX_EX];
@@ -86,6 +87,9 @@ static void take_span(struct seen *s, const cJSON *sp, const cJSON *spans)
 		s->ex_start[s->n_ex] = unum(sp, "start_ns");
 		s->ex_end[s->n_ex] = unum(sp, "end_ns");
 		s->ttft[s->n_ex] = unum(at, "xperf.ttft_ns");
+		s->sh_start[s->n_ex] = unum(at, "xperf.ciphertext.start_ns");
+		s->sh_end[s->n_ex] = unum(at, "xperf.ciphertext.end_ns");
+		s->sh_ttft[s->n_ex] = unum(at, "xperf.ciphertext.ttft_ns");
 		s->out_tokens[s->n_ex] = (int)num(at, "gen_ai.usage.output_tokens");
 		s->tokens[s->n_ex] = cJSON_GetArraySize(cJSON_GetObjectItem(at, "xperf.token_times_ns"));
 		cJSON_ArrayForEach(c, spans)
@@ -201,17 +205,18 @@ static void cut_fixture(const char *out, int n)
 int main(void)
 {
 	const char *tmp = getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp";
-	char plain_dir[512], cipher_dir[512], cut_dir[512], cut_file[512];
+	char plain_dir[512], cipher_dir[512], both_dir[512], cut_dir[512], cut_file[512];
 	struct xt_config cfg = { .out_dir = plain_dir, .session_id = "demo" };
 	size_t len;
 	char *tx = slurp(TD "demo_expected.json", &len);
 	cJSON *truth = tx ? cJSON_Parse(tx) : NULL;
-	struct seen p, c, k;
+	struct seen p, c, b, k;
 
 	CHECK(truth != NULL);
 	snprintf(plain_dir, sizeof(plain_dir), "%s/plain", tmp);
 	snprintf(cipher_dir, sizeof(cipher_dir), "%s/cipher", tmp);
 	snprintf(cut_dir, sizeof(cut_dir), "%s/cut", tmp);
+	snprintf(both_dir, sizeof(both_dir), "%s/both", tmp);
 	snprintf(cut_file, sizeof(cut_file), "%s/cut.jsonl", tmp);
 	struct xt_session *s = replay(&cfg, TD "demo_plain.jsonl", 1);
 
@@ -233,6 +238,19 @@ int main(void)
 	}
 	CHECK(c.gaps == 1);
 
+	/* both tiers on the same run: the ciphertext timing rides along */
+	cfg.out_dir = both_dir;
+	cfg.ciphertext = 0;
+	s = replay(&cfg, TD "demo_both.jsonl", 1);
+	read_turns(xt_session_dir(s), &b);
+	xt_session_free(s);
+	CHECK(b.turns == p.turns && b.n_ex == p.n_ex);
+	for (int i = 0; i < b.n_ex; i++) {
+		CHECK(b.sh_start[i] && llabs((long long)b.sh_start[i] - (long long)b.ex_start[i]) <= 2000000);
+		CHECK(llabs((long long)b.sh_end[i] - (long long)b.ex_end[i]) <= 2000000);
+		CHECK(llabs((long long)b.sh_ttft[i] - (long long)b.ttft[i]) <= 2000000);
+	}
+
 	cut_fixture(cut_file, 200);
 	cfg.out_dir = cut_dir;
 	cfg.ciphertext = 0;
@@ -244,6 +262,7 @@ int main(void)
 	cJSON_Delete(p.waste);
 	cJSON_Delete(c.waste);
 	cJSON_Delete(k.waste);
+	cJSON_Delete(b.waste);
 	cJSON_Delete(truth);
 	free(tx);
 	return xp_test_done("session_test");
