@@ -13,6 +13,7 @@
 #define XP_EXIT_INVALID 2
 #define XP_EXIT_USAGE 64
 
+int cmd_analyze(int argc, char **argv);
 int cmd_theory(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 

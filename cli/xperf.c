@@ -12,6 +12,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "analyze", cmd_analyze, "Top-down report of a turn or a session (json, text, html)" },
 	{ "theory", cmd_theory, "print the Top-down model (domains, L2, L3, L4, rules)" },
 	{ "validate", cmd_validate, "check TurnTrace files against the schema" },
 };

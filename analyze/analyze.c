@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * analyze.c - runs the pipeline (load -> normalize -> domain -> categorize ->
+ * metrics -> drill) for one turn, and streams a session through it one turn
+ * at a time into aggregate.c. Also the option parsers of analyze.h.
+ */
+#include "analyze/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void xa_options_default(struct xa_options *o)
+{
+	o->format = XA_FMT_JSON;
+	o->depth = 3;
+	o->grades = (1u << XP_GRADE_COUNT) - 1;
+	o->threshold = xp_rules.drill_threshold;
+}
+
+int xa_parse_format(const char *s, enum xa_format *out)
+{
+	static const char *const names[] = { "json", "text", "html" };
+
+	for (int i = 0; i < 3; i++) {
+		if (!strcmp(s, names[i])) {
+			*out = (enum xa_format)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int xa_parse_depth(const char *s, int *out)
+{
+	if ((s[0] == 'L' || s[0] == 'l') && s[1])
+		s++;
+	if (s[0] < '1' || s[0] > '4' || s[1])
+		return -1;
+	*out = s[0] - '0';
+	return 0;
+}
+
+int xa_parse_grades(const char *s, unsigned *out)
+{
+	unsigned m = 0;
+
+	for (const char *p = s; *p; p++) {
+		if (*p == ',' && p != s && p[1] && p[1] != ',')
+			continue;
+		if (*p < 'A' || *p > 'C' || (p[1] && p[1] != ','))
+			return -1;
+		m |= 1u << (*p - 'A');
+	}
+	if (!m)
+		return -1;
+	*out = m;
+	return 0;
+}
+
+int xa_parse_threshold(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0 && v < 1))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Everything after loading; prev: the previous turn's features in session mode. */
+static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const double *prev,
+			int session, struct xa_turn *t)
+{
+	snprintf(t->path, sizeof(t->path), "%s", tr->path);
+	snprintf(t->session_id, sizeof(t->session_id), "%s", tr->session_id);
+	snprintf(t->source, sizeof(t->source), "%s", tr->source);
+	snprintf(t->tier, sizeof(t->tier), "%s", tr->tier);
+	t->turn_index = tr->turn_index;
+	t->complete = tr->complete;
+	t->start = tr->start;
+	t->wall = tr->end - tr->start;
+	t->warnings = tr->warnings;
+	t->dropped_events = tr->dropped_events;
+	if (xp_l3_count > XA_MAX_L3 || xa_normalize(tr) || xa_domain_check(tr, t) ||
+	    xa_categorize(tr, t))
+		return -1;
+	if (!tr->nspans)
+		xa_note(t, "the turn has no spans");
+	xa_metrics(tr, t);
+	if (session)
+		xa_metrics_session(t, prev);
+	xa_drill(t, o);
+	return 0;
+}
+
+void xa_turn_free(struct xa_turn *t)
+{
+	if (!t)
+		return;
+	free(t->corr);
+	free(t->segs);
+	free(t->seg_stage);
+	free(t);
+}
+
+/* Run the pipeline on a loaded trace into a fresh xa_turn; frees the trace. */
+static int finish(struct xa_trace *tr, const struct xa_options *o, const double *prev,
+		  int session, struct xa_turn **out)
+{
+	struct xa_turn *t = calloc(1, sizeof(*t));
+
+	if (!t || run_pipeline(tr, o, prev, session, t)) {
+		xa_turn_free(t);
+		xa_trace_free(tr);
+		return XA_EFAIL;
+	}
+	xa_trace_free(tr);
+	*out = t;
+	return XA_OK;
+}
+
+/* Load and analyse one file into a fresh xa_turn. */
+static int analyze_file(const char *path, const struct xa_options *o, const double *prev,
+			int session, struct xa_turn **out, FILE *err, char *first, size_t flen)
+{
+	struct xa_trace tr;
+	int rc = xa_load_turn(path, &tr, err, first, flen);
+
+	*out = NULL;
+	return rc ? rc : finish(&tr, o, prev, session, out);
+}
+
+int xa_analyze_turn_file(const char *path, const struct xa_options *o, struct xa_turn **out,
+			 FILE *err)
+{
+	return analyze_file(path, o, NULL, 0, out, err, NULL, 0);
+}
+
+int xa_analyze_turn_buffer(const char *name, const char *buf, size_t len,
+			   const struct xa_options *o, struct xa_turn **out, FILE *err)
+{
+	struct xa_trace tr;
+	int rc = xa_load_buffer(name, buf, len, &tr, err);
+
+	*out = NULL;
+	return rc ? rc : finish(&tr, o, NULL, 0, out);
+}
+
+int xa_analyze_doc(const cJSON *doc, const char *name, const struct xa_options *o,
+		   struct xa_turn **out)
+{
+	struct xa_trace tr;
+
+	*out = NULL;
+	if (xa_trace_from_json(doc, name, &tr)) {
+		xa_trace_free(&tr);
+		return XA_EINVALID;
+	}
+	return finish(&tr, o, NULL, 0, out);
+}
+
+/* Analyse turn `idx` of the session and fold it in; skipped files are counted. */
+static int session_turn(struct xa_session *s, const struct xa_scan *sc, int64_t idx, FILE *err)
+{
+	char path[700], first[2 * XA_REASON];
+	struct xa_turn *t;
+	int rc;
+
+	if (xa_scan_path(sc, idx, path, sizeof(path)))
+		return 0;
+	rc = analyze_file(path, &s->opt, s->have_prev ? s->prev_feat : NULL, 1, &t, NULL, first,
+			  sizeof(first));
+	if (rc == XA_EINVALID) {
+		if (err)
+			fprintf(err, "xperf analyze: skipped %s\n", first);
+		if (s->skipped < XA_SKIP_SHOWN)
+			snprintf(s->skip_msg[s->skipped], sizeof(s->skip_msg[0]), "%s", first);
+		s->skipped++;
+		return 0;
+	}
+	if (rc)
+		return rc;
+	rc = xa_session_add(s, t) ? XA_EFAIL : XA_OK;
+	memcpy(s->prev_feat, t->feat, sizeof(s->prev_feat));
+	s->have_prev = 1;
+	xa_turn_free(t);
+	return rc;
+}
+
+int xa_analyze_session_dir(const char *dir, const struct xa_options *o, struct xa_session **out,
+			   FILE *err)
+{
+	struct xa_session *s = calloc(1, sizeof(*s));
+	struct xa_scan sc;
+	int rc = XA_OK;
+
+	*out = NULL;
+	if (!s || !(s->total = calloc(1, sizeof(*s->total))) || !(s->rows = tmpfile())) {
+		xa_session_free(s);
+		return XA_EFAIL;
+	}
+	s->opt = *o;
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	if (xa_scan_dir(dir, &sc)) {
+		if (err)
+			fprintf(err, "xperf analyze: %s: cannot read the directory\n", dir);
+		xa_session_free(s);
+		return XA_EFAIL;
+	}
+	for (int64_t i = sc.lo; sc.nfiles && i <= sc.hi && rc == XA_OK; i++)
+		rc = session_turn(s, &sc, i, err);
+	if (rc == XA_OK && !s->turns) {
+		if (err)
+			fprintf(err, "xperf analyze: %s: no valid turn file (turn_NNN.json)\n", dir);
+		rc = XA_EINVALID;
+	}
+	if (rc) {
+		xa_session_free(s);
+		return rc;
+	}
+	xa_session_finish(s);
+	*out = s;
+	return XA_OK;
+}
+
+void xa_session_free(struct xa_session *s)
+{
+	if (!s)
+		return;
+	if (s->rows)
+		fclose(s->rows);
+	xa_turn_free(s->total);
+	free(s);
+}

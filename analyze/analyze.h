@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * analyze.h - the Top-down analyzer as a library: `xperf analyze`, the
+ * `xperf-bpf record` summary and `xperf demo` all call it.
+ *
+ * Pipeline (one module per stage, data flowing one way):
+ *   load -> normalize -> domain check -> categorize -> drill -> aggregate -> report
+ * A turn is analysed into an xa_turn (categories, L2, L3 points with their
+ * metrics and verdicts, L4 inputs, corrections, timeline). A session is
+ * streamed turn by turn into an xa_session: only aggregates and a compact
+ * per-turn row are kept, so memory does not grow with the number of turns.
+ * analyze/README.md documents the attribution rules and the report layout.
+ */
+#ifndef XPERF_ANALYZE_H
+#define XPERF_ANALYZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "theory/theory.h"
+
+enum xa_format { XA_FMT_JSON, XA_FMT_TEXT, XA_FMT_HTML };
+
+struct xa_options {
+	enum xa_format format;
+	int depth;        /* 1..4: deepest level reported (L3 by default) */
+	unsigned grades;  /* bit (1 << XP_GRADE_x) set: points of that grade are kept */
+	double threshold; /* drill into nodes whose share of turn time is above this */
+};
+
+/* Defaults: JSON, depth 3, grades A,B,C, threshold xp_rules.drill_threshold. */
+void xa_options_default(struct xa_options *o);
+/* Option parsers for the CLI: 0 ok, -1 invalid (nothing written). */
+int xa_parse_format(const char *s, enum xa_format *out);  /* json|text|html */
+int xa_parse_depth(const char *s, int *out);              /* L1..L4 or 1..4 */
+int xa_parse_grades(const char *s, unsigned *out);        /* "A,B" */
+int xa_parse_threshold(const char *s, double *out);       /* (0, 1) */
+
+struct xa_turn;    /* one analysed turn */
+struct xa_session; /* one analysed session (aggregates) */
+
+/* Return codes of the analyse functions (same values as the CLI exit codes). */
+#define XA_OK 0
+#define XA_EFAIL 1    /* I/O or memory failure */
+#define XA_EINVALID 2 /* the turn file is invalid (turn mode) or no valid turn (session) */
+
+/*
+ * Analyse one TurnTrace file. Validation errors are printed to `err` (one
+ * line each: "path:line:col: /pointer: message") and XA_EINVALID returned.
+ * On XA_OK *out holds the result (free with xa_turn_free).
+ */
+int xa_analyze_turn_file(const char *path, const struct xa_options *o, struct xa_turn **out,
+			 FILE *err);
+void xa_turn_free(struct xa_turn *t);
+
+/* Same for a turn already in memory (`name` labels errors), e.g. one just assembled. */
+int xa_analyze_turn_buffer(const char *name, const char *buf, size_t len,
+			   const struct xa_options *o, struct xa_turn **out, FILE *err);
+
+/*
+ * Analyse every turn_*.json in `dir` in turn-index order, one turn in memory
+ * at a time. An invalid file is reported on `err` with its path and reason,
+ * skipped and counted (xa_summary.skipped). Returns XA_EINVALID when the
+ * directory holds no valid turn, XA_EFAIL when it cannot be read.
+ */
+int xa_analyze_session_dir(const char *dir, const struct xa_options *o, struct xa_session **out,
+			   FILE *err);
+void xa_session_free(struct xa_session *s);
+
+/* Render in o->format to `out`. 0 on success, -1 on a write error. */
+int xa_render_turn(const struct xa_turn *t, const struct xa_options *o, FILE *out);
+int xa_render_session(const struct xa_session *s, const struct xa_options *o, FILE *out);
+
+/*
+ * Render the turn (s == NULL) or the session (t == NULL) into the file at
+ * `path`, written atomically with mode 0600. 0 on success, -1 on failure.
+ */
+int xa_render_to_path(const struct xa_turn *t, const struct xa_session *s,
+		      const struct xa_options *o, const char *path);
+
+/* The short summary the recorder and the demo print. */
+struct xa_bottleneck {
+	const struct xp_l3 *l3; /* NULL when fewer than three fired */
+	unsigned turns_fired;   /* in how many turns it fired */
+	uint64_t ns;            /* time charged to it over the session */
+	double value;           /* its metric in the turn where it was worst */
+};
+
+struct xa_summary {
+	unsigned turns;                /* analysed */
+	unsigned skipped;              /* invalid files skipped */
+	uint64_t wall_ns;              /* sum of turn wall times */
+	double l1_share[XP_CAT_COUNT]; /* time-weighted, sums to 1 */
+	struct xa_bottleneck top[3];   /* by turns fired, then time */
+	uint64_t dropped_events;       /* sum of data_quality.dropped_events */
+	unsigned warnings;             /* data-quality warnings + analyzer notes */
+	unsigned corrections;          /* domain corrections */
+	char tier[16];                 /* "sdk", "plaintext", "ciphertext", "mixed" */
+};
+
+void xa_session_summary(const struct xa_session *s, struct xa_summary *out);
+/* A few lines (<= 80 columns): turns, L1 shares, top bottlenecks with their
+ * suggestions, data quality. 0 on success, -1 on a write error. */
+int xa_print_summary(const struct xa_session *s, FILE *out);
+
+#endif /* XPERF_ANALYZE_H */

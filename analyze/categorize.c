@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: MIT
+/*
+ * categorize.c - charge every nanosecond of the flattened timeline to one
+ * (domain, category, L3 point), by theory's category formulas applied to the
+ * time each span won in normalize.c (its exclusive time E):
+ *   waste      E, when a waste mark covers the span (to the mark's L3);
+ *   supply     stages flagged supply or named *wait*: E; other compute spans:
+ *              E when on_cpu/dur < cpu_ratio_supply, else E x off_cpu/dur,
+ *              the run-queue share to compute.supply.runqueue_delay;
+ *   effective  productive stage, successful outcome: min(P, units x ref_ns),
+ *              P = E - supply; all of P when the stage has no work unit;
+ *   processing P - effective, to the stage's home L3.
+ * Time no span covers is charged as xp_rules.uncovered_stage. Shares of a
+ * turn are integer ns and sum to its wall time exactly (asserted).
+ */
+#include "analyze/model.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct parts {
+	uint64_t v[XP_CAT_COUNT];
+};
+
+/* Add span s's counters to L3 accumulator a (L4 reads them). */
+static void add_vars(struct xa_l3 *a, const struct xa_span *s)
+{
+	a->var_have = a->nspans++ ? a->var_have & s->var_have : s->var_have;
+	a->var_unavail |= s->var_unavail;
+	for (size_t i = 0; i < XA_NVAR; i++)
+		a->var[i] += s->var[i];
+	if (!a->why[0] && s->why[0])
+		snprintf(a->why, sizeof(a->why), "%s", s->why);
+}
+
+static void charge(struct xa_turn *t, const struct xa_span *s, enum xp_domain d,
+		   enum xp_category c, const char *l3id, uint64_t ns)
+{
+	int i = xa_l3_index(l3id);
+	const struct xp_l2 *l2 = xp_l2_of(d, c);
+
+	if (!ns)
+		return;
+	t->cat_ns[c] += ns;
+	t->l2_ns[d][c] += ns;
+	/* An L3 is charged only under its own L2; otherwise the time stays on the L2. */
+	if (i < 0 || !l2 || strcmp(xp_l3_table[i].l2_id, l2->id))
+		return;
+	t->l3[i].ns += ns;
+	if (s)
+		add_vars(&t->l3[i], s);
+}
+
+static int is_supply_stage(const struct xa_span *s)
+{
+	return (s->stage && s->stage->supply) ||
+	       (s->domain != XP_DOMAIN_COMPUTE && strstr(s->stage_name, "wait"));
+}
+
+static int succeeded(const struct xa_span *s)
+{
+	if (s->waste_l3 || s->finish_length)
+		return 0;
+	if ((s->attr_have & (1u << XA_A_STATUS)) && s->attr[XA_A_STATUS] >= 400)
+		return 0;
+	return !(s->attr_have & (1u << XA_A_EXIT)) || s->attr[XA_A_EXIT] == 0;
+}
+
+/* Work units of s for its stage's work attribute; the turn's LLM totals when absent. */
+static int work_units(const struct xa_span *s, const double *turn_tok, double *units)
+{
+	for (int a = 0; a < XA_A_COUNT; a++) {
+		if (strcmp(xa_attr_names[a], s->stage->work_attr))
+			continue;
+		if (s->attr_have & (1u << a)) {
+			*units = s->attr[a];
+			return 0;
+		}
+		if (a <= XA_A_OUT_TOK && turn_tok[a] > 0) {
+			*units = turn_tok[a];
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static uint64_t scale(uint64_t x, uint64_t num, uint64_t den)
+{
+	return den ? (uint64_t)((unsigned __int128)x * num / den) : 0;
+}
+
+static void split(struct xa_turn *t, const struct xa_span *s, const double *turn_tok)
+{
+	const struct xp_stage *st = s->stage;
+	uint64_t e = s->excl, dur = s->end - s->start, supply = 0, runq = 0, eff = 0, p;
+	double units;
+
+	if (s->waste_l3) {
+		const struct xp_l2 *l2 = xp_l2_find(xp_l3_table[xa_l3_index(s->waste_l3)].l2_id);
+
+		charge(t, s, l2->domain, XP_CAT_WASTE, s->waste_l3, e);
+		return;
+	}
+	if (is_supply_stage(s)) {
+		supply = e;
+	} else if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched && dur) {
+		uint64_t on = s->on_cpu < dur ? s->on_cpu : dur;
+
+		supply = (double)on / (double)dur < xp_rules.cpu_ratio_supply ? e
+									       : scale(e, dur - on, dur);
+		runq = scale(supply, s->runq, s->runq + s->blocked);
+	} else if (s->domain == XP_DOMAIN_COMPUTE && s->declared_cat == XP_CAT_SUPPLY) {
+		supply = e;
+	}
+	charge(t, s, s->domain, XP_CAT_SUPPLY, "compute.supply.runqueue_delay", runq);
+	charge(t, s, s->domain, XP_CAT_SUPPLY, st ? st->supply_l3 : NULL, supply - runq);
+	p = e - supply;
+	if (st && st->effective && succeeded(s)) {
+		if (!st->work_attr)
+			eff = p;
+		else if (!work_units(s, turn_tok, &units) && units > 0)
+			eff = units * st->ref_ns_per_unit >= (double)p
+				      ? p : (uint64_t)(units * st->ref_ns_per_unit);
+		int ei = xa_l3_index(st->effective_l3);
+
+		if (ei >= 0)
+			t->l3[ei].base_ns += e;
+	}
+	charge(t, s, s->domain, XP_CAT_EFFECTIVE, st ? st->effective_l3 : NULL, eff);
+	charge(t, s, s->domain, XP_CAT_PROCESSING, st ? st->l3_home : xp_rules.unknown_stage_l3,
+	       p - eff);
+}
+
+/* The category that grew most between two snapshots of cat_ns. */
+static enum xp_category dominant(const uint64_t *before, const uint64_t *after)
+{
+	enum xp_category best = XP_CAT_PROCESSING;
+	uint64_t most = 0;
+
+	for (int c = 0; c < XP_CAT_COUNT; c++) {
+		if (after[c] - before[c] > most) {
+			most = after[c] - before[c];
+			best = (enum xp_category)c;
+		}
+	}
+	return best;
+}
+
+static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_category *cat)
+{
+	const struct xp_stage *un = xp_stage_find(xp_rules.uncovered_stage);
+
+	t->segs = calloc(tr->nsegs + 1, sizeof(*t->segs));
+	t->seg_stage = calloc(tr->nsegs + 1, sizeof(*t->seg_stage));
+	if (!t->segs || !t->seg_stage)
+		return -1;
+	for (size_t k = 0; k < tr->nsegs; k++) {
+		const struct xa_seg *g = &tr->segs[k];
+		const struct xa_span *s = g->span >= 0 ? &tr->spans[g->span] : NULL;
+
+		t->segs[k] = *g;
+		t->segs[k].domain = s ? s->domain : un->domain;
+		t->segs[k].category = s ? cat[g->span] : XP_CAT_PROCESSING;
+		snprintf(t->seg_stage[k], sizeof(t->seg_stage[k]), "%s",
+			 s ? s->stage_name : xp_rules.uncovered_stage);
+	}
+	t->nsegs = tr->nsegs;
+	return 0;
+}
+
+int xa_categorize(const struct xa_trace *tr, struct xa_turn *t)
+{
+	const struct xp_stage *un = xp_stage_find(xp_rules.uncovered_stage);
+	double turn_tok[2] = { 0, 0 };
+	uint64_t uncovered = 0, sum = 0;
+	enum xp_category *cat = calloc(tr->nspans + 1, sizeof(*cat));
+	int rc;
+
+	if (!cat || !un)
+		return free(cat), -1;
+	for (size_t i = 0; i < tr->nspans; i++)
+		for (int a = XA_A_IN_TOK; a <= XA_A_OUT_TOK; a++)
+			if (tr->spans[i].domain == XP_DOMAIN_INTELLIGENT &&
+			    (tr->spans[i].attr_have & (1u << a)))
+				turn_tok[a] += tr->spans[i].attr[a];
+	for (size_t i = 0; i < tr->nspans; i++) {
+		uint64_t before[XP_CAT_COUNT];
+
+		memcpy(before, t->cat_ns, sizeof(before));
+		split(t, &tr->spans[i], turn_tok);
+		cat[i] = dominant(before, t->cat_ns);
+	}
+	for (size_t k = 0; k < tr->nsegs; k++)
+		if (tr->segs[k].span < 0)
+			uncovered += tr->segs[k].end - tr->segs[k].start;
+	charge(t, NULL, un->domain, XP_CAT_PROCESSING, un->l3_home, uncovered);
+	if (uncovered)
+		xa_note(t, "%.3f ms covered by no span, charged to %s", uncovered / 1e6,
+			xp_rules.uncovered_stage);
+	for (int c = 0; c < XP_CAT_COUNT; c++)
+		sum += t->cat_ns[c];
+	assert(sum == t->wall);
+	rc = timeline(tr, t, cat);
+	free(cat);
+	return rc;
+}

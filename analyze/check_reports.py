@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+# check_reports.py DIR SCHEMA - checks every report file in DIR by its suffix:
+#   *.json  against the report schema (JSON Schema 2020-12, python3-jsonschema), plus
+#           the invariant that a turn's L1 ns sum to its wall time;
+#   *.html  parsed with html.parser: every tag closed in order, no script, no external
+#           reference (no src/href/url() that is not a #fragment or data:);
+#   *.txt   every line at most 80 columns, printable ASCII only.
+# Prints one line per problem and exits 1 when there is any; 0 otherwise.
+import html.parser
+import json
+import os
+import sys
+
+import jsonschema
+
+VOID = {"meta", "br", "img", "hr", "input", "link", "area", "base", "col", "source", "wbr"}
+
+
+class Strict(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.errors = [], []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "script":
+            self.errors.append("script element")
+        for k, v in attrs:
+            if k in ("src", "href", "xlink:href", "action") and v and not v.startswith("#"):
+                self.errors.append("external reference %s=%s" % (k, v))
+            if k == "style" and v and "url(" in v:
+                self.errors.append("url() in style")
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append("unbalanced </%s> (open: %s)" % (tag, self.stack[-3:]))
+        else:
+            self.stack.pop()
+
+
+def check_json(path, validator):
+    with open(path) as f:
+        doc = json.load(f)
+    errs = ["%s: %s" % ("/".join(map(str, e.path)), e.message)
+            for e in validator.iter_errors(doc)]
+    if doc.get("report") == "xperf.analyze.turn":
+        total = sum(n["ns"] for n in doc["l1"])
+        if total != doc["turn"]["wall_ns"]:
+            errs.append("L1 ns sum %d != wall %d" % (total, doc["turn"]["wall_ns"]))
+    return errs
+
+
+def check_html(path):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    p = Strict()
+    p.feed(text)
+    p.close()
+    errs = list(p.errors)
+    if p.stack:
+        errs.append("unclosed tags %s" % p.stack)
+    if "http://" in text or "https://" in text or "<script" in text:
+        errs.append("network reference or script in the text")
+    if not text.startswith("<!DOCTYPE html>"):
+        errs.append("no doctype")
+    return errs
+
+
+def check_text(path):
+    errs = []
+    with open(path, encoding="ascii", errors="replace") as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            if len(line) > 80:
+                errs.append("line %d is %d columns" % (n, len(line)))
+            if any(not (32 <= ord(c) < 127) for c in line):
+                errs.append("line %d has non-printable or non-ASCII text" % n)
+    return errs
+
+
+def main():
+    d, schema_path = sys.argv[1], sys.argv[2]
+    with open(schema_path) as f:
+        schema = json.load(f)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    validator = jsonschema.Draft202012Validator(schema)
+    counts, bad = {"json": 0, "html": 0, "txt": 0}, 0
+    for name in sorted(os.listdir(d)):
+        path = os.path.join(d, name)
+        ext = name.rsplit(".", 1)[-1]
+        if ext == "json":
+            errs = check_json(path, validator)
+        elif ext == "html":
+            errs = check_html(path)
+        elif ext == "txt":
+            errs = check_text(path)
+        else:
+            continue
+        counts[ext] += 1
+        for e in errs:
+            print("%s: %s" % (path, e))
+        bad += bool(errs)
+    print("checked %d json, %d html, %d text reports; %d bad" %
+          (counts["json"], counts["html"], counts["txt"], bad))
+    return 1 if bad or not all(counts.values()) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

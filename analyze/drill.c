@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * drill.c - the Top-down walk. Like toplev, a node is examined only when its
+ * parent crossed the threshold: an L1 category and then an L2 subclass are
+ * drilled when their share of the turn's time is above the threshold; an L3
+ * point under a drilled L2 fires when its metric crosses its own threshold
+ * from theory; an L4 cause is evaluated for fired compute-domain points from
+ * the counters of the spans charged to them, or reported "not measured" with
+ * the reason. Points of grades the user filtered out are dropped and their
+ * time folds into Processing of the same domain.
+ */
+#include "analyze/model.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+int xa_l3_index(const char *id)
+{
+	const struct xp_l3 *p = xp_l3_find(id);
+
+	return p ? (int)(p - xp_l3_table) : -1;
+}
+
+void xa_note(struct xa_turn *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (t->nnotes >= sizeof(t->notes) / sizeof(t->notes[0]))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(t->notes[t->nnotes++], sizeof(t->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
+static int crosses(double v, double thr, enum xp_cmp cmp)
+{
+	return cmp == XP_FIRE_ABOVE ? v > thr : v < thr;
+}
+
+/* Move a filtered point's time to Processing of its domain. */
+static void fold(struct xa_turn *t, const struct xp_l2 *l2, uint64_t ns)
+{
+	if (l2->category == XP_CAT_PROCESSING)
+		return;
+	t->l2_ns[l2->domain][l2->category] -= ns;
+	t->cat_ns[l2->category] -= ns;
+	t->l2_ns[l2->domain][XP_CAT_PROCESSING] += ns;
+	t->cat_ns[XP_CAT_PROCESSING] += ns;
+}
+
+double xa_share(uint64_t ns, uint64_t wall)
+{
+	return wall ? (double)ns / (double)wall : 0;
+}
+
+void xa_drill(struct xa_turn *t, const struct xa_options *o)
+{
+	for (size_t i = 0; i < xp_l3_count; i++) {
+		const struct xp_l2 *l2 = xp_l2_find(xp_l3_table[i].l2_id);
+
+		if (!(o->grades & (1u << xp_l3_table[i].grade)) && l2) {
+			fold(t, l2, t->l3[i].ns);
+			t->l3[i].state = XA_FILTERED;
+		}
+	}
+	for (size_t i = 0; i < xp_l3_count; i++) {
+		const struct xp_l3 *p = &xp_l3_table[i];
+		const struct xp_l2 *l2 = xp_l2_find(p->l2_id);
+		struct xa_l3 *a = &t->l3[i];
+
+		if (a->state == XA_FILTERED || !l2)
+			continue;
+		if (xa_share(t->cat_ns[l2->category], t->wall) <= o->threshold ||
+		    xa_share(t->l2_ns[l2->domain][l2->category], t->wall) <= o->threshold)
+			a->state = a->state == XA_NOT_MEASURED ? XA_NOT_MEASURED : XA_NOT_DRILLED;
+		else if (a->state == XA_OK_BELOW && crosses(a->value, p->threshold, p->cmp))
+			a->state = XA_FIRED;
+	}
+}
+
+enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct xp_l4 *l4, double *value,
+			 char *why, size_t whylen)
+{
+	const struct xa_l3 *a = &t->l3[i];
+	char name[64];
+	size_t v;
+
+	*value = 0;
+	if (!a->nspans) {
+		snprintf(why, whylen, "no span counters (the time is covered by no span)");
+		return XA_NOT_MEASURED;
+	}
+	if (xa_expr_eval(l4->formula, a->var, a->var_have, value, name, sizeof(name))) {
+		for (v = 0; xa_var_name(v) && strcmp(xa_var_name(v), name); v++)
+			;
+		if (xa_var_name(v) && (a->var_unavail & (1u << v)))
+			snprintf(why, whylen, "%s unavailable: %s", name, a->why);
+		else if (xa_var_name(v))
+			snprintf(why, whylen, "%s not recorded on the spans charged here", name);
+		else
+			snprintf(why, whylen, "%s", name);
+		return XA_NOT_MEASURED;
+	}
+	why[0] = '\0';
+	return crosses(*value, l4->threshold, l4->cmp) ? XA_FIRED : XA_OK_BELOW;
+}

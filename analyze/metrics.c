@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * metrics.c - the measured value of every L3 point of a turn. First the turn's
+ * features (on-CPU time per stage, token counts, TTFT, GPU sums...) are summed
+ * from its spans; then a table maps each L3 id to how its metric is formed
+ * from them. A point whose inputs are missing is "not measured" with the
+ * reason, never given a made-up value. Points that compare a turn with the one
+ * before it are measured in session mode (xa_metrics_session).
+ */
+#include "analyze/model.h"
+
+#include <string.h>
+
+enum kind {
+	K_SHARE,   /* L3 time / turn time */
+	K_EFF,     /* L3 (effective) time / time of the spans it measures */
+	K_COUNT,   /* waste marks */
+	K_RATIO,   /* a / b */
+	K_PER_KTOK,/* ms of a per 1000 of b */
+	K_TPS,     /* a per second of b */
+	K_MS,      /* a in ms, measured when b > 0 */
+	K_PER_MS,  /* a in ms / b */
+	K_VALUE,   /* a, measured when b > 0 */
+	K_L3_MS,   /* L3 time in ms, measured when b > 0 */
+	K_SESSION, /* needs the previous turn */
+};
+
+struct metric {
+	const char *l3;
+	enum kind kind;
+	enum xa_feat a, b;
+	const char *missing; /* why it is not measured when b is 0 */
+};
+
+static const struct metric metrics[] = {
+	{ "compute.supply.tool_io_blocked", K_SHARE, 0, 0, NULL },
+	{ "compute.supply.runqueue_delay", K_RATIO, F_RUNQ, F_CDUR, "no scheduler data on spans" },
+	{ "compute.supply.blocked_wait", K_SHARE, 0, 0, NULL },
+	{ "compute.processing.prompt_assembly", K_PER_KTOK, F_PA_CPU, F_IN_TOK,
+	  "needs prompt_assembly on-CPU time and input tokens" },
+	{ "compute.processing.response_parse", K_PER_KTOK, F_RP_CPU, F_OUT_TOK,
+	  "needs response_parse on-CPU time and output tokens" },
+	{ "compute.processing.tool_cpu", K_SHARE, 0, 0, NULL },
+	{ "compute.processing.orchestration", K_SHARE, 0, 0, NULL },
+	{ "compute.processing.context_compress", K_SHARE, 0, 0, NULL },
+	{ "compute.processing.state_serialize", K_SHARE, 0, 0, NULL },
+	{ "compute.processing.memory_ops", K_SHARE, 0, 0, NULL },
+	{ "compute.processing.custom_stage", K_SHARE, 0, 0, NULL },
+	{ "compute.waste.failed_tool_call", K_COUNT, 0, 0, NULL },
+	{ "compute.waste.repeated_tool_call", K_COUNT, 0, 0, NULL },
+	{ "compute.effective.prompt_assembly", K_EFF, 0, 0, "no successful prompt_assembly span" },
+	{ "compute.effective.tool_execution", K_EFF, 0, 0, "no successful tool span" },
+	{ "compute.effective.response_parse", K_EFF, 0, 0, "no successful response_parse span" },
+	{ "intelligent.supply.gpu_host_wait", K_RATIO, F_GPU_IDLE, F_GPU_PHASE, "no GPU activity" },
+	{ "intelligent.supply.gpu_launch_overhead", K_RATIO, F_GPU_LAUNCH, F_GPU_KERNEL,
+	  "no GPU kernels" },
+	{ "intelligent.supply.queue_wait", K_PER_MS, F_QUEUE_NS, F_QUEUE_N, "no queue_wait span" },
+	{ "intelligent.processing.slow_decode", K_TPS, F_DEC_TOK, F_DEC_NS,
+	  "no decode time with output tokens" },
+	{ "intelligent.processing.long_prefill", K_VALUE, F_MAX_IN, F_LLM_N, "no LLM call" },
+	{ "intelligent.processing.context_growth", K_SESSION, 0, 0, NULL },
+	{ "intelligent.processing.gpu_kernel", K_RATIO, F_GPU_KERNEL, F_GPU_PHASE, "no GPU activity" },
+	{ "intelligent.processing.gpu_memcpy", K_RATIO, F_GPU_COPY, F_GPU_BUSY, "no GPU activity" },
+	{ "intelligent.processing.gpu_sync", K_RATIO, F_GPU_SYNC, F_GPU_PHASE, "no GPU activity" },
+	{ "intelligent.processing.sampling", K_RATIO, F_SAMP_NS, F_DEC_NS, "no decode time" },
+	{ "intelligent.waste.retry", K_COUNT, 0, 0, NULL },
+	{ "intelligent.waste.llm_error", K_COUNT, 0, 0, NULL },
+	{ "intelligent.waste.truncated_output", K_COUNT, 0, 0, NULL },
+	{ "intelligent.waste.context_overflow", K_COUNT, 0, 0, NULL },
+	{ "intelligent.effective.decode", K_EFF, 0, 0, "no successful decode" },
+	{ "intelligent.effective.prefill", K_EFF, 0, 0, "no successful prefill span" },
+	{ "intelligent.effective.gpu_kernel", K_EFF, 0, 0, "no gpu_kernel span" },
+	{ "fused.supply.ttft", K_MS, F_TTFT_MAX, F_TTFT_N, "no TTFT span, mark or attribute" },
+	{ "fused.supply.rate_limit", K_MS, F_RATE_NS, F_RATE_N, "no rate_limit_wait span" },
+	{ "fused.supply.streaming_gap", K_RATIO, F_GAP_NS, F_STREAM_NS, "no streamed response" },
+	{ "fused.supply.request_upload", K_MS, F_UP_MAX, F_UP_N, "no prompt_transfer span" },
+	{ "fused.processing.response_transfer", K_L3_MS, 0, F_NONE, NULL },
+	{ "fused.processing.connection_setup", K_PER_MS, F_CONN_NS, F_CONN_N,
+	  "no connection_setup span" },
+	{ "fused.waste.aborted_stream", K_COUNT, 0, 0, NULL },
+	{ "fused.waste.uncached_prefix", K_SESSION, 0, 0, NULL },
+	{ "fused.effective.response_delivery", K_EFF, 0, 0, "no successful response_transfer span" },
+};
+
+static int is_stage(const struct xa_span *s, const char *name)
+{
+	return !strcmp(s->stage_name, name);
+}
+
+/* An LLM call: llm_inference, or a decode/prefill span outside one. */
+static int is_call(const struct xa_trace *tr, const struct xa_span *s)
+{
+	const struct xa_span *p = s->parent >= 0 ? &tr->spans[s->parent] : NULL;
+
+	return is_stage(s, "llm_inference") ||
+	       ((is_stage(s, "decode") || is_stage(s, "prefill")) &&
+		!(p && p->domain == XP_DOMAIN_INTELLIGENT));
+}
+
+static double cpu_of(const struct xa_span *s)
+{
+	if (s->has_sched)
+		return (double)s->on_cpu;
+	return (s->var_have & 1u) ? s->var[0] : -1; /* task_clock_ns */
+}
+
+static void max_into(double *f, double v)
+{
+	*f = v > *f ? v : *f;
+}
+
+static void call_features(const struct xa_span *s, double *f)
+{
+	double in = s->attr[XA_A_IN_TOK], out = s->attr[XA_A_OUT_TOK];
+
+	f[F_LLM_N]++;
+	f[F_IN_TOK] += in;
+	f[F_OUT_TOK] += out;
+	f[F_CACHE_READ] += s->attr[XA_A_CACHE_READ];
+	max_into(&f[F_MAX_IN], in);
+	if (!s->waste_l3) {
+		f[F_DEC_TOK] += out;
+		f[F_STREAM_NS] += (double)(s->end - s->start);
+	}
+}
+
+static void span_features(const struct xa_trace *tr, const struct xa_span *s, double *f)
+{
+	double dur = (double)(s->end - s->start), cpu = cpu_of(s);
+
+	if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched) {
+		f[F_RUNQ] += (double)s->runq;
+		f[F_CDUR] += dur;
+	}
+	if (is_stage(s, "prompt_assembly") && cpu >= 0) {
+		f[F_PA_CPU] += cpu;
+		f[F_PA_N]++;
+	}
+	if (is_stage(s, "response_parse") && cpu >= 0) {
+		f[F_RP_CPU] += cpu;
+		f[F_RP_N]++;
+	}
+	if (is_call(tr, s))
+		call_features(s, f);
+	if (s->stage && !s->waste_l3 &&
+	    !strcmp(s->stage->l3_home, "intelligent.processing.slow_decode"))
+		f[F_DEC_NS] += (double)s->excl;
+	if (is_stage(s, "queue_wait"))
+		f[F_QUEUE_NS] += dur, f[F_QUEUE_N]++;
+	if (is_stage(s, "ttft")) {
+		if (!f[F_TTFT_N]++)
+			f[F_TTFT_FIRST] = dur;
+		max_into(&f[F_TTFT_MAX], dur);
+	}
+	if (is_stage(s, "rate_limit_wait"))
+		f[F_RATE_NS] += dur, f[F_RATE_N]++;
+	if (is_stage(s, "streaming_gap"))
+		f[F_GAP_NS] += dur;
+	if (is_stage(s, "prompt_transfer"))
+		max_into(&f[F_UP_MAX], dur), f[F_UP_N]++;
+	if (is_stage(s, "connection_setup"))
+		f[F_CONN_NS] += dur, f[F_CONN_N]++;
+	if (is_stage(s, "sampling"))
+		f[F_SAMP_NS] += dur;
+}
+
+static void features(const struct xa_trace *tr, double *f)
+{
+	memset(f, 0, F_FEAT_COUNT * sizeof(*f));
+	f[F_WALL] = (double)(tr->end - tr->start);
+	for (size_t i = 0; i < tr->nspans; i++)
+		span_features(tr, &tr->spans[i], f);
+	f[F_GPU_PHASE] = (double)tr->gpu.phase;
+	f[F_GPU_BUSY] = (double)tr->gpu.busy;
+	f[F_GPU_IDLE] = (double)(tr->gpu.phase - tr->gpu.busy);
+	f[F_GPU_KERNEL] = (double)tr->gpu.kernel;
+	f[F_GPU_COPY] = (double)tr->gpu.copy;
+	f[F_GPU_SYNC] = (double)tr->gpu.sync;
+	f[F_GPU_LAUNCH] = (double)tr->gpu.launch;
+}
+
+static void not_measured(struct xa_l3 *p, const char *why)
+{
+	p->state = XA_NOT_MEASURED;
+	snprintf(p->note, sizeof(p->note), "%s", why);
+}
+
+static void eval(const struct metric *m, const struct xa_trace *tr, struct xa_turn *t)
+{
+	struct xa_l3 *p = &t->l3[xa_l3_index(m->l3)];
+	const double *f = t->feat, a = f[m->a], b = f[m->b];
+
+	p->state = XA_OK_BELOW;
+	switch (m->kind) {
+	case K_SHARE:
+		p->value = t->wall ? (double)p->ns / (double)t->wall : 0;
+		return;
+	case K_EFF:
+		if (!p->base_ns)
+			return not_measured(p, m->missing);
+		p->value = (double)p->ns / (double)p->base_ns;
+		return;
+	case K_COUNT:
+		p->value = tr->mark_count[xa_l3_index(m->l3)];
+		return;
+	case K_L3_MS:
+		p->value = (double)p->ns / 1e6;
+		return;
+	case K_SESSION:
+		return not_measured(p, "compares with the previous turn: session mode");
+	default:
+		break;
+	}
+	if (b <= 0 || (m->kind == K_PER_KTOK && a <= 0))
+		return not_measured(p, m->missing);
+	switch (m->kind) {
+	case K_RATIO: p->value = a / b; break;
+	case K_PER_KTOK: p->value = (a / 1e6) / (b / 1000); break;
+	case K_TPS: p->value = a / (b / 1e9); break;
+	case K_MS: p->value = a / 1e6; break;
+	case K_PER_MS: p->value = a / 1e6 / b; break;
+	default: p->value = a; break;
+	}
+}
+
+void xa_metrics(const struct xa_trace *tr, struct xa_turn *t)
+{
+	features(tr, t->feat);
+	for (size_t i = 0; i < xp_l3_count; i++)
+		not_measured(&t->l3[i], "no metric defined for this point");
+	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+		if (xa_l3_index(metrics[i].l3) >= 0)
+			eval(&metrics[i], tr, t);
+}
+
+void xa_metrics_session(struct xa_turn *t, const double *prev)
+{
+	struct xa_l3 *g = &t->l3[xa_l3_index("intelligent.processing.context_growth")];
+	struct xa_l3 *u = &t->l3[xa_l3_index("fused.waste.uncached_prefix")];
+
+	if (!prev || prev[F_IN_TOK] <= 0 || t->feat[F_LLM_N] <= 0) {
+		snprintf(g->note, sizeof(g->note), "no input tokens in this or the previous turn");
+		snprintf(u->note, sizeof(u->note), "no input tokens in this or the previous turn");
+		return;
+	}
+	g->state = u->state = XA_OK_BELOW;
+	g->value = t->feat[F_IN_TOK] / prev[F_IN_TOK] - 1;
+	u->value = 1 - t->feat[F_CACHE_READ] / prev[F_IN_TOK];
+	u->value = u->value < 0 ? 0 : u->value;
+}

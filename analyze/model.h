@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * model.h - the analyzer's internal data model, shared by its stages.
+ *
+ * struct xa_trace is one turn as read from its file (turn.c builds it from
+ * the validated cJSON document, which is then freed); normalize.c adds the
+ * exclusive timeline; domain.c fixes domains; categorize.c charges every
+ * timeline nanosecond to one (domain, category, L3); metrics.c and drill.c
+ * evaluate the L3 points and L4 causes into struct xa_turn.
+ */
+#ifndef XPERF_ANALYZE_MODEL_H
+#define XPERF_ANALYZE_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "analyze/analyze.h"
+
+#define XA_MAX_L3 96  /* >= xp_l3_count (checked at run time) */
+#define XA_NVAR 16    /* counters (theory's counter names) + 2 sched values */
+#define XA_REASON 96
+
+enum xa_attr {
+	XA_A_IN_TOK,     /* gen_ai.usage.input_tokens */
+	XA_A_OUT_TOK,    /* gen_ai.usage.output_tokens */
+	XA_A_CACHE_READ, /* gen_ai.usage.cache_read.input_tokens */
+	XA_A_TTFT_NS,    /* xperf.ttft_ns */
+	XA_A_STATUS,     /* http.response.status_code */
+	XA_A_EXIT,       /* process.exit.code */
+	XA_A_BODY,       /* http.response.body.size */
+	XA_A_COUNT
+};
+extern const char *const xa_attr_names[XA_A_COUNT]; /* the TurnTrace attribute names */
+
+struct xa_span {
+	int64_t id;
+	int parent;    /* index of the parent span, -1 for none */
+	int depth;     /* 0 for top-level spans */
+	const struct xp_stage *stage; /* NULL: custom stage */
+	char stage_name[48];
+	enum xp_domain declared, domain;
+	enum xp_category declared_cat;
+	uint64_t start, end;
+	int has_sched;
+	uint64_t on_cpu, runq, blocked;
+	double var[XA_NVAR];     /* counter values, then runq, on_cpu */
+	uint32_t var_have;       /* bit i: var[i] measured */
+	uint32_t var_unavail;    /* bit i: var[i] listed as unavailable */
+	char why[XA_REASON];     /* the first reason given for an unavailable counter */
+	double attr[XA_A_COUNT];
+	uint32_t attr_have;      /* bit i: attr[i] present */
+	int finish_length;       /* finish reason length/max_tokens */
+	int64_t *tok_times;      /* xperf.token_times_ns, owned */
+	size_t ntok;
+	int synthetic;           /* carved by normalize.c (ttft, streaming_gap) */
+	const char *waste_l3;    /* set when a waste mark covers it (or an ancestor) */
+	uint64_t excl;           /* exclusive ns after flattening */
+};
+
+/* One piece of the exclusive timeline: [start, end) charged to span (or -1: uncovered). */
+struct xa_seg {
+	uint64_t start, end;
+	int span;
+	enum xp_domain domain;
+	enum xp_category category; /* the span's dominant category */
+};
+
+struct xa_gpu {
+	int present;
+	uint64_t phase, busy, kernel, copy, sync, launch, dropped;
+};
+
+struct xa_trace {
+	char path[512];
+	char session_id[132];
+	int64_t turn_index;
+	int complete;
+	char source[8];
+	char tier[16];
+	uint64_t start, end;
+	struct xa_span *spans;
+	size_t nspans, cap;
+	struct id_ix *ids;        /* span ids sorted, for parent lookups */
+	uint32_t mark_count[XA_MAX_L3]; /* waste marks per L3 */
+	unsigned ttft_marks;
+	uint64_t dropped_events, truncated_payloads;
+	unsigned warnings;        /* data_quality.warnings */
+	struct xa_gpu gpu;
+	struct xa_seg *segs;
+	size_t nsegs;
+};
+
+/* What the categorizer accumulates per L3 point, and the drill verdict. */
+enum xa_state { XA_NOT_MEASURED, XA_OK_BELOW, XA_FIRED, XA_NOT_DRILLED, XA_FILTERED };
+
+struct xa_l3 {
+	uint64_t ns;         /* time charged */
+	uint64_t base_ns;    /* effective points: time of the spans they measure */
+	double var[XA_NVAR]; /* counter sums of the spans charged here (L4) */
+	uint32_t var_have;   /* measured in every contributing span */
+	uint32_t var_unavail;/* listed unavailable in some contributing span */
+	int nspans;
+	char why[XA_REASON]; /* first missing-counter reason */
+	double value;        /* metric */
+	enum xa_state state;
+	char note[XA_REASON]; /* why not measured */
+};
+
+struct xa_correction {
+	int64_t span_id;
+	char stage[48];
+	enum xp_domain declared, corrected;
+};
+
+/* Turn features metrics.c computes (ns, counts, tokens). */
+enum xa_feat {
+	F_NONE, F_WALL, F_RUNQ, F_CDUR, F_PA_CPU, F_PA_N, F_RP_CPU, F_RP_N, F_IN_TOK, F_OUT_TOK,
+	F_DEC_NS, F_DEC_TOK, F_MAX_IN, F_LLM_N, F_QUEUE_NS, F_QUEUE_N, F_TTFT_MAX, F_TTFT_N,
+	F_RATE_NS, F_RATE_N, F_STREAM_NS, F_GAP_NS, F_UP_MAX, F_UP_N, F_CONN_NS, F_CONN_N,
+	F_SAMP_NS, F_GPU_PHASE, F_GPU_IDLE, F_GPU_KERNEL, F_GPU_BUSY, F_GPU_COPY, F_GPU_SYNC,
+	F_GPU_LAUNCH, F_CACHE_READ, F_TTFT_FIRST, F_FEAT_COUNT
+};
+
+struct xa_turn {
+	char path[512];
+	char session_id[132];
+	int64_t turn_index;
+	int complete;
+	char source[8];
+	char tier[16];
+	uint64_t start, wall;
+	uint64_t cat_ns[XP_CAT_COUNT];
+	uint64_t l2_ns[XP_DOMAIN_COUNT][XP_CAT_COUNT];
+	struct xa_l3 l3[XA_MAX_L3];
+	double feat[F_FEAT_COUNT]; /* turn features (enum xa_feat) */
+	struct xa_correction *corr;
+	size_t ncorr;
+	char notes[4][XA_REASON]; /* analyzer notes (uncovered time, custom stages...) */
+	unsigned nnotes;
+	unsigned warnings;
+	uint64_t dropped_events;
+	struct xa_seg *segs;      /* timeline, owned */
+	size_t nsegs;
+	char (*seg_stage)[48];    /* stage label per segment */
+};
+
+/* One row of the session's per-turn table (spilled to a temp file). */
+struct xa_row {
+	int64_t turn_index;
+	uint64_t wall;
+	uint64_t cat_ns[XP_CAT_COUNT];
+	double in_tok;
+	double ttft_ms;  /* -1: none */
+	int32_t top_l3;  /* fired point with the most time, -1 when none fired */
+	uint32_t nfired;
+	int32_t complete;
+};
+
+#define XA_SLOWEST 5
+#define XA_SKIP_SHOWN 8
+
+struct xa_session {
+	char dir[512];
+	struct xa_options opt;
+	unsigned turns, skipped, incomplete;
+	char skip_msg[XA_SKIP_SHOWN][2 * XA_REASON];
+	struct xa_turn *total; /* time sums over all turns; l3 states are session verdicts */
+	unsigned fired[XA_MAX_L3], measured[XA_MAX_L3];
+	double worst[XA_MAX_L3];
+	int64_t worst_turn[XA_MAX_L3];
+	double ttft_n, ttft_sx, ttft_sy, ttft_sxx, ttft_sxy; /* TTFT (ms) over turn index */
+	double tok_n, tok_sx, tok_sy, tok_sxx, tok_sxy;      /* input tokens over turn index */
+	double tok_first, tok_last, growth_max;
+	struct xa_row slow[XA_SLOWEST];
+	unsigned nslow;
+	FILE *rows;
+	double prev_feat[F_FEAT_COUNT];
+	int have_prev;
+	uint64_t dropped;
+	unsigned warnings, corrections;
+	char tier[16];
+};
+
+/* aggregate.c: fold one analysed turn into s; 0 ok, -1 on a write error. */
+int xa_session_add(struct xa_session *s, const struct xa_turn *t);
+/* Session verdicts for each L3 point, after the last turn. */
+void xa_session_finish(struct xa_session *s);
+/* Least-squares slope of y over x from the running sums, 0 with < 2 points. */
+double xa_slope(double n, double sx, double sy, double sxx, double sxy);
+/* Read row i of the per-turn table back; 0 ok. */
+int xa_session_row(const struct xa_session *s, size_t i, struct xa_row *r);
+
+/* analyze.c: analyse a parsed document without validating it (the fuzz target's entry;
+ * xa_trace_from_json refuses what it cannot use). XA_OK, XA_EINVALID or XA_EFAIL. */
+int xa_analyze_doc(const cJSON *doc, const char *name, const struct xa_options *o,
+		   struct xa_turn **out);
+
+/* turn.c: build a trace from a validated document. 0 ok, -1 on missing data or memory. */
+int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr);
+void xa_trace_free(struct xa_trace *tr);
+
+/* gpu.c: fill tr->gpu from the document's `gpu` object (absent: zeros). 0 ok, -1 bad. */
+int xa_gpu_stats(struct xa_trace *tr, const cJSON *doc);
+
+/* load.c: read + validate + build one turn. XA_OK, XA_EINVALID, XA_EFAIL.
+ * Errors go to err (one line each); the first one is also copied to first. */
+int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen);
+/* Same for a buffer in memory. */
+int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err);
+
+/* load.c: the turn files of a session directory, without listing them in memory. */
+struct xa_scan {
+	char dir[512];
+	int64_t lo, hi;  /* smallest and largest turn index found */
+	uint32_t widths; /* bit w: some file's index has w digits */
+	size_t nfiles;
+};
+int xa_scan_dir(const char *dir, struct xa_scan *sc);
+/* Path of turn `idx` into path; 0 when such a file exists. */
+int xa_scan_path(const struct xa_scan *sc, int64_t idx, char *path, size_t len);
+
+/* normalize.c: carve ttft/stream gaps, flatten into tr->segs; 0 ok, -1 memory. */
+int xa_normalize(struct xa_trace *tr);
+/* domain.c: set span domains from the stage map, record corrections in t. */
+int xa_domain_check(struct xa_trace *tr, struct xa_turn *t);
+/* categorize.c: charge every timeline ns; fills t's category, L2, L3 sums. */
+int xa_categorize(const struct xa_trace *tr, struct xa_turn *t);
+/* metrics.c: turn features and each L3 point's metric value. */
+void xa_metrics(const struct xa_trace *tr, struct xa_turn *t);
+/* drill.c: threshold walk L1 -> L2 -> L3, grade filter, states. */
+void xa_drill(struct xa_turn *t, const struct xa_options *o);
+
+/* metrics.c: the points that compare a turn with the previous one (prev: its features). */
+void xa_metrics_session(struct xa_turn *t, const double *prev);
+/* ns / wall, 0 when wall is 0. */
+double xa_share(uint64_t ns, uint64_t wall);
+
+/* L4: evaluate cause `l4` for L3 point `i` of t. */
+enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct xp_l4 *l4, double *value,
+			 char *why, size_t whylen);
+/* expr.c: evaluate an L4 formula over named variables; 0 ok, -1 missing var (name in why). */
+int xa_expr_eval(const char *formula, const double *vars, uint32_t have, double *out, char *why,
+		 size_t whylen);
+/* The name of variable i (counters, then "sched.runq_ns", "sched.on_cpu_ns"); NULL past the end. */
+const char *xa_var_name(size_t i);
+size_t xa_var_count(void);
+
+/* Index of an L3 point in theory's table, -1 when unknown. */
+int xa_l3_index(const char *id);
+/* Append a note (dropped when full). */
+void xa_note(struct xa_turn *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif /* XPERF_ANALYZE_MODEL_H */

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * normalize.c - exclusive attribution: turn the (possibly nested and
+ * overlapping) spans of a turn into a timeline where every nanosecond of
+ * [start_ns, end_ns) belongs to exactly one span, or to no span ("uncovered",
+ * charged by categorize.c to theory's uncovered stage).
+ *
+ * Before flattening, fused time hidden inside model spans is made explicit:
+ * the first xperf.ttft_ns of an LLM span becomes a `ttft` child, and stalls in
+ * its xperf.token_times_ns (gap > ratio x median and >= min ms, theory's
+ * rules) become `streaming_gap` children, unless the trace has such spans.
+ *
+ * Priority where spans overlap (the first rule that differs decides):
+ *   1. waste (a waste mark covers the span or an ancestor)
+ *   2. deeper in the parent tree (innermost)
+ *   3. shorter (the more specific of two overlapping peers)
+ *   4. domain: fused > intelligent > compute
+ *   5. later start, then later in the file
+ * A sweep over the sorted boundaries with a max-heap of open spans keyed by
+ * that rank makes it O(n log n).
+ */
+#define _GNU_SOURCE /* qsort_r */
+#include "analyze/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int domain_prio[XP_DOMAIN_COUNT] = {
+	[XP_DOMAIN_COMPUTE] = 0, [XP_DOMAIN_INTELLIGENT] = 1, [XP_DOMAIN_FUSED] = 2,
+};
+
+/* The domain theory's stage map gives (domain.c corrects the spans after this stage). */
+static int prio_of(const struct xa_span *s)
+{
+	return domain_prio[s->stage ? s->stage->domain : XP_DOMAIN_COMPUTE];
+}
+
+/* qsort_r comparator over span indexes: lower priority first. */
+static int cmp_prio(const void *x, const void *y, void *base)
+{
+	const struct xa_span *sp = base;
+	const struct xa_span *a = &sp[*(const int *)x], *b = &sp[*(const int *)y];
+	uint64_t da = a->end - a->start, db = b->end - b->start;
+
+	if (!a->waste_l3 != !b->waste_l3)
+		return a->waste_l3 ? 1 : -1;
+	if (a->depth != b->depth)
+		return a->depth - b->depth;
+	if (da != db)
+		return da > db ? -1 : 1;
+	if (prio_of(a) != prio_of(b))
+		return prio_of(a) - prio_of(b);
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return *(const int *)x - *(const int *)y;
+}
+
+static int cmp_start(const void *x, const void *y, void *base)
+{
+	const struct xa_span *sp = base;
+	const struct xa_span *a = &sp[*(const int *)x], *b = &sp[*(const int *)y];
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+static int has_stage_over(const struct xa_trace *tr, const char *stage, uint64_t a, uint64_t b)
+{
+	for (size_t i = 0; i < tr->nspans; i++) {
+		const struct xa_span *s = &tr->spans[i];
+
+		if (!strcmp(s->stage_name, stage) && s->start < b && s->end > a)
+			return 1;
+	}
+	return 0;
+}
+
+static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_t a, uint64_t b)
+{
+	struct xa_span *c;
+
+	if (tr->nspans == tr->cap) {
+		size_t cap = tr->cap * 2 + 4;
+		struct xa_span *n = realloc(tr->spans, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		tr->spans = n;
+		tr->cap = cap;
+	}
+	c = &tr->spans[tr->nspans++];
+	memset(c, 0, sizeof(*c));
+	snprintf(c->stage_name, sizeof(c->stage_name), "%s", stage);
+	c->stage = xp_stage_find(stage);
+	c->domain = c->declared = c->stage ? c->stage->domain : XP_DOMAIN_FUSED;
+	c->declared_cat = XP_CAT_SUPPLY;
+	c->start = a;
+	c->end = b;
+	c->parent = parent;
+	c->depth = tr->spans[parent].depth + 1;
+	c->id = -(int64_t)tr->nspans;
+	c->synthetic = 1;
+	c->waste_l3 = tr->spans[parent].waste_l3;
+	return 0;
+}
+
+/* Stalls in the token stream of span i become streaming_gap children. */
+static int carve_gaps(struct xa_trace *tr, int i)
+{
+	size_t n = tr->spans[i].ntok;
+	uint64_t *gap, med;
+	int rc = 0;
+
+	if (n < 3 || !(gap = calloc(n, sizeof(*gap))))
+		return n < 3 ? 0 : -1;
+	for (size_t k = 1; k < n; k++) {
+		int64_t d = tr->spans[i].tok_times[k] - tr->spans[i].tok_times[k - 1];
+
+		gap[k - 1] = d > 0 ? (uint64_t)d : 0;
+	}
+	qsort(gap, n - 1, sizeof(*gap), cmp_u64);
+	med = gap[(n - 1) / 2];
+	for (size_t k = 1; k < n && !rc; k++) {
+		uint64_t a = (uint64_t)tr->spans[i].tok_times[k - 1];
+		uint64_t b = (uint64_t)tr->spans[i].tok_times[k];
+
+		if (b <= a || (double)(b - a) <= xp_rules.streaming_gap_ratio * (double)med ||
+		    (double)(b - a) < xp_rules.streaming_gap_min_ms * 1e6)
+			continue;
+		if (a >= tr->spans[i].start && b <= tr->spans[i].end)
+			rc = add_child(tr, i, "streaming_gap", a, b);
+	}
+	free(gap);
+	return rc;
+}
+
+static int carve(struct xa_trace *tr)
+{
+	size_t n = tr->nspans;
+
+	for (size_t i = 0; i < n; i++) {
+		struct xa_span *s = &tr->spans[i];
+		uint64_t ttft, e;
+
+		if (!s->stage || s->stage->domain != XP_DOMAIN_INTELLIGENT)
+			continue;
+		if (s->attr_have & (1u << XA_A_TTFT_NS)) {
+			ttft = s->attr[XA_A_TTFT_NS] > 0 ? (uint64_t)s->attr[XA_A_TTFT_NS] : 0;
+			e = s->start + (ttft < s->end - s->start ? ttft : s->end - s->start);
+			if (e > s->start && !has_stage_over(tr, "ttft", s->start, e) &&
+			    add_child(tr, (int)i, "ttft", s->start, e))
+				return -1;
+		}
+		if (s->ntok && !has_stage_over(tr, "streaming_gap", s->start, s->end) &&
+		    carve_gaps(tr, (int)i))
+			return -1;
+	}
+	return 0;
+}
+
+/* Waste covers the descendants of a marked span. */
+static void inherit_waste(struct xa_trace *tr)
+{
+	for (size_t i = 0; i < tr->nspans; i++)
+		for (int p = tr->spans[i].parent; p >= 0 && !tr->spans[i].waste_l3;
+		     p = tr->spans[p].parent)
+			tr->spans[i].waste_l3 = tr->spans[p].waste_l3;
+}
+
+struct heap {
+	int *v;
+	size_t n;
+	const int *rank;
+};
+
+static void heap_push(struct heap *h, int x)
+{
+	size_t i = h->n++;
+
+	for (; i && h->rank[h->v[(i - 1) / 2]] < h->rank[x]; i = (i - 1) / 2)
+		h->v[i] = h->v[(i - 1) / 2];
+	h->v[i] = x;
+}
+
+static void heap_pop(struct heap *h)
+{
+	int x = h->v[--h->n];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < h->n) {
+		if (c + 1 < h->n && h->rank[h->v[c + 1]] > h->rank[h->v[c]])
+			c++;
+		if (h->rank[h->v[c]] <= h->rank[x])
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	h->v[i] = x;
+}
+
+static void emit(struct xa_trace *tr, uint64_t a, uint64_t b, int span)
+{
+	struct xa_seg *last = tr->nsegs ? &tr->segs[tr->nsegs - 1] : NULL;
+
+	if (a == b)
+		return;
+	if (span >= 0)
+		tr->spans[span].excl += b - a;
+	if (last && last->span == span && last->end == a) {
+		last->end = b;
+		return;
+	}
+	tr->segs[tr->nsegs++] = (struct xa_seg){ .start = a, .end = b, .span = span };
+}
+
+/* The sweep; bystart, rank, hv have n entries, bounds 2n + 2. */
+static void sweep(struct xa_trace *tr, int *bystart, const int *rank, uint64_t *bounds, int *hv)
+{
+	size_t n = tr->nspans, nb = 0, next = 0;
+	struct heap h = { hv, 0, rank };
+
+	bounds[nb++] = tr->start;
+	bounds[nb++] = tr->end;
+	for (size_t i = 0; i < n; i++) {
+		bounds[nb++] = tr->spans[i].start;
+		bounds[nb++] = tr->spans[i].end;
+	}
+	qsort(bounds, nb, sizeof(*bounds), cmp_u64);
+	for (size_t k = 0; k + 1 < nb; k++) {
+		uint64_t a = bounds[k], b = bounds[k + 1];
+
+		if (a == b)
+			continue;
+		while (next < n && tr->spans[bystart[next]].start <= a)
+			heap_push(&h, bystart[next++]);
+		while (h.n && tr->spans[h.v[0]].end <= a)
+			heap_pop(&h);
+		emit(tr, a, b, h.n ? h.v[0] : -1);
+	}
+}
+
+int xa_normalize(struct xa_trace *tr)
+{
+	int *order = NULL, *bystart = NULL, *rank = NULL, *hv = NULL;
+	uint64_t *bounds = NULL;
+	size_t n;
+	int rc = -1;
+
+	inherit_waste(tr);
+	if (carve(tr))
+		return -1;
+	n = tr->nspans;
+	order = calloc(n + 1, sizeof(int));
+	bystart = calloc(n + 1, sizeof(int));
+	rank = calloc(n + 1, sizeof(int));
+	hv = calloc(n + 1, sizeof(int));
+	bounds = calloc(2 * n + 2, sizeof(*bounds));
+	free(tr->segs);
+	tr->nsegs = 0;
+	tr->segs = calloc(2 * n + 2, sizeof(*tr->segs));
+	if (!order || !bystart || !rank || !hv || !bounds || !tr->segs)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		order[i] = bystart[i] = (int)i;
+	qsort_r(order, n, sizeof(int), cmp_prio, tr->spans);
+	qsort_r(bystart, n, sizeof(int), cmp_start, tr->spans);
+	for (size_t i = 0; i < n; i++)
+		rank[order[i]] = (int)i;
+	sweep(tr, bystart, rank, bounds, hv);
+	rc = 0;
+out:
+	free(order);
+	free(bystart);
+	free(rank);
+	free(hv);
+	free(bounds);
+	return rc;
+}

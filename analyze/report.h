@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - what the three reporters share: which nodes of the drill-down a
+ * report shows, their labels, and the per-format entry points. A report
+ * renders either one turn or a session; both carry an xa_turn of time sums
+ * (a session's "total"), so the tree code is the same.
+ */
+#ifndef XPERF_ANALYZE_REPORT_H
+#define XPERF_ANALYZE_REPORT_H
+
+#include "analyze/model.h"
+
+/* What a reporter draws: a turn (s == NULL) or a session (t == s->total). */
+struct xa_view {
+	const struct xa_turn *t;
+	const struct xa_session *s;
+	const struct xa_options *o;
+};
+
+const char *xa_state_name(enum xa_state s); /* "fired", "below", ... */
+/* 1 when the L1 / L2 node's share is above the threshold (it is drilled). */
+int xa_l1_drilled(const struct xa_view *v, enum xp_category c);
+int xa_l2_drilled(const struct xa_view *v, const struct xp_l2 *l2);
+/* 1 when L3 point i appears in the report (not filtered, depth >= 3). */
+int xa_l3_shown(const struct xa_view *v, size_t i);
+/* 1 when L4 causes are evaluated for point i (depth 4, fired, compute domain). */
+int xa_l4_shown(const struct xa_view *v, size_t i);
+/* Fired points ordered by time, at most n; returns how many. */
+size_t xa_top_points(const struct xa_view *v, size_t *idx, size_t n);
+
+int xa_report_json(const struct xa_view *v, FILE *out);
+int xa_report_text(const struct xa_view *v, FILE *out);
+int xa_report_html(const struct xa_view *v, FILE *out);
+
+#endif /* XPERF_ANALYZE_REPORT_H */

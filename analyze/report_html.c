@@ -1,0 +1,324 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report_html.c - one self-contained HTML file: inline CSS and inline SVG,
+ * no scripts and no external references, every text escaped. It shows the
+ * L1 split, a stacked bar per turn (sessions: at most MAX_BARS turns, evenly
+ * sampled), the drill-down tree (fired points open, with evidence,
+ * suggestion and L4 causes), and the turn's timeline by domain lane.
+ */
+#include "analyze/report.h"
+
+#include <string.h>
+
+#define MAX_BARS 200
+#define SVG_W 760
+
+static const char *const cat_color[XP_CAT_COUNT] = { "#4e79a7", "#f28e2b", "#e15759", "#59a14f" };
+
+static const char css[] =
+	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d2330;"
+	"margin:0;background:#f5f6f8}"
+	"main{max-width:820px;margin:0 auto;padding:24px}"
+	"h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px;"
+	"border-bottom:1px solid #d8dce3;padding-bottom:4px}"
+	".facts{color:#5a6272;margin:0 0 12px}"
+	".card{background:#fff;border:1px solid #dde1e7;border-radius:8px;padding:14px 16px}"
+	".legend span{display:inline-block;margin-right:16px}"
+	".sw{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:5px}"
+	"ul.tree{list-style:none;padding-left:0;margin:0}ul.tree ul{list-style:none;"
+	"padding-left:18px;border-left:2px solid #e4e7ec;margin:4px 0 4px 6px}"
+	"li{margin:3px 0}summary{cursor:pointer}"
+	".badge{font-size:11px;border-radius:9px;padding:1px 7px;margin-left:6px;color:#fff}"
+	".fired{background:#c0392b}.below{background:#7f8c8d}.not_measured{background:#b08900}"
+	".not_drilled{background:#aab2bd}.ev{color:#5a6272;font-size:13px}"
+	".fix{background:#fff7e6;border-left:3px solid #f28e2b;padding:4px 8px;margin:4px 0}"
+	"table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:3px 8px;"
+	"border-bottom:1px solid #eceef2;font-size:13px}th{color:#5a6272;font-weight:600}"
+	".num{text-align:right;font-variant-numeric:tabular-nums}";
+
+static void esc(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+/* A horizontal bar split by category, at (x, y), w wide for the whole turn. */
+static void stacked(FILE *out, const uint64_t *ns, uint64_t wall, double x, double y, double w,
+		    double h)
+{
+	for (int c = 0; c < XP_CAT_COUNT && wall; c++) {
+		double cw = w * xa_share(ns[c], wall);
+
+		if (cw > 0)
+			fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
+				     "fill=\"%s\"><title>%s %.1f%%</title></rect>",
+				x, y, cw, h, cat_color[c], xp_categories[c].name,
+				100 * xa_share(ns[c], wall));
+		x += cw;
+	}
+}
+
+static void legend(FILE *out, const struct xa_turn *t)
+{
+	fputs("<div class=\"legend\">", out);
+	for (int c = 0; c < XP_CAT_COUNT; c++)
+		fprintf(out, "<span><i class=\"sw\" style=\"background:%s\"></i>%s %.1f%%</span>",
+			cat_color[c], xp_categories[c].name, 100 * xa_share(t->cat_ns[c], t->wall));
+	fputs("</div>", out);
+}
+
+static void turn_bars(const struct xa_view *v, FILE *out)
+{
+	const struct xa_session *s = v->s;
+	size_t n = s ? (s->turns < MAX_BARS ? s->turns : MAX_BARS) : 1;
+	uint64_t maxw = s ? (s->nslow ? s->slow[0].wall : 1) : v->t->wall;
+	struct xa_row r;
+
+	fputs("<h2>Time per turn, by category</h2><div class=\"card\">", out);
+	legend(out, v->t);
+	fprintf(out, "<svg width=\"%d\" height=\"%zu\" "
+		     "role=\"img\">", SVG_W, n * 18 + 4);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = s ? k * s->turns / n : 0;
+
+		if (s && xa_session_row(s, i, &r))
+			break;
+		if (!s) {
+			r.turn_index = v->t->turn_index;
+			r.wall = v->t->wall;
+			memcpy(r.cat_ns, v->t->cat_ns, sizeof(r.cat_ns));
+		}
+		fprintf(out, "<text x=\"0\" y=\"%zu\" font-size=\"11\" fill=\"#5a6272\">%lld</text>",
+			k * 18 + 14, (long long)r.turn_index);
+		stacked(out, r.cat_ns, r.wall, 50, (double)(k * 18 + 3),
+			maxw ? 600.0 * (double)r.wall / (double)maxw : 0, 13);
+		fprintf(out, "<text x=\"%.1f\" y=\"%zu\" font-size=\"11\" fill=\"#5a6272\">%.1f ms"
+			     "</text>", 56 + (maxw ? 600.0 * (double)r.wall / (double)maxw : 0),
+			k * 18 + 14, r.wall / 1e6);
+	}
+	fputs("</svg>", out);
+	if (s && s->turns > MAX_BARS)
+		fprintf(out, "<p class=\"ev\">%zu of %u turns shown, evenly sampled.</p>", n,
+			s->turns);
+	fputs("</div>", out);
+}
+
+static void l4_items(const struct xa_view *v, size_t i, FILE *out)
+{
+	fputs("<ul>", out);
+	for (size_t k = 0; k < xp_l4_count; k++) {
+		const struct xp_l4 *c = &xp_l4_table[k];
+		char why[160];
+		double val;
+		enum xa_state st = xa_l4_eval(v->t, i, c, &val, why, sizeof(why));
+
+		fputs("<li>L4 ", out);
+		esc(out, c->name);
+		fprintf(out, "<span class=\"badge %s\">%s</span> <span class=\"ev\">",
+			xa_state_name(st), xa_state_name(st));
+		if (st == XA_NOT_MEASURED) {
+			fputs("not measured: ", out);
+			esc(out, why);
+		} else {
+			fprintf(out, "%.4g %s (%s %g)", val, c->unit,
+				c->cmp == XP_FIRE_ABOVE ? "fires above" : "fires below", c->threshold);
+		}
+		fputs("</span>", out);
+		if (st == XA_FIRED) {
+			fputs("<div class=\"fix\">", out);
+			esc(out, c->suggestion);
+			fputs("</div>", out);
+		}
+		fputs("</li>", out);
+	}
+	fputs("</ul>", out);
+}
+
+static void l3_item(const struct xa_view *v, size_t i, FILE *out)
+{
+	const struct xp_l3 *p = &xp_l3_table[i];
+	const struct xa_l3 *a = &v->t->l3[i];
+
+	fprintf(out, "<li><details%s><summary>", a->state == XA_FIRED ? " open=\"open\"" : "");
+	esc(out, p->name);
+	fprintf(out, " <code>%s</code> [%s]<span class=\"badge %s\">%s</span></summary>", p->id,
+		xp_grade_names[p->grade], xa_state_name(a->state), xa_state_name(a->state));
+	fputs("<div class=\"ev\">", out);
+	if (a->state == XA_NOT_MEASURED) {
+		fputs("not measured: ", out);
+		esc(out, a->note);
+	} else {
+		esc(out, p->metric);
+		fprintf(out, ": %.4g %s (fires %s %g); %.3f ms charged", a->value, p->unit,
+			p->cmp == XP_FIRE_ABOVE ? "above" : "below", p->threshold, a->ns / 1e6);
+		if (v->s)
+			fprintf(out, "; fired in %u of %u turns", v->s->fired[i], v->s->turns);
+	}
+	fputs("</div>", out);
+	if (a->state == XA_FIRED) {
+		fputs("<div class=\"fix\">", out);
+		esc(out, p->suggestion);
+		fputs("</div>", out);
+	}
+	if (xa_l4_shown(v, i))
+		l4_items(v, i, out);
+	fputs("</details></li>", out);
+}
+
+static void node(FILE *out, const char *label, uint64_t ns, uint64_t wall, int drilled)
+{
+	fputs("<strong>", out);
+	esc(out, label);
+	fprintf(out, "</strong> %.1f%% <span class=\"ev\">(%.3f ms)%s</span>",
+		100 * xa_share(ns, wall), ns / 1e6, drilled ? "" : " below threshold");
+}
+
+static void l2_items(const struct xa_view *v, enum xp_category c, FILE *out)
+{
+	fputs("<ul>", out);
+	for (size_t k = 0; k < xp_l2_count; k++) {
+		const struct xp_l2 *l2 = &xp_l2_table[k];
+		int dr = xa_l2_drilled(v, l2);
+
+		if (l2->category != c)
+			continue;
+		fputs("<li>", out);
+		node(out, l2->id, v->t->l2_ns[l2->domain][c], v->t->wall, dr);
+		if (dr && v->o->depth >= 3) {
+			fputs("<ul>", out);
+			for (size_t i = 0; i < xp_l3_count; i++)
+				if (xa_l3_shown(v, i) && !strcmp(xp_l3_table[i].l2_id, l2->id))
+					l3_item(v, i, out);
+			fputs("</ul>", out);
+		}
+		fputs("</li>", out);
+	}
+	fputs("</ul>", out);
+}
+
+static void drill_tree(const struct xa_view *v, FILE *out)
+{
+	fprintf(out, "<h2>Drill-down (threshold %.0f%%, depth L%d)</h2><div class=\"card\">"
+		     "<ul class=\"tree\">", 100 * v->o->threshold, v->o->depth);
+	for (int c = 0; c < XP_CAT_COUNT; c++) {
+		int dr = xa_l1_drilled(v, (enum xp_category)c);
+
+		fprintf(out, "<li><i class=\"sw\" style=\"background:%s\"></i>", cat_color[c]);
+		node(out, xp_categories[c].name, v->t->cat_ns[c], v->t->wall, dr);
+		if (dr && v->o->depth >= 2)
+			l2_items(v, (enum xp_category)c, out);
+		fputs("</li>", out);
+	}
+	fputs("</ul></div>", out);
+}
+
+static void timeline(const struct xa_turn *t, FILE *out)
+{
+	double sc = t->wall ? 640.0 / (double)t->wall : 0;
+
+	fputs("<h2>Timeline</h2><div class=\"card\">", out);
+	fprintf(out, "<svg width=\"%d\" height=\"110\" "
+		     "role=\"img\">", SVG_W);
+	for (int d = 0; d < XP_DOMAIN_COUNT; d++)
+		fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">%s</text>",
+			d * 28 + 19, xp_domains[d].key);
+	for (size_t i = 0; i < t->nsegs; i++) {
+		const struct xa_seg *g = &t->segs[i];
+
+		fprintf(out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"20\" fill=\"%s\">"
+			     "<title>", 80 + (double)(g->start - t->start) * sc, g->domain * 28 + 5,
+			(double)(g->end - g->start) * sc, cat_color[g->category]);
+		esc(out, t->seg_stage[i]);
+		fprintf(out, ": %.3f ms, %s</title></rect>", (g->end - g->start) / 1e6,
+			xp_categories[g->category].name);
+	}
+	fprintf(out, "<text x=\"80\" y=\"102\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
+		     "<text x=\"720\" y=\"102\" font-size=\"11\" fill=\"#5a6272\" "
+		     "text-anchor=\"end\">%.1f ms</text></svg></div>", t->wall / 1e6);
+}
+
+static void session_tables(const struct xa_session *s, FILE *out)
+{
+	fprintf(out, "<h2>Trends</h2><div class=\"card\"><p>TTFT drift %+.3f ms per turn over %.0f "
+		     "turns. Input tokens %.0f &#8594; %.0f (%+.1f per turn, largest growth "
+		     "%+.1f%%).</p></div>",
+		xa_slope(s->ttft_n, s->ttft_sx, s->ttft_sy, s->ttft_sxx, s->ttft_sxy), s->ttft_n,
+		s->tok_first, s->tok_last,
+		xa_slope(s->tok_n, s->tok_sx, s->tok_sy, s->tok_sxx, s->tok_sxy),
+		100 * s->growth_max);
+	fputs("<h2>Slowest turns</h2><div class=\"card\"><table><tr><th>turn</th>"
+	      "<th class=\"num\">wall (ms)</th><th>top point</th></tr>", out);
+	for (unsigned i = 0; i < s->nslow; i++)
+		fprintf(out, "<tr><td>%lld</td><td class=\"num\">%.3f</td><td><code>%s</code></td>"
+			     "</tr>", (long long)s->slow[i].turn_index, s->slow[i].wall / 1e6,
+			s->slow[i].top_l3 >= 0 ? xp_l3_table[s->slow[i].top_l3].id : "-");
+	fputs("</table></div>", out);
+}
+
+static void notes(const struct xa_view *v, FILE *out)
+{
+	const struct xa_turn *t = v->t;
+
+	if (!t->ncorr && !t->nnotes && !(v->s && v->s->skipped))
+		return;
+	fputs("<h2>Data quality</h2><div class=\"card\"><ul>", out);
+	for (size_t i = 0; i < t->ncorr; i++) {
+		fprintf(out, "<li>span %lld (", (long long)t->corr[i].span_id);
+		esc(out, t->corr[i].stage);
+		fprintf(out, ") declared %s, corrected to %s</li>",
+			xp_domains[t->corr[i].declared].key, xp_domains[t->corr[i].corrected].key);
+	}
+	for (unsigned i = 0; i < t->nnotes; i++) {
+		fputs("<li>", out);
+		esc(out, t->notes[i]);
+		fputs("</li>", out);
+	}
+	for (unsigned i = 0; v->s && i < v->s->skipped && i < XA_SKIP_SHOWN; i++) {
+		fputs("<li>skipped: ", out);
+		esc(out, v->s->skip_msg[i]);
+		fputs("</li>", out);
+	}
+	fputs("</ul></div>", out);
+}
+
+int xa_report_html(const struct xa_view *v, FILE *out)
+{
+	const struct xa_turn *t = v->t;
+
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>"
+		     "<title>xperf Top-down report</title><style>%s</style></head><body><main>",
+		css);
+	if (v->s) {
+		fputs("<h1>xperf session report</h1><p class=\"facts\">", out);
+		esc(out, v->s->dir);
+		fprintf(out, ": %u turns, %u skipped, %.3f s; tier %s; %llu dropped events</p>",
+			v->s->turns, v->s->skipped, t->wall / 1e9, v->s->tier,
+			(unsigned long long)v->s->dropped);
+	} else {
+		fprintf(out, "<h1>xperf turn %lld</h1><p class=\"facts\">session ",
+			(long long)t->turn_index);
+		esc(out, t->session_id);
+		fputs("; source ", out);
+		esc(out, t->source);
+		fprintf(out, "; %.3f ms; tier ", t->wall / 1e6);
+		esc(out, t->tier);
+		fprintf(out, "; %s</p>", t->complete ? "complete" : "incomplete");
+	}
+	turn_bars(v, out);
+	drill_tree(v, out);
+	if (v->s)
+		session_tables(v->s, out);
+	else
+		timeline(t, out);
+	notes(v, out);
+	fputs("</main></body></html>\n", out);
+	return 0;
+}

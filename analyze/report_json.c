@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+/*
+ * report_json.c - the JSON report (layout: analyze/README.md, schema:
+ * analyze/report.schema.json). Every value is produced by cJSON. A session's
+ * per-turn table is streamed row by row (each row printed by cJSON, only the
+ * array's separators written here) so that a report of 100,000 turns needs no
+ * more memory than one of ten.
+ */
+#include "analyze/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static cJSON *options_json(const struct xa_options *o)
+{
+	cJSON *j = cJSON_CreateObject(), *g = cJSON_AddArrayToObject(j, "measurability");
+
+	cJSON_AddNumberToObject(j, "depth", o->depth);
+	cJSON_AddNumberToObject(j, "threshold", o->threshold);
+	for (int i = 0; i < XP_GRADE_COUNT; i++)
+		if (o->grades & (1u << i))
+			cJSON_AddItemToArray(g, cJSON_CreateString(xp_grade_names[i]));
+	return j;
+}
+
+static void add_node(cJSON *arr, const char *id, const char *name, uint64_t ns, uint64_t wall,
+		     int drilled)
+{
+	cJSON *n = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(n, "id", id);
+	cJSON_AddStringToObject(n, "name", name);
+	cJSON_AddNumberToObject(n, "ns", (double)ns);
+	cJSON_AddNumberToObject(n, "share", xa_share(ns, wall));
+	cJSON_AddBoolToObject(n, "drilled", drilled);
+	cJSON_AddItemToArray(arr, n);
+}
+
+static cJSON *l4_json(const struct xa_view *v, size_t i)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t k = 0; k < xp_l4_count; k++) {
+		const struct xp_l4 *c = &xp_l4_table[k];
+		cJSON *n = cJSON_CreateObject();
+		char why[160];
+		double val;
+		enum xa_state st = xa_l4_eval(v->t, i, c, &val, why, sizeof(why));
+
+		cJSON_AddStringToObject(n, "id", c->id);
+		cJSON_AddStringToObject(n, "name", c->name);
+		cJSON_AddStringToObject(n, "state", xa_state_name(st));
+		cJSON_AddStringToObject(n, "formula", c->formula);
+		cJSON_AddNumberToObject(n, "threshold", c->threshold);
+		cJSON_AddStringToObject(n, "unit", c->unit);
+		if (st == XA_NOT_MEASURED)
+			cJSON_AddStringToObject(n, "note", why);
+		else
+			cJSON_AddNumberToObject(n, "value", val);
+		if (st == XA_FIRED)
+			cJSON_AddStringToObject(n, "suggestion", c->suggestion);
+		cJSON_AddItemToArray(arr, n);
+	}
+	return arr;
+}
+
+static cJSON *l3_json(const struct xa_view *v, size_t i)
+{
+	const struct xp_l3 *p = &xp_l3_table[i];
+	const struct xa_l3 *a = &v->t->l3[i];
+	cJSON *n = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(n, "id", p->id);
+	cJSON_AddStringToObject(n, "name", p->name);
+	cJSON_AddStringToObject(n, "l2", p->l2_id);
+	cJSON_AddStringToObject(n, "grade", xp_grade_names[p->grade]);
+	cJSON_AddStringToObject(n, "state", xa_state_name(a->state));
+	cJSON_AddNumberToObject(n, "ns", (double)a->ns);
+	cJSON_AddNumberToObject(n, "share", xa_share(a->ns, v->t->wall));
+	cJSON_AddStringToObject(n, "metric", p->metric);
+	if (a->state == XA_NOT_MEASURED)
+		cJSON_AddStringToObject(n, "note", a->note);
+	else
+		cJSON_AddNumberToObject(n, "value", a->value);
+	cJSON_AddNumberToObject(n, "threshold", p->threshold);
+	cJSON_AddStringToObject(n, "unit", p->unit);
+	cJSON_AddStringToObject(n, "fires", p->cmp == XP_FIRE_ABOVE ? "above" : "below");
+	if (v->s) {
+		cJSON_AddNumberToObject(n, "fired_turns", v->s->fired[i]);
+		cJSON_AddNumberToObject(n, "measured_turns", v->s->measured[i]);
+		if (v->s->fired[i])
+			cJSON_AddNumberToObject(n, "worst_turn", (double)v->s->worst_turn[i]);
+	}
+	if (a->state == XA_FIRED)
+		cJSON_AddStringToObject(n, "suggestion", p->suggestion);
+	if (xa_l4_shown(v, i))
+		cJSON_AddItemToObject(n, "l4", l4_json(v, i));
+	return n;
+}
+
+static void add_tree(const struct xa_view *v, cJSON *root)
+{
+	cJSON *l1 = cJSON_AddArrayToObject(root, "l1"), *l2, *l3, *top;
+	size_t idx[XA_MAX_L3], n;
+
+	for (int c = 0; c < XP_CAT_COUNT; c++)
+		add_node(l1, xp_categories[c].key, xp_categories[c].name, v->t->cat_ns[c],
+			 v->t->wall, xa_l1_drilled(v, (enum xp_category)c));
+	if (v->o->depth < 2)
+		return;
+	l2 = cJSON_AddArrayToObject(root, "l2");
+	for (size_t k = 0; k < xp_l2_count; k++) {
+		const struct xp_l2 *p = &xp_l2_table[k];
+
+		add_node(l2, p->id, p->name, v->t->l2_ns[p->domain][p->category], v->t->wall,
+			 xa_l2_drilled(v, p));
+	}
+	if (v->o->depth < 3)
+		return;
+	l3 = cJSON_AddArrayToObject(root, "l3");
+	for (size_t i = 0; i < xp_l3_count; i++)
+		if (xa_l3_shown(v, i))
+			cJSON_AddItemToArray(l3, l3_json(v, i));
+	top = cJSON_AddArrayToObject(root, "bottlenecks");
+	n = xa_top_points(v, idx, XA_MAX_L3);
+	for (size_t k = 0; k < n; k++)
+		cJSON_AddItemToArray(top, cJSON_CreateString(xp_l3_table[idx[k]].id));
+}
+
+static void add_turn_facts(const struct xa_turn *t, cJSON *root)
+{
+	cJSON *j = cJSON_AddObjectToObject(root, "turn"), *arr;
+
+	cJSON_AddStringToObject(j, "path", t->path);
+	cJSON_AddStringToObject(j, "session_id", t->session_id);
+	cJSON_AddNumberToObject(j, "turn_index", (double)t->turn_index);
+	cJSON_AddStringToObject(j, "source", t->source);
+	cJSON_AddBoolToObject(j, "complete", t->complete);
+	cJSON_AddNumberToObject(j, "start_ns", (double)t->start);
+	cJSON_AddNumberToObject(j, "wall_ns", (double)t->wall);
+	cJSON_AddStringToObject(j, "tier", t->tier);
+	cJSON_AddNumberToObject(j, "dropped_events", (double)t->dropped_events);
+	cJSON_AddNumberToObject(j, "warnings", t->warnings);
+	arr = cJSON_AddArrayToObject(root, "corrections");
+	for (size_t i = 0; i < t->ncorr; i++) {
+		cJSON *c = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(c, "span", (double)t->corr[i].span_id);
+		cJSON_AddStringToObject(c, "stage", t->corr[i].stage);
+		cJSON_AddStringToObject(c, "declared", xp_domains[t->corr[i].declared].key);
+		cJSON_AddStringToObject(c, "corrected", xp_domains[t->corr[i].corrected].key);
+		cJSON_AddItemToArray(arr, c);
+	}
+	arr = cJSON_AddArrayToObject(root, "notes");
+	for (unsigned i = 0; i < t->nnotes; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(t->notes[i]));
+	arr = cJSON_AddArrayToObject(root, "timeline");
+	for (size_t i = 0; i < t->nsegs; i++) {
+		cJSON *g = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(g, "start_ns", (double)t->segs[i].start);
+		cJSON_AddNumberToObject(g, "end_ns", (double)t->segs[i].end);
+		cJSON_AddStringToObject(g, "stage", t->seg_stage[i]);
+		cJSON_AddStringToObject(g, "domain", xp_domains[t->segs[i].domain].key);
+		cJSON_AddStringToObject(g, "category", xp_categories[t->segs[i].category].key);
+		cJSON_AddItemToArray(arr, g);
+	}
+}
+
+static void add_session_facts(const struct xa_session *s, cJSON *root)
+{
+	cJSON *j = cJSON_AddObjectToObject(root, "session"), *arr, *tr;
+
+	cJSON_AddStringToObject(j, "dir", s->dir);
+	cJSON_AddNumberToObject(j, "turns", s->turns);
+	cJSON_AddNumberToObject(j, "skipped", s->skipped);
+	arr = cJSON_AddArrayToObject(j, "skipped_files");
+	for (unsigned i = 0; i < s->skipped && i < XA_SKIP_SHOWN; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(s->skip_msg[i]));
+	cJSON_AddNumberToObject(j, "incomplete", s->incomplete);
+	cJSON_AddNumberToObject(j, "wall_ns", (double)s->total->wall);
+	cJSON_AddStringToObject(j, "tier", s->tier);
+	cJSON_AddNumberToObject(j, "dropped_events", (double)s->dropped);
+	cJSON_AddNumberToObject(j, "warnings", s->warnings);
+	cJSON_AddNumberToObject(j, "corrections", s->corrections);
+	tr = cJSON_AddObjectToObject(root, "trends");
+	cJSON_AddNumberToObject(tr, "ttft_turns", s->ttft_n);
+	cJSON_AddNumberToObject(tr, "ttft_slope_ms_per_turn",
+				xa_slope(s->ttft_n, s->ttft_sx, s->ttft_sy, s->ttft_sxx, s->ttft_sxy));
+	cJSON_AddNumberToObject(tr, "input_tokens_first", s->tok_first);
+	cJSON_AddNumberToObject(tr, "input_tokens_last", s->tok_last);
+	cJSON_AddNumberToObject(tr, "input_tokens_slope_per_turn",
+				xa_slope(s->tok_n, s->tok_sx, s->tok_sy, s->tok_sxx, s->tok_sxy));
+	cJSON_AddNumberToObject(tr, "context_growth_max", s->growth_max);
+	arr = cJSON_AddArrayToObject(root, "slowest");
+	for (unsigned i = 0; i < s->nslow; i++) {
+		cJSON *r = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(r, "turn_index", (double)s->slow[i].turn_index);
+		cJSON_AddNumberToObject(r, "wall_ns", (double)s->slow[i].wall);
+		cJSON_AddStringToObject(r, "top_l3", s->slow[i].top_l3 >= 0
+				? xp_l3_table[s->slow[i].top_l3].id : "");
+		cJSON_AddItemToArray(arr, r);
+	}
+}
+
+static cJSON *row_json(const struct xa_row *r)
+{
+	cJSON *j = cJSON_CreateObject(), *ns = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(j, "turn_index", (double)r->turn_index);
+	cJSON_AddNumberToObject(j, "wall_ns", (double)r->wall);
+	for (int c = 0; c < XP_CAT_COUNT; c++)
+		cJSON_AddNumberToObject(ns, xp_categories[c].key, (double)r->cat_ns[c]);
+	cJSON_AddItemToObject(j, "ns", ns);
+	cJSON_AddNumberToObject(j, "input_tokens", r->in_tok);
+	cJSON_AddNumberToObject(j, "ttft_ms", r->ttft_ms);
+	cJSON_AddStringToObject(j, "top_l3", r->top_l3 >= 0 ? xp_l3_table[r->top_l3].id : "");
+	cJSON_AddNumberToObject(j, "fired", r->nfired);
+	cJSON_AddBoolToObject(j, "complete", r->complete);
+	return j;
+}
+
+/* Print doc without its closing brace, then the rows of the turns array. */
+static int stream_rows(const struct xa_session *s, char *head, FILE *out)
+{
+	size_t len = strlen(head);
+	struct xa_row r;
+
+	while (len && (head[len - 1] == '}' || head[len - 1] == '\n'))
+		head[--len] = '\0';
+	fprintf(out, "%s,\n\t\"turns\":\t[", head);
+	for (size_t i = 0; i < s->turns; i++) {
+		cJSON *j;
+		char *txt;
+
+		if (xa_session_row(s, i, &r))
+			return -1;
+		j = row_json(&r);
+		txt = cJSON_PrintUnformatted(j);
+		cJSON_Delete(j);
+		if (!txt)
+			return -1;
+		fprintf(out, "%s\n\t\t%s", i ? "," : "", txt);
+		free(txt);
+	}
+	fprintf(out, "]\n}\n");
+	return 0;
+}
+
+int xa_report_json(const struct xa_view *v, FILE *out)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *txt;
+	int rc = 0;
+
+	cJSON_AddStringToObject(root, "report", v->s ? "xperf.analyze.session" : "xperf.analyze.turn");
+	cJSON_AddStringToObject(root, "version", "1.0");
+	cJSON_AddItemToObject(root, "options", options_json(v->o));
+	if (v->s)
+		add_session_facts(v->s, root);
+	else
+		add_turn_facts(v->t, root);
+	add_tree(v, root);
+	txt = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!txt)
+		return -1;
+	if (v->s)
+		rc = stream_rows(v->s, txt, out);
+	else
+		fprintf(out, "%s\n", txt);
+	free(txt);
+	return rc;
+}
