@@ -31,6 +31,12 @@ struct xt_sched_sum xt_sched_query(const struct xt_sched *s, uint32_t tid, uint6
  */
 uint64_t xt_sched_next(const struct xt_sched *s, uint32_t tid, enum xt_state st, uint64_t t,
 		       uint64_t min_ns);
+/*
+ * When data a read waited for arrived: the last time in [from, to] tid was
+ * woken from BLOCKED (entered RUNQ or ONCPU right after it); 0 if it never
+ * slept there. Unlike the read's return time, it excludes run-queue delay.
+ */
+uint64_t xt_sched_wakeup(const struct xt_sched *s, uint32_t tid, uint64_t from, uint64_t to);
 /* Forgets transitions before t (keeping the state in force at t). */
 void xt_sched_prune(struct xt_sched *s, uint64_t t);
 

@@ -358,11 +358,20 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 
 int xt_session_event(struct xt_session *s, const struct xt_event *ev)
 {
+	struct xt_event adj = *ev;
+
 	if (!s->first_ts || ev->ts_ns < s->first_ts)
 		s->first_ts = ev->ts_ns;
 	s->cur_tgid = ev->tgid;
 	s->cur_tid = ev->tid;
-	route(s, ev);
+	/* a read is timed by the arrival of its data (the wakeup), not by its return */
+	if ((ev->kind == XT_TLS || ev->kind == XT_SOCK) && ev->dir == XT_READ && ev->call_ns) {
+		uint64_t t = xt_sched_wakeup(s->sched, ev->tid, ev->call_ns, ev->ts_ns);
+
+		if (t)
+			adj.ts_ns = t;
+	}
+	route(s, &adj);
 	if (s->failed) {
 		fprintf(stderr, "xperf: out of memory while assembling turns\n");
 		return -1;
