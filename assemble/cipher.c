@@ -13,12 +13,18 @@
 
 enum phase { P_NEW, P_HELLO, P_READY, P_REQUEST, P_RESPONSE };
 
+#define XT_CIPHER_SKIP_MAX 16
+
 struct sconn {
 	uint32_t tgid;
 	uint64_t cookie;
 	int llm;
 	int covered; /* data moved inside SSL calls: the plaintext tier sees it */
 	enum phase phase;
+	int first; /* the open exchange is the connection's first */
+	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
+	uint64_t skip_bytes;
+	size_t n_skip;
 	char host[256];
 	struct xt_exchange *e; /* the open exchange */
 };
@@ -74,6 +80,21 @@ static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int cr
 	return s;
 }
 
+/* The answer starts after the longest pause among the set-aside receives. */
+static void answer_in_skipped(const struct sconn *s, struct xt_exchange *e)
+{
+	size_t start = 0;
+	uint64_t gap = 0;
+
+	for (size_t i = 1; i < s->n_skip; i++)
+		if (s->skip_t[i] - s->skip_t[i - 1] > gap) {
+			gap = s->skip_t[i] - s->skip_t[i - 1];
+			start = i;
+		}
+	e->resp_start_ns = s->skip_t[start];
+	e->resp_end_ns = s->skip_t[s->n_skip - 1];
+}
+
 static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 {
 	struct xt_exchange *e = s->e;
@@ -81,6 +102,12 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	if (!e)
 		return;
 	s->e = NULL;
+	if (!e->resp_start_ns && s->n_skip) /* the "tickets" held the whole answer */
+		answer_in_skipped(s, e);
+	e->resp_bytes += s->skip_bytes;
+	s->n_skip = 0;
+	s->skip_bytes = 0;
+	s->first = 0;
 	e->answered = e->resp_start_ns && !cut;
 	e->cipher = 1;
 	c->cb(c->ctx, e, s->covered);
@@ -98,10 +125,11 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		s->e = calloc(1, sizeof(*s->e));
 		if (!s->e)
 			return;
+		s->first = s->phase == P_READY;
 		xp_llm_call_init(&s->e->call, XP_API_NONE);
 		s->e->tgid = ev->tgid;
 		s->e->tid = ev->tid;
-		s->e->req_start_ns = ev->call_ns ? ev->call_ns : ev->ts_ns;
+		s->e->req_start_ns = ev->ts_ns; /* as the plaintext tier: when the write returned */
 		memcpy(s->e->host, s->host, sizeof(s->host));
 	}
 	s->e->req_end_ns = ev->ts_ns;
@@ -119,11 +147,11 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 	}
 	if (!e || !ev->len)
 		return;
-	/* session tickets read right after the request are not the answer */
-	if (!e->resp_start_ns && ev->ts_ns - e->req_end_ns < XT_CIPHER_TICKET_NS &&
-	    e->resp_bytes + ev->len <= XT_CIPHER_TICKET_BYTES && s->phase == P_REQUEST &&
-	    !e->call.n_tokens && e->req_end_ns) {
-		e->resp_bytes += ev->len;
+	if (!e->resp_start_ns && s->first && ev->ts_ns - e->req_end_ns < XT_CIPHER_TICKET_NS &&
+	    s->skip_bytes + ev->len <= XT_CIPHER_TICKET_BYTES && s->n_skip < XT_CIPHER_SKIP_MAX) {
+		s->skip_t[s->n_skip++] = ev->ts_ns;
+		s->skip_bytes += ev->len;
+		s->phase = P_RESPONSE; /* the next send still ends the exchange */
 		return;
 	}
 	if (!e->resp_start_ns)

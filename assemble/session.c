@@ -16,6 +16,9 @@
 /* A ciphertext exchange is the same as a plaintext one when their requests start this close. */
 #define XT_SHADOW_MATCH_NS 20000000ull
 
+/* Threads whose last TLS/socket call is remembered (for read timing). */
+#define XT_IO_THREADS 64
+
 struct conn {
 	uint32_t tgid;
 	uint64_t id;
@@ -39,6 +42,7 @@ struct xt_session {
 	uint32_t agent, cur_tgid, cur_tid; /* the event being fed */
 	uint64_t next_start; /* start of the next turn to write; 0 until known */
 	uint64_t first_ts, dropped, truncated;
+	struct io_mark { uint32_t tid; uint64_t t; } last_io[XT_IO_THREADS]; /* last I/O per thread */
 	int turns, exchanges, cutting, failed;
 };
 
@@ -165,7 +169,8 @@ static void match_shadows(struct xt_session *s, size_t n)
 			continue;
 		e->shadow_req_start_ns = best->req_start_ns;
 		e->shadow_resp_end_ns = best->resp_end_ns;
-		e->shadow_ttft_ns = best->call.n_tokens ? best->call.token_ns[0] - best->req_end_ns : 0;
+		e->shadow_ttft_ns = best->resp_start_ns > best->req_end_ns ?
+					    best->resp_start_ns - best->req_end_ns : 0;
 	}
 }
 
@@ -356,6 +361,25 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 	}
 }
 
+/*
+ * A read is timed by the arrival of its data: the wakeup that ended the
+ * thread's wait for it, whether it slept inside the read or (non-blocking
+ * sockets) in poll() before it; never earlier than the thread's previous
+ * I/O. Without scheduler data, the time the read returned.
+ */
+static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
+{
+	struct io_mark *m = &s->last_io[ev->tid % XT_IO_THREADS];
+	uint64_t from = m->tid == ev->tid && m->t ? m->t : ev->call_ns;
+	uint64_t t = 0;
+
+	if (ev->dir == XT_READ && from)
+		t = xt_sched_wakeup(s->sched, ev->tid, from, ev->ts_ns);
+	m->tid = ev->tid;
+	m->t = ev->ts_ns;
+	return t ? t : ev->ts_ns;
+}
+
 int xt_session_event(struct xt_session *s, const struct xt_event *ev)
 {
 	struct xt_event adj = *ev;
@@ -364,13 +388,8 @@ int xt_session_event(struct xt_session *s, const struct xt_event *ev)
 		s->first_ts = ev->ts_ns;
 	s->cur_tgid = ev->tgid;
 	s->cur_tid = ev->tid;
-	/* a read is timed by the arrival of its data (the wakeup), not by its return */
-	if ((ev->kind == XT_TLS || ev->kind == XT_SOCK) && ev->dir == XT_READ && ev->call_ns) {
-		uint64_t t = xt_sched_wakeup(s->sched, ev->tid, ev->call_ns, ev->ts_ns);
-
-		if (t)
-			adj.ts_ns = t;
-	}
+	if (ev->kind == XT_TLS || ev->kind == XT_SOCK)
+		adj.ts_ns = io_time(s, ev);
 	route(s, &adj);
 	if (s->failed) {
 		fprintf(stderr, "xperf: out of memory while assembling turns\n");

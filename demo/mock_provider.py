@@ -9,7 +9,9 @@ a 429 with retry-after, tool_use answers and max_tokens truncation. A CA and a
 leaf certificate are made at start (the CA is what clients trust). Every
 timing it produces is logged as JSON lines on CLOCK_MONOTONIC
 (time.monotonic_ns), the clock of kernel timestamps, so traces can be checked
-against it: request_received, first_byte_sent, token_sent (each), end.
+against it: request_received, first_byte_sent, token_sent (each), end. Events
+that write carry t_ns (just before the write) and t_done_ns (after it): the
+client receives the bytes inside that interval.
 
   mock_provider.py --dir D [--scenario demo|simple] [--log F] [--port N]
 Writes D/ca.pem and, once listening, D/port.
@@ -48,12 +50,18 @@ class Log:
         self.f = open(path, "a", buffering=1) if path else None
         self.lock = threading.Lock()
 
-    def __call__(self, event, rid, **kw):
-        rec = {"event": event, "id": rid, "t_ns": time.monotonic_ns(), **kw}
+    def __call__(self, event, rid, t_ns=None, **kw):
+        rec = {"event": event, "id": rid, "t_ns": t_ns or time.monotonic_ns(), **kw}
         if self.f:
             with self.lock:
                 self.f.write(json.dumps(rec) + "\n")
         return rec["t_ns"]
+
+    def write(self, wfile, data, event, rid, **kw):
+        """Writes data and logs event with the interval the write took."""
+        t0 = time.monotonic_ns()
+        wfile.write(data)
+        self(event, rid, t_ns=t0, t_done_ns=time.monotonic_ns(), **kw)
 
 
 def make_certs(d):
@@ -110,22 +118,24 @@ class Handler(http.server.BaseHTTPRequestHandler):
         r = Reply(self, rid, api, req, step)
         r.stream() if stream else r.whole()
 
-    def send_json(self, status, obj, extra=()):
+    def send_json(self, status, obj, extra=(), rid=None):
+        """Head and body in one write (logged as first_byte_sent when rid is given)."""
         data = json.dumps(obj).encode()
-        self.send_response(status)
-        for k, v in extra:
-            self.send_header(k, v)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        head = "HTTP/1.1 %d %s\r\n" % (status, self.responses.get(status, ("",))[0])
+        for k, v in list(extra) + [("content-type", "application/json"),
+                                   ("content-length", str(len(data)))]:
+            head += "%s: %s\r\n" % (k, v)
+        out = head.encode() + b"\r\n" + data
+        if rid is None:
+            self.wfile.write(out)
+        else:
+            self.server.log.write(self.wfile, out, "first_byte_sent", rid)
 
     def send_error_step(self, rid, api, step):
         ms = step.get("retry_after_ms", 1000)
         err = {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}
-        self.server.log("first_byte_sent", rid)
         self.send_json(step["status"], err, [("retry-after", str(max(1, ms // 1000))),
-                                             ("retry-after-ms", str(ms))])
+                                             ("retry-after-ms", str(ms))], rid)
         self.server.log("end", rid, status=step["status"], api=api, stream=False,
                         error="rate_limit_error", output_tokens=0)
 
@@ -176,14 +186,18 @@ class Reply:
             obj = {"id": "chatcmpl-%d" % self.rid, "object": "chat.completion", "model": self.model,
                    "choices": [{"index": 0, "message": msg, "finish_reason": self.finish_reason()}],
                    "usage": {"prompt_tokens": self.input_tokens, "completion_tokens": self.output_tokens()}}
-        self.log("first_byte_sent", self.rid)
-        self.h.send_json(200, obj)
+        self.h.send_json(200, obj, rid=self.rid)
         self.log_end(stream=False)
 
-    def log_end(self, stream):
-        self.log("end", self.rid, status=200, api=self.api, stream=stream, model=self.model,
-                 input_tokens=self.input_tokens, output_tokens=self.output_tokens(),
-                 stop_reason=self.finish_reason(), tools=["bash"] if self.tool else [])
+    def log_end(self, stream, last=b""):
+        """The end of the answer: after its last write (logged around it when there is one)."""
+        kw = dict(status=200, api=self.api, stream=stream, model=self.model,
+                  input_tokens=self.input_tokens, output_tokens=self.output_tokens(),
+                  stop_reason=self.finish_reason(), tools=["bash"] if self.tool else [])
+        if last:
+            self.log.write(self.h.wfile, last, "end", self.rid, **kw)
+        else:
+            self.log("end", self.rid, **kw)
 
     def chunk(self, data, prefix=b""):
         self.h.wfile.write(prefix + b"%x\r\n%s\r\n" % (len(data), data))
@@ -205,15 +219,16 @@ class Reply:
             if is_token and not first:
                 time.sleep(gap + (self.step.get("stall_ms", 0) / 1000.0
                                   if tok == self.step.get("stall_at", -1) else 0))
-            if first:
-                self.log("first_byte_sent", self.rid)
+            t0 = time.monotonic_ns()
             self.chunk(data, head if first else b"")
+            t1 = time.monotonic_ns()
+            if first:
+                self.log("first_byte_sent", self.rid, t_ns=t0, t_done_ns=t1)
             if is_token:
-                self.log("token_sent", self.rid, i=tok)
+                self.log("token_sent", self.rid, t_ns=t0, t_done_ns=t1, i=tok)
                 tok += 1
             first = False
-        h.wfile.write(b"0\r\n\r\n")
-        self.log_end(stream=True)
+        self.log_end(stream=True, last=b"0\r\n\r\n")
 
     def anthropic_events(self):
         """(bytes, is_token) pairs; the first token rides with message_start."""
