@@ -121,8 +121,11 @@ int xt_procs_event(struct xt_procs *t, const struct xt_event *ev)
 		p = xt_procs_find(t, ev->tgid);
 		if (!p && !(p = add(t, ev->tgid)))
 			return -1;
+		/* the first exec is what the parent asked to run; a shell's later
+		 * exec of that command (`bash -c CMD` execs CMD) keeps the name */
+		if (!p->exec_ns)
+			set_argv(p, ev->argv, ev->argv_len);
 		p->exec_ns = ev->ts_ns;
-		set_argv(p, ev->argv, ev->argv_len);
 		return 0;
 	case XT_EXIT:
 		p = xt_procs_find(t, ev->tgid);

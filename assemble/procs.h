@@ -15,7 +15,7 @@ struct xt_proc {
 	int exited;
 	uint32_t wait_status;
 	uint64_t cpu_ns;
-	char cmdline[512]; /* argv joined by spaces (cut to fit) */
+	char cmdline[512]; /* argv of its first exec joined by spaces (cut to fit) */
 	char comm[64];     /* basename of argv[0] */
 	char tool[64];     /* the tool's name: the command a shell -c runs, or argv[0] */
 };

@@ -62,6 +62,7 @@ static void test_procs(void)
 		{ .kind = XT_EXEC, .ts_ns = 14, .tgid = 3, .argv = argv2, .argv_len = sizeof(argv2) },
 		{ .kind = XT_EXIT, .ts_ns = 30, .tgid = 3, .wait_status = 9 },
 		{ .kind = XT_EXIT, .ts_ns = 20, .tgid = 2, .wait_status = 1 << 8 },
+		{ .kind = XT_EXEC, .ts_ns = 15, .tgid = 2, .argv = argv2, .argv_len = sizeof(argv2) },
 	};
 
 	xt_procs_init(&t);
@@ -76,6 +77,8 @@ static void test_procs(void)
 	CHECK(xt_procs_descends(&t, 3, 1) && !xt_procs_descends(&t, 1, 3));
 	CHECK(xt_procs_tree_end(&t, 2) == 0); /* nothing exited yet */
 	CHECK(xt_procs_event(&t, &ev[5]) == 0 && xt_procs_event(&t, &ev[6]) == 0);
+	CHECK(xt_procs_event(&t, &ev[7]) == 0); /* bash exec'd its command: the name stays */
+	CHECK(!strcmp(xt_procs_find(&t, 2)->tool, "uname"));
 	CHECK(xt_procs_tree_end(&t, 2) == 30); /* the grandchild outlived its parent */
 	CHECK(xt_exit_code(xt_procs_find(&t, 2)->wait_status) == 1);
 	CHECK(xt_exit_signal(xt_procs_find(&t, 3)->wait_status) == 9);

@@ -33,6 +33,7 @@ class Agent:
     def __init__(self, a):
         ctx = ssl.create_default_context(cafile=a.ca)
         self.conn = http.client.HTTPSConnection("localhost", a.port, context=ctx, timeout=30)
+        self.conn.connect()  # as SDK connection pools do: the handshake is not in turn 1's request
         self.log_f = open(a.log, "a", buffering=1) if a.log else None
         self.history = [{"role": "user", "content": "Which OS is this machine, and is it busy?"}]
         self.max_tokens = a.max_tokens
