@@ -5,7 +5,7 @@
  * writes DIR/<session>/turn_NNN.json as turns complete (DIR: -o, else
  * .xperf/traces); at the end the last turn is written (incomplete if the
  * agent still runs: detach or --duration) and, unless --quiet, a summary
- * goes to stderr. XPERF_LLM_PATHS ("SUFFIX=API,...") and XPERF_LLM_HOSTS
+ * goes to stderr. XPERF_SESSION_ID names the session; XPERF_LLM_PATHS ("SUFFIX=API,...") and XPERF_LLM_HOSTS
  * ("PATTERN,...") extend/restrict what counts as an LLM exchange.
  */
 #include <errno.h>
@@ -20,6 +20,8 @@
 #include "userspace/sink.h"
 
 #define XT_MAX_RULES 32
+#define ID_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+
 
 struct turns {
 	struct xt_config cfg;
@@ -47,13 +49,22 @@ static const char *const *env_list(const char *name, char **copy, const char **o
 	return out;
 }
 
-/* "<comm>-<pid>-<YYYYmmddTHHMMSS>": unique, and valid as a session id. */
+/*
+ * $XPERF_SESSION_ID when set and valid, else "<comm>-<pid>-<YYYYmmddTHHMMSS>":
+ * unique, and valid as a session id.
+ */
 static void make_session_id(struct turns *t, pid_t root)
 {
+	const char *env = getenv("XPERF_SESSION_ID");
 	char comm[64] = "agent", path[64], stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
 	FILE *f;
+
+	if (env && *env && strlen(env) < 128 && strspn(env, ID_CHARS) == strlen(env)) {
+		snprintf(t->session_id, sizeof(t->session_id), "%s", env);
+		return;
+	}
 
 	snprintf(path, sizeof(path), "/proc/%d/comm", (int)root);
 	f = fopen(path, "r");
@@ -63,7 +74,7 @@ static void make_session_id(struct turns *t, pid_t root)
 		fclose(f);
 	}
 	for (char *c = comm; *c; c++)
-		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-", *c))
+		if (!strchr(ID_CHARS, *c))
 			*c = '_';
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", gmtime_r(&now, &tm));
 	snprintf(t->session_id, sizeof(t->session_id), "%s-%d-%s", comm[0] ? comm : "agent",

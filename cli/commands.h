@@ -14,6 +14,7 @@
 #define XP_EXIT_USAGE 64
 
 int cmd_analyze(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
 int cmd_theory(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 
