@@ -119,6 +119,8 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		s->phase = P_HELLO;
 		return;
 	}
+	if (s->phase == P_READY && ev->len <= XT_CIPHER_FINISHED_BYTES)
+		return; /* the client's Finished (TLS 1.3), sent right after the server flight */
 	if (s->phase == P_RESPONSE)
 		finish(c, s, 0);
 	if (!s->e) {

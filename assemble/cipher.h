@@ -14,6 +14,9 @@
 
 #include "assemble/turn.h"
 
+/* A send this small right after the server's handshake flight is the client's Finished. */
+#define XT_CIPHER_FINISHED_BYTES 100u
+
 /*
  * On a new connection, small receives (TLS 1.3 session tickets: two records
  * of about 260 bytes) read within this time of the first request's end come

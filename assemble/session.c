@@ -42,7 +42,8 @@ struct xt_session {
 	uint32_t agent, cur_tgid, cur_tid; /* the event being fed */
 	uint64_t next_start; /* start of the next turn to write; 0 until known */
 	uint64_t first_ts, dropped, truncated;
-	struct io_mark { uint32_t tid; uint64_t t; } last_io[XT_IO_THREADS]; /* last I/O per thread */
+	/* last I/O per thread, per tier: a TLS read's socket reads nest inside it */
+	struct io_mark { uint32_t tid; uint64_t t; } last_io[2][XT_IO_THREADS];
 	int turns, exchanges, cutting, failed;
 };
 
@@ -134,6 +135,20 @@ static void agent_info(const struct xt_session *s, struct xt_agent_info *a)
 	a->model = s->ex[0]->call.req_model;
 }
 
+static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
+{
+	e->shadow_req_start_ns = h->req_start_ns;
+	e->shadow_resp_end_ns = h->resp_end_ns;
+	e->shadow_ttft_ns = h->resp_start_ns > h->req_end_ns ? h->resp_start_ns - h->req_end_ns : 0;
+}
+
+/* How far apart two exchanges' requests started. */
+static uint64_t start_gap(const struct xt_exchange *a, const struct xt_exchange *b)
+{
+	return a->req_start_ns > b->req_start_ns ? a->req_start_ns - b->req_start_ns :
+						   b->req_start_ns - a->req_start_ns;
+}
+
 /* Forgets ciphertext timings of exchanges that ended before t. */
 static void drop_shadows(struct xt_session *s, uint64_t t)
 {
@@ -155,22 +170,17 @@ static void match_shadows(struct xt_session *s, size_t n)
 		struct xt_exchange *e = s->ex[i], *best = NULL;
 		uint64_t best_d = XT_SHADOW_MATCH_NS;
 
-		for (size_t k = 0; k < s->n_shadow && !e->cipher; k++) {
+		for (size_t k = 0; k < s->n_shadow && !e->cipher && !e->shadow_req_start_ns; k++) {
 			struct xt_exchange *h = s->shadow[k];
-			uint64_t d = h->req_start_ns > e->req_start_ns ? h->req_start_ns - e->req_start_ns :
-									 e->req_start_ns - h->req_start_ns;
+			uint64_t d = start_gap(h, e);
 
 			if (h->tgid == e->tgid && h->answered && d < best_d) {
 				best = h;
 				best_d = d;
 			}
 		}
-		if (!best)
-			continue;
-		e->shadow_req_start_ns = best->req_start_ns;
-		e->shadow_resp_end_ns = best->resp_end_ns;
-		e->shadow_ttft_ns = best->resp_start_ns > best->req_end_ns ?
-					    best->resp_start_ns - best->req_end_ns : 0;
+		if (best)
+			set_shadow(e, best);
 	}
 }
 
@@ -295,11 +305,41 @@ static void close_conn(struct xt_session *s, size_t i, uint64_t t)
 	s->conns[i] = s->conns[--s->n_conns];
 }
 
-/* Ciphertext-tier exchanges: of their own, or the second opinion on a plaintext one. */
+/* The pending plaintext exchange the ciphertext one times, if any. */
+static struct xt_exchange *plain_twin(struct xt_session *s, const struct xt_exchange *h)
+{
+	struct xt_exchange *best = NULL;
+	uint64_t best_d = XT_SHADOW_MATCH_NS;
+
+	for (size_t i = 0; i < s->n_ex; i++) {
+		struct xt_exchange *e = s->ex[i];
+		uint64_t d = start_gap(h, e);
+
+		if (!e->cipher && !e->shadow_req_start_ns && e->tgid == h->tgid && d < best_d) {
+			best = e;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * Ciphertext-tier exchanges: the second opinion on a plaintext one (matched
+ * now, or when its turn is written if the socket moved data inside SSL
+ * calls), or an exchange of its own (stacks without plaintext: BoringSSL in
+ * a static binary). Matching by time also covers stacks that encrypt into
+ * memory and write the socket outside SSL calls (node).
+ */
 static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 {
 	struct xt_session *s = ctx;
+	struct xt_exchange *twin = s->cfg->ciphertext || !e->answered ? NULL : plain_twin(s, e);
 
+	if (twin) {
+		set_shadow(twin, e);
+		free_exchange(e);
+		return;
+	}
 	if (covered && !s->cfg->ciphertext) {
 		struct xt_exchange **ns = realloc(s->shadow, (s->n_shadow + 1) * sizeof(*ns));
 
@@ -362,14 +402,16 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 }
 
 /*
- * A read is timed by the arrival of its data: the wakeup that ended the
- * thread's wait for it, whether it slept inside the read or (non-blocking
- * sockets) in poll() before it; never earlier than the thread's previous
- * I/O. Without scheduler data, the time the read returned.
+ * A write is timed by its start (its return can come much later when the
+ * thread is preempted on the way out). A read is timed by the arrival of its
+ * data: the wakeup that ended the thread's wait for it, whether it slept
+ * inside the read or (non-blocking sockets) in poll() before it; never
+ * earlier than the thread's previous I/O of the same tier. Without scheduler data, the time
+ * the read returned.
  */
 static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
 {
-	struct io_mark *m = &s->last_io[ev->tid % XT_IO_THREADS];
+	struct io_mark *m = &s->last_io[ev->kind == XT_TLS][ev->tid % XT_IO_THREADS];
 	uint64_t from = m->tid == ev->tid && m->t ? m->t : ev->call_ns;
 	uint64_t t = 0;
 
@@ -377,6 +419,8 @@ static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
 		t = xt_sched_wakeup(s->sched, ev->tid, from, ev->ts_ns);
 	m->tid = ev->tid;
 	m->t = ev->ts_ns;
+	if (ev->dir == XT_WRITE && ev->call_ns && ev->call_ns <= ev->ts_ns)
+		return ev->call_ns;
 	return t ? t : ev->ts_ns;
 }
 

@@ -17,7 +17,9 @@ client receives the bytes inside that interval.
 Writes D/ca.pem and, once listening, D/port.
 """
 import argparse
+import http.client
 import http.server
+import io
 import json
 import os
 import socketserver
@@ -298,6 +300,9 @@ def main():
     ctx.load_cert_chain(cert, key)
     ctx.set_alpn_protocols(["http/1.1"])
     srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    # Parse a request head once now: the first real one would otherwise pay for
+    # lazy imports (email.parser) inside its own timing.
+    http.client.parse_headers(io.BytesIO(b"host: localhost\r\n\r\n"))
     srv.script = Script(SCENARIOS[a.scenario])
     srv.log = Log(a.log)
     tmp = os.path.join(a.dir, "port.tmp")
