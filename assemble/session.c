@@ -13,7 +13,7 @@
 #include "assemble/cipher.h"
 #include "assemble/turn.h"
 
-/* A ciphertext exchange is the same as a plaintext one when their requests start this close. */
+/* A ciphertext exchange is the same as a plaintext one when their answers end this close. */
 #define XT_SHADOW_MATCH_NS 20000000ull
 
 /* Threads whose last TLS/socket call is remembered (for read timing). */
@@ -142,11 +142,15 @@ static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
 	e->shadow_ttft_ns = h->resp_start_ns > h->req_end_ns ? h->resp_start_ns - h->req_end_ns : 0;
 }
 
-/* How far apart two exchanges' requests started. */
-static uint64_t start_gap(const struct xt_exchange *a, const struct xt_exchange *b)
+/*
+ * How far apart two exchanges' answers ended: both tiers see the last read
+ * alike, while the start can differ (node writes a request into TLS before
+ * the handshake is over; the socket carries it later).
+ */
+static uint64_t end_gap(const struct xt_exchange *a, const struct xt_exchange *b)
 {
-	return a->req_start_ns > b->req_start_ns ? a->req_start_ns - b->req_start_ns :
-						   b->req_start_ns - a->req_start_ns;
+	return a->resp_end_ns > b->resp_end_ns ? a->resp_end_ns - b->resp_end_ns :
+						 b->resp_end_ns - a->resp_end_ns;
 }
 
 /* Forgets ciphertext timings of exchanges that ended before t. */
@@ -172,7 +176,7 @@ static void match_shadows(struct xt_session *s, size_t n)
 
 		for (size_t k = 0; k < s->n_shadow && !e->cipher && !e->shadow_req_start_ns; k++) {
 			struct xt_exchange *h = s->shadow[k];
-			uint64_t d = start_gap(h, e);
+			uint64_t d = end_gap(h, e);
 
 			if (h->tgid == e->tgid && h->answered && d < best_d) {
 				best = h;
@@ -313,7 +317,7 @@ static struct xt_exchange *plain_twin(struct xt_session *s, const struct xt_exch
 
 	for (size_t i = 0; i < s->n_ex; i++) {
 		struct xt_exchange *e = s->ex[i];
-		uint64_t d = start_gap(h, e);
+		uint64_t d = end_gap(h, e);
 
 		if (!e->cipher && !e->shadow_req_start_ns && e->tgid == h->tgid && d < best_d) {
 			best = e;
@@ -406,8 +410,8 @@ static void route(struct xt_session *s, const struct xt_event *ev)
  * thread is preempted on the way out). A read is timed by the arrival of its
  * data: the wakeup that ended the thread's wait for it, whether it slept
  * inside the read or (non-blocking sockets) in poll() before it; never
- * earlier than the thread's previous I/O of the same tier. Without scheduler data, the time
- * the read returned.
+ * earlier than the thread's previous I/O of the same tier. Without scheduler
+ * data, the time the read returned.
  */
 static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
 {
