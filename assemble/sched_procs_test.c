@@ -40,7 +40,8 @@ static void test_sched(void)
 	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 0, 60) == 0);   /* 50 ns blocks only */
 	CHECK(xt_sched_next(s, 7, XT_ST_RUNQ, 0, 1000) == 300); /* last state: still in it */
 	CHECK(xt_sched_wakeup(s, 7, 0, 240) == 100);
-	CHECK(xt_sched_wakeup(s, 7, 0, 400) == 250); /* the last wakeup counts */
+	CHECK(xt_sched_wakeup(s, 7, 0, 400) == 250); /* equal sleeps: the later one */
+	CHECK(xt_sched_wakeup(s, 7, 101, 400) == 250);
 	CHECK(xt_sched_wakeup(s, 7, 260, 400) == 0);
 	CHECK(!xt_sched_known(s, 8) && xt_sched_query(s, 8, 0, 100).on_cpu_ns == 0);
 	xt_sched_prune(s, 260);
