@@ -142,17 +142,12 @@ uint64_t xt_sched_next(const struct xt_sched *s, uint32_t tid, enum xt_state st,
 uint64_t xt_sched_wakeup(const struct xt_sched *s, uint32_t tid, uint64_t from, uint64_t to)
 {
 	const struct thread *th = find(s, tid);
-	uint64_t t = 0, longest = 0;
+	uint64_t t = 0;
 
-	for (size_t i = 1; th && i < th->n && th->m[i].t <= to; i++) {
-		uint64_t slept = th->m[i].t - th->m[i - 1].t;
-
+	for (size_t i = 1; th && i < th->n && th->m[i].t <= to; i++)
 		if (th->m[i].t >= from && th->m[i - 1].st == XT_ST_BLOCKED &&
-		    th->m[i].st != XT_ST_BLOCKED && slept >= longest) {
+		    th->m[i].st != XT_ST_BLOCKED)
 			t = th->m[i].t;
-			longest = slept;
-		}
-	}
 	return t;
 }
 

@@ -32,11 +32,11 @@ struct xt_sched_sum xt_sched_query(const struct xt_sched *s, uint32_t tid, uint6
 uint64_t xt_sched_next(const struct xt_sched *s, uint32_t tid, enum xt_state st, uint64_t t,
 		       uint64_t min_ns);
 /*
- * When data a read waited for arrived: the end of tid's longest sleep that
- * ended in [from, to] (the latest of equal ones); 0 if it never slept there.
- * Waiting for the network is the long sleep; a page fault or a lock on the
- * way to the read is a short one. Unlike the read's return time, it
- * excludes run-queue delay.
+ * When data a read waited for arrived: the last time in [from, to] tid was
+ * woken from BLOCKED (entered RUNQ or ONCPU right after it); 0 if it never
+ * slept there. An event loop wakes for timers too; the data ends the last
+ * sleep before the read. Unlike the read's return time, it excludes
+ * run-queue delay.
  */
 uint64_t xt_sched_wakeup(const struct xt_sched *s, uint32_t tid, uint64_t from, uint64_t to);
 /* Forgets transitions before t (keeping the state in force at t). */

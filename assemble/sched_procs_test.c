@@ -4,7 +4,7 @@
 
 #include "assemble/procs.h"
 #include "assemble/sched.h"
-#include "proto/split_feed.h"
+#include "userspace/testing/check.h"
 
 static struct xt_event sched_ev(uint64_t t, uint32_t tid, enum xt_state st, enum xt_state prev,
 				uint64_t prev_ns)
@@ -40,7 +40,7 @@ static void test_sched(void)
 	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 0, 60) == 0);   /* 50 ns blocks only */
 	CHECK(xt_sched_next(s, 7, XT_ST_RUNQ, 0, 1000) == 300); /* last state: still in it */
 	CHECK(xt_sched_wakeup(s, 7, 0, 240) == 100);
-	CHECK(xt_sched_wakeup(s, 7, 0, 400) == 250); /* equal sleeps: the later one */
+	CHECK(xt_sched_wakeup(s, 7, 0, 400) == 250); /* the last wakeup counts */
 	CHECK(xt_sched_wakeup(s, 7, 101, 400) == 250);
 	CHECK(xt_sched_wakeup(s, 7, 260, 400) == 0);
 	CHECK(!xt_sched_known(s, 8) && xt_sched_query(s, 8, 0, 100).on_cpu_ns == 0);
@@ -90,5 +90,5 @@ int main(void)
 {
 	test_sched();
 	test_procs();
-	return xp_test_done("sched_procs_test");
+	return CHECK_DONE();
 }

@@ -16,7 +16,7 @@
 
 #include "assemble/fixture.h"
 #include "assemble/session.h"
-#include "proto/split_feed.h"
+#include "userspace/testing/check.h"
 #include "schema/validate.h"
 
 #define MAX_EX 16
@@ -265,5 +265,5 @@ int main(void)
 	cJSON_Delete(b.waste);
 	cJSON_Delete(truth);
 	free(tx);
-	return xp_test_done("session_test");
+	return CHECK_DONE();
 }

@@ -159,7 +159,8 @@ def main():
     turns = load_turns(a.traces)
     mock = [m for m in mock_requests(a.mock) if "end" in m]
     ex = exchanges(turns)
-    check(len(ex) == len(mock), "exchanges: %d, mock answered %d" % (len(ex), len(mock)))
+    check(len(mock) > 0 and len(ex) == len(mock),
+          "exchanges: %d, mock answered %d" % (len(ex), len(mock)))
     check(all(t["data_quality"]["tier"] == a.tier for t in turns),
           "tier %s in every turn" % a.tier)
     for i, ((span, kids), m) in enumerate(zip(ex, mock), 1):

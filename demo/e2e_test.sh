@@ -59,7 +59,7 @@ client curl plaintext 2 /bin/bash "$demo/clients/curl_client.sh" PORT CA
 # its plaintext request starts earlier than the socket carries it (no tier check)
 client node plaintext "" /usr/bin/node "$demo/clients/node_client.js" PORT CA
 if [ -x "$bun" ]; then
-	(cd "$tmp" && cp "$demo/clients/bun_client.js" . &&
+	(cd "$tmp" && cp "$demo/clients/bun_client.js" "$demo/clients/calls.json" . &&
 		"$bun" build --compile bun_client.js --outfile bun_client >/dev/null) ||
 		fail "bun build --compile"
 	client bun ciphertext "" "$tmp/bun_client" PORT

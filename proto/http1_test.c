@@ -5,6 +5,7 @@
 
 #include "proto/http1.h"
 #include "proto/split_feed.h"
+#include "userspace/testing/check.h"
 
 struct rec {
 	int heads, ends, aborted;
@@ -164,5 +165,5 @@ int main(void)
 	test_body_with_head();
 	test_bad();
 	test_skip();
-	return xp_test_done("http1_test");
+	return CHECK_DONE();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "proto/split_feed.h"
+#include "userspace/testing/check.h"
 
 static char wire[2][8192];
 static size_t wire_len[2];
@@ -136,5 +137,5 @@ int main(void)
 	CHECK(xp_http2_init(&p, 0, &sink) == 0);
 	CHECK(xp_http2_feed(&p, "PRI * HTTP/1.1\r\n", 16, 1) == -1);
 	xp_http2_free(&p);
-	return xp_test_done("http2_test");
+	return CHECK_DONE();
 }

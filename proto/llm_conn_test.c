@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "proto/split_feed.h"
+#include "userspace/testing/check.h"
 
 struct got {
 	struct xp_llm_exchange ex; /* copy; call.token_ns points into tok */
@@ -243,5 +244,5 @@ int main(void)
 	}
 	test_anthropic_aborted();
 	test_hosts_and_lost();
-	return xp_test_done("llm_conn_test");
+	return CHECK_DONE();
 }

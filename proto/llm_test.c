@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "proto/split_feed.h"
+#include "userspace/testing/check.h"
 
 static void parse_resp(struct xp_llm_call *c, enum xp_llm_api api, const char *body)
 {
@@ -56,5 +57,5 @@ int main(void)
 		xp_llm_stream_event(&c, "", "{\"response\":\"t\"}", 16, (uint64_t)i);
 	CHECK(c.n_tokens == 200 && c.token_ns[199] == 199);
 	xp_llm_call_free(&c);
-	return xp_test_done("llm_test");
+	return CHECK_DONE();
 }

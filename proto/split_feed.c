@@ -4,8 +4,6 @@
 
 #include <string.h>
 
-int xp_test_failures;
-
 const size_t xp_piece_sizes[] = { 0, 1, 2, 3, 7, 64, 1000 };
 const size_t xp_piece_count = sizeof(xp_piece_sizes) / sizeof(xp_piece_sizes[0]);
 
@@ -21,14 +19,4 @@ void xp_feed_split(struct xp_llm_conn *c, const struct xp_chunk *ch, size_t n, s
 			off += k;
 		}
 	}
-}
-
-int xp_test_done(const char *name)
-{
-	if (xp_test_failures) {
-		fprintf(stderr, "%s: %d check(s) failed\n", name, xp_test_failures);
-		return 1;
-	}
-	printf("%s: all checks passed\n", name);
-	return 0;
 }

@@ -1,25 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * split_feed.h - test helpers: a CHECK macro that counts failures, and a
- * transcript feeder that replays a connection's reads and writes cut into
- * pieces of any size, so every parser is tested across arbitrary splits.
+ * split_feed.h - test helper: a transcript feeder that replays a
+ * connection's reads and writes cut into pieces of any size, so every parser
+ * is tested across arbitrary splits. Tests assert with CHECK (check.h).
  */
 #ifndef XPERF_PROTO_SPLIT_FEED_H
 #define XPERF_PROTO_SPLIT_FEED_H
 
-#include <stdio.h>
-
 #include "proto/llm_conn.h"
-
-extern int xp_test_failures;
-
-#define CHECK(cond)                                                                       \
-	do {                                                                              \
-		if (!(cond)) {                                                            \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			xp_test_failures++;                                               \
-		}                                                                         \
-	} while (0)
 
 /* One read or write of the connection: t_ns is the time every piece of it gets. */
 struct xp_chunk {
@@ -34,7 +22,5 @@ void xp_feed_split(struct xp_llm_conn *c, const struct xp_chunk *ch, size_t n, s
 /* Piece sizes every test runs: whole, 1 byte, and a few odd sizes. */
 extern const size_t xp_piece_sizes[];
 extern const size_t xp_piece_count;
-/* Returns 0 when no CHECK failed, printing a summary line. */
-int xp_test_done(const char *name);
 
 #endif /* XPERF_PROTO_SPLIT_FEED_H */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "proto/split_feed.h"
+#include "userspace/testing/check.h"
 
 struct rec {
 	int n;
@@ -61,5 +62,5 @@ int main(void)
 	/* the event is timed by the read that completed it */
 	run(&r, 0, "data: a\n\n", 0);
 	CHECK(r.n == 1 && r.t[0] == 0);
-	return xp_test_done("sse_test");
+	return CHECK_DONE();
 }

@@ -2,15 +2,9 @@
 // bun_client.js PORT - three LLM calls with fetch, compiled by `bun build --compile`
 // into a single executable: BoringSSL linked in without symbols, so only the
 // ciphertext tier (socket events) sees them. Trusts the CA in NODE_EXTRA_CA_CERTS.
+import calls from './calls.json'; // bundled into the executable
+
 const port = process.argv[2];
-const calls = [
-	['/v1/messages', { model: 'mock-sonnet', max_tokens: 64, stream: true,
-			   messages: [{ role: 'user', content: 'hi' }] }],
-	['/v1/chat/completions', { model: 'mock-gpt', stream: true,
-				   messages: [{ role: 'user', content: 'hi' }] }],
-	['/v1/messages', { model: 'mock-sonnet', max_tokens: 64,
-			   messages: [{ role: 'user', content: 'hi' }] }],
-];
 
 for (const [path, body] of calls) {
 	const res = await fetch(`https://localhost:${port}${path}`, {

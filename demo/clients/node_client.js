@@ -7,14 +7,7 @@ const fs = require('fs');
 
 const [port, caPath] = process.argv.slice(2);
 const agent = new https.Agent({ keepAlive: true, maxSockets: 1, ca: fs.readFileSync(caPath) });
-const calls = [
-	['/v1/messages', { model: 'mock-sonnet', max_tokens: 64, stream: true,
-			   messages: [{ role: 'user', content: 'hi' }] }],
-	['/v1/chat/completions', { model: 'mock-gpt', stream: true,
-				   messages: [{ role: 'user', content: 'hi' }] }],
-	['/v1/messages', { model: 'mock-sonnet', max_tokens: 64,
-			   messages: [{ role: 'user', content: 'hi' }] }],
-];
+const calls = require('./calls.json'); // the same three calls as bun_client.js
 
 function call(path, body) {
 	return new Promise((resolve, reject) => {
