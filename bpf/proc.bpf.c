@@ -67,7 +67,7 @@ static int handle_fork(struct task_struct *parent, struct task_struct *child)
 	e->flags = thread ? XP_FORK_THREAD : 0;
 	e->depth = thread ? pt->depth : pt->depth + 1;
 	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
-	bpf_ringbuf_submit(e, 0);
+	xp_submit(e);
 	return 0;
 }
 
@@ -222,7 +222,7 @@ static int handle_exit(struct task_struct *task)
 		e->stime_ns = BPF_CORE_READ(sig, stime) + BPF_CORE_READ(task, stime);
 		e->maxrss_kb = BPF_CORE_READ(sig, maxrss) * PAGE_KB;
 		BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
-		bpf_ringbuf_submit(e, 0);
+		xp_submit(e);
 	}
 	bpf_map_delete_elem(&traced, &tgid);
 	return 0;

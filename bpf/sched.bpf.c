@@ -74,7 +74,7 @@ static __always_inline void emit(struct task_struct *t, __u64 now, __u8 prev, __
 	e->prev_state = prev;
 	e->state = s->state;
 	e->unint = s->unint;
-	bpf_ringbuf_submit(e, 0);
+	xp_submit(e);
 }
 
 /* Charge the time since last_ts to the state being left, enter `state`. */
@@ -150,7 +150,7 @@ static __always_inline int handle_exit(struct task_struct *t)
 		xp_fill_hdr(&e->hdr, XP_EV_THREAD_EXIT, sizeof(*e), t);
 		e->hdr.ts_ns = now;
 		e->stats = *s;
-		bpf_ringbuf_submit(e, 0);
+		xp_submit(e);
 	}
 	bpf_map_delete_elem(&tstats, &tid);
 	return 0;

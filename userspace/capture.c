@@ -86,6 +86,24 @@ int xpc_reuse_maps(struct xpc *c, struct bpf_object *obj)
 	return 0;
 }
 
+int xpc_load_skeleton(struct xpc *c, struct bpf_object_skeleton *s)
+{
+	struct bpf_object *obj = *s->obj;
+	int err = xpc_reuse_maps(c, obj);
+
+	if (err)
+		return err;
+	xpc_autoload_tp(obj);
+	err = bpf_object__load_skeleton(s);
+	if (err)
+		return xpc_set_error(c, err, "%s: cannot load BPF programs: %s", s->name,
+				     strerror(-err));
+	err = bpf_object__attach_skeleton(s);
+	if (err)
+		return xpc_set_error(c, err, "%s: cannot attach: %s", s->name, strerror(-err));
+	return 0;
+}
+
 static const char *const type_names[XP_EV_TYPE_MAX] = {
 	[XP_EV_NONE] = "traced_full",
 	[XP_EV_FORK] = "fork",
@@ -275,9 +293,15 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 
 int xpc_poll(struct xpc *c, int timeout_ms)
 {
-	int n = ring_buffer__poll(c->rb, timeout_ms);
+	int n = ring_buffer__poll(c->rb, timeout_ms), m;
 
-	return n == -EINTR ? 0 : n;
+	if (n == -EINTR)
+		n = 0;
+	if (n < 0)
+		return n;
+	/* BPF wakes us only past a fill level (xp_wakeup_flags): take the rest. */
+	m = ring_buffer__consume(c->rb);
+	return m < 0 ? m : n + m;
 }
 
 int xpc_drain(struct xpc *c)

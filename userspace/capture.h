@@ -70,8 +70,11 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 int xpc_add_pid(struct xpc *c, pid_t pid);
 
 /*
- * Wait up to timeout_ms for records and deliver them. Returns the number
- * delivered (0 on timeout or EINTR) or a negative errno / callback value.
+ * Wait up to timeout_ms for records and deliver them, then deliver what
+ * is pending anyway: the kernel wakes the consumer only once 1/8 of the
+ * ring is full, so callers poll with a short timeout (100 ms) and records
+ * reach them within about that delay. Returns the number delivered (0 on
+ * timeout or EINTR) or a negative errno / callback value.
  */
 int xpc_poll(struct xpc *c, int timeout_ms);
 

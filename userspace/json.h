@@ -15,12 +15,16 @@
 #include <cjson/cJSON.h>
 
 #include "bpf/xperf.h"
+#include "bpf/sched.h"
 
 /* A new object for rec (caller frees with cJSON_Delete); NULL on ENOMEM. */
 cJSON *xpc_record_json(const struct xp_hdr *rec);
 
 /* {"exec": 3, ...}: the nonzero entries of a per-type array, by type name. */
 cJSON *xpc_counts_json(const uint64_t v[XP_EV_TYPE_MAX]);
+
+/* The time and switch counts of a thread's scheduler totals (sched.c). */
+void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o);
 
 /* Add a string of at most max bytes that may lack its NUL (kernel arrays). */
 void xpc_json_add_strn(cJSON *o, const char *key, const char *s, size_t max);

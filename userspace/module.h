@@ -53,6 +53,16 @@ const struct xpc_opts *xpc_options(const struct xpc *c);
 /* Make obj use the core's traced/events/drops maps; call before load. */
 int xpc_reuse_maps(struct xpc *c, struct bpf_object *obj);
 
+struct bpf_object_skeleton;
+
+/*
+ * The end of every module's start(), after open and rodata: share the
+ * maps, pick tp_btf or raw_tp, load and attach the skeleton (s is the
+ * skeleton's obj->skeleton). 0 or a negative errno with the error set;
+ * the caller destroys its skeleton on failure.
+ */
+int xpc_load_skeleton(struct xpc *c, struct bpf_object_skeleton *s);
+
 /*
  * For each tp_btf/X program of obj whose raw_tp/X twin exists, keep one:
  * tp_btf if this kernel can attach it there, else raw_tp.

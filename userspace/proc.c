@@ -26,25 +26,13 @@ static int proc_start(struct xpc *c, void **state)
 				     strerror(errno));
 	/* initialize global data (options) */
 	obj->rodata->fork_threads = !xpc_options(c)->no_thread_events;
-	err = xpc_reuse_maps(c, obj->obj);
-	if (err)
-		goto cleanup;
-	xpc_autoload_tp(obj->obj);
-	err = proc_bpf__load(obj);
+	err = xpc_load_skeleton(c, obj->skeleton);
 	if (err) {
-		err = xpc_set_error(c, err, "proc: cannot load BPF programs: %s", strerror(-err));
-		goto cleanup;
-	}
-	err = proc_bpf__attach(obj);
-	if (err) {
-		err = xpc_set_error(c, err, "proc: cannot attach: %s", strerror(-err));
-		goto cleanup;
+		proc_bpf__destroy(obj);
+		return err;
 	}
 	*state = obj;
 	return 0;
-cleanup:
-	proc_bpf__destroy(obj);
-	return err;
 }
 
 static void proc_stop(void *state)
@@ -98,6 +86,7 @@ static int exec_json(const struct xp_exec *e, cJSON *o)
 		cJSON_AddStringToObject(o, "container_id", cid);
 	cJSON_AddBoolToObject(o, "args_truncated", e->flags & XP_EXEC_ARGS_TRUNC);
 	cJSON_AddBoolToObject(o, "cwd_truncated", e->flags & XP_EXEC_CWD_TRUNC);
+	cJSON_AddBoolToObject(o, "cwd_outside_root", e->flags & XP_EXEC_CWD_UNREACHABLE);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/sched.skel.h"
+#include "userspace/json.h"
 #include "userspace/module.h"
 
 const struct xpc_module xpc_mod_sched;
@@ -26,25 +27,13 @@ static int sched_start(struct xpc *c, void **state)
 				     strerror(errno));
 	/* initialize global data (options) */
 	obj->rodata->sched_events = !xpc_options(c)->no_sched_events;
-	err = xpc_reuse_maps(c, obj->obj);
-	if (err)
-		goto cleanup;
-	xpc_autoload_tp(obj->obj);
-	err = sched_bpf__load(obj);
+	err = xpc_load_skeleton(c, obj->skeleton);
 	if (err) {
-		err = xpc_set_error(c, err, "sched: cannot load BPF programs: %s", strerror(-err));
-		goto cleanup;
-	}
-	err = sched_bpf__attach(obj);
-	if (err) {
-		err = xpc_set_error(c, err, "sched: cannot attach: %s", strerror(-err));
-		goto cleanup;
+		sched_bpf__destroy(obj);
+		return err;
 	}
 	*state = obj;
 	return 0;
-cleanup:
-	sched_bpf__destroy(obj);
-	return err;
 }
 
 static void sched_stop(void *state)
@@ -117,7 +106,7 @@ static const char *state_name(unsigned int s)
 	return s < XP_TS_MAX ? state_names[s] : "invalid";
 }
 
-static void stats_json(const struct xp_sched_stats *s, cJSON *o)
+void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o)
 {
 	cJSON_AddNumberToObject(o, "oncpu_ns", (double)s->oncpu_ns);
 	cJSON_AddNumberToObject(o, "runq_ns", (double)s->runq_ns);
@@ -140,7 +129,7 @@ static int sched_to_json(const struct xp_hdr *rec, cJSON *o)
 		cJSON_AddBoolToObject(o, "uninterruptible", e->unint);
 		return 0;
 	case XP_EV_THREAD_EXIT:
-		stats_json(&((const struct xp_thread_exit *)rec)->stats, o);
+		xpc_sched_stats_json(&((const struct xp_thread_exit *)rec)->stats, o);
 		return 0;
 	default:
 		return -ENOENT;

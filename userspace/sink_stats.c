@@ -47,12 +47,7 @@ static void add_thread(cJSON *arr, __u32 tid, const struct xp_sched_stats *st, b
 	cJSON_AddNumberToObject(o, "tgid", st->tgid);
 	cJSON_AddNumberToObject(o, "start_ns", (double)st->start_ns);
 	cJSON_AddBoolToObject(o, "exited", exited);
-	cJSON_AddNumberToObject(o, "oncpu_ns", (double)st->oncpu_ns);
-	cJSON_AddNumberToObject(o, "runq_ns", (double)st->runq_ns);
-	cJSON_AddNumberToObject(o, "blocked_ns", (double)st->blocked_ns);
-	cJSON_AddNumberToObject(o, "blocked_unint_ns", (double)st->blocked_unint_ns);
-	cJSON_AddNumberToObject(o, "nr_voluntary", (double)st->nr_voluntary);
-	cJSON_AddNumberToObject(o, "nr_involuntary", (double)st->nr_involuntary);
+	xpc_sched_stats_json(st, o);
 	cJSON_AddItemToArray(arr, o);
 }
 

@@ -7,7 +7,11 @@
  *   sleep MS       nanosleep MS ms; print the measured wall time (ns)
  *   threads N      start and join N threads, one after another
  *   syscalls N     N write(2)s of 1 byte to /dev/null; print the wall time
- *   late MS        after MS ms start one thread and one child (sh -c true)
+ *   late MS        after MS ms start one thread and one child (sh -c "exit 7")
+ *   pingpong N [R] N round trips of one byte between two processes over
+ *                  pipes (6 scheduler state changes each), paced to R round
+ *                  trips per second when R > 0; print the wall time of the
+ *                  loop and the CPU time of both processes (ns)
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -33,13 +37,19 @@ static long long mono_ns(void)
 	return ns_of(t);
 }
 
-static long long cpu_ns(void)
+static long long rusage_ns(int who)
 {
 	struct rusage ru;
 
-	getrusage(RUSAGE_SELF, &ru);
+	getrusage(who, &ru);
 	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000LL +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000LL;
+}
+
+/* CPU time of this process and of its waited-for children. */
+static long long cpu_ns(void)
+{
+	return rusage_ns(RUSAGE_SELF) + rusage_ns(RUSAGE_CHILDREN);
 }
 
 static void busy(long ms)
@@ -89,7 +99,8 @@ static void syscalls(long n)
 	for (long i = 0; i < n; i++)
 		if (write(fd, "x", 1) != 1)
 			break;
-	printf("{\"pid\": %d, \"ns\": %lld}\n", getpid(), mono_ns() - t0);
+	printf("{\"pid\": %d, \"ns\": %lld, \"cpu_ns\": %lld}\n", getpid(), mono_ns() - t0,
+	       cpu_ns());
 	close(fd);
 }
 
@@ -111,6 +122,44 @@ static void late(long ms)
 	printf("{\"pid\": %d, \"child\": %d}\n", getpid(), child);
 }
 
+/* Busy-wait until t_ns (pacing needs better than the timer slack). */
+static void spin_until(long long t_ns)
+{
+	while (mono_ns() < t_ns)
+		;
+}
+
+static void pingpong(long n, long rate)
+{
+	int ab[2], ba[2];
+	long long t0;
+	char c = 'x';
+	pid_t peer;
+
+	if (pipe(ab) || pipe(ba))
+		exit(1);
+	peer = fork();
+	if (peer == 0) {
+		close(ab[1]);	/* so that the parent's close is our EOF */
+		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
+			;
+		_exit(0);
+	}
+	close(ab[0]);
+	close(ba[1]);
+	t0 = mono_ns();
+	for (long i = 0; i < n; i++) {
+		if (rate > 0)
+			spin_until(t0 + i * 1000000000LL / rate);
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			break;
+	}
+	t0 = mono_ns() - t0;
+	close(ab[1]);
+	waitpid(peer, NULL, 0);
+	printf("{\"pid\": %d, \"ns\": %lld, \"cpu_ns\": %lld}\n", getpid(), t0, cpu_ns());
+}
+
 int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(long); } modes[] = {
@@ -119,12 +168,16 @@ int main(int argc, char **argv)
 	};
 	long arg = argc > 2 ? strtol(argv[2], NULL, 10) : 0;
 
+	if (argc > 2 && !strcmp(argv[1], "pingpong")) {
+		pingpong(arg, argc > 3 ? strtol(argv[3], NULL, 10) : 0);
+		return fflush(stdout) ? 1 : 0;
+	}
 	for (size_t i = 0; argc > 2 && i < sizeof(modes) / sizeof(modes[0]); i++) {
 		if (strcmp(argv[1], modes[i].name))
 			continue;
 		modes[i].fn(arg);
 		return fflush(stdout) ? 1 : 0;
 	}
-	fprintf(stderr, "usage: workload busy|sleep|threads|syscalls|late N\n");
+	fprintf(stderr, "usage: workload busy|sleep|threads|syscalls|late N | pingpong N [RATE]\n");
 	return 64;
 }

@@ -4,18 +4,22 @@
 # sleeping child's blocked time within 10% of the sleep it measured.
 source "$(dirname "$(realpath "$0")")/lib.sh"
 
-"$XB" record -q --raw "$T/busy.jsonl" -- "$WL" busy 400 > "$T/busy.out"
-truth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["rusage_cpu_ns"])' < "$T/busy.out")
-pid=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])' < "$T/busy.out")
+# measure MODE MS KEY: trace the workload; set pid and truth (its own KEY).
+measure() {
+	"$XB" record -q --raw "$T/$1.jsonl" -- "$WL" "$1" "$2" > "$T/$1.out"
+	truth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$3" \
+		< "$T/$1.out")
+	pid=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])' < "$T/$1.out")
+}
+
+measure busy 400 rusage_cpu_ns
 py "$T/busy.jsonl" 'abs(first("thread_exit", tid=pid)["oncpu_ns"] - truth) <= 0.10 * truth' \
 	pid="$pid" truth="$truth"
 # The process exit record's CPU time (sum_exec_runtime) agrees too.
 py "$T/busy.jsonl" 'abs(first("exit", tgid=pid)["cpu_ns"] - truth) <= 0.10 * truth' \
 	pid="$pid" truth="$truth"
 
-"$XB" record -q --raw "$T/sleep.jsonl" -- "$WL" sleep 300 > "$T/sleep.out"
-truth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["slept_ns"])' < "$T/sleep.out")
-pid=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])' < "$T/sleep.out")
+measure sleep 300 slept_ns
 py "$T/sleep.jsonl" 'abs(first("thread_exit", tid=pid)["blocked_ns"] - truth) <= 0.10 * truth' \
 	pid="$pid" truth="$truth"
 # A sleeper is mostly off-CPU: on-CPU is a small fraction of the sleep.
