@@ -97,6 +97,10 @@ class Script:
 
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # TCP_NODELAY, as real API servers: with Nagle on, a small answer written while
+    # the session tickets are unacknowledged waits for the client's delayed ACK
+    # (about 20-40 ms), and the log would say it left when it did not.
+    disable_nagle_algorithm = True
 
     def log_message(self, *a):
         pass
