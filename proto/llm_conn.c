@@ -236,11 +236,53 @@ static int sniff(struct xp_llm_conn *c, const char *d, size_t n, uint64_t t_ns)
 	return take == n ? 0 : xp_llm_conn_feed(c, XP_DIR_REQUEST, d + take, n - take, t_ns);
 }
 
+/* Bytes that open an HTTP/1.1 request: "METHOD /path HTTP/1.1\r\n" (the line whole). */
+static int request_start(const char *d, size_t n)
+{
+	static const char *const methods[] = { "POST /", "GET /", "PUT /", "PATCH /", NULL };
+	const char *eol = memchr(d, '\n', n < 2048 ? n : 2048);
+
+	for (const char *const *m = methods; *m && eol; m++)
+		if (!strncmp(d, *m, strlen(*m)))
+			return eol - d >= 10 && !memcmp(eol - 9, "HTTP/1.", 7);
+	return 0;
+}
+
+/* The request parser holds the start of a "head" that is no request line. */
+static int stale_head(const struct xp_llm_conn *c)
+{
+	const struct xp_http1 *p = &c->h1[XP_DIR_REQUEST];
+
+	return c->proto == 1 && p->state == XP_H1_HEAD && p->buf_len > 0 &&
+	       !request_start(p->buf, p->buf_len);
+}
+
+/*
+ * Starts over on a connection whose framing was lost (tracing attached in
+ * the middle of a message, bytes the capture dropped): exchanges in flight
+ * are forgotten, the next request is parsed from scratch.
+ */
+static void resync(struct xp_llm_conn *c)
+{
+	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
+		if (c->pending[i]) {
+			free_exchange(c->pending[i]);
+			c->pending[i] = NULL;
+		}
+	for (int dir = 0; dir < 2; dir++)
+		xp_http2_free(&c->h2[dir]);
+	c->proto = 0;
+	c->sniff_len = 0;
+	c->resyncs++;
+}
+
 int xp_llm_conn_feed(struct xp_llm_conn *c, enum xp_dir dir, const char *data, size_t len,
 		     uint64_t t_ns)
 {
 	int rc;
 
+	if (dir == XP_DIR_REQUEST && (c->proto < 0 || stale_head(c)) && request_start(data, len))
+		resync(c);
 	if (c->proto == 0) {
 		if (dir != XP_DIR_REQUEST)
 			return 0; /* an answer before any question: nothing to pair it with */

@@ -60,6 +60,7 @@ struct xp_llm_conn {
 	struct xp_msg_sink sink[2];
 	struct xp_llm_exchange *pending[XP_LLM_MAX_PENDING];
 	uint64_t lost_bytes;
+	unsigned resyncs; /* times parsing started over at a request after losing the framing */
 	xp_exchange_cb cb;
 	void *ctx;
 };
@@ -67,7 +68,11 @@ struct xp_llm_conn {
 /* Allocates a tracker; NULL on ENOMEM. cfg must outlive it. */
 struct xp_llm_conn *xp_llm_conn_new(const struct xp_llm_conn_cfg *cfg, xp_exchange_cb cb,
 				    void *ctx);
-/* Feeds bytes of one direction seen at t_ns. 0, or -1 once the connection is not HTTP. */
+/*
+ * Feeds bytes of one direction seen at t_ns. 0, or -1 while the connection is
+ * not parseable HTTP (it is picked up again at the next HTTP/1.1 request line:
+ * tracing that attached mid-message, framing lost).
+ */
 int xp_llm_conn_feed(struct xp_llm_conn *c, enum xp_dir dir, const char *data, size_t len,
 		     uint64_t t_ns);
 /* n bytes of dir were not captured (a record cut at the cap): skipped, exchanges flagged. */

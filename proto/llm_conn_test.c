@@ -234,6 +234,25 @@ static void test_hosts_and_lost(void)
 	xp_llm_conn_free(c);
 }
 
+/*
+ * Attached mid-stream: the tail of a request body and of its answer, then a
+ * whole exchange. Picking up needs the request line within one write.
+ */
+static void test_resync(size_t piece)
+{
+	const struct xp_chunk ch[] = {
+		{ XP_DIR_REQUEST, "\"stream\":true}", 0, 1 },
+		{ XP_DIR_RESPONSE, "data: {}\n\n\r\n0\r\n\r\n", 0, 2 },
+		anthropic_stream[0], anthropic_stream[1], anthropic_stream[2], anthropic_stream[3],
+	};
+	struct xp_llm_conn *c = xp_llm_conn_new(&any_host, on_ex, NULL);
+
+	n_got = 0;
+	xp_feed_split(c, ch, 6, piece);
+	CHECK(n_got == 1 && got[0].ex.call.n_tokens == 3 && c->resyncs == 1);
+	xp_llm_conn_free(c);
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < xp_piece_count; i++) {
@@ -242,6 +261,8 @@ int main(void)
 		test_plain_and_429(xp_piece_sizes[i]);
 		test_responses_and_ollama(xp_piece_sizes[i]);
 	}
+	test_resync(0);
+	test_resync(1000);
 	test_anthropic_aborted();
 	test_hosts_and_lost();
 	return CHECK_DONE();
