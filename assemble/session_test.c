@@ -206,6 +206,7 @@ int main(void)
 {
 	const char *tmp = getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp";
 	char plain_dir[512], cipher_dir[512], both_dir[512], cut_dir[512], cut_file[512];
+	char conc_dir[512];
 	struct xt_config cfg = { .out_dir = plain_dir, .session_id = "demo" };
 	size_t len;
 	char *tx = slurp(TD "demo_expected.json", &len);
@@ -217,6 +218,7 @@ int main(void)
 	snprintf(cipher_dir, sizeof(cipher_dir), "%s/cipher", tmp);
 	snprintf(cut_dir, sizeof(cut_dir), "%s/cut", tmp);
 	snprintf(both_dir, sizeof(both_dir), "%s/both", tmp);
+	snprintf(conc_dir, sizeof(conc_dir), "%s/concurrent", tmp);
 	snprintf(cut_file, sizeof(cut_file), "%s/cut.jsonl", tmp);
 	struct xt_session *s = replay(&cfg, TD "demo_plain.jsonl", 1);
 
@@ -250,6 +252,15 @@ int main(void)
 		CHECK(llabs((long long)b.sh_end[i] - (long long)b.ex_end[i]) <= 2000000);
 		CHECK(llabs((long long)b.sh_ttft[i] - (long long)b.ttft[i]) <= 2000000);
 	}
+
+	/* a concurrent side request stays in its turn as its own exchange */
+	cfg.out_dir = conc_dir;
+	s = replay(&cfg, TD "concurrent.jsonl", 1);
+	read_turns(xt_session_dir(s), &k);
+	xt_session_free(s);
+	CHECK(k.turns == 2 && k.n_ex == 3 && k.incomplete == 0);
+	CHECK(k.ex_start[0] < k.ex_start[1] && k.ex_end[1] < k.ex_end[0]); /* overlapping */
+	cJSON_Delete(k.waste);
 
 	cut_fixture(cut_file, 200);
 	cfg.out_dir = cut_dir;
