@@ -32,6 +32,7 @@
 #include "lib/atomic_file.h"
 
 #define PORT_WAIT_MS 20000
+#define XPB_EXIT_NOPERM 77 /* xperf-bpf: not root (userspace/run.h) */
 
 struct demo {
 	char bpf[PATH_MAX], scripts[PATH_MAX], python[PATH_MAX];
@@ -90,8 +91,11 @@ static int find_files(struct demo *d)
 	}
 	if (!getenv("XPERF_DEMO_DIR") || !*getenv("XPERF_DEMO_DIR"))
 		*strrchr(d->scripts, '/') = '\0';
-	return access(d->python, X_OK) ? (fprintf(stderr, "xperf demo: %s: %s\n", d->python,
-						  strerror(errno)), -1) : 0;
+	if (access(d->python, X_OK)) {
+		fprintf(stderr, "xperf demo: %s: %s\n", d->python, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* fork + exec argv in its own process group, output to log (NULL: inherited). */
@@ -146,7 +150,8 @@ static int start_mock(struct demo *d)
 		}
 		usleep(50000);
 	}
-	fprintf(stderr, "xperf demo: the mock provider did not start in time\n");
+	fprintf(stderr, "xperf demo: %s\n", stop_signal ? "interrupted" :
+					 "the mock provider did not start in time");
 	return -1;
 }
 
@@ -173,12 +178,13 @@ static int run_agent(struct demo *d)
 			kill(d->record, SIGINT);
 	}
 	d->record = 0;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status) == 77 ? (fprintf(stderr, "xperf demo: tracing needs root "
-							    "(CAP_BPF, CAP_PERFMON)\n"),
-						    XP_EXIT_FAIL) :
-						   WEXITSTATUS(status);
-	return XP_EXIT_FAIL;
+	if (!WIFEXITED(status))
+		return XP_EXIT_FAIL;
+	if (WEXITSTATUS(status) == XPB_EXIT_NOPERM) {
+		fprintf(stderr, "xperf demo: tracing needs root (CAP_BPF, CAP_PERFMON)\n");
+		return XP_EXIT_FAIL;
+	}
+	return WEXITSTATUS(status) ? XP_EXIT_FAIL : XP_EXIT_OK;
 }
 
 /* Stops every process started and removes the certificates. */
