@@ -8,6 +8,7 @@
 #   curl (libssl): the same per exchange; node (static OpenSSL): the same but the
 #     tier agreement (see below)
 #   bun --compile (BoringSSL, no symbols): ciphertext tier, timings within 5 ms
+#   curl --http2 against node's http2 server: HTTP/2 in the plaintext tier
 # and every TurnTrace file validates (xperf validate).
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
@@ -58,6 +59,26 @@ client curl plaintext 2 /bin/bash "$demo/clients/curl_client.sh" PORT CA
 # node encrypts into memory and may take a request before its handshake is over:
 # its plaintext request starts earlier than the socket carries it (no tier check)
 client node plaintext "" /usr/bin/node "$demo/clients/node_client.js" PORT CA
+# HTTP/2 (curl + nghttp2) against node's http2 module: frames and HPACK in the
+# plaintext tier. node writes asynchronously, so its log says when a write was
+# queued, not sent: timings are checked within 25 ms there, counts exactly.
+d=$tmp/h2
+mkdir -p "$d"
+python3 "$demo/mock_provider.py" --dir "$d" --scenario simple &
+mock=$!
+for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+node "$demo/clients/h2_server.js" "$d" &
+h2=$!
+for _ in $(seq 200); do [ -f "$d/h2port" ] && break; sleep 0.05; done
+XPERF_SESSION_ID=h2 "$bpf" record --quiet -o "$d/out" -- /bin/bash "$demo/clients/curl_h2_client.sh" \
+	"$(cat "$d/h2port")" "$d/ca.pem" || fail "h2: record failed"
+kill "$h2"
+stop_mock
+echo "== curl --http2"
+python3 "$demo/check_ground_truth.py" --traces "$d/out/h2" --mock "$d/h2.jsonl" --tol-ms 25 ||
+	fail "h2: ground truth"
+validate "$d/out/h2"
+
 if [ -x "$bun" ]; then
 	(cd "$tmp" && cp "$demo/clients/bun_client.js" "$demo/clients/calls.json" . &&
 		"$bun" build --compile bun_client.js --outfile bun_client >/dev/null) ||
