@@ -85,7 +85,7 @@ static __always_inline void xp_fill_hdr(struct xp_hdr *h, __u32 type, __u32 size
  * wakeups, 1.2x without); the consumer also polls on a short timeout
  * (userspace/capture.c), which bounds the delivery delay of quiet periods.
  */
-static __always_inline __u64 xp_wakeup_flags(void)
+static __always_inline __u64 xp_ring_wakeup(void)
 {
 	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
 	__u64 size = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
@@ -96,7 +96,7 @@ static __always_inline __u64 xp_wakeup_flags(void)
 /* Submit a record from xp_reserve(). */
 static __always_inline void xp_submit(void *rec)
 {
-	bpf_ringbuf_submit(rec, xp_wakeup_flags());
+	bpf_ringbuf_submit(rec, xp_ring_wakeup());
 }
 
 /*
@@ -115,11 +115,13 @@ static __always_inline void *xp_reserve(__u32 type, __u32 size)
 /*
  * Copy a variable-size record built in scratch memory into the ring
  * (bpf_ringbuf_reserve needs a constant size); counts the drop on failure.
- * size must be bounded for the verifier by the caller (masking).
+ * size must be bounded for the verifier by the caller (masking). These
+ * records are rare (exec, SNI) and wake the consumer at once: an exec is
+ * when userspace attaches uprobes to the new image, the sooner the better.
  */
 static __always_inline int xp_output(void *rec, __u32 type, __u64 size)
 {
-	long err = bpf_ringbuf_output(&events, rec, size, xp_wakeup_flags());
+	long err = bpf_ringbuf_output(&events, rec, size, 0);
 
 	if (err)
 		xp_count_drop(type);

@@ -214,13 +214,13 @@ int BPF_PROG(wakeup_new_raw, struct task_struct *p)
 }
 
 SEC("tp_btf/sched_process_exit")
-int BPF_PROG(exit_btf, struct task_struct *p)
+int BPF_PROG(thread_exit_btf, struct task_struct *p)
 {
 	return handle_exit(p);
 }
 
 SEC("raw_tp/sched_process_exit")
-int BPF_PROG(exit_raw, struct task_struct *p)
+int BPF_PROG(thread_exit_raw, struct task_struct *p)
 {
 	return handle_exit(p);
 }

@@ -122,6 +122,7 @@ static __always_inline struct sock *fd_sock(__s32 fd, __u64 *id)
 static __always_inline void read_tuple(struct sock *sk, struct xp_sock_tuple *t)
 {
 	struct sock_common *c = &sk->__sk_common;
+	__u32 s4, d4;
 
 	t->family = BPF_CORE_READ(c, skc_family);
 	t->sport = BPF_CORE_READ(c, skc_num);
@@ -131,11 +132,14 @@ static __always_inline void read_tuple(struct sock *sk, struct xp_sock_tuple *t)
 		BPF_CORE_READ_INTO(&t->daddr, c, skc_v6_daddr.in6_u.u6_addr8);
 		return;
 	}
+	/* IPv4-mapped (::ffff:a.b.c.d); read whole: READ_INTO sizes by dst. */
+	s4 = BPF_CORE_READ(c, skc_rcv_saddr);
+	d4 = BPF_CORE_READ(c, skc_daddr);
 	__builtin_memset(t->saddr, 0, 16);
 	__builtin_memset(t->daddr, 0, 16);
 	t->saddr[10] = t->saddr[11] = t->daddr[10] = t->daddr[11] = 0xff;
-	BPF_CORE_READ_INTO(&t->saddr[12], c, skc_rcv_saddr);
-	BPF_CORE_READ_INTO(&t->daddr[12], c, skc_daddr);
+	__builtin_memcpy(&t->saddr[12], &s4, 4);
+	__builtin_memcpy(&t->daddr[12], &d4, 4);
 }
 
 static __always_inline void emit_conn(__u32 type, struct sock *sk, __u64 id, __s32 fd, __s32 err)
@@ -181,7 +185,9 @@ static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct 
 	struct xp_sock_sni *e;
 	__u64 n = sent, src;
 
-	if (bpf_map_update_elem(&prefix_done, &id, &one, BPF_NOEXIST))
+	/* Look up first: an LRU update on every send would cost more. */
+	if (bpf_map_lookup_elem(&prefix_done, &id) ||
+	    bpf_map_update_elem(&prefix_done, &id, &one, BPF_NOEXIST))
 		return;
 	e = bpf_map_lookup_elem(&sni_heap, &zero);
 	src = send_src(p, &n);
@@ -212,8 +218,14 @@ static __always_inline void emit_data(struct sock *sk, __u64 id, const struct pe
 		call->sock_id = id;
 		call->fd = p->fd;
 	}
-	if (send)
+	if (send) {
 		emit_prefix(sk, id, p, ret);
+	} else {
+		struct xp_tls_last_recv lr = { .sock_id = id, .ts_ns = bpf_ktime_get_ns(),
+					       .fd = p->fd };
+
+		bpf_map_update_elem(&tls_last_recv, &tid, &lr, BPF_ANY);
+	}
 	e = xp_reserve(XP_EV_SOCK_DATA, sizeof(*e));
 	if (!e)
 		return;
@@ -226,7 +238,7 @@ static __always_inline void emit_data(struct sock *sk, __u64 id, const struct pe
 	e->fd = p->fd;
 	e->dir = send ? XP_SOCK_SEND : XP_SOCK_RECV;
 	e->call = p->call;
-	bpf_ringbuf_submit(e, 0);
+	bpf_ringbuf_submit(e, xp_wakeup_flags());
 }
 
 SEC("tp_btf/sys_enter")

@@ -30,6 +30,9 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 /* Bytes captured per SSL call at most; the rest is counted in call_len. */
 const volatile __u32 cap_bytes = XP_TLS_CAP_DEFAULT;
 
+/* How recent the thread's last socket receive must be to name an SSL_read's socket. */
+#define INFER_WINDOW_NS (10 * 1000 * 1000)
+
 /* A connection: SSL* in one process. start_ns tells a reused pid apart. */
 struct tls_key {
 	__u64 ssl;
@@ -116,10 +119,24 @@ static __always_inline struct tls_conn *conn_get(__u64 ssl, __u32 tgid, __u64 st
 	return bpf_map_lookup_elem(&tls_conns, &k);
 }
 
+/* A memory-BIO stack read its socket just before this SSL_read: take it. */
+static __always_inline void infer_sock(struct tls_conn *conn, __u32 tid, __u64 call_ns,
+				       __u8 *flags)
+{
+	struct xp_tls_last_recv *lr = bpf_map_lookup_elem(&tls_last_recv, &tid);
+
+	if (!lr || lr->ts_ns > call_ns || call_ns - lr->ts_ns > INFER_WINDOW_NS)
+		return;
+	conn->sock_id = lr->sock_id;
+	conn->fd = lr->fd;
+	*flags |= XP_TLS_SOCK_INFERRED;
+}
+
 struct chunk_ctx {
 	__u64 buf;
 	__u64 pos;
 	__u32 capture;	/* bytes to copy: min(call_len, cap_bytes) */
+	__u8 flags;		/* on every record of the call */
 	__u8 first_flags;	/* XP_TLS_NEW_CONN on a connection's first call */
 	__u8 last_flags;	/* XP_TLS_LAST, plus XP_TLS_TRUNC when capped */
 };
@@ -138,7 +155,8 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
 	barrier_var(n);
 	if (n > XP_TLS_CHUNK)
 		n = XP_TLS_CHUNK;
-	r->flags = (i == 0 ? cc->first_flags : 0) | (off + n == cc->capture ? cc->last_flags : 0);
+	r->flags = cc->flags | (i == 0 ? cc->first_flags : 0) |
+		   (off + n == cc->capture ? cc->last_flags : 0);
 	r->offset = off;
 	r->pos = cc->pos + off;
 	if (bpf_probe_read_user(r->data, n, (void *)(cc->buf + off))) {
@@ -147,7 +165,7 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
 	}
 	r->len = n;
 	r->hdr.size = offsetof(struct xp_tls_data, data) + n;
-	xp_output(r, XP_EV_TLS_DATA, offsetof(struct xp_tls_data, data) + n);
+	xp_output_batched(r, XP_EV_TLS_DATA, offsetof(struct xp_tls_data, data) + n);
 	return 0;
 }
 
@@ -179,6 +197,8 @@ static __always_inline int call_exit(struct pt_regs *ctx)
 	if (c.sock_id) {
 		conn->sock_id = c.sock_id;
 		conn->fd = c.fd;
+	} else if (!conn->sock_id && dir == XP_TLS_READ) {
+		infer_sock(conn, tid, c.call_ns, &cc.flags);
 	}
 	cc.pos = conn->pos[dir & 1];
 	conn->pos[dir & 1] += moved;

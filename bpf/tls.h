@@ -18,8 +18,14 @@
  * so an SSL_read usually fits in one record; a 1 MiB SSL_write takes 64.
  */
 #define XP_TLS_CHUNK 16384
-/* Default and largest per-call capture cap (bytes); the cap is rodata. */
-#define XP_TLS_CAP_DEFAULT (256 * 1024)
+/*
+ * Default and largest per-call capture cap (bytes); the cap is rodata.
+ * 4 MiB: an LLM request body (a long conversation) is one SSL_write of
+ * hundreds of KiB to MiBs (node coalesces headers and a 1 MiB body into
+ * one call); four such calls in flight fill the default 16 MiB ring,
+ * which the consumer drains in about a millisecond per MiB.
+ */
+#define XP_TLS_CAP_DEFAULT (4 * 1024 * 1024)
 #define XP_TLS_CAP_MAX (16 * 1024 * 1024)
 
 /* Direction of the plaintext, as the traced process sees it. */
@@ -42,6 +48,8 @@ enum xp_tls_flags {
 	XP_TLS_COPY_FAIL = 2,	/* reading the buffer faulted: data holds nothing */
 	XP_TLS_LAST = 4,	/* last record of this call */
 	XP_TLS_NEW_CONN = 8,	/* first call seen on this SSL* (pos starts at 0) */
+	XP_TLS_SOCK_INFERRED = 16, /* sock_id not from a nested syscall but from the
+				    * thread's last socket receive (memory BIOs: node) */
 };
 
 /*
@@ -87,6 +95,19 @@ struct xp_tls_call {
 	__u64 sock_id;		/* set by a nested socket read/write, 0 if none */
 	__s32 fd;		/* the same, -1 if none */
 	__u32 fn;		/* enum xp_tls_fn */
+};
+
+/*
+ * Value of `tls_last_recv` (key: tid): the last TCP receive of a traced
+ * thread, written by sock.bpf.c. A TLS stack on memory BIOs (node) reads
+ * the socket first and decrypts after, outside any SSL call, so an
+ * SSL_read with no nested syscall takes its socket from here.
+ */
+struct xp_tls_last_recv {
+	__u64 sock_id;
+	__u64 ts_ns;
+	__s32 fd;
+	__u32 pad;
 };
 
 #endif /* XPERF_BPF_TLS_H */

@@ -299,7 +299,7 @@ int xpc_poll(struct xpc *c, int timeout_ms)
 		n = 0;
 	if (n < 0)
 		return n;
-	/* BPF wakes us only past a fill level (xp_wakeup_flags): take the rest. */
+	/* BPF wakes us only past a fill level (xp_ring_wakeup): take the rest. */
 	m = ring_buffer__consume(c->rb);
 	return m < 0 ? m : n + m;
 }

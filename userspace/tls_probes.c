@@ -115,7 +115,10 @@ static int open_tls(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 	p->tls = tls_bpf__open();
 	if (!p->tls)
 		return -errno;
-	err = o->reuse_maps ? o->reuse_maps(o->ctx, p->tls->obj) : 0;
+	if (o->reuse_maps)
+		err = o->reuse_maps(o->ctx, p->tls->obj);
+	else
+		err = o->ring_size ? bpf_map__set_max_entries(p->tls->maps.events, o->ring_size) : 0;
 	if (err)
 		return err;
 	/* Configuration (rodata), set between open and load. */
@@ -143,6 +146,9 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 	}
 	if (!err && p->tls)
 		err = bpf_map__reuse_fd(p->sock->maps.tls_calls, bpf_map__fd(p->tls->maps.tls_calls));
+	if (!err && p->tls)
+		err = bpf_map__reuse_fd(p->sock->maps.tls_last_recv,
+					bpf_map__fd(p->tls->maps.tls_last_recv));
 	err = err ?: sock_bpf__load(p->sock);
 	return err ?: sock_bpf__attach(p->sock);
 }

@@ -19,6 +19,7 @@ struct xp_tls_opts {
 	uint32_t cap_bytes;	/* plaintext bytes kept per SSL call; 0: default */
 	bool no_plaintext;	/* ciphertext tier only (--no-plaintext) */
 	bool verbose;		/* print each attached library on stderr */
+	uint32_t ring_size;	/* own `events` ring bytes (no reuse_maps); 0: as built */
 	/*
 	 * Make obj share the loader's traced/events/drops maps before load
 	 * (capture.c: xpc_reuse_maps); NULL: the objects keep their own

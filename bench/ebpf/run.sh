@@ -79,10 +79,15 @@ for _ in $(seq "$REPS"); do
 	done
 done
 
-prog_ids() {	# the BPF programs process $1 holds
-	until grep -qs prog_id /proc/"$1"/fdinfo/*; do sleep 0.05; done
-	sleep 0.3
-	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u
+prog_ids() {	# the BPF programs process $1 holds, once their number is steady
+	local now last=-1
+	while :; do
+		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u)
+		[ -n "$now" ] && [ "$now" = "$last" ] && break
+		last=$now
+		sleep 0.5
+	done
+	echo "$now"
 }
 
 prog_stats() {	# prog_stats MODE IDS...: "mode name calls ns" per program
@@ -99,9 +104,8 @@ print(sys.argv[1], p["name"], p.get("run_cnt", 0), p.get("run_time_ns", 0))' "$m
 sysctl -qw kernel.bpf_stats_enabled=1
 "$XB" record -q -- sh -c "\"$WL\" pingpong 20000 > \"$T/pp.out\"; sleep 2" &
 xb=$!
-ids=$(prog_ids $xb)
 until [ -s "$T/pp.out" ]; do sleep 0.05; done
-prog_stats traced $ids >> "$T/t3"
+prog_stats traced $(prog_ids $xb) >> "$T/t3"
 wait $xb
 "$XB" attach -q --pid $sleeper &
 xb=$!

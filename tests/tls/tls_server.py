@@ -8,6 +8,8 @@ per request: client port, time.monotonic_ns() (CLOCK_MONOTONIC, the clock of
 bpf_ktime_get_ns) of the request's first byte, of its last byte, and of the
 response's send. Serves keep-alive requests; the response body is
 `X-Resp-Bytes` bytes long (default 64). Prints the port on stdout.
+With TLS_SERVER_DELAY_MS set, waits that long before answering a
+ClientHello: the round trip of a remote provider.
 """
 import os
 import socket
@@ -74,14 +76,20 @@ def main():
     lsock.listen(64)
     print(lsock.getsockname()[1], flush=True)
     lock = threading.Lock()
+    delay = int(os.environ.get("TLS_SERVER_DELAY_MS", "0")) / 1000.0
     while True:
         raw, _ = lsock.accept()
-        try:
-            conn = ctx.wrap_socket(raw, server_side=True)
-        except (ssl.SSLError, OSError):
-            raw.close()
-            continue
-        threading.Thread(target=handle, args=(conn, logdir, lock), daemon=True).start()
+        threading.Thread(target=serve, args=(ctx, raw, delay, logdir, lock), daemon=True).start()
+
+
+def serve(ctx, raw, delay, logdir, lock):
+    time.sleep(delay)
+    try:
+        conn = ctx.wrap_socket(raw, server_side=True)
+    except (ssl.SSLError, OSError):
+        raw.close()
+        return
+    handle(conn, logdir, lock)
 
 
 if __name__ == "__main__":

@@ -7,11 +7,14 @@
  *   tls-<tgid>-<ssl>.<w|r>  each direction's plaintext, every record
  *                           written at its `pos` (pwrite), so a lost or
  *                           misplaced record shows in a byte comparison;
+ *                           SSL_free's totals give the final length;
  *   sock.tsv                one line per socket send/receive;
  *   summary.json            streams (bytes, gaps, flags, cookie), SNIs,
  *                           connections, drops per record type.
- * Usage: tlscap -o DIR [-c CAP] [-n] -- CMD ARGS...   (-n: --no-plaintext)
+ * Usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...
+ *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -42,28 +45,29 @@ struct stream {
 
 struct cap {
 	const char *dir;
+	struct xp_tls_probes *probes;
 	struct stream streams[MAX_STREAMS];
 	int nstreams;
 	FILE *sock_tsv;
 	cJSON *snis, *conns;
 };
 
-static struct stream *stream_get(struct cap *c, const struct xp_tls_data *d)
+static struct stream *stream_get(struct cap *c, __u32 tgid, __u64 ssl, __u8 dir)
 {
 	char path[512];
 	struct stream *s;
 
 	for (int i = 0; i < c->nstreams; i++) {
 		s = &c->streams[i];
-		if (s->tgid == d->hdr.tgid && s->ssl == d->ssl && s->dir == d->dir)
+		if (s->tgid == tgid && s->ssl == ssl && s->dir == dir)
 			return s;
 	}
 	if (c->nstreams == MAX_STREAMS)
 		return NULL;
 	s = &c->streams[c->nstreams++];
-	*s = (struct stream){ .tgid = d->hdr.tgid, .ssl = d->ssl, .dir = d->dir };
-	snprintf(path, sizeof(path), "%s/tls-%u-%llx.%c", c->dir, d->hdr.tgid,
-		 (unsigned long long)d->ssl, d->dir == XP_TLS_WRITE ? 'w' : 'r');
+	*s = (struct stream){ .tgid = tgid, .ssl = ssl, .dir = dir };
+	snprintf(path, sizeof(path), "%s/tls-%u-%llx.%c", c->dir, tgid, (unsigned long long)ssl,
+		 dir == XP_TLS_WRITE ? 'w' : 'r');
 	s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	return s;
 }
@@ -77,7 +81,7 @@ static void on_tls(struct cap *c, const struct xp_tls_data *d, size_t size)
 		fprintf(stderr, "tlscap: malformed TLS record (%zu bytes)\n", size);
 		return;
 	}
-	s = stream_get(c, d);
+	s = stream_get(c, d->hdr.tgid, d->ssl, d->dir);
 	if (!s)
 		return;
 	if (d->pos != s->end)
@@ -96,9 +100,31 @@ static void on_tls(struct cap *c, const struct xp_tls_data *d, size_t size)
 		s->sock_id = d->sock_id;
 }
 
+/* SSL_free: the final stream lengths, even where the last records were lost. */
+static void on_free(struct cap *c, const struct xp_tls_free *f)
+{
+	for (__u8 dir = XP_TLS_WRITE; dir <= XP_TLS_READ; dir++) {
+		struct stream *s = stream_get(c, f->hdr.tgid, f->ssl, dir);
+
+		if (!s)
+			continue;
+		if (f->bytes[dir] != s->end)
+			s->gaps++;
+		s->end = f->bytes[dir];
+		if (f->sock_id)
+			s->sock_id = f->sock_id;
+		if (s->end && s->fd >= 0 && ftruncate(s->fd, s->end))
+			perror("tlscap: ftruncate");
+	}
+}
+
 static cJSON *tuple_json(const struct xp_sock_tuple *t, __u64 sock_id)
 {
 	cJSON *o = cJSON_CreateObject();
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(AF_INET6, t->daddr, a, sizeof(a));
+	cJSON_AddStringToObject(o, "daddr", a);
 
 	cJSON_AddNumberToObject(o, "sock_id", (double)sock_id);
 	cJSON_AddNumberToObject(o, "sport", t->sport);
@@ -115,6 +141,8 @@ static int on_event(void *ctx, void *data, size_t size)
 		return 0;
 	if (h->type == XP_EV_TLS_DATA) {
 		on_tls(c, data, size);
+	} else if (h->type == XP_EV_TLS_FREE && size >= sizeof(struct xp_tls_free)) {
+		on_free(c, data);
 	} else if (h->type == XP_EV_SOCK_DATA && size >= sizeof(struct xp_sock_data)) {
 		const struct xp_sock_data *d = data;
 
@@ -138,6 +166,13 @@ static int on_event(void *ctx, void *data, size_t size)
 		const struct xp_sock_conn *k = data;
 		cJSON *o = tuple_json(&k->tuple, k->sock_id);
 
+		/*
+		 * A connect precedes the TLS handshake by one round trip: rescan
+		 * then for libraries mapped since the last scan (dlopen, a new
+		 * mount namespace); inodes already seen cost a stat each.
+		 */
+		if (h->type == XP_EV_SOCK_CONNECT)
+			xp_tls_probes_attach_pid(c->probes, h->tgid);
 		cJSON_AddNumberToObject(o, "type", h->type);
 		cJSON_AddNumberToObject(o, "fd", k->fd);
 		cJSON_AddNumberToObject(o, "tgid", h->tgid);
@@ -152,6 +187,12 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
 	__u64 vals[ncpu > 0 ? ncpu : 1], total = 0;
 
+	/* A connection's socket, learned in one direction, names both. */
+	for (int i = 0; i < c->nstreams; i++)
+		for (int j = 0; j < c->nstreams; j++)
+			if (!c->streams[i].sock_id && c->streams[j].ssl == c->streams[i].ssl &&
+			    c->streams[j].tgid == c->streams[i].tgid)
+				c->streams[i].sock_id = c->streams[j].sock_id;
 	for (int i = 0; i < c->nstreams; i++) {
 		struct stream *s = &c->streams[i];
 		cJSON *o = cJSON_CreateObject();
@@ -253,18 +294,20 @@ int main(int argc, char **argv)
 	cJSON *sum;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "o:c:n")) != -1) {
+	while ((opt = getopt(argc, argv, "o:c:r:n")) != -1) {
 		if (opt == 'o')
 			c.dir = optarg;
 		else if (opt == 'c')
 			o.cap_bytes = strtoul(optarg, NULL, 0);
+		else if (opt == 'r')
+			o.ring_size = strtoul(optarg, NULL, 0);
 		else if (opt == 'n')
 			o.no_plaintext = true;
 		else
 			return 64;
 	}
 	if (!c.dir || optind >= argc) {
-		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-n] -- CMD ARGS...\n");
+		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...\n");
 		return 64;
 	}
 	snprintf(path, sizeof(path), "%s/sock.tsv", c.dir);
@@ -274,6 +317,7 @@ int main(int argc, char **argv)
 	err = c.sock_tsv ? xp_tls_probes_open(&p, &o) : -errno;
 	if (err)
 		return 1;
+	c.probes = p;
 	rb = ring_buffer__new(xp_tls_probes_map_fd(p, "events"), on_event, &c, NULL);
 	if (!rb)
 		return 1;

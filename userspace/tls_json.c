@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tls_json.c - TLS and socket records -> JSON (tls_json.h). Every size is
+ * checked against the record's own length fields before a byte is read;
+ * payload text only on request, credentials redacted (redact.h); the
+ * ClientHello prefix is reduced to its server name and never output.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "userspace/redact.h"
+#include "userspace/sni.h"
+#include "userspace/tls_json.h"
+
+__u32 xp_tls_record_min_size(__u32 type)
+{
+	switch (type) {
+	case XP_EV_TLS_DATA:
+		return offsetof(struct xp_tls_data, data);
+	case XP_EV_TLS_FREE:
+		return sizeof(struct xp_tls_free);
+	case XP_EV_SOCK_CONNECT:
+	case XP_EV_SOCK_ACCEPT:
+	case XP_EV_SOCK_CLOSE:
+		return sizeof(struct xp_sock_conn);
+	case XP_EV_SOCK_DATA:
+		return sizeof(struct xp_sock_data);
+	case XP_EV_SOCK_SNI:
+		return offsetof(struct xp_sock_sni, data);
+	default:
+		return 0;
+	}
+}
+
+static void add_hex(cJSON *o, const char *key, __u64 v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)v);
+	cJSON_AddStringToObject(o, key, buf);
+}
+
+static void add_tuple(cJSON *o, const struct xp_sock_tuple *t)
+{
+	static const __u8 v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
+	bool v4 = !memcmp(t->saddr, v4mapped, 12) && !memcmp(t->daddr, v4mapped, 12);
+
+	inet_ntop(v4 ? AF_INET : AF_INET6, v4 ? t->saddr + 12 : t->saddr, s, sizeof(s));
+	inet_ntop(v4 ? AF_INET : AF_INET6, v4 ? t->daddr + 12 : t->daddr, d, sizeof(d));
+	cJSON_AddStringToObject(o, "saddr", s);
+	cJSON_AddNumberToObject(o, "sport", t->sport);
+	cJSON_AddStringToObject(o, "daddr", d);
+	cJSON_AddNumberToObject(o, "dport", t->dport);
+}
+
+/* Payload text, credentials redacted; only with capture_payloads. */
+static void add_payload(cJSON *o, const char *data, size_t len)
+{
+	size_t cap = len + 64 * sizeof(XP_REDACTED), n;
+	char *out = malloc(cap + 1);
+
+	if (!out)
+		return;
+	n = xp_redact_http1(data, len, out, cap, NULL);
+	out[n] = '\0';
+	cJSON_AddItemToObject(o, "payload", cJSON_CreateString(out));
+	free(out);
+}
+
+static int tls_data_json(const struct xp_tls_data *d, cJSON *o, bool payloads)
+{
+	if (d->hdr.size != offsetof(struct xp_tls_data, data) + d->len || d->len > XP_TLS_CHUNK) {
+		cJSON_AddBoolToObject(o, "malformed", 1);
+		return 0;
+	}
+	add_hex(o, "ssl", d->ssl);
+	cJSON_AddNumberToObject(o, "sock_id", (double)d->sock_id);
+	cJSON_AddNumberToObject(o, "fd", d->fd);
+	cJSON_AddStringToObject(o, "dir", d->dir == XP_TLS_READ ? "read" : "write");
+	cJSON_AddNumberToObject(o, "pos", (double)d->pos);
+	cJSON_AddNumberToObject(o, "call_ns", (double)d->call_ns);
+	cJSON_AddNumberToObject(o, "call_len", d->call_len);
+	cJSON_AddNumberToObject(o, "offset", d->offset);
+	cJSON_AddNumberToObject(o, "len", d->len);
+	cJSON_AddBoolToObject(o, "truncated", d->flags & XP_TLS_TRUNC);
+	cJSON_AddBoolToObject(o, "copy_failed", d->flags & XP_TLS_COPY_FAIL);
+	cJSON_AddBoolToObject(o, "new_conn", d->flags & XP_TLS_NEW_CONN);
+	if (payloads)
+		add_payload(o, d->data, d->len);
+	return 0;
+}
+
+static int sock_json(const struct xp_hdr *rec, cJSON *o)
+{
+	const struct xp_sock_conn *k = (const void *)rec;
+	const struct xp_sock_data *d = (const void *)rec;
+	const struct xp_sock_sni *s = (const void *)rec;
+	char name[XP_SNI_MAX];
+	enum xp_sni_result r;
+
+	switch (rec->type) {
+	case XP_EV_SOCK_DATA:
+		cJSON_AddNumberToObject(o, "sock_id", (double)d->sock_id);
+		cJSON_AddNumberToObject(o, "fd", d->fd);
+		add_tuple(o, &d->tuple);
+		cJSON_AddStringToObject(o, "dir", d->dir == XP_SOCK_SEND ? "send" : "recv");
+		cJSON_AddNumberToObject(o, "len", d->len);
+		cJSON_AddNumberToObject(o, "call_ns", (double)d->call_ns);
+		if (d->ssl)
+			add_hex(o, "ssl", d->ssl);
+		return 0;
+	case XP_EV_SOCK_SNI:
+		r = xp_sni_parse((const uint8_t *)s->data,
+				 rec->size - offsetof(struct xp_sock_sni, data), name);
+		cJSON_AddNumberToObject(o, "sock_id", (double)s->sock_id);
+		add_tuple(o, &s->tuple);
+		cJSON_AddStringToObject(o, "sni_result", xp_sni_result_str(r));
+		if (r == XP_SNI_OK)
+			cJSON_AddStringToObject(o, "sni", name);
+		return 0;
+	default:
+		cJSON_AddNumberToObject(o, "sock_id", (double)k->sock_id);
+		cJSON_AddNumberToObject(o, "fd", k->fd);
+		add_tuple(o, &k->tuple);
+		cJSON_AddNumberToObject(o, "err", k->err);
+		if (rec->type == XP_EV_SOCK_CLOSE) {
+			cJSON_AddNumberToObject(o, "bytes_sent", (double)k->bytes[XP_SOCK_SEND]);
+			cJSON_AddNumberToObject(o, "bytes_received", (double)k->bytes[XP_SOCK_RECV]);
+		}
+		return 0;
+	}
+}
+
+int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads)
+{
+	const struct xp_tls_free *f = (const void *)rec;
+	__u32 min = xp_tls_record_min_size(rec->type);
+
+	if (!min)
+		return -ENOENT;
+	if (rec->size < min) {
+		cJSON_AddBoolToObject(o, "malformed", 1);
+		return 0;
+	}
+	if (rec->type == XP_EV_TLS_DATA)
+		return tls_data_json((const void *)rec, o, payloads);
+	if (rec->type != XP_EV_TLS_FREE)
+		return sock_json(rec, o);
+	add_hex(o, "ssl", f->ssl);
+	cJSON_AddNumberToObject(o, "sock_id", (double)f->sock_id);
+	cJSON_AddNumberToObject(o, "bytes_written", (double)f->bytes[XP_TLS_WRITE]);
+	cJSON_AddNumberToObject(o, "bytes_read", (double)f->bytes[XP_TLS_READ]);
+	return 0;
+}
+

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tls_json.h - the records of bpf/tls.h and bpf/sock.h as JSON fields
+ * (cJSON): what the tls module hands the capture core's sinks. Pure.
+ */
+#ifndef XPERF_USERSPACE_TLS_JSON_H
+#define XPERF_USERSPACE_TLS_JSON_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+
+#include <cjson/cJSON.h>
+
+#include "bpf/xperf.h"
+#include "bpf/sock.h"
+#include "bpf/tls.h"
+
+/* Smallest valid size of a record of `type`, 0 if not a TLS/socket type. */
+__u32 xp_tls_record_min_size(__u32 type);
+
+/*
+ * Add the body fields of rec (rec->size bytes readable) to o. Payload
+ * text ("payload", credential headers redacted) only when `payloads`.
+ * A record whose lengths do not add up gets "malformed": true and nothing
+ * else. Returns 0, or -ENOENT when the type is not a TLS/socket one.
+ */
+int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads);
+
+#endif /* XPERF_USERSPACE_TLS_JSON_H */

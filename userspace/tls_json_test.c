@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tls_json_test.c - records -> JSON: no payload text unless asked, never a
+ * credential, SNI reduced to the name, lengths that do not add up flagged.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "userspace/testing/check.h"
+#include "userspace/tls_json.h"
+
+static char *to_text(const struct xp_hdr *rec, bool payloads, int *rc)
+{
+	cJSON *o = cJSON_CreateObject();
+	char *s;
+
+	*rc = xp_tls_record_json(rec, o, payloads);
+	s = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	return s;
+}
+
+static void tls_data(void)
+{
+	static struct xp_tls_data d;
+	const char *req = "POST /v1/messages HTTP/1.1\r\nx-api-key: sk-SECRET\r\n\r\n{\"q\":1}";
+	char *s;
+	int rc;
+
+	d.hdr.type = XP_EV_TLS_DATA;
+	d.len = strlen(req);
+	d.hdr.size = offsetof(struct xp_tls_data, data) + d.len;
+	d.ssl = 0xabc;
+	d.pos = 4096;
+	d.flags = XP_TLS_TRUNC;
+	memcpy(d.data, req, d.len);
+	s = to_text(&d.hdr, false, &rc);
+	CHECK(rc == 0 && s && !strstr(s, "payload") && !strstr(s, "SECRET") && !strstr(s, "POST"));
+	CHECK(strstr(s, "\"ssl\":\"0xabc\"") && strstr(s, "\"pos\":4096") &&
+	      strstr(s, "\"truncated\":true"));
+	free(s);
+	s = to_text(&d.hdr, true, &rc);
+	CHECK(rc == 0 && strstr(s, "POST /v1/messages") && strstr(s, "x-api-key: [redacted]"));
+	CHECK(!strstr(s, "SECRET"));
+	free(s);
+	d.hdr.size += 1;	/* size and len disagree */
+	s = to_text(&d.hdr, true, &rc);
+	CHECK(rc == 0 && strstr(s, "\"malformed\":true") && !strstr(s, "POST"));
+	free(s);
+}
+
+static void sock_records(void)
+{
+	static struct xp_sock_sni sni;
+	struct xp_sock_data d = { .hdr = { .type = XP_EV_SOCK_DATA, .size = sizeof(d) } };
+	FILE *f = fopen("userspace/testdata/sni/python_anthropic.bin", "rb");
+	char *s;
+	int rc;
+
+	d.tuple.saddr[10] = d.tuple.saddr[11] = d.tuple.daddr[10] = d.tuple.daddr[11] = 0xff;
+	memcpy(d.tuple.saddr + 12, "\x7f\x00\x00\x01", 4);
+	memcpy(d.tuple.daddr + 12, "\x0a\x01\x02\x03", 4);
+	d.tuple.dport = 443;
+	d.len = 517;
+	s = to_text(&d.hdr, false, &rc);
+	CHECK(rc == 0 && strstr(s, "\"saddr\":\"127.0.0.1\"") && strstr(s, "\"daddr\":\"10.1.2.3\"") &&
+	      strstr(s, "\"dport\":443") && strstr(s, "\"dir\":\"send\""));
+	free(s);
+	CHECK(f != NULL);
+	sni.len = f ? fread(sni.data, 1, sizeof(sni.data), f) : 0;
+	if (f)
+		fclose(f);
+	sni.hdr.type = XP_EV_SOCK_SNI;
+	sni.hdr.size = offsetof(struct xp_sock_sni, data) + sni.len;
+	s = to_text(&sni.hdr, true, &rc);
+	CHECK(rc == 0 && strstr(s, "\"sni\":\"api.anthropic.com\"") && strlen(s) < 400);
+	free(s);
+	d.hdr.type = XP_EV_EXEC;
+	s = to_text(&d.hdr, true, &rc);
+	CHECK(rc == -ENOENT);
+	free(s);
+	d.hdr.type = XP_EV_SOCK_CLOSE;	/* shorter than a connection record */
+	d.hdr.size = sizeof(struct xp_hdr);
+	s = to_text(&d.hdr, true, &rc);
+	CHECK(rc == 0 && strstr(s, "malformed"));
+	free(s);
+}
+
+int main(void)
+{
+	tls_data();
+	sock_records();
+	return CHECK_DONE();
+}
