@@ -406,12 +406,12 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 }
 
 /*
- * A write is timed by its start (its return can come much later when the
- * thread is preempted on the way out). A read is timed by the arrival of its
- * data: the wakeup that ended the thread's wait for it, whether it slept
- * inside the read or (non-blocking sockets) in poll() before it; never
- * earlier than the thread's previous I/O of the same tier. Without scheduler
- * data, the time the read returned.
+ * A read is timed by the arrival of its data: the wakeup that ended the
+ * thread's wait for it, whether it slept inside the read or (non-blocking
+ * sockets) in poll() before it; never earlier than the thread's previous I/O
+ * of the same tier. A read that did not wait, and a write, are timed by
+ * their start: their return can come much later when the thread is
+ * preempted on the way out.
  */
 static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
 {
@@ -423,9 +423,9 @@ static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
 		t = xt_sched_wakeup(s->sched, ev->tid, from, ev->ts_ns);
 	m->tid = ev->tid;
 	m->t = ev->ts_ns;
-	if (ev->dir == XT_WRITE && ev->call_ns && ev->call_ns <= ev->ts_ns)
-		return ev->call_ns;
-	return t ? t : ev->ts_ns;
+	if (t)
+		return t;
+	return ev->call_ns && ev->call_ns <= ev->ts_ns ? ev->call_ns : ev->ts_ns;
 }
 
 int xt_session_event(struct xt_session *s, const struct xt_event *ev)
