@@ -80,6 +80,12 @@ static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int cr
 	return s;
 }
 
+static void free_exchange(struct xt_exchange *e)
+{
+	xp_llm_call_free(&e->call);
+	free(e);
+}
+
 /* The answer starts after the longest pause among the set-aside receives. */
 static void answer_in_skipped(const struct sconn *s, struct xt_exchange *e)
 {
@@ -108,6 +114,10 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	s->n_skip = 0;
 	s->skip_bytes = 0;
 	s->first = 0;
+	if (!e->resp_start_ns && e->req_bytes <= XT_CIPHER_FINISHED_BYTES) {
+		free_exchange(e); /* a TLS alert (close_notify) sent without an answer */
+		return;
+	}
 	e->answered = e->resp_start_ns && !cut;
 	e->cipher = 1;
 	c->cb(c->ctx, e, s->covered);
@@ -221,10 +231,8 @@ void xt_cipher_free(struct xt_cipher *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n; i++)
-		if (c->c[i].e) {
-			xp_llm_call_free(&c->c[i].e->call);
-			free(c->c[i].e);
-		}
+		if (c->c[i].e)
+			free_exchange(c->c[i].e);
 	free(c->c);
 	free(c);
 }

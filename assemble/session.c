@@ -16,6 +16,12 @@
 /* A ciphertext exchange is the same as a plaintext one when their answers end this close. */
 #define XT_SHADOW_MATCH_NS 20000000ull
 
+/* Bytes of a TLS record header: OpenSSL reads it, then the record's body. */
+#define XT_TLS_HEADER 5
+
+/* Processes remembered as having a plaintext tier (hashed by tgid). */
+#define XT_PLAIN_PROCS 64
+
 /* Threads whose last TLS/socket call is remembered (for read timing). */
 #define XT_IO_THREADS 64
 
@@ -39,11 +45,17 @@ struct xt_session {
 	size_t n_ex;
 	struct xt_exchange **shadow; /* ciphertext timing of plaintext-tier exchanges */
 	size_t n_shadow;
+	uint32_t plain_tgid[XT_PLAIN_PROCS]; /* processes whose TLS plaintext is seen */
 	uint32_t agent, cur_tgid, cur_tid; /* the event being fed */
 	uint64_t next_start; /* start of the next turn to write; 0 until known */
 	uint64_t first_ts, dropped, truncated;
 	/* last I/O per thread, per tier: a TLS read's socket reads nest inside it */
-	struct io_mark { uint32_t tid; uint64_t t; } last_io[2][XT_IO_THREADS];
+	struct io_mark {
+		uint32_t tid;
+		int hdr;      /* it read a TLS record header */
+		uint64_t t;   /* when it returned */
+		uint64_t at;  /* the time given to it */
+	} last_io[2][XT_IO_THREADS];
 	int turns, exchanges, cutting, failed;
 };
 
@@ -153,18 +165,49 @@ static uint64_t end_gap(const struct xt_exchange *a, const struct xt_exchange *b
 						 b->resp_end_ns - a->resp_end_ns;
 }
 
-/* Forgets ciphertext timings of exchanges that ended before t. */
-static void drop_shadows(struct xt_session *s, uint64_t t)
+/* Takes shadow k out of the list; the caller owns it. */
+static struct xt_exchange *take_shadow(struct xt_session *s, size_t k)
 {
-	size_t k = 0;
+	struct xt_exchange *h = s->shadow[k];
 
-	for (size_t i = 0; i < s->n_shadow; i++) {
-		if (s->shadow[i]->resp_end_ns < t)
-			free_exchange(s->shadow[i]);
-		else
-			s->shadow[k++] = s->shadow[i];
+	s->shadow[k] = s->shadow[--s->n_shadow];
+	return h;
+}
+
+/* The plaintext tier has gone past h (a later request) without its twin. */
+static int plain_passed(const struct xt_session *s, const struct xt_exchange *h)
+{
+	for (size_t i = 0; i < s->n_ex; i++)
+		if (!s->ex[i]->cipher && s->ex[i]->tgid == h->tgid &&
+		    s->ex[i]->req_start_ns > h->resp_end_ns + XT_SHADOW_MATCH_NS)
+			return 1;
+	return 0;
+}
+
+/*
+ * A ciphertext exchange the plaintext tier never saw, on a socket written
+ * outside SSL calls (node: the capture can miss a call there), becomes an
+ * exchange of its own once the plaintext tier is past it, or at the end.
+ * On sockets the plaintext tier reads, an unmatched one is dropped: HTTP/2
+ * control frames and TLS alerts look like small exchanges there.
+ */
+static void promote_shadows(struct xt_session *s, int final)
+{
+	for (size_t k = 0; k < s->n_shadow;) {
+		if (!final && !plain_passed(s, s->shadow[k])) {
+			k++;
+			continue;
+		}
+		struct xt_exchange *h = take_shadow(s, k);
+
+		/* unanswered, or on a socket the plaintext tier reads: nothing it lacks */
+		if (!h->answered || h->covered) {
+			free_exchange(h);
+		} else if (add_exchange(s, h)) {
+			free_exchange(h);
+			s->failed = 1;
+		}
 	}
-	s->n_shadow = k;
 }
 
 /* Gives each plaintext exchange the timing the ciphertext tier saw for it. */
@@ -174,17 +217,22 @@ static void match_shadows(struct xt_session *s, size_t n)
 		struct xt_exchange *e = s->ex[i], *best = NULL;
 		uint64_t best_d = XT_SHADOW_MATCH_NS;
 
+		size_t best_k = 0;
+
 		for (size_t k = 0; k < s->n_shadow && !e->cipher && !e->shadow_req_start_ns; k++) {
 			struct xt_exchange *h = s->shadow[k];
 			uint64_t d = end_gap(h, e);
 
 			if (h->tgid == e->tgid && h->answered && d < best_d) {
 				best = h;
+				best_k = k;
 				best_d = d;
 			}
 		}
-		if (best)
-			set_shadow(e, best);
+		if (!best)
+			continue;
+		set_shadow(e, best);
+		free_exchange(take_shadow(s, best_k));
 	}
 }
 
@@ -232,13 +280,13 @@ static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, 
 		free_exchange(s->ex[i]);
 	memmove(s->ex, s->ex + n, (s->n_ex - n) * sizeof(*s->ex));
 	s->n_ex -= n;
-	drop_shadows(s, end);
 	return 0;
 }
 
 /* Writes every turn known to be over; at the end (final) the rest too. */
 static int flush(struct xt_session *s, int final, uint64_t end_ns, int exited)
 {
+	promote_shadows(s, final);
 	while (s->n_ex) {
 		size_t n = first_group(s);
 
@@ -329,10 +377,10 @@ static struct xt_exchange *plain_twin(struct xt_session *s, const struct xt_exch
 
 /*
  * Ciphertext-tier exchanges: the second opinion on a plaintext one (matched
- * now, or when its turn is written if the socket moved data inside SSL
- * calls), or an exchange of its own (stacks without plaintext: BoringSSL in
- * a static binary). Matching by time also covers stacks that encrypt into
- * memory and write the socket outside SSL calls (node).
+ * now, or when its turn is written if its socket moved data inside SSL calls
+ * or its process has a plaintext tier at all: node encrypts into memory and
+ * writes the socket outside SSL calls), or an exchange of its own (stacks
+ * without plaintext: BoringSSL in a static binary).
  */
 static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 {
@@ -344,7 +392,10 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 		free_exchange(e);
 		return;
 	}
-	if (covered && !s->cfg->ciphertext) {
+	e->covered = covered;
+	/* a process whose plaintext is seen has its exchanges there (node: not covered) */
+	if ((covered || s->plain_tgid[e->tgid % XT_PLAIN_PROCS] == e->tgid) &&
+	    !s->cfg->ciphertext) {
 		struct xt_exchange **ns = realloc(s->shadow, (s->n_shadow + 1) * sizeof(*ns));
 
 		if (!ns) {
@@ -391,8 +442,10 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 		s->failed |= xt_sched_add(s->sched, ev);
 		break;
 	case XT_TLS:
-		if (!s->cfg->ciphertext)
+		if (!s->cfg->ciphertext) {
+			s->plain_tgid[ev->tgid % XT_PLAIN_PROCS] = ev->tgid;
 			feed_tls(s, ev);
+		}
 		break;
 	case XT_TLS_CLOSE:
 		for (size_t i = 0; i < s->n_conns; i++)
@@ -416,16 +469,22 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
 {
 	struct io_mark *m = &s->last_io[ev->kind == XT_TLS][ev->tid % XT_IO_THREADS];
-	uint64_t from = m->tid == ev->tid && m->t ? m->t : ev->call_ns;
+	int same = m->tid == ev->tid && m->t;
+	uint64_t from = same ? m->t : ev->call_ns;
 	uint64_t t = 0;
 
 	if (ev->dir == XT_READ && from)
 		t = xt_sched_wakeup(s->sched, ev->tid, from, ev->ts_ns);
+	/* a TLS record body read right after its 5-byte header came with it */
+	if (!t && same && ev->kind == XT_SOCK && ev->dir == XT_READ && m->hdr)
+		t = m->at;
+	if (!t)
+		t = ev->call_ns && ev->call_ns <= ev->ts_ns ? ev->call_ns : ev->ts_ns;
 	m->tid = ev->tid;
 	m->t = ev->ts_ns;
-	if (t)
-		return t;
-	return ev->call_ns && ev->call_ns <= ev->ts_ns ? ev->call_ns : ev->ts_ns;
+	m->at = t;
+	m->hdr = ev->kind == XT_SOCK && ev->dir == XT_READ && ev->len == XT_TLS_HEADER;
+	return t;
 }
 
 int xt_session_event(struct xt_session *s, const struct xt_event *ev)
@@ -485,7 +544,8 @@ void xt_session_free(struct xt_session *s)
 	for (size_t i = 0; i < s->n_ex; i++)
 		free_exchange(s->ex[i]);
 	free(s->ex);
-	drop_shadows(s, UINT64_MAX);
+	for (size_t i = 0; i < s->n_shadow; i++)
+		free_exchange(s->shadow[i]);
 	free(s->shadow);
 	xt_cipher_free(s->cipher);
 	xt_sched_free(s->sched);

@@ -23,7 +23,8 @@ struct xt_exchange {
 	uint64_t req_start_ns, req_end_ns, resp_start_ns, resp_end_ns;
 	uint64_t req_bytes, resp_bytes;
 	int aborted, truncated, streaming, answered;
-	int cipher; /* timed from socket events (ciphertext tier) */
+	int cipher;  /* timed from socket events (ciphertext tier) */
+	int covered; /* ciphertext: its socket moved data inside SSL calls */
 	/* the same exchange as the ciphertext tier timed it (0: not seen) */
 	uint64_t shadow_req_start_ns, shadow_resp_end_ns, shadow_ttft_ns;
 };

@@ -9,7 +9,10 @@
 #     tier agreement (see below)
 #   bun --compile (BoringSSL, no symbols): ciphertext tier, timings within 5 ms
 #   curl --http2 against node's http2 server: HTTP/2 in the plaintext tier
-# and every TurnTrace file validates (xperf validate).
+#   attach to a running agent, detach while it still runs: the turns so far, the last
+#     one marked incomplete
+# and every TurnTrace file validates (xperf validate). Arguments choose the cases
+# (default: demo attach curl h2 bun; node runs as //demo:e2e_node_test).
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
 src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd) # the source tree (for bun)
@@ -46,6 +49,7 @@ client() {
 	validate "$d/out/$name"
 }
 
+case_demo() {
 echo "== xperf demo"
 "$xperf" demo -o "$tmp/demo" >"$tmp/demo.out" 2>&1 || { cat "$tmp/demo.out"; fail "demo"; }
 grep -q "HTML report:" "$tmp/demo.out" || fail "demo: no report line"
@@ -54,11 +58,41 @@ python3 "$demo/check_ground_truth.py" --traces "$session" --mock "$tmp/demo/grou
 	--agent "$tmp/demo/ground_truth/agent.jsonl" --tiers-ms 2 || fail "demo: ground truth"
 validate "$session"
 [ -s "$session/report.html" ] || fail "demo: no HTML report"
+}
 
-client curl plaintext 2 /bin/bash "$demo/clients/curl_client.sh" PORT CA
+case_attach() {
+echo "== attach to a running agent, detach before it ends"
+d=$tmp/attach
+mkdir -p "$d"
+python3 "$demo/mock_provider.py" --dir "$d" --scenario long --log "$d/mock.jsonl" &
+mock=$!
+for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+/usr/bin/python3 "$demo/sample_agent.py" --port "$(cat "$d/port")" --ca "$d/ca.pem" &
+agent=$!
+sleep 0.5
+XPERF_SESSION_ID=attach "$bpf" attach --pid "$agent" --duration 2 --quiet -o "$d/out" ||
+	fail "attach failed"
+# still running (not a zombie waiting for us) when tracing ended?
+alive=$(ps -o stat= -p "$agent" 2>/dev/null | grep -qv Z && echo 1 || echo 0)
+wait "$agent"
+stop_mock
+validate "$d/out/attach"
+python3 - "$d/out/attach" "$alive" <<'PY' || fail "attach: turns"
+import glob, json, sys
+turns = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[1] + "/turn_*.json"))]
+cut = sys.argv[2] == "1"
+ok = len(turns) >= 2 and turns[-1]["complete"] != cut and all(t["complete"] for t in turns[:-1])
+print("%s   %d turns written, the last one %s" % ("ok" if ok else "FAIL", len(turns),
+                                                 "cut" if cut else "complete"))
+sys.exit(0 if ok else 1)
+PY
+}
+
+case_curl() { client curl plaintext 2 /bin/bash "$demo/clients/curl_client.sh" PORT CA; }
 # node encrypts into memory and may take a request before its handshake is over:
 # its plaintext request starts earlier than the socket carries it (no tier check)
-client node plaintext "" /usr/bin/node "$demo/clients/node_client.js" PORT CA
+case_node() { client node plaintext "" /usr/bin/node "$demo/clients/node_client.js" PORT CA; }
+case_h2() {
 # HTTP/2 (curl + nghttp2) against node's http2 module: frames and HPACK in the
 # plaintext tier. node writes asynchronously, so its log says when a write was
 # queued, not sent: timings are checked within 25 ms there, counts exactly.
@@ -78,7 +112,9 @@ echo "== curl --http2"
 python3 "$demo/check_ground_truth.py" --traces "$d/out/h2" --mock "$d/h2.jsonl" --tol-ms 25 ||
 	fail "h2: ground truth"
 validate "$d/out/h2"
+}
 
+case_bun() {
 if [ -x "$bun" ]; then
 	(cd "$tmp" && cp "$demo/clients/bun_client.js" "$demo/clients/calls.json" . &&
 		"$bun" build --compile bun_client.js --outfile bun_client >/dev/null) ||
@@ -87,5 +123,8 @@ if [ -x "$bun" ]; then
 else
 	fail "bun not installed at $bun (./setup.sh --deps-only installs it)"
 fi
+}
+
+for c in ${*:-demo attach curl h2 bun}; do "case_$c"; done
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -41,7 +41,9 @@ DEMO = [
     {"ttft_ms": 110, "gap_ms": 8, "tokens": 0, "max_tokens": True},
     {"ttft_ms": 80, "gap_ms": 10, "tokens": 15},
 ]
-SCENARIOS = {"demo": DEMO, "simple": []}
+# Ten turns of a tool that sleeps: long enough to attach to and detach from.
+LONG = [{"ttft_ms": 100, "gap_ms": 10, "tokens": 5, "tool": "sleep 0.5"}] * 9
+SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG}
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 
 
