@@ -80,6 +80,10 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	cJSON_AddNumberToObject(at, "http.response.body.size", (double)e->resp_bytes);
 	if (c->error_type[0])
 		cJSON_AddStringToObject(at, "error.type", c->error_type);
+	if (e->req_text) /* opt-in (--capture-payloads): the prompt and the answer */
+		cJSON_AddStringToObject(at, "xperf.payload.request", e->req_text);
+	if (c->text)
+		cJSON_AddStringToObject(at, "xperf.payload.completion", c->text);
 	if (e->shadow_req_start_ns) { /* the ciphertext tier's view of the same exchange */
 		cJSON_AddNumberToObject(at, "xperf.ciphertext.start_ns", (double)e->shadow_req_start_ns);
 		cJSON_AddNumberToObject(at, "xperf.ciphertext.end_ns", (double)e->shadow_resp_end_ns);

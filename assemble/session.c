@@ -62,6 +62,7 @@ struct xt_session {
 static void free_exchange(struct xt_exchange *e)
 {
 	xp_llm_call_free(&e->call);
+	free(e->req_text);
 	free(e);
 }
 
@@ -97,6 +98,9 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	e->tid = s->cur_tid;
 	e->call = x->call;
 	x->call.token_ns = NULL; /* ownership moves to e */
+	x->call.text = NULL;
+	e->req_text = x->req_text;
+	x->req_text = NULL;
 	memcpy(e->host, x->host, sizeof(e->host));
 	memcpy(e->path, x->path, sizeof(e->path));
 	memcpy(e->retry_after, x->retry_after, sizeof(e->retry_after));

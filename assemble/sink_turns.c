@@ -93,6 +93,7 @@ static int turns_begin(const struct xpb_run *run, void **state)
 	t->cfg.llm.extra_paths = env_list("XPERF_LLM_PATHS", &t->env_copy[0], t->paths);
 	t->cfg.llm.hosts = env_list("XPERF_LLM_HOSTS", &t->env_copy[1], t->hosts);
 	t->cfg.cipher_hosts = t->cfg.llm.hosts;
+	t->cfg.llm.capture_payloads = run->capture_payloads;
 	*state = t;
 	return 0;
 }

@@ -25,6 +25,7 @@ struct xt_exchange {
 	int aborted, truncated, streaming, answered;
 	int cipher;  /* timed from socket events (ciphertext tier) */
 	int covered; /* ciphertext: its socket moved data inside SSL calls */
+	char *req_text; /* --capture-payloads only: the request body; call.text: the answer */
 	/* the same exchange as the ciphertext tier timed it (0: not seen) */
 	uint64_t shadow_req_start_ns, shadow_resp_end_ns, shadow_ttft_ns;
 };

@@ -27,6 +27,26 @@ static const struct api_info apis[] = {
 	{ XP_API_OLLAMA_GENERATE, "ollama-generate", "/api/generate", "ollama", 1 },
 };
 
+/*
+ * Where the answer's text is, per API (opt-in payload capture): in a streamed
+ * event, and in a whole response (an array there: every element's "text").
+ */
+struct text_map {
+	enum xp_llm_api api;
+	const char *stream[3];
+	const char *whole[2];
+};
+
+static const struct text_map text_maps[] = {
+	{ XP_API_ANTHROPIC, { "delta.text", "delta.partial_json", "delta.thinking" },
+	  { "content", NULL } },
+	{ XP_API_OPENAI_CHAT, { "choices.0.delta.content", NULL, NULL },
+	  { "choices.0.message.content", NULL } },
+	{ XP_API_OPENAI_RESPONSES, { "delta", NULL, NULL }, { "output_text", NULL } },
+	{ XP_API_OLLAMA_CHAT, { "message.content", NULL, NULL }, { "message.content", NULL } },
+	{ XP_API_OLLAMA_GENERATE, { "response", NULL, NULL }, { "response", NULL } },
+};
+
 /* Where a response object keeps each field (dotted paths, numbers index arrays). */
 struct field_map {
 	enum xp_llm_api api;
@@ -123,8 +143,10 @@ void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api)
 void xp_llm_call_free(struct xp_llm_call *c)
 {
 	free(c->token_ns);
+	free(c->text);
 	c->token_ns = NULL;
-	c->n_tokens = c->cap_tokens = 0;
+	c->text = NULL;
+	c->n_tokens = c->cap_tokens = c->text_len = 0;
 }
 
 /* Follows a dotted path ("choices.0.delta"); NULL when any step is missing. */
@@ -230,6 +252,45 @@ static void take_fields(struct xp_llm_call *c, const cJSON *o, int with_tools)
 	take_error(c, o);
 }
 
+static void append_text(struct xp_llm_call *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (c->text_len + n > XP_LLM_TEXT_MAX)
+		n = XP_LLM_TEXT_MAX - c->text_len;
+	char *nt = n ? realloc(c->text, c->text_len + n + 1) : NULL;
+
+	if (!nt)
+		return;
+	c->text = nt;
+	memcpy(c->text + c->text_len, s, n);
+	c->text_len += n;
+	c->text[c->text_len] = '\0';
+}
+
+/* Appends the strings at the paths (an array: each element's "text"). */
+static void take_text(struct xp_llm_call *c, const cJSON *o, const char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n && c->keep_text; i++) {
+		const cJSON *v = paths[i] ? jget(o, paths[i]) : NULL, *it;
+		const cJSON *arr = cJSON_IsArray(v) ? v : NULL;
+
+		if (nonempty_str(v))
+			append_text(c, v->valuestring);
+		cJSON_ArrayForEach(it, arr)
+			if (nonempty_str(jget(it, "text")))
+				append_text(c, jget(it, "text")->valuestring);
+	}
+}
+
+static const struct text_map *text_map(enum xp_llm_api api)
+{
+	for (size_t i = 0; i < sizeof(text_maps) / sizeof(text_maps[0]); i++)
+		if (text_maps[i].api == api)
+			return &text_maps[i];
+	return NULL;
+}
+
 static cJSON *parse(struct xp_llm_call *c, const char *d, size_t len)
 {
 	cJSON *j = cJSON_ParseWithLength(d, len);
@@ -263,6 +324,8 @@ void xp_llm_parse_response(struct xp_llm_call *c, const char *body, size_t len)
 	take_fields(c, j, 1);
 	if (c->api == XP_API_OPENAI_RESPONSES && !c->finish_reason[0])
 		set_str(c->finish_reason, sizeof(c->finish_reason), j, "status");
+	if (text_map(c->api))
+		take_text(c, j, text_map(c->api)->whole, 2);
 	cJSON_Delete(j);
 }
 
@@ -362,6 +425,8 @@ void xp_llm_stream_event(struct xp_llm_call *c, const char *event, const char *d
 	const cJSON *type = jget(j, "type");
 	const char *t = event[0] ? event : (cJSON_IsString(type) ? type->valuestring : "");
 
+	if (text_map(c->api))
+		take_text(c, j, text_map(c->api)->stream, 3);
 	switch (c->api) {
 	case XP_API_ANTHROPIC:
 		anthropic_event(c, t, j, t_ns);

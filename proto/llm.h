@@ -5,7 +5,7 @@
  * asked for, error type, and the time of every streamed token event.
  * Supported: Anthropic Messages, OpenAI Chat Completions and Responses,
  * Ollama /api/chat and /api/generate, streaming (SSE or NDJSON) and not.
- * No prompt or completion text is kept.
+ * No prompt or completion text is kept, unless keep_text is set (opt-in).
  */
 #ifndef XPERF_PROTO_LLM_H
 #define XPERF_PROTO_LLM_H
@@ -43,7 +43,12 @@ struct xp_llm_call {
 	int unparsed;               /* a JSON document could not be parsed */
 	uint64_t *token_ns;         /* time of each streamed token event */
 	size_t n_tokens, cap_tokens;
+	int keep_text;              /* opt-in (--capture-payloads): collect the answer's text */
+	char *text;                 /* the answer's text (and tool arguments), capped */
+	size_t text_len;
 };
+
+#define XP_LLM_TEXT_MAX (64u << 10)
 
 /*
  * The API a request path belongs to, by path suffix (query string ignored):

@@ -73,6 +73,7 @@ static void drop_body(struct xp_llm_exchange *ex)
 
 static void free_exchange(struct xp_llm_exchange *ex)
 {
+	free(ex->req_text);
 	xp_sse_free(&ex->sse);
 	xp_llm_call_free(&ex->call);
 	drop_body(ex);
@@ -102,6 +103,7 @@ static void req_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint
 	if (!ex)
 		return;
 	xp_llm_call_init(&ex->call, api);
+	ex->call.keep_text = c->cfg->capture_payloads;
 	ex->msg = msg;
 	ex->req_start_ns = ex->req_end_ns = t_ns;
 	memcpy(ex->host, h->authority, sizeof(ex->host));
@@ -131,6 +133,9 @@ static void req_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 	ex->aborted |= aborted;
 	if (ex->body_len)
 		xp_llm_parse_request(&ex->call, ex->body, ex->body_len);
+	if (ex->call.keep_text && ex->body_len)
+		ex->req_text = strndup(ex->body, ex->body_len < XP_LLM_TEXT_MAX ? ex->body_len :
+										 XP_LLM_TEXT_MAX);
 	drop_body(ex);
 }
 

@@ -24,6 +24,7 @@ enum xp_dir { XP_DIR_REQUEST, XP_DIR_RESPONSE };
 struct xp_llm_conn_cfg {
 	const char *const *extra_paths; /* "SUFFIX=API" rules, NULL-terminated, or NULL */
 	const char *const *hosts;       /* fnmatch patterns for the host; NULL: any host */
+	int capture_payloads; /* opt-in: keep the request body and the answer's text */
 };
 
 struct xp_llm_exchange {
@@ -42,11 +43,13 @@ struct xp_llm_exchange {
 	struct xp_sse sse;
 	char *body; /* request body, then a non-streamed response body */
 	size_t body_len;
+	char *req_text; /* capture_payloads: the request body (cut at XP_LLM_TEXT_MAX) */
 };
 
 /*
  * Called once per finished exchange; ex is freed after the call returns. The
- * callback may keep ex->call.token_ns by setting it to NULL (it then owns it).
+ * callback may keep ex->call.token_ns, ex->call.text and ex->req_text by
+ * setting them to NULL (it then owns them).
  */
 typedef void (*xp_exchange_cb)(void *ctx, struct xp_llm_exchange *ex);
 

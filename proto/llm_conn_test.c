@@ -11,8 +11,9 @@
 #include "userspace/testing/check.h"
 
 struct got {
-	struct xp_llm_exchange ex; /* copy; call.token_ns points into tok */
+	struct xp_llm_exchange ex; /* copy; its pointers are not to be followed */
 	uint64_t tok[16];
+	char text[64], req[64]; /* payload text, when captured */
 };
 
 static struct got got[8];
@@ -26,6 +27,8 @@ static void on_ex(void *ctx, struct xp_llm_exchange *ex)
 	got[n_got].ex = *ex;
 	for (size_t i = 0; i < ex->call.n_tokens && i < 16; i++)
 		got[n_got].tok[i] = ex->call.token_ns[i];
+	snprintf(got[n_got].text, 64, "%s", ex->call.text ? ex->call.text : "");
+	snprintf(got[n_got].req, 64, "%s", ex->req_text ? ex->req_text : "");
 	n_got++;
 }
 
@@ -187,6 +190,18 @@ static const struct xp_chunk responses_and_ollama[] = {
 	  0, 5 },
 };
 
+/* Payload text only on opt-in: the answer's text and the request body. */
+static void test_payloads(void)
+{
+	static const struct xp_llm_conn_cfg keep = { NULL, NULL, 1 };
+
+	replay(&any_host, responses_and_ollama, 5, 0, 0);
+	CHECK(n_got == 2 && !got[0].text[0] && !got[0].req[0] && !got[1].text[0]);
+	replay(&keep, responses_and_ollama, 5, 0, 0);
+	CHECK(n_got == 2 && !strcmp(got[0].text, "hi") && !strcmp(got[1].text, "a"));
+	CHECK(!strcmp(got[0].req, "{\"stream\":true}"));
+}
+
 static void test_responses_and_ollama(size_t piece)
 {
 	replay(&any_host, responses_and_ollama, 5, piece, 0);
@@ -206,8 +221,8 @@ static void test_hosts_and_lost(void)
 {
 	static const char *const hosts[] = { "api.*.com", NULL };
 	static const char *const extra[] = { "/llm=ollama-generate", NULL };
-	const struct xp_llm_conn_cfg only = { NULL, hosts };
-	const struct xp_llm_conn_cfg custom = { extra, NULL };
+	const struct xp_llm_conn_cfg only = { NULL, hosts, 0 };
+	const struct xp_llm_conn_cfg custom = { extra, NULL, 0 };
 	const struct xp_chunk gen[] = {
 		{ XP_DIR_REQUEST, "POST /llm HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 0, 1 },
 		{ XP_DIR_RESPONSE, "HTTP/1.1 200 OK\r\nContent-Length: 43\r\n\r\n{\"response\":"
@@ -264,6 +279,7 @@ int main(void)
 	test_resync(0);
 	test_resync(1000);
 	test_anthropic_aborted();
+	test_payloads();
 	test_hosts_and_lost();
 	return CHECK_DONE();
 }
