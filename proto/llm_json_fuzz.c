@@ -18,6 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	xp_llm_call_init(&c, (enum xp_llm_api)(1 + data[0] % 5));
+	c.keep_text = size & 1; /* the opt-in text capture too */
 	const char *body = (const char *)data + 1;
 
 	switch ((data[0] >> 3) % 3) {
