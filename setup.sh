@@ -42,4 +42,4 @@ fi
 
 bazel build //... 2>&1 | grep -E "^(ERROR|FAIL)" >&2 || true
 bazel build //... >/dev/null 2>&1
-exec ./bazel-bin/cli/xperf theory --format text
+exec ./bazel-bin/cli/xperf demo

@@ -7,10 +7,12 @@
 
 extern const struct xpb_sink xpb_sink_raw;
 extern const struct xpb_sink xpb_sink_stats;
+extern const struct xpb_sink xpb_sink_turns;
 
 const struct xpb_sink *const xpb_sinks[] = {
 	&xpb_sink_raw,
 	&xpb_sink_stats,
+	&xpb_sink_turns,
 };
 
 const unsigned int xpb_nsinks = sizeof(xpb_sinks) / sizeof(xpb_sinks[0]);

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cipher.c - burst pattern per connection: HANDSHAKE (client hello sent) ->
+ * READY (server flight received) -> REQUEST (sends) -> RESPONSE (receives)
+ * -> REQUEST (the next send ends the exchange) ... until close.
+ */
+#define _GNU_SOURCE
+#include "assemble/cipher.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum phase { P_NEW, P_HELLO, P_READY, P_REQUEST, P_RESPONSE };
+
+#define XT_CIPHER_SKIP_MAX 16
+
+struct sconn {
+	uint32_t tgid;
+	uint64_t cookie;
+	int llm;
+	int covered; /* data moved inside SSL calls: the plaintext tier sees it */
+	enum phase phase;
+	int first; /* the open exchange is the connection's first */
+	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
+	uint64_t skip_bytes;
+	size_t n_skip;
+	char host[256];
+	struct xt_exchange *e; /* the open exchange */
+};
+
+struct xt_cipher {
+	const char *const *hosts;
+	xt_cipher_cb cb;
+	void *ctx;
+	struct sconn *c;
+	size_t n;
+};
+
+struct xt_cipher *xt_cipher_new(const char *const *hosts, xt_cipher_cb cb, void *ctx)
+{
+	struct xt_cipher *c = calloc(1, sizeof(*c));
+
+	if (c) {
+		c->hosts = hosts;
+		c->cb = cb;
+		c->ctx = ctx;
+	}
+	return c;
+}
+
+static int host_ok(const struct xt_cipher *c, const char *host)
+{
+	if (!c->hosts)
+		return 1;
+	for (const char *const *p = c->hosts; *p; p++)
+		if (!fnmatch(*p, host, FNM_CASEFOLD))
+			return 1;
+	return 0;
+}
+
+static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int create)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (c->c[i].tgid == ev->tgid && c->c[i].cookie == ev->conn)
+			return &c->c[i];
+	if (!create)
+		return NULL;
+	struct sconn *nc = realloc(c->c, (c->n + 1) * sizeof(*nc));
+
+	if (!nc)
+		return NULL;
+	c->c = nc;
+	struct sconn *s = &c->c[c->n++];
+
+	memset(s, 0, sizeof(*s));
+	s->tgid = ev->tgid;
+	s->cookie = ev->conn;
+	s->llm = host_ok(c, "");
+	return s;
+}
+
+static void free_exchange(struct xt_exchange *e)
+{
+	xp_llm_call_free(&e->call);
+	free(e);
+}
+
+/* The answer starts after the longest pause among the set-aside receives. */
+static void answer_in_skipped(const struct sconn *s, struct xt_exchange *e)
+{
+	size_t start = 0;
+	uint64_t gap = 0;
+
+	for (size_t i = 1; i < s->n_skip; i++)
+		if (s->skip_t[i] - s->skip_t[i - 1] > gap) {
+			gap = s->skip_t[i] - s->skip_t[i - 1];
+			start = i;
+		}
+	e->resp_start_ns = s->skip_t[start];
+	e->resp_end_ns = s->skip_t[s->n_skip - 1];
+}
+
+static void finish(struct xt_cipher *c, struct sconn *s, int cut)
+{
+	struct xt_exchange *e = s->e;
+
+	if (!e)
+		return;
+	s->e = NULL;
+	if (!e->resp_start_ns && s->n_skip) /* the "tickets" held the whole answer */
+		answer_in_skipped(s, e);
+	e->resp_bytes += s->skip_bytes;
+	s->n_skip = 0;
+	s->skip_bytes = 0;
+	s->first = 0;
+	if (!e->resp_start_ns && e->req_bytes <= XT_CIPHER_FINISHED_BYTES) {
+		free_exchange(e); /* a TLS alert (close_notify) sent without an answer */
+		return;
+	}
+	e->answered = e->resp_start_ns && !cut;
+	e->cipher = 1;
+	c->cb(c->ctx, e, s->covered);
+}
+
+static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event *ev)
+{
+	if (s->phase == P_NEW || s->phase == P_HELLO) {
+		s->phase = P_HELLO;
+		return;
+	}
+	if (s->phase == P_READY && ev->len <= XT_CIPHER_FINISHED_BYTES)
+		return; /* the client's Finished (TLS 1.3), sent right after the server flight */
+	if (s->phase == P_RESPONSE)
+		finish(c, s, 0);
+	if (!s->e) {
+		s->e = calloc(1, sizeof(*s->e));
+		if (!s->e)
+			return;
+		s->first = s->phase == P_READY;
+		xp_llm_call_init(&s->e->call, XP_API_NONE);
+		s->e->tgid = ev->tgid;
+		s->e->tid = ev->tid;
+		s->e->req_start_ns = ev->ts_ns; /* as the plaintext tier: when the write returned */
+		memcpy(s->e->host, s->host, sizeof(s->host));
+	}
+	s->e->req_end_ns = ev->ts_ns;
+	s->e->req_bytes += ev->len;
+	s->phase = P_REQUEST;
+}
+
+static void on_recv(struct sconn *s, const struct xt_event *ev)
+{
+	struct xt_exchange *e = s->e;
+
+	if (s->phase == P_HELLO || s->phase == P_READY) {
+		s->phase = P_READY;
+		return;
+	}
+	if (!e || !ev->len)
+		return;
+	if (!e->resp_start_ns && s->first && ev->ts_ns - e->req_end_ns < XT_CIPHER_TICKET_NS &&
+	    s->skip_bytes + ev->len <= XT_CIPHER_TICKET_BYTES && s->n_skip < XT_CIPHER_SKIP_MAX) {
+		s->skip_t[s->n_skip++] = ev->ts_ns;
+		s->skip_bytes += ev->len;
+		s->phase = P_RESPONSE; /* the next send still ends the exchange */
+		return;
+	}
+	if (!e->resp_start_ns)
+		e->resp_start_ns = ev->ts_ns;
+	e->resp_end_ns = ev->ts_ns;
+	e->resp_bytes += ev->len;
+	e->streaming = 1;
+	if (e->call.n_tokens == e->call.cap_tokens) {
+		size_t ncap = e->call.cap_tokens ? e->call.cap_tokens * 2 : 64;
+		uint64_t *nt = realloc(e->call.token_ns, ncap * sizeof(*nt));
+
+		if (!nt)
+			return;
+		e->call.token_ns = nt;
+		e->call.cap_tokens = ncap;
+	}
+	e->call.token_ns[e->call.n_tokens++] = ev->ts_ns;
+	s->phase = P_RESPONSE;
+}
+
+void xt_cipher_event(struct xt_cipher *c, const struct xt_event *ev)
+{
+	struct sconn *s;
+
+	switch (ev->kind) {
+	case XT_SOCK_OPEN:
+		s = find(c, ev, 1);
+		if (s && ev->host) { /* the SNI: its ClientHello has been sent */
+			strncpy(s->host, ev->host, sizeof(s->host) - 1);
+			s->llm = host_ok(c, ev->host);
+			if (s->phase == P_NEW)
+				s->phase = P_HELLO;
+		}
+		break;
+	case XT_SOCK:
+		s = find(c, ev, 1);
+		if (s)
+			s->covered |= ev->in_tls;
+		if (s && s->llm)
+			ev->dir == XT_WRITE ? on_send(c, s, ev) : on_recv(s, ev);
+		break;
+	case XT_SOCK_CLOSE:
+		s = find(c, ev, 0);
+		if (s) {
+			finish(c, s, 0);
+			*s = c->c[--c->n];
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void xt_cipher_flush(struct xt_cipher *c, uint64_t t, int cut)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		if (c->c[i].e && !c->c[i].e->resp_end_ns)
+			c->c[i].e->resp_end_ns = t;
+		finish(c, &c->c[i], cut);
+	}
+}
+
+void xt_cipher_free(struct xt_cipher *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		if (c->c[i].e)
+			free_exchange(c->c[i].e);
+	free(c->c);
+	free(c);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cipher.h - LLM exchanges timed from socket events alone (the ciphertext
+ * tier, for TLS stacks without usable symbols): on a connection to an LLM
+ * host (SNI or peer matched against fnmatch patterns), after the TLS
+ * handshake (the first send burst and the receive burst answering it),
+ * every burst of sends that follows received data opens an exchange and the
+ * receives after it are its response. Each receive's time stands in for a
+ * token event (the gaps between them are what streaming stalls look like).
+ * Nothing is decrypted: no status, model or token counts in this tier.
+ */
+#ifndef XPERF_ASSEMBLE_CIPHER_H
+#define XPERF_ASSEMBLE_CIPHER_H
+
+#include "assemble/turn.h"
+
+/* A send this small right after the server's handshake flight is the client's Finished. */
+#define XT_CIPHER_FINISHED_BYTES 100u
+
+/*
+ * On a new connection, small receives (TLS 1.3 session tickets: two records
+ * of about 260 bytes) read within this time of the first request's end come
+ * before the answer and are not part of it; if nothing else follows, they
+ * were the answer after all.
+ */
+#define XT_CIPHER_TICKET_NS 50000000ull
+#define XT_CIPHER_TICKET_BYTES 1200u
+
+/*
+ * Called with each finished exchange; the callee owns it. covered: the
+ * connection's data moved inside SSL calls, so the plaintext tier has it too.
+ */
+typedef void (*xt_cipher_cb)(void *ctx, struct xt_exchange *e, int covered);
+
+struct xt_cipher;
+
+/* hosts: NULL-terminated fnmatch patterns, or NULL for every connection. */
+struct xt_cipher *xt_cipher_new(const char *const *hosts, xt_cipher_cb cb, void *ctx);
+/* XT_SOCK_OPEN, XT_SOCK and XT_SOCK_CLOSE events; others are ignored. */
+void xt_cipher_event(struct xt_cipher *c, const struct xt_event *ev);
+/* Tracing ended at t: open exchanges are handed on (cut: not answered). */
+void xt_cipher_flush(struct xt_cipher *c, uint64_t t, int cut);
+void xt_cipher_free(struct xt_cipher *c);
+
+#endif /* XPERF_ASSEMBLE_CIPHER_H */

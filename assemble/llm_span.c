@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * llm_span.c - exchange spans. The first token is the first streamed token
+ * event; for an answer that is not streamed it is the first response byte.
+ * TTFT here runs from the end of the request, the time the model could start.
+ */
+#include "assemble/llm_span.h"
+
+#include <stdlib.h>
+
+#include "theory/theory.h"
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+uint64_t xt_gap_threshold(const uint64_t *t, size_t n)
+{
+	uint64_t min = (uint64_t)(xp_rules.streaming_gap_min_ms * 1e6);
+	uint64_t *g;
+
+	if (n < 3 || !(g = malloc((n - 1) * sizeof(*g))))
+		return min;
+	for (size_t i = 1; i < n; i++)
+		g[i - 1] = t[i] - t[i - 1];
+	qsort(g, n - 1, sizeof(*g), cmp_u64);
+	uint64_t med = g[(n - 1) / 2];
+
+	free(g);
+	uint64_t thr = (uint64_t)(xp_rules.streaming_gap_ratio * (double)med);
+
+	return thr > min ? thr : min;
+}
+
+static int child(struct xt_doc *d, int parent, const char *stage, uint64_t a, uint64_t b,
+		 const struct xt_exchange *e, const struct xt_sched *sched)
+{
+	struct xt_sched_sum s;
+	int known = xt_sched_known(sched, e->tid);
+
+	if (known)
+		s = xt_sched_query(sched, e->tid, a, b);
+	return xt_doc_span(d, parent, stage, a, b, e->tid, known ? &s : NULL, NULL);
+}
+
+static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
+{
+	const struct xp_llm_call *c = &e->call;
+	cJSON *arr;
+
+	cJSON_AddStringToObject(at, "gen_ai.provider.name", xp_llm_provider(c->api));
+	if (c->req_model[0])
+		cJSON_AddStringToObject(at, "gen_ai.request.model", c->req_model);
+	if (c->resp_model[0])
+		cJSON_AddStringToObject(at, "gen_ai.response.model", c->resp_model);
+	if (c->input_tokens >= 0)
+		cJSON_AddNumberToObject(at, "gen_ai.usage.input_tokens", (double)c->input_tokens);
+	if (c->output_tokens >= 0)
+		cJSON_AddNumberToObject(at, "gen_ai.usage.output_tokens", (double)c->output_tokens);
+	if (c->cache_read_tokens >= 0)
+		cJSON_AddNumberToObject(at, "gen_ai.usage.cache_read.input_tokens",
+					(double)c->cache_read_tokens);
+	if (c->finish_reason[0]) {
+		arr = cJSON_AddArrayToObject(at, "gen_ai.response.finish_reasons");
+		cJSON_AddItemToArray(arr, cJSON_CreateString(c->finish_reason));
+	}
+	if (e->answered) {
+		cJSON_AddNumberToObject(at, "gen_ai.server.time_to_first_token", (double)ttft / 1e9);
+		cJSON_AddNumberToObject(at, "xperf.ttft_ns", (double)ttft);
+	}
+	if (c->status) /* unknown in the ciphertext tier */
+		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
+	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
+	cJSON_AddStringToObject(at, "server.address", e->host);
+	cJSON_AddStringToObject(at, "url.path", e->path);
+	cJSON_AddNumberToObject(at, "http.request.body.size", (double)e->req_bytes);
+	cJSON_AddNumberToObject(at, "http.response.body.size", (double)e->resp_bytes);
+	if (c->error_type[0])
+		cJSON_AddStringToObject(at, "error.type", c->error_type);
+	if (e->req_text) /* opt-in (--capture-payloads): the prompt and the answer */
+		cJSON_AddStringToObject(at, "xperf.payload.request", e->req_text);
+	if (c->text)
+		cJSON_AddStringToObject(at, "xperf.payload.completion", c->text);
+	if (e->shadow_req_start_ns) { /* the ciphertext tier's view of the same exchange */
+		cJSON_AddNumberToObject(at, "xperf.ciphertext.start_ns", (double)e->shadow_req_start_ns);
+		cJSON_AddNumberToObject(at, "xperf.ciphertext.end_ns", (double)e->shadow_resp_end_ns);
+		cJSON_AddNumberToObject(at, "xperf.ciphertext.ttft_ns", (double)e->shadow_ttft_ns);
+	}
+	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
+	for (int i = 0; i < c->n_tools; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i]));
+	arr = cJSON_AddArrayToObject(at, "xperf.token_times_ns");
+	for (size_t i = 0; i < c->n_tokens; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)c->token_ns[i]));
+}
+
+static void waste(struct xt_doc *d, const struct xt_exchange *e, int id)
+{
+	const struct xp_llm_call *c = &e->call;
+
+	if (c->status >= 400)
+		cJSON_AddNumberToObject(xt_doc_waste(d, "llm_error", e->resp_end_ns, id, "errors", 1),
+					"http.response.status_code", c->status);
+	if (c->finish_reason[0] && xp_llm_finish_is_truncation(c->finish_reason))
+		cJSON_AddStringToObject(xt_doc_waste(d, "truncated_output", e->resp_end_ns, id,
+						     "truncations", 1),
+					"finish_reason", c->finish_reason);
+	if (e->aborted && e->answered)
+		xt_doc_waste(d, "aborted_stream", e->resp_end_ns, id, "aborted", 1);
+}
+
+/* Gaps between token events inside decode span `dec`. */
+static int gaps(struct xt_doc *d, int dec, const struct xt_exchange *e,
+		const struct xt_sched *sched)
+{
+	const uint64_t *t = e->call.token_ns;
+	uint64_t thr = xt_gap_threshold(t, e->call.n_tokens);
+
+	for (size_t i = 1; i < e->call.n_tokens; i++) {
+		if (t[i] - t[i - 1] <= thr)
+			continue;
+		int id = child(d, dec, "streaming_gap", t[i - 1], t[i], e, sched);
+		cJSON *at = id > 0 ? xt_doc_fused(d, "streaming_gap", t[i - 1], id) : NULL;
+
+		if (!at)
+			return -1;
+		cJSON_AddNumberToObject(at, "gap_ns", (double)(t[i] - t[i - 1]));
+		cJSON_AddNumberToObject(at, "threshold_ns", (double)thr);
+	}
+	return 0;
+}
+
+int xt_llm_span(struct xt_doc *d, const struct xt_exchange *e, const struct xt_sched *sched)
+{
+	uint64_t first = e->call.n_tokens ? e->call.token_ns[0] : e->resp_start_ns;
+	cJSON *at;
+	struct xt_sched_sum s;
+	int known = xt_sched_known(sched, e->tid);
+
+	if (!e->answered || first < e->req_end_ns)
+		first = e->answered ? e->req_end_ns : e->resp_end_ns;
+	if (known)
+		s = xt_sched_query(sched, e->tid, e->req_start_ns, e->resp_end_ns);
+	int id = xt_doc_span(d, 0, "llm_inference", e->req_start_ns, e->resp_end_ns, e->tid,
+			     known ? &s : NULL, &at);
+
+	if (id < 0)
+		return -1;
+	genai_attrs(at, e, first - e->req_end_ns);
+	if (child(d, id, "prompt_transfer", e->req_start_ns, e->req_end_ns, e, sched) < 0 ||
+	    child(d, id, "ttft", e->req_end_ns, first, e, sched) < 0)
+		return -1;
+	int dec = child(d, id, "decode", first, e->resp_end_ns, e, sched);
+
+	if (dec < 0 || gaps(d, dec, e, sched))
+		return -1;
+	if (e->answered) {
+		at = xt_doc_fused(d, "ttft", first, id);
+		if (!at)
+			return -1;
+		cJSON_AddNumberToObject(at, "ttft_ns", (double)(first - e->req_end_ns));
+	}
+	waste(d, e, id);
+	return id;
+}

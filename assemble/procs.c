@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * procs.c - process table. A tool is named by what it runs: for a shell
+ * started as `sh -c "CMD ..."` that is the first word of CMD (how agents
+ * run their bash tool), otherwise the basename of argv[0].
+ */
+#define _GNU_SOURCE
+#include "assemble/procs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ash", NULL };
+
+void xt_procs_init(struct xt_procs *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void xt_procs_free(struct xt_procs *t)
+{
+	free(t->p);
+	memset(t, 0, sizeof(*t));
+}
+
+struct xt_proc *xt_procs_find(const struct xt_procs *t, uint32_t pid)
+{
+	for (size_t i = t->n; i > 0; i--) /* newest first: pids get reused */
+		if (t->p[i - 1].pid == pid)
+			return &t->p[i - 1];
+	return NULL;
+}
+
+static struct xt_proc *add(struct xt_procs *t, uint32_t pid)
+{
+	if (t->n == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 32;
+		struct xt_proc *np = realloc(t->p, ncap * sizeof(*np));
+
+		if (!np)
+			return NULL;
+		t->p = np;
+		t->cap = ncap;
+	}
+	struct xt_proc *p = &t->p[t->n++];
+
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	return p;
+}
+
+static void basename_to(char *dst, size_t cap, const char *s, size_t len)
+{
+	const char *slash = memrchr(s, '/', len);
+
+	if (slash) {
+		len -= (size_t)(slash + 1 - s);
+		s = slash + 1;
+	}
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+}
+
+static int is_shell(const char *comm)
+{
+	for (const char *const *s = shells; *s; s++)
+		if (!strcmp(comm, *s))
+			return 1;
+	return 0;
+}
+
+static void set_argv(struct xt_proc *p, const char *argv, size_t len)
+{
+	const char *args[3] = { NULL, NULL, NULL };
+	size_t n = 0, out = 0;
+
+	for (size_t off = 0; off < len;) {
+		size_t k = strnlen(argv + off, len - off);
+
+		if (n < 3)
+			args[n] = argv + off;
+		n++;
+		if (out && out + 1 < sizeof(p->cmdline))
+			p->cmdline[out++] = ' ';
+		size_t c = k < sizeof(p->cmdline) - 1 - out ? k : sizeof(p->cmdline) - 1 - out;
+
+		memcpy(p->cmdline + out, argv + off, c);
+		out += c;
+		off += k + 1;
+	}
+	p->cmdline[out] = '\0';
+	if (!args[0])
+		return;
+	basename_to(p->comm, sizeof(p->comm), args[0], strlen(args[0]));
+	if (is_shell(p->comm) && args[1] && !strcmp(args[1], "-c") && args[2]) {
+		const char *c = args[2] + strspn(args[2], " \t");
+
+		basename_to(p->tool, sizeof(p->tool), c, strcspn(c, " \t;|&<>()\n"));
+	}
+	if (!p->tool[0])
+		memcpy(p->tool, p->comm, sizeof(p->tool));
+}
+
+int xt_procs_event(struct xt_procs *t, const struct xt_event *ev)
+{
+	struct xt_proc *p;
+
+	switch (ev->kind) {
+	case XT_FORK:
+		if (ev->is_thread)
+			return 0;
+		p = add(t, ev->child);
+		if (!p)
+			return -1;
+		p->ppid = ev->tgid;
+		p->fork_ns = ev->ts_ns;
+		return 0;
+	case XT_EXEC:
+		p = xt_procs_find(t, ev->tgid);
+		if (!p && !(p = add(t, ev->tgid)))
+			return -1;
+		/* the first exec is what the parent asked to run; a shell's later
+		 * exec of that command (`bash -c CMD` execs CMD) keeps the name */
+		if (!p->exec_ns)
+			set_argv(p, ev->argv, ev->argv_len);
+		p->exec_ns = ev->ts_ns;
+		return 0;
+	case XT_EXIT:
+		p = xt_procs_find(t, ev->tgid);
+		if (!p && !(p = add(t, ev->tgid)))
+			return -1;
+		p->exited = 1;
+		p->exit_ns = ev->ts_ns;
+		p->wait_status = ev->wait_status;
+		p->cpu_ns = ev->cpu_ns;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+int xt_procs_descends(const struct xt_procs *t, uint32_t pid, uint32_t ancestor)
+{
+	const struct xt_proc *p = xt_procs_find(t, pid);
+
+	for (int depth = 0; p && depth < 64; depth++) {
+		if (p->ppid == ancestor)
+			return 1;
+		p = xt_procs_find(t, p->ppid);
+	}
+	return 0;
+}
+
+uint64_t xt_procs_tree_end(const struct xt_procs *t, uint32_t root)
+{
+	const struct xt_proc *r = xt_procs_find(t, root);
+	uint64_t end;
+
+	if (!r || !r->exited)
+		return 0;
+	end = r->exit_ns;
+	for (size_t i = 0; i < t->n; i++) {
+		if (!xt_procs_descends(t, t->p[i].pid, root))
+			continue;
+		if (!t->p[i].exited)
+			return 0;
+		if (t->p[i].exit_ns > end)
+			end = t->p[i].exit_ns;
+	}
+	return end;
+}
+
+int xt_exit_code(uint32_t wait_status)
+{
+	return (int)((wait_status >> 8) & 0xff);
+}
+
+int xt_exit_signal(uint32_t wait_status)
+{
+	return (int)(wait_status & 0x7f);
+}

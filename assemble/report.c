@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* report.c - end-of-run summary through the analyzer library (analyze.h). */
+#include "assemble/report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/analyze.h"
+#include "lib/atomic_file.h"
+
+int xt_write_html(const char *session_dir, const char *path, FILE *err)
+{
+	struct xa_options o;
+	struct xa_session *as = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	int rc = -1;
+
+	xa_options_default(&o);
+	o.format = XA_FMT_HTML;
+	if (xa_analyze_session_dir(session_dir, &o, &as, err) != XA_OK)
+		return -1;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (mem) {
+		rc = xa_render_session(as, &o, mem);
+		if (fclose(mem))
+			rc = -1;
+	}
+	if (rc == 0 && xp_write_file_atomic(path, buf, len)) {
+		fprintf(err, "xperf: %s: cannot write the report\n", path);
+		rc = -1;
+	}
+	free(buf);
+	xa_session_free(as);
+	return rc;
+}
+
+int xt_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t malformed)
+{
+	const char *dir = xt_session_dir(s);
+	struct xa_options o;
+	struct xa_session *as = NULL;
+	char html[4200];
+
+	fprintf(out, "xperf: %d turn%s, %d LLM exchange%s\n", xt_session_turns(s),
+		xt_session_turns(s) == 1 ? "" : "s", xt_session_exchanges(s),
+		xt_session_exchanges(s) == 1 ? "" : "s");
+	if (malformed)
+		fprintf(out, "xperf: %llu malformed capture records ignored\n",
+			(unsigned long long)malformed);
+	if (!xt_session_turns(s)) {
+		fprintf(out, "xperf: no LLM exchange seen (paths /v1/messages, /chat/completions, "
+			     "/v1/responses, /api/chat, /api/generate; XPERF_LLM_PATHS adds more)"
+			     "; %llu records lost\n", (unsigned long long)dropped);
+		return 0;
+	}
+	xa_options_default(&o);
+	o.format = XA_FMT_TEXT;
+	if (xa_analyze_session_dir(dir, &o, &as, out) != XA_OK)
+		return -1;
+	xa_print_summary(as, out);
+	xa_session_free(as);
+	snprintf(html, sizeof(html), "%s/report.html", dir);
+	if (xt_write_html(dir, html, out))
+		return -1;
+	fprintf(out, "traces: %s/turn_*.json\nreport: %s\n", dir, html);
+	return 0;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* sched_procs_test.c - scheduler timelines and the process table. */
+#include <string.h>
+
+#include "assemble/procs.h"
+#include "assemble/sched.h"
+#include "userspace/testing/check.h"
+
+static struct xt_event sched_ev(uint64_t t, uint32_t tid, enum xt_state st, enum xt_state prev,
+				uint64_t prev_ns)
+{
+	struct xt_event ev = { .kind = XT_SCHED, .ts_ns = t, .tgid = tid, .tid = tid };
+
+	ev.state = st;
+	ev.prev_state = prev;
+	ev.prev_ns = prev_ns;
+	return ev;
+}
+
+static void test_sched(void)
+{
+	struct xt_sched *s = xt_sched_new();
+	struct xt_event ev[] = {
+		sched_ev(100, 7, XT_ST_ONCPU, XT_ST_BLOCKED, 50), /* blocked 50..100 */
+		sched_ev(200, 7, XT_ST_BLOCKED, XT_ST_ONCPU, 100),
+		sched_ev(300, 7, XT_ST_RUNQ, XT_ST_BLOCKED, 100),
+		sched_ev(250, 7, XT_ST_ONCPU, XT_ST_RUNQ, 0), /* out of order: sorted in */
+	};
+
+	for (size_t i = 0; i < 4; i++)
+		CHECK(xt_sched_add(s, &ev[i]) == 0);
+	struct xt_sched_sum q = xt_sched_query(s, 7, 0, 400);
+
+	/* blocked 50..100 and 200..250, on CPU 100..200 and 250..300, runq 300..400 */
+	CHECK(q.blocked_ns == 100 && q.on_cpu_ns == 150 && q.runq_ns == 100);
+	q = xt_sched_query(s, 7, 150, 260);
+	CHECK(q.on_cpu_ns == 60 && q.blocked_ns == 50 && q.runq_ns == 0);
+	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 101, 0) == 200);
+	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 201, 0) == 0);
+	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 0, 60) == 0);   /* 50 ns blocks only */
+	CHECK(xt_sched_next(s, 7, XT_ST_RUNQ, 0, 1000) == 300); /* last state: still in it */
+	CHECK(xt_sched_wakeup(s, 7, 0, 240) == 100);
+	CHECK(xt_sched_wakeup(s, 7, 0, 400) == 250); /* the last wakeup counts */
+	CHECK(xt_sched_wakeup(s, 7, 101, 400) == 250);
+	CHECK(xt_sched_wakeup(s, 7, 260, 400) == 0);
+	CHECK(!xt_sched_known(s, 8) && xt_sched_query(s, 8, 0, 100).on_cpu_ns == 0);
+	xt_sched_prune(s, 260);
+	q = xt_sched_query(s, 7, 0, 400);
+	CHECK(q.on_cpu_ns == 50 && q.runq_ns == 100); /* the state in force at 260 stays */
+	xt_sched_free(s);
+}
+
+static void test_procs(void)
+{
+	struct xt_procs t;
+	const char argv1[] = "/bin/bash\0-c\0/usr/bin/uname -s | tr a-z A-Z";
+	const char argv2[] = "/usr/bin/python3\0-c\0x";
+	struct xt_event ev[] = {
+		{ .kind = XT_FORK, .ts_ns = 10, .tgid = 1, .child = 2 },
+		{ .kind = XT_FORK, .ts_ns = 11, .tgid = 1, .child = 9, .is_thread = 1 },
+		{ .kind = XT_EXEC, .ts_ns = 12, .tgid = 2, .argv = argv1, .argv_len = sizeof(argv1) },
+		{ .kind = XT_FORK, .ts_ns = 13, .tgid = 2, .child = 3 },
+		{ .kind = XT_EXEC, .ts_ns = 14, .tgid = 3, .argv = argv2, .argv_len = sizeof(argv2) },
+		{ .kind = XT_EXIT, .ts_ns = 30, .tgid = 3, .wait_status = 9 },
+		{ .kind = XT_EXIT, .ts_ns = 20, .tgid = 2, .wait_status = 1 << 8 },
+		{ .kind = XT_EXEC, .ts_ns = 15, .tgid = 2, .argv = argv2, .argv_len = sizeof(argv2) },
+	};
+
+	xt_procs_init(&t);
+	for (size_t i = 0; i < 5; i++)
+		CHECK(xt_procs_event(&t, &ev[i]) == 0);
+	CHECK(xt_procs_find(&t, 9) == NULL); /* threads are not processes */
+	const struct xt_proc *p = xt_procs_find(&t, 2);
+
+	CHECK(p && !strcmp(p->tool, "uname") && !strcmp(p->comm, "bash"));
+	CHECK(p && !strcmp(p->cmdline, "/bin/bash -c /usr/bin/uname -s | tr a-z A-Z"));
+	CHECK(!strcmp(xt_procs_find(&t, 3)->tool, "python3"));
+	CHECK(xt_procs_descends(&t, 3, 1) && !xt_procs_descends(&t, 1, 3));
+	CHECK(xt_procs_tree_end(&t, 2) == 0); /* nothing exited yet */
+	CHECK(xt_procs_event(&t, &ev[5]) == 0 && xt_procs_event(&t, &ev[6]) == 0);
+	CHECK(xt_procs_event(&t, &ev[7]) == 0); /* bash exec'd its command: the name stays */
+	CHECK(!strcmp(xt_procs_find(&t, 2)->tool, "uname"));
+	CHECK(xt_procs_tree_end(&t, 2) == 30); /* the grandchild outlived its parent */
+	CHECK(xt_exit_code(xt_procs_find(&t, 2)->wait_status) == 1);
+	CHECK(xt_exit_signal(xt_procs_find(&t, 3)->wait_status) == 9);
+	xt_procs_free(&t);
+}
+
+int main(void)
+{
+	test_sched();
+	test_procs();
+	return CHECK_DONE();
+}

@@ -1,0 +1,559 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.c - event intake and turn grouping. Exchanges wait, sorted by
+ * request start, until the first exchange of the following turn has
+ * completed: then the turn before it is final and written.
+ */
+#include "assemble/session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assemble/cipher.h"
+#include "assemble/turn.h"
+
+/* A ciphertext exchange is the same as a plaintext one when their answers end this close. */
+#define XT_SHADOW_MATCH_NS 20000000ull
+
+/* Bytes of a TLS record header: OpenSSL reads it, then the record's body. */
+#define XT_TLS_HEADER 5
+
+/* Processes remembered as having a plaintext tier (hashed by tgid). */
+#define XT_PLAIN_PROCS 64
+
+/* Threads whose last TLS/socket call is remembered (for read timing). */
+#define XT_IO_THREADS 64
+
+struct conn {
+	uint32_t tgid;
+	uint64_t id;
+	uint64_t pos[2]; /* next expected stream offset per direction */
+	struct xp_llm_conn *c;
+};
+
+struct xt_session {
+	const struct xt_config *cfg;
+	char dir[4096];
+	struct xt_sched *sched;
+	struct xt_procs procs;
+	struct xt_cmdset seen;
+	struct xt_cipher *cipher;
+	struct conn *conns;
+	size_t n_conns;
+	struct xt_exchange **ex; /* not yet written, sorted by req_start_ns */
+	size_t n_ex;
+	struct xt_exchange **shadow; /* ciphertext timing of plaintext-tier exchanges */
+	size_t n_shadow;
+	uint32_t plain_tgid[XT_PLAIN_PROCS]; /* processes whose TLS plaintext is seen */
+	uint32_t agent, cur_tgid, cur_tid; /* the event being fed */
+	uint64_t next_start; /* start of the next turn to write; 0 until known */
+	uint64_t first_ts, dropped, truncated;
+	/* last I/O per thread, per tier: a TLS read's socket reads nest inside it */
+	struct io_mark {
+		uint32_t tid;
+		int hdr;      /* it read a TLS record header */
+		uint64_t t;   /* when it returned */
+		uint64_t at;  /* the time given to it */
+	} last_io[2][XT_IO_THREADS];
+	int turns, exchanges, cutting, failed;
+};
+
+static void free_exchange(struct xt_exchange *e)
+{
+	xp_llm_call_free(&e->call);
+	free(e->req_text);
+	free(e);
+}
+
+static int add_exchange(struct xt_session *s, struct xt_exchange *e)
+{
+	struct xt_exchange **nx = realloc(s->ex, (s->n_ex + 1) * sizeof(*nx));
+	size_t i;
+
+	if (!nx)
+		return -1;
+	s->ex = nx;
+	for (i = s->n_ex; i > 0 && s->ex[i - 1]->req_start_ns > e->req_start_ns; i--)
+		s->ex[i] = s->ex[i - 1];
+	s->ex[i] = e;
+	s->n_ex++;
+	s->exchanges++;
+	if (!s->agent)
+		s->agent = e->tgid;
+	return 0;
+}
+
+/* From the plaintext tracker: keep what the turn model needs. */
+static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
+{
+	struct xt_session *s = ctx;
+	struct xt_exchange *e = calloc(1, sizeof(*e));
+
+	if (!e) {
+		s->failed = 1;
+		return;
+	}
+	e->tgid = s->cur_tgid;
+	e->tid = s->cur_tid;
+	e->call = x->call;
+	x->call.token_ns = NULL; /* ownership moves to e */
+	x->call.text = NULL;
+	e->req_text = x->req_text;
+	x->req_text = NULL;
+	memcpy(e->host, x->host, sizeof(e->host));
+	memcpy(e->path, x->path, sizeof(e->path));
+	memcpy(e->retry_after, x->retry_after, sizeof(e->retry_after));
+	e->req_start_ns = x->req_start_ns;
+	e->req_end_ns = x->req_end_ns;
+	e->resp_start_ns = x->resp_start_ns ? x->resp_start_ns : x->resp_end_ns;
+	e->resp_end_ns = x->resp_end_ns > x->req_end_ns ? x->resp_end_ns : x->req_end_ns;
+	e->req_bytes = x->req_bytes;
+	e->resp_bytes = x->resp_bytes;
+	e->streaming = x->streaming;
+	e->truncated = x->truncated;
+	e->answered = x->resp_head && !(s->cutting && x->aborted);
+	e->aborted = x->aborted && !s->cutting;
+	if (add_exchange(s, e)) {
+		free_exchange(e);
+		s->failed = 1;
+	}
+}
+
+/* Exchanges of the first turn among the pending ones. */
+static size_t first_group(const struct xt_session *s)
+{
+	uint64_t end = 0;
+	int ok = 0;
+	size_t i;
+
+	for (i = 0; i < s->n_ex; i++) {
+		const struct xt_exchange *e = s->ex[i];
+
+		if (i && e->req_start_ns >= end && ok)
+			break; /* a new prompt after a usable answer: the next turn */
+		if (xt_exchange_ok(e))
+			ok = 1;
+		if (e->resp_end_ns > end)
+			end = e->resp_end_ns;
+	}
+	return i;
+}
+
+static void agent_info(const struct xt_session *s, struct xt_agent_info *a)
+{
+	const struct xt_proc *p = xt_procs_find(&s->procs, s->agent);
+
+	memset(a, 0, sizeof(*a));
+	a->pid = s->agent;
+	a->comm = p && p->comm[0] ? p->comm : NULL;
+	a->name = s->cfg->agent_name ? s->cfg->agent_name : a->comm ? a->comm : "agent";
+	a->model = s->ex[0]->call.req_model;
+}
+
+static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
+{
+	e->shadow_req_start_ns = h->req_start_ns;
+	e->shadow_resp_end_ns = h->resp_end_ns;
+	e->shadow_ttft_ns = h->resp_start_ns > h->req_end_ns ? h->resp_start_ns - h->req_end_ns : 0;
+}
+
+/*
+ * How far apart two exchanges' answers ended: both tiers see the last read
+ * alike, while the start can differ (node writes a request into TLS before
+ * the handshake is over; the socket carries it later).
+ */
+static uint64_t end_gap(const struct xt_exchange *a, const struct xt_exchange *b)
+{
+	return a->resp_end_ns > b->resp_end_ns ? a->resp_end_ns - b->resp_end_ns :
+						 b->resp_end_ns - a->resp_end_ns;
+}
+
+/* Takes shadow k out of the list; the caller owns it. */
+static struct xt_exchange *take_shadow(struct xt_session *s, size_t k)
+{
+	struct xt_exchange *h = s->shadow[k];
+
+	s->shadow[k] = s->shadow[--s->n_shadow];
+	return h;
+}
+
+/* The plaintext tier has gone past h (a later request) without its twin. */
+static int plain_passed(const struct xt_session *s, const struct xt_exchange *h)
+{
+	for (size_t i = 0; i < s->n_ex; i++)
+		if (!s->ex[i]->cipher && s->ex[i]->tgid == h->tgid &&
+		    s->ex[i]->req_start_ns > h->resp_end_ns + XT_SHADOW_MATCH_NS)
+			return 1;
+	return 0;
+}
+
+/*
+ * A ciphertext exchange the plaintext tier never saw, on a socket written
+ * outside SSL calls (node: the capture can miss a call there), becomes an
+ * exchange of its own once the plaintext tier is past it, or at the end.
+ * On sockets the plaintext tier reads, an unmatched one is dropped: HTTP/2
+ * control frames and TLS alerts look like small exchanges there.
+ */
+static void promote_shadows(struct xt_session *s, int final)
+{
+	for (size_t k = 0; k < s->n_shadow;) {
+		if (!final && !plain_passed(s, s->shadow[k])) {
+			k++;
+			continue;
+		}
+		struct xt_exchange *h = take_shadow(s, k);
+
+		/* unanswered, or on a socket the plaintext tier reads: nothing it lacks */
+		if (!h->answered || h->covered) {
+			free_exchange(h);
+		} else if (add_exchange(s, h)) {
+			free_exchange(h);
+			s->failed = 1;
+		}
+	}
+}
+
+/* Gives each plaintext exchange the timing the ciphertext tier saw for it. */
+static void match_shadows(struct xt_session *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct xt_exchange *e = s->ex[i], *best = NULL;
+		uint64_t best_d = XT_SHADOW_MATCH_NS;
+
+		size_t best_k = 0;
+
+		for (size_t k = 0; k < s->n_shadow && !e->cipher && !e->shadow_req_start_ns; k++) {
+			struct xt_exchange *h = s->shadow[k];
+			uint64_t d = end_gap(h, e);
+
+			if (h->tgid == e->tgid && h->answered && d < best_d) {
+				best = h;
+				best_k = k;
+				best_d = d;
+			}
+		}
+		if (!best)
+			continue;
+		set_shadow(e, best);
+		free_exchange(take_shadow(s, best_k));
+	}
+}
+
+static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, int exited)
+{
+	const struct xt_proc *p = xt_procs_find(&s->procs, s->agent);
+	struct xt_turn_in in = {
+		.session_id = s->cfg->session_id,
+		.tier = "plaintext",
+		.index = s->turns + 1, .limit_ns = limit, .last = last, .agent_exited = exited,
+		.ex = s->ex, .n_ex = n, .procs = &s->procs, .sched = s->sched, .seen = &s->seen,
+		.dropped = s->dropped,
+	};
+	char path[4200];
+	uint64_t end;
+	int rc;
+
+	if (!s->next_start)
+		s->next_start = p && p->exec_ns && p->exec_ns <= s->ex[0]->req_start_ns ?
+					p->exec_ns : s->first_ts;
+	in.start_ns = s->next_start;
+	for (size_t i = 0; i < n; i++) {
+		in.truncated += (uint64_t)s->ex[i]->truncated;
+		if (s->ex[i]->cipher)
+			in.tier = "ciphertext";
+	}
+	match_shadows(s, n);
+	agent_info(s, &in.agent);
+	struct xt_doc *d = xt_turn_build(&in, &end);
+
+	if (!d) {
+		fprintf(stderr, "xperf: turn %d: out of memory\n", in.index);
+		return -1;
+	}
+	rc = xt_doc_write(d, s->cfg->out_dir, path, sizeof(path));
+	xt_doc_free(d);
+	if (rc) {
+		fprintf(stderr, "xperf: %s: cannot write turn %d: %s\n", path, in.index, strerror(-rc));
+		return -1;
+	}
+	s->turns++;
+	s->next_start = end;
+	xt_sched_prune(s->sched, end);
+	for (size_t i = 0; i < n; i++)
+		free_exchange(s->ex[i]);
+	memmove(s->ex, s->ex + n, (s->n_ex - n) * sizeof(*s->ex));
+	s->n_ex -= n;
+	return 0;
+}
+
+/* Writes every turn known to be over; at the end (final) the rest too. */
+static int flush(struct xt_session *s, int final, uint64_t end_ns, int exited)
+{
+	promote_shadows(s, final);
+	while (s->n_ex) {
+		size_t n = first_group(s);
+
+		if (n == s->n_ex && !final)
+			return 0;
+		if (write_turn(s, n, n < s->n_ex ? s->ex[n]->req_start_ns : end_ns, n == s->n_ex,
+			       exited))
+			return -1;
+	}
+	return 0;
+}
+
+static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
+{
+	for (size_t i = 0; i < s->n_conns; i++)
+		if (s->conns[i].tgid == tgid && s->conns[i].id == id)
+			return &s->conns[i];
+	struct conn *nc = realloc(s->conns, (s->n_conns + 1) * sizeof(*nc));
+
+	if (!nc)
+		return NULL;
+	s->conns = nc;
+	struct conn *c = &s->conns[s->n_conns];
+
+	memset(c, 0, sizeof(*c));
+	c->tgid = tgid;
+	c->id = id;
+	c->c = xp_llm_conn_new(&s->cfg->llm, on_plain_exchange, s);
+	if (!c->c)
+		return NULL;
+	s->n_conns++;
+	return c;
+}
+
+/* Plaintext of one SSL call: gaps in the stream offsets are bytes the capture lost. */
+static void feed_tls(struct xt_session *s, const struct xt_event *ev)
+{
+	struct conn *c = conn_get(s, ev->tgid, ev->conn);
+	enum xp_dir dir = ev->dir == XT_WRITE ? XP_DIR_REQUEST : XP_DIR_RESPONSE;
+	const char *d = ev->data;
+	uint32_t n = ev->len;
+
+	if (!c) {
+		s->failed = 1;
+		return;
+	}
+	uint64_t *pos = &c->pos[ev->dir];
+
+	if (ev->pos > *pos) {
+		xp_llm_conn_lost(c->c, dir, (size_t)(ev->pos - *pos), ev->ts_ns);
+		s->truncated++;
+	} else if (ev->pos < *pos) { /* already seen (a repeated record): skip the overlap */
+		uint64_t skip = *pos - ev->pos < n ? *pos - ev->pos : n;
+
+		d += skip;
+		n -= (uint32_t)skip;
+	}
+	if (n)
+		xp_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
+	if (ev->pos + ev->len > *pos)
+		*pos = ev->pos + ev->len;
+}
+
+static void close_conn(struct xt_session *s, size_t i, uint64_t t)
+{
+	xp_llm_conn_close(s->conns[i].c, t);
+	xp_llm_conn_free(s->conns[i].c);
+	s->conns[i] = s->conns[--s->n_conns];
+}
+
+/* The pending plaintext exchange the ciphertext one times, if any. */
+static struct xt_exchange *plain_twin(struct xt_session *s, const struct xt_exchange *h)
+{
+	struct xt_exchange *best = NULL;
+	uint64_t best_d = XT_SHADOW_MATCH_NS;
+
+	for (size_t i = 0; i < s->n_ex; i++) {
+		struct xt_exchange *e = s->ex[i];
+		uint64_t d = end_gap(h, e);
+
+		if (!e->cipher && !e->shadow_req_start_ns && e->tgid == h->tgid && d < best_d) {
+			best = e;
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/*
+ * Ciphertext-tier exchanges: the second opinion on a plaintext one (matched
+ * now, or when its turn is written if its socket moved data inside SSL calls
+ * or its process has a plaintext tier at all: node encrypts into memory and
+ * writes the socket outside SSL calls), or an exchange of its own (stacks
+ * without plaintext: BoringSSL in a static binary).
+ */
+static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
+{
+	struct xt_session *s = ctx;
+	struct xt_exchange *twin = s->cfg->ciphertext || !e->answered ? NULL : plain_twin(s, e);
+
+	if (twin) {
+		set_shadow(twin, e);
+		free_exchange(e);
+		return;
+	}
+	e->covered = covered;
+	/* a process whose plaintext is seen has its exchanges there (node: not covered) */
+	if ((covered || s->plain_tgid[e->tgid % XT_PLAIN_PROCS] == e->tgid) &&
+	    !s->cfg->ciphertext) {
+		struct xt_exchange **ns = realloc(s->shadow, (s->n_shadow + 1) * sizeof(*ns));
+
+		if (!ns) {
+			free_exchange(e);
+			return;
+		}
+		s->shadow = ns;
+		s->shadow[s->n_shadow++] = e;
+		return;
+	}
+	if (add_exchange(s, e)) {
+		free_exchange(e);
+		s->failed = 1;
+	}
+}
+
+struct xt_session *xt_session_new(const struct xt_config *cfg)
+{
+	struct xt_session *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->cfg = cfg;
+	snprintf(s->dir, sizeof(s->dir), "%s/%s", cfg->out_dir, cfg->session_id);
+	xt_procs_init(&s->procs);
+	s->sched = xt_sched_new();
+	s->cipher = xt_cipher_new(cfg->cipher_hosts, on_cipher_exchange, s);
+	if (!s->sched || !s->cipher) {
+		xt_session_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void route(struct xt_session *s, const struct xt_event *ev)
+{
+	switch (ev->kind) {
+	case XT_FORK:
+	case XT_EXEC:
+	case XT_EXIT:
+		s->failed |= xt_procs_event(&s->procs, ev);
+		break;
+	case XT_SCHED:
+		s->failed |= xt_sched_add(s->sched, ev);
+		break;
+	case XT_TLS:
+		if (!s->cfg->ciphertext) {
+			s->plain_tgid[ev->tgid % XT_PLAIN_PROCS] = ev->tgid;
+			feed_tls(s, ev);
+		}
+		break;
+	case XT_TLS_CLOSE:
+		for (size_t i = 0; i < s->n_conns; i++)
+			if (s->conns[i].tgid == ev->tgid && s->conns[i].id == ev->conn)
+				close_conn(s, i, ev->ts_ns);
+		break;
+	default:
+		xt_cipher_event(s->cipher, ev);
+		break;
+	}
+}
+
+/*
+ * A read is timed by the arrival of its data: the wakeup that ended the
+ * thread's wait for it, whether it slept inside the read or (non-blocking
+ * sockets) in poll() before it; never earlier than the thread's previous I/O
+ * of the same tier. A read that did not wait, and a write, are timed by
+ * their start: their return can come much later when the thread is
+ * preempted on the way out.
+ */
+static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
+{
+	struct io_mark *m = &s->last_io[ev->kind == XT_TLS][ev->tid % XT_IO_THREADS];
+	int same = m->tid == ev->tid && m->t;
+	uint64_t from = same ? m->t : ev->call_ns;
+	uint64_t t = 0;
+
+	if (ev->dir == XT_READ && from)
+		t = xt_sched_wakeup(s->sched, ev->tid, from, ev->ts_ns);
+	/* a TLS record body read right after its 5-byte header came with it */
+	if (!t && same && ev->kind == XT_SOCK && ev->dir == XT_READ && m->hdr)
+		t = m->at;
+	if (!t)
+		t = ev->call_ns && ev->call_ns <= ev->ts_ns ? ev->call_ns : ev->ts_ns;
+	m->tid = ev->tid;
+	m->t = ev->ts_ns;
+	m->at = t;
+	m->hdr = ev->kind == XT_SOCK && ev->dir == XT_READ && ev->len == XT_TLS_HEADER;
+	return t;
+}
+
+int xt_session_event(struct xt_session *s, const struct xt_event *ev)
+{
+	struct xt_event adj = *ev;
+
+	if (!s->first_ts || ev->ts_ns < s->first_ts)
+		s->first_ts = ev->ts_ns;
+	s->cur_tgid = ev->tgid;
+	s->cur_tid = ev->tid;
+	if (ev->kind == XT_TLS || ev->kind == XT_SOCK)
+		adj.ts_ns = io_time(s, ev);
+	route(s, &adj);
+	if (s->failed) {
+		fprintf(stderr, "xperf: out of memory while assembling turns\n");
+		return -1;
+	}
+	return flush(s, 0, 0, 0);
+}
+
+void xt_session_set_dropped(struct xt_session *s, uint64_t dropped)
+{
+	s->dropped = dropped;
+}
+
+int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited)
+{
+	s->cutting = !agent_exited;
+	while (s->n_conns)
+		close_conn(s, s->n_conns - 1, end_ns);
+	xt_cipher_flush(s->cipher, end_ns, s->cutting);
+	return flush(s, 1, end_ns, agent_exited);
+}
+
+int xt_session_turns(const struct xt_session *s)
+{
+	return s->turns;
+}
+
+int xt_session_exchanges(const struct xt_session *s)
+{
+	return s->exchanges;
+}
+
+const char *xt_session_dir(const struct xt_session *s)
+{
+	return s->dir;
+}
+
+void xt_session_free(struct xt_session *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n_conns; i++)
+		xp_llm_conn_free(s->conns[i].c);
+	free(s->conns);
+	for (size_t i = 0; i < s->n_ex; i++)
+		free_exchange(s->ex[i]);
+	free(s->ex);
+	for (size_t i = 0; i < s->n_shadow; i++)
+		free_exchange(s->shadow[i]);
+	free(s->shadow);
+	xt_cipher_free(s->cipher);
+	xt_sched_free(s->sched);
+	xt_procs_free(&s->procs);
+	xt_cmdset_free(&s->seen);
+	free(s);
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session.h - the turn assembler: takes decoded kernel events in time order
+ * (process, scheduler, TLS plaintext, socket), finds the LLM exchanges,
+ * groups them into turns and writes one TurnTrace file per turn as soon as
+ * the turn is over (when the next turn's first exchange has completed),
+ * the last one at xt_session_finish(), marked incomplete when it was cut.
+ *
+ * A turn holds exactly one answer the agent could use (2xx, not aborted):
+ * error answers and their retries stay in the turn they delay; exchanges
+ * that overlap one already in the turn are concurrent side requests.
+ */
+#ifndef XPERF_ASSEMBLE_SESSION_H
+#define XPERF_ASSEMBLE_SESSION_H
+
+#include "assemble/event.h"
+#include "proto/llm_conn.h"
+
+struct xt_config {
+	const char *out_dir;    /* trace directory (files go to out_dir/session_id/) */
+	const char *session_id; /* [A-Za-z0-9._-]{1,128} */
+	const char *agent_name; /* NULL: the agent's command name */
+	struct xp_llm_conn_cfg llm; /* plaintext tier: path rules and host patterns */
+	const char *const *cipher_hosts; /* ciphertext tier: fnmatch patterns of LLM hosts */
+	int ciphertext;         /* 1: time exchanges from socket events (no plaintext) */
+};
+
+struct xt_session;
+
+/* NULL on ENOMEM. cfg (and its strings) must outlive the session. */
+struct xt_session *xt_session_new(const struct xt_config *cfg);
+/* One event; 0, or -1 when a turn file could not be written (message on stderr). */
+int xt_session_event(struct xt_session *s, const struct xt_event *ev);
+/* Kernel records lost so far (from the capture layer's drop counters). */
+void xt_session_set_dropped(struct xt_session *s, uint64_t dropped);
+/*
+ * Tracing ended at end_ns: writes the turns not yet written. agent_exited:
+ * the agent process ended (otherwise the last turn is cut: complete false).
+ * 0, or -1 when a file could not be written.
+ */
+int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited);
+/* Turn files written so far. */
+int xt_session_turns(const struct xt_session *s);
+/* Exchanges seen so far. */
+int xt_session_exchanges(const struct xt_session *s);
+/* The directory the turn files go to (out_dir/session_id). */
+const char *xt_session_dir(const struct xt_session *s);
+void xt_session_free(struct xt_session *s);
+
+#endif /* XPERF_ASSEMBLE_SESSION_H */

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * session_test.c - the assembler over the recorded demo run (testdata/,
+ * made by gen_fixture.py): turns, exchanges, TTFT, decode, token counts,
+ * tool calls, exit codes and waste marks against the ground truth in
+ * demo_expected.json; every file validates and is mode 0600; no API key or
+ * prompt text is written; the ciphertext tier agrees with the plaintext tier
+ * on exchange boundaries and TTFT within 2 ms; a cut run ends incomplete.
+ */
+#define _GNU_SOURCE
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "assemble/fixture.h"
+#include "assemble/session.h"
+#include "userspace/testing/check.h"
+#include "schema/validate.h"
+
+#define MAX_EX 16
+#define TD "assemble/testdata/"
+
+struct seen { /* what the turn files say, in order */
+	int turns, incomplete, n_ex, n_tools, gaps;
+	uint64_t ex_start[MAX_EX], ex_end[MAX_EX], ttft[MAX_EX], decode[MAX_EX];
+	uint64_t sh_start[MAX_EX], sh_end[MAX_EX], sh_ttft[MAX_EX]; /* xperf.ciphertext.* */
+	int tokens[MAX_EX], out_tokens[MAX_EX];
+	char tool_cmd[MAX_EX][256];
+	int tool_exit[MAX_EX];
+	cJSON *waste; /* kind -> count */
+};
+
+static int feed(void *ctx, const struct xt_event *ev)
+{
+	return xt_session_event(ctx, ev);
+}
+
+static void print_error(const struct xp_verror *e, void *ctx)
+{
+	char buf[1024];
+
+	(void)ctx;
+	fprintf(stderr, "%s\n", xp_verror_format(e, buf, sizeof(buf)));
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	*len = (size_t)ftell(f);
+	rewind(f);
+	buf = calloc(1, *len + 1);
+	if (buf && fread(buf, 1, *len, f) != *len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static uint64_t unum(const cJSON *o, const char *k)
+{
+	double v = num(o, k);
+
+	return v > 0 ? (uint64_t)v : 0;
+}
+
+static void take_span(struct seen *s, const cJSON *sp, const cJSON *spans)
+{
+	const char *stage = cJSON_GetObjectItem(sp, "stage")->valuestring;
+	const cJSON *at = cJSON_GetObjectItem(sp, "attributes"), *c;
+
+	if (!strcmp(stage, "llm_inference") && s->n_ex < MAX_EX) {
+		s->ex_start[s->n_ex] = unum(sp, "start_ns");
+		s->ex_end[s->n_ex] = unum(sp, "end_ns");
+		s->ttft[s->n_ex] = unum(at, "xperf.ttft_ns");
+		s->sh_start[s->n_ex] = unum(at, "xperf.ciphertext.start_ns");
+		s->sh_end[s->n_ex] = unum(at, "xperf.ciphertext.end_ns");
+		s->sh_ttft[s->n_ex] = unum(at, "xperf.ciphertext.ttft_ns");
+		s->out_tokens[s->n_ex] = (int)num(at, "gen_ai.usage.output_tokens");
+		s->tokens[s->n_ex] = cJSON_GetArraySize(cJSON_GetObjectItem(at, "xperf.token_times_ns"));
+		cJSON_ArrayForEach(c, spans)
+			if (num(c, "parent") == num(sp, "id") &&
+			    !strcmp(cJSON_GetObjectItem(c, "stage")->valuestring, "decode"))
+				s->decode[s->n_ex] = unum(c, "end_ns") - unum(c, "start_ns");
+		s->n_ex++;
+	} else if (!strcmp(stage, "tool_call") && s->n_tools < MAX_EX) {
+		snprintf(s->tool_cmd[s->n_tools], 256, "%s",
+			 cJSON_GetObjectItem(at, "process.command_line")->valuestring);
+		s->tool_exit[s->n_tools++] = (int)num(at, "process.exit.code");
+	} else if (!strcmp(stage, "streaming_gap")) {
+		s->gaps++;
+	}
+}
+
+/* Reads dir/turn_001.json ... in order; validates each; checks mode and privacy. */
+static void read_turns(const char *dir, struct seen *s)
+{
+	char path[4096];
+
+	memset(s, 0, sizeof(*s));
+	s->waste = cJSON_CreateObject();
+	for (int i = 1;; i++) {
+		struct stat st;
+		size_t len;
+		const cJSON *sp, *m;
+
+		snprintf(path, sizeof(path), "%s/turn_%03d.json", dir, i);
+		if (stat(path, &st))
+			break;
+		CHECK((st.st_mode & 0777) == 0600);
+		CHECK(xp_validate_file(path, print_error, NULL) == 0);
+		char *text = slurp(path, &len);
+		cJSON *doc = text ? cJSON_Parse(text) : NULL;
+
+		CHECK(doc != NULL);
+		CHECK(text && !strstr(text, "sk-mock") && !strstr(text, "turn 3"));
+		s->turns++;
+		s->incomplete += cJSON_IsFalse(cJSON_GetObjectItem(doc, "complete"));
+		CHECK(num(doc, "turn_index") == i);
+		cJSON_ArrayForEach(sp, cJSON_GetObjectItem(doc, "spans"))
+			take_span(s, sp, cJSON_GetObjectItem(doc, "spans"));
+		cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "waste_marks")) {
+			const char *k = cJSON_GetObjectItem(m, "kind")->valuestring;
+			cJSON *c = cJSON_GetObjectItem(s->waste, k);
+
+			if (c)
+				cJSON_SetNumberValue(c, c->valuedouble + 1);
+			else
+				cJSON_AddNumberToObject(s->waste, k, 1);
+		}
+		cJSON_Delete(doc);
+		free(text);
+	}
+}
+
+static struct xt_session *replay(struct xt_config *cfg, const char *events, int exited)
+{
+	struct xt_session *s = xt_session_new(cfg);
+
+	CHECK(xt_fixture_read(events, feed, s) == 0);
+	CHECK(xt_session_finish(s, 99999999999ull, exited) == 0);
+	return s;
+}
+
+static void check_plain(const cJSON *truth, struct seen *p)
+{
+	const cJSON *ex = cJSON_GetObjectItem(truth, "exchanges"), *e, *t;
+	int i = 0;
+
+	CHECK(p->turns == num(truth, "turns") && p->incomplete == 0);
+	CHECK(p->n_ex == cJSON_GetArraySize(ex));
+	cJSON_ArrayForEach(e, ex) {
+		if (num(e, "ttft_ms") >= 0) {
+			CHECK(llabs((long long)p->ttft[i] - (long long)(num(e, "ttft_ms") * 1e6)) <= 5000000);
+			CHECK(llabs((long long)p->decode[i] - (long long)(num(e, "decode_ms") * 1e6)) <=
+			      5000000);
+		}
+		CHECK(p->tokens[i] == num(e, "tokens"));
+		CHECK(num(e, "status") != 200 || p->out_tokens[i] == num(e, "output_tokens"));
+		i++;
+	}
+	i = 0;
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(truth, "tools")) {
+		CHECK(!strcmp(p->tool_cmd[i], cJSON_GetObjectItem(t, "cmd")->valuestring));
+		CHECK(p->tool_exit[i] == num(t, "exit"));
+		i++;
+	}
+	CHECK(p->n_tools == i);
+	cJSON_ArrayForEach(t, cJSON_GetObjectItem(truth, "waste"))
+		CHECK(num(p->waste, t->string) == t->valuedouble);
+	CHECK(cJSON_GetArraySize(p->waste) == cJSON_GetArraySize(cJSON_GetObjectItem(truth, "waste")));
+	CHECK(p->gaps == 1); /* the 400 ms stall of turn 3 */
+}
+
+/* The first n lines of the plaintext fixture: a run cut in the middle. */
+static void cut_fixture(const char *out, int n)
+{
+	FILE *in = fopen(TD "demo_plain.jsonl", "r"), *o = fopen(out, "w");
+	char *line = NULL;
+	size_t cap = 0;
+
+	while (in && o && n-- > 0 && getline(&line, &cap, in) > 0)
+		fputs(line, o);
+	free(line);
+	if (in)
+		fclose(in);
+	if (o)
+		fclose(o);
+}
+
+int main(void)
+{
+	const char *tmp = getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp";
+	char plain_dir[512], cipher_dir[512], both_dir[512], cut_dir[512], cut_file[512];
+	char conc_dir[512];
+	struct xt_config cfg = { .out_dir = plain_dir, .session_id = "demo" };
+	size_t len;
+	char *tx = slurp(TD "demo_expected.json", &len);
+	cJSON *truth = tx ? cJSON_Parse(tx) : NULL;
+	struct seen p, c, b, k;
+
+	CHECK(truth != NULL);
+	snprintf(plain_dir, sizeof(plain_dir), "%s/plain", tmp);
+	snprintf(cipher_dir, sizeof(cipher_dir), "%s/cipher", tmp);
+	snprintf(cut_dir, sizeof(cut_dir), "%s/cut", tmp);
+	snprintf(both_dir, sizeof(both_dir), "%s/both", tmp);
+	snprintf(conc_dir, sizeof(conc_dir), "%s/concurrent", tmp);
+	snprintf(cut_file, sizeof(cut_file), "%s/cut.jsonl", tmp);
+	struct xt_session *s = replay(&cfg, TD "demo_plain.jsonl", 1);
+
+	CHECK(xt_session_turns(s) == 6 && xt_session_exchanges(s) == 7);
+	read_turns(xt_session_dir(s), &p);
+	xt_session_free(s);
+	check_plain(truth, &p);
+
+	cfg.out_dir = cipher_dir;
+	cfg.ciphertext = 1;
+	s = replay(&cfg, TD "demo_cipher.jsonl", 1);
+	read_turns(xt_session_dir(s), &c);
+	xt_session_free(s);
+	CHECK(c.n_ex == p.n_ex);
+	for (int i = 0; i < c.n_ex && i < p.n_ex; i++) {
+		CHECK(llabs((long long)c.ex_start[i] - (long long)p.ex_start[i]) <= 2000000);
+		CHECK(llabs((long long)c.ex_end[i] - (long long)p.ex_end[i]) <= 2000000);
+		CHECK(llabs((long long)c.ttft[i] - (long long)p.ttft[i]) <= 2000000);
+	}
+	CHECK(c.gaps == 1);
+
+	/* both tiers on the same run: the ciphertext timing rides along */
+	cfg.out_dir = both_dir;
+	cfg.ciphertext = 0;
+	s = replay(&cfg, TD "demo_both.jsonl", 1);
+	read_turns(xt_session_dir(s), &b);
+	xt_session_free(s);
+	CHECK(b.turns == p.turns && b.n_ex == p.n_ex);
+	for (int i = 0; i < b.n_ex; i++) {
+		CHECK(b.sh_start[i] && llabs((long long)b.sh_start[i] - (long long)b.ex_start[i]) <= 2000000);
+		CHECK(llabs((long long)b.sh_end[i] - (long long)b.ex_end[i]) <= 2000000);
+		CHECK(llabs((long long)b.sh_ttft[i] - (long long)b.ttft[i]) <= 2000000);
+	}
+
+	/* a concurrent side request stays in its turn as its own exchange */
+	cfg.out_dir = conc_dir;
+	s = replay(&cfg, TD "concurrent.jsonl", 1);
+	read_turns(xt_session_dir(s), &k);
+	xt_session_free(s);
+	CHECK(k.turns == 2 && k.n_ex == 3 && k.incomplete == 0);
+	CHECK(k.ex_start[0] < k.ex_start[1] && k.ex_end[1] < k.ex_end[0]); /* overlapping */
+	cJSON_Delete(k.waste);
+
+	cut_fixture(cut_file, 200);
+	cfg.out_dir = cut_dir;
+	cfg.ciphertext = 0;
+	s = replay(&cfg, cut_file, 0);
+	read_turns(xt_session_dir(s), &k);
+	xt_session_free(s);
+	CHECK(k.turns >= 3 && k.turns < 6 && k.incomplete == 1);
+
+	cJSON_Delete(p.waste);
+	cJSON_Delete(c.waste);
+	cJSON_Delete(k.waste);
+	cJSON_Delete(b.waste);
+	cJSON_Delete(truth);
+	free(tx);
+	return CHECK_DONE();
+}

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink_turns.c - the turn assembler inside `xperf-bpf record/attach`: every
+ * capture record goes through the adapter into an assembler session, which
+ * writes DIR/<session>/turn_NNN.json as turns complete (DIR: -o, else
+ * .xperf/traces); at the end the last turn is written (incomplete if the
+ * agent still runs: detach or --duration) and, unless --quiet, a summary
+ * goes to stderr. XPERF_SESSION_ID names the session; XPERF_LLM_PATHS ("SUFFIX=API,...") and XPERF_LLM_HOSTS
+ * ("PATTERN,...") extend/restrict what counts as an LLM exchange.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "assemble/adapt.h"
+#include "assemble/report.h"
+#include "assemble/session.h"
+#include "userspace/sink.h"
+
+#define XT_MAX_RULES 32
+#define ID_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+
+
+struct turns {
+	struct xt_config cfg;
+	struct xt_session *s;
+	const struct xpb_run *run;
+	char session_id[160];
+	char *env_copy[2];
+	const char *paths[XT_MAX_RULES + 1], *hosts[XT_MAX_RULES + 1];
+	struct xt_adapt_buf buf;
+	uint64_t malformed;
+};
+
+/* Splits a comma-separated environment variable into a NULL-terminated list. */
+static const char *const *env_list(const char *name, char **copy, const char **out)
+{
+	const char *v = getenv(name);
+	size_t n = 0;
+
+	if (!v || !*v || !(*copy = strdup(v)))
+		return NULL;
+	for (char *save = NULL, *t = strtok_r(*copy, ",", &save); t && n < XT_MAX_RULES;
+	     t = strtok_r(NULL, ",", &save))
+		out[n++] = t;
+	out[n] = NULL;
+	return out;
+}
+
+/*
+ * $XPERF_SESSION_ID when set and valid, else "<comm>-<pid>-<YYYYmmddTHHMMSS>":
+ * unique, and valid as a session id.
+ */
+static void make_session_id(struct turns *t, pid_t root)
+{
+	const char *env = getenv("XPERF_SESSION_ID");
+	char comm[64] = "agent", path[64], stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	FILE *f;
+
+	if (env && *env && strlen(env) < 128 && strspn(env, ID_CHARS) == strlen(env)) {
+		snprintf(t->session_id, sizeof(t->session_id), "%s", env);
+		return;
+	}
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)root);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(comm, sizeof(comm), f))
+			comm[strcspn(comm, "\n")] = '\0';
+		fclose(f);
+	}
+	for (char *c = comm; *c; c++)
+		if (!strchr(ID_CHARS, *c))
+			*c = '_';
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", gmtime_r(&now, &tm));
+	snprintf(t->session_id, sizeof(t->session_id), "%s-%d-%s", comm[0] ? comm : "agent",
+		 (int)root, stamp);
+}
+
+static int turns_begin(const struct xpb_run *run, void **state)
+{
+	struct turns *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	t->run = run;
+	t->cfg.out_dir = run->out_dir ? run->out_dir : ".xperf/traces";
+	t->cfg.session_id = t->session_id;
+	t->cfg.llm.extra_paths = env_list("XPERF_LLM_PATHS", &t->env_copy[0], t->paths);
+	t->cfg.llm.hosts = env_list("XPERF_LLM_HOSTS", &t->env_copy[1], t->hosts);
+	t->cfg.cipher_hosts = t->cfg.llm.hosts;
+	t->cfg.llm.capture_payloads = run->capture_payloads;
+	*state = t;
+	return 0;
+}
+
+/* The session starts with the first record: run->root is known by then. */
+static int session_start(struct turns *t)
+{
+	make_session_id(t, t->run->root);
+	t->s = xt_session_new(&t->cfg);
+	return t->s ? 0 : -ENOMEM;
+}
+
+static int turns_event(void *state, const struct xp_hdr *rec)
+{
+	struct turns *t = state;
+	struct xt_event ev;
+	int rc = xt_adapt(rec, &ev, &t->buf);
+
+	if (rc < 0)
+		t->malformed++;
+	if (rc <= 0)
+		return 0;
+	if (!t->s && session_start(t))
+		return -ENOMEM;
+	return xt_session_event(t->s, &ev) ? -EIO : 0;
+}
+
+/* The agent ended: gone, or a zombie waiting to be reaped. */
+static int root_exited(pid_t root)
+{
+	char path[64], buf[512];
+	FILE *f;
+	int exited = 1;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)root);
+	f = fopen(path, "r");
+	if (f) {
+		const char *p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
+
+		exited = p && (p[2] == 'Z' || p[2] == 'X');
+		fclose(f);
+	}
+	return exited;
+}
+
+static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts)
+{
+	struct turns *t = state;
+	struct timespec ts;
+	int rc = 0;
+
+	if (c && counts && (t->s || session_start(t) == 0)) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		xt_session_set_dropped(t->s, xpc_counts_dropped(counts));
+		rc = xt_session_finish(t->s, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
+				       root_exited(t->run->root)) ? -EIO : 0;
+		if (!t->run->quiet)
+			xt_report(stderr, t->s, xpc_counts_dropped(counts), t->malformed);
+	}
+	xt_session_free(t->s);
+	free(t->env_copy[0]);
+	free(t->env_copy[1]);
+	free(t);
+	return rc;
+}
+
+const struct xpb_sink xpb_sink_turns = {
+	.name = "turns",
+	.begin = turns_begin,
+	.on_event = turns_event,
+	.end = turns_end,
+};

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# e2e_test.sh - the whole chain on the real kernel (root): `xperf demo` and four
+# TLS clients traced by xperf-bpf against the mock provider, every result checked
+# against the mock's (and the agent's) own log by check_ground_truth.py:
+#   demo (python3 + system libssl): turns, tool calls, exit codes, waste marks exact;
+#     TTFT/decode within 5 ms; tokens exact; ciphertext tier within 2 ms of plaintext
+#   curl (libssl): the same per exchange; node (static OpenSSL): the same but the
+#     tier agreement (see below)
+#   bun --compile (BoringSSL, no symbols): ciphertext tier, timings within 5 ms
+#   curl --http2 against node's http2 server: HTTP/2 in the plaintext tier
+#   attach to a running agent, detach while it still runs: the turns so far, the last
+#     one marked incomplete
+# and every TurnTrace file validates (xperf validate). Arguments choose the cases
+# (default: demo attach curl h2 bun; node runs as //demo:e2e_node_test).
+set -uo pipefail
+run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
+src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd) # the source tree (for bun)
+xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+tmp=${TEST_TMPDIR:-$(mktemp -d)}/e2e
+bun=${XPERF_BUN:-$src/third_party/npm/node_modules/bun/bin/bun.exe}
+rm -rf "$tmp" && mkdir -p "$tmp"
+fails=0 mock=
+
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+stop_mock() { [ -n "$mock" ] && kill "$mock" 2>/dev/null; wait "$mock" 2>/dev/null; mock=; }
+trap stop_mock EXIT
+
+validate() { # every turn file of a session directory
+	ls "$1"/turn_*.json >/dev/null 2>&1 || { fail "$1: no turn files"; return; }
+	"$xperf" validate "$1"/turn_*.json >/dev/null || fail "$1: files do not validate"
+}
+
+# client NAME TIER TIERS_MS CMD... : PORT and CA in CMD are replaced
+client() {
+	local name=$1 tier=$2 tiers=$3 d=$tmp/$1 args=()
+	shift 3
+	mkdir -p "$d"
+	python3 "$demo/mock_provider.py" --dir "$d" --scenario simple --log "$d/mock.jsonl" &
+	mock=$!
+	for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+	for a in "$@"; do a=${a//PORT/$(cat "$d/port")}; args+=("${a//CA/$d/ca.pem}"); done
+	NODE_EXTRA_CA_CERTS=$d/ca.pem XPERF_SESSION_ID=$name "$bpf" record --quiet -o "$d/out" \
+		-- "${args[@]}" || fail "$name: record failed"
+	stop_mock
+	echo "== $name"
+	python3 "$demo/check_ground_truth.py" --traces "$d/out/$name" --mock "$d/mock.jsonl" \
+		--tier "$tier" ${tiers:+--tiers-ms "$tiers"} || fail "$name: ground truth"
+	validate "$d/out/$name"
+}
+
+case_demo() {
+echo "== xperf demo"
+"$xperf" demo -o "$tmp/demo" >"$tmp/demo.out" 2>&1 || { cat "$tmp/demo.out"; fail "demo"; }
+grep -q "HTML report:" "$tmp/demo.out" || fail "demo: no report line"
+session=$(ls -d "$tmp"/demo/demo-* 2>/dev/null | head -1)
+python3 "$demo/check_ground_truth.py" --traces "$session" --mock "$tmp/demo/ground_truth/mock.jsonl" \
+	--agent "$tmp/demo/ground_truth/agent.jsonl" --tiers-ms 2 || fail "demo: ground truth"
+validate "$session"
+[ -s "$session/report.html" ] || fail "demo: no HTML report"
+}
+
+case_attach() {
+echo "== attach to a running agent, detach before it ends"
+d=$tmp/attach
+mkdir -p "$d"
+python3 "$demo/mock_provider.py" --dir "$d" --scenario long --log "$d/mock.jsonl" &
+mock=$!
+for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+/usr/bin/python3 "$demo/sample_agent.py" --port "$(cat "$d/port")" --ca "$d/ca.pem" &
+agent=$!
+sleep 0.5
+XPERF_SESSION_ID=attach "$bpf" attach --pid "$agent" --duration 2 --quiet -o "$d/out" ||
+	fail "attach failed"
+# still running (not a zombie waiting for us) when tracing ended?
+alive=$(ps -o stat= -p "$agent" 2>/dev/null | grep -qv Z && echo 1 || echo 0)
+wait "$agent"
+stop_mock
+validate "$d/out/attach"
+python3 - "$d/out/attach" "$alive" <<'PY' || fail "attach: turns"
+import glob, json, sys
+turns = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[1] + "/turn_*.json"))]
+cut = sys.argv[2] == "1"
+ok = len(turns) >= 2 and turns[-1]["complete"] != cut and all(t["complete"] for t in turns[:-1])
+print("%s   %d turns written, the last one %s" % ("ok" if ok else "FAIL", len(turns),
+                                                 "cut" if cut else "complete"))
+sys.exit(0 if ok else 1)
+PY
+}
+
+case_curl() { client curl plaintext 2 /bin/bash "$demo/clients/curl_client.sh" PORT CA; }
+# node encrypts into memory and may take a request before its handshake is over:
+# its plaintext request starts earlier than the socket carries it (no tier check)
+case_node() { client node plaintext "" /usr/bin/node "$demo/clients/node_client.js" PORT CA; }
+case_h2() {
+# HTTP/2 (curl + nghttp2) against node's http2 module: frames and HPACK in the
+# plaintext tier. node writes asynchronously, so its log says when a write was
+# queued, not sent: timings are checked within 25 ms there, counts exactly.
+d=$tmp/h2
+mkdir -p "$d"
+python3 "$demo/mock_provider.py" --dir "$d" --scenario simple &
+mock=$!
+for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+node "$demo/clients/h2_server.js" "$d" &
+h2=$!
+for _ in $(seq 200); do [ -f "$d/h2port" ] && break; sleep 0.05; done
+XPERF_SESSION_ID=h2 "$bpf" record --quiet -o "$d/out" -- /bin/bash "$demo/clients/curl_h2_client.sh" \
+	"$(cat "$d/h2port")" "$d/ca.pem" || fail "h2: record failed"
+kill "$h2"
+stop_mock
+echo "== curl --http2"
+python3 "$demo/check_ground_truth.py" --traces "$d/out/h2" --mock "$d/h2.jsonl" --tol-ms 25 ||
+	fail "h2: ground truth"
+validate "$d/out/h2"
+}
+
+case_bun() {
+if [ -x "$bun" ]; then
+	(cd "$tmp" && cp "$demo/clients/bun_client.js" "$demo/clients/calls.json" . &&
+		"$bun" build --compile bun_client.js --outfile bun_client >/dev/null) ||
+		fail "bun build --compile"
+	client bun ciphertext "" "$tmp/bun_client" PORT
+else
+	fail "bun not installed at $bun (./setup.sh --deps-only installs it)"
+fi
+}
+
+for c in ${*:-demo attach curl h2 bun}; do "case_$c"; done
+echo "$fails failure(s)"
+[ "$fails" -eq 0 ]

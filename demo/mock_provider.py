@@ -1,0 +1,326 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""mock_provider.py - the project's mock LLM provider: HTTPS on loopback.
+
+Serves Anthropic Messages (/v1/messages) and OpenAI Chat Completions
+(/v1/chat/completions), streamed (SSE, chunked) and not, from a script of
+steps with set latencies (time to first token, gaps between tokens, stalls),
+a 429 with retry-after, tool_use answers and max_tokens truncation. A CA and a
+leaf certificate are made at start (the CA is what clients trust). Every
+timing it produces is logged as JSON lines on CLOCK_MONOTONIC
+(time.monotonic_ns), the clock of kernel timestamps, so traces can be checked
+against it: request_received, first_byte_sent, token_sent (each), end. Events
+that write carry t_ns (just before the write) and t_done_ns (after it): the
+client receives the bytes inside that interval.
+
+  mock_provider.py --dir D [--scenario demo|simple] [--log F] [--port N]
+Writes D/ca.pem and, once listening, D/port.
+"""
+import argparse
+import http.client
+import http.server
+import io
+import json
+import os
+import socketserver
+import ssl
+import subprocess
+import sys
+import threading
+import time
+
+# One step per request, in order; when the script is used up, SIMPLE repeats.
+SIMPLE = {"ttft_ms": 60, "gap_ms": 10, "tokens": 12}
+DEMO = [
+    {"status": 429, "ttft_ms": 20, "retry_after_ms": 300},
+    {"ttft_ms": 150, "gap_ms": 15, "tokens": 8, "tool": "uname -s"},
+    {"ttft_ms": 120, "gap_ms": 15, "tokens": 6, "tool": "ls /nonexistent-xperf-demo"},
+    {"ttft_ms": 100, "gap_ms": 12, "tokens": 20, "stall_at": 10, "stall_ms": 400,
+     "tool": "python3 -c 'print(sum(i * i for i in range(3000000)))'"},
+    {"ttft_ms": 90, "gap_ms": 10, "tokens": 5, "tool": "uname -s"},
+    {"ttft_ms": 110, "gap_ms": 8, "tokens": 0, "max_tokens": True},
+    {"ttft_ms": 80, "gap_ms": 10, "tokens": 15},
+]
+# Ten turns of a tool that sleeps: long enough to attach to and detach from.
+LONG = [{"ttft_ms": 100, "gap_ms": 10, "tokens": 5, "tool": "sleep 0.5"}] * 9
+SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG}
+WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
+
+
+class Log:
+    """Ground-truth JSONL log; one lock so lines never interleave."""
+
+    def __init__(self, path):
+        self.f = open(path, "a", buffering=1) if path else None
+        self.lock = threading.Lock()
+
+    def __call__(self, event, rid, t_ns=None, **kw):
+        rec = {"event": event, "id": rid, "t_ns": t_ns or time.monotonic_ns(), **kw}
+        if self.f:
+            with self.lock:
+                self.f.write(json.dumps(rec) + "\n")
+        return rec["t_ns"]
+
+    def write(self, wfile, data, event, rid, **kw):
+        """Writes data and logs event with the interval the write took."""
+        t0 = time.monotonic_ns()
+        wfile.write(data)
+        self(event, rid, t_ns=t0, t_done_ns=time.monotonic_ns(), **kw)
+
+
+def make_certs(d):
+    """A CA (CA:TRUE) and a leaf for localhost/127.0.0.1 signed by it."""
+    def run(*args):
+        subprocess.run(["openssl", *args], check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+    p = lambda n: os.path.join(d, n)
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=xperf mock CA",
+        "-keyout", p("ca.key"), "-out", p("ca.pem"),
+        "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", p("leaf.key"),
+        "-out", p("leaf.csr"))
+    with open(p("leaf.ext"), "w") as f:
+        f.write("subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
+                "extendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n")
+    run("x509", "-req", "-in", p("leaf.csr"), "-CA", p("ca.pem"), "-CAkey", p("ca.key"),
+        "-CAcreateserial", "-days", "2", "-extfile", p("leaf.ext"), "-out", p("leaf.pem"))
+    return p("leaf.pem"), p("leaf.key")
+
+
+class Script:
+    def __init__(self, steps):
+        self.steps, self.n, self.lock = list(steps), 0, threading.Lock()
+
+    def next(self):
+        with self.lock:
+            self.n += 1
+            return self.n, (self.steps.pop(0) if self.steps else dict(SIMPLE))
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    # TCP_NODELAY, as real API servers: with Nagle on, a small answer written while
+    # the session tickets are unacknowledged waits for the client's delayed ACK
+    # (about 20-40 ms), and the log would say it left when it did not.
+    disable_nagle_algorithm = True
+
+    def log_message(self, *a):
+        pass
+
+    def do_GET(self):
+        self.send_json(200, {"ok": True})
+
+    def do_POST(self):
+        n = int(self.headers.get("content-length") or 0)
+        body = self.rfile.read(n)
+        api = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}.get(self.path)
+        rid, step = self.server.script.next()
+        t = self.server.log("request_received", rid, path=self.path, bytes=n)
+        if api is None:
+            return self.send_json(404, {"error": {"type": "not_found"}})
+        req = json.loads(body or b"{}")
+        stream = bool(req.get("stream"))
+        time.sleep(step.get("ttft_ms", 50) / 1000.0 - (time.monotonic_ns() - t) / 1e9)
+        if step.get("status", 200) != 200:
+            return self.send_error_step(rid, api, step)
+        r = Reply(self, rid, api, req, step)
+        r.stream() if stream else r.whole()
+
+    def send_json(self, status, obj, extra=(), rid=None):
+        """Head and body in one write (logged as first_byte_sent when rid is given)."""
+        data = json.dumps(obj).encode()
+        head = "HTTP/1.1 %d %s\r\n" % (status, self.responses.get(status, ("",))[0])
+        for k, v in list(extra) + [("content-type", "application/json"),
+                                   ("content-length", str(len(data)))]:
+            head += "%s: %s\r\n" % (k, v)
+        out = head.encode() + b"\r\n" + data
+        if rid is None:
+            self.wfile.write(out)
+        else:
+            self.server.log.write(self.wfile, out, "first_byte_sent", rid)
+
+    def send_error_step(self, rid, api, step):
+        ms = step.get("retry_after_ms", 1000)
+        err = {"type": "error", "error": {"type": "rate_limit_error", "message": "slow down"}}
+        self.send_json(step["status"], err, [("retry-after", str(max(1, ms // 1000))),
+                                             ("retry-after-ms", str(ms))], rid)
+        self.server.log("end", rid, status=step["status"], api=api, stream=False,
+                        error="rate_limit_error", output_tokens=0)
+
+
+class Reply:
+    """One scripted answer, in the wire format of its API."""
+
+    def __init__(self, h, rid, api, req, step):
+        self.h, self.rid, self.api, self.step = h, rid, api, step
+        self.model = req.get("model", "mock-model")
+        self.input_tokens = max(1, len(json.dumps(req.get("messages", []))) // 4)
+        limit = int(req.get("max_tokens") or 1 << 30)
+        self.n = limit if step.get("max_tokens") else min(step.get("tokens", 10), limit)
+        self.stop = "max_tokens" if step.get("max_tokens") else ("tool_use" if step.get("tool") else "end_turn")
+        self.tool = step.get("tool")
+        self.tool_parts = []
+        if self.tool:
+            arg = json.dumps({"command": self.tool})
+            self.tool_parts = [arg[i:i + 12] for i in range(0, len(arg), 12)]
+        self.log = h.server.log
+
+    def words(self):
+        return [WORDS[i % len(WORDS)] + " " for i in range(self.n)]
+
+    def finish_reason(self):
+        if self.api == "anthropic":
+            return self.stop
+        return {"max_tokens": "length", "tool_use": "tool_calls"}.get(self.stop, "stop")
+
+    def output_tokens(self):
+        return self.n + len(self.tool_parts)
+
+    def whole(self):
+        text = "".join(self.words())
+        if self.api == "anthropic":
+            content = [{"type": "text", "text": text}]
+            if self.tool:
+                content.append({"type": "tool_use", "id": "toolu_%d" % self.rid, "name": "bash",
+                                "input": {"command": self.tool}})
+            obj = {"id": "msg_%d" % self.rid, "type": "message", "role": "assistant", "model": self.model,
+                   "content": content, "stop_reason": self.stop,
+                   "usage": {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens()}}
+        else:
+            msg = {"role": "assistant", "content": text}
+            if self.tool:
+                msg["tool_calls"] = [{"id": "call_%d" % self.rid, "type": "function", "function": {
+                    "name": "bash", "arguments": json.dumps({"command": self.tool})}}]
+            obj = {"id": "chatcmpl-%d" % self.rid, "object": "chat.completion", "model": self.model,
+                   "choices": [{"index": 0, "message": msg, "finish_reason": self.finish_reason()}],
+                   "usage": {"prompt_tokens": self.input_tokens, "completion_tokens": self.output_tokens()}}
+        self.h.send_json(200, obj, rid=self.rid)
+        self.log_end(stream=False)
+
+    def log_end(self, stream, last=b""):
+        """The end of the answer: after its last write (logged around it when there is one)."""
+        kw = dict(status=200, api=self.api, stream=stream, model=self.model,
+                  input_tokens=self.input_tokens, output_tokens=self.output_tokens(),
+                  stop_reason=self.finish_reason(), tools=["bash"] if self.tool else [])
+        if last:
+            self.log.write(self.h.wfile, last, "end", self.rid, **kw)
+        else:
+            self.log("end", self.rid, **kw)
+
+    def chunk(self, data, prefix=b""):
+        self.h.wfile.write(prefix + b"%x\r\n%s\r\n" % (len(data), data))
+
+    def sse(self, name, obj):
+        head = b"event: %s\n" % name.encode() if self.api == "anthropic" else b""
+        return head + b"data: " + (obj if isinstance(obj, bytes) else json.dumps(obj).encode()) + b"\n\n"
+
+    def stream(self):
+        events = self.anthropic_events() if self.api == "anthropic" else self.openai_events()
+        h = self.h
+        # The head goes out with the first token, in one write: the case where
+        # tracers that look for the head alone lose the first SSE chunk.
+        head = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                b"transfer-encoding: chunked\r\ncache-control: no-cache\r\n\r\n")
+        gap, tok = self.step.get("gap_ms", 10) / 1000.0, 0
+        first = True
+        for data, is_token in events:
+            if is_token and not first:
+                time.sleep(gap + (self.step.get("stall_ms", 0) / 1000.0
+                                  if tok == self.step.get("stall_at", -1) else 0))
+            t0 = time.monotonic_ns()
+            self.chunk(data, head if first else b"")
+            t1 = time.monotonic_ns()
+            if first:
+                self.log("first_byte_sent", self.rid, t_ns=t0, t_done_ns=t1)
+            if is_token:
+                self.log("token_sent", self.rid, t_ns=t0, t_done_ns=t1, i=tok)
+                tok += 1
+            first = False
+        self.log_end(stream=True, last=b"0\r\n\r\n")
+
+    def anthropic_events(self):
+        """(bytes, is_token) pairs; the first token rides with message_start."""
+        start = self.sse("message_start", {"type": "message_start", "message": {
+            "id": "msg_%d" % self.rid, "type": "message", "role": "assistant", "model": self.model,
+            "content": [], "stop_reason": None,
+            "usage": {"input_tokens": self.input_tokens, "output_tokens": 1}}})
+        start += self.sse("content_block_start", {"type": "content_block_start", "index": 0,
+                                                  "content_block": {"type": "text", "text": ""}})
+        deltas = [self.sse("content_block_delta", {"type": "content_block_delta", "index": 0,
+                                                   "delta": {"type": "text_delta", "text": w}})
+                  for w in self.words()]
+        for i, part in enumerate(self.tool_parts):
+            d = self.sse("content_block_delta", {"type": "content_block_delta", "index": 1, "delta": {
+                "type": "input_json_delta", "partial_json": part}})
+            if i == 0:
+                d = self.sse("content_block_start", {"type": "content_block_start", "index": 1,
+                                                     "content_block": {"type": "tool_use", "name": "bash",
+                                                                       "id": "toolu_%d" % self.rid,
+                                                                       "input": {}}}) + d
+            deltas.append(d)
+        end = self.sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": self.stop},
+                                         "usage": {"output_tokens": self.output_tokens()}})
+        end += self.sse("message_stop", {"type": "message_stop"})
+        if not deltas:
+            return [(start + end, False)]
+        return [(start + deltas[0], True)] + [(d, True) for d in deltas[1:]] + [(end, False)]
+
+    def openai_events(self):
+        def chunk(delta, finish=None, usage=None):
+            c = {"id": "chatcmpl-%d" % self.rid, "object": "chat.completion.chunk", "model": self.model,
+                 "choices": [] if usage else [{"index": 0, "delta": delta, "finish_reason": finish}]}
+            if usage:
+                c["usage"] = usage
+            return self.sse("", c)
+        deltas = [chunk({"content": w}) for w in self.words()]
+        for i, p in enumerate(self.tool_parts):
+            fn = {"arguments": p}
+            if i == 0:
+                fn["name"] = "bash"
+            deltas.append(chunk({"tool_calls": [{"index": 0, "function": fn}]}))
+        start = chunk({"role": "assistant", "content": ""})
+        end = chunk({}, self.finish_reason()) + chunk(None, usage={
+            "prompt_tokens": self.input_tokens, "completion_tokens": self.output_tokens()})
+        end += self.sse("", b"[DONE]")
+        if not deltas:
+            return [(start + end, False)]
+        return [(start + deltas[0], True)] + [(d, True) for d in deltas[1:]] + [(end, False)]
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--dir", required=True)
+    ap.add_argument("--port", type=int, default=0)
+    ap.add_argument("--scenario", choices=sorted(SCENARIOS), default="simple")
+    ap.add_argument("--log")
+    a = ap.parse_args()
+    os.makedirs(a.dir, exist_ok=True)
+    cert, key = make_certs(a.dir)
+    srv = Server(("127.0.0.1", a.port), Handler)
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    ctx.load_cert_chain(cert, key)
+    ctx.set_alpn_protocols(["http/1.1"])
+    srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
+    # Parse a request head once now: the first real one would otherwise pay for
+    # lazy imports (email.parser) inside its own timing.
+    http.client.parse_headers(io.BytesIO(b"host: localhost\r\n\r\n"))
+    srv.script = Script(SCENARIOS[a.scenario])
+    srv.log = Log(a.log)
+    tmp = os.path.join(a.dir, "port.tmp")
+    with open(tmp, "w") as f:
+        f.write("%d\n" % srv.server_address[1])
+    os.rename(tmp, os.path.join(a.dir, "port"))
+    try:
+        srv.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * http2.c - HTTP/2 framing over the HPACK inflater of libnghttp2. A frame is
+ * gathered whole (at most 16 MiB, the protocol's limit) before it is handled,
+ * so any split of the reads gives the same result.
+ */
+#include "proto/http2.h"
+
+#include <nghttp2/nghttp2.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char xp_http2_preface[24] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+enum { F_DATA = 0, F_HEADERS = 1, F_RST_STREAM = 3, F_CONTINUATION = 9 };
+enum { FL_END_STREAM = 0x1, FL_END_HEADERS = 0x4, FL_PADDED = 0x8, FL_PRIORITY = 0x20 };
+
+int xp_http2_init(struct xp_http2 *p, int is_response, const struct xp_msg_sink *sink)
+{
+	memset(p, 0, sizeof(*p));
+	p->is_response = is_response;
+	p->sink = sink;
+	p->preface_left = is_response ? 0 : sizeof(xp_http2_preface);
+	return nghttp2_hd_inflate_new(&p->hd) ? -1 : 0;
+}
+
+void xp_http2_free(struct xp_http2 *p)
+{
+	if (p->hd)
+		nghttp2_hd_inflate_del(p->hd);
+	free(p->payload);
+	free(p->block);
+	p->hd = NULL;
+	p->payload = p->block = NULL;
+}
+
+/* Decodes a complete header block; -1 on an HPACK error. */
+static int decode_block(struct xp_http2 *p, uint64_t t_ns)
+{
+	struct xp_http_head h;
+	const uint8_t *in = p->block;
+	size_t left = p->block_len;
+
+	memset(&h, 0, sizeof(h));
+	h.is_response = p->is_response;
+	h.content_length = -1;
+	for (;;) {
+		nghttp2_nv nv;
+		int flags = 0;
+		ssize_t used = nghttp2_hd_inflate_hd2(p->hd, &nv, &flags, in, left, 1);
+
+		if (used < 0)
+			return -1;
+		in += used;
+		left -= (size_t)used;
+		if (flags & NGHTTP2_HD_INFLATE_EMIT)
+			xp_head_set(&h, (const char *)nv.name, nv.namelen, (const char *)nv.value,
+				    nv.valuelen);
+		if (flags & NGHTTP2_HD_INFLATE_FINAL) {
+			nghttp2_hd_inflate_end_headers(p->hd);
+			break;
+		}
+		if (used == 0 && left == 0)
+			break;
+	}
+	/* Informational (1xx) heads and trailers carry no message start. */
+	if (!p->is_response || h.status >= 200)
+		if (h.status || h.method[0])
+			p->sink->head(p->sink->ctx, p->block_stream, &h, t_ns);
+	if (p->block_end_stream)
+		p->sink->end(p->sink->ctx, p->block_stream, 0, t_ns);
+	p->block_len = 0;
+	return 0;
+}
+
+static int append_block(struct xp_http2 *p, const unsigned char *d, size_t n)
+{
+	unsigned char *nb;
+
+	if (p->block_len + n > XP_H2_MAX_FRAME)
+		return -1;
+	nb = realloc(p->block, p->block_len + n + 1);
+	if (!nb)
+		return -1;
+	p->block = nb;
+	memcpy(p->block + p->block_len, d, n);
+	p->block_len += n;
+	return 0;
+}
+
+/* Strips padding (and the priority fields of HEADERS); -1 when malformed. */
+static int unpad(struct xp_http2 *p, const unsigned char **d, size_t *n)
+{
+	size_t pad = 0;
+
+	if (p->fflags & FL_PADDED) {
+		if (*n < 1)
+			return -1;
+		pad = (*d)[0];
+		(*d)++;
+		(*n)--;
+	}
+	if (p->ftype == F_HEADERS && (p->fflags & FL_PRIORITY)) {
+		if (*n < 5)
+			return -1;
+		*d += 5;
+		*n -= 5;
+	}
+	if (pad > *n)
+		return -1;
+	*n -= pad;
+	return 0;
+}
+
+static int on_frame(struct xp_http2 *p, uint64_t t_ns)
+{
+	const unsigned char *d = p->payload;
+	size_t n = p->flen;
+
+	switch (p->ftype) {
+	case F_DATA:
+		if (unpad(p, &d, &n))
+			return -1;
+		if (n)
+			p->sink->body(p->sink->ctx, p->fstream, (const char *)d, n, t_ns);
+		if (p->fflags & FL_END_STREAM)
+			p->sink->end(p->sink->ctx, p->fstream, 0, t_ns);
+		return 0;
+	case F_HEADERS:
+		if (unpad(p, &d, &n))
+			return -1;
+		p->block_len = 0;
+		p->block_stream = p->fstream;
+		p->block_end_stream = p->fflags & FL_END_STREAM;
+		/* fall through */
+	case F_CONTINUATION:
+		if (p->fstream != p->block_stream || append_block(p, d, n))
+			return -1;
+		return (p->fflags & FL_END_HEADERS) ? decode_block(p, t_ns) : 0;
+	case F_RST_STREAM:
+		p->sink->end(p->sink->ctx, p->fstream, 1, t_ns);
+		return 0;
+	default: /* SETTINGS, PING, WINDOW_UPDATE, GOAWAY, PRIORITY: no message data */
+		return 0;
+	}
+}
+
+/* Reads frame header then payload; bytes consumed or -1. */
+static long feed_frame(struct xp_http2 *p, const char *data, size_t len)
+{
+	size_t take;
+
+	if (p->fh_len < 9) {
+		take = 9 - p->fh_len < len ? 9 - p->fh_len : len;
+		memcpy(p->fh + p->fh_len, data, take);
+		p->fh_len += take;
+		if (p->fh_len < 9)
+			return (long)take;
+		p->flen = (uint32_t)p->fh[0] << 16 | (uint32_t)p->fh[1] << 8 | p->fh[2];
+		p->ftype = p->fh[3];
+		p->fflags = p->fh[4];
+		p->fstream = ((uint32_t)p->fh[5] << 24 | (uint32_t)p->fh[6] << 16 |
+			      (uint32_t)p->fh[7] << 8 | p->fh[8]) & 0x7fffffff;
+		p->pay_len = 0;
+		free(p->payload);
+		p->payload = malloc(p->flen + 1);
+		return p->payload ? (long)take : -1;
+	}
+	take = p->flen - p->pay_len < len ? p->flen - p->pay_len : len;
+	memcpy(p->payload + p->pay_len, data, take);
+	p->pay_len += take;
+	return (long)take;
+}
+
+int xp_http2_feed(struct xp_http2 *p, const char *data, size_t len, uint64_t t_ns)
+{
+	while (len > 0 && !p->failed) {
+		if (p->preface_left) {
+			size_t off = sizeof(xp_http2_preface) - p->preface_left;
+			size_t take = p->preface_left < len ? p->preface_left : len;
+
+			if (memcmp(data, xp_http2_preface + off, take))
+				p->failed = 1;
+			p->preface_left -= take;
+			data += take;
+			len -= take;
+			continue;
+		}
+		long used = feed_frame(p, data, len);
+
+		if (used < 0) {
+			p->failed = 1;
+			break;
+		}
+		data += used;
+		len -= (size_t)used;
+		if (p->fh_len == 9 && p->pay_len == p->flen) {
+			p->fh_len = 0;
+			if (on_frame(p, t_ns))
+				p->failed = 1;
+		}
+	}
+	return p->failed ? -1 : 0;
+}

@@ -1,0 +1,445 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * llm.c - LLM API JSON extraction with cJSON. Where the fields live differs
+ * per API; that is data (field_map below), read by one set of functions.
+ * Streaming formats: Anthropic named SSE events, OpenAI chat chunks ending in
+ * "[DONE]", OpenAI Responses typed events, Ollama NDJSON objects.
+ */
+#include "proto/llm.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct api_info {
+	enum xp_llm_api api;
+	const char *key;  /* name in configuration: "openai-chat" */
+	const char *path; /* default request path suffix */
+	const char *provider;
+	int stream_default;
+};
+
+static const struct api_info apis[] = {
+	{ XP_API_ANTHROPIC, "anthropic", "/v1/messages", "anthropic", 0 },
+	{ XP_API_OPENAI_CHAT, "openai-chat", "/chat/completions", "openai", 0 },
+	{ XP_API_OPENAI_RESPONSES, "openai-responses", "/v1/responses", "openai", 0 },
+	{ XP_API_OLLAMA_CHAT, "ollama-chat", "/api/chat", "ollama", 1 },
+	{ XP_API_OLLAMA_GENERATE, "ollama-generate", "/api/generate", "ollama", 1 },
+};
+
+/*
+ * Where the answer's text is, per API (opt-in payload capture): in a streamed
+ * event, and in a whole response (an array there: every element's "text").
+ */
+struct text_map {
+	enum xp_llm_api api;
+	const char *stream[3];
+	const char *whole[2];
+};
+
+static const struct text_map text_maps[] = {
+	{ XP_API_ANTHROPIC, { "delta.text", "delta.partial_json", "delta.thinking" },
+	  { "content", NULL } },
+	{ XP_API_OPENAI_CHAT, { "choices.0.delta.content", NULL, NULL },
+	  { "choices.0.message.content", NULL } },
+	{ XP_API_OPENAI_RESPONSES, { "delta", NULL, NULL }, { "output_text", NULL } },
+	{ XP_API_OLLAMA_CHAT, { "message.content", NULL, NULL }, { "message.content", NULL } },
+	{ XP_API_OLLAMA_GENERATE, { "response", NULL, NULL }, { "response", NULL } },
+};
+
+/* Where a response object keeps each field (dotted paths, numbers index arrays). */
+struct field_map {
+	enum xp_llm_api api;
+	const char *model, *in, *out, *cache_read, *cache_write, *finish;
+	const char *tool_list; /* array of tool calls */
+	const char *tool_type; /* required "type" of an element, or NULL */
+	const char *tool_name; /* name inside an element */
+};
+
+static const struct field_map maps[] = {
+	{ XP_API_ANTHROPIC, "model", "usage.input_tokens", "usage.output_tokens",
+	  "usage.cache_read_input_tokens", "usage.cache_creation_input_tokens", "stop_reason",
+	  "content", "tool_use", "name" },
+	{ XP_API_OPENAI_CHAT, "model", "usage.prompt_tokens", "usage.completion_tokens",
+	  "usage.prompt_tokens_details.cached_tokens", NULL, "choices.0.finish_reason",
+	  "choices.0.message.tool_calls", NULL, "function.name" },
+	{ XP_API_OPENAI_RESPONSES, "model", "usage.input_tokens", "usage.output_tokens",
+	  "usage.input_tokens_details.cached_tokens", NULL, "incomplete_details.reason", "output",
+	  "function_call", "name" },
+	{ XP_API_OLLAMA_CHAT, "model", "prompt_eval_count", "eval_count", NULL, NULL, "done_reason",
+	  "message.tool_calls", NULL, "function.name" },
+	{ XP_API_OLLAMA_GENERATE, "model", "prompt_eval_count", "eval_count", NULL, NULL,
+	  "done_reason", NULL, NULL, NULL },
+};
+
+static const struct api_info *api_info(enum xp_llm_api api)
+{
+	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
+		if (apis[i].api == api)
+			return &apis[i];
+	return NULL;
+}
+
+static const struct field_map *field_map(enum xp_llm_api api)
+{
+	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
+		if (maps[i].api == api)
+			return &maps[i];
+	return NULL;
+}
+
+static int has_suffix(const char *path, size_t n, const char *suffix, size_t k)
+{
+	return n >= k && !memcmp(path + n - k, suffix, k);
+}
+
+enum xp_llm_api xp_llm_api_of_path(const char *path, const char *const *extra)
+{
+	size_t n = strcspn(path, "?#");
+
+	for (; extra && *extra; extra++) {
+		const char *eq = strchr(*extra, '=');
+
+		if (eq && has_suffix(path, n, *extra, (size_t)(eq - *extra)))
+			return xp_llm_api_parse(eq + 1);
+	}
+	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
+		if (has_suffix(path, n, apis[i].path, strlen(apis[i].path)))
+			return apis[i].api;
+	return XP_API_NONE;
+}
+
+enum xp_llm_api xp_llm_api_parse(const char *key)
+{
+	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
+		if (!strcmp(apis[i].key, key))
+			return apis[i].api;
+	return XP_API_NONE;
+}
+
+const char *xp_llm_provider(enum xp_llm_api api)
+{
+	const struct api_info *a = api_info(api);
+
+	return a ? a->provider : "unknown";
+}
+
+int xp_llm_finish_is_truncation(const char *r)
+{
+	return !strcmp(r, "max_tokens") || !strcmp(r, "length") || !strcmp(r, "max_output_tokens");
+}
+
+void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api)
+{
+	const struct api_info *a = api_info(api);
+
+	memset(c, 0, sizeof(*c));
+	c->api = api;
+	c->stream = a ? a->stream_default : 0;
+	c->input_tokens = c->output_tokens = -1;
+	c->cache_read_tokens = c->cache_write_tokens = -1;
+}
+
+void xp_llm_call_free(struct xp_llm_call *c)
+{
+	free(c->token_ns);
+	free(c->text);
+	c->token_ns = NULL;
+	c->text = NULL;
+	c->n_tokens = c->cap_tokens = c->text_len = 0;
+}
+
+/* Follows a dotted path ("choices.0.delta"); NULL when any step is missing. */
+static const cJSON *jget(const cJSON *o, const char *path)
+{
+	char key[64];
+
+	while (o && path && *path) {
+		size_t n = strcspn(path, ".");
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = '\0';
+		if (cJSON_IsArray(o))
+			o = (key[0] >= '0' && key[0] <= '9') ? cJSON_GetArrayItem(o, atoi(key)) : NULL;
+		else
+			o = cJSON_GetObjectItemCaseSensitive(o, key);
+		path = path[n] ? path + n + 1 : NULL;
+	}
+	return o;
+}
+
+static int nonempty_str(const cJSON *v)
+{
+	return cJSON_IsString(v) && v->valuestring[0];
+}
+
+static int str_is(const cJSON *v, const char *want)
+{
+	return cJSON_IsString(v) && !strcmp(v->valuestring, want);
+}
+
+static void set_str(char *dst, size_t cap, const cJSON *o, const char *path)
+{
+	const cJSON *v = path ? jget(o, path) : NULL;
+
+	if (!cJSON_IsString(v) || !v->valuestring[0])
+		return;
+	strncpy(dst, v->valuestring, cap - 1);
+	dst[cap - 1] = '\0';
+}
+
+static void set_int(int64_t *dst, const cJSON *o, const char *path)
+{
+	const cJSON *v = path ? jget(o, path) : NULL;
+
+	if (cJSON_IsNumber(v) && v->valuedouble >= 0)
+		*dst = (int64_t)v->valuedouble;
+}
+
+static void add_tool(struct xp_llm_call *c, const char *name)
+{
+	if (c->n_tools >= XP_LLM_MAX_TOOLS)
+		return;
+	strncpy(c->tools[c->n_tools], name, sizeof(c->tools[0]) - 1);
+	c->tools[c->n_tools][sizeof(c->tools[0]) - 1] = '\0';
+	c->n_tools++;
+}
+
+/* Adds the named tool calls found in the array at m->tool_list. */
+static void take_tools(struct xp_llm_call *c, const struct field_map *m, const cJSON *o)
+{
+	const cJSON *list = m->tool_list ? jget(o, m->tool_list) : NULL;
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, list) {
+		const cJSON *type = cJSON_GetObjectItemCaseSensitive(it, "type");
+		const cJSON *name = jget(it, m->tool_name);
+
+		if (m->tool_type && !str_is(type, m->tool_type))
+			continue;
+		if (cJSON_IsString(name) && name->valuestring[0])
+			add_tool(c, name->valuestring);
+	}
+}
+
+static void take_error(struct xp_llm_call *c, const cJSON *o)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
+
+	if (cJSON_IsString(e)) /* Ollama: "error": "message" */
+		set_str(c->error_type, sizeof(c->error_type), o, "error");
+	set_str(c->error_type, sizeof(c->error_type), e, "code");
+	set_str(c->error_type, sizeof(c->error_type), e, "type");
+}
+
+/* Usage, model, finish reason (and tools when with_tools) from one response object. */
+static void take_fields(struct xp_llm_call *c, const cJSON *o, int with_tools)
+{
+	const struct field_map *m = field_map(c->api);
+
+	if (!m || !cJSON_IsObject(o))
+		return;
+	set_str(c->resp_model, sizeof(c->resp_model), o, m->model);
+	set_int(&c->input_tokens, o, m->in);
+	set_int(&c->output_tokens, o, m->out);
+	set_int(&c->cache_read_tokens, o, m->cache_read);
+	set_int(&c->cache_write_tokens, o, m->cache_write);
+	set_str(c->finish_reason, sizeof(c->finish_reason), o, m->finish);
+	if (with_tools)
+		take_tools(c, m, o);
+	take_error(c, o);
+}
+
+static void append_text(struct xp_llm_call *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (c->text_len + n > XP_LLM_TEXT_MAX)
+		n = XP_LLM_TEXT_MAX - c->text_len;
+	char *nt = n ? realloc(c->text, c->text_len + n + 1) : NULL;
+
+	if (!nt)
+		return;
+	c->text = nt;
+	memcpy(c->text + c->text_len, s, n);
+	c->text_len += n;
+	c->text[c->text_len] = '\0';
+}
+
+/* Appends the strings at the paths (an array: each element's "text"). */
+static void take_text(struct xp_llm_call *c, const cJSON *o, const char *const *paths, size_t n)
+{
+	for (size_t i = 0; i < n && c->keep_text; i++) {
+		const cJSON *v = paths[i] ? jget(o, paths[i]) : NULL, *it;
+		const cJSON *arr = cJSON_IsArray(v) ? v : NULL;
+
+		if (nonempty_str(v))
+			append_text(c, v->valuestring);
+		cJSON_ArrayForEach(it, arr)
+			if (nonempty_str(jget(it, "text")))
+				append_text(c, jget(it, "text")->valuestring);
+	}
+}
+
+static const struct text_map *text_map(enum xp_llm_api api)
+{
+	for (size_t i = 0; i < sizeof(text_maps) / sizeof(text_maps[0]); i++)
+		if (text_maps[i].api == api)
+			return &text_maps[i];
+	return NULL;
+}
+
+static cJSON *parse(struct xp_llm_call *c, const char *d, size_t len)
+{
+	cJSON *j = cJSON_ParseWithLength(d, len);
+
+	if (!j)
+		c->unparsed++;
+	return j;
+}
+
+void xp_llm_parse_request(struct xp_llm_call *c, const char *body, size_t len)
+{
+	cJSON *j = parse(c, body, len);
+
+	if (!j)
+		return;
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(j, "stream");
+
+	set_str(c->req_model, sizeof(c->req_model), j, "model");
+	if (cJSON_IsBool(s))
+		c->stream = cJSON_IsTrue(s);
+	c->tools_offered = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "tools"));
+	cJSON_Delete(j);
+}
+
+void xp_llm_parse_response(struct xp_llm_call *c, const char *body, size_t len)
+{
+	cJSON *j = parse(c, body, len);
+
+	if (!j)
+		return;
+	take_fields(c, j, 1);
+	if (c->api == XP_API_OPENAI_RESPONSES && !c->finish_reason[0])
+		set_str(c->finish_reason, sizeof(c->finish_reason), j, "status");
+	if (text_map(c->api))
+		take_text(c, j, text_map(c->api)->whole, 2);
+	cJSON_Delete(j);
+}
+
+static void token_at(struct xp_llm_call *c, uint64_t t_ns)
+{
+	if (c->n_tokens == c->cap_tokens) {
+		size_t ncap = c->cap_tokens ? c->cap_tokens * 2 : 64;
+		uint64_t *nt = realloc(c->token_ns, ncap * sizeof(*nt));
+
+		if (!nt)
+			return; /* the count stays right up to here; times after are lost */
+		c->token_ns = nt;
+		c->cap_tokens = ncap;
+	}
+	c->token_ns[c->n_tokens++] = t_ns;
+}
+
+static void anthropic_event(struct xp_llm_call *c, const char *type, const cJSON *j,
+			    uint64_t t_ns)
+{
+	if (!strcmp(type, "message_start")) {
+		take_fields(c, jget(j, "message"), 0);
+	} else if (!strcmp(type, "content_block_start")) {
+		const cJSON *b = jget(j, "content_block");
+
+		if (nonempty_str(jget(b, "name")) && str_is(jget(b, "type"), "tool_use"))
+			add_tool(c, jget(b, "name")->valuestring);
+	} else if (!strcmp(type, "content_block_delta")) {
+		token_at(c, t_ns);
+	} else if (!strcmp(type, "message_delta")) {
+		set_int(&c->output_tokens, j, "usage.output_tokens");
+		set_int(&c->input_tokens, j, "usage.input_tokens");
+		set_str(c->finish_reason, sizeof(c->finish_reason), j, "delta.stop_reason");
+	} else if (!strcmp(type, "message_stop")) {
+		c->stream_done = 1;
+	} else if (!strcmp(type, "error")) {
+		take_error(c, j);
+	}
+}
+
+static void openai_chat_chunk(struct xp_llm_call *c, const cJSON *j, uint64_t t_ns)
+{
+	const cJSON *delta = jget(j, "choices.0.delta");
+	const cJSON *calls = jget(delta, "tool_calls");
+	const cJSON *it;
+
+	take_fields(c, j, 0);
+	cJSON_ArrayForEach(it, calls)
+		if (nonempty_str(jget(it, "function.name")))
+			add_tool(c, jget(it, "function.name")->valuestring);
+	if (nonempty_str(jget(delta, "content")) || nonempty_str(jget(delta, "reasoning_content")) ||
+	    cJSON_GetArraySize(calls) > 0)
+		token_at(c, t_ns);
+}
+
+static void responses_event(struct xp_llm_call *c, const char *type, const cJSON *j,
+			    uint64_t t_ns)
+{
+	size_t n = strlen(type);
+
+	if (n > 6 && !strcmp(type + n - 6, ".delta")) {
+		token_at(c, t_ns);
+	} else if (!strcmp(type, "response.completed") || !strcmp(type, "response.incomplete") ||
+		   !strcmp(type, "response.failed")) {
+		take_fields(c, jget(j, "response"), 1);
+		if (!c->finish_reason[0])
+			set_str(c->finish_reason, sizeof(c->finish_reason), j, "response.status");
+		c->stream_done = 1;
+	} else if (!strcmp(type, "response.created")) {
+		take_fields(c, jget(j, "response"), 0);
+	} else if (!strcmp(type, "error")) {
+		take_error(c, j);
+	}
+}
+
+static void ollama_line(struct xp_llm_call *c, const cJSON *j, uint64_t t_ns)
+{
+	take_fields(c, j, 1);
+	if (nonempty_str(jget(j, "message.content")) || nonempty_str(jget(j, "response")) ||
+	    cJSON_GetArraySize(jget(j, "message.tool_calls")) > 0)
+		token_at(c, t_ns);
+	if (cJSON_IsTrue(jget(j, "done")))
+		c->stream_done = 1;
+}
+
+void xp_llm_stream_event(struct xp_llm_call *c, const char *event, const char *data, size_t len,
+			 uint64_t t_ns)
+{
+	if (c->api == XP_API_OPENAI_CHAT && len == 6 && !memcmp(data, "[DONE]", 6)) {
+		c->stream_done = 1;
+		return;
+	}
+	cJSON *j = parse(c, data, len);
+
+	if (!j)
+		return;
+	const cJSON *type = jget(j, "type");
+	const char *t = event[0] ? event : (cJSON_IsString(type) ? type->valuestring : "");
+
+	if (text_map(c->api))
+		take_text(c, j, text_map(c->api)->stream, 3);
+	switch (c->api) {
+	case XP_API_ANTHROPIC:
+		anthropic_event(c, t, j, t_ns);
+		break;
+	case XP_API_OPENAI_CHAT:
+		openai_chat_chunk(c, j, t_ns);
+		break;
+	case XP_API_OPENAI_RESPONSES:
+		responses_event(c, t, j, t_ns);
+		break;
+	default:
+		ollama_line(c, j, t_ns);
+		break;
+	}
+	cJSON_Delete(j);
+}

@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * llm_conn.c - glue from HTTP messages to LLM exchanges: request-direction
+ * callbacks open and fill an exchange, response-direction callbacks time and
+ * parse its answer. HTTP/1.1 requests and responses pair by their position on
+ * the connection, HTTP/2 ones by stream id: both arrive as the message number.
+ */
+#define _GNU_SOURCE
+#include "proto/llm_conn.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct xp_llm_exchange **slot_of(struct xp_llm_conn *c, uint32_t msg)
+{
+	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
+		if (c->pending[i] && c->pending[i]->msg == msg)
+			return &c->pending[i];
+	return NULL;
+}
+
+static struct xp_llm_exchange **free_slot(struct xp_llm_conn *c)
+{
+	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
+		if (!c->pending[i])
+			return &c->pending[i];
+	return NULL;
+}
+
+static struct xp_llm_exchange *find(struct xp_llm_conn *c, uint32_t msg)
+{
+	struct xp_llm_exchange **s = slot_of(c, msg);
+
+	return s ? *s : NULL;
+}
+
+static int host_ok(const struct xp_llm_conn_cfg *cfg, const char *host)
+{
+	const char *const *p = cfg->hosts;
+
+	if (!p)
+		return 1;
+	for (; *p; p++)
+		if (!fnmatch(*p, host, FNM_CASEFOLD))
+			return 1;
+	return 0;
+}
+
+static void append_body(struct xp_llm_exchange *ex, const char *d, size_t n)
+{
+	if (ex->body_len + n > XP_LLM_BODY_MAX) {
+		ex->truncated = 1;
+		return;
+	}
+	char *nb = realloc(ex->body, ex->body_len + n + 1);
+
+	if (!nb) {
+		ex->truncated = 1;
+		return;
+	}
+	ex->body = nb;
+	memcpy(ex->body + ex->body_len, d, n);
+	ex->body_len += n;
+}
+
+static void drop_body(struct xp_llm_exchange *ex)
+{
+	free(ex->body);
+	ex->body = NULL;
+	ex->body_len = 0;
+}
+
+static void free_exchange(struct xp_llm_exchange *ex)
+{
+	free(ex->req_text);
+	xp_sse_free(&ex->sse);
+	xp_llm_call_free(&ex->call);
+	drop_body(ex);
+	free(ex);
+}
+
+/* Hands a finished (or cut) exchange on and forgets it. */
+static void finish(struct xp_llm_conn *c, struct xp_llm_exchange **slot)
+{
+	struct xp_llm_exchange *ex = *slot;
+
+	*slot = NULL;
+	c->cb(c->ctx, ex);
+	free_exchange(ex);
+}
+
+static void req_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint64_t t_ns)
+{
+	struct xp_llm_conn *c = ctx;
+	enum xp_llm_api api = xp_llm_api_of_path(h->path, c->cfg->extra_paths);
+	struct xp_llm_exchange **slot = free_slot(c);
+
+	if (api == XP_API_NONE || !host_ok(c->cfg, h->authority) || !slot)
+		return;
+	struct xp_llm_exchange *ex = calloc(1, sizeof(*ex));
+
+	if (!ex)
+		return;
+	xp_llm_call_init(&ex->call, api);
+	ex->call.keep_text = c->cfg->capture_payloads;
+	ex->msg = msg;
+	ex->req_start_ns = ex->req_end_ns = t_ns;
+	memcpy(ex->host, h->authority, sizeof(ex->host));
+	memcpy(ex->path, h->path, sizeof(ex->path));
+	*slot = ex;
+}
+
+static void req_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t t_ns)
+{
+	struct xp_llm_exchange *ex = find(ctx, msg);
+
+	if (!ex || ex->req_done)
+		return;
+	ex->req_bytes += n;
+	ex->req_end_ns = t_ns;
+	append_body(ex, d, n);
+}
+
+static void req_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
+{
+	struct xp_llm_exchange *ex = find(ctx, msg);
+
+	if (!ex || ex->req_done)
+		return;
+	ex->req_done = 1;
+	ex->req_end_ns = t_ns;
+	ex->aborted |= aborted;
+	if (ex->body_len)
+		xp_llm_parse_request(&ex->call, ex->body, ex->body_len);
+	if (ex->call.keep_text && ex->body_len)
+		ex->req_text = strndup(ex->body, ex->body_len < XP_LLM_TEXT_MAX ? ex->body_len :
+										 XP_LLM_TEXT_MAX);
+	drop_body(ex);
+}
+
+static void on_event(void *ctx, const char *event, const char *data, size_t len, int truncated,
+		     uint64_t t_ns)
+{
+	struct xp_llm_exchange *ex = ctx;
+
+	ex->truncated |= truncated;
+	xp_llm_stream_event(&ex->call, event, data, len, t_ns);
+}
+
+static void resp_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint64_t t_ns)
+{
+	struct xp_llm_exchange *ex = find(ctx, msg);
+
+	if (!ex || ex->resp_head)
+		return;
+	ex->resp_head = 1;
+	ex->resp_start_ns = ex->resp_end_ns = t_ns;
+	ex->call.status = h->status;
+	memcpy(ex->retry_after, h->retry_after, sizeof(ex->retry_after));
+	if (!strncmp(h->content_type, "text/event-stream", 17)) {
+		ex->streaming = 1;
+		xp_sse_init(&ex->sse, 0, on_event, ex);
+	} else if (strstr(h->content_type, "ndjson")) {
+		ex->streaming = 1;
+		xp_sse_init(&ex->sse, 1, on_event, ex);
+	}
+}
+
+static void resp_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t t_ns)
+{
+	struct xp_llm_exchange *ex = find(ctx, msg);
+
+	if (!ex || !ex->resp_head)
+		return;
+	ex->resp_bytes += n;
+	ex->resp_end_ns = t_ns;
+	if (!ex->streaming)
+		append_body(ex, d, n);
+	else if (xp_sse_feed(&ex->sse, d, n, t_ns))
+		ex->truncated = 1;
+}
+
+static void resp_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
+{
+	struct xp_llm_conn *c = ctx;
+	struct xp_llm_exchange **slot = slot_of(c, msg);
+	struct xp_llm_exchange *ex = slot ? *slot : NULL;
+
+	if (!ex || !ex->resp_head)
+		return;
+	ex->resp_end_ns = t_ns;
+	if (ex->streaming) {
+		xp_sse_finish(&ex->sse, t_ns);
+		/* a 2xx stream that ends without its own end event was cut */
+		if (!ex->call.stream_done && ex->call.status < 300)
+			aborted = 1;
+	} else if (ex->body_len && !ex->truncated) {
+		xp_llm_parse_response(&ex->call, ex->body, ex->body_len);
+	}
+	ex->aborted |= aborted;
+	finish(c, slot);
+}
+
+struct xp_llm_conn *xp_llm_conn_new(const struct xp_llm_conn_cfg *cfg, xp_exchange_cb cb,
+				    void *ctx)
+{
+	struct xp_llm_conn *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->cfg = cfg;
+	c->cb = cb;
+	c->ctx = ctx;
+	c->sink[XP_DIR_REQUEST] = (struct xp_msg_sink){ req_head, req_body, req_end, c };
+	c->sink[XP_DIR_RESPONSE] = (struct xp_msg_sink){ resp_head, resp_body, resp_end, c };
+	return c;
+}
+
+/* Chooses HTTP/1.1 or HTTP/2 from the first request bytes (buffered until sure). */
+static int sniff(struct xp_llm_conn *c, const char *d, size_t n, uint64_t t_ns)
+{
+	size_t take = sizeof(c->sniff) - c->sniff_len < n ? sizeof(c->sniff) - c->sniff_len : n;
+
+	memcpy(c->sniff + c->sniff_len, d, take);
+	c->sniff_len += take;
+	if (!memcmp(c->sniff, xp_http2_preface, c->sniff_len) && c->sniff_len < sizeof(c->sniff))
+		return 0; /* still a prefix of the HTTP/2 preface */
+	if (!memcmp(c->sniff, xp_http2_preface, c->sniff_len)) {
+		c->proto = 2;
+		for (int dir = 0; dir < 2; dir++)
+			if (xp_http2_init(&c->h2[dir], dir, &c->sink[dir]))
+				c->proto = -1;
+	} else {
+		c->proto = 1;
+		for (int dir = 0; dir < 2; dir++)
+			xp_http1_init(&c->h1[dir], dir, &c->sink[dir]);
+	}
+	if (c->proto < 0 || xp_llm_conn_feed(c, XP_DIR_REQUEST, c->sniff, c->sniff_len, t_ns))
+		return -1;
+	return take == n ? 0 : xp_llm_conn_feed(c, XP_DIR_REQUEST, d + take, n - take, t_ns);
+}
+
+/* Bytes that open an HTTP/1.1 request: "METHOD /path HTTP/1.1\r\n" (the line whole). */
+static int request_start(const char *d, size_t n)
+{
+	static const char *const methods[] = { "POST /", "GET /", "PUT /", "PATCH /", NULL };
+	const char *eol = memchr(d, '\n', n < 2048 ? n : 2048);
+
+	for (const char *const *m = methods; *m && eol; m++)
+		if (!strncmp(d, *m, strlen(*m)))
+			return eol - d >= 10 && !memcmp(eol - 9, "HTTP/1.", 7);
+	return 0;
+}
+
+/* The request parser holds the start of a "head" that is no request line. */
+static int stale_head(const struct xp_llm_conn *c)
+{
+	const struct xp_http1 *p = &c->h1[XP_DIR_REQUEST];
+
+	return c->proto == 1 && p->state == XP_H1_HEAD && p->buf_len > 0 &&
+	       !request_start(p->buf, p->buf_len);
+}
+
+/*
+ * Starts over on a connection whose framing was lost (tracing attached in
+ * the middle of a message, bytes the capture dropped): exchanges in flight
+ * are forgotten, the next request is parsed from scratch.
+ */
+static void resync(struct xp_llm_conn *c)
+{
+	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
+		if (c->pending[i]) {
+			free_exchange(c->pending[i]);
+			c->pending[i] = NULL;
+		}
+	for (int dir = 0; dir < 2; dir++)
+		xp_http2_free(&c->h2[dir]);
+	c->proto = 0;
+	c->sniff_len = 0;
+	c->resyncs++;
+}
+
+int xp_llm_conn_feed(struct xp_llm_conn *c, enum xp_dir dir, const char *data, size_t len,
+		     uint64_t t_ns)
+{
+	int rc;
+
+	if (dir == XP_DIR_REQUEST && (c->proto < 0 || stale_head(c)) && request_start(data, len))
+		resync(c);
+	if (c->proto == 0) {
+		if (dir != XP_DIR_REQUEST)
+			return 0; /* an answer before any question: nothing to pair it with */
+		return sniff(c, data, len, t_ns);
+	}
+	if (c->proto == 1)
+		rc = xp_http1_feed(&c->h1[dir], data, len, t_ns);
+	else if (c->proto == 2)
+		rc = xp_http2_feed(&c->h2[dir], data, len, t_ns);
+	else
+		rc = -1;
+	if (rc)
+		c->proto = -1;
+	return rc;
+}
+
+void xp_llm_conn_lost(struct xp_llm_conn *c, enum xp_dir dir, size_t n, uint64_t t_ns)
+{
+	c->lost_bytes += n;
+	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
+		if (c->pending[i])
+			c->pending[i]->truncated = 1;
+	if (c->proto == 1 && xp_http1_skip(&c->h1[dir], n, t_ns) == 0)
+		return;
+	c->proto = -1; /* framing lost: nothing after this can be trusted */
+}
+
+void xp_llm_conn_close(struct xp_llm_conn *c, uint64_t t_ns)
+{
+	if (c->proto == 1) {
+		xp_http1_close(&c->h1[XP_DIR_RESPONSE], t_ns);
+		xp_http1_close(&c->h1[XP_DIR_REQUEST], t_ns);
+	}
+	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++) {
+		if (!c->pending[i])
+			continue;
+		c->pending[i]->aborted = 1;
+		if (!c->pending[i]->resp_end_ns)
+			c->pending[i]->resp_end_ns = t_ns;
+		finish(c, &c->pending[i]);
+	}
+}
+
+void xp_llm_conn_free(struct xp_llm_conn *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
+		if (c->pending[i])
+			free_exchange(c->pending[i]);
+	for (int dir = 0; dir < 2; dir++)
+		xp_http2_free(&c->h2[dir]);
+	free(c);
+}

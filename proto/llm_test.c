@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/* llm_test.c - LLM JSON extraction: paths, non-streamed bodies, errors, bad JSON. */
+#include <string.h>
+
+#include "proto/split_feed.h"
+#include "userspace/testing/check.h"
+
+static void parse_resp(struct xp_llm_call *c, enum xp_llm_api api, const char *body)
+{
+	xp_llm_call_init(c, api);
+	xp_llm_parse_response(c, body, strlen(body));
+}
+
+int main(void)
+{
+	struct xp_llm_call c;
+	static const char *const extra[] = { "/proxy/anthropic=anthropic", NULL };
+
+	CHECK(xp_llm_api_of_path("/v1/messages?beta=true", NULL) == XP_API_ANTHROPIC);
+	CHECK(xp_llm_api_of_path("/openai/v1/chat/completions", NULL) == XP_API_OPENAI_CHAT);
+	CHECK(xp_llm_api_of_path("/v1/responses", NULL) == XP_API_OPENAI_RESPONSES);
+	CHECK(xp_llm_api_of_path("/api/generate", NULL) == XP_API_OLLAMA_GENERATE);
+	CHECK(xp_llm_api_of_path("/v1/messages/count_tokens", NULL) == XP_API_NONE);
+	CHECK(xp_llm_api_of_path("/proxy/anthropic", extra) == XP_API_ANTHROPIC);
+	CHECK(!strcmp(xp_llm_provider(XP_API_OLLAMA_CHAT), "ollama"));
+	CHECK(xp_llm_api_parse("bogus") == XP_API_NONE);
+
+	parse_resp(&c, XP_API_OPENAI_CHAT,
+		   "{\"model\":\"m\",\"choices\":[{\"finish_reason\":\"length\",\"message\":{"
+		   "\"tool_calls\":[{\"function\":{\"name\":\"a\"}},{\"function\":{\"name\":\"b\"}}]}}],"
+		   "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4}}");
+	CHECK(c.n_tools == 2 && !strcmp(c.tools[1], "b") && c.output_tokens == 4);
+	CHECK(xp_llm_finish_is_truncation(c.finish_reason) && !xp_llm_finish_is_truncation("stop"));
+
+	parse_resp(&c, XP_API_OPENAI_RESPONSES,
+		   "{\"status\":\"incomplete\",\"incomplete_details\":{\"reason\":\"max_output_tokens\"}}");
+	CHECK(!strcmp(c.finish_reason, "max_output_tokens"));
+
+	parse_resp(&c, XP_API_OPENAI_CHAT, "{\"error\":{\"message\":\"x\",\"type\":\"server_error\"}}");
+	CHECK(!strcmp(c.error_type, "server_error"));
+	parse_resp(&c, XP_API_OLLAMA_CHAT, "{\"error\":\"model not found\"}");
+	CHECK(!strcmp(c.error_type, "model not found"));
+
+	/* broken input: counted, nothing taken, no crash */
+	parse_resp(&c, XP_API_ANTHROPIC, "{\"usage\":{\"input_tokens\":");
+	CHECK(c.unparsed == 1 && c.input_tokens == -1);
+	parse_resp(&c, XP_API_ANTHROPIC, "{\"usage\":{\"input_tokens\":-5},\"content\":7}");
+	CHECK(c.input_tokens == -1 && c.n_tools == 0);
+
+	xp_llm_call_init(&c, XP_API_OLLAMA_CHAT);
+	CHECK(c.stream == 1); /* Ollama streams unless told not to */
+	const char *req = "{\"stream\":false,\"tools\":[{},{},{}]}";
+
+	xp_llm_parse_request(&c, req, strlen(req));
+	CHECK(c.stream == 0 && c.tools_offered == 3);
+	for (int i = 0; i < 200; i++)
+		xp_llm_stream_event(&c, "", "{\"response\":\"t\"}", 16, (uint64_t)i);
+	CHECK(c.n_tokens == 200 && c.token_ns[199] == 199);
+	xp_llm_call_free(&c);
+	return CHECK_DONE();
+}

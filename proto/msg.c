@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/* msg.c - the header whitelist shared by the HTTP/1.1 and HTTP/2 parsers. */
+#define _GNU_SOURCE
+#include "proto/msg.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+void xp_head_copy(char *dst, size_t cap, const char *src, size_t len)
+{
+	while (len > 0 && (*src == ' ' || *src == '\t')) {
+		src++;
+		len--;
+	}
+	while (len > 0 && (src[len - 1] == ' ' || src[len - 1] == '\t' || src[len - 1] == '\r'))
+		len--;
+	if (len >= cap)
+		len = cap - 1;
+	memcpy(dst, src, len);
+	dst[len] = '\0';
+}
+
+static int name_is(const char *name, size_t nlen, const char *want)
+{
+	return strlen(want) == nlen && !strncasecmp(name, want, nlen);
+}
+
+void xp_head_set(struct xp_http_head *h, const char *name, size_t nlen, const char *val,
+		 size_t vlen)
+{
+	char num[32];
+
+	if (name_is(name, nlen, "host") || name_is(name, nlen, ":authority")) {
+		xp_head_copy(h->authority, sizeof(h->authority), val, vlen);
+	} else if (name_is(name, nlen, "content-type")) {
+		xp_head_copy(h->content_type, sizeof(h->content_type), val, vlen);
+	} else if (name_is(name, nlen, "retry-after")) {
+		xp_head_copy(h->retry_after, sizeof(h->retry_after), val, vlen);
+	} else if (name_is(name, nlen, "content-length")) {
+		xp_head_copy(num, sizeof(num), val, vlen);
+		h->content_length = strtoll(num, NULL, 10);
+		if (h->content_length < 0)
+			h->content_length = -1;
+	} else if (name_is(name, nlen, "transfer-encoding")) {
+		xp_head_copy(num, sizeof(num), val, vlen);
+		h->chunked = strcasestr(num, "chunked") != NULL;
+	} else if (name_is(name, nlen, ":status")) {
+		xp_head_copy(num, sizeof(num), val, vlen);
+		h->status = atoi(num);
+	} else if (name_is(name, nlen, ":path")) {
+		xp_head_copy(h->path, sizeof(h->path), val, vlen);
+	} else if (name_is(name, nlen, ":method")) {
+		xp_head_copy(h->method, sizeof(h->method), val, vlen);
+	}
+}

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/* sse.c - SSE (WHATWG HTML "event stream" parsing) and NDJSON line splitting. */
+#include "proto/sse.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void xp_sse_init(struct xp_sse *s, int ndjson, xp_sse_cb cb, void *ctx)
+{
+	memset(s, 0, sizeof(*s));
+	s->ndjson = ndjson;
+	s->cb = cb;
+	s->ctx = ctx;
+}
+
+void xp_sse_free(struct xp_sse *s)
+{
+	free(s->line);
+	free(s->data);
+	s->line = s->data = NULL;
+}
+
+/* Appends up to the cap; sets *cut when bytes had to be dropped. -1 on ENOMEM. */
+static int append(char **buf, size_t *len, size_t *cap, const char *d, size_t n, int *cut)
+{
+	if (*len + n > XP_SSE_MAX) {
+		n = XP_SSE_MAX - *len;
+		*cut = 1;
+	}
+	if (*len + n + 1 > *cap) {
+		size_t ncap = *cap ? *cap : 256;
+
+		while (ncap < *len + n + 1)
+			ncap *= 2;
+		char *nb = realloc(*buf, ncap);
+
+		if (!nb)
+			return -1;
+		*buf = nb;
+		*cap = ncap;
+	}
+	memcpy(*buf + *len, d, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
+static void emit(struct xp_sse *s, uint64_t t_ns)
+{
+	if (s->have_data)
+		s->cb(s->ctx, s->event, s->data ? s->data : "", s->data_len, s->truncated, t_ns);
+	s->event[0] = '\0';
+	s->data_len = 0;
+	s->have_data = 0;
+	s->truncated = 0;
+}
+
+/* One complete line (without its line break). */
+static int on_line(struct xp_sse *s, const char *l, size_t n, uint64_t t_ns)
+{
+	if (s->ndjson) {
+		if (n == 0)
+			return 0;
+		s->cb(s->ctx, "", l, n, s->truncated, t_ns);
+		s->truncated = 0;
+		return 0;
+	}
+	if (n == 0) {
+		emit(s, t_ns);
+		return 0;
+	}
+	const char *colon = memchr(l, ':', n);
+	size_t flen = colon ? (size_t)(colon - l) : n;
+	const char *v = colon ? colon + 1 : l + n;
+	size_t vlen = n - (size_t)(v - l);
+
+	if (vlen && *v == ' ') {
+		v++;
+		vlen--;
+	}
+	if (flen == 5 && !memcmp(l, "event", 5)) {
+		if (vlen >= sizeof(s->event))
+			vlen = sizeof(s->event) - 1;
+		memcpy(s->event, v, vlen);
+		s->event[vlen] = '\0';
+	} else if (flen == 4 && !memcmp(l, "data", 4)) {
+		if (s->have_data && append(&s->data, &s->data_len, &s->data_cap, "\n", 1,
+					   &s->truncated))
+			return -1;
+		s->have_data = 1;
+		return append(&s->data, &s->data_len, &s->data_cap, v, vlen, &s->truncated);
+	}
+	return 0; /* comments (":"), id, retry: nothing to time */
+}
+
+int xp_sse_feed(struct xp_sse *s, const char *data, size_t len, uint64_t t_ns)
+{
+	while (len > 0) {
+		const char *nl = memchr(data, '\n', len);
+		size_t take = nl ? (size_t)(nl - data) : len;
+
+		if (append(&s->line, &s->line_len, &s->line_cap, data, take, &s->truncated))
+			return -1;
+		if (!nl)
+			return 0;
+		size_t n = s->line_len;
+
+		if (n && s->line[n - 1] == '\r')
+			n--;
+		if (on_line(s, s->line ? s->line : "", n, t_ns))
+			return -1;
+		s->line_len = 0;
+		data += take + 1;
+		len -= take + 1;
+	}
+	return 0;
+}
+
+void xp_sse_finish(struct xp_sse *s, uint64_t t_ns)
+{
+	if (s->line_len) {
+		on_line(s, s->line, s->line_len, t_ns);
+		s->line_len = 0;
+	}
+	if (!s->ndjson)
+		emit(s, t_ns);
+}

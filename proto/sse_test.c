@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* sse_test.c - SSE and NDJSON splitting across every split of the input. */
+#include <string.h>
+
+#include "proto/split_feed.h"
+#include "userspace/testing/check.h"
+
+struct rec {
+	int n;
+	char events[8][32];
+	char data[8][64];
+	int truncated;
+	uint64_t t[8];
+};
+
+static void on_ev(void *ctx, const char *ev, const char *d, size_t len, int trunc, uint64_t t)
+{
+	struct rec *r = ctx;
+
+	if (r->n < 8) {
+		snprintf(r->events[r->n], sizeof(r->events[0]), "%s", ev);
+		snprintf(r->data[r->n], sizeof(r->data[0]), "%.*s", (int)len, d);
+		r->t[r->n] = t;
+	}
+	r->truncated += trunc;
+	r->n++;
+}
+
+static void run(struct rec *r, int ndjson, const char *in, size_t piece)
+{
+	struct xp_sse s;
+	size_t len = strlen(in);
+
+	memset(r, 0, sizeof(*r));
+	xp_sse_init(&s, ndjson, on_ev, r);
+	for (size_t off = 0; off < len;) {
+		size_t k = piece && piece < len - off ? piece : len - off;
+
+		CHECK(xp_sse_feed(&s, in + off, k, off) == 0);
+		off += k;
+	}
+	xp_sse_finish(&s, 7777);
+	xp_sse_free(&s);
+}
+
+int main(void)
+{
+	struct rec r;
+
+	for (size_t i = 0; i < xp_piece_count; i++) {
+		size_t piece = xp_piece_sizes[i];
+
+		run(&r, 0, ": ping\r\n\r\nevent: message_start\r\ndata: {\"a\":1}\r\n\r\n"
+			   "data: line1\ndata:line2\nid: 7\n\nevent: last\ndata: x", piece);
+		CHECK(r.n == 3);
+		CHECK(!strcmp(r.events[0], "message_start") && !strcmp(r.data[0], "{\"a\":1}"));
+		CHECK(!strcmp(r.events[1], "") && !strcmp(r.data[1], "line1\nline2"));
+		CHECK(!strcmp(r.events[2], "last") && !strcmp(r.data[2], "x") && r.t[2] == 7777);
+		run(&r, 1, "{\"a\":1}\n\n{\"b\":2}\r\n{\"c\"", piece);
+		CHECK(r.n == 3 && !strcmp(r.data[1], "{\"b\":2}") && !strcmp(r.data[2], "{\"c\""));
+	}
+	/* the event is timed by the read that completed it */
+	run(&r, 0, "data: a\n\n", 0);
+	CHECK(r.n == 1 && r.t[0] == 0);
+	return CHECK_DONE();
+}
