@@ -1,0 +1,285 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * attrs.c - span and mark attributes: the caller's key/value list becomes a
+ * cJSON object under OpenTelemetry names.
+ *
+ * The seed's short keys ("system", "input_tokens", "finish_reason", ...) map
+ * to GenAI semantic-convention names through key_map, which also fixes each
+ * name's value type (a mistyped value is XP_EINVAL, not a bad file). Privacy:
+ * keys that look like credentials are never written; prompt and completion
+ * text only with XPERF_CAPTURE_CONTENT. A call applies all its attributes or
+ * none (they are built aside, then merged).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "sdk/internal.h"
+
+enum want { ANY, STR, INT, NUM, BOOL, STRS, INTS };
+
+enum how {
+	PLAIN,
+	WRAP,    /* a string array, or one string that becomes a one-element array */
+	TTFT_NS, /* also written in seconds as gen_ai.server.time_to_first_token */
+};
+
+static const struct {
+	const char *from, *to;
+	enum want want;
+	enum how how;
+} key_map[] = {
+	{ "system", "gen_ai.provider.name", STR, PLAIN },
+	{ "provider", "gen_ai.provider.name", STR, PLAIN },
+	{ "operation", "gen_ai.operation.name", STR, PLAIN },
+	{ "request_model", "gen_ai.request.model", STR, PLAIN },
+	{ "model", "gen_ai.request.model", STR, PLAIN },
+	{ "response_model", "gen_ai.response.model", STR, PLAIN },
+	{ "response_id", "gen_ai.response.id", STR, PLAIN },
+	{ "temperature", "gen_ai.request.temperature", NUM, PLAIN },
+	{ "top_p", "gen_ai.request.top_p", NUM, PLAIN },
+	{ "max_tokens", "gen_ai.request.max_tokens", INT, PLAIN },
+	{ "input_tokens", "gen_ai.usage.input_tokens", INT, PLAIN },
+	{ "output_tokens", "gen_ai.usage.output_tokens", INT, PLAIN },
+	{ "cache_read_tokens", "gen_ai.usage.cache_read.input_tokens", INT, PLAIN },
+	{ "cache_read_input_tokens", "gen_ai.usage.cache_read.input_tokens", INT, PLAIN },
+	{ "finish_reason", "gen_ai.response.finish_reasons", STR, WRAP },
+	{ "finish_reasons", "gen_ai.response.finish_reasons", STRS, PLAIN },
+	{ "time_to_first_token", "gen_ai.server.time_to_first_token", NUM, PLAIN },
+	{ "ttft_ns", "xperf.ttft_ns", INT, TTFT_NS },
+	{ "stream", "xperf.stream", BOOL, PLAIN },
+	{ "token_times_ns", "xperf.token_times_ns", INTS, PLAIN },
+	{ "status_code", "http.response.status_code", INT, PLAIN },
+	{ "tool_name", "tool.name", STR, PLAIN },
+	{ "exit_code", "process.exit.code", INT, PLAIN },
+	{ "command_line", "process.command_line", STR, PLAIN },
+};
+
+/* Never written: substrings of credential keys (case-insensitive). */
+static const char *const secret_keys[] = {
+	"api_key", "api-key", "apikey", "authorization", "password", "secret", "cookie",
+	"credential", "bearer", "access_token", "refresh_token",
+};
+
+/* Written only with XPERF_CAPTURE_CONTENT: prompt and completion text. */
+static const char *const content_keys[] = {
+	"prompt", "completion", "messages", "content", "gen_ai.prompt", "gen_ai.completion",
+	"gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
+};
+
+int xp_key_valid(const char *key)
+{
+	size_t n = 0;
+
+	if (!key)
+		return 0;
+	for (; key[n]; n++)
+		if (n >= 128 || (unsigned char)key[n] <= ' ' || key[n] == 0x7f)
+			return 0;
+	return n > 0;
+}
+
+static int contains_ci(const char *s, const char *sub)
+{
+	for (size_t n = strlen(sub); *s; s++)
+		if (strncasecmp(s, sub, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* 1 when the key must not be written. */
+static int withheld(const char *key, int capture_content)
+{
+	for (size_t i = 0; i < sizeof(secret_keys) / sizeof(secret_keys[0]); i++)
+		if (contains_ci(key, secret_keys[i]))
+			return 1;
+	for (size_t i = 0; !capture_content && i < sizeof(content_keys) / sizeof(content_keys[0]); i++)
+		if (strcasecmp(key, content_keys[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static int type_ok(const struct xperf_attr *a, enum want w)
+{
+	switch (w) {
+	case ANY:
+		return 1;
+	case STR:
+		return a->type == XP_ATTR_STR;
+	case INT:
+		return a->type == XP_ATTR_INT;
+	case NUM:
+		return a->type == XP_ATTR_INT || a->type == XP_ATTR_DOUBLE;
+	case BOOL:
+		return a->type == XP_ATTR_BOOL;
+	case STRS:
+		return a->type == XP_ATTR_STR_ARRAY;
+	case INTS:
+		return a->type == XP_ATTR_INT_ARRAY;
+	}
+	return 0;
+}
+
+static cJSON *int_json(int64_t v)
+{
+	return v >= 0 ? xp_json_u64((uint64_t)v) : cJSON_CreateNumber((double)v);
+}
+
+/* The JSON value of one attribute; NULL when malformed (or out of memory). */
+static cJSON *value_json(const struct xperf_attr *a)
+{
+	cJSON *arr;
+
+	switch (a->type) {
+	case XP_ATTR_STR:
+		return a->u.s ? cJSON_CreateString(a->u.s) : NULL;
+	case XP_ATTR_INT:
+		return int_json(a->u.i);
+	case XP_ATTR_DOUBLE:
+		return isfinite(a->u.d) ? cJSON_CreateNumber(a->u.d) : NULL;
+	case XP_ATTR_BOOL:
+		return cJSON_CreateBool(a->u.b);
+	case XP_ATTR_STR_ARRAY:
+		if (a->u.strs.n && !a->u.strs.v)
+			return NULL;
+		for (size_t i = 0; i < a->u.strs.n; i++)
+			if (!a->u.strs.v[i])
+				return NULL;
+		return cJSON_CreateStringArray(a->u.strs.v, (int)a->u.strs.n);
+	case XP_ATTR_INT_ARRAY:
+		if (a->u.ints.n && !a->u.ints.v)
+			return NULL;
+		arr = cJSON_CreateArray();
+		for (size_t i = 0; arr && i < a->u.ints.n; i++)
+			cJSON_AddItemToArray(arr, int_json(a->u.ints.v[i]));
+		return arr;
+	}
+	return NULL;
+}
+
+static int map_index(const char *key)
+{
+	for (size_t i = 0; i < sizeof(key_map) / sizeof(key_map[0]); i++)
+		if (strcmp(key, key_map[i].from) == 0 || strcmp(key, key_map[i].to) == 0)
+			return (int)i;
+	return -1;
+}
+
+static void put(cJSON *obj, const char *key, cJSON *v)
+{
+	if (cJSON_GetObjectItemCaseSensitive(obj, key))
+		cJSON_ReplaceItemInObjectCaseSensitive(obj, key, v);
+	else
+		cJSON_AddItemToObject(obj, key, v);
+}
+
+/* Adds one attribute to obj under its OTel name. 0, or XP_EINVAL. */
+static int add_one(cJSON *obj, const struct xperf_attr *a)
+{
+	int m = map_index(a->key);
+	const char *name = m < 0 ? a->key : key_map[m].to;
+	cJSON *v;
+
+	if (m >= 0 && !type_ok(a, key_map[m].want) &&
+	    !(key_map[m].how == WRAP && a->type == XP_ATTR_STR_ARRAY))
+		return XP_EINVAL;
+	v = value_json(a);
+	if (!v)
+		return XP_EINVAL;
+	if (m >= 0 && key_map[m].how == WRAP && cJSON_IsString(v)) {
+		cJSON *arr = cJSON_CreateArray();
+
+		cJSON_AddItemToArray(arr, v);
+		v = arr;
+	}
+	if (m >= 0 && key_map[m].how == TTFT_NS)
+		put(obj, "gen_ai.server.time_to_first_token", cJSON_CreateNumber((double)a->u.i / 1e9));
+	put(obj, name, v);
+	return 0;
+}
+
+/*
+ * Builds the attributes into obj, under OTel names when map is set; with
+ * counts, integers go there instead. Withheld keys are skipped: never
+ * written, not an error.
+ */
+static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, int map,
+		 cJSON *counts)
+{
+	if (n && !a)
+		return XP_EINVAL;
+	for (size_t i = 0; i < n; i++) {
+		int err;
+
+		if (!xp_key_valid(a[i].key))
+			return XP_EINVAL;
+		if (withheld(a[i].key, capture))
+			continue;
+		if (counts && a[i].type == XP_ATTR_INT) {
+			put(counts, a[i].key, int_json(a[i].u.i));
+			continue;
+		}
+		if (!map) {
+			cJSON *v = value_json(&a[i]);
+
+			if (!v)
+				return XP_EINVAL;
+			put(obj, a[i].key, v);
+			continue;
+		}
+		err = add_one(obj, &a[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void xp_attrs_join(cJSON **dst, cJSON *src)
+{
+	cJSON *item;
+
+	if (!src)
+		return;
+	if (!*dst) {
+		*dst = src;
+		return;
+	}
+	while ((item = src->child)) {
+		char key[160]; /* cJSON frees the item's own key before copying it */
+
+		snprintf(key, sizeof(key), "%s", item->string);
+		cJSON_DetachItemViaPointer(src, item);
+		put(*dst, key, item);
+	}
+	cJSON_Delete(src);
+}
+
+int xp_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture)
+{
+	cJSON *tmp = cJSON_CreateObject();
+	int err = tmp ? build(tmp, a, n, capture, map, NULL) : XP_ENOMEM;
+
+	if (err) {
+		cJSON_Delete(tmp);
+		return err;
+	}
+	*out = tmp;
+	return 0;
+}
+
+int xp_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
+		   int capture)
+{
+	cJSON *c = cJSON_CreateObject(), *o = cJSON_CreateObject();
+	int err = c && o ? build(o, a, n, capture, 0, c) : XP_ENOMEM;
+
+	if (err) {
+		cJSON_Delete(c);
+		cJSON_Delete(o);
+		return err;
+	}
+	*counts = c;
+	*attrs = o;
+	return 0;
+}
