@@ -65,3 +65,19 @@ int xp_category_parse(const char *key, enum xp_category *out)
 	}
 	return -1;
 }
+
+const struct xp_waste_kind *xp_waste_kind_find(const char *kind)
+{
+	for (size_t i = 0; kind && i < xp_waste_kind_count; i++)
+		if (strcmp(xp_waste_kind_table[i].kind, kind) == 0)
+			return &xp_waste_kind_table[i];
+	return NULL;
+}
+
+const struct xp_counter_name *xp_counter_name_find(const char *name)
+{
+	for (size_t i = 0; name && i < xp_counter_name_count; i++)
+		if (strcmp(xp_counter_name_table[i].name, name) == 0)
+			return &xp_counter_name_table[i];
+	return NULL;
+}

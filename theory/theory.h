@@ -109,9 +109,27 @@ struct xp_l4 {
 struct xp_stage {
 	const char *name; /* "prompt_assembly" */
 	enum xp_domain domain;
-	int supply;          /* for XP_RULE_SUPPLY_LIST domains: 1 = supply stage */
+	int supply;          /* 1 = supply stage (fused list; intelligent "wait"/idle stages) */
 	int effective;       /* 1 = productive stage: its successful time can be effective */
 	const char *l3_home; /* L3 point the stage's time is charged to by default */
+	/* The effective-work model (theory/README.md, "Category formulas"): */
+	const char *supply_l3;    /* L3 of the span's supply time */
+	const char *effective_l3; /* L3 of its effective time; NULL unless productive */
+	const char *work_attr;    /* attribute counting work units; NULL: all successful time */
+	double ref_ns_per_unit;   /* reference cost of one unit: effective <= units x this */
+};
+
+/* A waste mark kind (TurnTrace `waste_marks[].kind`) and its default L3. */
+struct xp_waste_kind {
+	const char *kind;  /* "failed_tool_call" */
+	const char *l3_id; /* "compute.waste.failed_tool_call" */
+};
+
+/* A counter name a span may carry (same names as lib/counters.h). */
+struct xp_counter_name {
+	const char *name; /* "instructions" */
+	enum xp_counter_kind kind;
+	const char *unit;
 };
 
 /* Global rules and defaults. */
@@ -122,6 +140,8 @@ struct xp_rules {
 	double streaming_gap_min_ms;/* ... and at least this many ms */
 	double ref_decode_tps;      /* reference decode rate for effective decode */
 	const char *unknown_stage_domain; /* "compute", with a data-quality warning */
+	const char *unknown_stage_l3;     /* L3 of custom stages: "compute.processing.custom_stage" */
+	const char *uncovered_stage;      /* turn time no span covers is charged as this stage */
 };
 
 extern const struct xp_domain_info xp_domains[XP_DOMAIN_COUNT];
@@ -136,6 +156,11 @@ extern const struct xp_stage xp_stage_table[];
 extern const size_t xp_stage_count;
 extern const struct xp_rules xp_rules;
 extern const char *const xp_grade_names[XP_GRADE_COUNT]; /* "A", "B", "C" */
+extern const char *const xp_grade_meanings[XP_GRADE_COUNT];
+extern const struct xp_waste_kind xp_waste_kind_table[];
+extern const size_t xp_waste_kind_count;
+extern const struct xp_counter_name xp_counter_name_table[];
+extern const size_t xp_counter_name_count;
 
 /* Lookups by name; NULL when unknown. Linear scans over small tables. */
 const struct xp_stage *xp_stage_find(const char *name);
@@ -143,6 +168,8 @@ const struct xp_l3 *xp_l3_find(const char *id);
 const struct xp_l2 *xp_l2_find(const char *id);
 const struct xp_l2 *xp_l2_of(enum xp_domain d, enum xp_category c);
 const struct xp_l4 *xp_l4_find(const char *id);
+const struct xp_waste_kind *xp_waste_kind_find(const char *kind);
+const struct xp_counter_name *xp_counter_name_find(const char *name);
 int xp_domain_parse(const char *key, enum xp_domain *out);     /* 0 ok, -1 unknown */
 int xp_category_parse(const char *key, enum xp_category *out); /* 0 ok, -1 unknown */
 
