@@ -36,8 +36,8 @@ static uint64_t start_time_ns(void)
 		return 0;
 	p = fgets(line, sizeof(line), f) ? strrchr(line, ')') : NULL;
 	fclose(f);
-	/* After "comm)": state is field 3, starttime field 22, so skip 19 fields. */
-	for (int field = 3; p && field < 22; field++)
+	/* p is at the ')' ending field 2 (comm, which may hold spaces); starttime is field 22. */
+	for (int field = 2; p && field < 22; field++)
 		p = strchr(p + 1, ' ');
 	if (!p || sscanf(p, " %llu", &ticks) != 1 || hz <= 0)
 		return 0;

@@ -2,8 +2,8 @@
 /*
  * attrib.c - automatic attribution from the theory tables: a span's domain
  * comes from the stage map, its category from its domain's bound rule
- * (xp_domains[].rule), waste marks win; a waste kind is charged to the L3
- * point of the same name under a *.waste L2. Unknown stages go to
+ * (xp_domains[].rule), waste marks win; a waste kind is charged to its L3
+ * point (xp_waste_kind_table). Unknown stages go to
  * xp_rules.unknown_stage_domain. Nothing here is decided by name: change the
  * tables in theory/theory_data.c and attribution follows.
  */
@@ -14,11 +14,6 @@
 /* The mark kinds TurnTrace v1 accepts (schema/README.md). */
 static const char *const fused_kinds[] = {
 	"ttft", "streaming_gap", "prompt_transfer", "response_transfer",
-};
-
-static const char *const waste_kinds[] = {
-	"failed_tool_call", "retry", "llm_error", "truncated_output", "aborted_stream",
-	"repeated_tool_call", "context_overflow",
 };
 
 static int in_list(const char *s, const char *const *list, size_t n)
@@ -62,7 +57,7 @@ static int supply_bound(const struct xp_span *sp)
 	case XP_RULE_CPU_RATIO:
 		return !sp->measured || (double)sp->cpu_ns < xp_rules.cpu_ratio_supply * (double)dur;
 	case XP_RULE_NAME_WAIT:
-		return strstr(sp->stage, "wait") != NULL;
+		return strstr(sp->stage, "wait") != NULL || (sp->st && sp->st->supply);
 	case XP_RULE_SUPPLY_LIST:
 		return sp->st && sp->st->supply;
 	}
@@ -81,22 +76,9 @@ int xp_fused_kind_valid(const char *kind)
 	return in_list(kind, fused_kinds, sizeof(fused_kinds) / sizeof(fused_kinds[0]));
 }
 
-/* The L3 id "<domain>.waste.<kind>" found in the theory, or NULL. */
 const char *xp_waste_l3(const char *kind)
 {
-	size_t n;
+	const struct xp_waste_kind *w = kind ? xp_waste_kind_find(kind) : NULL;
 
-	if (!in_list(kind, waste_kinds, sizeof(waste_kinds) / sizeof(waste_kinds[0])))
-		return NULL;
-	n = strlen(kind);
-	for (size_t i = 0; i < xp_l3_count; i++) {
-		const struct xp_l3 *l3 = &xp_l3_table[i];
-		const struct xp_l2 *l2 = xp_l2_find(l3->l2_id);
-		size_t len = strlen(l3->id);
-
-		if (l2 && l2->category == XP_CAT_WASTE && len > n && l3->id[len - n - 1] == '.' &&
-		    strcmp(l3->id + len - n, kind) == 0)
-			return l3->id;
-	}
-	return NULL;
+	return w ? w->l3_id : NULL;
 }

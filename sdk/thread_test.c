@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * thread_test.c - several threads, each with its own nested spans, in one
+ * turn: every span keeps its thread's id and its parent on that thread, none
+ * is lost, and a span left by another thread is refused (XP_ETHREAD) and
+ * stays open for its own thread. Threads that exit close their counters
+ * (the process's open descriptors return to what they were).
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sdk/testutil.h"
+#include "sdk/xperf.h"
+
+#define THREADS 4
+#define PAIRS 200
+
+static int turn;
+
+struct handoff {
+	int span;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int state; /* 0 waiting, 1 span entered, 2 foreign leave tried */
+};
+
+static void *worker(void *arg)
+{
+	int outer = xperf_enter(turn, "tool_compute", "worker");
+
+	(void)arg;
+	CHECK(outer > 0);
+	for (int i = 0; i < PAIRS; i++) {
+		int inner = xperf_enter(turn, "response_parse", NULL);
+
+		CHECK(inner > 0);
+		CHECK(xperf_leave(turn, inner) == 0);
+	}
+	CHECK(xperf_leave(turn, outer) == 0);
+	return NULL;
+}
+
+/* Enters a span, lets main try to leave it, then leaves it itself. */
+static void *owner(void *arg)
+{
+	struct handoff *h = arg;
+
+	pthread_mutex_lock(&h->lock);
+	h->span = xperf_enter(turn, "memory_ops", NULL);
+	h->state = 1;
+	pthread_cond_broadcast(&h->cond);
+	while (h->state != 2)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	CHECK(xperf_leave(turn, h->span) == 0);
+	return NULL;
+}
+
+static int open_fds(void)
+{
+	return tu_count_entries("/proc/self/fd", "");
+}
+
+static void foreign_leave(void)
+{
+	struct handoff h = { 0, PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0 };
+	pthread_t t;
+
+	pthread_create(&t, NULL, owner, &h);
+	pthread_mutex_lock(&h.lock);
+	while (h.state != 1)
+		pthread_cond_wait(&h.cond, &h.lock);
+	CHECK(xperf_leave(turn, h.span) == XP_ETHREAD);
+	h.state = 2;
+	pthread_cond_broadcast(&h.cond);
+	pthread_mutex_unlock(&h.lock);
+	pthread_join(t, NULL);
+}
+
+/* Each inner span's parent is an outer span of the same thread. */
+static void check_spans(const cJSON *doc, int main_span)
+{
+	const cJSON *spans = cJSON_GetObjectItem(doc, "spans"), *s;
+	int inner = 0;
+
+	CHECK(cJSON_GetArraySize(spans) == 1 + THREADS * (PAIRS + 1) + 1);
+	cJSON_ArrayForEach(s, spans) {
+		const char *stage = cJSON_GetStringValue(cJSON_GetObjectItem(s, "stage"));
+		const cJSON *parent = cJSON_GetArrayItem(spans, (int)tu_int(s, "parent") - 1);
+
+		if (strcmp(stage, "tool_compute") == 0 || strcmp(stage, "memory_ops") == 0) {
+			CHECK(cJSON_IsNull(cJSON_GetObjectItem(s, "parent")));
+			CHECK(tu_int(s, "tid") != getpid());
+		}
+		if (strcmp(stage, "response_parse") != 0)
+			continue;
+		inner++;
+		CHECK(parent && tu_int(parent, "tid") == tu_int(s, "tid"));
+		CHECK(parent && strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(parent, "stage")),
+				       "tool_compute") == 0);
+	}
+	CHECK(inner == THREADS * PAIRS);
+	CHECK(tu_int(cJSON_GetArrayItem(spans, main_span - 1), "tid") == getpid());
+}
+
+int main(void)
+{
+	char base[PATH_MAX], path[PATH_MAX];
+	pthread_t t[THREADS];
+	int fds, main_span;
+	cJSON *doc;
+
+	tu_tmpdir(base, sizeof(base), "threads");
+	CHECK(xperf_init(&(struct xperf_agent_info){ "threads", NULL },
+			 &(struct xperf_options){ .trace_dir = base }) == 0);
+	turn = xperf_start_turn();
+	main_span = xperf_enter(turn, "orchestration", NULL);
+	fds = open_fds();
+	for (int i = 0; i < THREADS; i++)
+		pthread_create(&t[i], NULL, worker, NULL);
+	for (int i = 0; i < THREADS; i++)
+		pthread_join(t[i], NULL);
+	foreign_leave();
+	CHECK(open_fds() == fds);
+	CHECK(xperf_leave(turn, main_span) == 0);
+	CHECK(xperf_end_turn(turn) == 0);
+	tu_turn_path(path, sizeof(path), turn);
+	doc = tu_load(path);
+	check_spans(doc, main_span);
+	CHECK(!tu_has_warning(doc, "not left") && !tu_has_warning(doc, "custom stage"));
+	cJSON_Delete(doc);
+	CHECK(xperf_shutdown() == 0);
+	return tu_done("thread_test");
+}
