@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_theory.c - `xperf theory [--format text|json]`: print the Top-down
+ * model (grades, domains, categories and their formulas, L2, L3, L4, the
+ * stage map, waste kinds, counters, rules) straight from the theory tables.
+ * Text is wrapped for 80 columns; JSON is built with cJSON.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli/commands.h"
+#include "theory/theory.h"
+
+#define WIDTH 78
+
+static const char *const rule_names[] = {
+	[XP_RULE_CPU_RATIO] = "cpu_ratio",
+	[XP_RULE_NAME_WAIT] = "name_wait",
+	[XP_RULE_SUPPLY_LIST] = "supply_list",
+};
+
+static const char *cmp_name(enum xp_cmp c)
+{
+	return c == XP_FIRE_ABOVE ? "above" : "below";
+}
+
+static const char *kind_name(enum xp_counter_kind k)
+{
+	return k == XP_COUNTER_HW ? "hw" : "sw";
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: xperf theory [--format text|json]\n"
+		     "Print the Top-down model: domains, categories, L2, L3, L4, stages, rules.\n");
+}
+
+/* Print `label` then `text` word-wrapped to WIDTH, continuation lines indented by `indent`. */
+static void wrap(int indent, const char *label, const char *text)
+{
+	int col = printf("%*s%s", indent, "", label);
+
+	while (*text) {
+		size_t n = strcspn(text, " ");
+
+		if (col + 1 + (int)n > WIDTH && col > indent + (int)strlen(label))
+			col = printf("\n%*s", indent + 2, "") - 1;
+		else if (col > indent + (int)strlen(label) || *label)
+			col += printf(" ");
+		col += printf("%.*s", (int)n, text);
+		text += n;
+		text += strspn(text, " ");
+	}
+	putchar('\n');
+}
+
+static void text_model(void)
+{
+	printf("Measurability grades\n");
+	for (int g = 0; g < XP_GRADE_COUNT; g++)
+		wrap(2, xp_grade_names[g], xp_grade_meanings[g]);
+	printf("\nDomains (L1) and how each derives Supply when no waste mark applies\n");
+	for (int d = 0; d < XP_DOMAIN_COUNT; d++) {
+		printf("  %-12s %s [rule: %s]\n", xp_domains[d].key, xp_domains[d].name,
+		       rule_names[xp_domains[d].rule]);
+		wrap(4, "", xp_domains[d].meaning);
+	}
+	printf("\nCategories and their formulas\n");
+	for (int c = 0; c < XP_CAT_COUNT; c++) {
+		printf("  %-12s %s: %s\n", xp_categories[c].key, xp_categories[c].name,
+		       xp_categories[c].meaning);
+		wrap(4, "=", xp_categories[c].formula);
+	}
+	printf("\nL2 subclasses (domain x category)\n");
+	for (size_t i = 0; i < xp_l2_count; i++) {
+		const struct xp_l2 *l2 = &xp_l2_table[i];
+
+		printf("  %-24s %s\n", l2->id, l2->name);
+		wrap(4, "", l2->meaning);
+		wrap(4, "measured by:", l2->measured_by);
+	}
+}
+
+static void text_l3(void)
+{
+	char buf[256];
+
+	printf("\nL3 bottleneck points (fire when metric is above/below threshold)\n");
+	for (size_t i = 0; i < xp_l3_count; i++) {
+		const struct xp_l3 *p = &xp_l3_table[i];
+
+		printf("  %s [%s] %s\n", p->id, xp_grade_names[p->grade], p->name);
+		snprintf(buf, sizeof(buf), "%s (%s), fires %s %g", p->metric, p->unit,
+			 cmp_name(p->cmp), p->threshold);
+		wrap(4, "metric:", buf);
+		wrap(4, "fix:", p->suggestion);
+	}
+}
+
+static void text_l4(void)
+{
+	char buf[256];
+
+	printf("\nL4 root causes (counters; hw needs a PMU)\n");
+	for (size_t i = 0; i < xp_l4_count; i++) {
+		const struct xp_l4 *r = &xp_l4_table[i];
+
+		printf("  %-18s %s [%s: %s]\n", r->id, r->name, kind_name(r->kind), r->counters);
+		snprintf(buf, sizeof(buf), "%s (%s), fires %s %g", r->formula, r->unit,
+			 cmp_name(r->cmp), r->threshold);
+		wrap(4, "=", buf);
+		wrap(4, "why:", r->meaning);
+		wrap(4, "fix:", r->suggestion);
+	}
+}
+
+static void text_stages(void)
+{
+	static const char *const dom[] = { "compute", "intelligent", "fused" };
+	char buf[160];
+
+	printf("\nStage map (stage, domain, supply stage, productive stage)\n");
+	for (size_t i = 0; i < xp_stage_count; i++) {
+		const struct xp_stage *s = &xp_stage_table[i];
+
+		printf("  %-18s %-12s%s%s\n", s->name, dom[s->domain], s->supply ? " supply" : "",
+		       s->effective ? " productive" : "");
+		wrap(4, "home:", s->l3_home);
+		wrap(4, "supply:", s->supply_l3);
+		if (s->effective) {
+			if (s->work_attr)
+				snprintf(buf, sizeof(buf), "%s, min(P, %s x %g ns)", s->effective_l3,
+					 s->work_attr, s->ref_ns_per_unit);
+			else
+				snprintf(buf, sizeof(buf), "%s, all of P", s->effective_l3);
+			wrap(4, "effective:", buf);
+		}
+	}
+	printf("\nWaste mark kinds -> L3\n");
+	for (size_t i = 0; i < xp_waste_kind_count; i++)
+		printf("  %-20s %s\n", xp_waste_kind_table[i].kind, xp_waste_kind_table[i].l3_id);
+	printf("\nCounters\n");
+	for (size_t i = 0; i < xp_counter_name_count; i++)
+		printf("  %-20s %s, %s\n", xp_counter_name_table[i].name,
+		       kind_name(xp_counter_name_table[i].kind), xp_counter_name_table[i].unit);
+}
+
+static void text_rules(void)
+{
+	const struct xp_rules *r = &xp_rules;
+
+	printf("\nRules\n");
+	printf("  cpu_ratio_supply      %g (compute span supply when on_cpu/dur below)\n",
+	       r->cpu_ratio_supply);
+	printf("  drill_threshold       %g (descend into nodes above this share)\n",
+	       r->drill_threshold);
+	printf("  streaming_gap         > %g x median gap and >= %g ms\n", r->streaming_gap_ratio,
+	       r->streaming_gap_min_ms);
+	printf("  ref_decode_tps        %g tokens/s\n", r->ref_decode_tps);
+	printf("  unknown stages        domain %s, L3 %s\n", r->unknown_stage_domain,
+	       r->unknown_stage_l3);
+	printf("  uncovered turn time   charged as stage %s\n", r->uncovered_stage);
+	printf("  waste                 highest priority, then supply, then effective\n");
+}
+
+static void add_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static cJSON *json_l3(const struct xp_l3 *p)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_str(o, "id", p->id);
+	add_str(o, "l2", p->l2_id);
+	add_str(o, "grade", xp_grade_names[p->grade]);
+	add_str(o, "name", p->name);
+	add_str(o, "metric", p->metric);
+	add_str(o, "unit", p->unit);
+	cJSON_AddNumberToObject(o, "threshold", p->threshold);
+	add_str(o, "fires", cmp_name(p->cmp));
+	add_str(o, "suggestion", p->suggestion);
+	return o;
+}
+
+static cJSON *json_l4(const struct xp_l4 *r)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_str(o, "id", r->id);
+	add_str(o, "name", r->name);
+	add_str(o, "formula", r->formula);
+	add_str(o, "unit", r->unit);
+	cJSON_AddNumberToObject(o, "threshold", r->threshold);
+	add_str(o, "fires", cmp_name(r->cmp));
+	add_str(o, "counters", r->counters);
+	add_str(o, "kind", kind_name(r->kind));
+	add_str(o, "meaning", r->meaning);
+	add_str(o, "suggestion", r->suggestion);
+	return o;
+}
+
+static cJSON *json_stage(const struct xp_stage *s)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	add_str(o, "name", s->name);
+	add_str(o, "domain", xp_domains[s->domain].key);
+	cJSON_AddBoolToObject(o, "supply", s->supply);
+	cJSON_AddBoolToObject(o, "productive", s->effective);
+	add_str(o, "l3_home", s->l3_home);
+	add_str(o, "supply_l3", s->supply_l3);
+	add_str(o, "effective_l3", s->effective_l3);
+	add_str(o, "work_attr", s->work_attr);
+	cJSON_AddNumberToObject(o, "ref_ns_per_unit", s->ref_ns_per_unit);
+	return o;
+}
+
+static cJSON *json_rules(void)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "cpu_ratio_supply", xp_rules.cpu_ratio_supply);
+	cJSON_AddNumberToObject(o, "drill_threshold", xp_rules.drill_threshold);
+	cJSON_AddNumberToObject(o, "streaming_gap_ratio", xp_rules.streaming_gap_ratio);
+	cJSON_AddNumberToObject(o, "streaming_gap_min_ms", xp_rules.streaming_gap_min_ms);
+	cJSON_AddNumberToObject(o, "ref_decode_tps", xp_rules.ref_decode_tps);
+	add_str(o, "unknown_stage_domain", xp_rules.unknown_stage_domain);
+	add_str(o, "unknown_stage_l3", xp_rules.unknown_stage_l3);
+	add_str(o, "uncovered_stage", xp_rules.uncovered_stage);
+	return o;
+}
+
+static void json_heads(cJSON *root)
+{
+	cJSON *a = cJSON_AddArrayToObject(root, "grades");
+
+	for (int g = 0; g < XP_GRADE_COUNT; g++) {
+		cJSON *o = cJSON_CreateObject();
+
+		add_str(o, "grade", xp_grade_names[g]);
+		add_str(o, "meaning", xp_grade_meanings[g]);
+		cJSON_AddItemToArray(a, o);
+	}
+	a = cJSON_AddArrayToObject(root, "domains");
+	for (int d = 0; d < XP_DOMAIN_COUNT; d++) {
+		cJSON *o = cJSON_CreateObject();
+
+		add_str(o, "key", xp_domains[d].key);
+		add_str(o, "name", xp_domains[d].name);
+		add_str(o, "meaning", xp_domains[d].meaning);
+		add_str(o, "supply_rule", rule_names[xp_domains[d].rule]);
+		cJSON_AddItemToArray(a, o);
+	}
+	a = cJSON_AddArrayToObject(root, "categories");
+	for (int c = 0; c < XP_CAT_COUNT; c++) {
+		cJSON *o = cJSON_CreateObject();
+
+		add_str(o, "key", xp_categories[c].key);
+		add_str(o, "name", xp_categories[c].name);
+		add_str(o, "meaning", xp_categories[c].meaning);
+		add_str(o, "formula", xp_categories[c].formula);
+		cJSON_AddItemToArray(a, o);
+	}
+	a = cJSON_AddArrayToObject(root, "l2");
+	for (size_t i = 0; i < xp_l2_count; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		add_str(o, "id", xp_l2_table[i].id);
+		add_str(o, "domain", xp_domains[xp_l2_table[i].domain].key);
+		add_str(o, "category", xp_categories[xp_l2_table[i].category].key);
+		add_str(o, "name", xp_l2_table[i].name);
+		add_str(o, "meaning", xp_l2_table[i].meaning);
+		add_str(o, "measured_by", xp_l2_table[i].measured_by);
+		cJSON_AddItemToArray(a, o);
+	}
+}
+
+static void json_tables(cJSON *root)
+{
+	cJSON *a = cJSON_AddArrayToObject(root, "l3");
+
+	for (size_t i = 0; i < xp_l3_count; i++)
+		cJSON_AddItemToArray(a, json_l3(&xp_l3_table[i]));
+	a = cJSON_AddArrayToObject(root, "l4");
+	for (size_t i = 0; i < xp_l4_count; i++)
+		cJSON_AddItemToArray(a, json_l4(&xp_l4_table[i]));
+	a = cJSON_AddArrayToObject(root, "stages");
+	for (size_t i = 0; i < xp_stage_count; i++)
+		cJSON_AddItemToArray(a, json_stage(&xp_stage_table[i]));
+	a = cJSON_AddArrayToObject(root, "waste_kinds");
+	for (size_t i = 0; i < xp_waste_kind_count; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		add_str(o, "kind", xp_waste_kind_table[i].kind);
+		add_str(o, "l3", xp_waste_kind_table[i].l3_id);
+		cJSON_AddItemToArray(a, o);
+	}
+	a = cJSON_AddArrayToObject(root, "counters");
+	for (size_t i = 0; i < xp_counter_name_count; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		add_str(o, "name", xp_counter_name_table[i].name);
+		add_str(o, "kind", kind_name(xp_counter_name_table[i].kind));
+		add_str(o, "unit", xp_counter_name_table[i].unit);
+		cJSON_AddItemToArray(a, o);
+	}
+	cJSON_AddItemToObject(root, "rules", json_rules());
+}
+
+static int print_json(void)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *s;
+
+	json_heads(root);
+	json_tables(root);
+	s = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!s) {
+		fprintf(stderr, "xperf theory: out of memory\n");
+		return XP_EXIT_FAIL;
+	}
+	puts(s);
+	free(s);
+	return XP_EXIT_OK;
+}
+
+int cmd_theory(int argc, char **argv)
+{
+	const char *format = "text";
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return XP_EXIT_OK;
+		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
+			format = argv[++i];
+		} else if (!strncmp(argv[i], "--format=", 9)) {
+			format = argv[i] + 9;
+		} else {
+			fprintf(stderr, "xperf theory: unexpected argument '%s'\n", argv[i]);
+			usage(stderr);
+			return XP_EXIT_USAGE;
+		}
+	}
+	if (!strcmp(format, "json"))
+		return print_json();
+	if (strcmp(format, "text")) {
+		fprintf(stderr, "xperf theory: unknown format '%s' (text or json)\n", format);
+		return XP_EXIT_USAGE;
+	}
+	text_model();
+	text_l3();
+	text_l4();
+	text_stages();
+	text_rules();
+	return fflush(stdout) ? XP_EXIT_FAIL : XP_EXIT_OK;
+}

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_validate.c - `xperf validate FILE|DIR...`: check TurnTrace files.
+ *
+ * A directory stands for every *.json file below it (sorted, symlinks not
+ * followed). Each error is one line on stdout,
+ * "path:line:col: /json/pointer: message"; a summary goes to stderr.
+ * Exit 0 when every file is valid, 2 when any is not, 64 on usage errors.
+ */
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "schema/validate.h"
+
+struct totals {
+	int files, bad, errors;
+};
+
+/* nftw has no context argument: the list being collected. */
+static struct {
+	char **paths;
+	size_t n, cap;
+	int oom;
+} found;
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: xperf validate FILE|DIR...\n"
+		     "Check TurnTrace v1 files (schema/README.md). A DIR means every *.json\n"
+		     "below it. One line per error: path:line:col: /json/pointer: message.\n"
+		     "Exit status: 0 all valid, 2 some invalid or unreadable, 64 usage error.\n");
+}
+
+static void print_error(const struct xp_verror *e, void *ctx)
+{
+	char line[1024];
+
+	(void)ctx;
+	puts(xp_verror_format(e, line, sizeof(line)));
+}
+
+static int collect(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	size_t len = strlen(path);
+
+	(void)st;
+	(void)ftw;
+	if (type != FTW_F || len < 5 || strcmp(path + len - 5, ".json"))
+		return 0;
+	if (found.n == found.cap) {
+		size_t cap = found.cap ? found.cap * 2 : 64;
+		char **p = realloc(found.paths, cap * sizeof(*p));
+
+		if (!p) {
+			found.oom = 1;
+			return 1;
+		}
+		found.paths = p;
+		found.cap = cap;
+	}
+	if (!(found.paths[found.n] = strdup(path))) {
+		found.oom = 1;
+		return 1;
+	}
+	found.n++;
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void validate_one(const char *path, struct totals *t)
+{
+	int n = xp_validate_file(path, print_error, NULL);
+
+	t->files++;
+	t->bad += n > 0;
+	t->errors += n;
+}
+
+/* Every *.json below dir, in name order. */
+static void validate_dir(const char *dir, struct totals *t)
+{
+	struct xp_verror e = { .file = dir };
+
+	found.n = 0;
+	if (nftw(dir, collect, 32, FTW_PHYS) || found.oom) {
+		snprintf(e.msg, sizeof(e.msg), "%s", found.oom ? "out of memory listing files"
+								: "cannot walk the directory");
+	} else if (!found.n) {
+		snprintf(e.msg, sizeof(e.msg), "no *.json file below this directory");
+	} else {
+		qsort(found.paths, found.n, sizeof(*found.paths), by_name);
+		for (size_t i = 0; i < found.n; i++)
+			validate_one(found.paths[i], t);
+	}
+	if (e.msg[0]) {
+		print_error(&e, NULL);
+		t->bad++;
+		t->errors++;
+	}
+	for (size_t i = 0; i < found.n; i++)
+		free(found.paths[i]);
+	found.n = 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct totals t = { 0 };
+	struct stat st;
+	int i = 1;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return XP_EXIT_OK;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--"))
+		i++;
+	else
+		for (int k = 1; k < argc; k++)
+			if (argv[k][0] == '-' && argv[k][1]) {
+				fprintf(stderr, "xperf validate: unknown option '%s'\n", argv[k]);
+				usage(stderr);
+				return XP_EXIT_USAGE;
+			}
+	if (i >= argc) {
+		usage(stderr);
+		return XP_EXIT_USAGE;
+	}
+	for (; i < argc; i++) {
+		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode))
+			validate_dir(argv[i], &t);
+		else
+			validate_one(argv[i], &t);
+	}
+	free(found.paths);
+	fflush(stdout);
+	fprintf(stderr, "xperf validate: %d file(s), %d invalid, %d error(s)\n", t.files, t.bad,
+		t.errors);
+	return t.bad ? XP_EXIT_INVALID : XP_EXIT_OK;
+}
