@@ -1,149 +1,251 @@
 /* SPDX-License-Identifier: MIT */
-#define _GNU_SOURCE /* strerrorname_np, gettid */
 /*
- * counters.c - see counters.h.
+ * counters.c - perf_event_open counters, opened in small groups.
  *
- * Software and hardware counters form two perf_event groups, so that one
- * read(2) on a group leader returns every member (a span boundary then costs
- * one syscall per group, not one per counter); with inherit on, the kernel
- * sums each member over the child's descendants. A group member's fd is kept in fd[] like any other; the leader is the first
- * open counter of its kind in enum order, and members come back in that order.
+ * Each group is read with one read(2) on its leader (PERF_FORMAT_GROUP), so a
+ * span boundary costs two syscalls for the software counters and one per
+ * hardware pair. task-clock is a group of its own: on 6.x kernels a
+ * task-clock leader silently stops its page-fault and context-switch
+ * siblings from counting (measured: 0 faults for 256 touched pages), since
+ * they live on a different software PMU. Kernels that refuse group reads (EINVAL) get the same
+ * counters opened alone and read one by one. A hardware counter that failed
+ * with ENOENT/EOPNOTSUPP/ENODEV (no PMU, or no such event on this CPU) is
+ * remembered, so later opens (one per thread in the SDK) skip the syscall.
  */
+#define _GNU_SOURCE /* strerrorname_np */
 #include "lib/counters.h"
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 const char *const xp_counter_names[XP_CTR_COUNT] = {
-	"task_clock_ns", "context_switches", "cpu_migrations", "page_faults", "major_faults",
-	"instructions", "cycles", "l1d_misses", "llc_misses", "branch_misses",
-	"branch_instructions",
+	"task_clock_ns", "context_switches", "cpu_migrations", "page_faults",
+	"major_faults",	 "instructions",     "cycles",	       "l1d_misses",
+	"llc_misses",	 "branch_misses",    "branch_instructions", "l1d_loads",
+	"llc_loads",
 };
 
-#define CACHE(id, op, res) ((id) | ((op) << 8) | ((res) << 16))
+#define CACHE_EV(id, res) \
+	((id) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | ((uint64_t)(res) << 16))
 
-/* perf_event type and config of each counter, indexed by enum xp_counter. */
+/* Event, and the group it is scheduled and read with, of each counter. */
 static const struct {
 	uint32_t type;
 	uint64_t config;
-} ctr_events[XP_CTR_COUNT] = {
-	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES },
-	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS },
-	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ },
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ PERF_TYPE_HW_CACHE, CACHE(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_OP_READ,
-				    PERF_COUNT_HW_CACHE_RESULT_MISS) },
-	{ PERF_TYPE_HW_CACHE, CACHE(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_OP_READ,
-				    PERF_COUNT_HW_CACHE_RESULT_MISS) },
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
+	int group;
+	int kernel_only; /* happens in the kernel: reads 0 when kernel counting is excluded */
+} events[XP_CTR_COUNT] = {
+	[XP_CTR_TASK_CLOCK] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK, 0, 0 },
+	[XP_CTR_CTX_SWITCHES] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CONTEXT_SWITCHES, 1, 1 },
+	[XP_CTR_MIGRATIONS] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_MIGRATIONS, 1, 1 },
+	[XP_CTR_PAGE_FAULTS] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS, 1, 1 },
+	[XP_CTR_MAJOR_FAULTS] = { PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS_MAJ, 1, 1 },
+	[XP_CTR_INSTRUCTIONS] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 2, 0 },
+	[XP_CTR_CYCLES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 2, 0 },
+	[XP_CTR_L1D_MISSES] = { PERF_TYPE_HW_CACHE,
+				CACHE_EV(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_RESULT_MISS), 3, 0 },
+	[XP_CTR_LLC_MISSES] = { PERF_TYPE_HW_CACHE,
+				CACHE_EV(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_RESULT_MISS), 4, 0 },
+	[XP_CTR_BRANCH_MISSES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, 5, 0 },
+	[XP_CTR_BRANCHES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 5, 0 },
+	[XP_CTR_L1D_LOADS] = { PERF_TYPE_HW_CACHE,
+			       CACHE_EV(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_RESULT_ACCESS), 3, 0 },
+	[XP_CTR_LLC_LOADS] = { PERF_TYPE_HW_CACHE,
+			       CACHE_EV(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_RESULT_ACCESS), 4, 0 },
 };
 
+#define NGROUPS 6
 #define READ_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+
+/* errno of a hardware counter that can never open on this machine, else 0. */
+static _Atomic int hw_absent[XP_CTR_COUNT];
 
 int xp_counter_is_hw(enum xp_counter c)
 {
-	return ctr_events[c].type != PERF_TYPE_SOFTWARE;
+	return events[c].type != PERF_TYPE_SOFTWARE;
 }
 
-static void set_reason(char why[64], const char *what, int err)
+static int permanent_errno(int err)
 {
+	return err == ENOENT || err == EOPNOTSUPP || err == ENODEV;
+}
+
+/* The reason a counter is missing, in <= 63 characters. */
+static void set_reason(char why[64], enum xp_counter c, int err)
+{
+	struct stat st;
+	const char *what = "perf_event_open failed";
+
+	if (permanent_errno(err) && xp_counter_is_hw(c))
+		what = stat("/sys/bus/event_source/devices/cpu", &st) ? "no hardware PMU"
+								       : "event not supported by this CPU";
+	else if (err == EACCES || err == EPERM)
+		what = "not permitted (perf_event_paranoid)";
 	snprintf(why, 64, "%s: perf_event_open %s", what, strerrorname_np(err) ?: "error");
 }
 
-static int open_one(enum xp_counter c, pid_t pid, int inherit, int group_fd)
+/* One perf_event_open; returns the fd or -errno. */
+static int open_event(enum xp_counter c, pid_t pid, int inherit, int on_exec, int group_fd,
+		      int grouped)
 {
 	struct perf_event_attr a;
+	int fd;
 
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
-	a.type = ctr_events[c].type;
-	a.config = ctr_events[c].config;
+	a.type = events[c].type;
+	a.config = events[c].config;
+	a.read_format = READ_TIMES | (grouped ? PERF_FORMAT_GROUP : 0);
 	a.inherit = inherit ? 1 : 0;
 	a.exclude_hv = 1;
-	a.read_format = READ_TIMES | PERF_FORMAT_GROUP;
-	return (int)syscall(SYS_perf_event_open, &a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+	/* Only a leader carries the start condition; members follow it. */
+	a.disabled = on_exec && group_fd < 0;
+	a.enable_on_exec = on_exec && group_fd < 0;
+	fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !events[c].kernel_only) {
+		/*
+		 * perf_event_paranoid 2 still allows user-space-only counting;
+		 * faults and switches would read a silent 0 that way, so they stay
+		 * unavailable with their reason instead.
+		 */
+		a.exclude_kernel = 1;
+		fd = (int)syscall(SYS_perf_event_open, &a, pid, -1, group_fd, PERF_FLAG_FD_CLOEXEC);
+	}
+	return fd < 0 ? -errno : fd;
 }
 
-/* The leader of c's group: the first open counter of the same kind. */
+/* Leader fd of counter c's group among those already open, or -1. */
 static int leader_of(const struct xp_counter_set *s, enum xp_counter c)
 {
 	for (int i = 0; i < (int)c; i++)
-		if (s->fd[i] >= 0 && xp_counter_is_hw(i) == xp_counter_is_hw(c))
-			return s->fd[i];
+		if (events[i].group == events[c].group && s->fd[i] >= 0)
+			return i;
 	return -1;
+}
+
+static int open_all(struct xp_counter_set *s, pid_t pid, int inherit, int on_exec,
+		    uint64_t want, int grouped)
+{
+	int n = 0;
+
+	s->grouped = grouped;
+	for (int c = 0; c < XP_CTR_COUNT; c++) {
+		s->fd[c] = -1;
+		s->why[c][0] = '\0';
+	}
+	for (int c = 0; c < XP_CTR_COUNT; c++) {
+		if (!(want & (1ull << c))) {
+			snprintf(s->why[c], 64, "not requested");
+			continue;
+		}
+		int absent = atomic_load_explicit(&hw_absent[c], memory_order_relaxed);
+		if (absent) {
+			set_reason(s->why[c], c, absent);
+			continue;
+		}
+		int l = grouped ? leader_of(s, c) : -1;
+		int fd = open_event(c, pid, inherit, on_exec, l >= 0 ? s->fd[l] : -1, grouped);
+		if (fd == -EINVAL && grouped && inherit) {
+			/* Old kernels refuse inherit with PERF_FORMAT_GROUP. */
+			xp_counters_close(s);
+			return open_all(s, pid, inherit, on_exec, want, 0);
+		}
+		if (fd < 0) {
+			if (permanent_errno(-fd) && xp_counter_is_hw(c))
+				atomic_store_explicit(&hw_absent[c], -fd, memory_order_relaxed);
+			set_reason(s->why[c], c, -fd);
+			continue;
+		}
+		s->fd[c] = fd;
+		n++;
+	}
+	return n;
 }
 
 int xp_counters_open(struct xp_counter_set *s, pid_t pid, int inherit, uint64_t want)
 {
-	int opened = 0;
-
-	for (int c = 0; c < XP_CTR_COUNT; c++) {
-		s->fd[c] = -1;
-		s->why[c][0] = '\0';
-		if (!(want & (1ull << c))) {
-			snprintf(s->why[c], sizeof(s->why[c]), "not requested");
-			continue;
-		}
-		s->fd[c] = open_one(c, pid, inherit, leader_of(s, c));
-		if (s->fd[c] >= 0) {
-			opened++;
-			continue;
-		}
-		/* ENOENT/EOPNOTSUPP for a hardware event: the machine has no PMU. */
-		if (xp_counter_is_hw(c) && (errno == ENOENT || errno == EOPNOTSUPP))
-			set_reason(s->why[c], "no hardware PMU", errno);
-		else
-			set_reason(s->why[c], "unavailable", errno);
-	}
-	return opened;
+	return open_all(s, pid, inherit, 0, want, 1);
 }
 
-static double scaled(uint64_t v, uint64_t enabled, uint64_t running)
+int xp_counters_open_child(struct xp_counter_set *s, pid_t pid, uint64_t want)
 {
-	if (running == 0 || running >= enabled)
-		return (double)v;
-	return (double)v * ((double)enabled / (double)running);
+	return open_all(s, pid, 1, 1, want, 1);
 }
 
-static void mark_invalid(struct xp_counter_values *v, int c, const char *why)
+int xp_counter_scale(uint64_t raw, uint64_t enabled, uint64_t running, double *out)
+{
+	if (running == 0 && enabled != 0)
+		return -1;
+	if (running == 0 || running >= enabled)
+		*out = (double)raw;
+	else
+		*out = (double)raw * ((double)enabled / (double)running);
+	return 0;
+}
+
+static void store(struct xp_counter_values *v, enum xp_counter c, uint64_t raw, uint64_t en,
+		  uint64_t run)
+{
+	if (xp_counter_scale(raw, en, run, &v->value[c]) == 0) {
+		v->mask |= 1ull << c;
+		v->why[c][0] = '\0';
+	} else {
+		v->mask &= ~(1ull << c);
+		snprintf(v->why[c], 64, "never scheduled: PMU busy (multiplexed out)");
+	}
+}
+
+int xp_counters_decode_group(const uint64_t *buf, size_t nwords, const enum xp_counter *members,
+			     size_t nmembers, struct xp_counter_values *v)
+{
+	if (nwords < 3 || buf[0] != nmembers || nwords < 3 + nmembers)
+		return -1;
+	for (size_t i = 0; i < nmembers; i++)
+		store(v, members[i], buf[3 + i], buf[1], buf[2]);
+	return 0;
+}
+
+static void mark_unread(struct xp_counter_values *v, enum xp_counter c, int err)
 {
 	v->mask &= ~(1ull << c);
-	v->value[c] = 0;
-	snprintf(v->why[c], sizeof(v->why[c]), "%s", why);
+	snprintf(v->why[c], 64, "read failed: %s", strerrorname_np(err) ?: "error");
 }
 
-/* One read(2) on a group leader; members follow in enum order. */
-static void read_group(const struct xp_counter_set *s, int hw, struct xp_counter_values *v)
+/* Read group g through its leader; members in enum order, as they were opened. */
+static void read_group(const struct xp_counter_set *s, int g, struct xp_counter_values *v)
 {
+	enum xp_counter members[XP_CTR_COUNT];
 	uint64_t buf[3 + XP_CTR_COUNT];
-	int leader = -1, n = 0;
-	ssize_t r;
+	size_t n = 0;
 
 	for (int c = 0; c < XP_CTR_COUNT; c++)
-		if (s->fd[c] >= 0 && xp_counter_is_hw(c) == hw && leader < 0)
-			leader = s->fd[c];
-	if (leader < 0)
+		if (events[c].group == g && s->fd[c] >= 0)
+			members[n++] = (enum xp_counter)c;
+	if (n == 0)
 		return;
-	r = read(leader, buf, sizeof(buf));
-	for (int c = 0; c < XP_CTR_COUNT; c++) {
-		if (s->fd[c] < 0 || xp_counter_is_hw(c) != hw)
-			continue;
-		if (r < (ssize_t)(3 + n + 1) * 8 || (uint64_t)n >= buf[0]) {
-			mark_invalid(v, c, "read failed");
-			continue;
-		}
-		v->value[c] = scaled(buf[3 + n], buf[1], buf[2]);
-		v->mask |= 1ull << c;
-		n++;
+	ssize_t got = read(s->fd[members[0]], buf, sizeof(buf));
+	if (got < 0 || xp_counters_decode_group(buf, (size_t)got / 8, members, n, v)) {
+		for (size_t i = 0; i < n; i++)
+			mark_unread(v, members[i], got < 0 ? errno : EIO);
 	}
+}
+
+static void read_one(const struct xp_counter_set *s, enum xp_counter c,
+		     struct xp_counter_values *v)
+{
+	uint64_t buf[3];
+
+	errno = 0;
+	if (read(s->fd[c], buf, sizeof(buf)) != (ssize_t)sizeof(buf))
+		mark_unread(v, c, errno ? errno : EIO);
+	else
+		store(v, c, buf[0], buf[1], buf[2]);
 }
 
 void xp_counters_read(const struct xp_counter_set *s, struct xp_counter_values *v)
@@ -151,12 +253,16 @@ void xp_counters_read(const struct xp_counter_set *s, struct xp_counter_values *
 	v->mask = 0;
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
 		v->value[c] = 0;
-		/* memcpy, not snprintf: this runs at every span boundary. */
-		if (s->fd[c] < 0)
-			memcpy(v->why[c], s->why[c], sizeof(v->why[c]));
+		memcpy(v->why[c], s->why[c], sizeof(v->why[c]));
 	}
-	read_group(s, 0, v);
-	read_group(s, 1, v);
+	if (s->grouped) {
+		for (int g = 0; g < NGROUPS; g++)
+			read_group(s, g, v);
+		return;
+	}
+	for (int c = 0; c < XP_CTR_COUNT; c++)
+		if (s->fd[c] >= 0)
+			read_one(s, (enum xp_counter)c, v);
 }
 
 void xp_counters_diff(const struct xp_counter_values *a, const struct xp_counter_values *b,
@@ -167,17 +273,25 @@ void xp_counters_diff(const struct xp_counter_values *a, const struct xp_counter
 		uint64_t bit = 1ull << c;
 
 		d->value[c] = (d->mask & bit) ? b->value[c] - a->value[c] : 0;
-		if (d->mask & bit)
-			d->why[c][0] = '\0';
-		else
-			snprintf(d->why[c], sizeof(d->why[c]), "%s",
-				 !(b->mask & bit) ? b->why[c] : a->why[c]);
+		memcpy(d->why[c], (a->mask & bit) ? b->why[c] : a->why[c], sizeof(d->why[c]));
 	}
+}
+
+int xp_counters_ratio(const struct xp_counter_values *v, enum xp_counter num,
+		      enum xp_counter den, double *out)
+{
+	uint64_t need = (1ull << num) | (1ull << den);
+
+	if ((v->mask & need) != need || v->value[den] == 0)
+		return -1;
+	*out = v->value[num] / v->value[den];
+	return 0;
 }
 
 void xp_counters_close(struct xp_counter_set *s)
 {
-	for (int c = 0; c < XP_CTR_COUNT; c++) {
+	/* Members first: closing a leader first would orphan them into solo events. */
+	for (int c = XP_CTR_COUNT - 1; c >= 0; c--) {
 		if (s->fd[c] >= 0)
 			close(s->fd[c]);
 		s->fd[c] = -1;

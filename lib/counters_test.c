@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * counters_test.c - the counter library on recorded read(2) buffers (the
+ * hardware path, which this machine cannot exercise) and on the live
+ * software counters of this thread and of a child process.
+ */
+#define _GNU_SOURCE /* RUSAGE_THREAD */
+#include "lib/counters.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int failures;
+
+#define CHECK(cond, ...)                                                  \
+	do {                                                              \
+		if (!(cond)) {                                            \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                     \
+			fputc('\n', stderr);                              \
+			failures++;                                       \
+		}                                                         \
+	} while (0)
+
+#define BIT(c) (1ull << (c))
+#define SW_ALL (BIT(XP_CTR_TASK_CLOCK) | BIT(XP_CTR_CTX_SWITCHES) | BIT(XP_CTR_MIGRATIONS) | \
+		BIT(XP_CTR_PAGE_FAULTS) | BIT(XP_CTR_MAJOR_FAULTS))
+#define ALL ((1ull << XP_CTR_COUNT) - 1)
+
+/*
+ * A group read of {instructions, cycles} as a Skylake server returns it when
+ * the PMU multiplexed the group half of the time: nr, enabled, running, values.
+ */
+static void test_decode_recorded(void)
+{
+	const uint64_t buf[] = { 2, 2000000, 1000000, 3100000000ull, 1550000000ull };
+	const enum xp_counter m[] = { XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES };
+	struct xp_counter_values v = { 0 };
+	double ipc;
+
+	CHECK(xp_counters_decode_group(buf, 5, m, 2, &v) == 0, "decode");
+	CHECK(v.mask == (BIT(XP_CTR_INSTRUCTIONS) | BIT(XP_CTR_CYCLES)), "mask %llx",
+	      (unsigned long long)v.mask);
+	CHECK(v.value[XP_CTR_INSTRUCTIONS] == 6.2e9, "scaled instr %g", v.value[XP_CTR_INSTRUCTIONS]);
+	CHECK(v.value[XP_CTR_CYCLES] == 3.1e9, "scaled cycles %g", v.value[XP_CTR_CYCLES]);
+	CHECK(xp_counters_ratio(&v, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0 && ipc == 2.0,
+	      "ipc %g", ipc);
+	/* Count and length must agree with the members, or nothing is stored. */
+	struct xp_counter_values w = { 0 };
+	CHECK(xp_counters_decode_group(buf, 4, m, 2, &w) == -1 && w.mask == 0, "short buffer");
+	CHECK(xp_counters_decode_group(buf, 5, m, 1, &w) == -1 && w.mask == 0, "nr mismatch");
+}
+
+/* A group that was enabled but never ran gets a reason, never a zero. */
+static void test_never_ran(void)
+{
+	const uint64_t buf[] = { 2, 5000, 0, 0, 0 };
+	const enum xp_counter m[] = { XP_CTR_L1D_MISSES, XP_CTR_L1D_LOADS };
+	struct xp_counter_values v = { 0 };
+	double r, x;
+
+	CHECK(xp_counters_decode_group(buf, 5, m, 2, &v) == 0, "decode");
+	CHECK(v.mask == 0, "never-ran counters must be invalid");
+	CHECK(strstr(v.why[XP_CTR_L1D_MISSES], "never scheduled") != NULL, "why '%s'",
+	      v.why[XP_CTR_L1D_MISSES]);
+	CHECK(xp_counters_ratio(&v, XP_CTR_L1D_MISSES, XP_CTR_L1D_LOADS, &r) == -1, "ratio");
+	CHECK(xp_counter_scale(7, 0, 0, &x) == 0 && x == 7, "never enabled reads raw");
+	CHECK(xp_counter_scale(10, 300, 100, &x) == 0 && x == 30, "x3 scaling %g", x);
+	CHECK(xp_counter_scale(10, 100, 100, &x) == 0 && x == 10, "no scaling");
+}
+
+static void test_diff(void)
+{
+	struct xp_counter_values a = { 0 }, b = { 0 }, d;
+
+	a.mask = BIT(XP_CTR_TASK_CLOCK) | BIT(XP_CTR_PAGE_FAULTS);
+	b.mask = BIT(XP_CTR_TASK_CLOCK);
+	a.value[XP_CTR_TASK_CLOCK] = 100;
+	b.value[XP_CTR_TASK_CLOCK] = 350;
+	snprintf(b.why[XP_CTR_PAGE_FAULTS], 64, "read failed: EIO");
+	xp_counters_diff(&a, &b, &d);
+	CHECK(d.mask == BIT(XP_CTR_TASK_CLOCK) && d.value[XP_CTR_TASK_CLOCK] == 250, "diff");
+	CHECK(!strcmp(d.why[XP_CTR_PAGE_FAULTS], "read failed: EIO"), "diff keeps the reason");
+}
+
+static void test_names(void)
+{
+	for (int i = 0; i < XP_CTR_COUNT; i++) {
+		CHECK(xp_counter_names[i] && *xp_counter_names[i], "name %d", i);
+		for (int j = 0; j < i; j++)
+			CHECK(strcmp(xp_counter_names[i], xp_counter_names[j]), "dup name %d", i);
+	}
+	CHECK(!xp_counter_is_hw(XP_CTR_TASK_CLOCK) && xp_counter_is_hw(XP_CTR_CYCLES) &&
+		      xp_counter_is_hw(XP_CTR_LLC_LOADS), "kinds");
+}
+
+static double thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* Hardware counters: valid where the PMU exists, else a reason saying why. */
+static void check_hw(const struct xp_counter_set *s, const struct xp_counter_values *v)
+{
+	struct stat st;
+	int pmu = stat("/sys/bus/event_source/devices/cpu", &st) == 0;
+
+	for (int c = 0; c < XP_CTR_COUNT; c++) {
+		if (!xp_counter_is_hw(c) || s->fd[c] >= 0)
+			continue;
+		CHECK(!(v->mask & (1ull << c)) && v->why[c][0], "%s unavailable without reason",
+		      xp_counter_names[c]);
+		if (!pmu)
+			CHECK(strstr(v->why[c], "no hardware PMU") != NULL, "%s: '%s'",
+			      xp_counter_names[c], v->why[c]);
+	}
+}
+
+/* Touch fresh pages: each first write is one minor fault counted on this thread. */
+static void test_thread_live(void)
+{
+	const size_t pages = 256, pg = (size_t)sysconf(_SC_PAGESIZE);
+	struct xp_counter_set s;
+	struct xp_counter_values a, b, d;
+
+	xp_counters_open(&s, 0, 0, ALL);
+	CHECK(s.fd[XP_CTR_TASK_CLOCK] >= 0, "task clock: %s", s.why[XP_CTR_TASK_CLOCK]);
+	char *m = mmap(NULL, pages * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct rusage r0, r1;
+	getrusage(RUSAGE_THREAD, &r0);
+	xp_counters_read(&s, &a);
+	double t0 = thread_cpu_ns();
+	for (size_t i = 0; i < pages; i++)
+		m[i * pg] = 1;
+	volatile double x = 0;
+	for (int i = 0; i < 2000000; i++)
+		x = x + i * 0.5;
+	CHECK(x > 0, "busy loop ran");
+	double t1 = thread_cpu_ns();
+	xp_counters_read(&s, &b);
+	getrusage(RUSAGE_THREAD, &r1);
+	xp_counters_diff(&a, &b, &d);
+	munmap(m, pages * pg);
+	CHECK((d.mask & SW_ALL) == SW_ALL, "software counters valid (mask %llx)",
+	      (unsigned long long)d.mask);
+	/* The kernel accounts each fault to both; large folios make it fewer than pages. */
+	double flt = (double)(r1.ru_minflt - r0.ru_minflt + r1.ru_majflt - r0.ru_majflt);
+	CHECK(fabs(d.value[XP_CTR_PAGE_FAULTS] - flt) <= 2 && flt > 0, "page faults %g, rusage %g",
+	      d.value[XP_CTR_PAGE_FAULTS], flt);
+	/* task-clock and the thread CPU clock measure the same thing, both in ns. */
+	double cpu = t1 - t0, tc = d.value[XP_CTR_TASK_CLOCK];
+	CHECK(fabs(tc - cpu) < 0.1 * cpu + 200000, "task clock %g ns vs thread cpu %g ns", tc, cpu);
+	check_hw(&s, &b);
+	xp_counters_close(&s);
+	for (int c = 0; c < XP_CTR_COUNT; c++)
+		CHECK(s.fd[c] == -1, "closed");
+}
+
+/* A child stopped before exec: counting starts at exec and follows it to exit. */
+static void test_child_live(void)
+{
+	int go[2];
+	struct xp_counter_set s;
+	struct xp_counter_values v;
+
+	CHECK(pipe(go) == 0, "pipe");
+	pid_t pid = fork();
+	if (pid == 0) {
+		char c;
+
+		close(go[1]);
+		if (read(go[0], &c, 1) != 1)
+			_exit(127);
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	int n = xp_counters_open_child(&s, pid, ALL);
+	CHECK(n >= 5, "opened %d", n);
+	CHECK(write(go[1], "g", 1) == 1, "go");
+	close(go[1]);
+	int st;
+	waitpid(pid, &st, 0);
+	xp_counters_read(&s, &v);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status");
+	CHECK((v.mask & SW_ALL) == SW_ALL, "child software counters valid");
+	CHECK(v.value[XP_CTR_PAGE_FAULTS] > 10, "exec of /bin/true faults in pages: %g",
+	      v.value[XP_CTR_PAGE_FAULTS]);
+	CHECK(v.value[XP_CTR_TASK_CLOCK] > 0, "task clock %g", v.value[XP_CTR_TASK_CLOCK]);
+	check_hw(&s, &v);
+	xp_counters_close(&s);
+}
+
+static void test_not_requested(void)
+{
+	struct xp_counter_set s;
+	struct xp_counter_values v;
+
+	CHECK(xp_counters_open(&s, 0, 0, BIT(XP_CTR_PAGE_FAULTS)) == 1, "one counter");
+	xp_counters_read(&s, &v);
+	CHECK(v.mask == BIT(XP_CTR_PAGE_FAULTS), "only page faults valid");
+	CHECK(!strcmp(v.why[XP_CTR_TASK_CLOCK], "not requested"), "why '%s'",
+	      v.why[XP_CTR_TASK_CLOCK]);
+	xp_counters_close(&s);
+}
+
+int main(void)
+{
+	test_decode_recorded();
+	test_never_ran();
+	test_diff();
+	test_names();
+	test_thread_live();
+	test_child_live();
+	test_not_requested();
+	if (failures) {
+		fprintf(stderr, "%d check(s) failed\n", failures);
+		return 1;
+	}
+	printf("counters_test: all checks passed\n");
+	return 0;
+}
