@@ -5,8 +5,9 @@
  * all off-CPU (so a compute stage is Supply Bound); a span around a loop that
  * burns a known amount of thread CPU time has on_cpu_ns >= that amount and
  * <= its duration (Processing Bound), and the task_clock_ns counter agrees
- * with CLOCK_THREAD_CPUTIME_ID. Tagged exclusive: other tests would steal
- * the CPU from the busy loop.
+ * with CLOCK_THREAD_CPUTIME_ID; every software counter is read. Tagged
+ * local (the sandbox's perf_event_paranoid rules refuse kernel-side
+ * software counters) and exclusive (other tests would steal the CPU).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/counters.h"
 #include "sdk/testutil.h"
 #include "sdk/xperf.h"
 
@@ -91,6 +93,10 @@ int main(void)
 	 */
 	CHECK(task >= cpu && task - cpu < cpu / 10);
 	CHECK(strcmp(str(busy_span, "category"), "processing") == 0);
+	/* Outside a sandbox every software counter is read, never a reason. */
+	for (int c = 0; c < XP_CTR_COUNT; c++)
+		CHECK(xp_counter_is_hw(c) || tu_int(cJSON_GetObjectItem(cJSON_GetObjectItem(
+				busy_span, "counters"), "values"), xp_counter_names[c]) >= 0);
 	cJSON_Delete(doc);
 	CHECK(xperf_shutdown() == 0);
 	return tu_done("timing_test");

@@ -43,6 +43,9 @@ static cJSON *counters_json(const struct xp_span *sp)
 	cJSON *unavailable = cJSON_AddObjectToObject(o, "unavailable");
 
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
+		/* TurnTrace names only what the theory's counter table knows. */
+		if (!xp_counter_name_find(xp_counter_names[c]))
+			continue;
 		if (sp->ctr_mask & (1ull << c))
 			add_u64(values, xp_counter_names[c],
 				(uint64_t)llround(sp->ctr[c] > 0 ? sp->ctr[c] : 0));
