@@ -1,0 +1,300 @@
+# SPDX-License-Identifier: MIT
+"""xperf: mark the stages of an agent's turns; libxperf measures them and
+writes one TurnTrace file per turn to .xperf/traces/{session_id}/turn_NNN.json.
+
+    import xperf
+
+    xperf.init(agent_info={"name": "claude-code", "model": "claude-sonnet-4-6"})
+    turn = xperf.start_turn()
+    span = turn.enter("prompt_assembly")
+    ...
+    turn.leave(span)
+    with turn.span("tool_call", tool_name="bash"):
+        ...
+    xperf.end_turn(turn)
+
+Errors of the C library (sdk/xperf.h) become exceptions: XperfError and one
+subclass per code. A trace file that cannot be written never raises: the
+turn ends, the failure is counted (stats()) and reported once on stderr.
+"""
+
+import atexit
+import ctypes
+import threading
+
+from . import _native
+
+__all__ = [
+    "init", "shutdown", "start_turn", "end_turn", "turn", "stats", "session_dir",
+    "Turn", "Span", "XperfError",
+]
+
+_lib = None
+_lib_lock = threading.Lock()
+
+
+class XperfError(Exception):
+    """A call refused by libxperf; `code` is its XP_E* value (negative)."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+
+
+class InvalidArgumentError(XperfError, ValueError):
+    """XP_EINVAL: a malformed stage name, kind, key or value."""
+
+
+class NotInitializedError(XperfError):
+    """XP_ENOINIT: init() was not called, or shutdown() was."""
+
+
+class AlreadyInitializedError(XperfError):
+    """XP_EALREADY: init() called twice without shutdown()."""
+
+
+class NoTurnError(XperfError):
+    """XP_ENOTURN: the turn is not open (never started, or already ended)."""
+
+
+class NoSpanError(XperfError):
+    """XP_ENOSPAN: no span with this id in the turn."""
+
+
+class SpanClosedError(XperfError):
+    """XP_ECLOSED: the span was already left."""
+
+
+class WrongThreadError(XperfError):
+    """XP_ETHREAD: a span must be left by the thread that entered it."""
+
+
+class SpanOrderError(XperfError):
+    """XP_EORDER: a span nested in this one is still open on this thread."""
+
+
+class LimitError(XperfError):
+    """XP_ELIMIT: a per-turn limit was reached; the event was dropped and counted."""
+
+
+class OutOfMemoryError(XperfError, MemoryError):
+    """XP_ENOMEM: the event was dropped and counted."""
+
+
+class WriteError(XperfError):
+    """XP_EWRITE: a trace file could not be written (counted; see stats())."""
+
+
+class UnknownKindError(XperfError, ValueError):
+    """XP_EKIND: not a fused or waste mark kind of the TurnTrace schema."""
+
+
+class NotLLMSpanError(XperfError):
+    """XP_ENOTLLM: leave_llm() on a span not entered with enter_llm()."""
+
+
+_ERRORS = {
+    _native.EINVAL: InvalidArgumentError,
+    _native.ENOINIT: NotInitializedError,
+    _native.EALREADY: AlreadyInitializedError,
+    _native.ENOTURN: NoTurnError,
+    _native.ENOSPAN: NoSpanError,
+    _native.ECLOSED: SpanClosedError,
+    _native.ETHREAD: WrongThreadError,
+    _native.EORDER: SpanOrderError,
+    _native.ELIMIT: LimitError,
+    _native.ENOMEM: OutOfMemoryError,
+    _native.EWRITE: WriteError,
+    _native.EKIND: UnknownKindError,
+    _native.ENOTLLM: NotLLMSpanError,
+}
+
+
+def _c():
+    global _lib
+    with _lib_lock:
+        if _lib is None:
+            _lib = _native.load()
+    return _lib
+
+
+def _check(rc):
+    if rc < 0:
+        msg = _c().xperf_strerror(rc).decode()
+        raise _ERRORS.get(rc, XperfError)(rc, "xperf: " + msg)
+    return rc
+
+
+def _text(s, what):
+    if s is None:
+        return None
+    if not isinstance(s, str):
+        raise TypeError("xperf: %s must be str, not %s" % (what, type(s).__name__))
+    return s.encode()
+
+
+class Span:
+    """An entered span: pass it to Turn.leave(), or use Turn.span() as a context manager."""
+
+    __slots__ = ("turn", "id", "stage", "_response")
+
+    def __init__(self, turn, span_id, stage):
+        self.turn = turn
+        self.id = span_id
+        self.stage = stage
+        self._response = None
+
+    def set(self, attributes=None, **kw):
+        """Add attributes now (e.g. exit_code after the tool ran)."""
+        self.turn.set(self, dict(attributes or {}, **kw))
+
+    def respond(self, attributes=None, **kw):
+        """LLM spans under Turn.llm(): attributes given to leave_llm() at exit."""
+        self._response = dict(self._response or {}, **dict(attributes or {}, **kw))
+
+    def __int__(self):
+        return self.id
+
+    def __repr__(self):
+        return "Span(%d, %r)" % (self.id, self.stage)
+
+
+def _span_id(span):
+    return span.id if isinstance(span, Span) else int(span)
+
+
+class _SpanContext:
+    def __init__(self, turn, enter, leave):
+        self._enter, self._leave = enter, leave
+        self.span = None
+
+    def __enter__(self):
+        self.span = self._enter()
+        return self.span
+
+    def __exit__(self, exc_type, exc, tb):
+        self._leave(self.span)
+        return False
+
+
+class Turn:
+    """One open turn (the handle returned by start_turn)."""
+
+    def __init__(self, handle):
+        self.handle = handle
+
+    def enter(self, stage, tool_name=None):
+        """Enter a span of `stage`; returns a Span for leave()."""
+        sid = _check(_c().xperf_enter(self.handle, _text(stage, "stage"), _text(tool_name, "tool_name")))
+        return Span(self, sid, stage)
+
+    def leave(self, span):
+        _check(_c().xperf_leave(self.handle, _span_id(span)))
+
+    def enter_llm(self, attributes=None, stage=None):
+        """Enter an LLM span (llm_inference unless `stage`); short keys map to OTel GenAI names."""
+        arr, n, _keep = _native.attrs(attributes)
+        sid = _check(_c().xperf_enter_llm(self.handle, _text(stage, "stage"), arr, n))
+        return Span(self, sid, stage or "llm_inference")
+
+    def leave_llm(self, span, attributes=None):
+        arr, n, _keep = _native.attrs(attributes)
+        _check(_c().xperf_leave_llm(self.handle, _span_id(span), arr, n))
+
+    def set(self, span, attributes):
+        arr, n, _keep = _native.attrs(attributes)
+        _check(_c().xperf_span_set(self.handle, _span_id(span), arr, n))
+
+    def mark_fused(self, kind, attributes=None):
+        arr, n, _keep = _native.attrs(attributes)
+        _check(_c().xperf_mark_fused(self.handle, _text(kind, "kind"), arr, n))
+
+    def mark_waste(self, kind, attributes=None):
+        arr, n, _keep = _native.attrs(attributes)
+        _check(_c().xperf_mark_waste(self.handle, _text(kind, "kind"), arr, n))
+
+    def span(self, stage, tool_name=None, **attributes):
+        """`with turn.span("tool_call", tool_name="bash") as s:` enters, and always leaves."""
+        def enter():
+            s = self.enter(stage, tool_name)
+            if attributes:
+                s.set(attributes)
+            return s
+        return _SpanContext(self, enter, self.leave)
+
+    def llm(self, attributes=None, stage=None):
+        """`with turn.llm({...}) as s: ...; s.respond(output_tokens=80)` for an LLM span."""
+        return _SpanContext(self, lambda: self.enter_llm(attributes, stage),
+                            lambda s: self.leave_llm(s, s._response))
+
+    def end(self):
+        return end_turn(self)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        self.end()
+        return False
+
+
+def init(agent_info, trace_dir=None, session_id=None, counters=True, capture_content=False):
+    """Start the session. agent_info: {"name": ..., "model": ...} (name required).
+
+    trace_dir: default $XPERF_TRACE_DIR, else .xperf/traces. session_id: default
+    $XPERF_SESSION_ID, else generated. counters=False skips perf_event counters.
+    capture_content=True keeps prompt/completion text attributes.
+    """
+    if not isinstance(agent_info, dict):
+        raise TypeError("xperf: agent_info must be a dict with a 'name'")
+    unknown = set(agent_info) - {"name", "model"}
+    if unknown:
+        raise InvalidArgumentError(_native.EINVAL, "xperf: unknown agent_info keys: %s" % sorted(unknown))
+    agent = _native.AgentInfo(_text(agent_info.get("name"), "name"), _text(agent_info.get("model"), "model"))
+    flags = (0 if counters else _native.NO_COUNTERS) | (_native.CAPTURE_CONTENT if capture_content else 0)
+    opts = _native.Options(_text(trace_dir, "trace_dir"), _text(session_id, "session_id"), flags)
+    _check(_c().xperf_init(ctypes.byref(agent), ctypes.byref(opts)))
+
+
+def shutdown():
+    """End the session; open turns are written with complete=false."""
+    rc = _c().xperf_shutdown()
+    if rc not in (0, _native.EWRITE):
+        _check(rc)
+
+
+def start_turn():
+    return Turn(_check(_c().xperf_start_turn()))
+
+
+def end_turn(turn):
+    """End the turn and write its file. Returns False when the file could not be written."""
+    rc = _c().xperf_end_turn(turn.handle if isinstance(turn, Turn) else int(turn))
+    if rc == _native.EWRITE:
+        return False
+    _check(rc)
+    return True
+
+
+def turn():
+    """`with xperf.turn() as t:` starts a turn and ends it on exit."""
+    return start_turn()
+
+
+def stats():
+    s = _native.Stats()
+    _check(_c().xperf_stats(ctypes.byref(s)))
+    return {name: getattr(s, name) for name, _ in _native.Stats._fields_}
+
+
+def session_dir():
+    buf = ctypes.create_string_buffer(4096)
+    _check(_c().xperf_session_dir(buf, len(buf)))
+    return buf.value.decode()
+
+
+@atexit.register
+def _flush_at_exit():
+    # Turns still open when the interpreter exits are written (complete=false).
+    if _lib is not None:
+        _lib.xperf_shutdown()
