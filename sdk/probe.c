@@ -21,6 +21,7 @@
 
 struct xp_thread {
 	unsigned gen; /* xp_generation() when opened; 0: never */
+	int nopen;    /* counters open; 0: boundaries skip the read */
 	struct xp_counter_set set;
 	uint8_t why[XP_CTR_COUNT];
 };
@@ -75,10 +76,14 @@ static void open_counters(unsigned gen)
 {
 	uint64_t want = (xp_flags() & XPERF_NO_COUNTERS) ? 0 : ALL_COUNTERS;
 
+	for (int c = 0; c < XP_CTR_COUNT; c++)
+		if ((xp_flags() & XPERF_NO_HW_COUNTERS) && xp_counter_is_hw(c))
+			want &= ~(1ull << c);
+
 	pthread_once(&once, init_once);
 	if (self.gen)
 		xp_counters_close(&self.set);
-	xp_counters_open(&self.set, 0, 0, want);
+	self.nopen = xp_counters_open(&self.set, 0, 0, want);
 	for (int c = 0; c < XP_CTR_COUNT; c++)
 		self.why[c] = self.set.fd[c] < 0 ? xp_reason_intern(self.set.why[c]) : XP_NO_REASON;
 	self.gen = gen;
@@ -98,12 +103,14 @@ void xp_probe(struct xp_sample *s, int leaving)
 	 * the wall interval (on_cpu_ns <= duration), and the wall interval
 	 * excludes the counter reads.
 	 */
+	s->ctr.mask = 0;
 	if (leaving) {
 		s->cpu_ns = thread_cpu_ns();
 		s->mono_ns = xp_now_ns();
+	}
+	if (self.nopen)
 		xp_counters_read(&self.set, &s->ctr);
-	} else {
-		xp_counters_read(&self.set, &s->ctr);
+	if (!leaving) {
 		s->mono_ns = xp_now_ns();
 		s->cpu_ns = thread_cpu_ns();
 	}

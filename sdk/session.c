@@ -146,10 +146,14 @@ int xp_name_valid(const char *s, size_t max)
 
 	if (!s)
 		return 0;
-	for (; s[n]; n++)
-		if (n >= max || !strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-					"0123456789._-", s[n]))
+	for (; s[n]; n++) {
+		unsigned char c = (unsigned char)s[n];
+
+		/* no strchr/isalnum: this runs on every xperf_enter, locale-free */
+		if (n >= max || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-'))
 			return 0;
+	}
 	return n > 0 && strcmp(s, ".") && strcmp(s, "..");
 }
 

@@ -179,7 +179,7 @@ static int add_span(struct xp_turn *t, const struct xp_sample *s, const char *st
 	sp->parent = top->span;
 	top->span = sp->id;
 	sp->tid = s->tid;
-	snprintf(sp->stage, sizeof(sp->stage), "%s", stage);
+	memcpy(sp->stage, stage, strlen(stage) + 1); /* validated: at most XP_STAGE_MAX */
 	sp->st = xp_stage_find(stage);
 	sp->open = 1;
 	sp->llm = llm ? 1 : 0;

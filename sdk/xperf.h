@@ -100,6 +100,7 @@ struct xperf_agent_info {
 /* Bits of xperf_options.flags. */
 #define XPERF_NO_COUNTERS     (1u << 0) /* skip perf_event counters (clocks only) */
 #define XPERF_CAPTURE_CONTENT (1u << 1) /* keep prompt/completion text attributes */
+#define XPERF_NO_HW_COUNTERS  (1u << 2) /* software counters only, even with a PMU */
 
 struct xperf_options {
 	/* Trace directory; NULL: $XPERF_TRACE_DIR, else ".xperf/traces". */

@@ -242,7 +242,8 @@ def init(agent_info, trace_dir=None, session_id=None, counters=True, capture_con
     """Start the session. agent_info: {"name": ..., "model": ...} (name required).
 
     trace_dir: default $XPERF_TRACE_DIR, else .xperf/traces. session_id: default
-    $XPERF_SESSION_ID, else generated. counters=False skips perf_event counters.
+    $XPERF_SESSION_ID, else generated. counters: True (software, and hardware
+    where the machine has a PMU), "software", or False (clocks only).
     capture_content=True keeps prompt/completion text attributes.
     """
     if not isinstance(agent_info, dict):
@@ -251,7 +252,10 @@ def init(agent_info, trace_dir=None, session_id=None, counters=True, capture_con
     if unknown:
         raise InvalidArgumentError(_native.EINVAL, "xperf: unknown agent_info keys: %s" % sorted(unknown))
     agent = _native.AgentInfo(_text(agent_info.get("name"), "name"), _text(agent_info.get("model"), "model"))
-    flags = (0 if counters else _native.NO_COUNTERS) | (_native.CAPTURE_CONTENT if capture_content else 0)
+    if counters not in (True, False, "software"):
+        raise InvalidArgumentError(_native.EINVAL, "xperf: counters must be True, False or 'software'")
+    flags = {True: 0, False: _native.NO_COUNTERS, "software": _native.NO_HW_COUNTERS}[counters]
+    flags |= _native.CAPTURE_CONTENT if capture_content else 0
     opts = _native.Options(_text(trace_dir, "trace_dir"), _text(session_id, "session_id"), flags)
     _check(_c().xperf_init(ctypes.byref(agent), ctypes.byref(opts)))
 
