@@ -5,19 +5,23 @@
  *
  * The seed's short keys ("system", "input_tokens", "finish_reason", ...) map
  * to GenAI semantic-convention names through key_map, which also fixes each
- * name's value type (a mistyped value is XP_EINVAL, not a bad file). Privacy:
+ * name's value type (a mistyped value is XP_EINVAL, not a bad file). Strings
+ * that are not UTF-8 keep their valid parts, with U+FFFD for each bad byte
+ * (a tool's raw output must not make the file invalid JSON). Privacy:
  * keys that look like credentials are never written; prompt and completion
  * text only with XPERF_CAPTURE_CONTENT. A call applies all its attributes or
  * none (they are built aside, then merged).
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "sdk/internal.h"
 
-enum want { ANY, STR, INT, NUM, BOOL, STRS, INTS };
+/* Value types; UINT/UINTS: >= 0, STATUS: an HTTP status 100..599 (as the validator wants). */
+enum want { STR, INT, UINT, STATUS, NUM, BOOL, STRS, UINTS };
 
 enum how {
 	PLAIN,
@@ -39,21 +43,22 @@ static const struct {
 	{ "response_id", "gen_ai.response.id", STR, PLAIN },
 	{ "temperature", "gen_ai.request.temperature", NUM, PLAIN },
 	{ "top_p", "gen_ai.request.top_p", NUM, PLAIN },
-	{ "max_tokens", "gen_ai.request.max_tokens", INT, PLAIN },
-	{ "input_tokens", "gen_ai.usage.input_tokens", INT, PLAIN },
-	{ "output_tokens", "gen_ai.usage.output_tokens", INT, PLAIN },
-	{ "cache_read_tokens", "gen_ai.usage.cache_read.input_tokens", INT, PLAIN },
-	{ "cache_read_input_tokens", "gen_ai.usage.cache_read.input_tokens", INT, PLAIN },
+	{ "max_tokens", "gen_ai.request.max_tokens", UINT, PLAIN },
+	{ "input_tokens", "gen_ai.usage.input_tokens", UINT, PLAIN },
+	{ "output_tokens", "gen_ai.usage.output_tokens", UINT, PLAIN },
+	{ "cache_read_tokens", "gen_ai.usage.cache_read.input_tokens", UINT, PLAIN },
+	{ "cache_read_input_tokens", "gen_ai.usage.cache_read.input_tokens", UINT, PLAIN },
 	{ "finish_reason", "gen_ai.response.finish_reasons", STR, WRAP },
 	{ "finish_reasons", "gen_ai.response.finish_reasons", STRS, PLAIN },
 	{ "time_to_first_token", "gen_ai.server.time_to_first_token", NUM, PLAIN },
-	{ "ttft_ns", "xperf.ttft_ns", INT, TTFT_NS },
+	{ "ttft_ns", "xperf.ttft_ns", UINT, TTFT_NS },
 	{ "stream", "xperf.stream", BOOL, PLAIN },
-	{ "token_times_ns", "xperf.token_times_ns", INTS, PLAIN },
-	{ "status_code", "http.response.status_code", INT, PLAIN },
+	{ "token_times_ns", "xperf.token_times_ns", UINTS, PLAIN },
+	{ "status_code", "http.response.status_code", STATUS, PLAIN },
 	{ "tool_name", "tool.name", STR, PLAIN },
 	{ "exit_code", "process.exit.code", INT, PLAIN },
 	{ "command_line", "process.command_line", STR, PLAIN },
+	{ "response_size", "http.response.body.size", UINT, PLAIN },
 };
 
 /* Never written: substrings of credential keys (case-insensitive). */
@@ -68,6 +73,56 @@ static const char *const content_keys[] = {
 	"gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
 };
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629), or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+	size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
+		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+	uint32_t cp = n == 1 ? s[0] : s[0] & (0x7f >> n);
+
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* overlong 3/4-byte forms, surrogates, beyond U+10FFFF */
+	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return n;
+}
+
+int xp_utf8_valid(const char *s)
+{
+	for (size_t n; *s; s += n)
+		if (!(n = utf8_len((const unsigned char *)s)))
+			return 0;
+	return 1;
+}
+
+/* A JSON string of s, each invalid UTF-8 byte replaced by U+FFFD. */
+static cJSON *string_json(const char *s)
+{
+	size_t len = strlen(s), o = 0;
+	char *fixed;
+	cJSON *v;
+
+	if (xp_utf8_valid(s))
+		return cJSON_CreateString(s);
+	fixed = malloc(len * 3 + 1);
+	if (!fixed)
+		return NULL;
+	for (size_t n; *s; s += n ? n : 1) {
+		n = utf8_len((const unsigned char *)s);
+		memcpy(fixed + o, n ? s : "\xef\xbf\xbd", n ? n : 3);
+		o += n ? n : 3;
+	}
+	fixed[o] = '\0';
+	v = cJSON_CreateString(fixed);
+	free(fixed);
+	return v;
+}
+
 int xp_key_valid(const char *key)
 {
 	size_t n = 0;
@@ -77,7 +132,7 @@ int xp_key_valid(const char *key)
 	for (; key[n]; n++)
 		if (n >= 128 || (unsigned char)key[n] <= ' ' || key[n] == 0x7f)
 			return 0;
-	return n > 0;
+	return n > 0 && xp_utf8_valid(key);
 }
 
 static int contains_ci(const char *s, const char *sub)
@@ -103,20 +158,27 @@ static int withheld(const char *key, int capture_content)
 static int type_ok(const struct xperf_attr *a, enum want w)
 {
 	switch (w) {
-	case ANY:
-		return 1;
 	case STR:
 		return a->type == XP_ATTR_STR;
 	case INT:
 		return a->type == XP_ATTR_INT;
+	case UINT:
+		return a->type == XP_ATTR_INT && a->u.i >= 0;
+	case STATUS:
+		return a->type == XP_ATTR_INT && a->u.i >= 100 && a->u.i <= 599;
 	case NUM:
 		return a->type == XP_ATTR_INT || a->type == XP_ATTR_DOUBLE;
 	case BOOL:
 		return a->type == XP_ATTR_BOOL;
 	case STRS:
 		return a->type == XP_ATTR_STR_ARRAY;
-	case INTS:
-		return a->type == XP_ATTR_INT_ARRAY;
+	case UINTS:
+		if (a->type != XP_ATTR_INT_ARRAY)
+			return 0;
+		for (size_t i = 0; a->u.ints.v && i < a->u.ints.n; i++)
+			if (a->u.ints.v[i] < 0)
+				return 0;
+		return 1;
 	}
 	return 0;
 }
@@ -133,7 +195,7 @@ static cJSON *value_json(const struct xperf_attr *a)
 
 	switch (a->type) {
 	case XP_ATTR_STR:
-		return a->u.s ? cJSON_CreateString(a->u.s) : NULL;
+		return a->u.s ? string_json(a->u.s) : NULL;
 	case XP_ATTR_INT:
 		return int_json(a->u.i);
 	case XP_ATTR_DOUBLE:
@@ -146,7 +208,10 @@ static cJSON *value_json(const struct xperf_attr *a)
 		for (size_t i = 0; i < a->u.strs.n; i++)
 			if (!a->u.strs.v[i])
 				return NULL;
-		return cJSON_CreateStringArray(a->u.strs.v, (int)a->u.strs.n);
+		arr = cJSON_CreateArray();
+		for (size_t i = 0; arr && i < a->u.strs.n; i++)
+			cJSON_AddItemToArray(arr, string_json(a->u.strs.v[i]));
+		return arr;
 	case XP_ATTR_INT_ARRAY:
 		if (a->u.ints.n && !a->u.ints.v)
 			return NULL;
@@ -174,11 +239,13 @@ static void put(cJSON *obj, const char *key, cJSON *v)
 		cJSON_AddItemToObject(obj, key, v);
 }
 
-/* Adds one attribute to obj under its OTel name. 0, or XP_EINVAL. */
-static int add_one(cJSON *obj, const struct xperf_attr *a)
+/*
+ * Adds one attribute to obj: under its OTel name when `map`, else under its
+ * own key. A key of key_map (short or OTel) must have that entry's type.
+ */
+static int add_one(cJSON *obj, const struct xperf_attr *a, int map)
 {
 	int m = map_index(a->key);
-	const char *name = m < 0 ? a->key : key_map[m].to;
 	cJSON *v;
 
 	if (m >= 0 && !type_ok(a, key_map[m].want) &&
@@ -187,22 +254,26 @@ static int add_one(cJSON *obj, const struct xperf_attr *a)
 	v = value_json(a);
 	if (!v)
 		return XP_EINVAL;
-	if (m >= 0 && key_map[m].how == WRAP && cJSON_IsString(v)) {
+	if (m < 0 || !map) {
+		put(obj, a->key, v);
+		return 0;
+	}
+	if (key_map[m].how == WRAP && cJSON_IsString(v)) {
 		cJSON *arr = cJSON_CreateArray();
 
 		cJSON_AddItemToArray(arr, v);
 		v = arr;
 	}
-	if (m >= 0 && key_map[m].how == TTFT_NS)
+	if (key_map[m].how == TTFT_NS)
 		put(obj, "gen_ai.server.time_to_first_token", cJSON_CreateNumber((double)a->u.i / 1e9));
-	put(obj, name, v);
+	put(obj, key_map[m].to, v);
 	return 0;
 }
 
 /*
  * Builds the attributes into obj, under OTel names when map is set; with
- * counts, integers go there instead. Withheld keys are skipped: never
- * written, not an error.
+ * counts, integers go there instead (counts are >= 0). Withheld keys are
+ * skipped: never written, not an error.
  */
 static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, int map,
 		 cJSON *counts)
@@ -217,22 +288,32 @@ static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, 
 		if (withheld(a[i].key, capture))
 			continue;
 		if (counts && a[i].type == XP_ATTR_INT) {
+			if (a[i].u.i < 0)
+				return XP_EINVAL;
 			put(counts, a[i].key, int_json(a[i].u.i));
 			continue;
 		}
-		if (!map) {
-			cJSON *v = value_json(&a[i]);
-
-			if (!v)
-				return XP_EINVAL;
-			put(obj, a[i].key, v);
-			continue;
-		}
-		err = add_one(obj, &a[i]);
+		err = add_one(obj, &a[i], map);
 		if (err)
 			return err;
 	}
 	return 0;
+}
+
+int xp_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(attrs, "xperf.token_times_ns"), *c;
+	double prev = (double)start_ns;
+
+	cJSON_ArrayForEach(c, t) {
+		/* written by int_json: a number, or a raw integer above INT32_MAX */
+		double v = cJSON_IsRaw(c) ? strtod(c->valuestring, NULL) : c->valuedouble;
+
+		if (v < prev || v > (double)end_ns)
+			return 0;
+		prev = v;
+	}
+	return 1;
 }
 
 void xp_attrs_join(cJSON **dst, cJSON *src)

@@ -69,6 +69,10 @@ static void bad_attributes_and_marks(int turn)
 	struct xperf_attr nullstr[] = { XP_STR("x", NULL) };
 	struct xperf_attr nokey[] = { XP_INT(NULL, 1) };
 	struct xperf_attr badttft[] = { XP_STR("ttft_ns", "soon") };
+	struct xperf_attr negative[] = { XP_INT("output_tokens", -1) };
+	struct xperf_attr status[] = { XP_INT("status_code", 999) };
+	struct xperf_attr negcount[] = { XP_INT("failed_calls", -2) };
+	struct xperf_attr badkey[] = { XP_INT("bad\xffkey", 1) };
 	int s;
 
 	CHECK(xperf_enter_llm(turn, NULL, mistyped, 1) == XP_EINVAL);
@@ -76,6 +80,10 @@ static void bad_attributes_and_marks(int turn)
 	CHECK(xperf_enter_llm(turn, NULL, nullstr, 1) == XP_EINVAL);
 	CHECK(xperf_enter_llm(turn, NULL, nokey, 1) == XP_EINVAL);
 	CHECK(xperf_enter_llm(turn, NULL, NULL, 2) == XP_EINVAL);
+	CHECK(xperf_enter_llm(turn, NULL, negative, 1) == XP_EINVAL); /* a count below 0 */
+	CHECK(xperf_enter_llm(turn, NULL, status, 1) == XP_EINVAL);   /* not an HTTP status */
+	CHECK(xperf_enter_llm(turn, NULL, badkey, 1) == XP_EINVAL);   /* key not UTF-8 */
+	CHECK(xperf_mark_waste(turn, "retry", negcount, 1) == XP_EINVAL);
 	s = xperf_enter_llm(turn, NULL, NULL, 0);
 	CHECK(s == 3);
 	CHECK(xperf_leave_llm(turn, s, mistyped, 1) == XP_EINVAL);
@@ -137,7 +145,7 @@ int main(void)
 	CHECK(xperf_end_turn(turn) == 0);
 	CHECK(xperf_end_turn(turn) == XP_ENOTURN); /* double end_turn */
 	CHECK(xperf_enter(turn, "prompt_assembly", NULL) == XP_ENOTURN);
-	CHECK(xperf_stats(&st) == 0 && st.misuse == 28);
+	CHECK(xperf_stats(&st) == 0 && st.misuse == 32);
 	tu_turn_path(path, sizeof(path), turn);
 	doc = tu_load(path);
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "spans")) == 3);

@@ -188,6 +188,37 @@ static void nesting_and_custom_stage(void)
 	cJSON_Delete(doc);
 }
 
+/*
+ * A tool's raw bytes that are not UTF-8 keep their valid parts with U+FFFD;
+ * token times outside their span are dropped with a warning, not written.
+ */
+static void dirty_values(void)
+{
+	char path[PATH_MAX];
+	int turn = xperf_start_turn(), s = xperf_enter(turn, "tool_call", "cat");
+	struct xperf_attr out[] = { XP_STR("output", "ok \xff\xc3(") };
+	static const int64_t times[] = { 1, 2 }; /* long before the span started */
+	struct xperf_attr tt[] = { { .key = "token_times_ns", .type = XP_ATTR_INT_ARRAY,
+				     .u.ints = { times, 2 } } };
+	const cJSON *a;
+	cJSON *doc;
+
+	CHECK(xperf_span_set(turn, s, out, 1) == 0);
+	CHECK(xperf_leave(turn, s) == 0);
+	s = xperf_enter_llm(turn, NULL, NULL, 0);
+	CHECK(xperf_leave_llm(turn, s, tt, 1) == 0);
+	CHECK(xperf_end_turn(turn) == 0);
+	tu_turn_path(path, sizeof(path), turn);
+	doc = tu_load(path);
+	a = cJSON_GetObjectItem(tu_span(doc, "tool_call"), "attributes");
+	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "output")),
+		     "ok \xef\xbf\xbd\xef\xbf\xbd(") == 0);
+	CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(tu_span(doc, "llm_inference"), "attributes"),
+				   "xperf.token_times_ns"));
+	CHECK(tu_has_warning(doc, "xperf.token_times_ns dropped"));
+	cJSON_Delete(doc);
+}
+
 /* $XPERF_TRACE_DIR and $XPERF_SESSION_ID apply when init names neither. */
 static void env_trace_dir(void)
 {
@@ -232,7 +263,8 @@ int main(void)
 	CHECK(strncmp(path, base, strlen(base)) == 0);
 	check_file(path, turn);
 	nesting_and_custom_stage();
-	CHECK(xperf_stats(&st) == 0 && st.turns_written == 2 && st.write_failures == 0);
+	dirty_values();
+	CHECK(xperf_stats(&st) == 0 && st.turns_written == 3 && st.write_failures == 0);
 	CHECK(st.misuse == 0 && st.dropped_events == 0);
 	CHECK(xperf_shutdown() == 0);
 	env_trace_dir();

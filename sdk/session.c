@@ -190,11 +190,19 @@ static int set_paths(const struct xperf_options *o)
 	return n < 0 || (size_t)n >= sizeof(S.dir) - 32 ? XP_EINVAL : 0;
 }
 
+/* Name and model: UTF-8 that fits struct xp_agent whole (never cut mid-character). */
+static int agent_text_ok(const char *s, int optional)
+{
+	if (!s)
+		return optional;
+	return *s && strlen(s) < sizeof(S.agent.name) && xp_utf8_valid(s);
+}
+
 int xperf_init(const struct xperf_agent_info *agent, const struct xperf_options *opts)
 {
 	int err;
 
-	if (!agent || !agent->name || !*agent->name)
+	if (!agent || !agent_text_ok(agent->name, 0) || !agent_text_ok(agent->model, 1))
 		return xp_fail(XP_EINVAL);
 	xp_lock();
 	if (S.live) {

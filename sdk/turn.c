@@ -117,6 +117,11 @@ void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete)
 	for (size_t i = 0; i < t->nspans; i++) {
 		struct xp_span *sp = &t->spans[i];
 
+		if (!xp_token_times_ok(sp->attrs, sp->start_ns, sp->open ? now_ns : sp->end_ns)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(sp->attrs, "xperf.token_times_ns");
+			warn(t, "span %d (%s): xperf.token_times_ns dropped, not ordered inside the "
+			     "span", sp->id, sp->stage);
+		}
 		if (!sp->open)
 			continue;
 		sp->open = 0;

@@ -57,7 +57,11 @@ extern "C" {
 #define XPERF_MAX_SPANS 65536
 #define XPERF_MAX_MARKS 65536
 
-/* Attribute values. Keys and strings are copied; the caller keeps ownership. */
+/*
+ * Attribute values. Keys and strings are copied; the caller keeps ownership.
+ * A key is 1..128 bytes of printable UTF-8; a string value that is not valid
+ * UTF-8 is kept with U+FFFD in place of each invalid byte.
+ */
 enum xperf_attr_type {
 	XP_ATTR_STR,
 	XP_ATTR_INT,
@@ -93,8 +97,8 @@ struct xperf_attr {
 #define XP_NATTR(a)   (sizeof(a) / sizeof((a)[0]))
 
 struct xperf_agent_info {
-	const char *name;  /* required: the agent's name */
-	const char *model; /* optional: its default model */
+	const char *name;  /* required: the agent's name, 1..127 bytes of UTF-8 */
+	const char *model; /* optional: its default model, up to 127 bytes of UTF-8 */
 };
 
 /* Bits of xperf_options.flags. */
