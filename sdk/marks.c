@@ -85,7 +85,9 @@ static int mark(int handle, struct mark_args *m)
 	return err ? xp_fail(err) : 0;
 }
 
-int xperf_mark_fused(int turn, const char *kind, const struct xperf_attr *a, size_t n)
+/* Checks the kind, builds the attributes aside, then records the mark. */
+static int mark_checked(int turn, const char *kind, int waste, const struct xperf_attr *a,
+			size_t n)
 {
 	struct mark_args m = { .kind = kind };
 	int err;
@@ -94,24 +96,20 @@ int xperf_mark_fused(int turn, const char *kind, const struct xperf_attr *a, siz
 		return xp_fail(XP_ENOINIT);
 	if (!kind)
 		return xp_fail(XP_EINVAL);
-	if (!xp_fused_kind_valid(kind))
+	m.l3 = waste ? xp_waste_l3(kind) : NULL;
+	if (waste ? !m.l3 : !xp_fused_kind_valid(kind))
 		return xp_fail(XP_EKIND);
-	err = xp_attrs_build(&m.attrs, a, n, 0, xp_capture());
+	err = waste ? xp_attrs_split(&m.counts, &m.attrs, a, n, xp_capture())
+		    : xp_attrs_build(&m.attrs, a, n, 0, xp_capture());
 	return err ? xp_fail(err) : mark(turn, &m);
+}
+
+int xperf_mark_fused(int turn, const char *kind, const struct xperf_attr *a, size_t n)
+{
+	return mark_checked(turn, kind, 0, a, n);
 }
 
 int xperf_mark_waste(int turn, const char *kind, const struct xperf_attr *a, size_t n)
 {
-	struct mark_args m = { .kind = kind };
-	int err;
-
-	if (!xp_live())
-		return xp_fail(XP_ENOINIT);
-	if (!kind)
-		return xp_fail(XP_EINVAL);
-	m.l3 = xp_waste_l3(kind);
-	if (!m.l3)
-		return xp_fail(XP_EKIND);
-	err = xp_attrs_split(&m.counts, &m.attrs, a, n, xp_capture());
-	return err ? xp_fail(err) : mark(turn, &m);
+	return mark_checked(turn, kind, 1, a, n);
 }

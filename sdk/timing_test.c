@@ -4,8 +4,9 @@
  * a span around a known nanosleep lasts at least the sleep and is almost
  * all off-CPU (so a compute stage is Supply Bound); a span around a loop that
  * burns a known amount of thread CPU time has on_cpu_ns >= that amount and
- * <= its duration (Processing Bound), and the task_clock_ns counter agrees
- * with CLOCK_THREAD_CPUTIME_ID; every software counter is read. Tagged
+ * <= its duration (Processing Bound unless the machine starved it), and the
+ * task_clock_ns counter agrees with CLOCK_THREAD_CPUTIME_ID; every software
+ * counter is read. Tagged
  * local (the sandbox's perf_event_paranoid rules refuse kernel-side
  * software counters) and exclusive (other tests would steal the CPU).
  */
@@ -17,6 +18,7 @@
 
 #include "lib/counters.h"
 #include "sdk/testutil.h"
+#include "theory/theory.h"
 #include "sdk/xperf.h"
 
 #define SLEEP_NS 50000000ll /* 50 ms */
@@ -88,11 +90,17 @@ int main(void)
 	CHECK(cpu >= BURN_NS);
 	CHECK(cpu <= dur);
 	/*
-	 * Both count the thread's time on a CPU; task-clock also counts what the
-	 * scheduler's clock leaves out (steal and IRQ time on a VM): within 10%.
+	 * Both count the thread's time on a CPU, through different kernel
+	 * clocks (task-clock may include steal and IRQ time on a VM), read a few
+	 * microseconds apart: they agree within 10%.
 	 */
-	CHECK(task >= cpu && task - cpu < cpu / 10);
-	CHECK(strcmp(str(busy_span, "category"), "processing") == 0);
+	CHECK(llabs(task - cpu) < cpu / 10);
+	/*
+	 * Processing when the thread got the CPU it asked for; on a machine so
+	 * loaded that it ran under 30% of the time, waiting for a CPU is supply.
+	 */
+	CHECK(strcmp(str(busy_span, "category"),
+		     (double)cpu >= xp_rules.cpu_ratio_supply * (double)dur ? "processing" : "supply") == 0);
 	/* Outside a sandbox every software counter is read, never a reason. */
 	for (int c = 0; c < XP_CTR_COUNT; c++)
 		CHECK(xp_counter_is_hw(c) || tu_int(cJSON_GetObjectItem(cJSON_GetObjectItem(

@@ -46,33 +46,21 @@ static double now_ns(void)
 
 static volatile long sink;
 
-static double bare(int pairs)
+/* A pair of clock_gettime calls on `clock`, as the bare baseline or the CPU-clock floor. */
+static double clock_pair(int pairs, clockid_t clock)
 {
 	struct timespec a, b;
 	double t0 = now_ns();
 
 	for (int i = 0; i < pairs; i++) {
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		clock_gettime(CLOCK_MONOTONIC, &b);
+		clock_gettime(clock, &a);
+		clock_gettime(clock, &b);
 		sink += b.tv_nsec - a.tv_nsec;
 	}
 	return (now_ns() - t0) / pairs;
 }
 
 static double sdk(int pairs, unsigned flags, const char *dir);
-
-static double cpu_clock(int pairs)
-{
-	struct timespec a, b;
-	double t0 = now_ns();
-
-	for (int i = 0; i < pairs; i++) {
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-		sink += b.tv_nsec - a.tv_nsec;
-	}
-	return (now_ns() - t0) / pairs;
-}
 
 /* Two reads of the software counters, as a span's two boundaries do. */
 static double sw_read(int pairs)
@@ -99,9 +87,9 @@ static double run(int conf, int pairs, const char *dir)
 {
 	switch (conf) {
 	case BARE:
-		return bare(pairs);
+		return clock_pair(pairs, CLOCK_MONOTONIC);
 	case CPU_CLOCK:
-		return cpu_clock(pairs);
+		return clock_pair(pairs, CLOCK_THREAD_CPUTIME_ID);
 	case SW_READ:
 		return sw_read(pairs);
 	default:
