@@ -198,8 +198,21 @@ static int agent_text_ok(const char *s, int optional)
 	return *s && strlen(s) < sizeof(S.agent.name) && xp_utf8_valid(s);
 }
 
+/* At exit(), turns still open are written (complete=false), as by xperf_shutdown. */
+static void flush_at_exit(void)
+{
+	if (xp_live())
+		xperf_shutdown();
+}
+
+static void register_exit(void)
+{
+	atexit(flush_at_exit);
+}
+
 int xperf_init(const struct xperf_agent_info *agent, const struct xperf_options *opts)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	int err;
 
 	if (!agent || !agent_text_ok(agent->name, 0) || !agent_text_ok(agent->model, 1))
@@ -225,6 +238,7 @@ int xperf_init(const struct xperf_agent_info *agent, const struct xperf_options 
 	__atomic_store_n(&S.live, 1, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&S.gen, 1, __ATOMIC_RELEASE);
 	xp_unlock();
+	pthread_once(&once, register_exit);
 	return 0;
 }
 

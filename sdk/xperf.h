@@ -124,6 +124,9 @@ struct xperf_stats {
 /*
  * Start the session. `agent->name` is required; `opts` may be NULL. The trace
  * directory is created (mode 0700) when the first turn is written, not here.
+ * The first init registers an atexit handler: at exit(), a live session is
+ * shut down (open turns written with complete=false). Signals are the host's
+ * business: call xperf_shutdown from your own termination path.
  * Returns 0, XP_EINVAL (NULL agent or name, bad session id), XP_EALREADY or
  * XP_ENOMEM.
  */

@@ -217,6 +217,23 @@ class Environment(unittest.TestCase):
         self.assertTrue(any("not left" in w for w in doc["data_quality"]["warnings"]))
         self.assertEqual(glob.glob(os.path.join(d, "exit-flush", "*.tmp*")), [])
 
+    def test_sigterm_flushes_open_turns(self):
+        d = tempfile.mkdtemp(prefix="sig.", dir=TMP)
+        code = ("import sys, time, xperf\n"
+                "xperf.init(agent_info={'name': 'killed'})\n"
+                "t = xperf.start_turn()\n"
+                "t.enter('llm_inference')\n"
+                "print('ready', flush=True)\n"
+                "time.sleep(30)\n")
+        env = dict(os.environ, XPERF_TRACE_DIR=d, XPERF_SESSION_ID="sig")
+        p = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+        self.assertEqual(p.stdout.readline().strip(), "ready")
+        p.terminate()
+        self.assertEqual(p.wait(timeout=20), -15)  # still dies of SIGTERM
+        doc = load(os.path.join(d, "sig", "turn_001.json"))
+        self.assertFalse(doc["complete"])
+        self.assertEqual(doc["spans"][0]["stage"], "llm_inference")
+
     def test_before_init(self):
         with self.assertRaises(xperf.NotInitializedError):
             xperf.start_turn()

@@ -18,8 +18,9 @@ subclass per code. A trace file that cannot be written never raises: the
 turn ends, the failure is counted (stats()) and reported once on stderr.
 """
 
-import atexit
 import ctypes
+import os
+import signal
 import threading
 
 from . import _native
@@ -238,13 +239,16 @@ class Turn:
         return False
 
 
-def init(agent_info, trace_dir=None, session_id=None, counters=True, capture_content=False):
+def init(agent_info, trace_dir=None, session_id=None, counters=True, capture_content=False,
+         flush_on_signals=True):
     """Start the session. agent_info: {"name": ..., "model": ...} (name required).
 
     trace_dir: default $XPERF_TRACE_DIR, else .xperf/traces. session_id: default
     $XPERF_SESSION_ID, else generated. counters: True (software, and hardware
     where the machine has a PMU), "software", or False (clocks only).
     capture_content=True keeps prompt/completion text attributes.
+    flush_on_signals: SIGTERM and SIGHUP, where the host set no handler, first
+    write the open turns (complete=false); at exit libxperf does it anyway.
     """
     if not isinstance(agent_info, dict):
         raise TypeError("xperf: agent_info must be a dict with a 'name'")
@@ -258,6 +262,8 @@ def init(agent_info, trace_dir=None, session_id=None, counters=True, capture_con
     flags |= _native.CAPTURE_CONTENT if capture_content else 0
     opts = _native.Options(_text(trace_dir, "trace_dir"), _text(session_id, "session_id"), flags)
     _check(_c().xperf_init(ctypes.byref(agent), ctypes.byref(opts)))
+    if flush_on_signals:
+        _install_signal_flush()
 
 
 def shutdown():
@@ -297,8 +303,21 @@ def session_dir():
     return buf.value.decode()
 
 
-@atexit.register
-def _flush_at_exit():
-    # Turns still open when the interpreter exits are written (complete=false).
-    if _lib is not None:
-        _lib.xperf_shutdown()
+def _flush_on_signal(signum, frame):
+    """SIGTERM/SIGHUP with no handler of the host's: write open turns, then die of the signal."""
+    try:
+        shutdown()
+    except XperfError:
+        pass
+    signal.signal(signum, signal.SIG_DFL)
+    os.kill(os.getpid(), signum)
+
+
+def _install_signal_flush():
+    # Only where the host left the default (which would kill without writing anything),
+    # and only from the main thread (Python's rule for signal handlers).
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        if signal.getsignal(sig) == signal.SIG_DFL:
+            signal.signal(sig, _flush_on_signal)
