@@ -28,6 +28,12 @@ if [ ! -x third_party/npm/node_modules/bun/bin/bun.exe ]; then
 	npm install --silent --prefix third_party/npm bun >/dev/null
 fi
 
+# ajv: an independent JSON Schema validator for //schema:schema_ajv_test.
+if [ ! -f third_party/npm/node_modules/ajv/dist/2020.js ]; then
+	echo "setup: installing ajv from npm" >&2
+	npm install --silent --prefix third_party/npm ajv@8 >/dev/null
+fi
+
 [ "${1:-}" = "--deps-only" ] && exit 0
 
 bazel build //... 2>&1 | grep -E "^(ERROR|FAIL)" >&2 || true

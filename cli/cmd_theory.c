@@ -84,6 +84,13 @@ static void text_model(void)
 	}
 }
 
+/* "metric (unit), fires above 0.2" into buf[256]. */
+static const char *fires(char *buf, const char *what, const char *unit, enum xp_cmp c, double t)
+{
+	snprintf(buf, 256, "%s (%s), fires %s %g", what, unit, cmp_name(c), t);
+	return buf;
+}
+
 static void text_l3(void)
 {
 	char buf[256];
@@ -93,9 +100,7 @@ static void text_l3(void)
 		const struct xp_l3 *p = &xp_l3_table[i];
 
 		printf("  %s [%s] %s\n", p->id, xp_grade_names[p->grade], p->name);
-		snprintf(buf, sizeof(buf), "%s (%s), fires %s %g", p->metric, p->unit,
-			 cmp_name(p->cmp), p->threshold);
-		wrap(4, "metric:", buf);
+		wrap(4, "metric:", fires(buf, p->metric, p->unit, p->cmp, p->threshold));
 		wrap(4, "fix:", p->suggestion);
 	}
 }
@@ -109,9 +114,7 @@ static void text_l4(void)
 		const struct xp_l4 *r = &xp_l4_table[i];
 
 		printf("  %-18s %s [%s: %s]\n", r->id, r->name, kind_name(r->kind), r->counters);
-		snprintf(buf, sizeof(buf), "%s (%s), fires %s %g", r->formula, r->unit,
-			 cmp_name(r->cmp), r->threshold);
-		wrap(4, "=", buf);
+		wrap(4, "=", fires(buf, r->formula, r->unit, r->cmp, r->threshold));
 		wrap(4, "why:", r->meaning);
 		wrap(4, "fix:", r->suggestion);
 	}
@@ -132,8 +135,8 @@ static void text_stages(void)
 		wrap(4, "supply:", s->supply_l3);
 		if (s->effective) {
 			if (s->work_attr)
-				snprintf(buf, sizeof(buf), "%s, min(P, %s x %g ns)", s->effective_l3,
-					 s->work_attr, s->ref_ns_per_unit);
+				snprintf(buf, sizeof(buf), "%s, min(P, %s x %g ns)",
+					 s->effective_l3, s->work_attr, s->ref_ns_per_unit);
 			else
 				snprintf(buf, sizeof(buf), "%s, all of P", s->effective_l3);
 			wrap(4, "effective:", buf);

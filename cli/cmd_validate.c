@@ -2,8 +2,8 @@
 /*
  * cmd_validate.c - `xperf validate FILE|DIR...`: check TurnTrace files.
  *
- * A directory stands for every *.json file below it (sorted, symlinks not
- * followed). Each error is one line on stdout,
+ * A directory stands for every *.json file below it (sorted; symlinks to
+ * files are taken, symlinked directories are not entered). Each error is one line on stdout,
  * "path:line:col: /json/pointer: message"; a summary goes to stderr.
  * Exit 0 when every file is valid, 2 when any is not, 64 on usage errors.
  */
@@ -43,13 +43,20 @@ static void print_error(const struct xp_verror *e, void *ctx)
 	puts(xp_verror_format(e, line, sizeof(line)));
 }
 
+/* Symlinks to files count (a runfiles tree is made of them); symlinked dirs are not entered. */
 static int collect(const char *path, const struct stat *st, int type, struct FTW *ftw)
 {
 	size_t len = strlen(path);
+	struct stat target;
 
-	(void)st;
 	(void)ftw;
-	if (type != FTW_F || len < 5 || strcmp(path + len - 5, ".json"))
+	if (len < 5 || strcmp(path + len - 5, ".json"))
+		return 0;
+	if (type == FTW_SL && !stat(path, &target))
+		st = &target;
+	else if (type != FTW_F)
+		return 0;
+	if (!S_ISREG(st->st_mode))
 		return 0;
 	if (found.n == found.cap) {
 		size_t cap = found.cap ? found.cap * 2 : 64;

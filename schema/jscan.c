@@ -24,16 +24,22 @@ struct scanner {
 	uint32_t line;
 	struct xp_jscan *s;
 	int depth, max_depth;
-	char *kind;  /* '{' or '[' per open container */
-	size_t *seg; /* pointer length before each container's member segment */
-	size_t *idx; /* element index of each open array */
-	char ptr[256];
-	size_t plen;
+	size_t max_values;
+	struct level *lv; /* the open containers, outermost first */
+};
+
+/* An open container and where the scan is inside it; the JSON pointer is built from these
+ * only when an error needs it. */
+struct level {
+	char kind;                /* '{' or '[' */
+	const unsigned char *key; /* objects: the current member's key, NULL between members */
+	size_t klen;
+	size_t idx; /* arrays: the current element's index */
 };
 
 size_t xp_jptr_append(char *ptr, size_t cap, size_t len, const char *tok, size_t n)
 {
-	if (len + 2 > cap)
+	if (len + 5 > cap) /* room for at least "/..." and the NUL */
 		return len;
 	ptr[len++] = '/';
 	for (size_t i = 0; i < n; i++) {
@@ -52,6 +58,23 @@ size_t xp_jptr_append(char *ptr, size_t cap, size_t len, const char *tok, size_t
 	return len;
 }
 
+static void build_pointer(const struct scanner *sc, char *ptr, size_t cap)
+{
+	size_t len = 0;
+
+	ptr[0] = '\0';
+	for (int d = 0; d < sc->depth; d++) {
+		const struct level *l = &sc->lv[d];
+		char num[24];
+
+		if (l->kind == '[')
+			len = xp_jptr_append(ptr, cap, len, num,
+					     (size_t)snprintf(num, sizeof(num), "%zu", l->idx));
+		else if (l->key)
+			len = xp_jptr_append(ptr, cap, len, (const char *)l->key, l->klen);
+	}
+}
+
 __attribute__((format(printf, 3, 4))) static int fail(struct scanner *sc, const unsigned char *at,
 						     const char *fmt, ...)
 {
@@ -59,7 +82,7 @@ __attribute__((format(printf, 3, 4))) static int fail(struct scanner *sc, const 
 
 	sc->s->err.line = sc->line;
 	sc->s->err.col = (uint32_t)(at - sc->line_start) + 1;
-	snprintf(sc->s->err_ptr, sizeof(sc->s->err_ptr), "%s", sc->ptr);
+	build_pointer(sc, sc->s->err_ptr, sizeof(sc->s->err_ptr));
 	va_start(ap, fmt);
 	vsnprintf(sc->s->err_msg, sizeof(sc->s->err_msg), fmt, ap);
 	va_end(ap);
@@ -128,8 +151,8 @@ static long hex4(const unsigned char *p, const unsigned char *end)
 	if (end - p < 4)
 		return -1;
 	for (int i = 0; i < 4; i++) {
-		int c = p[i], d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
-				  : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		int c = p[i] >= 'A' && p[i] <= 'F' ? p[i] + ('a' - 'A') : p[i];
+		int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 		if (d < 0)
 			return -1;
 		v = v << 4 | d;
@@ -170,7 +193,7 @@ static int scan_escape(struct scanner *sc)
 	return 0;
 }
 
-/* At the opening quote: scan to the closing one. With `key`, make it the pointer segment. */
+/* At the opening quote: scan to the closing one. With `key`, it names the current member. */
 static int scan_string(struct scanner *sc, int key)
 {
 	const unsigned char *start = ++sc->p;
@@ -194,9 +217,8 @@ static int scan_string(struct scanner *sc, int key)
 	if (sc->p >= sc->end)
 		return fail(sc, sc->end, "unterminated string");
 	if (key) {
-		sc->plen = sc->seg[sc->depth - 1];
-		sc->plen = xp_jptr_append(sc->ptr, sizeof(sc->ptr), sc->plen, (const char *)start,
-					  (size_t)(sc->p - start));
+		sc->lv[sc->depth - 1].key = start;
+		sc->lv[sc->depth - 1].klen = (size_t)(sc->p - start);
 	}
 	sc->p++;
 	return 0;
@@ -265,6 +287,8 @@ static int record(struct scanner *sc)
 {
 	struct xp_jscan *s = sc->s;
 
+	if (s->npos == sc->max_values)
+		return fail(sc, sc->p, "more than %zu JSON values", sc->max_values);
 	if (s->npos == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
 		struct xp_jpos *n = realloc(s->pos, cap * sizeof(*n));
@@ -280,25 +304,12 @@ static int record(struct scanner *sc)
 	return 0;
 }
 
-static void index_segment(struct scanner *sc)
-{
-	char num[24];
-	int n = snprintf(num, sizeof(num), "%zu", sc->idx[sc->depth - 1]);
-
-	sc->plen = xp_jptr_append(sc->ptr, sizeof(sc->ptr), sc->seg[sc->depth - 1], num,
-				  (size_t)n);
-}
-
 static int push(struct scanner *sc, char kind)
 {
 	if (sc->depth == sc->max_depth)
 		return fail(sc, sc->p, "nesting deeper than %d levels", sc->max_depth);
-	sc->kind[sc->depth] = kind;
-	sc->seg[sc->depth] = sc->plen;
-	sc->idx[sc->depth] = 0;
+	sc->lv[sc->depth] = (struct level){ .kind = kind };
 	sc->depth++;
-	if (kind == '[')
-		index_segment(sc);
 	sc->p++;
 	return 0;
 }
@@ -306,28 +317,28 @@ static int push(struct scanner *sc, char kind)
 static void pop(struct scanner *sc)
 {
 	sc->depth--;
-	sc->plen = sc->seg[sc->depth];
-	sc->ptr[sc->plen] = '\0';
 	sc->p++;
 }
 
 /* After a value inside a container: a separator or the closing bracket. */
 static int after_value(struct scanner *sc, enum state *st)
 {
-	char b[16], open = sc->kind[sc->depth - 1], close = open == '{' ? '}' : ']';
+	struct level *l = &sc->lv[sc->depth - 1];
+	char b[16], close = l->kind == '{' ? '}' : ']';
 
 	if (*sc->p == close) {
 		pop(sc);
 		return 0;
 	}
 	if (*sc->p != ',')
-		return fail(sc, sc->p, "unexpected %s, expected ',' or '%c'", show(*sc->p, b), close);
+		return fail(sc, sc->p, "unexpected %s, expected ',' or '%c'", show(*sc->p, b),
+			    close);
 	sc->p++;
-	if (open == '[') {
-		sc->idx[sc->depth - 1]++;
-		index_segment(sc);
+	if (l->kind == '[') {
+		l->idx++;
 		*st = S_VALUE;
 	} else {
+		l->key = NULL; /* errors in the next key belong to the object */
 		*st = S_KEY;
 	}
 	return 0;
@@ -368,11 +379,14 @@ static int step(struct scanner *sc, enum state *st)
 		/* fall through */
 	case S_KEY:
 		if (c != '"')
-			return fail(sc, sc->p, "unexpected %s, expected a property name", show(c, b));
+			return fail(sc, sc->p, "unexpected %s, expected a property name",
+				    show(c, b));
 		if (scan_string(sc, 1))
 			return -1;
 		skip_ws(sc);
-		if (sc->p >= sc->end || *sc->p != ':')
+		if (sc->p >= sc->end)
+			return fail(sc, sc->p, "unexpected end of input");
+		if (*sc->p != ':')
 			return fail(sc, sc->p, "expected ':' after the property name");
 		sc->p++;
 		*st = S_VALUE;
@@ -381,20 +395,19 @@ static int step(struct scanner *sc, enum state *st)
 	return 0;
 }
 
-int xp_jscan(const char *buf, size_t len, int max_depth, struct xp_jscan *s)
+int xp_jscan(const char *buf, size_t len, int max_depth, size_t max_values, struct xp_jscan *s)
 {
 	struct scanner sc = {
 		.p = (const unsigned char *)buf, .end = (const unsigned char *)buf + len,
 		.line_start = (const unsigned char *)buf, .line = 1, .s = s, .max_depth = max_depth,
+		.max_values = max_values,
 	};
 	enum state st = S_VALUE;
 	int rc = -1;
 
 	memset(s, 0, sizeof(*s));
-	sc.kind = malloc((size_t)max_depth + 1);
-	sc.seg = malloc(((size_t)max_depth + 1) * sizeof(size_t));
-	sc.idx = malloc(((size_t)max_depth + 1) * sizeof(size_t));
-	if (!sc.kind || !sc.seg || !sc.idx) {
+	sc.lv = malloc(((size_t)max_depth + 1) * sizeof(*sc.lv));
+	if (!sc.lv) {
 		fail(&sc, sc.p, "out of memory");
 		goto out;
 	}
@@ -411,9 +424,7 @@ int xp_jscan(const char *buf, size_t len, int max_depth, struct xp_jscan *s)
 			break;
 	}
 out:
-	free(sc.kind);
-	free(sc.seg);
-	free(sc.idx);
+	free(sc.lv);
 	if (rc) {
 		free(s->pos);
 		s->pos = NULL;

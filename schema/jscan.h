@@ -31,10 +31,11 @@ struct xp_jscan {
 
 /*
  * Scan buf[0..len). Returns 0 when it is one well-formed JSON value at most
- * max_depth containers deep (s->pos filled), -1 otherwise (s->err* filled).
+ * max_depth containers deep with at most max_values values (s->pos filled),
+ * -1 otherwise (s->err* filled).
  * Always release with xp_jscan_free().
  */
-int xp_jscan(const char *buf, size_t len, int max_depth, struct xp_jscan *s);
+int xp_jscan(const char *buf, size_t len, int max_depth, size_t max_values, struct xp_jscan *s);
 void xp_jscan_free(struct xp_jscan *s);
 
 /*

@@ -32,7 +32,7 @@ static cJSON *check(const char *file, const char *buf, size_t len, xp_verror_fn 
 		snprintf(msg, sizeof(msg), "input is %zu bytes, over the %u MiB limit", len,
 			 XP_VALIDATE_MAX_BYTES / MIB);
 		xp_vctx_error_at(&v, 0, 0, "", msg);
-	} else if (xp_jscan(buf, len, XP_VALIDATE_MAX_DEPTH, &scan)) {
+	} else if (xp_jscan(buf, len, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES, &scan)) {
 		xp_vctx_error_at(&v, scan.err.line, scan.err.col, scan.err_ptr, scan.err_msg);
 	} else {
 		root = cJSON_ParseWithLength(buf, len);
@@ -106,7 +106,8 @@ static char *read_capped(const char *path, size_t *len, char msg[128])
 			(r < 0 && errno == EINTR)))
 			n += r > 0 ? (size_t)r : 0;
 		if (n < (size_t)st.st_size) {
-			snprintf(msg, 128, "read failed: %s", r < 0 ? strerror(errno) : "short read");
+			snprintf(msg, 128, "read failed: %s",
+				 r < 0 ? strerror(errno) : "short read");
 			free(buf);
 			buf = NULL;
 		}

@@ -19,6 +19,7 @@
 
 #define XP_VALIDATE_MAX_BYTES (64u << 20) /* larger files are rejected, unread */
 #define XP_VALIDATE_MAX_DEPTH 64          /* deeper nesting is rejected */
+#define XP_VALIDATE_MAX_VALUES (1u << 22) /* more JSON values are rejected (memory bound) */
 #define XP_VALIDATE_MAX_ERRORS 100        /* reporting stops after this many per file */
 #define XP_SCHED_TOLERANCE_NS 1000000     /* sched parts may exceed the span by this much */
 

@@ -113,7 +113,8 @@ static void check_sched(struct xp_vctx *v, const struct span *s)
 static void check_counters(struct xp_vctx *v, const cJSON *span)
 {
 	const cJSON *ctr = get(span, "counters"), *c;
-	const cJSON *vals = ctr ? get(ctr, "values") : NULL, *why = ctr ? get(ctr, "unavailable") : NULL;
+	const cJSON *vals = ctr ? get(ctr, "values") : NULL;
+	const cJSON *why = ctr ? get(ctr, "unavailable") : NULL;
 	size_t saved;
 
 	if (!vals || !why)
@@ -123,8 +124,8 @@ static void check_counters(struct xp_vctx *v, const cJSON *span)
 		if (get(vals, c->string)) {
 			size_t s2 = xp_vctx_key(v, "unavailable");
 
-			ERR_AT(v, why, c->string, "counter \"%s\" is both in values and unavailable",
-			       c->string);
+			ERR_AT(v, why, c->string,
+			       "counter \"%s\" is both in values and unavailable", c->string);
 			xp_vctx_up(v, s2);
 		}
 	}
@@ -207,8 +208,8 @@ static void check_cycles(struct xp_vctx *v, struct turn *t)
 		if (j != SIZE_MAX && mark[j] == i + 1) {
 			size_t saved = xp_vctx_index(v, j);
 
-			ERR_AT(v, t->spans[j].node, "parent", "parent chain of span %lld is a cycle",
-			       t->spans[j].id);
+			ERR_AT(v, t->spans[j].node, "parent",
+			       "parent chain of span %lld is a cycle", t->spans[j].id);
 			xp_vctx_up(v, saved);
 		}
 		for (j = i; j != SIZE_MAX && mark[j] == i + 1; j = t->spans[j].parent)

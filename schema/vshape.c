@@ -112,7 +112,8 @@ static const struct vtype t_ctr_why = { .kind = V_MAP, .items = &t_name,
 #define OBJ_T(f) { .kind = V_OBJECT, .fields = (f) }
 
 static const struct vfield sched_fields[] = {
-	{ "on_cpu_ns", 0, &t_ns }, { "runq_ns", 0, &t_ns }, { "blocked_ns", 0, &t_ns }, { NULL, 0, NULL },
+	{ "on_cpu_ns", 0, &t_ns }, { "runq_ns", 0, &t_ns }, { "blocked_ns", 0, &t_ns },
+	{ NULL, 0, NULL },
 };
 static const struct vtype t_sched = OBJ_T(sched_fields);
 
@@ -358,7 +359,8 @@ static void check_map(struct xp_vctx *v, const cJSON *n, const struct vtype *t)
 	check_dup_keys(v, n);
 	cJSON_ArrayForEach(c, n) {
 		size_t saved = xp_vctx_key(v, c->string);
-		const struct vfield *f = t->kind == V_ATTRS ? field_of(attr_types, c->string) : NULL;
+		const struct vfield *f =
+			t->kind == V_ATTRS ? field_of(attr_types, c->string) : NULL;
 
 		if (t->known && !t->known(c->string))
 			xp_vctx_error(v, c, "unknown %s \"%s\"", t->what, c->string);

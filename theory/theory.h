@@ -140,7 +140,7 @@ struct xp_rules {
 	double streaming_gap_min_ms;/* ... and at least this many ms */
 	double ref_decode_tps;      /* reference decode rate for effective decode */
 	const char *unknown_stage_domain; /* "compute", with a data-quality warning */
-	const char *unknown_stage_l3;     /* L3 of custom stages: "compute.processing.custom_stage" */
+	const char *unknown_stage_l3;     /* L3 of custom stages */
 	const char *uncovered_stage;      /* turn time no span covers is charged as this stage */
 };
 

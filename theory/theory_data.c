@@ -46,7 +46,8 @@ const struct xp_category_info xp_categories[XP_CAT_COUNT] = {
 	{ XP_CAT_WASTE, "waste", "Waste Bound", "Work whose result was thrown away.",
 	  "whole duration of a span a waste mark points at, and of its descendants "
 	  "(highest priority)" },
-	{ XP_CAT_EFFECTIVE, "effective", "Effective Work", "Work that produced the expected result.",
+	{ XP_CAT_EFFECTIVE, "effective", "Effective Work",
+	  "Work that produced the expected result.",
 	  "productive stage with a successful outcome: min(P, units(work_attr) x ref_ns_per_unit); "
 	  "all of P when the stage has no work attribute" },
 };
@@ -62,7 +63,8 @@ const struct xp_l2 xp_l2_table[] = {
 	  "CPU work whose result was discarded: failed or repeated tool calls.",
 	  "duration of compute spans referenced by waste marks" },
 	{ "compute.effective", XP_DOMAIN_COMPUTE, XP_CAT_EFFECTIVE, "Necessary compute",
-	  "Prompt assembly within budget, successful tool execution, response parsing within budget.",
+	  "Prompt assembly within budget, successful tool execution, response parsing within "
+	  "budget.",
 	  "on-CPU time of successful productive compute spans, capped by the stage's budget" },
 	{ "intelligent.supply", XP_DOMAIN_INTELLIGENT, XP_CAT_SUPPLY, "Model starved",
 	  "The model side waits: request queued in a serving engine, GPU idle for lack of work.",
@@ -188,14 +190,15 @@ const struct xp_l3 xp_l3_table[] = {
 	  "out of the history (refer to them by path)." },
 	{ "intelligent.processing.gpu_kernel", "intelligent.processing", XP_GRADE_B,
 	  "GPU kernel compute", "kernel time / GPU phase time", "ratio", 0.90, ABOVE,
-	  "The GPU is compute-bound: quantize (FP8/INT4), use fused attention kernels, or a smaller "
-	  "model; start from the top kernels by time." },
+	  "The GPU is compute-bound: quantize (FP8/INT4), use fused attention kernels, or a "
+	  "smaller model; start from the top kernels by time." },
 	{ "intelligent.processing.gpu_memcpy", "intelligent.processing", XP_GRADE_A, "GPU copies",
 	  "memcpy + memset time / GPU busy time", "ratio", 0.10, ABOVE,
 	  "Keep weights and KV cache resident, use pinned memory and cudaMemcpyAsync on a separate "
 	  "stream, avoid a host round trip per token." },
 	{ "intelligent.processing.gpu_sync", "intelligent.processing", XP_GRADE_A,
-	  "Host-device synchronization", "synchronization time / GPU phase time", "ratio", 0.10, ABOVE,
+	  "Host-device synchronization", "synchronization time / GPU phase time", "ratio", 0.10,
+	  ABOVE,
 	  "Remove syncs from the decode loop (.item(), .cpu(), cudaDeviceSynchronize) and read "
 	  "results asynchronously." },
 	{ "intelligent.processing.sampling", "intelligent.processing", XP_GRADE_B, "Slow sampling",
@@ -215,7 +218,8 @@ const struct xp_l3 xp_l3_table[] = {
 	  "Output hit max_tokens and was cut: raise max_tokens for this step, ask for shorter "
 	  "output, or continue from the cut instead of regenerating." },
 	{ "intelligent.waste.context_overflow", "intelligent.waste", XP_GRADE_A,
-	  "Context overflow", "requests rejected for exceeding the context window", "count", 0, ABOVE,
+	  "Context overflow", "requests rejected for exceeding the context window", "count", 0,
+	  ABOVE,
 	  "Count tokens before sending and compress or drop old tool outputs when near the model's "
 	  "context window." },
 	/* intelligent.effective */
@@ -228,8 +232,8 @@ const struct xp_l3 xp_l3_table[] = {
 	  "Less than half of prefill time ran at the reference rate: see "
 	  "intelligent.processing.long_prefill." },
 	{ "intelligent.effective.gpu_kernel", "intelligent.effective", XP_GRADE_B,
-	  "Useful GPU kernels", "kernel time of successful inference / GPU phase time", "ratio", 0.5,
-	  BELOW, "Less than half of the GPU phase ran useful kernels: see "
+	  "Useful GPU kernels", "kernel time of successful inference / GPU phase time", "ratio",
+	  0.5, BELOW, "Less than half of the GPU phase ran useful kernels: see "
 	  "intelligent.supply.gpu_host_wait and intelligent.supply.gpu_launch_overhead." },
 	/* fused.supply */
 	{ "fused.supply.ttft", "fused.supply", XP_GRADE_A, "Time to first token",
@@ -238,8 +242,8 @@ const struct xp_l3 xp_l3_table[] = {
 	  "(TTFT grows with uncached input tokens); keep the connection warm; use a near region." },
 	{ "fused.supply.rate_limit", "fused.supply", XP_GRADE_A, "Rate limits and provider queue",
 	  "time waiting after HTTP 429/529 or in the provider's queue", "ms", 0, ABOVE,
-	  "Pace requests with a client-side token bucket, ask for a higher tier, use prompt caching "
-	  "(cached tokens count less against input limits), batch work." },
+	  "Pace requests with a client-side token bucket, ask for a higher tier, use prompt "
+	  "caching (cached tokens count less against input limits), batch work." },
 	{ "fused.supply.streaming_gap", "fused.supply", XP_GRADE_A, "Streaming stalls",
 	  "stall time (gaps > 2x median and >= 50 ms) / stream time", "ratio", 0.10, ABOVE,
 	  "The token stream stalls: check the network path (proxies buffering SSE, Wi-Fi), disable "
@@ -251,8 +255,8 @@ const struct xp_l3 xp_l3_table[] = {
 	/* fused.processing */
 	{ "fused.processing.response_transfer", "fused.processing", XP_GRADE_A,
 	  "Slow response download", "response_transfer time beyond the effective part", "ms", 100,
-	  ABOVE, "Stream the response (stream=true) instead of waiting for the whole body, and read "
-	  "with large buffers." },
+	  ABOVE, "Stream the response (stream=true) instead of waiting for the whole body, and "
+	  "read with large buffers." },
 	{ "fused.processing.connection_setup", "fused.processing", XP_GRADE_B, "Connection setup",
 	  "TCP + TLS setup time per LLM request", "ms", 50, ABOVE,
 	  "Each request opens a new connection: reuse one HTTP client (keep-alive, HTTP/2) for all "
@@ -276,14 +280,24 @@ const size_t xp_l3_count = sizeof(xp_l3_table) / sizeof(xp_l3_table[0]);
 
 const struct xp_l4 xp_l4_table[] = {
 	{ "ipc_low", "Low IPC", "instructions / cycles", "ratio", 1.0, BELOW, "instructions,cycles",
-	  XP_COUNTER_HW, "Few instructions retire per cycle: the core stalls on memory or branches.",
-	  "Read the cache and branch rows; profile hot functions (perf record), cut pointer chasing." },
+	  XP_COUNTER_HW,
+	  "Few instructions retire per cycle: the core stalls on memory or branches.",
+	  "Read the cache and branch rows; profile hot functions (perf record), cut pointer "
+	  "chasing." },
 	{ "l1d_mpki", "L1D misses", "1000 * l1d_misses / instructions", "MPKI", 20, ABOVE,
-	  "l1d_misses,instructions", XP_COUNTER_HW, "The working set does not fit the L1 data cache.",
-	  "Improve locality: arrays instead of linked structures, smaller structs, blocked loops." },
+	  "l1d_misses,instructions", XP_COUNTER_HW,
+	  "The working set does not fit the L1 data cache.",
+	  "Improve locality: arrays instead of linked structures, smaller structs, blocked "
+	  "loops." },
 	{ "llc_mpki", "LLC misses", "1000 * llc_misses / instructions", "MPKI", 2.0, ABOVE,
 	  "llc_misses,instructions", XP_COUNTER_HW, "Data comes from DRAM.",
 	  "Shrink the working set: stream big files, parse large JSON once and reuse it." },
+	{ "l1d_miss_rate", "L1D miss rate", "l1d_misses / l1d_loads", "ratio", 0.10, ABOVE,
+	  "l1d_misses,l1d_loads", XP_COUNTER_HW, "A large share of L1D reads miss.",
+	  "Same as l1d_mpki: touch memory sequentially, keep hot data small and together." },
+	{ "llc_miss_rate", "LLC miss rate", "llc_misses / llc_loads", "ratio", 0.30, ABOVE,
+	  "llc_misses,llc_loads", XP_COUNTER_HW, "Most last-level cache reads go to DRAM.",
+	  "Same as llc_mpki: shrink or stream the working set." },
 	{ "branch_mpki", "Branch mispredictions", "1000 * branch_misses / instructions", "MPKI", 5,
 	  ABOVE, "branch_misses,instructions", XP_COUNTER_HW,
 	  "Data-dependent branches mispredict (typical of parsers and interpreters).",
@@ -402,6 +416,8 @@ const struct xp_counter_name xp_counter_name_table[] = {
 	{ "llc_misses", XP_COUNTER_HW, "count" },
 	{ "branch_misses", XP_COUNTER_HW, "count" },
 	{ "branch_instructions", XP_COUNTER_HW, "count" },
+	{ "l1d_loads", XP_COUNTER_HW, "count" },
+	{ "llc_loads", XP_COUNTER_HW, "count" },
 };
 const size_t xp_counter_name_count =
 	sizeof(xp_counter_name_table) / sizeof(xp_counter_name_table[0]);
