@@ -155,7 +155,9 @@ static int act(int turn, const char *answer, char *out, size_t len)
 	int s = xperf_enter(turn, "response_parse", NULL), rc;
 	cJSON *o = cJSON_Parse(answer);
 	const char *cmd = cJSON_GetStringValue(cJSON_GetObjectItem(o, "command"));
+	struct xperf_attr tokens[] = { XP_INT("output_tokens", (int64_t)(strlen(answer) / 4 + 1)) };
 
+	xperf_span_set(turn, s, tokens, XP_NATTR(tokens));
 	xperf_leave(turn, s);
 	if (!cmd) {
 		xperf_mark_waste(turn, "llm_error", NULL, 0);
@@ -186,8 +188,11 @@ static void run_task(const char *task)
 	for (int attempt = 0; attempt < 3 && rc != 0; attempt++) {
 		int s = xperf_enter(turn, "prompt_assembly", NULL);
 		size_t n = build_prompt(prompt, sizeof(prompt), task);
+		/* the work it did, for the analyzer's effective-work formula */
+		struct xperf_attr tokens[] = { XP_INT("input_tokens", (int64_t)(n / 4)) };
 		char *answer;
 
+		xperf_span_set(turn, s, tokens, XP_NATTR(tokens));
 		xperf_leave(turn, s);
 		if (attempt > 0) {
 			struct xperf_attr why[] = { XP_INT("retries", 1) };

@@ -58,7 +58,7 @@ def ask_model(turn, prompt, task, attempt):
 
 
 def act(turn, answer):
-    with turn.span("response_parse"):
+    with turn.span("response_parse", output_tokens=len(answer) // 4 + 1):
         try:
             cmd = json.loads(answer)["command"]
         except (ValueError, KeyError):
@@ -78,8 +78,9 @@ def run_task(history, task):
     with xperf.turn() as turn:
         rc, out = -1, ""
         for attempt in range(3):
-            with turn.span("prompt_assembly"):
+            with turn.span("prompt_assembly") as assembly:
                 prompt = build_prompt(history, task)
+                assembly.set(input_tokens=len(prompt) // 4)  # its work, for effective time
             if attempt:
                 turn.mark_waste("retry", {"retries": 1})
             rc, out = act(turn, ask_model(turn, prompt, task, attempt))

@@ -20,8 +20,8 @@
 
 #include "sdk/internal.h"
 
-/* Value types; UINT/UINTS: >= 0, STATUS: an HTTP status 100..599 (as the validator wants). */
-enum want { STR, INT, UINT, STATUS, NUM, BOOL, STRS, UINTS };
+/* Value types; U*: >= 0, STATUS: an HTTP status 100..599 (schema/README.md's types). */
+enum want { STR, INT, UINT, STATUS, NUM, UNUM, BOOL, STRS, UINTS };
 
 enum how {
 	PLAIN,
@@ -50,7 +50,7 @@ static const struct {
 	{ "cache_read_input_tokens", "gen_ai.usage.cache_read.input_tokens", UINT, PLAIN },
 	{ "finish_reason", "gen_ai.response.finish_reasons", STR, WRAP },
 	{ "finish_reasons", "gen_ai.response.finish_reasons", STRS, PLAIN },
-	{ "time_to_first_token", "gen_ai.server.time_to_first_token", NUM, PLAIN },
+	{ "time_to_first_token", "gen_ai.server.time_to_first_token", UNUM, PLAIN },
 	{ "ttft_ns", "xperf.ttft_ns", UINT, TTFT_NS },
 	{ "stream", "xperf.stream", BOOL, PLAIN },
 	{ "token_times_ns", "xperf.token_times_ns", UINTS, PLAIN },
@@ -168,6 +168,9 @@ static int type_ok(const struct xperf_attr *a, enum want w)
 		return a->type == XP_ATTR_INT && a->u.i >= 100 && a->u.i <= 599;
 	case NUM:
 		return a->type == XP_ATTR_INT || a->type == XP_ATTR_DOUBLE;
+	case UNUM:
+		return (a->type == XP_ATTR_INT && a->u.i >= 0) ||
+		       (a->type == XP_ATTR_DOUBLE && a->u.d >= 0);
 	case BOOL:
 		return a->type == XP_ATTR_BOOL;
 	case STRS:
