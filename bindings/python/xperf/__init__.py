@@ -113,9 +113,10 @@ _ERRORS = {
 
 def _c():
     global _lib
-    with _lib_lock:
-        if _lib is None:
-            _lib = _native.load()
+    if _lib is None:  # the lock only until the library is loaded: _c() is on every call
+        with _lib_lock:
+            if _lib is None:
+                _lib = _native.load()
     return _lib
 
 
@@ -132,6 +133,19 @@ def _text(s, what):
     if not isinstance(s, str):
         raise TypeError("xperf: %s must be str, not %s" % (what, type(s).__name__))
     return s.encode()
+
+
+_stage_bytes = {}
+
+
+def _stage(stage):
+    """Encoded stage name; the few distinct names of an agent are encoded once."""
+    b = _stage_bytes.get(stage)
+    if b is None:
+        b = _text(stage, "stage")
+        if len(_stage_bytes) < 1024:
+            _stage_bytes[stage] = b
+    return b
 
 
 class Span:
@@ -186,11 +200,13 @@ class Turn:
 
     def enter(self, stage, tool_name=None):
         """Enter a span of `stage`; returns a Span for leave()."""
-        sid = _check(_c().xperf_enter(self.handle, _text(stage, "stage"), _text(tool_name, "tool_name")))
-        return Span(self, sid, stage)
+        sid = _c().xperf_enter(self.handle, _stage(stage), _text(tool_name, "tool_name"))
+        return Span(self, sid if sid > 0 else _check(sid), stage)
 
     def leave(self, span):
-        _check(_c().xperf_leave(self.handle, _span_id(span)))
+        rc = _c().xperf_leave(self.handle, span.id if type(span) is Span else int(span))
+        if rc:
+            _check(rc)
 
     def enter_llm(self, attributes=None, stage=None):
         """Enter an LLM span (llm_inference unless `stage`); short keys map to OTel GenAI names."""
