@@ -3,13 +3,15 @@
  * sdk_test.c - one turn of the seed's example, in C, checked field by field:
  * automatic attribution, OTel attribute mapping, marks, counters, nesting,
  * custom stages, privacy, file mode and atomicity, the trace directory from
- * the init option and from $XPERF_TRACE_DIR. Every file is validated.
+ * the init option, from $XPERF_TRACE_DIR, and relative to the directory at
+ * init. Every file is validated.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "lib/counters.h"
 #include "theory/theory.h"
@@ -245,6 +247,26 @@ static void env_trace_dir(void)
 	unsetenv("XPERF_SESSION_ID");
 }
 
+/* A relative trace dir is resolved at init: changing directory later changes nothing. */
+static void relative_dir(void)
+{
+	char base[PATH_MAX], want[PATH_MAX + 32], dir[PATH_MAX], old[PATH_MAX];
+
+	tu_tmpdir(base, sizeof(base), "reldir");
+	CHECK(getcwd(old, sizeof(old)) != NULL);
+	CHECK(chdir(base) == 0);
+	CHECK(xperf_init(&agent, &(struct xperf_options){ .trace_dir = "rel/t",
+							  .session_id = "r" }) == 0);
+	CHECK(chdir("/") == 0);
+	CHECK(xperf_end_turn(xperf_start_turn()) == 0);
+	snprintf(want, sizeof(want), "%s/rel/t/r", base);
+	CHECK(xperf_session_dir(dir, sizeof(dir)) > 0 && strcmp(dir, want) == 0);
+	snprintf(want, sizeof(want), "%s/rel/t/r/turn_001.json", base);
+	cJSON_Delete(tu_load(want));
+	CHECK(xperf_shutdown() == 0);
+	CHECK(chdir(old) == 0);
+}
+
 int main(void)
 {
 	char base[PATH_MAX], path[PATH_MAX];
@@ -268,5 +290,6 @@ int main(void)
 	CHECK(st.misuse == 0 && st.dropped_events == 0);
 	CHECK(xperf_shutdown() == 0);
 	env_trace_dir();
+	relative_dir();
 	return tu_done("sdk_test");
 }

@@ -128,7 +128,8 @@ uint8_t xp_reason_intern(const char *why)
 			idx = (uint8_t)i;
 	if (idx == XP_NO_REASON && S.nreasons < XP_REASONS_MAX) {
 		snprintf(S.reasons[S.nreasons], sizeof(S.reasons[0]), "%s", why);
-		idx = (uint8_t)S.nreasons++;
+		idx = (uint8_t)S.nreasons;
+		__atomic_store_n(&S.nreasons, S.nreasons + 1, __ATOMIC_RELEASE);
 	}
 	xp_unlock();
 	return idx;
@@ -136,7 +137,9 @@ uint8_t xp_reason_intern(const char *why)
 
 const char *xp_reason(uint8_t idx)
 {
-	return idx < S.nreasons ? S.reasons[idx] : "read failed at a span boundary";
+	/* entries are written before nreasons grows, and never change until the next init */
+	return idx < __atomic_load_n(&S.nreasons, __ATOMIC_ACQUIRE) ? S.reasons[idx]
+								   : "read failed at a span boundary";
 }
 
 /* [A-Za-z0-9._-]{1,max}: safe as a file or directory name, and schema-valid. */
@@ -176,6 +179,7 @@ static int set_paths(const struct xperf_options *o)
 {
 	const char *dir = o && o->trace_dir ? o->trace_dir : getenv("XPERF_TRACE_DIR");
 	const char *sid = o && o->session_id ? o->session_id : getenv("XPERF_SESSION_ID");
+	char cwd[PATH_MAX] = "";
 	int n;
 
 	if (!dir || !*dir)
@@ -186,7 +190,10 @@ static int set_paths(const struct xperf_options *o)
 		snprintf(S.session_id, sizeof(S.session_id), "%s", sid);
 	else
 		make_session_id(S.session_id, sizeof(S.session_id));
-	n = snprintf(S.dir, sizeof(S.dir), "%s/%s", dir, S.session_id);
+	/* Absolute from here on: an agent that changes directory keeps one session dir. */
+	if (dir[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return XP_EINVAL;
+	n = snprintf(S.dir, sizeof(S.dir), "%s%s%s/%s", cwd, cwd[0] ? "/" : "", dir, S.session_id);
 	return n < 0 || (size_t)n >= sizeof(S.dir) - 32 ? XP_EINVAL : 0;
 }
 

@@ -107,7 +107,10 @@ struct xperf_agent_info {
 #define XPERF_NO_HW_COUNTERS  (1u << 2) /* software counters only, even with a PMU */
 
 struct xperf_options {
-	/* Trace directory; NULL: $XPERF_TRACE_DIR, else ".xperf/traces". */
+	/*
+	 * Trace directory; NULL: $XPERF_TRACE_DIR, else ".xperf/traces". A
+	 * relative one is taken from the working directory at xperf_init.
+	 */
 	const char *trace_dir;
 	/* Session id ([A-Za-z0-9._-]{1,128}); NULL: $XPERF_SESSION_ID, else generated. */
 	const char *session_id;
