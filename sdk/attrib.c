@@ -55,7 +55,8 @@ static int supply_bound(const struct xp_span *sp)
 
 	switch (xp_domains[span_domain(sp)].rule) {
 	case XP_RULE_CPU_RATIO:
-		return !sp->measured || (double)sp->cpu_ns < xp_rules.cpu_ratio_supply * (double)dur;
+		return !sp->measured ||
+		       (double)sp->cpu_ns < xp_rules.cpu_ratio_supply * (double)dur;
 	case XP_RULE_NAME_WAIT:
 		return strstr(sp->stage, "wait") != NULL || (sp->st && sp->st->supply);
 	case XP_RULE_SUPPLY_LIST:

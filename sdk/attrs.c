@@ -149,8 +149,8 @@ static int withheld(const char *key, int capture_content)
 	for (size_t i = 0; i < sizeof(secret_keys) / sizeof(secret_keys[0]); i++)
 		if (contains_ci(key, secret_keys[i]))
 			return 1;
-	for (size_t i = 0; !capture_content && i < sizeof(content_keys) / sizeof(content_keys[0]); i++)
-		if (strcasecmp(key, content_keys[i]) == 0)
+	for (size_t i = 0; i < sizeof(content_keys) / sizeof(content_keys[0]); i++)
+		if (!capture_content && strcasecmp(key, content_keys[i]) == 0)
 			return 1;
 	return 0;
 }
@@ -268,7 +268,8 @@ static int add_one(cJSON *obj, const struct xperf_attr *a, int map)
 		v = arr;
 	}
 	if (key_map[m].how == TTFT_NS)
-		put(obj, "gen_ai.server.time_to_first_token", cJSON_CreateNumber((double)a->u.i / 1e9));
+		put(obj, "gen_ai.server.time_to_first_token",
+		    cJSON_CreateNumber((double)a->u.i / 1e9));
 	put(obj, key_map[m].to, v);
 	return 0;
 }

@@ -43,7 +43,9 @@ static int add_mark(struct xp_turn *t, struct mark_args *m)
 		return XP_ELIMIT;
 	}
 	if (!m->l3 && strcmp(m->kind, "ttft") == 0) {
-		err = fill_ttft(m->attrs, span ? t->spans[span - 1].start_ns : t->start_ns, m->t_ns);
+		uint64_t since = span ? t->spans[span - 1].start_ns : t->start_ns;
+
+		err = fill_ttft(m->attrs, since, m->t_ns);
 		if (err)
 			return err;
 	}

@@ -35,7 +35,8 @@ static void before_init(void)
 	CHECK(xperf_init(&(struct xperf_agent_info){ NULL, NULL }, NULL) == XP_EINVAL);
 	CHECK(xperf_init(&(struct xperf_agent_info){ "a", NULL },
 			 &(struct xperf_options){ .session_id = "../escape" }) == XP_EINVAL);
-	CHECK(strcmp(xperf_strerror(XP_ETHREAD), "span left on another thread than it was entered on") == 0);
+	CHECK(strcmp(xperf_strerror(XP_ETHREAD),
+		     "span left on another thread than it was entered on") == 0);
 	CHECK(strcmp(xperf_strerror(-999), "unknown error") == 0);
 	CHECK(strcmp(xperf_strerror(0), "success") == 0);
 }

@@ -69,7 +69,8 @@ static void check_attribution(const cJSON *doc)
 		const cJSON *s = tu_span(doc, want[i].stage);
 
 		CHECK(s != NULL);
-		CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "domain")), want[i].domain) == 0);
+		CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "domain")),
+			     want[i].domain) == 0);
 		CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "category")),
 			     want[i].category) == 0);
 	}
@@ -94,9 +95,8 @@ static void check_llm_attributes(const cJSON *doc)
 	CHECK(cJSON_GetArraySize(a) == 5);
 	CHECK(!cJSON_GetObjectItem(a, "system") && !cJSON_GetObjectItem(a, "api_key") &&
 	      !cJSON_GetObjectItem(a, "prompt"));
-	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(
-			     cJSON_GetObjectItem(tu_span(doc, "tool_call"), "attributes"), "tool.name")),
-		     "bash") == 0);
+	a = cJSON_GetObjectItem(tu_span(doc, "tool_call"), "attributes");
+	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "tool.name")), "bash") == 0);
 }
 
 static void check_marks(const cJSON *doc)

@@ -138,8 +138,9 @@ uint8_t xp_reason_intern(const char *why)
 const char *xp_reason(uint8_t idx)
 {
 	/* entries are written before nreasons grows, and never change until the next init */
-	return idx < __atomic_load_n(&S.nreasons, __ATOMIC_ACQUIRE) ? S.reasons[idx]
-								   : "read failed at a span boundary";
+	if (idx < __atomic_load_n(&S.nreasons, __ATOMIC_ACQUIRE))
+		return S.reasons[idx];
+	return "read failed at a span boundary";
 }
 
 /* [A-Za-z0-9._-]{1,max}: safe as a file or directory name, and schema-valid. */

@@ -119,15 +119,15 @@ void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete)
 
 		if (!xp_token_times_ok(sp->attrs, sp->start_ns, sp->open ? now_ns : sp->end_ns)) {
 			cJSON_DeleteItemFromObjectCaseSensitive(sp->attrs, "xperf.token_times_ns");
-			warn(t, "span %d (%s): xperf.token_times_ns dropped, not ordered inside the "
-			     "span", sp->id, sp->stage);
+			warn(t, "span %d (%s): xperf.token_times_ns dropped, not ordered "
+			     "inside the span", sp->id, sp->stage);
 		}
 		if (!sp->open)
 			continue;
 		sp->open = 0;
 		sp->end_ns = now_ns;
-		warn(t, "span %d (%s) was not left before the turn ended: closed at the turn's end, "
-		     "without CPU time or counters", sp->id, sp->stage);
+		warn(t, "span %d (%s) was not left before the turn ended: closed at the "
+		     "turn's end, without CPU time or counters", sp->id, sp->stage);
 	}
 }
 

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * write_fail_test.c - a session directory that cannot be written (read-only,
- * or for root, a file in its place) does not stop the agent: every turn still ends (XP_EWRITE), each failure is
- * counted in xperf_stats, exactly one line goes to stderr, no temp file is
- * left, and when the directory becomes writable again turns are written.
+ * or for root, a file in its place) does not stop the agent: every turn still
+ * ends (XP_EWRITE), each failure is counted in xperf_stats, exactly one line
+ * goes to stderr, no temp file is left, and when the directory becomes
+ * writable again turns are written.
  */
 #include <fcntl.h>
 #include <limits.h>

@@ -50,7 +50,8 @@ static cJSON *counters_json(const struct xp_span *sp)
 			add_u64(values, xp_counter_names[c],
 				(uint64_t)llround(sp->ctr[c] > 0 ? sp->ctr[c] : 0));
 		else
-			cJSON_AddStringToObject(unavailable, xp_counter_names[c], xp_reason(sp->why[c]));
+			cJSON_AddStringToObject(unavailable, xp_counter_names[c],
+						xp_reason(sp->why[c]));
 	}
 	return o;
 }
@@ -137,7 +138,8 @@ static cJSON *quality_json(const struct xp_turn *t)
 	add_u64(o, "dropped_events", t->dropped);
 	cJSON_AddNumberToObject(o, "truncated_payloads", 0);
 	if (hw) {
-		snprintf(msg, sizeof(msg), "hardware counters unavailable (%s): no L4 root causes", hw);
+		snprintf(msg, sizeof(msg), "hardware counters unavailable (%s): no L4 root causes",
+			 hw);
 		cJSON_AddItemToArray(w, cJSON_CreateString(msg));
 	}
 	cJSON_AddItemToObject(o, "warnings", w);

@@ -226,7 +226,8 @@ class Environment(unittest.TestCase):
                 "print('ready', flush=True)\n"
                 "time.sleep(30)\n")
         env = dict(os.environ, XPERF_TRACE_DIR=d, XPERF_SESSION_ID="sig")
-        p = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE, text=True)
+        p = subprocess.Popen([sys.executable, "-c", code], env=env, stdout=subprocess.PIPE,
+                             text=True)
         self.assertEqual(p.stdout.readline().strip(), "ready")
         p.terminate()
         self.assertEqual(p.wait(timeout=20), -15)  # still dies of SIGTERM

@@ -270,10 +270,13 @@ def init(agent_info, trace_dir=None, session_id=None, counters=True, capture_con
         raise TypeError("xperf: agent_info must be a dict with a 'name'")
     unknown = set(agent_info) - {"name", "model"}
     if unknown:
-        raise InvalidArgumentError(_native.EINVAL, "xperf: unknown agent_info keys: %s" % sorted(unknown))
-    agent = _native.AgentInfo(_text(agent_info.get("name"), "name"), _text(agent_info.get("model"), "model"))
+        raise InvalidArgumentError(_native.EINVAL,
+                                   "xperf: unknown agent_info keys: %s" % sorted(unknown))
+    agent = _native.AgentInfo(_text(agent_info.get("name"), "name"),
+                              _text(agent_info.get("model"), "model"))
     if counters not in (True, False, "software"):
-        raise InvalidArgumentError(_native.EINVAL, "xperf: counters must be True, False or 'software'")
+        raise InvalidArgumentError(_native.EINVAL,
+                                   "xperf: counters must be True, False or 'software'")
     flags = {True: 0, False: _native.NO_COUNTERS, "software": _native.NO_HW_COUNTERS}[counters]
     flags |= _native.CAPTURE_CONTENT if capture_content else 0
     opts = _native.Options(_text(trace_dir, "trace_dir"), _text(session_id, "session_id"), flags)

@@ -168,7 +168,8 @@ def _value(key, v):
     elif isinstance(v, (list, tuple)):
         return _array_value(key, v)
     else:
-        raise TypeError("xperf: attribute %r: unsupported type %s" % (key.decode(), type(v).__name__))
+        raise TypeError("xperf: attribute %r: unsupported type %s"
+                        % (key.decode(), type(v).__name__))
     return a, None
 
 
