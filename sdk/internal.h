@@ -120,6 +120,10 @@ pid_t xp_tid(void);
 /* agent.c */
 void xp_agent_collect(struct xp_agent *ag, const char *name, const char *model);
 
+/* marks.c: under the lock; takes counts and attrs on success (0), else an error */
+int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
+		   cJSON *counts, cJSON *attrs);
+
 /* attrib.c */
 int xp_stage_valid(const char *name);
 const char *xp_span_domain(const struct xp_span *sp);

@@ -19,35 +19,14 @@ struct mark_args {
 	uint64_t t_ns;
 };
 
-/* A ttft mark without ttft_ns: time since the start of its span, or of the turn. */
-static int fill_ttft(cJSON *attrs, uint64_t since_ns, uint64_t t_ns)
+int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
+		   cJSON *counts, cJSON *attrs)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(attrs, "ttft_ns");
-
-	if (v)
-		return cJSON_IsNumber(v) && v->valuedouble >= 0 ? 0 : XP_EINVAL;
-	cJSON_AddItemToObject(attrs, "ttft_ns", xp_json_u64(t_ns - since_ns));
-	return 0;
-}
-
-/* Under the lock: appends the mark (taking its JSON), or returns an error. */
-static int add_mark(struct xp_turn *t, struct mark_args *m)
-{
-	const struct xp_top *top = xp_top_of(t, m->tid, 0);
-	int span = top ? top->span : 0;
 	struct xp_mark *mk;
-	int err;
 
 	if (t->nmarks >= XPERF_MAX_MARKS) {
 		t->dropped++;
 		return XP_ELIMIT;
-	}
-	if (!m->l3 && strcmp(m->kind, "ttft") == 0) {
-		uint64_t since = span ? t->spans[span - 1].start_ns : t->start_ns;
-
-		err = fill_ttft(m->attrs, since, m->t_ns);
-		if (err)
-			return err;
 	}
 	if (xp_grow((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof(*t->marks))) {
 		t->dropped++;
@@ -55,17 +34,35 @@ static int add_mark(struct xp_turn *t, struct mark_args *m)
 	}
 	mk = &t->marks[t->nmarks++];
 	memset(mk, 0, sizeof(*mk));
-	mk->fused = m->l3 == NULL;
-	snprintf(mk->kind, sizeof(mk->kind), "%s", m->kind);
-	mk->l3 = m->l3;
+	mk->fused = l3 == NULL;
+	snprintf(mk->kind, sizeof(mk->kind), "%s", kind);
+	mk->l3 = l3;
 	mk->span = span;
-	mk->t_ns = m->t_ns;
-	mk->counts = m->counts;
-	mk->attrs = m->attrs;
-	m->counts = m->attrs = NULL;
-	if (span && m->l3)
+	mk->t_ns = t_ns;
+	mk->counts = counts;
+	mk->attrs = attrs;
+	if (span && l3)
 		t->spans[span - 1].waste = 1;
 	return 0;
+}
+
+/* Under the lock: appends the mark (taking its JSON), or returns an error. */
+static int add_mark(struct xp_turn *t, struct mark_args *m)
+{
+	const struct xp_top *top = xp_top_of(t, m->tid, 0);
+	int span = top ? top->span : 0, err;
+
+	/* A ttft mark without ttft_ns: time since the start of its span, or of the turn. */
+	if (!m->l3 && strcmp(m->kind, "ttft") == 0 &&
+	    !cJSON_GetObjectItemCaseSensitive(m->attrs, "ttft_ns")) {
+		uint64_t since = span ? t->spans[span - 1].start_ns : t->start_ns;
+
+		cJSON_AddItemToObject(m->attrs, "ttft_ns", xp_json_u64(m->t_ns - since));
+	}
+	err = xp_mark_append(t, m->kind, m->l3, span, m->t_ns, m->counts, m->attrs);
+	if (!err)
+		m->counts = m->attrs = NULL;
+	return err;
 }
 
 static int mark(int handle, struct mark_args *m)

@@ -33,7 +33,7 @@ static int seed_turn(void)
 		XP_STR("prompt", "text withheld without opt-in"),
 	};
 	struct xperf_attr resp[] = { XP_INT("output_tokens", 80), XP_STR("finish_reason", "stop") };
-	struct xperf_attr ttft[] = { XP_INT("ttft_ns", 1234567) };
+	struct xperf_attr ttft[] = { XP_INT("ttft_ns", 2500000000ll) }; /* > INT32_MAX */
 	struct xperf_attr waste[] = { XP_INT("failed_calls", 1), XP_INT("retries", 2),
 				      XP_STR("error", "exit status 2") };
 
@@ -107,7 +107,7 @@ static void check_marks(const cJSON *doc)
 
 	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "fused_marks")) == 1);
 	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(f, "kind")), "ttft") == 0);
-	CHECK(tu_int(cJSON_GetObjectItem(f, "attributes"), "ttft_ns") == 1234567);
+	CHECK(tu_int(cJSON_GetObjectItem(f, "attributes"), "ttft_ns") == 2500000000ll);
 	CHECK(tu_int(f, "span") == tu_int(tu_span(doc, "prompt_transfer"), "id"));
 	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(w, "l3")),
 		     "compute.waste.failed_tool_call") == 0);
