@@ -4,7 +4,8 @@
  *
  * Each task is one turn: assemble the prompt from the system prompt, the
  * history and the task; send it (the model is simulated, as there is no
- * network: a sleep stands for the time to first token and for decoding);
+ * network: sleeps stand for the time to first token and for each streamed
+ * token, recorded with xperf_llm_token);
  * parse the model's JSON answer with cJSON; run the tool it asks for as a
  * real /bin/sh subprocess. A failing tool is Waste: the model is asked again
  * (a retry) and proposes a corrected command. Traces go to
@@ -84,7 +85,7 @@ static char *request_body(const char *prompt)
 	return text;
 }
 
-/* Sends the prompt and waits for the (simulated) streamed answer. */
+/* Sends the prompt; the (simulated) answer streams back token by token. */
 static char *ask_model(int turn, const char *prompt, size_t prompt_len, const char *task,
 		       int attempt)
 {
@@ -92,25 +93,28 @@ static char *ask_model(int turn, const char *prompt, size_t prompt_len, const ch
 		XP_STR("system", "anthropic"),
 		XP_STR("request_model", MODEL),
 		XP_INT("input_tokens", (int64_t)(prompt_len / 4)),
-		XP_BOOL("stream", 1),
 	};
 	int s = xperf_enter(turn, "prompt_transfer", NULL);
 	char *body = request_body(prompt);
 	struct xperf_attr size[] = { XP_INT("http.request.body.size", (int64_t)strlen(body)) };
 	char *answer;
+	size_t len;
 	int llm;
 
 	xperf_span_set(turn, s, size, XP_NATTR(size));
 	free(body);
-	sleep_ms(15); /* upload and queueing until the first token */
-	xperf_mark_fused(turn, "ttft", NULL, 0);
 	xperf_leave(turn, s);
 	llm = xperf_enter_llm(turn, NULL, req, XP_NATTR(req));
 	answer = model_answer(task, attempt);
-	sleep_ms(40 + (long)strlen(answer)); /* decoding, ~1 ms per character */
+	len = strlen(answer);
+	sleep_ms(15); /* queueing and prefill until the first token */
+	for (size_t i = 0; i < len; i += 4) {
+		sleep_ms(4); /* decoding: one token of ~4 characters */
+		xperf_llm_token(turn, llm);
+	}
 	{
 		struct xperf_attr resp[] = {
-			XP_INT("output_tokens", (int64_t)(strlen(answer) / 4 + 1)),
+			XP_INT("output_tokens", (int64_t)((len + 3) / 4)),
 			XP_STR("finish_reason", "tool_use"),
 			XP_STR("response_model", MODEL),
 		};

@@ -3,9 +3,9 @@
 
 Each task is one turn: assemble the prompt from the system prompt, the
 history and the task; send it (the model is simulated, as there is no
-network: a sleep stands for the time to first token and for decoding);
-parse the model's JSON answer; run the tool it asks for as a real /bin/sh
-subprocess. A failing tool is Waste: the model is asked again (a retry) and
+network: sleeps stand for the time to first token and for each streamed
+token, recorded with span.token()); parse the model's JSON answer; run the
+tool it asks for as a real /bin/sh subprocess. A failing tool is Waste: the model is asked again (a retry) and
 proposes a corrected command. Traces go to $XPERF_TRACE_DIR (default
 .xperf/traces)/<session>/turn_NNN.json.
 
@@ -45,14 +45,18 @@ def model_answer(task, attempt):
 
 
 def ask_model(turn, prompt, task, attempt):
-    with turn.span("prompt_transfer"):
-        time.sleep(0.015)  # upload and queueing until the first token
-        turn.mark_fused("ttft")
+    with turn.span("prompt_transfer") as transfer:
+        body = json.dumps({"model": MODEL, "stream": True,
+                           "messages": [{"role": "user", "content": prompt}]})
+        transfer.set({"http.request.body.size": len(body)})
     with turn.llm({"system": "anthropic", "request_model": MODEL,
-                   "input_tokens": len(prompt) // 4, "stream": True}) as llm:
+                   "input_tokens": len(prompt) // 4}) as llm:
         answer = model_answer(task, attempt)
-        time.sleep(0.04 + len(answer) / 1000)  # decoding, ~1 ms per character
-        llm.respond(output_tokens=len(answer) // 4 + 1, finish_reason="tool_use",
+        time.sleep(0.015)  # queueing and prefill until the first token
+        for _ in range(0, len(answer), 4):
+            time.sleep(0.004)  # decoding: one token of ~4 characters
+            llm.token()
+        llm.respond(output_tokens=(len(answer) + 3) // 4, finish_reason="tool_use",
                     response_model=MODEL)
     return answer
 

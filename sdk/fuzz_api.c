@@ -116,7 +116,7 @@ static void step(struct prog *g, int *turn)
 	const char *sv[4][4];
 	int64_t iv[4][4];
 	size_t n = next(g) % 5, na = n > 4 ? 4 : n;
-	int op = next(g) % 11, h = next(g) % 4 == 0 ? (int8_t)next(g) : *turn, id = next(g) % 8;
+	int op = next(g) % 12, h = next(g) % 4 == 0 ? (int8_t)next(g) : *turn, id = next(g) % 8;
 
 	for (size_t i = 0; i < na; i++)
 		make_attr(g, &a[i], sv[i], iv[i]);
@@ -149,6 +149,9 @@ static void step(struct prog *g, int *turn)
 		break;
 	case 8:
 		check_rc(xperf_mark_waste(h, PICK(g, kinds), a, na));
+		break;
+	case 9:
+		check_rc(xperf_llm_token(h, id));
 		break;
 	default:
 		check_rc(xperf_stats(next(g) & 1 ? NULL : &(struct xperf_stats){ 0 }));

@@ -5,6 +5,7 @@
  *   session.c  the one session: init/shutdown, the lock, the table of open turns
  *   turn.c     turns and spans: the public calls that record them
  *   marks.c    fused and waste marks
+ *   stream.c   streamed tokens: token times, ttft, streaming gaps
  *   probe.c    per-thread measurement: clocks and perf_event counters
  *   agent.c    who the agent process is: pid, comm, start time, container
  *   attrib.c   theory-driven attribution: stage -> domain, category, waste L3
@@ -52,6 +53,8 @@ struct xp_span {
 	double ctr[XP_CTR_COUNT];             /* start values, then deltas */
 	uint8_t why[XP_CTR_COUNT];            /* interned reasons of the others */
 	cJSON *attrs;                         /* object, NULL until one is set */
+	uint64_t *tokens;                     /* xperf_llm_token arrival times */
+	size_t ntokens, tokcap;
 };
 
 struct xp_mark {
@@ -123,6 +126,9 @@ void xp_agent_collect(struct xp_agent *ag, const char *name, const char *model);
 /* marks.c: under the lock; takes counts and attrs on success (0), else an error */
 int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
 		   cJSON *counts, cJSON *attrs);
+
+/* stream.c: under the lock, when an LLM span with recorded tokens is closed */
+void xp_stream_finish(struct xp_turn *t, struct xp_span *sp);
 
 /* attrib.c */
 int xp_stage_valid(const char *name);

@@ -81,7 +81,7 @@ const cJSON *tu_span(const cJSON *doc, const char *stage)
 
 int64_t tu_int(const cJSON *obj, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItem(obj, key);
+	const cJSON *v = key ? cJSON_GetObjectItem(obj, key) : obj;
 
 	if (cJSON_IsNumber(v))
 		return (int64_t)v->valuedouble;

@@ -30,7 +30,8 @@ cJSON *tu_load(const char *path);
 void tu_turn_path(char *buf, size_t len, int turn);
 /* The first span of `doc` with this stage, or NULL. */
 const cJSON *tu_span(const cJSON *doc, const char *stage);
-/* Integer value at obj[key] (also for raw integer literals); -1 when absent. */
+/* Integer value at obj[key], or of obj itself when key is NULL (also for raw
+ * integer literals); -1 when absent. */
 int64_t tu_int(const cJSON *obj, const char *key);
 /* 1 when doc's data_quality.warnings has an entry containing `needle`. */
 int tu_has_warning(const cJSON *doc, const char *needle);

@@ -117,17 +117,18 @@ void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete)
 	for (size_t i = 0; i < t->nspans; i++) {
 		struct xp_span *sp = &t->spans[i];
 
-		if (!xp_token_times_ok(sp->attrs, sp->start_ns, sp->open ? now_ns : sp->end_ns)) {
+		if (sp->open) {
+			sp->open = 0;
+			sp->end_ns = now_ns;
+			warn(t, "span %d (%s) was not left before the turn ended: closed at the "
+			     "turn's end, without CPU time or counters", sp->id, sp->stage);
+			xp_stream_finish(t, sp);
+		}
+		if (!xp_token_times_ok(sp->attrs, sp->start_ns, sp->end_ns)) {
 			cJSON_DeleteItemFromObjectCaseSensitive(sp->attrs, "xperf.token_times_ns");
 			warn(t, "span %d (%s): xperf.token_times_ns dropped, not ordered "
 			     "inside the span", sp->id, sp->stage);
 		}
-		if (!sp->open)
-			continue;
-		sp->open = 0;
-		sp->end_ns = now_ns;
-		warn(t, "span %d (%s) was not left before the turn ended: closed at the "
-		     "turn's end, without CPU time or counters", sp->id, sp->stage);
 	}
 }
 
@@ -149,8 +150,10 @@ void xp_turn_free(struct xp_turn *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->nspans; i++)
+	for (size_t i = 0; i < t->nspans; i++) {
 		cJSON_Delete(t->spans[i].attrs);
+		free(t->spans[i].tokens);
+	}
 	for (size_t i = 0; i < t->nmarks; i++) {
 		cJSON_Delete(t->marks[i].counts);
 		cJSON_Delete(t->marks[i].attrs);
@@ -275,6 +278,7 @@ static void close_span(struct xp_turn *t, struct xp_span *sp, const struct xp_sa
 			sp->why[c] = s->why[c];
 	}
 	xp_top_of(t, s->tid, 0)->span = sp->parent;
+	xp_stream_finish(t, sp);
 }
 
 static int leave_span(int handle, int id, int llm, const struct xperf_attr *a, size_t n)

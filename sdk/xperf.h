@@ -56,6 +56,7 @@ extern "C" {
 /* Per-turn limits; beyond them events are dropped and counted in the file. */
 #define XPERF_MAX_SPANS 65536
 #define XPERF_MAX_MARKS 65536
+#define XPERF_MAX_TOKENS 65536 /* per LLM span, xperf_llm_token */
 
 /*
  * Attribute values. Keys and strings are copied; the caller keeps ownership.
@@ -189,6 +190,19 @@ int xperf_enter_llm(int turn, const char *stage, const struct xperf_attr *attrs,
  * (then the span stays open).
  */
 int xperf_leave_llm(int turn, int span, const struct xperf_attr *attrs, size_t n);
+
+/*
+ * A token (or chunk) of a streamed answer arrived now, for the open LLM span
+ * `span` of this thread. When the span ends, the arrival times become
+ * xperf.token_times_ns, the first one the span's xperf.ttft_ns and
+ * gen_ai.server.time_to_first_token (time since the span began: enter it when
+ * the request is sent), a fused "ttft" mark at the first token (do not also
+ * mark ttft by hand), and a fused "streaming_gap" mark (with gap_ns) at the
+ * end of each gap longer than the theory's streaming-gap rule. Values the
+ * caller gives explicitly win. Returns 0, or XP_ENOINIT, XP_ENOTURN,
+ * XP_ENOSPAN, XP_ECLOSED, XP_ETHREAD, XP_ENOTLLM, XP_ELIMIT or XP_ENOMEM.
+ */
+int xperf_llm_token(int turn, int span);
 
 /*
  * Add attributes to a span, open or left (e.g. process.exit.code after a

@@ -171,6 +171,23 @@ class Binding(SessionTest):
             return e
         return None
 
+    def test_streamed_tokens(self):
+        with xperf.turn() as t:
+            with t.llm({"system": "openai"}) as llm:
+                for i in range(5):
+                    time.sleep(0.3 if i == 3 else 0.002)
+                    llm.token()
+            with self.assertRaises(xperf.SpanClosedError):
+                llm.token()
+        with self.assertRaises(xperf.NoTurnError):
+            llm.token()
+        doc = load(self.turn_file(t))
+        a = span(doc, "llm_inference")["attributes"]
+        self.assertEqual(len(a["xperf.token_times_ns"]), 5)
+        self.assertGreater(a["xperf.ttft_ns"], 0)
+        gaps = [m for m in doc["fused_marks"] if m["kind"] == "streaming_gap"]
+        self.assertIn(a["xperf.token_times_ns"][3], [m["t_ns"] for m in gaps])
+
     def test_sleep_is_off_cpu(self):
         with xperf.turn() as t:
             with t.span("tool_call", tool_name="sleep"):

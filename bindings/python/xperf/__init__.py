@@ -163,6 +163,12 @@ class Span:
         """Add attributes now (e.g. exit_code after the tool ran)."""
         self.turn.set(self, dict(attributes or {}, **kw))
 
+    def token(self):
+        """LLM spans: a token (or chunk) of the streamed answer arrived now."""
+        rc = _c().xperf_llm_token(self.turn.handle, self.id)
+        if rc:
+            _check(rc)
+
     def respond(self, attributes=None, **kw):
         """LLM spans under Turn.llm(): attributes given to leave_llm() at exit."""
         self._response = dict(self._response or {}, **dict(attributes or {}, **kw))

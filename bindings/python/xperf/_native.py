@@ -80,6 +80,7 @@ _SIGNATURES = {
     "xperf_enter_llm": (ctypes.c_int, ctypes.c_char_p) + _ATTRS,
     "xperf_leave_llm": (ctypes.c_int, ctypes.c_int) + _ATTRS,
     "xperf_span_set": (ctypes.c_int, ctypes.c_int) + _ATTRS,
+    "xperf_llm_token": (ctypes.c_int, ctypes.c_int),
     "xperf_mark_fused": (ctypes.c_int, ctypes.c_char_p) + _ATTRS,
     "xperf_mark_waste": (ctypes.c_int, ctypes.c_char_p) + _ATTRS,
     "xperf_stats": (ctypes.POINTER(Stats),),
