@@ -19,9 +19,9 @@ const structural = new Set([
 const beyond = new Set([
 	"counter_both_ways", "duplicate_span_id", "gpu_activity_outside_turn",
 	"mark_outside_turn", "mark_unknown_span", "missing_parent", "parent_cycle",
-	"parent_not_containing", "sched_exceeds_span", "span_end_before_start",
-	"span_outside_turn", "token_times_backwards", "turn_end_before_start", "unknown_stage",
-	"waste_unknown_l3",
+	"parent_not_containing", "sched_exceeds_span", "sched_huge_values",
+	"span_end_before_start", "span_outside_turn", "token_times_backwards",
+	"turn_end_before_start", "unknown_stage", "waste_unknown_l3",
 ]);
 
 const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true });

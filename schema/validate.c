@@ -37,7 +37,8 @@ static cJSON *check(const char *file, const char *buf, size_t len, xp_verror_fn 
 	} else {
 		root = cJSON_ParseWithLength(buf, len);
 		if (!root) {
-			xp_vctx_error_at(&v, 1, 1, "", "out of memory while parsing");
+			xp_vctx_error_at(&v, 1, 1, "",
+					 "cJSON could not parse the document (out of memory?)");
 		} else {
 			v.root = root;
 			v.scan = &scan;

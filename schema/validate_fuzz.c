@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validate_fuzz.c - libFuzzer target for the TurnTrace validator: any bytes
- * must give a finite error count, no crash, no leak, no sanitizer report,
- * and a document is returned exactly when there is no error.
+ * must give a bounded error count, no crash, no leak, no sanitizer report; a
+ * document is returned exactly when there is no error; and whatever the
+ * scanner accepts, cJSON parses (the scanner is the stricter of the two).
  */
 #include <stdlib.h>
 
+#include "schema/jscan.h"
 #include "schema/validate.h"
 
 static void count(const struct xp_verror *e, void *ctx)
@@ -20,9 +22,18 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	int seen = 0, nerr = -1;
 	cJSON *doc = xp_load_turn_buffer("fuzz", (const char *)data, size, count, &seen, &nerr);
+	struct xp_jscan scan;
 
 	if (nerr != seen || (doc != NULL) != (nerr == 0) || nerr > XP_VALIDATE_MAX_ERRORS + 1)
 		abort();
 	cJSON_Delete(doc);
+	if (!xp_jscan((const char *)data, size, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES,
+		      &scan)) {
+		doc = cJSON_ParseWithLength((const char *)data, size);
+		if (!doc)
+			abort();
+		cJSON_Delete(doc);
+	}
+	xp_jscan_free(&scan);
 	return 0;
 }

@@ -99,14 +99,15 @@ static const struct span *find(const struct turn *t, long long id)
 static void check_sched(struct xp_vctx *v, const struct span *s)
 {
 	const cJSON *sched = get(s->node, "sched");
-	long long sum;
+	double sum; /* three values near 2^63 would overflow a long long */
 
 	if (!sched)
 		return;
-	sum = opt_ns(sched, "on_cpu_ns") + opt_ns(sched, "runq_ns") + opt_ns(sched, "blocked_ns");
-	if (sum > s->end - s->start + XP_SCHED_TOLERANCE_NS)
+	sum = (double)opt_ns(sched, "on_cpu_ns") + (double)opt_ns(sched, "runq_ns") +
+	      (double)opt_ns(sched, "blocked_ns");
+	if (sum > (double)(s->end - s->start) + XP_SCHED_TOLERANCE_NS)
 		ERR_AT(v, s->node, "sched",
-		       "on_cpu_ns + runq_ns + blocked_ns = %lld exceeds the span's %lld ns by more "
+		       "on_cpu_ns + runq_ns + blocked_ns = %.0f exceeds the span's %lld ns by more "
 		       "than 1 ms", sum, s->end - s->start);
 }
 
