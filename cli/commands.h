@@ -15,5 +15,6 @@
 
 int cmd_theory(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
+int cmd_rubric(int argc, char **argv);
 
 #endif /* XPERF_CLI_COMMANDS_H */

@@ -13,6 +13,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "theory", cmd_theory, "print the Top-down model (domains, L2, L3, L4, rules)" },
+	{ "rubric", cmd_rubric, "score a program on the seven-dimension performance rubric" },
 	{ "validate", cmd_validate, "check TurnTrace files against the schema" },
 };
 

@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE /* RUSAGE_THREAD */
 #include "lib/counters.h"
+#include "lib/test_check.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -17,18 +18,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static int failures;
-
-#define CHECK(cond, ...)                                                  \
-	do {                                                              \
-		if (!(cond)) {                                            \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                     \
-			fputc('\n', stderr);                              \
-			failures++;                                       \
-		}                                                         \
-	} while (0)
 
 #define BIT(c) (1ull << (c))
 #define SW_ALL (BIT(XP_CTR_TASK_CLOCK) | BIT(XP_CTR_CTX_SWITCHES) | BIT(XP_CTR_MIGRATIONS) | \
@@ -224,10 +213,6 @@ int main(void)
 	test_thread_live();
 	test_child_live();
 	test_not_requested();
-	if (failures) {
-		fprintf(stderr, "%d check(s) failed\n", failures);
-		return 1;
-	}
-	printf("counters_test: all checks passed\n");
-	return 0;
+	printf("counters_test: %d failure(s)\n", test_failures);
+	return test_failures != 0;
 }

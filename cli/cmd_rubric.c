@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_rubric.c - `xperf rubric`: parse and check the options, then run the
+ * rubric pipeline (rubric/pipeline.h). Usage mistakes exit 64, input that
+ * cannot be used (a missing --binary, an unreadable --baseline) exits 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "rubric/env.h"
+#include "rubric/pipeline.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: xperf rubric (--target \"CMD {SIZE}\" | --binary PATH) --out-dir DIR\n"
+		"         [--sizes A,B,C] [--tier fast|medium|deep|asm] [--max-cv PCT]\n"
+		"         [--expected-complexity linear|nlogn|quadratic] [--reps N]\n"
+		"         [--valgrind-size N] [--root DIR] [--baseline SUMMARY.json]\n"
+		"         [--baseline-ledger LEDGER.jsonl] [--findings-out FINDINGS.json]\n"
+		"Score a program on seven performance dimensions (docs/rubric.md).\n"
+		"Exit: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage.\n");
+}
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "xperf rubric: ");
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	return XP_EXIT_USAGE;
+}
+
+/* Whole-string decimal long in [lo, hi]. */
+static int parse_long(const char *s, long lo, long hi, long *out)
+{
+	char *end;
+
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_sizes(const char *s, struct xp_rb_opts *o)
+{
+	char buf[1024], *save = NULL;
+
+	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
+		return -1;
+	o->nsizes = 0;
+	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		if (o->nsizes == XP_RB_MAX_SIZES ||
+		    parse_long(t, 1, LONG_MAX / 2, &o->sizes[o->nsizes++]))
+			return -1;
+	return o->nsizes ? 0 : -1;
+}
+
+static int pick(const char *s, const char *const *names, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	return -1;
+}
+
+static const struct option longopts[] = {
+	{ "target", required_argument, NULL, 't' },
+	{ "binary", required_argument, NULL, 'b' },
+	{ "sizes", required_argument, NULL, 's' },
+	{ "tier", required_argument, NULL, 'T' },
+	{ "max-cv", required_argument, NULL, 'c' },
+	{ "out-dir", required_argument, NULL, 'o' },
+	{ "root", required_argument, NULL, 'r' },
+	{ "baseline", required_argument, NULL, 'B' },
+	{ "baseline-ledger", required_argument, NULL, 'L' },
+	{ "findings-out", required_argument, NULL, 'F' },
+	{ "expected-complexity", required_argument, NULL, 'x' },
+	{ "reps", required_argument, NULL, 'n' },
+	{ "valgrind-size", required_argument, NULL, 'v' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* One option into o; XP_EXIT_OK or the exit code of the mistake. */
+static int apply(int c, const char *arg, struct xp_rb_opts *o)
+{
+	long v;
+	char *end;
+	int i;
+
+	switch (c) {
+	case 't': o->target = arg; break;
+	case 'b': o->binary = arg; break;
+	case 'o': o->out_dir = arg; break;
+	case 'r': o->root = arg; break;
+	case 'B': o->baseline = arg; break;
+	case 'L': o->ledger = arg; break;
+	case 'F': o->findings_out = arg; break;
+	case 's':
+		return parse_sizes(arg, o) ? bad("invalid --sizes '%s': expected positive integers "
+						 "separated by commas (at most 16)", arg) : 0;
+	case 'T':
+		if ((i = pick(arg, xp_rb_tier_names, 4)) < 0)
+			return bad("invalid --tier '%s': fast, medium, deep or asm", arg);
+		o->tier = (enum xp_rb_tier)i;
+		return 0;
+	case 'x':
+		if ((i = pick(arg, xp_rb_cx_names, XP_CX_COUNT)) < 0)
+			return bad("invalid --expected-complexity '%s': linear, nlogn or quadratic", arg);
+		o->expected = (enum xp_rb_cx)i;
+		return 0;
+	case 'c':
+		o->max_cv = strtod(arg, &end);
+		return *arg && !*end && o->max_cv > 0 && o->max_cv < 1000
+			       ? 0 : bad("invalid --max-cv '%s': a percentage above 0", arg);
+	case 'n':
+		if (parse_long(arg, 2, XP_RB_MAX_REPS, &v))
+			return bad("invalid --reps '%s': 2 to 50", arg);
+		o->reps = (int)v;
+		return 0;
+	case 'v':
+		return parse_long(arg, 1, LONG_MAX / 2, &o->valgrind_size)
+			       ? bad("invalid --valgrind-size '%s': a positive integer", arg) : 0;
+	default:
+		usage(stderr);
+		return XP_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* --binary must be executable; a path is made absolute since runs chdir to --root. */
+static int check_binary(struct xp_rb_opts *o)
+{
+	static char abs[PATH_MAX];
+
+	if (!strchr(o->binary, '/')) {
+		if (xp_rb_on_path(o->binary))
+			return 0;
+		fprintf(stderr, "xperf rubric: --binary %s: not found on PATH\n", o->binary);
+		return -1;
+	}
+	if (access(o->binary, X_OK) || !realpath(o->binary, abs)) {
+		fprintf(stderr, "xperf rubric: --binary %s: %s\n", o->binary, strerror(errno));
+		return -1;
+	}
+	o->binary = abs;
+	return 0;
+}
+
+/* Cross-option rules and the checks of outside input. */
+static int check(struct xp_rb_opts *o, char *root_buf)
+{
+	if ((o->target != NULL) == (o->binary != NULL))
+		return bad("%s", "give exactly one of --target and --binary");
+	if (!o->out_dir)
+		return bad("%s", "--out-dir is required");
+	if (o->target && o->nsizes && !strstr(o->target, "{SIZE}"))
+		return bad("--target '%s' must contain {SIZE} when --sizes is given", o->target);
+	if (o->target && !o->nsizes && strstr(o->target, "{SIZE}"))
+		return bad("--target '%s' uses {SIZE} but no --sizes were given", o->target);
+	if (o->binary && check_binary(o))
+		return XP_EXIT_INVALID;
+	if (!realpath(o->root ? o->root : ".", root_buf)) {
+		fprintf(stderr, "xperf rubric: --root %s: %s\n", o->root ? o->root : ".",
+			strerror(errno));
+		return XP_EXIT_INVALID;
+	}
+	o->root = root_buf;
+	if (!o->valgrind_size) {
+		o->valgrind_size = o->nsizes ? o->sizes[0] : 10000;
+		for (int i = 1; i < o->nsizes; i++)
+			if (o->sizes[i] < o->valgrind_size)
+				o->valgrind_size = o->sizes[i];
+	}
+	return XP_EXIT_OK;
+}
+
+int cmd_rubric(int argc, char **argv)
+{
+	static char root[PATH_MAX];
+	struct xp_rb_opts o = { .tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0,
+				.reps = 5 };
+	int c, rc;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return XP_EXIT_OK;
+		}
+		if ((rc = apply(c, optarg, &o)) != XP_EXIT_OK)
+			return rc;
+	}
+	if (optind < argc)
+		return bad("unexpected argument '%s'", argv[optind]);
+	if ((rc = check(&o, root)) != XP_EXIT_OK)
+		return rc;
+	return xp_rb_pipeline(&o);
+}

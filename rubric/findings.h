@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * findings.h - shared-schema PERF findings for FAIL/WARN dimensions, one per
+ * metric (the original's layout and ids: sha1("perf-benchmark|<root>|
+ * <workload>|<metric>") first 16 hex digits), sorted by path then metric.
+ */
+#ifndef XPERF_RUBRIC_FINDINGS_H
+#define XPERF_RUBRIC_FINDINGS_H
+
+#include <cjson/cJSON.h>
+
+#include "rubric/outcome.h"
+
+/* The prescription of a dimension (the original's advice, verbatim). */
+const char *xp_rb_prescription(int dim);
+
+/* The findings array (caller frees). root names the analysed tree. */
+cJSON *xp_rb_findings_json(const struct xp_rb_result *r, const char *root,
+			   enum xp_rb_cx expected);
+
+/* 16 hex digits of SHA-1 over "perf-benchmark|root|<workload>|metric" into id[17]. */
+void xp_rb_finding_id(const char *root, const char *metric, char id[17]);
+
+#endif /* XPERF_RUBRIC_FINDINGS_H */

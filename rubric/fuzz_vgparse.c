@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz_vgparse.c - libFuzzer target for the Valgrind output parsers. The
+ * first byte picks the parser (0 cachegrind, 1 callgrind, 2 massif), the
+ * rest is the file. Checks the parsers' own invariants on success.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "rubric/vgparse.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[256];
+
+	if (size < 1)
+		return 0;
+	const char *buf = (const char *)data + 1;
+	size_t len = size - 1;
+	switch (data[0] % 3) {
+	case 0: {
+		struct xp_cg_profile p;
+		if (xp_cg_parse("f", buf, len, &p, err, sizeof(err)) == 0) {
+			if (p.nfn > XP_VG_MAX_FNS)
+				abort();
+			xp_cg_free(&p);
+		}
+		break;
+	}
+	case 1: {
+		struct xp_cl_profile c;
+		if (xp_cl_parse("f", buf, len, 10, &c, err, sizeof(err)) == 0 &&
+		    c.mult_paths > c.total_calls)
+			abort();
+		break;
+	}
+	default: {
+		struct xp_ms_profile m;
+		if (xp_ms_parse("f", buf, len, &m, err, sizeof(err)) == 0 &&
+		    (m.peak_snapshot >= m.nsnap || m.local_maxima > m.nsnap / 2))
+			abort();
+		break;
+	}
+	}
+	return 0;
+}

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * measure.c - timed runs, serial and before any Valgrind stage (timing is
+ * the noise-sensitive part). A progress bar goes to stderr only when stderr
+ * is a terminal, so logs and pipes stay clean.
+ */
+#include "rubric/measure.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rubric/cmdline.h"
+#include "rubric/runner.h"
+#include "rubric/stats.h"
+
+struct progress {
+	int on, done, total;
+};
+
+static void progress_step(struct progress *p, long size)
+{
+	const int width = 30;
+
+	p->done++;
+	if (!p->on)
+		return;
+	int fill = p->total ? p->done * width / p->total : width;
+	fprintf(stderr, "\r[%.*s%*s] %d/%d runs, size %ld ", fill,
+		"##############################", width - fill, "", p->done, p->total, size);
+	if (p->done == p->total)
+		fputc('\n', stderr);
+}
+
+void xp_rb_size_stats(struct xp_rb_size *z, const struct xp_rb_run *runs)
+{
+	double v[XP_RB_MAX_REPS];
+
+	z->wall_median = xp_median(z->wall, (size_t)z->nruns);
+	z->wall_mean = xp_mean(z->wall, (size_t)z->nruns);
+	z->wall_cv = xp_cv_pct(z->wall, (size_t)z->nruns);
+	memset(&z->ctr, 0, sizeof(z->ctr));
+	for (int c = 0; c < XP_CTR_COUNT; c++) {
+		int n = 0;
+		for (int i = 0; i < z->nruns; i++) {
+			if (runs[i].ctr.mask & (1ull << c))
+				v[n++] = runs[i].ctr.value[c];
+			else
+				memcpy(z->ctr.why[c], runs[i].ctr.why[c], sizeof(z->ctr.why[c]));
+		}
+		/* A counter counts only when every run had it. */
+		if (n == z->nruns && n > 0) {
+			z->ctr.mask |= 1ull << c;
+			z->ctr.value[c] = xp_median(v, (size_t)n);
+			z->ctr.why[c][0] = '\0';
+		}
+	}
+}
+
+/* Warm-up plus reps runs of one size. Returns 0, 1 (run failed) or 2 (cannot execute). */
+static int measure_size(const struct xp_rb_opts *o, struct xp_rb_size *z, int has_size,
+			struct progress *pg, char *err, size_t errlen)
+{
+	struct xp_rb_run runs[XP_RB_MAX_REPS], warm;
+	struct xp_run_io io = { o->root, NULL, NULL, 1 };
+	struct xp_cmd cmd;
+
+	if (xp_cmd_build(o->target, o->binary, z->size, has_size, &cmd, err, errlen))
+		return 2;
+	for (int i = -1; i < o->reps; i++) {
+		struct xp_rb_run *r = i < 0 ? &warm : &runs[i];
+		if (xp_rb_interrupted) {
+			/* Keep what was measured when it still has a spread. */
+			snprintf(err, errlen, "interrupted by signal %d", (int)xp_rb_interrupted);
+			if (z->nruns >= 2)
+				xp_rb_size_stats(z, runs);
+			else
+				z->nruns = 0;
+			return 1;
+		}
+		enum xp_run_status st = xp_rb_run_once(cmd.argv, &io, r, err, errlen);
+		progress_step(pg, z->size);
+		if (st == XP_RUN_NOEXEC)
+			return 2;
+		if (st != XP_RUN_OK) {
+			z->nruns = 0; /* a size is scored on complete runs only */
+			return 1;
+		}
+		if (i < 0)
+			continue;
+		z->wall[z->nruns++] = r->wall_s;
+		if (r->maxrss_kb > z->maxrss_kb)
+			z->maxrss_kb = r->maxrss_kb;
+	}
+	xp_rb_size_stats(z, runs);
+	return 0;
+}
+
+int xp_rb_measure(const struct xp_rb_opts *o, struct xp_rb_meas *m, char *err, size_t errlen)
+{
+	int groups = o->nsizes ? o->nsizes : 1;
+	struct progress pg = { isatty(2), 0, groups * (o->reps + 1) };
+
+	m->nsizes = groups;
+	for (int i = 0; i < groups; i++) {
+		struct xp_rb_size *z = &m->size[i];
+		char why[XP_RB_WHY];
+
+		z->size = o->nsizes ? o->sizes[i] : 0;
+		int rc = measure_size(o, z, o->nsizes > 0, &pg, why, sizeof(why));
+		if (rc == 2) {
+			snprintf(err, errlen, "%s", why);
+			return 2;
+		}
+		if (rc == 1) {
+			snprintf(m->timing_error, sizeof(m->timing_error), "size %ld: %s", z->size, why);
+			if (pg.on)
+				fputc('\n', stderr);
+			return 1;
+		}
+	}
+	return 0;
+}

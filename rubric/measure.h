@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * measure.h - the timed stage: per size, one warm-up run (not scored), then
+ * `reps` measured runs; per size the median, mean and coefficient of
+ * variation of wall time, the peak RSS and the per-counter medians. Timing
+ * stops at the first failing run (as the original), which is recorded.
+ */
+#ifndef XPERF_RUBRIC_MEASURE_H
+#define XPERF_RUBRIC_MEASURE_H
+
+#include "rubric/rubric.h"
+
+/*
+ * Run the timed stage into m. Returns 0, 1 when a run failed (reason in
+ * m->timing_error; earlier sizes keep their data), or 2 when the target
+ * cannot be executed at all (err says why; nothing measured).
+ */
+int xp_rb_measure(const struct xp_rb_opts *o, struct xp_rb_meas *m, char *err, size_t errlen);
+
+/* Fill the statistics of z from its z->nruns wall times and the runs' counters. */
+void xp_rb_size_stats(struct xp_rb_size *z, const struct xp_rb_run *runs);
+
+#endif /* XPERF_RUBRIC_MEASURE_H */

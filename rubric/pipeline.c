@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pipeline.c - the stage order of the original (timing alone first, then
+ * Valgrind, then scoring and outputs), except that the ledger comparison
+ * happens before the report is written, so the report shows it.
+ */
+#include "rubric/pipeline.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/atomic_file.h"
+#include "rubric/findings.h"
+#include "rubric/measure.h"
+#include "rubric/objdump.h"
+#include "rubric/outcome.h"
+#include "rubric/report.h"
+#include "rubric/runner.h"
+#include "rubric/stats.h"
+#include "rubric/summary.h"
+#include "rubric/valgrind.h"
+#include "rubric/vgparse.h"
+
+static int write_out(const char *path, const char *data, size_t len)
+{
+	int rc = data ? xp_write_file_atomic(path, data, len) : -ENOMEM;
+
+	if (rc)
+		fprintf(stderr, "xperf rubric: cannot write %s: %s\n", path, strerror(-rc));
+	return rc;
+}
+
+static int write_json(const char *path, cJSON *doc)
+{
+	char *s = cJSON_Print(doc);
+	int rc;
+
+	cJSON_Delete(doc);
+	if (!s)
+		return write_out(path, NULL, 0);
+	size_t n = strlen(s);
+	char *t = realloc(s, n + 2);
+	if (t) {
+		t[n] = '\n';
+		t[n + 1] = '\0';
+		s = t;
+		n++;
+	}
+	rc = write_out(path, s, n);
+	free(s);
+	return rc;
+}
+
+/* Baseline: 0 read, -1 invalid (reported). */
+static int read_baseline(const struct xp_rb_opts *o, struct xp_rb_ref *ref,
+			 struct xp_rb_base_mem *mem)
+{
+	char *buf, err[XP_RB_WHY + 512];
+	size_t len;
+	int rc = xp_read_file(o->baseline, &buf, &len);
+
+	if (rc) {
+		fprintf(stderr, "xperf rubric: %s: %s\n", o->baseline, strerror(-rc));
+		return -1;
+	}
+	rc = xp_rb_baseline_parse(o->baseline, buf, len, ref, mem, err, sizeof(err));
+	free(buf);
+	if (rc)
+		fprintf(stderr, "xperf rubric: %s\n", err);
+	return rc;
+}
+
+/* Ledger: a missing file is an empty history. buf/len keep the bytes for the append. */
+static int read_ledger(const struct xp_rb_opts *o, struct xp_rb_outcome *oc, char **buf,
+		       size_t *len)
+{
+	int rc = xp_read_file(o->ledger, buf, len);
+
+	if (rc == -ENOENT) {
+		*buf = NULL;
+		*len = 0;
+	} else if (rc) {
+		fprintf(stderr, "xperf rubric: %s: %s\n", o->ledger, strerror(-rc));
+		return -1;
+	}
+	xp_rb_ledger_parse(o->ledger, *buf ? *buf : "", *len, &oc->ledger);
+	oc->have_ledger = 1;
+	for (int i = 0; i < oc->ledger.corrupt && i < 4; i++)
+		fprintf(stderr, "xperf rubric: warning: %s\n", oc->ledger.warnings[i]);
+	return 0;
+}
+
+/* Old ledger bytes + this run's line, written whole (never a torn line). */
+static int append_ledger(const struct xp_rb_opts *o, const struct xp_rb_outcome *oc,
+			 const char *old, size_t len)
+{
+	char *line = xp_rb_ledger_line(oc);
+	int rc = -1;
+
+	if (line) {
+		size_t ln = strlen(line), sep = len && old[len - 1] != '\n';
+		char *all = malloc(len + sep + ln + 1);
+		if (all) {
+			memcpy(all, old, len);
+			if (sep)
+				all[len] = '\n';
+			memcpy(all + len + sep, line, ln);
+			all[len + sep + ln] = '\n';
+			rc = write_out(o->ledger, all, len + sep + ln + 1);
+			free(all);
+		}
+		free(line);
+	}
+	return rc;
+}
+
+static void percentiles(const struct xp_rb_meas *m, struct xp_rb_outcome *oc)
+{
+	double all[XP_RB_MAX_SIZES * XP_RB_MAX_REPS];
+	size_t n = 0;
+
+	for (int i = 0; i < m->nsizes; i++)
+		for (int j = 0; j < m->size[i].nruns; j++)
+			all[n++] = m->size[i].wall[j];
+	if (n < 2)
+		return;
+	oc->have_pct = 1;
+	oc->p50 = xp_percentile(all, n, 50);
+	oc->p95 = xp_percentile(all, n, 95);
+	oc->p99 = xp_percentile(all, n, 99);
+}
+
+static void print_console(const struct xp_rb_outcome *oc)
+{
+	int scored = 0;
+
+	for (int d = 0; d < D_COUNT; d++) {
+		const struct xp_rb_score *s = &oc->r.dim[d];
+		scored += s->score >= 0;
+		printf("%-20s %-12s %s\n", xp_rb_dim_names[d], xp_rb_tierv_names[s->tier], s->note);
+	}
+	printf("Total: %d/%d, dimensions scored: %d/7; outputs in %s\n", oc->r.total,
+	       oc->r.max_possible, scored, oc->o->out_dir);
+}
+
+static int write_outputs(const struct xp_rb_opts *o, const struct xp_rb_outcome *oc)
+{
+	char path[4096];
+	char *md = NULL;
+	size_t len = 0;
+	int rc = 0;
+
+	snprintf(path, sizeof(path), "%s/benchmark_report.md", o->out_dir);
+	rc |= xp_rb_report_md(oc, &md, &len) ? write_out(path, NULL, 0) : write_out(path, md, len);
+	free(md);
+	snprintf(path, sizeof(path), "%s/benchmark_summary.json", o->out_dir);
+	rc |= write_json(path, xp_rb_summary_json(oc));
+	if (o->findings_out)
+		rc |= write_json(o->findings_out,
+				 xp_rb_findings_json(&oc->r, o->root ? o->root : ".", o->expected));
+	return rc;
+}
+
+int xp_rb_pipeline(const struct xp_rb_opts *o)
+{
+	static struct xp_rb_meas m;
+	static struct xp_rb_outcome oc;
+	struct xp_rb_ref base;
+	struct xp_rb_base_mem mem = { 0 };
+	char err[XP_RB_WHY], *ledger_buf = NULL;
+	size_t ledger_len = 0;
+
+	xp_rb_catch_signals();
+	memset(&m, 0, sizeof(m));
+	memset(&oc, 0, sizeof(oc));
+	oc.o = o;
+	oc.m = &m;
+	xp_rb_env_probe(&oc.env);
+	if (o->baseline && read_baseline(o, &base, &mem))
+		return 2;
+	int trc = xp_rb_measure(o, &m, err, sizeof(err));
+	if (trc == 2) {
+		fprintf(stderr, "xperf rubric: %s\n", err);
+		return 2;
+	}
+	if (trc == 1)
+		fprintf(stderr, "xperf rubric: timing stopped: %s\n", m.timing_error);
+	int failed = xp_rb_valgrind(o, &m);
+	failed += xp_rb_objdump(o, &m) < 0;
+	xp_rb_score_all(&m, o, o->baseline ? &mem : NULL, &oc.r);
+	if (o->baseline) {
+		oc.have_baseline = 1;
+		xp_rb_regress(&base, &oc.r, &oc.base_regr);
+	}
+	if (o->ledger && read_ledger(o, &oc, &ledger_buf, &ledger_len)) {
+		xp_cg_free(&m.cg);
+		return 1;
+	}
+	if (oc.ledger.entries) {
+		xp_rb_regress(&oc.ledger.last, &oc.r, &oc.vs_last);
+		xp_rb_regress(&oc.ledger.best, &oc.r, &oc.vs_best);
+	}
+	percentiles(&m, &oc);
+	int wrc = xp_mkdir_p(o->out_dir);
+	if (wrc)
+		fprintf(stderr, "xperf rubric: cannot create %s: %s\n", o->out_dir, strerror(-wrc));
+	else
+		wrc = write_outputs(o, &oc);
+	if (o->ledger)
+		wrc |= append_ledger(o, &oc, ledger_buf ? ledger_buf : "", ledger_len);
+	free(ledger_buf);
+	xp_cg_free(&m.cg);
+	print_console(&oc);
+	const struct xp_rb_stage *stages[] = { &m.cg_stage, &m.cl_stage, &m.ms_stage, &m.asm_stage };
+	for (size_t i = 0; failed && i < sizeof(stages) / sizeof(stages[0]); i++)
+		if (!stages[i]->ran && stages[i]->artifact[0])
+			fprintf(stderr, "xperf rubric: %s\n", stages[i]->why);
+	return trc || failed || wrc || xp_rb_interrupted ? 1 : 0;
+}

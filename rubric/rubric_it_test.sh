@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# rubric_it_test.sh - `xperf rubric` end to end on programs built for the test:
+# growth classes, software counters against `perf stat` on the same commands,
+# the noise gate, baseline and ledger regressions, the Valgrind tiers, and
+# bad input with its exit codes. Runs real processes: tagged local.
+set -uo pipefail
+
+XPERF=${XPERF:-cli/xperf}
+SCALE=$(pwd)/rubric/testprogs/scale
+FAULTS=$(pwd)/rubric/testprogs/faults
+T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/rubric_it.XXXXXX")
+fails=0
+check() { # check DESCRIPTION COMMAND...
+	if "${@:2}"; then echo "ok   $1"; else echo "FAIL $1"; fails=$((fails + 1)); fi
+}
+# jq-free JSON assertions: py FILE EXPR -> exit status of bool(EXPR) with d = the document.
+py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$1"; }
+
+# 1. Growth classes (CPU time of exact-cost programs; sizes keep each run under ~0.4 s).
+rubric_scale() { # MODE SIZES EXPECTED DIR
+	"$XPERF" rubric --target "$SCALE $1 {SIZE}" --sizes "$2" --tier fast \
+		--expected-complexity "$3" --reps 3 --out-dir "$4" >/dev/null 2>"$4.err"
+}
+rubric_scale linear 2048,8192,32768,131072 linear "$T/lin"
+rubric_scale nlogn 2048,8192,32768,131072 nlogn "$T/nlogn"
+rubric_scale quadratic 256,512,1024,2048 linear "$T/quad"
+S=benchmark_summary.json
+check "linear program: best class linear" py "$T/lin/$S" "d['complexity_fit']['best_class']=='linear'"
+check "linear program: k in [0.85,1.1], PASS under linear" py "$T/lin/$S" \
+	"0.85<=d['complexity_exponent']<=1.1 and d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks']['complexity_exponent']['tier']=='PASS'"
+check "n log n program: best class nlogn" py "$T/nlogn/$S" "d['complexity_fit']['best_class']=='nlogn'"
+check "quadratic program: best class quadratic" py "$T/quad/$S" "d['complexity_fit']['best_class']=='quadratic'"
+check "quadratic program: k in [1.7,2.2], FAIL under linear" py "$T/quad/$S" \
+	"1.7<=d['complexity_exponent']<=2.2 and d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks']['complexity_exponent']['tier']=='FAIL'"
+check "fast tier: scaling N/A, missing sub-checks listed" py "$T/lin/$S" \
+	"d['rubric']['dimensions']['Algorithmic Scaling']['tier']=='N/A' and 'allocation_churn' in d['rubric']['dimensions']['Algorithmic Scaling']['missing_sub_checks']"
+check "no progress bar when stderr is not a terminal" bash -c "! grep -q \$'\r' '$T/lin.err'"
+
+# 2. Software counters against perf stat on the same command (faults: 20000 page
+# faults and 2000 sleeps), median of 5 runs each.
+"$XPERF" rubric --binary "$FAULTS" --sizes 20000 --tier fast --reps 5 --out-dir "$T/pf" \
+	>/dev/null 2>&1
+for i in 1 2 3 4 5; do
+	perf stat -x, -e page-faults,context-switches,task-clock -o "$T/perf$i.csv" "$FAULTS" 20000
+done
+check "perf stat agreement (page faults, context switches 1%; task clock 15%)" \
+	python3 - "$T/pf/$S" "$T"/perf?.csv <<'EOF'
+import csv, json, statistics, sys
+ours = json.load(open(sys.argv[1]))["counters_by_size"]["20000"]["values"]
+runs = {}
+for path in sys.argv[2:]:
+    for row in csv.reader(l for l in open(path) if l.strip() and not l.startswith("#")):
+        runs.setdefault(row[2], []).append(float(row[0]))
+perf = {k: statistics.median(v) for k, v in runs.items()}
+pairs = [("page_faults", "page-faults", 0.01, 1), ("context_switches", "context-switches", 0.01, 1),
+         ("task_clock_ns", "task-clock", 0.15, 1e6)]
+ok = True
+for mine, theirs, tol, scale in pairs:
+    a, b = ours[mine], perf[theirs] * scale
+    print(f"  {mine}: xperf {a:.0f} perf {b:.0f} ({100 * abs(a - b) / b:.2f}%)")
+    ok &= abs(a - b) <= tol * b
+sys.exit(0 if ok else 1)
+EOF
+check "hardware counters unavailable with a reason, never zero" py "$T/pf/$S" \
+	"all(('PMU' in v or 'not supported' in v) for k,v in d['counters_by_size']['20000']['unavailable'].items()) if not d['prerequisites']['hardware_pmu'] else 'cycles' in d['counters_by_size']['20000']['values']"
+
+# 3. The noise gate.
+"$XPERF" rubric --binary "$FAULTS" --sizes 200 --tier fast --max-cv 0.0001 --out-dir "$T/noise" \
+	>/dev/null 2>&1
+check "max-cv 0.0001: wall time N/A (noise), score -1, excluded" py "$T/noise/$S" \
+	"d['rubric']['dimensions']['Wall-Time Stability']['tier']=='N/A (noise)' and d['rubric']['dimensions']['Wall-Time Stability']['score']==-1 and d['rubric']['max_possible']==4*sum(1 for v in d['rubric']['dimensions'].values() if v['score']>=0)"
+"$XPERF" rubric --binary "$FAULTS" --sizes 200 --tier fast --max-cv 999 --out-dir "$T/quiet" \
+	>/dev/null 2>&1
+check "max-cv 999: wall time scored" py "$T/quiet/$S" \
+	"d['rubric']['dimensions']['Wall-Time Stability']['tier'] in ('PASS','WARN','FAIL')"
+
+# 4. Baseline and ledger regressions (Memory Profile on peak RSS).
+L=$T/ledger.jsonl
+"$XPERF" rubric --binary "$FAULTS" --sizes 2000 --tier fast --out-dir "$T/r1" \
+	--baseline-ledger "$L" >/dev/null 2>&1
+"$XPERF" rubric --binary "$FAULTS" --sizes 2000 --tier fast --out-dir "$T/r2" \
+	--baseline "$T/r1/$S" --baseline-ledger "$L" >/dev/null 2>&1
+head -2 "$L" >"$T/ledger.before"
+"$XPERF" rubric --binary "$FAULTS" --sizes 40000 --tier fast --out-dir "$T/r3" \
+	--baseline "$T/r2/$S" --baseline-ledger "$L" --findings-out "$T/findings.json" >/dev/null 2>&1
+check "same program against its baseline: memory PASS" py "$T/r2/$S" \
+	"d['rubric']['dimensions']['Memory Profile']['tier']=='PASS' and not d['regression_blocker']"
+check "20x the memory: PASS -> FAIL, drop 2, blocker" py "$T/r3/$S" \
+	"d['regression_blocker'] and {'dimension':'Memory Profile','baseline_tier':'PASS','current_tier':'FAIL','drop':2} in d['baseline_regressions']"
+check "ledger vs_last and vs_best report the drop" py "$T/r3/$S" \
+	"any(r['dimension']=='Memory Profile' and r['drop']==2 for r in d['ledger_regressions']['vs_last']) and any(r['dimension']=='Memory Profile' for r in d['ledger_regressions']['vs_best'])"
+check "ledger is append-only: 3 lines, first 2 unchanged" bash -c \
+	"[ \$(wc -l <'$L') = 3 ] && head -2 '$L' | cmp -s - '$T/ledger.before'"
+check "report shows the ledger comparison" grep -q "Against the last run:" "$T/r3/benchmark_report.md"
+check "findings: sorted, 16-hex ids, FAIL memory finding" py "$T/findings.json" \
+	"[f['metric']['name'] for f in d]==sorted(f['metric']['name'] for f in d) and all(len(f['id'])==16 for f in d) and any(f['metric']['name']=='baseline_ratio' and f['severity']=='high' for f in d)"
+check "outputs are mode 0600" bash -c "[ \$(stat -c %a '$T/r3/$S') = 600 ] && [ \$(stat -c %a '$L') = 600 ]"
+
+# 5. Valgrind tiers: cachegrind for caches and branches, callgrind, massif.
+if command -v valgrind >/dev/null; then
+	"$XPERF" rubric --binary "$FAULTS" --sizes 100,200 --tier deep --out-dir "$T/deep" \
+		>/dev/null 2>"$T/deep.err"
+	check "deep tier: cache, branch and CPU from cachegrind, memory from massif" py "$T/deep/$S" \
+		"all(d['rubric']['dimensions'][k]['source'].startswith('cachegrind') for k in ('L1 Cache Efficiency','Last-Level Cache','Branch Prediction','CPU Efficiency')) and d['rubric']['dimensions']['Memory Profile']['source']=='massif'"
+	check "deep tier: all six scaling sub-checks" py "$T/deep/$S" \
+		"len(d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks'])==6 and d['rubric']['dimensions']['Algorithmic Scaling']['tier']!='N/A'"
+	check "cache geometry recorded" py "$T/deep/$S" "d['prerequisites']['cache_model'].startswith('D1=32768,8,64')"
+	check "raw Valgrind files kept" test -s "$T/deep/tier2/cachegrind.out" -a -s "$T/deep/tier3/massif.out"
+fi
+
+# 6. Bad input: one line on stderr, documented exit codes.
+expect() { # expect CODE PATTERN ARGS... : exit code and a one-line error matching PATTERN
+	"$XPERF" rubric "${@:3}" >/dev/null 2>"$T/err"
+	local rc=$?
+	[ "$rc" = "$1" ] && [ "$(wc -l <"$T/err")" = 1 ] && grep -q -- "$2" "$T/err" ||
+		{ echo "  rc=$rc: $(cat "$T/err")"; return 1; }
+}
+echo '{"rubric": {"dimensions": {,}}}' >"$T/bad.json"
+check "missing binary: 2" expect 2 "no/such/prog" --binary /no/such/prog --out-dir "$T/x"
+check "bad sizes: 64" expect 64 "invalid --sizes" --binary "$FAULTS" --sizes 1,x --out-dir "$T/x"
+check "unparseable baseline: 2 with path:line:col" expect 2 "bad.json:1:[0-9]*: invalid JSON" \
+	--binary "$FAULTS" --sizes 10 --out-dir "$T/x" --baseline "$T/bad.json"
+check "target without {SIZE}: 64" expect 64 "must contain {SIZE}" --target "$FAULTS 5" \
+	--sizes 10 --out-dir "$T/x"
+check "target not executable: 2" expect 2 "cannot execute" --target "/no/such {SIZE}" \
+	--sizes 10 --out-dir "$T/x"
+check "no --out-dir: 64" expect 64 "out-dir" --binary "$FAULTS"
+"$XPERF" rubric --target "$SCALE nosuchmode {SIZE}" --sizes 10 --tier fast --out-dir "$T/fail" \
+	>/dev/null 2>&1
+rc=$?
+check "target failing: exit 1, outputs still written with the reason" py "$T/fail/$S" \
+	"$rc==1 and 'exited with status 2' in d['timing_error']"
+
+# 7. A signal stops new runs; what was measured is scored and written.
+"$XPERF" rubric --target "$SCALE linear {SIZE}" --sizes 100000,200000 --tier fast --reps 40 \
+	--out-dir "$T/sig" >/dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+check "SIGTERM: exit 1, partial runs written" py "$T/sig/$S" \
+	"$rc==1 and 'interrupted by signal 15' in d['timing_error'] and len(d['wall_time_median_by_size'])==1"
+
+# 8. The progress bar appears on a terminal (script(1) gives the run a pty).
+if command -v script >/dev/null; then
+	script -qec "$XPERF rubric --binary $FAULTS --sizes 10 --tier fast --out-dir $T/tty" \
+		/dev/null >"$T/tty.out" 2>&1
+	check "progress bar on a terminal" grep -q "runs, size 10" "$T/tty.out"
+fi
+
+rm -rf "$T"
+echo "$fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,136 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner.c - one measured run. The child blocks on a pipe until the parent
+ * has attached the counters (inherit on, enabled at exec), so the parent's
+ * fork bookkeeping is not counted; a second, close-on-exec pipe carries an
+ * execvp errno back, which tells "cannot execute" from "exited 127".
+ */
+#define _GNU_SOURCE /* pipe2 */
+#include "rubric/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+volatile sig_atomic_t xp_rb_interrupted;
+
+static void on_signal(int sig)
+{
+	xp_rb_interrupted = sig;
+}
+
+void xp_rb_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int open_out(const char *path)
+{
+	return open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+}
+
+/* In the child: wait for the go byte, set up stdio and cwd, exec. Never returns. */
+static void child(char *const argv[], const struct xp_run_io *io, int go, int report)
+{
+	char c;
+	int e = 0;
+	int out = open_out(io->stdout_path), errfd = open_out(io->stderr_path);
+
+	if (read(go, &c, 1) != 1)
+		_exit(127);
+	if (out < 0 || errfd < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0 ||
+	    (io->cwd && chdir(io->cwd)))
+		e = errno;
+	else
+		execvp(argv[0], argv);
+	e = e ? e : errno;
+	if (write(report, &e, sizeof(e)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+static void describe_status(int st, char *err, size_t errlen)
+{
+	if (WIFSIGNALED(st))
+		snprintf(err, errlen, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	else
+		snprintf(err, errlen, "exited with status %d", WEXITSTATUS(st));
+}
+
+enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io,
+				  struct xp_rb_run *run, char *err, size_t errlen)
+{
+	int go[2], rep[2], e = 0;
+	struct xp_counter_set set;
+	struct rusage ru;
+
+	memset(run, 0, sizeof(*run));
+	if (pipe2(go, O_CLOEXEC) || pipe2(rep, O_CLOEXEC)) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return XP_RUN_SYSERR;
+	}
+	pid_t pid = fork();
+	if (pid == 0)
+		child(argv, io, go[0], rep[1]);
+	close(go[0]);
+	close(rep[1]);
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(go[1]);
+		close(rep[0]);
+		return XP_RUN_SYSERR;
+	}
+	if (io->counters)
+		xp_counters_open_child(&set, pid, (1ull << XP_CTR_COUNT) - 1);
+	double t0 = now_s();
+	ssize_t w = write(go[1], "g", 1);
+	close(go[1]);
+	ssize_t got = read(rep[0], &e, sizeof(e));
+	close(rep[0]);
+	int st = 0;
+	pid_t r;
+	while ((r = wait4(pid, &st, 0, &ru)) < 0 && errno == EINTR)
+		;
+	run->wall_s = now_s() - t0;
+	if (io->counters) {
+		xp_counters_read(&set, &run->ctr);
+		xp_counters_close(&set);
+	}
+	if (r < 0 || w != 1) {
+		snprintf(err, errlen, "wait4: %s", strerror(errno));
+		return XP_RUN_SYSERR;
+	}
+	run->status = st;
+	run->maxrss_kb = ru.ru_maxrss;
+	if (got == (ssize_t)sizeof(e)) {
+		snprintf(err, errlen, "cannot execute '%s': %s", argv[0], strerror(e));
+		return XP_RUN_NOEXEC;
+	}
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		describe_status(st, err, errlen);
+		return XP_RUN_EXIT;
+	}
+	return XP_RUN_OK;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * runner.h - run the target once, measured: fork, open the perf_event
+ * counters on the child while it waits before execve, release it, reap it
+ * with wait4 (peak RSS) and read the counters. Wall time is CLOCK_MONOTONIC
+ * from the release to the reap.
+ */
+#ifndef XPERF_RUBRIC_RUNNER_H
+#define XPERF_RUBRIC_RUNNER_H
+
+#include <signal.h>
+#include <stddef.h>
+
+#include "rubric/rubric.h"
+
+/* How a run went, beyond the measurements. */
+enum xp_run_status {
+	XP_RUN_OK,        /* exited 0 */
+	XP_RUN_EXIT,      /* exited non-zero or was killed: err says which */
+	XP_RUN_NOEXEC,    /* execvp failed (missing or not executable): err says why */
+	XP_RUN_SYSERR,    /* fork/pipe/wait failed */
+};
+
+/*
+ * The signal number of a SIGINT/SIGTERM/SIGHUP received since
+ * xp_rb_catch_signals(), else 0. Stages stop starting new runs when it is
+ * set, so that the runs already measured are scored and written.
+ */
+extern volatile sig_atomic_t xp_rb_interrupted;
+void xp_rb_catch_signals(void);
+
+/* Where a run happens and where its output goes (NULL: current dir, /dev/null). */
+struct xp_run_io {
+	const char *cwd;
+	const char *stdout_path, *stderr_path; /* created 0600, truncated */
+	int counters; /* 0: no perf_event counters (Valgrind and objdump runs) */
+};
+
+/* Run argv (argv[0] searched on PATH) once, as io says. */
+enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io,
+				  struct xp_rb_run *run, char *err, size_t errlen);
+
+#endif /* XPERF_RUBRIC_RUNNER_H */

@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * score.c - the seven dimensions, with the original pipeline's thresholds
+ * kept as data. Where a dimension overlaps theory's L4 table the L4 verdict
+ * is computed next to it (and IPC's FAIL bound is L4 ipc_low's threshold).
+ * Hardware counters are preferred to cachegrind when the machine has a PMU.
+ */
+#include "rubric/score.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "rubric/stats.h"
+#include "theory/theory.h"
+
+const char *const xp_rb_tier_names[4] = { "fast", "medium", "deep", "asm" };
+const char *const xp_rb_cx_names[XP_CX_COUNT] = { "linear", "nlogn", "quadratic" };
+const char *const xp_rb_tierv_names[5] = { "N/A", "N/A (noise)", "FAIL", "WARN", "PASS" };
+const char *const xp_rb_dim_names[D_COUNT] = {
+	"Algorithmic Scaling", "Wall-Time Stability", "CPU Efficiency", "L1 Cache Efficiency",
+	"Last-Level Cache",    "Branch Prediction",   "Memory Profile",
+};
+const char *const xp_rb_sub_names[S_COUNT] = {
+	"complexity_exponent", "call_amplification", "data_reuse",
+	"write_amplification", "allocation_churn",   "multiplicative_paths",
+};
+const char *const xp_rb_sub_keys[S_COUNT] = { "k", "ratio", "ratio", "ratio", "peaks", "path_count" };
+static const int sub_decimals[S_COUNT] = { 3, 1, 1, 3, 0, 0 };
+
+/* complexity_exponent bounds per --expected-complexity. */
+static const struct xp_rb_bounds k_bounds[XP_CX_COUNT] = { { 1.1, 1.3 }, { 1.3, 1.5 }, { 2.0, 2.2 } };
+static const struct xp_rb_bounds sub_bounds[S_COUNT] = {
+	[S_CALL_AMP] = { 10, 100 }, [S_DATA_REUSE] = { 10, 100 }, [S_WRITE_AMP] = { 0.2, 0.5 },
+	[S_CHURN] = { 2, 5 },	    [S_MULT_PATHS] = { 0, 1 },
+};
+static const struct xp_rb_bounds wall_bounds = { 3, 8 };
+static const struct xp_rb_bounds top_fn_bounds = { 20, 35 };
+static const double ipc_pass = 1.5; /* IPC >= 1.5 PASS; the FAIL bound is L4 ipc_low */
+static const struct xp_rb_bounds mem_ratio_bounds = { 1.1, 1.5 };
+
+/* Cache and branch dimensions: metric, bounds, cachegrind and counter ratios, L4 twin. */
+static const struct cache_dim {
+	int dim;
+	const char *key;
+	struct xp_rb_bounds b;
+	enum xp_cg_ev num1, num2, den1, den2; /* (num1 + num2) / (den1 + den2); CG_NEV: none */
+	enum xp_counter hw_num, hw_den;
+	const char *l4;
+} cache_dims[] = {
+	{ D_L1, "miss_pct", { 1.0, 5.0 }, CG_D1MR, CG_NEV, CG_DR, CG_NEV, XP_CTR_L1D_MISSES,
+	  XP_CTR_L1D_LOADS, "l1d_mpki" },
+	{ D_LL, "miss_pct", { 0.5, 2.0 }, CG_DLMR, CG_DLMW, CG_DR, CG_DW, XP_CTR_LLC_MISSES,
+	  XP_CTR_L1D_LOADS, "llc_mpki" },
+	{ D_BRANCH, "miss_pct", { 1.0, 3.0 }, CG_BCM, CG_NEV, CG_BC, CG_NEV, XP_CTR_BRANCH_MISSES,
+	  XP_CTR_BRANCHES, "branch_miss_rate" },
+};
+
+/* A function row counts when it has at least this share of the program's denominator. */
+#define ROW_MIN_SHARE 0.001
+
+enum xp_rb_tierv xp_rb_grade(double v, struct xp_rb_bounds b)
+{
+	return v <= b.pass ? T_PASS : v <= b.warn ? T_WARN : T_FAIL;
+}
+
+int xp_rb_points(enum xp_rb_tierv t)
+{
+	return t == T_PASS ? 4 : t == T_WARN ? 2 : t == T_FAIL ? 0 : -1;
+}
+
+static void set_tier(struct xp_rb_score *s, enum xp_rb_tierv t)
+{
+	s->tier = t;
+	s->score = xp_rb_points(t);
+}
+
+static void add_metric(struct xp_rb_score *s, const char *key, double v, int decimals)
+{
+	if (s->nm < XP_RB_MAX_METRICS)
+		s->m[s->nm++] = (struct xp_rb_metric){ key, xp_round(v, decimals), decimals };
+}
+
+static void not_available(struct xp_rb_score *s, const char *why)
+{
+	set_tier(s, T_NA);
+	snprintf(s->note, sizeof(s->note), "%s", why);
+}
+
+/* The L4 row `id` against a value; a missing row leaves the score without one. */
+static void l4_check(struct xp_rb_score *s, const char *id, double v)
+{
+	const struct xp_l4 *l4 = xp_l4_find(id);
+
+	if (!l4)
+		return;
+	s->l4_id = l4->id;
+	s->l4_value = v;
+	s->l4_fires = l4->cmp == XP_FIRE_ABOVE ? v > l4->threshold : v < l4->threshold;
+}
+
+static const struct xp_rb_size *largest(const struct xp_rb_meas *m)
+{
+	const struct xp_rb_size *best = NULL;
+
+	for (int i = 0; i < m->nsizes; i++)
+		if (m->size[i].nruns > 0 && (!best || m->size[i].size >= best->size))
+			best = &m->size[i];
+	return best;
+}
+
+static uint64_t cg_sum(const uint64_t *ev, enum xp_cg_ev a, enum xp_cg_ev b)
+{
+	return (a < CG_NEV ? ev[a] : 0) + (b < CG_NEV ? ev[b] : 0);
+}
+
+/*
+ * Per-size median CPU time (task-clock) when every size has it, else median
+ * wall time. CPU time is the algorithm's work; wall time adds the waits of a
+ * shared machine (load 4 on this 2-core VM made linear look like n^0.7).
+ */
+static const char *scaling_times(const struct xp_rb_meas *m, double *n, double *t, size_t *cnt)
+{
+	const uint64_t tc = 1ull << XP_CTR_TASK_CLOCK;
+	int cpu = 1;
+
+	*cnt = 0;
+	for (int i = 0; i < m->nsizes; i++)
+		if (m->size[i].nruns > 0 && m->size[i].wall_median > 0)
+			cpu &= (m->size[i].ctr.mask & tc) && m->size[i].ctr.value[XP_CTR_TASK_CLOCK] > 0;
+	for (int i = 0; i < m->nsizes; i++) {
+		const struct xp_rb_size *z = &m->size[i];
+		if (z->nruns == 0 || !(z->wall_median > 0))
+			continue;
+		n[*cnt] = (double)z->size;
+		t[(*cnt)++] = cpu ? z->ctr.value[XP_CTR_TASK_CLOCK] / 1e9 : z->wall_median;
+	}
+	return cpu ? "task_clock" : "wall";
+}
+
+static void scaling_exponent(const struct xp_rb_meas *m, const struct xp_rb_opts *o,
+			     struct xp_rb_result *r)
+{
+	double n[XP_RB_MAX_SIZES], t[XP_RB_MAX_SIZES];
+	size_t cnt;
+	const char *src = scaling_times(m, n, t, &cnt);
+
+	if (o->nsizes < 2 || cnt < 2)
+		return;
+	xp_fit_classes(n, t, cnt, &r->fit);
+	/* The class fit needs sizes > 1; k alone follows the original (n > 0). */
+	r->fit.k = xp_loglog_slope(n, t, cnt);
+	r->fit.time_source = src;
+	struct xp_rb_score *s = &r->dim[D_SCALING];
+	s->sub_present[S_EXPONENT] = 1;
+	s->sub_value[S_EXPONENT] = xp_round(r->fit.k, 3);
+	s->sub_tier[S_EXPONENT] = xp_rb_grade(s->sub_value[S_EXPONENT], k_bounds[o->expected]);
+}
+
+static void sub_check(struct xp_rb_score *s, int sub, double v)
+{
+	s->sub_present[sub] = 1;
+	s->sub_value[sub] = xp_round(v, sub_decimals[sub]);
+	s->sub_tier[sub] = xp_rb_grade(s->sub_value[sub], sub_bounds[sub]);
+}
+
+/* data_reuse (Dr / N) and write_amplification (Dw / Dr): worst significant function. */
+static void scaling_cachegrind(const struct xp_rb_meas *m, long N, struct xp_rb_score *s)
+{
+	const struct xp_cg_profile *p = &m->cg;
+	double reuse = -1, wamp = -1;
+
+	if (!m->cg_stage.ran || p->total[CG_DR] == 0)
+		return;
+	for (size_t i = 0; i < p->nfn; i++) {
+		const uint64_t *ev = p->fn[i].ev;
+		if (ev[CG_DR] == 0 || ev[CG_DR] < ROW_MIN_SHARE * (double)p->total[CG_DR])
+			continue;
+		reuse = fmax(reuse, (double)ev[CG_DR] / (double)N);
+		wamp = fmax(wamp, (double)ev[CG_DW] / (double)ev[CG_DR]);
+	}
+	if (wamp < 0) {
+		reuse = (double)p->total[CG_DR] / (double)N;
+		wamp = (double)p->total[CG_DW] / (double)p->total[CG_DR];
+	}
+	if (N > 0)
+		sub_check(s, S_DATA_REUSE, reuse);
+	sub_check(s, S_WRITE_AMP, wamp);
+}
+
+static void score_scaling(const struct xp_rb_meas *m, const struct xp_rb_opts *o,
+			  struct xp_rb_result *r)
+{
+	struct xp_rb_score *s = &r->dim[D_SCALING];
+	long N = o->valgrind_size;
+	int present = 0, warns = 0, fails = 0;
+
+	scaling_exponent(m, o, r);
+	if (m->cl_stage.ran && N > 0 && m->cl.total_calls > 0)
+		sub_check(s, S_CALL_AMP, (double)m->cl.total_calls / (double)N);
+	scaling_cachegrind(m, N, s);
+	if (m->ms_stage.ran)
+		sub_check(s, S_CHURN, m->ms.local_maxima);
+	if (m->cl_stage.ran)
+		sub_check(s, S_MULT_PATHS, (double)m->cl.mult_paths);
+	for (int i = 0; i < S_COUNT; i++) {
+		present += s->sub_present[i];
+		warns += s->sub_present[i] && s->sub_tier[i] == T_WARN;
+		fails += s->sub_present[i] && s->sub_tier[i] == T_FAIL;
+	}
+	if (present == 0)
+		not_available(s, "Insufficient data for scaling analysis");
+	else if (present < S_COUNT)
+		not_available(s, "Incomplete evidence for strict scaling rubric");
+	else
+		set_tier(s, fails ? T_FAIL : warns >= 2 ? T_WARN : T_PASS);
+}
+
+/* Scored CV = the worst per-size CV; the noise gate turns it into N/A (noise). */
+static void score_wall(const struct xp_rb_meas *m, double max_cv, struct xp_rb_score *s)
+{
+	double worst = -1;
+
+	for (int i = 0; i < m->nsizes; i++) {
+		const struct xp_rb_size *z = &m->size[i];
+		if (z->nruns == 0 || !(z->wall_median > 0))
+			continue;
+		s->cv_size[s->ncv] = z->size;
+		s->cv_by_size[s->ncv] = xp_round(z->wall_cv, 2);
+		worst = fmax(worst, s->cv_by_size[s->ncv++]);
+	}
+	if (worst < 0) {
+		not_available(s, "no timing data");
+		return;
+	}
+	add_metric(s, "cv", worst, 2);
+	if (worst > max_cv) {
+		set_tier(s, T_NOISE);
+		snprintf(s->note, sizeof(s->note), "cv %.2f%% above --max-cv %.2f%%", worst, max_cv);
+		s->ncv = 0;
+		return;
+	}
+	set_tier(s, xp_rb_grade(worst, wall_bounds));
+}
+
+static enum xp_rb_tierv worse(enum xp_rb_tierv a, enum xp_rb_tierv b)
+{
+	return a < b ? a : b;
+}
+
+/* Hotspot concentration (cachegrind self Ir of the top function) and IPC. */
+static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
+{
+	const struct xp_rb_size *z = largest(m);
+	const struct xp_l4 *l4 = xp_l4_find("ipc_low");
+	enum xp_rb_tierv t = T_PASS;
+	uint64_t top = 0;
+	double ipc;
+	int any = 0;
+
+	if (m->cg_stage.ran && m->cg.total[CG_IR] > 0) {
+		for (size_t i = 0; i < m->cg.nfn; i++)
+			if (m->cg.fn[i].ev[CG_IR] > top)
+				top = m->cg.fn[i].ev[CG_IR];
+		double pct = xp_round(100.0 * (double)top / (double)m->cg.total[CG_IR], 1);
+		add_metric(s, "top_fn_pct", pct, 1);
+		t = worse(t, xp_rb_grade(pct, top_fn_bounds));
+		s->source = "cachegrind";
+		any = 1;
+	}
+	if (z && xp_counters_ratio(&z->ctr, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0) {
+		ipc = xp_round(ipc, 3);
+		add_metric(s, "IPC", ipc, 3);
+		t = worse(t, ipc >= ipc_pass ? T_PASS : ipc >= (l4 ? l4->threshold : 1.0) ? T_WARN
+											    : T_FAIL);
+		l4_check(s, "ipc_low", ipc);
+		s->source = any ? "cachegrind+perf_event" : "perf_event";
+		any = 1;
+	}
+	if (!any) {
+		snprintf(s->note, sizeof(s->note), "no cachegrind profile (tier fast) and IPC: %s",
+			 z ? z->ctr.why[XP_CTR_CYCLES] : "no runs");
+		set_tier(s, T_NA);
+		return;
+	}
+	set_tier(s, t);
+}
+
+/*
+ * Program-wide miss rate from cachegrind's totals. The original took the
+ * worst cg_annotate row, so a loader function with a few hundred accesses
+ * could decide the score; totals weigh every access once.
+ */
+static double cg_total_pct(const struct xp_cg_profile *p, const struct cache_dim *d)
+{
+	uint64_t den = cg_sum(p->total, d->den1, d->den2);
+	uint64_t need = 1ull << d->num1 | 1ull << d->den1;
+
+	/* An event the file lacks (no --branch-sim, no --cache-sim) is not a zero. */
+	if ((p->have & need) != need)
+		return -1;
+	return den ? 100.0 * (double)cg_sum(p->total, d->num1, d->num2) / (double)den : -1;
+}
+
+/* L4 value of a cache dimension: per kilo-instruction, or the plain ratio. */
+static void cache_l4(struct xp_rb_score *s, const struct cache_dim *d, double misses, double den,
+		     double instructions)
+{
+	const struct xp_l4 *l4 = xp_l4_find(d->l4);
+
+	if (!l4)
+		return;
+	if (!strcmp(l4->unit, "MPKI") && instructions > 0)
+		l4_check(s, d->l4, 1000.0 * misses / instructions);
+	else if (strcmp(l4->unit, "MPKI") && den > 0)
+		l4_check(s, d->l4, misses / den);
+}
+
+static void score_cache(const struct xp_rb_meas *m, const struct cache_dim *d,
+			struct xp_rb_score *s)
+{
+	const struct xp_rb_size *z = largest(m);
+	double v;
+
+	if (z && xp_counters_ratio(&z->ctr, d->hw_num, d->hw_den, &v) == 0) {
+		add_metric(s, d->key, 100.0 * v, 3);
+		s->source = "perf_event";
+		if (z->ctr.mask & (1ull << XP_CTR_INSTRUCTIONS))
+			cache_l4(s, d, z->ctr.value[d->hw_num], z->ctr.value[d->hw_den],
+				 z->ctr.value[XP_CTR_INSTRUCTIONS]);
+	} else if (m->cg_stage.ran && (v = cg_total_pct(&m->cg, d)) >= 0) {
+		add_metric(s, d->key, v, 3);
+		s->source = "cachegrind";
+		const uint64_t *t = m->cg.total;
+		cache_l4(s, d, (double)cg_sum(t, d->num1, d->num2), (double)cg_sum(t, d->den1, d->den2),
+			 (double)t[CG_IR]);
+	} else {
+		snprintf(s->note, sizeof(s->note), "hardware counters: %s; cachegrind: %s",
+			 z ? z->ctr.why[d->hw_num] : "no runs",
+			 m->cg_stage.ran ? "no events" : m->cg_stage.why);
+		set_tier(s, T_NA);
+		return;
+	}
+	set_tier(s, xp_rb_grade(s->m[0].value, d->b));
+}
+
+static void score_memory(const struct xp_rb_meas *m, const struct xp_rb_base_mem *base,
+			 struct xp_rb_score *s)
+{
+	const struct xp_rb_size *z = largest(m);
+	double peak = 0;
+
+	if (m->ms_stage.ran && m->ms.peak_bytes > 0) {
+		peak = (double)m->ms.peak_bytes;
+		s->source = "massif";
+	} else if (z && z->maxrss_kb > 0) {
+		peak = (double)z->maxrss_kb * 1024.0;
+		s->source = "rusage";
+	} else {
+		not_available(s, "no massif profile and no peak RSS");
+		return;
+	}
+	add_metric(s, "peak_bytes", peak, 0);
+	if (base && base->peak_bytes > 0 && !strcmp(base->source, s->source)) {
+		double ratio = xp_round(peak / base->peak_bytes, 2);
+		add_metric(s, "baseline_ratio", ratio, 2);
+		set_tier(s, xp_rb_grade(ratio, mem_ratio_bounds));
+	} else if (m->ms_stage.ran) {
+		set_tier(s, xp_rb_grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
+		if (s->tier != T_PASS)
+			add_metric(s, "churn_peaks", m->ms.local_maxima, 0);
+	} else {
+		not_available(s, "peak RSS alone has no threshold: needs massif (tier deep) or a "
+				 "--baseline with the same source");
+	}
+}
+
+void xp_rb_score_all(const struct xp_rb_meas *m, const struct xp_rb_opts *o,
+		     const struct xp_rb_base_mem *base, struct xp_rb_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	score_scaling(m, o, r);
+	score_wall(m, o->max_cv, &r->dim[D_WALL]);
+	score_cpu(m, &r->dim[D_CPU]);
+	for (size_t i = 0; i < sizeof(cache_dims) / sizeof(cache_dims[0]); i++)
+		score_cache(m, &cache_dims[i], &r->dim[cache_dims[i].dim]);
+	score_memory(m, base, &r->dim[D_MEMORY]);
+	for (int d = 0; d < D_COUNT; d++) {
+		if (r->dim[d].score < 0)
+			continue;
+		r->total += r->dim[d].score;
+		r->max_possible += 4;
+	}
+}
+
+double xp_rb_pass_bound(int dim, const char *key)
+{
+	for (size_t i = 0; i < sizeof(cache_dims) / sizeof(cache_dims[0]); i++)
+		if (cache_dims[i].dim == dim)
+			return cache_dims[i].b.pass;
+	if (dim == D_WALL)
+		return wall_bounds.pass;
+	if (dim == D_CPU)
+		return !strcmp(key, "IPC") ? ipc_pass : top_fn_bounds.pass;
+	if (dim == D_MEMORY)
+		return !strcmp(key, "baseline_ratio") ? mem_ratio_bounds.pass
+		       : !strcmp(key, "churn_peaks") ? sub_bounds[S_CHURN].pass : 0.0;
+	return 0.0;
+}
+
+double xp_rb_sub_pass_bound(int sub, enum xp_rb_cx expected)
+{
+	return sub == S_EXPONENT ? k_bounds[expected].pass : sub_bounds[sub].pass;
+}

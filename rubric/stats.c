@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/* stats.c - see stats.h. Small n (sizes, repetitions): sorting copies is fine. */
+#include "rubric/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void sorted_copy(const double *v, size_t n, double *out)
+{
+	memcpy(out, v, n * sizeof(*v));
+	qsort(out, n, sizeof(*out), cmp_double);
+}
+
+double xp_median(const double *v, size_t n)
+{
+	double s[XP_RB_MAX_REPS * XP_RB_MAX_SIZES];
+
+	if (n == 0 || n > sizeof(s) / sizeof(s[0]))
+		return 0;
+	sorted_copy(v, n, s);
+	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+}
+
+double xp_mean(const double *v, size_t n)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return n ? sum / (double)n : 0;
+}
+
+double xp_cv_pct(const double *v, size_t n)
+{
+	double m = xp_mean(v, n), ss = 0;
+
+	if (n < 2 || m == 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (v[i] - m) * (v[i] - m);
+	return 100.0 * sqrt(ss / (double)(n - 1)) / m;
+}
+
+double xp_percentile(const double *v, size_t n, int p)
+{
+	double s[XP_RB_MAX_REPS * XP_RB_MAX_SIZES];
+
+	if (n < 2 || n > sizeof(s) / sizeof(s[0]))
+		return n ? v[0] : 0;
+	sorted_copy(v, n, s);
+	/* statistics.quantiles(n=100): j = floor(p*m/100), delta = p*m - 100*j. */
+	long m = (long)n + 1, j = (long)p * m / 100;
+	if (j < 1)
+		j = 1;
+	if (j > (long)n - 1)
+		j = (long)n - 1;
+	double delta = (double)((long)p * m - 100 * j);
+	return (s[j - 1] * (100 - delta) + s[j] * delta) / 100;
+}
+
+double xp_loglog_slope(const double *x, const double *y, size_t n)
+{
+	double sx = 0, sy = 0, sxy = 0, sxx = 0;
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0) || !(y[i] > 0))
+			continue;
+		double lx = log(x[i]), ly = log(y[i]);
+		sx += lx;
+		sy += ly;
+		sxy += lx * ly;
+		sxx += lx * lx;
+		m++;
+	}
+	double den = (double)m * sxx - sx * sx;
+	if (m < 2 || fabs(den) < 1e-12)
+		return 1.0;
+	return ((double)m * sxy - sx * sy) / den;
+}
+
+/* f(n) of a growth class. */
+static double grow(int c, double n)
+{
+	return c == XP_CX_LINEAR ? n : c == XP_CX_NLOGN ? n * log(n) : n * n;
+}
+
+/*
+ * Relative RMS residual of t = a + b f(n), a >= 0, b > 0, by least squares
+ * weighted 1/t^2 (each size counts by its relative error). The intercept
+ * absorbs the fixed cost of starting a process, which otherwise bends small
+ * sizes toward a flatter curve.
+ */
+static double class_residual(int c, const double *n, const double *t, size_t cnt)
+{
+	double sw = 0, sf = 0, st = 0, sff = 0, sft = 0, a, b, r = 0;
+
+	for (size_t i = 0; i < cnt; i++) {
+		double w = 1 / (t[i] * t[i]), f = grow(c, n[i]);
+		sw += w;
+		sf += w * f;
+		st += w * t[i];
+		sff += w * f * f;
+		sft += w * f * t[i];
+	}
+	double den = sw * sff - sf * sf;
+	b = den > 0 ? (sw * sft - sf * st) / den : 0;
+	a = den > 0 ? (st - b * sf) / sw : -1;
+	if (a < 0 || b <= 0) {
+		a = 0;
+		b = sft / sff;
+	}
+	for (size_t i = 0; i < cnt; i++) {
+		double e = (t[i] - a - b * grow(c, n[i])) / t[i];
+		r += e * e;
+	}
+	return sqrt(r / (double)cnt);
+}
+
+void xp_fit_classes(const double *n, const double *t, size_t cnt, struct xp_rb_fit *fit)
+{
+	double f[XP_RB_MAX_SIZES];
+
+	memset(fit, 0, sizeof(*fit));
+	if (cnt < 2 || cnt > XP_RB_MAX_SIZES)
+		return;
+	for (size_t i = 0; i < cnt; i++)
+		if (!(n[i] > 1) || !(t[i] > 0))
+			return;
+	fit->ok = 1;
+	fit->k = xp_loglog_slope(n, t, cnt);
+	for (int c = 0; c < XP_CX_COUNT; c++) {
+		for (size_t i = 0; i < cnt; i++)
+			f[i] = grow(c, n[i]);
+		fit->slope[c] = xp_loglog_slope(f, t, cnt);
+		fit->residual[c] = class_residual(c, n, t, cnt);
+		if (fit->residual[c] < fit->residual[fit->best])
+			fit->best = c;
+	}
+}
+
+double xp_round(double v, int d)
+{
+	double p = pow(10, d);
+
+	return round(v * p) / p;
+}

@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * summary.c - the machine-readable outputs. Key order follows the original
+ * (insertion order), with the added keys after the ones they refine.
+ */
+#include "rubric/summary.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rubric/stats.h"
+
+/* Sub-check names in alphabetical order, for missing_sub_checks. */
+static const int subs_sorted[S_COUNT] = { S_CHURN,	S_CALL_AMP,   S_EXPONENT,
+					  S_DATA_REUSE, S_MULT_PATHS, S_WRITE_AMP };
+
+static void add_tier(cJSON *o, enum xp_rb_tierv t)
+{
+	cJSON_AddStringToObject(o, "tier", xp_rb_tierv_names[t]);
+}
+
+/* sub_checks, and missing_sub_checks when some (not all, not none) are present. */
+static void sub_checks_json(const struct xp_rb_score *s, cJSON *payload)
+{
+	cJSON *subs = cJSON_AddObjectToObject(payload, "sub_checks");
+	int present = 0;
+
+	for (int i = 0; i < S_COUNT; i++) {
+		if (!s->sub_present[i])
+			continue;
+		cJSON *c = cJSON_AddObjectToObject(subs, xp_rb_sub_names[i]);
+		cJSON_AddNumberToObject(c, xp_rb_sub_keys[i], s->sub_value[i]);
+		add_tier(c, s->sub_tier[i]);
+		present++;
+	}
+	if (present == 0 || present == S_COUNT)
+		return;
+	cJSON *missing = cJSON_AddArrayToObject(payload, "missing_sub_checks");
+	for (int i = 0; i < S_COUNT; i++)
+		if (!s->sub_present[subs_sorted[i]])
+			cJSON_AddItemToArray(missing,
+					     cJSON_CreateString(xp_rb_sub_names[subs_sorted[i]]));
+}
+
+cJSON *xp_rb_dim_json(const struct xp_rb_score *s, int dim)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "score", s->score);
+	add_tier(o, s->tier);
+	for (int i = 0; i < s->nm; i++)
+		cJSON_AddNumberToObject(o, s->m[i].key, s->m[i].value);
+	if (dim == D_WALL && s->nm == 0)
+		cJSON_AddNullToObject(o, "cv");
+	if (dim == D_WALL && s->ncv > 0) {
+		cJSON *by = cJSON_AddObjectToObject(o, "cv_by_size");
+		for (int i = 0; i < s->ncv; i++) {
+			char k[32];
+			snprintf(k, sizeof(k), "%ld", s->cv_size[i]);
+			cJSON_AddNumberToObject(by, k, s->cv_by_size[i]);
+		}
+	}
+	if (dim == D_SCALING)
+		sub_checks_json(s, o);
+	if (s->source)
+		cJSON_AddStringToObject(o, "source", s->source);
+	if (s->note[0])
+		cJSON_AddStringToObject(o, "note", s->note);
+	if (s->l4_id) {
+		cJSON *l4 = cJSON_AddObjectToObject(o, "l4");
+		cJSON_AddStringToObject(l4, "id", s->l4_id);
+		cJSON_AddNumberToObject(l4, "value", xp_round(s->l4_value, 4));
+		cJSON_AddBoolToObject(l4, "fires", s->l4_fires);
+	}
+	return o;
+}
+
+static void add_regressions(cJSON *arr, const struct xp_rb_regressions *g, const char *ref_key)
+{
+	for (int i = 0; i < g->n; i++) {
+		cJSON *r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "dimension", xp_rb_dim_names[g->r[i].dim]);
+		cJSON_AddStringToObject(r, ref_key, xp_rb_tierv_names[g->r[i].ref]);
+		cJSON_AddStringToObject(r, "current_tier", xp_rb_tierv_names[g->r[i].cur]);
+		cJSON_AddNumberToObject(r, "drop", g->r[i].drop);
+		cJSON_AddItemToArray(arr, r);
+	}
+}
+
+static void add_env(cJSON *doc, const struct xp_rb_env *e, const char *cache_model)
+{
+	cJSON *p = cJSON_AddObjectToObject(doc, "prerequisites");
+	cJSON_AddBoolToObject(p, "valgrind", e->valgrind);
+	cJSON_AddNumberToObject(p, "perf_paranoid", e->perf_paranoid);
+	cJSON_AddBoolToObject(p, "hardware_pmu", e->pmu);
+	cJSON_AddStringToObject(p, "governor", e->governor);
+	cJSON_AddStringToObject(p, "cache_model", cache_model);
+	cJSON_AddNumberToObject(p, "ram_mb", (double)e->ram_mb);
+
+	cJSON *v = cJSON_AddObjectToObject(doc, "environment");
+	cJSON_AddStringToObject(v, "cpu_model", e->cpu_model);
+	cJSON_AddStringToObject(v, "kernel", e->kernel);
+	cJSON_AddStringToObject(v, "governor", e->governor);
+	cJSON_AddStringToObject(v, "smt", e->smt);
+	cJSON_AddNumberToObject(v, "load_avg_1m", xp_round(e->load_avg_1m, 2));
+	cJSON_AddStringToObject(v, "timestamp_utc", e->timestamp_utc);
+}
+
+/* wall_time_* by size, and per-size counters with their reasons. */
+static void add_sizes(cJSON *doc, const struct xp_rb_meas *m)
+{
+	cJSON *med = cJSON_AddObjectToObject(doc, "wall_time_median_by_size");
+	cJSON *mean = cJSON_AddObjectToObject(doc, "wall_time_mean_by_size");
+	cJSON *ctr = cJSON_AddObjectToObject(doc, "counters_by_size");
+
+	for (int i = 0; i < m->nsizes; i++) {
+		const struct xp_rb_size *z = &m->size[i];
+		char k[32];
+		if (z->nruns == 0)
+			continue;
+		snprintf(k, sizeof(k), "%ld", z->size);
+		cJSON_AddNumberToObject(med, k, xp_round(z->wall_median, 6));
+		cJSON_AddNumberToObject(mean, k, xp_round(z->wall_mean, 6));
+		cJSON *c = cJSON_AddObjectToObject(ctr, k);
+		cJSON *vals = cJSON_AddObjectToObject(c, "values");
+		cJSON *un = cJSON_AddObjectToObject(c, "unavailable");
+		cJSON_AddNumberToObject(c, "peak_rss_bytes", (double)z->maxrss_kb * 1024);
+		for (int j = 0; j < XP_CTR_COUNT; j++) {
+			if (z->ctr.mask & (1ull << j))
+				cJSON_AddNumberToObject(vals, xp_counter_names[j], z->ctr.value[j]);
+			else
+				cJSON_AddStringToObject(un, xp_counter_names[j], z->ctr.why[j]);
+		}
+	}
+}
+
+static void add_fit(cJSON *doc, const struct xp_rb_fit *f)
+{
+	if (!f->time_source)
+		return;
+	cJSON *o = cJSON_AddObjectToObject(doc, "complexity_fit");
+	cJSON_AddStringToObject(o, "time_source", f->time_source);
+	cJSON_AddNumberToObject(o, "k", xp_round(f->k, 3));
+	if (!f->ok)
+		return;
+	cJSON_AddStringToObject(o, "best_class", xp_rb_cx_names[f->best]);
+	for (int c = 0; c < XP_CX_COUNT; c++) {
+		char k[40];
+		snprintf(k, sizeof(k), "slope_vs_%s", xp_rb_cx_names[c]);
+		cJSON_AddNumberToObject(o, k, xp_round(f->slope[c], 3));
+		snprintf(k, sizeof(k), "residual_%s", xp_rb_cx_names[c]);
+		cJSON_AddNumberToObject(o, k, xp_round(f->residual[c], 4));
+	}
+}
+
+static void add_rubric(cJSON *doc, const struct xp_rb_result *r)
+{
+	cJSON *rb = cJSON_AddObjectToObject(doc, "rubric");
+	cJSON_AddNumberToObject(rb, "total", r->total);
+	cJSON_AddNumberToObject(rb, "max_possible", r->max_possible);
+	cJSON *dims = cJSON_AddObjectToObject(rb, "dimensions");
+	for (int d = 0; d < D_COUNT; d++)
+		cJSON_AddItemToObject(dims, xp_rb_dim_names[d], xp_rb_dim_json(&r->dim[d], d));
+}
+
+cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
+{
+	const struct xp_rb_result *r = &oc->r;
+	const struct xp_rb_score *sc = &r->dim[D_SCALING];
+	cJSON *doc = cJSON_CreateObject();
+
+	if (sc->sub_present[S_EXPONENT])
+		cJSON_AddNumberToObject(doc, "complexity_exponent", sc->sub_value[S_EXPONENT]);
+	else
+		cJSON_AddNullToObject(doc, "complexity_exponent");
+	cJSON_AddBoolToObject(doc, "deterministic_tier", r->dim[D_CPU].tier != T_NA);
+	cJSON_AddStringToObject(doc, "generated_at", oc->env.generated_at);
+	cJSON_AddStringToObject(doc, "root", oc->o->root ? oc->o->root : ".");
+	cJSON_AddStringToObject(doc, "tier", xp_rb_tier_names[oc->o->tier]);
+	cJSON *sizes = cJSON_AddArrayToObject(doc, "sizes");
+	for (int i = 0; i < oc->o->nsizes; i++)
+		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)oc->o->sizes[i]));
+	add_rubric(doc, r);
+	add_env(doc, &oc->env, oc->m->cache_model);
+	add_regressions(cJSON_AddArrayToObject(doc, "baseline_regressions"), &oc->base_regr,
+			"baseline_tier");
+	cJSON_AddBoolToObject(doc, "regression_blocker", oc->base_regr.n > 0);
+	if (r->dim[D_WALL].nm)
+		cJSON_AddNumberToObject(doc, "wall_time_cv", r->dim[D_WALL].m[0].value);
+	add_sizes(doc, oc->m);
+	add_fit(doc, &r->fit);
+	if (oc->have_pct) {
+		cJSON *p = cJSON_AddObjectToObject(doc, "wall_time_percentiles");
+		cJSON_AddNumberToObject(p, "p50", oc->p50);
+		cJSON_AddNumberToObject(p, "p95", oc->p95);
+		cJSON_AddNumberToObject(p, "p99", oc->p99);
+	}
+	if (oc->m->ms_stage.ran)
+		cJSON_AddNumberToObject(doc, "massif_peak_bytes", (double)oc->m->ms.peak_bytes);
+	if (oc->m->timing_error[0])
+		cJSON_AddStringToObject(doc, "timing_error", oc->m->timing_error);
+	if (oc->have_ledger) {
+		cJSON *l = cJSON_AddObjectToObject(doc, "ledger_regressions");
+		add_regressions(cJSON_AddArrayToObject(l, "vs_last"), &oc->vs_last, "previous_tier");
+		add_regressions(cJSON_AddArrayToObject(l, "vs_best"), &oc->vs_best, "best_tier");
+		cJSON *w = cJSON_AddArrayToObject(l, "warnings");
+		for (int i = 0; i < oc->ledger.corrupt && i < 4; i++)
+			cJSON_AddItemToArray(w, cJSON_CreateString(oc->ledger.warnings[i]));
+	}
+	return doc;
+}
+
+char *xp_rb_ledger_line(const struct xp_rb_outcome *oc)
+{
+	cJSON *doc = cJSON_CreateObject();
+	cJSON *dims = cJSON_AddObjectToObject(doc, "dimensions");
+	/* sort_keys=True in the original: dimension names in byte order. */
+	static const int sorted[D_COUNT] = { D_SCALING, D_BRANCH, D_CPU,  D_L1,
+					     D_LL,      D_MEMORY, D_WALL };
+
+	for (int i = 0; i < D_COUNT; i++)
+		cJSON_AddStringToObject(dims, xp_rb_dim_names[sorted[i]],
+					xp_rb_tierv_names[oc->r.dim[sorted[i]].tier]);
+	cJSON_AddNumberToObject(doc, "rubric_total", oc->r.total);
+	cJSON_AddStringToObject(doc, "tier", xp_rb_tier_names[oc->o->tier]);
+	cJSON_AddStringToObject(doc, "timestamp_utc", oc->env.generated_at);
+	/* A flat mean only exists for a single group of runs, as in the original. */
+	if (oc->m->nsizes == 1 && oc->m->size[0].nruns)
+		cJSON_AddNumberToObject(doc, "wall_time_mean", xp_round(oc->m->size[0].wall_mean, 6));
+	else
+		cJSON_AddNullToObject(doc, "wall_time_mean");
+	if (oc->have_pct)
+		cJSON_AddNumberToObject(doc, "wall_time_p50", oc->p50);
+	else
+		cJSON_AddNullToObject(doc, "wall_time_p50");
+	char *s = cJSON_PrintUnformatted(doc);
+	cJSON_Delete(doc);
+	return s;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * valgrind.c - run one Valgrind tool on the target and parse its raw output.
+ * Stages run one after another: the machine's cores are shared, and
+ * Valgrind serialises the target's threads anyway.
+ */
+#include "rubric/valgrind.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib/atomic_file.h"
+#include "rubric/cmdline.h"
+#include "rubric/env.h"
+#include "rubric/runner.h"
+#include "rubric/vgparse.h"
+
+enum tool_kind { CACHEGRIND, CALLGRIND, MASSIF };
+
+struct tool {
+	enum tool_kind kind;
+	const char *name;
+	const char *tool_opt;  /* --tool=<name> */
+	const char *dir;       /* artifact folder under out-dir */
+	const char *file;      /* raw output file name */
+	const char *out_flag;  /* option naming the output file */
+	enum xp_rb_tier tier;  /* lowest tier that runs it */
+	const char *extra[6];  /* more options */
+};
+
+static const struct tool tools[] = {
+	{ CACHEGRIND, "cachegrind", "--tool=cachegrind", "tier2", "cachegrind.out", "--cachegrind-out-file=", XP_RB_MEDIUM,
+	  { "--cache-sim=yes", "--branch-sim=yes", "--I1=" XP_CG_I1, "--D1=" XP_CG_D1,
+	    "--LL=" XP_CG_LL, NULL } },
+	{ CALLGRIND, "callgrind", "--tool=callgrind", "tier2", "callgrind.out", "--callgrind-out-file=", XP_RB_MEDIUM, { NULL } },
+	{ MASSIF, "massif", "--tool=massif", "tier3", "massif.out", "--massif-out-file=", XP_RB_DEEP, { NULL } },
+};
+
+static int parse_stage(const struct tool *t, const struct xp_rb_opts *o, struct xp_rb_meas *m,
+		       struct xp_rb_stage *st)
+{
+	char *buf;
+	size_t len;
+	int rc = xp_read_file(st->artifact, &buf, &len);
+
+	if (rc) {
+		snprintf(st->why, sizeof(st->why), "%s: %s", st->artifact, strerror(-rc));
+		return -1;
+	}
+	switch (t->kind) {
+	case CACHEGRIND:
+		rc = xp_cg_parse(st->artifact, buf, len, &m->cg, st->why, sizeof(st->why));
+		break;
+	case CALLGRIND:
+		rc = xp_cl_parse(st->artifact, buf, len, o->valgrind_size, &m->cl, st->why,
+				 sizeof(st->why));
+		break;
+	case MASSIF:
+		rc = xp_ms_parse(st->artifact, buf, len, &m->ms, st->why, sizeof(st->why));
+		break;
+	}
+	free(buf);
+	return rc;
+}
+
+/* Run one tool; 0 ran and parsed, 1 skipped by design, -1 failed (st->why). */
+static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_rb_meas *m,
+		    struct xp_rb_stage *st)
+{
+	char dir[512], outopt[600], errpath[600], err[XP_RB_WHY];
+	char *argv[XP_CMD_MAX_ARGS + 16];
+	struct xp_cmd cmd;
+	struct xp_rb_run run;
+	int n = 0;
+
+	if (o->tier < t->tier) {
+		snprintf(st->why, sizeof(st->why), "not run in tier %s", xp_rb_tier_names[o->tier]);
+		return 1;
+	}
+	if (xp_rb_interrupted) {
+		snprintf(st->why, sizeof(st->why), "interrupted by signal %d", (int)xp_rb_interrupted);
+		return 1;
+	}
+	if (!xp_rb_on_path("valgrind")) {
+		snprintf(st->why, sizeof(st->why), "valgrind not found on PATH");
+		return 1;
+	}
+	snprintf(dir, sizeof(dir), "%s/%s", o->out_dir, t->dir);
+	snprintf(st->artifact, sizeof(st->artifact), "%s/%s", dir, t->file);
+	snprintf(outopt, sizeof(outopt), "%s%s", t->out_flag, st->artifact);
+	snprintf(errpath, sizeof(errpath), "%s/%s.log", dir, t->name);
+	if (xp_mkdir_p(dir) ||
+	    xp_cmd_build(o->target, o->binary, o->valgrind_size, o->nsizes > 0, &cmd, err, sizeof(err))) {
+		snprintf(st->why, sizeof(st->why), "cannot prepare %s", dir);
+		return -1;
+	}
+	argv[n++] = "valgrind";
+	argv[n++] = (char *)t->tool_opt;
+	for (int i = 0; t->extra[i]; i++)
+		argv[n++] = (char *)t->extra[i];
+	argv[n++] = outopt;
+	argv[n++] = "--";
+	for (int i = 0; i < cmd.argc; i++)
+		argv[n++] = cmd.argv[i];
+	argv[n] = NULL;
+	struct xp_run_io io = { o->root, NULL, errpath, 0 };
+	if (xp_rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
+		snprintf(st->why, sizeof(st->why), "valgrind %s %s (see %s)", t->name, err, errpath);
+		return -1;
+	}
+	if (parse_stage(t, o, m, st))
+		return -1;
+	st->ran = 1;
+	return 0;
+}
+
+int xp_rb_valgrind(const struct xp_rb_opts *o, struct xp_rb_meas *m)
+{
+	struct xp_rb_stage *stages[] = { &m->cg_stage, &m->cl_stage, &m->ms_stage };
+	int failed = 0;
+
+	snprintf(m->cache_model, sizeof(m->cache_model), "D1=%s, I1=%s, LL=%s", XP_CG_D1, XP_CG_I1,
+		 XP_CG_LL);
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		failed += run_tool(&tools[i], o, m, stages[i]) < 0;
+	return failed;
+}

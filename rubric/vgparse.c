@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vgparse.c - line-oriented parsers of Valgrind's raw output formats.
+ * A line cursor walks the buffer without copying it; numbers are parsed
+ * with overflow checks, so any byte sequence gives a result or an error.
+ */
+#include "rubric/vgparse.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *const xp_cg_ev_names[CG_NEV] = { "Ir",   "Dr",   "Dw", "D1mr", "D1mw",
+					     "DLmr", "DLmw", "Bc", "Bcm" };
+
+#define MAX_COLS 64 /* event columns a cachegrind file may declare */
+
+struct cursor {
+	const char *p, *end;
+	const char *line; /* current line, not terminated */
+	size_t len;
+	int no;           /* 1-based line number */
+};
+
+static int next_line(struct cursor *c)
+{
+	if (c->p >= c->end)
+		return 0;
+	const char *nl = memchr(c->p, '\n', (size_t)(c->end - c->p));
+	c->line = c->p;
+	c->len = (size_t)((nl ? nl : c->end) - c->p);
+	c->p = nl ? nl + 1 : c->end;
+	c->no++;
+	return 1;
+}
+
+static int fail(char *err, size_t errlen, const char *name, int line, const char *fmt, ...)
+{
+	char msg[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(err, errlen, "%s:%d: %s", name, line, msg);
+	return -1;
+}
+
+/* Does the line start with `prefix`? Then *rest points after it. */
+static int starts(const struct cursor *c, const char *prefix, const char **rest)
+{
+	size_t n = strlen(prefix);
+
+	if (c->len < n || memcmp(c->line, prefix, n))
+		return 0;
+	*rest = c->line + n;
+	return 1;
+}
+
+static const char *skip_blanks(const char *s, const char *end)
+{
+	while (s < end && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++;
+	return s;
+}
+
+/* Unsigned decimal at *s (advanced); -1 when absent or above 2^63. */
+static int parse_u64(const char **s, const char *end, uint64_t *v)
+{
+	const char *p = *s;
+	uint64_t x = 0;
+
+	if (p >= end || *p < '0' || *p > '9')
+		return -1;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		if (x > (UINT64_MAX / 2 - 9) / 10)
+			return -1;
+		x = x * 10 + (uint64_t)(*p - '0');
+	}
+	*s = p;
+	*v = x;
+	return 0;
+}
+
+/* Space-separated counts up to the line end; returns how many, or -1 on junk. */
+static int parse_counts(const char *s, const char *end, uint64_t *v, int max)
+{
+	int n = 0;
+
+	for (s = skip_blanks(s, end); s < end; s = skip_blanks(s, end)) {
+		if (n == max || parse_u64(&s, end, &v[n]) || (s < end && *s != ' ' && *s != '\t' &&
+							    *s != '\r'))
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+/* events: line -> column index of each of our events (-1 when absent). */
+static int parse_events(const char *s, const char *end, int col[CG_NEV], int *ncols)
+{
+	int n = 0;
+
+	for (int e = 0; e < CG_NEV; e++)
+		col[e] = -1;
+	for (s = skip_blanks(s, end); s < end; s = skip_blanks(s, end)) {
+		const char *w = s;
+		while (s < end && *s != ' ' && *s != '\t' && *s != '\r')
+			s++;
+		if (n == MAX_COLS)
+			return -1;
+		for (int e = 0; e < CG_NEV; e++)
+			if (strlen(xp_cg_ev_names[e]) == (size_t)(s - w) &&
+			    !memcmp(w, xp_cg_ev_names[e], (size_t)(s - w)))
+				col[e] = n;
+		n++;
+	}
+	*ncols = n;
+	return n ? 0 : -1;
+}
+
+static struct xp_cg_fn *find_fn(struct xp_cg_profile *p, const char *s, size_t n, size_t *cap)
+{
+	char name[sizeof(p->fn[0].name)];
+
+	if (n >= sizeof(name))
+		n = sizeof(name) - 1;
+	memcpy(name, s, n);
+	name[n] = '\0';
+	for (size_t i = 0; i < p->nfn; i++)
+		if (!strcmp(p->fn[i].name, name))
+			return &p->fn[i];
+	if (p->nfn == XP_VG_MAX_FNS)
+		return NULL;
+	if (p->nfn == *cap) {
+		size_t nc = *cap ? *cap * 2 : 64;
+		struct xp_cg_fn *f = realloc(p->fn, nc * sizeof(*f));
+		if (!f)
+			return NULL;
+		p->fn = f;
+		*cap = nc;
+	}
+	struct xp_cg_fn *f = &p->fn[p->nfn++];
+	memset(f, 0, sizeof(*f));
+	memcpy(f->name, name, n + 1);
+	return f;
+}
+
+/* Add one count line's columns to `ev` through the column map. */
+static void add_cols(uint64_t *ev, const uint64_t *v, int n, const int col[CG_NEV])
+{
+	for (int e = 0; e < CG_NEV; e++)
+		if (col[e] >= 0 && col[e] < n)
+			ev[e] += v[col[e]];
+}
+
+static int cg_line(struct cursor *c, struct xp_cg_profile *p, int col[CG_NEV], int *ncols,
+		   struct xp_cg_fn **cur, size_t *cap, int *summary, char *err, size_t errlen,
+		   const char *name)
+{
+	uint64_t v[MAX_COLS + 1];
+	const char *rest, *end = c->line + c->len;
+
+	if (starts(c, "events:", &rest)) {
+		if (*ncols)
+			return fail(err, errlen, name, c->no, "second events: line");
+		if (parse_events(rest, end, col, ncols))
+			return fail(err, errlen, name, c->no, "bad events: line");
+		for (int e = 0; e < CG_NEV; e++)
+			p->have |= (uint64_t)(col[e] >= 0) << e;
+		return 0;
+	}
+	if (starts(c, "fn=", &rest)) {
+		if (!(*cur = find_fn(p, rest, (size_t)(end - rest), cap)))
+			return fail(err, errlen, name, c->no, "too many functions");
+		return 0;
+	}
+	if (starts(c, "summary:", &rest)) {
+		int n = *ncols ? parse_counts(rest, end, v, *ncols) : -1;
+		if (n < 0)
+			return fail(err, errlen, name, c->no, "bad summary: line");
+		memset(p->total, 0, sizeof(p->total));
+		add_cols(p->total, v, n, col);
+		*summary = 1;
+		return 0;
+	}
+	if (c->len && c->line[0] >= '0' && c->line[0] <= '9') {
+		/* "<line> <count>...": trailing zero counts may be omitted. */
+		int n = *ncols ? parse_counts(c->line, end, v, *ncols + 1) : -1;
+		if (n < 1 || !*cur)
+			return fail(err, errlen, name, c->no, "count line outside a function or "
+							       "malformed");
+		add_cols((*cur)->ev, v + 1, n - 1, col);
+	}
+	return 0; /* desc:, cmd:, fl=, fi=, fe=, blank lines: not needed */
+}
+
+int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_profile *out,
+		char *err, size_t errlen)
+{
+	struct cursor c = { buf, buf + len, NULL, 0, 0 };
+	struct xp_cg_fn *cur = NULL;
+	int col[CG_NEV], ncols = 0, summary = 0;
+	size_t cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&c)) {
+		if (cg_line(&c, out, col, &ncols, &cur, &cap, &summary, err, errlen, name)) {
+			xp_cg_free(out);
+			return -1;
+		}
+	}
+	if (!ncols || !summary) {
+		xp_cg_free(out);
+		return fail(err, errlen, name, c.no, "no %s line: not a cachegrind.out file",
+			    ncols ? "summary:" : "events:");
+	}
+	return 0;
+}
+
+void xp_cg_free(struct xp_cg_profile *p)
+{
+	free(p->fn);
+	p->fn = NULL;
+	p->nfn = 0;
+}
+
+int xp_cl_parse(const char *name, const char *buf, size_t len, long n, struct xp_cl_profile *out,
+		char *err, size_t errlen)
+{
+	struct cursor c = { buf, buf + len, NULL, 0, 0 };
+	const char *rest;
+	int events = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&c)) {
+		uint64_t v;
+		if (starts(&c, "events:", &rest))
+			events = 1;
+		if (!starts(&c, "calls=", &rest))
+			continue;
+		/* "calls=<count> <target position>" */
+		if (parse_u64(&rest, c.line + c.len, &v))
+			return fail(err, errlen, name, c.no, "bad calls= count");
+		out->total_calls += v;
+		out->mult_paths += n > 0 && v > (uint64_t)n;
+	}
+	if (!events)
+		return fail(err, errlen, name, c.no, "no events: line: not a callgrind.out file");
+	return 0;
+}
+
+int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out,
+		char *err, size_t errlen)
+{
+	struct cursor c = { buf, buf + len, NULL, 0, 0 };
+	uint64_t prev2 = 0, prev = 0, v;
+	const char *rest;
+
+	memset(out, 0, sizeof(*out));
+	while (next_line(&c)) {
+		if (!starts(&c, "mem_heap_B=", &rest))
+			continue;
+		if (parse_u64(&rest, c.line + c.len, &v))
+			return fail(err, errlen, name, c.no, "bad mem_heap_B= value");
+		/* prev is an interior local maximum when strictly above both neighbours. */
+		if (out->nsnap >= 2 && prev > prev2 && prev > v)
+			out->local_maxima++;
+		if (out->nsnap == 0 || v > out->peak_bytes) {
+			out->peak_bytes = v;
+			out->peak_snapshot = out->nsnap;
+		}
+		prev2 = prev;
+		prev = v;
+		out->nsnap++;
+	}
+	if (out->nsnap == 0)
+		return fail(err, errlen, name, c.no, "no mem_heap_B= line: not a massif.out file");
+	return 0;
+}
+
+int xp_read_file(const char *path, char **buf, size_t *len)
+{
+	struct stat st = { 0 };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	errno = 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > XP_VG_MAX_BYTES) {
+		int e = errno ? errno : S_ISREG(st.st_mode) ? EFBIG : EISDIR;
+		close(fd);
+		return -e;
+	}
+	char *b = malloc((size_t)st.st_size + 1);
+	size_t got = 0;
+	while (b && got < (size_t)st.st_size) {
+		ssize_t r = read(fd, b + got, (size_t)st.st_size - got);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	if (!b)
+		return -ENOMEM;
+	b[got] = '\0';
+	*buf = b;
+	*len = got;
+	return 0;
+}

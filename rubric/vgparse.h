@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vgparse.h - parsers of Valgrind's raw output files (outside data):
+ * cachegrind.out (events:, fl=/fn=, count lines, summary:), callgrind.out
+ * (calls= lines) and massif.out (snapshot=, mem_heap_B=). The original
+ * parsed cg_annotate/callgrind_annotate text, whose layout changed across
+ * Valgrind versions; the raw formats are documented and stable.
+ *
+ * Each takes a buffer that need not be NUL-terminated, and a name used in
+ * errors. On failure it returns -1 with `err` set to "<name>:<line>: <why>"
+ * and leaves nothing allocated.
+ */
+#ifndef XPERF_RUBRIC_VGPARSE_H
+#define XPERF_RUBRIC_VGPARSE_H
+
+#include <stddef.h>
+
+#include "rubric/rubric.h"
+
+#define XP_VG_MAX_BYTES (256u << 20) /* larger files are refused */
+#define XP_VG_MAX_FNS 50000          /* distinct functions kept from cachegrind */
+
+/* Per-function self costs (summed over files) and totals from summary:. */
+int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_profile *out,
+		char *err, size_t errlen);
+void xp_cg_free(struct xp_cg_profile *p);
+
+/* Sum of calls= counts, and how many exceed n (0 when n <= 0). */
+int xp_cl_parse(const char *name, const char *buf, size_t len, long n, struct xp_cl_profile *out,
+		char *err, size_t errlen);
+
+/* Peak, first peak index and strict interior local maxima of mem_heap_B. */
+int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out,
+		char *err, size_t errlen);
+
+/* Read a whole file (at most XP_VG_MAX_BYTES) into a malloc'd buffer; 0 or -errno. */
+int xp_read_file(const char *path, char **buf, size_t *len);
+
+#endif /* XPERF_RUBRIC_VGPARSE_H */
