@@ -118,6 +118,10 @@ class Binding(SessionTest):
         self.assertEqual(e.exception.code, -6)
         with self.assertRaises(xperf.NoSpanError):
             t.leave(42)
+        other = xperf.start_turn()
+        with self.assertRaises(xperf.NoSpanError):  # same id 1 exists in t: refused anyway
+            t.leave(other.enter("orchestration"))
+        xperf.end_turn(other)
         with self.assertRaises(xperf.UnknownKindError):
             t.mark_waste("coffee_break")
         with self.assertRaises(xperf.InvalidArgumentError):

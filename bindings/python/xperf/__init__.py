@@ -180,8 +180,13 @@ class Span:
         return "Span(%d, %r)" % (self.id, self.stage)
 
 
-def _span_id(span):
-    return span.id if isinstance(span, Span) else int(span)
+def _span_id(turn, span):
+    """The id of a Span of this turn (or a bare int); a Span of another turn is refused."""
+    if type(span) is not Span:
+        return int(span)
+    if span.turn is not turn:
+        raise NoSpanError(_native.ENOSPAN, "xperf: span %d belongs to another turn" % span.id)
+    return span.id
 
 
 class _SpanContext:
@@ -210,7 +215,7 @@ class Turn:
         return Span(self, sid if sid > 0 else _check(sid), stage)
 
     def leave(self, span):
-        rc = _c().xperf_leave(self.handle, span.id if type(span) is Span else int(span))
+        rc = _c().xperf_leave(self.handle, _span_id(self, span))
         if rc:
             _check(rc)
 
@@ -222,11 +227,11 @@ class Turn:
 
     def leave_llm(self, span, attributes=None):
         arr, n, _keep = _native.attrs(attributes)
-        _check(_c().xperf_leave_llm(self.handle, _span_id(span), arr, n))
+        _check(_c().xperf_leave_llm(self.handle, _span_id(self, span), arr, n))
 
     def set(self, span, attributes):
         arr, n, _keep = _native.attrs(attributes)
-        _check(_c().xperf_span_set(self.handle, _span_id(span), arr, n))
+        _check(_c().xperf_span_set(self.handle, _span_id(self, span), arr, n))
 
     def mark_fused(self, kind, attributes=None):
         arr, n, _keep = _native.attrs(attributes)
