@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * turn.c - the public calls that record a turn: spans (enter/leave), marks
- * (fused, waste) and attributes.
+ * turn.c - the public calls that record a turn and its spans: start and end,
+ * enter and leave, span attributes (marks are in marks.c).
  *
  * Each call measures first (probe.c, no lock held), then does its
  * bookkeeping under the session lock. Spans are numbered from 1 in the
@@ -100,15 +100,25 @@ int xperf_start_turn(void)
 	return handle;
 }
 
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
 /*
- * Ends the turn at now_ns, or later when another thread's span or mark was
- * measured after now_ns but recorded first: everything lies inside the turn.
+ * Ends the turn at now_ns, or later when another thread measured a span
+ * boundary, token or mark after now_ns but recorded it first: everything
+ * lies inside the turn.
  */
 void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete)
 {
-	for (size_t i = 0; i < t->nspans; i++)
-		if (!t->spans[i].open && t->spans[i].end_ns > now_ns)
-			now_ns = t->spans[i].end_ns;
+	for (size_t i = 0; i < t->nspans; i++) {
+		const struct xp_span *sp = &t->spans[i];
+
+		now_ns = max_u64(now_ns, sp->open ? sp->start_ns : sp->end_ns);
+		if (sp->ntokens)
+			now_ns = max_u64(now_ns, sp->tokens[sp->ntokens - 1]);
+	}
 	for (size_t i = 0; i < t->nmarks; i++)
 		if (t->marks[i].t_ns > now_ns)
 			now_ns = t->marks[i].t_ns;
