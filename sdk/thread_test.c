@@ -4,13 +4,15 @@
  * turn: every span keeps its thread's id and its parent on that thread, none
  * is lost, and a span left by another thread is refused (XP_ETHREAD) and
  * stays open for its own thread. Threads that exit close their counters
- * (the process's open descriptors return to what they were).
+ * (the process's open descriptors return to what they were). A turn ended
+ * while three threads keep recording into it is still a valid file.
  */
 #include <dirent.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "sdk/testutil.h"
@@ -58,6 +60,46 @@ static void *owner(void *arg)
 	pthread_mutex_unlock(&h->lock);
 	CHECK(xperf_leave(turn, h->span) == 0);
 	return NULL;
+}
+
+/* Until the turn is gone: spans, tokens and marks as fast as possible. */
+static void *racer(void *arg)
+{
+	int t = *(int *)arg, s;
+
+	while ((s = xperf_enter_llm(t, NULL, NULL, 0)) > 0) {
+		xperf_llm_token(t, s);
+		xperf_mark_fused(t, "streaming_gap", NULL, 0);
+		if (xperf_leave(t, s) == XP_ENOTURN)
+			break;
+	}
+	CHECK(s == XP_ENOTURN || s > 0);
+	return NULL;
+}
+
+/*
+ * end_turn while three threads keep recording into the turn: whatever they
+ * got in before it ended lies inside the turn's extent, open spans are
+ * closed, and the file is valid.
+ */
+static void racing_end(void)
+{
+	char path[PATH_MAX];
+	struct timespec nap = { 0, 20000000 };
+	pthread_t t[3];
+	int turn2 = xperf_start_turn();
+	cJSON *doc;
+
+	for (int i = 0; i < 3; i++)
+		pthread_create(&t[i], NULL, racer, &turn2);
+	nanosleep(&nap, NULL);
+	CHECK(xperf_end_turn(turn2) == 0);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	tu_turn_path(path, sizeof(path), turn2);
+	doc = tu_load(path);
+	CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "spans")) > 3);
+	cJSON_Delete(doc);
 }
 
 static int open_fds(void)
@@ -133,6 +175,7 @@ int main(void)
 	check_spans(doc, main_span);
 	CHECK(!tu_has_warning(doc, "not left") && !tu_has_warning(doc, "custom stage"));
 	cJSON_Delete(doc);
+	racing_end();
 	CHECK(xperf_shutdown() == 0);
 	return tu_done("thread_test");
 }
