@@ -7,10 +7,9 @@
  * to GenAI semantic-convention names through key_map, which also fixes each
  * name's value type (a mistyped value is XP_EINVAL, not a bad file). Strings
  * that are not UTF-8 keep their valid parts, with U+FFFD for each bad byte
- * (a tool's raw output must not make the file invalid JSON). Privacy:
- * keys that look like credentials are never written; prompt and completion
- * text only with XPERF_CAPTURE_CONTENT. A call applies all its attributes or
- * none (they are built aside, then merged).
+ * (a tool's raw output must not make the file invalid JSON). What is never
+ * written (credentials, content without opt-in) is decided in privacy.c. A
+ * call applies all its attributes or none (they are built aside, then merged).
  */
 #include <math.h>
 #include <stdio.h>
@@ -61,18 +60,6 @@ static const struct {
 	{ "response_size", "http.response.body.size", UINT, PLAIN },
 };
 
-/* Never written: substrings of credential keys (case-insensitive). */
-static const char *const secret_keys[] = {
-	"api_key", "api-key", "apikey", "authorization", "password", "secret", "cookie",
-	"credential", "bearer", "access_token", "refresh_token",
-};
-
-/* Written only with XPERF_CAPTURE_CONTENT: prompt and completion text. */
-static const char *const content_keys[] = {
-	"prompt", "completion", "messages", "content", "gen_ai.prompt", "gen_ai.completion",
-	"gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
-};
-
 /* Length of the valid UTF-8 sequence at s (RFC 3629), or 0. */
 static size_t utf8_len(const unsigned char *s)
 {
@@ -100,17 +87,13 @@ int xp_utf8_valid(const char *s)
 	return 1;
 }
 
-/* A JSON string of s, each invalid UTF-8 byte replaced by U+FFFD. */
-static cJSON *string_json(const char *s)
+/* s with each invalid UTF-8 byte replaced by U+FFFD (malloc'd), or NULL when s is valid. */
+static char *utf8_fix(const char *s)
 {
-	size_t len = strlen(s), o = 0;
+	size_t o = 0;
 	char *fixed;
-	cJSON *v;
 
-	if (xp_utf8_valid(s))
-		return cJSON_CreateString(s);
-	fixed = malloc(len * 3 + 1);
-	if (!fixed)
+	if (xp_utf8_valid(s) || !(fixed = malloc(strlen(s) * 3 + 1)))
 		return NULL;
 	for (size_t n; *s; s += n ? n : 1) {
 		n = utf8_len((const unsigned char *)s);
@@ -118,7 +101,17 @@ static cJSON *string_json(const char *s)
 		o += n ? n : 3;
 	}
 	fixed[o] = '\0';
-	v = cJSON_CreateString(fixed);
+	return fixed;
+}
+
+/* A JSON string of s: UTF-8 repaired, secrets redacted (privacy.c). */
+static cJSON *string_json(const char *s)
+{
+	char *fixed = utf8_fix(s);
+	char *clean = xp_redact(fixed ? fixed : s);
+	cJSON *v = cJSON_CreateString(clean ? clean : fixed ? fixed : s);
+
+	free(clean);
 	free(fixed);
 	return v;
 }
@@ -133,26 +126,6 @@ int xp_key_valid(const char *key)
 		if (n >= 128 || (unsigned char)key[n] <= ' ' || key[n] == 0x7f)
 			return 0;
 	return n > 0 && xp_utf8_valid(key);
-}
-
-static int contains_ci(const char *s, const char *sub)
-{
-	for (size_t n = strlen(sub); *s; s++)
-		if (strncasecmp(s, sub, n) == 0)
-			return 1;
-	return 0;
-}
-
-/* 1 when the key must not be written. */
-static int withheld(const char *key, int capture_content)
-{
-	for (size_t i = 0; i < sizeof(secret_keys) / sizeof(secret_keys[0]); i++)
-		if (contains_ci(key, secret_keys[i]))
-			return 1;
-	for (size_t i = 0; i < sizeof(content_keys) / sizeof(content_keys[0]); i++)
-		if (!capture_content && strcasecmp(key, content_keys[i]) == 0)
-			return 1;
-	return 0;
 }
 
 static int type_ok(const struct xperf_attr *a, enum want w)
@@ -289,7 +262,7 @@ static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, 
 
 		if (!xp_key_valid(a[i].key))
 			return XP_EINVAL;
-		if (withheld(a[i].key, capture))
+		if (xp_withheld(a[i].key, capture))
 			continue;
 		if (counts && a[i].type == XP_ATTR_INT) {
 			if (a[i].u.i < 0)

@@ -9,7 +9,8 @@
  *   probe.c    per-thread measurement: clocks and perf_event counters
  *   agent.c    who the agent process is: pid, comm, start time, container
  *   attrib.c   theory-driven attribution: stage -> domain, category, waste L3
- *   attrs.c    attributes: OpenTelemetry names, privacy filter
+ *   attrs.c    attributes: OpenTelemetry names and types
+ *   privacy.c  credentials and content kept out of the files
  *   writer.c   TurnTrace JSON (cJSON) and the atomic file write
  *
  * One mutex (session.c) guards the session and every turn; measurements are
@@ -129,6 +130,10 @@ int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span
 
 /* stream.c: under the lock, when an LLM span with recorded tokens is closed */
 void xp_stream_finish(struct xp_turn *t, struct xp_span *sp);
+
+/* privacy.c */
+int xp_withheld(const char *key, int capture_content); /* 1: the key is never written */
+char *xp_redact(const char *s); /* malloc'd copy with secrets redacted; NULL: none found */
 
 /* attrib.c */
 int xp_stage_valid(const char *name);

@@ -192,20 +192,26 @@ static void nesting_and_custom_stage(void)
 
 /*
  * A tool's raw bytes that are not UTF-8 keep their valid parts with U+FFFD;
- * token times outside their span are dropped with a warning, not written.
+ * secrets in a command line are redacted; token times outside their span are
+ * dropped with a warning, not written.
  */
 static void dirty_values(void)
 {
 	char path[PATH_MAX];
 	int turn = xperf_start_turn(), s = xperf_enter(turn, "tool_call", "cat");
-	struct xperf_attr out[] = { XP_STR("output", "ok \xff\xc3(") };
+	struct xperf_attr out[] = {
+		XP_STR("output", "ok \xff\xc3("),
+		XP_STR("command_line", "curl -H 'Authorization: Bearer abc.DEF-123' "
+				       "'https://h/v1?api_key=S3CR3T&q=1' "
+				       "--key sk-ant-api03-abcdefghijklmnopqrstuvwxyz ask-someone"),
+	};
 	static const int64_t times[] = { 1, 2 }; /* long before the span started */
 	struct xperf_attr tt[] = { { .key = "token_times_ns", .type = XP_ATTR_INT_ARRAY,
 				     .u.ints = { times, 2 } } };
 	const cJSON *a;
 	cJSON *doc;
 
-	CHECK(xperf_span_set(turn, s, out, 1) == 0);
+	CHECK(xperf_span_set(turn, s, out, XP_NATTR(out)) == 0);
 	CHECK(xperf_leave(turn, s) == 0);
 	s = xperf_enter_llm(turn, NULL, NULL, 0);
 	CHECK(xperf_leave_llm(turn, s, tt, 1) == 0);
@@ -215,6 +221,9 @@ static void dirty_values(void)
 	a = cJSON_GetObjectItem(tu_span(doc, "tool_call"), "attributes");
 	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "output")),
 		     "ok \xef\xbf\xbd\xef\xbf\xbd(") == 0);
+	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "process.command_line")),
+		     "curl -H 'Authorization: Bearer [REDACTED]' 'https://h/v1?api_key=[REDACTED]&q=1' "
+		     "--key [REDACTED] ask-someone") == 0);
 	CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(tu_span(doc, "llm_inference"), "attributes"),
 				   "xperf.token_times_ns"));
 	CHECK(tu_has_warning(doc, "xperf.token_times_ns dropped"));
