@@ -46,6 +46,7 @@ def main(argv):
             for name, counters in confs:
                 times[name].append(bare(pairs) if counters is None else sdk(pairs, counters, d))
     base = statistics.median(times[confs[0][0]])
+    print("\n%-28s %10s %10s %10s %8s" % ("Python binding", "median ns", "min", "max", "ratio"))
     for name, _ in confs:
         t = sorted(times[name])
         print("%-28s %10.0f %10.0f %10.0f %7.1fx" % (name, statistics.median(t), t[0], t[-1],

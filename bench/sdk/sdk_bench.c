@@ -8,7 +8,9 @@
  * (XPERF_NO_COUNTERS); with software counters (XPERF_NO_HW_COUNTERS); with
  * software and hardware counters (default; only where the PMU has them).
  * Prints one row per configuration: median ns per pair over the repetitions,
- * min and max, and the ratio of the medians to the bare pair.
+ * min and max, and the ratio of the medians to the bare pair. Then what
+ * xperf_end_turn costs (building the JSON, the atomic write and its fsync)
+ * for turns of 10, 100 and 1000 spans.
  *
  * usage: sdk_bench [pairs per repetition] [repetitions]
  */
@@ -119,6 +121,24 @@ static double sdk(int pairs, unsigned flags, const char *dir)
 	return t;
 }
 
+/* ms for xperf_end_turn of a turn of `spans` spans: JSON, atomic write, fsync. */
+static double end_turn_ms(int spans, const char *dir)
+{
+	struct xperf_options o = { .trace_dir = dir };
+	double t0;
+	int turn;
+
+	xperf_init(&(struct xperf_agent_info){ "sdk-bench", NULL }, &o);
+	turn = xperf_start_turn();
+	for (int i = 0; i < spans; i++)
+		xperf_leave(turn, xperf_enter(turn, "tool_call", "bash"));
+	t0 = now_ns();
+	xperf_end_turn(turn);
+	t0 = (now_ns() - t0) / 1e6;
+	xperf_shutdown();
+	return t0;
+}
+
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -161,6 +181,14 @@ int main(int argc, char **argv)
 	}
 	if (nconf == HARDWARE)
 		printf("%-28s %10s\n", confs[HARDWARE].name, "not present (no hardware PMU)");
+	printf("\n%-28s %10s %10s %10s\n", "xperf_end_turn", "median ms", "min", "max");
+	for (int spans = 10; spans <= 1000; spans *= 10) {
+		for (int r = 0; r < reps; r++)
+			t[0][r] = end_turn_ms(spans, dir);
+		qsort(t[0], (size_t)reps, sizeof(double), cmp);
+		printf("%5d spans per turn %19.2f %10.2f %10.2f\n", spans, t[0][reps / 2],
+		       t[0][0], t[0][reps - 1]);
+	}
 	for (int c = 0; c < NCONF; c++)
 		free(t[c]);
 	printf("traces in %s (delete at will)\n", dir);
