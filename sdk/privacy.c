@@ -46,7 +46,7 @@ static const struct {
 static int contains_ci(const char *s, const char *sub)
 {
 	for (size_t n = strlen(sub); *s; s++)
-		if (strncasecmp(s, sub, n) == 0)
+		if (tolower((unsigned char)*s) == sub[0] && strncasecmp(s, sub, n) == 0)
 			return 1;
 	return 0;
 }
@@ -90,7 +90,8 @@ static size_t secret_at(const char *s, const char *start, size_t m)
 static int match(const char *s, const char *start, size_t *n)
 {
 	for (size_t m = 0; m < sizeof(secret_marks) / sizeof(secret_marks[0]); m++)
-		if ((*n = secret_at(s, start, m)))
+		if (tolower((unsigned char)*s) == secret_marks[m].marker[0] &&
+		    (*n = secret_at(s, start, m)))
 			return (int)m;
 	return -1;
 }
