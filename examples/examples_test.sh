@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # examples_test.sh - runs both example agents (C and Python) and checks their
 # traces: three turns each, every file valid (`xperf validate`), the
 # hostname task's first tool call failed (a failed_tool_call waste mark on a

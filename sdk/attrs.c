@@ -116,7 +116,8 @@ static cJSON *string_json(const char *s)
 	return v;
 }
 
-int xp_key_valid(const char *key)
+/* 1..128 bytes of printable UTF-8. */
+static int key_valid(const char *key)
 {
 	size_t n = 0;
 
@@ -260,7 +261,7 @@ static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, 
 	for (size_t i = 0; i < n; i++) {
 		int err;
 
-		if (!xp_key_valid(a[i].key))
+		if (!key_valid(a[i].key))
 			return XP_EINVAL;
 		/* the names of key_map are known and harmless: no privacy scan for them */
 		if (map_index(a[i].key) < 0 && xp_withheld(a[i].key, capture))

@@ -149,7 +149,6 @@ int xp_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, si
 void xp_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
 /* 1 when xperf.token_times_ns (if any) is ordered and inside [start_ns, end_ns]. */
 int xp_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns);
-int xp_key_valid(const char *key);  /* 1..128 bytes of printable UTF-8 */
 int xp_utf8_valid(const char *s);
 
 /* writer.c */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh - ns per xperf_enter/xperf_leave pair, against a bare pair of
 # clock_gettime calls in the same run (optimized build); then the same through
 # the Python binding against a bare pair of time.monotonic_ns() calls.

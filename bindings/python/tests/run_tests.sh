@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run_tests.sh - the Python binding's tests (sh_test): test_xperf.py over the
 # libxperf.so and `xperf validate` built by Bazel. Under --config=asan the
 # library is instrumented and python3 is not: the ASan runtime is preloaded
