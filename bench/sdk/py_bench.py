@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """py_bench.py - ns per turn.enter/turn.leave pair through the Python binding,
-side by side with a bare pair of time.monotonic_ns() calls in the same run.
+side by side with a bare pair of time.monotonic_ns() calls in the same run,
+and two calls into libxperf that return at once (the ctypes floor).
 Configurations run round-robin in each repetition; median, min and max.
 
 usage: python3 py_bench.py [pairs per repetition] [repetitions]  (PYTHONPATH=bindings/python)
@@ -22,6 +23,16 @@ def bare(pairs):
     return (time.perf_counter_ns() - t0) / pairs
 
 
+def ctypes_floor(pairs):
+    """Two calls into libxperf that return at once (no session: XP_ENOINIT)."""
+    leave = xperf._c().xperf_leave
+    t0 = time.perf_counter_ns()
+    for _ in range(pairs):
+        leave(1, 1)
+        leave(1, 1)
+    return (time.perf_counter_ns() - t0) / pairs
+
+
 def sdk(pairs, counters, trace_dir):
     xperf.init(agent_info={"name": "py-bench"}, trace_dir=trace_dir, counters=counters)
     turn = xperf.start_turn()
@@ -38,13 +49,18 @@ def sdk(pairs, counters, trace_dir):
 def main(argv):
     pairs = int(argv[1]) if len(argv) > 1 else 2000
     reps = int(argv[2]) if len(argv) > 2 else 15
-    confs = [("python: bare monotonic_ns pair", None), ("python: clocks only", False),
-             ("python: software counters", "software")]
+    confs = [("python: bare monotonic_ns pair", None), ("  two ctypes calls", "ctypes"),
+             ("python: clocks only", False), ("python: software counters", "software")]
     times = {name: [] for name, _ in confs}
     with tempfile.TemporaryDirectory(prefix="xperf-py-bench.") as d:
         for _ in range(reps):
             for name, counters in confs:
-                times[name].append(bare(pairs) if counters is None else sdk(pairs, counters, d))
+                if counters is None:
+                    times[name].append(bare(pairs))
+                elif counters == "ctypes":
+                    times[name].append(ctypes_floor(pairs))
+                else:
+                    times[name].append(sdk(pairs, counters, d))
     base = statistics.median(times[confs[0][0]])
     print("\n%-28s %10s %10s %10s %8s" % ("Python binding", "median ns", "min", "max", "ratio"))
     for name, _ in confs:
