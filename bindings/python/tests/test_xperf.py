@@ -118,6 +118,8 @@ class Binding(SessionTest):
         self.assertEqual(e.exception.code, -6)
         with self.assertRaises(xperf.NoSpanError):
             t.leave(42)
+        with self.assertRaises(xperf.NoSpanError):
+            t.leave(1 << 40)
         other = xperf.start_turn()
         with self.assertRaises(xperf.NoSpanError):  # same id 1 exists in t: refused anyway
             t.leave(other.enter("orchestration"))

@@ -183,7 +183,10 @@ class Span:
 def _span_id(turn, span):
     """The id of a Span of this turn (or a bare int); a Span of another turn is refused."""
     if type(span) is not Span:
-        return int(span)
+        sid = int(span)
+        if not 0 < sid < 1 << 31:  # the untyped C call would overflow
+            raise NoSpanError(_native.ENOSPAN, "xperf: no span %d" % sid)
+        return sid
     if span.turn is not turn:
         raise NoSpanError(_native.ENOSPAN, "xperf: span %d belongs to another turn" % span.id)
     return span.id
