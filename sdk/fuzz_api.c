@@ -116,7 +116,7 @@ static void step(struct prog *g, int *turn)
 	const char *sv[4][4];
 	int64_t iv[4][4];
 	size_t n = next(g) % 5, na = n > 4 ? 4 : n;
-	int op = next(g) % 12, h = next(g) % 4 == 0 ? (int8_t)next(g) : *turn, id = next(g) % 8;
+	int op = next(g) % 13, h = next(g) % 4 == 0 ? (int8_t)next(g) : *turn, id = next(g) % 8;
 
 	for (size_t i = 0; i < na; i++)
 		make_attr(g, &a[i], sv[i], iv[i]);
@@ -153,6 +153,14 @@ static void step(struct prog *g, int *turn)
 	case 9:
 		check_rc(xperf_llm_token(h, id));
 		break;
+	case 10: {
+		struct xperf_span_opts o = { .stage = PICK(g, stages), .llm = next(g) & 1,
+					     .detached = next(g) & 1, .parent = next(g) % 6,
+					     .attrs = a, .nattrs = na };
+
+		check_rc(xperf_enter_ex(h, &o));
+		break;
+	}
 	default:
 		check_rc(xperf_stats(next(g) & 1 ? NULL : &(struct xperf_stats){ 0 }));
 	}

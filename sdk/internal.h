@@ -47,7 +47,8 @@ struct xp_span {
 	pid_t tid;
 	char stage[XP_STAGE_MAX + 1];
 	const struct xp_stage *st;  /* NULL: custom stage */
-	unsigned open : 1, llm : 1, waste : 1, measured : 1;
+	unsigned open : 1, llm : 1, waste : 1, measured : 1, detached : 1;
+	int open_children;                    /* spans inside it not left yet */
 	uint64_t start_ns, end_ns;
 	uint64_t cpu_start, cpu_ns;           /* cpu_ns: on-CPU time once left */
 	uint64_t ctr_mask;                    /* counters valid over the whole span */

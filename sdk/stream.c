@@ -27,8 +27,8 @@ int xperf_llm_token(int handle, int id)
 	if (!t)
 		return xp_fail(err);
 	sp = id >= 1 && (size_t)id <= t->nspans ? &t->spans[id - 1] : NULL;
-	err = !sp ? XP_ENOSPAN : !sp->open ? XP_ECLOSED : sp->tid != tid ? XP_ETHREAD
-	      : !sp->llm ? XP_ENOTLLM : 0;
+	err = !sp ? XP_ENOSPAN : !sp->open ? XP_ECLOSED : !sp->detached && sp->tid != tid
+	      ? XP_ETHREAD : !sp->llm ? XP_ENOTLLM : 0;
 	if (!err && sp->ntokens >= XPERF_MAX_TOKENS)
 		err = XP_ELIMIT;
 	if (!err && xp_grow((void **)&sp->tokens, &sp->tokcap, sp->ntokens + 1, sizeof(uint64_t)))

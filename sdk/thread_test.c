@@ -6,6 +6,7 @@
  * stays open for its own thread. Threads that exit close their counters
  * (the process's open descriptors return to what they were). A turn ended
  * while three threads keep recording into it is still a valid file.
+ * Detached spans may be left by any thread, but never before their children.
  */
 #include <dirent.h>
 #include <limits.h>
@@ -102,6 +103,66 @@ static void racing_end(void)
 	cJSON_Delete(doc);
 }
 
+struct hop {
+	int turn, parent, child, llm;
+};
+
+/* Enters two detached spans under the main thread's detached parent. */
+static void *hop_worker(void *arg)
+{
+	struct hop *h = arg;
+
+	h->child = xperf_enter_ex(h->turn, &(struct xperf_span_opts){
+		.stage = "tool_call", .tool_name = "fetch", .detached = 1, .parent = h->parent });
+	h->llm = xperf_enter_ex(h->turn, &(struct xperf_span_opts){
+		.llm = 1, .detached = 1, .parent = h->parent });
+	return NULL;
+}
+
+/*
+ * Detached spans hop threads: entered on a worker, left (and streamed to)
+ * on main; a parent cannot be left before its children; bad parents are
+ * refused; only wall time is written for them.
+ */
+static void detached(void)
+{
+	char path[PATH_MAX];
+	struct hop h = { .turn = xperf_start_turn() };
+	pthread_t t;
+	const cJSON *spans, *c, *p;
+	cJSON *doc;
+
+	h.parent = xperf_enter_ex(h.turn, &(struct xperf_span_opts){ .stage = "orchestration",
+								      .detached = 1 });
+	CHECK(xperf_enter_ex(h.turn, &(struct xperf_span_opts){ .stage = "x", .parent = 1 }) ==
+	      XP_EINVAL);
+	CHECK(xperf_enter_ex(h.turn, &(struct xperf_span_opts){ .stage = "x", .detached = 1,
+								 .parent = 9 }) == XP_ENOSPAN);
+	CHECK(xperf_enter_ex(h.turn, NULL) == XP_EINVAL);
+	pthread_create(&t, NULL, hop_worker, &h);
+	pthread_join(t, NULL);
+	CHECK(h.parent == 1 && h.child == 2 && h.llm == 3);
+	CHECK(xperf_leave(h.turn, h.parent) == XP_EORDER); /* children still open */
+	CHECK(xperf_llm_token(h.turn, h.llm) == 0);       /* from another thread: fine */
+	CHECK(xperf_leave_llm(h.turn, h.llm, NULL, 0) == 0);
+	CHECK(xperf_leave(h.turn, h.child) == 0);
+	CHECK(xperf_enter_ex(h.turn, &(struct xperf_span_opts){ .stage = "x", .detached = 1,
+								 .parent = h.child }) == XP_ECLOSED);
+	CHECK(xperf_leave(h.turn, h.parent) == 0);
+	CHECK(xperf_end_turn(h.turn) == 0);
+	tu_turn_path(path, sizeof(path), h.turn);
+	doc = tu_load(path);
+	spans = cJSON_GetObjectItem(doc, "spans");
+	c = cJSON_GetArrayItem(spans, 1);
+	p = cJSON_GetArrayItem(spans, 0);
+	CHECK(tu_int(c, "parent") == 1 && tu_int(cJSON_GetArrayItem(spans, 2), "parent") == 1);
+	CHECK(!cJSON_GetObjectItem(c, "sched") && !cJSON_GetObjectItem(c, "counters"));
+	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(c, "category")), "supply") == 0);
+	CHECK(tu_int(c, "tid") != getpid() && tu_int(p, "tid") == getpid());
+	CHECK(!tu_has_warning(doc, "not left"));
+	cJSON_Delete(doc);
+}
+
 static int open_fds(void)
 {
 	return tu_count_entries("/proc/self/fd", "");
@@ -176,6 +237,7 @@ int main(void)
 	CHECK(!tu_has_warning(doc, "not left") && !tu_has_warning(doc, "custom stage"));
 	cJSON_Delete(doc);
 	racing_end();
+	detached();
 	CHECK(xperf_shutdown() == 0);
 	return tu_done("thread_test");
 }

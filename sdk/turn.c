@@ -175,32 +175,53 @@ void xp_turn_free(struct xp_turn *t)
 	free(t);
 }
 
+/* Under the lock: the parent of a new span, or an error. */
+static int parent_of(struct xp_turn *t, const struct xperf_span_opts *o, pid_t tid,
+		     struct xp_top **top)
+{
+	*top = NULL;
+	if (o->detached) {
+		if (o->parent < 0 || (size_t)o->parent > t->nspans)
+			return XP_ENOSPAN;
+		return !o->parent || t->spans[o->parent - 1].open ? o->parent : XP_ECLOSED;
+	}
+	*top = xp_top_of(t, tid, 1);
+	return *top ? (*top)->span : XP_ENOMEM;
+}
+
 /* Under the lock: the new span's id, or an error (nothing changed). */
-static int add_span(struct xp_turn *t, const struct xp_sample *s, const char *stage, int llm,
+static int add_span(struct xp_turn *t, const struct xp_sample *s, const struct xperf_span_opts *o,
 		    cJSON *attrs)
 {
 	struct xp_top *top;
 	struct xp_span *sp;
+	int parent;
 
 	if (t->nspans >= XPERF_MAX_SPANS) {
 		t->dropped++;
 		return XP_ELIMIT;
 	}
-	if (xp_grow((void **)&t->spans, &t->cap, t->nspans + 1, sizeof(*t->spans)) ||
-	    !(top = xp_top_of(t, s->tid, 1))) {
+	parent = parent_of(t, o, s->tid, &top);
+	if (parent == XP_ENOSPAN || parent == XP_ECLOSED)
+		return parent;
+	if (parent < 0 || xp_grow((void **)&t->spans, &t->cap, t->nspans + 1, sizeof(*t->spans))) {
 		t->dropped++;
 		return XP_ENOMEM;
 	}
 	sp = &t->spans[t->nspans];
 	memset(sp, 0, sizeof(*sp));
 	sp->id = (int)++t->nspans;
-	sp->parent = top->span;
-	top->span = sp->id;
+	sp->parent = parent;
+	if (parent)
+		t->spans[parent - 1].open_children++;
+	if (top)
+		top->span = sp->id;
 	sp->tid = s->tid;
-	memcpy(sp->stage, stage, strlen(stage) + 1); /* validated: at most XP_STAGE_MAX */
-	sp->st = xp_stage_find(stage);
+	memcpy(sp->stage, o->stage, strlen(o->stage) + 1); /* validated: at most XP_STAGE_MAX */
+	sp->st = xp_stage_find(o->stage);
 	sp->open = 1;
-	sp->llm = llm ? 1 : 0;
+	sp->llm = o->llm ? 1 : 0;
+	sp->detached = o->detached ? 1 : 0;
 	sp->start_ns = s->mono_ns;
 	sp->cpu_start = s->cpu_ns;
 	sp->ctr_mask = s->ctr.mask;
@@ -209,28 +230,52 @@ static int add_span(struct xp_turn *t, const struct xp_sample *s, const char *st
 	sp->attrs = attrs;
 	if (!sp->st)
 		warn(t, "custom stage \"%s\" is not in the theory's stage map: charged to the %s "
-		     "domain", stage, xp_rules.unknown_stage_domain);
+		     "domain", o->stage, xp_rules.unknown_stage_domain);
 	return sp->id;
 }
 
-static int enter_span(int handle, const char *stage, int llm, const struct xperf_attr *a,
-		      size_t n)
+/* The span's attributes: the caller's, and tool.name. 0 or an error. */
+static int span_attrs(const struct xperf_span_opts *o, cJSON **out)
 {
+	struct xperf_attr tool = XP_STR("tool.name", o->tool_name);
+	cJSON *extra = NULL;
+	int err;
+
+	*out = NULL;
+	err = o->nattrs ? xp_attrs_build(out, o->attrs, o->nattrs, 1, xp_capture()) : 0;
+	if (!err && o->tool_name)
+		err = xp_attrs_build(&extra, &tool, 1, 1, xp_capture());
+	xp_attrs_join(out, extra);
+	if (err) {
+		cJSON_Delete(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+int xperf_enter_ex(int handle, const struct xperf_span_opts *opts)
+{
+	struct xperf_span_opts o;
 	struct xp_sample s;
 	struct xp_turn *t;
-	cJSON *attrs = NULL;
+	cJSON *attrs;
 	int id;
 
-	if (!xp_stage_valid(stage))
+	if (!opts)
+		return xp_fail(XP_EINVAL);
+	o = *opts;
+	if (o.llm && !o.stage)
+		o.stage = "llm_inference";
+	if (!xp_stage_valid(o.stage) || (o.parent && !o.detached))
 		return xp_fail(XP_EINVAL);
 	if (!xp_live())
 		return xp_fail(XP_ENOINIT);
-	if (n && (id = xp_attrs_build(&attrs, a, n, 1, xp_capture())))
+	if ((id = span_attrs(&o, &attrs)))
 		return xp_fail(id);
 	xp_probe(&s, 0);
 	t = xp_lock_turn(handle, &id);
 	if (t) {
-		id = add_span(t, &s, stage, llm, attrs);
+		id = add_span(t, &s, &o, attrs);
 		xp_unlock();
 	}
 	if (id < 0) {
@@ -244,14 +289,14 @@ static int enter_span(int handle, const char *stage, int llm, const struct xperf
 
 int xperf_enter(int turn, const char *stage, const char *tool_name)
 {
-	struct xperf_attr tool = XP_STR("tool.name", tool_name);
-
-	return enter_span(turn, stage, 0, &tool, tool_name ? 1 : 0);
+	return xperf_enter_ex(turn, &(struct xperf_span_opts){ .stage = stage,
+							      .tool_name = tool_name });
 }
 
 int xperf_enter_llm(int turn, const char *stage, const struct xperf_attr *attrs, size_t n)
 {
-	return enter_span(turn, stage ? stage : "llm_inference", 1, attrs, n);
+	return xperf_enter_ex(turn, &(struct xperf_span_opts){ .stage = stage, .llm = 1,
+							      .attrs = attrs, .nattrs = n });
 }
 
 /* Under the lock: 0 when the calling thread may leave span id now. */
@@ -265,20 +310,30 @@ static int check_leave(struct xp_turn *t, int id, pid_t tid, int llm)
 	sp = &t->spans[id - 1];
 	if (!sp->open)
 		return XP_ECLOSED;
-	if (sp->tid != tid)
+	if (!sp->detached && sp->tid != tid)
 		return XP_ETHREAD;
 	top = xp_top_of(t, tid, 0);
-	if (!top || top->span != id)
+	if (sp->open_children || (!sp->detached && (!top || top->span != id)))
 		return XP_EORDER;
 	return llm && !sp->llm ? XP_ENOTLLM : 0;
 }
 
-/* Under the lock, after check_leave: closes the span with the end sample. */
+/*
+ * Under the lock, after check_leave: closes the span with the end sample.
+ * A detached span keeps its wall time only: its thread's CPU time and
+ * counters also hold whatever else ran there meanwhile.
+ */
 static void close_span(struct xp_turn *t, struct xp_span *sp, const struct xp_sample *s)
 {
 	sp->open = 0;
-	sp->measured = 1;
 	sp->end_ns = s->mono_ns > sp->start_ns ? s->mono_ns : sp->start_ns;
+	if (sp->parent)
+		t->spans[sp->parent - 1].open_children--;
+	if (sp->detached) {
+		xp_stream_finish(t, sp);
+		return;
+	}
+	sp->measured = 1;
 	sp->cpu_ns = s->cpu_ns > sp->cpu_start ? s->cpu_ns - sp->cpu_start : 0;
 	sp->ctr_mask &= s->ctr.mask;
 	for (int c = 0; c < XP_CTR_COUNT; c++) {

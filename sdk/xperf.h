@@ -20,7 +20,8 @@
  * that thread (XP_ETHREAD otherwise). A span's parent is the innermost span
  * still open on the same thread in the same turn, so several threads can
  * each keep their own nested spans inside one turn. Spans on one thread
- * are left innermost first (XP_EORDER otherwise).
+ * are left innermost first (XP_EORDER otherwise). Work that is not tied to
+ * one thread (asyncio tasks, callbacks) uses detached spans (xperf_enter_ex).
  *
  * Measured per span: CLOCK_MONOTONIC start and end (the clock eBPF uses, so
  * SDK and kernel traces line up), the thread's CPU time
@@ -168,10 +169,38 @@ int xperf_end_turn(int turn);
  */
 int xperf_enter(int turn, const char *stage, const char *tool_name);
 
+/* What a span is, for xperf_enter_ex. */
+struct xperf_span_opts {
+	const char *stage;     /* required, as for xperf_enter */
+	const char *tool_name; /* optional: the tool.name attribute */
+	int llm;               /* 1: an LLM span (stage NULL: "llm_inference") */
+	/*
+	 * 1: a detached span, not tied to the calling thread: any thread may
+	 * leave it, in any order, for work that hops between threads or
+	 * interleaves on one (asyncio tasks, callbacks). Only its wall time is
+	 * measured (CPU time and counters are per thread); a compute one is
+	 * charged as supply.
+	 */
+	int detached;
+	int parent; /* detached only: an open span of the turn, or 0 for none */
+	const struct xperf_attr *attrs; /* as for xperf_enter_llm */
+	size_t nattrs;
+};
+
 /*
- * Leave span `span` on the thread that entered it. Returns 0, or XP_ENOINIT,
- * XP_ENOTURN, XP_ENOSPAN, XP_ECLOSED, XP_ETHREAD or XP_EORDER (nothing is
- * changed on error: the span stays open).
+ * Enter a span described by `o` (xperf_enter and xperf_enter_llm are
+ * shorthands). A span cannot be left while a span inside it is open
+ * (XP_EORDER). Returns the span id, or the codes of xperf_enter, or
+ * XP_ENOSPAN / XP_ECLOSED for a bad `parent`, XP_EINVAL for a parent given
+ * to a span that is not detached.
+ */
+int xperf_enter_ex(int turn, const struct xperf_span_opts *o);
+
+/*
+ * Leave span `span` on the thread that entered it (any thread for a
+ * detached span). Returns 0, or XP_ENOINIT, XP_ENOTURN, XP_ENOSPAN,
+ * XP_ECLOSED, XP_ETHREAD or XP_EORDER (a span inside it is still open);
+ * nothing is changed on error: the span stays open.
  */
 int xperf_leave(int turn, int span);
 

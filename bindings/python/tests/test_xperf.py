@@ -194,6 +194,37 @@ class Binding(SessionTest):
         gaps = [m for m in doc["fused_marks"] if m["kind"] == "streaming_gap"]
         self.assertIn(a["xperf.token_times_ns"][3], [m["t_ns"] for m in gaps])
 
+    def test_asyncio_tasks_with_detached_spans(self):
+        import asyncio
+
+        async def call(t, i):
+            with t.span("tool_call", tool_name="t%d" % i, detached=True):
+                await asyncio.sleep(0.01 * (3 - i))
+                with t.llm({"system": "anthropic"}, detached=True) as llm:
+                    await asyncio.sleep(0.005)
+                    llm.token()
+
+        async def main(t):
+            with t.span("orchestration", detached=True):
+                await asyncio.gather(*(call(t, i) for i in range(3)))
+
+        with xperf.turn() as t:
+            asyncio.run(main(t))
+        doc = load(self.turn_file(t))
+        by_id = {s["id"]: s for s in doc["spans"]}
+        tools = [s for s in doc["spans"] if s["stage"] == "tool_call"]
+        self.assertEqual(len(tools), 3)
+        for s in doc["spans"]:
+            if s["stage"] == "llm_inference":  # under its own task's tool span
+                parent = by_id[s["parent"]]
+                self.assertEqual(parent["stage"], "tool_call")
+                self.assertLessEqual(parent["start_ns"], s["start_ns"])
+                self.assertLessEqual(s["end_ns"], parent["end_ns"])
+            if s["stage"] == "tool_call":
+                self.assertEqual(by_id[s["parent"]]["stage"], "orchestration")
+        self.assertEqual(len({by_id[s["parent"]]["id"] for s in doc["spans"]
+                              if s["stage"] == "llm_inference"}), 3)
+
     def test_sleep_is_off_cpu(self):
         with xperf.turn() as t:
             with t.span("tool_call", tool_name="sleep"):

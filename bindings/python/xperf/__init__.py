@@ -18,6 +18,7 @@ subclass per code. A trace file that cannot be written never raises: the
 turn ends, the failure is counted (stats()) and reported once on stderr.
 """
 
+import contextvars
 import ctypes
 import os
 import signal
@@ -32,6 +33,8 @@ __all__ = [
 
 _lib = None
 _lib_lock = threading.Lock()
+# The innermost detached span of the running asyncio task (or thread): (turn, id).
+_current = contextvars.ContextVar("xperf_detached_span", default=None)
 
 
 class XperfError(Exception):
@@ -193,15 +196,20 @@ def _span_id(turn, span):
 
 
 class _SpanContext:
-    def __init__(self, turn, enter, leave):
-        self._enter, self._leave = enter, leave
+    def __init__(self, turn, enter, leave, detached=False):
+        self._turn, self._enter, self._leave, self._detached = turn, enter, leave, detached
+        self._token = None
         self.span = None
 
     def __enter__(self):
         self.span = self._enter()
+        if self._detached:  # the parent of this task's next detached spans
+            self._token = _current.set((self._turn, self.span.id))
         return self.span
 
     def __exit__(self, exc_type, exc, tb):
+        if self._token is not None:
+            _current.reset(self._token)
         self._leave(self.span)
         return False
 
@@ -212,18 +220,38 @@ class Turn:
     def __init__(self, handle):
         self.handle = handle
 
-    def enter(self, stage, tool_name=None):
-        """Enter a span of `stage`; returns a Span for leave()."""
+    def enter(self, stage, tool_name=None, detached=False, parent=None):
+        """Enter a span of `stage`; returns a Span for leave().
+
+        detached=True: a span not tied to this thread (asyncio tasks, callbacks):
+        any thread may leave it, only its wall time is measured. Its parent is
+        `parent`, else the innermost detached span of the running task in this turn.
+        """
+        if detached or parent is not None:
+            return self._enter_ex(stage, tool_name, False, None, detached, parent)
         sid = _c().xperf_enter(self.handle, _stage(stage), _text(tool_name, "tool_name"))
         return Span(self, sid if sid > 0 else _check(sid), stage)
+
+    def _enter_ex(self, stage, tool_name, llm, attributes, detached, parent):
+        if detached and parent is None:
+            cur = _current.get()
+            parent = cur[1] if cur and cur[0] is self else 0
+        arr, n, _keep = _native.attrs(attributes)
+        opts = _native.SpanOpts(None if stage is None else _stage(stage),
+                                _text(tool_name, "tool_name"), int(llm), int(detached),
+                                _span_id(self, parent) if parent else 0, arr, n)
+        sid = _check(_c().xperf_enter_ex(self.handle, ctypes.byref(opts)))
+        return Span(self, sid, stage or "llm_inference")
 
     def leave(self, span):
         rc = _c().xperf_leave(self.handle, _span_id(self, span))
         if rc:
             _check(rc)
 
-    def enter_llm(self, attributes=None, stage=None):
+    def enter_llm(self, attributes=None, stage=None, detached=False, parent=None):
         """Enter an LLM span (llm_inference unless `stage`); short keys map to OTel GenAI names."""
+        if detached or parent is not None:
+            return self._enter_ex(stage, None, True, attributes, detached, parent)
         arr, n, _keep = _native.attrs(attributes)
         sid = _check(_c().xperf_enter_llm(self.handle, _text(stage, "stage"), arr, n))
         return Span(self, sid, stage or "llm_inference")
@@ -244,19 +272,23 @@ class Turn:
         arr, n, _keep = _native.attrs(attributes)
         _check(_c().xperf_mark_waste(self.handle, _text(kind, "kind"), arr, n))
 
-    def span(self, stage, tool_name=None, **attributes):
-        """`with turn.span("tool_call", tool_name="bash") as s:` enters, and always leaves."""
+    def span(self, stage, tool_name=None, detached=False, **attributes):
+        """`with turn.span("tool_call", tool_name="bash") as s:` enters, and always leaves.
+
+        detached=True (inside asyncio tasks): nested detached spans of the same
+        task get it as their parent, whatever other tasks do meanwhile.
+        """
         def enter():
-            s = self.enter(stage, tool_name)
+            s = self.enter(stage, tool_name, detached=detached)
             if attributes:
                 s.set(attributes)
             return s
-        return _SpanContext(self, enter, self.leave)
+        return _SpanContext(self, enter, self.leave, detached)
 
-    def llm(self, attributes=None, stage=None):
+    def llm(self, attributes=None, stage=None, detached=False):
         """`with turn.llm({...}) as s: ...; s.respond(output_tokens=80)` for an LLM span."""
-        return _SpanContext(self, lambda: self.enter_llm(attributes, stage),
-                            lambda s: self.leave_llm(s, s._response))
+        return _SpanContext(self, lambda: self.enter_llm(attributes, stage, detached=detached),
+                            lambda s: self.leave_llm(s, s._response), detached)
 
     def end(self):
         return end_turn(self)

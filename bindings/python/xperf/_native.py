@@ -60,6 +60,18 @@ class Options(ctypes.Structure):
     ]
 
 
+class SpanOpts(ctypes.Structure):
+    _fields_ = [
+        ("stage", ctypes.c_char_p),
+        ("tool_name", ctypes.c_char_p),
+        ("llm", ctypes.c_int),
+        ("detached", ctypes.c_int),
+        ("parent", ctypes.c_int),
+        ("attrs", ctypes.POINTER(Attr)),
+        ("nattrs", ctypes.c_size_t),
+    ]
+
+
 class Stats(ctypes.Structure):
     _fields_ = [
         ("turns_written", ctypes.c_uint64),
@@ -82,6 +94,7 @@ _SIGNATURES = {
     "xperf_start_turn": (),
     "xperf_end_turn": (ctypes.c_int,),
     "xperf_enter_llm": (ctypes.c_int, ctypes.c_char_p) + _ATTRS,
+    "xperf_enter_ex": (ctypes.c_int, ctypes.POINTER(SpanOpts)),
     "xperf_leave_llm": (ctypes.c_int, ctypes.c_int) + _ATTRS,
     "xperf_span_set": (ctypes.c_int, ctypes.c_int) + _ATTRS,
     "xperf_mark_fused": (ctypes.c_int, ctypes.c_char_p) + _ATTRS,
