@@ -5,9 +5,9 @@ Each task is one turn: assemble the prompt from the system prompt, the
 history and the task; send it (the model is simulated, as there is no
 network: sleeps stand for the time to first token and for each streamed
 token, recorded with span.token()); parse the model's JSON answer; run the
-tool it asks for as a real /bin/sh subprocess. A failing tool is Waste: the model is asked again (a retry) and
-proposes a corrected command. Traces go to $XPERF_TRACE_DIR (default
-.xperf/traces)/<session>/turn_NNN.json.
+tool it asks for as a real /bin/sh subprocess. A failing tool is Waste: the
+model is asked again (a retry) and proposes a corrected command. Traces go to
+$XPERF_TRACE_DIR (default .xperf/traces)/<session>/turn_NNN.json.
 
 usage: python3 python_agent.py [task...]   (PYTHONPATH=bindings/python)
 """

@@ -222,8 +222,8 @@ static void dirty_values(void)
 	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "output")),
 		     "ok \xef\xbf\xbd\xef\xbf\xbd(") == 0);
 	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "process.command_line")),
-		     "curl -H 'Authorization: Bearer [REDACTED]' 'https://h/v1?api_key=[REDACTED]&q=1' "
-		     "--key [REDACTED] ask-someone") == 0);
+		     "curl -H 'Authorization: Bearer [REDACTED]' "
+		     "'https://h/v1?api_key=[REDACTED]&q=1' --key [REDACTED] ask-someone") == 0);
 	CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(tu_span(doc, "llm_inference"), "attributes"),
 				   "xperf.token_times_ns"));
 	CHECK(tu_has_warning(doc, "xperf.token_times_ns dropped"));

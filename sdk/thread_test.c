@@ -146,8 +146,8 @@ static void detached(void)
 	CHECK(xperf_llm_token(h.turn, h.llm) == 0);       /* from another thread: fine */
 	CHECK(xperf_leave_llm(h.turn, h.llm, NULL, 0) == 0);
 	CHECK(xperf_leave(h.turn, h.child) == 0);
-	CHECK(xperf_enter_ex(h.turn, &(struct xperf_span_opts){ .stage = "x", .detached = 1,
-								 .parent = h.child }) == XP_ECLOSED);
+	CHECK(xperf_enter_ex(h.turn, &(struct xperf_span_opts){
+		      .stage = "x", .detached = 1, .parent = h.child }) == XP_ECLOSED);
 	CHECK(xperf_leave(h.turn, h.parent) == 0);
 	CHECK(xperf_end_turn(h.turn) == 0);
 	tu_turn_path(path, sizeof(path), h.turn);
