@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,14 +19,14 @@
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: xperf rubric (--target \"CMD {SIZE}\" | --binary PATH) --out-dir DIR\n"
-		"         [--sizes A,B,C] [--tier fast|medium|deep|asm] [--max-cv PCT]\n"
-		"         [--expected-complexity linear|nlogn|quadratic] [--reps N]\n"
-		"         [--valgrind-size N] [--root DIR] [--baseline SUMMARY.json]\n"
-		"         [--baseline-ledger LEDGER.jsonl] [--findings-out FINDINGS.json]\n"
-		"Score a program on seven performance dimensions (docs/rubric.md).\n"
-		"Exit: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage.\n");
+	fprintf(out, "usage: xperf rubric (--target \"CMD {SIZE}\" | --binary PATH) --out-dir DIR\n"
+		     "         [--sizes A,B,C] [--tier fast|medium|deep|asm] [--max-cv PCT]\n"
+		     "         [--expected-complexity linear|nlogn|quadratic] [--reps N]\n"
+		     "         [--valgrind-size N] [--source-prefix PATH] [--root DIR]\n"
+		     "         [--baseline SUMMARY.json] [--baseline-ledger LEDGER.jsonl]\n"
+		     "         [--findings-out FINDINGS.json]\n"
+		     "Score a program on seven performance dimensions (docs/rubric.md).\n"
+		     "Exit: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage.\n");
 }
 
 static int bad(const char *fmt, const char *arg)
@@ -85,8 +86,24 @@ static const struct option longopts[] = {
 	{ "expected-complexity", required_argument, NULL, 'x' },
 	{ "reps", required_argument, NULL, 'n' },
 	{ "valgrind-size", required_argument, NULL, 'v' },
+	{ "source-prefix", required_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
+};
+
+/* Options that only store their argument. */
+static const struct {
+	int c;
+	size_t off;
+} path_opts[] = {
+	{ 't', offsetof(struct xp_rb_opts, target) },
+	{ 'b', offsetof(struct xp_rb_opts, binary) },
+	{ 'o', offsetof(struct xp_rb_opts, out_dir) },
+	{ 'r', offsetof(struct xp_rb_opts, root) },
+	{ 'B', offsetof(struct xp_rb_opts, baseline) },
+	{ 'L', offsetof(struct xp_rb_opts, ledger) },
+	{ 'F', offsetof(struct xp_rb_opts, findings_out) },
+	{ 'p', offsetof(struct xp_rb_opts, source_prefix) },
 };
 
 /* One option into o; XP_EXIT_OK or the exit code of the mistake. */
@@ -96,17 +113,18 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 	char *end;
 	int i;
 
+	for (size_t k = 0; k < sizeof(path_opts) / sizeof(path_opts[0]); k++) {
+		if (path_opts[k].c == c) {
+			*(const char **)((char *)o + path_opts[k].off) = arg;
+			return 0;
+		}
+	}
 	switch (c) {
-	case 't': o->target = arg; break;
-	case 'b': o->binary = arg; break;
-	case 'o': o->out_dir = arg; break;
-	case 'r': o->root = arg; break;
-	case 'B': o->baseline = arg; break;
-	case 'L': o->ledger = arg; break;
-	case 'F': o->findings_out = arg; break;
 	case 's':
-		return parse_sizes(arg, o) ? bad("invalid --sizes '%s': expected positive integers "
-						 "separated by commas (at most 16)", arg) : 0;
+		if (parse_sizes(arg, o))
+			return bad("invalid --sizes '%s': positive integers separated by commas (at "
+				   "most 16)", arg);
+		return 0;
 	case 'T':
 		if ((i = pick(arg, xp_rb_tier_names, 4)) < 0)
 			return bad("invalid --tier '%s': fast, medium, deep or asm", arg);
@@ -114,13 +132,15 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 		return 0;
 	case 'x':
 		if ((i = pick(arg, xp_rb_cx_names, XP_CX_COUNT)) < 0)
-			return bad("invalid --expected-complexity '%s': linear, nlogn or quadratic", arg);
+			return bad("invalid --expected-complexity '%s': linear, nlogn or quadratic",
+				   arg);
 		o->expected = (enum xp_rb_cx)i;
 		return 0;
 	case 'c':
 		o->max_cv = strtod(arg, &end);
 		return *arg && !*end && o->max_cv > 0 && o->max_cv < 1000
-			       ? 0 : bad("invalid --max-cv '%s': a percentage above 0", arg);
+			       ? 0
+			       : bad("invalid --max-cv '%s': a percentage above 0", arg);
 	case 'n':
 		if (parse_long(arg, 2, XP_RB_MAX_REPS, &v))
 			return bad("invalid --reps '%s': 2 to 50", arg);
@@ -128,12 +148,11 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 		return 0;
 	case 'v':
 		return parse_long(arg, 1, LONG_MAX / 2, &o->valgrind_size)
-			       ? bad("invalid --valgrind-size '%s': a positive integer", arg) : 0;
+			       ? bad("invalid --valgrind-size '%s': a positive integer", arg)
+			       : 0;
 	default:
-		usage(stderr);
-		return XP_EXIT_USAGE;
+		return bad("unknown option or missing value in '%s' (see xperf rubric --help)", arg);
 	}
-	return 0;
 }
 
 /* --binary must be executable; a path is made absolute since runs chdir to --root. */
@@ -186,17 +205,19 @@ static int check(struct xp_rb_opts *o, char *root_buf)
 int cmd_rubric(int argc, char **argv)
 {
 	static char root[PATH_MAX];
-	struct xp_rb_opts o = { .tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0,
-				.reps = 5 };
+	struct xp_rb_opts o = {
+		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5
+	};
 	int c, rc;
 
 	optind = 1;
+	opterr = 0; /* one line of our own instead of getopt's message and the usage */
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
 			return XP_EXIT_OK;
 		}
-		if ((rc = apply(c, optarg, &o)) != XP_EXIT_OK)
+		if ((rc = apply(c, c == '?' || c == ':' ? argv[optind - 1] : optarg, &o)) != XP_EXIT_OK)
 			return rc;
 	}
 	if (optind < argc)

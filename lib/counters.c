@@ -25,14 +25,12 @@
 #include <unistd.h>
 
 const char *const xp_counter_names[XP_CTR_COUNT] = {
-	"task_clock_ns", "context_switches", "cpu_migrations", "page_faults",
-	"major_faults",	 "instructions",     "cycles",	       "l1d_misses",
-	"llc_misses",	 "branch_misses",    "branch_instructions", "l1d_loads",
-	"llc_loads",
+	"task_clock_ns",       "context_switches", "cpu_migrations", "page_faults", "major_faults",
+	"instructions",	       "cycles",	   "l1d_misses",     "llc_misses",  "branch_misses",
+	"branch_instructions", "l1d_loads",	   "llc_loads",
 };
 
-#define CACHE_EV(id, res) \
-	((id) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | ((uint64_t)(res) << 16))
+#define CACHE_EV(id, res) ((id) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | ((uint64_t)(res) << 16))
 
 /* Event, and the group it is scheduled and read with, of each counter. */
 static const struct {
@@ -49,15 +47,19 @@ static const struct {
 	[XP_CTR_INSTRUCTIONS] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 2, 0 },
 	[XP_CTR_CYCLES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 2, 0 },
 	[XP_CTR_L1D_MISSES] = { PERF_TYPE_HW_CACHE,
-				CACHE_EV(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_RESULT_MISS), 3, 0 },
+				CACHE_EV(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_RESULT_MISS),
+				3, 0 },
 	[XP_CTR_LLC_MISSES] = { PERF_TYPE_HW_CACHE,
-				CACHE_EV(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_RESULT_MISS), 4, 0 },
+				CACHE_EV(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_RESULT_MISS),
+				4, 0 },
 	[XP_CTR_BRANCH_MISSES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES, 5, 0 },
 	[XP_CTR_BRANCHES] = { PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS, 5, 0 },
 	[XP_CTR_L1D_LOADS] = { PERF_TYPE_HW_CACHE,
-			       CACHE_EV(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_RESULT_ACCESS), 3, 0 },
+			       CACHE_EV(PERF_COUNT_HW_CACHE_L1D, PERF_COUNT_HW_CACHE_RESULT_ACCESS),
+			       3, 0 },
 	[XP_CTR_LLC_LOADS] = { PERF_TYPE_HW_CACHE,
-			       CACHE_EV(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_RESULT_ACCESS), 4, 0 },
+			       CACHE_EV(PERF_COUNT_HW_CACHE_LL, PERF_COUNT_HW_CACHE_RESULT_ACCESS),
+			       4, 0 },
 };
 
 #define NGROUPS 6
@@ -83,8 +85,9 @@ static void set_reason(char why[64], enum xp_counter c, int err)
 	const char *what = "perf_event_open failed";
 
 	if (permanent_errno(err) && xp_counter_is_hw(c))
-		what = stat("/sys/bus/event_source/devices/cpu", &st) ? "no hardware PMU"
-								       : "event not supported by this CPU";
+		what = stat("/sys/bus/event_source/devices/cpu", &st)
+			       ? "no hardware PMU"
+			       : "event not supported by this CPU";
 	else if (err == EACCES || err == EPERM)
 		what = "not permitted (perf_event_paranoid)";
 	snprintf(why, 64, "%s: perf_event_open %s", what, strerrorname_np(err) ?: "error");
@@ -129,8 +132,8 @@ static int leader_of(const struct xp_counter_set *s, enum xp_counter c)
 	return -1;
 }
 
-static int open_all(struct xp_counter_set *s, pid_t pid, int inherit, int on_exec,
-		    uint64_t want, int grouped)
+static int open_all(struct xp_counter_set *s, pid_t pid, int inherit, int on_exec, uint64_t want,
+		    int grouped)
 {
 	int n = 0;
 
@@ -236,8 +239,7 @@ static void read_group(const struct xp_counter_set *s, int g, struct xp_counter_
 	}
 }
 
-static void read_one(const struct xp_counter_set *s, enum xp_counter c,
-		     struct xp_counter_values *v)
+static void read_one(const struct xp_counter_set *s, enum xp_counter c, struct xp_counter_values *v)
 {
 	uint64_t buf[3];
 
@@ -277,8 +279,8 @@ void xp_counters_diff(const struct xp_counter_values *a, const struct xp_counter
 	}
 }
 
-int xp_counters_ratio(const struct xp_counter_values *v, enum xp_counter num,
-		      enum xp_counter den, double *out)
+int xp_counters_ratio(const struct xp_counter_values *v, enum xp_counter num, enum xp_counter den,
+		      double *out)
 {
 	uint64_t need = (1ull << num) | (1ull << den);
 

@@ -20,8 +20,9 @@
 #include <unistd.h>
 
 #define BIT(c) (1ull << (c))
-#define SW_ALL (BIT(XP_CTR_TASK_CLOCK) | BIT(XP_CTR_CTX_SWITCHES) | BIT(XP_CTR_MIGRATIONS) | \
-		BIT(XP_CTR_PAGE_FAULTS) | BIT(XP_CTR_MAJOR_FAULTS))
+#define SW_ALL                                                                                     \
+	(BIT(XP_CTR_TASK_CLOCK) | BIT(XP_CTR_CTX_SWITCHES) | BIT(XP_CTR_MIGRATIONS) |              \
+	 BIT(XP_CTR_PAGE_FAULTS) | BIT(XP_CTR_MAJOR_FAULTS))
 #define ALL ((1ull << XP_CTR_COUNT) - 1)
 
 /*
@@ -38,7 +39,8 @@ static void test_decode_recorded(void)
 	CHECK(xp_counters_decode_group(buf, 5, m, 2, &v) == 0, "decode");
 	CHECK(v.mask == (BIT(XP_CTR_INSTRUCTIONS) | BIT(XP_CTR_CYCLES)), "mask %llx",
 	      (unsigned long long)v.mask);
-	CHECK(v.value[XP_CTR_INSTRUCTIONS] == 6.2e9, "scaled instr %g", v.value[XP_CTR_INSTRUCTIONS]);
+	CHECK(v.value[XP_CTR_INSTRUCTIONS] == 6.2e9, "scaled instr %g",
+	      v.value[XP_CTR_INSTRUCTIONS]);
 	CHECK(v.value[XP_CTR_CYCLES] == 3.1e9, "scaled cycles %g", v.value[XP_CTR_CYCLES]);
 	CHECK(xp_counters_ratio(&v, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0 && ipc == 2.0,
 	      "ipc %g", ipc);
@@ -88,7 +90,8 @@ static void test_names(void)
 			CHECK(strcmp(xp_counter_names[i], xp_counter_names[j]), "dup name %d", i);
 	}
 	CHECK(!xp_counter_is_hw(XP_CTR_TASK_CLOCK) && xp_counter_is_hw(XP_CTR_CYCLES) &&
-		      xp_counter_is_hw(XP_CTR_LLC_LOADS), "kinds");
+		      xp_counter_is_hw(XP_CTR_LLC_LOADS),
+	      "kinds");
 }
 
 static double thread_cpu_ns(void)
@@ -125,7 +128,8 @@ static void test_thread_live(void)
 
 	xp_counters_open(&s, 0, 0, ALL);
 	CHECK(s.fd[XP_CTR_TASK_CLOCK] >= 0, "task clock: %s", s.why[XP_CTR_TASK_CLOCK]);
-	char *m = mmap(NULL, pages * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *m =
+		mmap(NULL, pages * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct rusage r0, r1;
 	getrusage(RUSAGE_THREAD, &r0);
 	xp_counters_read(&s, &a);

@@ -53,7 +53,8 @@ static int split(const char *s, struct xp_cmd *cmd, char *err, size_t errlen)
 		}
 		if (!in_word) {
 			if (cmd->argc == XP_CMD_MAX_ARGS) {
-				snprintf(err, errlen, "more than %d words in the command", XP_CMD_MAX_ARGS);
+				snprintf(err, errlen, "more than %d words in the command",
+					 XP_CMD_MAX_ARGS);
 				return -1;
 			}
 			cmd->argv[cmd->argc++] = cmd->buf + o;

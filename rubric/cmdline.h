@@ -14,7 +14,7 @@
 #define XP_CMD_MAX_LEN 4096
 
 struct xp_cmd {
-	char buf[XP_CMD_MAX_LEN];        /* the words, NUL-separated */
+	char buf[XP_CMD_MAX_LEN];	 /* the words, NUL-separated */
 	char *argv[XP_CMD_MAX_ARGS + 1]; /* NULL-terminated */
 	int argc;
 };

@@ -73,7 +73,8 @@ static void timestamps(struct xp_rb_env *e)
 	gmtime_r(&tv.tv_sec, &tm);
 	strftime(base, sizeof(base), "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(e->timestamp_utc, sizeof(e->timestamp_utc), "%s+00:00", base);
-	snprintf(e->generated_at, sizeof(e->generated_at), "%s.%06ld+00:00", base, (long)tv.tv_usec);
+	snprintf(e->generated_at, sizeof(e->generated_at), "%s.%06ld+00:00", base,
+		 (long)tv.tv_usec);
 	strftime(e->generated_human, sizeof(e->generated_human), "%Y-%m-%d %H:%M:%S UTC", &tm);
 }
 
@@ -95,9 +96,11 @@ void xp_rb_env_probe(struct xp_rb_env *e)
 		snprintf(e->smt, sizeof(e->smt), "unknown");
 	e->load_avg_1m = getloadavg(load, 1) == 1 ? load[0] : 0;
 	e->perf_paranoid = read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf))
-				   ? 99 : atoi(buf);
+				   ? 99
+				   : atoi(buf);
 	e->pmu = stat("/sys/bus/event_source/devices/cpu", &st) == 0;
 	e->valgrind = xp_rb_on_path("valgrind");
-	e->ram_mb = (long)((double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / 1048576.0);
+	e->ram_mb =
+		(long)((double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / 1048576.0);
 	timestamps(e);
 }

@@ -12,15 +12,15 @@
 struct xp_rb_env {
 	char cpu_model[128];
 	char kernel[128];
-	char governor[32];     /* "unknown" when cpufreq is absent */
-	char smt[16];          /* "on", "off", "unknown" */
+	char governor[32]; /* "unknown" when cpufreq is absent */
+	char smt[16];	   /* "on", "off", "unknown" */
 	double load_avg_1m;
-	int perf_paranoid;     /* 99 when unreadable (as the original) */
-	int pmu;               /* 1: /sys/bus/event_source/devices/cpu exists */
-	int valgrind;          /* 1: on PATH */
+	int perf_paranoid; /* 99 when unreadable (as the original) */
+	int pmu;	   /* 1: /sys/bus/event_source/devices/cpu exists */
+	int valgrind;	   /* 1: on PATH */
 	long ram_mb;
-	char timestamp_utc[32]; /* 2026-12-02T18:00:00+00:00 */
-	char generated_at[40];  /* 2026-12-02T18:00:00.123456+00:00 */
+	char timestamp_utc[32];	  /* 2026-12-02T18:00:00+00:00 */
+	char generated_at[40];	  /* 2026-12-02T18:00:00.123456+00:00 */
 	char generated_human[32]; /* 2026-12-02 18:00:00 UTC */
 };
 

@@ -17,7 +17,8 @@ static const char *const prescriptions[D_COUNT] = {
 	[D_SCALING] = "Review scaling sub-checks. Memoize, precompute, or restructure hot paths.",
 	[D_WALL] = "Reduce measurement noise: set governor=performance, increase rounds.",
 	[D_CPU] = "Reduce hotspot concentration. Consider splitting large functions.",
-	[D_L1] = "Improve data locality: struct-of-arrays, cache-line alignment, sequential access.",
+	[D_L1] =
+		"Improve data locality: struct-of-arrays, cache-line alignment, sequential access.",
 	[D_LL] = "Reduce working set size or improve spatial locality.",
 	[D_BRANCH] = ("Replace unpredictable branches with cmov, lookup tables, or branchless "
 		      "arithmetic."),
@@ -29,10 +30,14 @@ static const struct {
 	int dim;
 	const char *key, *metric;
 } metric_names[] = {
-	{ D_WALL, "cv", "wall_time_cv" },	     { D_CPU, "top_fn_pct", "top_fn_pct" },
-	{ D_CPU, "IPC", "IPC" },		     { D_L1, "miss_pct", "l1_miss_rate" },
-	{ D_LL, "miss_pct", "ll_miss_rate" },	     { D_BRANCH, "miss_pct", "branch_mispred_rate" },
-	{ D_MEMORY, "peak_bytes", "peak_bytes" },    { D_MEMORY, "churn_peaks", "churn_peaks" },
+	{ D_WALL, "cv", "wall_time_cv" },
+	{ D_CPU, "top_fn_pct", "top_fn_pct" },
+	{ D_CPU, "IPC", "IPC" },
+	{ D_L1, "miss_pct", "l1_miss_rate" },
+	{ D_LL, "miss_pct", "ll_miss_rate" },
+	{ D_BRANCH, "miss_pct", "branch_mispred_rate" },
+	{ D_MEMORY, "peak_bytes", "peak_bytes" },
+	{ D_MEMORY, "churn_peaks", "churn_peaks" },
 	{ D_MEMORY, "baseline_ratio", "baseline_ratio" },
 };
 
@@ -106,7 +111,8 @@ static int dim_findings(const struct xp_rb_score *s, int d, const char *root,
 {
 	if (d == D_SCALING) {
 		for (int i = 0; i < S_COUNT; i++)
-			if (s->sub_present[i] && (s->sub_tier[i] == T_FAIL || s->sub_tier[i] == T_WARN))
+			if (s->sub_present[i] &&
+			    (s->sub_tier[i] == T_FAIL || s->sub_tier[i] == T_WARN))
 				items[n++] = finding(root, xp_rb_sub_names[i], s->sub_value[i],
 						     xp_rb_sub_pass_bound(i, expected), s->tier, d);
 		return n;
@@ -120,8 +126,7 @@ static int dim_findings(const struct xp_rb_score *s, int d, const char *root,
 	return n;
 }
 
-cJSON *xp_rb_findings_json(const struct xp_rb_result *r, const char *root,
-			   enum xp_rb_cx expected)
+cJSON *xp_rb_findings_json(const struct xp_rb_result *r, const char *root, enum xp_rb_cx expected)
 {
 	cJSON *items[D_COUNT * (XP_RB_MAX_METRICS + S_COUNT)];
 	cJSON *arr = cJSON_CreateArray();

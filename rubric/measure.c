@@ -26,8 +26,8 @@ static void progress_step(struct progress *p, long size)
 	if (!p->on)
 		return;
 	int fill = p->total ? p->done * width / p->total : width;
-	fprintf(stderr, "\r[%.*s%*s] %d/%d runs, size %ld ", fill,
-		"##############################", width - fill, "", p->done, p->total, size);
+	fprintf(stderr, "\r[%.*s%*s] %d/%d runs, size %ld ", fill, "##############################",
+		width - fill, "", p->done, p->total, size);
 	if (p->done == p->total)
 		fputc('\n', stderr);
 }
@@ -113,7 +113,8 @@ int xp_rb_measure(const struct xp_rb_opts *o, struct xp_rb_meas *m, char *err, s
 			return 2;
 		}
 		if (rc == 1) {
-			snprintf(m->timing_error, sizeof(m->timing_error), "size %ld: %s", z->size, why);
+			snprintf(m->timing_error, sizeof(m->timing_error), "size %ld: %s", z->size,
+				 why);
 			if (pg.on)
 				fputc('\n', stderr);
 			return 1;

@@ -20,7 +20,7 @@ struct xp_rb_outcome {
 	int have_ledger;
 	struct xp_rb_ledger ledger;
 	struct xp_rb_regressions vs_last, vs_best;
-	int have_pct;              /* pooled wall-time percentiles (>= 2 samples) */
+	int have_pct; /* pooled wall-time percentiles (>= 2 samples) */
 	double p50, p95, p99;
 };
 

@@ -213,7 +213,8 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	free(ledger_buf);
 	xp_cg_free(&m.cg);
 	print_console(&oc);
-	const struct xp_rb_stage *stages[] = { &m.cg_stage, &m.cl_stage, &m.ms_stage, &m.asm_stage };
+	const struct xp_rb_stage *stages[] = { &m.cg_stage, &m.cl_stage, &m.ms_stage,
+					       &m.asm_stage };
 	for (size_t i = 0; failed && i < sizeof(stages) / sizeof(stages[0]); i++)
 		if (!stages[i]->ran && stages[i]->artifact[0])
 			fprintf(stderr, "xperf rubric: %s\n", stages[i]->why);

@@ -94,8 +94,10 @@ int xp_rb_baseline_parse(const char *name, const char *buf, size_t len, struct x
 	const cJSON *rubric = cJSON_GetObjectItemCaseSensitive(doc, "rubric");
 	const cJSON *dims = cJSON_GetObjectItemCaseSensitive(rubric, "dimensions");
 	if (!cJSON_IsObject(dims)) {
-		snprintf(err, errlen, "%s:1:1: not a benchmark_summary.json (no rubric.dimensions "
-				      "object)", name);
+		snprintf(err, errlen,
+			 "%s:1:1: not a benchmark_summary.json (no rubric.dimensions "
+			 "object)",
+			 name);
 		cJSON_Delete(doc);
 		return -1;
 	}

@@ -37,9 +37,9 @@ int xp_rb_baseline_parse(const char *name, const char *buf, size_t len, struct x
 
 /* The ledger's reference entries. */
 struct xp_rb_ledger {
-	int entries;           /* valid lines */
+	int entries; /* valid lines */
 	struct xp_rb_ref last, best;
-	int corrupt;           /* lines skipped */
+	int corrupt;		     /* lines skipped */
 	char warnings[4][XP_RB_WHY]; /* the first few "Skipped corrupt line N in PATH" */
 };
 

@@ -39,10 +39,12 @@ static void test_vector16(void)
 	CHECK(l.entries == 2 && l.corrupt == 0, "two entries");
 	xp_rb_regress(&l.last, &r, &g);
 	CHECK(g.n == 1 && g.r[0].dim == D_CPU && g.r[0].ref == T_WARN && g.r[0].cur == T_FAIL &&
-		      g.r[0].drop == 1, "vector 16 vs_last");
+		      g.r[0].drop == 1,
+	      "vector 16 vs_last");
 	xp_rb_regress(&l.best, &r, &g);
 	CHECK(g.n == 2 && g.r[0].dim == D_CPU && g.r[0].drop == 2 && g.r[1].dim == D_MEMORY &&
-		      g.r[1].drop == 1, "vector 16 vs_best (%d)", g.n);
+		      g.r[1].drop == 1,
+	      "vector 16 vs_best (%d)", g.n);
 }
 
 static void test_vector17(void)
@@ -63,15 +65,17 @@ static void test_vector17(void)
 	xp_rb_ledger_parse("hist.jsonl", lines, strlen(lines), &l);
 	CHECK(l.entries == 4 && l.corrupt == 2, "entries %d corrupt %d", l.entries, l.corrupt);
 	CHECK(!strcmp(l.warnings[0], "Skipped corrupt line 3 in hist.jsonl") &&
-		      !strcmp(l.warnings[1], "Skipped corrupt line 7 in hist.jsonl"), "%s / %s",
-	      l.warnings[0], l.warnings[1]);
+		      !strcmp(l.warnings[1], "Skipped corrupt line 7 in hist.jsonl"),
+	      "%s / %s", l.warnings[0], l.warnings[1]);
 	xp_rb_regress(&l.best, &r, &g);
 	CHECK(g.n == 1 && g.r[0].ref == T_WARN && g.r[0].drop == 1, "vector 17 vs_best: tie keeps "
-								      "the first");
+								    "the first");
 	/* Only the first three lines: last entry FAIL -> no drop. */
-	xp_rb_ledger_parse("h", lines, (size_t)(strstr(lines, "{\"dimensions\": {\"CPU Efficiency\": "
-							      "\"PASS\"}, \"rubric_total\": 24}") -
-						lines), &l);
+	xp_rb_ledger_parse("h", lines,
+			   (size_t)(strstr(lines, "{\"dimensions\": {\"CPU Efficiency\": "
+						  "\"PASS\"}, \"rubric_total\": 24}") -
+				    lines),
+			   &l);
 	xp_rb_regress(&l.last, &r, &g);
 	CHECK(g.n == 0, "vector 17 vs_last empty");
 	xp_rb_ledger_parse("empty", "", 0, &l);
@@ -111,11 +115,12 @@ static void test_baseline(void)
 	xp_rb_regress(&ref, &r, &g);
 	CHECK(g.n == 1 && g.r[0].drop == 2, "vector 11 drop");
 	CHECK(xp_rb_baseline_parse("b.json", broken, strlen(broken), &ref, &mem, err,
-				   sizeof(err)) == -1 && !strncmp(err, "b.json:3:", 9) &&
-		      strstr(err, ": invalid JSON"),
+				   sizeof(err)) == -1 &&
+		      !strncmp(err, "b.json:3:", 9) && strstr(err, ": invalid JSON"),
 	      "position: %s", err);
 	CHECK(xp_rb_baseline_parse("c.json", "[1]", 3, &ref, &mem, err, sizeof(err)) == -1 &&
-		      strstr(err, "c.json:1:1: not a benchmark_summary.json"), "%s", err);
+		      strstr(err, "c.json:1:1: not a benchmark_summary.json"),
+	      "%s", err);
 }
 
 static void test_ledger_line(void)
@@ -126,7 +131,8 @@ static void test_ledger_line(void)
 
 	oc.r = current(T_PASS, T_NA);
 	oc.r.total = 4;
-	snprintf(oc.env.generated_at, sizeof(oc.env.generated_at), "2026-12-02T18:00:00.000001+00:00");
+	snprintf(oc.env.generated_at, sizeof(oc.env.generated_at),
+		 "2026-12-02T18:00:00.000001+00:00");
 	char *line = xp_rb_ledger_line(&oc);
 	CHECK(line && !strchr(line, '\n'), "one line");
 	CHECK(line && strstr(line, "{\"dimensions\":{\"Algorithmic Scaling\":\"N/A\",\"Branch "
@@ -148,17 +154,21 @@ static void test_cmdline(void)
 	char err[128];
 
 	CHECK(xp_cmd_build("./prog --n {SIZE} 'a b' \"c\\\"d\" e\\ f", NULL, 42, 1, &c, err,
-			   sizeof(err)) == 0, "%s", err);
+			   sizeof(err)) == 0,
+	      "%s", err);
 	CHECK(c.argc == 6 && !strcmp(c.argv[2], "42") && !strcmp(c.argv[3], "a b") &&
 		      !strcmp(c.argv[4], "c\"d") && !strcmp(c.argv[5], "e f") && c.argv[6] == NULL,
 	      "words (%d)", c.argc);
 	CHECK(xp_cmd_build("p 'x", NULL, 1, 1, &c, err, sizeof(err)) == -1 &&
-		      strstr(err, "unbalanced"), "quote");
+		      strstr(err, "unbalanced"),
+	      "quote");
 	CHECK(xp_cmd_build("   ", NULL, 1, 1, &c, err, sizeof(err)) == -1, "empty");
 	CHECK(xp_cmd_build(NULL, "/bin/prog", 7, 1, &c, err, sizeof(err)) == 0 && c.argc == 2 &&
-		      !strcmp(c.argv[1], "7"), "binary gets the size as argv[1]");
+		      !strcmp(c.argv[1], "7"),
+	      "binary gets the size as argv[1]");
 	CHECK(xp_cmd_build("x {SIZE}{SIZE}", NULL, 3, 1, &c, err, sizeof(err)) == 0 &&
-		      !strcmp(c.argv[1], "33"), "every {SIZE}");
+		      !strcmp(c.argv[1], "33"),
+	      "every {SIZE}");
 }
 
 int main(void)

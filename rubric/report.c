@@ -31,8 +31,9 @@ static void header(FILE *f, const struct xp_rb_outcome *oc)
 	fprintf(f, "- perf_event_paranoid: %d\n- Hardware PMU: %s\n", e->perf_paranoid,
 		e->pmu ? "present" : "absent (hardware counters N/A; cachegrind simulates caches)");
 	fprintf(f, "- CPU governor: %s (%s)\n- RAM: %ldMB\n", e->governor,
-		strcmp(e->governor, "performance") ? "WARNING, set to performance for stable results"
-						    : "OK",
+		strcmp(e->governor, "performance")
+			? "WARNING, set to performance for stable results"
+			: "OK",
 		e->ram_mb);
 	if (oc->m->cache_model[0])
 		fprintf(f, "- Cache model: %s\n", oc->m->cache_model);
@@ -47,9 +48,12 @@ static void scaling(FILE *f, const struct xp_rb_outcome *oc)
 
 	fprintf(f, "## Algorithmic Scaling Analysis\n\n");
 	if (s->tier == T_NA)
-		fprintf(f, "*%s.*\n\n| Available Sub-check | Value | Tier |\n|---|---|---|\n", s->note);
+		fprintf(f, "*%s.*\n\n| Available Sub-check | Value | Tier |\n|---|---|---|\n",
+			s->note);
 	else
-		fprintf(f, "**Result: %s** (score: %d/4)\n\n| Sub-check | Value | Tier |\n|---|---|---|\n",
+		fprintf(f,
+			"**Result: %s** (score: %d/4)\n\n| Sub-check | Value | Tier "
+			"|\n|---|---|---|\n",
 			xp_rb_tierv_names[s->tier], s->score);
 	for (int i = 0; i < S_COUNT; i++)
 		if (s->sub_present[i])
@@ -65,15 +69,18 @@ static void scaling(FILE *f, const struct xp_rb_outcome *oc)
 				   "explicit `--target` commands use `{SIZE}`.*\n");
 	}
 	if (oc->r.fit.ok)
-		fprintf(f, "\nBest-fit growth class on %s time: **%s** (relative residual of "
-			   "t = a + b f(n): linear %.4f, nlogn %.4f, quadratic %.4f)\n",
+		fprintf(f,
+			"\nBest-fit growth class on %s time: **%s** (relative residual of "
+			"t = a + b f(n): linear %.4f, nlogn %.4f, quadratic %.4f)\n",
 			oc->r.fit.time_source, xp_rb_cx_names[oc->r.fit.best],
 			oc->r.fit.residual[XP_CX_LINEAR], oc->r.fit.residual[XP_CX_NLOGN],
 			oc->r.fit.residual[XP_CX_QUADRATIC]);
 	if (s->tier == T_FAIL)
-		fprintf(f, "\n> **STOP**: Fix algorithmic scaling before hardware-level optimization.\n"
+		fprintf(f, "\n> **STOP**: Fix algorithmic scaling before hardware-level "
+			   "optimization.\n"
 			   "> Expected impact: 10-1000x improvement.\n"
-			   "> Hardware optimizations (cache, branch, ASM) are irrelevant until this is "
+			   "> Hardware optimizations (cache, branch, ASM) are irrelevant until "
+			   "this is "
 			   "resolved.\n");
 	fputc('\n', f);
 }
@@ -84,10 +91,12 @@ static void regressions(FILE *f, const char *title, const struct xp_rb_regressio
 		fprintf(f, "%s: no scored dimension regressed.\n\n", title);
 		return;
 	}
-	fprintf(f, "%s:\n\n| Dimension | Reference | Current | Tier Drop |\n|---|---|---|---|\n", title);
+	fprintf(f, "%s:\n\n| Dimension | Reference | Current | Tier Drop |\n|---|---|---|---|\n",
+		title);
 	for (int i = 0; i < g->n; i++)
 		fprintf(f, "| %s | %s | %s | %d |\n", xp_rb_dim_names[g->r[i].dim],
-			xp_rb_tierv_names[g->r[i].ref], xp_rb_tierv_names[g->r[i].cur], g->r[i].drop);
+			xp_rb_tierv_names[g->r[i].ref], xp_rb_tierv_names[g->r[i].cur],
+			g->r[i].drop);
 	fputc('\n', f);
 }
 
@@ -96,8 +105,9 @@ static void comparisons(FILE *f, const struct xp_rb_outcome *oc)
 	if (oc->have_baseline) {
 		fprintf(f, "## Baseline Comparison\n\n**Baseline**: `%s`\n\n", oc->o->baseline);
 		if (oc->base_regr.n)
-			fprintf(f, "> **Regression blocker**: one or more scored dimensions dropped "
-				   "versus the baseline.\n\n");
+			fprintf(f,
+				"> **Regression blocker**: one or more scored dimensions dropped "
+				"versus the baseline.\n\n");
 		regressions(f, "Against the baseline", &oc->base_regr);
 	}
 	if (oc->have_ledger) {
@@ -152,6 +162,10 @@ static void findings(FILE *f, const struct xp_rb_outcome *oc)
 			fprintf(f, "### [%s] %s\n", xp_rb_tierv_names[s->tier], xp_rb_dim_names[d]);
 			for (int i = 0; i < s->nm; i++)
 				fprintf(f, "- **%s**: %g\n", s->m[i].key, s->m[i].value);
+			for (int i = 0; d == D_SCALING && i < S_COUNT; i++)
+				if (s->sub_present[i] && s->sub_tier[i] != T_PASS)
+					fprintf(f, "- **%s**: %g (%s)\n", xp_rb_sub_names[i],
+						s->sub_value[i], xp_rb_tierv_names[s->sub_tier[i]]);
 			if (s->l4_id)
 				fprintf(f, "- **L4 %s**: %g (%s)\n", s->l4_id, s->l4_value,
 					s->l4_fires ? "fires" : "does not fire");
@@ -178,10 +192,12 @@ int xp_rb_report_md(const struct xp_rb_outcome *oc, char **buf, size_t *len)
 	scorecard(f, oc);
 	findings(f, oc);
 	if (oc->m->asm_stage.ran)
-		fprintf(f, "## ASM Audit\n\nDisassembly (not scored): `%s`\n\n", oc->m->asm_stage.artifact);
-	fprintf(f, "## Cache Model\n\nValgrind cachegrind simulates a 2-level cache (L1 -> LL). No "
-		   "separate L2 simulation.\nSimulated: %s (fixed geometry, so that miss rates "
-		   "compare across machines).\n",
+		fprintf(f, "## ASM Audit\n\nDisassembly (not scored): `%s`\n\n",
+			oc->m->asm_stage.artifact);
+	fprintf(f,
+		"## Cache Model\n\nValgrind cachegrind simulates a 2-level cache (L1 -> LL). No "
+		"separate L2 simulation.\nSimulated: %s (fixed geometry, so that miss rates "
+		"compare across machines).\n",
 		oc->m->cache_model[0] ? oc->m->cache_model : "not run");
 	return fclose(f) ? -1 : 0;
 }

@@ -23,27 +23,28 @@
 enum xp_rb_tier { XP_RB_FAST, XP_RB_MEDIUM, XP_RB_DEEP, XP_RB_ASM };
 enum xp_rb_cx { XP_CX_LINEAR, XP_CX_NLOGN, XP_CX_QUADRATIC, XP_CX_COUNT };
 
-extern const char *const xp_rb_tier_names[4];   /* "fast", ... */
+extern const char *const xp_rb_tier_names[4];	      /* "fast", ... */
 extern const char *const xp_rb_cx_names[XP_CX_COUNT]; /* "linear", "nlogn", "quadratic" */
 
 struct xp_rb_opts {
-	const char *target;  /* command template with {SIZE}, or NULL */
-	const char *binary;  /* executable, size appended as argv[1], or NULL */
+	const char *target; /* command template with {SIZE}, or NULL */
+	const char *binary; /* executable, size appended as argv[1], or NULL */
 	long sizes[XP_RB_MAX_SIZES];
 	int nsizes;
 	enum xp_rb_tier tier;
 	enum xp_rb_cx expected;
-	double max_cv;       /* percent */
-	int reps;            /* timed repetitions per size, after one warm-up */
-	long valgrind_size;  /* N for Valgrind runs and ratio sub-checks */
+	double max_cv;	    /* percent */
+	int reps;	    /* timed repetitions per size, after one warm-up */
+	long valgrind_size; /* N for Valgrind runs and ratio sub-checks */
 	const char *out_dir, *root, *baseline, *ledger, *findings_out;
+	const char *source_prefix; /* cachegrind rows kept: files starting with it; NULL: all */
 };
 
 /* One timed run of the target. */
 struct xp_rb_run {
-	double wall_s;       /* CLOCK_MONOTONIC, exec to reap */
-	long maxrss_kb;      /* wait4 rusage */
-	int status;          /* wait status */
+	double wall_s;	/* CLOCK_MONOTONIC, exec to reap */
+	long maxrss_kb; /* wait4 rusage */
+	int status;	/* wait status */
 	struct xp_counter_values ctr;
 };
 
@@ -53,44 +54,48 @@ struct xp_rb_size {
 	int nruns;
 	double wall[XP_RB_MAX_REPS];
 	double wall_median, wall_mean, wall_cv; /* cv = 100 * sample sd / mean */
-	long maxrss_kb;                         /* max over runs */
-	struct xp_counter_values ctr;           /* per-counter median over runs */
+	long maxrss_kb;				/* max over runs */
+	struct xp_counter_values ctr;		/* per-counter median over runs */
 };
 
 /* Cachegrind event columns this scorer reads, in its own order. */
 enum xp_cg_ev { CG_IR, CG_DR, CG_DW, CG_D1MR, CG_D1MW, CG_DLMR, CG_DLMW, CG_BC, CG_BCM, CG_NEV };
 extern const char *const xp_cg_ev_names[CG_NEV];
 
+/* One cachegrind row: a function within one source file (fl=), self costs. */
 struct xp_cg_fn {
 	char name[128];
+	char file[160];
 	uint64_t ev[CG_NEV];
 };
 
 /* A parsed cachegrind.out: totals and per-function self costs. */
 struct xp_cg_profile {
 	uint64_t total[CG_NEV];
-	uint64_t have;       /* bit e: the file had event e */
+	uint64_t have;	     /* bit e: the file had event e */
 	struct xp_cg_fn *fn; /* heap, nfn entries */
 	size_t nfn;
+	int filtered;           /* 1: fn holds only the --source-prefix rows ... */
+	uint64_t sel[CG_NEV];   /* ... and sel their sums (cache rates are taken on them) */
 };
 
 /* A parsed callgrind.out: call edges against N. */
 struct xp_cl_profile {
-	uint64_t total_calls;     /* sum of calls= */
-	uint64_t mult_paths;      /* calls= lines with a count above N */
+	uint64_t total_calls; /* sum of calls= */
+	uint64_t mult_paths;  /* calls= lines with a count above N */
 };
 
 /* A parsed massif.out: heap series. */
 struct xp_ms_profile {
-	uint64_t peak_bytes;  /* max mem_heap_B */
+	uint64_t peak_bytes; /* max mem_heap_B */
 	int peak_snapshot;
 	int nsnap;
-	int local_maxima;     /* strict interior maxima of mem_heap_B */
+	int local_maxima; /* strict interior maxima of mem_heap_B */
 };
 
 /* One Valgrind stage: ran and parsed, or why not. */
 struct xp_rb_stage {
-	int ran;             /* 1 when the profile below is valid */
+	int ran;	     /* 1 when the profile below is valid */
 	char why[XP_RB_WHY]; /* when not */
 	char artifact[512];  /* raw output file */
 };
@@ -111,12 +116,18 @@ struct xp_rb_meas {
 enum xp_rb_tierv { T_NA, T_NOISE, T_FAIL, T_WARN, T_PASS };
 extern const char *const xp_rb_tierv_names[5]; /* "N/A", "N/A (noise)", "FAIL", "WARN", "PASS" */
 
-enum xp_rb_dim {
-	D_SCALING, D_WALL, D_CPU, D_L1, D_LL, D_BRANCH, D_MEMORY, D_COUNT
-};
+enum xp_rb_dim { D_SCALING, D_WALL, D_CPU, D_L1, D_LL, D_BRANCH, D_MEMORY, D_COUNT };
 extern const char *const xp_rb_dim_names[D_COUNT]; /* "Algorithmic Scaling", ... */
 
-enum xp_rb_sub { S_EXPONENT, S_CALL_AMP, S_DATA_REUSE, S_WRITE_AMP, S_CHURN, S_MULT_PATHS, S_COUNT };
+enum xp_rb_sub {
+	S_EXPONENT,
+	S_CALL_AMP,
+	S_DATA_REUSE,
+	S_WRITE_AMP,
+	S_CHURN,
+	S_MULT_PATHS,
+	S_COUNT
+};
 extern const char *const xp_rb_sub_names[S_COUNT]; /* "complexity_exponent", ... */
 extern const char *const xp_rb_sub_keys[S_COUNT];  /* "k", "ratio", ..., "path_count" */
 
@@ -127,20 +138,20 @@ struct xp_rb_bounds {
 
 /* A named measured value behind a score. */
 struct xp_rb_metric {
-	const char *key;  /* payload key: "cv", "worst_pct", "IPC", ... */
+	const char *key; /* payload key: "cv", "worst_pct", "IPC", ... */
 	double value;
-	int decimals;     /* rounding for output */
+	int decimals; /* rounding for output */
 };
 
 #define XP_RB_MAX_METRICS 6
 
 struct xp_rb_score {
 	enum xp_rb_tierv tier;
-	int score;                   /* 4, 2, 0; -1 for N/A */
+	int score; /* 4, 2, 0; -1 for N/A */
 	struct xp_rb_metric m[XP_RB_MAX_METRICS];
 	int nm;
-	const char *source;          /* "perf_event", "cachegrind", "massif", "rusage", or NULL */
-	char note[XP_RB_WHY];        /* why N/A, or a remark */
+	const char *source;   /* "perf_event", "cachegrind", "massif", "rusage", or NULL */
+	char note[XP_RB_WHY]; /* why N/A, or a remark */
 	/* The overlapping L4 root cause of theory's xp_l4_table, when computable. */
 	const char *l4_id;
 	double l4_value;
@@ -158,10 +169,10 @@ struct xp_rb_score {
 /* Best-fit growth class over the sizes (added; not in the original). */
 struct xp_rb_fit {
 	int ok;
-	double k;                     /* log-log slope of the per-size median time on n */
+	double k;		      /* log-log slope of the per-size median time on n */
 	double slope[XP_CX_COUNT];    /* slope of ln t on ln f(n) per class */
 	double residual[XP_CX_COUNT]; /* relative RMS residual of t = a + b f(n) */
-	int best;                     /* enum xp_rb_cx with the smallest residual */
+	int best;		      /* enum xp_rb_cx with the smallest residual */
 	const char *time_source;      /* "task_clock" (CPU time) or "wall" */
 };
 
@@ -173,7 +184,7 @@ struct xp_rb_result {
 
 /* A tier drop of one dimension against a reference run. */
 struct xp_rb_regr {
-	int dim;                       /* enum xp_rb_dim */
+	int dim; /* enum xp_rb_dim */
 	enum xp_rb_tierv ref, cur;
 	int drop;
 };

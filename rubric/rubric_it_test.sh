@@ -20,7 +20,7 @@ py() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 i
 # 1. Growth classes (CPU time of exact-cost programs; sizes keep each run under ~0.4 s).
 rubric_scale() { # MODE SIZES EXPECTED DIR
 	"$XPERF" rubric --target "$SCALE $1 {SIZE}" --sizes "$2" --tier fast \
-		--expected-complexity "$3" --reps 3 --out-dir "$4" >/dev/null 2>"$4.err"
+		--expected-complexity "$3" --reps 5 --out-dir "$4" >/dev/null 2>"$4.err"
 }
 rubric_scale linear 2048,8192,32768,131072 linear "$T/lin"
 rubric_scale nlogn 2048,8192,32768,131072 nlogn "$T/nlogn"
@@ -107,6 +107,14 @@ if command -v valgrind >/dev/null; then
 		"len(d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks'])==6 and d['rubric']['dimensions']['Algorithmic Scaling']['tier']!='N/A'"
 	check "cache geometry recorded" py "$T/deep/$S" "d['prerequisites']['cache_model'].startswith('D1=32768,8,64')"
 	check "raw Valgrind files kept" test -s "$T/deep/tier2/cachegrind.out" -a -s "$T/deep/tier3/massif.out"
+	"$XPERF" rubric --binary "$FAULTS" --sizes 100 --tier medium --source-prefix testprogs/ \
+		--out-dir "$T/own" >/dev/null 2>&1
+	"$XPERF" rubric --binary "$FAULTS" --sizes 100 --tier medium --source-prefix /nowhere/ \
+		--out-dir "$T/none" >/dev/null 2>&1
+	check "--source-prefix: rates over the program's own rows" py "$T/own/$S" \
+		"d['source_prefix']=='testprogs/' and d['rubric']['dimensions']['L1 Cache Efficiency']['source']=='cachegrind'"
+	check "--source-prefix matching nothing: N/A with the reason" py "$T/none/$S" \
+		"'--source-prefix' in d['rubric']['dimensions']['L1 Cache Efficiency']['note'] and d['rubric']['dimensions']['CPU Efficiency']['tier']=='N/A'"
 fi
 
 # 6. Bad input: one line on stderr, documented exit codes.
@@ -126,6 +134,7 @@ check "target without {SIZE}: 64" expect 64 "must contain {SIZE}" --target "$FAU
 check "target not executable: 2" expect 2 "cannot execute" --target "/no/such {SIZE}" \
 	--sizes 10 --out-dir "$T/x"
 check "no --out-dir: 64" expect 64 "out-dir" --binary "$FAULTS"
+check "unknown flag: 64, one line" expect 64 "unknown option" --bogus
 "$XPERF" rubric --target "$SCALE nosuchmode {SIZE}" --sizes 10 --tier fast --out-dir "$T/fail" \
 	>/dev/null 2>&1
 rc=$?

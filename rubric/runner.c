@@ -56,11 +56,14 @@ static void child(char *const argv[], const struct xp_run_io *io, int go, int re
 {
 	char c;
 	int e = 0;
+	int in = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	int out = open_out(io->stdout_path), errfd = open_out(io->stderr_path);
 
 	if (read(go, &c, 1) != 1)
 		_exit(127);
-	if (out < 0 || errfd < 0 || dup2(out, 1) < 0 || dup2(errfd, 2) < 0 ||
+	/* stdin from /dev/null: a run must not depend on, or eat, the terminal's input. */
+	if (in < 0 || out < 0 || errfd < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
+	    dup2(errfd, 2) < 0 ||
 	    (io->cwd && chdir(io->cwd)))
 		e = errno;
 	else
@@ -74,7 +77,8 @@ static void child(char *const argv[], const struct xp_run_io *io, int go, int re
 static void describe_status(int st, char *err, size_t errlen)
 {
 	if (WIFSIGNALED(st))
-		snprintf(err, errlen, "killed by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
+		snprintf(err, errlen, "killed by signal %d (%s)", WTERMSIG(st),
+			 strsignal(WTERMSIG(st)));
 	else
 		snprintf(err, errlen, "exited with status %d", WEXITSTATUS(st));
 }

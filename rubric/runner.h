@@ -15,10 +15,10 @@
 
 /* How a run went, beyond the measurements. */
 enum xp_run_status {
-	XP_RUN_OK,        /* exited 0 */
-	XP_RUN_EXIT,      /* exited non-zero or was killed: err says which */
-	XP_RUN_NOEXEC,    /* execvp failed (missing or not executable): err says why */
-	XP_RUN_SYSERR,    /* fork/pipe/wait failed */
+	XP_RUN_OK,     /* exited 0 */
+	XP_RUN_EXIT,   /* exited non-zero or was killed: err says which */
+	XP_RUN_NOEXEC, /* execvp failed (missing or not executable): err says why */
+	XP_RUN_SYSERR, /* fork/pipe/wait failed */
 };
 
 /*

@@ -25,14 +25,20 @@ const char *const xp_rb_sub_names[S_COUNT] = {
 	"complexity_exponent", "call_amplification", "data_reuse",
 	"write_amplification", "allocation_churn",   "multiplicative_paths",
 };
-const char *const xp_rb_sub_keys[S_COUNT] = { "k", "ratio", "ratio", "ratio", "peaks", "path_count" };
+const char *const xp_rb_sub_keys[S_COUNT] = {
+	"k", "ratio", "ratio", "ratio", "peaks", "path_count"
+};
 static const int sub_decimals[S_COUNT] = { 3, 1, 1, 3, 0, 0 };
 
 /* complexity_exponent bounds per --expected-complexity. */
-static const struct xp_rb_bounds k_bounds[XP_CX_COUNT] = { { 1.1, 1.3 }, { 1.3, 1.5 }, { 2.0, 2.2 } };
+static const struct xp_rb_bounds k_bounds[XP_CX_COUNT] = {
+	[XP_CX_LINEAR] = { 1.1, 1.3 },
+	[XP_CX_NLOGN] = { 1.3, 1.5 },
+	[XP_CX_QUADRATIC] = { 2.0, 2.2 },
+};
 static const struct xp_rb_bounds sub_bounds[S_COUNT] = {
 	[S_CALL_AMP] = { 10, 100 }, [S_DATA_REUSE] = { 10, 100 }, [S_WRITE_AMP] = { 0.2, 0.5 },
-	[S_CHURN] = { 2, 5 },	    [S_MULT_PATHS] = { 0, 1 },
+	[S_CHURN] = { 2, 5 }, [S_MULT_PATHS] = { 0, 1 },
 };
 static const struct xp_rb_bounds wall_bounds = { 3, 8 };
 static const struct xp_rb_bounds top_fn_bounds = { 20, 35 };
@@ -48,12 +54,12 @@ static const struct cache_dim {
 	enum xp_counter hw_num, hw_den;
 	const char *l4;
 } cache_dims[] = {
-	{ D_L1, "miss_pct", { 1.0, 5.0 }, CG_D1MR, CG_NEV, CG_DR, CG_NEV, XP_CTR_L1D_MISSES,
-	  XP_CTR_L1D_LOADS, "l1d_mpki" },
-	{ D_LL, "miss_pct", { 0.5, 2.0 }, CG_DLMR, CG_DLMW, CG_DR, CG_DW, XP_CTR_LLC_MISSES,
-	  XP_CTR_L1D_LOADS, "llc_mpki" },
-	{ D_BRANCH, "miss_pct", { 1.0, 3.0 }, CG_BCM, CG_NEV, CG_BC, CG_NEV, XP_CTR_BRANCH_MISSES,
-	  XP_CTR_BRANCHES, "branch_miss_rate" },
+	{ D_L1, "miss_pct", { 1.0, 5.0 }, CG_D1MR, CG_NEV, CG_DR, CG_NEV,
+	  XP_CTR_L1D_MISSES, XP_CTR_L1D_LOADS, "l1d_miss_rate" },
+	{ D_LL, "miss_pct", { 0.5, 2.0 }, CG_DLMR, CG_DLMW, CG_DR, CG_DW,
+	  XP_CTR_LLC_MISSES, XP_CTR_L1D_LOADS, "llc_mpki" },
+	{ D_BRANCH, "miss_pct", { 1.0, 3.0 }, CG_BCM, CG_NEV, CG_BC, CG_NEV,
+	  XP_CTR_BRANCH_MISSES, XP_CTR_BRANCHES, "branch_miss_rate" },
 };
 
 /* A function row counts when it has at least this share of the program's denominator. */
@@ -127,7 +133,8 @@ static const char *scaling_times(const struct xp_rb_meas *m, double *n, double *
 	*cnt = 0;
 	for (int i = 0; i < m->nsizes; i++)
 		if (m->size[i].nruns > 0 && m->size[i].wall_median > 0)
-			cpu &= (m->size[i].ctr.mask & tc) && m->size[i].ctr.value[XP_CTR_TASK_CLOCK] > 0;
+			cpu &= (m->size[i].ctr.mask & tc) &&
+			       m->size[i].ctr.value[XP_CTR_TASK_CLOCK] > 0;
 	for (int i = 0; i < m->nsizes; i++) {
 		const struct xp_rb_size *z = &m->size[i];
 		if (z->nruns == 0 || !(z->wall_median > 0))
@@ -168,7 +175,7 @@ static void sub_check(struct xp_rb_score *s, int sub, double v)
 static void scaling_cachegrind(const struct xp_rb_meas *m, long N, struct xp_rb_score *s)
 {
 	const struct xp_cg_profile *p = &m->cg;
-	double reuse = -1, wamp = -1;
+	double reuse = -1, wamp = -1, n = N > 0 ? (double)N : 1;
 
 	if (!m->cg_stage.ran || p->total[CG_DR] == 0)
 		return;
@@ -176,11 +183,11 @@ static void scaling_cachegrind(const struct xp_rb_meas *m, long N, struct xp_rb_
 		const uint64_t *ev = p->fn[i].ev;
 		if (ev[CG_DR] == 0 || ev[CG_DR] < ROW_MIN_SHARE * (double)p->total[CG_DR])
 			continue;
-		reuse = fmax(reuse, (double)ev[CG_DR] / (double)N);
+		reuse = fmax(reuse, (double)ev[CG_DR] / n);
 		wamp = fmax(wamp, (double)ev[CG_DW] / (double)ev[CG_DR]);
 	}
 	if (wamp < 0) {
-		reuse = (double)p->total[CG_DR] / (double)N;
+		reuse = (double)p->total[CG_DR] / n;
 		wamp = (double)p->total[CG_DW] / (double)p->total[CG_DR];
 	}
 	if (N > 0)
@@ -236,7 +243,8 @@ static void score_wall(const struct xp_rb_meas *m, double max_cv, struct xp_rb_s
 	add_metric(s, "cv", worst, 2);
 	if (worst > max_cv) {
 		set_tier(s, T_NOISE);
-		snprintf(s->note, sizeof(s->note), "cv %.2f%% above --max-cv %.2f%%", worst, max_cv);
+		snprintf(s->note, sizeof(s->note), "cv %.2f%% above --max-cv %.2f%%", worst,
+			 max_cv);
 		s->ncv = 0;
 		return;
 	}
@@ -246,6 +254,14 @@ static void score_wall(const struct xp_rb_meas *m, double max_cv, struct xp_rb_s
 static enum xp_rb_tierv worse(enum xp_rb_tierv a, enum xp_rb_tierv b)
 {
 	return a < b ? a : b;
+}
+
+/* IPC is better when higher: PASS >= 1.5, WARN >= the L4 ipc_low bound, else FAIL. */
+static enum xp_rb_tierv ipc_tier(double ipc, double fail_below)
+{
+	if (ipc >= ipc_pass)
+		return T_PASS;
+	return ipc >= fail_below ? T_WARN : T_FAIL;
 }
 
 /* Hotspot concentration (cachegrind self Ir of the top function) and IPC. */
@@ -258,7 +274,7 @@ static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
 	double ipc;
 	int any = 0;
 
-	if (m->cg_stage.ran && m->cg.total[CG_IR] > 0) {
+	if (m->cg_stage.ran && m->cg.total[CG_IR] > 0 && m->cg.nfn > 0) {
 		for (size_t i = 0; i < m->cg.nfn; i++)
 			if (m->cg.fn[i].ev[CG_IR] > top)
 				top = m->cg.fn[i].ev[CG_IR];
@@ -271,14 +287,14 @@ static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
 	if (z && xp_counters_ratio(&z->ctr, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0) {
 		ipc = xp_round(ipc, 3);
 		add_metric(s, "IPC", ipc, 3);
-		t = worse(t, ipc >= ipc_pass ? T_PASS : ipc >= (l4 ? l4->threshold : 1.0) ? T_WARN
-											    : T_FAIL);
+		t = worse(t, ipc_tier(ipc, l4 ? l4->threshold : 1.0));
 		l4_check(s, "ipc_low", ipc);
 		s->source = any ? "cachegrind+perf_event" : "perf_event";
 		any = 1;
 	}
 	if (!any) {
-		snprintf(s->note, sizeof(s->note), "no cachegrind profile (tier fast) and IPC: %s",
+		snprintf(s->note, sizeof(s->note), "cachegrind: %s; IPC: %s",
+			 !m->cg_stage.ran ? m->cg_stage.why : "no rows under --source-prefix",
 			 z ? z->ctr.why[XP_CTR_CYCLES] : "no runs");
 		set_tier(s, T_NA);
 		return;
@@ -287,19 +303,21 @@ static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
 }
 
 /*
- * Program-wide miss rate from cachegrind's totals. The original took the
- * worst cg_annotate row, so a loader function with a few hundred accesses
- * could decide the score; totals weigh every access once.
+ * Miss rate over the program's totals, or over the --source-prefix rows
+ * together. The original took the worst cg_annotate row, so a loader
+ * function with a few hundred accesses could decide the score; sums weigh
+ * every access once.
  */
 static double cg_total_pct(const struct xp_cg_profile *p, const struct cache_dim *d)
 {
-	uint64_t den = cg_sum(p->total, d->den1, d->den2);
+	const uint64_t *t = p->filtered ? p->sel : p->total;
+	uint64_t den = cg_sum(t, d->den1, d->den2);
 	uint64_t need = 1ull << d->num1 | 1ull << d->den1;
 
 	/* An event the file lacks (no --branch-sim, no --cache-sim) is not a zero. */
 	if ((p->have & need) != need)
 		return -1;
-	return den ? 100.0 * (double)cg_sum(p->total, d->num1, d->num2) / (double)den : -1;
+	return den ? 100.0 * (double)cg_sum(t, d->num1, d->num2) / (double)den : -1;
 }
 
 /* L4 value of a cache dimension: per kilo-instruction, or the plain ratio. */
@@ -331,13 +349,15 @@ static void score_cache(const struct xp_rb_meas *m, const struct cache_dim *d,
 	} else if (m->cg_stage.ran && (v = cg_total_pct(&m->cg, d)) >= 0) {
 		add_metric(s, d->key, v, 3);
 		s->source = "cachegrind";
-		const uint64_t *t = m->cg.total;
-		cache_l4(s, d, (double)cg_sum(t, d->num1, d->num2), (double)cg_sum(t, d->den1, d->den2),
-			 (double)t[CG_IR]);
+		const uint64_t *t = m->cg.filtered ? m->cg.sel : m->cg.total;
+		cache_l4(s, d, (double)cg_sum(t, d->num1, d->num2),
+			 (double)cg_sum(t, d->den1, d->den2), (double)t[CG_IR]);
 	} else {
 		snprintf(s->note, sizeof(s->note), "hardware counters: %s; cachegrind: %s",
 			 z ? z->ctr.why[d->hw_num] : "no runs",
-			 m->cg_stage.ran ? "no events" : m->cg_stage.why);
+			 !m->cg_stage.ran     ? m->cg_stage.why
+			 : m->cg.filtered ? "no accesses in the --source-prefix rows"
+					  : "no such events in cachegrind.out");
 		set_tier(s, T_NA);
 		return;
 	}
@@ -404,7 +424,8 @@ double xp_rb_pass_bound(int dim, const char *key)
 		return !strcmp(key, "IPC") ? ipc_pass : top_fn_bounds.pass;
 	if (dim == D_MEMORY)
 		return !strcmp(key, "baseline_ratio") ? mem_ratio_bounds.pass
-		       : !strcmp(key, "churn_peaks") ? sub_bounds[S_CHURN].pass : 0.0;
+		       : !strcmp(key, "churn_peaks")  ? sub_bounds[S_CHURN].pass
+						      : 0.0;
 	return 0.0;
 }
 

@@ -11,8 +11,8 @@
 
 /* The baseline facts scoring needs (Memory Profile compares peaks). */
 struct xp_rb_base_mem {
-	double peak_bytes;  /* 0 when the baseline has none */
-	char source[32];    /* "massif", "rusage" */
+	double peak_bytes; /* 0 when the baseline has none */
+	char source[32];   /* "massif", "rusage" */
 };
 
 /* PASS if v <= b.pass, WARN if v <= b.warn, else FAIL. */

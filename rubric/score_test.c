@@ -86,7 +86,8 @@ static void test_ratio_subchecks(void)
 	m.cl.total_calls = 5000;
 	xp_rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_SCALING].sub_value[S_CALL_AMP] == 50.0 &&
-		      r.dim[D_SCALING].sub_tier[S_CALL_AMP] == T_WARN, "vector 4");
+		      r.dim[D_SCALING].sub_tier[S_CALL_AMP] == T_WARN,
+	      "vector 4");
 
 	o.valgrind_size = 10;
 	m.cg_stage.ran = 1;
@@ -95,8 +96,8 @@ static void test_ratio_subchecks(void)
 	m.cg.total[CG_DR] = 120;
 	xp_rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_SCALING].sub_value[S_DATA_REUSE] == 6.0 &&
-		      r.dim[D_SCALING].sub_tier[S_DATA_REUSE] == T_PASS, "vector 5: %g",
-	      r.dim[D_SCALING].sub_value[S_DATA_REUSE]);
+		      r.dim[D_SCALING].sub_tier[S_DATA_REUSE] == T_PASS,
+	      "vector 5: %g", r.dim[D_SCALING].sub_value[S_DATA_REUSE]);
 
 	struct xp_cg_fn rows6[] = { row("hot.c", 100, 100), row("cold.c", 10000, 0) };
 	m.cg.fn = rows6;
@@ -104,8 +105,8 @@ static void test_ratio_subchecks(void)
 	m.cg.total[CG_DW] = 100;
 	xp_rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_SCALING].sub_value[S_WRITE_AMP] == 1.0 &&
-		      r.dim[D_SCALING].sub_tier[S_WRITE_AMP] == T_FAIL, "vector 6: %g",
-	      r.dim[D_SCALING].sub_value[S_WRITE_AMP]);
+		      r.dim[D_SCALING].sub_tier[S_WRITE_AMP] == T_FAIL,
+	      "vector 6: %g", r.dim[D_SCALING].sub_value[S_WRITE_AMP]);
 
 	m.cl.total_calls = 400;
 	m.cl.mult_paths = 2;
@@ -124,7 +125,8 @@ static void test_wall(void)
 	put_size(&m, 0, (double[]){ 1, 1, 1, 3 }, 4);
 	xp_rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_WALL].tier == T_NOISE && r.dim[D_WALL].score == -1, "vector 7 tier");
-	CHECK(NEAR(r.dim[D_WALL].m[0].value, 66.67, 0.005), "vector 7 cv %g", r.dim[D_WALL].m[0].value);
+	CHECK(NEAR(r.dim[D_WALL].m[0].value, 66.67, 0.005), "vector 7 cv %g",
+	      r.dim[D_WALL].m[0].value);
 	CHECK(r.max_possible == 0 && r.total == 0, "noise excluded from the total");
 
 	memset(&m, 0, sizeof(m));
@@ -168,7 +170,8 @@ static void test_cpu_and_hw(void)
 	struct xp_rb_meas m = { 0 };
 	struct xp_rb_opts o = opts(XP_CX_NLOGN, 10, 0);
 	struct xp_rb_result r;
-	struct xp_cg_fn fns[] = { { "hot", { [CG_IR] = 80 } }, { "rest", { [CG_IR] = 20 } } };
+	struct xp_cg_fn fns[] = { { .name = "hot", .ev = { [CG_IR] = 80 } },
+				  { .name = "rest", .ev = { [CG_IR] = 20 } } };
 
 	m.cg_stage.ran = 1;
 	m.cg.fn = fns;
@@ -189,8 +192,8 @@ static void test_cpu_and_hw(void)
 	xp_rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_CPU].tier == T_PASS && r.dim[D_CPU].m[0].value == 2.0, "vector 12 IPC");
 	CHECK(r.dim[D_BRANCH].m[0].value == 10.0 && r.dim[D_BRANCH].tier == T_FAIL &&
-		      !strcmp(r.dim[D_BRANCH].source, "perf_event"), "vector 12 branch %g",
-	      r.dim[D_BRANCH].m[0].value);
+		      !strcmp(r.dim[D_BRANCH].source, "perf_event"),
+	      "vector 12 branch %g", r.dim[D_BRANCH].m[0].value);
 	CHECK(r.dim[D_BRANCH].l4_id && r.dim[D_BRANCH].l4_fires, "L4 branch_miss_rate 0.1 fires");
 	/* IPC below L4 ipc_low's threshold (1.0) fails; between 1.0 and 1.5 warns. */
 	c->value[XP_CTR_INSTRUCTIONS] = 120;
@@ -248,8 +251,10 @@ static void test_findings(void)
 	CHECK(cJSON_GetArraySize(a) == 1, "one finding");
 	CHECK(!strcmp(cJSON_GetObjectItem(m, "name")->valuestring, "wall_time_cv") &&
 		      cJSON_GetObjectItem(m, "value")->valuedouble == 7.0 &&
-		      cJSON_GetObjectItem(m, "threshold")->valuedouble == 3.0, "vector 18 metric");
-	CHECK(!strcmp(cJSON_GetObjectItem(f, "severity")->valuestring, "high"), "vector 18 severity");
+		      cJSON_GetObjectItem(m, "threshold")->valuedouble == 3.0,
+	      "vector 18 metric");
+	CHECK(!strcmp(cJSON_GetObjectItem(f, "severity")->valuestring, "high"),
+	      "vector 18 severity");
 	CHECK(strstr(cJSON_GetObjectItem(f, "suggested_action")->valuestring, "governor"),
 	      "prescription matched by dimension");
 	cJSON_Delete(a);

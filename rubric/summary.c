@@ -178,6 +178,8 @@ cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
 	cJSON_AddStringToObject(doc, "generated_at", oc->env.generated_at);
 	cJSON_AddStringToObject(doc, "root", oc->o->root ? oc->o->root : ".");
 	cJSON_AddStringToObject(doc, "tier", xp_rb_tier_names[oc->o->tier]);
+	if (oc->o->source_prefix)
+		cJSON_AddStringToObject(doc, "source_prefix", oc->o->source_prefix);
 	cJSON *sizes = cJSON_AddArrayToObject(doc, "sizes");
 	for (int i = 0; i < oc->o->nsizes; i++)
 		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)oc->o->sizes[i]));
@@ -202,7 +204,8 @@ cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
 		cJSON_AddStringToObject(doc, "timing_error", oc->m->timing_error);
 	if (oc->have_ledger) {
 		cJSON *l = cJSON_AddObjectToObject(doc, "ledger_regressions");
-		add_regressions(cJSON_AddArrayToObject(l, "vs_last"), &oc->vs_last, "previous_tier");
+		add_regressions(cJSON_AddArrayToObject(l, "vs_last"), &oc->vs_last,
+				"previous_tier");
 		add_regressions(cJSON_AddArrayToObject(l, "vs_best"), &oc->vs_best, "best_tier");
 		cJSON *w = cJSON_AddArrayToObject(l, "warnings");
 		for (int i = 0; i < oc->ledger.corrupt && i < 4; i++)
@@ -216,8 +219,8 @@ char *xp_rb_ledger_line(const struct xp_rb_outcome *oc)
 	cJSON *doc = cJSON_CreateObject();
 	cJSON *dims = cJSON_AddObjectToObject(doc, "dimensions");
 	/* sort_keys=True in the original: dimension names in byte order. */
-	static const int sorted[D_COUNT] = { D_SCALING, D_BRANCH, D_CPU,  D_L1,
-					     D_LL,      D_MEMORY, D_WALL };
+	static const int sorted[D_COUNT] = { D_SCALING, D_BRANCH, D_CPU, D_L1,
+					     D_LL,	D_MEMORY, D_WALL };
 
 	for (int i = 0; i < D_COUNT; i++)
 		cJSON_AddStringToObject(dims, xp_rb_dim_names[sorted[i]],
@@ -227,7 +230,8 @@ char *xp_rb_ledger_line(const struct xp_rb_outcome *oc)
 	cJSON_AddStringToObject(doc, "timestamp_utc", oc->env.generated_at);
 	/* A flat mean only exists for a single group of runs, as in the original. */
 	if (oc->m->nsizes == 1 && oc->m->size[0].nruns)
-		cJSON_AddNumberToObject(doc, "wall_time_mean", xp_round(oc->m->size[0].wall_mean, 6));
+		cJSON_AddNumberToObject(doc, "wall_time_mean",
+					xp_round(oc->m->size[0].wall_mean, 6));
 	else
 		cJSON_AddNullToObject(doc, "wall_time_mean");
 	if (oc->have_pct)

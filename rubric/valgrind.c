@@ -22,20 +22,23 @@ enum tool_kind { CACHEGRIND, CALLGRIND, MASSIF };
 struct tool {
 	enum tool_kind kind;
 	const char *name;
-	const char *tool_opt;  /* --tool=<name> */
-	const char *dir;       /* artifact folder under out-dir */
-	const char *file;      /* raw output file name */
-	const char *out_flag;  /* option naming the output file */
-	enum xp_rb_tier tier;  /* lowest tier that runs it */
-	const char *extra[6];  /* more options */
+	const char *tool_opt; /* --tool=<name> */
+	const char *dir;      /* artifact folder under out-dir */
+	const char *file;     /* raw output file name */
+	const char *out_flag; /* option naming the output file */
+	enum xp_rb_tier tier; /* lowest tier that runs it */
+	const char *extra[6]; /* more options */
 };
 
 static const struct tool tools[] = {
-	{ CACHEGRIND, "cachegrind", "--tool=cachegrind", "tier2", "cachegrind.out", "--cachegrind-out-file=", XP_RB_MEDIUM,
+	{ CACHEGRIND, "cachegrind", "--tool=cachegrind", "tier2", "cachegrind.out",
+	  "--cachegrind-out-file=", XP_RB_MEDIUM,
 	  { "--cache-sim=yes", "--branch-sim=yes", "--I1=" XP_CG_I1, "--D1=" XP_CG_D1,
 	    "--LL=" XP_CG_LL, NULL } },
-	{ CALLGRIND, "callgrind", "--tool=callgrind", "tier2", "callgrind.out", "--callgrind-out-file=", XP_RB_MEDIUM, { NULL } },
-	{ MASSIF, "massif", "--tool=massif", "tier3", "massif.out", "--massif-out-file=", XP_RB_DEEP, { NULL } },
+	{ CALLGRIND, "callgrind", "--tool=callgrind", "tier2", "callgrind.out",
+	  "--callgrind-out-file=", XP_RB_MEDIUM, { NULL } },
+	{ MASSIF, "massif", "--tool=massif", "tier3", "massif.out", "--massif-out-file=",
+	  XP_RB_DEEP, { NULL } },
 };
 
 static int parse_stage(const struct tool *t, const struct xp_rb_opts *o, struct xp_rb_meas *m,
@@ -52,6 +55,8 @@ static int parse_stage(const struct tool *t, const struct xp_rb_opts *o, struct 
 	switch (t->kind) {
 	case CACHEGRIND:
 		rc = xp_cg_parse(st->artifact, buf, len, &m->cg, st->why, sizeof(st->why));
+		if (rc == 0 && o->source_prefix)
+			xp_cg_filter(&m->cg, o->source_prefix);
 		break;
 	case CALLGRIND:
 		rc = xp_cl_parse(st->artifact, buf, len, o->valgrind_size, &m->cl, st->why,
@@ -80,7 +85,8 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 		return 1;
 	}
 	if (xp_rb_interrupted) {
-		snprintf(st->why, sizeof(st->why), "interrupted by signal %d", (int)xp_rb_interrupted);
+		snprintf(st->why, sizeof(st->why), "interrupted by signal %d",
+			 (int)xp_rb_interrupted);
 		return 1;
 	}
 	if (!xp_rb_on_path("valgrind")) {
@@ -91,8 +97,8 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 	snprintf(st->artifact, sizeof(st->artifact), "%s/%s", dir, t->file);
 	snprintf(outopt, sizeof(outopt), "%s%s", t->out_flag, st->artifact);
 	snprintf(errpath, sizeof(errpath), "%s/%s.log", dir, t->name);
-	if (xp_mkdir_p(dir) ||
-	    xp_cmd_build(o->target, o->binary, o->valgrind_size, o->nsizes > 0, &cmd, err, sizeof(err))) {
+	if (xp_mkdir_p(dir) || xp_cmd_build(o->target, o->binary, o->valgrind_size, o->nsizes > 0,
+					    &cmd, err, sizeof(err))) {
 		snprintf(st->why, sizeof(st->why), "cannot prepare %s", dir);
 		return -1;
 	}
@@ -107,7 +113,8 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 	argv[n] = NULL;
 	struct xp_run_io io = { o->root, NULL, errpath, 0 };
 	if (xp_rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
-		snprintf(st->why, sizeof(st->why), "valgrind %s %s (see %s)", t->name, err, errpath);
+		snprintf(st->why, sizeof(st->why), "valgrind %s %s (see %s)", t->name, err,
+			 errpath);
 		return -1;
 	}
 	if (parse_stage(t, o, m, st))

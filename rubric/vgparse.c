@@ -24,7 +24,7 @@ struct cursor {
 	const char *p, *end;
 	const char *line; /* current line, not terminated */
 	size_t len;
-	int no;           /* 1-based line number */
+	int no; /* 1-based line number */
 };
 
 static int next_line(struct cursor *c)
@@ -93,8 +93,8 @@ static int parse_counts(const char *s, const char *end, uint64_t *v, int max)
 	int n = 0;
 
 	for (s = skip_blanks(s, end); s < end; s = skip_blanks(s, end)) {
-		if (n == max || parse_u64(&s, end, &v[n]) || (s < end && *s != ' ' && *s != '\t' &&
-							    *s != '\r'))
+		if (n == max || parse_u64(&s, end, &v[n]) ||
+		    (s < end && *s != ' ' && *s != '\t' && *s != '\r'))
 			return -1;
 		n++;
 	}
@@ -124,30 +124,47 @@ static int parse_events(const char *s, const char *end, int col[CG_NEV], int *nc
 	return n ? 0 : -1;
 }
 
-static struct xp_cg_fn *find_fn(struct xp_cg_profile *p, const char *s, size_t n, size_t *cap)
+/* Parse state of a cachegrind file. */
+struct cg_state {
+	int col[CG_NEV], ncols, summary;
+	struct xp_cg_fn *cur;
+	size_t cap;
+	char file[sizeof(((struct xp_cg_fn *)0)->file)]; /* the current fl= */
+};
+
+/* Copy a counted string into a fixed buffer, truncating. */
+static void copy_field(char *dst, size_t cap, const char *s, size_t n)
+{
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(dst, s, n);
+	dst[n] = '\0';
+}
+
+/* The row of function s[0..n) in the current file, created when new. */
+static struct xp_cg_fn *find_fn(struct xp_cg_profile *p, struct cg_state *st, const char *s,
+				size_t n)
 {
 	char name[sizeof(p->fn[0].name)];
 
-	if (n >= sizeof(name))
-		n = sizeof(name) - 1;
-	memcpy(name, s, n);
-	name[n] = '\0';
+	copy_field(name, sizeof(name), s, n);
 	for (size_t i = 0; i < p->nfn; i++)
-		if (!strcmp(p->fn[i].name, name))
+		if (!strcmp(p->fn[i].name, name) && !strcmp(p->fn[i].file, st->file))
 			return &p->fn[i];
 	if (p->nfn == XP_VG_MAX_FNS)
 		return NULL;
-	if (p->nfn == *cap) {
-		size_t nc = *cap ? *cap * 2 : 64;
+	if (p->nfn == st->cap) {
+		size_t nc = st->cap ? st->cap * 2 : 64;
 		struct xp_cg_fn *f = realloc(p->fn, nc * sizeof(*f));
 		if (!f)
 			return NULL;
 		p->fn = f;
-		*cap = nc;
+		st->cap = nc;
 	}
 	struct xp_cg_fn *f = &p->fn[p->nfn++];
 	memset(f, 0, sizeof(*f));
-	memcpy(f->name, name, n + 1);
+	memcpy(f->name, name, sizeof(name));
+	memcpy(f->file, st->file, sizeof(f->file));
 	return f;
 }
 
@@ -159,68 +176,97 @@ static void add_cols(uint64_t *ev, const uint64_t *v, int n, const int col[CG_NE
 			ev[e] += v[col[e]];
 }
 
-static int cg_line(struct cursor *c, struct xp_cg_profile *p, int col[CG_NEV], int *ncols,
-		   struct xp_cg_fn **cur, size_t *cap, int *summary, char *err, size_t errlen,
-		   const char *name)
+static int cg_line(struct cursor *c, struct xp_cg_profile *p, struct cg_state *st, char *err,
+		   size_t errlen, const char *name)
 {
 	uint64_t v[MAX_COLS + 1];
 	const char *rest, *end = c->line + c->len;
 
 	if (starts(c, "events:", &rest)) {
-		if (*ncols)
+		if (st->ncols)
 			return fail(err, errlen, name, c->no, "second events: line");
-		if (parse_events(rest, end, col, ncols))
+		if (parse_events(rest, end, st->col, &st->ncols))
 			return fail(err, errlen, name, c->no, "bad events: line");
 		for (int e = 0; e < CG_NEV; e++)
-			p->have |= (uint64_t)(col[e] >= 0) << e;
+			p->have |= (uint64_t)(st->col[e] >= 0) << e;
+		return 0;
+	}
+	if (starts(c, "fl=", &rest)) {
+		copy_field(st->file, sizeof(st->file), rest, (size_t)(end - rest));
 		return 0;
 	}
 	if (starts(c, "fn=", &rest)) {
-		if (!(*cur = find_fn(p, rest, (size_t)(end - rest), cap)))
+		if (!(st->cur = find_fn(p, st, rest, (size_t)(end - rest))))
 			return fail(err, errlen, name, c->no, "too many functions");
 		return 0;
 	}
 	if (starts(c, "summary:", &rest)) {
-		int n = *ncols ? parse_counts(rest, end, v, *ncols) : -1;
+		int n = st->ncols ? parse_counts(rest, end, v, st->ncols) : -1;
 		if (n < 0)
 			return fail(err, errlen, name, c->no, "bad summary: line");
 		memset(p->total, 0, sizeof(p->total));
-		add_cols(p->total, v, n, col);
-		*summary = 1;
+		add_cols(p->total, v, n, st->col);
+		st->summary = 1;
 		return 0;
 	}
 	if (c->len && c->line[0] >= '0' && c->line[0] <= '9') {
 		/* "<line> <count>...": trailing zero counts may be omitted. */
-		int n = *ncols ? parse_counts(c->line, end, v, *ncols + 1) : -1;
-		if (n < 1 || !*cur)
-			return fail(err, errlen, name, c->no, "count line outside a function or "
-							       "malformed");
-		add_cols((*cur)->ev, v + 1, n - 1, col);
+		int n = st->ncols ? parse_counts(c->line, end, v, st->ncols + 1) : -1;
+		if (n < 1 || !st->cur)
+			return fail(err, errlen, name, c->no,
+				    "count line outside a function or malformed");
+		add_cols(st->cur->ev, v + 1, n - 1, st->col);
 	}
-	return 0; /* desc:, cmd:, fl=, fi=, fe=, blank lines: not needed */
+	return 0; /* desc:, cmd:, fi=, fe=, blank lines: not needed */
 }
 
-int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_profile *out,
-		char *err, size_t errlen)
+int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_profile *out, char *err,
+		size_t errlen)
 {
 	struct cursor c = { buf, buf + len, NULL, 0, 0 };
-	struct xp_cg_fn *cur = NULL;
-	int col[CG_NEV], ncols = 0, summary = 0;
-	size_t cap = 0;
+	struct cg_state st;
 
+	memset(&st, 0, sizeof(st));
 	memset(out, 0, sizeof(*out));
 	while (next_line(&c)) {
-		if (cg_line(&c, out, col, &ncols, &cur, &cap, &summary, err, errlen, name)) {
+		if (cg_line(&c, out, &st, err, errlen, name)) {
 			xp_cg_free(out);
 			return -1;
 		}
 	}
-	if (!ncols || !summary) {
+	if (!st.ncols || !st.summary) {
 		xp_cg_free(out);
 		return fail(err, errlen, name, c.no, "no %s line: not a cachegrind.out file",
-			    ncols ? "summary:" : "events:");
+			    st.ncols ? "summary:" : "events:");
 	}
 	return 0;
+}
+
+/* Does `file` start with `prefix`, or have it right after one of its '/'? */
+static int under(const char *file, const char *prefix, size_t n)
+{
+	if (!strncmp(file, prefix, n))
+		return 1;
+	for (const char *f = strchr(file, '/'); f; f = strchr(f + 1, '/'))
+		if (!strncmp(f + 1, prefix, n))
+			return 1;
+	return 0;
+}
+
+void xp_cg_filter(struct xp_cg_profile *p, const char *prefix)
+{
+	size_t kept = 0, n = strlen(prefix);
+
+	memset(p->sel, 0, sizeof(p->sel));
+	for (size_t i = 0; i < p->nfn; i++) {
+		if (!under(p->fn[i].file, prefix, n))
+			continue;
+		for (int e = 0; e < CG_NEV; e++)
+			p->sel[e] += p->fn[i].ev[e];
+		p->fn[kept++] = p->fn[i];
+	}
+	p->nfn = kept;
+	p->filtered = 1;
 }
 
 void xp_cg_free(struct xp_cg_profile *p)
@@ -255,8 +301,8 @@ int xp_cl_parse(const char *name, const char *buf, size_t len, long n, struct xp
 	return 0;
 }
 
-int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out,
-		char *err, size_t errlen)
+int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out, char *err,
+		size_t errlen)
 {
 	struct cursor c = { buf, buf + len, NULL, 0, 0 };
 	uint64_t prev2 = 0, prev = 0, v;
