@@ -4,13 +4,14 @@
  * automatic attribution, OTel attribute mapping, marks, counters, nesting,
  * custom stages, privacy, file mode and atomicity, the trace directory from
  * the init option, from $XPERF_TRACE_DIR, and relative to the directory at
- * init. Every file is validated.
+ * init; a forked child without the parent's session. Every file is validated.
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/counters.h"
@@ -256,6 +257,34 @@ static void env_trace_dir(void)
 	unsetenv("XPERF_SESSION_ID");
 }
 
+/*
+ * A forked child starts without a session: it cannot touch the parent's open
+ * turn, and a session of its own writes into its own directory. The
+ * parent's turn, open across the fork, is written once, by the parent.
+ */
+static void forked_child(const char *base)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32];
+	int turn = xperf_start_turn(), s = xperf_enter(turn, "orchestration", NULL), status;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int ok = xperf_start_turn() == XP_ENOINIT && xperf_leave(turn, s) == XP_ENOINIT &&
+			 xperf_init(&agent, &(struct xperf_options){ .trace_dir = base,
+								     .session_id = "child" }) == 0 &&
+			 xperf_end_turn(xperf_start_turn()) == 0;
+		_exit(ok ? 0 : 1);
+	}
+	CHECK(pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+	      WEXITSTATUS(status) == 0);
+	CHECK(xperf_leave(turn, s) == 0);
+	CHECK(xperf_end_turn(turn) == 0);
+	snprintf(path, sizeof(path), "%s/child/turn_001.json", base);
+	cJSON_Delete(tu_load(path));
+	CHECK(xperf_session_dir(dir, sizeof(dir)) > 0);
+	CHECK(tu_count_entries(dir, "turn_") == turn); /* turns 1..turn, all the parent's */
+}
+
 /* A relative trace dir is resolved at init: changing directory later changes nothing. */
 static void relative_dir(void)
 {
@@ -295,7 +324,8 @@ int main(void)
 	check_file(path, turn);
 	nesting_and_custom_stage();
 	dirty_values();
-	CHECK(xperf_stats(&st) == 0 && st.turns_written == 3 && st.write_failures == 0);
+	forked_child(base);
+	CHECK(xperf_stats(&st) == 0 && st.turns_written == 4 && st.write_failures == 0);
 	CHECK(st.misuse == 0 && st.dropped_events == 0);
 	CHECK(xperf_shutdown() == 0);
 	env_trace_dir();

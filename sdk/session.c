@@ -6,7 +6,7 @@
  * Turns are addressed by handle (their turn index), looked up in a small
  * table, so a stale handle is XP_ENOTURN instead of a dangling pointer. A
  * failing write never stops the agent: it is counted, and the first one of
- * the session is reported on stderr.
+ * the session is reported on stderr. A forked child starts without a session.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -213,9 +213,40 @@ static void flush_at_exit(void)
 		xperf_shutdown();
 }
 
-static void register_exit(void)
+/*
+ * fork: the lock is held across it, so the child gets a consistent session
+ * and an unlocked mutex. The child has no session of its own (XP_ENOINIT
+ * until it calls xperf_init): writing the parent's turns or its session
+ * directory from two processes would overwrite files. Its copies of the
+ * parent's open turns are freed, and the generation moves on so that each
+ * thread reopens counters that measure the child, not the parent.
+ */
+static void fork_prepare(void)
+{
+	xp_lock();
+}
+
+static void fork_parent(void)
+{
+	xp_unlock();
+}
+
+static void fork_child(void)
+{
+	for (size_t i = 0; i < S.nturns; i++)
+		xp_turn_free(S.turns[i]);
+	free(S.turns);
+	S.turns = NULL;
+	S.nturns = S.cap = 0;
+	__atomic_store_n(&S.live, 0, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&S.gen, 1, __ATOMIC_RELEASE);
+	xp_unlock();
+}
+
+static void register_once(void)
 {
 	atexit(flush_at_exit);
+	pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 int xperf_init(const struct xperf_agent_info *agent, const struct xperf_options *opts)
@@ -246,7 +277,7 @@ int xperf_init(const struct xperf_agent_info *agent, const struct xperf_options 
 	__atomic_store_n(&S.live, 1, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&S.gen, 1, __ATOMIC_RELEASE);
 	xp_unlock();
-	pthread_once(&once, register_exit);
+	pthread_once(&once, register_once);
 	return 0;
 }
 

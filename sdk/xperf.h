@@ -131,7 +131,9 @@ struct xperf_stats {
  * directory is created (mode 0700) when the first turn is written, not here.
  * The first init registers an atexit handler: at exit(), a live session is
  * shut down (open turns written with complete=false). Signals are the host's
- * business: call xperf_shutdown from your own termination path.
+ * business: call xperf_shutdown from your own termination path. A child
+ * created by fork() has no session (XP_ENOINIT) until it calls xperf_init:
+ * it never writes the parent's turns or into the parent's session directory.
  * Returns 0, XP_EINVAL (NULL agent or name, bad session id), XP_EALREADY or
  * XP_ENOMEM.
  */
