@@ -76,7 +76,7 @@ int main(void)
 	cpu = tu_int(cJSON_GetObjectItem(sleep_span, "sched"), "on_cpu_ns");
 	printf("sleep span: dur %lld ns, on_cpu %lld ns\n", (long long)dur, (long long)cpu);
 	CHECK(dur >= SLEEP_NS);
-	CHECK(dur < SLEEP_NS + 40000000ll); /* generous: a loaded 2-core VM */
+	CHECK(dur < SLEEP_NS + 250000000ll); /* catches double counting, not a loaded VM */
 	CHECK(cpu >= 0 && cpu < 2000000);
 	CHECK(strcmp(str(sleep_span, "category"), "supply") == 0);
 
