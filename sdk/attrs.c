@@ -11,6 +11,7 @@
  * written (credentials, content without opt-in) is decided in privacy.c. A
  * call applies all its attributes or none (they are built aside, then merged).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,9 +161,13 @@ static int type_ok(const struct xperf_attr *a, enum want w)
 	return 0;
 }
 
+/* An exact integer literal (see writer.c: cJSON would print it with %1.15g). */
 static cJSON *int_json(int64_t v)
 {
-	return v >= 0 ? xp_json_u64((uint64_t)v) : cJSON_CreateNumber((double)v);
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return cJSON_CreateRaw(buf);
 }
 
 /* The JSON value of one attribute; NULL when malformed (or out of memory). */

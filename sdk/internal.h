@@ -154,7 +154,7 @@ int xp_utf8_valid(const char *s);
 
 /* writer.c */
 cJSON *xp_turn_json(const struct xp_turn *t, const char *session_id, const struct xp_agent *ag);
-cJSON *xp_json_u64(uint64_t v);
+cJSON *xp_json_u64(uint64_t v); /* an exact integer literal */
 
 /* turn.c */
 int xp_grow(void **arr, size_t *cap, size_t need, size_t size); /* 0 or XP_ENOMEM */

@@ -3,9 +3,10 @@
  * writer.c - a finished turn as a TurnTrace v1 document (schema/README.md),
  * built with cJSON.
  *
- * Nanosecond values above INT32_MAX are written as exact integer literals
- * (cJSON_CreateRaw): cJSON prints large doubles with %1.15g, which turns a
- * boot-relative timestamp such as 1234567890123450 into 1.23456789012345e+15.
+ * Integers are written as exact integer literals (cJSON_CreateRaw): cJSON
+ * 1.7.15 prints every number with %1.15g and checks it with sscanf, which
+ * is slow (it was a third of the writer's time) and turns a boot-relative
+ * timestamp such as 1234567890123450 into 1.23456789012345e+15.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -17,30 +18,38 @@ cJSON *xp_json_u64(uint64_t v)
 {
 	char buf[24];
 
-	if (v <= INT32_MAX)
-		return cJSON_CreateNumber((double)v);
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	return cJSON_CreateRaw(buf);
 }
 
+/*
+ * Keys here are literals or static tables: cJSON keeps the pointer instead
+ * of copying it for every span. Returns v.
+ */
+static cJSON *put(cJSON *o, const char *key, cJSON *v)
+{
+	cJSON_AddItemToObjectCS(o, key, v);
+	return v;
+}
+
 static void add_u64(cJSON *o, const char *key, uint64_t v)
 {
-	cJSON_AddItemToObject(o, key, xp_json_u64(v));
+	put(o, key, xp_json_u64(v));
 }
 
 static void add_id(cJSON *o, const char *key, int id)
 {
 	if (id > 0)
-		cJSON_AddNumberToObject(o, key, id);
+		add_u64(o, key, (uint64_t)id);
 	else
-		cJSON_AddNullToObject(o, key);
+		put(o, key, cJSON_CreateNull());
 }
 
 static cJSON *counters_json(const struct xp_span *sp)
 {
 	cJSON *o = cJSON_CreateObject();
-	cJSON *values = cJSON_AddObjectToObject(o, "values");
-	cJSON *unavailable = cJSON_AddObjectToObject(o, "unavailable");
+	cJSON *values = put(o, "values", cJSON_CreateObject());
+	cJSON *unavailable = put(o, "unavailable", cJSON_CreateObject());
 
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
 		/* TurnTrace names only what the theory's counter table knows. */
@@ -50,8 +59,8 @@ static cJSON *counters_json(const struct xp_span *sp)
 			add_u64(values, xp_counter_names[c],
 				(uint64_t)llround(sp->ctr[c] > 0 ? sp->ctr[c] : 0));
 		else
-			cJSON_AddStringToObject(unavailable, xp_counter_names[c],
-						xp_reason(sp->why[c]));
+			put(unavailable, xp_counter_names[c],
+			    cJSON_CreateString(xp_reason(sp->why[c])));
 	}
 	return o;
 }
@@ -60,22 +69,22 @@ static cJSON *span_json(const struct xp_span *sp)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(o, "id", sp->id);
+	add_u64(o, "id", (uint64_t)sp->id);
 	add_id(o, "parent", sp->parent);
-	cJSON_AddStringToObject(o, "stage", sp->stage);
+	put(o, "stage", cJSON_CreateString(sp->stage));
 	if (!sp->st)
-		cJSON_AddTrueToObject(o, "custom_stage");
-	cJSON_AddStringToObject(o, "domain", xp_span_domain(sp));
-	cJSON_AddStringToObject(o, "category", xp_span_category(sp));
+		put(o, "custom_stage", cJSON_CreateTrue());
+	put(o, "domain", cJSON_CreateString(xp_span_domain(sp)));
+	put(o, "category", cJSON_CreateString(xp_span_category(sp)));
 	add_u64(o, "start_ns", sp->start_ns);
 	add_u64(o, "end_ns", sp->end_ns);
-	cJSON_AddNumberToObject(o, "tid", sp->tid);
+	add_u64(o, "tid", (uint64_t)sp->tid);
 	if (sp->measured) {
-		add_u64(cJSON_AddObjectToObject(o, "sched"), "on_cpu_ns", sp->cpu_ns);
-		cJSON_AddItemToObject(o, "counters", counters_json(sp));
+		add_u64(put(o, "sched", cJSON_CreateObject()), "on_cpu_ns", sp->cpu_ns);
+		put(o, "counters", counters_json(sp));
 	}
 	if (sp->attrs)
-		cJSON_AddItemReferenceToObject(o, "attributes", sp->attrs);
+		put(o, "attributes", cJSON_CreateObjectReference(sp->attrs->child));
 	return o;
 }
 
@@ -83,15 +92,15 @@ static cJSON *mark_json(const struct xp_mark *m)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(o, "kind", m->kind);
+	put(o, "kind", cJSON_CreateString(m->kind));
 	if (m->l3)
-		cJSON_AddStringToObject(o, "l3", m->l3);
+		put(o, "l3", cJSON_CreateString(m->l3));
 	add_id(o, "span", m->span);
 	add_u64(o, "t_ns", m->t_ns);
 	if (m->counts)
-		cJSON_AddItemReferenceToObject(o, "counts", m->counts);
+		put(o, "counts", cJSON_CreateObjectReference(m->counts->child));
 	if (m->attrs)
-		cJSON_AddItemReferenceToObject(o, "attributes", m->attrs);
+		put(o, "attributes", cJSON_CreateObjectReference(m->attrs->child));
 	return o;
 }
 
@@ -102,7 +111,7 @@ static cJSON *agent_json(const struct xp_agent *ag)
 	cJSON_AddStringToObject(o, "name", ag->name);
 	if (ag->model[0])
 		cJSON_AddStringToObject(o, "model", ag->model);
-	cJSON_AddNumberToObject(o, "pid", ag->pid);
+	add_u64(o, "pid", (uint64_t)ag->pid);
 	if (ag->start_time_ns)
 		add_u64(o, "start_time_ns", ag->start_time_ns);
 	if (ag->comm[0])
@@ -136,7 +145,7 @@ static cJSON *quality_json(const struct xp_turn *t)
 
 	cJSON_AddStringToObject(o, "tier", "sdk");
 	add_u64(o, "dropped_events", t->dropped);
-	cJSON_AddNumberToObject(o, "truncated_payloads", 0);
+	add_u64(o, "truncated_payloads", 0);
 	if (hw) {
 		snprintf(msg, sizeof(msg), "hardware counters unavailable (%s): no L4 root causes",
 			 hw);
@@ -153,7 +162,7 @@ cJSON *xp_turn_json(const struct xp_turn *t, const char *session_id, const struc
 
 	cJSON_AddStringToObject(doc, "schema_version", "1.0");
 	cJSON_AddStringToObject(doc, "session_id", session_id);
-	cJSON_AddNumberToObject(doc, "turn_index", t->index);
+	add_u64(doc, "turn_index", (uint64_t)t->index);
 	cJSON_AddBoolToObject(doc, "complete", t->complete);
 	cJSON_AddStringToObject(doc, "source", "sdk");
 	cJSON_AddStringToObject(doc, "clock", "CLOCK_MONOTONIC");
