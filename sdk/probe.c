@@ -8,10 +8,13 @@
  * xperf_init, and keeps them in thread-local storage; a pthread key closes
  * them when the thread exits. The reasons of counters that could not be
  * opened are interned once per thread, so a boundary copies no strings.
+ * The number of threads holding counters is bounded (thread_budget).
  * The thread id is cached too (reset in a forked child).
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,6 +25,7 @@
 struct xp_thread {
 	unsigned gen; /* xp_generation() when opened; 0: never */
 	int nopen;    /* counters open; 0: boundaries skip the read */
+	int counted;  /* 1: holds one of the threads_counting slots */
 	struct xp_counter_set set;
 	uint8_t why[XP_CTR_COUNT];
 };
@@ -30,10 +34,30 @@ static __thread struct xp_thread self;
 static __thread pid_t self_tid;
 static pthread_key_t exit_key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int threads_counting; /* threads holding counter descriptors */
 
-static void forget_tid(void)
+/* In a forked child only the forking thread is left, with a new tid. */
+static void fork_child(void)
 {
 	self_tid = 0;
+	self.counted = 0;
+	__atomic_store_n(&threads_counting, 0, __ATOMIC_RELAXED);
+}
+
+/*
+ * Each thread with counters holds up to XP_CTR_COUNT descriptors until it
+ * exits; a pool of many threads must not eat the host's descriptors, so
+ * at most an eighth of RLIMIT_NOFILE goes to counters (1..256 threads).
+ */
+static int thread_budget(void)
+{
+	struct rlimit rl;
+	rlim_t n = 65536;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+		n = rl.rlim_cur;
+	n /= 8 * XP_CTR_COUNT;
+	return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
 /* Runs at thread exit, on the exiting thread: its TLS is still there. */
@@ -46,7 +70,7 @@ static void thread_exit(void *unused)
 static void init_once(void)
 {
 	pthread_key_create(&exit_key, thread_exit);
-	pthread_atfork(NULL, NULL, forget_tid);
+	pthread_atfork(NULL, NULL, fork_child);
 }
 
 pid_t xp_tid(void)
@@ -75,15 +99,24 @@ static uint64_t thread_cpu_ns(void)
 static void open_counters(unsigned gen)
 {
 	uint64_t want = (xp_flags() & XPERF_NO_COUNTERS) ? 0 : ALL_COUNTERS;
+	int budget = thread_budget(), over = 0;
 
 	for (int c = 0; c < XP_CTR_COUNT; c++)
 		if ((xp_flags() & XPERF_NO_HW_COUNTERS) && xp_counter_is_hw(c))
 			want &= ~(1ull << c);
 
 	pthread_once(&once, init_once);
-	if (self.gen)
-		xp_counters_close(&self.set);
+	xp_probe_release();
+	if (want && __atomic_add_fetch(&threads_counting, 1, __ATOMIC_RELAXED) > budget) {
+		__atomic_sub_fetch(&threads_counting, 1, __ATOMIC_RELAXED);
+		want = 0;
+		over = 1;
+	}
+	self.counted = want != 0;
 	self.nopen = xp_counters_open(&self.set, 0, 0, want);
+	for (int c = 0; over && c < XP_CTR_COUNT; c++)
+		snprintf(self.set.why[c], sizeof(self.set.why[c]),
+			 "not opened: %d threads already hold counters", budget);
 	for (int c = 0; c < XP_CTR_COUNT; c++)
 		self.why[c] = self.set.fd[c] < 0 ? xp_reason_intern(self.set.why[c]) : XP_NO_REASON;
 	self.gen = gen;
@@ -121,5 +154,8 @@ void xp_probe_release(void)
 	if (!self.gen)
 		return;
 	xp_counters_close(&self.set);
+	if (self.counted)
+		__atomic_sub_fetch(&threads_counting, 1, __ATOMIC_RELAXED);
+	self.counted = 0;
 	self.gen = 0;
 }
