@@ -22,9 +22,9 @@ static void usage(FILE *out)
 	fprintf(out, "usage: xperf rubric (--target \"CMD {SIZE}\" | --binary PATH) --out-dir DIR\n"
 		     "         [--sizes A,B,C] [--tier fast|medium|deep|asm] [--max-cv PCT]\n"
 		     "         [--expected-complexity linear|nlogn|quadratic] [--reps N]\n"
-		     "         [--valgrind-size N] [--source-prefix PATH] [--root DIR]\n"
-		     "         [--baseline SUMMARY.json] [--baseline-ledger LEDGER.jsonl]\n"
-		     "         [--findings-out FINDINGS.json]\n"
+		     "         [--valgrind-size N] [--source-prefix PATH] [--timeout S]\n"
+		     "         [--root DIR] [--baseline SUMMARY.json]\n"
+		     "         [--baseline-ledger LEDGER.jsonl] [--findings-out FINDINGS.json]\n"
 		     "Score a program on seven performance dimensions (docs/rubric.md).\n"
 		     "Exit: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage.\n");
 }
@@ -87,6 +87,7 @@ static const struct option longopts[] = {
 	{ "reps", required_argument, NULL, 'n' },
 	{ "valgrind-size", required_argument, NULL, 'v' },
 	{ "source-prefix", required_argument, NULL, 'p' },
+	{ "timeout", required_argument, NULL, 'm' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -122,8 +123,8 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 	switch (c) {
 	case 's':
 		if (parse_sizes(arg, o))
-			return bad("invalid --sizes '%s': positive integers separated by commas (at "
-				   "most 16)", arg);
+			return bad("invalid --sizes '%s': positive integers, comma-separated, "
+				   "at most 16", arg);
 		return 0;
 	case 'T':
 		if ((i = pick(arg, xp_rb_tier_names, 4)) < 0)
@@ -141,6 +142,11 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 		return *arg && !*end && o->max_cv > 0 && o->max_cv < 1000
 			       ? 0
 			       : bad("invalid --max-cv '%s': a percentage above 0", arg);
+	case 'm':
+		o->timeout_s = strtod(arg, &end);
+		return *arg && !*end && o->timeout_s >= 0
+			       ? 0
+			       : bad("invalid --timeout '%s': seconds, 0 for none", arg);
 	case 'n':
 		if (parse_long(arg, 2, XP_RB_MAX_REPS, &v))
 			return bad("invalid --reps '%s': 2 to 50", arg);
@@ -151,7 +157,7 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 			       ? bad("invalid --valgrind-size '%s': a positive integer", arg)
 			       : 0;
 	default:
-		return bad("unknown option or missing value in '%s' (see xperf rubric --help)", arg);
+		return bad("unknown option or missing value in '%s' (see --help)", arg);
 	}
 }
 
@@ -206,7 +212,8 @@ int cmd_rubric(int argc, char **argv)
 {
 	static char root[PATH_MAX];
 	struct xp_rb_opts o = {
-		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5
+		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5,
+		.timeout_s = 1800
 	};
 	int c, rc;
 
@@ -217,7 +224,8 @@ int cmd_rubric(int argc, char **argv)
 			usage(stdout);
 			return XP_EXIT_OK;
 		}
-		if ((rc = apply(c, c == '?' || c == ':' ? argv[optind - 1] : optarg, &o)) != XP_EXIT_OK)
+		const char *arg = c == '?' || c == ':' ? argv[optind - 1] : optarg;
+		if ((rc = apply(c, arg, &o)) != XP_EXIT_OK)
 			return rc;
 	}
 	if (optind < argc)

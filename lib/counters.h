@@ -60,6 +60,7 @@ void xp_counters_read(const struct xp_counter_set *s, struct xp_counter_values *
 /* d = b - a, per counter; invalid when invalid in either. */
 void xp_counters_diff(const struct xp_counter_values *a, const struct xp_counter_values *b,
 		      struct xp_counter_values *d);
+/* Close every open counter (members before leaders); all fds become -1. */
 void xp_counters_close(struct xp_counter_set *s);
 
 /*

@@ -62,7 +62,7 @@ static int measure_size(const struct xp_rb_opts *o, struct xp_rb_size *z, int ha
 			struct progress *pg, char *err, size_t errlen)
 {
 	struct xp_rb_run runs[XP_RB_MAX_REPS], warm;
-	struct xp_run_io io = { o->root, NULL, NULL, 1 };
+	struct xp_run_io io = { o->root, NULL, NULL, 1, o->timeout_s };
 	struct xp_cmd cmd;
 
 	if (xp_cmd_build(o->target, o->binary, z->size, has_size, &cmd, err, errlen))

@@ -36,6 +36,7 @@ struct xp_rb_opts {
 	double max_cv;	    /* percent */
 	int reps;	    /* timed repetitions per size, after one warm-up */
 	long valgrind_size; /* N for Valgrind runs and ratio sub-checks */
+	double timeout_s;   /* per run (timed and Valgrind); 0: no limit */
 	const char *out_dir, *root, *baseline, *ledger, *findings_out;
 	const char *source_prefix; /* cachegrind rows kept: files starting with it; NULL: all */
 };

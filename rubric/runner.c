@@ -10,10 +10,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -74,6 +76,32 @@ static void child(char *const argv[], const struct xp_run_io *io, int go, int re
 	_exit(127);
 }
 
+/*
+ * Wait until pid exits or timeout_s passes (0: no limit), then SIGKILL it.
+ * A pidfd makes the wait a poll; without one (kernels before 5.3) there is
+ * no limit. Returns 1 when the child was killed for the time limit.
+ */
+static int await_exit(pid_t pid, double timeout_s)
+{
+	int pfd = timeout_s > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
+	double end = now_s() + timeout_s;
+	int killed = 0;
+
+	while (pfd >= 0) {
+		struct pollfd p = { pfd, POLLIN, 0 };
+		double left = end - now_s();
+		int rc = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
+		if (rc < 0 && errno == EINTR)
+			continue;
+		if (rc == 0)
+			killed = kill(pid, SIGKILL) == 0;
+		break;
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return killed;
+}
+
 static void describe_status(int st, char *err, size_t errlen)
 {
 	if (WIFSIGNALED(st))
@@ -113,7 +141,7 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io
 	close(go[1]);
 	ssize_t got = read(rep[0], &e, sizeof(e));
 	close(rep[0]);
-	int st = 0;
+	int st = 0, killed = await_exit(pid, io->timeout_s);
 	pid_t r;
 	while ((r = wait4(pid, &st, 0, &ru)) < 0 && errno == EINTR)
 		;
@@ -131,6 +159,10 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io
 	if (got == (ssize_t)sizeof(e)) {
 		snprintf(err, errlen, "cannot execute '%s': %s", argv[0], strerror(e));
 		return XP_RUN_NOEXEC;
+	}
+	if (killed) {
+		snprintf(err, errlen, "killed after the --timeout of %g s", io->timeout_s);
+		return XP_RUN_EXIT;
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		describe_status(st, err, errlen);

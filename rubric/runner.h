@@ -34,6 +34,7 @@ struct xp_run_io {
 	const char *cwd;
 	const char *stdout_path, *stderr_path; /* created 0600, truncated */
 	int counters; /* 0: no perf_event counters (Valgrind and objdump runs) */
+	double timeout_s; /* SIGKILL the run past this many seconds; 0: no limit */
 };
 
 /* Run argv (argv[0] searched on PATH) once, as io says. */

@@ -204,6 +204,22 @@ static void test_cpu_and_hw(void)
 	CHECK(r.dim[D_CPU].tier == T_FAIL && r.dim[D_CPU].l4_fires, "IPC 0.9 FAIL");
 	CHECK(r.dim[D_L1].tier == T_NA && strstr(r.dim[D_L1].note, "hardware counters"),
 	      "L1 N/A says why: %s", r.dim[D_L1].note);
+	/* Cache rates from hardware counters (values of the size a PMU machine reports). */
+	c->value[XP_CTR_INSTRUCTIONS] = 2.0e9;
+	c->value[XP_CTR_L1D_LOADS] = 6.0e8;
+	c->value[XP_CTR_L1D_MISSES] = 1.2e7; /* 2 %: WARN; L4 l1d_miss_rate 0.02 does not fire */
+	c->value[XP_CTR_LLC_LOADS] = 2.0e7;
+	c->value[XP_CTR_LLC_MISSES] = 6.0e6; /* 1 % of loads: WARN; 3 MPKI: L4 llc_mpki fires */
+	c->mask |= 1ull << XP_CTR_L1D_LOADS | 1ull << XP_CTR_L1D_MISSES | 1ull << XP_CTR_LLC_LOADS |
+		   1ull << XP_CTR_LLC_MISSES;
+	xp_rb_score_all(&m, &o, NULL, &r);
+	CHECK(r.dim[D_L1].tier == T_WARN && r.dim[D_L1].m[0].value == 2.0 &&
+		      !strcmp(r.dim[D_L1].l4_id, "l1d_miss_rate") && !r.dim[D_L1].l4_fires,
+	      "L1 from counters: %g", r.dim[D_L1].m[0].value);
+	CHECK(r.dim[D_LL].tier == T_WARN && r.dim[D_LL].m[0].value == 1.0 &&
+		      !strcmp(r.dim[D_LL].l4_id, "llc_mpki") &&
+		      NEAR(r.dim[D_LL].l4_value, 3.0, 1e-9) && r.dim[D_LL].l4_fires,
+	      "LLC from counters: %g, %g MPKI", r.dim[D_LL].m[0].value, r.dim[D_LL].l4_value);
 }
 
 static void test_memory(void)

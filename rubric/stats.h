@@ -12,6 +12,7 @@
 
 /* Median of n values (the mean of the two middle ones when n is even); 0 for n = 0. */
 double xp_median(const double *v, size_t n);
+/* Arithmetic mean; 0 for n = 0. */
 double xp_mean(const double *v, size_t n);
 /* 100 * sample standard deviation (n - 1) / mean; 0 when n < 2 or the mean is 0. */
 double xp_cv_pct(const double *v, size_t n);

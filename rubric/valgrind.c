@@ -102,6 +102,8 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 		snprintf(st->why, sizeof(st->why), "cannot prepare %s", dir);
 		return -1;
 	}
+	if (isatty(2)) /* the progress line of a stage that can take minutes */
+		fprintf(stderr, "%s at size %ld...\n", t->name, o->valgrind_size);
 	argv[n++] = "valgrind";
 	argv[n++] = (char *)t->tool_opt;
 	for (int i = 0; t->extra[i]; i++)
@@ -111,7 +113,7 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 	for (int i = 0; i < cmd.argc; i++)
 		argv[n++] = cmd.argv[i];
 	argv[n] = NULL;
-	struct xp_run_io io = { o->root, NULL, errpath, 0 };
+	struct xp_run_io io = { o->root, NULL, errpath, 0, o->timeout_s };
 	if (xp_rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
 		snprintf(st->why, sizeof(st->why), "valgrind %s %s (see %s)", t->name, err,
 			 errpath);
