@@ -12,8 +12,8 @@
  *	xperf_end_turn(turn);
  *	xperf_shutdown();
  *
- * Handles are small integers, never pointers: a stale or wrong handle is an
- * error code, not a crash. Every function returns a negative XP_E* code on
+ * Handles are small integers, never pointers: a stale handle is an error
+ * code, not a crash. Every function returns a negative XP_E* code on
  * misuse and never aborts the host program. Every function is thread-safe.
  *
  * Threads: a span belongs to the thread that entered it and must be left by
@@ -47,12 +47,12 @@ extern "C" {
 #define XP_ENOSPAN  (-5)  /* no span with this id in the turn */
 #define XP_ECLOSED  (-6)  /* the span was already left */
 #define XP_ETHREAD  (-7)  /* the span is left by another thread than entered it */
-#define XP_EORDER   (-8)  /* a span nested in it on the same thread is still open */
+#define XP_EORDER   (-8)  /* a span nested in it is still open */
 #define XP_ELIMIT   (-9)  /* a per-turn limit is reached; the event is dropped and counted */
 #define XP_ENOMEM   (-10) /* out of memory; the event is dropped and counted */
 #define XP_EWRITE   (-11) /* the turn ended but its file could not be written (counted) */
 #define XP_EKIND    (-12) /* unknown fused or waste mark kind */
-#define XP_ENOTLLM  (-13) /* xperf_leave_llm on a span not entered with xperf_enter_llm */
+#define XP_ENOTLLM  (-13) /* xperf_leave_llm or xperf_llm_token on a span that is not an LLM one */
 
 /* Per-turn limits; beyond them events are dropped and counted in the file. */
 #define XPERF_MAX_SPANS 65536
