@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * internal.h - state shared by the SDK's files (not installed, not exported).
+ *
+ *   session.c  the one session: init/shutdown, the lock, the table of open turns
+ *   turn.c     turns and spans: the public calls that record them
+ *   marks.c    fused and waste marks
+ *   stream.c   streamed tokens: token times, ttft, streaming gaps
+ *   probe.c    per-thread measurement: clocks and perf_event counters
+ *   agent.c    who the agent process is: pid, comm, start time, container
+ *   attrib.c   theory-driven attribution: stage -> domain, category, waste L3
+ *   attrs.c    attributes: OpenTelemetry names and types
+ *   privacy.c  credentials and content kept out of the files
+ *   writer.c   TurnTrace JSON (cJSON) and the atomic file write
+ *
+ * One mutex (session.c) guards the session and every turn; measurements are
+ * taken outside it, so the lock is held only for bookkeeping.
+ */
+#ifndef XPERF_SDK_INTERNAL_H
+#define XPERF_SDK_INTERNAL_H
+
+#include <cjson/cJSON.h>
+#include <limits.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "lib/counters.h"
+#include "sdk/xperf.h"
+#include "theory/theory.h"
+
+#define XP_STAGE_MAX 64       /* longest stage name */
+#define XP_KIND_MAX 32        /* longest mark kind */
+#define XP_REASONS_MAX 32     /* distinct counter-unavailable reasons per session */
+#define XP_NO_REASON 0xff
+
+/* One reading at a span boundary, on the calling thread. */
+struct xp_sample {
+	pid_t tid;
+	uint64_t mono_ns;
+	uint64_t cpu_ns;
+	uint8_t why[XP_CTR_COUNT]; /* interned reason of each counter not in ctr.mask */
+	struct xp_counter_values ctr;
+};
+
+struct xp_span {
+	int id, parent;             /* parent 0: none */
+	pid_t tid;
+	char stage[XP_STAGE_MAX + 1];
+	const struct xp_stage *st;  /* NULL: custom stage */
+	unsigned open : 1, llm : 1, waste : 1, measured : 1, detached : 1;
+	int open_children;                    /* spans inside it not left yet */
+	uint64_t start_ns, end_ns;
+	uint64_t cpu_start, cpu_ns;           /* cpu_ns: on-CPU time once left */
+	uint64_t ctr_mask;                    /* counters valid over the whole span */
+	double ctr[XP_CTR_COUNT];             /* start values, then deltas */
+	uint8_t why[XP_CTR_COUNT];            /* interned reasons of the others */
+	cJSON *attrs;                         /* object, NULL until one is set */
+	uint64_t *tokens;                     /* xperf_llm_token arrival times */
+	size_t ntokens, tokcap;
+};
+
+struct xp_mark {
+	unsigned fused : 1;
+	char kind[XP_KIND_MAX + 1];
+	const char *l3;   /* waste marks: theory L3 id */
+	int span;         /* 0: none */
+	uint64_t t_ns;
+	cJSON *counts;    /* waste marks: object of integers, may be NULL */
+	cJSON *attrs;     /* may be NULL */
+};
+
+/* The innermost open span of one thread in a turn. */
+struct xp_top {
+	pid_t tid;
+	int span;
+};
+
+struct xp_turn {
+	int index;
+	uint64_t start_ns, end_ns;
+	int complete;
+	struct xp_span *spans; /* id = index + 1 */
+	size_t nspans, cap;
+	struct xp_mark *marks;
+	size_t nmarks, mcap;
+	struct xp_top *tops;
+	size_t ntops, tcap;
+	uint64_t dropped;
+	cJSON *warnings;       /* array of strings */
+};
+
+/* What the writer needs to know about the session. */
+struct xp_agent {
+	char name[128];
+	char model[128];
+	char comm[32];
+	char container_id[80];
+	pid_t pid;
+	uint64_t start_time_ns;
+};
+
+/* session.c */
+void xp_lock(void);
+void xp_unlock(void);
+int xp_live(void);                   /* 1 between init and shutdown (recheck under the lock) */
+unsigned xp_generation(void);        /* changes at every init */
+unsigned xp_flags(void);
+int xp_capture(void);                /* 1: keep prompt/completion text (XPERF_CAPTURE_CONTENT) */
+struct xp_turn *xp_turn_get(int handle); /* under the lock; NULL when not open */
+int xp_turn_add(struct xp_turn *t);      /* under the lock; the new handle or XP_ENOMEM */
+struct xp_turn *xp_turn_take(int handle); /* under the lock; removes it from the table */
+int xp_name_valid(const char *s, size_t max); /* [A-Za-z0-9._-]{1,max} */
+int xp_fail(int err);                /* counts a misuse; returns err */
+void xp_count_dropped(uint64_t n);
+uint8_t xp_reason_intern(const char *why); /* takes the lock; XP_NO_REASON when full */
+const char *xp_reason(uint8_t idx);        /* under the lock */
+int xp_session_write(struct xp_turn *t);   /* writes and frees the turn; 0 or XP_EWRITE */
+
+/* probe.c */
+void xp_probe(struct xp_sample *s, int leaving);
+uint64_t xp_now_ns(void);
+void xp_probe_release(void);         /* close the calling thread's counters */
+pid_t xp_tid(void);
+
+/* agent.c */
+void xp_agent_collect(struct xp_agent *ag, const char *name, const char *model);
+
+/* marks.c: under the lock; takes counts and attrs on success (0), else an error */
+int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
+		   cJSON *counts, cJSON *attrs);
+
+/* stream.c: under the lock, when an LLM span with recorded tokens is closed */
+void xp_stream_finish(struct xp_turn *t, struct xp_span *sp);
+
+/* privacy.c */
+int xp_withheld(const char *key, int capture_content); /* 1: the key is never written */
+char *xp_redact(const char *s); /* malloc'd copy with secrets redacted; NULL: none found */
+
+/* attrib.c */
+int xp_stage_valid(const char *name);
+const char *xp_span_domain(const struct xp_span *sp);
+const char *xp_span_category(const struct xp_span *sp);
+int xp_fused_kind_valid(const char *kind);
+const char *xp_waste_l3(const char *kind); /* NULL: unknown kind */
+
+/* attrs.c: 0, XP_EINVAL or XP_ENOMEM; on error nothing is built. */
+int xp_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture);
+int xp_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
+		   int capture);
+void xp_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
+/* 1 when xperf.token_times_ns (if any) is ordered and inside [start_ns, end_ns]. */
+int xp_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns);
+int xp_utf8_valid(const char *s);
+
+/* writer.c */
+cJSON *xp_turn_json(const struct xp_turn *t, const char *session_id, const struct xp_agent *ag);
+cJSON *xp_json_u64(uint64_t v); /* an exact integer literal */
+
+/* turn.c */
+int xp_grow(void **arr, size_t *cap, size_t need, size_t size); /* 0 or XP_ENOMEM */
+struct xp_top *xp_top_of(struct xp_turn *t, pid_t tid, int create); /* under the lock */
+/* The open turn `handle` with the lock held; NULL (lock released) and *err set otherwise. */
+struct xp_turn *xp_lock_turn(int handle, int *err);
+void xp_turn_free(struct xp_turn *t);
+void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete);
+
+#endif /* XPERF_SDK_INTERNAL_H */

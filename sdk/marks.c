@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * marks.c - fused marks (instants where data crosses between CPU and model:
+ * ttft, streaming_gap, ...) and waste marks (work thrown away: a failed tool
+ * call, a retry, ...). A mark is attached to the innermost span open on the
+ * calling thread; a waste mark makes that span Waste Bound.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "sdk/internal.h"
+
+struct mark_args {
+	const char *kind;
+	const char *l3;   /* waste: its L3 id; fused: NULL */
+	cJSON *counts;    /* waste only */
+	cJSON *attrs;
+	pid_t tid;
+	uint64_t t_ns;
+};
+
+int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
+		   cJSON *counts, cJSON *attrs)
+{
+	struct xp_mark *mk;
+
+	if (t->nmarks >= XPERF_MAX_MARKS) {
+		t->dropped++;
+		return XP_ELIMIT;
+	}
+	if (xp_grow((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof(*t->marks))) {
+		t->dropped++;
+		return XP_ENOMEM;
+	}
+	mk = &t->marks[t->nmarks++];
+	memset(mk, 0, sizeof(*mk));
+	mk->fused = l3 == NULL;
+	snprintf(mk->kind, sizeof(mk->kind), "%s", kind);
+	mk->l3 = l3;
+	mk->span = span;
+	mk->t_ns = t_ns;
+	mk->counts = counts;
+	mk->attrs = attrs;
+	if (span && l3)
+		t->spans[span - 1].waste = 1;
+	return 0;
+}
+
+/* Under the lock: appends the mark (taking its JSON), or returns an error. */
+static int add_mark(struct xp_turn *t, struct mark_args *m)
+{
+	const struct xp_top *top = xp_top_of(t, m->tid, 0);
+	int span = top ? top->span : 0, err;
+
+	/* A ttft mark without ttft_ns: time since the start of its span, or of the turn. */
+	if (!m->l3 && strcmp(m->kind, "ttft") == 0 &&
+	    !cJSON_GetObjectItemCaseSensitive(m->attrs, "ttft_ns")) {
+		uint64_t since = span ? t->spans[span - 1].start_ns : t->start_ns;
+
+		cJSON_AddItemToObject(m->attrs, "ttft_ns", xp_json_u64(m->t_ns - since));
+	}
+	err = xp_mark_append(t, m->kind, m->l3, span, m->t_ns, m->counts, m->attrs);
+	if (!err)
+		m->counts = m->attrs = NULL;
+	return err;
+}
+
+static int mark(int handle, struct mark_args *m)
+{
+	struct xp_turn *t;
+	int err;
+
+	m->tid = xp_tid();
+	m->t_ns = xp_now_ns();
+	t = xp_lock_turn(handle, &err);
+	if (t) {
+		err = add_mark(t, m);
+		xp_unlock();
+	}
+	cJSON_Delete(m->counts);
+	cJSON_Delete(m->attrs);
+	if (err == XP_ELIMIT || err == XP_ENOMEM)
+		xp_count_dropped(1);
+	return err ? xp_fail(err) : 0;
+}
+
+/* Checks the kind, builds the attributes aside, then records the mark. */
+static int mark_checked(int turn, const char *kind, int waste, const struct xperf_attr *a,
+			size_t n)
+{
+	struct mark_args m = { .kind = kind };
+	int err;
+
+	if (!xp_live())
+		return xp_fail(XP_ENOINIT);
+	if (!kind)
+		return xp_fail(XP_EINVAL);
+	m.l3 = waste ? xp_waste_l3(kind) : NULL;
+	if (waste ? !m.l3 : !xp_fused_kind_valid(kind))
+		return xp_fail(XP_EKIND);
+	err = waste ? xp_attrs_split(&m.counts, &m.attrs, a, n, xp_capture())
+		    : xp_attrs_build(&m.attrs, a, n, 0, xp_capture());
+	return err ? xp_fail(err) : mark(turn, &m);
+}
+
+int xperf_mark_fused(int turn, const char *kind, const struct xperf_attr *a, size_t n)
+{
+	return mark_checked(turn, kind, 0, a, n);
+}
+
+int xperf_mark_waste(int turn, const char *kind, const struct xperf_attr *a, size_t n)
+{
+	return mark_checked(turn, kind, 1, a, n);
+}

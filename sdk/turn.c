@@ -1,0 +1,408 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * turn.c - the public calls that record a turn and its spans: start and end,
+ * enter and leave, span attributes (marks are in marks.c).
+ *
+ * Each call measures first (probe.c, no lock held), then does its
+ * bookkeeping under the session lock. Spans are numbered from 1 in the
+ * order they are entered; each thread of a turn has a "top", its innermost
+ * open span, which becomes the parent of the next span it enters and must
+ * be the span it leaves next. Every check happens before any change, so a
+ * refused call leaves the turn as it was.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sdk/internal.h"
+
+#define MAX_WARNINGS 64
+
+int xp_grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap * 2 : 16;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return XP_ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+/* Adds a warning once (same text, same turn), at most MAX_WARNINGS. */
+static void warn(struct xp_turn *t, const char *fmt, ...)
+{
+	char msg[256];
+	const cJSON *w;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	cJSON_ArrayForEach(w, t->warnings)
+		if (strcmp(w->valuestring, msg) == 0)
+			return;
+	if (cJSON_GetArraySize(t->warnings) < MAX_WARNINGS)
+		cJSON_AddItemToArray(t->warnings, cJSON_CreateString(msg));
+}
+
+/* The calling thread's top in t; created (span 0) when `create`. */
+struct xp_top *xp_top_of(struct xp_turn *t, pid_t tid, int create)
+{
+	for (size_t i = 0; i < t->ntops; i++)
+		if (t->tops[i].tid == tid)
+			return &t->tops[i];
+	if (!create || xp_grow((void **)&t->tops, &t->tcap, t->ntops + 1, sizeof(*t->tops)))
+		return NULL;
+	t->tops[t->ntops] = (struct xp_top){ tid, 0 };
+	return &t->tops[t->ntops++];
+}
+
+struct xp_turn *xp_lock_turn(int handle, int *err)
+{
+	struct xp_turn *t;
+
+	xp_lock();
+	t = xp_live() ? xp_turn_get(handle) : NULL;
+	if (t)
+		return t;
+	*err = xp_live() ? XP_ENOTURN : XP_ENOINIT;
+	xp_unlock();
+	return NULL;
+}
+
+int xperf_start_turn(void)
+{
+	struct xp_turn *t;
+	int handle;
+
+	if (!xp_live())
+		return xp_fail(XP_ENOINIT);
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->warnings = cJSON_CreateArray())) {
+		free(t);
+		return xp_fail(XP_ENOMEM);
+	}
+	t->complete = 1;
+	t->start_ns = xp_now_ns();
+	xp_lock();
+	handle = xp_live() ? xp_turn_add(t) : XP_ENOINIT;
+	xp_unlock();
+	if (handle < 0) {
+		xp_turn_free(t);
+		return xp_fail(handle);
+	}
+	return handle;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * Ends the turn at now_ns, or later when another thread measured a span
+ * boundary, token or mark after now_ns but recorded it first: everything
+ * lies inside the turn.
+ */
+void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete)
+{
+	for (size_t i = 0; i < t->nspans; i++) {
+		const struct xp_span *sp = &t->spans[i];
+
+		now_ns = max_u64(now_ns, sp->open ? sp->start_ns : sp->end_ns);
+		if (sp->ntokens)
+			now_ns = max_u64(now_ns, sp->tokens[sp->ntokens - 1]);
+	}
+	for (size_t i = 0; i < t->nmarks; i++)
+		if (t->marks[i].t_ns > now_ns)
+			now_ns = t->marks[i].t_ns;
+	t->end_ns = now_ns;
+	t->complete = complete;
+	for (size_t i = 0; i < t->nspans; i++) {
+		struct xp_span *sp = &t->spans[i];
+
+		if (sp->open) {
+			sp->open = 0;
+			sp->end_ns = now_ns;
+			warn(t, "span %d (%s) was not left before the turn ended: closed at the "
+			     "turn's end, without CPU time or counters", sp->id, sp->stage);
+			xp_stream_finish(t, sp);
+		}
+		if (!xp_token_times_ok(sp->attrs, sp->start_ns, sp->end_ns)) {
+			cJSON_DeleteItemFromObjectCaseSensitive(sp->attrs, "xperf.token_times_ns");
+			warn(t, "span %d (%s): xperf.token_times_ns dropped, not ordered "
+			     "inside the span", sp->id, sp->stage);
+		}
+	}
+}
+
+int xperf_end_turn(int handle)
+{
+	uint64_t now = xp_now_ns();
+	struct xp_turn *t;
+	int err;
+
+	if (!xp_lock_turn(handle, &err))
+		return xp_fail(err);
+	t = xp_turn_take(handle);
+	xp_unlock();
+	xp_turn_close(t, now, 1);
+	return xp_session_write(t);
+}
+
+void xp_turn_free(struct xp_turn *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nspans; i++) {
+		cJSON_Delete(t->spans[i].attrs);
+		free(t->spans[i].tokens);
+	}
+	for (size_t i = 0; i < t->nmarks; i++) {
+		cJSON_Delete(t->marks[i].counts);
+		cJSON_Delete(t->marks[i].attrs);
+	}
+	free(t->spans);
+	free(t->marks);
+	free(t->tops);
+	cJSON_Delete(t->warnings);
+	free(t);
+}
+
+/* Under the lock: the parent of a new span, or an error. */
+static int parent_of(struct xp_turn *t, const struct xperf_span_opts *o, pid_t tid,
+		     struct xp_top **top)
+{
+	*top = NULL;
+	if (o->detached) {
+		if (o->parent < 0 || (size_t)o->parent > t->nspans)
+			return XP_ENOSPAN;
+		return !o->parent || t->spans[o->parent - 1].open ? o->parent : XP_ECLOSED;
+	}
+	*top = xp_top_of(t, tid, 1);
+	return *top ? (*top)->span : XP_ENOMEM;
+}
+
+/* Under the lock: the new span's id, or an error (nothing changed). */
+static int add_span(struct xp_turn *t, const struct xp_sample *s, const struct xperf_span_opts *o,
+		    cJSON *attrs)
+{
+	struct xp_top *top;
+	struct xp_span *sp;
+	int parent;
+
+	if (t->nspans >= XPERF_MAX_SPANS) {
+		t->dropped++;
+		return XP_ELIMIT;
+	}
+	parent = parent_of(t, o, s->tid, &top);
+	if (parent == XP_ENOSPAN || parent == XP_ECLOSED)
+		return parent;
+	if (parent < 0 || xp_grow((void **)&t->spans, &t->cap, t->nspans + 1, sizeof(*t->spans))) {
+		t->dropped++;
+		return XP_ENOMEM;
+	}
+	sp = &t->spans[t->nspans];
+	memset(sp, 0, sizeof(*sp));
+	sp->id = (int)++t->nspans;
+	sp->parent = parent;
+	if (parent)
+		t->spans[parent - 1].open_children++;
+	if (top)
+		top->span = sp->id;
+	sp->tid = s->tid;
+	memcpy(sp->stage, o->stage, strlen(o->stage) + 1); /* validated: at most XP_STAGE_MAX */
+	sp->st = xp_stage_find(o->stage);
+	sp->open = 1;
+	sp->llm = o->llm ? 1 : 0;
+	sp->detached = o->detached ? 1 : 0;
+	sp->start_ns = s->mono_ns;
+	sp->cpu_start = s->cpu_ns;
+	sp->ctr_mask = s->ctr.mask;
+	memcpy(sp->ctr, s->ctr.value, sizeof(sp->ctr));
+	memcpy(sp->why, s->why, sizeof(sp->why));
+	sp->attrs = attrs;
+	if (!sp->st)
+		warn(t, "custom stage \"%s\" is not in the theory's stage map: charged to the %s "
+		     "domain", o->stage, xp_rules.unknown_stage_domain);
+	return sp->id;
+}
+
+/* The span's attributes: the caller's, and tool.name. 0 or an error. */
+static int span_attrs(const struct xperf_span_opts *o, cJSON **out)
+{
+	struct xperf_attr tool = XP_STR("tool.name", o->tool_name);
+	cJSON *extra = NULL;
+	int err;
+
+	*out = NULL;
+	err = o->nattrs ? xp_attrs_build(out, o->attrs, o->nattrs, 1, xp_capture()) : 0;
+	if (!err && o->tool_name)
+		err = xp_attrs_build(&extra, &tool, 1, 1, xp_capture());
+	xp_attrs_join(out, extra);
+	if (err) {
+		cJSON_Delete(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+int xperf_enter_ex(int handle, const struct xperf_span_opts *opts)
+{
+	struct xperf_span_opts o;
+	struct xp_sample s;
+	struct xp_turn *t;
+	cJSON *attrs;
+	int id;
+
+	if (!opts)
+		return xp_fail(XP_EINVAL);
+	o = *opts;
+	if (o.llm && !o.stage)
+		o.stage = "llm_inference";
+	if (!xp_stage_valid(o.stage) || (o.parent && !o.detached))
+		return xp_fail(XP_EINVAL);
+	if (!xp_live())
+		return xp_fail(XP_ENOINIT);
+	if ((id = span_attrs(&o, &attrs)))
+		return xp_fail(id);
+	xp_probe(&s, 0);
+	t = xp_lock_turn(handle, &id);
+	if (t) {
+		id = add_span(t, &s, &o, attrs);
+		xp_unlock();
+	}
+	if (id < 0) {
+		if (id == XP_ELIMIT || id == XP_ENOMEM)
+			xp_count_dropped(1);
+		cJSON_Delete(attrs);
+		return xp_fail(id);
+	}
+	return id;
+}
+
+int xperf_enter(int turn, const char *stage, const char *tool_name)
+{
+	return xperf_enter_ex(turn, &(struct xperf_span_opts){ .stage = stage,
+							      .tool_name = tool_name });
+}
+
+int xperf_enter_llm(int turn, const char *stage, const struct xperf_attr *attrs, size_t n)
+{
+	return xperf_enter_ex(turn, &(struct xperf_span_opts){ .stage = stage, .llm = 1,
+							      .attrs = attrs, .nattrs = n });
+}
+
+/* Under the lock: 0 when the calling thread may leave span id now. */
+static int check_leave(struct xp_turn *t, int id, pid_t tid, int llm)
+{
+	const struct xp_span *sp;
+	const struct xp_top *top;
+
+	if (id < 1 || (size_t)id > t->nspans)
+		return XP_ENOSPAN;
+	sp = &t->spans[id - 1];
+	if (!sp->open)
+		return XP_ECLOSED;
+	if (!sp->detached && sp->tid != tid)
+		return XP_ETHREAD;
+	top = xp_top_of(t, tid, 0);
+	if (sp->open_children || (!sp->detached && (!top || top->span != id)))
+		return XP_EORDER;
+	return llm && !sp->llm ? XP_ENOTLLM : 0;
+}
+
+/*
+ * Under the lock, after check_leave: closes the span with the end sample.
+ * A detached span keeps its wall time only: its thread's CPU time and
+ * counters also hold whatever else ran there meanwhile.
+ */
+static void close_span(struct xp_turn *t, struct xp_span *sp, const struct xp_sample *s)
+{
+	sp->open = 0;
+	sp->end_ns = s->mono_ns > sp->start_ns ? s->mono_ns : sp->start_ns;
+	if (sp->parent)
+		t->spans[sp->parent - 1].open_children--;
+	if (sp->detached) {
+		xp_stream_finish(t, sp);
+		return;
+	}
+	sp->measured = 1;
+	sp->cpu_ns = s->cpu_ns > sp->cpu_start ? s->cpu_ns - sp->cpu_start : 0;
+	sp->ctr_mask &= s->ctr.mask;
+	for (int c = 0; c < XP_CTR_COUNT; c++) {
+		if (sp->ctr_mask & (1ull << c))
+			sp->ctr[c] = s->ctr.value[c] - sp->ctr[c];
+		else if (sp->why[c] == XP_NO_REASON)
+			sp->why[c] = s->why[c];
+	}
+	xp_top_of(t, s->tid, 0)->span = sp->parent;
+	xp_stream_finish(t, sp);
+}
+
+static int leave_span(int handle, int id, int llm, const struct xperf_attr *a, size_t n)
+{
+	struct xp_sample s;
+	struct xp_turn *t;
+	cJSON *attrs = NULL;
+	int err;
+
+	if (!xp_live())
+		return xp_fail(XP_ENOINIT);
+	xp_probe(&s, 1);
+	if (n && (err = xp_attrs_build(&attrs, a, n, 1, xp_capture())))
+		return xp_fail(err);
+	t = xp_lock_turn(handle, &err);
+	if (t) {
+		err = check_leave(t, id, s.tid, llm);
+		if (!err) {
+			xp_attrs_join(&t->spans[id - 1].attrs, attrs);
+			attrs = NULL;
+			close_span(t, &t->spans[id - 1], &s);
+		}
+		xp_unlock();
+	}
+	cJSON_Delete(attrs);
+	return err ? xp_fail(err) : 0;
+}
+
+int xperf_leave(int turn, int span)
+{
+	return leave_span(turn, span, 0, NULL, 0);
+}
+
+int xperf_leave_llm(int turn, int span, const struct xperf_attr *attrs, size_t n)
+{
+	return leave_span(turn, span, 1, attrs, n);
+}
+
+int xperf_span_set(int handle, int id, const struct xperf_attr *a, size_t n)
+{
+	struct xp_turn *t;
+	cJSON *attrs = NULL;
+	int err;
+
+	if (!xp_live())
+		return xp_fail(XP_ENOINIT);
+	err = xp_attrs_build(&attrs, a, n, 1, xp_capture());
+	if (err)
+		return xp_fail(err);
+	t = xp_lock_turn(handle, &err);
+	if (t) {
+		if (id >= 1 && (size_t)id <= t->nspans) {
+			xp_attrs_join(&t->spans[id - 1].attrs, attrs);
+			attrs = NULL;
+		} else {
+			err = XP_ENOSPAN;
+		}
+		xp_unlock();
+	}
+	cJSON_Delete(attrs);
+	return err ? xp_fail(err) : 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * writer_test.c - the writer on a turn built by hand with recorded counter
+ * values, as a machine with a hardware PMU produces them (this one has
+ * none): hardware counters land in counters.values with their exact values,
+ * nothing is "unavailable", no missing-PMU warning is added, timestamps
+ * above 2^53 ns stay exact integers, and the document validates.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/validate.h"
+#include "sdk/internal.h"
+#include "sdk/testutil.h"
+
+#define T0 9007199254740993ull /* 2^53 + 1: not a double */
+
+static const double recorded[XP_CTR_COUNT] = {
+	[XP_CTR_TASK_CLOCK] = 4100000, [XP_CTR_CTX_SWITCHES] = 3, [XP_CTR_PAGE_FAULTS] = 120,
+	[XP_CTR_INSTRUCTIONS] = 9800000, [XP_CTR_CYCLES] = 12500000,
+	[XP_CTR_L1D_MISSES] = 41000, [XP_CTR_L1D_LOADS] = 2900000, [XP_CTR_LLC_MISSES] = 800,
+	[XP_CTR_LLC_LOADS] = 9000, [XP_CTR_BRANCH_MISSES] = 17000,
+	[XP_CTR_BRANCHES] = 1900000,
+};
+
+static void print_error(const struct xp_verror *e, void *ctx)
+{
+	char line[1024];
+
+	(void)ctx;
+	fprintf(stderr, "invalid: %s\n", xp_verror_format(e, line, sizeof(line)));
+}
+
+int main(void)
+{
+	struct xp_span sp = { .id = 1, .tid = 4242, .stage = "prompt_assembly", .measured = 1,
+			      .start_ns = T0 + 1000, .end_ns = T0 + 5001000, .cpu_ns = 4000000,
+			      .ctr_mask = (1ull << XP_CTR_COUNT) - 1 };
+	struct xp_turn t = { .index = 7, .start_ns = T0, .end_ns = T0 + 6000000, .complete = 1,
+			     .spans = &sp, .nspans = 1, .warnings = cJSON_CreateArray() };
+	struct xp_agent ag = { .name = "recorded", .pid = 4242 };
+	const cJSON *s, *values;
+	char *text;
+	cJSON *doc;
+	int nerr;
+
+	sp.st = xp_stage_find(sp.stage);
+	memcpy(sp.ctr, recorded, sizeof(sp.ctr));
+	doc = xp_turn_json(&t, "hw-session", &ag);
+	text = cJSON_Print(doc);
+	cJSON_Delete(doc);
+	doc = xp_load_turn_buffer("<writer>", text, strlen(text), print_error, NULL, &nerr);
+	CHECK(doc != NULL && nerr == 0);
+	CHECK(strstr(text, "\"start_ns\":\t9007199254740993") != NULL); /* exact, not 9.007e15 */
+	s = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "spans"), 0);
+	values = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "counters"), "values");
+	for (int c = 0; c < XP_CTR_COUNT; c++)
+		CHECK(tu_int(values, xp_counter_names[c]) == (int64_t)recorded[c]);
+	CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(s, "counters"), "unavailable") ||
+	      cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(s, "counters"),
+						     "unavailable")) == 0);
+	CHECK(!tu_has_warning(doc, "hardware counters unavailable"));
+	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "category")), "processing") == 0);
+	cJSON_Delete(doc);
+	free(text);
+	cJSON_Delete(t.warnings);
+	return tu_done("writer_test");
+}
