@@ -15,23 +15,12 @@
 #include <cjson/cJSON.h>
 
 #include "analyze/analyze.h"
+#include "lib/test_check.h"
 
 #define MS 1000000.0
 #define TD "analyze/testdata/"
 
 static const char *outdir;
-static int failures, checks;
-
-#define CHECK(cond, ...)                                                        \
-	do {                                                                    \
-		checks++;                                                       \
-		if (!(cond)) {                                                  \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);         \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fputc('\n', stderr);                                    \
-			failures++;                                             \
-		}                                                               \
-	} while (0)
 
 #define NEAR(a, b) (fabs((a) - (double)(b)) <= 1e-9 * (fabs((double)(b)) + 1))
 
@@ -517,6 +506,6 @@ int main(int argc, char **argv)
 	test_session_skip();
 	test_session_ebpf();
 	test_errors();
-	printf("%d checks, %d failed\n", checks, failures);
-	return failures ? 1 : 0;
+	printf("%d failed\n", test_failures);
+	return test_failures ? 1 : 0;
 }

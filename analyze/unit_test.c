@@ -9,18 +9,8 @@
 #include <string.h>
 
 #include "analyze/model.h"
+#include "lib/test_check.h"
 
-static int failures;
-
-#define CHECK(cond, ...)                                                        \
-	do {                                                                    \
-		if (!(cond)) {                                                  \
-			fprintf(stderr, "%s:%d: ", __FILE__, __LINE__);         \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fputc('\n', stderr);                                    \
-			failures++;                                             \
-		}                                                               \
-	} while (0)
 
 static size_t var(const char *name)
 {
@@ -168,6 +158,6 @@ int main(void)
 	test_carving();
 	test_refusals();
 	test_lookups();
-	printf("%d failed\n", failures);
-	return failures != 0;
+	printf("%d failed\n", test_failures);
+	return test_failures != 0;
 }
