@@ -44,14 +44,14 @@ static const char doc[] =
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV };
 
 static const struct argp_option opts[] = {
-	{ "pid", 'p', "PID", 0, "attach: the process to trace (with its threads and descendants)", 0 },
-	{ "duration", 'd', "SECONDS", 0, "stop after this long (default: when the target exits)", 0 },
+	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
+	{ "duration", 'd', "SECONDS", 0, "stop after this long (default: target exit)", 0 },
 	{ "output", 'o', "DIR", 0, "write capture.json (and turn traces) into DIR", 0 },
-	{ "raw", OPT_RAW, "FILE", 0, "dump every decoded record as JSON lines (mode 0600)", 0 },
-	{ "no-plaintext", OPT_NO_PLAIN, NULL, 0, "no TLS uprobes: socket (ciphertext) tier only", 0 },
+	{ "raw", OPT_RAW, "FILE", 0, "dump every record as JSON lines (mode 0600)", 0 },
+	{ "no-plaintext", OPT_NO_PLAIN, NULL, 0, "no TLS uprobes: socket tier only", 0 },
 	{ "capture-payloads", OPT_PAYLOADS, NULL, 0, "keep payload text (off by default)", 0 },
-	{ "ring-size", OPT_RING, "BYTES", 0, "ring buffer size, a power of two (default 16 MiB)", 0 },
-	{ "no-sched-events", OPT_NO_SCHED_EV, NULL, 0, "scheduler totals only, no per-switch records", 0 },
+	{ "ring-size", OPT_RING, "BYTES", 0, "ring size, a power of two (default 16 MiB)", 0 },
+	{ "no-sched-events", OPT_NO_SCHED_EV, NULL, 0, "scheduler totals only, no records", 0 },
 	{ "quiet", 'q', NULL, 0, "no summary (losses are still reported)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "show the full help", 0 },

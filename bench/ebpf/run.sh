@@ -20,7 +20,8 @@
 # Table 2: the in-kernel cost of each program, from the kernel's own BPF
 # run-time statistics (kernel.bpf_stats_enabled is turned on for this table
 # only and restored): ns per call while xperf-bpf traces the pingpong
-# ("traced": the filter matches) and while it traces an idle process during
+# ("traced": the filter matches; "totals": the same with --no-sched-events)
+# and while it traces an idle process during
 # a bare pingpong ("other": every call is a filter miss). Unlike table 1,
 # this does not move with the load of other jobs.
 #
@@ -103,11 +104,16 @@ if "name" in p:  # gone meanwhile: bpftool answers {"error": ...}
 }
 
 sysctl -qw kernel.bpf_stats_enabled=1
-"$XB" record -q -- sh -c "\"$WL\" pingpong 20000 > \"$T/pp.out\"; sleep 5" &
-xb=$!
-until [ -s "$T/pp.out" ]; do sleep 0.05; done
-prog_stats traced $(prog_ids $xb) >> "$T/t3"
-wait $xb
+for mode in traced totals; do
+	opt=()
+	[ $mode = totals ] && opt=(--no-sched-events)
+	rm -f "$T/pp.out"
+	"$XB" record -q "${opt[@]}" -- sh -c "\"$WL\" pingpong 20000 > \"$T/pp.out\"; sleep 5" &
+	xb=$!
+	until [ -s "$T/pp.out" ]; do sleep 0.05; done
+	prog_stats $mode $(prog_ids $xb) >> "$T/t3"
+	wait $xb
+done
 "$XB" attach -q --pid $sleeper &
 xb=$!
 ids=$(prog_ids $xb)
@@ -157,15 +163,16 @@ for name, modes in rows.items():
 print()
 print("Table 2: in-kernel cost per program call (kernel BPF run-time statistics, pingpong)")
 print()
-print("| program | traced: calls | traced: ns/call | other: calls | other: ns/call |")
-print("| --- | --- | --- | --- | --- |")
+print("| program | traced: calls | traced: ns/call | totals: calls | totals: ns/call "
+      "| other: calls | other: ns/call |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
 progs = {}
 for line in open(sys.argv[4]):
     mode, name, calls, ns = line.split()
     progs.setdefault(name, {})[mode] = (int(calls), int(ns))
 for name, m in sorted(progs.items()):
     cells = []
-    for mode in ("traced", "other"):
+    for mode in ("traced", "totals", "other"):
         calls, ns = m.get(mode, (0, 0))
         cells += [str(calls), "%.0f" % (ns / calls) if calls else "-"]
     print("| %s | %s |" % (name, " | ".join(cells)))

@@ -39,7 +39,8 @@ def main():
             except ValueError:
                 env[k] = v
     if not eval(expr, env):  # noqa: S307 - test expressions written in this repo
-        ctx = {k: v for k, v in env.items() if k not in ("recs", "of", "first")}
+        ctx = {k: v for k, v in env.items()
+               if k not in ("recs", "of", "first") and not k.startswith("__")}
         sys.exit("raw_check: false: %s\n  with %s" % (expr, json.dumps(ctx)[:2000]))
 
 
