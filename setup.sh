@@ -10,7 +10,7 @@ cd "$(dirname "$0")"
 
 DEBS=(bazel-bootstrap clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcjson-dev
       libnghttp2-dev libmicrohttpd-dev libssl-dev libclang-rt-14-dev bpftrace libbpf-tools
-      linux-perf valgrind golang-go nodejs npm openssl python3 hyperfine python3-jsonschema
+      linux-perf valgrind golang-go openssl python3 hyperfine python3-jsonschema
       prometheus yamllint)
 
 missing=()
@@ -26,6 +26,7 @@ fi
 # node and npm: any install will do (Debian's npm conflicts with NodeSource's nodejs).
 if ! command -v npm >/dev/null; then
 	echo "setup: installing nodejs npm" >&2
+	apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nodejs npm >/dev/null
 fi
 
@@ -40,6 +41,11 @@ fi
 
 [ "${1:-}" = "--deps-only" ] && exit 0
 
-bazel build //... 2>&1 | grep -E "^(ERROR|FAIL)" >&2 || true
-bazel build //... >/dev/null 2>&1
+log=$(mktemp)
+if ! bazel build //... >"$log" 2>&1; then
+	grep -E "^ERROR|error:" "$log" | head -20 >&2
+	echo "setup: build failed (full log: $log)" >&2
+	exit 1
+fi
+rm -f "$log"
 exec ./bazel-bin/cli/xperf demo
