@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/secrets.h"
+
 static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ash", NULL };
 
 void xt_procs_init(struct xt_procs *t)
@@ -91,6 +93,7 @@ static void set_argv(struct xt_proc *p, const char *argv, size_t len)
 		off += k + 1;
 	}
 	p->cmdline[out] = '\0';
+	xp_redact_inplace(p->cmdline, sizeof(p->cmdline));
 	if (!args[0])
 		return;
 	basename_to(p->comm, sizeof(p->comm), args[0], strlen(args[0]));

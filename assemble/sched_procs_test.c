@@ -86,9 +86,29 @@ static void test_procs(void)
 	xt_procs_free(&t);
 }
 
+/* A key on a tool's command line never reaches the trace. */
+static void test_cmdline_secret(void)
+{
+	struct xt_procs t;
+	const char argv[] = "curl\0-H\0Authorization: Bearer abc123\0--api-key\0"
+			    "sk-0123456789abcdefghijklmn\0https://example.test/v1";
+	struct xt_event ev[] = {
+		{ .kind = XT_FORK, .ts_ns = 10, .tgid = 1, .child = 2 },
+		{ .kind = XT_EXEC, .ts_ns = 12, .tgid = 2, .argv = argv, .argv_len = sizeof(argv) },
+	};
+
+	xt_procs_init(&t);
+	CHECK(xt_procs_event(&t, &ev[0]) == 0 && xt_procs_event(&t, &ev[1]) == 0);
+	CHECK(!strcmp(xt_procs_find(&t, 2)->cmdline, "curl -H Authorization: Bearer [REDACTED] "
+						      "--api-key [REDACTED] https://example.test/v1"));
+	CHECK(!strcmp(xt_procs_find(&t, 2)->tool, "curl"));
+	xt_procs_free(&t);
+}
+
 int main(void)
 {
 	test_sched();
 	test_procs();
+	test_cmdline_secret();
 	return CHECK_DONE();
 }

@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 #include "lib/counters.h"
+#include "lib/secrets.h"
 #include "sdk/xperf.h"
 #include "theory/theory.h"
 
@@ -134,7 +135,6 @@ void xp_stream_finish(struct xp_turn *t, struct xp_span *sp);
 
 /* privacy.c */
 int xp_withheld(const char *key, int capture_content); /* 1: the key is never written */
-char *xp_redact(const char *s); /* malloc'd copy with secrets redacted; NULL: none found */
 
 /* attrib.c */
 int xp_stage_valid(const char *name);

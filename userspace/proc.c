@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/proc.skel.h"
+#include "lib/secrets.h"
 #include "userspace/exec_decode.h"
 #include "userspace/json.h"
 #include "userspace/module.h"
@@ -54,12 +55,14 @@ static __u32 proc_min_size(__u32 type)
 	}
 }
 
+/* One argv element, secrets redacted ("-H", "Authorization: Bearer sk-..."). */
 static void add_arg(void *ctx, const char *arg, size_t len)
 {
-	char *s = strndup(arg, len);
+	char *s = strndup(arg, len), *clean = s ? xp_redact(s) : NULL;
 
 	if (s)
-		cJSON_AddItemToArray(ctx, cJSON_CreateString(s));
+		cJSON_AddItemToArray(ctx, cJSON_CreateString(clean ? clean : s));
+	free(clean);
 	free(s);
 }
 
