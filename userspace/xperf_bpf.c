@@ -161,7 +161,10 @@ static int exit_code_of(int err)
 static int start_command(struct xpc *c, struct xp_spawn *sp)
 {
 	char path[PATH_MAX];
-	int err = xp_spawn_gated(env.run.command, sp);
+	int err;
+
+	setenv("XPERF_GPU_DIR", xpb_gpu_dir(env.run.out_dir, path, sizeof(path)), 1);
+	err = xp_spawn_gated(env.run.command, sp);
 
 	if (err) {
 		fprintf(stderr, "xperf-bpf: cannot fork: %s\n", strerror(-err));
