@@ -9,6 +9,7 @@
  * ("PATTERN,...") extend/restrict what counts as an LLM exchange.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "assemble/adapt.h"
 #include "assemble/report.h"
 #include "assemble/session.h"
+#include "gpu/turn_gpu.h"
 #include "userspace/sink.h"
 
 #define XT_MAX_RULES 32
@@ -88,7 +90,7 @@ static int turns_begin(const struct xpb_run *run, void **state)
 	if (!t)
 		return -ENOMEM;
 	t->run = run;
-	t->cfg.out_dir = run->out_dir ? run->out_dir : ".xperf/traces";
+	t->cfg.out_dir = run->out_dir ? run->out_dir : XPB_TRACE_DIR_DEFAULT;
 	t->cfg.session_id = t->session_id;
 	t->cfg.llm.extra_paths = env_list("XPERF_LLM_PATHS", &t->env_copy[0], t->paths);
 	t->cfg.llm.hosts = env_list("XPERF_LLM_HOSTS", &t->env_copy[1], t->hosts);
@@ -139,6 +141,36 @@ static int root_exited(pid_t root)
 	return exited;
 }
 
+static void print_gpu_error(const struct xp_verror *e, void *ctx)
+{
+	char line[1024];
+
+	(void)ctx;
+	fprintf(stderr, "xperf-bpf: gpu: %s\n", xp_verror_format(e, line, sizeof(line)));
+}
+
+/*
+ * GPU records the traced command's CUPTI collector wrote (gpu/README.md)
+ * go into the turns whose intelligent spans they overlap. Done once at the
+ * end: the collector hands records over when its buffers complete, which
+ * can be after the turn they belong to was written.
+ */
+static void merge_gpu(struct turns *t)
+{
+	char dir[PATH_MAX], path[PATH_MAX + 32], err[PATH_MAX + 64];
+	struct xp_gpu_set set = { 0 };
+
+	if (xp_gpu_load_dir(xpb_gpu_dir(t->run->out_dir, dir, sizeof(dir)), &set, err,
+			    sizeof(err)))
+		fprintf(stderr, "xperf-bpf: gpu: %s\n", err);
+	for (int i = 1; set.n && i <= xt_session_turns(t->s); i++) {
+		snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_dir(t->s), i);
+		if (xp_gpu_merge_file(path, &set, print_gpu_error, NULL, err, sizeof(err)) < 0)
+			fprintf(stderr, "xperf-bpf: gpu: %s\n", err);
+	}
+	xp_gpu_set_free(&set);
+}
+
 static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts)
 {
 	struct turns *t = state;
@@ -150,6 +182,7 @@ static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts
 		xt_session_set_dropped(t->s, xpc_counts_dropped(counts));
 		rc = xt_session_finish(t->s, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
 				       root_exited(t->run->root)) ? -EIO : 0;
+		merge_gpu(t);
 		if (!t->run->quiet)
 			xt_report(stderr, t->s, xpc_counts_dropped(counts), t->malformed);
 	}

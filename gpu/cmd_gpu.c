@@ -18,7 +18,6 @@
 
 #include "cli/commands.h"
 #include "gpu/turn_gpu.h"
-#include "lib/atomic_file.h"
 #include "schema/validate.h"
 
 static const char usage_text[] = "usage: xperf gpu merge --gpu-dir DIR TURN.json...\n"
@@ -50,21 +49,17 @@ static int merge(int argc, char **argv, const char *dir)
 		return XP_EXIT_INVALID;
 	}
 	for (int i = 0; i < argc; i++) {
-		cJSON *turn = load(argv[i]);
-		char *text = NULL;
-		int n = turn ? xp_gpu_merge_turn(turn, &set) : -1;
+		int n = xp_gpu_merge_file(argv[i], &set, print_error, NULL, err, sizeof(err));
 
-		if (n >= 0)
-			text = cJSON_Print(turn);
-		if (!turn)
-			rc = XP_EXIT_INVALID;
-		else if (!text || xp_write_file_atomic(argv[i], text, strlen(text))) {
-			fprintf(stderr, "xperf gpu: %s: cannot write\n", argv[i]);
-			rc = XP_EXIT_FAIL;
-		} else
+		if (n >= 0) {
 			printf("%s: %d GPU activities merged\n", argv[i], n);
-		free(text);
-		cJSON_Delete(turn);
+			continue;
+		}
+		fprintf(stderr, "xperf gpu: %s\n", err);
+		if (n == -2)
+			rc = XP_EXIT_FAIL;
+		else if (rc == XP_EXIT_OK)
+			rc = XP_EXIT_INVALID;
 	}
 	xp_gpu_set_free(&set);
 	return rc;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gpu/gpu_json.h"
+#include "lib/atomic_file.h"
 
 static uint64_t num(const cJSON *o, const char *key)
 {
@@ -212,4 +213,22 @@ out:
 	free(recs);
 	free(win);
 	return rc;
+}
+
+int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_fn cb, void *ctx,
+		      char *err, size_t errlen)
+{
+	cJSON *turn = xp_load_turn(path, cb, ctx, NULL);
+	int n = turn ? xp_gpu_merge_turn(turn, set) : -1;
+	char *text = n >= 0 ? cJSON_PrintUnformatted(turn) : NULL;
+
+	if (!turn)
+		snprintf(err, errlen, "%s: not a valid turn file", path);
+	else if (!text || xp_write_file_atomic(path, text, strlen(text))) {
+		snprintf(err, errlen, "%s: cannot write", path);
+		n = -2;
+	}
+	free(text);
+	cJSON_Delete(turn);
+	return n;
 }

@@ -12,6 +12,7 @@
 
 #include "gpu/attribute.h"
 #include "gpu/gpu_records.h"
+#include "schema/validate.h"
 
 /*
  * The turn's intelligent-domain spans as intervals (caller frees *out).
@@ -28,6 +29,15 @@ int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out);
  * Returns the number of activities merged, or -1 on allocation failure.
  */
 int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set);
+
+/*
+ * Merge set into the turn file at path (validated first; rewritten
+ * atomically, mode 0600). Returns the number of activities merged; -1 when
+ * the file is not a valid turn (each error also goes to cb), -2 when it
+ * cannot be written; "path: why" in err.
+ */
+int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_fn cb, void *ctx,
+		      char *err, size_t errlen);
 
 /*
  * Breakdown of a written turn: its gpu.activities attributed over its

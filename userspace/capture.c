@@ -279,6 +279,19 @@ static int add_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
 	return 0;
 }
 
+int xpc_add_command(struct xpc *c, pid_t pid, const char *path)
+{
+	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
+		const struct xpc_module *m = xpc_modules[i];
+
+		if (!c->running[i] || !m->on_command)
+			continue;
+		if (m->on_command(c, c->state[i], (__u32)pid, path) && c->opts.verbose)
+			fprintf(stderr, "xperf-bpf: %s: %s\n", m->name, c->err);
+	}
+	return 0;
+}
+
 int xpc_add_pid(struct xpc *c, pid_t pid)
 {
 	int tgid;

@@ -70,6 +70,14 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 int xpc_add_pid(struct xpc *c, pid_t pid);
 
 /*
+ * pid (already added, held before exec) will exec `path`: let every module
+ * attach to that file now, before the first instruction runs. A module that
+ * fails is reported with -v only: the command still runs, traced by the
+ * exec-time attach. Returns 0.
+ */
+int xpc_add_command(struct xpc *c, pid_t pid, const char *path);
+
+/*
  * Wait up to timeout_ms for records and deliver them, then deliver what
  * is pending anyway: the kernel wakes the consumer only once 1/8 of the
  * ring is full, so callers poll with a short timeout (100 ms) and records

@@ -32,6 +32,13 @@ struct xpc_module {
 	 */
 	int (*on_process)(struct xpc *c, void *state, __u32 tgid);
 	/*
+	 * Process tgid, traced and held before exec, is about to exec the file
+	 * at `path`: attach to what that image itself contains (a statically
+	 * linked TLS library, as in node) so its first instruction is covered.
+	 * May be NULL.
+	 */
+	int (*on_command)(struct xpc *c, void *state, __u32 tgid, const char *path);
+	/*
 	 * Add the fields of a record of this module's types to obj (the header
 	 * fields are already there). 0 if handled, -ENOENT if not its type.
 	 * May be NULL.

@@ -10,7 +10,30 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "userspace/capture.h"
+
+/* Where turn traces go without -o. */
+#define XPB_TRACE_DIR_DEFAULT ".xperf/traces"
+
+/*
+ * The directory GPU records come from (gpu/README.md): $XPERF_GPU_DIR when
+ * set, else <trace dir>/gpu; `record` sets XPERF_GPU_DIR to it for the
+ * command it starts, so a CUPTI collector injected there writes where the
+ * turn assembler reads. Returns buf.
+ */
+static inline const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len)
+{
+	const char *env = getenv("XPERF_GPU_DIR");
+
+	if (env && *env)
+		snprintf(buf, len, "%s", env);
+	else
+		snprintf(buf, len, "%s/gpu", out_dir ? out_dir : XPB_TRACE_DIR_DEFAULT);
+	return buf;
+}
 
 /* What the run is; valid from begin() to end(). */
 struct xpb_run {

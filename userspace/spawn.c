@@ -8,6 +8,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -25,6 +28,25 @@ static void child(char *const argv[], int gate, int err)
 	if (write(err, &e, sizeof(e)) < 0)
 		_exit(127);
 	_exit(127);
+}
+
+int xp_resolve_command(const char *name, char *out, size_t outlen)
+{
+	const char *path = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		snprintf(out, outlen, "%s", name);
+		return 0;
+	}
+	for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+		size_t n = strcspn(p, ":");
+
+		if ((size_t)snprintf(out, outlen, "%.*s/%s", (int)n, n ? p : ".", name) < outlen &&
+		    access(out, X_OK) == 0)
+			return 0;
+		p += n + (p[n] == ':');
+	}
+	return -ENOENT;
 }
 
 int xp_spawn_gated(char *const argv[], struct xp_spawn *s)

@@ -7,6 +7,7 @@
 #ifndef XPERF_USERSPACE_SPAWN_H
 #define XPERF_USERSPACE_SPAWN_H
 
+#include <stddef.h>
 #include <sys/types.h>
 
 struct xp_spawn {
@@ -23,6 +24,12 @@ int xp_spawn_gated(char *const argv[], struct xp_spawn *s);
  * (e.g. -ENOENT for an unknown command; the child is then reaped).
  */
 int xp_spawn_release(struct xp_spawn *s);
+
+/*
+ * The file execvp() would run for `name`: name itself when it holds a '/',
+ * else the first executable match along $PATH. 0 or -ENOENT.
+ */
+int xp_resolve_command(const char *name, char *out, size_t outlen);
 
 /* Abandon a child never released: it exits without exec'ing, and is reaped. */
 void xp_spawn_abort(struct xp_spawn *s);

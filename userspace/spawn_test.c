@@ -6,12 +6,24 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "userspace/spawn.h"
 #include "userspace/testing/check.h"
+
+/* xp_resolve_command follows execvp: a path as given, else the first $PATH hit. */
+static void test_resolve(void)
+{
+	char out[256];
+
+	setenv("PATH", "/nonexistent:/bin:/usr/bin", 1);
+	CHECK(xp_resolve_command("sh", out, sizeof(out)) == 0 && !strcmp(out, "/bin/sh"));
+	CHECK(xp_resolve_command("./x/y", out, sizeof(out)) == 0 && !strcmp(out, "./x/y"));
+	CHECK(xp_resolve_command("no-such-command-xperf", out, sizeof(out)) == -ENOENT);
+}
 
 int main(void)
 {
@@ -41,5 +53,6 @@ int main(void)
 
 	CHECK(xp_spawn_gated(argv, &s) == 0);
 	xp_spawn_abort(&s);	/* reaped, never ran */
+	test_resolve();
 	return CHECK_DONE();
 }

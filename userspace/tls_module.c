@@ -62,6 +62,15 @@ static int tls_on_process(struct xpc *c, void *state, __u32 tgid)
 	return 0;
 }
 
+static int tls_on_command(struct xpc *c, void *state, __u32 tgid, const char *path)
+{
+	int n = xp_tls_probes_attach_file(state, path, tgid);
+
+	if (n < 0)
+		return xpc_set_error(c, n, "tls: cannot attach to %s: %s", path, strerror(-n));
+	return 0;
+}
+
 static int tls_to_json(const struct xp_hdr *rec, cJSON *o)
 {
 	return xp_tls_record_json(rec, o, keep_payloads);
@@ -76,6 +85,7 @@ const struct xpc_module xpc_mod_tls = {
 	.name = "tls",
 	.start = tls_start,
 	.on_process = tls_on_process,
+	.on_command = tls_on_command,
 	.to_json = tls_to_json,
 	.min_size = xp_tls_record_min_size,
 	.stop = tls_stop,

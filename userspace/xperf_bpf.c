@@ -10,6 +10,7 @@
  */
 #include <argp.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,7 +160,11 @@ static int exit_code_of(int err)
 /* record: start the command gated, trace its pid, then let it exec. */
 static int start_command(struct xpc *c, struct xp_spawn *sp)
 {
-	int err = xp_spawn_gated(env.run.command, sp);
+	char path[PATH_MAX];
+	int err;
+
+	setenv("XPERF_GPU_DIR", xpb_gpu_dir(env.run.out_dir, path, sizeof(path)), 1);
+	err = xp_spawn_gated(env.run.command, sp);
 
 	if (err) {
 		fprintf(stderr, "xperf-bpf: cannot fork: %s\n", strerror(-err));
@@ -171,6 +176,8 @@ static int start_command(struct xpc *c, struct xp_spawn *sp)
 		xp_spawn_abort(sp);
 		return XPB_EXIT_FAIL;
 	}
+	if (xp_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
+		xpc_add_command(c, sp->pid, path);
 	err = xp_spawn_release(sp);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s: %s\n", env.run.command[0], strerror(-err));
