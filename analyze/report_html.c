@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "lib/html.h"
+
 #define MAX_BARS 200
 #define SVG_W 760
 
@@ -35,20 +37,6 @@ static const char css[] =
 	"table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:3px 8px;"
 	"border-bottom:1px solid #eceef2;font-size:13px}th{color:#5a6272;font-weight:600}"
 	".num{text-align:right;font-variant-numeric:tabular-nums}";
-
-static void esc(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
 
 /* A state badge: the JSON name as the class, with spaces for the label. */
 static void badge(FILE *out, enum xa_state st)
@@ -132,12 +120,12 @@ static void l4_items(const struct xa_view *v, size_t i, FILE *out)
 		enum xa_state st = xa_l4_eval(v->t, i, c, &val, why, sizeof(why));
 
 		fputs("<li>L4 ", out);
-		esc(out, c->name);
+		xp_html_escape(out, c->name);
 		badge(out, st);
 		fputs(" <span class=\"ev\">", out);
 		if (st == XA_NOT_MEASURED) {
 			fputs("not measured: ", out);
-			esc(out, why);
+			xp_html_escape(out, why);
 		} else {
 			fprintf(out, "%.4g %s (fires %s %g)", val, c->unit,
 				c->cmp == XP_FIRE_ABOVE ? "above" : "below", c->threshold);
@@ -145,7 +133,7 @@ static void l4_items(const struct xa_view *v, size_t i, FILE *out)
 		fputs("</span>", out);
 		if (st == XA_FIRED) {
 			fputs("<div class=\"fix\">", out);
-			esc(out, c->suggestion);
+			xp_html_escape(out, c->suggestion);
 			fputs("</div>", out);
 		}
 		fputs("</li>", out);
@@ -159,16 +147,16 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 	const struct xa_l3 *a = &v->t->l3[i];
 
 	fprintf(out, "<li><details%s><summary>", a->state == XA_FIRED ? " open=\"open\"" : "");
-	esc(out, p->name);
+	xp_html_escape(out, p->name);
 	fprintf(out, " <code>%s</code> [%s]", p->id, xp_grade_names[p->grade]);
 	badge(out, a->state);
 	fputs("</summary>", out);
 	fputs("<div class=\"ev\">", out);
 	if (a->state == XA_NOT_MEASURED) {
 		fputs("not measured: ", out);
-		esc(out, a->note);
+		xp_html_escape(out, a->note);
 	} else {
-		esc(out, p->metric);
+		xp_html_escape(out, p->metric);
 		fprintf(out, ": %s%.4g %s (fires %s %g); %.3f ms charged", v->s ? "worst " : "",
 			a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below",
 			p->threshold, a->ns / 1e6);
@@ -178,7 +166,7 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 	fputs("</div>", out);
 	if (a->state == XA_FIRED) {
 		fputs("<div class=\"fix\">", out);
-		esc(out, p->suggestion);
+		xp_html_escape(out, p->suggestion);
 		fputs("</div>", out);
 	}
 	if (xa_l4_shown(v, i))
@@ -189,7 +177,7 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 static void node(FILE *out, const char *label, uint64_t ns, uint64_t wall, int drilled)
 {
 	fputs("<strong>", out);
-	esc(out, label);
+	xp_html_escape(out, label);
 	fprintf(out, "</strong> %.1f%% <span class=\"ev\">(%.3f ms)%s</span>",
 		100 * xa_share(ns, wall), ns / 1e6, drilled ? "" : " below threshold");
 }
@@ -249,7 +237,7 @@ static void timeline(const struct xa_turn *t, FILE *out)
 		fprintf(out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"20\" fill=\"%s\">"
 			     "<title>", 80 + (double)(g->start - t->start) * sc, g->domain * 28 + 5,
 			(double)(g->end - g->start) * sc, cat_color[g->category]);
-		esc(out, t->seg_stage[i]);
+		xp_html_escape(out, t->seg_stage[i]);
 		fprintf(out, ": %.3f ms, %s</title></rect>", (g->end - g->start) / 1e6,
 			xp_categories[g->category].name);
 	}
@@ -285,18 +273,18 @@ static void notes(const struct xa_view *v, FILE *out)
 	fputs("<h2>Data quality</h2><div class=\"card\"><ul>", out);
 	for (size_t i = 0; i < t->ncorr; i++) {
 		fprintf(out, "<li>span %lld (", (long long)t->corr[i].span_id);
-		esc(out, t->corr[i].stage);
+		xp_html_escape(out, t->corr[i].stage);
 		fprintf(out, ") declared %s, corrected to %s</li>",
 			xp_domains[t->corr[i].declared].key, xp_domains[t->corr[i].corrected].key);
 	}
 	for (unsigned i = 0; i < t->nnotes; i++) {
 		fputs("<li>", out);
-		esc(out, t->notes[i]);
+		xp_html_escape(out, t->notes[i]);
 		fputs("</li>", out);
 	}
 	for (unsigned i = 0; v->s && i < v->s->skipped && i < XA_SKIP_SHOWN; i++) {
 		fputs("<li>skipped: ", out);
-		esc(out, v->s->skip_msg[i]);
+		xp_html_escape(out, v->s->skip_msg[i]);
 		fputs("</li>", out);
 	}
 	fputs("</ul></div>", out);
@@ -311,18 +299,18 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 		css);
 	if (v->s) {
 		fputs("<h1>xperf session report</h1><p class=\"facts\">", out);
-		esc(out, v->s->dir);
+		xp_html_escape(out, v->s->dir);
 		fprintf(out, ": %u turns, %u skipped, %.3f s; tier %s; %llu dropped events</p>",
 			v->s->turns, v->s->skipped, t->wall / 1e9, v->s->tier,
 			(unsigned long long)v->s->dropped);
 	} else {
 		fprintf(out, "<h1>xperf turn %lld</h1><p class=\"facts\">session ",
 			(long long)t->head.turn_index);
-		esc(out, t->head.session_id);
+		xp_html_escape(out, t->head.session_id);
 		fputs("; source ", out);
-		esc(out, t->head.source);
+		xp_html_escape(out, t->head.source);
 		fprintf(out, "; %.3f ms; tier ", t->wall / 1e6);
-		esc(out, t->head.tier);
+		xp_html_escape(out, t->head.tier);
 		fprintf(out, "; %s</p>", t->head.complete ? "complete" : "incomplete");
 	}
 	turn_bars(v, out);
