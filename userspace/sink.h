@@ -10,8 +10,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include <stdio.h>
-#include <stdlib.h>
+#include <stddef.h>
 
 #include "userspace/capture.h"
 
@@ -24,16 +23,7 @@
  * command it starts, so a CUPTI collector injected there writes where the
  * turn assembler reads. Returns buf.
  */
-static inline const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len)
-{
-	const char *env = getenv("XPERF_GPU_DIR");
-
-	if (env && *env)
-		snprintf(buf, len, "%s", env);
-	else
-		snprintf(buf, len, "%s/gpu", out_dir ? out_dir : XPB_TRACE_DIR_DEFAULT);
-	return buf;
-}
+const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len);
 
 /* What the run is; valid from begin() to end(). */
 struct xpb_run {
