@@ -13,7 +13,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define REDACTED XP_SECRET_REDACTED
 
 /*
  * A secret follows each marker (case-insensitive), after optional blanks, up
@@ -81,7 +80,7 @@ char *xp_redact(const char *s)
 		}
 		if (!out) {
 			/* each secret is >= 1 byte and its "[REDACTED]" replaces it */
-			out = malloc(len + (len + 1) * sizeof(REDACTED));
+			out = malloc(len + (len + 1) * sizeof(XP_SECRET_REDACTED));
 			if (!out)
 				return NULL;
 			memcpy(out, s, i);
@@ -91,8 +90,8 @@ char *xp_redact(const char *s)
 			memcpy(out + o, s + i, strlen(secret_marks[m].marker));
 			o += strlen(secret_marks[m].marker);
 		}
-		memcpy(out + o, REDACTED, sizeof(REDACTED) - 1);
-		o += sizeof(REDACTED) - 1;
+		memcpy(out + o, XP_SECRET_REDACTED, sizeof(XP_SECRET_REDACTED) - 1);
+		o += sizeof(XP_SECRET_REDACTED) - 1;
 		i += n;
 	}
 	if (out)

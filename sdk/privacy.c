@@ -8,7 +8,6 @@
  * values are found by lib/secrets.c, shared with the kernel-event writers.
  */
 #include <ctype.h>
-#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
