@@ -3,14 +3,20 @@
  * counters.c - perf_event_open counters, opened in small groups.
  *
  * Each group is read with one read(2) on its leader (PERF_FORMAT_GROUP), so a
- * span boundary costs two syscalls for the software counters and one per
- * hardware pair. task-clock is a group of its own: on 6.x kernels a
- * task-clock leader silently stops its page-fault and context-switch
- * siblings from counting (measured: 0 faults for 256 touched pages), since
- * they live on a different software PMU. Kernels that refuse group reads (EINVAL) get the same
- * counters opened alone and read one by one. A hardware counter that failed
- * with ENOENT/EOPNOTSUPP/ENODEV (no PMU, or no such event on this CPU) is
- * remembered, so later opens (one per thread in the SDK) skip the syscall.
+ * span boundary costs one syscall for the software counters and one per
+ * hardware pair. task-clock cannot join the software group: on 6.x kernels a
+ * task-clock leader silently stops its page-fault siblings from counting
+ * (measured: 0 faults for 256 touched pages) and a task-clock member reads
+ * about half the thread's CPU time (both live on other PMUs than the
+ * software events). It needs no event of its own either: a per-task event
+ * runs exactly while its task is on a CPU, so the software group's
+ * time_running, which every group read returns, is the task clock (the
+ * thread's CPU time, or its descendants' too with inherit). Only when that
+ * group cannot open is task-clock opened alone. Kernels that refuse group
+ * reads (EINVAL) get the same counters opened alone and read one by one. A
+ * hardware counter that failed with ENOENT/EOPNOTSUPP/ENODEV (no PMU, or no
+ * such event on this CPU) is remembered, so later opens (one per thread in
+ * the SDK) skip the syscall.
  */
 #define _GNU_SOURCE /* strerrorname_np */
 #include "lib/counters.h"
@@ -63,6 +69,7 @@ static const struct {
 };
 
 #define NGROUPS 6
+#define SW_GROUP 1 /* context switches, migrations, faults */
 #define READ_TIMES (PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
 
 /* errno of a hardware counter that can never open on this machine, else 0. */
@@ -123,50 +130,67 @@ static int open_event(enum xp_counter c, pid_t pid, int inherit, int on_exec, in
 	return fd < 0 ? -errno : fd;
 }
 
-/* Leader fd of counter c's group among those already open, or -1. */
-static int leader_of(const struct xp_counter_set *s, enum xp_counter c)
+/* The counter whose fd leads group g (the first one opened), or -1. */
+static int group_leader(const struct xp_counter_set *s, int g)
 {
-	for (int i = 0; i < (int)c; i++)
-		if (events[i].group == events[c].group && s->fd[i] >= 0)
-			return i;
+	for (int c = 0; c < XP_CTR_COUNT; c++)
+		if (events[c].group == g && s->fd[c] >= 0)
+			return c;
 	return -1;
+}
+
+/* Open counter c alone or into its group: 1 opened, 0 not (reason set), -EINVAL: retry ungrouped. */
+static int open_counter(struct xp_counter_set *s, enum xp_counter c, pid_t pid, int inherit,
+			int on_exec)
+{
+	int absent = atomic_load_explicit(&hw_absent[c], memory_order_relaxed);
+
+	if (absent) {
+		set_reason(s->why[c], c, absent);
+		return 0;
+	}
+	int l = s->grouped ? group_leader(s, events[c].group) : -1;
+	int fd = open_event(c, pid, inherit, on_exec, l >= 0 ? s->fd[l] : -1, s->grouped);
+	if (fd == -EINVAL && s->grouped && inherit)
+		return -EINVAL; /* old kernels refuse inherit with PERF_FORMAT_GROUP */
+	if (fd < 0) {
+		if (permanent_errno(-fd) && xp_counter_is_hw(c))
+			atomic_store_explicit(&hw_absent[c], -fd, memory_order_relaxed);
+		set_reason(s->why[c], c, -fd);
+		return 0;
+	}
+	s->fd[c] = fd;
+	return 1;
 }
 
 static int open_all(struct xp_counter_set *s, pid_t pid, int inherit, int on_exec, uint64_t want,
 		    int grouped)
 {
-	int n = 0;
+	int n = 0, rc;
 
 	s->grouped = grouped;
+	s->task_clock_from_group = 0;
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
 		s->fd[c] = -1;
-		s->why[c][0] = '\0';
+		snprintf(s->why[c], 64, "%s", want & (1ull << c) ? "" : "not requested");
 	}
-	for (int c = 0; c < XP_CTR_COUNT; c++) {
-		if (!(want & (1ull << c))) {
-			snprintf(s->why[c], 64, "not requested");
+	/* task-clock last: it opens only when the software group did not. */
+	for (int i = 1; i <= XP_CTR_COUNT; i++) {
+		enum xp_counter c = (enum xp_counter)(i % XP_CTR_COUNT);
+
+		if (!(want & (1ull << c)))
+			continue;
+		if (c == XP_CTR_TASK_CLOCK && grouped && group_leader(s, SW_GROUP) >= 0) {
+			s->task_clock_from_group = 1;
+			n++;
 			continue;
 		}
-		int absent = atomic_load_explicit(&hw_absent[c], memory_order_relaxed);
-		if (absent) {
-			set_reason(s->why[c], c, absent);
-			continue;
-		}
-		int l = grouped ? leader_of(s, c) : -1;
-		int fd = open_event(c, pid, inherit, on_exec, l >= 0 ? s->fd[l] : -1, grouped);
-		if (fd == -EINVAL && grouped && inherit) {
-			/* Old kernels refuse inherit with PERF_FORMAT_GROUP. */
+		rc = open_counter(s, c, pid, inherit, on_exec);
+		if (rc == -EINVAL) {
 			xp_counters_close(s);
 			return open_all(s, pid, inherit, on_exec, want, 0);
 		}
-		if (fd < 0) {
-			if (permanent_errno(-fd) && xp_counter_is_hw(c))
-				atomic_store_explicit(&hw_absent[c], -fd, memory_order_relaxed);
-			set_reason(s->why[c], c, -fd);
-			continue;
-		}
-		s->fd[c] = fd;
-		n++;
+		n += rc;
 	}
 	return n;
 }
@@ -220,12 +244,17 @@ static void mark_unread(struct xp_counter_values *v, enum xp_counter c, int err)
 	snprintf(v->why[c], 64, "read failed: %s", strerrorname_np(err) ?: "error");
 }
 
-/* Read group g through its leader; members in enum order, as they were opened. */
+/*
+ * Read group g through its leader; members in enum order, as they were
+ * opened. The software group's time_running is the task clock when
+ * task_clock_from_group.
+ */
 static void read_group(const struct xp_counter_set *s, int g, struct xp_counter_values *v)
 {
 	enum xp_counter members[XP_CTR_COUNT];
 	uint64_t buf[3 + XP_CTR_COUNT];
 	size_t n = 0;
+	int clock = g == SW_GROUP && s->task_clock_from_group;
 
 	for (int c = 0; c < XP_CTR_COUNT; c++)
 		if (events[c].group == g && s->fd[c] >= 0)
@@ -234,9 +263,21 @@ static void read_group(const struct xp_counter_set *s, int g, struct xp_counter_
 		return;
 	ssize_t got = read(s->fd[members[0]], buf, sizeof(buf));
 	if (got < 0 || xp_counters_decode_group(buf, (size_t)got / 8, members, n, v)) {
+		int err = got < 0 ? errno : EIO;
+
 		for (size_t i = 0; i < n; i++)
-			mark_unread(v, members[i], got < 0 ? errno : EIO);
+			mark_unread(v, members[i], err);
+		if (clock)
+			mark_unread(v, XP_CTR_TASK_CLOCK, err);
+		return;
 	}
+	if (clock)
+		store(v, XP_CTR_TASK_CLOCK, buf[2], 0, 0);
+}
+
+int xp_counter_opened(const struct xp_counter_set *s, enum xp_counter c)
+{
+	return s->fd[c] >= 0 || (c == XP_CTR_TASK_CLOCK && s->task_clock_from_group);
 }
 
 static void read_one(const struct xp_counter_set *s, enum xp_counter c, struct xp_counter_values *v)
@@ -298,4 +339,5 @@ void xp_counters_close(struct xp_counter_set *s)
 			close(s->fd[c]);
 		s->fd[c] = -1;
 	}
+	s->task_clock_from_group = 0;
 }

@@ -40,6 +40,7 @@ struct xp_counter_set {
 	int fd[XP_CTR_COUNT];              /* -1 when unavailable */
 	char why[XP_CTR_COUNT][64];        /* reason when fd == -1 */
 	int grouped;                       /* 1: one read(2) per group leader (PERF_FORMAT_GROUP) */
+	int task_clock_from_group;         /* 1: task clock = the software group's time_running */
 };
 
 struct xp_counter_values {
@@ -55,6 +56,8 @@ struct xp_counter_values {
  * marked with their reason. Returns the number opened.
  */
 int xp_counters_open(struct xp_counter_set *s, pid_t pid, int inherit, uint64_t want);
+/* 1 when counter c is read by xp_counters_read (an fd of its own or derived). */
+int xp_counter_opened(const struct xp_counter_set *s, enum xp_counter c);
 /* Read all open counters into v (values scaled for multiplexing). */
 void xp_counters_read(const struct xp_counter_set *s, struct xp_counter_values *v);
 /* d = b - a, per counter; invalid when invalid in either. */
@@ -66,9 +69,12 @@ void xp_counters_close(struct xp_counter_set *s);
 /*
  * Counters come in groups that the kernel schedules together, so that the
  * two halves of a ratio are measured over the same time even when the PMU
- * multiplexes: {task clock}, software {context switches, migrations,
- * faults}, {instructions, cycles}, {L1D misses, L1D loads}, {LLC misses, LLC loads},
- * {branch misses, branches}. Groups are read with one read(2) each.
+ * multiplexes: software {context switches, migrations, faults},
+ * {instructions, cycles}, {L1D misses, L1D loads}, {LLC misses, LLC loads},
+ * {branch misses, branches}. Groups are read with one read(2) each. The task
+ * clock is the software group's time_running (the time its task ran), so it
+ * costs no read of its own; it has its own event only when that group
+ * cannot open.
  */
 
 /*

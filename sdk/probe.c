@@ -2,7 +2,9 @@
 #define _GNU_SOURCE /* strerrorname_np, gettid */
 /*
  * probe.c - what a span boundary measures, on the calling thread: the
- * CLOCK_MONOTONIC time, the thread's CPU time and its perf_event counters.
+ * CLOCK_MONOTONIC time, the thread's CPU time and its perf_event counters
+ * (the CPU time is the task clock the counter read returns anyway, so it
+ * costs no syscall of its own; CLOCK_THREAD_CPUTIME_ID without counters).
  *
  * Each thread opens its counters once, on its first boundary after
  * xperf_init, and keeps them in thread-local storage; a pthread key closes
@@ -118,7 +120,8 @@ static void open_counters(unsigned gen)
 		snprintf(self.set.why[c], sizeof(self.set.why[c]),
 			 "not opened: %d threads already hold counters", budget);
 	for (int c = 0; c < XP_CTR_COUNT; c++)
-		self.why[c] = self.set.fd[c] < 0 ? xp_reason_intern(self.set.why[c]) : XP_NO_REASON;
+		self.why[c] = xp_counter_opened(&self.set, c) ? XP_NO_REASON
+							      : xp_reason_intern(self.set.why[c]);
 	self.gen = gen;
 	pthread_setspecific(exit_key, &self);
 }
@@ -132,21 +135,21 @@ void xp_probe(struct xp_sample *s, int leaving)
 	s->tid = xp_tid();
 	memcpy(s->why, self.why, sizeof(s->why));
 	/*
-	 * Counters outermost, CPU clock innermost: the CPU interval lies inside
-	 * the wall interval (on_cpu_ns <= duration), and the wall interval
-	 * excludes the counter reads.
+	 * The wall clock outermost: the CPU time is read inside the counter
+	 * read (the task clock) or after it, so the span's CPU interval lies
+	 * inside its wall interval (on_cpu_ns <= duration), at the price of
+	 * one counter read inside each span's wall time.
 	 */
-	s->ctr.mask = 0;
-	if (leaving) {
-		s->cpu_ns = thread_cpu_ns();
+	if (!leaving)
 		s->mono_ns = xp_now_ns();
-	}
+	s->ctr.mask = 0;
 	if (self.nopen)
 		xp_counters_read(&self.set, &s->ctr);
-	if (!leaving) {
+	s->cpu_ns = s->ctr.mask & (1ull << XP_CTR_TASK_CLOCK)
+			    ? (uint64_t)s->ctr.value[XP_CTR_TASK_CLOCK]
+			    : thread_cpu_ns();
+	if (leaving)
 		s->mono_ns = xp_now_ns();
-		s->cpu_ns = thread_cpu_ns();
-	}
 }
 
 void xp_probe_release(void)

@@ -24,8 +24,8 @@
  * one thread (asyncio tasks, callbacks) uses detached spans (xperf_enter_ex).
  *
  * Measured per span: CLOCK_MONOTONIC start and end (the clock eBPF uses, so
- * SDK and kernel traces line up), the thread's CPU time
- * (CLOCK_THREAD_CPUTIME_ID) as sched.on_cpu_ns, and the thread's perf_event
+ * SDK and kernel traces line up), the thread's CPU time (the task clock,
+ * or CLOCK_THREAD_CPUTIME_ID without counters) as sched.on_cpu_ns, and the thread's perf_event
  * counters (software always, hardware when the machine has a PMU; a counter
  * that cannot be read carries its reason in counters.unavailable).
  */
