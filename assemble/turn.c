@@ -218,13 +218,18 @@ static int emit_gap(struct xt_doc *d, const struct layout *l, uint64_t a, uint64
 	struct xt_sched_sum buf;
 	const struct xt_sched_sum *ss = sched_of(l, l->tid, a, b, &buf);
 	const char *stage = ss && ss->on_cpu_ns * 2 < b - a ? "waiting" : "orchestration";
+	int limited = failed && (failed->call.status == 429 || failed->retry_after[0]);
 
-	if (failed && (failed->call.status == 429 || failed->retry_after[0]))
+	if (limited)
 		stage = "rate_limit_wait";
 	int id = xt_doc_span(d, 0, stage, a, b, l->tid, ss, NULL);
 
+	/*
+	 * A wait the provider asked for stays fused supply (rate limit); a
+	 * backoff the agent chose on its own is the retry's waste.
+	 */
 	if (id > 0 && failed)
-		xt_doc_waste(d, "retry", a, id, "retries", 1);
+		xt_doc_waste(d, "retry", a, limited ? 0 : id, "retries", 1);
 	return id < 0 ? -1 : 0;
 }
 

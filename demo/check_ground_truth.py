@@ -127,7 +127,7 @@ def expected_waste(agent, mock):
     return {k: v for k, v in want.items() if v}
 
 
-def check_agent(turns, agent, mock):
+def check_agent(turns, agent, mock, tol):
     done = [e for e in agent if e["event"] == "done"]
     check(done and len(turns) == done[0]["turns"],
           "turns: %d, agent ran %s" % (len(turns), done[0]["turns"] if done else "?"))
@@ -144,6 +144,24 @@ def check_agent(turns, agent, mock):
     marks = collections.Counter(w["kind"] for t in turns for w in t["waste_marks"])
     want = expected_waste(agent, mock)
     check(dict(marks) == want, "waste marks %s, expected %s" % (dict(marks), want))
+    check_rate_limit_waits(turns, agent, tol)
+
+
+def check_rate_limit_waits(turns, agent, tol):
+    """Each wait after a 429 is one fused-supply rate_limit_wait span, as long as the
+    agent's own wait (429 answer parsed -> retry sent), that no waste mark claims."""
+    llm = [e for e in agent if e["event"] == "llm"]
+    truth = [(a["t_done_ns"], b["t_send_ns"]) for a, b in zip(llm, llm[1:])
+             if a["status"] == 429 and b["attempt"] > 0]
+    waits = [(t, s) for t in turns for s in t["spans"] if s["stage"] == "rate_limit_wait"]
+    check(len(waits) == len(truth), "rate_limit_wait spans: %d, agent waited %d time(s)"
+          % (len(waits), len(truth)))
+    for (t, s), (done, sent) in zip(sorted(waits, key=lambda w: w[1]["start_ns"]), truth):
+        dur, want = (s["end_ns"] - s["start_ns"]) / 1e6, (sent - done) / 1e6
+        check(abs(dur - want) <= tol and s["category"] == "supply",
+              "rate_limit_wait %.2f ms (%s), agent waited %.2f ms" % (dur, s["category"], want))
+        claimed = [w["kind"] for w in t["waste_marks"] if w.get("span") == s["id"]]
+        check(not claimed, "rate_limit_wait span %d claimed by waste marks %s" % (s["id"], claimed))
 
 
 def main():
@@ -168,7 +186,7 @@ def main():
         if a.tiers_ms is not None:
             check_tiers(i, span, a.tiers_ms)
     if a.agent:
-        check_agent(turns, [json.loads(l) for l in open(a.agent)], mock)
+        check_agent(turns, [json.loads(l) for l in open(a.agent)], mock, a.tol_ms)
     print("%d check(s) failed" % len(failures) if failures else "all checks passed")
     return 1 if failures else 0
 

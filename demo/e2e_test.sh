@@ -58,6 +58,19 @@ python3 "$demo/check_ground_truth.py" --traces "$session" --mock "$tmp/demo/grou
 	--agent "$tmp/demo/ground_truth/agent.jsonl" --tiers-ms 2 || fail "demo: ground truth"
 validate "$session"
 [ -s "$session/report.html" ] || fail "demo: no HTML report"
+# The analyzer charges the wait after the 429 to fused.supply.rate_limit, as long
+# as the agent's own wait (its log: 429 answer parsed -> retry sent).
+"$xperf" analyze session "$session" --format json >"$tmp/demo.json" || fail "demo: analyze json"
+python3 - "$tmp/demo.json" "$tmp/demo/ground_truth/agent.jsonl" <<'PY' || fail "demo: rate limit time"
+import json, sys
+l3 = {p["id"]: p for p in json.load(open(sys.argv[1]))["l3"]}
+llm = [e for e in map(json.loads, open(sys.argv[2])) if e["event"] == "llm"]
+want = sum(b["t_send_ns"] - a["t_done_ns"] for a, b in zip(llm, llm[1:])
+           if a["status"] == 429 and b["attempt"] > 0)
+got = l3["fused.supply.rate_limit"]["ns"]
+print("fused.supply.rate_limit %.2f ms, agent waited %.2f ms" % (got / 1e6, want / 1e6))
+sys.exit(not (want > 0 and abs(got - want) <= 5e6))
+PY
 }
 
 case_attach() {
