@@ -93,7 +93,7 @@ int xpc_load_skeleton(struct xpc *c, struct bpf_object_skeleton *s)
 
 	if (err)
 		return err;
-	xpc_autoload_tp(obj);
+	xpc_autoload_tp(obj, c->opts.raw_tp);
 	err = bpf_object__load_skeleton(s);
 	if (err)
 		return xpc_set_error(c, err, "%s: cannot load BPF programs: %s", s->name,

@@ -49,6 +49,7 @@ struct xpc_opts {
 	size_t payload_cap;	/* bytes captured per SSL call; 0: XPC_PAYLOAD_CAP_DEFAULT */
 	bool no_sched_events;	/* keep per-thread totals only, no XP_EV_SCHED records */
 	bool no_thread_events;	/* no XP_EV_FORK records for new threads */
+	bool raw_tp;		/* raw_tp programs even where tp_btf would attach (the fallback) */
 	int verbose;		/* >0: libbpf debug messages on stderr */
 	xpc_event_fn on_event;	/* may be NULL (records are then only counted) */
 	void *ctx;		/* passed to on_event */

@@ -78,7 +78,7 @@ static struct bpf_program *find_by_section(struct bpf_object *obj, const char *s
 	return NULL;
 }
 
-void xpc_autoload_tp(struct bpf_object *obj)
+void xpc_autoload_tp(struct bpf_object *obj, bool force_raw)
 {
 	struct bpf_program *p, *raw;
 	char sec[128];
@@ -92,7 +92,7 @@ void xpc_autoload_tp(struct bpf_object *obj)
 		raw = find_by_section(obj, sec);
 		if (!raw)
 			continue;
-		if (xp_tp_btf_ok(s + 7))
+		if (!force_raw && xp_tp_btf_ok(s + 7))
 			bpf_program__set_autoload(raw, false);
 		else
 			bpf_program__set_autoload(p, false);

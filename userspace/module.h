@@ -72,9 +72,9 @@ int xpc_load_skeleton(struct xpc *c, struct bpf_object_skeleton *s);
 
 /*
  * For each tp_btf/X program of obj whose raw_tp/X twin exists, keep one:
- * tp_btf if this kernel can attach it there, else raw_tp.
+ * tp_btf if this kernel can attach it there and !force_raw, else raw_tp.
  */
-void xpc_autoload_tp(struct bpf_object *obj);
+void xpc_autoload_tp(struct bpf_object *obj, bool force_raw);
 
 /* The state start() returned for module m, NULL if it is not running. */
 void *xpc_module_state(const struct xpc *c, const struct xpc_module *m);

@@ -4,6 +4,7 @@
 set -euo pipefail
 XB=$(realpath "$1")
 WL=$(realpath "$2")
+XB_OPTS=("${@:3}") # more xperf-bpf options: the same test with --raw-tp
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/xpb.XXXXXX")
 HERE=$(dirname "$(realpath "${BASH_SOURCE[0]}")")
 

@@ -28,7 +28,7 @@ sh -c 'kill -TERM $$'
 exit 3
 SH
 cd "$T"
-"$XB" record -q --raw "$T/raw.jsonl" -- sh pipeline.sh > /dev/null 2>&1 || true
+"$XB" record -q "${XB_OPTS[@]}" --raw "$T/raw.jsonl" -- sh pipeline.sh > /dev/null 2>&1 || true
 sleep 0.5
 kill -INT $es $xs
 wait $es $xs || true

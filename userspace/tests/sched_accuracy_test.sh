@@ -6,7 +6,7 @@ source "$(dirname "$(realpath "$0")")/lib.sh"
 
 # measure MODE MS KEY [OPTION...]: trace the workload; set pid and truth (its KEY).
 measure() {	# extra xperf-bpf options in $4...
-	"$XB" record -q --raw "$T/$1.jsonl" "${@:4}" -- "$WL" "$1" "$2" > "$T/$1.out"
+	"$XB" record -q "${XB_OPTS[@]}" --raw "$T/$1.jsonl" "${@:4}" -- "$WL" "$1" "$2" > "$T/$1.out"
 	truth=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[sys.argv[1]])' "$3" \
 		< "$T/$1.out")
 	pid=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])' < "$T/$1.out")
