@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # errors_test.sh - one-line errors and documented exit codes: no such
-# process (2), not root (77), unknown command (2), bad output path (1),
-# usage errors (64).
+# process (2), not root (77), no kernel BTF (1), unknown command (2), bad
+# output path (1), usage errors (64).
 source "$(dirname "$(realpath "$0")")/lib.sh"
 
 expect() {	# expect CODE MESSAGE CMD... : exact stderr first line and exit code
@@ -24,6 +24,11 @@ cp "$XB" "$nobody/xperf-bpf"
 chmod 755 "$nobody" "$nobody/xperf-bpf"
 expect 77 "xperf-bpf: not permitted: xperf-bpf needs root or CAP_BPF and CAP_PERFMON (running as uid 65534 without them)" \
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$nobody/xperf-bpf" attach --pid 1
+
+# A kernel without BTF: the same binary in a mount namespace where
+# /sys/kernel/btf is an empty tmpfs.
+expect 1 "xperf-bpf: no kernel BTF: /sys/kernel/btf/vmlinux: No such file or directory (needs CONFIG_DEBUG_INFO_BTF=y)" \
+	unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf && exec "$0" record -q -- true' "$XB"
 
 expect 2 "xperf-bpf: /nonexistent/xpb-cmd: No such file or directory" \
 	"$XB" record -q -- /nonexistent/xpb-cmd
