@@ -135,6 +135,45 @@ static void add_sizes(cJSON *doc, const struct xp_rb_meas *m)
 	}
 }
 
+/* Each scored run in order ({RUN} - 1): wall time, peak RSS, valid counters. */
+static void add_runs(cJSON *doc, const struct xp_rb_meas *m)
+{
+	cJSON *by = cJSON_AddObjectToObject(doc, "runs_by_size");
+
+	for (int i = 0; i < m->nsizes; i++) {
+		const struct xp_rb_size *z = &m->size[i];
+		char k[32];
+		if (z->nruns == 0)
+			continue;
+		snprintf(k, sizeof(k), "%ld", z->size);
+		cJSON *arr = cJSON_AddArrayToObject(by, k);
+		for (int r = 0; r < z->nruns; r++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "wall_s", xp_round(z->wall[r], 6));
+			cJSON_AddNumberToObject(o, "peak_rss_bytes",
+						(double)z->rec[r].maxrss_kb * 1024);
+			cJSON *vals = cJSON_AddObjectToObject(o, "values");
+			for (int c = 0; c < XP_CTR_COUNT; c++)
+				if (z->rec[r].mask & (1ull << c))
+					cJSON_AddNumberToObject(vals, xp_counter_names[c],
+								z->rec[r].value[c]);
+			cJSON_AddItemToArray(arr, o);
+		}
+	}
+}
+
+static void add_attach(cJSON *doc, const struct xp_rb_opts *o, const struct xp_rb_meas *m)
+{
+	if (!o->attach)
+		return;
+	cJSON *a = cJSON_AddObjectToObject(doc, "attach");
+	cJSON_AddStringToObject(a, "command", o->attach);
+	cJSON_AddNumberToObject(a, "runs", m->attach_runs);
+	cJSON_AddNumberToObject(a, "failed", m->attach_failed);
+	if (m->attach_failed)
+		cJSON_AddStringToObject(a, "first_error", m->attach_error);
+}
+
 static void add_fit(cJSON *doc, const struct xp_rb_fit *f)
 {
 	if (!f->time_source)
@@ -191,6 +230,8 @@ cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
 	if (r->dim[D_WALL].nm)
 		cJSON_AddNumberToObject(doc, "wall_time_cv", r->dim[D_WALL].m[0].value);
 	add_sizes(doc, oc->m);
+	add_runs(doc, oc->m);
+	add_attach(doc, oc->o, oc->m);
 	add_fit(doc, &r->fit);
 	if (oc->have_pct) {
 		cJSON *p = cJSON_AddObjectToObject(doc, "wall_time_percentiles");
