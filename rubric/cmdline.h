@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmdline.h - turn `--target "CMD {SIZE}"` or `--binary PATH` into an argv
- * for one input size, and `--attach "CMD {PID}"` into one for a run. A template is split like a POSIX shell word list
- * (as the original's shlex.split): blanks separate words, '...' and "..."
- * quote, backslash escapes; no expansion of any kind.
+ * for one input size, and `--attach "CMD {PID}"` into one for a run. A
+ * template is split like a POSIX shell word list (as the original's
+ * shlex.split): blanks separate words, '...' and "..." quote, backslash
+ * escapes; no expansion of any kind.
  */
 #ifndef XPERF_RUBRIC_CMDLINE_H
 #define XPERF_RUBRIC_CMDLINE_H
