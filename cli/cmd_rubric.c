@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "rubric/cmdline.h"
 #include "rubric/env.h"
 #include "rubric/pipeline.h"
 
@@ -25,6 +26,7 @@ static void usage(FILE *out)
 		     "         [--valgrind-size N] [--source-prefix PATH] [--timeout S]\n"
 		     "         [--root DIR] [--baseline SUMMARY.json]\n"
 		     "         [--baseline-ledger LEDGER.jsonl] [--findings-out FINDINGS.json]\n"
+		     "         [--attach \"CMD {PID} [{SIZE}] [{RUN}]\" [--attach-wait MS]]\n"
 		     "Score a program on seven performance dimensions (docs/rubric.md).\n"
 		     "Exit: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage.\n");
 }
@@ -88,6 +90,8 @@ static const struct option longopts[] = {
 	{ "valgrind-size", required_argument, NULL, 'v' },
 	{ "source-prefix", required_argument, NULL, 'p' },
 	{ "timeout", required_argument, NULL, 'm' },
+	{ "attach", required_argument, NULL, 'a' },
+	{ "attach-wait", required_argument, NULL, 'w' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -105,6 +109,7 @@ static const struct {
 	{ 'L', offsetof(struct xp_rb_opts, ledger) },
 	{ 'F', offsetof(struct xp_rb_opts, findings_out) },
 	{ 'p', offsetof(struct xp_rb_opts, source_prefix) },
+	{ 'a', offsetof(struct xp_rb_opts, attach) },
 };
 
 /* One option into o; XP_EXIT_OK or the exit code of the mistake. */
@@ -152,6 +157,11 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 			return bad("invalid --reps '%s': 2 to 50", arg);
 		o->reps = (int)v;
 		return 0;
+	case 'w':
+		if (parse_long(arg, 1, 600000, &v))
+			return bad("invalid --attach-wait '%s': milliseconds, 1 to 600000", arg);
+		o->attach_wait_s = (double)v / 1000;
+		return 0;
 	case 'v':
 		return parse_long(arg, 1, LONG_MAX / 2, &o->valgrind_size)
 			       ? bad("invalid --valgrind-size '%s': a positive integer", arg)
@@ -180,6 +190,26 @@ static int check_binary(struct xp_rb_opts *o)
 	return 0;
 }
 
+/* --attach: {PID} present, the words split, the tool executable (as --binary's). */
+static int check_attach(const struct xp_rb_opts *o)
+{
+	const struct xp_cmd_var pid = { "{PID}", 1 };
+	struct xp_cmd cmd;
+	char err[XP_RB_WHY];
+
+	if (!o->attach)
+		return o->attach_wait_s > 0 ? bad("%s", "--attach-wait needs --attach") : XP_EXIT_OK;
+	if (!strstr(o->attach, "{PID}"))
+		return bad("--attach '%s' must contain {PID}", o->attach);
+	if (xp_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
+		return bad("--attach: %s", err);
+	if (strchr(cmd.argv[0], '/') ? access(cmd.argv[0], X_OK) == 0 : xp_rb_on_path(cmd.argv[0]))
+		return XP_EXIT_OK;
+	fprintf(stderr, "xperf rubric: --attach %s: not an executable (or not on PATH)\n",
+		cmd.argv[0]);
+	return XP_EXIT_INVALID;
+}
+
 /* Cross-option rules and the checks of outside input. */
 static int check(struct xp_rb_opts *o, char *root_buf)
 {
@@ -193,6 +223,9 @@ static int check(struct xp_rb_opts *o, char *root_buf)
 		return bad("--target '%s' uses {SIZE} but no --sizes were given", o->target);
 	if (o->binary && check_binary(o))
 		return XP_EXIT_INVALID;
+	int rc = check_attach(o);
+	if (rc != XP_EXIT_OK)
+		return rc;
 	if (!realpath(o->root ? o->root : ".", root_buf)) {
 		fprintf(stderr, "xperf rubric: --root %s: %s\n", o->root ? o->root : ".",
 			strerror(errno));

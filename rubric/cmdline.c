@@ -1,28 +1,33 @@
 /* SPDX-License-Identifier: MIT */
-/* cmdline.c - see cmdline.h: substitute {SIZE}, then split into words. */
+/* cmdline.c - see cmdline.h: substitute the placeholders, then split into words. */
 #include "rubric/cmdline.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* Replace every {SIZE} of t by the decimal size into out. */
-static int substitute(const char *t, long size, int has_size, char *out, size_t cap)
+/* Replace every placeholder of vars in t by its decimal value, into out. */
+static int substitute(const char *t, const struct xp_cmd_var *vars, int nvars, char *out,
+		      size_t cap)
 {
-	char num[32];
-	size_t o = 0, nl = (size_t)snprintf(num, sizeof(num), "%ld", size);
+	size_t o = 0;
 
-	for (const char *p = t; *p; p++) {
-		if (has_size && !strncmp(p, "{SIZE}", 6)) {
+	for (const char *p = t; *p;) {
+		int v = 0;
+		while (v < nvars && strncmp(p, vars[v].name, strlen(vars[v].name)))
+			v++;
+		if (v < nvars) {
+			char num[32];
+			size_t nl = (size_t)snprintf(num, sizeof(num), "%ld", vars[v].value);
 			if (o + nl >= cap)
 				return -1;
 			memcpy(out + o, num, nl);
 			o += nl;
-			p += 5;
+			p += strlen(vars[v].name);
 			continue;
 		}
 		if (o + 1 >= cap)
 			return -1;
-		out[o++] = *p;
+		out[o++] = *p++;
 	}
 	out[o] = '\0';
 	return 0;
@@ -80,29 +85,40 @@ static int split(const char *s, struct xp_cmd *cmd, char *err, size_t errlen)
 	return 0;
 }
 
-int xp_cmd_build(const char *target, const char *binary, long size, int has_size,
-		 struct xp_cmd *cmd, char *err, size_t errlen)
+static int too_long(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "command longer than %d bytes", XP_CMD_MAX_LEN / 2);
+	return -1;
+}
+
+int xp_cmd_expand(const char *tmpl, const struct xp_cmd_var *vars, int nvars,
+		  struct xp_cmd *cmd, char *err, size_t errlen)
 {
 	char line[XP_CMD_MAX_LEN / 2];
 
-	if (binary) {
-		if (snprintf(line, sizeof(line), "%s", binary) >= (int)sizeof(line))
-			goto too_long;
-		cmd->argc = 0;
-		memcpy(cmd->buf, line, strlen(line) + 1);
-		cmd->argv[cmd->argc++] = cmd->buf;
-		if (has_size) {
-			char *num = cmd->buf + strlen(line) + 1;
-			snprintf(num, 32, "%ld", size);
-			cmd->argv[cmd->argc++] = num;
-		}
-		cmd->argv[cmd->argc] = NULL;
-		return 0;
-	}
-	if (substitute(target, size, has_size, line, sizeof(line)))
-		goto too_long;
+	if (substitute(tmpl, vars, nvars, line, sizeof(line)))
+		return too_long(err, errlen);
 	return split(line, cmd, err, errlen);
-too_long:
-	snprintf(err, errlen, "command longer than %d bytes", XP_CMD_MAX_LEN / 2);
-	return -1;
+}
+
+int xp_cmd_build(const char *target, const char *binary, long size, int has_size,
+		 struct xp_cmd *cmd, char *err, size_t errlen)
+{
+	const struct xp_cmd_var var = { "{SIZE}", size };
+	size_t len = binary ? strlen(binary) : 0;
+
+	if (!binary)
+		return xp_cmd_expand(target, &var, has_size, cmd, err, errlen);
+	if (len >= XP_CMD_MAX_LEN / 2)
+		return too_long(err, errlen);
+	cmd->argc = 0;
+	memcpy(cmd->buf, binary, len + 1);
+	cmd->argv[cmd->argc++] = cmd->buf;
+	if (has_size) {
+		char *num = cmd->buf + len + 1;
+		snprintf(num, 32, "%ld", size);
+		cmd->argv[cmd->argc++] = num;
+	}
+	cmd->argv[cmd->argc] = NULL;
+	return 0;
 }

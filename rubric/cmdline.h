@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmdline.h - turn `--target "CMD {SIZE}"` or `--binary PATH` into an argv
- * for one input size. The template is split like a POSIX shell word list
- * (as the original's shlex.split): blanks separate words, '...' and "..."
- * quote, backslash escapes; no expansion of any kind.
+ * for one input size, and `--attach "CMD {PID}"` into one for a run. A
+ * template is split like a POSIX shell word list (as the original's
+ * shlex.split): blanks separate words, '...' and "..." quote, backslash
+ * escapes; no expansion of any kind.
  */
 #ifndef XPERF_RUBRIC_CMDLINE_H
 #define XPERF_RUBRIC_CMDLINE_H
@@ -18,6 +19,19 @@ struct xp_cmd {
 	char *argv[XP_CMD_MAX_ARGS + 1]; /* NULL-terminated */
 	int argc;
 };
+
+/* A placeholder ("{SIZE}", "{PID}") and the number it stands for. */
+struct xp_cmd_var {
+	const char *name;
+	long value;
+};
+
+/*
+ * Split tmpl with every placeholder of vars[0..nvars) replaced by its decimal
+ * value. Returns 0, or -1 with a one-line reason in err.
+ */
+int xp_cmd_expand(const char *tmpl, const struct xp_cmd_var *vars, int nvars,
+		  struct xp_cmd *cmd, char *err, size_t errlen);
 
 /*
  * Build the argv of a run: `target` with every {SIZE} replaced by `size`

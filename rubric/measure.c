@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "rubric/attach.h"
 #include "rubric/cmdline.h"
 #include "rubric/runner.h"
 #include "rubric/stats.h"
@@ -57,12 +58,33 @@ void xp_rb_size_stats(struct xp_rb_size *z, const struct xp_rb_run *runs)
 	}
 }
 
+/* Keep a scored run: its wall time, peak RSS and counters, and how --attach went. */
+static void keep_run(struct xp_rb_meas *m, struct xp_rb_size *z, const struct xp_rb_run *r,
+		     int attached)
+{
+	struct xp_rb_run_rec *rec = &z->rec[z->nruns];
+
+	rec->maxrss_kb = r->maxrss_kb;
+	rec->mask = r->ctr.mask;
+	memcpy(rec->value, r->ctr.value, sizeof(rec->value));
+	z->wall[z->nruns++] = r->wall_s;
+	if (r->maxrss_kb > z->maxrss_kb)
+		z->maxrss_kb = r->maxrss_kb;
+	m->attach_runs += attached;
+	if (!r->attach_err[0])
+		return;
+	if (m->attach_failed++ == 0)
+		snprintf(m->attach_error, sizeof(m->attach_error), "size %ld run %d: %s", z->size,
+			 z->nruns, r->attach_err);
+}
+
 /* Warm-up plus reps runs of one size. Returns 0, 1 (run failed) or 2 (cannot execute). */
-static int measure_size(const struct xp_rb_opts *o, struct xp_rb_size *z, int has_size,
-			struct progress *pg, char *err, size_t errlen)
+static int measure_size(const struct xp_rb_opts *o, struct xp_rb_meas *m, struct xp_rb_size *z,
+			int has_size, struct progress *pg, char *err, size_t errlen)
 {
 	struct xp_rb_run runs[XP_RB_MAX_REPS], warm;
-	struct xp_run_io io = { o->root, NULL, NULL, 1, o->timeout_s };
+	struct xp_attach_spec spec = { o->attach, z->size, 0, o->attach_wait_s };
+	struct xp_run_io io = { o->root, NULL, NULL, 1, o->timeout_s, NULL };
 	struct xp_cmd cmd;
 
 	if (xp_cmd_build(o->target, o->binary, z->size, has_size, &cmd, err, errlen))
@@ -78,6 +100,9 @@ static int measure_size(const struct xp_rb_opts *o, struct xp_rb_size *z, int ha
 				z->nruns = 0;
 			return 1;
 		}
+		/* --attach observes the scored runs only, numbered as {RUN}. */
+		spec.run = i + 1;
+		io.attach = o->attach && i >= 0 ? &spec : NULL;
 		enum xp_run_status st = xp_rb_run_once(cmd.argv, &io, r, err, errlen);
 		progress_step(pg, z->size);
 		if (st == XP_RUN_NOEXEC)
@@ -86,11 +111,8 @@ static int measure_size(const struct xp_rb_opts *o, struct xp_rb_size *z, int ha
 			z->nruns = 0; /* a size is scored on complete runs only */
 			return 1;
 		}
-		if (i < 0)
-			continue;
-		z->wall[z->nruns++] = r->wall_s;
-		if (r->maxrss_kb > z->maxrss_kb)
-			z->maxrss_kb = r->maxrss_kb;
+		if (i >= 0)
+			keep_run(m, z, r, io.attach != NULL);
 	}
 	xp_rb_size_stats(z, runs);
 	return 0;
@@ -107,7 +129,7 @@ int xp_rb_measure(const struct xp_rb_opts *o, struct xp_rb_meas *m, char *err, s
 		char why[XP_RB_WHY];
 
 		z->size = o->nsizes ? o->sizes[i] : 0;
-		int rc = measure_size(o, z, o->nsizes > 0, &pg, why, sizeof(why));
+		int rc = measure_size(o, m, z, o->nsizes > 0, &pg, why, sizeof(why));
 		if (rc == 2) {
 			snprintf(err, errlen, "%s", why);
 			return 2;

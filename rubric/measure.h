@@ -2,8 +2,10 @@
 /*
  * measure.h - the timed stage: per size, one warm-up run (not scored), then
  * `reps` measured runs; per size the median, mean and coefficient of
- * variation of wall time, the peak RSS and the per-counter medians. Timing
- * stops at the first failing run (as the original), which is recorded.
+ * variation of wall time, the peak RSS and the per-counter medians, and
+ * each run's own values. Timing stops at the first failing run (as the
+ * original), which is recorded. A failing --attach command is counted and
+ * its first reason kept; the run itself stays scored.
  */
 #ifndef XPERF_RUBRIC_MEASURE_H
 #define XPERF_RUBRIC_MEASURE_H

@@ -33,7 +33,7 @@ int xp_rb_objdump(const struct xp_rb_opts *o, struct xp_rb_meas *m)
 	snprintf(dir, sizeof(dir), "%s/tier4", o->out_dir);
 	snprintf(st->artifact, sizeof(st->artifact), "%s/objdump_%s.txt", dir, base);
 	char *argv[] = { "objdump", "-d", "-S", "-C", "--no-show-raw-insn", exe, NULL };
-	struct xp_run_io io = { NULL, st->artifact, NULL, 0, o->timeout_s };
+	struct xp_run_io io = { NULL, st->artifact, NULL, 0, o->timeout_s, NULL };
 	if (xp_mkdir_p(dir) || xp_rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
 		snprintf(st->why, sizeof(st->why), "objdump %s: %s", exe, err);
 		return -1;

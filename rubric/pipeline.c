@@ -187,6 +187,9 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	}
 	if (trc == 1)
 		fprintf(stderr, "xperf rubric: timing stopped: %s\n", m.timing_error);
+	if (m.attach_failed)
+		fprintf(stderr, "xperf rubric: --attach failed on %d of %d runs; first: %s\n",
+			m.attach_failed, m.attach_runs, m.attach_error);
 	int failed = xp_rb_valgrind(o, &m);
 	failed += xp_rb_objdump(o, &m) < 0;
 	xp_rb_score_all(&m, o, o->baseline ? &mem : NULL, &oc.r);
@@ -218,5 +221,5 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	for (size_t i = 0; failed && i < sizeof(stages) / sizeof(stages[0]); i++)
 		if (!stages[i]->ran && stages[i]->artifact[0])
 			fprintf(stderr, "xperf rubric: %s\n", stages[i]->why);
-	return trc || failed || wrc || xp_rb_interrupted ? 1 : 0;
+	return trc || failed || wrc || m.attach_failed || xp_rb_interrupted ? 1 : 0;
 }

@@ -169,6 +169,12 @@ static void test_cmdline(void)
 	CHECK(xp_cmd_build("x {SIZE}{SIZE}", NULL, 3, 1, &c, err, sizeof(err)) == 0 &&
 		      !strcmp(c.argv[1], "33"),
 	      "every {SIZE}");
+	const struct xp_cmd_var vars[] = { { "{PID}", 4321 }, { "{SIZE}", 30000 }, { "{RUN}", 2 } };
+	CHECK(xp_cmd_expand("perf stat -o 'out dir/p-{SIZE}-{RUN}.csv' -p {PID} {OTHER}", vars, 3,
+			    &c, err, sizeof(err)) == 0 &&
+		      c.argc == 7 && !strcmp(c.argv[3], "out dir/p-30000-2.csv") &&
+		      !strcmp(c.argv[5], "4321") && !strcmp(c.argv[6], "{OTHER}"),
+	      "--attach placeholders (%d words)", c.argc);
 }
 
 int main(void)

@@ -39,6 +39,10 @@ static void header(FILE *f, const struct xp_rb_outcome *oc)
 		fprintf(f, "- Cache model: %s\n", oc->m->cache_model);
 	if (oc->m->timing_error[0])
 		fprintf(f, "- **Timing stopped**: %s\n", oc->m->timing_error);
+	if (oc->o->attach)
+		fprintf(f, "- Attached to each scored run: `%s` (%d runs, %d failed%s%s)\n",
+			oc->o->attach, oc->m->attach_runs, oc->m->attach_failed,
+			oc->m->attach_failed ? "; first: " : "", oc->m->attach_error);
 	fputc('\n', f);
 }
 

@@ -39,6 +39,8 @@ struct xp_rb_opts {
 	double timeout_s;   /* per run (timed and Valgrind); 0: no limit */
 	const char *out_dir, *root, *baseline, *ledger, *findings_out;
 	const char *source_prefix; /* cachegrind rows kept: files starting with it; NULL: all */
+	const char *attach; /* command started on each scored run, {PID} {SIZE} {RUN}; or NULL */
+	double attach_wait_s; /* --attach-wait: fixed delay instead of readiness detection; 0 */
 };
 
 /* One timed run of the target. */
@@ -47,6 +49,14 @@ struct xp_rb_run {
 	long maxrss_kb; /* wait4 rusage */
 	int status;	/* wait status */
 	struct xp_counter_values ctr;
+	char attach_err[XP_RB_WHY]; /* why the --attach command failed; "" */
+};
+
+/* What the summary keeps of each scored run (runs_by_size). */
+struct xp_rb_run_rec {
+	long maxrss_kb;
+	uint64_t mask;		    /* bit c: value[c] is valid */
+	double value[XP_CTR_COUNT]; /* scaled counter values */
 };
 
 /* All timed runs of one size, and their statistics. */
@@ -54,6 +64,7 @@ struct xp_rb_size {
 	long size;
 	int nruns;
 	double wall[XP_RB_MAX_REPS];
+	struct xp_rb_run_rec rec[XP_RB_MAX_REPS]; /* the same runs, in order */
 	double wall_median, wall_mean, wall_cv; /* cv = 100 * sample sd / mean */
 	long maxrss_kb;				/* max over runs */
 	struct xp_counter_values ctr;		/* per-counter median over runs */
@@ -105,6 +116,8 @@ struct xp_rb_meas {
 	struct xp_rb_size size[XP_RB_MAX_SIZES];
 	int nsizes;
 	char timing_error[XP_RB_WHY]; /* target failed: "" when all runs exited 0 */
+	int attach_runs, attach_failed; /* --attach: runs it was started on, and failed on */
+	char attach_error[XP_RB_WHY];	/* the first failure: "size S run R: why" */
 	struct xp_rb_stage cg_stage, cl_stage, ms_stage;
 	struct xp_rb_stage asm_stage; /* tier asm: objdump -dS of the executable, not scored */
 	struct xp_cg_profile cg;

@@ -3,7 +3,9 @@
  * runner.c - one measured run. The child blocks on a pipe until the parent
  * has attached the counters (inherit on, enabled at exec), so the parent's
  * fork bookkeeping is not counted; a second, close-on-exec pipe carries an
- * execvp errno back, which tells "cannot execute" from "exited 127".
+ * execvp errno back, which tells "cannot execute" from "exited 127". An
+ * --attach command is started on the held child and stopped after the reap;
+ * its failure is the run's attach_err, never the run's own status.
  */
 #define _GNU_SOURCE /* pipe2 */
 #include "rubric/runner.h"
@@ -19,6 +21,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "rubric/attach.h"
 
 volatile sig_atomic_t xp_rb_interrupted;
 
@@ -40,7 +44,7 @@ void xp_rb_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-static double now_s(void)
+double xp_rb_now_s(void)
 {
 	struct timespec ts;
 
@@ -76,20 +80,16 @@ static void child(char *const argv[], const struct xp_run_io *io, int go, int re
 	_exit(127);
 }
 
-/*
- * Wait until pid exits or timeout_s passes (0: no limit), then SIGKILL it.
- * A pidfd makes the wait a poll; without one (kernels before 5.3) there is
- * no limit. Returns 1 when the child was killed for the time limit.
- */
-static int await_exit(pid_t pid, double timeout_s)
+/* A pidfd makes the wait a poll; without one (kernels before 5.3) there is no limit. */
+int xp_rb_await_exit(pid_t pid, double timeout_s)
 {
 	int pfd = timeout_s > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
-	double end = now_s() + timeout_s;
+	double end = xp_rb_now_s() + timeout_s;
 	int killed = 0;
 
 	while (pfd >= 0) {
 		struct pollfd p = { pfd, POLLIN, 0 };
-		double left = end - now_s();
+		double left = end - xp_rb_now_s();
 		int rc = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
 		if (rc < 0 && errno == EINTR)
 			continue;
@@ -102,7 +102,7 @@ static int await_exit(pid_t pid, double timeout_s)
 	return killed;
 }
 
-static void describe_status(int st, char *err, size_t errlen)
+void xp_rb_describe_status(int st, char *err, size_t errlen)
 {
 	if (WIFSIGNALED(st))
 		snprintf(err, errlen, "killed by signal %d (%s)", WTERMSIG(st),
@@ -136,20 +136,25 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io
 	}
 	if (io->counters)
 		xp_counters_open_child(&set, pid, (1ull << XP_CTR_COUNT) - 1);
-	double t0 = now_s();
+	pid_t tool = io->attach ? xp_attach_start(io->attach, pid, run->attach_err,
+						  sizeof(run->attach_err))
+				: -1;
+	double t0 = xp_rb_now_s();
 	ssize_t w = write(go[1], "g", 1);
 	close(go[1]);
 	ssize_t got = read(rep[0], &e, sizeof(e));
 	close(rep[0]);
-	int st = 0, killed = await_exit(pid, io->timeout_s);
+	int st = 0, killed = xp_rb_await_exit(pid, io->timeout_s);
 	pid_t r;
 	while ((r = wait4(pid, &st, 0, &ru)) < 0 && errno == EINTR)
 		;
-	run->wall_s = now_s() - t0;
+	run->wall_s = xp_rb_now_s() - t0;
 	if (io->counters) {
 		xp_counters_read(&set, &run->ctr);
 		xp_counters_close(&set);
 	}
+	if (tool > 0)
+		xp_attach_stop(tool, run->attach_err, sizeof(run->attach_err));
 	if (r < 0 || w != 1) {
 		snprintf(err, errlen, "wait4: %s", strerror(errno));
 		return XP_RUN_SYSERR;
@@ -165,7 +170,7 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io
 		return XP_RUN_EXIT;
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		describe_status(st, err, errlen);
+		xp_rb_describe_status(st, err, errlen);
 		return XP_RUN_EXIT;
 	}
 	return XP_RUN_OK;

@@ -3,13 +3,15 @@
  * runner.h - run the target once, measured: fork, open the perf_event
  * counters on the child while it waits before execve, release it, reap it
  * with wait4 (peak RSS) and read the counters. Wall time is CLOCK_MONOTONIC
- * from the release to the reap.
+ * from the release to the reap. Also the process helpers that --attach
+ * shares (attach.h).
  */
 #ifndef XPERF_RUBRIC_RUNNER_H
 #define XPERF_RUBRIC_RUNNER_H
 
 #include <signal.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "rubric/rubric.h"
 
@@ -35,10 +37,23 @@ struct xp_run_io {
 	const char *stdout_path, *stderr_path; /* created 0600, truncated */
 	int counters; /* 0: no perf_event counters (Valgrind and objdump runs) */
 	double timeout_s; /* SIGKILL the run past this many seconds; 0: no limit */
+	const struct xp_attach_spec *attach; /* NULL: no --attach command on this run */
 };
+
+struct xp_attach_spec;
 
 /* Run argv (argv[0] searched on PATH) once, as io says. */
 enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io,
 				  struct xp_rb_run *run, char *err, size_t errlen);
+
+/* CLOCK_MONOTONIC in seconds. */
+double xp_rb_now_s(void);
+/*
+ * Wait until the child pid exits or timeout_s passes (0: no limit), then
+ * SIGKILL it; it is left to reap. Returns 1 when it was killed for the limit.
+ */
+int xp_rb_await_exit(pid_t pid, double timeout_s);
+/* "exited with status N" or "killed by signal N (name)" for a wait status. */
+void xp_rb_describe_status(int st, char *err, size_t errlen);
 
 #endif /* XPERF_RUBRIC_RUNNER_H */

@@ -107,12 +107,28 @@ static void add_env(cJSON *doc, const struct xp_rb_env *e, const char *cache_mod
 	cJSON_AddStringToObject(v, "timestamp_utc", e->timestamp_utc);
 }
 
-/* wall_time_* by size, and per-size counters with their reasons. */
+/* Each scored run of z in order ({RUN} - 1): wall time, peak RSS, valid counters. */
+static void add_runs(cJSON *arr, const struct xp_rb_size *z)
+{
+	for (int r = 0; r < z->nruns; r++) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddNumberToObject(o, "wall_s", xp_round(z->wall[r], 6));
+		cJSON_AddNumberToObject(o, "peak_rss_bytes", (double)z->rec[r].maxrss_kb * 1024);
+		cJSON *vals = cJSON_AddObjectToObject(o, "values");
+		for (int c = 0; c < XP_CTR_COUNT; c++)
+			if (z->rec[r].mask & (1ull << c))
+				cJSON_AddNumberToObject(vals, xp_counter_names[c], z->rec[r].value[c]);
+		cJSON_AddItemToArray(arr, o);
+	}
+}
+
+/* wall_time_* by size, per-size counters with their reasons, and the runs. */
 static void add_sizes(cJSON *doc, const struct xp_rb_meas *m)
 {
 	cJSON *med = cJSON_AddObjectToObject(doc, "wall_time_median_by_size");
 	cJSON *mean = cJSON_AddObjectToObject(doc, "wall_time_mean_by_size");
 	cJSON *ctr = cJSON_AddObjectToObject(doc, "counters_by_size");
+	cJSON *runs = cJSON_AddObjectToObject(doc, "runs_by_size");
 
 	for (int i = 0; i < m->nsizes; i++) {
 		const struct xp_rb_size *z = &m->size[i];
@@ -132,7 +148,20 @@ static void add_sizes(cJSON *doc, const struct xp_rb_meas *m)
 			else
 				cJSON_AddStringToObject(un, xp_counter_names[j], z->ctr.why[j]);
 		}
+		add_runs(cJSON_AddArrayToObject(runs, k), z);
 	}
+}
+
+static void add_attach(cJSON *doc, const struct xp_rb_opts *o, const struct xp_rb_meas *m)
+{
+	if (!o->attach)
+		return;
+	cJSON *a = cJSON_AddObjectToObject(doc, "attach");
+	cJSON_AddStringToObject(a, "command", o->attach);
+	cJSON_AddNumberToObject(a, "runs", m->attach_runs);
+	cJSON_AddNumberToObject(a, "failed", m->attach_failed);
+	if (m->attach_failed)
+		cJSON_AddStringToObject(a, "first_error", m->attach_error);
 }
 
 static void add_fit(cJSON *doc, const struct xp_rb_fit *f)
@@ -191,6 +220,7 @@ cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
 	if (r->dim[D_WALL].nm)
 		cJSON_AddNumberToObject(doc, "wall_time_cv", r->dim[D_WALL].m[0].value);
 	add_sizes(doc, oc->m);
+	add_attach(doc, oc->o, oc->m);
 	add_fit(doc, &r->fit);
 	if (oc->have_pct) {
 		cJSON *p = cJSON_AddObjectToObject(doc, "wall_time_percentiles");

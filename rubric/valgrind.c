@@ -113,7 +113,7 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 	for (int i = 0; i < cmd.argc; i++)
 		argv[n++] = cmd.argv[i];
 	argv[n] = NULL;
-	struct xp_run_io io = { o->root, NULL, errpath, 0, o->timeout_s };
+	struct xp_run_io io = { o->root, NULL, errpath, 0, o->timeout_s, NULL };
 	if (xp_rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
 		snprintf(st->why, sizeof(st->why), "valgrind %s %s (see %s)", t->name, err,
 			 errpath);
