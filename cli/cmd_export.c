@@ -3,7 +3,7 @@
  * cmd_export.c - `xperf export --format chrome|otlp [-o FILE] PATH...`:
  * turns to a Chrome trace or OTLP/JSON spans (export/export.h does the work).
  * The output goes to stdout, or with -o to a file written atomically with
- * mode 0600, and only when every input is valid (it is built in memory). Exit: 0 ok, 1 runtime
+ * mode 0600, and only when every input is valid (it is streamed to a temp file). Exit: 0 ok, 1 runtime
  * failure, 2 invalid input (the first error, "path:line:col: ..."), 64 usage.
  */
 #include <errno.h>
@@ -81,31 +81,51 @@ static int parse(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-/* The whole output is built in memory: nothing is written unless every input is valid. */
+/* Copy f from its start to stdout. 0 or -errno. */
+static int copy_out(FILE *f)
+{
+	char buf[1 << 16];
+	size_t n;
+
+	if (fflush(f) || ferror(f)) /* before rewind, which clears the error */
+		return -EIO;
+	rewind(f);
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (fwrite(buf, 1, n, stdout) != n)
+			return -EIO;
+	return ferror(f) || fflush(stdout) ? -EIO : 0;
+}
+
+/*
+ * The output is streamed into a temp file (-o: next to FILE, renamed over it;
+ * stdout: an unlinked tmpfile, copied out), so that memory does not grow with
+ * it and nothing is written unless every input is valid.
+ */
 static int export_all(const struct args *a, int argc, char **argv)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	int rc, wr = 0;
+	struct xp_atomic at;
+	FILE *f = NULL;
+	int rc, wr;
 
-	if (!mem) {
-		fprintf(stderr, "xperf export: out of memory\n");
+	wr = a->out ? xp_atomic_open(&at, a->out) : (f = tmpfile()) ? 0 : -errno;
+	if (wr) {
+		fprintf(stderr, "xperf export: cannot create %s: %s\n",
+			a->out ? a->out : "a temporary file", strerror(-wr));
 		return XP_EXIT_FAIL;
 	}
-	rc = xe_export(argv + a->first_path, argc - a->first_path, &a->opt, mem, stderr);
-	if (fclose(mem) && rc == XP_EXIT_OK)
-		rc = XP_EXIT_FAIL;
-	if (rc == XP_EXIT_OK && a->out)
-		wr = xp_write_file_atomic(a->out, buf, len);
-	else if (rc == XP_EXIT_OK)
-		wr = fwrite(buf, 1, len, stdout) != len || fflush(stdout) ? -EIO : 0;
+	rc = xe_export(argv + a->first_path, argc - a->first_path, &a->opt, a->out ? at.f : f,
+		       stderr);
+	if (a->out)
+		wr = xp_atomic_close(&at, rc == XP_EXIT_OK);
+	else {
+		wr = rc == XP_EXIT_OK ? copy_out(f) : 0;
+		fclose(f);
+	}
 	if (wr) {
 		fprintf(stderr, "xperf export: cannot write %s: %s\n", a->out ? a->out : "stdout",
 			strerror(-wr));
 		rc = XP_EXIT_FAIL;
 	}
-	free(buf);
 	return rc;
 }
 

@@ -33,13 +33,6 @@ cJSON *xe_chrome_event(const char *ph, int64_t pid, int64_t tid, uint64_t ts_ns,
 	return ev;
 }
 
-/* Write ev and free it. */
-static void put_free(struct xe_out *o, cJSON *ev)
-{
-	xe_put(o, ev);
-	cJSON_Delete(ev);
-}
-
 /* A complete event: ph "X" with its duration. */
 static cJSON *slice(int64_t pid, int64_t tid, uint64_t start, uint64_t end, const char *cat,
 		    const char *name)
@@ -60,7 +53,7 @@ void xe_chrome_meta(struct xe_out *o, const char *what, int64_t pid, int64_t tid
 	cJSON_AddNumberToObject(ev, "pid", (double)pid);
 	cJSON_AddNumberToObject(ev, "tid", (double)tid);
 	cJSON_AddStringToObject(cJSON_AddObjectToObject(ev, "args"), "name", name);
-	put_free(o, ev);
+	xe_put(o, ev);
 }
 
 int64_t xe_chrome_place(struct chrome *c, struct xe_out *o, int64_t pid, int64_t tid,
@@ -100,7 +93,7 @@ static int put_turn(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
 							      t->doc, turn_args[i]),
 						      1));
-	put_free(o, ev);
+	xe_put(o, ev);
 	return 0;
 }
 
@@ -148,7 +141,7 @@ static void put_count(struct xe_out *o, int64_t pid, uint64_t ts, int n)
 	cJSON *ev = xe_chrome_event("C", pid, 0, ts, "intelligent", "tokens received");
 
 	cJSON_AddNumberToObject(cJSON_AddObjectToObject(ev, "args"), "tokens", n);
-	put_free(o, ev);
+	xe_put(o, ev);
 }
 
 /* Tokens received so far in an LLM span, from 0 at its start. */
@@ -178,7 +171,7 @@ static int put_spans(struct chrome *c, const struct xe_turn *t, struct xe_out *o
 		drawn[i] = xe_chrome_place(c, o, t->session, drawn[i], s->start, s->end, track);
 		if (drawn[i] < 0)
 			return -1;
-		put_free(o, span_event(s, t->session, drawn[i]));
+		xe_put(o, span_event(s, t->session, drawn[i]));
 		put_tokens(s, t->session, o);
 	}
 	return 0;
@@ -203,7 +196,7 @@ static void put_marks(const struct xe_turn *t, struct xe_out *o, const int64_t *
 		cJSON_AddStringToObject(ev, "s", ix >= 0 ? "t" : "p");
 		cJSON_DeleteItemFromObjectCaseSensitive(args, "t_ns");
 		cJSON_AddItemToObject(ev, "args", args);
-		put_free(o, ev);
+		xe_put(o, ev);
 	}
 }
 

@@ -89,7 +89,6 @@ static int put_activity(struct chrome *c, struct act *a, struct xe_out *o)
 	cJSON_DeleteItemFromObjectCaseSensitive(args, "end_ns");
 	cJSON_AddItemToObject(ev, "args", args);
 	xe_put(o, ev);
-	cJSON_Delete(ev);
 	return 0;
 }
 
@@ -101,7 +100,6 @@ static void put_flow_end(struct xe_out *o, const char *ph, int64_t id, const str
 	if (!strcmp(ph, "f"))
 		cJSON_AddStringToObject(ev, "bp", "e"); /* bind to the slice it lands in */
 	xe_put(o, ev);
-	cJSON_Delete(ev);
 }
 
 /* A flow from the launch of each device activity (same correlation id) to it. */

@@ -11,10 +11,10 @@
 
 #define XE_BUF_MIN 4096
 
-static int print(struct xe_out *o, const cJSON *item)
+static int print(struct xe_out *o, cJSON *item)
 {
 	for (;;) {
-		if (o->cap && cJSON_PrintPreallocated((cJSON *)item, o->buf, (int)o->cap, 0))
+		if (o->cap && cJSON_PrintPreallocated(item, o->buf, (int)o->cap, 0))
 			return 0;
 		size_t cap = o->cap ? o->cap * 2 : XE_BUF_MIN;
 		char *p = cap <= INT32_MAX ? realloc(o->buf, cap) : NULL;
@@ -26,17 +26,16 @@ static int print(struct xe_out *o, const cJSON *item)
 	}
 }
 
-void xe_put(struct xe_out *o, const cJSON *item)
+void xe_put(struct xe_out *o, cJSON *item)
 {
-	if (o->failed)
-		return;
-	if (!item || print(o, item)) {
+	if (!o->failed && (!item || print(o, item)))
 		o->failed = 1;
-		return;
+	if (!o->failed) {
+		if (o->nitems++)
+			fputs(",\n", o->f);
+		fputs(o->buf, o->f);
 	}
-	if (o->nitems++)
-		fputs(",\n", o->f);
-	fputs(o->buf, o->f);
+	cJSON_Delete(item);
 }
 
 void xe_puts(struct xe_out *o, const char *text)

@@ -105,4 +105,5 @@ expect 64 "no PATH given" --format otlp
 expect 0 "" --format chrome -- analyze/testdata/gpu.json
 "$cli" export --format chrome -o "$tmp/never.json" "$tmp/cut.json" 2>/dev/null || true
 [ ! -e "$tmp/never.json" ] || fail "-o file written for invalid input"
+! ls "$tmp" | grep -q '\.tmp\.' || fail "temp files left behind: $(ls "$tmp")"
 echo "exit codes, one-line errors, nothing written on failure: ok"

@@ -295,12 +295,6 @@ static int open_resource(struct otlp *s, const struct xe_turn *t, struct xe_out 
 	return 0;
 }
 
-static void put_free(struct xe_out *o, cJSON *sp)
-{
-	xe_put(o, sp);
-	cJSON_Delete(sp);
-}
-
 static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 {
 	struct otlp *s = st;
@@ -315,11 +309,11 @@ static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 	}
 	sp = root_span(t, tr, s->offset);
 	add_events(sp, m, nmarks, &next, -1, s->offset);
-	put_free(o, sp);
+	xe_put(o, sp);
 	for (size_t i = 0; i < t->nspans; i++) {
 		sp = file_span(&t->spans[i], tr, s->offset); /* top-level: the root's child */
 		add_events(sp, m, nmarks, &next, (int)i, s->offset);
-		put_free(o, sp);
+		xe_put(o, sp);
 	}
 	free(m);
 	return 0;

@@ -81,8 +81,8 @@ const char *xe_span_l3_home(const cJSON *span);
 /* attributes[name] of obj, NULL when absent. */
 const cJSON *xe_attr(const cJSON *obj, const char *name);
 
-/* emit.c: write item (not freed) as the next element of the current list. */
-void xe_put(struct xe_out *o, const cJSON *item);
+/* emit.c: write item as the next element of the current list, and free it. */
+void xe_put(struct xe_out *o, cJSON *item);
 /* Write raw text; start a new list (the next xe_put writes no separator). */
 void xe_puts(struct xe_out *o, const char *text);
 void xe_out_list_reset(struct xe_out *o);
