@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Attributes OpenTelemetry defines as doubles, even when the value is whole. */
@@ -82,12 +83,17 @@ void xe_otlp_attr_int(cJSON *attrs, const char *key, int64_t v)
 
 void xe_otlp_attr_map(cJSON *attrs, const char *prefix, const cJSON *obj)
 {
-	char key[256];
 	const cJSON *m;
 
 	cJSON_ArrayForEach(m, obj)
 	{
-		snprintf(key, sizeof(key), "%s%s", prefix, m->string);
+		size_t len = strlen(prefix) + strlen(m->string) + 1;
+		char *key = malloc(len); /* names are the file's: any length */
+
+		if (!key)
+			continue; /* out of memory: lost, as a failed cJSON allocation would be */
+		snprintf(key, len, "%s%s", prefix, m->string);
 		xe_otlp_attr(attrs, key, m);
+		free(key);
 	}
 }
