@@ -31,11 +31,13 @@ if ! command -v npm >/dev/null; then
 fi
 
 # npm packages pinned in third_party/npm/package.json: bun (a BoringSSL client
-# without symbols, for the ciphertext-tier tests) and ajv (an independent JSON
-# Schema validator for //schema:schema_ajv_test).
+# without symbols, for the ciphertext-tier tests), ajv (an independent JSON
+# Schema validator for //schema:schema_ajv_test) and @opentelemetry/otlp-transformer
+# (opentelemetry-proto's messages, for //export:export_test).
 if [ ! -x third_party/npm/node_modules/bun/bin/bun.exe ] ||
-	[ ! -f third_party/npm/node_modules/ajv/dist/2020.js ]; then
-	echo "setup: installing npm packages (bun, ajv)" >&2
+	[ ! -f third_party/npm/node_modules/ajv/dist/2020.js ] ||
+	[ ! -f third_party/npm/node_modules/@opentelemetry/otlp-transformer/build/src/generated/root.js ]; then
+	echo "setup: installing npm packages (bun, ajv, otlp-transformer)" >&2
 	npm install --silent --no-audit --no-fund --prefix third_party/npm >/dev/null
 fi
 

@@ -79,6 +79,21 @@ int xa_render_session(const struct xa_session *s, const struct xa_options *o, FI
 int xa_render_to_path(const struct xa_turn *t, const struct xa_session *s,
 		      const struct xa_options *o, const char *path);
 
+/*
+ * The turn files of a session directory (turn_NNN.json), in index order,
+ * without listing them in memory: xa_scan_dir finds the index range, then
+ * xa_scan_path names each index that has a file. `xperf export` walks with it too.
+ */
+struct xa_scan {
+	char dir[512];
+	int64_t lo, hi;  /* smallest and largest turn index found */
+	uint32_t widths; /* bit w: some file's index has w digits */
+	size_t nfiles;
+};
+int xa_scan_dir(const char *dir, struct xa_scan *sc);
+/* Path of turn `idx` into path; 0 when such a file exists. */
+int xa_scan_path(const struct xa_scan *sc, int64_t idx, char *path, size_t len);
+
 /* The short summary the recorder and the demo print. */
 struct xa_bottleneck {
 	const struct xp_l3 *l3; /* NULL when fewer than three fired */

@@ -210,17 +210,6 @@ int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, 
 /* Same for a buffer in memory. */
 int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err);
 
-/* load.c: the turn files of a session directory, without listing them in memory. */
-struct xa_scan {
-	char dir[512];
-	int64_t lo, hi;  /* smallest and largest turn index found */
-	uint32_t widths; /* bit w: some file's index has w digits */
-	size_t nfiles;
-};
-int xa_scan_dir(const char *dir, struct xa_scan *sc);
-/* Path of turn `idx` into path; 0 when such a file exists. */
-int xa_scan_path(const struct xa_scan *sc, int64_t idx, char *path, size_t len);
-
 /* normalize.c: carve ttft/stream gaps, flatten into tr->segs; 0 ok, -1 memory. */
 int xa_normalize(struct xa_trace *tr);
 /* domain.c: set span domains from the stage map, record corrections in t. */

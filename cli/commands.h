@@ -16,6 +16,7 @@
 int cmd_analyze(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_theory(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);

@@ -13,6 +13,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "Top-down report of a turn or a session (json, text, html)" },
+	{ "export", cmd_export, "turns as a Chrome trace (Perfetto) or OTLP/JSON spans" },
 	{ "fleet", cmd_fleet, "fleet-wide report or Prometheus metrics over many nodes' traces" },
 	{ "demo", cmd_demo, "trace a sample agent against a local mock LLM and report (root)" },
 	{ "theory", cmd_theory, "print the Top-down model (domains, L2, L3, L4, rules)" },

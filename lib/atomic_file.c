@@ -31,39 +31,52 @@ int xp_mkdir_p(const char *dir)
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t len)
+int xp_atomic_open(struct xp_atomic *a, const char *path)
 {
-	while (len > 0) {
-		ssize_t w = write(fd, p, len);
+	int fd;
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		len -= (size_t)w;
+	a->f = NULL;
+	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path) ||
+	    snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(a->tmp))
+		return -ENAMETOOLONG;
+	fd = open(a->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (!(a->f = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(a->tmp);
+		return -ENOMEM;
 	}
 	return 0;
 }
 
-int xp_write_file_atomic(const char *path, const void *data, size_t len)
+int xp_atomic_close(struct xp_atomic *a, int commit)
 {
-	char tmp[PATH_MAX];
-	int fd, err;
+	int err = commit ? 0 : -ECANCELED;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	err = write_all(fd, data, len);
-	if (!err && fsync(fd))
+	errno = 0;
+	if (!err && (fflush(a->f) || ferror(a->f) || fsync(fileno(a->f))))
+		err = errno ? -errno : -EIO;
+	if (fclose(a->f) && !err)
 		err = -errno;
-	if (close(fd) && !err)
-		err = -errno;
-	if (!err && rename(tmp, path))
+	if (!err && rename(a->tmp, a->path))
 		err = -errno;
 	if (err)
-		unlink(tmp);
-	return err;
+		unlink(a->tmp);
+	a->f = NULL;
+	return commit ? err : 0;
+}
+
+int xp_write_file_atomic(const char *path, const void *data, size_t len)
+{
+	struct xp_atomic a;
+	int err = xp_atomic_open(&a, path);
+
+	if (err)
+		return err;
+	if (fwrite(data, 1, len, a.f) != len) {
+		xp_atomic_close(&a, 0);
+		return -EIO;
+	}
+	return xp_atomic_close(&a, 1);
 }

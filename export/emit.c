@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/*
+ * emit.c - the export writer. Output is streamed item by item (a turn's
+ * events are freed once written), each printed by cJSON into one buffer
+ * that grows to the largest item, so that 10k spans cost no 10k mallocs.
+ */
+#include "export/walk.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+
+#define XE_BUF_MIN 4096
+
+static int print(struct xe_out *o, cJSON *item)
+{
+	for (;;) {
+		if (o->cap && cJSON_PrintPreallocated(item, o->buf, (int)o->cap, 0))
+			return 0;
+		size_t cap = o->cap ? o->cap * 2 : XE_BUF_MIN;
+		char *p = cap <= INT32_MAX ? realloc(o->buf, cap) : NULL;
+
+		if (!p)
+			return -1;
+		o->buf = p;
+		o->cap = cap;
+	}
+}
+
+void xe_put(struct xe_out *o, cJSON *item)
+{
+	if (!o->failed && (!item || print(o, item)))
+		o->failed = 1;
+	if (!o->failed) {
+		if (o->nitems++)
+			fputs(",\n", o->f);
+		fputs(o->buf, o->f);
+	}
+	cJSON_Delete(item);
+}
+
+void xe_puts(struct xe_out *o, const char *text)
+{
+	fputs(text, o->f);
+}
+
+void xe_out_list_reset(struct xe_out *o)
+{
+	o->nitems = 0;
+}
+
+cJSON *xe_us_raw(uint64_t ns)
+{
+	char text[32];
+
+	snprintf(text, sizeof(text), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	return cJSON_CreateRaw(text);
+}

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+/*
+ * export.c - `xperf export` as a library call: pick the format, walk the
+ * inputs into it, report a write failure.
+ */
+#include "export/export.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "export/walk.h"
+
+static const struct {
+	const char *name;
+	enum xe_format format;
+	const struct xe_format_ops *ops;
+	void *(*create)(const struct xe_options *opt);
+	void (*destroy)(void *st);
+} formats[] = {
+	{ "chrome", XE_CHROME, &xe_chrome_ops, xe_chrome_new, xe_chrome_free },
+	{ "otlp", XE_OTLP, &xe_otlp_ops, xe_otlp_new, xe_otlp_free },
+};
+
+int xe_parse_format(const char *s, enum xe_format *out)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(s, formats[i].name)) {
+			*out = formats[i].format;
+			return 0;
+		}
+	return -1;
+}
+
+static int64_t ns_of(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t xe_clock_offset_now(void)
+{
+	return ns_of(CLOCK_REALTIME) - ns_of(CLOCK_MONOTONIC);
+}
+
+int xe_export(char *const *paths, int npaths, const struct xe_options *o, FILE *out, FILE *err)
+{
+	struct xe_out w = { .f = out };
+	size_t i = 0;
+	void *st;
+	int rc;
+
+	while (formats[i].format != o->format)
+		i++;
+	if (!(st = formats[i].create(o))) {
+		fprintf(err, "xperf export: out of memory\n");
+		return XE_EFAIL;
+	}
+	rc = xe_walk(paths, npaths, formats[i].ops, st, &w, err);
+	if (rc == XE_EFAIL)
+		fprintf(err, "xperf export: out of memory or write error\n");
+	formats[i].destroy(st);
+	free(w.buf);
+	return rc;
+}

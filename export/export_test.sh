@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# export_test.sh - `xperf export` end to end on real turn files: the analyzer's
+# hand-computed fixtures, the schema's full example (GPU records with launch
+# correlation), a session written by the SDK (examples/c_agent, run here) and
+# one assembled from recorded kernel events (xperf-replay of the demo). Each
+# output is checked against its inputs by check_export.py, the OTLP output
+# also by opentelemetry-proto's own messages (otlp_proto_check.js); then
+# determinism, the clock offset, overlap lanes, file mode and exit codes.
+set -euo pipefail
+cli=cli/xperf
+check=export/check_export.py
+ws=$(cd "$(dirname "$(readlink -f export/otlp_proto_check.js)")/.." && pwd)
+export NODE_PATH=$ws/third_party/npm/node_modules
+if [ ! -f "$NODE_PATH/@opentelemetry/otlp-transformer/build/src/generated/root.js" ]; then
+	echo "FAIL: @opentelemetry/otlp-transformer is not installed in $NODE_PATH: run ./setup.sh --deps-only"
+	exit 1
+fi
+tmp=$TEST_TMPDIR
+offset=1700000000000000000
+fail() { echo "FAIL: $*"; exit 1; }
+
+both() { # name, inputs...: export both formats, check each
+	local name=$1
+	shift
+	"$cli" export --format chrome -o "$tmp/$name.chrome.json" "$@"
+	python3 "$check" chrome "$tmp/$name.chrome.json" "$@" | sed "s/^/$name: /"
+	"$cli" export --format otlp --clock-offset-ns $offset -o "$tmp/$name.otlp.json" "$@"
+	python3 "$check" otlp $offset "$tmp/$name.otlp.json" "$@" | sed "s/^/$name: /"
+	node export/otlp_proto_check.js "$tmp/$name.otlp.json" | sed "s/^/$name: /"
+}
+
+# Every hand-computed fixture on its own (they share session "t", turn 1).
+for f in analyze/testdata/*.json; do
+	both "$(basename "$f" .json)" "$f" >/dev/null || { echo "in $f"; exit 1; }
+done
+echo "analyzer fixtures: $(ls analyze/testdata/*.json | wc -l) files, both formats checked"
+
+# An SDK session and an assembled one, exported with GPU and fixture sessions in one go.
+XPERF_TRACE_DIR="$tmp/sdk" examples/c_agent >"$tmp/agent.out"
+sdk=$(sed -n 's/^traces: //p' "$tmp/agent.out")
+assemble/xperf-replay -o "$tmp/asm" --session demo assemble/testdata/demo_plain.jsonl >/dev/null
+inputs=(schema/testdata/valid/llm_turn_full.json analyze/testdata/session_ebpf
+	analyze/testdata/session_growth "$sdk" "$tmp/asm/demo")
+both all "${inputs[@]}"
+grep -q '"ph":"f"' "$tmp/all.chrome.json" || fail "no GPU flow in the chrome output"
+grep -q '"name":"tokens received"' "$tmp/all.chrome.json" || fail "no token counter"
+python3 - "$tmp/all.otlp.json" <<'PY'
+import json, sys
+spans = [s for rs in json.load(open(sys.argv[1]))["resourceSpans"]
+         for ss in rs["scopeSpans"] for s in ss["spans"]]
+# the SDK's failing tool call and the demo's failing ls: status ERROR with the exit code
+bad = [s for s in spans if s.get("status", {}).get("code") == 2]
+assert any("exit code" in s["status"]["message"] for s in bad), bad
+assert any(s["kind"] == 3 and s["name"] == "llm_inference" for s in spans)
+print("all: %d spans, %d with status ERROR" % (len(spans), len(bad)))
+PY
+
+# The same files give the same bytes (ids derive from session id and turn index).
+"$cli" export --format otlp --clock-offset-ns $offset "${inputs[@]}" >"$tmp/again.json"
+cmp -s "$tmp/again.json" "$tmp/all.otlp.json" || fail "otlp output not deterministic"
+"$cli" export --format chrome "${inputs[@]}" | cmp -s - "$tmp/all.chrome.json" ||
+	fail "chrome output not deterministic"
+
+# Default clock offset: this boot's, so a turn the SDK wrote just now is dated now.
+"$cli" export --format otlp "$sdk" >"$tmp/now.json"
+python3 - "$tmp/now.json" <<'PY'
+import json, sys, time
+spans = [s for rs in json.load(open(sys.argv[1]))["resourceSpans"]
+         for ss in rs["scopeSpans"] for s in ss["spans"]]
+ages = [time.time() - int(s["startTimeUnixNano"]) / 1e9 for s in spans]
+assert all(0 <= a < 600 for a in ages), (min(ages), max(ages))
+print("default clock offset: SDK spans dated %.1f-%.1f s ago" % (min(ages), max(ages)))
+PY
+
+# Spans overlapping without nesting on one thread: the second goes to an overflow lane.
+grep -q '"name":"main thread 1 (overlap 1)"' "$tmp/overlap.chrome.json" ||
+	fail "overlap.json: no overflow lane"
+
+# Output files are 0600.
+[ "$(stat -c %a "$tmp/all.otlp.json")" = 600 ] || fail "mode $(stat -c %a "$tmp/all.otlp.json")"
+
+expect() { # code, stderr pattern, args...
+	local want=$1 pat=$2 rc=0
+	shift 2
+	"$cli" export "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+	[ "$rc" = "$want" ] || fail "export $*: exit $rc, want $want: $(cat "$tmp/err")"
+	[ -z "$pat" ] || grep -qE -- "$pat" "$tmp/err" || fail "export $*: stderr '$(cat "$tmp/err")' lacks /$pat/"
+	if [ "$want" != 0 ]; then
+		[ ! -s "$tmp/out" ] || fail "export $*: wrote output on failure"
+	fi
+}
+printf '{"schema_version": "1.0",\n "spans": [1,' >"$tmp/cut.json"
+expect 2 "^xperf export: $tmp/cut.json:2:[0-9]+: " --format chrome "$tmp/cut.json"
+[ "$(wc -l <"$tmp/err")" = 1 ] || fail "more than one line for one bad file"
+expect 2 "session_skip/turn_002.json:[0-9]+:[0-9]+: " --format otlp analyze/testdata/session_skip
+expect 2 "turn 1 of session t is given twice" --format otlp analyze/testdata/gpu.json \
+	analyze/testdata/full.json analyze/testdata/overlap.json
+expect 2 "nope.json:0:0: .*cannot open" --format chrome "$tmp/nope.json"
+expect 2 "no turn_NNN.json file" --format chrome "$tmp"
+expect 64 "--format chrome\|otlp is required" analyze/testdata/gpu.json
+expect 64 "invalid argument '--format svg'" --format svg analyze/testdata/gpu.json
+expect 64 "invalid argument '--clock-offset-ns 12x'" --format otlp --clock-offset-ns 12x x
+expect 64 "no PATH given" --format otlp
+expect 0 "" --format chrome -- analyze/testdata/gpu.json
+"$cli" export --format chrome -o "$tmp/never.json" "$tmp/cut.json" 2>/dev/null || true
+[ ! -e "$tmp/never.json" ] || fail "-o file written for invalid input"
+! ls "$tmp" | grep -q '\.tmp\.' || fail "temp files left behind: $(ls "$tmp")"
+echo "exit codes, one-line errors, nothing written on failure: ok"

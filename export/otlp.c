@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otlp.c - turns as an OTLP/JSON ExportTraceServiceRequest. A turn is a
+ * trace: its id is derived from the session id and the turn index, so the
+ * same file exports to the same ids; a root span covers the turn and is the
+ * parent of the file's top-level spans. Consecutive turns of one session
+ * share a resourceSpans entry (the agent process). Marks become span events,
+ * failed LLM calls and tools status ERROR. Times are Unix-epoch ns: the
+ * file's CLOCK_MONOTONIC times plus the clock offset of the options.
+ */
+#include "export/otlp.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "export/walk.h"
+
+#define SPAN_KIND_INTERNAL 1
+#define SPAN_KIND_CLIENT 3
+#define STATUS_CODE_ERROR 2
+
+/* Stages whose span is a call to a remote service (the LLM provider); others are INTERNAL. */
+static const struct {
+	const char *stage;
+	int kind;
+} stage_kinds[] = { { "llm_inference", SPAN_KIND_CLIENT } };
+
+/* Span members shown as attributes under these names (the open maps get a prefix). */
+static const struct {
+	const char *member, *key;
+} span_fields[] = {
+	{ "stage", "xperf.stage" },	  { "domain", "xperf.domain" },
+	{ "category", "xperf.category" }, { "custom_stage", "xperf.custom_stage" },
+	{ "id", "xperf.span_id" },	  { "tid", "thread.id" },
+};
+
+static const struct {
+	const char *member, *key;
+} turn_fields[] = {
+	{ "session_id", "xperf.session_id" }, { "turn_index", "xperf.turn_index" },
+	{ "complete", "xperf.complete" },     { "source", "xperf.source" },
+};
+
+struct otlp {
+	int64_t offset;   /* Unix-epoch ns minus CLOCK_MONOTONIC ns */
+	int open;         /* a resourceSpans entry is open */
+	size_t nresource; /* entries written */
+};
+
+/* One mark, sorted by the span it is attached to (-1: the root), then time. */
+struct mark {
+	const cJSON *item;
+	const char *cat; /* "waste", "fused" */
+	int span;
+	uint64_t t;
+};
+
+struct ids {
+	uint64_t hi, lo;
+};
+
+/* splitmix64's finalizer: every input bit reaches every output bit. */
+static uint64_t mix(uint64_t x)
+{
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static uint64_t nonzero(uint64_t x)
+{
+	return x ? x : 1; /* all-zero ids are invalid in OTLP */
+}
+
+static struct ids trace_id(const char *session, int64_t turn)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a 64 over the session id */
+
+	for (const unsigned char *p = (const unsigned char *)session; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	h = mix(h ^ mix((uint64_t)turn));
+	return (struct ids){ nonzero(mix(h ^ 0x9e3779b97f4a7c15ULL)), nonzero(h) };
+}
+
+/* The root span is file id 0 (file ids start at 1), so a file parent of 0 (none) is the root. */
+static uint64_t span_id(struct ids tr, int64_t id)
+{
+	return nonzero(mix(tr.lo ^ mix(tr.hi + (uint64_t)id)));
+}
+
+static void add_hex(cJSON *obj, const char *key, uint64_t hi, uint64_t lo, int wide)
+{
+	char hex[33];
+
+	if (wide)
+		snprintf(hex, sizeof(hex), "%016llx%016llx", (unsigned long long)hi,
+			 (unsigned long long)lo);
+	else
+		snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)lo);
+	cJSON_AddStringToObject(obj, key, hex);
+}
+
+static void add_time(cJSON *obj, const char *key, uint64_t mono, int64_t offset)
+{
+	int64_t t = (int64_t)mono + offset;
+	char text[24];
+
+	snprintf(text, sizeof(text), "%lld", (long long)(t > 0 ? t : 0));
+	cJSON_AddStringToObject(obj, key, text);
+}
+
+static int kind_of(const cJSON *span)
+{
+	const char *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage"));
+
+	for (size_t i = 0; stage && i < sizeof(stage_kinds) / sizeof(stage_kinds[0]); i++)
+		if (!strcmp(stage, stage_kinds[i].stage))
+			return stage_kinds[i].kind;
+	return SPAN_KIND_INTERNAL;
+}
+
+static cJSON *event_of(const struct mark *m, int64_t offset)
+{
+	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->item, "kind"));
+	const cJSON *l3 = cJSON_GetObjectItemCaseSensitive(m->item, "l3");
+	cJSON *ev = cJSON_CreateObject(), *attrs;
+	char name[80];
+
+	add_time(ev, "timeUnixNano", m->t, offset);
+	snprintf(name, sizeof(name), "xperf.%s.%s", m->cat, kind);
+	cJSON_AddStringToObject(ev, "name", name);
+	attrs = cJSON_AddArrayToObject(ev, "attributes");
+	if (l3)
+		xe_otlp_attr(attrs, "xperf.l3", l3);
+	xe_otlp_attr_map(attrs, "xperf.count.", cJSON_GetObjectItemCaseSensitive(m->item, "counts"));
+	xe_otlp_attr_map(attrs, "", cJSON_GetObjectItemCaseSensitive(m->item, "attributes"));
+	return ev;
+}
+
+/* The span's events: marks [*next, ...) attached to `span`; *next moves past them. */
+static void add_events(cJSON *sp, const struct mark *m, size_t n, size_t *next, int span,
+		       int64_t offset)
+{
+	cJSON *events = NULL;
+
+	for (; *next < n && m[*next].span == span; (*next)++) {
+		if (!events)
+			events = cJSON_AddArrayToObject(sp, "events");
+		cJSON_AddItemToArray(events, event_of(&m[*next], offset));
+	}
+}
+
+/* The members common to every span: ids, name, kind, times. */
+static cJSON *span_head(struct ids tr, int64_t id, int64_t parent, const char *name, int kind,
+			uint64_t start, uint64_t end, int64_t offset)
+{
+	cJSON *sp = cJSON_CreateObject();
+
+	add_hex(sp, "traceId", tr.hi, tr.lo, 1);
+	add_hex(sp, "spanId", 0, span_id(tr, id), 0);
+	if (parent >= 0)
+		add_hex(sp, "parentSpanId", 0, span_id(tr, parent), 0);
+	cJSON_AddStringToObject(sp, "name", name);
+	cJSON_AddNumberToObject(sp, "kind", kind);
+	add_time(sp, "startTimeUnixNano", start, offset);
+	add_time(sp, "endTimeUnixNano", end, offset);
+	return sp;
+}
+
+static cJSON *file_span(const struct xe_span *s, struct ids tr, int64_t offset)
+{
+	const cJSON *sched = cJSON_GetObjectItemCaseSensitive(s->item, "sched");
+	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(s->item, "counters");
+	const char *l3 = xe_span_l3_home(s->item);
+	char name[160], why[64];
+	cJSON *sp, *attrs;
+
+	xe_span_name(s->item, name, sizeof(name));
+	sp = span_head(tr, s->id, s->parent, name, kind_of(s->item), s->start, s->end, offset);
+	attrs = cJSON_AddArrayToObject(sp, "attributes");
+	xe_otlp_attr_map(attrs, "", cJSON_GetObjectItemCaseSensitive(s->item, "attributes"));
+	for (size_t i = 0; i < sizeof(span_fields) / sizeof(span_fields[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(s->item, span_fields[i].member);
+
+		if (v)
+			xe_otlp_attr(attrs, span_fields[i].key, v);
+	}
+	if (l3)
+		xe_otlp_attr_str(attrs, "xperf.l3", l3);
+	xe_otlp_attr_map(attrs, "xperf.sched.", sched);
+	xe_otlp_attr_map(attrs, "xperf.counter.",
+			 cJSON_GetObjectItemCaseSensitive(counters, "values"));
+	xe_otlp_attr_map(attrs, "xperf.counter_unavailable.",
+			 cJSON_GetObjectItemCaseSensitive(counters, "unavailable"));
+	if (xe_span_failed(s->item, why, sizeof(why))) {
+		cJSON *status = cJSON_AddObjectToObject(sp, "status");
+
+		cJSON_AddNumberToObject(status, "code", STATUS_CODE_ERROR);
+		cJSON_AddStringToObject(status, "message", why);
+	}
+	return sp;
+}
+
+static cJSON *root_span(const struct xe_turn *t, struct ids tr, int64_t offset)
+{
+	const cJSON *dq = cJSON_GetObjectItemCaseSensitive(t->doc, "data_quality");
+	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
+	char name[40];
+	cJSON *sp, *attrs;
+
+	snprintf(name, sizeof(name), "turn %lld", (long long)t->turn_index);
+	sp = span_head(tr, 0, -1, name, SPAN_KIND_INTERNAL, t->start, t->end, offset);
+	attrs = cJSON_AddArrayToObject(sp, "attributes");
+	xe_otlp_attr(attrs, "gen_ai.agent.name", cJSON_GetObjectItemCaseSensitive(agent, "name"));
+	for (size_t i = 0; i < sizeof(turn_fields) / sizeof(turn_fields[0]); i++)
+		xe_otlp_attr(attrs, turn_fields[i].key,
+			     cJSON_GetObjectItemCaseSensitive(t->doc, turn_fields[i].member));
+	xe_otlp_attr_map(attrs, "xperf.data_quality.", dq);
+	return sp;
+}
+
+static int by_span_time(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	if (x->span != y->span)
+		return x->span < y->span ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Both kinds of marks, sorted by span (root first). NULL on memory. */
+static struct mark *collect_marks(const struct xe_turn *t, size_t *n)
+{
+	static const char *const lists[][2] = { { "waste_marks", "waste" },
+						{ "fused_marks", "fused" } };
+	size_t cap = 1;
+	struct mark *m;
+	const cJSON *it;
+
+	for (size_t l = 0; l < 2; l++)
+		cap += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t->doc,
+										   lists[l][0]));
+	if (!(m = malloc(cap * sizeof(*m))))
+		return NULL;
+	*n = 0;
+	for (size_t l = 0; l < 2; l++)
+		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(t->doc, lists[l][0]))
+			m[(*n)++] = (struct mark){ it, lists[l][1],
+						   xe_span_find(t, (int64_t)xe_u64(it, "span")),
+						   xe_u64(it, "t_ns") };
+	qsort(m, *n, sizeof(*m), by_span_time);
+	return m;
+}
+
+static cJSON *resource_of(const struct xe_turn *t)
+{
+	static const struct {
+		const char *member, *key;
+	} agent_fields[] = {
+		{ "name", "service.name" },		 { "pid", "process.pid" },
+		{ "comm", "process.executable.name" }, { "model", "xperf.agent.model" },
+		{ "container_id", "container.id" },
+	};
+	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
+	cJSON *res = cJSON_CreateObject(), *attrs = cJSON_AddArrayToObject(res, "attributes");
+
+	for (size_t i = 0; i < sizeof(agent_fields) / sizeof(agent_fields[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(agent, agent_fields[i].member);
+
+		if (v && !cJSON_IsNull(v))
+			xe_otlp_attr(attrs, agent_fields[i].key, v);
+	}
+	xe_otlp_attr_str(attrs, "xperf.session_id", t->session_id);
+	return res;
+}
+
+/* Close the open resourceSpans entry and open one for t's session. */
+static int open_resource(struct otlp *s, const struct xe_turn *t, struct xe_out *o)
+{
+	cJSON *res = resource_of(t);
+	char *text = cJSON_PrintUnformatted(res);
+
+	cJSON_Delete(res);
+	if (!text)
+		return -1;
+	if (s->open)
+		xe_puts(o, "\n]}]}");
+	xe_puts(o, s->nresource++ ? ",\n{\"resource\":" : "{\"resource\":");
+	xe_puts(o, text);
+	xe_puts(o, ",\"scopeSpans\":[{\"scope\":{\"name\":\"xperf\",\"version\":\"1.0\"},"
+		   "\"spans\":[\n");
+	free(text);
+	xe_out_list_reset(o);
+	s->open = 1;
+	return 0;
+}
+
+static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
+{
+	struct otlp *s = st;
+	struct ids tr = trace_id(t->session_id, t->turn_index);
+	size_t nmarks = 0, next = 0;
+	struct mark *m = collect_marks(t, &nmarks);
+	cJSON *sp;
+
+	if (!m || (t->session_changed && open_resource(s, t, o))) {
+		free(m);
+		return -1;
+	}
+	sp = root_span(t, tr, s->offset);
+	add_events(sp, m, nmarks, &next, -1, s->offset);
+	xe_put(o, sp);
+	for (size_t i = 0; i < t->nspans; i++) {
+		sp = file_span(&t->spans[i], tr, s->offset); /* top-level: the root's child */
+		add_events(sp, m, nmarks, &next, (int)i, s->offset);
+		xe_put(o, sp);
+	}
+	free(m);
+	return 0;
+}
+
+static int otlp_begin(void *st, struct xe_out *o)
+{
+	(void)st;
+	xe_puts(o, "{\"resourceSpans\":[\n");
+	return 0;
+}
+
+static int otlp_end(void *st, struct xe_out *o)
+{
+	struct otlp *s = st;
+
+	xe_puts(o, s->open ? "\n]}]}\n]}\n" : "]}\n");
+	return 0;
+}
+
+const struct xe_format_ops xe_otlp_ops = { otlp_begin, otlp_turn, otlp_end };
+
+void *xe_otlp_new(const struct xe_options *opt)
+{
+	struct otlp *s = calloc(1, sizeof(*s));
+
+	if (s)
+		s->offset = opt->clock_offset_ns;
+	return s;
+}
+
+void xe_otlp_free(void *st)
+{
+	free(st);
+}

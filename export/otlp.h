@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * otlp.h - OTLP/JSON attribute values (otlp_attr.c), shared by the span
+ * writer (otlp.c). The OTLP/JSON mapping: int64 values are decimal strings,
+ * ids are lowercase hex, enums are their numbers.
+ */
+#ifndef XPERF_EXPORT_OTLP_H
+#define XPERF_EXPORT_OTLP_H
+
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+/* Append {"key": key, "value": AnyValue of v} to the attribute list attrs (v not taken). */
+void xe_otlp_attr(cJSON *attrs, const char *key, const cJSON *v);
+/* The same for C values. */
+void xe_otlp_attr_str(cJSON *attrs, const char *key, const char *s);
+void xe_otlp_attr_int(cJSON *attrs, const char *key, int64_t v);
+/* Every member of obj (an open map of the file) as key prefix + member name. */
+void xe_otlp_attr_map(cJSON *attrs, const char *prefix, const cJSON *obj);
+
+#endif /* XPERF_EXPORT_OTLP_H */

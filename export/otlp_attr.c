@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * otlp_attr.c - TurnTrace values as OTLP AnyValue: strings, booleans,
+ * integers (decimal strings, as OTLP/JSON writes int64), doubles and arrays
+ * of them. The file's numbers come through cJSON as doubles: a whole number
+ * becomes an intValue unless the attribute is defined as a double.
+ */
+#include "export/otlp.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Attributes OpenTelemetry defines as doubles, even when the value is whole. */
+static const char *const double_attrs[] = { "gen_ai.server.time_to_first_token" };
+
+static int is_double_attr(const char *key)
+{
+	for (size_t i = 0; i < sizeof(double_attrs) / sizeof(double_attrs[0]); i++)
+		if (!strcmp(key, double_attrs[i]))
+			return 1;
+	return 0;
+}
+
+static cJSON *int_value(int64_t v)
+{
+	char text[24];
+	cJSON *any = cJSON_CreateObject();
+
+	snprintf(text, sizeof(text), "%lld", (long long)v);
+	cJSON_AddStringToObject(any, "intValue", text);
+	return any;
+}
+
+static cJSON *any_value(const cJSON *v, int as_double)
+{
+	cJSON *any, *list;
+	const cJSON *e;
+
+	if (cJSON_IsNumber(v) && !as_double && v->valuedouble == floor(v->valuedouble) &&
+	    fabs(v->valuedouble) < 9.2e18)
+		return int_value((int64_t)v->valuedouble);
+	any = cJSON_CreateObject();
+	if (cJSON_IsNumber(v))
+		cJSON_AddNumberToObject(any, "doubleValue", v->valuedouble);
+	else if (cJSON_IsBool(v))
+		cJSON_AddBoolToObject(any, "boolValue", cJSON_IsTrue(v));
+	else if (cJSON_IsArray(v)) {
+		list = cJSON_AddArrayToObject(cJSON_AddObjectToObject(any, "arrayValue"), "values");
+		cJSON_ArrayForEach(e, v) cJSON_AddItemToArray(list, any_value(e, as_double));
+	} else
+		cJSON_AddStringToObject(any, "stringValue", cJSON_GetStringValue(v));
+	return any;
+}
+
+static void add(cJSON *attrs, const char *key, cJSON *any)
+{
+	cJSON *kv = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(kv, "key", key);
+	cJSON_AddItemToObject(kv, "value", any);
+	cJSON_AddItemToArray(attrs, kv);
+}
+
+void xe_otlp_attr(cJSON *attrs, const char *key, const cJSON *v)
+{
+	add(attrs, key, any_value(v, is_double_attr(key)));
+}
+
+void xe_otlp_attr_str(cJSON *attrs, const char *key, const char *s)
+{
+	cJSON *any = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(any, "stringValue", s);
+	add(attrs, key, any);
+}
+
+void xe_otlp_attr_int(cJSON *attrs, const char *key, int64_t v)
+{
+	add(attrs, key, int_value(v));
+}
+
+void xe_otlp_attr_map(cJSON *attrs, const char *prefix, const cJSON *obj)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, obj)
+	{
+		size_t len = strlen(prefix) + strlen(m->string) + 1;
+		char *key = malloc(len); /* names are the file's: any length */
+
+		if (!key)
+			continue; /* out of memory: lost, as a failed cJSON allocation would be */
+		snprintf(key, len, "%s%s", prefix, m->string);
+		xe_otlp_attr(attrs, key, m);
+		free(key);
+	}
+}

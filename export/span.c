@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+/*
+ * span.c - read a validated turn for the formats: its span table (sorted by
+ * start, longer first, parents resolved to indexes) and the few derived
+ * values both formats show (display name, failure, L3 home).
+ */
+#include "export/walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "theory/theory.h"
+
+uint64_t xe_u64(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
+		return 0;
+	return v->valuedouble >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v->valuedouble;
+}
+
+const cJSON *xe_attr(const cJSON *obj, const char *name)
+{
+	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(obj, "attributes"),
+						name);
+}
+
+static int by_time(const void *a, const void *b)
+{
+	const struct xe_span *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Ids with their index in the sorted table, sorted by id: parent and mark lookups. */
+struct xe_id_ix {
+	int64_t id;
+	int ix;
+};
+
+static int by_id(const void *a, const void *b)
+{
+	int64_t x = ((const struct xe_id_ix *)a)->id, y = ((const struct xe_id_ix *)b)->id;
+
+	return (x > y) - (x < y);
+}
+
+int xe_span_find(const struct xe_turn *t, int64_t id)
+{
+	struct xe_id_ix key = { id, -1 };
+	const struct xe_id_ix *hit =
+		id ? bsearch(&key, t->ids, t->nspans, sizeof(key), by_id) : NULL;
+
+	return hit ? hit->ix : -1;
+}
+
+int xe_spans_build(struct xe_turn *t)
+{
+	const cJSON *spans = cJSON_GetObjectItemCaseSensitive(t->doc, "spans"), *sp;
+	size_t cap = (size_t)cJSON_GetArraySize(spans) + 1, n = 0;
+
+	t->spans = calloc(cap, sizeof(*t->spans));
+	t->ids = calloc(cap, sizeof(*t->ids));
+	if (!t->spans || !t->ids)
+		return -1;
+	cJSON_ArrayForEach(sp, spans)
+	{
+		t->spans[n++] = (struct xe_span){ .item = sp,
+						  .id = (int64_t)xe_u64(sp, "id"),
+						  .parent = (int64_t)xe_u64(sp, "parent"),
+						  .start = xe_u64(sp, "start_ns"),
+						  .end = xe_u64(sp, "end_ns"),
+						  .tid = (int64_t)xe_u64(sp, "tid") };
+	}
+	qsort(t->spans, n, sizeof(*t->spans), by_time);
+	for (size_t i = 0; i < n; i++)
+		t->ids[i] = (struct xe_id_ix){ t->spans[i].id, (int)i };
+	qsort(t->ids, n, sizeof(*t->ids), by_id);
+	t->nspans = n;
+	for (size_t i = 0; i < n; i++)
+		t->spans[i].parent_ix = xe_span_find(t, t->spans[i].parent);
+	return 0;
+}
+
+void xe_spans_free(struct xe_turn *t)
+{
+	free(t->spans);
+	free(t->ids);
+	t->spans = NULL;
+	t->ids = NULL;
+	t->nspans = 0;
+}
+
+void xe_span_name(const cJSON *span, char *out, size_t len)
+{
+	const char *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage"));
+	const char *tool = cJSON_GetStringValue(xe_attr(span, "tool.name"));
+
+	snprintf(out, len, "%s%s%s", stage ? stage : "?", tool ? " " : "", tool ? tool : "");
+}
+
+int xe_span_failed(const cJSON *span, char *msg, size_t len)
+{
+	const cJSON *status = xe_attr(span, "http.response.status_code");
+	const cJSON *code = xe_attr(span, "process.exit.code");
+
+	if (cJSON_IsNumber(status) && status->valuedouble >= 400) {
+		snprintf(msg, len, "HTTP status %d", status->valueint);
+		return 1;
+	}
+	if (cJSON_IsNumber(code) && code->valuedouble != 0) {
+		snprintf(msg, len, "exit code %d", code->valueint);
+		return 1;
+	}
+	return 0;
+}
+
+const char *xe_span_l3_home(const cJSON *span)
+{
+	const cJSON *custom = cJSON_GetObjectItemCaseSensitive(span, "custom_stage");
+	const struct xp_stage *st =
+		xp_stage_find(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage")));
+
+	return st && !cJSON_IsTrue(custom) ? st->l3_home : NULL;
+}

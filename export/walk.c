@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+/*
+ * walk.c - hand every turn of the inputs to a format, one turn in memory at
+ * a time: a file is loaded and validated by //schema:validate, a session
+ * directory is walked in turn-index order by the analyzer's scanner. The
+ * first invalid input stops the walk with its first error as one line.
+ */
+#include "export/walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "analyze/analyze.h"
+#include "schema/validate.h"
+
+/* A session of the export: its id and the turn indexes seen, sorted. */
+struct session {
+	char *id;
+	int64_t *turns;
+	size_t nturns;
+};
+
+struct walk {
+	const struct xe_format_ops *ops;
+	void *st;
+	struct xe_out *o;
+	FILE *err;
+	struct session *sessions; /* in order of first appearance */
+	size_t nsessions;
+	int prev;                 /* session of the previous turn, 0 before the first */
+};
+
+struct first_error {
+	char line[768];
+	int count;
+};
+
+static void keep_first(const struct xp_verror *e, void *ctx)
+{
+	struct first_error *f = ctx;
+
+	if (!f->count++)
+		xp_verror_format(e, f->line, sizeof(f->line));
+}
+
+/* Number t's session (1-based, first appearance); 0 ok, -1 memory. */
+static int number_session(struct walk *w, struct xe_turn *t)
+{
+	size_t i = 0;
+
+	while (i < w->nsessions && strcmp(w->sessions[i].id, t->session_id))
+		i++;
+	if (i == w->nsessions) {
+		struct session *p = realloc(w->sessions, (i + 1) * sizeof(*p));
+
+		if (!p)
+			return -1;
+		w->sessions = p;
+		p[i] = (struct session){ strdup(t->session_id), NULL, 0 };
+		if (!p[i].id)
+			return -1;
+		w->nsessions++;
+		t->first_of_session = 1;
+	}
+	t->session = (int)i + 1;
+	t->session_changed = t->session != w->prev;
+	w->prev = t->session;
+	return 0;
+}
+
+/* Record t's index in its session: 0 new, 1 seen before (its ids would repeat), -1 memory. */
+static int seen_before(struct walk *w, const struct xe_turn *t)
+{
+	struct session *s = &w->sessions[t->session - 1];
+	size_t lo = 0, hi = s->nturns;
+	int64_t *p;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (s->turns[mid] < t->turn_index)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < s->nturns && s->turns[lo] == t->turn_index)
+		return 1;
+	if (!(p = realloc(s->turns, (s->nturns + 1) * sizeof(*p))))
+		return -1;
+	memmove(&p[lo + 1], &p[lo], (s->nturns - lo) * sizeof(*p));
+	p[lo] = t->turn_index;
+	s->turns = p;
+	s->nturns++;
+	return 0;
+}
+
+static int walk_turn(struct walk *w, struct xe_turn *t)
+{
+	const cJSON *sid = cJSON_GetObjectItemCaseSensitive(t->doc, "session_id");
+	int seen;
+
+	t->session_id = cJSON_GetStringValue(sid);
+	t->turn_index = (int64_t)xe_u64(t->doc, "turn_index");
+	t->start = xe_u64(t->doc, "start_ns");
+	t->end = xe_u64(t->doc, "end_ns");
+	if (number_session(w, t) || (seen = seen_before(w, t)) < 0 || xe_spans_build(t))
+		return XE_EFAIL;
+	if (seen) {
+		fprintf(w->err, "xperf export: %s: turn %lld of session %s is given twice\n", t->path,
+			(long long)t->turn_index, t->session_id);
+		return XE_EINVALID;
+	}
+	return w->ops->turn(w->st, t, w->o) || w->o->failed ? XE_EFAIL : XE_OK;
+}
+
+static int walk_file(struct walk *w, const char *path)
+{
+	struct first_error first = { "", 0 };
+	struct xe_turn t = { .path = path };
+	cJSON *doc = xp_load_turn(path, keep_first, &first, NULL);
+	int rc;
+
+	if (!doc) {
+		fprintf(w->err, "xperf export: %s", first.line);
+		if (first.count > 1)
+			fprintf(w->err, " (and %d more: xperf validate lists them)", first.count - 1);
+		fputc('\n', w->err);
+		return XE_EINVALID;
+	}
+	t.doc = doc;
+	rc = walk_turn(w, &t);
+	xe_spans_free(&t);
+	cJSON_Delete(doc);
+	return rc;
+}
+
+static int walk_dir(struct walk *w, const char *dir)
+{
+	struct xa_scan sc;
+	char path[1024];
+	int rc = XE_OK;
+
+	if (xa_scan_dir(dir, &sc) || !sc.nfiles) {
+		fprintf(w->err, "xperf export: %s: %s\n", dir,
+			sc.dir[0] ? "no turn_NNN.json file in this directory"
+				  : "cannot read the directory");
+		return XE_EINVALID;
+	}
+	for (int64_t i = sc.lo; rc == XE_OK && i <= sc.hi; i++)
+		if (!xa_scan_path(&sc, i, path, sizeof(path)))
+			rc = walk_file(w, path);
+	return rc;
+}
+
+int xe_walk(char *const *paths, int npaths, const struct xe_format_ops *ops, void *st,
+	    struct xe_out *o, FILE *err)
+{
+	struct walk w = { ops, st, o, err, NULL, 0, 0 };
+	int rc = ops->begin(st, o) ? XE_EFAIL : XE_OK;
+	struct stat sb;
+
+	for (int i = 0; rc == XE_OK && i < npaths; i++)
+		rc = !stat(paths[i], &sb) && S_ISDIR(sb.st_mode) ? walk_dir(&w, paths[i])
+								  : walk_file(&w, paths[i]);
+	if (rc == XE_OK && (ops->end(st, o) || o->failed))
+		rc = XE_EFAIL;
+	for (size_t i = 0; i < w.nsessions; i++) {
+		free(w.sessions[i].id);
+		free(w.sessions[i].turns);
+	}
+	free(w.sessions);
+	return rc;
+}

@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * walk.h - what the export formats share: the walk over loaded turns (walk.c),
+ * the span table of a turn and the readers of validated TurnTrace values
+ * (span.c), and the event writer (emit.c).
+ */
+#ifndef XPERF_EXPORT_WALK_H
+#define XPERF_EXPORT_WALK_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "export/export.h"
+
+/* One span of a turn, sorted by start, longer first (parents before children). */
+struct xe_span {
+	const cJSON *item;
+	int64_t id, parent; /* parent: 0 for none */
+	int parent_ix;      /* index in the sorted table, -1 for none */
+	uint64_t start, end;
+	int64_t tid;        /* 0 when the file gives none */
+};
+
+/* One valid turn, as each format sees it. */
+struct xe_turn {
+	const cJSON *doc;
+	const char *path;
+	const char *session_id;
+	int64_t turn_index;
+	uint64_t start, end;
+	int session;        /* 1-based, in order of first appearance */
+	int first_of_session; /* the first turn of this session in the export */
+	int session_changed;  /* not the session of the previous turn */
+	struct xe_span *spans;
+	size_t nspans;
+	struct xe_id_ix *ids; /* span ids sorted, for xe_span_find */
+};
+
+/* The writer: events go out as compact JSON, one per line, through one reused buffer. */
+struct xe_out {
+	FILE *f;
+	char *buf;
+	size_t cap;
+	size_t nitems; /* items written since xe_out_list_reset: separators */
+	int failed;
+};
+
+/* A format: called once before the first turn, once per turn, once after the last. */
+struct xe_format_ops {
+	int (*begin)(void *st, struct xe_out *o);
+	int (*turn)(void *st, const struct xe_turn *t, struct xe_out *o);
+	int (*end)(void *st, struct xe_out *o);
+};
+
+extern const struct xe_format_ops xe_chrome_ops, xe_otlp_ops;
+void *xe_chrome_new(const struct xe_options *opt);
+void xe_chrome_free(void *st);
+void *xe_otlp_new(const struct xe_options *opt);
+void xe_otlp_free(void *st);
+
+/* walk.c: load, validate and hand every turn of paths to ops. XE_OK, XE_EINVALID, XE_EFAIL. */
+int xe_walk(char *const *paths, int npaths, const struct xe_format_ops *ops, void *st,
+	    struct xe_out *o, FILE *err);
+
+/* span.c: the span table of t->doc (sorted, parents resolved). 0 ok, -1 memory. */
+int xe_spans_build(struct xe_turn *t);
+void xe_spans_free(struct xe_turn *t);
+/* Index of span `id` in the sorted table, -1 when absent. */
+int xe_span_find(const struct xe_turn *t, int64_t id);
+/* A non-negative integer field (validated); 0 when absent. */
+uint64_t xe_u64(const cJSON *obj, const char *key);
+/* "stage" or "stage tool" (tool.name); the displayed name in both formats. */
+void xe_span_name(const cJSON *span, char *out, size_t len);
+/* The span failed (HTTP status >= 400, non-zero exit code): 1 and why in msg, else 0. */
+int xe_span_failed(const cJSON *span, char *msg, size_t len);
+/* L3 point the span's stage charges by default (theory's stage map); NULL for custom stages. */
+const char *xe_span_l3_home(const cJSON *span);
+/* attributes[name] of obj, NULL when absent. */
+const cJSON *xe_attr(const cJSON *obj, const char *name);
+
+/* emit.c: write item as the next element of the current list, and free it. */
+void xe_put(struct xe_out *o, cJSON *item);
+/* Write raw text; start a new list (the next xe_put writes no separator). */
+void xe_puts(struct xe_out *o, const char *text);
+void xe_out_list_reset(struct xe_out *o);
+/* ns as microseconds with the nanoseconds kept: "1890000.001". */
+cJSON *xe_us_raw(uint64_t ns);
+
+#endif /* XPERF_EXPORT_WALK_H */
