@@ -17,14 +17,6 @@
  * userspace/tls_probes.h), one hash lookup per probe and nothing else.
  * One program body serves all four functions: the variants differ by
  * enum xp_tls_fn only.
- *
- * map_exit watches mmap(PROT_EXEC) of files by traced processes: a
- * library mapped after exec from outside the standard directories (a
- * wheel's bundled libssl, a venv, an agent's own copy) is announced to
- * userspace, which probes it (XP_EV_MAP_EXEC). It shares the socket
- * tier's hook (tp_btf/sys_exit: no kprobes, no trampolines, no tracefs
- * here), so every syscall of every process pays one more program call
- * and a compare of the syscall number (bench/ebpf: mmaps row).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -38,9 +30,6 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Bytes captured per SSL call at most; the rest is counted in call_len. */
 const volatile __u32 cap_bytes = XP_TLS_CAP_DEFAULT;
-
-/* Announce each executable file once per inode; per process in per_pid mode. */
-const volatile bool map_per_pid = false;
 
 /* How recent the thread's last socket receive must be to name an SSL_read's socket. */
 #define INFER_WINDOW_NS (10 * 1000 * 1000)
@@ -75,21 +64,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct xp_tls_data);
 } tls_heap SEC(".maps");
-
-/* An executable file a traced process mapped (tgid 0 unless map_per_pid). */
-struct map_key {
-	__u64 ino;
-	__u32 dev;	/* kernel encoding (MAJOR << 20 | MINOR) */
-	__u32 tgid;
-};
-
-/* Files already announced: an exec maps libc & co. again, a dlopen loop too. */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
-	__type(key, struct map_key);
-	__type(value, __u8);
-} maps_seen SEC(".maps");
 
 static __always_inline bool fn_is_ex(enum xp_tls_fn fn)
 {
@@ -297,53 +271,5 @@ int BPF_KPROBE(ssl_free, __u64 ssl)
 		bpf_ringbuf_submit(e, 0);
 	}
 	bpf_map_delete_elem(&tls_conns, &k);
-	return 0;
-}
-
-#define NR_MMAP 9		/* x86-64 */
-#define PROT_EXEC 4
-#define MAP_ANONYMOUS 0x20
-#define MAX_ERRNO 4095
-
-/* bpf_find_vma callback: the file behind the new mapping. */
-static long vma_file(struct task_struct *task, struct vm_area_struct *vma, struct map_key *k)
-{
-	struct inode *inode = BPF_CORE_READ(vma, vm_file, f_inode);
-
-	k->ino = BPF_CORE_READ(inode, i_ino);
-	k->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	return 0;
-}
-
-SEC("tp_btf/sys_exit")
-int BPF_PROG(map_exit, struct pt_regs *regs, long ret)
-{
-	struct map_key k = {};
-	struct xp_map_exec *e;
-	__u8 one = 1;
-
-	/* Cheapest tests first: this runs for every syscall on the machine. */
-	if (regs->orig_ax != NR_MMAP || (unsigned long)ret >= -MAX_ERRNO ||
-	    !(regs->dx & PROT_EXEC) || (regs->r10 & MAP_ANONYMOUS) || !xp_traced())
-		return 0;
-	bpf_find_vma(bpf_get_current_task_btf(), ret, vma_file, &k, 0);
-	if (map_per_pid)
-		k.tgid = bpf_get_current_pid_tgid() >> 32;
-	if (k.ino && bpf_map_update_elem(&maps_seen, &k, &one, BPF_NOEXIST))
-		return 0;
-	e = xp_reserve(XP_EV_MAP_EXEC, sizeof(*e));
-	if (!e)
-		return 0;
-	xp_fill_hdr(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e), bpf_get_current_task_btf());
-	e->addr = ret;
-	e->ino = k.ino;
-	e->dev_major = k.dev >> 20;
-	e->dev_minor = k.dev & 0xfffff;
-	/*
-	 * Forced: the default wakes the consumer only if it has read all
-	 * before this record, and batched data records (xp_submit) may be
-	 * pending; the sooner the probes, the fewer calls go unseen.
-	 */
-	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 	return 0;
 }

@@ -115,8 +115,8 @@ struct xp_tls_last_recv {
  * XP_EV_MAP_EXEC: process hdr.tgid mmap'd file (dev, ino) executable at
  * addr, after its exec (a dlopen, a loader mapping a DT_NEEDED library):
  * the modules rescan it for libraries to probe (tls_module.c). One record
- * per inode (per process in per_pid mode) for as long as the in-kernel
- * memo keeps it. ino is 0 when the mapping could not be read.
+ * per (process, inode) for as long as the in-kernel memo keeps it; ino is
+ * 0 when the mapping could not be read.
  */
 struct xp_map_exec {
 	struct xp_hdr hdr;

@@ -11,6 +11,9 @@
  * per_pid mode they go on each (process, library) instead: the kernel then
  * plants breakpoints only in traced processes, so no other process pays
  * the trap, but a child that forks without exec is not covered.
+ * With the plaintext tier on, the sock object also announces files a
+ * traced process maps executable after exec (bpf/map_watch.bpf.h):
+ * xp_tls_probes_on_map() probes them and counts what that was late for.
  */
 #include "userspace/tls_probes.h"
 
@@ -133,14 +136,6 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms)
 	return 0;
 }
 
-/* The mmap(PROT_EXEC) watch (the uprobes attach per library, later). */
-static int attach_map_watch(struct xp_tls_probes *p)
-{
-	struct bpf_link *l = bpf_program__attach(p->tls->progs.map_exit);
-
-	return l ? keep_link(p, l) : -errno;
-}
-
 static int open_tls(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 {
 	int err;
@@ -156,9 +151,7 @@ static int open_tls(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 		return err;
 	/* Configuration (rodata), set between open and load. */
 	p->tls->rodata->cap_bytes = o->cap_bytes ? o->cap_bytes : XP_TLS_CAP_DEFAULT;
-	p->tls->rodata->map_per_pid = o->per_pid;
-	err = tls_bpf__load(p->tls);
-	return err ?: attach_map_watch(p);
+	return tls_bpf__load(p->tls);
 }
 
 /* sock shares the loader's maps and, with the TLS tier, its tls_calls. */
@@ -184,6 +177,8 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 	if (!err && p->tls)
 		err = bpf_map__reuse_fd(p->sock->maps.tls_last_recv,
 					bpf_map__fd(p->tls->maps.tls_last_recv));
+	/* Libraries mapped after exec matter to the plaintext tier only. */
+	p->sock->rodata->watch_maps = p->tls != NULL;
 	err = err ?: sock_bpf__load(p->sock);
 	return err ?: sock_bpf__attach(p->sock);
 }

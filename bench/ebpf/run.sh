@@ -13,7 +13,8 @@
 #             switch: the worst case for the scheduler probes;
 #   syscalls: write(2) of 1 byte to /dev/null in a loop: no switches;
 #   mmaps:    mmap(PROT_EXEC) + munmap of a page of a file in a loop: what the
-#             TLS tier's map watch (tp_btf/sys_exit, bpf/tls.bpf.c) adds.
+#             map watch (bpf/map_watch.bpf.h, in the socket tier's sys_exit)
+#             adds.
 # Modes: bare; traced (totals + one record per state change, the default);
 # totals (--no-sched-events: in-kernel totals only); other (xperf-bpf traces
 # an idle process meanwhile: the filter's cost to everyone else; these runs

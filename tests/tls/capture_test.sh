@@ -14,15 +14,9 @@ set -euo pipefail
 client=$1
 here=$(dirname "$0")
 tlscap=$(readlink -f "$here/tlscap")
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/tls.XXXXXX")
-trap 'kill $srv 2>/dev/null || true; rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/log" "$tmp/cap"
-"$here/certs.sh" "$tmp/certs"
 [ "$client" = container ] && export TLS_SERVER_DELAY_MS=300
-python3 "$here/tls_server.py" "$tmp/certs" "$tmp/log" > "$tmp/port" &
-srv=$!
-for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+source "$here/server.sh" tls
+mkdir "$tmp/cap"
 ca=$tmp/certs/ca.pem
 body=$((1024 * 1024))
 mode=plaintext
