@@ -17,7 +17,8 @@
  * emits nothing.
  *
  * A socket syscall nested inside an SSL call writes its socket into that
- * thread's `tls_calls` entry: the SSL* -> connection join.
+ * thread's `tls_calls` entry: the SSL* -> connection join. The return of
+ * mmap also goes to map_watch.bpf.h (libraries mapped after exec).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -27,6 +28,7 @@
 #include "common.bpf.h"
 #include "sock.h"
 #include "tls_calls.bpf.h"
+#include "map_watch.bpf.h"
 
 #define AF_INET 2
 #define AF_INET6 10
@@ -36,6 +38,9 @@
 #define EINPROGRESS 115
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
+
+/* Announce files mapped executable (map_watch.bpf.h): with the TLS plaintext tier. */
+const volatile bool watch_maps = false;
 
 /* A socket syscall between its entry and its return, per thread. */
 struct pending {
@@ -272,11 +277,14 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	long nr = BPF_CORE_READ(regs, orig_ax);
 	struct pending p, *pp;
 	struct sock *sk;
 	__u64 id;
 
-	if (call_of(BPF_CORE_READ(regs, orig_ax)) < 0)
+	if (nr == NR_MMAP)
+		return watch_maps ? map_watch(regs, ret) : 0;
+	if (call_of(nr) < 0)
 		return 0;
 	pp = bpf_map_lookup_elem(&pending, &tid);
 	if (!pp)

@@ -111,4 +111,19 @@ struct xp_tls_last_recv {
 	__u32 pad;
 };
 
+/*
+ * XP_EV_MAP_EXEC: process hdr.tgid mmap'd file (dev, ino) executable at
+ * addr, after its exec (a dlopen, a loader mapping a DT_NEEDED library):
+ * the modules rescan it for libraries to probe (tls_module.c). One record
+ * per (process, inode) for as long as the in-kernel memo keeps it; ino is
+ * 0 when the mapping could not be read.
+ */
+struct xp_map_exec {
+	struct xp_hdr hdr;
+	__u64 addr;		/* start of the mapping */
+	__u64 ino;		/* inode of the file */
+	__u32 dev_major;	/* its device, as /proc/PID/maps and st_dev show it */
+	__u32 dev_minor;
+};
+
 #endif /* XPERF_BPF_TLS_H */

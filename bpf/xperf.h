@@ -35,7 +35,7 @@ enum xp_event_type {
 	XP_EV_TLS_DATA = 16,	/* plaintext chunk of SSL_read/SSL_write(_ex) */
 	XP_EV_TLS_HANDSHAKE = 17,
 	XP_EV_TLS_FREE = 18,	/* SSL object freed: connection id ends */
-	XP_EV_TLS_RSV_19 = 19,
+	XP_EV_MAP_EXEC = 19,	/* a traced process mmap'd an executable file not seen before */
 	/* sock.bpf.c (sock.h), owned by the socket/ciphertext tier */
 	XP_EV_SOCK_CONNECT = 24,
 	XP_EV_SOCK_ACCEPT = 25,

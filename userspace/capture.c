@@ -114,6 +114,7 @@ static const char *const type_names[XP_EV_TYPE_MAX] = {
 	[XP_EV_TLS_DATA] = "tls_data",
 	[XP_EV_TLS_HANDSHAKE] = "tls_handshake",
 	[XP_EV_TLS_FREE] = "tls_free",
+	[XP_EV_MAP_EXEC] = "map_exec",
 	[XP_EV_SOCK_CONNECT] = "sock_connect",
 	[XP_EV_SOCK_ACCEPT] = "sock_accept",
 	[XP_EV_SOCK_DATA] = "sock_data",
@@ -176,6 +177,17 @@ static int on_process(struct xpc *c, __u32 tgid)
 	return 0;
 }
 
+static void on_record(struct xpc *c, const struct xp_hdr *h)
+{
+	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
+		const struct xpc_module *m = xpc_modules[i];
+
+		if (c->running[i] && m->on_record && m->on_record(c, c->state[i], h) &&
+		    c->opts.verbose)
+			fprintf(stderr, "xperf-bpf: %s: %s\n", m->name, c->err);
+	}
+}
+
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct xpc *c = ctx;
@@ -194,6 +206,7 @@ static int handle_record(void *ctx, void *data, size_t size)
 	c->records[h->type]++;
 	if (h->type == XP_EV_EXEC)
 		on_process(c, h->tgid);
+	on_record(c, h);
 	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, h) : 0;
 }
 

@@ -31,6 +31,24 @@ cJSON *xpc_counts_json(const uint64_t v[XP_EV_TYPE_MAX])
 	return o;
 }
 
+cJSON *xpc_modules_json(const struct xpc *c)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	for (unsigned int i = 0; o && i < xpc_nmodules; i++) {
+		const struct xpc_module *m = xpc_modules[i];
+		void *state = xpc_module_state(c, m);
+		cJSON *mo;
+
+		if (!state || !m->stats_json)
+			continue;
+		mo = cJSON_AddObjectToObject(o, m->name);
+		if (mo)
+			m->stats_json(state, mo);
+	}
+	return o;
+}
+
 cJSON *xpc_record_json(const struct xp_hdr *rec)
 {
 	cJSON *o = cJSON_CreateObject();

@@ -23,6 +23,11 @@ cJSON *xpc_record_json(const struct xp_hdr *rec);
 /* {"exec": 3, ...}: the nonzero entries of a per-type array, by type name. */
 cJSON *xpc_counts_json(const uint64_t v[XP_EV_TYPE_MAX]);
 
+struct xpc;
+
+/* {"tls": {...}}: the end-of-run counters of the running modules (stats_json). */
+cJSON *xpc_modules_json(const struct xpc *c);
+
 /* The time and switch counts of a thread's scheduler totals (sched.c). */
 void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o);
 

@@ -39,6 +39,13 @@ struct xpc_module {
 	 */
 	int (*on_command)(struct xpc *c, void *state, __u32 tgid, const char *path);
 	/*
+	 * Any record, before the user's callback sees it: act on it (e.g.
+	 * probe a library a traced process just mapped). May be NULL.
+	 */
+	int (*on_record)(struct xpc *c, void *state, const struct xp_hdr *rec);
+	/* Add the module's end-of-run counters to obj (capture.json). May be NULL. */
+	void (*stats_json)(void *state, struct cJSON *obj);
+	/*
 	 * Add the fields of a record of this module's types to obj (the header
 	 * fields are already there). 0 if handled, -ENOENT if not its type.
 	 * May be NULL.

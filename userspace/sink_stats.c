@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * sink_stats.c - `-o DIR`: DIR/capture.json, written atomically (0600) at
- * the end of the run: record and drop counts per type, and the scheduler
- * totals of every traced thread (from XP_EV_THREAD_EXIT for threads that
- * exited, from the in-kernel map for those still alive).
+ * the end of the run: record and drop counts per type, each module's own
+ * counters (e.g. libraries probed after exec), and the scheduler totals of
+ * every traced thread (from XP_EV_THREAD_EXIT for threads that exited,
+ * from the in-kernel map for those still alive).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,6 +80,7 @@ static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *c
 	cJSON_AddItemToObject(o, "drops", xpc_counts_json(counts->drops));
 	cJSON_AddNumberToObject(o, "dropped", (double)xpc_counts_dropped(counts));
 	cJSON_AddNumberToObject(o, "malformed", (double)counts->malformed);
+	cJSON_AddItemToObject(o, "modules", xpc_modules_json(c));
 	xpc_thread_stats_each(c, live_thread, s->threads);
 	cJSON_AddItemToObject(o, "threads", s->threads);
 	s->threads = NULL;

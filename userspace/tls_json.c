@@ -31,6 +31,8 @@ __u32 xp_tls_record_min_size(__u32 type)
 		return sizeof(struct xp_sock_data);
 	case XP_EV_SOCK_SNI:
 		return offsetof(struct xp_sock_sni, data);
+	case XP_EV_MAP_EXEC:
+		return sizeof(struct xp_map_exec);
 	default:
 		return 0;
 	}
@@ -183,6 +185,17 @@ static int sock_json(const struct xp_hdr *rec, cJSON *o)
 	}
 }
 
+static int map_exec_json(const struct xp_map_exec *m, cJSON *o)
+{
+	char dev[32];
+
+	snprintf(dev, sizeof(dev), "%02x:%02x", m->dev_major, m->dev_minor);
+	add_hex(o, "addr", m->addr);
+	cJSON_AddStringToObject(o, "dev", dev);
+	cJSON_AddNumberToObject(o, "ino", (double)m->ino);
+	return 0;
+}
+
 int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads)
 {
 	const struct xp_tls_free *f = (const void *)rec;
@@ -196,6 +209,8 @@ int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads)
 	}
 	if (rec->type == XP_EV_TLS_DATA)
 		return tls_data_json((const void *)rec, o, payloads);
+	if (rec->type == XP_EV_MAP_EXEC)
+		return map_exec_json((const void *)rec, o);
 	if (rec->type != XP_EV_TLS_FREE)
 		return sock_json(rec, o);
 	add_hex(o, "ssl", f->ssl);

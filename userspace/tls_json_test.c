@@ -107,9 +107,28 @@ static void sock_records(void)
 	free(s);
 }
 
+/* A library mapped after exec: its device as /proc/PID/maps writes it. */
+static void map_exec(void)
+{
+	struct xp_map_exec m = { .hdr = { .type = XP_EV_MAP_EXEC, .size = sizeof(m) },
+				 .addr = 0x7f00dead0000, .ino = 10952897, .dev_major = 254 };
+	char *s;
+	int rc;
+
+	s = to_text(&m.hdr, false, &rc);
+	CHECK(rc == 0 && strstr(s, "\"dev\":\"fe:00\"") && strstr(s, "\"ino\":10952897") &&
+	      strstr(s, "\"addr\":\"0x7f00dead0000\""));
+	free(s);
+	m.hdr.size = sizeof(m) - 1;
+	s = to_text(&m.hdr, false, &rc);
+	CHECK(rc == 0 && strstr(s, "malformed") && !strstr(s, "ino"));
+	free(s);
+}
+
 int main(void)
 {
 	tls_data();
 	sock_records();
+	map_exec();
 	return CHECK_DONE();
 }

@@ -156,12 +156,19 @@ void tls_libset_free(struct tls_libset *set)
 	free(set);
 }
 
-/* Remember (dev, ino); returns 1 when it was new, 0 if seen, -1 on ENOMEM. */
-static int libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
+int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (set->seen[i].dev == dev && set->seen[i].ino == ino)
-			return 0;
+			return 1;
+	return 0;
+}
+
+/* Remember (dev, ino); returns 1 when it was new, 0 if seen, -1 on ENOMEM. */
+static int libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
+{
+	if (tls_libset_has(set, dev, ino))
+		return 0;
 	if (set->n == set->cap) {
 		size_t cap = set->cap ? set->cap * 2 : 64;
 		struct devino *p = realloc(set->seen, cap * sizeof(*p));

@@ -69,6 +69,9 @@ struct tls_libset;
 struct tls_libset *tls_libset_new(void);
 void tls_libset_free(struct tls_libset *set);
 
+/* Whether (dev, ino) was examined already (a scan would skip it). */
+int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino);
+
 /*
  * Examine every executable file mapping of pid and, once each, the
  * libssl.so* files of the standard library directories of its root; call

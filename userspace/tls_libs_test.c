@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "userspace/testing/check.h"
@@ -24,6 +25,7 @@ int main(void)
 	struct tls_map_ent e;
 	struct tls_libset *set = tls_libset_new();
 	unsigned int syms = 0;
+	struct stat st;
 	int fd;
 
 	CHECK(!tls_maps_parse_line("7f1c2a000000-7f1c2a05f000 r-xp 00020000 08:01 1311542   "
@@ -62,6 +64,10 @@ int main(void)
 	syms = 0;
 	CHECK(tls_libs_scan_pid(set, getpid(), found, &syms) == 0 && syms == 0);
 	CHECK(tls_libs_scan_file(set, "/lib/x86_64-linux-gnu/libssl.so.3", found, &syms) == 0);
+	/* What a scan examined is known by (dev, inode), as XP_EV_MAP_EXEC names it. */
+	CHECK(!stat("/lib/x86_64-linux-gnu/libssl.so.3", &st) &&
+	      tls_libset_has(set, st.st_dev, st.st_ino));
+	CHECK(!stat("/etc/hostname", &st) && !tls_libset_has(set, st.st_dev, st.st_ino));
 	CHECK(tls_libs_scan_pid(set, 0x7ffffff0, found, &syms) == -ENOENT);
 	tls_libset_free(set);
 	return CHECK_DONE();

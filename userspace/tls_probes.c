@@ -11,6 +11,9 @@
  * per_pid mode they go on each (process, library) instead: the kernel then
  * plants breakpoints only in traced processes, so no other process pays
  * the trap, but a child that forks without exec is not covered.
+ * With the plaintext tier on, the sock object also announces files a
+ * traced process maps executable after exec (bpf/map_watch.bpf.h):
+ * xp_tls_probes_on_map() probes them and counts what that was late for.
  */
 #include "userspace/tls_probes.h"
 
@@ -18,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
 
 #include "bpf/sock.skel.h"
 #include "bpf/tls.skel.h"
@@ -31,6 +36,14 @@ struct pid_libs {
 	struct tls_libset *libs;
 };
 
+/* Windows between a late library's mapping and its probes (io_unprobed). */
+#define LATE_WINDOWS 64
+
+struct late_window {
+	uint32_t tgid;
+	uint64_t from_ns, to_ns;
+};
+
 struct xp_tls_probes {
 	struct tls_bpf *tls;
 	struct sock_bpf *sock;
@@ -41,6 +54,9 @@ struct xp_tls_probes {
 	struct bpf_link **links;
 	size_t nlinks, cap;
 	bool verbose, per_pid_mode;
+	struct xp_tls_late late;
+	struct late_window windows[LATE_WINDOWS];	/* a ring: the last ones */
+	size_t nwindows;
 };
 
 /* The uprobes of one library: function, program, return probe or not. */
@@ -161,6 +177,8 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 	if (!err && p->tls)
 		err = bpf_map__reuse_fd(p->sock->maps.tls_last_recv,
 					bpf_map__fd(p->tls->maps.tls_last_recv));
+	/* Libraries mapped after exec matter to the plaintext tier only. */
+	p->sock->rodata->watch_maps = p->tls != NULL;
 	err = err ?: sock_bpf__load(p->sock);
 	return err ?: sock_bpf__attach(p->sock);
 }
@@ -232,6 +250,60 @@ int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path, pid_t p
 		return 0;
 	set = libs_for(p, pid);
 	return set ? tls_libs_scan_file(set, path, attach_lib, p) : -ENOMEM;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);	/* bpf_ktime_get_ns's clock */
+	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+int xp_tls_probes_on_map(struct xp_tls_probes *p, const struct xp_map_exec *m)
+{
+	struct tls_libset *set;
+	uint64_t now;
+	int n;
+
+	if (!p->tls)
+		return 0;
+	p->late.maps++;
+	set = libs_for(p, m->hdr.tgid);
+	if (!set)
+		return -ENOMEM;
+	if (m->ino && tls_libset_has(set, makedev(m->dev_major, m->dev_minor), m->ino))
+		return 0;
+	p->late.scans++;
+	n = tls_libs_scan_pid(set, m->hdr.tgid, attach_lib, p);
+	if (n <= 0)
+		return n;
+	now = mono_ns();
+	p->late.libs += n;
+	if (now > m->hdr.ts_ns && now - m->hdr.ts_ns > p->late.attach_ns_max)
+		p->late.attach_ns_max = now - m->hdr.ts_ns;
+	p->windows[p->nwindows++ % LATE_WINDOWS] =
+		(struct late_window){ m->hdr.tgid, m->hdr.ts_ns, now };
+	return n;
+}
+
+void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns)
+{
+	size_t n = p->nwindows < LATE_WINDOWS ? p->nwindows : LATE_WINDOWS;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct late_window *w = &p->windows[i];
+
+		if (w->tgid == tgid && ts_ns > w->from_ns && ts_ns <= w->to_ns) {
+			p->late.io_unprobed++;
+			return;
+		}
+	}
+}
+
+void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out)
+{
+	*out = p->late;
 }
 
 int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name)

@@ -60,6 +60,35 @@ int xp_tls_probes_attach_pid(struct xp_tls_probes *p, pid_t pid);
  */
 int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path, pid_t pid);
 
+/*
+ * What libraries mapped after exec cost and caught (XP_EV_MAP_EXEC). The
+ * probes go in a few ms after the mapping (attach_ns_max); a library used
+ * within that window loses its first calls, and io_unprobed bounds them:
+ * the process's socket reads/writes inside the window (TLS or not).
+ */
+struct xp_tls_late {
+	uint64_t maps;		/* XP_EV_MAP_EXEC records handled */
+	uint64_t scans;		/* ... naming a file not examined yet: maps rescanned */
+	uint64_t libs;		/* TLS libraries those rescans attached to */
+	uint64_t attach_ns_max;	/* mapping -> probes in place, worst case */
+	uint64_t io_unprobed;	/* socket I/O of those processes inside that delay */
+};
+
+struct xp_map_exec;
+
+/*
+ * Process m->hdr.tgid mapped a file executable: rescan it unless that file
+ * was examined already. Returns the libraries attached, or -errno (-ENOENT:
+ * the process is gone).
+ */
+int xp_tls_probes_on_map(struct xp_tls_probes *p, const struct xp_map_exec *m);
+
+/* A socket read/write of tgid at ts_ns (XP_EV_SOCK_DATA), for io_unprobed. */
+void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns);
+
+/* The counts so far. */
+void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out);
+
 /* fd of a map of the loaded objects ("traced", "events", "drops"), or -1. */
 int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name);
 

@@ -11,11 +11,16 @@
 # of medians. CPU time is the steadier measure on a shared machine.
 #   pingpong: 2 processes exchange a byte over pipes; every step is a context
 #             switch: the worst case for the scheduler probes;
-#   syscalls: write(2) of 1 byte to /dev/null in a loop: no switches.
+#   syscalls: write(2) of 1 byte to /dev/null in a loop: no switches;
+#   mmaps:    mmap(PROT_EXEC) + munmap of a page of a file in a loop: what the
+#             map watch (bpf/map_watch.bpf.h, in the socket tier's sys_exit)
+#             adds.
 # Modes: bare; traced (totals + one record per state change, the default);
 # totals (--no-sched-events: in-kernel totals only); other (xperf-bpf traces
 # an idle process meanwhile: the filter's cost to everyone else; these runs
-# are paired with extra bare runs of their own, in the same medians).
+# are paired with extra bare runs of their own, in the same medians);
+# other_sock (the same with --no-plaintext: no TLS uprobes, no map watch:
+# other minus other_sock is the map watch's cost to everyone else).
 #
 # Table 2: the in-kernel cost of each program, from the kernel's own BPF
 # run-time statistics (kernel.bpf_stats_enabled is turned on for this table
@@ -60,23 +65,36 @@ for _ in $(seq "$REPS"); do
 	for mode in bare traced totals; do
 		echo "pingpong(20000) $mode $(run_mode $mode pingpong 20000)" >> "$T/t1"
 		echo "syscalls(500000) $mode $(run_mode $mode syscalls 500000)" >> "$T/t1"
+		echo "mmaps(100000) $mode $(run_mode $mode mmaps 100000)" >> "$T/t1"
 	done
 done
 # other: each run next to a bare one, with xperf-bpf attached to an idle
 # process during the "other" run only.
 sleep 1000 &
 sleeper=$!
+run_other() {	# run_other MODE NAME WORKLOAD-ARGS... [-- XPERF-OPTS...]
+	local mode=$1 name=$2 xb
+	shift 2
+	local wl=() opts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do wl+=("$1"); shift; done
+	[ $# -gt 0 ] && shift && opts=("$@")
+	"$XB" attach -q "${opts[@]}" --pid $sleeper -o "$T/attached" &
+	xb=$!
+	until [ -e /proc/$xb/fdinfo ] && grep -qs prog_id /proc/$xb/fdinfo/*; do sleep 0.05; done
+	sleep 0.2
+	echo "$name $mode $(run_mode other "${wl[@]}")" >> "$T/t1"
+	kill -INT $xb
+	wait $xb || true
+}
+
 for _ in $(seq "$REPS"); do
-	for w in "pingpong(20000) pingpong 20000" "syscalls(500000) syscalls 500000"; do
+	for w in "pingpong(20000) pingpong 20000" "syscalls(500000) syscalls 500000" \
+		"mmaps(100000) mmaps 100000"; do
 		set -- $w
 		echo "$1 bare $(run_mode bare "$2" "$3")" >> "$T/t1"
-		"$XB" attach -q --pid $sleeper -o "$T/attached" &
-		xb=$!
-		until [ -e /proc/$xb/fdinfo ] && grep -qs prog_id /proc/$xb/fdinfo/*; do sleep 0.05; done
-		sleep 0.2
-		echo "$1 other $(run_mode other "$2" "$3")" >> "$T/t1"
-		kill -INT $xb
-		wait $xb || true
+		run_other other "$1" "$2" "$3"
+		echo "$1 bare $(run_mode bare "$2" "$3")" >> "$T/t1"
+		run_other other_sock "$1" "$2" "$3" -- --no-plaintext
 	done
 done
 
@@ -151,7 +169,7 @@ print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 for name, modes in rows.items():
     bw = statistics.median(w for w, _ in modes["bare"])
     bc = statistics.median(c for _, c in modes["bare"])
-    for mode in ("bare", "traced", "totals", "other"):
+    for mode in ("bare", "traced", "totals", "other", "other_sock"):
         v = modes.get(mode)
         if not v:
             continue

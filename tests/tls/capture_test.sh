@@ -2,25 +2,21 @@
 # SPDX-License-Identifier: MIT
 # capture_test.sh CLIENT - one real client against tls_server.py, traced by
 # tlscap, checked by check_capture.py against the server's byte log.
-# CLIENT: curl | python | node | node-per-pid | c | c-truncated | c-overflow | go | bun (the last two:
+# CLIENT: curl | python | node | node-per-pid | c | c-dlopen | python-late-lib (these two map
+# copies of libssl from a temp dir after exec: probed on XP_EV_MAP_EXEC, mode late) |
+# c-truncated | c-overflow | go | bun (the last two:
 # socket tier only; bun comes from setup.sh: third_party/npm) | container (curl in
 # its own mount namespace, whose libssl.so.3 is another file: found through
-# /proc/PID/root when the connect triggers a rescan; the server waits 300 ms
+# /proc/PID/root when the loader maps it: XP_EV_MAP_EXEC; the server waits 300 ms
 # before its ServerHello, as a remote provider's round trip would) | attach (a
 # python3 client traced from between its two requests, as `attach --pid` does).
 set -euo pipefail
 client=$1
 here=$(dirname "$0")
 tlscap=$(readlink -f "$here/tlscap")
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/tls.XXXXXX")
-trap 'kill $srv 2>/dev/null || true; rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/log" "$tmp/cap"
-"$here/certs.sh" "$tmp/certs"
 [ "$client" = container ] && export TLS_SERVER_DELAY_MS=300
-python3 "$here/tls_server.py" "$tmp/certs" "$tmp/log" > "$tmp/port" &
-srv=$!
-for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+source "$here/server.sh" tls
+mkdir "$tmp/cap"
 ca=$tmp/certs/ca.pem
 body=$((1024 * 1024))
 mode=plaintext
@@ -51,6 +47,18 @@ container)
 	cmd=(unshare -m sh -c 'mount --bind "$0" "$1" && shift && exec "$@"' "$tmp/libssl.so.3" "$lib"
 	     curl -sS --cacert "$ca" --data-binary "@$tmp/body" -H "X-Resp-Bytes: 300000"
 	     -o /dev/null "https://localhost:$port/container") ;;
+c-dlopen)	# no libssl at exec: renamed copies dlopen'd later from a temp dir
+	mkdir "$tmp/lib"
+	cp /lib/x86_64-linux-gnu/libssl.so.3 "$tmp/lib/libssl-late.so.3"
+	cp /lib/x86_64-linux-gnu/libcrypto.so.3 "$tmp/lib/libcrypto-late.so.3"
+	export TLS_LIB_DIR=$tmp/lib TLS_DLOPEN_WAIT_MS=500 TLS_CALL_WAIT_MS=1500
+	cmd=("$here/tls_client_dlopen" "$port" "$ca" $body 300000); mode=late ;;
+python-late-lib)	# `import ssl` maps copies from LD_LIBRARY_PATH (a venv's, conda's)
+	mkdir "$tmp/lib"
+	cp /lib/x86_64-linux-gnu/libssl.so.3 /lib/x86_64-linux-gnu/libcrypto.so.3 "$tmp/lib"
+	cmd=(env LD_LIBRARY_PATH="$tmp/lib" IMPORT_DELAY_S=1.5 python3 "$here/client.py" "$port" "$ca"
+	     $body 300000)
+	mode=late ;;
 attach)	mode=attach ;;
 *)	echo "unknown client $client" >&2; exit 64 ;;
 esac

@@ -11,6 +11,8 @@ differ. MODE:
               visible as gaps, stream lengths and every captured byte exact.
   timing      ciphertext tier only: each request's last send and response's
               first receive match the server's log in time.
+  late        plaintext, for a libssl mapped after exec from a temp dir: also
+              probed through XP_EV_MAP_EXEC (summary late_libs >= 1).
   attach      attached mid-connection, between two requests: each stream is
               exactly the tail of the server's bytes from the second request
               on (positions count from the first call seen).
@@ -130,6 +132,8 @@ def main():
         check_timing(logdir, rows, server, errs)
     else:
         check_streams(capdir, summ, rows, server, errs, mode)
+        if mode == "late" and summ.get("late_libs", 0) < 1:
+            errs.append("no library probed after exec (late_libs 0)")
         if mode == "truncated" and not any(s["truncated"] for s in summ["streams"]):
             errs.append("cap hit but no stream flagged truncated")
         if mode == "overflow":

@@ -11,25 +11,18 @@
 set -euo pipefail
 here=$(dirname "$0")
 xperf=$(readlink -f "$here/../../userspace/xperf-bpf")
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/tlscli.XXXXXX")
-trap 'kill $srv 2>/dev/null || true; rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/log"
-"$here/certs.sh" "$tmp/certs"
-python3 "$here/tls_server.py" "$tmp/certs" "$tmp/log" > "$tmp/port" &
-srv=$!
-for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+source "$here/server.sh" tlscli
 client=(python3 "$here/client.py" "$port" "$tmp/certs/ca.pem" 20000 3000)
 "$xperf" record -q --raw "$tmp/meta.jsonl" -- "${client[@]}"
 "$xperf" record -q --capture-payloads --raw "$tmp/full.jsonl" -- "${client[@]}"
 sleep 0.2
-python3 - "$tmp" <<'PY'
-import base64, glob, json, os, stat, sys
+python3 - "$tmp" "$here" <<'PY'
+import json, os, stat, sys
 tmp = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from raw_payloads import payload, server_conns
 errs = []
-ins = sorted(glob.glob(os.path.join(tmp, "log", "conn-*.in")), key=os.path.getmtime)
-if len(ins) != 2:
-    sys.exit("FAIL: server saw %d connections, want 2" % len(ins))
+ins = server_conns(tmp, 2)
 for run, path in (("meta", ins[0]), ("full", ins[1])):
     raw = os.path.join(tmp, run + ".jsonl")
     text = open(raw, encoding="utf-8").read()	# must be valid UTF-8
@@ -49,9 +42,7 @@ for run, path in (("meta", ins[0]), ("full", ins[1])):
     if run == "meta" and any(has):
         errs.append("meta: payload text without --capture-payloads")
     if run == "full":
-        got = b"".join(r["payload"].encode() if "payload" in r else
-                       base64.b64decode(r["payload_base64"])
-                       for r in sorted(data, key=lambda r: r["pos"]))
+        got = payload(data)
         exp = want.replace(b"Authorization: Bearer not-a-real-key", b"Authorization: [redacted]")
         if got != exp or exp == want:
             errs.append("full: payloads differ from the redacted server bytes")

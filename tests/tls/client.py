@@ -5,6 +5,8 @@
 Two keep-alive requests over http.client: the first sends its body in uneven
 chunks (conn.send), the second is small. With GATE set, creates GATE.ready
 after the first and waits for GATE to exist before the second (attach tests).
+IMPORT_DELAY_S: seconds between `import ssl` (which maps libssl) and the first
+request, as an agent imports long before it calls (late-library tests).
 """
 import http.client
 import os
@@ -12,6 +14,7 @@ import ssl
 import sys
 import time
 
+time.sleep(float(os.environ.get("IMPORT_DELAY_S", "0")))
 port, ca, body_len, resp = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 ctx = ssl.create_default_context(cafile=ca)
 conn = http.client.HTTPSConnection("localhost", port, context=ctx)

@@ -10,7 +10,8 @@
  *                           SSL_free's totals give the final length;
  *   sock.tsv                one line per socket send/receive;
  *   summary.json            streams (bytes, gaps, flags, cookie), SNIs,
- *                           connections, drops per record type.
+ *                           connections, drops, libraries probed after
+ *                           exec (late_*, tls_probes.h).
  * Usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...
  *        tlscap -o DIR [-c CAP] [-r RING] [-n] -p PID    (attach until PID exits)
  *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext,
@@ -141,13 +142,17 @@ static int on_event(void *ctx, void *data, size_t size)
 
 	if (size < sizeof(*h))
 		return 0;
-	if (h->type == XP_EV_TLS_DATA) {
+	if (h->type == XP_EV_MAP_EXEC && size >= sizeof(struct xp_map_exec)) {
+		/* A library mapped after exec (dlopen, a new mount namespace). */
+		xp_tls_probes_on_map(c->probes, data);
+	} else if (h->type == XP_EV_TLS_DATA) {
 		on_tls(c, data, size);
 	} else if (h->type == XP_EV_TLS_FREE && size >= sizeof(struct xp_tls_free)) {
 		on_free(c, data);
 	} else if (h->type == XP_EV_SOCK_DATA && size >= sizeof(struct xp_sock_data)) {
 		const struct xp_sock_data *d = data;
 
+		xp_tls_probes_on_io(c->probes, h->tgid, h->ts_ns);
 		fprintf(c->sock_tsv, "%llu\t%llu\t%llu\t%u\t%u\t%llx\t%u\t%u\t%u\t%d\n",
 			(unsigned long long)d->call_ns, (unsigned long long)h->ts_ns,
 			(unsigned long long)d->sock_id, d->dir, d->len, (unsigned long long)d->ssl,
@@ -168,13 +173,6 @@ static int on_event(void *ctx, void *data, size_t size)
 		const struct xp_sock_conn *k = data;
 		cJSON *o = tuple_json(&k->tuple, k->sock_id);
 
-		/*
-		 * A connect precedes the TLS handshake by one round trip: rescan
-		 * then for libraries mapped since the last scan (dlopen, a new
-		 * mount namespace); inodes already seen cost a stat each.
-		 */
-		if (h->type == XP_EV_SOCK_CONNECT)
-			xp_tls_probes_attach_pid(c->probes, h->tgid);
 		cJSON_AddNumberToObject(o, "type", h->type);
 		cJSON_AddNumberToObject(o, "fd", k->fd);
 		cJSON_AddNumberToObject(o, "tgid", h->tgid);
@@ -188,6 +186,7 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	int ncpu = libbpf_num_possible_cpus();
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
 	__u64 vals[ncpu > 0 ? ncpu : 1], total = 0;
+	struct xp_tls_late late;
 
 	/* A connection's socket, learned in one direction, names both. */
 	for (int i = 0; i < c->nstreams; i++)
@@ -219,6 +218,11 @@ static cJSON *summary(struct cap *c, int drops_fd)
 			for (int i = 0; i < ncpu; i++)
 				total += vals[i];
 	cJSON_AddNumberToObject(root, "drops", (double)total);
+	xp_tls_probes_late(c->probes, &late);
+	cJSON_AddNumberToObject(root, "late_libs", (double)late.libs);
+	cJSON_AddNumberToObject(root, "late_rescans", (double)late.scans);
+	cJSON_AddNumberToObject(root, "late_attach_ms_max", late.attach_ns_max / 1e6);
+	cJSON_AddNumberToObject(root, "late_io_unprobed", (double)late.io_unprobed);
 	cJSON_AddItemToObject(root, "snis", c->snis);
 	cJSON_AddItemToObject(root, "conns", c->conns);
 	return root;

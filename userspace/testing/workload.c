@@ -7,6 +7,8 @@
  *   sleep MS       nanosleep MS ms; print the measured wall time (ns)
  *   threads N      start and join N threads, one after another
  *   syscalls N     N write(2)s of 1 byte to /dev/null; print the wall time
+ *   mmaps N        N mmap(PROT_EXEC) + munmap of a page of this executable
+ *                  (a dlopen's syscall, the TLS tier's map watch); the same
  *   late MS        after MS ms start one thread and one child (sh -c "exit 7")
  *   pingpong N [R] N round trips of one byte between two processes over
  *                  pipes (6 scheduler state changes each), paced to R round
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -91,6 +94,13 @@ static void threads(long n)
 	printf("{\"pid\": %d, \"threads\": %ld}\n", getpid(), n);
 }
 
+/* The wall time since t0 and the CPU time so far, as one JSON line. */
+static void report(long long t0)
+{
+	printf("{\"pid\": %d, \"ns\": %lld, \"cpu_ns\": %lld}\n", getpid(), mono_ns() - t0,
+	       cpu_ns());
+}
+
 static void syscalls(long n)
 {
 	int fd = open("/dev/null", O_WRONLY);
@@ -99,8 +109,24 @@ static void syscalls(long n)
 	for (long i = 0; i < n; i++)
 		if (write(fd, "x", 1) != 1)
 			break;
-	printf("{\"pid\": %d, \"ns\": %lld, \"cpu_ns\": %lld}\n", getpid(), mono_ns() - t0,
-	       cpu_ns());
+	report(t0);
+	close(fd);
+}
+
+static void mmaps(long n)
+{
+	int fd = open("/proc/self/exe", O_RDONLY);
+	long page = sysconf(_SC_PAGESIZE);
+	long long t0 = mono_ns();
+
+	for (long i = 0; i < n; i++) {
+		void *p = mmap(NULL, page, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, 0);
+
+		if (p == MAP_FAILED)
+			break;
+		munmap(p, page);
+	}
+	report(t0);
 	close(fd);
 }
 
@@ -164,7 +190,7 @@ int main(int argc, char **argv)
 {
 	static const struct { const char *name; void (*fn)(long); } modes[] = {
 		{ "busy", busy }, { "sleep", sleep_ms }, { "threads", threads },
-		{ "syscalls", syscalls }, { "late", late },
+		{ "syscalls", syscalls }, { "mmaps", mmaps }, { "late", late },
 	};
 	long arg = argc > 2 ? strtol(argv[2], NULL, 10) : 0;
 
@@ -178,6 +204,6 @@ int main(int argc, char **argv)
 		modes[i].fn(arg);
 		return fflush(stdout) ? 1 : 0;
 	}
-	fprintf(stderr, "usage: workload busy|sleep|threads|syscalls|late N | pingpong N [RATE]\n");
+	fprintf(stderr, "usage: workload busy|sleep|threads|syscalls|mmaps|late N | pingpong N [RATE]\n");
 	return 64;
 }

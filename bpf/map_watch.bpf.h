@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * map_watch.bpf.h - announce the files a traced process maps executable
+ * after its exec (BPF only): a library from outside the standard
+ * directories (a wheel's bundled libssl, a venv, an agent's own copy) is
+ * probed by userspace when XP_EV_MAP_EXEC (tls.h) arrives. Called from
+ * sock.bpf.c's tp_btf/sys_exit for mmap: this kernel has no kprobes, no
+ * trampolines, and a syscalls:sys_exit_mmap tracepoint needs tracefs; a
+ * program of its own on sys_exit would cost every syscall of every
+ * process one more program call (bench/ebpf: about 80 ns), the branch in
+ * the socket tier's program costs a compare.
+ */
+#ifndef XPERF_BPF_MAP_WATCH_BPF_H
+#define XPERF_BPF_MAP_WATCH_BPF_H
+
+#include "common.bpf.h"
+#include "tls.h"
+
+#define NR_MMAP 9		/* x86-64 */
+#define PROT_EXEC 4
+#define MAP_ANONYMOUS 0x20
+#define MAX_ERRNO 4095
+
+/*
+ * An executable file a process mapped. Per process, not per file: if the
+ * first process to map a file is gone before userspace looked, the next
+ * one still announces it (userspace skips files it examined already).
+ */
+struct map_key {
+	__u64 ino;
+	__u64 start_ns;	/* tells a reused pid apart */
+	__u32 dev;	/* kernel encoding (MAJOR << 20 | MINOR) */
+	__u32 tgid;
+};
+
+/* Files already announced per process: ld.so maps a library twice, loops dlopen. */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct map_key);
+	__type(value, __u8);
+} maps_seen SEC(".maps");
+
+/* bpf_find_vma callback: the file behind the new mapping. */
+static long vma_file(struct task_struct *task, struct vm_area_struct *vma, struct map_key *k)
+{
+	struct inode *inode = BPF_CORE_READ(vma, vm_file, f_inode);
+
+	k->ino = BPF_CORE_READ(inode, i_ino);
+	k->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	return 0;
+}
+
+/* At the return of mmap(2) = ret: announce a new executable file mapping. */
+static __always_inline int map_watch(struct pt_regs *regs, long ret)
+{
+	struct task_struct *task;
+	struct map_key k = {};
+	struct xp_map_exec *e;
+	__u8 one = 1;
+
+	if ((unsigned long)ret >= -MAX_ERRNO || !(BPF_CORE_READ(regs, dx) & PROT_EXEC) ||
+	    (BPF_CORE_READ(regs, r10) & MAP_ANONYMOUS) || !xp_traced())
+		return 0;
+	task = bpf_get_current_task_btf();
+	bpf_find_vma(task, ret, vma_file, &k, 0);
+	k.tgid = bpf_get_current_pid_tgid() >> 32;
+	k.start_ns = xp_start_ns(task);
+	if (k.ino && bpf_map_update_elem(&maps_seen, &k, &one, BPF_NOEXIST))
+		return 0;
+	e = xp_reserve(XP_EV_MAP_EXEC, sizeof(*e));
+	if (!e) {
+		bpf_map_delete_elem(&maps_seen, &k);	/* the next mapping retries */
+		return 0;
+	}
+	xp_fill_hdr(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e), task);
+	e->addr = ret;
+	e->ino = k.ino;
+	e->dev_major = k.dev >> 20;
+	e->dev_minor = k.dev & 0xfffff;
+	/*
+	 * Forced: the default wakes the consumer only if it has read all
+	 * before this record, and batched data records (xp_submit) may be
+	 * pending; the sooner the probes, the fewer calls go unseen.
+	 */
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	return 0;
+}
+
+#endif /* XPERF_BPF_MAP_WATCH_BPF_H */

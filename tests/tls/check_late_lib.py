@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""check_late_lib.py TMP - the checks of cli_late_lib_test.sh: TMP/late.jsonl and
+TMP/race.jsonl (payloads) against the server's logs of its two connections, and
+the late_libs counters of TMP/{late,race,none}/capture.json."""
+import json
+import os
+import sys
+
+from raw_payloads import payload, server_conns
+
+tmp = sys.argv[1]
+errs = []
+ins = server_conns(tmp, 2)
+
+
+def exact(run, conn):
+    """Errors of the payloads of run.jsonl against the server's bytes of conn."""
+    recs = [json.loads(l) for l in open(os.path.join(tmp, run + ".jsonl"))]
+    bad = []
+    for d, path in (("write", conn), ("read", conn[:-3] + ".out")):
+        data = [r for r in recs if r["type"] == "tls_data" and r["dir"] == d]
+        got, want = payload(data), open(path, "rb").read()
+        if got != want or (data and min(r["pos"] for r in data) != 0):
+            bad.append("%s %s: captured %d bytes, server %d, not equal"
+                       % (run, d, len(got), len(want)))
+    return bad
+
+
+def late_libs(run):
+    c = json.load(open(os.path.join(tmp, run, "capture.json")))
+    return c["records"], c.get("modules", {}).get("tls", {}).get("late_libs", {})
+
+
+errs += exact("late", ins[0])
+recs, stats = late_libs("late")
+if recs.get("map_exec", 0) < 1 or stats.get("attached") != 1:
+    errs.append("late library not counted: records %s, late_libs %s" % (recs, stats))
+missed = exact("race", ins[1])
+recs, race = late_libs("race")
+if race.get("attached") != 1 or (missed and not race.get("socket_io_before_probes")):
+    errs.append("race: %s silently, late_libs %s" % (missed, race))
+recs, nstats = late_libs("none")
+if recs.get("map_exec", 0) < 1 or nstats.get("attached") != 0 or \
+        nstats.get("socket_io_before_probes") != 0:
+    errs.append("no TLS library: records %s, late_libs %s" % (recs, nstats))
+for e in errs:
+    print("FAIL:", e)
+print("late lib: %s; racing calls: %s (%s); no TLS lib: %s; %d error(s)"
+      % (stats, race, "missed" if missed else "exact", nstats, len(errs)))
+sys.exit(1 if errs else 0)
