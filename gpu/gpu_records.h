@@ -66,8 +66,10 @@ struct xp_gpu_writer {
 };
 
 /*
- * Open (create, mode 0600, parent made 0700) <dir>/gpu-<pid>.xpgpu for
- * appending and write the file header when the file is new. 0 or -errno.
+ * Open (create, mode 0600, parent made 0700) <dir>/gpu-<pid>.xpgpu
+ * (gpu-<pid>.uprobe.xpgpu for XP_GPU_SRC_UPROBE, so both producers can
+ * cover one process) for appending and write the file header when the file
+ * is new. 0 or -errno.
  */
 int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum xp_gpu_source src);
 /* Stage one record (flushing first when the stage is full). 0 or -errno. */

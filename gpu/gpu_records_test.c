@@ -80,7 +80,7 @@ static char *write_file(const char *dir, int nrec)
 	CHECK(xp_gpu_writer_notice(w, "CUPTI held by another profiler") == 0, "notice");
 	CHECK(xp_gpu_writer_close(w) == 0, "close");
 	free(w);
-	snprintf(path, sizeof(path), "%s/gpu-4242.xpgpu", dir);
+	snprintf(path, sizeof(path), "%s/gpu-4242.uprobe.xpgpu", dir);
 	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "mode %o", st.st_mode & 0777);
 	return path;
 }
