@@ -123,7 +123,9 @@ struct xp_gpu_set {
 
 /*
  * Load every *.xpgpu file of dir into set (zeroed by the caller), records
- * sorted by start_ns. A missing directory is an empty set. Returns 0, or -1
+ * sorted by start_ns; gpu-<pid>.uprobe.xpgpu is left out (with a notice)
+ * when gpu-<pid>.xpgpu holds launch or sync records (CUPTI saw the same
+ * calls). A missing directory is an empty set. Returns 0, or -1
  * with "path: offset N: why" in err; records read before the error are kept.
  */
 int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t errlen);

@@ -34,8 +34,7 @@ static void cuda_stop(void *state)
 
 	if (!p)
 		return;
-	while (p->nlinks)
-		bpf_link__destroy(p->links[--p->nlinks]);
+	xpc_destroy_links(p->links, p->nlinks);
 	free(p->links);
 	cuda_bpf__destroy(p->obj);
 	cuda_libset_free(p->libs);
