@@ -20,16 +20,17 @@
 #include "gpu/gpu_records.h"
 #include "userspace/sink.h"
 
+/* The open file of one process (a list: a few CUDA processes at a time). */
 struct proc_file {
+	struct proc_file *next;
 	__u32 tgid;
-	struct xp_gpu_writer *w;
+	struct xp_gpu_writer w;
 };
 
 struct gpu_sink {
 	const struct xpb_run *run;
 	char dir[PATH_MAX];
 	struct proc_file *files;
-	size_t n, cap;
 	uint64_t lost;	/* records not converted or not written */
 	int err;	/* first write error (printed once) */
 };
@@ -56,41 +57,35 @@ static void write_failed(struct gpu_sink *g, int err)
 /* The open file of tgid, opened (and added) on first use; NULL on failure. */
 static struct xp_gpu_writer *file_of(struct gpu_sink *g, __u32 tgid)
 {
-	struct xp_gpu_writer *w;
+	struct proc_file *f;
 	int err;
 
-	for (size_t i = 0; i < g->n; i++)
-		if (g->files[i].tgid == tgid)
-			return g->files[i].w;
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? g->cap * 2 : 8;
-		struct proc_file *grown = realloc(g->files, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		g->files = grown;
-		g->cap = cap;
-	}
-	w = malloc(sizeof(*w));
-	err = w ? xp_gpu_writer_open(w, g->dir, (int)tgid, XP_GPU_SRC_UPROBE) : -ENOMEM;
+	for (f = g->files; f; f = f->next)
+		if (f->tgid == tgid)
+			return &f->w;
+	f = malloc(sizeof(*f));
+	err = f ? xp_gpu_writer_open(&f->w, g->dir, (int)tgid, XP_GPU_SRC_UPROBE) : -ENOMEM;
 	if (err) {
 		write_failed(g, err);
-		free(w);
+		free(f);
 		return NULL;
 	}
-	g->files[g->n++] = (struct proc_file){ tgid, w };
-	return w;
+	f->tgid = tgid;
+	f->next = g->files;
+	g->files = f;
+	return &f->w;
 }
 
-/* Close file i (flushing it) and drop it from the list. */
-static void close_file(struct gpu_sink *g, size_t i)
+/* Close the file *link points to (flushing it) and unlink it. */
+static void close_file(struct gpu_sink *g, struct proc_file **link)
 {
-	int err = xp_gpu_writer_close(g->files[i].w);
+	struct proc_file *f = *link;
+	int err = xp_gpu_writer_close(&f->w);
 
 	if (err)
 		write_failed(g, err);
-	free(g->files[i].w);
-	g->files[i] = g->files[--g->n];
+	*link = f->next;
+	free(f);
 }
 
 static int gpu_event(void *state, const struct xp_hdr *rec)
@@ -101,9 +96,9 @@ static int gpu_event(void *state, const struct xp_hdr *rec)
 	int err;
 
 	if (rec->type == XP_EV_EXIT) {
-		for (size_t i = 0; i < g->n; i++)
-			if (g->files[i].tgid == rec->tgid) {
-				close_file(g, i);
+		for (struct proc_file **link = &g->files; *link; link = &(*link)->next)
+			if ((*link)->tgid == rec->tgid) {
+				close_file(g, link);
 				break;
 			}
 		return 0;
@@ -137,10 +132,9 @@ static int gpu_end(void *state, struct xpc *c, const struct xpc_counts *counts)
 		if (err)
 			write_failed(g, err);
 	}
-	while (g->n)
-		close_file(g, g->n - 1);
+	while (g->files)
+		close_file(g, &g->files);
 	err = counts && g->err ? -EIO : 0;
-	free(g->files);
 	free(g);
 	return err;
 }

@@ -133,30 +133,41 @@ static int scan_root(struct cuda_libset *set, const char *root, cuda_lib_cb cb, 
 	return r < 0 ? r : found;
 }
 
-int cuda_libs_scan_pid(struct cuda_libset *set, pid_t pid, cuda_lib_cb cb, void *ctx)
+/* The CUDA libraries among the files a process maps (any mapping: same inode). */
+static int scan_maps(struct cuda_libset *set, FILE *maps, const char *root, cuda_lib_cb cb,
+		     void *ctx)
 {
-	char root[64], path[PATH_MAX], *line = NULL;
+	char path[PATH_MAX], *line = NULL;
 	struct tls_map_ent e;
 	size_t cap = 0;
-	int found, r;
-	FILE *f;
+	int found = 0, r = 0;
 
-	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	r = found = scan_root(set, root, cb, ctx);
-	while (r >= 0 && getline(&line, &cap, f) > 0) {
+	while (r >= 0 && getline(&line, &cap, maps) > 0) {
 		line[strcspn(line, "\n")] = '\0';
-		if (tls_maps_parse_line(line, &e) || !e.path || e.path[0] != '/' ||
-		    e.perms[2] != 'x' || strstr(e.path, " (deleted)"))
+		/* A deleted file ("... (deleted)") fails stat in scan_file. */
+		if (tls_maps_parse_line(line, &e) || !e.path || e.path[0] != '/')
 			continue;
 		snprintf(path, sizeof(path), "%s%s", root, e.path);
 		r = scan_file(set, path, cb, ctx);
 		found += r > 0;
 	}
 	free(line);
-	fclose(f);
 	return r < 0 ? r : found;
+}
+
+int cuda_libs_scan_pid(struct cuda_libset *set, pid_t pid, cuda_lib_cb cb, void *ctx)
+{
+	char root[64], maps_path[64];
+	FILE *maps;
+	int found, r;
+
+	snprintf(maps_path, sizeof(maps_path), "/proc/%d/maps", (int)pid);
+	maps = fopen(maps_path, "re");
+	if (!maps)
+		return -errno;
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	found = scan_root(set, root, cb, ctx);
+	r = found < 0 ? found : scan_maps(set, maps, root, cb, ctx);
+	fclose(maps);
+	return r < 0 ? r : found + r;
 }
