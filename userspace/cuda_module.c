@@ -105,10 +105,11 @@ static int cuda_on_process(struct xpc *c, void *state, __u32 tgid)
 static int cuda_to_json(const struct xp_hdr *rec, cJSON *o)
 {
 	const struct xp_cuda_call *call = (const struct xp_cuda_call *)rec;
-	const char *fn = xp_cuda_fn_name(call->fn);
+	const char *fn;
 
 	if (rec->type != XP_EV_CUDA_CALL)
 		return -ENOENT;
+	fn = xp_cuda_fn_name(call->fn);
 	if (fn)
 		cJSON_AddStringToObject(o, "fn", fn);
 	else
