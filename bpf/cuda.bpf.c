@@ -68,7 +68,7 @@ static __always_inline int on_return(__u32 fn, long ret)
 		rec->target = e->target;
 		rec->fn = fn;
 		rec->ret = (__s32)ret;
-		bpf_ringbuf_submit(rec, 0);
+		xp_submit(rec);
 	}
 	bpf_map_delete_elem(&calls, &key);
 	return 0;

@@ -3,14 +3,12 @@
  * cuda.h - records of cuda.bpf.c: CUDA runtime/driver calls seen by uprobes
  * (the zero-injection fallback when CUPTI is not in the process). One record
  * per completed call, emitted at its return, so blocking time is
- * hdr.ts_ns - entry_ns. Types from the GPU block of xperf.h.
+ * hdr.ts_ns - entry_ns. Record type XP_EV_CUDA_CALL (the GPU block of xperf.h).
  */
 #ifndef XPERF_BPF_CUDA_H
 #define XPERF_BPF_CUDA_H
 
-#define XP_EV_CUDA_CALL XP_EV_GPU_FIRST /* struct xp_cuda_call */
-
-/* The probed functions; userspace attaches each by name (cuda_probe.c). */
+/* The probed functions; userspace attaches each by name (gpu/cuda_uprobes.c). */
 enum xp_cuda_fn {
 	XP_CUDA_LAUNCH_KERNEL,	     /* cudaLaunchKernel (libcudart) */
 	XP_CUDA_MEMCPY,		     /* cudaMemcpy */

@@ -43,8 +43,9 @@ enum xp_event_type {
 	XP_EV_SOCK_CLOSE = 27,
 	XP_EV_SOCK_SNI = 28,	/* server name from a TLS ClientHello */
 	XP_EV_SOCK_RSV_29 = 29,
-	/* 32..47: GPU (CUDA runtime uprobes) */
+	/* 32..47: GPU, cuda.bpf.c (cuda.h) */
 	XP_EV_GPU_FIRST = 32,
+	XP_EV_CUDA_CALL = 32,	/* a CUDA launch/copy/sync call returned */
 	XP_EV_GPU_LAST = 47,
 	XP_EV_TYPE_MAX = 64,	/* size of the drop counter array */
 };

@@ -13,7 +13,7 @@ against it: request_received, first_byte_sent, token_sent (each), end. Events
 that write carry t_ns (just before the write) and t_done_ns (after it): the
 client receives the bytes inside that interval.
 
-  mock_provider.py --dir D [--scenario demo|simple] [--log F] [--port N]
+  mock_provider.py --dir D [--scenario demo|simple|long|slow] [--log F] [--port N]
 Writes D/ca.pem and, once listening, D/port.
 """
 import argparse
@@ -43,7 +43,9 @@ DEMO = [
 ]
 # Ten turns of a tool that sleeps: long enough to attach to and detach from.
 LONG = [{"ttft_ms": 100, "gap_ms": 10, "tokens": 5, "tool": "sleep 0.5"}] * 9
-SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG}
+# One answer that takes 2 s to start: room for work inside the LLM span (gpu/cuda_uprobe_test).
+SLOW = [{"ttft_ms": 2000, "gap_ms": 10, "tokens": 4}]
+SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW}
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 
 

@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# cmd_gpu_test.sh - `xperf gpu` end to end on real records: the uprobe
-# fallback traces a real libcudart program, a turn whose intelligent span
-# covers the run gets the records merged (and stays valid for `xperf
-# validate`), and the breakdown charges exactly the host's time inside sync
+# cmd_gpu_test.sh - `xperf gpu` end to end on real records: xperf-bpf's cuda
+# module (the uprobe fallback) traces a real libcudart program, a turn whose
+# intelligent span covers the run gets the records merged (and stays valid
+# for `xperf validate`), and the breakdown charges exactly the host's time inside sync
 # calls to idle_sync and the rest to host wait (there are no device
 # activities without a GPU). Bad inputs give exit 2 with the file's name.
 set -u
@@ -12,7 +12,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 . gpu/check_lib.sh
 
-gpu/xperf-cuda-probe --out "$T/gpu" -- gpu/cuda_calls 50 >/dev/null 2>"$T/probe.err"
+userspace/xperf-bpf record -q -o "$T" -- gpu/cuda_calls 50 >/dev/null 2>"$T/rec.err"
 gpu/xpgpu-dump "$T/gpu" >"$T/dump.json"
 python3 - "$T/dump.json" gpu/testdata/turn_minimal.json "$T/turn.json" "$T/expect" <<'PY'
 import json, sys

@@ -1,115 +1,156 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# cuda_uprobe_test.sh - the zero-injection fallback against a real program
-# linked to libcudart (gpu/cuda_calls), started by the probe and attached
-# to by pid. Ground truth is the program's own report: the call counts must
-# match exactly; the probe's blocking time of each function lies inside the
-# program's (entry/return probes fire inside the program's timed interval),
-# and the difference, the uprobe+uretprobe trap cost, is at most 40 us per
-# call on this VM kind (about 5 us measured), plus up to 100 ms once, on the
-# process's first probed call (cudaLaunchKernel), likely the kernel setting
-# up the uprobe out-of-line page (27 ms measured under ASan). The .xpgpu
-# records must add up to the same counts and times.
+# cuda_uprobe_test.sh - the cuda module of xperf-bpf (the zero-injection GPU
+# fallback) against a real program linked to libcudart (gpu/cuda_calls),
+# started by `record` and attached to by `attach --pid`. Ground truth is the
+# program's own report: the call counts must match exactly; the module's
+# blocking time of each function lies inside the program's (entry/return
+# probes fire inside the program's timed interval), and the difference, the
+# uprobe+uretprobe trap cost, is at most 40 us per call on this VM kind
+# (2-15 us measured), plus up to 100 ms once, on the process's first probed
+# call (cudaLaunchKernel), likely the kernel setting up the uprobe
+# out-of-line page. The --raw records, the gpu-<pid>.uprobe.xpgpu file and,
+# when the calls happen inside an LLM call, the turn's gpu object must all
+# hold the same calls; a forced overflow must count every call it loses.
 set -u
-PROBE=gpu/xperf-cuda-probe
-HOST=gpu/cuda_calls
-DUMP=gpu/xpgpu-dump
+XPERF_BPF=$(realpath userspace/xperf-bpf)
+XPERF=$(realpath cli/xperf)
+HOST=$(realpath gpu/cuda_calls)
+DUMP=$(realpath gpu/xpgpu-dump)
+MOCK=$(realpath demo/mock_provider.py)
 N=300
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+mock=
+trap '[ -n "$mock" ] && kill $mock 2>/dev/null; rm -rf "$T"' EXIT
 . gpu/check_lib.sh
 
-# compare PROGRAM_OUT PROBE_ERR: per function, exact counts, nested times.
+# compare PROGRAM_OUT RAW_JSONL: per function, exact counts, nested times.
 compare() {
 	python3 - "$1" "$2" "$N" <<'PY'
-import re, sys
+import json, re, sys
 prog = {m[0]: (int(m[1]), int(m[2])) for m in
         re.findall(r"^(\w+) calls=(\d+) total_ns=(\d+)", open(sys.argv[1]).read(), re.M)}
-probe = {m[0]: (int(m[1]), int(m[2])) for m in
-         re.findall(r"^xperf-cuda-probe: (\w+) calls=(\d+) total_ns=(\d+)",
-                    open(sys.argv[2]).read(), re.M)}
+seen = {}
+for line in open(sys.argv[2]):
+    r = json.loads(line)
+    if r["type"] == "cuda_call":
+        c, ns = seen.get(r["fn"], (0, 0))
+        seen[r["fn"]] = (c + 1, ns + r["duration_ns"])
 n, bad = int(sys.argv[3]), 0
 for fn, (calls, ns) in prog.items():
-    pc, pns = probe.get(fn, (None, None))
-    over = (ns - pns) / calls / 1000 if pns is not None else float("nan")
+    pc, pns = seen.get(fn, (0, 0))
+    over = (ns - pns) / calls / 1000
     once = 100e6 if fn == "cudaLaunchKernel" else 0
     ok = pc == calls == n and 0 < pns <= ns and ns - pns <= calls * 40000 + once
     print(f"{'ok' if ok else 'FAIL'}: {fn}: program {calls} calls {ns} ns, "
-          f"probe {pc} calls {pns} ns, "
-          f"trap cost {over:.1f} us/call")
+          f"xperf-bpf {pc} calls {pns} ns, trap cost {over:.1f} us/call")
     bad += not ok
-sys.exit(1 if bad or len(prog) != 5 else 0)
+sys.exit(1 if bad or len(prog) != 5 or len(seen) != 5 else 0)
 PY
 }
 
-# 1. The probe starts the command.
-"$PROBE" --out "$T/run" -- "$HOST" "$N" >"$T/prog.out" 2>"$T/probe.err"
-check "probe exit status 0" test $? -eq 0
-check "command exit status reported" grep -q 'command exited with status 0' "$T/probe.err"
-check "command mode: counts exact, times nested" compare "$T/prog.out" "$T/probe.err"
-check "no records lost" grep -q ': 0 records lost' "$T/probe.err"
-"$DUMP" "$T/run" >"$T/run.json"
-check "records match the summary" python3 - "$T/run.json" "$T/probe.err" "$N" <<'PY'
-import json, re, sys
-d = json.load(open(sys.argv[1]))
-n = int(sys.argv[3])
-tot = {}
+# same_calls RAW_JSONL GPU_DIR: the .xpgpu records are the raw records (per
+# function: count and total time), source uprobe, and the dropped count is the
+# ring's cuda_call drops.
+same_calls() {
+	"$DUMP" "$2" >"$2.json" && python3 - "$1" "$2.json" <<'PY'
+import json, sys
+raw, d = {}, json.load(open(sys.argv[2]))
+drops = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r["type"] == "cuda_call":
+        c, ns = raw.get(r["fn"], (0, 0))
+        raw[r["fn"]] = (c + 1, ns + r["duration_ns"])
+    if r["type"] == "end":
+        drops = r["drops"].get("cuda_call", 0)
+got = {}
 for a in d["activities"]:
-    c, s = tot.get(a["name"], (0, 0))
-    tot[a["name"]] = (c + 1, s + a["end_ns"] - a["start_ns"])
-probe = {m[0]: (int(m[1]), int(m[2])) for m in re.findall(
-    r"^xperf-cuda-probe: (\w+) calls=(\d+) total_ns=(\d+)", open(sys.argv[2]).read(), re.M)}
-ok = d["source"] == "uprobe" and d["counts"]["launch"] == 3 * n and d["counts"]["sync"] == 2 * n
-ok = ok and all(tot.get(fn, (0, 0)) == v for fn, v in probe.items() if v[0])
-print("records:", d["counts"], "source", d["source"])
-sys.exit(0 if ok else 1)
+    c, ns = got.get(a["name"], (0, 0))
+    got[a["name"]] = (c + 1, ns + a["end_ns"] - a["start_ns"])
+print("records:", d["counts"], "source", d["source"], "dropped", d["dropped_records"])
+sys.exit(0 if got == raw and d["source"] == "uprobe" and d["dropped_records"] == drops else 1)
 PY
+}
 
-# 2. Attach to a running process by pid (it waits 1.5 s before calling).
-"$HOST" "$N" 1500 >"$T/prog2.out" &
-pid=$!
-"$PROBE" --out "$T/pid" -p "$pid" 2>"$T/probe2.err"
-wait "$pid"
-check "pid mode: counts exact, times nested" compare "$T/prog2.out" "$T/probe2.err"
-check "pid mode: file named by pid" test -s "$T/pid/gpu-$pid.xpgpu"
+# wait_for FILE: until it exists (xperf-bpf opens --raw once its probes are in).
+wait_for() {
+	for _ in $(seq 400); do [ -e "$1" ] && return 0; sleep 0.05; done
+	return 1
+}
 
-# 3. Forced overflow: a one-page ring and a consumer stopped (SIGSTOP)
-#    while the program makes its calls. Every call is either delivered or
-#    counted as lost, none vanishes.
-"$HOST" 2000 1500 >/dev/null &
+echo "1. record starts the command"
+"$XPERF_BPF" record -q -o "$T/rec" --raw "$T/rec.jsonl" -- "$HOST" "$N" >"$T/prog.out" 2>"$T/rec.err"
+check "record: exit 0 ($(head -c 300 "$T/rec.err"))" test $? -eq 0
+check "record: counts exact, times nested" compare "$T/prog.out" "$T/rec.jsonl"
+check "record: no cuda_call lost" grep -q '"type":"end".*"drops":{}' "$T/rec.jsonl"
+check "record: the .xpgpu file holds the same calls" same_calls "$T/rec.jsonl" "$T/rec/gpu"
+check "record: launch 3N, sync 2N" python3 -c "import json,sys; c=json.load(open('$T/rec/gpu.json'))['counts']; sys.exit(c['launch'] != 3 * $N or c['sync'] != 2 * $N)"
+check "record: the file is mode 0600" \
+	test "$(stat -c %a "$T"/rec/gpu/gpu-*.uprobe.xpgpu 2>/dev/null)" = 600
+
+echo "2. attach to a running process by pid (it waits 3 s before calling)"
+"$HOST" "$N" 3000 >"$T/prog2.out" &
 pid=$!
-"$PROBE" --ring-size 4096 --out "$T/small" -p "$pid" 2>"$T/probe3.err" &
-probe=$!
-sleep 1
-kill -STOP "$probe"
+"$XPERF_BPF" attach -q --pid "$pid" -o "$T/att" --raw "$T/att.jsonl" 2>"$T/att.err"
+check "attach: exit 0 ($(head -c 300 "$T/att.err"))" test $? -eq 0
 wait "$pid"
-kill -CONT "$probe"
-wait "$probe"
-check "overflow: delivered + lost == 5 x 2000 calls, lost > 0" python3 - "$T/probe3.err" <<'PY'
-import re, sys
-t = open(sys.argv[1]).read()
-got = sum(int(c) for c in re.findall(r"^xperf-cuda-probe: \w+ calls=(\d+)", t, re.M))
-lost = int(re.search(r"(\d+) records lost", t).group(1))
+check "attach: counts exact, times nested" compare "$T/prog2.out" "$T/att.jsonl"
+check "attach: file named by pid" test -s "$T/att/gpu/gpu-$pid.uprobe.xpgpu"
+
+echo "3. forced overflow: a one-page ring, xperf-bpf stopped while the calls run"
+"$HOST" 2000 4000 >/dev/null &
+pid=$!
+"$XPERF_BPF" attach -q --ring-size 4096 --pid "$pid" -o "$T/small" --raw "$T/small.jsonl" \
+	2>"$T/small.err" &
+xb=$!
+wait_for "$T/small.jsonl"
+sleep 0.5
+kill -STOP "$xb"
+wait "$pid"
+kill -CONT "$xb"
+wait "$xb"
+check "overflow: delivered + lost == 5 x 2000 calls, lost > 0" python3 - "$T/small.jsonl" <<'PY'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+got = sum(r["type"] == "cuda_call" for r in recs)
+lost = recs[-1]["drops"].get("cuda_call", 0)
 print(f"delivered {got}, lost {lost}")
 sys.exit(0 if got + lost == 10000 and lost > 0 else 1)
 PY
-check "overflow: the loss is in the .xpgpu file" python3 - "$T/small" <<'PY'
-import glob, struct, sys
-d = open(glob.glob(sys.argv[1] + "/gpu-*.xpgpu")[0], "rb").read()
-pos, lost = 16, 0
-while pos + 40 <= len(d):
-    t, k, n = struct.unpack_from("<BBH", d, pos)
-    if t == 2:
-        lost += struct.unpack_from("<Q", d, pos + 32)[0]
-    pos += 40 + n
-sys.exit(0 if lost > 0 else 1)
-PY
+check "overflow: the loss is in the .xpgpu file" same_calls "$T/small.jsonl" "$T/small/gpu"
+check "overflow: xperf-bpf reported it" grep -q 'records lost (ring full:.*cuda_call' "$T/small.err"
 
-# 4. Usage errors.
-"$PROBE" 2>/dev/null
-check "no target: usage exit 64" test $? -eq 64
-"$PROBE" -p 12x 2>/dev/null
-check "bad pid: usage exit 64" test $? -eq 64
-"$PROBE" --ring-size 5000 -p 1 2>/dev/null
-check "ring size not a power of two: usage exit 64" test $? -eq 64
+echo "4. --no-cuda"
+"$XPERF_BPF" record -q --no-cuda -o "$T/off" --raw "$T/off.jsonl" -- "$HOST" 10 >/dev/null 2>&1
+check "--no-cuda: exit 0" test $? -eq 0
+check "--no-cuda: no cuda_call record" test "$(grep -c '"type":"cuda_call"' "$T/off.jsonl")" = 0
+check "--no-cuda: no .xpgpu file" test ! -e "$T/off/gpu"
+
+echo "5. the calls, made while an LLM call waits, reach the turn"
+mkdir -p "$T/mock"
+python3 "$MOCK" --dir "$T/mock" --scenario slow --log "$T/mock/log.jsonl" &
+mock=$!
+wait_for "$T/mock/port"
+url=https://localhost:$(cat "$T/mock/port")/v1/chat/completions
+XPERF_SESSION_ID=cuda "$XPERF_BPF" record -q -o "$T/turns" -- bash -c "
+	curl -sS --cacert '$T/mock/ca.pem' '$url' -H 'content-type: application/json' \
+		-d '{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}' >/dev/null &
+	until grep -q request_received '$T/mock/log.jsonl'; do sleep 0.02; done
+	'$HOST' $N >'$T/prog5.out'
+	wait" 2>"$T/turns.err"
+check "turn: record exit 0 ($(head -c 300 "$T/turns.err"))" test $? -eq 0
+check "turn: the turn file is valid TurnTrace" "$XPERF" validate "$T/turns/cuda/turn_001.json"
+check "turn: gpu.activities hold every call the program made" python3 - \
+	"$T/turns/cuda/turn_001.json" "$T/prog5.out" <<'PY'
+import json, re, sys
+t = json.load(open(sys.argv[1]))
+prog = {m[0]: int(m[1]) for m in
+        re.findall(r"^(\w+) calls=(\d+)", open(sys.argv[2]).read(), re.M)}
+got = {}
+for a in t.get("gpu", {}).get("activities", []):
+    got[a["name"]] = got.get(a["name"], 0) + 1
+print("turn:", got, "program:", prog, "source", t.get("gpu", {}).get("source"))
+sys.exit(0 if got == prog and len(prog) == 5 and t["gpu"]["source"] == "uprobe" else 1)
+PY
 exit $fail

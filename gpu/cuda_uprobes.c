@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cuda_uprobes.c - the table of probed CUDA functions (data, indexed by
- * enum xp_cuda_fn), attachment by symbol name, record conversion.
+ * enum xp_cuda_fn), which library a file is, attachment by symbol name,
+ * record conversion.
  */
 #include "gpu/cuda_uprobes.h"
 
@@ -50,37 +51,59 @@ int xp_cuda_call_to_rec(const void *data, size_t len, struct xp_gpu_rec *out)
 	return 0;
 }
 
-int xp_cuda_attach(struct bpf_object *obj, const char *const libs[XP_CUDA_LIB_COUNT],
-		   struct bpf_link **links, int *n_links)
+int xp_cuda_lib_of(const char *path)
 {
-	int both = 0;
+	const char *base = strrchr(path, '/');
 
-	for (int lib = 0; lib < XP_CUDA_LIB_COUNT; lib++)
-		if (!libs[lib][0])
-			fprintf(stderr, "xperf-cuda: %s not found: its functions not probed\n",
-				lib == XP_CUDA_LIB_CUDART ? "libcudart.so" : "libcuda.so.1");
-	for (int f = 0; f < XP_CUDA_FN_COUNT; f++) {
-		const char *path = libs[fns[f].lib];
-		int ok = 0;
+	base = base ? base + 1 : path;
+	/* libcudart.so.13, or a wheel's renamed copy (libcudart-1a2b3c4d.so.12) */
+	if (!strncmp(base, "libcudart", 9) && (base[9] == '.' || base[9] == '-') &&
+	    strstr(base, ".so"))
+		return XP_CUDA_LIB_CUDART;
+	if (!strncmp(base, "libcuda.so", 10))
+		return XP_CUDA_LIB_CUDA;
+	return -1;
+}
 
-		for (int ret = 0; path[0] && ret < 2; ret++) {
-			LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = fns[f].sym, .retprobe = ret);
-			struct bpf_program *p;
-			char name[64];
+/* Entry and return probe of function f on path into links[0..1]; 0 or -errno. */
+static int attach_fn(struct bpf_object *obj, int f, const char *path, struct bpf_link *links[2])
+{
+	for (int ret = 0; ret < 2; ret++) {
+		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = fns[f].sym, .retprobe = ret);
+		struct bpf_program *p;
+		char name[64];
 
-			snprintf(name, sizeof(name), "%s_%s", ret ? "exit" : "enter", fns[f].sym);
-			p = bpf_object__find_program_by_name(obj, name);
-			links[*n_links] =
-				p ? bpf_program__attach_uprobe_opts(p, -1, path, 0, &o) : NULL;
-			if (!links[*n_links]) {
-				fprintf(stderr, "xperf-cuda: cannot probe %s in %s: %s\n",
-					fns[f].sym, path, strerror(errno));
-				continue;
-			}
-			(*n_links)++;
-			ok++;
+		snprintf(name, sizeof(name), "%s_%s", ret ? "exit" : "enter", fns[f].sym);
+		p = bpf_object__find_program_by_name(obj, name);
+		errno = ENOENT;
+		links[ret] = p ? bpf_program__attach_uprobe_opts(p, -1, path, 0, &o) : NULL;
+		if (!links[ret]) {
+			int err = -errno;
+
+			if (ret)
+				bpf_link__destroy(links[0]);
+			return err;
 		}
-		both += ok == 2;
 	}
-	return both;
+	return 0;
+}
+
+int xp_cuda_attach_lib(struct bpf_object *obj, const char *path,
+		       struct bpf_link *links[2 * XP_CUDA_FN_COUNT])
+{
+	int lib = xp_cuda_lib_of(path), n = 0;
+
+	for (int f = 0; f < XP_CUDA_FN_COUNT; f++) {
+		int err;
+
+		if ((int)fns[f].lib != lib)
+			continue;
+		err = attach_fn(obj, f, path, links + n);
+		if (err)
+			fprintf(stderr, "xperf-bpf: cuda: %s: cannot probe %s: %s\n", path,
+				fns[f].sym, strerror(-err));
+		else
+			n += 2;
+	}
+	return n;
 }

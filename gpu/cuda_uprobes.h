@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cuda_uprobes.h - the uprobe fallback as a library, for xperf-cuda-probe
- * and for xperf-bpf (which loads bpf/cuda.bpf.c with its shared maps):
- * which function lives in which library, attaching the probes, and turning
- * a ring-buffer XP_EV_CUDA_CALL record into a GPU record.
+ * cuda_uprobes.h - the uprobe fallback's GPU-side knowledge, for the cuda
+ * module of xperf-bpf (userspace/cuda_module.c, which loads bpf/cuda.bpf.c
+ * with the core's shared maps) and its .xpgpu sink (gpu/sink_gpu.c): which
+ * function lives in which library, attaching the probes to one library
+ * file, and turning a ring-buffer XP_EV_CUDA_CALL record into a GPU record.
  */
 #ifndef XPERF_GPU_CUDA_UPROBES_H
 #define XPERF_GPU_CUDA_UPROBES_H
 
+#include <linux/types.h>
 #include <stddef.h>
 
+#include "bpf/xperf.h"
+#include "bpf/cuda.h"
 #include "gpu/gpu_records.h"
 
 struct bpf_object;
@@ -31,14 +35,21 @@ const char *xp_cuda_fn_name(unsigned fn);
 int xp_cuda_call_to_rec(const void *data, size_t len, struct xp_gpu_rec *out);
 
 /*
- * Attach the entry and return programs of cuda.bpf.o (loaded in obj) to
- * every function whose library path libs[lib] is non-empty, for all
- * processes (the BPF side filters on the `traced` map). links must have room
- * for 2 * XP_CUDA_FN_COUNT; *n_links counts what was attached. A line on
- * stderr names each library absent and each function that could not be
- * probed. Returns how many functions have both probes.
+ * The CUDA library a file is, by its base name: XP_CUDA_LIB_CUDART for
+ * libcudart.so* (and a wheel's renamed libcudart-HASH.so*), XP_CUDA_LIB_CUDA
+ * for libcuda.so*, -1 for anything else (libcudart_static.a, libcudnn...).
  */
-int xp_cuda_attach(struct bpf_object *obj, const char *const libs[XP_CUDA_LIB_COUNT],
-		   struct bpf_link **links, int *n_links);
+int xp_cuda_lib_of(const char *path);
+
+/*
+ * Attach the entry and return programs of cuda.bpf.o (loaded in obj) to
+ * every function the library file at path defines (xp_cuda_lib_of), for all
+ * processes (pid -1: the BPF side filters on the `traced` map). Fills links
+ * and returns how many were made: both probes of a function or neither (an
+ * entry without its return would leave calls open); a line on stderr names
+ * each function that could not be probed.
+ */
+int xp_cuda_attach_lib(struct bpf_object *obj, const char *path,
+		       struct bpf_link *links[2 * XP_CUDA_FN_COUNT]);
 
 #endif /* XPERF_GPU_CUDA_UPROBES_H */

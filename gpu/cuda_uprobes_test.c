@@ -2,7 +2,7 @@
 /*
  * cuda_uprobes_test.c - ring records of bpf/cuda.bpf.c as GPU records: the
  * kind per function, times, bytes, and rejection of records that are not
- * complete XP_EV_CUDA_CALL records.
+ * complete XP_EV_CUDA_CALL records; which file names are CUDA libraries.
  */
 #include "gpu/cuda_uprobes.h"
 
@@ -51,5 +51,25 @@ int main(void)
 	for (unsigned f = 0; f < XP_CUDA_FN_COUNT; f++)
 		CHECK(xp_cuda_fn_name(f) != NULL, "name %u", f);
 	CHECK(xp_cuda_fn_name(XP_CUDA_FN_COUNT) == NULL, "out of range");
+
+	static const struct {
+		const char *path;
+		int lib;
+	} names[] = {
+		{"/usr/local/cuda/lib64/libcudart.so.13", XP_CUDA_LIB_CUDART},
+		{"libcudart.so", XP_CUDA_LIB_CUDART},
+		{"/site-packages/torch/lib/libcudart-9335f6a2.so.12", XP_CUDA_LIB_CUDART},
+		{"/usr/lib/x86_64-linux-gnu/libcuda.so.1", XP_CUDA_LIB_CUDA},
+		{"/usr/lib/x86_64-linux-gnu/libcuda.so.580.65.06", XP_CUDA_LIB_CUDA},
+		{"/usr/local/cuda/lib64/libcudart_static.a", -1},
+		{"/usr/lib/libcudadebugger.so.1", -1},
+		{"/usr/lib/libcudnn.so.9", -1},
+		{"/opt/libcudart.so.13/libssl.so.3", -1},
+		{"libcudart", -1},
+		{"", -1},
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		CHECK(xp_cuda_lib_of(names[i].path) == names[i].lib, "library of '%s'",
+		      names[i].path);
 	return test_result("cuda_uprobes_test");
 }

@@ -213,8 +213,8 @@ static void cupti_failed(const char *call, CUptiResult rc)
 	if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
 		snprintf(msg, sizeof(msg),
 			 "CUPTI is held by another profiler (nsys, ncu, Kineto, a "
-			 "sanitizer): GPU activity not collected; xperf-cuda-probe "
-			 "(uprobes) still sees the host side");
+			 "sanitizer): GPU activity not collected; xperf-bpf's cuda "
+			 "module (uprobes) still sees the host side");
 	else
 		snprintf(msg, sizeof(msg), "%s failed: %s: GPU activity not collected", call,
 			 xp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));

@@ -41,6 +41,15 @@ const char *xp_gpu_source_name(enum xp_gpu_source src)
 	return src == XP_GPU_SRC_UPROBE ? "uprobe" : "cupti";
 }
 
+/*
+ * File name suffix per source: a CUPTI collector injected into a process
+ * xperf-bpf also probes writes gpu-<pid>.xpgpu, the probes gpu-<pid>.uprobe.xpgpu.
+ */
+static const char *const file_suffix[] = {
+	[XP_GPU_SRC_CUPTI] = "",
+	[XP_GPU_SRC_UPROBE] = ".uprobe",
+};
+
 static void put16(uint8_t *p, uint16_t v)
 {
 	p[0] = v & 0xff;
@@ -100,7 +109,10 @@ int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum x
 	rc = xp_mkdir_p(dir);
 	if (rc)
 		return rc;
-	if (snprintf(path, sizeof(path), "%s/gpu-%d.xpgpu", dir, pid) >= (int)sizeof(path))
+	if ((unsigned)src > XP_GPU_SRC_UPROBE)
+		return -EINVAL;
+	if (snprintf(path, sizeof(path), "%s/gpu-%d%s.xpgpu", dir, pid, file_suffix[src]) >=
+	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
 	if (w->fd < 0)

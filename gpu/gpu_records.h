@@ -66,8 +66,10 @@ struct xp_gpu_writer {
 };
 
 /*
- * Open (create, mode 0600, parent made 0700) <dir>/gpu-<pid>.xpgpu for
- * appending and write the file header when the file is new. 0 or -errno.
+ * Open (create, mode 0600, parent made 0700) <dir>/gpu-<pid>.xpgpu
+ * (gpu-<pid>.uprobe.xpgpu for XP_GPU_SRC_UPROBE, so both producers can
+ * cover one process) for appending and write the file header when the file
+ * is new. 0 or -errno.
  */
 int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum xp_gpu_source src);
 /* Stage one record (flushing first when the stage is full). 0 or -errno. */
@@ -121,7 +123,9 @@ struct xp_gpu_set {
 
 /*
  * Load every *.xpgpu file of dir into set (zeroed by the caller), records
- * sorted by start_ns. A missing directory is an empty set. Returns 0, or -1
+ * sorted by start_ns; gpu-<pid>.uprobe.xpgpu is left out (with a notice)
+ * when gpu-<pid>.xpgpu holds launch or sync records (CUPTI saw the same
+ * calls). A missing directory is an empty set. Returns 0, or -1
  * with "path: offset N: why" in err; records read before the error are kept.
  */
 int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t errlen);

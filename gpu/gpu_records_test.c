@@ -80,7 +80,7 @@ static char *write_file(const char *dir, int nrec)
 	CHECK(xp_gpu_writer_notice(w, "CUPTI held by another profiler") == 0, "notice");
 	CHECK(xp_gpu_writer_close(w) == 0, "close");
 	free(w);
-	snprintf(path, sizeof(path), "%s/gpu-4242.xpgpu", dir);
+	snprintf(path, sizeof(path), "%s/gpu-4242.uprobe.xpgpu", dir);
 	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "mode %o", st.st_mode & 0777);
 	return path;
 }
@@ -166,6 +166,40 @@ static void test_malformed(const char *dir)
 	      "missing dir is empty");
 }
 
+/* Append n launch records (n may be 0) to pid's file of source src in dir. */
+static void add_launches(const char *dir, int pid, enum xp_gpu_source src, int n)
+{
+	struct xp_gpu_writer *w = malloc(sizeof(*w));
+	struct xp_gpu_rec r;
+
+	CHECK(w && xp_gpu_writer_open(w, dir, pid, src) == 0, "open %d", pid);
+	for (int i = 0; i < n; i++) {
+		make_rec(&r, XP_GPU_LAUNCH);
+		CHECK(xp_gpu_writer_add(w, &r) == 0, "add");
+	}
+	CHECK(xp_gpu_writer_close(w) == 0, "close");
+	free(w);
+}
+
+/* Both producers on one process: CUPTI's host calls win, a notice-only CUPTI file does not. */
+static void test_superseded(const char *top)
+{
+	struct xp_gpu_set set = {0};
+	char dir[256], err[256];
+
+	snprintf(dir, sizeof(dir), "%s/both", top);
+	add_launches(dir, 7, XP_GPU_SRC_UPROBE, 2);
+	add_launches(dir, 7, XP_GPU_SRC_CUPTI, 0);
+	add_launches(dir, 8, XP_GPU_SRC_UPROBE, 3);
+	CHECK(xp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0 && set.n == 5 && !set.n_notices,
+	      "CUPTI without host calls: uprobe records kept (%zu)", set.n);
+	xp_gpu_set_free(&set);
+	add_launches(dir, 7, XP_GPU_SRC_CUPTI, 1);
+	CHECK(xp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0 && set.n == 4, "pid 7: %zu", set.n);
+	CHECK(set.n_notices == 1 && strstr(set.notices[0], "pid 7 left out"), "notice");
+	xp_gpu_set_free(&set);
+}
+
 static void test_json_kinds(void)
 {
 	struct xp_gpu_rec r;
@@ -196,6 +230,7 @@ int main(void)
 		return 2;
 	test_roundtrip(dir);
 	test_malformed(dir);
+	test_superseded(dir);
 	test_json_kinds();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

@@ -4,6 +4,10 @@
  * turn assembler and the analyzer. Files are read whole (they are appended
  * to, never rewritten); a file that ends inside a frame (producer killed
  * mid-write, or still writing) is counted in `truncated`, not rejected.
+ * A process both producers covered (the CUPTI collector injected into a
+ * program xperf-bpf's cuda module also probed) has its host calls twice:
+ * the CUPTI copy wins (it carries the correlation ids), the uprobe file is
+ * left out with a notice.
  */
 #include "gpu/gpu_records.h"
 
@@ -120,6 +124,39 @@ static int by_start(const void *a, const void *b)
 	return (x->end_ns > y->end_ns) - (x->end_ns < y->end_ns);
 }
 
+/* Whether a set holds host calls (launch or sync records). */
+static int has_host_calls(const struct xp_gpu_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->recs[i].kind == XP_GPU_LAUNCH || set->recs[i].kind == XP_GPU_SYNC)
+			return 1;
+	return 0;
+}
+
+/*
+ * name is gpu-<pid>.uprobe.xpgpu and gpu-<pid>.xpgpu, CUPTI's, holds host
+ * calls: the uprobe records are the same calls (the notice says so).
+ */
+static int superseded(const char *dir, const char *name, struct xp_gpu_set *set)
+{
+	struct xp_gpu_set cupti = { 0 };
+	char path[4096], err[8], note[96];
+	int pid, end = 0, dup;
+
+	if (sscanf(name, "gpu-%d.uprobe.xpgpu%n", &pid, &end) != 1 || name[end] != '\0' || !end)
+		return 0;
+	snprintf(path, sizeof(path), "%s/gpu-%d.xpgpu", dir, pid);
+	dup = load_file(path, &cupti, err, sizeof(err)) == 0 && has_host_calls(&cupti);
+	xp_gpu_set_free(&cupti);
+	if (dup) {
+		snprintf(note, sizeof(note),
+			 "uprobe records of pid %d left out: CUPTI recorded the same host calls",
+			 pid);
+		on_notice(set, note);
+	}
+	return dup;
+}
+
 int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
@@ -136,7 +173,7 @@ int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t e
 		size_t n = strlen(e->d_name);
 		char path[4096];
 
-		if (n < 6 || strcmp(e->d_name + n - 6, ".xpgpu"))
+		if (n < 6 || strcmp(e->d_name + n - 6, ".xpgpu") || superseded(dir, e->d_name, set))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
 		rc = load_file(path, set, err, errlen);

@@ -6,7 +6,7 @@
  * Lifecycle: xpc_open() -> xpc_add_pid() (or spawn gated, see spawn.h) ->
  * xpc_poll() in a loop -> xpc_drain() -> read xpc_drops() -> xpc_close().
  * Records are the binary structs of bpf/xperf.h and the per-object headers
- * (bpf/proc.h, bpf/sched.h, bpf/tls.h, bpf/sock.h): the callback gets a
+ * (bpf/proc.h, bpf/sched.h, bpf/tls.h, bpf/sock.h, bpf/cuda.h): the callback gets a
  * pointer valid only during the call; rec->size bytes are readable, and a
  * record whose size does not match its type's minimum is counted as
  * malformed and never delivered.
@@ -50,6 +50,7 @@ struct xpc_opts {
 	bool no_sched_events;	/* keep per-thread totals only, no XP_EV_SCHED records */
 	bool no_thread_events;	/* no XP_EV_FORK records for new threads */
 	bool raw_tp;		/* raw_tp programs even where tp_btf would attach (the fallback) */
+	bool no_cuda;		/* no uprobes on libcudart/libcuda (cuda module off) */
 	int verbose;		/* >0: libbpf debug messages on stderr */
 	xpc_event_fn on_event;	/* may be NULL (records are then only counted) */
 	void *ctx;		/* passed to on_event */

@@ -7,11 +7,13 @@
 
 extern const struct xpb_sink xpb_sink_raw;
 extern const struct xpb_sink xpb_sink_stats;
+extern const struct xpb_sink xpb_sink_gpu;
 extern const struct xpb_sink xpb_sink_turns;
 
 const struct xpb_sink *const xpb_sinks[] = {
 	&xpb_sink_raw,
 	&xpb_sink_stats,
+	&xpb_sink_gpu, /* before turns: its files are closed when turns merges them */
 	&xpb_sink_turns,
 };
 

@@ -30,7 +30,8 @@ static struct env {
 
 const char *argp_program_version = "xperf-bpf 1.0";
 static const char doc[] =
-	"Trace an AI agent's process tree with eBPF: processes, scheduler, TLS, sockets.\n"
+	"Trace an AI agent's process tree with eBPF: processes, scheduler, TLS, sockets,\n"
+	"CUDA launch/copy/sync calls.\n"
 	"\n"
 	"USAGE: xperf-bpf attach --pid PID [OPTION...]\n"
 	"       xperf-bpf record [OPTION...] -- CMD [ARG...]\n"
@@ -42,7 +43,8 @@ static const char doc[] =
 	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
 	"64 usage error, 77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
 
-enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP };
+enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
+       OPT_NO_CUDA };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
@@ -54,6 +56,7 @@ static const struct argp_option opts[] = {
 	{ "ring-size", OPT_RING, "BYTES", 0, "ring size, a power of two (default 16 MiB)", 0 },
 	{ "no-sched-events", OPT_NO_SCHED_EV, NULL, 0, "scheduler totals only, no records", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "raw tracepoints even where tp_btf works (the fallback)", 0 },
+	{ "no-cuda", OPT_NO_CUDA, NULL, 0, "no uprobes on libcudart/libcuda", 0 },
 	{ "quiet", 'q', NULL, 0, "no summary (losses are still reported)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "show the full help", 0 },
@@ -105,6 +108,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RAW_TP:
 		env.opts.raw_tp = true;
+		break;
+	case OPT_NO_CUDA:
+		env.opts.no_cuda = true;
 		break;
 	case 'q':
 		env.run.quiet = true;
