@@ -80,14 +80,18 @@ mkdir -p "$d"
 python3 "$demo/mock_provider.py" --dir "$d" --scenario long --log "$d/mock.jsonl" &
 mock=$!
 for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
-/usr/bin/python3 "$demo/sample_agent.py" --port "$(cat "$d/port")" --ca "$d/ca.pem" &
+# 30 turns of ~0.65 s: the agent outlives a 2 s trace however slow the detach.
+/usr/bin/python3 "$demo/sample_agent.py" --port "$(cat "$d/port")" --ca "$d/ca.pem" \
+	--max-turns 30 &
 agent=$!
 sleep 0.5
 XPERF_SESSION_ID=attach "$bpf" attach --pid "$agent" --duration 2 --quiet -o "$d/out" ||
 	fail "attach failed"
 # still running (not a zombie waiting for us) when tracing ended?
 alive=$(ps -o stat= -p "$agent" 2>/dev/null | grep -qv Z && echo 1 || echo 0)
-wait "$agent"
+[ "$alive" = 1 ] || fail "attach: the agent ended before the trace did"
+kill "$agent"
+wait "$agent" || true
 stop_mock
 validate "$d/out/attach"
 python3 - "$d/out/attach" "$alive" <<'PY' || fail "attach: turns"

@@ -41,8 +41,8 @@ DEMO = [
     {"ttft_ms": 110, "gap_ms": 8, "tokens": 0, "max_tokens": True},
     {"ttft_ms": 80, "gap_ms": 10, "tokens": 15},
 ]
-# Ten turns of a tool that sleeps: long enough to attach to and detach from.
-LONG = [{"ttft_ms": 100, "gap_ms": 10, "tokens": 5, "tool": "sleep 0.5"}] * 9
+# Thirty turns of a tool that sleeps (~20 s): long enough to attach to and detach from.
+LONG = [{"ttft_ms": 100, "gap_ms": 10, "tokens": 5, "tool": "sleep 0.5"}] * 30
 # One answer that takes 2 s to start: room for work inside the LLM span (gpu/cuda_uprobe_test).
 SLOW = [{"ttft_ms": 2000, "gap_ms": 10, "tokens": 4}]
 SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW}
