@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
+
 struct kind_name {
 	const char *name;
 	enum xt_kind kind;
@@ -20,8 +22,8 @@ static const struct kind_name kinds[] = {
 	{ "sock_open", XT_SOCK_OPEN }, { "sock_data", XT_SOCK }, { "sock_close", XT_SOCK_CLOSE },
 };
 
-/* Integers JSON numbers (doubles) hold exactly. */
-#define TS_MAX (1ull << 53)
+/* Largest stamp accepted: read exactly (lib/json_int.h), and sums of two cannot overflow. */
+#define TS_MAX (1ull << 62)
 
 static const char *const states[] = { "unknown", "oncpu", "runq", "blocked", NULL };
 
@@ -35,11 +37,11 @@ struct pos_key {
 /* A number field as an integer in [0, max]: out of range or absent gives dflt. */
 static uint64_t num(const cJSON *o, const char *k, uint64_t max, uint64_t dflt)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	uint64_t v;
 
-	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble > (double)max)
+	if (xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, k), &v) || v > max)
 		return dflt;
-	return (uint64_t)v->valuedouble;
+	return v;
 }
 
 static const char *str(const cJSON *o, const char *k)
@@ -159,7 +161,7 @@ int xt_fixture_read(const char *path, xt_event_fn fn, void *ctx)
 		lineno++;
 		if (line[strspn(line, " \t\r\n")] == '\0' || line[0] == '#')
 			continue;
-		o = cJSON_Parse(line);
+		o = xp_json_parse(line, strlen(line));
 		why = !cJSON_IsObject(o) ? "not a JSON object" : decode(o, &ev, argv, sizeof(argv));
 		if (!why && ev.kind == XT_TLS) {
 			uint64_t *next = next_pos(&keys, &nkeys, &ev);
