@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sink_stats.c - `-o DIR`: DIR/capture.json, written atomically (0600) at
- * the end of the run: record and drop counts per type, each module's own
+ * sink_stats.c - `-o DIR`: DIR/<session>/capture.json, written atomically
+ * (0600) at the end of the run: record and drop counts per type, each module's own
  * counters (e.g. libraries probed after exec), and the scheduler totals of
  * every traced thread (from XP_EV_THREAD_EXIT for threads that exited,
  * from the in-kernel map for those still alive).
@@ -97,10 +97,9 @@ static int stats_end(void *state, struct xpc *c, const struct xpc_counts *counts
 	int err = c ? -ENOMEM : 0;
 
 	if (text) {
-		snprintf(path, sizeof(path), "%s/capture.json", s->run->out_dir);
-		err = xp_mkdir_p(s->run->out_dir);
-		if (!err)
-			err = xp_write_file_atomic(path, text, strlen(text));
+		snprintf(path, sizeof(path), "%s/%s/capture.json", s->run->out_dir,
+			 s->run->session_id);
+		err = xp_write_file_atomic(path, text, strlen(text));
 		if (err)
 			fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-err));
 	}

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include "lib/dir_lock.h"
 #include "userspace/capture.h"
 #include "userspace/run.h"
 #include "userspace/spawn.h"
@@ -26,7 +28,9 @@ static struct env {
 	double duration;
 	struct xpb_run run;
 	struct xpc_opts opts;
-} env;
+	char session_id[XPB_SESSION_ID_MAX];
+	int session_lock;
+} env = { .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf 1.0";
 static const char doc[] =
@@ -40,7 +44,8 @@ static const char doc[] =
 	"    xperf-bpf record --raw events.jsonl -- python3 agent.py\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
-	"64 usage error, 77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
+	"64 usage error, 75 session directory in use by another run,\n"
+	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP };
 
@@ -161,7 +166,33 @@ static int exit_code_of(int err)
 	return err == -EPERM ? XPB_EXIT_NOPERM : err == -ESRCH ? XPB_EXIT_INVALID : XPB_EXIT_FAIL;
 }
 
-/* record: start the command gated, trace its pid, then let it exec. */
+/*
+ * Name the run's session and lock DIR/<session>/ for the run (before a
+ * recorded command runs): two runs given the same XPERF_SESSION_ID would
+ * write over each other's turn files and capture.json. An XPB_EXIT_* code.
+ */
+static int claim_session(pid_t root)
+{
+	const char *dir = env.run.out_dir ? env.run.out_dir : XPB_TRACE_DIR_DEFAULT;
+	char path[PATH_MAX];
+	pid_t holder;
+
+	env.run.session_id = xpb_session_id(root, env.run.command, env.session_id);
+	snprintf(path, sizeof(path), "%s/%s", dir, env.run.session_id);
+	env.session_lock = xp_dir_lock(path, &holder);
+	if (env.session_lock == -EWOULDBLOCK) {
+		fprintf(stderr, "xperf-bpf: %s is in use by xperf-bpf pid %d; "
+				"set another XPERF_SESSION_ID\n", path, (int)holder);
+		return XPB_EXIT_BUSY;
+	}
+	if (env.session_lock < 0) {
+		fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-env.session_lock));
+		return XPB_EXIT_FAIL;
+	}
+	return XPB_EXIT_OK;
+}
+
+/* record: start the command gated, trace its pid, name the session, then let it exec. */
 static int start_command(struct xpc *c, struct xp_spawn *sp)
 {
 	char path[PATH_MAX];
@@ -182,6 +213,11 @@ static int start_command(struct xpc *c, struct xp_spawn *sp)
 	}
 	if (xp_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
 		xpc_add_command(c, sp->pid, path);
+	err = claim_session(sp->pid);
+	if (err) {
+		xp_spawn_abort(sp);
+		return err;
+	}
 	err = xp_spawn_release(sp);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s: %s\n", env.run.command[0], strerror(-err));
@@ -245,6 +281,9 @@ int main(int argc, char **argv)
 			code = exit_code_of(err);
 			goto cleanup;
 		}
+		code = claim_session(env.pid);
+		if (code)
+			goto cleanup;
 		env.run.root = env.pid;
 	}
 	code = xpb_run(c, sinks, &env.run, env.duration);
@@ -254,5 +293,7 @@ int main(int argc, char **argv)
 cleanup:
 	xpb_sinks_free(sinks);
 	xpc_close(c);
+	if (env.session_lock >= 0)
+		close(env.session_lock);
 	return code;
 }
