@@ -113,7 +113,7 @@ static const char *decode(const cJSON *o, struct xt_event *ev, char *argv, size_
 	ev->tgid = (uint32_t)num(o, "tgid", UINT32_MAX, 0);
 	ev->tid = (uint32_t)num(o, "tid", UINT32_MAX, ev->tgid);
 	if (ev->ts_ns > TS_MAX || !ev->tgid)
-		return "\"ts_ns\" (0..2^53) and \"tgid\" (> 0) are required";
+		return "\"ts_ns\" (0..2^62) and \"tgid\" (> 0) are required";
 	ev->child = (uint32_t)num(o, "child", UINT32_MAX, 0);
 	ev->is_thread = cJSON_IsTrue(cJSON_GetObjectItem(o, "thread"));
 	ev->wait_status = (uint32_t)(num(o, "exit_code", 255, 0) << 8 | num(o, "signal", 127, 0));
@@ -121,6 +121,7 @@ static const char *decode(const cJSON *o, struct xt_event *ev, char *argv, size_
 	ev->prev_ns = num(o, "prev_ns", TS_MAX, 0);
 	ev->conn = num(o, "conn", TS_MAX, 0);
 	ev->call_ns = num(o, "call_ns", TS_MAX, 0);
+	ev->lost = (uint32_t)num(o, "lost", UINT32_MAX, 0);
 	ev->host = str(o, "host");
 	ev->in_tls = cJSON_IsTrue(cJSON_GetObjectItem(o, "in_tls"));
 	ev->dir = dir && !strcmp(dir, "read") ? XT_READ : XT_WRITE;
@@ -169,7 +170,7 @@ int xt_fixture_read(const char *path, xt_event_fn fn, void *ctx)
 			ev.pos = cJSON_GetObjectItem(o, "pos") ? num(o, "pos", TS_MAX, 0) :
 								 (next ? *next : 0);
 			if (next)
-				*next = ev.pos + ev.len;
+				*next = ev.pos + ev.len + ev.lost;
 		}
 		if (why) {
 			fprintf(stderr, "%s:%d: %s\n", path, lineno, why);

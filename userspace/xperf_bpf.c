@@ -47,7 +47,8 @@ static const char doc[] =
 	"64 usage error, 75 session directory in use by another run,\n"
 	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
 
-enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP };
+enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
+       OPT_PAYLOAD_CAP };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
@@ -57,6 +58,7 @@ static const struct argp_option opts[] = {
 	{ "no-plaintext", OPT_NO_PLAIN, NULL, 0, "no TLS uprobes: socket tier only", 0 },
 	{ "capture-payloads", OPT_PAYLOADS, NULL, 0, "keep payload text (off by default)", 0 },
 	{ "ring-size", OPT_RING, "BYTES", 0, "ring size, a power of two (default 16 MiB)", 0 },
+	{ "payload-cap", OPT_PAYLOAD_CAP, "BYTES", 0, "TLS bytes kept per SSL call (default 4 MiB)", 0 },
 	{ "no-sched-events", OPT_NO_SCHED_EV, NULL, 0, "scheduler totals only, no records", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "raw tracepoints even where tp_btf works (the fallback)", 0 },
 	{ "quiet", 'q', NULL, 0, "no summary (losses are still reported)", 0 },
@@ -104,6 +106,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_number(arg, 4096, 1u << 30, &v) || ((size_t)v & ((size_t)v - 1)))
 			argp_error(state, "invalid ring size (a power of two, 4096..1G): %s", arg);
 		env.opts.ring_size = v;
+		break;
+	case OPT_PAYLOAD_CAP:
+		if (parse_number(arg, XP_TLS_CHUNK, XP_TLS_CAP_MAX, &v) || v != (size_t)v)
+			argp_error(state, "invalid payload cap (16K..16M bytes): %s", arg);
+		env.opts.payload_cap = v;
 		break;
 	case OPT_NO_SCHED_EV:
 		env.opts.no_sched_events = true;
