@@ -16,15 +16,7 @@ cd "$(dirname "$0")/../.."
 bazel build -c opt //bench/tls:ssl_bench //userspace:xperf-bpf >/dev/null 2>&1
 bench=$(readlink -f bazel-bin/bench/tls/ssl_bench)
 xb=$(readlink -f bazel-bin/userspace/xperf-bpf)
-tmp=$(mktemp -d)
-trap 'kill $sink 2>/dev/null || true; rm -rf "$tmp"' EXIT
-tests/tls/certs.sh "$tmp/certs"
-(cd "$tmp" && cp "$OLDPWD/bench/tls/sink.go" . &&
-	GOCACHE=$tmp/gocache GO111MODULE=off go build -o sink sink.go)
-"$tmp/sink" "$tmp/certs/leaf.pem" "$tmp/certs/leaf.key" > "$tmp/port" &
-sink=$!
-for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+. bench/tls/sink.sh
 
 # One run; prints "writer_cpu_ns xperf_cpu_ms tls_records tls_drops".
 run() {	# run SIZE RATE CAP (CAP 0: untraced)
