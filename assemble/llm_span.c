@@ -95,7 +95,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i]));
 	arr = cJSON_AddArrayToObject(at, "xperf.token_times_ns");
 	for (size_t i = 0; i < c->n_tokens; i++)
-		cJSON_AddItemToArray(arr, xp_json_u64(c->token_ns[i]));
+		cJSON_AddItemToArray(arr, xp_json_exact_u64(c->token_ns[i]));
 }
 
 static void waste(struct xt_doc *d, const struct xt_exchange *e, int id)

@@ -18,7 +18,7 @@
 #define TWO_POW_64 18446744073709551616.0
 #define TWO_POW_63 9223372036854775808.0
 
-cJSON *xp_json_u64(uint64_t v)
+cJSON *xp_json_exact_u64(uint64_t v)
 {
 	cJSON *n = cJSON_CreateNumber((double)v);
 	char lit[24];
@@ -35,7 +35,7 @@ cJSON *xp_json_u64(uint64_t v)
 
 cJSON *xp_json_add_u64(cJSON *obj, const char *key, uint64_t v)
 {
-	cJSON *n = xp_json_u64(v);
+	cJSON *n = xp_json_exact_u64(v);
 
 	if (n && !cJSON_AddItemToObject(obj, key, n)) {
 		cJSON_Delete(n);

@@ -20,7 +20,7 @@ static void round_trip(int formatted)
 	int i = 0;
 
 	for (size_t k = 0; k < NVALUES; k++)
-		cJSON_AddItemToArray(arr, xp_json_u64(values[k]));
+		cJSON_AddItemToArray(arr, xp_json_exact_u64(values[k]));
 	text = xp_json_print(arr, formatted);
 	CHECK(text && strstr(text, "1049342731070000") && strstr(text, "9007199254740993") &&
 		      strstr(text, "18446744073709551615") && !strchr(text, 'e'),
