@@ -53,7 +53,7 @@ enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "stop after this long (default: target exit)", 0 },
-	{ "output", 'o', "DIR", 0, "write capture.json (and turn traces) into DIR", 0 },
+	{ "output", 'o', "DIR", 0, "DIR/<session>/ gets capture.json and the turns", 0 },
 	{ "raw", OPT_RAW, "FILE", 0, "dump every record as JSON lines (mode 0600)", 0 },
 	{ "no-plaintext", OPT_NO_PLAIN, NULL, 0, "no TLS uprobes: socket tier only", 0 },
 	{ "capture-payloads", OPT_PAYLOADS, NULL, 0, "keep payload text (off by default)", 0 },

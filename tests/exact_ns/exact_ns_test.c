@@ -2,7 +2,8 @@
 /*
  * exact_ns_test.c - nanosecond stamps past 1e15 (11.6 days of uptime) and
  * past 2^53 (104 days) go through the turn assembler -> turn file -> `xperf
- * gpu merge` -> validator -> analyzer without losing a nanosecond.
+ * gpu merge` -> validator -> analyzer and `xperf export` without losing a
+ * nanosecond.
  *
  * The demo scenario (assemble/testdata/demo_plain.jsonl, starting at 5 s) is
  * replayed as recorded and again shifted so that it starts at each stamp of
@@ -18,6 +19,7 @@
 #include "analyze/analyze.h"
 #include "assemble/fixture.h"
 #include "assemble/session.h"
+#include "export/export.h"
 #include "gpu/gpu_records.h"
 #include "gpu/turn_gpu.h"
 #include "lib/json_int.h"
@@ -194,6 +196,22 @@ static void check_merge(const char *tmp, const char *dir, uint64_t by)
 	free(text);
 }
 
+/* OTLP spans carry the turn's start as a decimal string: exact, with a zero clock offset. */
+static void check_export(char *turn, uint64_t start)
+{
+	struct xe_options o = { .format = XE_OTLP };
+	char *buf = NULL, lit[32];
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	CHECK(mem && xe_export(&turn, 1, &o, mem, stderr) == XE_OK, "export %s", turn);
+	if (mem)
+		fclose(mem);
+	snprintf(lit, sizeof(lit), "\"%llu\"", (unsigned long long)start);
+	CHECK(buf && strstr(buf, lit), "OTLP output holds %s", lit);
+	free(buf);
+}
+
 /* The analyzer's JSON report of the merged turn names its start exactly. */
 static void check_analyzer(const char *dir)
 {
@@ -227,6 +245,7 @@ static void check_analyzer(const char *dir)
 	cJSON_Delete(doc);
 	free(buf);
 	xa_turn_free(t);
+	check_export(turn, start);
 }
 
 int main(void)
