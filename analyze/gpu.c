@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
+
 struct ival {
 	uint64_t a, b;
 };
@@ -68,14 +70,14 @@ int xa_gpu_stats(struct xa_trace *tr, const cJSON *doc)
 		goto fail;
 	cJSON_ArrayForEach(a, acts) {
 		const cJSON *k = cJSON_GetObjectItemCaseSensitive(a, "kind");
-		const cJSON *s = cJSON_GetObjectItemCaseSensitive(a, "start_ns");
-		const cJSON *e = cJSON_GetObjectItemCaseSensitive(a, "end_ns");
 		int kind = cJSON_IsString(k) ? kind_of(k->valuestring) : -1;
+		struct ival v;
 
-		if (kind < 0 || !cJSON_IsNumber(s) || !cJSON_IsNumber(e) || s->valuedouble < 0 ||
-		    e->valuedouble < s->valuedouble || e->valuedouble > 4.6e18)
+		if (kind < 0 ||
+		    xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_ns"), &v.a) ||
+		    xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(a, "end_ns"), &v.b) ||
+		    v.b < v.a || v.b > XA_NS_MAX)
 			goto fail;
-		struct ival v = { (uint64_t)s->valuedouble, (uint64_t)e->valuedouble };
 
 		lo = v.a < lo ? v.a : lo;
 		hi = v.b > hi ? v.b : hi;
@@ -94,7 +96,8 @@ int xa_gpu_stats(struct xa_trace *tr, const cJSON *doc)
 	tr->gpu.phase = n > 0 ? hi - lo : 0;
 	tr->gpu.busy = union_len(busy, nb);
 	tr->gpu.kernel = union_len(kern, nk);
-	tr->gpu.dropped = cJSON_IsNumber(d) && d->valuedouble > 0 ? (uint64_t)d->valuedouble : 0;
+	if (xp_json_get_u64(d, &tr->gpu.dropped))
+		tr->gpu.dropped = 0;
 	free(busy);
 	free(kern);
 	return 0;

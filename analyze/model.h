@@ -21,6 +21,7 @@
 #define XA_MAX_L3 96  /* >= xp_l3_count (checked at run time) */
 #define XA_NVAR 16    /* counters (theory's counter names) + 2 sched values */
 #define XA_REASON 96
+#define XA_NS_MAX (1ull << 62) /* larger nanosecond values are refused: sums cannot overflow */
 
 enum xa_attr {
 	XA_A_IN_TOK,     /* gen_ai.usage.input_tokens */

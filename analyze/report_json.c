@@ -7,6 +7,7 @@
  * more memory than one of ten.
  */
 #include "analyze/report.h"
+#include "lib/json_int.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@ static void add_node(cJSON *arr, const char *id, const char *name, uint64_t ns, 
 
 	cJSON_AddStringToObject(n, "id", id);
 	cJSON_AddStringToObject(n, "name", name);
-	cJSON_AddNumberToObject(n, "ns", (double)ns);
+	xp_json_add_u64(n, "ns", ns);
 	cJSON_AddNumberToObject(n, "share", xa_share(ns, wall));
 	cJSON_AddBoolToObject(n, "drilled", drilled);
 	cJSON_AddItemToArray(arr, n);
@@ -75,7 +76,7 @@ static cJSON *l3_json(const struct xa_view *v, size_t i)
 	cJSON_AddStringToObject(n, "l2", p->l2_id);
 	cJSON_AddStringToObject(n, "grade", xp_grade_names[p->grade]);
 	cJSON_AddStringToObject(n, "state", xa_state_name(a->state));
-	cJSON_AddNumberToObject(n, "ns", (double)a->ns);
+	xp_json_add_u64(n, "ns", a->ns);
 	cJSON_AddNumberToObject(n, "share", xa_share(a->ns, v->t->wall));
 	cJSON_AddStringToObject(n, "metric", p->metric);
 	if (a->state == XA_NOT_MEASURED)
@@ -136,10 +137,10 @@ static void add_turn_facts(const struct xa_turn *t, cJSON *root)
 	cJSON_AddNumberToObject(j, "turn_index", (double)t->head.turn_index);
 	cJSON_AddStringToObject(j, "source", t->head.source);
 	cJSON_AddBoolToObject(j, "complete", t->head.complete);
-	cJSON_AddNumberToObject(j, "start_ns", (double)t->start);
-	cJSON_AddNumberToObject(j, "wall_ns", (double)t->wall);
+	xp_json_add_u64(j, "start_ns", t->start);
+	xp_json_add_u64(j, "wall_ns", t->wall);
 	cJSON_AddStringToObject(j, "tier", t->head.tier);
-	cJSON_AddNumberToObject(j, "dropped_events", (double)t->dropped_events);
+	xp_json_add_u64(j, "dropped_events", t->dropped_events);
 	cJSON_AddNumberToObject(j, "warnings", t->warnings);
 	arr = cJSON_AddArrayToObject(root, "corrections");
 	for (size_t i = 0; i < t->ncorr; i++) {
@@ -158,8 +159,8 @@ static void add_turn_facts(const struct xa_turn *t, cJSON *root)
 	for (size_t i = 0; i < t->nsegs; i++) {
 		cJSON *g = cJSON_CreateObject();
 
-		cJSON_AddNumberToObject(g, "start_ns", (double)t->segs[i].start);
-		cJSON_AddNumberToObject(g, "end_ns", (double)t->segs[i].end);
+		xp_json_add_u64(g, "start_ns", t->segs[i].start);
+		xp_json_add_u64(g, "end_ns", t->segs[i].end);
 		cJSON_AddStringToObject(g, "stage", t->seg_stage[i]);
 		cJSON_AddStringToObject(g, "domain", xp_domains[t->segs[i].domain].key);
 		cJSON_AddStringToObject(g, "category", xp_categories[t->segs[i].category].key);
@@ -178,9 +179,9 @@ static void add_session_facts(const struct xa_session *s, cJSON *root)
 	for (unsigned i = 0; i < s->skipped && i < XA_SKIP_SHOWN; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(s->skip_msg[i]));
 	cJSON_AddNumberToObject(j, "incomplete", s->incomplete);
-	cJSON_AddNumberToObject(j, "wall_ns", (double)s->total->wall);
+	xp_json_add_u64(j, "wall_ns", s->total->wall);
 	cJSON_AddStringToObject(j, "tier", s->tier);
-	cJSON_AddNumberToObject(j, "dropped_events", (double)s->dropped);
+	xp_json_add_u64(j, "dropped_events", s->dropped);
 	cJSON_AddNumberToObject(j, "warnings", s->warnings);
 	cJSON_AddNumberToObject(j, "corrections", s->corrections);
 	tr = cJSON_AddObjectToObject(root, "trends");
@@ -198,7 +199,7 @@ static void add_session_facts(const struct xa_session *s, cJSON *root)
 		cJSON *r = cJSON_CreateObject();
 
 		cJSON_AddNumberToObject(r, "turn_index", (double)s->slow[i].turn_index);
-		cJSON_AddNumberToObject(r, "wall_ns", (double)s->slow[i].wall);
+		xp_json_add_u64(r, "wall_ns", s->slow[i].wall);
 		cJSON_AddStringToObject(r, "top_l3", s->slow[i].top_l3 >= 0
 				? xp_l3_table[s->slow[i].top_l3].id : "");
 		cJSON_AddItemToArray(arr, r);
@@ -210,9 +211,9 @@ static cJSON *row_json(const struct xa_row *r)
 	cJSON *j = cJSON_CreateObject(), *ns = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(j, "turn_index", (double)r->turn_index);
-	cJSON_AddNumberToObject(j, "wall_ns", (double)r->wall);
+	xp_json_add_u64(j, "wall_ns", r->wall);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
-		cJSON_AddNumberToObject(ns, xp_categories[c].key, (double)r->cat_ns[c]);
+		xp_json_add_u64(ns, xp_categories[c].key, r->cat_ns[c]);
 	cJSON_AddItemToObject(j, "ns", ns);
 	cJSON_AddNumberToObject(j, "input_tokens", r->in_tok);
 	cJSON_AddNumberToObject(j, "ttft_ms", r->ttft_ms);
@@ -238,7 +239,7 @@ static int stream_rows(const struct xa_session *s, char *head, FILE *out)
 		if (xa_session_row(s, i, &r))
 			return -1;
 		j = row_json(&r);
-		txt = cJSON_PrintUnformatted(j);
+		txt = xp_json_print(j, 0);
 		cJSON_Delete(j);
 		if (!txt)
 			return -1;
@@ -264,7 +265,7 @@ int xa_report_json(const struct xa_view *v, FILE *out)
 	else
 		add_turn_facts(v->t, root);
 	add_tree(v, root);
-	txt = cJSON_Print(root);
+	txt = xp_json_print(root, 1);
 	cJSON_Delete(root);
 	if (!txt)
 		return -1;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
+
 const char *const xa_attr_names[XA_A_COUNT] = {
 	"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
 	"gen_ai.usage.cache_read.input_tokens", "xperf.ttft_ns", "http.response.status_code",
@@ -24,24 +26,26 @@ static int in_range(const cJSON *n)
 	return cJSON_IsNumber(n) && n->valuedouble > -4.6e18 && n->valuedouble < 4.6e18;
 }
 
-/* A non-negative integer nanosecond value (< 2^62 so sums cannot overflow). */
+/* A non-negative integer nanosecond value, exact (lib/json_int.h), at most XA_NS_MAX. */
+static int ns_of(const cJSON *n, uint64_t *out)
+{
+	uint64_t v;
+
+	if (xp_json_get_u64(n, &v) || v > XA_NS_MAX)
+		return -1;
+	*out = v;
+	return 0;
+}
+
 static int get_ns(const cJSON *o, const char *key, uint64_t *out)
 {
-	const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	if (!in_range(n) || n->valuedouble < 0)
-		return -1;
-	*out = (uint64_t)n->valuedouble;
-	return 0;
+	return ns_of(cJSON_GetObjectItemCaseSensitive(o, key), out);
 }
 
 /* An integer id (span ids, parents, turn index); -1 when not a number in int64 range. */
 static int as_id(const cJSON *n, int64_t *out)
 {
-	if (!in_range(n))
-		return -1;
-	*out = (int64_t)n->valuedouble;
-	return 0;
+	return in_range(n) ? xp_json_get_i64(n, out) : -1;
 }
 
 static void copy_str(char *dst, size_t len, const cJSON *n, const char *dflt)
@@ -100,8 +104,10 @@ static void read_attrs(struct xa_span *s, const cJSON *a)
 	if (n <= 0 || !(s->tok_times = calloc((size_t)n, sizeof(*s->tok_times))))
 		return;
 	cJSON_ArrayForEach(it, tt) {
-		if (cJSON_IsNumber(it) && it->valuedouble >= 0 && it->valuedouble < 4.6e18)
-			s->tok_times[s->ntok++] = (int64_t)it->valuedouble;
+		uint64_t t;
+
+		if (!ns_of(it, &t))
+			s->tok_times[s->ntok++] = (int64_t)t;
 	}
 }
 

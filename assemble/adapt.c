@@ -86,6 +86,8 @@ static int tls_event(const struct xp_hdr *rec, struct xt_event *ev)
 	ev->call_ns = d->call_ns;
 	ev->data = d->data;
 	ev->len = d->len;
+	if ((d->flags & XP_TLS_TRUNC) && d->call_len > d->offset + d->len)
+		ev->lost = d->call_len - d->offset - d->len;
 	return 1;
 }
 

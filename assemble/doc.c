@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/atomic_file.h"
+#include "lib/json_int.h"
 #include "theory/theory.h"
 
 struct xt_doc *xt_doc_new(const char *session_id, int turn_index, int complete, uint64_t start_ns,
@@ -35,15 +36,15 @@ struct xt_doc *xt_doc_new(const char *session_id, int turn_index, int complete, 
 	cJSON_AddBoolToObject(r, "complete", complete);
 	cJSON_AddStringToObject(r, "source", "ebpf");
 	cJSON_AddStringToObject(r, "clock", "CLOCK_MONOTONIC");
-	cJSON_AddNumberToObject(r, "start_ns", (double)start_ns);
-	cJSON_AddNumberToObject(r, "end_ns", (double)end_ns);
+	xp_json_add_u64(r, "start_ns", start_ns);
+	xp_json_add_u64(r, "end_ns", end_ns);
 	a = cJSON_AddObjectToObject(r, "agent");
 	cJSON_AddStringToObject(a, "name", agent->name);
 	if (agent->model && agent->model[0])
 		cJSON_AddStringToObject(a, "model", agent->model);
 	cJSON_AddNumberToObject(a, "pid", agent->pid);
 	if (agent->start_time_ns)
-		cJSON_AddNumberToObject(a, "start_time_ns", (double)agent->start_time_ns);
+		xp_json_add_u64(a, "start_time_ns", agent->start_time_ns);
 	if (agent->comm && agent->comm[0])
 		cJSON_AddStringToObject(a, "comm", agent->comm);
 	d->spans = cJSON_AddArrayToObject(r, "spans");
@@ -80,16 +81,16 @@ int xt_doc_span(struct xt_doc *d, int parent, const char *stage, uint64_t a, uin
 	else
 		cJSON_AddNullToObject(s, "parent");
 	cJSON_AddStringToObject(s, "stage", stage);
-	cJSON_AddNumberToObject(s, "start_ns", (double)a);
-	cJSON_AddNumberToObject(s, "end_ns", (double)b);
+	xp_json_add_u64(s, "start_ns", a);
+	xp_json_add_u64(s, "end_ns", b);
 	if (tid)
 		cJSON_AddNumberToObject(s, "tid", tid);
 	if (sched) {
 		cJSON *o = cJSON_AddObjectToObject(s, "sched");
 
-		cJSON_AddNumberToObject(o, "on_cpu_ns", (double)sched->on_cpu_ns);
-		cJSON_AddNumberToObject(o, "runq_ns", (double)sched->runq_ns);
-		cJSON_AddNumberToObject(o, "blocked_ns", (double)sched->blocked_ns);
+		xp_json_add_u64(o, "on_cpu_ns", sched->on_cpu_ns);
+		xp_json_add_u64(o, "runq_ns", sched->runq_ns);
+		xp_json_add_u64(o, "blocked_ns", sched->blocked_ns);
 	}
 	cJSON *at = cJSON_AddObjectToObject(s, "attributes");
 
@@ -106,7 +107,7 @@ static cJSON *add_mark(cJSON *arr, const char *kind, uint64_t t, int span)
 	if (!m)
 		return NULL;
 	cJSON_AddStringToObject(m, "kind", kind);
-	cJSON_AddNumberToObject(m, "t_ns", (double)t);
+	xp_json_add_u64(m, "t_ns", t);
 	if (span > 0)
 		cJSON_AddNumberToObject(m, "span", span);
 	else
@@ -226,7 +227,7 @@ int xt_doc_write(struct xt_doc *d, const char *dir, char *path, size_t pathlen)
 	if (rc)
 		return rc;
 	snprintf(path, pathlen, "%s/turn_%03d.json", sub, (int)num(d->root, "turn_index"));
-	char *text = cJSON_Print(d->root);
+	char *text = xp_json_print(d->root, 1);
 
 	if (!text)
 		return -ENOMEM;

@@ -50,6 +50,7 @@ struct xt_event {
 	uint64_t call_ns;   /* when the call began */
 	const char *data;   /* TLS plaintext (len bytes) */
 	uint32_t len;       /* bytes in data (TLS) or bytes moved (socket) */
+	uint32_t lost;      /* TLS: bytes of the call after data that the payload cap cut */
 	const char *host;   /* XT_SOCK_OPEN: SNI or peer address text */
 	int in_tls;         /* XT_SOCK: made inside an SSL call (the plaintext tier sees it) */
 };

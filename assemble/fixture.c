@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
+
 struct kind_name {
 	const char *name;
 	enum xt_kind kind;
@@ -20,8 +22,8 @@ static const struct kind_name kinds[] = {
 	{ "sock_open", XT_SOCK_OPEN }, { "sock_data", XT_SOCK }, { "sock_close", XT_SOCK_CLOSE },
 };
 
-/* Integers JSON numbers (doubles) hold exactly. */
-#define TS_MAX (1ull << 53)
+/* Largest stamp accepted: read exactly (lib/json_int.h), and sums of two cannot overflow. */
+#define TS_MAX (1ull << 62)
 
 static const char *const states[] = { "unknown", "oncpu", "runq", "blocked", NULL };
 
@@ -35,11 +37,11 @@ struct pos_key {
 /* A number field as an integer in [0, max]: out of range or absent gives dflt. */
 static uint64_t num(const cJSON *o, const char *k, uint64_t max, uint64_t dflt)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	uint64_t v;
 
-	if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble > (double)max)
+	if (xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, k), &v) || v > max)
 		return dflt;
-	return (uint64_t)v->valuedouble;
+	return v;
 }
 
 static const char *str(const cJSON *o, const char *k)
@@ -111,7 +113,7 @@ static const char *decode(const cJSON *o, struct xt_event *ev, char *argv, size_
 	ev->tgid = (uint32_t)num(o, "tgid", UINT32_MAX, 0);
 	ev->tid = (uint32_t)num(o, "tid", UINT32_MAX, ev->tgid);
 	if (ev->ts_ns > TS_MAX || !ev->tgid)
-		return "\"ts_ns\" (0..2^53) and \"tgid\" (> 0) are required";
+		return "\"ts_ns\" (0..2^62) and \"tgid\" (> 0) are required";
 	ev->child = (uint32_t)num(o, "child", UINT32_MAX, 0);
 	ev->is_thread = cJSON_IsTrue(cJSON_GetObjectItem(o, "thread"));
 	ev->wait_status = (uint32_t)(num(o, "exit_code", 255, 0) << 8 | num(o, "signal", 127, 0));
@@ -119,6 +121,7 @@ static const char *decode(const cJSON *o, struct xt_event *ev, char *argv, size_
 	ev->prev_ns = num(o, "prev_ns", TS_MAX, 0);
 	ev->conn = num(o, "conn", TS_MAX, 0);
 	ev->call_ns = num(o, "call_ns", TS_MAX, 0);
+	ev->lost = (uint32_t)num(o, "lost", UINT32_MAX, 0);
 	ev->host = str(o, "host");
 	ev->in_tls = cJSON_IsTrue(cJSON_GetObjectItem(o, "in_tls"));
 	ev->dir = dir && !strcmp(dir, "read") ? XT_READ : XT_WRITE;
@@ -159,7 +162,7 @@ int xt_fixture_read(const char *path, xt_event_fn fn, void *ctx)
 		lineno++;
 		if (line[strspn(line, " \t\r\n")] == '\0' || line[0] == '#')
 			continue;
-		o = cJSON_Parse(line);
+		o = xp_json_parse(line, strlen(line));
 		why = !cJSON_IsObject(o) ? "not a JSON object" : decode(o, &ev, argv, sizeof(argv));
 		if (!why && ev.kind == XT_TLS) {
 			uint64_t *next = next_pos(&keys, &nkeys, &ev);
@@ -167,7 +170,7 @@ int xt_fixture_read(const char *path, xt_event_fn fn, void *ctx)
 			ev.pos = cJSON_GetObjectItem(o, "pos") ? num(o, "pos", TS_MAX, 0) :
 								 (next ? *next : 0);
 			if (next)
-				*next = ev.pos + ev.len;
+				*next = ev.pos + ev.len + ev.lost;
 		}
 		if (why) {
 			fprintf(stderr, "%s:%d: %s\n", path, lineno, why);

@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "lib/json_int.h"
 #include "theory/theory.h"
 
 static int cmp_u64(const void *x, const void *y)
@@ -69,15 +70,15 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	}
 	if (e->answered) {
 		cJSON_AddNumberToObject(at, "gen_ai.server.time_to_first_token", (double)ttft / 1e9);
-		cJSON_AddNumberToObject(at, "xperf.ttft_ns", (double)ttft);
+		xp_json_add_u64(at, "xperf.ttft_ns", ttft);
 	}
 	if (c->status) /* unknown in the ciphertext tier */
 		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
 	cJSON_AddStringToObject(at, "server.address", e->host);
 	cJSON_AddStringToObject(at, "url.path", e->path);
-	cJSON_AddNumberToObject(at, "http.request.body.size", (double)e->req_bytes);
-	cJSON_AddNumberToObject(at, "http.response.body.size", (double)e->resp_bytes);
+	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
+	xp_json_add_u64(at, "http.response.body.size", e->resp_bytes);
 	if (c->error_type[0])
 		cJSON_AddStringToObject(at, "error.type", c->error_type);
 	if (e->req_text) /* opt-in (--capture-payloads): the prompt and the answer */
@@ -85,16 +86,16 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	if (c->text)
 		cJSON_AddStringToObject(at, "xperf.payload.completion", c->text);
 	if (e->shadow_req_start_ns) { /* the ciphertext tier's view of the same exchange */
-		cJSON_AddNumberToObject(at, "xperf.ciphertext.start_ns", (double)e->shadow_req_start_ns);
-		cJSON_AddNumberToObject(at, "xperf.ciphertext.end_ns", (double)e->shadow_resp_end_ns);
-		cJSON_AddNumberToObject(at, "xperf.ciphertext.ttft_ns", (double)e->shadow_ttft_ns);
+		xp_json_add_u64(at, "xperf.ciphertext.start_ns", e->shadow_req_start_ns);
+		xp_json_add_u64(at, "xperf.ciphertext.end_ns", e->shadow_resp_end_ns);
+		xp_json_add_u64(at, "xperf.ciphertext.ttft_ns", e->shadow_ttft_ns);
 	}
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i]));
 	arr = cJSON_AddArrayToObject(at, "xperf.token_times_ns");
 	for (size_t i = 0; i < c->n_tokens; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateNumber((double)c->token_ns[i]));
+		cJSON_AddItemToArray(arr, xp_json_exact_u64(c->token_ns[i]));
 }
 
 static void waste(struct xt_doc *d, const struct xt_exchange *e, int id)
@@ -127,8 +128,8 @@ static int gaps(struct xt_doc *d, int dec, const struct xt_exchange *e,
 
 		if (!at)
 			return -1;
-		cJSON_AddNumberToObject(at, "gap_ns", (double)(t[i] - t[i - 1]));
-		cJSON_AddNumberToObject(at, "threshold_ns", (double)thr);
+		xp_json_add_u64(at, "gap_ns", t[i] - t[i - 1]);
+		xp_json_add_u64(at, "threshold_ns", thr);
 	}
 	return 0;
 }
@@ -161,7 +162,7 @@ int xt_llm_span(struct xt_doc *d, const struct xt_exchange *e, const struct xt_s
 		at = xt_doc_fused(d, "ttft", first, id);
 		if (!at)
 			return -1;
-		cJSON_AddNumberToObject(at, "ttft_ns", (double)(first - e->req_end_ns));
+		xp_json_add_u64(at, "ttft_ns", first - e->req_end_ns);
 	}
 	waste(d, e, id);
 	return id;

@@ -352,6 +352,12 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 		xp_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
 	if (ev->pos + ev->len > *pos)
 		*pos = ev->pos + ev->len;
+	/* A call cut at the payload cap: its tail is a gap now, not when the next call comes. */
+	if (ev->pos + ev->len + ev->lost > *pos) {
+		xp_llm_conn_lost(c->c, dir, (size_t)(ev->pos + ev->len + ev->lost - *pos), ev->ts_ns);
+		s->truncated++;
+		*pos = ev->pos + ev->len + ev->lost;
+	}
 }
 
 static void close_conn(struct xt_session *s, size_t i, uint64_t t)

@@ -202,6 +202,76 @@ static void cut_fixture(const char *out, int n)
 		fclose(o);
 }
 
+/*
+ * The plaintext fixture with the first request cut at a payload cap: its
+ * record keeps the headers and `keep` bytes of the body, the rest is `lost`.
+ */
+static void cap_fixture(const char *out, size_t keep)
+{
+	FILE *in = fopen(TD "demo_plain.jsonl", "r"), *o = fopen(out, "w");
+	char *line = NULL;
+	size_t cap = 0;
+	int done = 0;
+
+	while (in && o && getline(&line, &cap, in) > 0) {
+		cJSON *ev = done ? NULL : cJSON_Parse(line);
+		const char *data = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "data"));
+		const char *body = data ? strstr(data, "\r\n\r\n") : NULL;
+		char *cut, *text;
+
+		if (!body || strncmp(data, "POST ", 5)) {
+			fputs(line, o);
+			cJSON_Delete(ev);
+			continue;
+		}
+		body += 4;
+		cut = strndup(data, (size_t)(body - data) + keep);
+		cJSON_AddNumberToObject(ev, "lost", (double)(strlen(body) - keep));
+		cJSON_ReplaceItemInObject(ev, "data", cJSON_CreateString(cut));
+		text = cJSON_PrintUnformatted(ev);
+		fprintf(o, "%s\n", text);
+		free(text);
+		free(cut);
+		cJSON_Delete(ev);
+		done = 1;
+	}
+	free(line);
+	if (in)
+		fclose(in);
+	if (o)
+		fclose(o);
+}
+
+/* A request cut at the cap: flagged in data_quality, its model unknown, the rest intact. */
+static void check_capped(const char *tmp)
+{
+	char file[512], dir[512], path[600];
+	struct xt_config cfg = { .out_dir = dir, .session_id = "capped" };
+	struct xt_session *s;
+	size_t len;
+	char *text;
+	cJSON *doc, *sp;
+	int models = 0;
+
+	snprintf(file, sizeof(file), "%s/capped.jsonl", tmp);
+	snprintf(dir, sizeof(dir), "%s/capped", tmp);
+	cap_fixture(file, 20);
+	s = replay(&cfg, file, 1);
+	CHECK(xt_session_turns(s) == 6 && xt_session_exchanges(s) == 7);
+	snprintf(path, sizeof(path), "%s/turn_001.json", xt_session_dir(s));
+	xt_session_free(s);
+	CHECK(xp_validate_file(path, print_error, NULL) == 0);
+	text = slurp(path, &len);
+	doc = text ? cJSON_Parse(text) : NULL;
+	CHECK(num(cJSON_GetObjectItem(doc, "data_quality"), "truncated_payloads") == 1);
+	cJSON_ArrayForEach(sp, cJSON_GetObjectItem(doc, "spans"))
+		models += cJSON_GetObjectItem(cJSON_GetObjectItem(sp, "attributes"),
+					      "gen_ai.request.model") != NULL;
+	CHECK(models == 1); /* the retried request kept its model; the cut one has none */
+	cJSON_Delete(doc);
+	free(text);
+}
+
 int main(void)
 {
 	const char *tmp = getenv("TEST_TMPDIR") ? getenv("TEST_TMPDIR") : "/tmp";
@@ -269,6 +339,7 @@ int main(void)
 	read_turns(xt_session_dir(s), &k);
 	xt_session_free(s);
 	CHECK(k.turns >= 3 && k.turns < 6 && k.incomplete == 1);
+	check_capped(tmp);
 
 	cJSON_Delete(p.waste);
 	cJSON_Delete(c.waste);

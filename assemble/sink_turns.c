@@ -22,14 +22,11 @@
 #include "userspace/sink.h"
 
 #define XT_MAX_RULES 32
-#define ID_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
-
 
 struct turns {
 	struct xt_config cfg;
 	struct xt_session *s;
 	const struct xpb_run *run;
-	char session_id[160];
 	char *env_copy[2];
 	const char *paths[XT_MAX_RULES + 1], *hosts[XT_MAX_RULES + 1];
 	struct xt_adapt_buf buf;
@@ -51,38 +48,6 @@ static const char *const *env_list(const char *name, char **copy, const char **o
 	return out;
 }
 
-/*
- * $XPERF_SESSION_ID when set and valid, else "<comm>-<pid>-<YYYYmmddTHHMMSS>":
- * unique, and valid as a session id.
- */
-static void make_session_id(struct turns *t, pid_t root)
-{
-	const char *env = getenv("XPERF_SESSION_ID");
-	char comm[64] = "agent", path[64], stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	FILE *f;
-
-	if (env && *env && strlen(env) < 128 && strspn(env, ID_CHARS) == strlen(env)) {
-		snprintf(t->session_id, sizeof(t->session_id), "%s", env);
-		return;
-	}
-
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)root);
-	f = fopen(path, "r");
-	if (f) {
-		if (fgets(comm, sizeof(comm), f))
-			comm[strcspn(comm, "\n")] = '\0';
-		fclose(f);
-	}
-	for (char *c = comm; *c; c++)
-		if (!strchr(ID_CHARS, *c))
-			*c = '_';
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%S", gmtime_r(&now, &tm));
-	snprintf(t->session_id, sizeof(t->session_id), "%s-%d-%s", comm[0] ? comm : "agent",
-		 (int)root, stamp);
-}
-
 static int turns_begin(const struct xpb_run *run, void **state)
 {
 	struct turns *t = calloc(1, sizeof(*t));
@@ -91,7 +56,6 @@ static int turns_begin(const struct xpb_run *run, void **state)
 		return -ENOMEM;
 	t->run = run;
 	t->cfg.out_dir = run->out_dir ? run->out_dir : XPB_TRACE_DIR_DEFAULT;
-	t->cfg.session_id = t->session_id;
 	t->cfg.llm.extra_paths = env_list("XPERF_LLM_PATHS", &t->env_copy[0], t->paths);
 	t->cfg.llm.hosts = env_list("XPERF_LLM_HOSTS", &t->env_copy[1], t->hosts);
 	t->cfg.cipher_hosts = t->cfg.llm.hosts;
@@ -100,10 +64,10 @@ static int turns_begin(const struct xpb_run *run, void **state)
 	return 0;
 }
 
-/* The session starts with the first record: run->root is known by then. */
+/* The session starts with the first record: run->session_id is set by then. */
 static int session_start(struct turns *t)
 {
-	make_session_id(t, t->run->root);
+	t->cfg.session_id = t->run->session_id;
 	t->s = xt_session_new(&t->cfg);
 	return t->s ? 0 : -ENOMEM;
 }

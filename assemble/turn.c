@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "assemble/llm_span.h"
+#include "lib/json_int.h"
 #include "theory/theory.h"
 
 #define XT_PARSE_BLOCK_NS 1000000ull
@@ -196,7 +197,7 @@ static int emit_tool(struct xt_doc *d, const struct layout *l, const struct seg 
 		if (xt_exit_signal(p->wait_status))
 			cJSON_AddNumberToObject(at, "process.exit.signal",
 						xt_exit_signal(p->wait_status));
-		cJSON_AddNumberToObject(at, "process.cpu_ns", (double)p->cpu_ns);
+		xp_json_add_u64(at, "process.cpu_ns", p->cpu_ns);
 		if (p->wait_status)
 			cJSON_AddStringToObject(xt_doc_waste(d, "failed_tool_call", s->b, id,
 							     "failed_calls", 1),

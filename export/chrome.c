@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
+
 /* Turn fields shown in the turn slice's args. */
 static const char *const turn_args[] = { "session_id", "turn_index", "complete", "source", "agent",
 					 "data_quality" };
@@ -148,13 +150,17 @@ static void put_count(struct xe_out *o, int64_t pid, uint64_t ts, int n)
 static void put_tokens(const struct xe_span *s, int64_t pid, struct xe_out *o)
 {
 	const cJSON *times = xe_attr(s->item, "xperf.token_times_ns"), *v;
+	uint64_t t;
 	int n = 0;
 
 	if (!cJSON_GetArraySize(times))
 		return;
-	if ((uint64_t)cJSON_GetArrayItem(times, 0)->valuedouble > s->start)
+	if (!xp_json_get_u64(cJSON_GetArrayItem(times, 0), &t) && t > s->start)
 		put_count(o, pid, s->start, 0);
-	cJSON_ArrayForEach(v, times) put_count(o, pid, (uint64_t)v->valuedouble, ++n);
+	cJSON_ArrayForEach(v, times) {
+		if (!xp_json_get_u64(v, &t))
+			put_count(o, pid, t, ++n);
+	}
 }
 
 static int put_spans(struct chrome *c, const struct xe_turn *t, struct xe_out *o, int64_t *drawn)

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
+
 /* Attributes OpenTelemetry defines as doubles, even when the value is whole. */
 static const char *const double_attrs[] = { "gen_ai.server.time_to_first_token" };
 
@@ -37,10 +39,11 @@ static cJSON *any_value(const cJSON *v, int as_double)
 {
 	cJSON *any, *list;
 	const cJSON *e;
+	int64_t i;
 
 	if (cJSON_IsNumber(v) && !as_double && v->valuedouble == floor(v->valuedouble) &&
-	    fabs(v->valuedouble) < 9.2e18)
-		return int_value((int64_t)v->valuedouble);
+	    fabs(v->valuedouble) < 9.2e18 && !xp_json_get_i64(v, &i))
+		return int_value(i);
 	any = cJSON_CreateObject();
 	if (cJSON_IsNumber(v))
 		cJSON_AddNumberToObject(any, "doubleValue", v->valuedouble);

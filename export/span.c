@@ -9,15 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
 #include "theory/theory.h"
 
 uint64_t xe_u64(const cJSON *obj, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	uint64_t v;
 
-	if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
-		return 0;
-	return v->valuedouble >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v->valuedouble;
+	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(obj, key), &v) ? 0 : v;
 }
 
 const cJSON *xe_attr(const cJSON *obj, const char *name)

@@ -26,6 +26,7 @@
 
 #include "analyze/analyze.h"
 #include "fleet/fleet.h"
+#include "lib/json_int.h"
 #include "schema/validate.h"
 
 #define ANALYZE_PREFIX "xperf analyze: "
@@ -90,9 +91,9 @@ static void agent_name(const char *dir, char *out, size_t len)
 
 static uint64_t num(const cJSON *obj, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	uint64_t v;
 
-	return cJSON_IsNumber(v) && v->valuedouble > 0 ? (uint64_t)v->valuedouble : 0;
+	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(obj, key), &v) ? 0 : v;
 }
 
 /* Fill in's figures from the session report `doc`; -1 when it lacks them. */
@@ -140,7 +141,7 @@ static cJSON *session_report(const struct xa_session *s, const struct xa_options
 		return NULL;
 	rc = xa_render_session(s, o, mem);
 	if (!fclose(mem) && !rc)
-		doc = cJSON_ParseWithLength(buf, len);
+		doc = xp_json_parse(buf, len);
 	free(buf);
 	return doc;
 }

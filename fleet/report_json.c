@@ -10,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "fleet/fleet.h"
+#include "lib/json_int.h"
 
 static double share(uint64_t ns, uint64_t wall)
 {
@@ -20,12 +21,12 @@ static void totals(const struct fleet_agg *a, cJSON *root)
 {
 	cJSON *t = cJSON_AddObjectToObject(root, "totals");
 
-	cJSON_AddNumberToObject(t, "nodes", (double)a->nnodes);
+	xp_json_add_u64(t, "nodes", a->nnodes);
 	cJSON_AddNumberToObject(t, "sessions", a->sessions);
 	cJSON_AddNumberToObject(t, "turns", a->turns);
 	cJSON_AddNumberToObject(t, "incomplete_turns", a->incomplete);
-	cJSON_AddNumberToObject(t, "wall_ns", (double)a->wall_ns);
-	cJSON_AddNumberToObject(t, "dropped_events", (double)a->dropped_events);
+	xp_json_add_u64(t, "wall_ns", a->wall_ns);
+	xp_json_add_u64(t, "dropped_events", a->dropped_events);
 	cJSON_AddNumberToObject(t, "invalid_files", a->invalid_files);
 	cJSON_AddNumberToObject(t, "failed_sessions", a->failed_sessions);
 }
@@ -40,7 +41,7 @@ static void shares(const struct fleet_agg *a, cJSON *root)
 
 		cJSON_AddStringToObject(n, "category", xp_categories[c].key);
 		cJSON_AddStringToObject(n, "name", xp_categories[c].name);
-		cJSON_AddNumberToObject(n, "ns", (double)ns);
+		xp_json_add_u64(n, "ns", ns);
 		cJSON_AddNumberToObject(n, "share", share(ns, a->wall_ns));
 		cJSON_AddItemToArray(l1, n);
 	}
@@ -51,7 +52,7 @@ static void shares(const struct fleet_agg *a, cJSON *root)
 
 		cJSON_AddStringToObject(n, "id", p->id);
 		cJSON_AddStringToObject(n, "name", p->name);
-		cJSON_AddNumberToObject(n, "ns", (double)ns);
+		xp_json_add_u64(n, "ns", ns);
 		cJSON_AddNumberToObject(n, "share", share(ns, a->wall_ns));
 		cJSON_AddItemToArray(l2, n);
 	}
@@ -74,7 +75,7 @@ static void bottlenecks(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddNumberToObject(j, "turn_share",
 					a->turns ? (double)f->turns / a->turns : 0);
 		cJSON_AddNumberToObject(j, "sessions", f->sessions);
-		cJSON_AddNumberToObject(j, "ns", (double)f->ns);
+		xp_json_add_u64(j, "ns", f->ns);
 		cJSON_AddStringToObject(j, "suggestion", p->suggestion);
 		cJSON_AddItemToArray(arr, j);
 	}
@@ -93,7 +94,7 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddNumberToObject(j, "sessions", s->sessions);
 		cJSON_AddNumberToObject(j, "turns", s->turns);
 		cJSON_AddNumberToObject(j, "incomplete_turns", s->incomplete);
-		cJSON_AddNumberToObject(j, "wall_ns", (double)s->wall_ns);
+		xp_json_add_u64(j, "wall_ns", s->wall_ns);
 		cJSON_AddItemToArray(arr, j);
 	}
 	arr = cJSON_AddArrayToObject(root, "nodes");
@@ -103,7 +104,7 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddStringToObject(j, "node", a->nodes[i].name);
 		cJSON_AddNumberToObject(j, "sessions", a->nodes[i].sessions);
 		cJSON_AddNumberToObject(j, "invalid_files", a->nodes[i].invalid_files);
-		cJSON_AddNumberToObject(j, "dropped_events", (double)a->nodes[i].dropped_events);
+		xp_json_add_u64(j, "dropped_events", a->nodes[i].dropped_events);
 		cJSON_AddItemToArray(arr, j);
 	}
 	arr = cJSON_AddArrayToObject(root, "worst_sessions");
@@ -115,7 +116,7 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddStringToObject(j, "node", s->node);
 		cJSON_AddStringToObject(j, "agent", s->agent);
 		cJSON_AddNumberToObject(j, "turns", s->turns);
-		cJSON_AddNumberToObject(j, "wall_ns", (double)s->wall_ns);
+		xp_json_add_u64(j, "wall_ns", s->wall_ns);
 		cJSON_AddNumberToObject(j, "effective_share", s->effective_share);
 		if (s->top)
 			cJSON_AddStringToObject(j, "top_l3", s->top->id);
@@ -143,7 +144,7 @@ int fleet_report_json(struct fleet_agg *a, FILE *out)
 	shares(a, root);
 	bottlenecks(a, root);
 	lists(a, root);
-	txt = cJSON_Print(root);
+	txt = xp_json_print(root, 1);
 	cJSON_Delete(root);
 	if (!txt)
 		return -1;

@@ -18,6 +18,7 @@
 
 #include "cli/commands.h"
 #include "gpu/turn_gpu.h"
+#include "lib/json_int.h"
 #include "schema/validate.h"
 
 static const char usage_text[] = "usage: xperf gpu merge --gpu-dir DIR TURN.json...\n"
@@ -84,12 +85,12 @@ static cJSON *to_json(const char *path, const struct xp_gpu_breakdown *b)
 	cJSON *top = cJSON_AddArrayToObject(o, "top_kernels");
 
 	cJSON_AddStringToObject(o, "file", path);
-	cJSON_AddNumberToObject(o, "window_ns", (double)b->window_ns);
+	xp_json_add_u64(o, "window_ns", b->window_ns);
 	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++) {
 		cJSON *x = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(x, "name", xp_gpu_share_name((enum xp_gpu_share)s));
-		cJSON_AddNumberToObject(x, "ns", (double)b->ns[s]);
+		xp_json_add_u64(x, "ns", b->ns[s]);
 		cJSON_AddStringToObject(x, "l3", xp_gpu_share_l3((enum xp_gpu_share)s));
 		cJSON_AddItemToArray(shares, x);
 	}
@@ -97,7 +98,7 @@ static cJSON *to_json(const char *path, const struct xp_gpu_breakdown *b)
 		cJSON *k = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(k, "name", b->top[i].name);
-		cJSON_AddNumberToObject(k, "total_ns", (double)b->top[i].total_ns);
+		xp_json_add_u64(k, "total_ns", b->top[i].total_ns);
 		cJSON_AddNumberToObject(k, "count", b->top[i].count);
 		cJSON_AddItemToArray(top, k);
 	}
@@ -129,7 +130,7 @@ static int breakdown(int argc, char **argv, int json)
 		cJSON_Delete(turn);
 	}
 	if (json) {
-		char *s = cJSON_Print(all);
+		char *s = xp_json_print(all, 1);
 
 		if (s)
 			puts(s);

@@ -12,6 +12,7 @@
 
 #include "gpu/gpu_json.h"
 #include "gpu/gpu_records.h"
+#include "lib/json_int.h"
 
 static int print(const struct xp_gpu_set *set)
 {
@@ -31,8 +32,8 @@ static int print(const struct xp_gpu_set *set)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(set->notices[i]));
 	cJSON_AddItemToObject(gpu, "counts", counts);
 	cJSON_AddItemToObject(gpu, "notices", notes);
-	cJSON_AddNumberToObject(gpu, "truncated_files", (double)set->truncated);
-	s = cJSON_Print(gpu);
+	xp_json_add_u64(gpu, "truncated_files", set->truncated);
+	s = xp_json_print(gpu, 1);
 	cJSON_Delete(gpu);
 	if (!s)
 		return 1;

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * gpu_json.c - build the TurnTrace `gpu` object with cJSON. Integers are
- * written as JSON numbers; nanosecond values stay exact below 2^53 ns
- * (104 days of uptime), which cJSON's double representation guarantees.
+ * written as exact JSON integer literals (lib/json_int.h): nanosecond stamps
+ * pass 2^53, where a double stops being exact, after 104 days of uptime.
  */
 #include "gpu/gpu_json.h"
 
-static int add_num(cJSON *o, const char *key, double v)
+#include "lib/json_int.h"
+
+static int add_num(cJSON *o, const char *key, uint64_t v)
 {
-	return cJSON_AddNumberToObject(o, key, v) != NULL;
+	return xp_json_add_u64(o, key, v) != NULL;
 }
 
 cJSON *xp_gpu_activity_json(const struct xp_gpu_rec *rec)
@@ -21,11 +23,11 @@ cJSON *xp_gpu_activity_json(const struct xp_gpu_rec *rec)
 	o = cJSON_CreateObject();
 	if (o && cJSON_AddStringToObject(o, "kind", kind) &&
 	    cJSON_AddStringToObject(o, "name", rec->name) &&
-	    add_num(o, "start_ns", (double)rec->start_ns) &&
-	    add_num(o, "end_ns", (double)rec->end_ns) && add_num(o, "device", rec->device) &&
+	    add_num(o, "start_ns", rec->start_ns) &&
+	    add_num(o, "end_ns", rec->end_ns) && add_num(o, "device", rec->device) &&
 	    add_num(o, "stream", rec->stream) &&
 	    add_num(o, "correlation_id", rec->correlation_id) &&
-	    add_num(o, "bytes", (double)rec->bytes))
+	    add_num(o, "bytes", rec->bytes))
 		return o;
 	cJSON_Delete(o);
 	return NULL;
@@ -46,7 +48,7 @@ cJSON *xp_gpu_json(const struct xp_gpu_rec *recs, size_t n, uint64_t dropped,
 			goto fail;
 		cJSON_AddItemToArray(acts, a);
 	}
-	if (add_num(gpu, "dropped_records", (double)dropped) &&
+	if (add_num(gpu, "dropped_records", dropped) &&
 	    cJSON_AddStringToObject(gpu, "source", xp_gpu_source_name(src)))
 		return gpu;
 fail:

@@ -14,15 +14,14 @@
 
 #include "gpu/gpu_json.h"
 #include "lib/atomic_file.h"
+#include "lib/json_int.h"
 
+/* A non-negative integer field, exact (lib/json_int.h); 0 when absent or out of range. */
 static uint64_t num(const cJSON *o, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	uint64_t v;
 
-	if (!cJSON_IsNumber(v) || !(v->valuedouble > 0))
-		return 0;
-	/* 2^64 and above do not convert (undefined behaviour): saturate */
-	return v->valuedouble >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)v->valuedouble;
+	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, key), &v) ? 0 : v;
 }
 
 int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out)
@@ -220,7 +219,7 @@ int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_
 {
 	cJSON *turn = xp_load_turn(path, cb, ctx, NULL);
 	int n = turn ? xp_gpu_merge_turn(turn, set) : -1;
-	char *text = n >= 0 ? cJSON_PrintUnformatted(turn) : NULL;
+	char *text = n >= 0 ? xp_json_print(turn, 0) : NULL;
 
 	if (!turn)
 		snprintf(err, errlen, "%s: not a valid turn file", path);

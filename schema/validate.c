@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/json_int.h"
 #include "schema/jscan.h"
 #include "schema/vcheck.h"
 #include "schema/vctx.h"
@@ -35,7 +36,7 @@ static cJSON *check(const char *file, const char *buf, size_t len, xp_verror_fn 
 	} else if (xp_jscan(buf, len, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES, &scan)) {
 		xp_vctx_error_at(&v, scan.err.line, scan.err.col, scan.err_ptr, scan.err_msg);
 	} else {
-		root = cJSON_ParseWithLength(buf, len);
+		root = xp_json_parse(buf, len);
 		if (!root) {
 			xp_vctx_error_at(&v, 1, 1, "",
 					 "cJSON could not parse the document (out of memory?)");

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
 #include "theory/theory.h"
 
 enum vkind {
@@ -224,7 +225,9 @@ static int is_integer(const cJSON *n)
 
 long long xp_vint(const cJSON *n)
 {
-	return (long long)n->valuedouble;
+	int64_t v;
+
+	return xp_json_get_i64(n, &v) ? (long long)n->valuedouble : v;
 }
 
 static void check_value(struct xp_vctx *v, const cJSON *n, const struct vtype *t);

@@ -30,9 +30,11 @@
 #include "bpf/xperf.h"
 #include "bpf/proc.h"
 #include "bpf/sched.h"
+#include "bpf/tls.h"
 
 #define XPC_RING_DEFAULT (16u << 20)	/* bytes: see userspace/README.md */
-#define XPC_PAYLOAD_CAP_DEFAULT (64u << 10)
+/* 4 MiB: a long agent context is one SSL_write of up to MiBs (bench/tls/cap.sh) */
+#define XPC_PAYLOAD_CAP_DEFAULT XP_TLS_CAP_DEFAULT
 
 struct xpc;
 

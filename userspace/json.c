@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
 #include "userspace/capture.h"
 #include "userspace/json.h"
 #include "userspace/module.h"
@@ -27,7 +28,7 @@ cJSON *xpc_counts_json(const uint64_t v[XP_EV_TYPE_MAX])
 
 	for (unsigned int t = 0; o && t < XP_EV_TYPE_MAX; t++)
 		if (v[t])
-			cJSON_AddNumberToObject(o, xpc_type_name(t), (double)v[t]);
+			xp_json_add_u64(o, xpc_type_name(t), v[t]);
 	return o;
 }
 
@@ -56,11 +57,11 @@ cJSON *xpc_record_json(const struct xp_hdr *rec)
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "type", xpc_type_name(rec->type));
-	cJSON_AddNumberToObject(o, "ts_ns", (double)rec->ts_ns);
+	xp_json_add_u64(o, "ts_ns", rec->ts_ns);
 	cJSON_AddNumberToObject(o, "cpu", rec->cpu);
 	cJSON_AddNumberToObject(o, "tgid", rec->tgid);
 	cJSON_AddNumberToObject(o, "tid", rec->tid);
-	cJSON_AddNumberToObject(o, "start_ns", (double)rec->start_ns);
+	xp_json_add_u64(o, "start_ns", rec->start_ns);
 	for (unsigned int i = 0; i < xpc_nmodules; i++)
 		if (xpc_modules[i]->to_json && xpc_modules[i]->to_json(rec, o) != -ENOENT)
 			break;

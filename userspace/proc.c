@@ -11,6 +11,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/proc.skel.h"
+#include "lib/json_int.h"
 #include "lib/secrets.h"
 #include "userspace/exec_decode.h"
 #include "userspace/json.h"
@@ -83,7 +84,7 @@ static int exec_json(const struct xp_exec *e, cJSON *o)
 	xp_exec_args(e, add_arg, argv);
 	if (xp_exec_cwd(e, cwd, sizeof(cwd)) >= 0)
 		cJSON_AddStringToObject(o, "cwd", cwd);
-	cJSON_AddNumberToObject(o, "cgroup_id", (double)e->cgroup_id);
+	xp_json_add_u64(o, "cgroup_id", e->cgroup_id);
 	xpc_json_add_strn(o, "cgroup", e->cgroup, sizeof(e->cgroup));
 	if (xp_parse_container_id(e->cgroup, strnlen(e->cgroup, sizeof(e->cgroup)), cid))
 		cJSON_AddStringToObject(o, "container_id", cid);
@@ -100,11 +101,11 @@ static int exit_json(const struct xp_exit *e, cJSON *o)
 	cJSON_AddNumberToObject(o, "exit_code", (e->exit_code >> 8) & 0xff);
 	cJSON_AddNumberToObject(o, "signal", e->exit_code & 0x7f);
 	cJSON_AddBoolToObject(o, "core_dumped", e->exit_code & 0x80);
-	cJSON_AddNumberToObject(o, "duration_ns", (double)(e->hdr.ts_ns - e->hdr.start_ns));
-	cJSON_AddNumberToObject(o, "cpu_ns", (double)e->cpu_ns);
-	cJSON_AddNumberToObject(o, "utime_ns", (double)e->utime_ns);
-	cJSON_AddNumberToObject(o, "stime_ns", (double)e->stime_ns);
-	cJSON_AddNumberToObject(o, "maxrss_kb", (double)e->maxrss_kb);
+	xp_json_add_u64(o, "duration_ns", e->hdr.ts_ns - e->hdr.start_ns);
+	xp_json_add_u64(o, "cpu_ns", e->cpu_ns);
+	xp_json_add_u64(o, "utime_ns", e->utime_ns);
+	xp_json_add_u64(o, "stime_ns", e->stime_ns);
+	xp_json_add_u64(o, "maxrss_kb", e->maxrss_kb);
 	return 0;
 }
 
@@ -112,7 +113,7 @@ static int fork_json(const struct xp_fork *e, cJSON *o)
 {
 	cJSON_AddNumberToObject(o, "child_tgid", e->child_tgid);
 	cJSON_AddNumberToObject(o, "child_tid", e->child_tid);
-	cJSON_AddNumberToObject(o, "child_start_ns", (double)e->child_start_ns);
+	xp_json_add_u64(o, "child_start_ns", e->child_start_ns);
 	cJSON_AddBoolToObject(o, "thread", e->flags & XP_FORK_THREAD);
 	cJSON_AddNumberToObject(o, "depth", e->depth);
 	xpc_json_add_strn(o, "comm", e->comm, sizeof(e->comm));

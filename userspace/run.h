@@ -15,6 +15,7 @@
 #define XPB_EXIT_FAIL 1		/* runtime failure: load, attach, ring, output */
 #define XPB_EXIT_INVALID 2	/* no such process, command not found */
 #define XPB_EXIT_USAGE 64	/* bad command line */
+#define XPB_EXIT_BUSY 75	/* the session directory is in use by another run */
 #define XPB_EXIT_NOPERM 77	/* not root / missing CAP_BPF, CAP_PERFMON */
 
 struct xpb_sinks;

@@ -12,6 +12,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/sched.skel.h"
+#include "lib/json_int.h"
 #include "userspace/json.h"
 #include "userspace/module.h"
 
@@ -108,13 +109,13 @@ static const char *state_name(unsigned int s)
 
 void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o)
 {
-	cJSON_AddNumberToObject(o, "oncpu_ns", (double)s->oncpu_ns);
-	cJSON_AddNumberToObject(o, "runq_ns", (double)s->runq_ns);
-	cJSON_AddNumberToObject(o, "blocked_ns", (double)s->blocked_ns);
-	cJSON_AddNumberToObject(o, "blocked_unint_ns", (double)s->blocked_unint_ns);
-	cJSON_AddNumberToObject(o, "nr_voluntary", (double)s->nr_voluntary);
-	cJSON_AddNumberToObject(o, "nr_involuntary", (double)s->nr_involuntary);
-	cJSON_AddNumberToObject(o, "nr_wakeups", (double)s->nr_wakeups);
+	xp_json_add_u64(o, "oncpu_ns", s->oncpu_ns);
+	xp_json_add_u64(o, "runq_ns", s->runq_ns);
+	xp_json_add_u64(o, "blocked_ns", s->blocked_ns);
+	xp_json_add_u64(o, "blocked_unint_ns", s->blocked_unint_ns);
+	xp_json_add_u64(o, "nr_voluntary", s->nr_voluntary);
+	xp_json_add_u64(o, "nr_involuntary", s->nr_involuntary);
+	xp_json_add_u64(o, "nr_wakeups", s->nr_wakeups);
 }
 
 static int sched_to_json(const struct xp_hdr *rec, cJSON *o)
@@ -124,7 +125,7 @@ static int sched_to_json(const struct xp_hdr *rec, cJSON *o)
 	switch (rec->type) {
 	case XP_EV_SCHED:
 		cJSON_AddStringToObject(o, "prev_state", state_name(e->prev_state));
-		cJSON_AddNumberToObject(o, "prev_ns", (double)e->prev_ns);
+		xp_json_add_u64(o, "prev_ns", e->prev_ns);
 		cJSON_AddStringToObject(o, "state", state_name(e->state));
 		cJSON_AddBoolToObject(o, "uninterruptible", e->unint);
 		return 0;

@@ -17,6 +17,9 @@
 /* Where turn traces go without -o. */
 #define XPB_TRACE_DIR_DEFAULT ".xperf/traces"
 
+/* Longest session id (XPERF_SESSION_ID or "<comm>-<pid>-<UTC time>"), NUL included. */
+#define XPB_SESSION_ID_MAX 160
+
 /*
  * The directory GPU records come from (gpu/README.md): $XPERF_GPU_DIR when
  * set, else <trace dir>/gpu; `record` sets XPERF_GPU_DIR to it for the
@@ -25,9 +28,18 @@
  */
 const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len);
 
+/*
+ * The run's session id: $XPERF_SESSION_ID when set and valid, else
+ * "<comm>-<pid>-<YYYYmmddTHHMMSS>" (comm: command's basename for record,
+ * /proc/PID/comm for attach). Returns buf (XPB_SESSION_ID_MAX bytes).
+ */
+const char *xpb_session_id(pid_t root, char *const *command, char *buf);
+
 /* What the run is; valid from begin() to end(). */
 struct xpb_run {
 	const char *out_dir;	/* -o DIR, NULL when not given */
+	const char *session_id;	/* the run's files go to DIR/<session_id>/ (locked for the run);
+				   set before the first record */
 	const char *raw_path;	/* --raw FILE.jsonl, NULL when not given */
 	pid_t root;		/* the traced process: set after begin(), before any record */
 	char *const *command;	/* record: the command's argv; attach: NULL */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "lib/json_int.h"
 #include "userspace/json.h"
 #include "userspace/sink.h"
 
@@ -53,7 +54,7 @@ static int raw_begin(const struct xpb_run *run, void **state)
 
 static int write_line(struct raw *r, cJSON *o)
 {
-	char *s = o ? cJSON_PrintUnformatted(o) : NULL;
+	char *s = o ? xp_json_print(o, 0) : NULL;
 	int err = 0;
 
 	if (!s || fputs(s, r->f) == EOF || fputc('\n', r->f) == EOF)
@@ -87,8 +88,8 @@ static int raw_end(void *state, struct xpc *c, const struct xpc_counts *counts)
 		cJSON_AddStringToObject(o, "type", "end");
 		cJSON_AddItemToObject(o, "records", xpc_counts_json(counts->records));
 		cJSON_AddItemToObject(o, "drops", xpc_counts_json(counts->drops));
-		cJSON_AddNumberToObject(o, "dropped", (double)xpc_counts_dropped(counts));
-		cJSON_AddNumberToObject(o, "malformed", (double)counts->malformed);
+		xp_json_add_u64(o, "dropped", xpc_counts_dropped(counts));
+		xp_json_add_u64(o, "malformed", counts->malformed);
 	}
 	err = write_line(r, o);
 	if (fclose(r->f) && !err) {

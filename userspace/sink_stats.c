@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sink_stats.c - `-o DIR`: DIR/capture.json, written atomically (0600) at
- * the end of the run: record and drop counts per type, each module's own
+ * sink_stats.c - `-o DIR`: DIR/<session>/capture.json, written atomically
+ * (0600) at the end of the run: record and drop counts per type, each module's own
  * counters (e.g. libraries probed after exec), and the scheduler totals of
  * every traced thread (from XP_EV_THREAD_EXIT for threads that exited,
  * from the in-kernel map for those still alive).
@@ -14,6 +14,7 @@
 #include <cjson/cJSON.h>
 
 #include "lib/atomic_file.h"
+#include "lib/json_int.h"
 #include "userspace/json.h"
 #include "userspace/sink.h"
 
@@ -46,7 +47,7 @@ static void add_thread(cJSON *arr, __u32 tid, const struct xp_sched_stats *st, b
 		return;
 	cJSON_AddNumberToObject(o, "tid", tid);
 	cJSON_AddNumberToObject(o, "tgid", st->tgid);
-	cJSON_AddNumberToObject(o, "start_ns", (double)st->start_ns);
+	xp_json_add_u64(o, "start_ns", st->start_ns);
 	cJSON_AddBoolToObject(o, "exited", exited);
 	xpc_sched_stats_json(st, o);
 	cJSON_AddItemToArray(arr, o);
@@ -78,8 +79,8 @@ static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *c
 	cJSON_AddNumberToObject(o, "root_pid", s->run->root);
 	cJSON_AddItemToObject(o, "records", xpc_counts_json(counts->records));
 	cJSON_AddItemToObject(o, "drops", xpc_counts_json(counts->drops));
-	cJSON_AddNumberToObject(o, "dropped", (double)xpc_counts_dropped(counts));
-	cJSON_AddNumberToObject(o, "malformed", (double)counts->malformed);
+	xp_json_add_u64(o, "dropped", xpc_counts_dropped(counts));
+	xp_json_add_u64(o, "malformed", counts->malformed);
 	cJSON_AddItemToObject(o, "modules", xpc_modules_json(c));
 	xpc_thread_stats_each(c, live_thread, s->threads);
 	cJSON_AddItemToObject(o, "threads", s->threads);
@@ -91,15 +92,14 @@ static int stats_end(void *state, struct xpc *c, const struct xpc_counts *counts
 {
 	struct stats *s = state;
 	cJSON *o = c ? summary(s, c, counts) : NULL;
-	char *text = o ? cJSON_Print(o) : NULL;
+	char *text = o ? xp_json_print(o, 1) : NULL;
 	char path[4096];
 	int err = c ? -ENOMEM : 0;
 
 	if (text) {
-		snprintf(path, sizeof(path), "%s/capture.json", s->run->out_dir);
-		err = xp_mkdir_p(s->run->out_dir);
-		if (!err)
-			err = xp_write_file_atomic(path, text, strlen(text));
+		snprintf(path, sizeof(path), "%s/%s/capture.json", s->run->out_dir,
+			 s->run->session_id);
+		err = xp_write_file_atomic(path, text, strlen(text));
 		if (err)
 			fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-err));
 	}

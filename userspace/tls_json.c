@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
 #include "userspace/redact.h"
 #include "userspace/sni.h"
 #include "userspace/tls_json.h"
@@ -128,11 +129,11 @@ static int tls_data_json(const struct xp_tls_data *d, cJSON *o, bool payloads)
 		return 0;
 	}
 	add_hex(o, "ssl", d->ssl);
-	cJSON_AddNumberToObject(o, "sock_id", (double)d->sock_id);
+	xp_json_add_u64(o, "sock_id", d->sock_id);
 	cJSON_AddNumberToObject(o, "fd", d->fd);
 	cJSON_AddStringToObject(o, "dir", d->dir == XP_TLS_READ ? "read" : "write");
-	cJSON_AddNumberToObject(o, "pos", (double)d->pos);
-	cJSON_AddNumberToObject(o, "call_ns", (double)d->call_ns);
+	xp_json_add_u64(o, "pos", d->pos);
+	xp_json_add_u64(o, "call_ns", d->call_ns);
 	cJSON_AddNumberToObject(o, "call_len", d->call_len);
 	cJSON_AddNumberToObject(o, "offset", d->offset);
 	cJSON_AddNumberToObject(o, "len", d->len);
@@ -154,32 +155,32 @@ static int sock_json(const struct xp_hdr *rec, cJSON *o)
 
 	switch (rec->type) {
 	case XP_EV_SOCK_DATA:
-		cJSON_AddNumberToObject(o, "sock_id", (double)d->sock_id);
+		xp_json_add_u64(o, "sock_id", d->sock_id);
 		cJSON_AddNumberToObject(o, "fd", d->fd);
 		add_tuple(o, &d->tuple);
 		cJSON_AddStringToObject(o, "dir", d->dir == XP_SOCK_SEND ? "send" : "recv");
 		cJSON_AddNumberToObject(o, "len", d->len);
-		cJSON_AddNumberToObject(o, "call_ns", (double)d->call_ns);
+		xp_json_add_u64(o, "call_ns", d->call_ns);
 		if (d->ssl)
 			add_hex(o, "ssl", d->ssl);
 		return 0;
 	case XP_EV_SOCK_SNI:
 		r = xp_sni_parse((const uint8_t *)s->data,
 				 rec->size - offsetof(struct xp_sock_sni, data), name);
-		cJSON_AddNumberToObject(o, "sock_id", (double)s->sock_id);
+		xp_json_add_u64(o, "sock_id", s->sock_id);
 		add_tuple(o, &s->tuple);
 		cJSON_AddStringToObject(o, "sni_result", xp_sni_result_str(r));
 		if (r == XP_SNI_OK)
 			cJSON_AddStringToObject(o, "sni", name);
 		return 0;
 	default:
-		cJSON_AddNumberToObject(o, "sock_id", (double)k->sock_id);
+		xp_json_add_u64(o, "sock_id", k->sock_id);
 		cJSON_AddNumberToObject(o, "fd", k->fd);
 		add_tuple(o, &k->tuple);
 		cJSON_AddNumberToObject(o, "err", k->err);
 		if (rec->type == XP_EV_SOCK_CLOSE) {
-			cJSON_AddNumberToObject(o, "bytes_sent", (double)k->bytes[XP_SOCK_SEND]);
-			cJSON_AddNumberToObject(o, "bytes_received", (double)k->bytes[XP_SOCK_RECV]);
+			xp_json_add_u64(o, "bytes_sent", k->bytes[XP_SOCK_SEND]);
+			xp_json_add_u64(o, "bytes_received", k->bytes[XP_SOCK_RECV]);
 		}
 		return 0;
 	}
@@ -214,9 +215,9 @@ int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads)
 	if (rec->type != XP_EV_TLS_FREE)
 		return sock_json(rec, o);
 	add_hex(o, "ssl", f->ssl);
-	cJSON_AddNumberToObject(o, "sock_id", (double)f->sock_id);
-	cJSON_AddNumberToObject(o, "bytes_written", (double)f->bytes[XP_TLS_WRITE]);
-	cJSON_AddNumberToObject(o, "bytes_read", (double)f->bytes[XP_TLS_READ]);
+	xp_json_add_u64(o, "sock_id", f->sock_id);
+	xp_json_add_u64(o, "bytes_written", f->bytes[XP_TLS_WRITE]);
+	xp_json_add_u64(o, "bytes_read", f->bytes[XP_TLS_READ]);
 	return 0;
 }
 

@@ -15,7 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include "lib/dir_lock.h"
 #include "userspace/capture.h"
 #include "userspace/run.h"
 #include "userspace/spawn.h"
@@ -26,7 +28,9 @@ static struct env {
 	double duration;
 	struct xpb_run run;
 	struct xpc_opts opts;
-} env;
+	char session_id[XPB_SESSION_ID_MAX];
+	int session_lock;
+} env = { .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf 1.0";
 static const char doc[] =
@@ -41,19 +45,21 @@ static const char doc[] =
 	"    xperf-bpf record --raw events.jsonl -- python3 agent.py\n"
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
-	"64 usage error, 77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
+	"64 usage error, 75 session directory in use by another run,\n"
+	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
-       OPT_NO_CUDA };
+       OPT_NO_CUDA, OPT_PAYLOAD_CAP };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
 	{ "duration", 'd', "SECONDS", 0, "stop after this long (default: target exit)", 0 },
-	{ "output", 'o', "DIR", 0, "write capture.json (and turn traces) into DIR", 0 },
+	{ "output", 'o', "DIR", 0, "DIR/<session>/ gets capture.json and the turns", 0 },
 	{ "raw", OPT_RAW, "FILE", 0, "dump every record as JSON lines (mode 0600)", 0 },
 	{ "no-plaintext", OPT_NO_PLAIN, NULL, 0, "no TLS uprobes: socket tier only", 0 },
 	{ "capture-payloads", OPT_PAYLOADS, NULL, 0, "keep payload text (off by default)", 0 },
 	{ "ring-size", OPT_RING, "BYTES", 0, "ring size, a power of two (default 16 MiB)", 0 },
+	{ "payload-cap", OPT_PAYLOAD_CAP, "BYTES", 0, "TLS bytes kept per SSL call (default 4 MiB)", 0 },
 	{ "no-sched-events", OPT_NO_SCHED_EV, NULL, 0, "scheduler totals only, no records", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "raw tracepoints even where tp_btf works (the fallback)", 0 },
 	{ "no-cuda", OPT_NO_CUDA, NULL, 0, "no uprobes on libcudart/libcuda", 0 },
@@ -102,6 +108,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (parse_number(arg, 4096, 1u << 30, &v) || ((size_t)v & ((size_t)v - 1)))
 			argp_error(state, "invalid ring size (a power of two, 4096..1G): %s", arg);
 		env.opts.ring_size = v;
+		break;
+	case OPT_PAYLOAD_CAP:
+		if (parse_number(arg, XP_TLS_CHUNK, XP_TLS_CAP_MAX, &v) || v != (size_t)v)
+			argp_error(state, "invalid payload cap (16K..16M bytes): %s", arg);
+		env.opts.payload_cap = v;
 		break;
 	case OPT_NO_SCHED_EV:
 		env.opts.no_sched_events = true;
@@ -167,7 +178,33 @@ static int exit_code_of(int err)
 	return err == -EPERM ? XPB_EXIT_NOPERM : err == -ESRCH ? XPB_EXIT_INVALID : XPB_EXIT_FAIL;
 }
 
-/* record: start the command gated, trace its pid, then let it exec. */
+/*
+ * Name the run's session and lock DIR/<session>/ for the run (before a
+ * recorded command runs): two runs given the same XPERF_SESSION_ID would
+ * write over each other's turn files and capture.json. An XPB_EXIT_* code.
+ */
+static int claim_session(pid_t root)
+{
+	const char *dir = env.run.out_dir ? env.run.out_dir : XPB_TRACE_DIR_DEFAULT;
+	char path[PATH_MAX];
+	pid_t holder;
+
+	env.run.session_id = xpb_session_id(root, env.run.command, env.session_id);
+	snprintf(path, sizeof(path), "%s/%s", dir, env.run.session_id);
+	env.session_lock = xp_dir_lock(path, &holder);
+	if (env.session_lock == -EWOULDBLOCK) {
+		fprintf(stderr, "xperf-bpf: %s is in use by xperf-bpf pid %d; "
+				"set another XPERF_SESSION_ID\n", path, (int)holder);
+		return XPB_EXIT_BUSY;
+	}
+	if (env.session_lock < 0) {
+		fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-env.session_lock));
+		return XPB_EXIT_FAIL;
+	}
+	return XPB_EXIT_OK;
+}
+
+/* record: start the command gated, trace its pid, name the session, then let it exec. */
 static int start_command(struct xpc *c, struct xp_spawn *sp)
 {
 	char path[PATH_MAX];
@@ -188,6 +225,11 @@ static int start_command(struct xpc *c, struct xp_spawn *sp)
 	}
 	if (xp_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
 		xpc_add_command(c, sp->pid, path);
+	err = claim_session(sp->pid);
+	if (err) {
+		xp_spawn_abort(sp);
+		return err;
+	}
 	err = xp_spawn_release(sp);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s: %s\n", env.run.command[0], strerror(-err));
@@ -251,6 +293,9 @@ int main(int argc, char **argv)
 			code = exit_code_of(err);
 			goto cleanup;
 		}
+		code = claim_session(env.pid);
+		if (code)
+			goto cleanup;
 		env.run.root = env.pid;
 	}
 	code = xpb_run(c, sinks, &env.run, env.duration);
@@ -260,5 +305,7 @@ int main(int argc, char **argv)
 cleanup:
 	xpb_sinks_free(sinks);
 	xpc_close(c);
+	if (env.session_lock >= 0)
+		close(env.session_lock);
 	return code;
 }

@@ -146,8 +146,9 @@ for consumer in count raw; do
 		n=$((rate ? rate * 2 : 80000))
 		out=(-o "$T/o")
 		[ $consumer = raw ] && out=(--raw "$T/raw.jsonl" -o "$T/o")
-		"$XB" record -q --ring-size 1048576 "${out[@]}" -- "$WL" pingpong $n $rate > "$T/out"
-		python3 - "$T/o/capture.json" "$consumer" "$rate" "$(field ns < "$T/out")" \
+		XPERF_SESSION_ID=bench "$XB" record -q --ring-size 1048576 "${out[@]}" -- \
+			"$WL" pingpong $n $rate > "$T/out"
+		python3 - "$T/o/bench/capture.json" "$consumer" "$rate" "$(field ns < "$T/out")" \
 			>> "$T/t2" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))

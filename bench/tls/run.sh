@@ -19,15 +19,7 @@ bazel build -c opt //bench/tls:ssl_bench //tests/tls:tlscap >/dev/null 2>&1
 bench=$(readlink -f bazel-bin/bench/tls/ssl_bench)
 tlscap=$(readlink -f bazel-bin/tests/tls/tlscap)
 lib=$(ldd "$bench" | awk '/libssl/ {print $3}')
-tmp=$(mktemp -d)
-trap 'kill $sink 2>/dev/null || true; rm -rf "$tmp"' EXIT
-tests/tls/certs.sh "$tmp/certs"
-(cd "$tmp" && cp "$OLDPWD/bench/tls/sink.go" . &&
-	GOCACHE=$tmp/gocache GO111MODULE=off go build -o sink sink.go)
-"$tmp/sink" "$tmp/certs/leaf.pem" "$tmp/certs/leaf.key" > "$tmp/port" &
-sink=$!
-for _ in $(seq 50); do [ -s "$tmp/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/port")
+. bench/tls/sink.sh
 
 # Run "$@" (a bpftrace script or nothing) in the background, then time the writer.
 with_bpftrace() {

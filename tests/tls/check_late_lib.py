@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """check_late_lib.py TMP - the checks of cli_late_lib_test.sh: TMP/late.jsonl and
 TMP/race.jsonl (payloads) against the server's logs of its two connections, and
-the late_libs counters of TMP/{late,race,none}/capture.json."""
+the late_libs counters of TMP/{late,race,none}/<session>/capture.json."""
+import glob
 import json
 import os
 import sys
@@ -28,7 +29,7 @@ def exact(run, conn):
 
 
 def late_libs(run):
-    c = json.load(open(os.path.join(tmp, run, "capture.json")))
+    c = json.load(open(glob.glob(os.path.join(tmp, run, "*", "capture.json"))[0]))
     return c["records"], c.get("modules", {}).get("tls", {}).get("late_libs", {})
 
 

@@ -34,12 +34,12 @@ lost=$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readlines
 	"$T/tiny.jsonl")
 grep -q "^xperf-bpf: warning: $lost records lost (ring full: " "$T/tiny.err" ||
 	fail "stderr does not report the $lost losses: $(cat "$T/tiny.err")"
-python3 - "$T/out/capture.json" "$lost" <<'PY'
+python3 - "$T"/out/*/capture.json "$lost" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))
 assert c["dropped"] == int(sys.argv[2]), (c["dropped"], sys.argv[2])
 assert sum(c["drops"].values()) == c["dropped"]
 PY
-[ "$(stat -c %a "$T/out/capture.json")" = 600 ] || fail "capture.json is not mode 0600"
+[ "$(stat -c %a "$T"/out/*/capture.json)" = 600 ] || fail "capture.json is not mode 0600"
 [ "$(stat -c %a "$T/tiny.jsonl")" = 600 ] || fail "the raw dump is not mode 0600"
 echo PASS
