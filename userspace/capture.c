@@ -284,9 +284,10 @@ static int add_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
 	__u32 kids[256];
 	int n;
 
+	/* Probes first: the time modules take to attach is not the process's. */
+	on_process(c, tgid);
 	if (bpf_map_update_elem(c->traced_fd, &tgid, &v, BPF_ANY))
 		return xpc_set_error(c, -errno, "cannot trace pid %u: %s", tgid, strerror(errno));
-	on_process(c, tgid);
 	n = xp_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
 	for (int i = 0; i < n; i++)
 		add_tree(c, kids[i], root, depth + 1);

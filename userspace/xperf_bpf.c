@@ -204,7 +204,11 @@ static int claim_session(pid_t root)
 	return XPB_EXIT_OK;
 }
 
-/* record: start the command gated, trace its pid, name the session, then let it exec. */
+/*
+ * record: start the command gated, attach to its file, name the session,
+ * trace its pid, then let it exec. The pid joins the filter last, just
+ * before the release, so the time the gate held it is not the command's.
+ */
 static int start_command(struct xpc *c, struct xp_spawn *sp)
 {
 	char path[PATH_MAX];
@@ -217,18 +221,18 @@ static int start_command(struct xpc *c, struct xp_spawn *sp)
 		fprintf(stderr, "xperf-bpf: cannot fork: %s\n", strerror(-err));
 		return XPB_EXIT_FAIL;
 	}
-	err = xpc_add_pid(c, sp->pid);
-	if (err) {
-		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
-		xp_spawn_abort(sp);
-		return XPB_EXIT_FAIL;
-	}
 	if (xp_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
 		xpc_add_command(c, sp->pid, path);
 	err = claim_session(sp->pid);
 	if (err) {
 		xp_spawn_abort(sp);
 		return err;
+	}
+	err = xpc_add_pid(c, sp->pid);
+	if (err) {
+		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
+		xp_spawn_abort(sp);
+		return XPB_EXIT_FAIL;
 	}
 	err = xp_spawn_release(sp);
 	if (err) {

@@ -8,10 +8,14 @@ source "$(dirname "$(realpath "$0")")/lib.sh"
 "$XB" record -q "${XB_OPTS[@]}" -- "$WL" sleep 3000 > /dev/null &
 xb=$!
 trap 'kill -INT $xb 2>/dev/null || true' EXIT
-# The sched object's switch handler is loaded last of the tracepoints.
+# Only the programs this xperf-bpf holds (other tracers may run on the
+# machine); the sched object's switch handler is among the last loaded.
 for _ in $(seq 100); do
-	bpftool prog show -j > "$T/progs.json"
-	grep -qE '"name":"switch_(btf|raw)"' "$T/progs.json" && break
+	: > "$T/progs.jsonl"
+	for id in $(cat /proc/$xb/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u); do
+		bpftool prog show id "$id" -j >> "$T/progs.jsonl" 2>/dev/null && echo >> "$T/progs.jsonl"
+	done
+	grep -qE '"name":"switch_(btf|raw)"' "$T/progs.jsonl" && break
 	sleep 0.05
 done
 wait $xb
@@ -19,11 +23,11 @@ trap - EXIT
 
 want=btf
 [[ " ${XB_OPTS[*]} " == *" --raw-tp "* ]] && want=raw
-python3 - "$T/progs.json" "$want" <<'PY'
+python3 - "$T/progs.jsonl" "$want" <<'PY'
 import json, sys
-progs, want = json.load(open(sys.argv[1])), sys.argv[2]
-ours = {p["name"]: p["type"] for p in progs
-        if p.get("name", "").split("_")[0] in ("fork", "exec", "exit", "switch", "wakeup")}
+progs = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+want = sys.argv[2]
+ours = {p["name"]: p["type"] for p in progs if p["type"] in ("tracing", "raw_tracepoint")}
 kind = {"btf": "tracing", "raw": "raw_tracepoint"}
 other = "raw" if want == "btf" else "btf"
 print("tracepoint programs:", ours)
