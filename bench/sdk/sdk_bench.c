@@ -18,19 +18,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lib/counters.h"
 #include "sdk/xperf.h"
 
-enum { BARE, CPU_CLOCK, SW_READ, CLOCKS, SOFTWARE, HARDWARE, NCONF };
+enum { BARE, SYSCALL, CPU_CLOCK, SW_READ, CLOCKS, SOFTWARE, HARDWARE, NCONF };
 
-/* The first three rows are the floor: what a boundary must call at least. */
+/*
+ * The indented rows are the floor: a bare syscall pair (what this machine
+ * charges for entering the kernel at all), and what a boundary must call at
+ * least (thread CPU clock without counters, one counter read with them).
+ */
 static const struct {
 	const char *name;
 	unsigned flags;
 } confs[NCONF] = {
 	[BARE] = { "bare clock_gettime pair", 0 },
+	[SYSCALL] = { "  bare syscall pair", 0 },
 	[CPU_CLOCK] = { "  thread CPU clock pair", 0 },
 	[SW_READ] = { "  software counter reads", 0 },
 	[CLOCKS] = { "xperf, clocks only", XPERF_NO_COUNTERS },
@@ -58,6 +65,18 @@ static double clock_pair(int pairs, clockid_t clock)
 		clock_gettime(clock, &a);
 		clock_gettime(clock, &b);
 		sink += b.tv_nsec - a.tv_nsec;
+	}
+	return (now_ns() - t0) / pairs;
+}
+
+/* Two getppid(2) calls: the cheapest round trip into the kernel. */
+static double syscall_pair(int pairs)
+{
+	double t0 = now_ns();
+
+	for (int i = 0; i < pairs; i++) {
+		sink += syscall(SYS_getppid);
+		sink += syscall(SYS_getppid);
 	}
 	return (now_ns() - t0) / pairs;
 }
@@ -90,6 +109,8 @@ static double run(int conf, int pairs, const char *dir)
 	switch (conf) {
 	case BARE:
 		return clock_pair(pairs, CLOCK_MONOTONIC);
+	case SYSCALL:
+		return syscall_pair(pairs);
 	case CPU_CLOCK:
 		return clock_pair(pairs, CLOCK_THREAD_CPUTIME_ID);
 	case SW_READ:
