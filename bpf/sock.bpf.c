@@ -39,7 +39,7 @@
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
-/* Announce files mapped executable (map_watch.bpf.h): with the TLS plaintext tier. */
+/* Announce files mapped executable (map_watch.bpf.h): for the TLS plaintext tier, the cuda module. */
 const volatile bool watch_maps = false;
 
 /* A socket syscall between its entry and its return, per thread. */

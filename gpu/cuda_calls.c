@@ -7,11 +7,19 @@
  * a GPU every call fails fast with an error code, but each call still
  * enters libcudart, which is what the uprobe fallback sees.
  *
+ * Last it reports how many of those functions start with a breakpoint
+ * (int3, 0xcc) in this process's memory: a uprobe planted here. A process
+ * xperf-bpf does not trace must show none while another one is traced.
+ *
  * usage: cuda_calls N [pause_ms]   (pause_ms: wait before calling, so a
  * tracer can attach; default 0)
  */
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include <dlfcn.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <cuda_runtime_api.h>
@@ -54,6 +62,39 @@ static int call(int f, char *host, size_t len)
 	}
 }
 
+/* dl_iterate_phdr callback: the loaded libcudart's file name. */
+static int find_cudart(struct dl_phdr_info *info, size_t size, void *out)
+{
+	(void)size;
+	if (!strstr(info->dlpi_name, "libcudart"))
+		return 0;
+	*(const char **)out = info->dlpi_name;
+	return 1;
+}
+
+/*
+ * How many of the functions start with int3 in libcudart itself (looked up
+ * in its own scope, not through this program's PLT); -1 if not found.
+ */
+static int planted_breakpoints(void)
+{
+	const char *name = NULL;
+	void *lib;
+	int n = 0;
+
+	dl_iterate_phdr(find_cudart, &name);
+	lib = name ? dlopen(name, RTLD_LAZY | RTLD_NOLOAD) : NULL;
+	if (!lib)
+		return -1;
+	for (int f = 0; f < NFUNC; f++) {
+		const unsigned char *code = dlsym(lib, names[f]);
+
+		n += code && *code == 0xcc;
+	}
+	dlclose(lib);
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 100;
@@ -78,5 +119,6 @@ int main(int argc, char **argv)
 	}
 	for (int f = 0; f < NFUNC; f++)
 		printf("%s calls=%d total_ns=%llu rc=%d\n", names[f], n, total[f], rc[f]);
+	printf("breakpoints=%d\n", planted_breakpoints());
 	return 0;
 }

@@ -12,6 +12,11 @@
 # out-of-line page. The --raw records, the gpu-<pid>.uprobe.xpgpu file and,
 # when the calls happen inside an LLM call, the turn's gpu object must all
 # hold the same calls; a forced overflow must count every call it loses.
+# The probes are per traced process: the program waits (pause_ms) before its
+# first call, as a library mapped after exec gets its probes a few ms later
+# (gpu/README.md), and an untraced process using the same libcudart at the
+# same time carries no breakpoint (the program reads its own code) and
+# yields no record.
 set -u
 XPERF_BPF=$(realpath userspace/xperf-bpf)
 XPERF=$(realpath cli/xperf)
@@ -79,17 +84,52 @@ wait_for() {
 	return 1
 }
 
+# per_call FILE: ns per cudaLaunchKernel call in a program's report.
+per_call() {
+	awk -F'[ =]' '$1 == "cudaLaunchKernel" { print int($5 / $3) }' "$1"
+}
+
 echo "1. record starts the command"
-"$XPERF_BPF" record -q -o "$T/rec" --raw "$T/rec.jsonl" -- "$HOST" "$N" >"$T/prog.out" 2>"$T/rec.err"
+"$XPERF_BPF" record -q -o "$T/rec" --raw "$T/rec.jsonl" -- "$HOST" "$N" 1000 >"$T/prog.out" \
+	2>"$T/rec.err"
 check "record: exit 0 ($(head -c 300 "$T/rec.err"))" test $? -eq 0
 check "record: counts exact, times nested" compare "$T/prog.out" "$T/rec.jsonl"
+check "record: the 5 functions carry a breakpoint in the traced process" \
+	grep -qx breakpoints=5 "$T/prog.out"
+check "record: capture.json counts 1 process, 1 library, 10 probes, detached at its exit" \
+	python3 - "$T/rec/capture.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["modules"]["cuda"]
+print("modules.cuda:", m)
+sys.exit(0 if (m["processes"], m["libraries"], m["probes"], m["detached_at_exit"]) == (1, 1, 10, 1)
+         and m["map_records"] > 0 and m["rescans"] <= m["map_records"] else 1)
+PY
 check "record: no cuda_call lost" grep -q '"type":"end".*"drops":{}' "$T/rec.jsonl"
 check "record: the .xpgpu file holds the same calls" same_calls "$T/rec.jsonl" "$T/rec/gpu"
 check "record: launch 3N, sync 2N" python3 -c "import json,sys; c=json.load(open('$T/rec/gpu.json'))['counts']; sys.exit(c['launch'] != 3 * $N or c['sync'] != 2 * $N)"
 check "record: the file is mode 0600" \
 	test "$(stat -c %a "$T"/rec/gpu/gpu-*.uprobe.xpgpu 2>/dev/null)" = 600
 
-echo "2. attach to a running process by pid (it waits 3 s before calling)"
+echo "2. an untraced process using the same libcudart while one is traced"
+"$HOST" "$N" >"$T/bare.out"
+"$XPERF_BPF" record -q -o "$T/two" --raw "$T/two.jsonl" -- "$HOST" "$N" 3000 >"$T/traced.out" \
+	2>"$T/two.err" &
+xb=$!
+wait_for "$T/two.jsonl"
+sleep 1
+"$HOST" "$N" >"$T/untraced.out" &
+other=$!
+wait "$other"
+wait "$xb"
+check "untraced: no breakpoint in its libcudart" grep -qx breakpoints=0 "$T/untraced.out"
+check "untraced: no record of its pid $other" \
+	test "$(grep -c "\"tgid\":$other," "$T/two.jsonl")" = 0
+check "traced meanwhile: counts exact, its breakpoints in place" \
+	eval 'compare "$T/traced.out" "$T/two.jsonl" && grep -qx breakpoints=5 "$T/traced.out"'
+echo "info: ns per cudaLaunchKernel: bare $(per_call "$T/bare.out"), untraced during the trace" \
+	"$(per_call "$T/untraced.out"), traced $(per_call "$T/traced.out")"
+
+echo "3. attach to a running process by pid (it waits 3 s before calling)"
 "$HOST" "$N" 3000 >"$T/prog2.out" &
 pid=$!
 "$XPERF_BPF" attach -q --pid "$pid" -o "$T/att" --raw "$T/att.jsonl" 2>"$T/att.err"
@@ -98,7 +138,7 @@ wait "$pid"
 check "attach: counts exact, times nested" compare "$T/prog2.out" "$T/att.jsonl"
 check "attach: file named by pid" test -s "$T/att/gpu/gpu-$pid.uprobe.xpgpu"
 
-echo "3. forced overflow: a one-page ring, xperf-bpf stopped while the calls run"
+echo "4. forced overflow: a one-page ring, xperf-bpf stopped while the calls run"
 "$HOST" 2000 4000 >/dev/null &
 pid=$!
 "$XPERF_BPF" attach -q --ring-size 4096 --pid "$pid" -o "$T/small" --raw "$T/small.jsonl" \
@@ -121,13 +161,13 @@ PY
 check "overflow: the loss is in the .xpgpu file" same_calls "$T/small.jsonl" "$T/small/gpu"
 check "overflow: xperf-bpf reported it" grep -q 'records lost (ring full:.*cuda_call' "$T/small.err"
 
-echo "4. --no-cuda"
+echo "5. --no-cuda"
 "$XPERF_BPF" record -q --no-cuda -o "$T/off" --raw "$T/off.jsonl" -- "$HOST" 10 >/dev/null 2>&1
 check "--no-cuda: exit 0" test $? -eq 0
 check "--no-cuda: no cuda_call record" test "$(grep -c '"type":"cuda_call"' "$T/off.jsonl")" = 0
 check "--no-cuda: no .xpgpu file" test ! -e "$T/off/gpu"
 
-echo "5. the calls, made while an LLM call waits, reach the turn"
+echo "6. the calls, made while an LLM call waits, reach the turn"
 mkdir -p "$T/mock"
 python3 "$MOCK" --dir "$T/mock" --scenario slow --log "$T/mock/log.jsonl" &
 mock=$!
@@ -137,7 +177,7 @@ XPERF_SESSION_ID=cuda "$XPERF_BPF" record -q -o "$T/turns" -- bash -c "
 	curl -sS --cacert '$T/mock/ca.pem' '$url' -H 'content-type: application/json' \
 		-d '{\"model\":\"m\",\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}' >/dev/null &
 	until grep -q request_received '$T/mock/log.jsonl'; do sleep 0.02; done
-	'$HOST' $N >'$T/prog5.out'
+	'$HOST' $N 1000 >'$T/prog5.out'
 	wait" 2>"$T/turns.err"
 check "turn: record exit 0 ($(head -c 300 "$T/turns.err"))" test $? -eq 0
 check "turn: the turn file is valid TurnTrace" "$XPERF" validate "$T/turns/cuda/turn_001.json"

@@ -66,7 +66,8 @@ int xp_cuda_lib_of(const char *path)
 }
 
 /* Entry and return probe of function f on path into links[0..1]; 0 or -errno. */
-static int attach_fn(struct bpf_object *obj, int f, const char *path, struct bpf_link *links[2])
+static int attach_fn(struct bpf_object *obj, int f, const char *path, int pid,
+		     struct bpf_link *links[2])
 {
 	for (int ret = 0; ret < 2; ret++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = fns[f].sym, .retprobe = ret);
@@ -76,7 +77,7 @@ static int attach_fn(struct bpf_object *obj, int f, const char *path, struct bpf
 		snprintf(name, sizeof(name), "%s_%s", ret ? "exit" : "enter", fns[f].sym);
 		p = bpf_object__find_program_by_name(obj, name);
 		errno = ENOENT;
-		links[ret] = p ? bpf_program__attach_uprobe_opts(p, -1, path, 0, &o) : NULL;
+		links[ret] = p ? bpf_program__attach_uprobe_opts(p, pid, path, 0, &o) : NULL;
 		if (!links[ret]) {
 			int err = -errno;
 
@@ -88,7 +89,7 @@ static int attach_fn(struct bpf_object *obj, int f, const char *path, struct bpf
 	return 0;
 }
 
-int xp_cuda_attach_lib(struct bpf_object *obj, const char *path,
+int xp_cuda_attach_lib(struct bpf_object *obj, const char *path, int pid,
 		       struct bpf_link *links[2 * XP_CUDA_FN_COUNT])
 {
 	int lib = xp_cuda_lib_of(path), n = 0;
@@ -98,7 +99,7 @@ int xp_cuda_attach_lib(struct bpf_object *obj, const char *path,
 
 		if ((int)fns[f].lib != lib)
 			continue;
-		err = attach_fn(obj, f, path, links + n);
+		err = attach_fn(obj, f, path, pid, links + n);
 		if (err)
 			fprintf(stderr, "xperf-bpf: cuda: %s: cannot probe %s: %s\n", path,
 				fns[f].sym, strerror(-err));

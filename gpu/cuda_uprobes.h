@@ -43,13 +43,14 @@ int xp_cuda_lib_of(const char *path);
 
 /*
  * Attach the entry and return programs of cuda.bpf.o (loaded in obj) to
- * every function the library file at path defines (xp_cuda_lib_of), for all
- * processes (pid -1: the BPF side filters on the `traced` map). Fills links
+ * every function the library file at path defines (xp_cuda_lib_of), for
+ * process pid only (the kernel plants breakpoints in that process alone;
+ * -1: every process mapping the file, filtered in BPF). Fills links
  * and returns how many were made: both probes of a function or neither (an
  * entry without its return would leave calls open); a line on stderr names
  * each function that could not be probed.
  */
-int xp_cuda_attach_lib(struct bpf_object *obj, const char *path,
+int xp_cuda_attach_lib(struct bpf_object *obj, const char *path, int pid,
 		       struct bpf_link *links[2 * XP_CUDA_FN_COUNT]);
 
 #endif /* XPERF_GPU_CUDA_UPROBES_H */

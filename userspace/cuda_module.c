@@ -2,10 +2,12 @@
 /*
  * cuda_module.c - the cuda module of the capture core (module.h): the
  * zero-injection GPU fallback. Loads bpf/cuda.bpf.c with the core's shared
- * maps, puts uprobes on the CUDA runtime and driver libraries of every
- * process that becomes traced (cuda_libs.h: at attach and after each exec)
- * and turns its XP_EV_CUDA_CALL records into JSON. The records reach the
- * turns through the .xpgpu sink (gpu/sink_gpu.c). Off with --no-cuda.
+ * maps and gives each traced process that maps a CUDA runtime or driver
+ * library uprobes of its own (cuda_probes.h): found at attach, exec and
+ * fork, and from the map watch's XP_EV_MAP_EXEC records for libraries
+ * mapped later; taken off at its exit. Turns its XP_EV_CUDA_CALL records
+ * into JSON. The records reach the turns through the .xpgpu sink
+ * (gpu/sink_gpu.c). Off with --no-cuda.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,89 +19,101 @@
 
 #include "bpf/cuda.skel.h"
 #include "gpu/cuda_uprobes.h"
-#include "userspace/cuda_libs.h"
+#include "bpf/proc.h"
+#include "bpf/tls.h"
+#include "userspace/cuda_probes.h"
 #include "userspace/module.h"
 
-struct cuda_probes {
+struct cuda_module {
 	struct cuda_bpf *obj;
-	struct cuda_libset *libs;
-	struct bpf_link **links;
-	size_t nlinks, cap;
-	bool verbose;
+	struct xp_cuda_probes *probes;
 };
 
 static void cuda_stop(void *state)
 {
-	struct cuda_probes *p = state;
+	struct cuda_module *m = state;
 
-	if (!p)
+	if (!m)
 		return;
-	xpc_destroy_links(p->links, p->nlinks);
-	free(p->links);
-	cuda_bpf__destroy(p->obj);
-	cuda_libset_free(p->libs);
-	free(p);
+	xp_cuda_probes_free(m->probes);
+	cuda_bpf__destroy(m->obj);
+	free(m);
 }
 
 static int cuda_start(struct xpc *c, void **state)
 {
-	struct cuda_probes *p;
+	struct cuda_module *m;
 	int err;
 
 	if (xpc_options(c)->no_cuda)
 		return -EOPNOTSUPP;
-	p = calloc(1, sizeof(*p));
-	if (!p || !(p->libs = cuda_libset_new())) {
-		free(p);
+	m = calloc(1, sizeof(*m));
+	if (!m)
 		return xpc_set_error(c, -ENOMEM, "cuda: out of memory");
-	}
-	p->verbose = xpc_options(c)->verbose > 0;
-	p->obj = cuda_bpf__open();
-	err = p->obj ? xpc_load_skeleton(c, p->obj->skeleton)
+	m->obj = cuda_bpf__open();
+	err = m->obj ? xpc_load_skeleton(c, m->obj->skeleton)
 		     : xpc_set_error(c, -errno, "cuda: cannot open BPF object: %s",
 				     strerror(errno));
+	if (!err && xp_cuda_probes_new(m->obj->obj, xpc_options(c)->verbose > 0, &m->probes))
+		err = xpc_set_error(c, -ENOMEM, "cuda: out of memory");
 	if (err) {
-		cuda_stop(p);
+		cuda_stop(m);
 		return err;
 	}
-	*state = p;
+	*state = m;
 	return 0;
 }
 
-/* cuda_lib_cb: probe one library file, keep its links. */
-static int attach_lib(void *ctx, const char *path)
+/* A scan's result: a process gone before we looked is not an error. */
+static int scanned(struct xpc *c, int n, __u32 tgid)
 {
-	struct cuda_probes *p = ctx;
-	int n;
-
-	if (p->nlinks + 2 * XP_CUDA_FN_COUNT > p->cap) {
-		size_t cap = p->cap * 2 + 4 * XP_CUDA_FN_COUNT;
-		struct bpf_link **grown = realloc(p->links, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		p->links = grown;
-		p->cap = cap;
-	}
-	n = xp_cuda_attach_lib(p->obj->obj, path, p->links + p->nlinks);
-	p->nlinks += n;
-	if (p->verbose)
-		fprintf(stderr, "xperf-bpf: cuda: %d probes on %s\n", n, path);
-	return 0;
+	if (n >= 0 || n == -ENOENT || n == -ESRCH)
+		return 0;
+	return xpc_set_error(c, n, "cuda: cannot probe the CUDA libraries of %u: %s", tgid,
+			     strerror(-n));
 }
 
 static int cuda_on_process(struct xpc *c, void *state, __u32 tgid)
 {
-	struct cuda_probes *p = state;
-	int n = cuda_libs_scan_pid(p->libs, tgid, attach_lib, p);
+	struct cuda_module *m = state;
 
-	/* A process gone before we looked: nothing to attach, not an error. */
-	if (n == -ENOENT || n == -ESRCH)
+	return scanned(c, xp_cuda_probes_scan(m->probes, tgid), tgid);
+}
+
+static int cuda_on_record(struct xpc *c, void *state, const struct xp_hdr *rec)
+{
+	struct cuda_module *m = state;
+	const struct xp_fork *f = (const void *)rec;
+
+	switch (rec->type) {
+	case XP_EV_MAP_EXEC:
+		return scanned(c, xp_cuda_probes_on_map(m->probes, (const void *)rec), rec->tgid);
+	case XP_EV_FORK:
+		if (f->flags & XP_FORK_THREAD)
+			return 0;
+		return scanned(c, xp_cuda_probes_on_fork(m->probes, rec->tgid, f->child_tgid),
+			       f->child_tgid);
+	case XP_EV_EXIT:
+		xp_cuda_probes_on_exit(m->probes, rec->tgid);
 		return 0;
-	if (n < 0)
-		return xpc_set_error(c, n, "cuda: cannot probe the CUDA libraries of %u: %s", tgid,
-				     strerror(-n));
-	return 0;
+	default:
+		return 0;
+	}
+}
+
+static void cuda_stats_json(void *state, cJSON *o)
+{
+	struct cuda_module *m = state;
+	struct xp_cuda_stats s;
+
+	xp_cuda_probes_stats(m->probes, &s);
+	cJSON_AddNumberToObject(o, "processes", (double)s.processes);
+	cJSON_AddNumberToObject(o, "libraries", (double)s.libs);
+	cJSON_AddNumberToObject(o, "probes", (double)s.probes);
+	cJSON_AddNumberToObject(o, "map_records", (double)s.map_records);
+	cJSON_AddNumberToObject(o, "rescans", (double)s.rescans);
+	cJSON_AddNumberToObject(o, "attach_ms_max", s.attach_ns_max / 1e6);
+	cJSON_AddNumberToObject(o, "detached_at_exit", (double)s.detached);
 }
 
 static int cuda_to_json(const struct xp_hdr *rec, cJSON *o)
@@ -131,6 +145,8 @@ const struct xpc_module xpc_mod_cuda = {
 	.name = "cuda",
 	.start = cuda_start,
 	.on_process = cuda_on_process,
+	.on_record = cuda_on_record,
+	.stats_json = cuda_stats_json,
 	.to_json = cuda_to_json,
 	.min_size = cuda_min_size,
 	.stop = cuda_stop,

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * links.c - detaching many BPF links at once (module.h). Each uprobe's
+ * links.c - detaching many BPF links at once (links.h). Each uprobe's
  * removal waits for the kernel to synchronise (strace: 100-400 ms per link
  * on this VM kind), one link after the other when destroyed in a loop;
  * started from threads the waits partly overlap (bench/gpu_uprobe's second
  * table shows what the cuda module's links still cost at the end of a run).
  */
-#include <pthread.h>
+#include "userspace/links.h"
+
+#include <errno.h>
+#include <stdlib.h>
 
 #include <bpf/libbpf.h>
-
-#include "userspace/module.h"
 
 #define MAX_THREADS 64
 
@@ -36,4 +37,36 @@ void xpc_destroy_links(struct bpf_link **links, size_t n)
 	}
 	while (started)
 		pthread_join(threads[--started], NULL);
+}
+
+struct bg_job {
+	struct bpf_link **links;
+	size_t n;
+};
+
+static void *destroy_job(void *arg)
+{
+	struct bg_job *j = arg;
+
+	xpc_destroy_links(j->links, j->n);
+	free(j->links);
+	free(j);
+	return NULL;
+}
+
+int xpc_destroy_links_bg(struct bpf_link **links, size_t n, pthread_t *t)
+{
+	struct bg_job *j = malloc(sizeof(*j));
+	int err = j ? 0 : ENOMEM;
+
+	if (j) {
+		*j = (struct bg_job){ links, n };
+		err = pthread_create(t, NULL, destroy_job, j);
+	}
+	if (!err)
+		return 0;
+	free(j);
+	xpc_destroy_links(links, n);
+	free(links);
+	return -err;
 }

@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 #include "userspace/capture.h"
+#include "userspace/links.h"
 
 struct bpf_object;
 struct cJSON;
@@ -83,11 +84,6 @@ int xpc_load_skeleton(struct xpc *c, struct bpf_object_skeleton *s);
  * tp_btf if this kernel can attach it there and !force_raw, else raw_tp.
  */
 void xpc_autoload_tp(struct bpf_object *obj, bool force_raw);
-
-struct bpf_link;
-
-/* Destroy links[0..n) concurrently (links.c: uprobe removal is slow). */
-void xpc_destroy_links(struct bpf_link **links, size_t n);
 
 /* The state start() returned for module m, NULL if it is not running. */
 void *xpc_module_state(const struct xpc *c, const struct xpc_module *m);

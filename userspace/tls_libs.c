@@ -164,8 +164,7 @@ int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino)
 	return 0;
 }
 
-/* Remember (dev, ino); returns 1 when it was new, 0 if seen, -1 on ENOMEM. */
-static int libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
+int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
 {
 	if (tls_libset_has(set, dev, ino))
 		return 0;
@@ -174,7 +173,7 @@ static int libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
 		struct devino *p = realloc(set->seen, cap * sizeof(*p));
 
 		if (!p)
-			return -1;
+			return -ENOMEM;
 		set->seen = p;
 		set->cap = cap;
 	}
@@ -195,11 +194,11 @@ int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, 
 		close(fd);
 		return 0;
 	}
-	added = libset_add(set, st.st_dev, st.st_ino);
+	added = tls_libset_add(set, st.st_dev, st.st_ino);
 	syms = added == 1 ? tls_elf_ssl_syms_fd(fd) : 0;
 	close(fd);
 	if (added < 0)
-		return -ENOMEM;
+		return added;
 	if (!tls_syms_usable(syms))
 		return 0;
 	added = cb(ctx, path, syms);
@@ -213,7 +212,7 @@ static int scan_root(struct tls_libset *set, const char *root, tls_lib_cb cb, vo
 	int found = 0, r;
 	struct stat st;
 
-	if (stat(root, &st) || libset_add(set, st.st_dev, st.st_ino) != 1)
+	if (stat(root, &st) || tls_libset_add(set, st.st_dev, st.st_ino) != 1)
 		return 0;
 	for (size_t i = 0; i < sizeof(lib_dirs) / sizeof(lib_dirs[0]); i++) {
 		struct dirent *de;
@@ -239,12 +238,12 @@ static int scan_root(struct tls_libset *set, const char *root, tls_lib_cb cb, vo
 	return found;
 }
 
-int tls_libs_scan_pid(struct tls_libset *set, pid_t pid, tls_lib_cb cb, void *ctx)
+int tls_maps_walk(pid_t pid, tls_map_cb cb, void *ctx)
 {
 	char root[64], path[PATH_MAX], *line = NULL;
 	struct tls_map_ent e;
 	size_t cap = 0;
-	int found, r = 0;
+	int sum = 0, r = 0;
 	FILE *f;
 
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
@@ -252,21 +251,42 @@ int tls_libs_scan_pid(struct tls_libset *set, pid_t pid, tls_lib_cb cb, void *ct
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
-	found = scan_root(set, root, cb, ctx);
-	if (found < 0)
-		r = found;
 	while (r >= 0 && getline(&line, &cap, f) > 0) {
 		line[strcspn(line, "\n")] = '\0';
 		if (tls_maps_parse_line(line, &e) || !e.path || e.path[0] != '/' ||
-		    e.perms[2] != 'x' || strstr(e.path, " (deleted)"))
+		    strstr(e.path, " (deleted)"))
 			continue;
 		snprintf(path, sizeof(path), "%s%s", root, e.path);
-		r = tls_libs_scan_file(set, path, cb, ctx);
-		if (r < 0)
-			break;
-		found += r;
+		r = cb(ctx, path, &e);
+		sum += r > 0 ? r : 0;
 	}
 	free(line);
 	fclose(f);
-	return r < 0 ? r : found;
+	return r < 0 ? r : sum;
+}
+
+struct scan {
+	struct tls_libset *set;
+	tls_lib_cb cb;
+	void *ctx;
+};
+
+/* tls_map_cb: an executable mapping is examined as a file. */
+static int scan_mapping(void *ctx, const char *path, const struct tls_map_ent *e)
+{
+	struct scan *s = ctx;
+
+	return e->perms[2] == 'x' ? tls_libs_scan_file(s->set, path, s->cb, s->ctx) : 0;
+}
+
+int tls_libs_scan_pid(struct tls_libset *set, pid_t pid, tls_lib_cb cb, void *ctx)
+{
+	struct scan s = { set, cb, ctx };
+	char root[64];
+	int found, r;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	found = scan_root(set, root, cb, ctx);
+	r = found < 0 ? found : tls_maps_walk(pid, scan_mapping, &s);
+	return r < 0 ? r : found + r;
 }

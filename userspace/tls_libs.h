@@ -72,6 +72,25 @@ void tls_libset_free(struct tls_libset *set);
 /* Whether (dev, ino) was examined already (a scan would skip it). */
 int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino);
 
+/* Remember (dev, ino): 1 when it was new, 0 if already there, -ENOMEM. */
+int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino);
+
+/*
+ * One file mapping of a process: path is the file through /proc/PID/root,
+ * e the maps line. Returns >= 0 (added to the walk's result) or a negative
+ * errno that stops the walk.
+ */
+typedef int (*tls_map_cb)(void *ctx, const char *path, const struct tls_map_ent *e);
+
+/*
+ * Call cb for each mapping of pid backed by a file that still exists
+ * (/proc/PID/maps; anonymous, pseudo and deleted ones are skipped), in
+ * address order, several times for a file mapped in several pieces.
+ * Returns the sum of cb's results, or -errno when /proc/PID/maps cannot
+ * be read (ENOENT: no such process), or cb's negative result.
+ */
+int tls_maps_walk(pid_t pid, tls_map_cb cb, void *ctx);
+
 /*
  * Examine every executable file mapping of pid and, once each, the
  * libssl.so* files of the standard library directories of its root; call

@@ -11,9 +11,10 @@
  * per_pid mode they go on each (process, library) instead: the kernel then
  * plants breakpoints only in traced processes, so no other process pays
  * the trap, but a child that forks without exec is not covered.
- * With the plaintext tier on, the sock object also announces files a
- * traced process maps executable after exec (bpf/map_watch.bpf.h):
- * xp_tls_probes_on_map() probes them and counts what that was late for.
+ * With the plaintext tier on (or watch_maps), the sock object also
+ * announces files a traced process maps executable after exec
+ * (bpf/map_watch.bpf.h): xp_tls_probes_on_map() probes them and counts
+ * what that was late for.
  */
 #include "userspace/tls_probes.h"
 
@@ -28,6 +29,7 @@
 #include "bpf/tls.skel.h"
 #include "bpf/xperf.h"
 #include "bpf/tls.h"
+#include "userspace/links.h"
 #include "userspace/tls_libs.h"
 
 /* Per-process mode: the libraries examined for each process. */
@@ -177,8 +179,8 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 	if (!err && p->tls)
 		err = bpf_map__reuse_fd(p->sock->maps.tls_last_recv,
 					bpf_map__fd(p->tls->maps.tls_last_recv));
-	/* Libraries mapped after exec matter to the plaintext tier only. */
-	p->sock->rodata->watch_maps = p->tls != NULL;
+	/* Libraries mapped after exec: for the plaintext tier and o->watch_maps. */
+	p->sock->rodata->watch_maps = p->tls != NULL || o->watch_maps;
 	err = err ?: sock_bpf__load(p->sock);
 	return err ?: sock_bpf__attach(p->sock);
 }
@@ -318,8 +320,7 @@ void xp_tls_probes_close(struct xp_tls_probes *p)
 {
 	if (!p)
 		return;
-	for (size_t i = p->nlinks; i > 0; i--)
-		bpf_link__destroy(p->links[i - 1]);
+	xpc_destroy_links(p->links, p->nlinks);
 	free(p->links);
 	sock_bpf__destroy(p->sock);
 	tls_bpf__destroy(p->tls);

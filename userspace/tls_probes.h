@@ -19,6 +19,12 @@ struct xp_tls_opts {
 	uint32_t cap_bytes;	/* plaintext bytes kept per SSL call; 0: default */
 	bool no_plaintext;	/* ciphertext tier only (--no-plaintext) */
 	bool verbose;		/* print each attached library on stderr */
+	/*
+	 * Announce executable file mappings (XP_EV_MAP_EXEC) even with
+	 * no_plaintext: another module needs them (the cuda module's late
+	 * libraries).
+	 */
+	bool watch_maps;
 	uint32_t ring_size;	/* own `events` ring bytes (no reuse_maps); 0: as built */
 	/*
 	 * Uprobes per traced process instead of per library (pid -1): other

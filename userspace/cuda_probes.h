@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cuda_probes.h - the cuda module's uprobes, per traced process: put on
+ * the CUDA libraries a process maps (cuda_libs.h) with that process's pid,
+ * so the kernel plants breakpoints in its memory only (another process
+ * using the same libcudart never traps), and taken off when it exits.
+ */
+#ifndef XPERF_USERSPACE_CUDA_PROBES_H
+#define XPERF_USERSPACE_CUDA_PROBES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct bpf_object;
+struct xp_map_exec;
+struct xp_cuda_probes;
+
+/* What the probes cost and caught so far (capture.json: modules.cuda). */
+struct xp_cuda_stats {
+	uint64_t processes;	/* processes that mapped a CUDA library and got probes */
+	uint64_t libs;		/* (process, library) pairs probed */
+	uint64_t probes;	/* uprobe links made */
+	uint64_t map_records;	/* XP_EV_MAP_EXEC handled */
+	uint64_t rescans;	/* ... naming a file not known yet: maps reread */
+	uint64_t attach_ns_max;	/* a library mapped -> its probes in place, worst case */
+	uint64_t detached;	/* processes whose probes went at their exit */
+};
+
+/* Probes from obj (cuda.bpf.o, loaded). 0 or -ENOMEM. */
+int xp_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xp_cuda_probes **out);
+
+/*
+ * Probe the CUDA libraries pid maps that it has no probes on yet (at
+ * attach, after exec, after a fork). Returns how many, or -errno
+ * (-ENOENT: no such process).
+ */
+int xp_cuda_probes_scan(struct xp_cuda_probes *p, pid_t pid);
+
+/*
+ * Process m->hdr.tgid mapped a file executable: rescan it unless the file
+ * is known not to be a CUDA library or is probed there already. Returns
+ * the libraries probed now, or -errno.
+ */
+int xp_cuda_probes_on_map(struct xp_cuda_probes *p, const struct xp_map_exec *m);
+
+/* Process child was forked from parent: it inherits the parent's libraries. */
+int xp_cuda_probes_on_fork(struct xp_cuda_probes *p, pid_t parent, pid_t child);
+
+/* Process pid exited: its probes go (on a thread of their own: slow). */
+void xp_cuda_probes_on_exit(struct xp_cuda_probes *p, pid_t pid);
+
+void xp_cuda_probes_stats(const struct xp_cuda_probes *p, struct xp_cuda_stats *out);
+
+/* Detach everything, wait for exits' detaching, free p (NULL is fine). */
+void xp_cuda_probes_free(struct xp_cuda_probes *p);
+
+#endif /* XPERF_USERSPACE_CUDA_PROBES_H */

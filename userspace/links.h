@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * links.h - detaching many BPF links at once. Each uprobe link's removal
+ * waits for the kernel to synchronise (100-400 ms per link on this VM
+ * kind): destroyed one after the other, a module's probes add seconds to
+ * every exit.
+ */
+#ifndef XPERF_USERSPACE_LINKS_H
+#define XPERF_USERSPACE_LINKS_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+struct bpf_link;
+
+/* Destroy links[0..n) concurrently; returns when all are gone. */
+void xpc_destroy_links(struct bpf_link **links, size_t n);
+
+/*
+ * Destroy links[0..n) and free(links) on a thread of its own, so the
+ * caller (the ring consumer) does not wait; join *t before the programs'
+ * object is destroyed. 0, or -errno when no thread could be started (then
+ * it was done here, and *t is not set).
+ */
+int xpc_destroy_links_bg(struct bpf_link **links, size_t n, pthread_t *t);
+
+#endif /* XPERF_USERSPACE_LINKS_H */
