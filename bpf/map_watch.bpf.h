@@ -2,8 +2,9 @@
 /*
  * map_watch.bpf.h - announce the files a traced process maps executable
  * after its exec (BPF only): a library from outside the standard
- * directories (a wheel's bundled libssl, a venv, an agent's own copy) is
- * probed by userspace when XP_EV_MAP_EXEC (tls.h) arrives. Called from
+ * directories (a wheel's bundled libssl or libcudart, a venv, an agent's
+ * own copy) is probed by userspace (the tls and cuda modules) when
+ * XP_EV_MAP_EXEC (tls.h) arrives. Called from
  * sock.bpf.c's tp_btf/sys_exit for mmap: this kernel has no kprobes, no
  * trampolines, and a syscalls:sys_exit_mmap tracepoint needs tracefs; a
  * program of its own on sys_exit would cost every syscall of every

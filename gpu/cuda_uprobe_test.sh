@@ -193,4 +193,33 @@ for a in t.get("gpu", {}).get("activities", []):
 print("turn:", got, "program:", prog, "source", t.get("gpu", {}).get("source"))
 sys.exit(0 if got == prog and len(prog) == 5 and t["gpu"]["source"] == "uprobe" else 1)
 PY
+echo "7. a libcudart loaded late (dlopen) and a child forked without exec, with --no-plaintext"
+CUDART=$(ldd "$HOST" | awk '/libcudart/ { print $3 }')
+"$XPERF_BPF" record -q --no-plaintext -o "$T/late" --raw "$T/late.jsonl" -- python3 -c "
+import ctypes, os, sys, time
+time.sleep(0.3)
+lib = ctypes.CDLL('$CUDART')
+time.sleep(0.5)
+for _ in range($N): lib.cudaDeviceSynchronize()
+child = os.fork()
+if child == 0:
+    time.sleep(0.5)
+    for _ in range($N): lib.cudaStreamSynchronize(None)
+    os._exit(0)
+os.waitpid(child, 0)
+print(os.getpid(), child)" >"$T/late.out" 2>"$T/late.err"
+check "late: record exit 0 ($(head -c 300 "$T/late.err"))" test $? -eq 0
+check "late: N device syncs from the parent, N stream syncs from the child, nothing else" \
+	python3 - "$T/late.jsonl" "$T/late.out" "$N" "$T/late/capture.json" <<'PY'
+import collections, json, sys
+parent, child = map(int, open(sys.argv[2]).read().split())
+n = int(sys.argv[3])
+got = collections.Counter((r["tgid"], r["fn"]) for r in map(json.loads, open(sys.argv[1]))
+                          if r["type"] == "cuda_call")
+m = json.load(open(sys.argv[4]))["modules"]["cuda"]
+print("calls:", dict(got), "modules.cuda:", m)
+want = {(parent, "cudaDeviceSynchronize"): n, (child, "cudaStreamSynchronize"): n}
+sys.exit(0 if got == want and m["processes"] == 2 and m["libraries"] == 2
+         and m["detached_at_exit"] == 2 and m["rescans"] >= 1 else 1)
+PY
 exit $fail

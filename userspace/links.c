@@ -4,7 +4,7 @@
  * removal waits for the kernel to synchronise (strace: 100-400 ms per link
  * on this VM kind), one link after the other when destroyed in a loop;
  * started from threads the waits partly overlap (bench/gpu_uprobe's second
- * table shows what the cuda module's links still cost at the end of a run).
+ * table shows what detaching still costs at the end of a run).
  */
 #include "userspace/links.h"
 

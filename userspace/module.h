@@ -15,7 +15,6 @@
 #include <stddef.h>
 
 #include "userspace/capture.h"
-#include "userspace/links.h"
 
 struct bpf_object;
 struct cJSON;
