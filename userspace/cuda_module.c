@@ -113,7 +113,7 @@ static void cuda_stats_json(void *state, cJSON *o)
 	cJSON_AddNumberToObject(o, "map_records", (double)s.map_records);
 	cJSON_AddNumberToObject(o, "rescans", (double)s.rescans);
 	cJSON_AddNumberToObject(o, "attach_ms_max", s.attach_ns_max / 1e6);
-	cJSON_AddNumberToObject(o, "detached_at_exit", (double)s.detached);
+	cJSON_AddNumberToObject(o, "exited", (double)s.exited);
 }
 
 static int cuda_to_json(const struct xp_hdr *rec, cJSON *o)

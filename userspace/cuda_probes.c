@@ -13,8 +13,13 @@
  * rescan. A child that forks without exec keeps its parent's breakpoints
  * in memory, but the kernel removes them at their first hit there (the
  * filter says no): it gets probes of its own from the fork record.
- * Detaching waits for the kernel (links.h): at an exit it runs on a thread
- * of its own, so the ring consumer goes on.
+ * Detaching waits for the kernel (links.h), and while a uprobe is being
+ * removed, attaching to the same function waits too (measured: a child
+ * forked 2 ms after its sibling's exit got its probes 300 ms late, after
+ * it had exited). So an exited process's links are kept (its breakpoints
+ * went with its memory; the links hold a file descriptor each) until a
+ * quarter of the fd limit is held by them, detached then as one batch on a
+ * thread of their own (attaches wait behind it once), the rest at the end.
  */
 #define _GNU_SOURCE /* pthread_tryjoin_np */
 #include "userspace/cuda_probes.h"
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/sysmacros.h>
 #include <time.h>
 
@@ -41,6 +47,9 @@ struct cuda_lib {
 	struct bpf_link *links[2 * XP_CUDA_FN_COUNT];
 };
 
+/* Fewest links of exited processes detached in one batch. */
+#define DEAD_BATCH_MIN 256
+
 struct cuda_proc {
 	pid_t pid;
 	struct cuda_lib *libs;
@@ -53,7 +62,9 @@ struct xp_cuda_probes {
 	struct cuda_proc *procs;	/* processes with probes */
 	size_t nprocs;
 	pid_t cur;			/* the process being scanned (attach_lib) */
-	pthread_t *reapers;		/* threads detaching exited processes' probes */
+	struct bpf_link **dead;		/* links of exited processes, not detached yet */
+	size_t ndead, dead_batch;	/* ... and how many are detached at once */
+	pthread_t *reapers;		/* threads detaching batches of dead links */
 	size_t nreapers;
 	struct xp_cuda_stats stats;
 	bool verbose;
@@ -62,6 +73,7 @@ struct xp_cuda_probes {
 int xp_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xp_cuda_probes **out)
 {
 	struct xp_cuda_probes *p = calloc(1, sizeof(*p));
+	struct rlimit fds;
 
 	*out = NULL;
 	if (!p || !(p->plain = tls_libset_new())) {
@@ -70,6 +82,9 @@ int xp_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xp_cuda_prob
 	}
 	p->obj = obj;
 	p->verbose = verbose;
+	p->dead_batch = DEAD_BATCH_MIN;
+	if (!getrlimit(RLIMIT_NOFILE, &fds) && fds.rlim_cur / 4 > DEAD_BATCH_MIN)
+		p->dead_batch = fds.rlim_cur / 4;
 	*out = p;
 	return 0;
 }
@@ -160,38 +175,6 @@ int xp_cuda_probes_on_map(struct xp_cuda_probes *p, const struct xp_map_exec *m)
 	return n;
 }
 
-/*
- * The links of procs[0..nprocs) in one array (*n of them) for
- * xpc_destroy_links; NULL when there are none, or when out of memory (then
- * they were destroyed here, library by library).
- */
-static struct bpf_link **take_links(struct cuda_proc *procs, size_t nprocs, size_t *n)
-{
-	struct bpf_link **all;
-	size_t k = 0;
-
-	*n = 0;
-	for (size_t i = 0; i < nprocs; i++)
-		for (size_t j = 0; j < procs[i].nlibs; j++)
-			*n += procs[i].libs[j].nlinks;
-	all = *n ? malloc(*n * sizeof(*all)) : NULL;
-	for (size_t i = 0; i < nprocs; i++) {
-		for (size_t j = 0; j < procs[i].nlibs; j++) {
-			struct cuda_lib *l = &procs[i].libs[j];
-
-			if (all)
-				memcpy(all + k, l->links, l->nlinks * sizeof(*all));
-			else
-				xpc_destroy_links(l->links, l->nlinks);
-			k += l->nlinks;
-		}
-		free(procs[i].libs);
-	}
-	if (!all)
-		*n = 0;
-	return all;
-}
-
 /* Forget the reapers that are done. */
 static void reap_finished(struct xp_cuda_probes *p)
 {
@@ -200,26 +183,49 @@ static void reap_finished(struct xp_cuda_probes *p)
 			p->reapers[i - 1] = p->reapers[--p->nreapers];
 }
 
-/* Drop proc's entry; its probes go on a reaper thread. */
-static void proc_retire(struct xp_cuda_probes *p, struct cuda_proc *proc)
+/* Detach the dead links on a thread of their own. */
+static void bury(struct xp_cuda_probes *p)
 {
 	pthread_t *grown;
-	size_t n;
-	struct bpf_link **links = take_links(proc, 1, &n);
 
-	*proc = p->procs[--p->nprocs];
-	if (!links)
-		return;
 	reap_finished(p);
 	grown = realloc(p->reapers, (p->nreapers + 1) * sizeof(*grown));
 	if (!grown) {
-		xpc_destroy_links(links, n);
-		free(links);
-		return;
+		xpc_destroy_links(p->dead, p->ndead);
+		free(p->dead);
+	} else {
+		p->reapers = grown;
+		p->nreapers += !xpc_destroy_links_bg(p->dead, p->ndead, &grown[p->nreapers]);
 	}
-	p->reapers = grown;
-	if (!xpc_destroy_links_bg(links, n, &grown[p->nreapers]))
-		p->nreapers++;
+	p->dead = NULL;
+	p->ndead = 0;
+}
+
+/* Drop proc's entry; its links join the dead ones (or go now, out of memory). */
+static void proc_retire(struct xp_cuda_probes *p, struct cuda_proc *proc)
+{
+	struct bpf_link **grown;
+	size_t n = 0;
+
+	for (size_t i = 0; i < proc->nlibs; i++)
+		n += proc->libs[i].nlinks;
+	grown = realloc(p->dead, (p->ndead + n + 1) * sizeof(*grown));
+	if (grown)
+		p->dead = grown;
+	for (size_t i = 0; i < proc->nlibs; i++) {
+		struct cuda_lib *l = &proc->libs[i];
+
+		if (!grown) {
+			xpc_destroy_links(l->links, l->nlinks);
+			continue;
+		}
+		memcpy(p->dead + p->ndead, l->links, l->nlinks * sizeof(*grown));
+		p->ndead += l->nlinks;
+	}
+	free(proc->libs);
+	*proc = p->procs[--p->nprocs];
+	if (p->ndead >= p->dead_batch)
+		bury(p);
 }
 
 int xp_cuda_probes_on_fork(struct xp_cuda_probes *p, pid_t parent, pid_t child)
@@ -239,7 +245,7 @@ void xp_cuda_probes_on_exit(struct xp_cuda_probes *p, pid_t pid)
 	if (!proc)
 		return;
 	proc_retire(p, proc);
-	p->stats.detached++;
+	p->stats.exited++;
 }
 
 void xp_cuda_probes_stats(const struct xp_cuda_probes *p, struct xp_cuda_stats *out)
@@ -249,14 +255,12 @@ void xp_cuda_probes_stats(const struct xp_cuda_probes *p, struct xp_cuda_stats *
 
 void xp_cuda_probes_free(struct xp_cuda_probes *p)
 {
-	struct bpf_link **links;
-	size_t n;
-
 	if (!p)
 		return;
-	links = take_links(p->procs, p->nprocs, &n);
-	xpc_destroy_links(links, n);
-	free(links);
+	while (p->nprocs)
+		proc_retire(p, &p->procs[0]);
+	xpc_destroy_links(p->dead, p->ndead);
+	free(p->dead);
 	while (p->nreapers)
 		pthread_join(p->reapers[--p->nreapers], NULL);
 	free(p->reapers);

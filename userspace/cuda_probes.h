@@ -3,7 +3,7 @@
  * cuda_probes.h - the cuda module's uprobes, per traced process: put on
  * the CUDA libraries a process maps (cuda_libs.h) with that process's pid,
  * so the kernel plants breakpoints in its memory only (another process
- * using the same libcudart never traps), and taken off when it exits.
+ * using the same libcudart never traps); its links go after it exits.
  */
 #ifndef XPERF_USERSPACE_CUDA_PROBES_H
 #define XPERF_USERSPACE_CUDA_PROBES_H
@@ -24,7 +24,7 @@ struct xp_cuda_stats {
 	uint64_t map_records;	/* XP_EV_MAP_EXEC handled */
 	uint64_t rescans;	/* ... naming a file not known yet: maps reread */
 	uint64_t attach_ns_max;	/* a library mapped -> its probes in place, worst case */
-	uint64_t detached;	/* processes whose probes went at their exit */
+	uint64_t exited;	/* processes with probes that exited (links freed in batches) */
 };
 
 /* Probes from obj (cuda.bpf.o, loaded). 0 or -ENOMEM. */
@@ -47,7 +47,7 @@ int xp_cuda_probes_on_map(struct xp_cuda_probes *p, const struct xp_map_exec *m)
 /* Process child was forked from parent: it inherits the parent's libraries. */
 int xp_cuda_probes_on_fork(struct xp_cuda_probes *p, pid_t parent, pid_t child);
 
-/* Process pid exited: its probes go (on a thread of their own: slow). */
+/* Process pid exited: its links are detached later, in a batch (slow). */
 void xp_cuda_probes_on_exit(struct xp_cuda_probes *p, pid_t pid);
 
 void xp_cuda_probes_stats(const struct xp_cuda_probes *p, struct xp_cuda_stats *out);
