@@ -90,14 +90,14 @@ per_call() {
 }
 
 echo "1. record starts the command"
-"$XPERF_BPF" record -q -o "$T/rec" --raw "$T/rec.jsonl" -- "$HOST" "$N" 1000 >"$T/prog.out" \
-	2>"$T/rec.err"
+XPERF_SESSION_ID=rec "$XPERF_BPF" record -q -o "$T/rec" --raw "$T/rec.jsonl" -- "$HOST" "$N" 1000 \
+	>"$T/prog.out" 2>"$T/rec.err"
 check "record: exit 0 ($(head -c 300 "$T/rec.err"))" test $? -eq 0
 check "record: counts exact, times nested" compare "$T/prog.out" "$T/rec.jsonl"
 check "record: the 5 functions carry a breakpoint in the traced process" \
 	grep -qx breakpoints=5 "$T/prog.out"
 check "record: capture.json counts 1 process, 1 library, 10 probes, its exit seen" \
-	python3 - "$T/rec/capture.json" <<'PY'
+	python3 - "$T/rec/rec/capture.json" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))["modules"]["cuda"]
 print("modules.cuda:", m)
@@ -195,7 +195,8 @@ sys.exit(0 if got == prog and len(prog) == 5 and t["gpu"]["source"] == "uprobe" 
 PY
 echo "7. a libcudart loaded late (dlopen) and 3 children forked without exec, one after the other, with --no-plaintext"
 CUDART=$(ldd "$HOST" | awk '/libcudart/ { print $3 }')
-"$XPERF_BPF" record -q --no-plaintext -o "$T/late" --raw "$T/late.jsonl" -- python3 -c "
+XPERF_SESSION_ID=late "$XPERF_BPF" record -q --no-plaintext -o "$T/late" --raw "$T/late.jsonl" \
+	-- python3 -c "
 import ctypes, os, sys, time
 time.sleep(0.3)
 lib = ctypes.CDLL('$CUDART')
@@ -212,7 +213,7 @@ for _ in range(3):
 print(os.getpid(), *kids)" >"$T/late.out" 2>"$T/late.err"
 check "late: record exit 0 ($(head -c 300 "$T/late.err"))" test $? -eq 0
 check "late: N device syncs from the parent, N stream syncs from each child, nothing else" \
-	python3 - "$T/late.jsonl" "$T/late.out" "$N" "$T/late/capture.json" <<'PY'
+	python3 - "$T/late.jsonl" "$T/late.out" "$N" "$T/late/late/capture.json" <<'PY'
 import collections, json, sys
 parent, *kids = map(int, open(sys.argv[2]).read().split())
 n = int(sys.argv[3])
