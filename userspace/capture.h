@@ -52,6 +52,7 @@ struct xpc_opts {
 	bool no_sched_events;	/* keep per-thread totals only, no XP_EV_SCHED records */
 	bool no_thread_events;	/* no XP_EV_FORK records for new threads */
 	bool raw_tp;		/* raw_tp programs even where tp_btf would attach (the fallback) */
+	bool tls_per_process;	/* TLS uprobes in traced processes only, not on every mapper */
 	bool no_cuda;		/* no uprobes on libcudart/libcuda (cuda module off) */
 	int verbose;		/* >0: libbpf debug messages on stderr */
 	xpc_event_fn on_event;	/* may be NULL (records are then only counted) */

@@ -35,6 +35,7 @@ static int tls_start(struct xpc *c, void **state)
 	struct xp_tls_opts o = {
 		.cap_bytes = xo->payload_cap,
 		.no_plaintext = xo->no_plaintext,
+		.per_pid = xo->tls_per_process,
 		.watch_maps = !xo->no_cuda,
 		.verbose = xo->verbose > 0,
 		.reuse_maps = reuse,

@@ -49,7 +49,7 @@ static const char doc[] =
 	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
-       OPT_NO_CUDA, OPT_PAYLOAD_CAP };
+       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
@@ -63,6 +63,8 @@ static const struct argp_option opts[] = {
 	{ "no-sched-events", OPT_NO_SCHED_EV, NULL, 0, "scheduler totals only, no records", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "raw tracepoints even where tp_btf works (the fallback)", 0 },
 	{ "no-cuda", OPT_NO_CUDA, NULL, 0, "no uprobes on libcudart/libcuda", 0 },
+	{ "tls-per-process", OPT_TLS_PER_PROC, NULL, 0,
+	  "TLS uprobes in traced processes only (others never trap)", 0 },
 	{ "quiet", 'q', NULL, 0, "no summary (losses are still reported)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "show the full help", 0 },
@@ -119,6 +121,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_RAW_TP:
 		env.opts.raw_tp = true;
+		break;
+	case OPT_TLS_PER_PROC:
+		env.opts.tls_per_process = true;
 		break;
 	case OPT_NO_CUDA:
 		env.opts.no_cuda = true;

@@ -20,3 +20,9 @@ def payload(records):
     return b"".join(r["payload"].encode() if "payload" in r else
                     base64.b64decode(r["payload_base64"])
                     for r in sorted(records, key=lambda r: r["pos"]))
+
+
+def redacted(data):
+    """The server's bytes as xperf-bpf keeps them: client.py's credential
+    header value redacted (userspace/redact.c)."""
+    return data.replace(b"Authorization: Bearer not-a-real-key", b"Authorization: [redacted]")
