@@ -8,24 +8,11 @@ import json
 import os
 import sys
 
-from raw_payloads import payload, server_conns
+from raw_payloads import exact, server_conns
 
 tmp = sys.argv[1]
 errs = []
 ins = server_conns(tmp, 2)
-
-
-def exact(run, conn):
-    """Errors of the payloads of run.jsonl against the server's bytes of conn."""
-    recs = [json.loads(l) for l in open(os.path.join(tmp, run + ".jsonl"))]
-    bad = []
-    for d, path in (("write", conn), ("read", conn[:-3] + ".out")):
-        data = [r for r in recs if r["type"] == "tls_data" and r["dir"] == d]
-        got, want = payload(data), open(path, "rb").read()
-        if got != want or (data and min(r["pos"] for r in data) != 0):
-            bad.append("%s %s: captured %d bytes, server %d, not equal"
-                       % (run, d, len(got), len(want)))
-    return bad
 
 
 def late_libs(run):
@@ -33,11 +20,11 @@ def late_libs(run):
     return c["records"], c.get("modules", {}).get("tls", {}).get("late_libs", {})
 
 
-errs += exact("late", ins[0])
+errs += exact(tmp, "late", ins[0])
 recs, stats = late_libs("late")
 if recs.get("map_exec", 0) < 1 or stats.get("attached") != 1:
     errs.append("late library not counted: records %s, late_libs %s" % (recs, stats))
-missed = exact("race", ins[1])
+missed = exact(tmp, "race", ins[1])
 recs, race = late_libs("race")
 if race.get("attached") != 1 or (missed and not race.get("socket_io_before_probes")):
     errs.append("race: %s silently, late_libs %s" % (missed, race))

@@ -3,6 +3,7 @@
 server's connection logs and the payload bytes of tls_data records."""
 import base64
 import glob
+import json
 import os
 import sys
 
@@ -26,3 +27,18 @@ def redacted(data):
     """The server's bytes as xperf-bpf keeps them: client.py's credential
     header value redacted (userspace/redact.c)."""
     return data.replace(b"Authorization: Bearer not-a-real-key", b"Authorization: [redacted]")
+
+
+def exact(tmp, run, conn):
+    """Errors of the payloads of TMP/RUN.jsonl against the server's bytes of
+    connection log conn (credential redacted), in both directions."""
+    recs = [json.loads(l) for l in open(os.path.join(tmp, run + ".jsonl"))]
+    bad = []
+    for d, path in (("write", conn), ("read", conn[:-3] + ".out")):
+        data = [r for r in recs if r["type"] == "tls_data" and r["dir"] == d]
+        got, want = payload(data), redacted(open(path, "rb").read())
+        print("%s %-5s captured %7d bytes, server %7d" % (run, d, len(got), len(want)))
+        if got != want or (data and min(r["pos"] for r in data) != 0):
+            bad.append("%s %s: captured %d bytes, server %d, not equal"
+                       % (run, d, len(got), len(want)))
+    return bad
