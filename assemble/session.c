@@ -96,9 +96,7 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	}
 	e->tgid = s->cur_tgid;
 	e->tid = s->cur_tid;
-	e->call = x->call;
-	x->call.token_ns = NULL; /* ownership moves to e */
-	x->call.text = NULL;
+	xp_llm_call_move(&e->call, &x->call);
 	e->req_text = x->req_text;
 	x->req_text = NULL;
 	memcpy(e->host, x->host, sizeof(e->host));
@@ -106,7 +104,9 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	memcpy(e->retry_after, x->retry_after, sizeof(e->retry_after));
 	e->req_start_ns = x->req_start_ns;
 	e->req_end_ns = x->req_end_ns;
-	e->resp_start_ns = x->resp_start_ns ? x->resp_start_ns : x->resp_end_ns;
+	/* an answer's first data is its first body byte, not a head read on its own */
+	e->resp_start_ns = x->body_start_ns ? x->body_start_ns :
+			   x->resp_start_ns ? x->resp_start_ns : x->resp_end_ns;
 	e->resp_end_ns = x->resp_end_ns > x->req_end_ns ? x->resp_end_ns : x->req_end_ns;
 	e->req_bytes = x->req_bytes;
 	e->resp_bytes = x->resp_bytes;
