@@ -72,6 +72,22 @@ size_t xa_top_points(const struct xa_view *v, size_t *idx, size_t n)
 	return k;
 }
 
+size_t xa_savings_ranked(const struct xa_view *v, size_t *idx)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < xp_l3_count; i++) {
+		size_t j = k;
+
+		if (v->t->l3[i].state != XA_FIRED)
+			continue;
+		for (k++; j > 0 && v->t->l3[idx[j - 1]].saved_ns < v->t->l3[i].saved_ns; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	return k;
+}
+
 static int render(const struct xa_view *v, FILE *out)
 {
 	int rc;
