@@ -110,9 +110,9 @@ static int export_all(const struct args *a, int argc, char **argv)
 
 	wr = a->out ? xp_atomic_open(&at, a->out) : (f = tmpfile()) ? 0 : -errno;
 	if (wr) {
-		fprintf(stderr, "xperf export: cannot create %s: %s\n",
-			a->out ? a->out : "a temporary file", strerror(-wr));
-		return XP_EXIT_FAIL;
+		fprintf(stderr, "xperf export: %s: %s\n", a->out ? a->out : "a temporary file",
+			xp_out_strerror(wr));
+		return a->out ? xp_out_exit(wr) : XP_EXIT_FAIL;
 	}
 	rc = xe_export(argv + a->first_path, argc - a->first_path, &a->opt, a->out ? at.f : f,
 		       stderr);
@@ -124,8 +124,8 @@ static int export_all(const struct args *a, int argc, char **argv)
 	}
 	if (wr) {
 		fprintf(stderr, "xperf export: cannot write %s: %s\n", a->out ? a->out : "stdout",
-			strerror(-wr));
-		rc = XP_EXIT_FAIL;
+			xp_out_strerror(wr));
+		rc = xp_out_exit(wr);
 	}
 	return rc;
 }
