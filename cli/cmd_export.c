@@ -24,9 +24,9 @@ static void usage(FILE *out)
 		"  --format chrome          Chrome trace JSON (Perfetto UI, chrome://tracing)\n"
 		"  --format otlp            OTLP/JSON spans, for a collector's /v1/traces\n"
 		"  -o FILE                  write to FILE (mode 0600) instead of stdout\n"
-		"  --clock-offset-ns N      otlp: Unix-epoch ns = CLOCK_MONOTONIC ns + N\n"
-		"                           (default: this boot's offset, right for traces\n"
-		"                           recorded on this machine since it booted)\n");
+		"  --clock-offset-ns N      Unix-epoch ns = CLOCK_MONOTONIC ns + N for every\n"
+		"                           file (default: each file's clock_anchor; for\n"
+		"                           files without one, this boot's offset)\n");
 }
 
 struct args {
@@ -67,7 +67,8 @@ static int parse(int argc, char **argv, struct args *a)
 		else if (!bad && !strcmp(k, "-o"))
 			a->out = v;
 		else if (!bad && !strcmp(k, "--clock-offset-ns"))
-			bad = parse_offset(v, &a->opt.clock_offset_ns);
+			bad = parse_offset(v, &a->opt.clock_offset_ns),
+			a->opt.clock_offset_forced = 1;
 		else
 			bad = 1, v = NULL;
 		if (bad) {

@@ -6,7 +6,7 @@
  * parent of the file's top-level spans. Consecutive turns of one session
  * share a resourceSpans entry (the agent process). Marks become span events,
  * failed LLM calls and tools status ERROR. Times are Unix-epoch ns: the
- * file's CLOCK_MONOTONIC times plus the clock offset of the options.
+ * file's CLOCK_MONOTONIC times placed by its clock anchor (xe_turn_offset).
  */
 #include "export/otlp.h"
 
@@ -45,7 +45,6 @@ static const struct {
 };
 
 struct otlp {
-	int64_t offset;   /* Unix-epoch ns minus CLOCK_MONOTONIC ns */
 	int open;         /* a resourceSpans entry is open */
 	size_t nresource; /* entries written */
 };
@@ -274,6 +273,8 @@ static cJSON *resource_of(const struct xe_turn *t)
 			xe_otlp_attr(attrs, agent_fields[i].key, v);
 	}
 	xe_otlp_attr_str(attrs, "xperf.session_id", t->session_id);
+	if (t->boot_id)
+		xe_otlp_attr_str(attrs, "xperf.boot_id", t->boot_id);
 	return res;
 }
 
@@ -329,6 +330,7 @@ static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 	struct ids tr = trace_id(t->session_id, t->turn_index);
 	size_t nmarks = 0, next = 0;
 	struct mark *m = collect_marks(t, &nmarks);
+	int64_t offset = t->offset;
 	uint64_t bad;
 	cJSON *sp;
 
@@ -336,20 +338,20 @@ static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 		free(m);
 		return XE_EFAIL;
 	}
-	if (out_of_epoch(t, m, nmarks, s->offset, &bad)) {
+	if (out_of_epoch(t, m, nmarks, offset, &bad)) {
 		fprintf(stderr,
-			"xperf export: %s: --clock-offset-ns %lld puts %llu ns outside the Unix "
-			"times OTLP carries (1970 to 2262)\n",
-			t->path, (long long)s->offset, (unsigned long long)bad);
+			"xperf export: %s: clock offset %lld (--clock-offset-ns or the file's clock "
+			"anchor) puts %llu ns outside the Unix times OTLP carries (1970 to 2262)\n",
+			t->path, (long long)offset, (unsigned long long)bad);
 		free(m);
 		return XE_EINVALID;
 	}
-	sp = root_span(t, tr, s->offset);
-	add_events(sp, m, nmarks, &next, -1, s->offset);
+	sp = root_span(t, tr, offset);
+	add_events(sp, m, nmarks, &next, -1, offset);
 	xe_put(o, sp);
 	for (size_t i = 0; i < t->nspans; i++) {
-		sp = file_span(&t->spans[i], tr, s->offset); /* top-level: the root's child */
-		add_events(sp, m, nmarks, &next, (int)i, s->offset);
+		sp = file_span(&t->spans[i], tr, offset); /* top-level: the root's child */
+		add_events(sp, m, nmarks, &next, (int)i, offset);
 		xe_put(o, sp);
 	}
 	free(m);
@@ -377,8 +379,7 @@ void *xe_otlp_new(const struct xe_options *opt)
 {
 	struct otlp *s = calloc(1, sizeof(*s));
 
-	if (s)
-		s->offset = opt->clock_offset_ns;
+	(void)opt;
 	return s;
 }
 
