@@ -52,6 +52,8 @@ struct xa_usage {
 	unsigned unpriced; /* calls whose model matched no price (their tokens still count) */
 };
 
+void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src);
+
 struct xa_options {
 	enum xa_format format;
 	int depth;        /* 1..4: deepest level reported (L3 by default) */

@@ -246,7 +246,6 @@ uint64_t xa_savings(const struct xp_l3 *p, const struct xp_l2 *l2, uint64_t ns, 
 
 /* cost.c: tokens and cost of every LLM call, the turn's sums, and the waste ones. */
 int xa_tokens(const struct xa_trace *tr, struct xa_turn *t, const struct xa_prices *p);
-void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src);
 /* metrics.c: an LLM call (llm_inference, or decode/prefill outside one). */
 int xa_is_llm_call(const struct xa_trace *tr, const struct xa_span *s);
 
