@@ -5,6 +5,7 @@
  */
 #include "analyze/report.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,10 +129,12 @@ int xa_render_to_path(const struct xa_turn *t, const struct xa_session *s,
 	int rc;
 
 	if (!mem)
-		return -1;
+		return -ENOMEM;
 	rc = t ? xa_render_turn(t, o, mem) : xa_render_session(s, o, mem);
-	if (fclose(mem) || rc || xp_write_file_atomic(path, buf, len))
-		rc = -1;
+	if (fclose(mem) || rc)
+		rc = -ENOMEM;
+	else
+		rc = xp_write_file_atomic(path, buf, len);
 	free(buf);
 	return rc;
 }
