@@ -13,6 +13,7 @@
 
 void xa_options_default(struct xa_options *o)
 {
+	memset(o, 0, sizeof(*o));
 	o->format = XA_FMT_JSON;
 	o->depth = 3;
 	o->grades = (1u << XP_GRADE_COUNT) - 1;
@@ -85,6 +86,8 @@ static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const d
 		return -1;
 	if (!tr->nspans)
 		xa_note(t, "the turn has no spans");
+	if (xa_tokens(tr, t, o->prices ? o->prices : xa_prices_default()))
+		return -1;
 	xa_metrics(tr, t);
 	if (session)
 		xa_metrics_session(t, prev);
@@ -99,6 +102,7 @@ void xa_turn_free(struct xa_turn *t)
 	free(t->corr);
 	free(t->segs);
 	free(t->seg_stage);
+	free(t->calls);
 	free(t);
 }
 

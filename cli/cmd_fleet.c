@@ -24,18 +24,19 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: xperf fleet report DIR [--format text|json|html] [-o OUT]\n"
+		"usage: xperf fleet report DIR [--format text|json|html] [--prices FILE] [-o OUT]\n"
 		"       xperf fleet serve DIR [--listen HOST:PORT] [--interval S]\n"
 		"DIR holds NODE/SESSION/turn_*.json (or SESSION/turn_*.json: DIR is one node).\n"
 		"report: bottleneck frequency, L1 shares, worst sessions, invalid files\n"
-		"        (text by default; -o writes OUT atomically, mode 0600).\n"
+		"        (text by default; -o writes OUT atomically, mode 0600); tokens and\n"
+		"        cost priced with --prices FILE (analyze/README.md) or the shipped table.\n"
 		"serve:  Prometheus metrics at http://HOST:PORT/metrics, DIR rescanned every\n"
 		"        S seconds (default " DEFAULT_LISTEN ", %d s); stops on SIGTERM.\n",
 		DEFAULT_INTERVAL);
 }
 
 struct args {
-	const char *mode, *dir, *out, *listen;
+	const char *mode, *dir, *out, *listen, *prices;
 	enum fleet_format format;
 	unsigned interval;
 };
@@ -67,6 +68,12 @@ static int set_out(struct args *a, const char *v)
 	return 0;
 }
 
+static int set_prices(struct args *a, const char *v)
+{
+	a->prices = v;
+	return 0;
+}
+
 static int set_listen(struct args *a, const char *v)
 {
 	a->listen = v;
@@ -81,6 +88,7 @@ static const struct {
 	{ "--format", set_format },
 	{ "--interval", set_interval },
 	{ "--listen", set_listen },
+	{ "--prices", set_prices },
 	{ "-o", set_out },
 };
 
@@ -150,11 +158,16 @@ static int emit(struct fleet_agg *a, const struct args *args)
 
 static int report(const struct args *args)
 {
+	struct xa_prices *prices = NULL;
 	struct fleet_agg a;
 	int rc;
 
-	if (fleet_agg_init(&a, args->dir) || fleet_collect(args->dir, &a, stderr)) {
+	if (args->prices && xa_prices_load(args->prices, &prices, stderr))
+		return XP_EXIT_INVALID;
+	if (fleet_agg_init(&a, args->dir) || (a.prices = prices, 0) ||
+	    fleet_collect(args->dir, &a, stderr)) {
 		fleet_agg_free(&a);
+		xa_prices_free(prices);
 		return XP_EXIT_FAIL;
 	}
 	if (!a.sessions) {
@@ -170,6 +183,7 @@ static int report(const struct args *args)
 			"xperf fleet: %u invalid files, %u failed sessions (listed above)\n",
 			a.invalid_files, a.failed_sessions);
 	fleet_agg_free(&a);
+	xa_prices_free(prices);
 	return rc;
 }
 
