@@ -47,9 +47,9 @@ struct boringssl_found {
 
 /*
  * Analyze v. Returns 1 and fills *out when both functions were found, 0
- * when the file has no BoringSSL (no ssl_lib.cc in .rodata: why says so,
- * and that check is all it cost), -1 when it has one that could not be
- * resolved (why says which step failed). why gets a one-line reason.
+ * when the file has no BoringSSL (no ssl_lib.cc in .rodata, which is all
+ * most files cost, or no error call passing it), -1 when it has one that
+ * could not be resolved (why says which step failed). why gets one line.
  */
 int boringssl_locate(const struct elf_view *v, struct boringssl_found *out, char *why,
 		     size_t whylen);
