@@ -342,12 +342,17 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
 		.procs = &s->procs, .sched = s->sched, .seen = &s->seen,
 		.dropped = s->dropped,
 	};
+	struct xp_clock_anchor now;
 	char path[4200];
 	uint64_t end;
 	int rc;
 
 	if (!a)
 		return -1;
+	if (!s->cfg->no_clock_anchor) {
+		xp_clock_anchor_now(&now);
+		in.anchor = &now;
+	}
 	if (!a->next_start)
 		a->next_start = p && p->exec_ns && p->exec_ns <= sel[0]->req_start_ns ? p->exec_ns :
 											 s->first_ts;

@@ -55,6 +55,7 @@ struct xt_turn_in {
 	const struct xt_sched *sched;
 	struct xt_cmdset *seen;
 	uint64_t dropped, truncated;
+	const struct xp_clock_anchor *anchor; /* NULL: the file carries none */
 };
 
 /* 1 when p is one of the agent's child processes forked inside the turn. */

@@ -308,7 +308,7 @@ static int request_start(const char *d, size_t n)
 	const char *eol = memchr(d, '\n', n < 2048 ? n : 2048);
 
 	for (const char *const *m = methods; *m && eol; m++)
-		if (!strncmp(d, *m, strlen(*m)))
+		if (n >= strlen(*m) && !memcmp(d, *m, strlen(*m)))
 			return eol - d >= 10 && !memcmp(eol - 9, "HTTP/1.", 7);
 	return 0;
 }
