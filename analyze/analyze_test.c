@@ -539,7 +539,7 @@ static void test_errors(void)
 	      "invalid turn accepted");
 	fclose(err);
 	CHECK(t == NULL && strstr(buf, "turn_002.json:") != NULL, "error text: %s", buf);
-	CHECK(xa_analyze_session_dir(TD "no_such_dir", &o, &s, NULL) == XA_EFAIL, "missing dir");
+	CHECK(xa_analyze_session_dir(TD "no_such_dir", &o, &s, NULL) == XA_EINVALID, "missing dir");
 	CHECK(xa_analyze_session_dir(TD, &o, &s, NULL) == XA_EINVALID, "dir without turns");
 	CHECK(xa_parse_grades("A,B", &o.grades) == 0 && o.grades == 3, "grades A,B");
 	CHECK(xa_parse_grades("A,,B", &o.grades) && xa_parse_grades("D", &o.grades) &&
