@@ -241,15 +241,19 @@ static int sniff(struct xp_llm_conn *c, const char *d, size_t n, uint64_t t_ns)
 	return take == n ? 0 : xp_llm_conn_feed(c, XP_DIR_REQUEST, d + take, n - take, t_ns);
 }
 
-/* Bytes that open an HTTP/1.1 request: "METHOD /path HTTP/1.1\r\n" (the line whole). */
+/*
+ * Bytes that open an HTTP/1.1 request: "METHOD /path HTTP/1.1\r\n" (the line
+ * whole). d is a write, not a string: nothing past the line is read.
+ */
 static int request_start(const char *d, size_t n)
 {
 	static const char *const methods[] = { "POST /", "GET /", "PUT /", "PATCH /", NULL };
 	const char *eol = memchr(d, '\n', n < 2048 ? n : 2048);
+	size_t line = eol ? (size_t)(eol - d) : 0;
 
 	for (const char *const *m = methods; *m && eol; m++)
-		if (!strncmp(d, *m, strlen(*m)))
-			return eol - d >= 10 && !memcmp(eol - 9, "HTTP/1.", 7);
+		if (strlen(*m) <= line && !memcmp(d, *m, strlen(*m)))
+			return line >= 10 && !memcmp(eol - 9, "HTTP/1.", 7);
 	return 0;
 }
 
