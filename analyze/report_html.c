@@ -167,7 +167,9 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 	if (a->state == XA_FIRED) {
 		fputs("<div class=\"fix\">", out);
 		xp_html_escape(out, p->suggestion);
-		fputs("</div>", out);
+		fprintf(out, " <strong>Fixing it saves up to %.3f ms (%.1f%% of the %s).</strong></div>",
+			a->saved_ns / 1e6, 100 * xa_share(a->saved_ns, v->t->wall),
+			v->s ? "session" : "turn");
 	}
 	if (xa_l4_shown(v, i))
 		l4_items(v, i, out);
@@ -246,6 +248,57 @@ static void timeline(const struct xa_turn *t, FILE *out)
 		     "text-anchor=\"end\">%.1f ms</text></svg></div>", t->wall / 1e6);
 }
 
+/* Fired points ranked by what fixing them saves (analyze/README.md, "Savings"). */
+static void savings_section(const struct xa_view *v, FILE *out)
+{
+	size_t idx[XA_MAX_L3], n = xa_savings_ranked(v, idx);
+
+	if (v->o->depth < 3 || !n)
+		return;
+	fputs("<h2>Savings if fixed</h2><div class=\"card\"><table><tr><th>point</th>"
+	      "<th class=\"num\">saves up to (ms)</th><th class=\"num\">share</th>"
+	      "<th class=\"num\">charged (ms)</th></tr>", out);
+	for (size_t k = 0; k < n; k++) {
+		const struct xa_l3 *a = &v->t->l3[idx[k]];
+
+		fprintf(out, "<tr><td><code>%s</code></td><td class=\"num\">%.3f</td>"
+			     "<td class=\"num\">%.1f%%</td><td class=\"num\">%.3f</td></tr>",
+			xp_l3_table[idx[k]].id, a->saved_ns / 1e6,
+			100 * xa_share(a->saved_ns, v->t->wall), a->ns / 1e6);
+	}
+	fprintf(out, "</table><p class=\"ev\">Time charged to each point scaled to its threshold: "
+		     "an upper bound for a fix that brings the metric to the threshold, assuming "
+		     "nothing else moves (%s share).</p></div>", v->s ? "session" : "turn");
+}
+
+/* Tokens by category, cost and waste (analyze/README.md, "Tokens and cost"). */
+static void tokens_section(const struct xa_view *v, FILE *out)
+{
+	const struct xa_usage *u[2] = { &v->t->use, &v->t->waste };
+	const struct xa_prices *p = xa_view_prices(v);
+
+	fputs("<h2>Tokens and cost</h2><div class=\"card\"><table><tr><th></th>", out);
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		fprintf(out, "<th class=\"num\">%s</th>", xa_tok_names[k]);
+	fputs("<th class=\"num\">calls</th><th class=\"num\">cost (USD)</th></tr>", out);
+	for (int r = 0; r < 2; r++) {
+		fprintf(out, "<tr><td>%s</td>", r ? "waste" : "all");
+		for (int k = 0; k < XA_TOK_COUNT; k++)
+			fprintf(out, "<td class=\"num\">%.0f</td>", u[r]->tok[k]);
+		fprintf(out, "<td class=\"num\">%u</td><td class=\"num\">%.6f</td></tr>",
+			u[r]->calls, u[r]->usd);
+	}
+	fputs("</table><p class=\"ev\">Prices: ", out);
+	xp_html_escape(out, xa_prices_source(p));
+	fprintf(out, ", %s.", xa_prices_date(p));
+	if (v->t->use.unpriced) {
+		fprintf(out, " %u calls unpriced (no pattern matches model ", v->t->use.unpriced);
+		xp_html_escape(out, v->t->unpriced_model);
+		fputs("): their tokens count, their cost does not.", out);
+	}
+	fputs("</p></div>", out);
+}
+
 static void session_tables(const struct xa_session *s, FILE *out)
 {
 	fprintf(out, "<h2>Trends</h2><div class=\"card\"><p>TTFT drift %+.3f ms per turn over %.0f "
@@ -315,6 +368,8 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 	}
 	turn_bars(v, out);
 	drill_tree(v, out);
+	savings_section(v, out);
+	tokens_section(v, out);
 	if (v->s)
 		session_tables(v->s, out);
 	else

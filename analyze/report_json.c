@@ -65,6 +65,19 @@ static cJSON *l4_json(const struct xa_view *v, size_t i)
 	return arr;
 }
 
+/* What fixing point i saves: {ns, share, at_threshold_ns} (analyze/README.md, "Savings"). */
+static cJSON *savings_json(const struct xa_view *v, size_t i)
+{
+	const struct xa_l3 *a = &v->t->l3[i];
+	cJSON *n = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(n, "id", xp_l3_table[i].id);
+	xp_json_add_u64(n, "ns", a->saved_ns);
+	cJSON_AddNumberToObject(n, "share", xa_share(a->saved_ns, v->t->wall));
+	xp_json_add_u64(n, "at_threshold_ns", a->ns - a->saved_ns);
+	return n;
+}
+
 static cJSON *l3_json(const struct xa_view *v, size_t i)
 {
 	const struct xp_l3 *p = &xp_l3_table[i];
@@ -92,8 +105,10 @@ static cJSON *l3_json(const struct xa_view *v, size_t i)
 		if (v->s->measured[i])
 			cJSON_AddNumberToObject(n, "worst_turn", (double)v->s->worst_turn[i]);
 	}
-	if (a->state == XA_FIRED)
+	if (a->state == XA_FIRED) {
 		cJSON_AddStringToObject(n, "suggestion", p->suggestion);
+		cJSON_AddItemToObject(n, "savings", savings_json(v, i));
+	}
 	if (xa_l4_shown(v, i))
 		cJSON_AddItemToObject(n, "l4", l4_json(v, i));
 	return n;
@@ -126,6 +141,49 @@ static void add_tree(const struct xa_view *v, cJSON *root)
 	n = xa_top_points(v, idx, XA_MAX_L3);
 	for (size_t k = 0; k < n; k++)
 		cJSON_AddItemToArray(top, cJSON_CreateString(xp_l3_table[idx[k]].id));
+	top = cJSON_AddArrayToObject(root, "savings");
+	n = xa_savings_ranked(v, idx);
+	for (size_t k = 0; k < n; k++)
+		cJSON_AddItemToArray(top, savings_json(v, idx[k]));
+}
+
+static cJSON *usage_json(const struct xa_usage *u)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		cJSON_AddNumberToObject(j, xa_tok_names[k], u->tok[k]);
+	cJSON_AddNumberToObject(j, "calls", u->calls);
+	cJSON_AddNumberToObject(j, "unpriced_calls", u->unpriced);
+	cJSON_AddNumberToObject(j, "cost_usd", u->usd);
+	return j;
+}
+
+/* Tokens by category, cost, waste, the price table used; a turn's calls one by one. */
+static void add_tokens(const struct xa_view *v, cJSON *root)
+{
+	const struct xa_prices *p = xa_view_prices(v);
+	cJSON *j = usage_json(&v->t->use), *pr, *arr;
+
+	cJSON_AddItemToObject(root, "tokens", j);
+	cJSON_AddStringToObject(j, "unpriced_model", v->t->unpriced_model);
+	cJSON_AddItemToObject(j, "waste", usage_json(&v->t->waste));
+	pr = cJSON_AddObjectToObject(j, "prices");
+	cJSON_AddStringToObject(pr, "source", xa_prices_source(p));
+	cJSON_AddStringToObject(pr, "date", xa_prices_date(p));
+	if (v->s)
+		return;
+	arr = cJSON_AddArrayToObject(root, "llm_calls");
+	for (size_t i = 0; i < v->t->ncalls; i++) {
+		const struct xa_call *c = &v->t->calls[i];
+		cJSON *n = usage_json(&c->use);
+
+		cJSON_DeleteItemFromObject(n, "calls");
+		cJSON_AddNumberToObject(n, "span", (double)c->span);
+		cJSON_AddStringToObject(n, "model", c->model);
+		cJSON_AddStringToObject(n, "waste_l3", c->waste_l3 ? c->waste_l3 : "");
+		cJSON_AddItemToArray(arr, n);
+	}
 }
 
 static void add_turn_facts(const struct xa_turn *t, cJSON *root)
@@ -220,6 +278,9 @@ static cJSON *row_json(const struct xa_row *r)
 	cJSON_AddStringToObject(j, "top_l3", r->top_l3 >= 0 ? xp_l3_table[r->top_l3].id : "");
 	cJSON_AddNumberToObject(j, "fired", r->nfired);
 	cJSON_AddBoolToObject(j, "complete", r->complete);
+	cJSON_AddNumberToObject(j, "output_tokens", r->out_tok);
+	cJSON_AddNumberToObject(j, "cost_usd", r->usd);
+	cJSON_AddNumberToObject(j, "waste_cost_usd", r->waste_usd);
 	return j;
 }
 
@@ -229,7 +290,11 @@ static int stream_rows(const struct xa_session *s, char *head, FILE *out)
 	size_t len = strlen(head);
 	struct xa_row r;
 
-	while (len && (head[len - 1] == '}' || head[len - 1] == '\n'))
+	while (len && head[len - 1] == '\n')
+		head[--len] = '\0';
+	if (len && head[len - 1] == '}') /* the document's own closing brace only */
+		head[--len] = '\0';
+	while (len && head[len - 1] == '\n')
 		head[--len] = '\0';
 	fprintf(out, "%s,\n\t\"turns\":\t[", head);
 	for (size_t i = 0; i < s->turns; i++) {
@@ -265,6 +330,7 @@ int xa_report_json(const struct xa_view *v, FILE *out)
 	else
 		add_turn_facts(v->t, root);
 	add_tree(v, root);
+	add_tokens(v, root);
 	txt = xp_json_print(root, 1);
 	cJSON_Delete(root);
 	if (!txt)

@@ -108,6 +108,10 @@ static void point(const struct xa_view *v, size_t i, FILE *out)
 	if (a->state != XA_FIRED)
 		return;
 	wrap(out, "fix: ", 9, p->suggestion);
+	snprintf(line, sizeof(line), "fixing it saves up to %.3f ms (%.1f%% of the %s)",
+		 a->saved_ns / 1e6, 100 * xa_share(a->saved_ns, v->t->wall),
+		 v->s ? "session" : "turn");
+	wrap(out, "", 9, line);
 	if (xa_l4_shown(v, i))
 		l4_lines(v, i, out);
 }
@@ -141,6 +145,48 @@ static void tree(const struct xa_view *v, FILE *out)
 			point(v, i, out);
 	}
 	fprintf(out, "  (%zu points under nodes below the threshold not examined)\n", hidden);
+}
+
+/* Fired points ranked by what fixing them saves (analyze/README.md, "Savings"). */
+static void savings(const struct xa_view *v, FILE *out)
+{
+	size_t idx[XA_MAX_L3], n = xa_savings_ranked(v, idx);
+
+	if (v->o->depth < 3 || !n)
+		return;
+	fprintf(out, "\nSavings if fixed (to the threshold; an upper bound)\n");
+	for (size_t k = 0; k < n; k++) {
+		const struct xa_l3 *a = &v->t->l3[idx[k]];
+
+		fprintf(out, "  %-48.48s %11.3f ms %5.1f%%\n", xp_l3_table[idx[k]].id,
+			a->saved_ns / 1e6, 100 * xa_share(a->saved_ns, v->t->wall));
+	}
+}
+
+static double tok_sum(const struct xa_usage *u)
+{
+	double n = 0;
+
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		n += u->tok[k];
+	return n;
+}
+
+/* Tokens by category, cost and waste (analyze/README.md, "Tokens and cost"). */
+static void tokens(const struct xa_view *v, FILE *out)
+{
+	const struct xa_usage *u = &v->t->use, *w = &v->t->waste;
+	const struct xa_prices *p = xa_view_prices(v);
+
+	fprintf(out, "\nTokens and cost (prices: %.40s, %s)\n", xa_prices_source(p),
+		xa_prices_date(p));
+	fprintf(out, "  input %.0f  output %.0f  cache read %.0f  cache write %.0f  "
+		     "reasoning %.0f\n", u->tok[XA_TOK_INPUT], u->tok[XA_TOK_OUTPUT],
+		u->tok[XA_TOK_CACHE_READ], u->tok[XA_TOK_CACHE_WRITE], u->tok[XA_TOK_REASONING]);
+	fprintf(out, "  cost $%.6f over %u LLM calls", u->usd, u->calls);
+	if (u->unpriced)
+		fprintf(out, " (%u unpriced: %.24s)", u->unpriced, v->t->unpriced_model);
+	fprintf(out, "\n  waste: %.0f tokens, $%.6f, in %u calls\n", tok_sum(w), w->usd, w->calls);
 }
 
 static void strip(const struct xa_turn *t, FILE *out)
@@ -222,6 +268,8 @@ int xa_report_text(const struct xa_view *v, FILE *out)
 	fprintf(out, "depth L%d; threshold %.0f%%; measurability %s\n", v->o->depth,
 		100 * v->o->threshold, grades);
 	tree(v, out);
+	savings(v, out);
+	tokens(v, out);
 	if (v->s) {
 		session_part(v->s, out);
 		return 0;

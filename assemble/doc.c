@@ -17,8 +17,19 @@
 #include "lib/json_int.h"
 #include "theory/theory.h"
 
+static void add_anchor(cJSON *r, const struct xp_clock_anchor *anchor)
+{
+	cJSON *o = cJSON_AddObjectToObject(r, "clock_anchor");
+
+	xp_json_add_u64(o, "monotonic_ns", anchor->monotonic_ns);
+	xp_json_add_u64(o, "realtime_ns", anchor->realtime_ns);
+	if (anchor->boot_id[0])
+		cJSON_AddStringToObject(o, "boot_id", anchor->boot_id);
+}
+
 struct xt_doc *xt_doc_new(const char *session_id, int turn_index, int complete, uint64_t start_ns,
-			  uint64_t end_ns, const struct xt_agent_info *agent, const char *tier)
+			  uint64_t end_ns, const struct xt_agent_info *agent, const char *tier,
+			  const struct xp_clock_anchor *anchor)
 {
 	struct xt_doc *d = calloc(1, sizeof(*d));
 	cJSON *r = cJSON_CreateObject(), *a;
@@ -36,6 +47,8 @@ struct xt_doc *xt_doc_new(const char *session_id, int turn_index, int complete, 
 	cJSON_AddBoolToObject(r, "complete", complete);
 	cJSON_AddStringToObject(r, "source", "ebpf");
 	cJSON_AddStringToObject(r, "clock", "CLOCK_MONOTONIC");
+	if (anchor)
+		add_anchor(r, anchor);
 	xp_json_add_u64(r, "start_ns", start_ns);
 	xp_json_add_u64(r, "end_ns", end_ns);
 	a = cJSON_AddObjectToObject(r, "agent");

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "assemble/sched.h"
+#include "lib/clock_anchor.h"
 
 struct xt_agent_info {
 	const char *name;
@@ -26,9 +27,13 @@ struct xt_doc {
 	int next_id;
 };
 
-/* A new document; NULL on ENOMEM. tier: "plaintext" or "ciphertext". */
+/*
+ * A new document; NULL on ENOMEM. tier: "plaintext" or "ciphertext"; anchor:
+ * the wall-clock anchor to write (lib/clock_anchor.h), NULL for none.
+ */
 struct xt_doc *xt_doc_new(const char *session_id, int turn_index, int complete, uint64_t start_ns,
-			  uint64_t end_ns, const struct xt_agent_info *agent, const char *tier);
+			  uint64_t end_ns, const struct xt_agent_info *agent, const char *tier,
+			  const struct xp_clock_anchor *anchor);
 void xt_doc_free(struct xt_doc *d);
 /*
  * Adds a span and returns its id (>= 1), or -1 on ENOMEM. parent: 0 for none.

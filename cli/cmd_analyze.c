@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "lib/atomic_file.h"
 
 static void usage(FILE *out)
 {
@@ -24,22 +26,30 @@ static void usage(FILE *out)
 		"  --measurability A,B,C    grades of L3 points kept; filtered points'\n"
 		"                           time folds into Processing (A,B,C by default)\n"
 		"  --threshold 0.2          drill into nodes above this share of turn time\n"
+		"  --prices FILE            price table (analyze/README.md; the shipped one\n"
+		"                           by default)\n"
 		"  -o OUT                   write the report to OUT (mode 0600)\n");
 }
 
 struct args {
-	const char *mode, *path, *out;
+	const char *mode, *path, *out, *prices;
 	struct xa_options opt;
 };
 
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
+	static const char *const names[] = { "--format", "--depth", "--measurability",
+					     "--threshold", "-o", NULL };
+	unsigned seen = 0;
+
 	xa_options_default(&a->opt);
 	for (int i = 1; i < argc; i++) {
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = 0;
 
+		if (xp_arg_repeated("analyze", names, k, &seen))
+			return -1;
 		if (!strcmp(k, "--format") && v)
 			bad = xa_parse_format(v, &a->opt.format);
 		else if (!strcmp(k, "--depth") && v)
@@ -50,6 +60,8 @@ static int parse(int argc, char **argv, struct args *a)
 			bad = xa_parse_threshold(v, &a->opt.threshold);
 		else if (!strcmp(k, "-o") && v)
 			a->out = v;
+		else if (!strcmp(k, "--prices") && v)
+			a->prices = v;
 		else if (k[0] == '-' || (a->mode && a->path))
 			bad = -1, v = NULL;
 		else if (!a->mode)
@@ -79,9 +91,9 @@ static int emit(const struct args *a, const struct xa_turn *t, const struct xa_s
 	else
 		rc = t ? xa_render_turn(t, &a->opt, stdout) : xa_render_session(s, &a->opt, stdout);
 	if (rc)
-		fprintf(stderr, "xperf analyze: cannot write the report to %s\n",
-			a->out ? a->out : "stdout");
-	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
+		fprintf(stderr, "xperf analyze: %s: %s\n", a->out ? a->out : "stdout",
+			a->out ? xp_out_strerror(rc) : "cannot write the report");
+	return xp_out_exit(rc);
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -89,6 +101,7 @@ int cmd_analyze(int argc, char **argv)
 	struct xa_session *s = NULL;
 	struct xa_turn *t = NULL;
 	struct args a = { 0 };
+	struct xa_prices *prices = NULL;
 	int rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -99,6 +112,9 @@ int cmd_analyze(int argc, char **argv)
 		usage(stderr);
 		return XP_EXIT_USAGE;
 	}
+	if (a.prices && xa_prices_load(a.prices, &prices, stderr))
+		return XP_EXIT_INVALID;
+	a.opt.prices = prices;
 	if (!strcmp(a.mode, "turn"))
 		rc = xa_analyze_turn_file(a.path, &a.opt, &t, stderr);
 	else
@@ -109,5 +125,6 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "xperf analyze: %s: analysis failed\n", a.path);
 	xa_turn_free(t);
 	xa_session_free(s);
+	xa_prices_free(prices);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "export/export.h"
 #include "lib/atomic_file.h"
@@ -23,9 +24,9 @@ static void usage(FILE *out)
 		"  --format chrome          Chrome trace JSON (Perfetto UI, chrome://tracing)\n"
 		"  --format otlp            OTLP/JSON spans, for a collector's /v1/traces\n"
 		"  -o FILE                  write to FILE (mode 0600) instead of stdout\n"
-		"  --clock-offset-ns N      otlp: Unix-epoch ns = CLOCK_MONOTONIC ns + N\n"
-		"                           (default: this boot's offset, right for traces\n"
-		"                           recorded on this machine since it booted)\n");
+		"  --clock-offset-ns N      Unix-epoch ns = CLOCK_MONOTONIC ns + N for every\n"
+		"                           file (default: each file's clock_anchor; for\n"
+		"                           files without one, this boot's offset)\n");
 }
 
 struct args {
@@ -46,6 +47,8 @@ static int parse_offset(const char *s, int64_t *out)
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
+	static const char *const names[] = { "--format", "-o", "--clock-offset-ns", NULL };
+	unsigned seen = 0;
 	int i = 1;
 
 	a->opt.clock_offset_ns = xe_clock_offset_now();
@@ -57,12 +60,15 @@ static int parse(int argc, char **argv, struct args *a)
 			i++;
 			break;
 		}
+		if (xp_arg_repeated("export", names, k, &seen))
+			return -1;
 		if (!bad && !strcmp(k, "--format"))
 			bad = xe_parse_format(v, &a->opt.format), a->have_format = 1;
 		else if (!bad && !strcmp(k, "-o"))
 			a->out = v;
 		else if (!bad && !strcmp(k, "--clock-offset-ns"))
-			bad = parse_offset(v, &a->opt.clock_offset_ns);
+			bad = parse_offset(v, &a->opt.clock_offset_ns),
+			a->opt.clock_offset_forced = 1;
 		else
 			bad = 1, v = NULL;
 		if (bad) {
@@ -109,9 +115,9 @@ static int export_all(const struct args *a, int argc, char **argv)
 
 	wr = a->out ? xp_atomic_open(&at, a->out) : (f = tmpfile()) ? 0 : -errno;
 	if (wr) {
-		fprintf(stderr, "xperf export: cannot create %s: %s\n",
-			a->out ? a->out : "a temporary file", strerror(-wr));
-		return XP_EXIT_FAIL;
+		fprintf(stderr, "xperf export: %s: %s\n", a->out ? a->out : "a temporary file",
+			xp_out_strerror(wr));
+		return a->out ? xp_out_exit(wr) : XP_EXIT_FAIL;
 	}
 	rc = xe_export(argv + a->first_path, argc - a->first_path, &a->opt, a->out ? at.f : f,
 		       stderr);
@@ -123,8 +129,8 @@ static int export_all(const struct args *a, int argc, char **argv)
 	}
 	if (wr) {
 		fprintf(stderr, "xperf export: cannot write %s: %s\n", a->out ? a->out : "stdout",
-			strerror(-wr));
-		rc = XP_EXIT_FAIL;
+			xp_out_strerror(wr));
+		rc = xp_out_exit(wr);
 	}
 	return rc;
 }

@@ -32,7 +32,6 @@
 #include "lib/atomic_file.h"
 
 #define PORT_WAIT_MS 20000
-#define XPB_EXIT_NOPERM 77 /* xperf-bpf: not root (userspace/run.h) */
 
 struct demo {
 	char bpf[PATH_MAX], scripts[PATH_MAX], python[PATH_MAX];
@@ -107,7 +106,7 @@ static pid_t spawn(char *const argv[], const char *log)
 		return pid;
 	setpgid(0, 0);
 	if (log) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int fd = xp_out_open_stream(log, 0);
 
 		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);
@@ -180,7 +179,7 @@ static int run_agent(struct demo *d)
 	d->record = 0;
 	if (!WIFEXITED(status))
 		return XP_EXIT_FAIL;
-	if (WEXITSTATUS(status) == XPB_EXIT_NOPERM) {
+	if (WEXITSTATUS(status) == XP_EXIT_NOPERM) {
 		fprintf(stderr, "xperf demo: tracing needs root (CAP_BPF, CAP_PERFMON)\n");
 		return XP_EXIT_FAIL;
 	}
@@ -283,12 +282,15 @@ int cmd_demo(int argc, char **argv)
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
 					      { NULL, 0, NULL, 0 } };
 	struct demo d = { 0 };
-	const char *out = ".xperf/demo";
+	const char *out = NULL;
 	int opt, rc = XP_EXIT_FAIL;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		if (opt == 'o')
+		if (opt == 'o' && out) {
+			fprintf(stderr, "xperf demo: -o given twice\n");
+			return XP_EXIT_USAGE;
+		} else if (opt == 'o')
 			out = optarg;
 		else
 			return usage(opt == 'h' ? stdout : stderr, opt == 'h' ? XP_EXIT_OK :
@@ -296,6 +298,8 @@ int cmd_demo(int argc, char **argv)
 	}
 	if (optind != argc)
 		return usage(stderr, XP_EXIT_USAGE);
+	if (!out)
+		out = ".xperf/demo";
 	if (find_files(&d) == 0 && setup(&d, out) == 0 && start_mock(&d) == 0) {
 		printf("xperf demo: mock LLM provider on https://localhost:%d; tracing the sample "
 		       "agent\n(6 turns: a 429 and its retry, a failing tool, a stall, a repeated "

@@ -6,13 +6,16 @@
  * parent of the file's top-level spans. Consecutive turns of one session
  * share a resourceSpans entry (the agent process). Marks become span events,
  * failed LLM calls and tools status ERROR. Times are Unix-epoch ns: the
- * file's CLOCK_MONOTONIC times plus the clock offset of the options.
+ * file's CLOCK_MONOTONIC times placed by its clock anchor (xe_turn_offset).
  */
 #include "export/otlp.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/export.h"
 #include "export/walk.h"
 
 #define SPAN_KIND_INTERNAL 1
@@ -42,7 +45,6 @@ static const struct {
 };
 
 struct otlp {
-	int64_t offset;   /* Unix-epoch ns minus CLOCK_MONOTONIC ns */
 	int open;         /* a resourceSpans entry is open */
 	size_t nresource; /* entries written */
 };
@@ -271,6 +273,8 @@ static cJSON *resource_of(const struct xe_turn *t)
 			xe_otlp_attr(attrs, agent_fields[i].key, v);
 	}
 	xe_otlp_attr_str(attrs, "xperf.session_id", t->session_id);
+	if (t->boot_id)
+		xe_otlp_attr_str(attrs, "xperf.boot_id", t->boot_id);
 	return res;
 }
 
@@ -295,28 +299,63 @@ static int open_resource(struct otlp *s, const struct xe_turn *t, struct xe_out 
 	return 0;
 }
 
+/* Whether mono + offset is a Unix time in OTLP's range here (int64 ns: 1970 to 2262). */
+static int in_epoch(uint64_t mono, int64_t offset)
+{
+	int64_t t;
+
+	return mono <= INT64_MAX && !__builtin_add_overflow((int64_t)mono, offset, &t) && t >= 0;
+}
+
+/* Whether offset maps a time of t (marks included) outside the epoch; that time in *bad. */
+static int out_of_epoch(const struct xe_turn *t, const struct mark *m, size_t n, int64_t offset,
+			uint64_t *bad)
+{
+	size_t k = 0, total = 2 + 2 * t->nspans + n;
+
+	for (; k < total; k++) {
+		*bad = k == 0 ? t->start : k == 1 ? t->end
+			: k < 2 + 2 * t->nspans ? (k % 2 ? t->spans[(k - 2) / 2].end
+							  : t->spans[(k - 2) / 2].start)
+						 : m[k - 2 - 2 * t->nspans].t;
+		if (!in_epoch(*bad, offset))
+			return 1;
+	}
+	return 0;
+}
+
 static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 {
 	struct otlp *s = st;
 	struct ids tr = trace_id(t->session_id, t->turn_index);
 	size_t nmarks = 0, next = 0;
 	struct mark *m = collect_marks(t, &nmarks);
+	int64_t offset = t->offset;
+	uint64_t bad;
 	cJSON *sp;
 
 	if (!m || (t->session_changed && open_resource(s, t, o))) {
 		free(m);
-		return -1;
+		return XE_EFAIL;
 	}
-	sp = root_span(t, tr, s->offset);
-	add_events(sp, m, nmarks, &next, -1, s->offset);
+	if (out_of_epoch(t, m, nmarks, offset, &bad)) {
+		fprintf(stderr,
+			"xperf export: %s: clock offset %lld (--clock-offset-ns or the file's clock "
+			"anchor) puts %llu ns outside the Unix times OTLP carries (1970 to 2262)\n",
+			t->path, (long long)offset, (unsigned long long)bad);
+		free(m);
+		return XE_EINVALID;
+	}
+	sp = root_span(t, tr, offset);
+	add_events(sp, m, nmarks, &next, -1, offset);
 	xe_put(o, sp);
 	for (size_t i = 0; i < t->nspans; i++) {
-		sp = file_span(&t->spans[i], tr, s->offset); /* top-level: the root's child */
-		add_events(sp, m, nmarks, &next, (int)i, s->offset);
+		sp = file_span(&t->spans[i], tr, offset); /* top-level: the root's child */
+		add_events(sp, m, nmarks, &next, (int)i, offset);
 		xe_put(o, sp);
 	}
 	free(m);
-	return 0;
+	return XE_OK;
 }
 
 static int otlp_begin(void *st, struct xe_out *o)
@@ -340,8 +379,7 @@ void *xe_otlp_new(const struct xe_options *opt)
 {
 	struct otlp *s = calloc(1, sizeof(*s));
 
-	if (s)
-		s->offset = opt->clock_offset_ns;
+	(void)opt;
 	return s;
 }
 

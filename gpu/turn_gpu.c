@@ -218,13 +218,16 @@ int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_
 		      char *err, size_t errlen)
 {
 	cJSON *turn = xp_load_turn(path, cb, ctx, NULL);
-	int n = turn ? xp_gpu_merge_turn(turn, set) : -1;
-	char *text = n >= 0 ? xp_json_print(turn, 0) : NULL;
+	int n = turn ? xp_gpu_merge_turn(turn, set) : -1, wr = 0;
+	/* a directory without a record file leaves the turn file as it is */
+	int write = n >= 0 && set->files > 0;
+	char *text = write ? xp_json_print(turn, 0) : NULL;
 
 	if (!turn)
 		snprintf(err, errlen, "%s: not a valid turn file", path);
-	else if (!text || xp_write_file_atomic(path, text, strlen(text))) {
-		snprintf(err, errlen, "%s: cannot write", path);
+	else if (write && (!text || (wr = xp_write_file_atomic(path, text, strlen(text))))) {
+		snprintf(err, errlen, "%s: cannot write: %s", path,
+			 text ? xp_out_strerror(wr) : "out of memory");
 		n = -2;
 	}
 	free(text);

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "lib/clock_anchor.h"
 #include "sdk/internal.h"
 
 cJSON *xp_json_u64(uint64_t v)
@@ -104,6 +105,20 @@ static cJSON *mark_json(const struct xp_mark *m)
 	return o;
 }
 
+/* Where CLOCK_MONOTONIC stands on the wall clock now, and on which boot. */
+static cJSON *anchor_json(void)
+{
+	cJSON *o = cJSON_CreateObject();
+	struct xp_clock_anchor a;
+
+	xp_clock_anchor_now(&a);
+	add_u64(o, "monotonic_ns", a.monotonic_ns);
+	add_u64(o, "realtime_ns", a.realtime_ns);
+	if (a.boot_id[0])
+		cJSON_AddStringToObject(o, "boot_id", a.boot_id);
+	return o;
+}
+
 static cJSON *agent_json(const struct xp_agent *ag)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -166,6 +181,7 @@ cJSON *xp_turn_json(const struct xp_turn *t, const char *session_id, const struc
 	cJSON_AddBoolToObject(doc, "complete", t->complete);
 	cJSON_AddStringToObject(doc, "source", "sdk");
 	cJSON_AddStringToObject(doc, "clock", "CLOCK_MONOTONIC");
+	cJSON_AddItemToObject(doc, "clock_anchor", anchor_json());
 	add_u64(doc, "start_ns", t->start_ns);
 	add_u64(doc, "end_ns", t->end_ns);
 	cJSON_AddItemToObject(doc, "agent", agent_json(ag));
