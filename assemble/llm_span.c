@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "lib/json_int.h"
+#include "lib/secrets.h"
 #include "theory/theory.h"
 
 static int cmp_u64(const void *x, const void *y)
@@ -55,6 +56,15 @@ static int child(struct xt_doc *d, int parent, const char *stage, uint64_t a, ui
 	return xt_doc_span(d, parent, stage, a, b, e->tid, known ? &s : NULL, NULL);
 }
 
+/* s as the attribute key of at, through the redactor (lib/secrets.h). */
+static void add_redacted(cJSON *at, const char *key, const char *s)
+{
+	char *r = xp_redact(s);
+
+	cJSON_AddStringToObject(at, key, r ? r : s);
+	free(r);
+}
+
 static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 {
 	const struct xp_llm_call *c = &e->call;
@@ -93,7 +103,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
 	cJSON_AddStringToObject(at, "server.address", e->host);
-	cJSON_AddStringToObject(at, "url.path", e->path);
+	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
 	xp_json_add_u64(at, "http.response.body.size", e->resp_bytes);
 	if (c->error_type[0])
