@@ -174,12 +174,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         n = int(self.headers.get("content-length") or 0)
         body = decode(self.headers.get("content-encoding", ""), self.rfile.read(n))
-        api = LLM_PATHS.get(self.path)
+        path = self.path.split("?")[0]  # a query (?key=...) as some SDKs send it
+        api = LLM_PATHS.get(path)
         if api is None:  # token counting, telemetry: not a model call, no step of the script
             req = json.loads(body or b"{}")
             return self.probe(200, {"input_tokens": len(json.dumps(req.get("messages", []))) // 4})
         rid, step = self.server.script.next()
-        t = self.server.log("request_received", rid, path=self.path, bytes=n,
+        t = self.server.log("request_received", rid, path=path, bytes=n,
                             encoding=self.headers.get("content-encoding", ""),
                             session=self.headers.get("x-claude-code-session-id", ""))
         req = json.loads(body or b"{}")
