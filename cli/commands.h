@@ -10,6 +10,7 @@
 #include "lib/exit_codes.h"
 
 int cmd_analyze(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_export(int argc, char **argv);

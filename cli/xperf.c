@@ -13,6 +13,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "Top-down report of a turn or a session (json, text, html)" },
+	{ "diff", cmd_diff, "what moved between two sessions, per point, with confidence intervals" },
 	{ "export", cmd_export, "turns as a Chrome trace (Perfetto) or OTLP/JSON spans" },
 	{ "fleet", cmd_fleet, "fleet-wide report or Prometheus metrics over many nodes' traces" },
 	{ "demo", cmd_demo, "trace a sample agent against a local mock LLM and report (root)" },
