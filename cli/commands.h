@@ -15,6 +15,7 @@ int cmd_fleet(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_theory(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
 int cmd_rubric(int argc, char **argv);
