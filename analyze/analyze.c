@@ -6,6 +6,8 @@
  */
 #include "analyze/model.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -204,9 +206,10 @@ int xa_analyze_session_dir(const char *dir, const struct xa_options *o, struct x
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
 	if (xa_scan_dir(dir, &sc)) {
 		if (err)
-			fprintf(err, "xperf analyze: %s: cannot read the directory\n", dir);
+			fprintf(err, "xperf analyze: %s: cannot read the directory: %s\n", dir,
+				strerror(errno));
 		xa_session_free(s);
-		return XA_EFAIL;
+		return XA_EINVALID;
 	}
 	/* Index gaps cost one stat() each; the walk ends once every file was seen. */
 	for (int64_t i = sc.lo; i <= sc.hi && s->turns + s->skipped < sc.nfiles && rc == XA_OK; i++)

@@ -47,7 +47,7 @@ expect 2 "invalid turn" -- "$xperf" analyze turn $td/session_skip/turn_002.json
 grep -q "turn_002.json:2:1: " "$out/last.err" || { echo "FAIL: no position"; fail=1; }
 expect 2 "missing turn file" -- "$xperf" analyze turn $td/nope.json
 expect 2 "dir without turns" -- "$xperf" analyze session $td
-expect 1 "unreadable dir" -- "$xperf" analyze session $td/nope
+expect 2 "missing dir" -- "$xperf" analyze session $td/nope
 expect 64 "no mode" -- "$xperf" analyze
 expect 64 "bad format" -- "$xperf" analyze turn $td/ebpf.json --format xml
 expect 64 "bad threshold" -- "$xperf" analyze turn $td/ebpf.json --threshold 2

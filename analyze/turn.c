@@ -287,6 +287,9 @@ static void read_quality(struct xa_trace *tr, const cJSON *doc)
 	get_ns(dq, "dropped_events", &tr->dropped_events);
 	get_ns(dq, "truncated_payloads", &tr->truncated_payloads);
 	tr->warnings = cJSON_IsArray(w) ? (unsigned)cJSON_GetArraySize(w) : 0;
+	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(dq, "tool_identity"));
+
+	tr->tool_identity_unknown = id && !strcmp(id, "unknown");
 }
 
 int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr)

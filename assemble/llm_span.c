@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "lib/json_int.h"
+#include "lib/secrets.h"
 #include "theory/theory.h"
 
 static int cmp_u64(const void *x, const void *y)
@@ -47,12 +48,23 @@ static int child(struct xt_doc *d, int parent, const char *stage, uint64_t a, ui
 	return xt_doc_span(d, parent, stage, a, b, e->tid, known ? &s : NULL, NULL);
 }
 
+/* s as the attribute key of at, through the redactor (lib/secrets.h). */
+static void add_redacted(cJSON *at, const char *key, const char *s)
+{
+	char *r = xp_redact(s);
+
+	cJSON_AddStringToObject(at, key, r ? r : s);
+	free(r);
+}
+
 static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 {
 	const struct xp_llm_call *c = &e->call;
 	cJSON *arr;
 
 	cJSON_AddStringToObject(at, "gen_ai.provider.name", xp_llm_provider(c->api));
+	if (c->conversation_id[0])
+		cJSON_AddStringToObject(at, "gen_ai.conversation.id", c->conversation_id);
 	if (c->req_model[0])
 		cJSON_AddStringToObject(at, "gen_ai.request.model", c->req_model);
 	if (c->resp_model[0])
@@ -83,7 +95,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
 	cJSON_AddStringToObject(at, "server.address", e->host);
-	cJSON_AddStringToObject(at, "url.path", e->path);
+	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
 	xp_json_add_u64(at, "http.response.body.size", e->resp_bytes);
 	if (c->error_type[0])
@@ -99,7 +111,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	}
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i]));
+		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i].name));
 	arr = cJSON_AddArrayToObject(at, "xperf.token_times_ns");
 	for (size_t i = 0; i < c->n_tokens; i++)
 		cJSON_AddItemToArray(arr, xp_json_exact_u64(c->token_ns[i]));

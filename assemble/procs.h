@@ -7,6 +7,8 @@
 #ifndef XPERF_ASSEMBLE_PROCS_H
 #define XPERF_ASSEMBLE_PROCS_H
 
+#include <stdbool.h>
+
 #include "assemble/event.h"
 
 struct xt_proc {
@@ -16,6 +18,7 @@ struct xt_proc {
 	uint32_t wait_status;
 	uint64_t cpu_ns;
 	char cmdline[512]; /* argv of its first exec joined by spaces (cut to fit) */
+	char last_cmdline[512]; /* argv of its latest exec (a wrapper's re-exec, bash's exec of CMD) */
 	char comm[64];     /* basename of argv[0] */
 	char tool[64];     /* the tool's name: the command a shell -c runs, or argv[0] */
 };
@@ -23,6 +26,7 @@ struct xt_proc {
 struct xt_procs {
 	struct xt_proc *p;
 	size_t n, cap;
+	bool keep_bodies; /* --capture-payloads: a command line's -d/--data bodies are kept */
 };
 
 void xt_procs_init(struct xt_procs *t);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "lib/atomic_file.h"
 
@@ -38,11 +39,17 @@ struct args {
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
+	static const char *const names[] = { "--format", "--depth", "--measurability",
+					     "--threshold", "-o", NULL };
+	unsigned seen = 0;
+
 	xa_options_default(&a->opt);
 	for (int i = 1; i < argc; i++) {
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = 0;
 
+		if (xp_arg_repeated("analyze", names, k, &seen))
+			return -1;
 		if (!strcmp(k, "--format") && v)
 			bad = xa_parse_format(v, &a->opt.format);
 		else if (!strcmp(k, "--depth") && v)

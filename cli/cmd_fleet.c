@@ -3,13 +3,17 @@
  * cmd_fleet.c - `xperf fleet report DIR [--format text|json|html] [-o OUT]`
  * and `xperf fleet serve DIR [--listen HOST:PORT] [--interval S]`
  * (fleet/fleet.h does the work). The report goes to stdout, or with -o to a
- * file written atomically with mode 0600. Exit: 0 ok, 1 runtime failure (DIR
- * unreadable, write error, cannot listen), 2 no valid session under DIR,
- * 64 usage.
+ * file written atomically with mode 0600. Exit (lib/exit_codes.h): 0 ok,
+ * 1 runtime failure (write error, cannot listen), 2 invalid input (DIR
+ * missing or not a directory, no valid session under DIR, -o refused),
+ * 64 usage (unknown or repeated option).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "lib/atomic_file.h"
@@ -91,12 +95,17 @@ static const struct {
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
+	static const char *const names[] = { "--format", "--interval", "--listen", "-o", NULL };
+	unsigned seen = 0;
+
 	for (int i = 1; i < argc; i++) {
 		size_t k = 0;
 
 		while (k < sizeof(options) / sizeof(options[0]) && strcmp(argv[i], options[k].name))
 			k++;
 		if (k < sizeof(options) / sizeof(options[0])) {
+			if (xp_arg_repeated("fleet", names, argv[i], &seen))
+				return -1;
 			if (i + 1 == argc || options[k].set(a, argv[i + 1])) {
 				fprintf(stderr, "xperf fleet: invalid value for %s\n", argv[i]);
 				return -1;
@@ -181,6 +190,7 @@ static int report(const struct args *args)
 int cmd_fleet(int argc, char **argv)
 {
 	struct args a = { .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVAL };
+	struct stat st;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
@@ -189,6 +199,11 @@ int cmd_fleet(int argc, char **argv)
 	if (parse(argc, argv, &a)) {
 		usage(stderr);
 		return XP_EXIT_USAGE;
+	}
+	if (stat(a.dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "xperf fleet: %s: %s\n", a.dir,
+			errno == ENOENT ? "no such directory" : "not a directory");
+		return XP_EXIT_INVALID;
 	}
 	if (!strcmp(a.mode, "serve")) {
 		int rc = fleet_serve(a.dir, a.listen, a.interval);
