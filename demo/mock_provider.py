@@ -13,8 +13,8 @@ against it: request_received, first_byte_sent, token_sent (each), end. Events
 that write carry t_ns (just before the write) and t_done_ns (after it): the
 client receives the bytes inside that interval.
 
-  mock_provider.py --dir D [--scenario demo|simple|long|slow|fidelity] [--log F] [--port N]
-                   [--bytes DIR]
+  mock_provider.py --dir D [--scenario demo|simple|long|slow|steady|stall|fidelity] [--log F]
+                   [--port N] [--bytes DIR]
 Writes D/ca.pem and, once listening, D/port.
 """
 import argparse
@@ -47,6 +47,10 @@ DEMO = [
 LONG = [{"ttft_ms": 100, "gap_ms": 10, "tokens": 5, "tool": "sleep 0.5"}] * 30
 # One answer that takes 2 s to start: room for work inside the LLM span (gpu/cuda_uprobe_test).
 SLOW = [{"ttft_ms": 2000, "gap_ms": 10, "tokens": 4}]
+# Before and after a change (`xperf diff`): nine tool turns alike, but for a 300 ms stall
+# in the middle of every answer's stream (fused.supply.streaming_gap) in the second.
+STEADY = [{"ttft_ms": 60, "gap_ms": 8, "tokens": 12, "tool": "true"}] * 9
+STALL = [dict(s, stall_at=6, stall_ms=300) for s in STEADY]
 # What real agents meet (sample_agent.py --fidelity): the response head at once and the
 # first token 300 ms later on a keep-alive connection, compressed answers (gzip, br,
 # zstd), a side request beside the main call (the "side" step answers it), a failing
@@ -58,7 +62,8 @@ FIDELITY = [
     {"ttft_ms": 60, "gap_ms": 5, "tokens": 4, "encoding": "zstd"},  # the side request
     {"ttft_ms": 90, "gap_ms": 10, "tokens": 6, "encoding": "zstd"},
 ]
-SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW, "fidelity": FIDELITY}
+SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW, "steady": STEADY,
+             "stall": STALL, "fidelity": FIDELITY}
 LLM_PATHS = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 

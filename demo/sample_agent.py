@@ -230,6 +230,7 @@ class Agent:
                 "is_error": p.returncode != 0}
 
     def run(self, max_turns):
+        self.log("start", pid=os.getpid())
         if self.fidelity:
             self.log("session", id=self.session)
             self.probes()
