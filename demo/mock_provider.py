@@ -13,7 +13,7 @@ against it: request_received, first_byte_sent, token_sent (each), end. Events
 that write carry t_ns (just before the write) and t_done_ns (after it): the
 client receives the bytes inside that interval.
 
-  mock_provider.py --dir D [--scenario demo|simple|long|slow] [--log F] [--port N]
+  mock_provider.py --dir D [--scenario demo|simple|long|slow|stream] [--log F] [--port N]
                    [--bytes DIR]
 Writes D/ca.pem and, once listening, D/port.
 """
@@ -46,7 +46,10 @@ DEMO = [
 LONG = [{"ttft_ms": 100, "gap_ms": 10, "tokens": 5, "tool": "sleep 0.5"}] * 30
 # One answer that takes 2 s to start: room for work inside the LLM span (gpu/cuda_uprobe_test).
 SLOW = [{"ttft_ms": 2000, "gap_ms": 10, "tokens": 4}]
-SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW}
+# Thirty turns whose answers stream for ~0.8 s of each ~1 s: a kill at a random
+# instant most often lands mid-stream (demo/kill_agent_test.sh).
+STREAM = [{"ttft_ms": 50, "gap_ms": 20, "tokens": 40, "tool": "sleep 0.1"}] * 30
+SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW, "stream": STREAM}
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 
 
