@@ -17,6 +17,47 @@ from decimal import Decimal
 GPU_PID_BASE = 1 << 30
 HOST_KINDS = {"launch", "sync", "overhead"}
 CLIENT_STAGES = {"llm_inference"}
+# OpenTelemetry GenAI semantic conventions: stage -> (operation, subject attributes)
+OPERATIONS = {"llm_inference": ("chat", ["gen_ai.request.model", "gen_ai.response.model"]),
+              "tool_call": ("execute_tool", ["tool.name"])}
+COMPLETION_PATHS = ("/api/generate", "/v1/completions")  # text_completion, not chat
+RENAMES = {"tool.name": "gen_ai.tool.name",
+           "gen_ai.server.time_to_first_token": "gen_ai.response.time_to_first_chunk"}
+
+
+def otel_name(span, agent):
+    """The span name and gen_ai.operation.name the conventions give a file span."""
+    a = span.get("attributes", {})
+    if span["stage"] not in OPERATIONS:
+        tool = a.get("tool.name")
+        return span["stage"] + (" " + tool if tool else ""), None
+    op, subjects = OPERATIONS[span["stage"]]
+    if any(a.get("url.path", "").endswith(p) for p in COMPLETION_PATHS):
+        op = "text_completion"
+    subject = next((a[k] for k in subjects if k in a), None)
+    if subject is None and span["stage"] in CLIENT_STAGES:
+        subject = agent.get("model")
+    return op + (" " + subject if subject else ""), op
+
+
+def otel_attrs(span):
+    """The file's attributes as OpenTelemetry names them: {name: (value, file name)}."""
+    a = span.get("attributes", {})
+    out = {}
+    for k, v in a.items():
+        if span["stage"] not in OPERATIONS and k.startswith("gen_ai.usage."):
+            out["xperf.usage." + k[len("gen_ai.usage."):]] = (v, k)
+        elif k in RENAMES:
+            if RENAMES[k] not in a:
+                out[RENAMES[k]] = (v, k)
+        elif k == "server.address":
+            m = re.fullmatch(r"\[?(.*?)\]?:(\d+)", v)
+            out[k] = (m.group(1) if m else v, k)
+            if m and "server.port" not in a:
+                out["server.port"] = (int(m.group(2)), k)
+        else:
+            out[k] = (v, k)
+    return out
 
 
 def fail(msg):
@@ -237,7 +278,9 @@ def check_otlp(offset, out_path, inputs):
         check(len(roots) == 1, "trace %s has %d roots" % (tid, len(roots)))
         root = roots[0]
         ra = attrs(root)
-        check(root["name"] == "turn %d" % ra["xperf.turn_index"], "root name %s" % root["name"])
+        check(root["name"] == "invoke_agent %s" % ra["gen_ai.agent.name"] and
+              ra["gen_ai.operation.name"] == "invoke_agent" and
+              ra["gen_ai.conversation.id"] == ra["xperf.session_id"], "root %s" % root["name"])
         parent = {sp["spanId"]: sp.get("parentSpanId") for _, sp in members}
         for sid in parent:
             seen, cur = 0, sid
@@ -270,15 +313,20 @@ def check_otlp(offset, out_path, inputs):
             want_parent = by_id[s["parent"]]["spanId"] if s["parent"] else root["spanId"]
             check(sp["parentSpanId"] == want_parent, "span %d parent" % s["id"])
             check(sp["kind"] == (3 if s["stage"] in CLIENT_STAGES else 1), "span %d kind" % s["id"])
+            name, op = otel_name(s, t["agent"])
+            check(sp["name"] == name, "span %d named %r, want %r" % (s["id"], sp["name"], name))
+            check(a.get("gen_ai.operation.name") == op and
+                  (op is None or a["gen_ai.conversation.id"] == t["session_id"]),
+                  "span %d gen_ai.operation.name %r" % (s["id"], a.get("gen_ai.operation.name")))
             check(a["xperf.stage"] == s["stage"] and a["xperf.domain"] == s["domain"] and
                   a["xperf.category"] == s["category"], "span %d xperf.*" % s["id"])
             if "tid" in s:
                 check(a["thread.id"] == s["tid"] and a["@thread.id"] == "intValue", "thread.id")
-            for k, v in s.get("attributes", {}).items():
+            for k, (v, fk) in otel_attrs(s).items():
                 check(a.get(k) == v, "span %d attribute %s: %r != %r" % (s["id"], k, a.get(k), v))
                 want_type = {bool: "boolValue", str: "stringValue", list: "arrayValue",
                              float: "doubleValue"}.get(type(v), "intValue")
-                if k == "gen_ai.server.time_to_first_token":
+                if k == "gen_ai.response.time_to_first_chunk":
                     want_type = "doubleValue"
                 elif isinstance(v, float) and v.is_integer():
                     want_type = "intValue"
