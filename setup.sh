@@ -9,9 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 DEBS=(bazel-bootstrap clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcjson-dev
-      libnghttp2-dev libmicrohttpd-dev libssl-dev libclang-rt-14-dev bpftrace libbpf-tools
+      libnghttp2-dev libbrotli-dev libzstd-dev libmicrohttpd-dev libssl-dev libclang-rt-14-dev bpftrace libbpf-tools
       linux-perf valgrind golang-go openssl python3 hyperfine python3-jsonschema
-      prometheus yamllint chromium)
+      prometheus yamllint python3-brotli python3-zstandard chromium)
 
 missing=()
 for p in "${DEBS[@]}"; do
@@ -42,6 +42,8 @@ if [ ! -x third_party/npm/node_modules/bun/bin/bun.exe ] ||
 	echo "setup: installing npm packages (bun, ajv, otlp-transformer, speedscope)" >&2
 	npm install --silent --no-audit --no-fund --prefix third_party/npm >/dev/null
 fi
+# Older Bun releases for the locator's tests (//tests/tls:locate_bun_test).
+tests/tls/bun_releases.sh >/dev/null
 
 [ "${1:-}" = "--deps-only" ] && exit 0
 

@@ -17,7 +17,8 @@
 const char *const xa_attr_names[XA_A_COUNT] = {
 	"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
 	"gen_ai.usage.cache_read.input_tokens", "xperf.ttft_ns", "http.response.status_code",
-	"process.exit.code", "http.response.body.size",
+	"process.exit.code", "http.response.body.size", "gen_ai.usage.cache_creation.input_tokens",
+	"gen_ai.usage.reasoning.output_tokens",
 };
 
 /* A finite number well inside the int64 range (so that conversions are defined). */
@@ -94,6 +95,11 @@ static void read_attrs(struct xa_span *s, const cJSON *a)
 			s->attr_have |= 1u << i;
 		}
 	}
+	copy_str(s->model, sizeof(s->model), cJSON_GetObjectItemCaseSensitive(a,
+		 "gen_ai.response.model"), "");
+	if (!s->model[0])
+		copy_str(s->model, sizeof(s->model), cJSON_GetObjectItemCaseSensitive(a,
+			 "gen_ai.request.model"), "");
 	cJSON_ArrayForEach(it, fr) {
 		if (cJSON_IsString(it) && (!strcmp(it->valuestring, "length") ||
 					   !strcmp(it->valuestring, "max_tokens")))
@@ -281,6 +287,9 @@ static void read_quality(struct xa_trace *tr, const cJSON *doc)
 	get_ns(dq, "dropped_events", &tr->dropped_events);
 	get_ns(dq, "truncated_payloads", &tr->truncated_payloads);
 	tr->warnings = cJSON_IsArray(w) ? (unsigned)cJSON_GetArraySize(w) : 0;
+	const char *id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(dq, "tool_identity"));
+
+	tr->tool_identity_unknown = id && !strcmp(id, "unknown");
 }
 
 int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr)

@@ -66,17 +66,26 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	cJSON *arr;
 
 	cJSON_AddStringToObject(at, "gen_ai.provider.name", xp_llm_provider(c->api));
+	if (c->conversation_id[0])
+		cJSON_AddStringToObject(at, "gen_ai.conversation.id", c->conversation_id);
 	if (c->req_model[0])
 		cJSON_AddStringToObject(at, "gen_ai.request.model", c->req_model);
 	if (c->resp_model[0])
 		cJSON_AddStringToObject(at, "gen_ai.response.model", c->resp_model);
 	if (c->input_tokens >= 0)
-		cJSON_AddNumberToObject(at, "gen_ai.usage.input_tokens", (double)c->input_tokens);
+		cJSON_AddNumberToObject(at, "gen_ai.usage.input_tokens",
+					(double)xp_llm_input_tokens(c));
 	if (c->output_tokens >= 0)
 		cJSON_AddNumberToObject(at, "gen_ai.usage.output_tokens", (double)c->output_tokens);
 	if (c->cache_read_tokens >= 0)
 		cJSON_AddNumberToObject(at, "gen_ai.usage.cache_read.input_tokens",
 					(double)c->cache_read_tokens);
+	if (c->cache_write_tokens >= 0)
+		cJSON_AddNumberToObject(at, "gen_ai.usage.cache_creation.input_tokens",
+					(double)c->cache_write_tokens);
+	if (c->reasoning_tokens >= 0)
+		cJSON_AddNumberToObject(at, "gen_ai.usage.reasoning.output_tokens",
+					(double)c->reasoning_tokens);
 	if (c->finish_reason[0]) {
 		arr = cJSON_AddArrayToObject(at, "gen_ai.response.finish_reasons");
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->finish_reason));
@@ -105,7 +114,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	}
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i]));
+		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i].name));
 	arr = cJSON_AddArrayToObject(at, "xperf.token_times_ns");
 	for (size_t i = 0; i < c->n_tokens; i++)
 		cJSON_AddItemToArray(arr, xp_json_exact_u64(c->token_ns[i]));

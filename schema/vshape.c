@@ -81,6 +81,7 @@ static const char *const gpu_kinds[] = { "kernel", "memcpy", "memset", "sync",
 					  "launch", "overhead", NULL };
 static const char *const gpu_sources[] = { "cupti", "uprobe", NULL };
 static const char *const tiers[] = { "sdk", "plaintext", "ciphertext", NULL };
+static const char *const tool_identities[] = { "model", "unknown", NULL };
 
 static const struct vtype t_str = { .kind = V_STRING };
 static const struct vtype t_name = { .kind = V_STRING, .minlen = 1 };
@@ -107,6 +108,7 @@ static const struct vtype t_fused_kind = ENUM_T(fused_kinds);
 static const struct vtype t_gpu_kind = ENUM_T(gpu_kinds);
 static const struct vtype t_gpu_source = ENUM_T(gpu_sources);
 static const struct vtype t_tier = ENUM_T(tiers);
+static const struct vtype t_tool_identity = ENUM_T(tool_identities);
 static const struct vtype t_waste_kind = { .kind = V_STRING, .known = waste_kind_known,
 					   .what = "waste kind" };
 static const struct vtype t_boot_id = { .kind = V_STRING, .known = boot_id_known,
@@ -188,7 +190,8 @@ static const struct vtype t_gpu = OBJ_T(gpu_fields);
 
 static const struct vfield dq_fields[] = {
 	{ "tier", 1, &t_tier }, { "dropped_events", 1, &t_ns },
-	{ "truncated_payloads", 1, &t_ns }, { "warnings", 1, &t_strings }, { NULL, 0, NULL },
+	{ "truncated_payloads", 1, &t_ns }, { "warnings", 1, &t_strings },
+	{ "non_llm_requests", 0, &t_ns }, { "tool_identity", 0, &t_tool_identity }, { NULL, 0, NULL },
 };
 static const struct vtype t_dq = OBJ_T(dq_fields);
 
@@ -208,6 +211,8 @@ static const struct vfield attr_types[] = {
 	{ "gen_ai.response.model", 0, &t_str }, { "gen_ai.usage.input_tokens", 0, &t_ns },
 	{ "gen_ai.usage.output_tokens", 0, &t_ns },
 	{ "gen_ai.usage.cache_read.input_tokens", 0, &t_ns },
+	{ "gen_ai.usage.cache_creation.input_tokens", 0, &t_ns },
+	{ "gen_ai.usage.reasoning.output_tokens", 0, &t_ns },
 	{ "gen_ai.response.finish_reasons", 0, &t_strings },
 	{ "gen_ai.server.time_to_first_token", 0, &t_number }, { "xperf.ttft_ns", 0, &t_ns },
 	{ "xperf.stream", 0, &t_bool }, { "xperf.token_times_ns", 0, &t_ns_list },
@@ -215,7 +220,9 @@ static const struct vfield attr_types[] = {
 	{ "http.response.body.size", 0, &t_ns }, { "server.address", 0, &t_str },
 	{ "server.port", 0, &t_port }, { "tool.name", 0, &t_str },
 	{ "process.exit.code", 0, &t_any_int }, { "process.command_line", 0, &t_str },
-	{ "ttft_ns", 0, &t_ns }, { NULL, 0, NULL },
+	{ "ttft_ns", 0, &t_ns }, { "gen_ai.tool.name", 0, &t_str },
+	{ "gen_ai.tool.call.id", 0, &t_str }, { "gen_ai.conversation.id", 0, &t_str },
+	{ NULL, 0, NULL },
 };
 
 static const char *json_type(const cJSON *n)
