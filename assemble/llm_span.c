@@ -10,6 +10,7 @@
 
 #include "lib/host_port.h"
 #include "lib/json_int.h"
+#include "lib/secrets.h"
 #include "theory/theory.h"
 
 static int cmp_u64(const void *x, const void *y)
@@ -17,6 +18,12 @@ static int cmp_u64(const void *x, const void *y)
 	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
 
 	return a < b ? -1 : a > b;
+}
+
+/* The time before token i; tokens recorded out of order have none between them. */
+static uint64_t gap_before(const uint64_t *t, size_t i)
+{
+	return t[i] > t[i - 1] ? t[i] - t[i - 1] : 0;
 }
 
 uint64_t xt_gap_threshold(const uint64_t *t, size_t n)
@@ -27,14 +34,16 @@ uint64_t xt_gap_threshold(const uint64_t *t, size_t n)
 	if (n < 3 || !(g = malloc((n - 1) * sizeof(*g))))
 		return min;
 	for (size_t i = 1; i < n; i++)
-		g[i - 1] = t[i] - t[i - 1];
+		g[i - 1] = gap_before(t, i);
 	qsort(g, n - 1, sizeof(*g), cmp_u64);
 	uint64_t med = g[(n - 1) / 2];
 
 	free(g);
-	uint64_t thr = (uint64_t)(xp_rules.streaming_gap_ratio * (double)med);
+	double thr = xp_rules.streaming_gap_ratio * (double)med;
 
-	return thr > min ? thr : min;
+	if (thr >= 0x1p64) /* no gap can be that long: none is one */
+		return UINT64_MAX;
+	return (uint64_t)thr > min ? (uint64_t)thr : min;
 }
 
 static int child(struct xt_doc *d, int parent, const char *stage, uint64_t a, uint64_t b,
@@ -58,6 +67,15 @@ static void server_attrs(cJSON *at, const char *authority)
 	cJSON_AddStringToObject(at, "server.address", host);
 	if (port)
 		cJSON_AddNumberToObject(at, "server.port", port);
+}
+
+/* s as the attribute key of at, through the redactor (lib/secrets.h). */
+static void add_redacted(cJSON *at, const char *key, const char *s)
+{
+	char *r = xp_redact(s);
+
+	cJSON_AddStringToObject(at, key, r ? r : s);
+	free(r);
 }
 
 static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
@@ -98,7 +116,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
 	server_attrs(at, e->host);
-	cJSON_AddStringToObject(at, "url.path", e->path);
+	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
 	xp_json_add_u64(at, "http.response.body.size", e->resp_bytes);
 	if (c->error_type[0])
@@ -143,7 +161,7 @@ static int gaps(struct xt_doc *d, int dec, const struct xt_exchange *e,
 	uint64_t thr = xt_gap_threshold(t, e->call.n_tokens);
 
 	for (size_t i = 1; i < e->call.n_tokens; i++) {
-		if (t[i] - t[i - 1] <= thr)
+		if (gap_before(t, i) <= thr)
 			continue;
 		int id = child(d, dec, "streaming_gap", t[i - 1], t[i], e, sched);
 		cJSON *at = id > 0 ? xt_doc_fused(d, "streaming_gap", t[i - 1], id) : NULL;
