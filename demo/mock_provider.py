@@ -13,7 +13,8 @@ against it: request_received, first_byte_sent, token_sent (each), end. Events
 that write carry t_ns (just before the write) and t_done_ns (after it): the
 client receives the bytes inside that interval.
 
-  mock_provider.py --dir D [--scenario demo|simple|long|slow|steady|stall|fidelity] [--log F]
+  mock_provider.py --dir D [--scenario demo|simple|long|slow|steady|stall|stream|fidelity]
+                   [--log F]
                    [--port N] [--bytes DIR]
 Writes D/ca.pem and, once listening, D/port.
 """
@@ -51,6 +52,9 @@ SLOW = [{"ttft_ms": 2000, "gap_ms": 10, "tokens": 4}]
 # in the middle of every answer's stream (fused.supply.streaming_gap) in the second.
 STEADY = [{"ttft_ms": 60, "gap_ms": 8, "tokens": 12, "tool": "true"}] * 9
 STALL = [dict(s, stall_at=6, stall_ms=300) for s in STEADY]
+# Thirty turns whose answers stream for ~0.8 s of each ~1 s: a kill at a random
+# instant most often lands mid-stream (demo/kill_agent_test.sh).
+STREAM = [{"ttft_ms": 50, "gap_ms": 20, "tokens": 40, "tool": "sleep 0.1"}] * 30
 # What real agents meet (sample_agent.py --fidelity): the response head at once and the
 # first token 300 ms later on a keep-alive connection, compressed answers (gzip, br,
 # zstd), a side request beside the main call (the "side" step answers it), a failing
@@ -63,7 +67,7 @@ FIDELITY = [
     {"ttft_ms": 90, "gap_ms": 10, "tokens": 6, "encoding": "zstd"},
 ]
 SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW, "steady": STEADY,
-             "stall": STALL, "fidelity": FIDELITY}
+             "stall": STALL, "stream": STREAM, "fidelity": FIDELITY}
 LLM_PATHS = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 
