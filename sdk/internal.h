@@ -25,6 +25,7 @@
 #include <sys/types.h>
 
 #include "lib/counters.h"
+#include "lib/grow.h"
 #include "lib/secrets.h"
 #include "sdk/xperf.h"
 #include "theory/theory.h"
@@ -157,7 +158,6 @@ cJSON *xp_turn_json(const struct xp_turn *t, const char *session_id, const struc
 cJSON *xp_json_u64(uint64_t v); /* an exact integer literal */
 
 /* turn.c */
-int xp_grow(void **arr, size_t *cap, size_t need, size_t size); /* 0 or XP_ENOMEM */
 struct xp_top *xp_top_of(struct xp_turn *t, pid_t tid, int create); /* under the lock */
 /* The open turn `handle` with the lock held; NULL (lock released) and *err set otherwise. */
 struct xp_turn *xp_lock_turn(int handle, int *err);
