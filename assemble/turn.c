@@ -179,7 +179,7 @@ static const struct xt_sched_sum *sched_of(const struct layout *l, uint32_t tid,
 	return buf;
 }
 
-static int emit_tool(struct xt_doc *d, const struct layout *l, const struct seg *s)
+static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg *s)
 {
 	const struct xt_proc *p = s->proc;
 	struct xt_sched_sum buf;
@@ -213,7 +213,7 @@ static int emit_tool(struct xt_doc *d, const struct layout *l, const struct seg 
 }
 
 /* A hole in the main line: what the agent did there, from its scheduler state. */
-static int emit_gap(struct xt_doc *d, const struct layout *l, uint64_t a, uint64_t b,
+static int emit_gap(struct tt_turn *d, const struct layout *l, uint64_t a, uint64_t b,
 		    const struct xt_exchange *failed)
 {
 	struct xt_sched_sum buf;
@@ -234,7 +234,7 @@ static int emit_gap(struct xt_doc *d, const struct layout *l, uint64_t a, uint64
 	return id < 0 ? -1 : 0;
 }
 
-static int emit(struct xt_doc *d, const struct layout *l)
+static int emit(struct tt_turn *d, const struct layout *l)
 {
 	const struct xt_exchange *failed = NULL; /* last main exchange, if it failed */
 	uint64_t cursor = l->in->start_ns;
@@ -275,28 +275,31 @@ static int emit(struct xt_doc *d, const struct layout *l)
 	return rc;
 }
 
-struct xt_doc *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
+struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 {
 	struct layout l = { .in = in };
-	struct xt_doc *d = NULL;
+	struct tt_turn *d = NULL;
 
 	if (lay_out(&l) == 0) {
 		d = xt_doc_new(in->session_id, in->index, l.complete, in->start_ns, l.end,
 			       &in->agent, in->tier);
 		if (d && emit(d, &l)) {
-			xt_doc_free(d);
+			tt_turn_free(d);
 			d = NULL;
 		}
 	}
 	free(l.seg);
 	if (!d)
 		return NULL;
-	xt_doc_quality(d, in->dropped, in->truncated);
-	if (!xt_sched_known(in->sched, l.tid))
-		xt_doc_warn(d, "no scheduler data for the agent thread: spans carry no sched");
-	if (!l.complete)
-		xt_doc_warn(d, "turn cut: tracing ended before the turn did");
-	xt_doc_finish(d);
+	d->quality.dropped_events = in->dropped;
+	d->quality.truncated_payloads = in->truncated;
+	if ((!xt_sched_known(in->sched, l.tid) &&
+	     tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
+	    (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
+	    tt_turn_categorize(d)) {
+		tt_turn_free(d);
+		return NULL;
+	}
 	*end_ns = l.end;
 	return d;
 }

@@ -6,23 +6,6 @@
  */
 #include "core/turn.h"
 
-/* The innermost span covering instant t (deepest, then shortest), or -1. */
-static int innermost_at(const struct tt_turn *t, uint64_t at)
-{
-	int best = -1;
-
-	for (size_t i = 0; i < t->nspans; i++) {
-		const struct tt_span *s = &t->spans[i], *b = best >= 0 ? &t->spans[best] : NULL;
-
-		if (at < s->start_ns || at > s->end_ns)
-			continue;
-		if (!b || s->depth > b->depth ||
-		    (s->depth == b->depth && s->end_ns - s->start_ns < b->end_ns - b->start_ns))
-			best = (int)i;
-	}
-	return best;
-}
-
 void tt_turn_bind_waste(struct tt_turn *t)
 {
 	for (size_t i = 0; i < t->nspans; i++)
@@ -30,7 +13,7 @@ void tt_turn_bind_waste(struct tt_turn *t)
 	for (size_t i = 0; i < t->nwaste; i++) {
 		struct tt_mark *m = &t->waste[i];
 
-		m->span_ix = m->span ? tt_span_index(t, m->span) : innermost_at(t, m->t_ns);
+		m->span_ix = m->span ? tt_span_index(t, m->span) : -1;
 		if (m->span_ix >= 0 && !t->spans[m->span_ix].waste_l3)
 			t->spans[m->span_ix].waste_l3 = m->l3;
 	}

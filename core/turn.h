@@ -124,9 +124,9 @@ int tt_turn_index(struct tt_turn *t);
 
 /*
  * rules.c - theory's rules over a whole turn, the one place they are applied.
- * Waste binding: a waste mark binds to the span it names, a span-less one to
- * the innermost span covering its instant (deepest, then shortest); a span is
- * wasted when a mark binds to it or to an ancestor. Needs tt_turn_index.
+ * Waste binding (theory/README.md, "Waste"): a waste mark binds to the span it
+ * names; a span is wasted when a mark binds to it or to an ancestor. A mark
+ * with no span counts its event and charges no time. Needs tt_turn_index.
  */
 void tt_turn_bind_waste(struct tt_turn *t);
 int tt_span_wasted(const struct tt_turn *t, int ix);

@@ -178,17 +178,19 @@ char *tt_turn_text(const struct tt_turn *t)
 	return text;
 }
 
-int tt_turn_write(const struct tt_turn *t, const char *dir, char *path, size_t pathlen)
+int tt_turn_save(const struct tt_turn *t, const char *path)
 {
-	char *text;
-	int rc = xp_mkdir_p(dir);
+	char *text = tt_turn_text(t);
+	int rc = text ? xp_write_file_atomic(path, text, strlen(text)) : -ENOMEM;
 
-	if (rc)
-		return rc;
-	snprintf(path, pathlen, "%s/turn_%03lld.json", dir, (long long)t->index);
-	if (!(text = tt_turn_text(t)))
-		return -ENOMEM;
-	rc = xp_write_file_atomic(path, text, strlen(text));
 	free(text);
 	return rc;
+}
+
+int tt_turn_write(const struct tt_turn *t, const char *dir, char *path, size_t pathlen)
+{
+	int rc = xp_mkdir_p(dir);
+
+	snprintf(path, pathlen, "%s/turn_%03lld.json", dir, (long long)t->index);
+	return rc ? rc : tt_turn_save(t, path);
 }

@@ -13,6 +13,8 @@
 cJSON *tt_turn_json(const struct tt_turn *t);
 /* The document as formatted text (caller frees); NULL on ENOMEM. */
 char *tt_turn_text(const struct tt_turn *t);
+/* Writes the file at path (atomic, 0600); 0 or -errno. */
+int tt_turn_save(const struct tt_turn *t, const char *path);
 /* Writes DIR/turn_NNN.json (DIR made 0700 if missing); 0 or -errno. path gets the name. */
 int tt_turn_write(const struct tt_turn *t, const char *dir, char *path, size_t pathlen);
 
