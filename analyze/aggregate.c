@@ -36,6 +36,7 @@ static void sum_l3(struct xa_l3 *dst, const struct xa_l3 *src)
 	dst->nspans += src->nspans;
 	dst->ns += src->ns;
 	dst->base_ns += src->base_ns;
+	dst->saved_ns += src->saved_ns;
 	for (int v = 0; v < XA_NVAR; v++)
 		dst->var[v] += src->var[v];
 	if (!dst->why[0] && src->why[0])

@@ -74,7 +74,8 @@ int xa_render_session(const struct xa_session *s, const struct xa_options *o, FI
 
 /*
  * Render the turn (s == NULL) or the session (t == NULL) into the file at
- * `path`, written atomically with mode 0600. 0 on success, -1 on failure.
+ * `path` through lib/atomic_file.h (atomic, 0600, only over a regular file).
+ * 0 on success, -errno or -XP_OUT_REFUSED on failure.
  */
 int xa_render_to_path(const struct xa_turn *t, const struct xa_session *s,
 		      const struct xa_options *o, const char *path);

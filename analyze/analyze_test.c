@@ -129,6 +129,14 @@ static void expect_l3(const cJSON *d, const char *id, double ns, const char *sta
 		      num(p, "value"), value);
 }
 
+/* What fixing fired point id saves, from its `savings` object. */
+static void expect_saved(const cJSON *d, const char *id, double ns)
+{
+	const cJSON *sv = cJSON_GetObjectItem(find(d, "l3", id), "savings");
+
+	CHECK(num(sv, "ns") == ns, "%s: saves %.0f ns, want %.0f", id, num(sv, "ns"), ns);
+}
+
 static const cJSON *l4(const cJSON *d, const char *l3, const char *id)
 {
 	const cJSON *it;
@@ -153,6 +161,12 @@ static void test_overlap(void)
 	expect_l3(d, "compute.effective.prompt_assembly", 400 * MS, "below", 1.0);
 	expect_l3(d, "compute.effective.tool_execution", 0, "fired", 0.0);
 	expect_l3(d, "compute.processing.orchestration", 100 * MS, "not_drilled", 0.1);
+	/* Savings: blocked 375 ms at 0.375 of the turn, to the 0.15 threshold: 150 ms stay,
+	 * 225 saved; effective work saves nothing. Ranked: the blocked time first. */
+	expect_saved(d, "compute.supply.tool_io_blocked", 225 * MS);
+	expect_saved(d, "compute.effective.tool_execution", 0);
+	CHECK(!strcmp(str(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "savings"), 0), "id"),
+		      "compute.supply.tool_io_blocked"), "savings not ranked by ns");
 	const cJSON *note = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "notes"), 0);
 
 	CHECK(cJSON_IsString(note) && !strcmp(note->valuestring, "100.000 ms covered by no span, "
@@ -185,6 +199,7 @@ static void test_waste_in_llm(void)
 
 	expect_l1(d, 300 * MS, 0, 300 * MS, 400 * MS);
 	expect_l3(d, "intelligent.waste.llm_error", 300 * MS, "fired", 1);
+	expect_saved(d, "intelligent.waste.llm_error", 300 * MS); /* waste: all of it */
 	expect_l3(d, "fused.supply.ttft", 300 * MS, "below", 600);
 	expect_l3(d, "intelligent.effective.decode", 400 * MS, "below", 1.0);
 	cJSON_Delete(d);
@@ -459,6 +474,8 @@ static void test_session_ebpf(void)
 	      "failed tool frequency");
 	CHECK(num(row(d, 2), "turn_index") == 4, "third row is turn 4");
 	expect_l1(d, 100 * MS, 600 * MS, 1600 * MS, 700 * MS);
+	/* Session savings: the sum over the turns it fired in (800 + 800 ms of failed tools). */
+	expect_saved(d, "compute.waste.failed_tool_call", 1600 * MS);
 	xa_session_free(s);
 	cJSON_Delete(d);
 }

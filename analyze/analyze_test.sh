@@ -16,6 +16,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 d["l1"][0]["share"] = 2
 json.dump(d, open(sys.argv[2], "w"))
+for p in d["l3"]:
+    if p["state"] == "fired":
+        p["savings"]["ns"] += 1
+d["l1"][0]["share"] = 0
+json.dump(d, open(sys.argv[2].replace("share", "saved"), "w"))
 PY
 printf '<!DOCTYPE html>\n<html><body><div><img src="https://example.com/x.png"/></body></html>\n' \
 	>"$bad/ext.html"
@@ -24,7 +29,7 @@ if python3 analyze/check_reports.py "$bad" analyze/report.schema.json >"$bad/log
 	echo "FAIL: check_reports accepted broken reports"; exit 1
 fi
 for want in "share.json: l1/0/share" "ext.html: external reference" "ext.html: unbalanced" \
-	"wide.txt: line 1 is 81 columns"; do
+	"wide.txt: line 1 is 81 columns" "saved.json: compute.supply.tool_io_blocked: savings"; do
 	grep -q "$want" "$bad/log" || { echo "FAIL: checker missed '$want'"; cat "$bad/log"; exit 1; }
 done
-echo "checker self-test: 4 defects caught"
+echo "checker self-test: 5 defects caught"

@@ -5,10 +5,15 @@
 #   *.html  parsed with html.parser: every tag closed in order, no script, no external
 #           reference (no src/href/url() that is not a #fragment or data:);
 #   *.txt   every line at most 80 columns, printable ASCII only.
+# Savings (analyze/README.md): every fired point's savings.ns + at_threshold_ns equals the
+# ns charged to it, a waste count (threshold 0) saves all of it, the ranked list holds
+# exactly the fired points, most first, and the text and HTML reports beside the JSON
+# show each with the same ms.
 # Prints one line per problem and exits 1 when there is any; 0 otherwise.
 import html.parser
 import json
 import os
+import re
 import sys
 
 import jsonschema  # Debian: python3-jsonschema (setup.sh)
@@ -44,11 +49,44 @@ class Strict(html.parser.HTMLParser):
             self.stack.pop()
 
 
+def check_savings(path, doc):
+    errs, fired = [], {}
+    for p in doc.get("l3", []):
+        if p["state"] != "fired":
+            continue
+        sv = p["savings"]
+        fired[p["id"]] = sv["ns"]
+        if sv["ns"] + sv["at_threshold_ns"] != p["ns"]:
+            errs.append("%s: savings %d + at threshold %d != charged %d" %
+                        (p["id"], sv["ns"], sv["at_threshold_ns"], p["ns"]))
+        if p["threshold"] == 0 and p["fires"] == "above" and sv["ns"] != p["ns"]:
+            errs.append("%s: a count fired above 0 saves %d, not all %d" %
+                        (p["id"], sv["ns"], p["ns"]))
+    ranked = [(s["id"], s["ns"]) for s in doc.get("savings", [])]
+    if doc.get("options", {}).get("depth", 0) >= 3:
+        if sorted(ranked) != sorted(fired.items()):
+            errs.append("savings list %s != fired points %s" % (ranked, fired))
+        if [n for _, n in ranked] != sorted((n for _, n in ranked), reverse=True):
+            errs.append("savings not ranked")
+    base = path[:-len(".json")]
+    for ext in ("txt", "html"):
+        if not os.path.exists(base + "." + ext):
+            continue
+        with open(base + "." + ext, encoding="utf-8") as f:
+            text = f.read()
+        for pid, ns in ranked:
+            if not re.search(re.escape(pid) + r"(</code></td><td class=\"num\">|\s+)%.3f" %
+                             (ns / 1e6), text):
+                errs.append("%s.%s: no savings row for %s (%.3f ms)" % (base, ext, pid, ns / 1e6))
+    return errs
+
+
 def check_json(path, validator):
     with open(path) as f:
         doc = json.load(f)
     errs = ["%s: %s" % ("/".join(map(str, e.path)), e.message)
             for e in validator.iter_errors(doc)]
+    errs += check_savings(path, doc)
     if doc.get("report") == "xperf.analyze.turn":
         total = sum(n["ns"] for n in doc["l1"])
         if total != doc["turn"]["wall_ns"]:

@@ -113,7 +113,29 @@ void xa_drill(struct xa_turn *t, const struct xa_options *o)
 			a->state = a->state == XA_NOT_MEASURED ? XA_NOT_MEASURED : XA_NOT_DRILLED;
 		else if (a->state == XA_OK_BELOW && crosses(a->value, p->threshold, p->cmp))
 			a->state = XA_FIRED;
+		if (a->state == XA_FIRED)
+			a->saved_ns = xa_savings(p, l2, a->ns, a->value);
 	}
+}
+
+/*
+ * The savings model (analyze/README.md, "Savings"): the time charged to a point is taken
+ * to scale with its metric, so at the threshold it would be ns x thr/value (fires above) or
+ * ns x value/thr (fires below: rates, where time goes as 1/rate). A count with threshold 0
+ * (waste marks) saves all of it. Effective work is the work itself: it saves nothing.
+ */
+uint64_t xa_savings(const struct xp_l3 *p, const struct xp_l2 *l2, uint64_t ns, double value)
+{
+	double keep;
+
+	if (l2->category == XP_CAT_EFFECTIVE || !crosses(value, p->threshold, p->cmp))
+		return 0;
+	if (p->cmp == XP_FIRE_ABOVE)
+		keep = value > 0 ? p->threshold / value : 1;
+	else
+		keep = p->threshold > 0 ? value / p->threshold : 1;
+	keep = keep < 0 ? 0 : keep;
+	return ns - (uint64_t)((double)ns * keep + 0.5);
 }
 
 enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct xp_l4 *l4, double *value,

@@ -103,6 +103,7 @@ enum xa_state { XA_NOT_MEASURED, XA_OK_BELOW, XA_FIRED, XA_NOT_DRILLED, XA_FILTE
 struct xa_l3 {
 	uint64_t ns;         /* time charged */
 	uint64_t base_ns;    /* effective points: time of the spans they measure */
+	uint64_t saved_ns;   /* fired: time fixing it saves at most (drill.c, xa_savings) */
 	double var[XA_NVAR]; /* counter sums of the spans charged here (L4) */
 	uint32_t var_have;   /* measured in every contributing span */
 	uint32_t var_unavail;/* listed unavailable in some contributing span */
@@ -221,8 +222,10 @@ int xa_domain_check(struct xa_trace *tr, struct xa_turn *t);
 int xa_categorize(const struct xa_trace *tr, struct xa_turn *t);
 /* metrics.c: turn features and each L3 point's metric value. */
 void xa_metrics(const struct xa_trace *tr, struct xa_turn *t);
-/* drill.c: threshold walk L1 -> L2 -> L3, grade filter, states. */
+/* drill.c: threshold walk L1 -> L2 -> L3, grade filter, states, savings of fired points. */
 void xa_drill(struct xa_turn *t, const struct xa_options *o);
+/* The most a fix of point p (under l2, metric value, ns charged) saves: 0 unless it fires. */
+uint64_t xa_savings(const struct xp_l3 *p, const struct xp_l2 *l2, uint64_t ns, double value);
 
 /* metrics.c: the points that compare a turn with the previous one (prev: its features). */
 void xa_metrics_session(struct xa_turn *t, const double *prev);

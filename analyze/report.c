@@ -5,6 +5,7 @@
  */
 #include "analyze/report.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,22 @@ size_t xa_top_points(const struct xa_view *v, size_t *idx, size_t n)
 	return k;
 }
 
+size_t xa_savings_ranked(const struct xa_view *v, size_t *idx)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < xp_l3_count; i++) {
+		size_t j = k;
+
+		if (v->t->l3[i].state != XA_FIRED)
+			continue;
+		for (k++; j > 0 && v->t->l3[idx[j - 1]].saved_ns < v->t->l3[i].saved_ns; j--)
+			idx[j] = idx[j - 1];
+		idx[j] = i;
+	}
+	return k;
+}
+
 static int render(const struct xa_view *v, FILE *out)
 {
 	int rc;
@@ -107,10 +124,12 @@ int xa_render_to_path(const struct xa_turn *t, const struct xa_session *s,
 	int rc;
 
 	if (!mem)
-		return -1;
+		return -ENOMEM;
 	rc = t ? xa_render_turn(t, o, mem) : xa_render_session(s, o, mem);
-	if (fclose(mem) || rc || xp_write_file_atomic(path, buf, len))
-		rc = -1;
+	if (fclose(mem) || rc)
+		rc = -ENOMEM;
+	else
+		rc = xp_write_file_atomic(path, buf, len);
 	free(buf);
 	return rc;
 }

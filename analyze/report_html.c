@@ -167,7 +167,9 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 	if (a->state == XA_FIRED) {
 		fputs("<div class=\"fix\">", out);
 		xp_html_escape(out, p->suggestion);
-		fputs("</div>", out);
+		fprintf(out, " <strong>Fixing it saves up to %.3f ms (%.1f%% of the %s).</strong></div>",
+			a->saved_ns / 1e6, 100 * xa_share(a->saved_ns, v->t->wall),
+			v->s ? "session" : "turn");
 	}
 	if (xa_l4_shown(v, i))
 		l4_items(v, i, out);
@@ -246,6 +248,29 @@ static void timeline(const struct xa_turn *t, FILE *out)
 		     "text-anchor=\"end\">%.1f ms</text></svg></div>", t->wall / 1e6);
 }
 
+/* Fired points ranked by what fixing them saves (analyze/README.md, "Savings"). */
+static void savings_section(const struct xa_view *v, FILE *out)
+{
+	size_t idx[XA_MAX_L3], n = xa_savings_ranked(v, idx);
+
+	if (v->o->depth < 3 || !n)
+		return;
+	fputs("<h2>Savings if fixed</h2><div class=\"card\"><table><tr><th>point</th>"
+	      "<th class=\"num\">saves up to (ms)</th><th class=\"num\">share</th>"
+	      "<th class=\"num\">charged (ms)</th></tr>", out);
+	for (size_t k = 0; k < n; k++) {
+		const struct xa_l3 *a = &v->t->l3[idx[k]];
+
+		fprintf(out, "<tr><td><code>%s</code></td><td class=\"num\">%.3f</td>"
+			     "<td class=\"num\">%.1f%%</td><td class=\"num\">%.3f</td></tr>",
+			xp_l3_table[idx[k]].id, a->saved_ns / 1e6,
+			100 * xa_share(a->saved_ns, v->t->wall), a->ns / 1e6);
+	}
+	fprintf(out, "</table><p class=\"ev\">Time charged to each point scaled to its threshold: "
+		     "an upper bound for a fix that brings the metric to the threshold, assuming "
+		     "nothing else moves (%s share).</p></div>", v->s ? "session" : "turn");
+}
+
 static void session_tables(const struct xa_session *s, FILE *out)
 {
 	fprintf(out, "<h2>Trends</h2><div class=\"card\"><p>TTFT drift %+.3f ms per turn over %.0f "
@@ -315,6 +340,7 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 	}
 	turn_bars(v, out);
 	drill_tree(v, out);
+	savings_section(v, out);
 	if (v->s)
 		session_tables(v->s, out);
 	else

@@ -65,6 +65,19 @@ static cJSON *l4_json(const struct xa_view *v, size_t i)
 	return arr;
 }
 
+/* What fixing point i saves: {ns, share, at_threshold_ns} (analyze/README.md, "Savings"). */
+static cJSON *savings_json(const struct xa_view *v, size_t i)
+{
+	const struct xa_l3 *a = &v->t->l3[i];
+	cJSON *n = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(n, "id", xp_l3_table[i].id);
+	xp_json_add_u64(n, "ns", a->saved_ns);
+	cJSON_AddNumberToObject(n, "share", xa_share(a->saved_ns, v->t->wall));
+	xp_json_add_u64(n, "at_threshold_ns", a->ns - a->saved_ns);
+	return n;
+}
+
 static cJSON *l3_json(const struct xa_view *v, size_t i)
 {
 	const struct xp_l3 *p = &xp_l3_table[i];
@@ -92,8 +105,10 @@ static cJSON *l3_json(const struct xa_view *v, size_t i)
 		if (v->s->measured[i])
 			cJSON_AddNumberToObject(n, "worst_turn", (double)v->s->worst_turn[i]);
 	}
-	if (a->state == XA_FIRED)
+	if (a->state == XA_FIRED) {
 		cJSON_AddStringToObject(n, "suggestion", p->suggestion);
+		cJSON_AddItemToObject(n, "savings", savings_json(v, i));
+	}
 	if (xa_l4_shown(v, i))
 		cJSON_AddItemToObject(n, "l4", l4_json(v, i));
 	return n;
@@ -126,6 +141,10 @@ static void add_tree(const struct xa_view *v, cJSON *root)
 	n = xa_top_points(v, idx, XA_MAX_L3);
 	for (size_t k = 0; k < n; k++)
 		cJSON_AddItemToArray(top, cJSON_CreateString(xp_l3_table[idx[k]].id));
+	top = cJSON_AddArrayToObject(root, "savings");
+	n = xa_savings_ranked(v, idx);
+	for (size_t k = 0; k < n; k++)
+		cJSON_AddItemToArray(top, savings_json(v, idx[k]));
 }
 
 static void add_turn_facts(const struct xa_turn *t, cJSON *root)

@@ -108,6 +108,10 @@ static void point(const struct xa_view *v, size_t i, FILE *out)
 	if (a->state != XA_FIRED)
 		return;
 	wrap(out, "fix: ", 9, p->suggestion);
+	snprintf(line, sizeof(line), "fixing it saves up to %.3f ms (%.1f%% of the %s)",
+		 a->saved_ns / 1e6, 100 * xa_share(a->saved_ns, v->t->wall),
+		 v->s ? "session" : "turn");
+	wrap(out, "", 9, line);
 	if (xa_l4_shown(v, i))
 		l4_lines(v, i, out);
 }
@@ -141,6 +145,22 @@ static void tree(const struct xa_view *v, FILE *out)
 			point(v, i, out);
 	}
 	fprintf(out, "  (%zu points under nodes below the threshold not examined)\n", hidden);
+}
+
+/* Fired points ranked by what fixing them saves (analyze/README.md, "Savings"). */
+static void savings(const struct xa_view *v, FILE *out)
+{
+	size_t idx[XA_MAX_L3], n = xa_savings_ranked(v, idx);
+
+	if (v->o->depth < 3 || !n)
+		return;
+	fprintf(out, "\nSavings if fixed (to the threshold; an upper bound)\n");
+	for (size_t k = 0; k < n; k++) {
+		const struct xa_l3 *a = &v->t->l3[idx[k]];
+
+		fprintf(out, "  %-48.48s %11.3f ms %5.1f%%\n", xp_l3_table[idx[k]].id,
+			a->saved_ns / 1e6, 100 * xa_share(a->saved_ns, v->t->wall));
+	}
 }
 
 static void strip(const struct xa_turn *t, FILE *out)
@@ -222,6 +242,7 @@ int xa_report_text(const struct xa_view *v, FILE *out)
 	fprintf(out, "depth L%d; threshold %.0f%%; measurability %s\n", v->o->depth,
 		100 * v->o->threshold, grades);
 	tree(v, out);
+	savings(v, out);
 	if (v->s) {
 		session_part(v->s, out);
 		return 0;

@@ -4,7 +4,7 @@
 
 struct tt_turn *xt_doc_new(const char *session_id, int turn_index, int complete,
 			   uint64_t start_ns, uint64_t end_ns, const struct xt_agent_info *agent,
-			   const char *tier)
+			   const char *tier, const struct xp_clock_anchor *anchor)
 {
 	struct tt_turn *d = tt_turn_new(session_id, turn_index, "ebpf", tier);
 	struct tt_agent *a = d ? &d->agent : NULL;
@@ -14,6 +14,9 @@ struct tt_turn *xt_doc_new(const char *session_id, int turn_index, int complete,
 	d->complete = complete;
 	d->start_ns = start_ns;
 	d->end_ns = end_ns;
+	d->has_anchor = anchor != NULL;
+	if (anchor)
+		d->anchor = *anchor;
 	a->pid = agent->pid;
 	a->start_time_ns = agent->start_time_ns;
 	if (tt_str_set(&a->name, agent->name) ||

@@ -19,10 +19,13 @@ struct xt_agent_info {
 	const char *model;
 };
 
-/* A new turn; NULL on ENOMEM. tier: "plaintext" or "ciphertext". */
+/*
+ * A new turn; NULL on ENOMEM. tier: "plaintext" or "ciphertext"; anchor: the
+ * wall-clock anchor to write (lib/clock_anchor.h), NULL for none.
+ */
 struct tt_turn *xt_doc_new(const char *session_id, int turn_index, int complete,
 			   uint64_t start_ns, uint64_t end_ns, const struct xt_agent_info *agent,
-			   const char *tier);
+			   const char *tier, const struct xp_clock_anchor *anchor);
 /*
  * Adds a span and returns its id (>= 1), or -1 on ENOMEM. parent: 0 for none.
  * sched may be NULL (no scheduler data). *attrs (if attrs) gets the span's

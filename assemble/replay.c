@@ -48,7 +48,9 @@ int main(int argc, char **argv)
 		{ "cut", no_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct xt_config cfg = { .out_dir = ".xperf/traces", .session_id = "replay" };
+	/* The events' clock is the recording's: no anchor from this machine's now. */
+	struct xt_config cfg = { .out_dir = ".xperf/traces", .session_id = "replay",
+				 .no_clock_anchor = 1 };
 	struct run r = { 0 };
 	int opt, cut = 0, rc;
 

@@ -284,8 +284,13 @@ static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, 
 		.ex = s->ex, .n_ex = n, .procs = &s->procs, .sched = s->sched, .seen = &s->seen,
 		.dropped = s->dropped,
 	};
+	struct xp_clock_anchor now;
 	uint64_t end;
 
+	if (!s->cfg->no_clock_anchor) {
+		xp_clock_anchor_now(&now);
+		in.anchor = &now;
+	}
 	if (!s->next_start)
 		s->next_start = p && p->exec_ns && p->exec_ns <= s->ex[0]->req_start_ns ?
 					p->exec_ns : s->first_ts;

@@ -24,6 +24,8 @@ struct xt_config {
 	struct xp_llm_conn_cfg llm; /* plaintext tier: path rules and host patterns */
 	const char *const *cipher_hosts; /* ciphertext tier: fnmatch patterns of LLM hosts */
 	int ciphertext;         /* 1: time exchanges from socket events (no plaintext) */
+	int no_clock_anchor;    /* 1: files carry no clock_anchor (a replay: the events were
+				 * recorded on another clock than this machine's now) */
 	/*
 	 * Late records (the binary's GPU merge, assemble/sink_turns.c): while
 	 * hold() returns 1 built turns are kept in memory, and written at

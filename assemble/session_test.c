@@ -9,10 +9,12 @@
  */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "assemble/fixture.h"
 #include "assemble/session.h"
@@ -23,7 +25,7 @@
 #define TD "assemble/testdata/"
 
 struct seen { /* what the turn files say, in order */
-	int turns, incomplete, n_ex, n_tools, gaps;
+	int turns, incomplete, n_ex, n_tools, gaps, anchored;
 	uint64_t ex_start[MAX_EX], ex_end[MAX_EX], ttft[MAX_EX], decode[MAX_EX];
 	uint64_t sh_start[MAX_EX], sh_end[MAX_EX], sh_ttft[MAX_EX]; /* xperf.ciphertext.* */
 	int tokens[MAX_EX], out_tokens[MAX_EX];
@@ -106,6 +108,25 @@ static void take_span(struct seen *s, const cJSON *sp, const cJSON *spans)
 	}
 }
 
+/* 1 when doc's clock_anchor was taken on this boot, now (within a minute). */
+static int anchored_here(const cJSON *doc)
+{
+	const cJSON *a = cJSON_GetObjectItem(doc, "clock_anchor");
+	struct timespec mono, real;
+	char boot[64] = "";
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "r");
+
+	if (f && fgets(boot, sizeof(boot), f))
+		boot[strcspn(boot, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	clock_gettime(CLOCK_REALTIME, &real);
+	return a && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "boot_id")), boot) &&
+	       fabs(num(a, "monotonic_ns") / 1e9 - (double)mono.tv_sec) < 60 &&
+	       fabs(num(a, "realtime_ns") / 1e9 - (double)real.tv_sec) < 60;
+}
+
 /* Reads dir/turn_001.json ... in order; validates each; checks mode and privacy. */
 static void read_turns(const char *dir, struct seen *s)
 {
@@ -131,6 +152,7 @@ static void read_turns(const char *dir, struct seen *s)
 		s->turns++;
 		s->incomplete += cJSON_IsFalse(cJSON_GetObjectItem(doc, "complete"));
 		CHECK(num(doc, "turn_index") == i);
+		s->anchored += anchored_here(doc);
 		cJSON_ArrayForEach(sp, cJSON_GetObjectItem(doc, "spans"))
 			take_span(s, sp, cJSON_GetObjectItem(doc, "spans"));
 		cJSON_ArrayForEach(m, cJSON_GetObjectItem(doc, "waste_marks")) {
@@ -294,6 +316,7 @@ int main(void)
 
 	CHECK(xt_session_turns(s) == 6 && xt_session_exchanges(s) == 7);
 	read_turns(xt_session_dir(s), &p);
+	CHECK(p.anchored == 6); /* every turn carries this boot's clock anchor, taken now */
 	xt_session_free(s);
 	check_plain(truth, &p);
 

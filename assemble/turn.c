@@ -282,7 +282,7 @@ struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 
 	if (lay_out(&l) == 0) {
 		d = xt_doc_new(in->session_id, in->index, l.complete, in->start_ns, l.end,
-			       &in->agent, in->tier);
+			       &in->agent, in->tier, in->anchor);
 		if (d && emit(d, &l)) {
 			tt_turn_free(d);
 			d = NULL;

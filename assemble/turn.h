@@ -51,6 +51,7 @@ struct xt_turn_in {
 	const struct xt_sched *sched;
 	struct xt_cmdset *seen;
 	uint64_t dropped, truncated;
+	const struct xp_clock_anchor *anchor; /* NULL: the file carries none */
 };
 
 /* 1 when the exchange gave the agent an answer it could use (2xx, not cut off). */

@@ -12,6 +12,7 @@
 
 #include "analyze/analyze.h"
 #include "cli/commands.h"
+#include "lib/atomic_file.h"
 
 static void usage(FILE *out)
 {
@@ -79,9 +80,9 @@ static int emit(const struct args *a, const struct xa_turn *t, const struct xa_s
 	else
 		rc = t ? xa_render_turn(t, &a->opt, stdout) : xa_render_session(s, &a->opt, stdout);
 	if (rc)
-		fprintf(stderr, "xperf analyze: cannot write the report to %s\n",
-			a->out ? a->out : "stdout");
-	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
+		fprintf(stderr, "xperf analyze: %s: %s\n", a->out ? a->out : "stdout",
+			a->out ? xp_out_strerror(rc) : "cannot write the report");
+	return xp_out_exit(rc);
 }
 
 int cmd_analyze(int argc, char **argv)

@@ -23,9 +23,9 @@ static void usage(FILE *out)
 		"  --format chrome          Chrome trace JSON (Perfetto UI, chrome://tracing)\n"
 		"  --format otlp            OTLP/JSON spans, for a collector's /v1/traces\n"
 		"  -o FILE                  write to FILE (mode 0600) instead of stdout\n"
-		"  --clock-offset-ns N      otlp: Unix-epoch ns = CLOCK_MONOTONIC ns + N\n"
-		"                           (default: this boot's offset, right for traces\n"
-		"                           recorded on this machine since it booted)\n");
+		"  --clock-offset-ns N      Unix-epoch ns = CLOCK_MONOTONIC ns + N for every\n"
+		"                           file (default: each file's clock_anchor; for\n"
+		"                           files without one, this boot's offset)\n");
 }
 
 struct args {
@@ -62,7 +62,8 @@ static int parse(int argc, char **argv, struct args *a)
 		else if (!bad && !strcmp(k, "-o"))
 			a->out = v;
 		else if (!bad && !strcmp(k, "--clock-offset-ns"))
-			bad = parse_offset(v, &a->opt.clock_offset_ns);
+			bad = parse_offset(v, &a->opt.clock_offset_ns),
+			a->opt.clock_offset_forced = 1;
 		else
 			bad = 1, v = NULL;
 		if (bad) {
@@ -109,9 +110,9 @@ static int export_all(const struct args *a, int argc, char **argv)
 
 	wr = a->out ? xp_atomic_open(&at, a->out) : (f = tmpfile()) ? 0 : -errno;
 	if (wr) {
-		fprintf(stderr, "xperf export: cannot create %s: %s\n",
-			a->out ? a->out : "a temporary file", strerror(-wr));
-		return XP_EXIT_FAIL;
+		fprintf(stderr, "xperf export: %s: %s\n", a->out ? a->out : "a temporary file",
+			xp_out_strerror(wr));
+		return a->out ? xp_out_exit(wr) : XP_EXIT_FAIL;
 	}
 	rc = xe_export(argv + a->first_path, argc - a->first_path, &a->opt, a->out ? at.f : f,
 		       stderr);
@@ -123,8 +124,8 @@ static int export_all(const struct args *a, int argc, char **argv)
 	}
 	if (wr) {
 		fprintf(stderr, "xperf export: cannot write %s: %s\n", a->out ? a->out : "stdout",
-			strerror(-wr));
-		rc = XP_EXIT_FAIL;
+			xp_out_strerror(wr));
+		rc = xp_out_exit(wr);
 	}
 	return rc;
 }

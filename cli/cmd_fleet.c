@@ -125,17 +125,18 @@ static int emit(struct fleet_agg *a, const struct args *args)
 	int rc;
 
 	if (!args->out)
-		rc = render(a, args->format, stdout);
+		rc = render(a, args->format, stdout) ? -EIO : 0;
 	else if (!(mem = open_memstream(&buf, &len)))
-		rc = -1;
+		rc = -ENOMEM;
+	else if (render(a, args->format, mem) | fclose(mem))
+		rc = -ENOMEM;
 	else
-		rc = render(a, args->format, mem) | fclose(mem) |
-		     (xp_write_file_atomic(args->out, buf, len) ? -1 : 0);
+		rc = xp_write_file_atomic(args->out, buf, len);
 	free(buf);
 	if (rc)
-		fprintf(stderr, "xperf fleet: cannot write the report to %s\n",
-			args->out ? args->out : "stdout");
-	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
+		fprintf(stderr, "xperf fleet: %s: %s\n", args->out ? args->out : "stdout",
+			args->out ? xp_out_strerror(rc) : "cannot write the report");
+	return xp_out_exit(rc);
 }
 
 static int report(const struct args *args)

@@ -1,17 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * commands.h - the subcommands of `xperf`. Each takes the arguments after its
- * name (argv[0] is the subcommand) and returns the process exit code:
- *   0 success, 1 runtime failure, 2 invalid input (bad file or data),
- *   64 usage error (as sysexits' EX_USAGE).
+ * name (argv[0] is the subcommand) and returns the process exit code, one
+ * of lib/exit_codes.h's table.
  */
 #ifndef XPERF_CLI_COMMANDS_H
 #define XPERF_CLI_COMMANDS_H
 
-#define XP_EXIT_OK 0
-#define XP_EXIT_FAIL 1
-#define XP_EXIT_INVALID 2
-#define XP_EXIT_USAGE 64
+#include "lib/exit_codes.h"
 
 int cmd_analyze(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);

@@ -196,6 +196,16 @@ static int read_quality(struct rd *r, const cJSON *q)
 	return 0;
 }
 
+static void read_anchor(struct tt_turn *t, const cJSON *a)
+{
+	const char *boot = cJSON_GetStringValue(get(a, "boot_id"));
+
+	t->has_anchor = !u64_of(a, "monotonic_ns", &t->anchor.monotonic_ns) &&
+			!u64_of(a, "realtime_ns", &t->anchor.realtime_ns);
+	snprintf(t->anchor.boot_id, sizeof(t->anchor.boot_id), "%s",
+		 t->has_anchor && boot ? boot : "");
+}
+
 static int read_turn(struct rd *r, cJSON *doc)
 {
 	struct tt_turn *t = r->t;
@@ -205,6 +215,7 @@ static int read_turn(struct rd *r, cJSON *doc)
 	    t->start_ns > t->end_ns || xp_json_get_i64(get(doc, "turn_index"), &t->index))
 		return fail(r, "/: turn_index, start_ns or end_ns missing or bad");
 	t->complete = cJSON_IsTrue(get(doc, "complete"));
+	read_anchor(t, get(doc, "clock_anchor"));
 	snprintf(t->source, sizeof(t->source), "%s", cJSON_IsString(src) ? src->valuestring : "?");
 	if (read_agent(r, get(doc, "agent")) || read_list(r, doc, "spans") ||
 	    read_list(r, doc, "fused_marks") || read_list(r, doc, "waste_marks") ||

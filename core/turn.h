@@ -19,6 +19,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "lib/clock_anchor.h"
 #include "theory/theory.h"
 
 #define TT_COUNTERS_MAX 16 /* >= xp_counter_name_count (checked by core_test) */
@@ -80,6 +81,8 @@ struct tt_turn {
 	int complete;
 	char source[8];            /* "ebpf" or "sdk" */
 	uint64_t start_ns, end_ns;
+	int has_anchor;            /* 0: the file carries no clock_anchor (a replay) */
+	struct xp_clock_anchor anchor; /* wall clock at a CLOCK_MONOTONIC instant, boot id */
 	struct tt_agent agent;
 	struct tt_span *spans;     /* in the order added (or read) */
 	size_t nspans, scap;

@@ -137,6 +137,17 @@ static cJSON *quality_json(const struct tt_quality *q)
 	return o;
 }
 
+static cJSON *anchor_json(const struct xp_clock_anchor *a)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	put_u64(o, "monotonic_ns", a->monotonic_ns);
+	put_u64(o, "realtime_ns", a->realtime_ns);
+	if (a->boot_id[0])
+		put_str(o, "boot_id", a->boot_id);
+	return o;
+}
+
 static void marks_json(cJSON *doc, const char *key, const struct tt_mark *m, size_t n)
 {
 	cJSON *arr = put(doc, key, cJSON_CreateArray());
@@ -155,6 +166,8 @@ cJSON *tt_turn_json(const struct tt_turn *t)
 	put(doc, "complete", cJSON_CreateBool(t->complete));
 	put_str(doc, "source", t->source);
 	put_str(doc, "clock", "CLOCK_MONOTONIC");
+	if (t->has_anchor)
+		put(doc, "clock_anchor", anchor_json(&t->anchor));
 	put_u64(doc, "start_ns", t->start_ns);
 	put_u64(doc, "end_ns", t->end_ns);
 	put(doc, "agent", agent_json(&t->agent));

@@ -32,7 +32,6 @@
 #include "lib/atomic_file.h"
 
 #define PORT_WAIT_MS 20000
-#define XPB_EXIT_NOPERM 77 /* xperf-bpf: not root (userspace/run.h) */
 
 struct demo {
 	char bpf[PATH_MAX], scripts[PATH_MAX], python[PATH_MAX];
@@ -107,7 +106,7 @@ static pid_t spawn(char *const argv[], const char *log)
 		return pid;
 	setpgid(0, 0);
 	if (log) {
-		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		int fd = xp_out_open_stream(log, 0);
 
 		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);
@@ -180,7 +179,7 @@ static int run_agent(struct demo *d)
 	d->record = 0;
 	if (!WIFEXITED(status))
 		return XP_EXIT_FAIL;
-	if (WEXITSTATUS(status) == XPB_EXIT_NOPERM) {
+	if (WEXITSTATUS(status) == XP_EXIT_NOPERM) {
 		fprintf(stderr, "xperf demo: tracing needs root (CAP_BPF, CAP_PERFMON)\n");
 		return XP_EXIT_FAIL;
 	}

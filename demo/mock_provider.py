@@ -53,7 +53,9 @@ class Log:
     """Ground-truth JSONL log; one lock so lines never interleave."""
 
     def __init__(self, path):
-        self.f = open(path, "a", buffering=1) if path else None
+        # 0600 like every xperf output; O_NOFOLLOW: never through a planted link
+        self.f = os.fdopen(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600),
+                           "a", buffering=1) if path else None
         self.lock = threading.Lock()
 
     def __call__(self, event, rid, t_ns=None, **kw):

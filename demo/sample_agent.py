@@ -34,7 +34,9 @@ class Agent:
         ctx = ssl.create_default_context(cafile=a.ca)
         self.conn = http.client.HTTPSConnection("localhost", a.port, context=ctx, timeout=30)
         self.conn.connect()  # as SDK connection pools do: the handshake is not in turn 1's request
-        self.log_f = open(a.log, "a", buffering=1) if a.log else None
+        # 0600 like every xperf output (the log names tools and their arguments)
+        self.log_f = os.fdopen(os.open(a.log, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600),
+                               "a", buffering=1) if a.log else None
         self.history = [{"role": "user", "content": "Which OS is this machine, and is it busy?"}]
         self.max_tokens = a.max_tokens
         self.turn = 0

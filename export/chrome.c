@@ -17,7 +17,7 @@
 
 /* Turn fields shown in the turn slice's args. */
 static const char *const turn_args[] = { "session_id", "turn_index", "complete", "source", "agent",
-					 "data_quality" };
+					 "clock_anchor", "data_quality" };
 /* Span fields left out of a span's args: they are the event's ts, dur, tid and cat. */
 static const char *const span_dropped[] = { "start_ns", "end_ns", "tid", "domain" };
 
@@ -90,11 +90,12 @@ static int put_turn(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 	snprintf(name, sizeof(name), "turn %lld", (long long)t->turn_index);
 	ev = slice(t->session, XE_TID_TURNS, t->start, t->end, "turn", name);
 	args = cJSON_AddObjectToObject(ev, "args");
-	for (size_t i = 0; i < sizeof(turn_args) / sizeof(turn_args[0]); i++)
-		cJSON_AddItemToObject(args, turn_args[i],
-				      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(
-							      t->doc, turn_args[i]),
-						      1));
+	for (size_t i = 0; i < sizeof(turn_args) / sizeof(turn_args[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(t->doc, turn_args[i]);
+
+		if (v)
+			cJSON_AddItemToObject(args, turn_args[i], cJSON_Duplicate(v, 1));
+	}
 	xe_put(o, ev);
 	return 0;
 }

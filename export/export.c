@@ -58,7 +58,7 @@ int xe_export(char *const *paths, int npaths, const struct xe_options *o, FILE *
 		fprintf(err, "xperf export: out of memory\n");
 		return XE_EFAIL;
 	}
-	rc = xe_walk(paths, npaths, formats[i].ops, st, &w, err);
+	rc = xe_walk(paths, npaths, o, formats[i].ops, st, &w, err);
 	if (rc == XE_EFAIL)
 		fprintf(err, "xperf export: out of memory or write error\n");
 	formats[i].destroy(st);

@@ -19,9 +19,11 @@ enum xe_format { XE_CHROME, XE_OTLP };
 
 struct xe_options {
 	enum xe_format format;
-	/* OTLP: added to CLOCK_MONOTONIC times to make Unix-epoch times (TurnTrace files
-	 * carry no realtime offset); xe_clock_offset_now() is this boot's. */
+	/* Added to CLOCK_MONOTONIC times to make Unix-epoch times, for files without a
+	 * clock_anchor (written before it existed) or, when clock_offset_forced, for every
+	 * file; otherwise each file's anchor dates it. xe_clock_offset_now() is this boot's. */
 	int64_t clock_offset_ns;
+	int clock_offset_forced;
 };
 
 /* Return codes (the CLI exit codes). */

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fwrite(data, 1, size, f);
 	fclose(f);
 	for (int fmt = XE_CHROME; fmt <= XE_OTLP; fmt++) {
-		struct xe_options o = { (enum xe_format)fmt, 0 };
+		struct xe_options o = { (enum xe_format)fmt, 0, 0 };
 
 		xe_export(paths, 1, &o, null, null);
 		xe_export(paths, 2, &o, null, null); /* the same turn twice: refused */

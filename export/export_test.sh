@@ -73,6 +73,31 @@ assert all(0 <= a < 600 for a in ages), (min(ages), max(ages))
 print("default clock offset: SDK spans dated %.1f-%.1f s ago" % (min(ages), max(ages)))
 PY
 
+# Clock anchors: a file from another boot is dated by its own anchor (exactly), every turn of
+# the SDK's session by the first anchor of its boot; --clock-offset-ns overrides both.
+"$cli" export --format otlp schema/testdata/valid/llm_turn_full.json "$sdk" >"$tmp/anchored.json"
+python3 - "$tmp/anchored.json" schema/testdata/valid/llm_turn_full.json "$sdk" <<'PY'
+import glob, json, sys
+out = json.load(open(sys.argv[1]))["resourceSpans"]
+full = json.load(open(sys.argv[2]))
+sdk = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[3] + "/turn_*.json"))]
+boot = open("/proc/sys/kernel/random/boot_id").read().strip()
+def res(rs, key):
+    return [a["value"]["stringValue"] for a in rs["resource"]["attributes"] if a["key"] == key]
+def roots(rs):
+    return [s for ss in rs["scopeSpans"] for s in ss["spans"] if "parentSpanId" not in s]
+a = full["clock_anchor"]
+assert res(out[0], "xperf.boot_id") == [a["boot_id"]], out[0]["resource"]
+want = a["realtime_ns"] - a["monotonic_ns"] + full["start_ns"]
+assert roots(out[0])[0]["startTimeUnixNano"] == str(want), roots(out[0])[0]
+assert res(out[1], "xperf.boot_id") == [boot] and all(d["clock_anchor"]["boot_id"] == boot for d in sdk)
+first = sdk[0]["clock_anchor"]
+for d, r in zip(sdk, roots(out[1])):
+    want = first["realtime_ns"] - first["monotonic_ns"] + d["start_ns"]
+    assert r["startTimeUnixNano"] == str(want), (r, d["clock_anchor"])
+print("clock anchors: another boot's file at its anchor, %d SDK turns at their boot's" % len(sdk))
+PY
+
 # Spans overlapping without nesting on one thread: the second goes to an overflow lane.
 grep -q '"name":"main thread 1 (overlap 1)"' "$tmp/overlap.chrome.json" ||
 	fail "overlap.json: no overflow lane"

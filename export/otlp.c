@@ -6,7 +6,7 @@
  * parent of the file's top-level spans. Consecutive turns of one session
  * share a resourceSpans entry (the agent process). Marks become span events,
  * failed LLM calls and tools status ERROR. Times are Unix-epoch ns: the
- * file's CLOCK_MONOTONIC times plus the clock offset of the options.
+ * file's CLOCK_MONOTONIC times placed by its clock anchor (xe_turn_offset).
  */
 #include "export/otlp.h"
 
@@ -42,7 +42,6 @@ static const struct {
 };
 
 struct otlp {
-	int64_t offset;   /* Unix-epoch ns minus CLOCK_MONOTONIC ns */
 	int open;         /* a resourceSpans entry is open */
 	size_t nresource; /* entries written */
 };
@@ -271,6 +270,8 @@ static cJSON *resource_of(const struct xe_turn *t)
 			xe_otlp_attr(attrs, agent_fields[i].key, v);
 	}
 	xe_otlp_attr_str(attrs, "xperf.session_id", t->session_id);
+	if (t->boot_id)
+		xe_otlp_attr_str(attrs, "xperf.boot_id", t->boot_id);
 	return res;
 }
 
@@ -301,18 +302,19 @@ static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 	struct ids tr = trace_id(t->session_id, t->turn_index);
 	size_t nmarks = 0, next = 0;
 	struct mark *m = collect_marks(t, &nmarks);
+	int64_t offset = t->offset;
 	cJSON *sp;
 
 	if (!m || (t->session_changed && open_resource(s, t, o))) {
 		free(m);
 		return -1;
 	}
-	sp = root_span(t, tr, s->offset);
-	add_events(sp, m, nmarks, &next, -1, s->offset);
+	sp = root_span(t, tr, offset);
+	add_events(sp, m, nmarks, &next, -1, offset);
 	xe_put(o, sp);
 	for (size_t i = 0; i < t->nspans; i++) {
-		sp = file_span(&t->spans[i], tr, s->offset); /* top-level: the root's child */
-		add_events(sp, m, nmarks, &next, (int)i, s->offset);
+		sp = file_span(&t->spans[i], tr, offset); /* top-level: the root's child */
+		add_events(sp, m, nmarks, &next, (int)i, offset);
 		xe_put(o, sp);
 	}
 	free(m);
@@ -340,8 +342,7 @@ void *xe_otlp_new(const struct xe_options *opt)
 {
 	struct otlp *s = calloc(1, sizeof(*s));
 
-	if (s)
-		s->offset = opt->clock_offset_ns;
+	(void)opt;
 	return s;
 }
 

@@ -4,6 +4,11 @@
  * a time: a file is loaded and validated by //schema:validate, a session
  * directory is walked in turn-index order by the analyzer's scanner. The
  * first invalid input stops the walk with its first error as one line.
+ *
+ * Dating: every turn of one boot gets the offset of the first clock anchor
+ * of that boot in the export, so that times of one boot keep their exact
+ * order and gaps (the wall clock may be slewed between two anchors), and
+ * turns of other boots or nodes land where the wall clock says.
  */
 #include "export/walk.h"
 
@@ -12,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "analyze/analyze.h"
+#include "lib/clock_anchor.h"
 #include "schema/validate.h"
 
 /* A session of the export: its id and the turn indexes seen, sorted. */
@@ -21,7 +27,16 @@ struct session {
 	size_t nturns;
 };
 
+/* A boot seen in the export, and the offset its turns are dated by. */
+struct boot {
+	char id[XP_BOOT_ID_LEN + 1];
+	int64_t offset;
+};
+
 struct walk {
+	const struct xe_options *opt;
+	struct boot *boots;
+	size_t nboots;
 	const struct xe_format_ops *ops;
 	void *st;
 	struct xe_out *o;
@@ -95,6 +110,35 @@ static int seen_before(struct walk *w, const struct xe_turn *t)
 	return 0;
 }
 
+/* t->offset and t->boot_id from t's clock anchor and the boots seen before; -1 memory. */
+static int date_turn(struct walk *w, struct xe_turn *t)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(t->doc, "clock_anchor");
+	struct boot *p;
+	size_t i = 0;
+
+	t->boot_id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "boot_id"));
+	t->offset = w->opt->clock_offset_ns;
+	if (!a || w->opt->clock_offset_forced)
+		return 0;
+	t->offset = (int64_t)(xe_u64(a, "realtime_ns") - xe_u64(a, "monotonic_ns"));
+	if (!t->boot_id)
+		return 0;
+	while (i < w->nboots && strcmp(w->boots[i].id, t->boot_id))
+		i++;
+	if (i < w->nboots) {
+		t->offset = w->boots[i].offset;
+		return 0;
+	}
+	if (!(p = realloc(w->boots, (i + 1) * sizeof(*p))))
+		return -1;
+	w->boots = p;
+	snprintf(p[i].id, sizeof(p[i].id), "%s", t->boot_id);
+	p[i].offset = t->offset;
+	w->nboots++;
+	return 0;
+}
+
 static int walk_turn(struct walk *w, struct xe_turn *t)
 {
 	const cJSON *sid = cJSON_GetObjectItemCaseSensitive(t->doc, "session_id");
@@ -104,7 +148,8 @@ static int walk_turn(struct walk *w, struct xe_turn *t)
 	t->turn_index = (int64_t)xe_u64(t->doc, "turn_index");
 	t->start = xe_u64(t->doc, "start_ns");
 	t->end = xe_u64(t->doc, "end_ns");
-	if (number_session(w, t) || (seen = seen_before(w, t)) < 0 || xe_spans_build(t))
+	if (date_turn(w, t) || number_session(w, t) || (seen = seen_before(w, t)) < 0 ||
+	    xe_spans_build(t))
 		return XE_EFAIL;
 	if (seen) {
 		fprintf(w->err, "xperf export: %s: turn %lld of session %s is given twice\n", t->path,
@@ -153,10 +198,10 @@ static int walk_dir(struct walk *w, const char *dir)
 	return rc;
 }
 
-int xe_walk(char *const *paths, int npaths, const struct xe_format_ops *ops, void *st,
-	    struct xe_out *o, FILE *err)
+int xe_walk(char *const *paths, int npaths, const struct xe_options *opt,
+	    const struct xe_format_ops *ops, void *st, struct xe_out *o, FILE *err)
 {
-	struct walk w = { ops, st, o, err, NULL, 0, 0 };
+	struct walk w = { .opt = opt, .ops = ops, .st = st, .o = o, .err = err };
 	int rc = ops->begin(st, o) ? XE_EFAIL : XE_OK;
 	struct stat sb;
 
@@ -170,5 +215,6 @@ int xe_walk(char *const *paths, int npaths, const struct xe_format_ops *ops, voi
 		free(w.sessions[i].turns);
 	}
 	free(w.sessions);
+	free(w.boots);
 	return rc;
 }

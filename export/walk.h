@@ -31,6 +31,8 @@ struct xe_turn {
 	const char *session_id;
 	int64_t turn_index;
 	uint64_t start, end;
+	int64_t offset;     /* Unix-epoch ns - CLOCK_MONOTONIC ns for this turn (walk.c) */
+	const char *boot_id; /* the clock_anchor's boot id, NULL when the file gives none */
 	int session;        /* 1-based, in order of first appearance */
 	int first_of_session; /* the first turn of this session in the export */
 	int session_changed;  /* not the session of the previous turn */
@@ -61,9 +63,12 @@ void xe_chrome_free(void *st);
 void *xe_otlp_new(const struct xe_options *opt);
 void xe_otlp_free(void *st);
 
-/* walk.c: load, validate and hand every turn of paths to ops. XE_OK, XE_EINVALID, XE_EFAIL. */
-int xe_walk(char *const *paths, int npaths, const struct xe_format_ops *ops, void *st,
-	    struct xe_out *o, FILE *err);
+/*
+ * walk.c: load, validate and hand every turn of paths to ops, each dated by
+ * its clock anchor (see xe_options). XE_OK, XE_EINVALID, XE_EFAIL.
+ */
+int xe_walk(char *const *paths, int npaths, const struct xe_options *opt,
+	    const struct xe_format_ops *ops, void *st, struct xe_out *o, FILE *err);
 
 /* span.c: the span table of t->doc (sorted, parents resolved). 0 ok, -1 memory. */
 int xe_spans_build(struct xe_turn *t);

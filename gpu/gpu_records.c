@@ -110,9 +110,9 @@ int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum x
 	if (snprintf(path, sizeof(path), "%s/gpu-%d%s.xpgpu", dir, pid, file_suffix[src]) >=
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+	w->fd = xp_out_open_stream(path, 1);
 	if (w->fd < 0)
-		return -errno;
+		return w->fd;
 	if (fstat(w->fd, &st) == 0 && st.st_size == 0) {
 		uint8_t h[HDR_BYTES] = {0};
 

@@ -18,6 +18,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/in_file.h"
+
+/* A record file larger than this is refused (about 16 M records). */
+#define XP_GPU_FILE_MAX (1ul << 30)
+
 static void on_header(void *ctx, const struct xp_gpu_header *h)
 {
 	struct xp_gpu_set *set = ctx;
@@ -65,44 +70,17 @@ static void on_notice(void *ctx, const char *msg)
 		set->n_notices++;
 }
 
-static int read_whole(const char *path, uint8_t **data, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 65536, n = 0;
-	uint8_t *buf = NULL;
-
-	if (!f)
-		return -errno;
-	for (;;) {
-		uint8_t *p = realloc(buf, cap);
-
-		if (!p) {
-			free(buf);
-			fclose(f);
-			return -ENOMEM;
-		}
-		buf = p;
-		n += fread(buf + n, 1, cap - n, f);
-		if (n < cap)
-			break;
-		cap *= 2;
-	}
-	fclose(f);
-	*data = buf;
-	*len = n;
-	return 0;
-}
-
 static int load_file(const char *path, struct xp_gpu_set *set, char *err, size_t errlen)
 {
 	const struct xp_gpu_visitor v = {on_header, on_record, on_dropped, on_notice, set};
 	char why[256];
-	uint8_t *data = NULL;
+	char *bytes = NULL;
 	size_t len = 0, used;
-	int rc = read_whole(path, &data, &len);
+	int rc = xp_in_read(path, XP_GPU_FILE_MAX, &bytes, &len);
+	uint8_t *data = (uint8_t *)bytes;
 
 	if (rc) {
-		snprintf(err, errlen, "%s: %s", path, strerror(-rc));
+		snprintf(err, errlen, "%s: %s", path, xp_in_strerror(rc));
 		return -1;
 	}
 	if (xp_gpu_parse(data, len, 0, &used, &v, why, sizeof(why))) {

@@ -15,6 +15,7 @@
 #include "core/read.h"
 #include "core/write.h"
 #include "gpu/gpu_json.h"
+#include "lib/atomic_file.h"
 #include "lib/json_int.h"
 
 /* A non-negative integer field, exact (lib/json_int.h); 0 when absent or out of range. */
@@ -202,12 +203,13 @@ int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_
 		      char *err, size_t errlen)
 {
 	struct tt_turn *turn = tt_turn_load(path, cb, ctx, NULL);
-	int n = turn ? xp_gpu_merge_turn(turn, set) : -1;
+	int n = turn ? xp_gpu_merge_turn(turn, set) : -1, wr = 0;
 
 	if (!turn)
 		snprintf(err, errlen, "%s: not a valid turn file", path);
-	else if (n >= 0 && tt_turn_save(turn, path)) {
-		snprintf(err, errlen, "%s: cannot write", path);
+	/* a directory without a record file leaves the turn file as it is */
+	else if (n >= 0 && set->files > 0 && (wr = tt_turn_save(turn, path))) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, xp_out_strerror(wr));
 		n = -2;
 	}
 	tt_turn_free(turn);

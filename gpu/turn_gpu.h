@@ -33,7 +33,7 @@ int xp_gpu_merge_turn(struct tt_turn *turn, const struct xp_gpu_set *set);
 
 /*
  * Merge set into the turn file at path (validated first; rewritten
- * atomically, mode 0600). Returns the number of activities merged; -1 when
+ * atomically, mode 0600, unless set came from no record file). Returns the number of activities merged; -1 when
  * the file is not a valid turn (each error also goes to cb), -2 when it
  * cannot be written; "path: why" in err.
  */

@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Create flags for a file only this program will have opened. */
+#define NEW_FILE (O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC)
+
 int xp_mkdir_p(const char *dir)
 {
 	char buf[PATH_MAX];
@@ -31,17 +34,50 @@ int xp_mkdir_p(const char *dir)
 	return 0;
 }
 
+int xp_out_check(const char *path)
+{
+	struct stat st;
+
+	if (!*path)
+		return -ENOENT;
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : -errno;
+	return S_ISREG(st.st_mode) ? 0 : -XP_OUT_REFUSED;
+}
+
+const char *xp_out_strerror(int err)
+{
+	if (err == -XP_OUT_REFUSED)
+		return "exists and is not a regular file (not replaced)";
+	return strerror(err < 0 ? -err : err);
+}
+
+/* errno of a refused open (a symlink, a directory) as the refusal. */
+static int open_error(void)
+{
+	return errno == ELOOP || errno == EISDIR || errno == ENXIO ? -XP_OUT_REFUSED : -errno;
+}
+
 int xp_atomic_open(struct xp_atomic *a, const char *path)
 {
-	int fd;
+	int fd = -1, err = xp_out_check(path);
 
 	a->f = NULL;
-	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path) ||
-	    snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(a->tmp))
+	if (err)
+		return err;
+	if (snprintf(a->path, sizeof(a->path), "%s", path) >= (int)sizeof(a->path))
 		return -ENAMETOOLONG;
-	fd = open(a->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	/* a temp name left by a killed run of the same pid is skipped, never reused */
+	for (unsigned n = 0; fd < 0 && n < 100; n++) {
+		if (snprintf(a->tmp, sizeof(a->tmp), "%s.tmp.%d.%u", path, (int)getpid(), n) >=
+		    (int)sizeof(a->tmp))
+			return -ENAMETOOLONG;
+		fd = open(a->tmp, NEW_FILE, 0600);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
 	if (fd < 0)
-		return -errno;
+		return -EEXIST;
 	if (!(a->f = fdopen(fd, "w"))) {
 		close(fd);
 		unlink(a->tmp);
@@ -59,6 +95,9 @@ int xp_atomic_close(struct xp_atomic *a, int commit)
 		err = errno ? -errno : -EIO;
 	if (fclose(a->f) && !err)
 		err = -errno;
+	/* what appeared at the path while writing is refused too */
+	if (!err)
+		err = xp_out_check(a->path);
 	if (!err && rename(a->tmp, a->path))
 		err = -errno;
 	if (err)
@@ -79,4 +118,42 @@ int xp_write_file_atomic(const char *path, const void *data, size_t len)
 		return -EIO;
 	}
 	return xp_atomic_close(&a, 1);
+}
+
+/* The regular file at path opened for appending (O_NONBLOCK: a FIFO never blocks the open). */
+static int open_append(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK |
+				    O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return open_error();
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, O_WRONLY | O_APPEND)) {
+		close(fd);
+		return -XP_OUT_REFUSED;
+	}
+	return fd;
+}
+
+int xp_out_open_stream(const char *path, int append)
+{
+	int err = xp_out_check(path), fd = -1;
+
+	if (err)
+		return err;
+	if (append)
+		return open_append(path);
+	/* a regular file there is replaced by a new one, never truncated or chmod'ed */
+	for (int tries = 0; fd < 0 && tries < 3; tries++) {
+		if (unlink(path) && errno != ENOENT)
+			return -errno;
+		fd = open(path, NEW_FILE, 0600);
+		if (fd < 0 && errno != EEXIST)
+			return open_error();
+		if (fd < 0 && (err = xp_out_check(path)))
+			return err;
+	}
+	return fd < 0 ? -EEXIST : fd;
 }

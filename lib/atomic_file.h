@@ -1,15 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * atomic_file.h - write a whole file so that readers see the old content or
- * the new, never a part: temp file in the same directory, fsync, rename.
- * Files are created mode 0600 (traces may hold private data); parent
- * directories are created 0700 when missing.
+ * atomic_file.h - the one way xperf writes a file the user names (-o,
+ * --raw, --findings-out, turn files, capture.json, ...).
+ *
+ * Policy, the same for every writer:
+ *  - a new file is created with O_EXCL|O_NOFOLLOW, mode 0600 (traces may
+ *    hold private data); parent directories are created 0700 when missing;
+ *  - what exists at the path is replaced only when it is a regular file,
+ *    and only by renaming (or unlinking) the directory entry: a device, a
+ *    FIFO, a socket, a directory or a symlink (never followed) is refused
+ *    with XP_OUT_REFUSED, and nothing the program did not create is ever
+ *    written to or chmod'ed;
+ *  - whole files are written to a temp file in the same directory, fsync'ed
+ *    and renamed, so readers see the old content or the new, never a part.
  */
 #ifndef XPERF_LIB_ATOMIC_FILE_H
 #define XPERF_LIB_ATOMIC_FILE_H
 
+#include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
+
+#include "lib/exit_codes.h"
+
+/* Returned (negated) when the path exists and is not a regular file. */
+#define XP_OUT_REFUSED EEXIST
+
+/* 0 when path is absent or a regular file (never followed); -XP_OUT_REFUSED or -errno. */
+int xp_out_check(const char *path);
+
+/* A one-line reason for err (-errno or -XP_OUT_REFUSED), for "prog: path: reason". */
+const char *xp_out_strerror(int err);
+
+/*
+ * The exit status (lib/exit_codes.h) for a write that returned err: 0 ok; 2
+ * (invalid input) for a path refused; 1 for a failed write (no such
+ * directory, permission, disk full, I/O error).
+ */
+static inline int xp_out_exit(int err)
+{
+	return !err ? XP_EXIT_OK : err == -XP_OUT_REFUSED ? XP_EXIT_INVALID : XP_EXIT_FAIL;
+}
 
 /* 0 on success; -errno on failure (nothing is left behind). */
 int xp_write_file_atomic(const char *path, const void *data, size_t len);
@@ -26,6 +57,16 @@ struct xp_atomic {
 };
 int xp_atomic_open(struct xp_atomic *a, const char *path);
 int xp_atomic_close(struct xp_atomic *a, int commit);
+
+/*
+ * A file written as it goes (a --raw dump, a child's output, GPU records), so
+ * that a run killed midway keeps what it wrote: a write-only descriptor
+ * (O_CLOEXEC) on a file this call created 0600, replacing a regular file, or
+ * with `append` on the regular file already there (created when absent).
+ * Returns the fd or -XP_OUT_REFUSED / -errno.
+ */
+int xp_out_open_stream(const char *path, int append);
+
 /* mkdir -p with mode 0700 for the directories it creates; 0 or -errno. */
 int xp_mkdir_p(const char *dir);
 

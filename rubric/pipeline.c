@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/atomic_file.h"
+#include "lib/in_file.h"
 #include "rubric/findings.h"
 #include "rubric/measure.h"
 #include "rubric/objdump.h"
@@ -28,7 +29,7 @@ static int write_out(const char *path, const char *data, size_t len)
 	int rc = data ? xp_write_file_atomic(path, data, len) : -ENOMEM;
 
 	if (rc)
-		fprintf(stderr, "xperf rubric: cannot write %s: %s\n", path, strerror(-rc));
+		fprintf(stderr, "xperf rubric: %s: %s\n", path, xp_out_strerror(rc));
 	return rc;
 }
 
@@ -59,10 +60,10 @@ static int read_baseline(const struct xp_rb_opts *o, struct xp_rb_ref *ref,
 {
 	char *buf, err[XP_RB_WHY + 512];
 	size_t len;
-	int rc = xp_read_file(o->baseline, &buf, &len);
+	int rc = xp_in_read(o->baseline, XP_VG_MAX_BYTES, &buf, &len);
 
 	if (rc) {
-		fprintf(stderr, "xperf rubric: %s: %s\n", o->baseline, strerror(-rc));
+		fprintf(stderr, "xperf rubric: %s: %s\n", o->baseline, xp_in_strerror(rc));
 		return -1;
 	}
 	rc = xp_rb_baseline_parse(o->baseline, buf, len, ref, mem, err, sizeof(err));
@@ -76,13 +77,13 @@ static int read_baseline(const struct xp_rb_opts *o, struct xp_rb_ref *ref,
 static int read_ledger(const struct xp_rb_opts *o, struct xp_rb_outcome *oc, char **buf,
 		       size_t *len)
 {
-	int rc = xp_read_file(o->ledger, buf, len);
+	int rc = xp_in_read(o->ledger, XP_VG_MAX_BYTES, buf, len);
 
 	if (rc == -ENOENT) {
 		*buf = NULL;
 		*len = 0;
 	} else if (rc) {
-		fprintf(stderr, "xperf rubric: %s: %s\n", o->ledger, strerror(-rc));
+		fprintf(stderr, "xperf rubric: %s: %s\n", o->ledger, xp_in_strerror(rc));
 		return -1;
 	}
 	xp_rb_ledger_parse(o->ledger, *buf ? *buf : "", *len, &oc->ledger);
@@ -163,6 +164,22 @@ static int write_outputs(const struct xp_rb_opts *o, const struct xp_rb_outcome 
 	return rc;
 }
 
+/* Named outputs that could never be written are refused before any run: 0 or -1. */
+static int check_outputs(const struct xp_rb_opts *o)
+{
+	const char *paths[] = { o->findings_out, o->ledger };
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		int rc = paths[i] ? xp_out_check(paths[i]) : 0;
+
+		if (rc) {
+			fprintf(stderr, "xperf rubric: %s: %s\n", paths[i], xp_out_strerror(rc));
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int xp_rb_pipeline(const struct xp_rb_opts *o)
 {
 	static struct xp_rb_meas m;
@@ -178,7 +195,8 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	oc.o = o;
 	oc.m = &m;
 	xp_rb_env_probe(&oc.env);
-	if (o->baseline && read_baseline(o, &base, &mem))
+	if (check_outputs(o) || (o->baseline && read_baseline(o, &base, &mem)) ||
+	    (o->ledger && read_ledger(o, &oc, &ledger_buf, &ledger_len)))
 		return 2;
 	int trc = xp_rb_measure(o, &m, err, sizeof(err));
 	if (trc == 2) {
@@ -196,10 +214,6 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	if (o->baseline) {
 		oc.have_baseline = 1;
 		xp_rb_regress(&base, &oc.r, &oc.base_regr);
-	}
-	if (o->ledger && read_ledger(o, &oc, &ledger_buf, &ledger_len)) {
-		xp_cg_free(&m.cg);
-		return 1;
 	}
 	if (oc.ledger.entries) {
 		xp_rb_regress(&oc.ledger.last, &oc.r, &oc.vs_last);

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/atomic_file.h"
 #include "rubric/attach.h"
 
 volatile sig_atomic_t xp_rb_interrupted;
@@ -54,7 +55,7 @@ double xp_rb_now_s(void)
 
 static int open_out(const char *path)
 {
-	return open(path ? path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	return path ? xp_out_open_stream(path, 0) : open("/dev/null", O_WRONLY | O_CLOEXEC);
 }
 
 /* In the child: wait for the go byte, set up stdio and cwd, exec. Never returns. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib/atomic_file.h"
+#include "lib/in_file.h"
 #include "rubric/cmdline.h"
 #include "rubric/env.h"
 #include "rubric/runner.h"
@@ -46,10 +47,10 @@ static int parse_stage(const struct tool *t, const struct xp_rb_opts *o, struct 
 {
 	char *buf;
 	size_t len;
-	int rc = xp_read_file(st->artifact, &buf, &len);
+	int rc = xp_in_read(st->artifact, XP_VG_MAX_BYTES, &buf, &len);
 
 	if (rc) {
-		snprintf(st->why, sizeof(st->why), "%s: %s", st->artifact, strerror(-rc));
+		snprintf(st->why, sizeof(st->why), "%s: %s", st->artifact, xp_in_strerror(rc));
 		return -1;
 	}
 	switch (t->kind) {

@@ -329,33 +329,3 @@ int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_prof
 		return fail(err, errlen, name, c.no, "no mem_heap_B= line: not a massif.out file");
 	return 0;
 }
-
-int xp_read_file(const char *path, char **buf, size_t *len)
-{
-	struct stat st = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	errno = 0;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > XP_VG_MAX_BYTES) {
-		int e = errno ? errno : S_ISREG(st.st_mode) ? EFBIG : EISDIR;
-		close(fd);
-		return -e;
-	}
-	char *b = malloc((size_t)st.st_size + 1);
-	size_t got = 0;
-	while (b && got < (size_t)st.st_size) {
-		ssize_t r = read(fd, b + got, (size_t)st.st_size - got);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	if (!b)
-		return -ENOMEM;
-	b[got] = '\0';
-	*buf = b;
-	*len = got;
-	return 0;
-}

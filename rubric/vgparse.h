@@ -40,7 +40,4 @@ int xp_cl_parse(const char *name, const char *buf, size_t len, long n, struct xp
 int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out, char *err,
 		size_t errlen);
 
-/* Read a whole file (at most XP_VG_MAX_BYTES) into a malloc'd buffer; 0 or -errno. */
-int xp_read_file(const char *path, char **buf, size_t *len);
-
 #endif /* XPERF_RUBRIC_VGPARSE_H */

@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/in_file.h"
 #include "lib/test_check.h"
 #include "rubric/vgparse.h"
 
 static char *load(const char *path, size_t *len)
 {
 	char *buf = NULL;
-	int rc = xp_read_file(path, &buf, len);
+	int rc = xp_in_read(path, XP_VG_MAX_BYTES, &buf, len);
 
 	CHECK(rc == 0, "read %s: %d", path, rc);
 	return buf;

@@ -10,7 +10,7 @@ const path = require("path");
 const Ajv2020 = require("ajv/dist/2020");
 
 const structural = new Set([
-	"attribute_nested_object", "attribute_type", "bad_enum", "bad_session_id",
+	"attribute_nested_object", "attribute_type", "bad_boot_id", "bad_enum", "bad_session_id",
 	"data_quality_missing", "float_id", "http_status_range", "missing_required",
 	"negative_ns", "not_an_object", "too_deep", "ttft_mark_without_ttft_ns",
 	"unknown_counter", "unknown_property", "waste_l3_not_waste", "waste_unknown_kind",

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/clock_anchor.h"
 #include "lib/json_int.h"
 #include "theory/theory.h"
 
@@ -38,6 +39,7 @@ struct vtype {
 	const char *const *oneof;     /* V_STRING: NULL-terminated allowed values */
 	int (*known)(const char *s);  /* V_STRING value or V_MAP key known to theory */
 	const char *what;             /* noun for `known` failures */
+	const char *form;             /* V_STRING: `known` checks syntax; what the value must be */
 	size_t minlen, maxlen;        /* V_STRING bytes; maxlen 0 = unlimited */
 	const char *charset;          /* V_STRING allowed bytes, NULL = any */
 	const struct vfield *fields;  /* V_OBJECT, NULL-terminated */
@@ -58,6 +60,11 @@ static int waste_kind_known(const char *s)
 static int counter_known(const char *s)
 {
 	return xp_counter_name_find(s) != NULL;
+}
+
+static int boot_id_known(const char *s)
+{
+	return xp_boot_id_valid(s);
 }
 
 #define INT_T(lo, hi) { .kind = V_INT, .min = (lo), .max = (hi) }
@@ -101,6 +108,8 @@ static const struct vtype t_gpu_source = ENUM_T(gpu_sources);
 static const struct vtype t_tier = ENUM_T(tiers);
 static const struct vtype t_waste_kind = { .kind = V_STRING, .known = waste_kind_known,
 					   .what = "waste kind" };
+static const struct vtype t_boot_id = { .kind = V_STRING, .known = boot_id_known,
+				       .form = "a boot id (8-4-4-4-12 lowercase hex)" };
 static const struct vtype t_strings = { .kind = V_ARRAY, .items = &t_str };
 static const struct vtype t_ns_list = { .kind = V_ARRAY, .items = &t_ns };
 static const struct vtype t_attrs = { .kind = V_ATTRS };
@@ -138,6 +147,12 @@ static const struct vfield agent_fields[] = {
 	{ "container_id", 0, &t_str_or_null }, { NULL, 0, NULL },
 };
 static const struct vtype t_agent = OBJ_T(agent_fields);
+
+static const struct vfield anchor_fields[] = {
+	{ "monotonic_ns", 1, &t_ns }, { "realtime_ns", 1, &t_ns }, { "boot_id", 0, &t_boot_id },
+	{ NULL, 0, NULL },
+};
+static const struct vtype t_anchor = OBJ_T(anchor_fields);
 
 static const struct vfield fused_fields[] = {
 	{ "kind", 1, &t_fused_kind }, { "t_ns", 1, &t_ns }, { "span", 0, &t_id_or_null },
@@ -179,8 +194,8 @@ static const struct vtype t_dq = OBJ_T(dq_fields);
 static const struct vfield turn_fields[] = {
 	{ "schema_version", 1, &t_version }, { "session_id", 1, &t_session },
 	{ "turn_index", 1, &t_id }, { "complete", 1, &t_bool }, { "source", 1, &t_source },
-	{ "clock", 1, &t_clock }, { "start_ns", 1, &t_ns }, { "end_ns", 1, &t_ns },
-	{ "agent", 1, &t_agent }, { "spans", 1, &t_spans }, { "fused_marks", 1, &t_fused_list },
+	{ "clock", 1, &t_clock }, { "clock_anchor", 0, &t_anchor }, { "start_ns", 1, &t_ns },
+	{ "end_ns", 1, &t_ns }, { "agent", 1, &t_agent }, { "spans", 1, &t_spans }, { "fused_marks", 1, &t_fused_list },
 	{ "waste_marks", 1, &t_waste_list }, { "gpu", 0, &t_gpu }, { "data_quality", 1, &t_dq },
 	{ NULL, 0, NULL },
 };
@@ -245,6 +260,8 @@ static void check_string(struct xp_vctx *v, const cJSON *n, const struct vtype *
 	} else if (t->charset && s[strspn(s, t->charset)]) {
 		xp_vctx_error(v, n, "character '%c' not allowed (use [A-Za-z0-9._-])",
 			      s[strspn(s, t->charset)]);
+	} else if (t->known && !t->known(s) && t->form) {
+		xp_vctx_error(v, n, "\"%s\" is not %s", s, t->form);
 	} else if (t->known && !t->known(s)) {
 		xp_vctx_error(v, n, "unknown %s \"%s\"", t->what, s);
 	} else if (t->oneof) {

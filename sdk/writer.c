@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "core/write.h"
+#include "lib/clock_anchor.h"
 #include "sdk/internal.h"
 
 /* Theory's index of SDK counter c, -1 when TurnTrace does not name it. */
@@ -126,6 +127,8 @@ struct tt_turn *xp_turn_core(struct xp_turn *t, const char *session_id, const st
 		tt_turn_free(tt);
 		return NULL;
 	}
+	tt->has_anchor = 1;
+	xp_clock_anchor_now(&tt->anchor);
 	tt->complete = t->complete;
 	tt->start_ns = t->start_ns;
 	tt->end_ns = t->end_ns;

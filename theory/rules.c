@@ -8,10 +8,6 @@
 
 #include "theory/theory.h"
 
-const char *const xp_gpu_kind_names[XP_GPU_KIND_COUNT + 1] = {
-	"kernel", "memcpy", "memset", "sync", "launch", "overhead", NULL,
-};
-
 const char *const xp_fused_kind_names[] = {
 	"ttft", "streaming_gap", "prompt_transfer", "response_transfer", NULL,
 };
@@ -72,17 +68,4 @@ uint64_t xp_stream_gap_threshold(const uint64_t *t, size_t n)
 	free(g);
 	/* g > ratio x median (g is an integer) and g >= min_ns */
 	return ratio > min_ns - 1 ? ratio : min_ns - 1;
-}
-
-int xp_gpu_kind_parse(const char *name)
-{
-	for (int k = 0; name && k < XP_GPU_KIND_COUNT; k++)
-		if (!strcmp(name, xp_gpu_kind_names[k]))
-			return k;
-	return -1;
-}
-
-int xp_gpu_kind_on_device(enum xp_gpu_kind k)
-{
-	return k == XP_GPU_KERNEL || k == XP_GPU_MEMCPY || k == XP_GPU_MEMSET;
 }

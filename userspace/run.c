@@ -142,7 +142,7 @@ int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
 	int pidfd = syscall(SYS_pidfd_open, run->root, 0);
 	double end = duration_s > 0 ? now_s() + duration_s : 0;
 	struct xpc_counts counts;
-	int n = 0, code = XPB_EXIT_OK;
+	int n = 0, code = XP_EXIT_OK;
 
 	while (!stop_signal && !sinks->err) {
 		n = xpc_poll(c, 100);
@@ -153,21 +153,21 @@ int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
 		n = xpc_drain(c);
 	if (n < 0 && !sinks->err) {
 		fprintf(stderr, "xperf-bpf: reading the ring buffer: %s\n", strerror(-n));
-		code = XPB_EXIT_FAIL;
+		code = XP_EXIT_FAIL;
 	}
 	if (sinks->err)
-		code = XPB_EXIT_FAIL;
+		code = XP_EXIT_FAIL;
 	if (pidfd >= 0)
 		close(pidfd);
 	if (xpc_counts(c, &counts)) {
 		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
 		memset(&counts, 0, sizeof(counts));
-		code = XPB_EXIT_FAIL;
+		code = XP_EXIT_FAIL;
 	}
 	if (stop_signal && !run->quiet)
 		fprintf(stderr, "xperf-bpf: %s: detaching\n", strsignal(stop_signal));
 	if (sinks_end(sinks, c, &counts))
-		code = XPB_EXIT_FAIL;
+		code = XP_EXIT_FAIL;
 	report(&counts, run->quiet);
 	return code;
 }

@@ -7,16 +7,10 @@
 #ifndef XPERF_USERSPACE_RUN_H
 #define XPERF_USERSPACE_RUN_H
 
+#include "lib/exit_codes.h" /* XP_EXIT_*: xperf-bpf returns them */
 #include "userspace/capture.h"
 #include "userspace/sink.h"
 
-/* Exit codes of xperf-bpf (userspace/README.md). */
-#define XPB_EXIT_OK 0
-#define XPB_EXIT_FAIL 1		/* runtime failure: load, attach, ring, output */
-#define XPB_EXIT_INVALID 2	/* no such process, command not found */
-#define XPB_EXIT_USAGE 64	/* bad command line */
-#define XPB_EXIT_BUSY 75	/* the session directory is in use by another run */
-#define XPB_EXIT_NOPERM 77	/* not root / missing CAP_BPF, CAP_PERFMON */
 
 struct xpb_sinks;
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * sink_raw.c - `--raw FILE.jsonl`: every decoded record as one JSON object
- * per line (json.c), file mode 0600. Written through stdio and flushed at
+ * per line (json.c), in a new file of mode 0600 (lib/atomic_file.h: only a
+ * regular file there is replaced). Written through stdio and flushed at
  * the end of the run, including a run stopped by SIGINT/SIGTERM; a last
  * line {"type":"end", ...} carries the record and drop counts, so a reader
  * can tell a complete dump from a cut one.
@@ -14,6 +15,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "lib/atomic_file.h"
 #include "lib/json_int.h"
 #include "userspace/json.h"
 #include "userspace/sink.h"
@@ -30,14 +32,10 @@ static int raw_begin(const struct xpb_run *run, void **state)
 
 	if (!run->raw_path)
 		return -EOPNOTSUPP;
-	fd = open(run->raw_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || fchmod(fd, 0600)) {
-		int e = errno;
-
-		fprintf(stderr, "xperf-bpf: %s: %s\n", run->raw_path, strerror(e));
-		if (fd >= 0)
-			close(fd);
-		return -e;
+	fd = xp_out_open_stream(run->raw_path, 0);
+	if (fd < 0) {
+		fprintf(stderr, "xperf-bpf: %s: %s\n", run->raw_path, xp_out_strerror(fd));
+		return fd;
 	}
 	r = calloc(1, sizeof(*r));
 	if (r)

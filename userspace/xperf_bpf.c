@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/atomic_file.h"
 #include "lib/dir_lock.h"
 #include "userspace/capture.h"
 #include "userspace/run.h"
@@ -165,28 +166,28 @@ static void parse_args(int argc, char **argv)
 	if (argc < 2 || (strcmp(argv[1], "attach") && strcmp(argv[1], "record"))) {
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 			fprintf(stdout, "%s\n", doc);
-			exit(XPB_EXIT_OK);
+			exit(XP_EXIT_OK);
 		}
 		fprintf(stderr, "xperf-bpf: expected a subcommand: attach or record "
 				"(xperf-bpf --help)\n");
-		exit(XPB_EXIT_USAGE);
+		exit(XP_EXIT_USAGE);
 	}
 	env.record = !strcmp(argv[1], "record");
 	/* argp names the program after argv[0] in its messages. */
 	argv[1] = env.record ? "xperf-bpf record" : "xperf-bpf attach";
-	argp_err_exit_status = XPB_EXIT_USAGE;
+	argp_err_exit_status = XP_EXIT_USAGE;
 	argp_parse(&argp, argc - 1, argv + 1, ARGP_IN_ORDER, NULL, NULL);
 }
 
 static int exit_code_of(int err)
 {
-	return err == -EPERM ? XPB_EXIT_NOPERM : err == -ESRCH ? XPB_EXIT_INVALID : XPB_EXIT_FAIL;
+	return err == -EPERM ? XP_EXIT_NOPERM : err == -ESRCH ? XP_EXIT_INVALID : XP_EXIT_FAIL;
 }
 
 /*
  * Name the run's session and lock DIR/<session>/ for the run (before a
  * recorded command runs): two runs given the same XPERF_SESSION_ID would
- * write over each other's turn files and capture.json. An XPB_EXIT_* code.
+ * write over each other's turn files and capture.json. An XP_EXIT_* code.
  */
 static int claim_session(pid_t root)
 {
@@ -200,13 +201,13 @@ static int claim_session(pid_t root)
 	if (env.session_lock == -EWOULDBLOCK) {
 		fprintf(stderr, "xperf-bpf: %s is in use by xperf-bpf pid %d; "
 				"set another XPERF_SESSION_ID\n", path, (int)holder);
-		return XPB_EXIT_BUSY;
+		return XP_EXIT_BUSY;
 	}
 	if (env.session_lock < 0) {
 		fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-env.session_lock));
-		return XPB_EXIT_FAIL;
+		return XP_EXIT_FAIL;
 	}
-	return XPB_EXIT_OK;
+	return XP_EXIT_OK;
 }
 
 /*
@@ -224,7 +225,7 @@ static int start_command(struct xpc *c, struct xp_spawn *sp)
 
 	if (err) {
 		fprintf(stderr, "xperf-bpf: cannot fork: %s\n", strerror(-err));
-		return XPB_EXIT_FAIL;
+		return XP_EXIT_FAIL;
 	}
 	if (xp_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
 		xpc_add_command(c, sp->pid, path);
@@ -237,14 +238,14 @@ static int start_command(struct xpc *c, struct xp_spawn *sp)
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
 		xp_spawn_abort(sp);
-		return XPB_EXIT_FAIL;
+		return XP_EXIT_FAIL;
 	}
 	err = xp_spawn_release(sp);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s: %s\n", env.run.command[0], strerror(-err));
-		return XPB_EXIT_INVALID;
+		return XP_EXIT_INVALID;
 	}
-	return XPB_EXIT_OK;
+	return XP_EXIT_OK;
 }
 
 static void report_child(pid_t pid)
@@ -273,7 +274,7 @@ int main(int argc, char **argv)
 	sinks = xpb_sinks_new();
 	if (!sinks) {
 		fprintf(stderr, "xperf-bpf: out of memory\n");
-		return XPB_EXIT_FAIL;
+		return XP_EXIT_FAIL;
 	}
 	env.opts.on_event = xpb_sinks_event;
 	env.opts.ctx = sinks;
@@ -287,7 +288,7 @@ int main(int argc, char **argv)
 	/* Outputs open before the target starts: a bad path costs no run. */
 	err = xpb_sinks_begin(sinks, &env.run);
 	if (err) {
-		code = XPB_EXIT_FAIL;
+		code = xp_out_exit(err);
 		goto cleanup;
 	}
 	if (env.record) {
