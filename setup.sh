@@ -40,6 +40,8 @@ if [ ! -x third_party/npm/node_modules/bun/bin/bun.exe ] ||
 	echo "setup: installing npm packages (bun, ajv, otlp-transformer)" >&2
 	npm install --silent --no-audit --no-fund --prefix third_party/npm >/dev/null
 fi
+# Older Bun releases for the locator's tests (//tests/tls:locate_bun_test).
+tests/tls/bun_releases.sh >/dev/null
 
 [ "${1:-}" = "--deps-only" ] && exit 0
 

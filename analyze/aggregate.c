@@ -89,7 +89,9 @@ int xa_session_add(struct xa_session *s, const struct xa_turn *t)
 {
 	struct xa_row r = { .turn_index = t->head.turn_index, .wall = t->wall, .top_l3 = -1,
 			    .in_tok = t->feat[F_IN_TOK], .complete = t->head.complete,
-			    .ttft_ms = t->feat[F_TTFT_N] ? t->feat[F_TTFT_FIRST] / 1e6 : -1 };
+			    .ttft_ms = t->feat[F_TTFT_N] ? t->feat[F_TTFT_FIRST] / 1e6 : -1,
+			    .out_tok = t->use.tok[XA_TOK_OUTPUT], .usd = t->use.usd,
+			    .waste_usd = t->waste.usd };
 	struct xa_turn *tot = s->total;
 
 	memcpy(r.cat_ns, t->cat_ns, sizeof(r.cat_ns));
@@ -100,6 +102,12 @@ int xa_session_add(struct xa_session *s, const struct xa_turn *t)
 			tot->l2_ns[d][c] += t->l2_ns[d][c];
 	}
 	fold_points(s, t, &r);
+	xa_usage_add(&tot->use, &t->use);
+	xa_usage_add(&tot->waste, &t->waste);
+	if (!tot->unpriced_model[0])
+		memcpy(tot->unpriced_model, t->unpriced_model, sizeof(tot->unpriced_model));
+	s->dec_tok += t->feat[F_DEC_TOK];
+	s->dec_ns += t->feat[F_DEC_NS];
 	if (r.ttft_ms >= 0)
 		add_point(&s->ttft_n, &s->ttft_sx, &s->ttft_sy, &s->ttft_sxx, &s->ttft_sxy,
 			  (double)t->head.turn_index, r.ttft_ms);

@@ -6,11 +6,14 @@
  */
 #include "analyze/model.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void xa_options_default(struct xa_options *o)
 {
+	memset(o, 0, sizeof(*o));
 	o->format = XA_FMT_JSON;
 	o->depth = 3;
 	o->grades = (1u << XP_GRADE_COUNT) - 1;
@@ -83,6 +86,8 @@ static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const d
 		return -1;
 	if (!tr->nspans)
 		xa_note(t, "the turn has no spans");
+	if (xa_tokens(tr, t, o->prices ? o->prices : xa_prices_default()))
+		return -1;
 	xa_metrics(tr, t);
 	if (session)
 		xa_metrics_session(t, prev);
@@ -97,6 +102,7 @@ void xa_turn_free(struct xa_turn *t)
 	free(t->corr);
 	free(t->segs);
 	free(t->seg_stage);
+	free(t->calls);
 	free(t);
 }
 
@@ -200,9 +206,10 @@ int xa_analyze_session_dir(const char *dir, const struct xa_options *o, struct x
 	snprintf(s->dir, sizeof(s->dir), "%s", dir);
 	if (xa_scan_dir(dir, &sc)) {
 		if (err)
-			fprintf(err, "xperf analyze: %s: cannot read the directory\n", dir);
+			fprintf(err, "xperf analyze: %s: cannot read the directory: %s\n", dir,
+				strerror(errno));
 		xa_session_free(s);
-		return XA_EFAIL;
+		return XA_EINVALID;
 	}
 	/* Index gaps cost one stat() each; the walk ends once every file was seen. */
 	for (int64_t i = sc.lo; i <= sc.hi && s->turns + s->skipped < sc.nfiles && rc == XA_OK; i++)

@@ -22,11 +22,44 @@
 
 enum xa_format { XA_FMT_JSON, XA_FMT_TEXT, XA_FMT_HTML };
 
+/*
+ * Tokens and cost (analyze/README.md, "Tokens and cost"). Token categories as the
+ * TurnTrace attributes count them; the price table is data (analyze/prices.tsv, compiled
+ * in as the default, or a file of the same format).
+ */
+enum xa_tok { XA_TOK_INPUT, XA_TOK_OUTPUT, XA_TOK_CACHE_READ, XA_TOK_CACHE_WRITE,
+	      XA_TOK_REASONING, XA_TOK_COUNT };
+extern const char *const xa_tok_names[XA_TOK_COUNT]; /* "input", ..., "reasoning" */
+
+struct xa_prices;
+/* Parse a price table from text / a file; errors "NAME:LINE: message" on err. 0 ok, -1. */
+int xa_prices_parse(const char *name, const char *text, size_t len, struct xa_prices **out,
+		    FILE *err);
+int xa_prices_load(const char *path, struct xa_prices **out, FILE *err);
+void xa_prices_free(struct xa_prices *p);
+/* The shipped table (analyze/prices.tsv); NULL only if it failed to parse. */
+const struct xa_prices *xa_prices_default(void);
+const char *xa_prices_date(const struct xa_prices *p);   /* "YYYY-MM-DD" */
+const char *xa_prices_source(const struct xa_prices *p); /* file name, or "default ..." */
+/* USD per token of each category for model (first matching pattern); -1 when none. */
+int xa_prices_match(const struct xa_prices *p, const char *model, double *usd_per_tok);
+
+/* Tokens by category and their cost: a call, a turn, its waste, a session. */
+struct xa_usage {
+	double tok[XA_TOK_COUNT];
+	double usd;        /* cost of the priced calls */
+	unsigned calls;    /* LLM calls counted */
+	unsigned unpriced; /* calls whose model matched no price (their tokens still count) */
+};
+
+void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src);
+
 struct xa_options {
 	enum xa_format format;
 	int depth;        /* 1..4: deepest level reported (L3 by default) */
 	unsigned grades;  /* bit (1 << XP_GRADE_x) set: points of that grade are kept */
 	double threshold; /* drill into nodes whose share of turn time is above this */
+	const struct xa_prices *prices; /* NULL: xa_prices_default() */
 };
 
 /* Defaults: JSON, depth 3, grades A,B,C, threshold xp_rules.drill_threshold. */

@@ -371,6 +371,53 @@ static void test_custom_stage(void)
 }
 
 /* The schema's full example (merged source, nested, GPU, marks): computed in README. */
+static const cJSON *usage_obj(const cJSON *d)
+{
+	return cJSON_GetObjectItem(d, "tokens");
+}
+
+static double usage(const cJSON *d, const char *obj, const char *key)
+{
+	const cJSON *o = cJSON_GetObjectItem(d, "tokens");
+
+	return num(obj ? cJSON_GetObjectItem(o, obj) : o, key);
+}
+
+/* Tokens and cost of full.json: call 4 (claude-sonnet-4-6-20260101) has 18250 input tokens,
+ * 17000 of them cache reads, and 160 output; decode 8 has 110 output and no model
+ * (unpriced). With prices_test.tsv (2 / 10 / 0.5 / 4 / 20 USD per M): 1250 x 2 + 160 x 10
+ * + 17000 x 0.5 = 12600 uUSD. With the shipped table (claude-sonnet-4*: 3 / 15 / 0.30):
+ * 1250 x 3 + 160 x 15 + 17000 x 0.3 = 11250 uUSD. Tool 6 failed: the answer that asked for
+ * it (call 4, ended 1 ms before) spent its 160 output tokens on Waste: 1600 / 2400 uUSD. */
+static void test_cost(void)
+{
+	struct xa_prices *p = NULL;
+	struct xa_options o = opts(3, 0.2, 0);
+	cJSON *d;
+
+	CHECK(!xa_prices_load(TD "prices_test.tsv", &p, stderr), "prices_test.tsv refused");
+	o.prices = p;
+	d = turn_report("full", "full_cost", o);
+	CHECK(usage(d, NULL, "input") == 18250 && usage(d, NULL, "output") == 270 &&
+	      usage(d, NULL, "cache_read") == 17000 && usage(d, NULL, "reasoning") == 0,
+	      "token categories");
+	CHECK(usage(d, NULL, "calls") == 2 && usage(d, NULL, "unpriced_calls") == 1, "calls");
+	CHECK(NEAR(usage(d, NULL, "cost_usd"), 0.0126), "cost %.9g", usage(d, NULL, "cost_usd"));
+	CHECK(usage(d, "waste", "output") == 160 && usage(d, "waste", "input") == 0 &&
+	      NEAR(usage(d, "waste", "cost_usd"), 0.0016), "waste tokens");
+	CHECK(!strcmp(str(cJSON_GetObjectItem(usage_obj(d), "prices"), "date"), "2026-01-15"),
+	      "price date");
+	CHECK(!strcmp(str(cJSON_GetArrayItem(cJSON_GetObjectItem(d, "llm_calls"), 0), "waste_l3"),
+		      "compute.waste.failed_tool_call"), "the asking call is marked");
+	cJSON_Delete(d);
+	xa_prices_free(p);
+	d = turn_report("full", "full_cost_default", opts(3, 0.2, 0));
+	CHECK(NEAR(usage(d, NULL, "cost_usd"), 0.01125), "default cost %.9g",
+	      usage(d, NULL, "cost_usd"));
+	CHECK(NEAR(usage(d, "waste", "cost_usd"), 0.0024), "default waste cost");
+	cJSON_Delete(d);
+}
+
 static void test_full(void)
 {
 	cJSON *d = turn_report("full", "full", opts(4, 0.2, 0));
@@ -492,7 +539,7 @@ static void test_errors(void)
 	      "invalid turn accepted");
 	fclose(err);
 	CHECK(t == NULL && strstr(buf, "turn_002.json:") != NULL, "error text: %s", buf);
-	CHECK(xa_analyze_session_dir(TD "no_such_dir", &o, &s, NULL) == XA_EFAIL, "missing dir");
+	CHECK(xa_analyze_session_dir(TD "no_such_dir", &o, &s, NULL) == XA_EINVALID, "missing dir");
 	CHECK(xa_analyze_session_dir(TD, &o, &s, NULL) == XA_EINVALID, "dir without turns");
 	CHECK(xa_parse_grades("A,B", &o.grades) == 0 && o.grades == 3, "grades A,B");
 	CHECK(xa_parse_grades("A,,B", &o.grades) && xa_parse_grades("D", &o.grades) &&
@@ -519,6 +566,7 @@ int main(int argc, char **argv)
 	test_gpu();
 	test_custom_stage();
 	test_full();
+	test_cost();
 	test_session_growth();
 	test_session_skip();
 	test_session_ebpf();

@@ -117,7 +117,8 @@ int xa_scan_path(const struct xa_scan *sc, int64_t idx, char *path, size_t len)
 		if (!(sc->widths & (1u << w)))
 			continue;
 		snprintf(path, len, "%s/turn_%0*lld.json", sc->dir, w, (long long)idx);
-		if (!stat(path, &st))
+		/* lstat: a dangling link or a loop is found, then refused by the reader, never skipped unseen */
+		if (!lstat(path, &st))
 			return 0;
 	}
 	return -1;

@@ -100,8 +100,7 @@ static int is_stage(const struct xa_span *s, const char *name)
 	return !strcmp(s->stage_name, name);
 }
 
-/* An LLM call: llm_inference, or a decode/prefill span outside one. */
-static int is_call(const struct xa_trace *tr, const struct xa_span *s)
+int xa_is_llm_call(const struct xa_trace *tr, const struct xa_span *s)
 {
 	const struct xa_span *p = s->parent >= 0 ? &tr->spans[s->parent] : NULL;
 
@@ -153,7 +152,7 @@ static void span_features(const struct xa_trace *tr, const struct xa_span *s, do
 		f[F_RP_CPU] += cpu;
 		f[F_RP_N]++;
 	}
-	if (is_call(tr, s))
+	if (xa_is_llm_call(tr, s))
 		call_features(s, f);
 	if (s->stage && !s->waste_l3 &&
 	    !strcmp(s->stage->l3_home, "intelligent.processing.slow_decode"))

@@ -31,6 +31,8 @@ enum xa_attr {
 	XA_A_STATUS,     /* http.response.status_code */
 	XA_A_EXIT,       /* process.exit.code */
 	XA_A_BODY,       /* http.response.body.size */
+	XA_A_CACHE_WRITE,/* gen_ai.usage.cache_creation.input_tokens */
+	XA_A_REASONING,  /* gen_ai.usage.reasoning.output_tokens */
 	XA_A_COUNT
 };
 extern const char *const xa_attr_names[XA_A_COUNT]; /* the TurnTrace attribute names */
@@ -53,6 +55,7 @@ struct xa_span {
 	double attr[XA_A_COUNT];
 	uint32_t attr_have;      /* bit i: attr[i] present */
 	int finish_length;       /* finish reason length/max_tokens */
+	char model[64];          /* gen_ai.response.model, else gen_ai.request.model */
 	uint64_t *tok_times;     /* xperf.token_times_ns, owned */
 	size_t ntok;
 	int synthetic;           /* carved by normalize.c (ttft, streaming_gap) */
@@ -66,6 +69,15 @@ struct xa_seg {
 	int span;
 	enum xp_domain domain;
 	enum xp_category category; /* the span's dominant category */
+};
+
+/* One LLM call's tokens and cost (cost.c). */
+struct xa_call {
+	int64_t span;
+	char model[64];
+	struct xa_usage use;
+	double usd_by[XA_TOK_COUNT]; /* cost of each category (billed counts x prices) */
+	const char *waste_l3; /* why its tokens were waste, NULL when they were not */
 };
 
 /* Which turn: from the file's top level (path as given). */
@@ -145,6 +157,10 @@ struct xa_turn {
 	struct xa_seg *segs;      /* timeline, owned */
 	size_t nsegs;
 	char (*seg_stage)[48];    /* stage label per segment */
+	struct xa_usage use, waste; /* tokens and cost of its LLM calls; of the wasted ones */
+	struct xa_call *calls;    /* owned */
+	size_t ncalls;
+	char unpriced_model[64];  /* the first model that matched no price */
 };
 
 /* One row of the session's per-turn table (spilled to a temp file). */
@@ -157,6 +173,8 @@ struct xa_row {
 	int32_t top_l3;  /* fired point with the most time, -1 when none fired */
 	uint32_t nfired;
 	int32_t complete;
+	double out_tok;  /* output tokens of its LLM calls */
+	double usd, waste_usd;
 };
 
 #define XA_SLOWEST 5
@@ -182,6 +200,7 @@ struct xa_session {
 	uint64_t dropped;
 	unsigned warnings, corrections;
 	char tier[16];
+	double dec_tok, dec_ns; /* output tokens and decode time of successful calls */
 };
 
 /* aggregate.c: fold one analysed turn into s; 0 ok, -1 on a write error. */
@@ -226,6 +245,11 @@ void xa_metrics(const struct xa_trace *tr, struct xa_turn *t);
 void xa_drill(struct xa_turn *t, const struct xa_options *o);
 /* The most a fix of point p (under l2, metric value, ns charged) saves: 0 unless it fires. */
 uint64_t xa_savings(const struct xp_l3 *p, const struct xp_l2 *l2, uint64_t ns, double value);
+
+/* cost.c: tokens and cost of every LLM call, the turn's sums, and the waste ones. */
+int xa_tokens(const struct xa_trace *tr, struct xa_turn *t, const struct xa_prices *p);
+/* metrics.c: an LLM call (llm_inference, or decode/prefill outside one). */
+int xa_is_llm_call(const struct xa_trace *tr, const struct xa_span *s);
 
 /* metrics.c: the points that compare a turn with the previous one (prev: its features). */
 void xa_metrics_session(struct xa_turn *t, const double *prev);

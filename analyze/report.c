@@ -89,6 +89,11 @@ size_t xa_savings_ranked(const struct xa_view *v, size_t *idx)
 	return k;
 }
 
+const struct xa_prices *xa_view_prices(const struct xa_view *v)
+{
+	return v->o->prices ? v->o->prices : xa_prices_default();
+}
+
 static int render(const struct xa_view *v, FILE *out)
 {
 	int rc;

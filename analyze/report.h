@@ -31,6 +31,9 @@ size_t xa_top_points(const struct xa_view *v, size_t *idx, size_t n);
 /* Every fired point, most time saved first (ties: theory's order); idx holds XA_MAX_L3. */
 size_t xa_savings_ranked(const struct xa_view *v, size_t *idx);
 
+/* The price table a report was priced with. */
+const struct xa_prices *xa_view_prices(const struct xa_view *v);
+
 int xa_report_json(const struct xa_view *v, FILE *out);
 int xa_report_text(const struct xa_view *v, FILE *out);
 int xa_report_html(const struct xa_view *v, FILE *out);

@@ -271,6 +271,34 @@ static void savings_section(const struct xa_view *v, FILE *out)
 		     "nothing else moves (%s share).</p></div>", v->s ? "session" : "turn");
 }
 
+/* Tokens by category, cost and waste (analyze/README.md, "Tokens and cost"). */
+static void tokens_section(const struct xa_view *v, FILE *out)
+{
+	const struct xa_usage *u[2] = { &v->t->use, &v->t->waste };
+	const struct xa_prices *p = xa_view_prices(v);
+
+	fputs("<h2>Tokens and cost</h2><div class=\"card\"><table><tr><th></th>", out);
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		fprintf(out, "<th class=\"num\">%s</th>", xa_tok_names[k]);
+	fputs("<th class=\"num\">calls</th><th class=\"num\">cost (USD)</th></tr>", out);
+	for (int r = 0; r < 2; r++) {
+		fprintf(out, "<tr><td>%s</td>", r ? "waste" : "all");
+		for (int k = 0; k < XA_TOK_COUNT; k++)
+			fprintf(out, "<td class=\"num\">%.0f</td>", u[r]->tok[k]);
+		fprintf(out, "<td class=\"num\">%u</td><td class=\"num\">%.6f</td></tr>",
+			u[r]->calls, u[r]->usd);
+	}
+	fputs("</table><p class=\"ev\">Prices: ", out);
+	xp_html_escape(out, xa_prices_source(p));
+	fprintf(out, ", %s.", xa_prices_date(p));
+	if (v->t->use.unpriced) {
+		fprintf(out, " %u calls unpriced (no pattern matches model ", v->t->use.unpriced);
+		xp_html_escape(out, v->t->unpriced_model);
+		fputs("): their tokens count, their cost does not.", out);
+	}
+	fputs("</p></div>", out);
+}
+
 static void session_tables(const struct xa_session *s, FILE *out)
 {
 	fprintf(out, "<h2>Trends</h2><div class=\"card\"><p>TTFT drift %+.3f ms per turn over %.0f "
@@ -341,6 +369,7 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 	turn_bars(v, out);
 	drill_tree(v, out);
 	savings_section(v, out);
+	tokens_section(v, out);
 	if (v->s)
 		session_tables(v->s, out);
 	else

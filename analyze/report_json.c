@@ -147,6 +147,45 @@ static void add_tree(const struct xa_view *v, cJSON *root)
 		cJSON_AddItemToArray(top, savings_json(v, idx[k]));
 }
 
+static cJSON *usage_json(const struct xa_usage *u)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		cJSON_AddNumberToObject(j, xa_tok_names[k], u->tok[k]);
+	cJSON_AddNumberToObject(j, "calls", u->calls);
+	cJSON_AddNumberToObject(j, "unpriced_calls", u->unpriced);
+	cJSON_AddNumberToObject(j, "cost_usd", u->usd);
+	return j;
+}
+
+/* Tokens by category, cost, waste, the price table used; a turn's calls one by one. */
+static void add_tokens(const struct xa_view *v, cJSON *root)
+{
+	const struct xa_prices *p = xa_view_prices(v);
+	cJSON *j = usage_json(&v->t->use), *pr, *arr;
+
+	cJSON_AddItemToObject(root, "tokens", j);
+	cJSON_AddStringToObject(j, "unpriced_model", v->t->unpriced_model);
+	cJSON_AddItemToObject(j, "waste", usage_json(&v->t->waste));
+	pr = cJSON_AddObjectToObject(j, "prices");
+	cJSON_AddStringToObject(pr, "source", xa_prices_source(p));
+	cJSON_AddStringToObject(pr, "date", xa_prices_date(p));
+	if (v->s)
+		return;
+	arr = cJSON_AddArrayToObject(root, "llm_calls");
+	for (size_t i = 0; i < v->t->ncalls; i++) {
+		const struct xa_call *c = &v->t->calls[i];
+		cJSON *n = usage_json(&c->use);
+
+		cJSON_DeleteItemFromObject(n, "calls");
+		cJSON_AddNumberToObject(n, "span", (double)c->span);
+		cJSON_AddStringToObject(n, "model", c->model);
+		cJSON_AddStringToObject(n, "waste_l3", c->waste_l3 ? c->waste_l3 : "");
+		cJSON_AddItemToArray(arr, n);
+	}
+}
+
 static void add_turn_facts(const struct xa_turn *t, cJSON *root)
 {
 	cJSON *j = cJSON_AddObjectToObject(root, "turn"), *arr;
@@ -239,6 +278,9 @@ static cJSON *row_json(const struct xa_row *r)
 	cJSON_AddStringToObject(j, "top_l3", r->top_l3 >= 0 ? xp_l3_table[r->top_l3].id : "");
 	cJSON_AddNumberToObject(j, "fired", r->nfired);
 	cJSON_AddBoolToObject(j, "complete", r->complete);
+	cJSON_AddNumberToObject(j, "output_tokens", r->out_tok);
+	cJSON_AddNumberToObject(j, "cost_usd", r->usd);
+	cJSON_AddNumberToObject(j, "waste_cost_usd", r->waste_usd);
 	return j;
 }
 
@@ -248,7 +290,11 @@ static int stream_rows(const struct xa_session *s, char *head, FILE *out)
 	size_t len = strlen(head);
 	struct xa_row r;
 
-	while (len && (head[len - 1] == '}' || head[len - 1] == '\n'))
+	while (len && head[len - 1] == '\n')
+		head[--len] = '\0';
+	if (len && head[len - 1] == '}') /* the document's own closing brace only */
+		head[--len] = '\0';
+	while (len && head[len - 1] == '\n')
 		head[--len] = '\0';
 	fprintf(out, "%s,\n\t\"turns\":\t[", head);
 	for (size_t i = 0; i < s->turns; i++) {
@@ -284,6 +330,7 @@ int xa_report_json(const struct xa_view *v, FILE *out)
 	else
 		add_turn_facts(v->t, root);
 	add_tree(v, root);
+	add_tokens(v, root);
 	txt = xp_json_print(root, 1);
 	cJSON_Delete(root);
 	if (!txt)

@@ -163,6 +163,32 @@ static void savings(const struct xa_view *v, FILE *out)
 	}
 }
 
+static double tok_sum(const struct xa_usage *u)
+{
+	double n = 0;
+
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		n += u->tok[k];
+	return n;
+}
+
+/* Tokens by category, cost and waste (analyze/README.md, "Tokens and cost"). */
+static void tokens(const struct xa_view *v, FILE *out)
+{
+	const struct xa_usage *u = &v->t->use, *w = &v->t->waste;
+	const struct xa_prices *p = xa_view_prices(v);
+
+	fprintf(out, "\nTokens and cost (prices: %.40s, %s)\n", xa_prices_source(p),
+		xa_prices_date(p));
+	fprintf(out, "  input %.0f  output %.0f  cache read %.0f  cache write %.0f  "
+		     "reasoning %.0f\n", u->tok[XA_TOK_INPUT], u->tok[XA_TOK_OUTPUT],
+		u->tok[XA_TOK_CACHE_READ], u->tok[XA_TOK_CACHE_WRITE], u->tok[XA_TOK_REASONING]);
+	fprintf(out, "  cost $%.6f over %u LLM calls", u->usd, u->calls);
+	if (u->unpriced)
+		fprintf(out, " (%u unpriced: %.24s)", u->unpriced, v->t->unpriced_model);
+	fprintf(out, "\n  waste: %.0f tokens, $%.6f, in %u calls\n", tok_sum(w), w->usd, w->calls);
+}
+
 static void strip(const struct xa_turn *t, FILE *out)
 {
 	char cats[STRIP + 1] = "", doms[STRIP + 1] = "";
@@ -243,6 +269,7 @@ int xa_report_text(const struct xa_view *v, FILE *out)
 		100 * v->o->threshold, grades);
 	tree(v, out);
 	savings(v, out);
+	tokens(v, out);
 	if (v->s) {
 		session_part(v->s, out);
 		return 0;

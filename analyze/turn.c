@@ -17,7 +17,8 @@
 const char *const xa_attr_names[XA_A_COUNT] = {
 	"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
 	"gen_ai.usage.cache_read.input_tokens", "xperf.ttft_ns", "http.response.status_code",
-	"process.exit.code", "http.response.body.size",
+	"process.exit.code", "http.response.body.size", "gen_ai.usage.cache_creation.input_tokens",
+	"gen_ai.usage.reasoning.output_tokens",
 };
 
 /* A finite number well inside the int64 range (so that conversions are defined). */
@@ -59,6 +60,7 @@ static void read_counters(struct xa_span *s, const struct tt_span *sp)
 		}
 	}
 }
+
 static void read_attrs(struct xa_span *s, const cJSON *a)
 {
 	const cJSON *fr = cJSON_GetObjectItemCaseSensitive(a, "gen_ai.response.finish_reasons");
@@ -73,6 +75,13 @@ static void read_attrs(struct xa_span *s, const cJSON *a)
 			s->attr_have |= 1u << i;
 		}
 	}
+	const char *model = cJSON_GetStringValue(
+		cJSON_GetObjectItemCaseSensitive(a, "gen_ai.response.model"));
+
+	if (!model || !model[0])
+		model = cJSON_GetStringValue(
+			cJSON_GetObjectItemCaseSensitive(a, "gen_ai.request.model"));
+	copy_str(s->model, sizeof(s->model), model ? model : "");
 	cJSON_ArrayForEach(it, fr) {
 		if (cJSON_IsString(it) && (!strcmp(it->valuestring, "length") ||
 					   !strcmp(it->valuestring, "max_tokens")))

@@ -31,12 +31,19 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	if (c->resp_model[0])
 		cJSON_AddStringToObject(at, "gen_ai.response.model", c->resp_model);
 	if (c->input_tokens >= 0)
-		cJSON_AddNumberToObject(at, "gen_ai.usage.input_tokens", (double)c->input_tokens);
+		cJSON_AddNumberToObject(at, "gen_ai.usage.input_tokens",
+					(double)xp_llm_input_tokens(c));
 	if (c->output_tokens >= 0)
 		cJSON_AddNumberToObject(at, "gen_ai.usage.output_tokens", (double)c->output_tokens);
 	if (c->cache_read_tokens >= 0)
 		cJSON_AddNumberToObject(at, "gen_ai.usage.cache_read.input_tokens",
 					(double)c->cache_read_tokens);
+	if (c->cache_write_tokens >= 0)
+		cJSON_AddNumberToObject(at, "gen_ai.usage.cache_creation.input_tokens",
+					(double)c->cache_write_tokens);
+	if (c->reasoning_tokens >= 0)
+		cJSON_AddNumberToObject(at, "gen_ai.usage.reasoning.output_tokens",
+					(double)c->reasoning_tokens);
 	if (c->finish_reason[0]) {
 		arr = cJSON_AddArrayToObject(at, "gen_ai.response.finish_reasons");
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->finish_reason));

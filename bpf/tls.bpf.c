@@ -88,6 +88,7 @@ static __always_inline int call_enter(struct pt_regs *ctx, enum xp_tls_fn fn)
 	c.call_ns = bpf_ktime_get_ns();
 	c.fd = -1;
 	c.fn = fn;
+	c.located = bpf_get_attach_cookie(ctx) & 0xffff;
 	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
 	return 0;
 }
@@ -118,6 +119,31 @@ static __always_inline struct tls_conn *conn_get(__u64 ssl, __u32 tgid, __u64 st
 	*flags |= XP_TLS_NEW_CONN;
 	bpf_map_update_elem(&tls_conns, &k, &fresh, BPF_ANY);
 	return bpf_map_lookup_elem(&tls_conns, &k);
+}
+
+/*
+ * Located functions have no SSL_free probe: an SSL* reused by a new
+ * connection shows as a new socket under it. End the old id as SSL_free
+ * would (XP_EV_TLS_FREE with its totals) and start again at position 0.
+ */
+static __always_inline void conn_restart(struct tls_conn *conn, __u64 ssl, __u64 sock_id,
+					 struct task_struct *task, __u8 *flags)
+{
+	struct xp_tls_free *e;
+
+	if (!conn->sock_id || !sock_id || conn->sock_id == sock_id)
+		return;
+	e = xp_reserve(XP_EV_TLS_FREE, sizeof(*e));
+	if (e) {
+		xp_fill_hdr(&e->hdr, XP_EV_TLS_FREE, sizeof(*e), task);
+		e->ssl = ssl;
+		e->sock_id = conn->sock_id;
+		e->bytes[0] = conn->pos[0];
+		e->bytes[1] = conn->pos[1];
+		bpf_ringbuf_submit(e, 0);
+	}
+	conn->pos[0] = conn->pos[1] = 0;
+	*flags |= XP_TLS_NEW_CONN;
 }
 
 /* A memory-BIO stack read its socket just before this SSL_read: take it. */
@@ -195,6 +221,8 @@ static __always_inline int call_exit(struct pt_regs *ctx)
 	conn = conn_get(c.ssl, id >> 32, r->hdr.start_ns, &cc.first_flags);
 	if (!conn)
 		return 0;
+	if (c.located)
+		conn_restart(conn, c.ssl, c.sock_id, task, &cc.first_flags);
 	if (c.sock_id) {
 		conn->sock_id = c.sock_id;
 		conn->fd = c.fd;
@@ -210,6 +238,8 @@ static __always_inline int call_exit(struct pt_regs *ctx)
 	r->call_len = moved;
 	r->dir = dir;
 	r->fn = c.fn;
+	r->located = c.located;
+	cc.flags |= c.located ? XP_TLS_LOCATED : 0;
 	cc.buf = c.buf;
 	cc.capture = moved < cap_bytes ? moved : cap_bytes;
 	cc.last_flags = XP_TLS_LAST | (cc.capture < moved ? XP_TLS_TRUNC : 0);

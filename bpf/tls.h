@@ -51,6 +51,8 @@ enum xp_tls_flags {
 				 * (after a mid-connection attach, earlier bytes are unknown) */
 	XP_TLS_SOCK_INFERRED = 16, /* sock_id not from a nested syscall but from the
 				    * thread's last socket receive (memory BIOs: node) */
+	XP_TLS_LOCATED = 32,	/* from a function found by analysis, not by symbol
+				 * (userspace/locate): delivered only once self-checked */
 };
 
 /*
@@ -71,7 +73,10 @@ struct xp_tls_data {
 	__u8 dir;		/* enum xp_tls_dir */
 	__u8 fn;		/* enum xp_tls_fn */
 	__u8 flags;		/* enum xp_tls_flags */
-	__u8 pad[5];
+	__u8 pad;
+	__u16 located;		/* XP_TLS_LOCATED: 1 + index of the located file
+				 * (userspace/tls_probes.h), 0 for a symbol */
+	__u8 pad2[2];
 	char data[XP_TLS_CHUNK];
 };
 
@@ -96,6 +101,8 @@ struct xp_tls_call {
 	__u64 sock_id;		/* set by a nested socket read/write, 0 if none */
 	__s32 fd;		/* the same, -1 if none */
 	__u32 fn;		/* enum xp_tls_fn */
+	__u32 located;		/* the uprobe's cookie: see xp_tls_data.located */
+	__u32 pad;
 };
 
 /*

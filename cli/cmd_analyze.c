@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/analyze.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "lib/atomic_file.h"
 
@@ -25,22 +26,30 @@ static void usage(FILE *out)
 		"  --measurability A,B,C    grades of L3 points kept; filtered points'\n"
 		"                           time folds into Processing (A,B,C by default)\n"
 		"  --threshold 0.2          drill into nodes above this share of turn time\n"
+		"  --prices FILE            price table (analyze/README.md; the shipped one\n"
+		"                           by default)\n"
 		"  -o OUT                   write the report to OUT (mode 0600)\n");
 }
 
 struct args {
-	const char *mode, *path, *out;
+	const char *mode, *path, *out, *prices;
 	struct xa_options opt;
 };
 
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
+	static const char *const names[] = { "--format", "--depth", "--measurability",
+					     "--threshold", "-o", NULL };
+	unsigned seen = 0;
+
 	xa_options_default(&a->opt);
 	for (int i = 1; i < argc; i++) {
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = 0;
 
+		if (xp_arg_repeated("analyze", names, k, &seen))
+			return -1;
 		if (!strcmp(k, "--format") && v)
 			bad = xa_parse_format(v, &a->opt.format);
 		else if (!strcmp(k, "--depth") && v)
@@ -51,6 +60,8 @@ static int parse(int argc, char **argv, struct args *a)
 			bad = xa_parse_threshold(v, &a->opt.threshold);
 		else if (!strcmp(k, "-o") && v)
 			a->out = v;
+		else if (!strcmp(k, "--prices") && v)
+			a->prices = v;
 		else if (k[0] == '-' || (a->mode && a->path))
 			bad = -1, v = NULL;
 		else if (!a->mode)
@@ -90,6 +101,7 @@ int cmd_analyze(int argc, char **argv)
 	struct xa_session *s = NULL;
 	struct xa_turn *t = NULL;
 	struct args a = { 0 };
+	struct xa_prices *prices = NULL;
 	int rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -100,6 +112,9 @@ int cmd_analyze(int argc, char **argv)
 		usage(stderr);
 		return XP_EXIT_USAGE;
 	}
+	if (a.prices && xa_prices_load(a.prices, &prices, stderr))
+		return XP_EXIT_INVALID;
+	a.opt.prices = prices;
 	if (!strcmp(a.mode, "turn"))
 		rc = xa_analyze_turn_file(a.path, &a.opt, &t, stderr);
 	else
@@ -110,5 +125,6 @@ int cmd_analyze(int argc, char **argv)
 		fprintf(stderr, "xperf analyze: %s: analysis failed\n", a.path);
 	xa_turn_free(t);
 	xa_session_free(s);
+	xa_prices_free(prices);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "export/export.h"
 #include "lib/atomic_file.h"
@@ -46,6 +47,8 @@ static int parse_offset(const char *s, int64_t *out)
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
+	static const char *const names[] = { "--format", "-o", "--clock-offset-ns", NULL };
+	unsigned seen = 0;
 	int i = 1;
 
 	a->opt.clock_offset_ns = xe_clock_offset_now();
@@ -57,6 +60,8 @@ static int parse(int argc, char **argv, struct args *a)
 			i++;
 			break;
 		}
+		if (xp_arg_repeated("export", names, k, &seen))
+			return -1;
 		if (!bad && !strcmp(k, "--format"))
 			bad = xe_parse_format(v, &a->opt.format), a->have_format = 1;
 		else if (!bad && !strcmp(k, "-o"))

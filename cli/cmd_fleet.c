@@ -3,13 +3,17 @@
  * cmd_fleet.c - `xperf fleet report DIR [--format text|json|html] [-o OUT]`
  * and `xperf fleet serve DIR [--listen HOST:PORT] [--interval S]`
  * (fleet/fleet.h does the work). The report goes to stdout, or with -o to a
- * file written atomically with mode 0600. Exit: 0 ok, 1 runtime failure (DIR
- * unreadable, write error, cannot listen), 2 no valid session under DIR,
- * 64 usage.
+ * file written atomically with mode 0600. Exit (lib/exit_codes.h): 0 ok,
+ * 1 runtime failure (write error, cannot listen), 2 invalid input (DIR
+ * missing or not a directory, no valid session under DIR, -o refused),
+ * 64 usage (unknown or repeated option).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "fleet/fleet.h"
 #include "lib/atomic_file.h"
@@ -20,18 +24,19 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: xperf fleet report DIR [--format text|json|html] [-o OUT]\n"
+		"usage: xperf fleet report DIR [--format text|json|html] [--prices FILE] [-o OUT]\n"
 		"       xperf fleet serve DIR [--listen HOST:PORT] [--interval S]\n"
 		"DIR holds NODE/SESSION/turn_*.json (or SESSION/turn_*.json: DIR is one node).\n"
 		"report: bottleneck frequency, L1 shares, worst sessions, invalid files\n"
-		"        (text by default; -o writes OUT atomically, mode 0600).\n"
+		"        (text by default; -o writes OUT atomically, mode 0600); tokens and\n"
+		"        cost priced with --prices FILE (analyze/README.md) or the shipped table.\n"
 		"serve:  Prometheus metrics at http://HOST:PORT/metrics, DIR rescanned every\n"
 		"        S seconds (default " DEFAULT_LISTEN ", %d s); stops on SIGTERM.\n",
 		DEFAULT_INTERVAL);
 }
 
 struct args {
-	const char *mode, *dir, *out, *listen;
+	const char *mode, *dir, *out, *listen, *prices;
 	enum fleet_format format;
 	unsigned interval;
 };
@@ -63,6 +68,12 @@ static int set_out(struct args *a, const char *v)
 	return 0;
 }
 
+static int set_prices(struct args *a, const char *v)
+{
+	a->prices = v;
+	return 0;
+}
+
 static int set_listen(struct args *a, const char *v)
 {
 	a->listen = v;
@@ -77,18 +88,24 @@ static const struct {
 	{ "--format", set_format },
 	{ "--interval", set_interval },
 	{ "--listen", set_listen },
+	{ "--prices", set_prices },
 	{ "-o", set_out },
 };
 
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
+	static const char *const names[] = { "--format", "--interval", "--listen", "-o", NULL };
+	unsigned seen = 0;
+
 	for (int i = 1; i < argc; i++) {
 		size_t k = 0;
 
 		while (k < sizeof(options) / sizeof(options[0]) && strcmp(argv[i], options[k].name))
 			k++;
 		if (k < sizeof(options) / sizeof(options[0])) {
+			if (xp_arg_repeated("fleet", names, argv[i], &seen))
+				return -1;
 			if (i + 1 == argc || options[k].set(a, argv[i + 1])) {
 				fprintf(stderr, "xperf fleet: invalid value for %s\n", argv[i]);
 				return -1;
@@ -141,11 +158,16 @@ static int emit(struct fleet_agg *a, const struct args *args)
 
 static int report(const struct args *args)
 {
+	struct xa_prices *prices = NULL;
 	struct fleet_agg a;
 	int rc;
 
-	if (fleet_agg_init(&a, args->dir) || fleet_collect(args->dir, &a, stderr)) {
+	if (args->prices && xa_prices_load(args->prices, &prices, stderr))
+		return XP_EXIT_INVALID;
+	if (fleet_agg_init(&a, args->dir) || (a.prices = prices, 0) ||
+	    fleet_collect(args->dir, &a, stderr)) {
 		fleet_agg_free(&a);
+		xa_prices_free(prices);
 		return XP_EXIT_FAIL;
 	}
 	if (!a.sessions) {
@@ -161,12 +183,14 @@ static int report(const struct args *args)
 			"xperf fleet: %u invalid files, %u failed sessions (listed above)\n",
 			a.invalid_files, a.failed_sessions);
 	fleet_agg_free(&a);
+	xa_prices_free(prices);
 	return rc;
 }
 
 int cmd_fleet(int argc, char **argv)
 {
 	struct args a = { .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVAL };
+	struct stat st;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
@@ -175,6 +199,11 @@ int cmd_fleet(int argc, char **argv)
 	if (parse(argc, argv, &a)) {
 		usage(stderr);
 		return XP_EXIT_USAGE;
+	}
+	if (stat(a.dir, &st) || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "xperf fleet: %s: %s\n", a.dir,
+			errno == ENOENT ? "no such directory" : "not a directory");
+		return XP_EXIT_INVALID;
 	}
 	if (!strcmp(a.mode, "serve")) {
 		int rc = fleet_serve(a.dir, a.listen, a.interval);

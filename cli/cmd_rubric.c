@@ -54,16 +54,17 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 
 static int parse_sizes(const char *s, struct xp_rb_opts *o)
 {
-	char buf[1024], *save = NULL;
+	char buf[1024], *rest = buf, *t;
 
 	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
 		return -1;
 	o->nsizes = 0;
-	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save))
+	/* strsep, not strtok: "1,,2" and "1,2," have an empty item, refused */
+	while ((t = strsep(&rest, ",")))
 		if (o->nsizes == XP_RB_MAX_SIZES ||
 		    parse_long(t, 1, LONG_MAX / 2, &o->sizes[o->nsizes++]))
 			return -1;
-	return o->nsizes ? 0 : -1;
+	return 0;
 }
 
 static int pick(const char *s, const char *const *names, int n)
@@ -95,6 +96,15 @@ static const struct option longopts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static const char *long_name(int c)
+{
+	const struct option *p = longopts;
+
+	while (p->name && p->val != c)
+		p++;
+	return p->name ? p->name : "?";
+}
 
 /* Options that only store their argument. */
 static const struct {
@@ -248,6 +258,7 @@ int cmd_rubric(int argc, char **argv)
 		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5,
 		.timeout_s = 1800
 	};
+	unsigned char seen[128] = { 0 };
 	int c, rc;
 
 	optind = 1;
@@ -258,6 +269,8 @@ int cmd_rubric(int argc, char **argv)
 			return XP_EXIT_OK;
 		}
 		const char *arg = c == '?' || c == ':' ? argv[optind - 1] : optarg;
+		if (c > 0 && c < 128 && c != '?' && c != ':' && seen[c]++)
+			return bad("--%s given twice", long_name(c));
 		if ((rc = apply(c, arg, &o)) != XP_EXIT_OK)
 			return rc;
 	}

@@ -338,12 +338,15 @@ static int print_json(void)
 
 int cmd_theory(int argc, char **argv)
 {
-	const char *format = "text";
+	const char *format = NULL;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return XP_EXIT_OK;
+		} else if (format && !strncmp(argv[i], "--format", 8)) {
+			fprintf(stderr, "xperf theory: --format given twice\n");
+			return XP_EXIT_USAGE;
 		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
 			format = argv[++i];
 		} else if (!strncmp(argv[i], "--format=", 9)) {
@@ -354,9 +357,9 @@ int cmd_theory(int argc, char **argv)
 			return XP_EXIT_USAGE;
 		}
 	}
-	if (!strcmp(format, "json"))
+	if (format && !strcmp(format, "json"))
 		return print_json();
-	if (strcmp(format, "text")) {
+	if (format && strcmp(format, "text")) {
 		fprintf(stderr, "xperf theory: unknown format '%s' (text or json)\n", format);
 		return XP_EXIT_USAGE;
 	}

@@ -108,7 +108,9 @@ static void validate_dir(const char *dir, struct totals *t)
 			validate_one(found.paths[i], t);
 	}
 	if (e.msg[0]) {
+		/* the directory itself is the invalid input: counted like a file */
 		print_error(&e, NULL);
+		t->files++;
 		t->bad++;
 		t->errors++;
 	}

@@ -282,12 +282,15 @@ int cmd_demo(int argc, char **argv)
 	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
 					      { NULL, 0, NULL, 0 } };
 	struct demo d = { 0 };
-	const char *out = ".xperf/demo";
+	const char *out = NULL;
 	int opt, rc = XP_EXIT_FAIL;
 
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		if (opt == 'o')
+		if (opt == 'o' && out) {
+			fprintf(stderr, "xperf demo: -o given twice\n");
+			return XP_EXIT_USAGE;
+		} else if (opt == 'o')
 			out = optarg;
 		else
 			return usage(opt == 'h' ? stdout : stderr, opt == 'h' ? XP_EXIT_OK :
@@ -295,6 +298,8 @@ int cmd_demo(int argc, char **argv)
 	}
 	if (optind != argc)
 		return usage(stderr, XP_EXIT_USAGE);
+	if (!out)
+		out = ".xperf/demo";
 	if (find_files(&d) == 0 && setup(&d, out) == 0 && start_mock(&d) == 0) {
 		printf("xperf demo: mock LLM provider on https://localhost:%d; tracing the sample "
 		       "agent\n(6 turns: a 429 and its retry, a failing tool, a stall, a repeated "

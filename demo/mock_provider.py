@@ -14,6 +14,7 @@ that write carry t_ns (just before the write) and t_done_ns (after it): the
 client receives the bytes inside that interval.
 
   mock_provider.py --dir D [--scenario demo|simple|long|slow] [--log F] [--port N]
+                   [--bytes DIR]
 Writes D/ca.pem and, once listening, D/port.
 """
 import argparse
@@ -101,6 +102,33 @@ class Script:
             return self.n, (self.steps.pop(0) if self.steps else dict(SIMPLE))
 
 
+class Tee:
+    """A connection's reader or writer that also appends every byte to a file
+    (--bytes DIR: conn-PORT.in / conn-PORT.out, PORT the client's): what the
+    server really received and sent, for byte-for-byte checks of captures."""
+
+    def __init__(self, f, path):
+        self.f, self.log = f, open(path, "ab", buffering=0)
+
+    def read(self, *a):
+        d = self.f.read(*a)
+        self.log.write(d)
+        return d
+
+    def readline(self, *a):
+        d = self.f.readline(*a)
+        self.log.write(d)
+        return d
+
+    def write(self, d):
+        n = self.f.write(d)
+        self.log.write(bytes(d))
+        return n
+
+    def __getattr__(self, name):
+        return getattr(self.f, name)
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     # TCP_NODELAY, as real API servers: with Nagle on, a small answer written while
@@ -110,6 +138,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *a):
         pass
+
+    def setup(self):
+        super().setup()
+        if self.server.bytes_dir:
+            base = os.path.join(self.server.bytes_dir, "conn-%d" % self.client_address[1])
+            self.rfile, self.wfile = Tee(self.rfile, base + ".in"), Tee(self.wfile, base + ".out")
 
     def do_GET(self):
         self.send_json(200, {"ok": True})
@@ -302,6 +336,7 @@ def main():
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--scenario", choices=sorted(SCENARIOS), default="simple")
     ap.add_argument("--log")
+    ap.add_argument("--bytes", help="log each connection's bytes in and out into this directory")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     cert, key = make_certs(a.dir)
@@ -315,6 +350,9 @@ def main():
     http.client.parse_headers(io.BytesIO(b"host: localhost\r\n\r\n"))
     srv.script = Script(SCENARIOS[a.scenario])
     srv.log = Log(a.log)
+    srv.bytes_dir = a.bytes
+    if a.bytes:
+        os.makedirs(a.bytes, exist_ok=True)
     tmp = os.path.join(a.dir, "port.tmp")
     with open(tmp, "w") as f:
         f.write("%d\n" % srv.server_address[1])

@@ -10,9 +10,12 @@
  */
 #include "export/otlp.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "export/export.h"
 #include "export/walk.h"
 
 #define SPAN_KIND_INTERNAL 1
@@ -296,6 +299,31 @@ static int open_resource(struct otlp *s, const struct xe_turn *t, struct xe_out 
 	return 0;
 }
 
+/* Whether mono + offset is a Unix time in OTLP's range here (int64 ns: 1970 to 2262). */
+static int in_epoch(uint64_t mono, int64_t offset)
+{
+	int64_t t;
+
+	return mono <= INT64_MAX && !__builtin_add_overflow((int64_t)mono, offset, &t) && t >= 0;
+}
+
+/* Whether offset maps a time of t (marks included) outside the epoch; that time in *bad. */
+static int out_of_epoch(const struct xe_turn *t, const struct mark *m, size_t n, int64_t offset,
+			uint64_t *bad)
+{
+	size_t k = 0, total = 2 + 2 * t->nspans + n;
+
+	for (; k < total; k++) {
+		*bad = k == 0 ? t->start : k == 1 ? t->end
+			: k < 2 + 2 * t->nspans ? (k % 2 ? t->spans[(k - 2) / 2].end
+							  : t->spans[(k - 2) / 2].start)
+						 : m[k - 2 - 2 * t->nspans].t;
+		if (!in_epoch(*bad, offset))
+			return 1;
+	}
+	return 0;
+}
+
 static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 {
 	struct otlp *s = st;
@@ -303,11 +331,20 @@ static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 	size_t nmarks = 0, next = 0;
 	struct mark *m = collect_marks(t, &nmarks);
 	int64_t offset = t->offset;
+	uint64_t bad;
 	cJSON *sp;
 
 	if (!m || (t->session_changed && open_resource(s, t, o))) {
 		free(m);
-		return -1;
+		return XE_EFAIL;
+	}
+	if (out_of_epoch(t, m, nmarks, offset, &bad)) {
+		fprintf(stderr,
+			"xperf export: %s: clock offset %lld (--clock-offset-ns or the file's clock "
+			"anchor) puts %llu ns outside the Unix times OTLP carries (1970 to 2262)\n",
+			t->path, (long long)offset, (unsigned long long)bad);
+		free(m);
+		return XE_EINVALID;
 	}
 	sp = root_span(t, tr, offset);
 	add_events(sp, m, nmarks, &next, -1, offset);
@@ -318,7 +355,7 @@ static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 		xe_put(o, sp);
 	}
 	free(m);
-	return 0;
+	return XE_OK;
 }
 
 static int otlp_begin(void *st, struct xe_out *o)

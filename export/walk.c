@@ -142,7 +142,7 @@ static int date_turn(struct walk *w, struct xe_turn *t)
 static int walk_turn(struct walk *w, struct xe_turn *t)
 {
 	const cJSON *sid = cJSON_GetObjectItemCaseSensitive(t->doc, "session_id");
-	int seen;
+	int seen, rc;
 
 	t->session_id = cJSON_GetStringValue(sid);
 	t->turn_index = (int64_t)xe_u64(t->doc, "turn_index");
@@ -156,7 +156,8 @@ static int walk_turn(struct walk *w, struct xe_turn *t)
 			(long long)t->turn_index, t->session_id);
 		return XE_EINVALID;
 	}
-	return w->ops->turn(w->st, t, w->o) || w->o->failed ? XE_EFAIL : XE_OK;
+	rc = w->ops->turn(w->st, t, w->o);
+	return rc == XE_EINVALID ? rc : rc || w->o->failed ? XE_EFAIL : XE_OK;
 }
 
 static int walk_file(struct walk *w, const char *path)
@@ -184,7 +185,7 @@ static int walk_dir(struct walk *w, const char *dir)
 {
 	struct xa_scan sc;
 	char path[1024];
-	int rc = XE_OK;
+	int rc = XE_OK, walked = 0;
 
 	if (xa_scan_dir(dir, &sc) || !sc.nfiles) {
 		fprintf(w->err, "xperf export: %s: %s\n", dir,
@@ -194,7 +195,11 @@ static int walk_dir(struct walk *w, const char *dir)
 	}
 	for (int64_t i = sc.lo; rc == XE_OK && i <= sc.hi; i++)
 		if (!xa_scan_path(&sc, i, path, sizeof(path)))
-			rc = walk_file(w, path);
+			rc = walk_file(w, path), walked++;
+	if (rc == XE_OK && !walked) {
+		fprintf(w->err, "xperf export: %s: no readable turn_NNN.json file\n", dir);
+		rc = XE_EINVALID;
+	}
 	return rc;
 }
 

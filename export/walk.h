@@ -53,7 +53,7 @@ struct xe_out {
 /* A format: called once before the first turn, once per turn, once after the last. */
 struct xe_format_ops {
 	int (*begin)(void *st, struct xe_out *o);
-	int (*turn)(void *st, const struct xe_turn *t, struct xe_out *o);
+	int (*turn)(void *st, const struct xe_turn *t, struct xe_out *o); /* XE_* */
 	int (*end)(void *st, struct xe_out *o);
 };
 

@@ -130,6 +130,9 @@ int fleet_add_session(struct fleet_agg *a, const struct fleet_input *in)
 	se->turns += in->turns;
 	se->incomplete += in->incomplete;
 	se->wall_ns += in->wall_ns;
+	se->usd += in->use.usd;
+	xa_usage_add(&a->use, &in->use);
+	xa_usage_add(&a->waste, &in->waste);
 	no->sessions++;
 	no->dropped_events += in->dropped_events;
 	fleet_copy_name(w.path, sizeof(w.path), in->path);

@@ -49,13 +49,16 @@ def expect(xperf, root, expected_path):
         add("xperf_invalid_files_total", {"node": node}, nd["invalid_files"])
     add("xperf_nodes", {}, len(exp["nodes"]))
     add("xperf_failed_sessions", {}, exp["failed_sessions"])
-    l2, l3 = {}, {}
+    l2, l3, tok = {}, {}, {}
     for sd in sessions(root):
         r = subprocess.run([xperf, "analyze", "session", sd, "--format", "json"],
                            capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
             continue
         doc = json.loads(r.stdout)
+        for k in TOKENS:
+            tok[k] = tok.get(k, 0) + doc["tokens"][k]
+            tok["waste_" + k] = tok.get("waste_" + k, 0) + doc["tokens"]["waste"][k]
         for n in doc["l2"]:
             l2[n["id"]] = l2.get(n["id"], 0) + n["ns"]
         for p in doc["l3"]:
@@ -69,8 +72,12 @@ def expect(xperf, root, expected_path):
         add("xperf_bottleneck_turns_total", {"l3": id_}, t)
         add("xperf_bottleneck_sessions", {"l3": id_}, s)
         add("xperf_bottleneck_seconds_total", {"l3": id_}, ns / 1e9)
-    json.dump({"metrics": out, "expected": exp}, sys.stdout, indent=1)
+    json.dump({"metrics": out, "expected": exp, "tokens": tok}, sys.stdout, indent=1)
     return 0
+
+
+TOKENS = ("input", "output", "cache_read", "cache_write", "reasoning", "calls", "unpriced_calls",
+          "cost_usd")
 
 
 def close(a, b):
@@ -105,6 +112,11 @@ def check_report(metrics_path, report_path):
             got = l2.get(lab["domain"] + "." + lab["category"], -1) / 1e9
             if not close(got, v):
                 errs.append("l2 %s.%s %s s, want %s" % (lab["domain"], lab["category"], got, v))
+    for k in TOKENS:  # tokens and cost: the sums of the sessions' own reports
+        for got, want in ((rep["tokens"][k], m["tokens"][k]),
+                          (rep["tokens"]["waste"][k], m["tokens"]["waste_" + k])):
+            if not close(got, want):
+                errs.append("tokens %s %s, want %s" % (k, got, want))
     turns = [b["turns"] for b in rep["bottlenecks"]]
     if turns != sorted(turns, reverse=True):
         errs.append("bottlenecks not ranked by turns: %s" % turns)

@@ -96,6 +96,18 @@ static uint64_t num(const cJSON *obj, const char *key)
 	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(obj, key), &v) ? 0 : v;
 }
 
+/* A `tokens` object of the analyzer's report (analyze/README.md, "Tokens and cost"). */
+static void read_usage(const cJSON *j, struct xa_usage *u)
+{
+	const cJSON *usd = cJSON_GetObjectItemCaseSensitive(j, "cost_usd");
+
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		u->tok[k] = (double)num(j, xa_tok_names[k]);
+	u->usd = cJSON_IsNumber(usd) && usd->valuedouble > 0 ? usd->valuedouble : 0;
+	u->calls = (unsigned)num(j, "calls");
+	u->unpriced = (unsigned)num(j, "unpriced_calls");
+}
+
 /* Fill in's figures from the session report `doc`; -1 when it lacks them. */
 static int read_report(const cJSON *doc, struct fleet_input *in)
 {
@@ -123,6 +135,9 @@ static int read_report(const cJSON *doc, struct fleet_input *in)
 		in->fired[p - xp_l3_table] = (unsigned)num(n, "fired_turns");
 		in->ns[p - xp_l3_table] = num(n, "ns");
 	}
+	read_usage(cJSON_GetObjectItemCaseSensitive(doc, "tokens"), &in->use);
+	read_usage(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc,
+						    "tokens"), "waste"), &in->waste);
 	top = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "bottlenecks"), 0);
 	in->top = cJSON_IsString(top) ? xp_l3_find(top->valuestring) : NULL;
 	return 0;
@@ -204,6 +219,7 @@ static int do_session(struct fleet_agg *a, const char *path, const char *node, F
 	memset(fired, 0, sizeof(fired));
 	memset(ns, 0, sizeof(ns));
 	xa_options_default(&o);
+	o.prices = a->prices;
 	rc = xa_analyze_session_dir(path, &o, &s, err);
 	if (rc == XA_OK && (!(doc = session_report(s, &o)) || read_report(doc, &in)))
 		rc = XA_EFAIL;

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analyze/analyze.h"
 #include "theory/theory.h"
 
 #define FLEET_NAME 128    /* node and agent names are cut to this (bytes, with the NUL) */
@@ -31,6 +32,7 @@ struct fleet_series {
 	char agent[FLEET_NAME];
 	unsigned sessions, turns, incomplete;
 	uint64_t wall_ns;
+	double usd; /* cost of its LLM calls (analyze/README.md, "Tokens and cost") */
 };
 
 struct fleet_node {
@@ -75,6 +77,8 @@ struct fleet_agg {
 	int scan_failed;     /* the trace directory could not be read */
 	double scan_seconds; /* how long the scan took (serve exports it) */
 	double scan_time;    /* when it ended, seconds since the epoch */
+	struct xa_usage use, waste; /* tokens and cost of every session; of the wasted ones */
+	const struct xa_prices *prices; /* NULL: the shipped table */
 };
 
 /* 0 ok, -1 out of memory. Free with fleet_agg_free (also after a failed init). */
@@ -98,6 +102,7 @@ struct fleet_input {
 	unsigned *fired; /* per L3 point (theory's order): turns fired */
 	uint64_t *ns;    /* per L3 point: time charged */
 	const struct xp_l3 *top;
+	struct xa_usage use, waste;
 };
 
 /* agg.c: fold one session in. 0 ok, -1 out of memory. */

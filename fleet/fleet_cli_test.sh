@@ -68,7 +68,7 @@ expect_rc 64 fleet report "$fix" --format xml
 expect_rc 64 fleet report "$fix" --bogus
 expect_rc 64 fleet serve "$fix" --interval 0
 expect_rc 64 fleet serve "$fix" --listen nonsense
-expect_rc 1 fleet report "$tmp/does-not-exist"
+expect_rc 2 fleet report "$tmp/does-not-exist"
 expect_rc 2 fleet report "$tmp/empty"
 expect_rc 2 fleet report "$fix/gpu-node-b/sess-b2"
 expect_rc 1 fleet report "$fix" -o "$tmp/no/such/dir/r.json"

@@ -122,10 +122,31 @@ static void lists(const struct fleet_agg *a, FILE *out)
 	fputs("</ul>\n", out);
 }
 
+/* Tokens and cost (analyze/README.md, "Tokens and cost"). */
+static void tokens(const struct fleet_agg *a, FILE *out)
+{
+	const struct xa_usage *u[2] = { &a->use, &a->waste };
+
+	fprintf(out, "<h2>Tokens and cost (prices of %s)</h2>\n<table><tr><th></th>",
+		xa_prices_date(a->prices ? a->prices : xa_prices_default()));
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		fprintf(out, "<th>%s</th>", xa_tok_names[k]);
+	fputs("<th>calls</th><th>unpriced</th><th>cost (USD)</th></tr>\n", out);
+	for (int r = 0; r < 2; r++) {
+		fprintf(out, "<tr><td>%s</td>", r ? "waste" : "all");
+		for (int k = 0; k < XA_TOK_COUNT; k++)
+			fprintf(out, "<td class=n>%.0f</td>", u[r]->tok[k]);
+		fprintf(out, "<td class=n>%u</td><td class=n>%u</td><td class=n>%.6f</td></tr>\n",
+			u[r]->calls, u[r]->unpriced, u[r]->usd);
+	}
+	fputs("</table>\n", out);
+}
+
 int fleet_report_html(struct fleet_agg *a, FILE *out)
 {
 	fleet_sort(a);
 	head(a, out);
+	tokens(a, out);
 	l1(a, out);
 	points(a, out);
 	lists(a, out);

@@ -31,6 +31,29 @@ static void totals(const struct fleet_agg *a, cJSON *root)
 	cJSON_AddNumberToObject(t, "failed_sessions", a->failed_sessions);
 }
 
+static cJSON *usage_json(const struct xa_usage *u)
+{
+	cJSON *j = cJSON_CreateObject();
+
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		cJSON_AddNumberToObject(j, xa_tok_names[k], u->tok[k]);
+	cJSON_AddNumberToObject(j, "calls", u->calls);
+	cJSON_AddNumberToObject(j, "unpriced_calls", u->unpriced);
+	cJSON_AddNumberToObject(j, "cost_usd", u->usd);
+	return j;
+}
+
+/* Tokens and cost (analyze/README.md, "Tokens and cost"). */
+static void tokens(const struct fleet_agg *a, cJSON *root)
+{
+	cJSON *j = usage_json(&a->use);
+
+	cJSON_AddItemToObject(j, "waste", usage_json(&a->waste));
+	cJSON_AddStringToObject(j, "prices_date",
+				xa_prices_date(a->prices ? a->prices : xa_prices_default()));
+	cJSON_AddItemToObject(root, "tokens", j);
+}
+
 static void shares(const struct fleet_agg *a, cJSON *root)
 {
 	cJSON *l1 = cJSON_AddArrayToObject(root, "l1"), *l2 = cJSON_AddArrayToObject(root, "l2");
@@ -95,6 +118,7 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddNumberToObject(j, "turns", s->turns);
 		cJSON_AddNumberToObject(j, "incomplete_turns", s->incomplete);
 		xp_json_add_u64(j, "wall_ns", s->wall_ns);
+		cJSON_AddNumberToObject(j, "cost_usd", s->usd);
 		cJSON_AddItemToArray(arr, j);
 	}
 	arr = cJSON_AddArrayToObject(root, "nodes");
@@ -141,6 +165,7 @@ int fleet_report_json(struct fleet_agg *a, FILE *out)
 	cJSON_AddStringToObject(root, "version", "1.0");
 	cJSON_AddStringToObject(root, "dir", a->dir);
 	totals(a, root);
+	tokens(a, root);
 	shares(a, root);
 	bottlenecks(a, root);
 	lists(a, root);

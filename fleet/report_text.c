@@ -128,12 +128,27 @@ static void nodes(const struct fleet_agg *a, FILE *out)
 	}
 }
 
+/* Tokens and cost (analyze/README.md, "Tokens and cost"). */
+static void tokens(const struct fleet_agg *a, FILE *out)
+{
+	const struct xa_usage *u = &a->use;
+	const struct xa_prices *p = a->prices ? a->prices : xa_prices_default();
+
+	fprintf(out, "\nTokens and cost (prices of %s)\n  input %.0f  output %.0f  cache read %.0f"
+		     "  cache write %.0f  reasoning %.0f\n", xa_prices_date(p),
+		u->tok[XA_TOK_INPUT], u->tok[XA_TOK_OUTPUT], u->tok[XA_TOK_CACHE_READ],
+		u->tok[XA_TOK_CACHE_WRITE], u->tok[XA_TOK_REASONING]);
+	fprintf(out, "  cost $%.6f over %u LLM calls (%u unpriced); waste $%.6f in %u calls\n",
+		u->usd, u->calls, u->unpriced, a->waste.usd, a->waste.calls);
+}
+
 int fleet_report_text(struct fleet_agg *a, FILE *out)
 {
 	unsigned nbad = a->invalid_files + a->failed_sessions;
 
 	fleet_sort(a);
 	totals(a, out);
+	tokens(a, out);
 	points(a, out);
 	sessions(a, out);
 	nodes(a, out);

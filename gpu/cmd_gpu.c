@@ -161,7 +161,10 @@ int cmd_gpu(int argc, char **argv)
 
 	optind = 2;
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'd') {
+		if (c == 'd' && dir) {
+			fprintf(stderr, "xperf gpu: --gpu-dir given twice\n");
+			return XP_EXIT_USAGE;
+		} else if (c == 'd') {
 			dir = optarg;
 		} else if (c == 'j') {
 			json = 1;

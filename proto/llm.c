@@ -50,25 +50,29 @@ static const struct text_map text_maps[] = {
 /* Where a response object keeps each field (dotted paths, numbers index arrays). */
 struct field_map {
 	enum xp_llm_api api;
-	const char *model, *in, *out, *cache_read, *cache_write, *finish;
+	int in_excludes_cache; /* its input count leaves out cache reads and writes */
+	const char *model, *in, *out, *cache_read, *cache_write, *reasoning, *finish;
 	const char *tool_list; /* array of tool calls */
 	const char *tool_type; /* required "type" of an element, or NULL */
 	const char *tool_name; /* name inside an element */
 };
 
 static const struct field_map maps[] = {
-	{ XP_API_ANTHROPIC, "model", "usage.input_tokens", "usage.output_tokens",
-	  "usage.cache_read_input_tokens", "usage.cache_creation_input_tokens", "stop_reason",
+	{ XP_API_ANTHROPIC, 1, "model", "usage.input_tokens", "usage.output_tokens",
+	  "usage.cache_read_input_tokens", "usage.cache_creation_input_tokens", NULL, "stop_reason",
 	  "content", "tool_use", "name" },
-	{ XP_API_OPENAI_CHAT, "model", "usage.prompt_tokens", "usage.completion_tokens",
-	  "usage.prompt_tokens_details.cached_tokens", NULL, "choices.0.finish_reason",
+	{ XP_API_OPENAI_CHAT, 0, "model", "usage.prompt_tokens", "usage.completion_tokens",
+	  "usage.prompt_tokens_details.cached_tokens", NULL,
+	  "usage.completion_tokens_details.reasoning_tokens", "choices.0.finish_reason",
 	  "choices.0.message.tool_calls", NULL, "function.name" },
-	{ XP_API_OPENAI_RESPONSES, "model", "usage.input_tokens", "usage.output_tokens",
-	  "usage.input_tokens_details.cached_tokens", NULL, "incomplete_details.reason", "output",
+	{ XP_API_OPENAI_RESPONSES, 0, "model", "usage.input_tokens", "usage.output_tokens",
+	  "usage.input_tokens_details.cached_tokens", NULL,
+	  "usage.output_tokens_details.reasoning_tokens", "incomplete_details.reason", "output",
 	  "function_call", "name" },
-	{ XP_API_OLLAMA_CHAT, "model", "prompt_eval_count", "eval_count", NULL, NULL, "done_reason",
+	{ XP_API_OLLAMA_CHAT, 0, "model", "prompt_eval_count", "eval_count", NULL, NULL, NULL,
+	  "done_reason",
 	  "message.tool_calls", NULL, "function.name" },
-	{ XP_API_OLLAMA_GENERATE, "model", "prompt_eval_count", "eval_count", NULL, NULL,
+	{ XP_API_OLLAMA_GENERATE, 0, "model", "prompt_eval_count", "eval_count", NULL, NULL, NULL,
 	  "done_reason", NULL, NULL, NULL },
 };
 
@@ -124,6 +128,17 @@ const char *xp_llm_provider(enum xp_llm_api api)
 	return a ? a->provider : "unknown";
 }
 
+int64_t xp_llm_input_tokens(const struct xp_llm_call *c)
+{
+	const struct field_map *m = field_map(c->api);
+	int64_t n = c->input_tokens;
+
+	if (n < 0 || !m || !m->in_excludes_cache)
+		return n;
+	return n + (c->cache_read_tokens > 0 ? c->cache_read_tokens : 0) +
+	       (c->cache_write_tokens > 0 ? c->cache_write_tokens : 0);
+}
+
 int xp_llm_finish_is_truncation(const char *r)
 {
 	return !strcmp(r, "max_tokens") || !strcmp(r, "length") || !strcmp(r, "max_output_tokens");
@@ -137,7 +152,7 @@ void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api)
 	c->api = api;
 	c->stream = a ? a->stream_default : 0;
 	c->input_tokens = c->output_tokens = -1;
-	c->cache_read_tokens = c->cache_write_tokens = -1;
+	c->cache_read_tokens = c->cache_write_tokens = c->reasoning_tokens = -1;
 }
 
 void xp_llm_call_free(struct xp_llm_call *c)
@@ -246,6 +261,7 @@ static void take_fields(struct xp_llm_call *c, const cJSON *o, int with_tools)
 	set_int(&c->output_tokens, o, m->out);
 	set_int(&c->cache_read_tokens, o, m->cache_read);
 	set_int(&c->cache_write_tokens, o, m->cache_write);
+	set_int(&c->reasoning_tokens, o, m->reasoning);
 	set_str(c->finish_reason, sizeof(c->finish_reason), o, m->finish);
 	if (with_tools)
 		take_tools(c, m, o);

@@ -34,6 +34,7 @@ struct xp_llm_call {
 	int64_t output_tokens; /* -1 unknown */
 	int64_t cache_read_tokens;
 	int64_t cache_write_tokens;
+	int64_t reasoning_tokens; /* OpenAI *_tokens_details.reasoning_tokens (part of output) */
 	char finish_reason[32];
 	char error_type[64];
 	int tools_offered;          /* tool definitions in the request */
@@ -61,6 +62,9 @@ enum xp_llm_api xp_llm_api_parse(const char *key);
 /* "anthropic", "openai" or "ollama". */
 const char *xp_llm_provider(enum xp_llm_api api);
 /* "stop", "length", "tool_calls" ... normalised: 1 when the output was cut at the token limit. */
+/* Every input token of the call, cache reads and writes included (as OTel's
+ * gen_ai.usage.input_tokens counts them; Anthropic's input_tokens leaves them out). */
+int64_t xp_llm_input_tokens(const struct xp_llm_call *c);
 int xp_llm_finish_is_truncation(const char *finish_reason);
 
 void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api);

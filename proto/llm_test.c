@@ -32,6 +32,22 @@ int main(void)
 	CHECK(c.n_tools == 2 && !strcmp(c.tools[1], "b") && c.output_tokens == 4);
 	CHECK(xp_llm_finish_is_truncation(c.finish_reason) && !xp_llm_finish_is_truncation("stop"));
 
+	/* Token categories: cached input and reasoning output, every input token counted once
+	 * (Anthropic leaves its cache reads and writes out of input_tokens, OpenAI does not). */
+	parse_resp(&c, XP_API_OPENAI_CHAT,
+		   "{\"usage\":{\"prompt_tokens\":100,\"completion_tokens\":40,"
+		   "\"prompt_tokens_details\":{\"cached_tokens\":64},"
+		   "\"completion_tokens_details\":{\"reasoning_tokens\":30}}}");
+	CHECK(c.cache_read_tokens == 64 && c.reasoning_tokens == 30 && xp_llm_input_tokens(&c) == 100);
+	parse_resp(&c, XP_API_OPENAI_RESPONSES,
+		   "{\"usage\":{\"input_tokens\":9,\"output_tokens\":8,"
+		   "\"output_tokens_details\":{\"reasoning_tokens\":5}}}");
+	CHECK(c.reasoning_tokens == 5 && c.cache_write_tokens == -1);
+	parse_resp(&c, XP_API_ANTHROPIC,
+		   "{\"usage\":{\"input_tokens\":7,\"output_tokens\":3,\"cache_read_input_tokens\":"
+		   "200,\"cache_creation_input_tokens\":50}}");
+	CHECK(c.input_tokens == 7 && xp_llm_input_tokens(&c) == 257 && c.reasoning_tokens == -1);
+
 	parse_resp(&c, XP_API_OPENAI_RESPONSES,
 		   "{\"status\":\"incomplete\",\"incomplete_details\":{\"reason\":\"max_output_tokens\"}}");
 	CHECK(!strcmp(c.finish_reason, "max_output_tokens"));

@@ -207,6 +207,8 @@ static const struct vfield attr_types[] = {
 	{ "gen_ai.response.model", 0, &t_str }, { "gen_ai.usage.input_tokens", 0, &t_ns },
 	{ "gen_ai.usage.output_tokens", 0, &t_ns },
 	{ "gen_ai.usage.cache_read.input_tokens", 0, &t_ns },
+	{ "gen_ai.usage.cache_creation.input_tokens", 0, &t_ns },
+	{ "gen_ai.usage.reasoning.output_tokens", 0, &t_ns },
 	{ "gen_ai.response.finish_reasons", 0, &t_strings },
 	{ "gen_ai.server.time_to_first_token", 0, &t_number }, { "xperf.ttft_ns", 0, &t_ns },
 	{ "xperf.stream", 0, &t_bool }, { "xperf.token_times_ns", 0, &t_ns_list },

@@ -189,6 +189,23 @@ static void on_record(struct xpc *c, const struct xp_hdr *h)
 	}
 }
 
+/* Whether every module's gate lets the record through now. */
+static bool gated(struct xpc *c, const struct xp_hdr *h)
+{
+	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
+		const struct xpc_module *m = xpc_modules[i];
+
+		if (c->running[i] && m->gate && m->gate(c, c->state[i], h) != XPC_DELIVER)
+			return true;
+	}
+	return false;
+}
+
+int xpc_release(struct xpc *c, const struct xp_hdr *rec)
+{
+	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, rec) : 0;
+}
+
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct xpc *c = ctx;
@@ -208,6 +225,8 @@ static int handle_record(void *ctx, void *data, size_t size)
 	if (h->type == XP_EV_EXEC)
 		on_process(c, h->tgid);
 	on_record(c, h);
+	if (gated(c, h))
+		return 0;
 	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, h) : 0;
 }
 

@@ -44,6 +44,14 @@ struct xpc_module {
 	 * probe a library a traced process just mapped). May be NULL.
 	 */
 	int (*on_record)(struct xpc *c, void *state, const struct xp_hdr *rec);
+	/*
+	 * Whether the record, after every on_record, reaches the user:
+	 * XPC_DELIVER, XPC_WITHHOLD (never), or XPC_HOLD (the module kept a
+	 * copy and hands it over later with xpc_release(), or never). May be
+	 * NULL (deliver). The TLS module holds plaintext of located functions
+	 * until it is self-checked (locate_check.h).
+	 */
+	int (*gate)(struct xpc *c, void *state, const struct xp_hdr *rec);
 	/* Add the module's end-of-run counters to obj (capture.json). May be NULL. */
 	void (*stats_json)(void *state, struct cJSON *obj);
 	/*
@@ -57,6 +65,11 @@ struct xpc_module {
 	/* Detach and free; state may be NULL. */
 	void (*stop)(void *state);
 };
+
+enum { XPC_DELIVER = 0, XPC_WITHHOLD = 1, XPC_HOLD = 2 };
+
+/* Deliver a record a gate held (a copy is fine) to the user's callback now. */
+int xpc_release(struct xpc *c, const struct xp_hdr *rec);
 
 /* The modules, in start order (modules.c). */
 extern const struct xpc_module *const xpc_modules[];

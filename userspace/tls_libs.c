@@ -24,6 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "userspace/locate/locate.h"
+
 /* Where a dlopen'd libssl is found in practice (Debian, RHEL, Alpine...). */
 static const char *const lib_dirs[] = {
 	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib/aarch64-linux-gnu",
@@ -50,6 +52,7 @@ struct devino {
 struct tls_libset {
 	struct devino *seen;
 	size_t n, cap;
+	struct locator *locator;	/* NULL: symbols only */
 };
 
 int tls_maps_parse_line(const char *line, struct tls_map_ent *e)
@@ -148,6 +151,11 @@ struct tls_libset *tls_libset_new(void)
 	return calloc(1, sizeof(struct tls_libset));
 }
 
+void tls_libset_locate(struct tls_libset *set, struct locator *l)
+{
+	set->locator = l;
+}
+
 void tls_libset_free(struct tls_libset *set)
 {
 	if (!set)
@@ -181,6 +189,19 @@ int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
 	return 1;
 }
 
+/* An object without SSL_* symbols: what the locator finds in it (closes fd). */
+static int located(struct tls_libset *set, int fd, const char *path, tls_lib_cb cb, void *ctx)
+{
+	struct locate_result r;
+	int err = locator_file(set->locator, fd, &r);
+
+	close(fd);
+	if (err || r.status == LOCATE_NONE)
+		return 0;
+	err = cb(ctx, path, 0, &r);
+	return err < 0 ? err : r.status == LOCATE_FOUND;
+}
+
 int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, void *ctx)
 {
 	unsigned int syms;
@@ -196,12 +217,14 @@ int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, 
 	}
 	added = tls_libset_add(set, st.st_dev, st.st_ino);
 	syms = added == 1 ? tls_elf_ssl_syms_fd(fd) : 0;
+	if (added == 1 && !tls_syms_usable(syms) && set->locator)
+		return located(set, fd, path, cb, ctx);
 	close(fd);
 	if (added < 0)
 		return added;
 	if (!tls_syms_usable(syms))
 		return 0;
-	added = cb(ctx, path, syms);
+	added = cb(ctx, path, syms, NULL);
 	return added < 0 ? added : 1;
 }
 

@@ -57,16 +57,28 @@ unsigned int tls_elf_ssl_syms_mem(const void *buf, size_t len);
 /* The same for an open file (mmap'd read-only). */
 unsigned int tls_elf_ssl_syms_fd(int fd);
 
+struct locate_result;
+struct locator;
+
 /*
- * An object found: path to attach (through /proc/PID/root), its symbols.
- * Returns 0, or a negative errno that stops the scan.
+ * An object found: path to attach (through /proc/PID/root), its symbols,
+ * or (syms 0) what the locator found in it: loc->status LOCATE_FOUND, or
+ * LOCATE_FAILED for a known stack that could not be resolved (reported,
+ * not attached). Returns 0, or a negative errno that stops the scan.
  */
-typedef int (*tls_lib_cb)(void *ctx, const char *path, unsigned int syms);
+typedef int (*tls_lib_cb)(void *ctx, const char *path, unsigned int syms,
+			  const struct locate_result *loc);
 
 struct tls_libset;
 
 /* A set of already examined (dev, inode) pairs. NULL on ENOMEM. */
 struct tls_libset *tls_libset_new(void);
+
+/*
+ * Objects without usable SSL_* symbols go to this locator (locate.h) from
+ * now on; NULL: symbols only. The set does not own it.
+ */
+void tls_libset_locate(struct tls_libset *set, struct locator *l);
 void tls_libset_free(struct tls_libset *set);
 
 /* Whether (dev, ino) was examined already (a scan would skip it). */

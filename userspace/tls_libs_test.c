@@ -13,9 +13,10 @@
 #include "userspace/testing/check.h"
 #include "userspace/tls_libs.h"
 
-static int found(void *ctx, const char *path, unsigned int syms)
+static int found(void *ctx, const char *path, unsigned int syms, const struct locate_result *loc)
 {
 	(void)path;
+	(void)loc;
 	*(unsigned int *)ctx |= syms;
 	return 0;
 }

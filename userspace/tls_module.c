@@ -7,14 +7,21 @@
  * and of every file such a process maps executable later (on_record:
  * XP_EV_MAP_EXEC, a dlopen), and turns their records into JSON with
  * tls_json.h: payload text only when the core was opened with
- * capture_payloads.
+ * capture_payloads. Plaintext of functions found by analysis (no symbols:
+ * userspace/locate) passes the self-check of locate_check.h first; a file
+ * that fails it is said once on stderr and in capture.json
+ * (modules.tls.located), and its connections stay in the ciphertext tier.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 #include <bpf/libbpf.h>
 
+#include "userspace/locate/locate.h"
+#include "userspace/locate_check.h"
 #include "userspace/module.h"
 #include "userspace/tls_json.h"
 #include "userspace/tls_probes.h"
@@ -24,9 +31,50 @@ const struct xpc_module xpc_mod_tls;
 /* to_json has no context argument: the one option it needs, set at start. */
 static bool keep_payloads;
 
+/* The module's state: the probes and the self-check of located functions. */
+struct tls_state {
+	struct xp_tls_probes *probes;
+	struct locate_check *check;
+	struct xpc *c;
+	/* First failure per located file id, for capture.json. */
+	struct failure {
+		unsigned int id;
+		char function[16], check[16], detail[160];
+	} *failures;
+	size_t nfailures;
+};
+
 static int reuse(void *ctx, struct bpf_object *obj)
 {
 	return xpc_reuse_maps(ctx, obj);
+}
+
+static void release(void *ctx, const struct xp_hdr *rec)
+{
+	struct tls_state *s = ctx;
+
+	xpc_release(s->c, rec);
+}
+
+static void check_failed(void *ctx, unsigned int id, const char *function, const char *check,
+			 const char *detail)
+{
+	struct tls_state *s = ctx;
+	const struct xp_tls_located *l = xp_tls_probes_located(s->probes, id);
+	struct failure *n = realloc(s->failures, (s->nfailures + 1) * sizeof(*n));
+
+	fprintf(stderr,
+		"xperf-bpf: %s: located %s failed the self-check '%s' (%s): its connections stay "
+		"in the ciphertext tier\n",
+		l ? l->path : "?", function, check, detail);
+	if (!n)
+		return;
+	s->failures = n;
+	n += s->nfailures++;
+	n->id = id;
+	snprintf(n->function, sizeof(n->function), "%s", function);
+	snprintf(n->check, sizeof(n->check), "%s", check);
+	snprintf(n->detail, sizeof(n->detail), "%s", detail);
 }
 
 static int tls_start(struct xpc *c, void **state)
@@ -41,15 +89,24 @@ static int tls_start(struct xpc *c, void **state)
 		.reuse_maps = reuse,
 		.ctx = c,
 	};
-	struct xp_tls_probes *p;
+	struct tls_state *s = calloc(1, sizeof(*s));
+	struct lc_hooks hooks = { release, check_failed, s };
 	int err;
 
 	keep_payloads = xo->capture_payloads;
-	err = xp_tls_probes_open(&p, &o);
-	if (err)
+	if (!s || !(s->check = locate_check_new(&hooks))) {
+		free(s);
+		return xpc_set_error(c, -ENOMEM, "tls: out of memory");
+	}
+	s->c = c;
+	err = xp_tls_probes_open(&s->probes, &o);
+	if (err) {
+		locate_check_free(s->check);
+		free(s);
 		return xpc_set_error(c, err, "tls: cannot load the TLS/socket probes: %s",
 				     strerror(-err));
-	*state = p;
+	}
+	*state = s;
 	return 0;
 }
 
@@ -64,24 +121,85 @@ static int scanned(struct xpc *c, int n, __u32 tgid)
 
 static int tls_on_process(struct xpc *c, void *state, __u32 tgid)
 {
-	return scanned(c, xp_tls_probes_attach_pid(state, tgid), tgid);
+	struct tls_state *s = state;
+
+	return scanned(c, xp_tls_probes_attach_pid(s->probes, tgid), tgid);
 }
 
 static int tls_on_record(struct xpc *c, void *state, const struct xp_hdr *rec)
 {
+	struct tls_state *s = state;
+
 	if (rec->type == XP_EV_MAP_EXEC)
-		return scanned(c, xp_tls_probes_on_map(state, (const void *)rec), rec->tgid);
+		return scanned(c, xp_tls_probes_on_map(s->probes, (const void *)rec), rec->tgid);
 	if (rec->type == XP_EV_SOCK_DATA)
-		xp_tls_probes_on_io(state, rec->tgid, rec->ts_ns);
+		xp_tls_probes_on_io(s->probes, rec->tgid, rec->ts_ns);
 	return 0;
+}
+
+static int tls_gate(struct xpc *c, void *state, const struct xp_hdr *rec)
+{
+	struct tls_state *s = state;
+	static const int verdicts[] = { [LC_PASS] = XPC_DELIVER, [LC_DROP] = XPC_WITHHOLD,
+					[LC_HOLD] = XPC_HOLD };
+
+	(void)c;
+	return verdicts[locate_check_record(s->check, rec)];
+}
+
+static const char *const check_states[] = { "unchecked", "trusted", "failed" };
+
+/* modules.tls.located: every file the locator reported, and how it stands. */
+static void located_json(const struct tls_state *s, cJSON *o)
+{
+	cJSON *arr = cJSON_AddArrayToObject(o, "located");
+	struct lc_counts n;
+
+	for (unsigned int id = 1; arr && id <= xp_tls_probes_nlocated(s->probes); id++) {
+		const struct xp_tls_located *l = xp_tls_probes_located(s->probes, id);
+		cJSON *e = cJSON_CreateObject();
+		char off[32];
+
+		if (!e)
+			break;
+		cJSON_AddItemToArray(arr, e);
+		cJSON_AddStringToObject(e, "file", l->path);
+		cJSON_AddStringToObject(e, "stack", l->r->stack);
+		cJSON_AddStringToObject(e, "identity", l->r->key);
+		cJSON_AddStringToObject(e, "how", l->r->why);
+		cJSON_AddBoolToObject(e, "from_cache", l->r->from_cache);
+		cJSON_AddNumberToObject(e, "locate_ms", l->r->ms);
+		if (l->r->status != LOCATE_FOUND) {
+			cJSON_AddStringToObject(e, "status", "not located");
+			continue;
+		}
+		snprintf(off, sizeof(off), "0x%llx", (unsigned long long)l->r->write_off);
+		cJSON_AddStringToObject(e, "SSL_write", off);
+		snprintf(off, sizeof(off), "0x%llx", (unsigned long long)l->r->read_off);
+		cJSON_AddStringToObject(e, "SSL_read", off);
+		cJSON_AddStringToObject(e, "status", check_states[locate_check_state(s->check, id)]);
+		for (size_t i = 0; i < s->nfailures; i++) {
+			if (s->failures[i].id != id)
+				continue;
+			cJSON_AddStringToObject(e, "failed_function", s->failures[i].function);
+			cJSON_AddStringToObject(e, "failed_check", s->failures[i].check);
+			cJSON_AddStringToObject(e, "failed_detail", s->failures[i].detail);
+		}
+	}
+	locate_check_counts(s->check, &n);
+	cJSON_AddNumberToObject(o, "located_checks_passed", (double)n.passed);
+	cJSON_AddNumberToObject(o, "located_records_withheld", (double)(n.withheld + n.held_over));
 }
 
 static void tls_stats_json(void *state, cJSON *o)
 {
+	const struct tls_state *s = state;
 	struct xp_tls_late l;
-	cJSON *late = cJSON_AddObjectToObject(o, "late_libs");
+	cJSON *late;
 
-	xp_tls_probes_late(state, &l);
+	located_json(s, o);
+	late = cJSON_AddObjectToObject(o, "late_libs");
+	xp_tls_probes_late(s->probes, &l);
 	if (!late)
 		return;
 	cJSON_AddNumberToObject(late, "map_records", (double)l.maps);
@@ -93,7 +211,8 @@ static void tls_stats_json(void *state, cJSON *o)
 
 static int tls_on_command(struct xpc *c, void *state, __u32 tgid, const char *path)
 {
-	int n = xp_tls_probes_attach_file(state, path, tgid);
+	struct tls_state *s = state;
+	int n = xp_tls_probes_attach_file(s->probes, path, tgid);
 
 	if (n < 0)
 		return xpc_set_error(c, n, "tls: cannot attach to %s: %s", path, strerror(-n));
@@ -107,7 +226,14 @@ static int tls_to_json(const struct xp_hdr *rec, cJSON *o)
 
 static void tls_stop(void *state)
 {
-	xp_tls_probes_close(state);
+	struct tls_state *s = state;
+
+	if (!s)
+		return;
+	xp_tls_probes_close(s->probes);
+	locate_check_free(s->check);
+	free(s->failures);
+	free(s);
 }
 
 const struct xpc_module xpc_mod_tls = {
@@ -116,6 +242,7 @@ const struct xpc_module xpc_mod_tls = {
 	.on_process = tls_on_process,
 	.on_command = tls_on_command,
 	.on_record = tls_on_record,
+	.gate = tls_gate,
 	.stats_json = tls_stats_json,
 	.to_json = tls_to_json,
 	.min_size = xp_tls_record_min_size,

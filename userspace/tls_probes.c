@@ -30,6 +30,7 @@
 #include "bpf/xperf.h"
 #include "bpf/tls.h"
 #include "userspace/links.h"
+#include "userspace/locate/locate.h"
 #include "userspace/tls_libs.h"
 
 /* Per-process mode: the libraries examined for each process. */
@@ -46,8 +47,19 @@ struct late_window {
 	uint64_t from_ns, to_ns;
 };
 
+/* A located file: what xp_tls_probes_located() hands out, owning its result. */
+struct located {
+	struct xp_tls_located pub;
+	struct locate_result r;
+};
+
+#define MAX_LOCATED 0xffff	/* the cookie is 16 bits */
+
 struct xp_tls_probes {
 	struct tls_bpf *tls;
+	struct locator *locator;	/* NULL with no_plaintext */
+	struct located *located;
+	size_t nlocated;
 	struct sock_bpf *sock;
 	struct tls_libset *libs;	/* all processes (pid -1 uprobes) */
 	struct pid_libs *per_pid;	/* per_pid mode: one set per process */
@@ -108,11 +120,82 @@ static int keep_link(struct xp_tls_probes *p, struct bpf_link *l)
 	return 0;
 }
 
-/* tls_lib_cb: attach every probe the library has symbols for. */
-static int attach_lib(void *ctx, const char *path, unsigned int syms)
+/* Remember a located file; its id (1-based) or 0 when the table is full. */
+static unsigned int add_located(struct xp_tls_probes *p, const char *path,
+				const struct locate_result *r)
+{
+	struct located *n;
+
+	if (p->nlocated == MAX_LOCATED)
+		return 0;
+	n = realloc(p->located, (p->nlocated + 1) * sizeof(*n));
+	if (!n)
+		return 0;
+	p->located = n;
+	n += p->nlocated++;
+	snprintf(n->pub.path, sizeof(n->pub.path), "%s", path);
+	n->r = *r;
+	n->pub.r = NULL;	/* set on lookup: the array may move */
+	return (unsigned int)p->nlocated;
+}
+
+/*
+ * Uprobes on the functions the locator found: the entry programs of
+ * SSL_write/SSL_read (BoringSSL's have OpenSSL's signatures) and the return
+ * program, by file offset, each with the file's id as cookie so records
+ * carry XP_TLS_LOCATED and stay behind the self-check. A stack found but
+ * not resolved is said once on stderr and kept for capture.json.
+ */
+static int attach_located(struct xp_tls_probes *p, const char *path,
+			  const struct locate_result *r)
+{
+	unsigned int id = add_located(p, path, r);
+	const struct {
+		struct bpf_program *prog;
+		uint64_t off;
+		bool ret;
+	} at[] = {
+		{ p->tls->progs.ssl_write_enter, r->write_off, false },
+		{ p->tls->progs.ssl_rw_exit, r->write_off, true },
+		{ p->tls->progs.ssl_read_enter, r->read_off, false },
+		{ p->tls->progs.ssl_rw_exit, r->read_off, true },
+	};
+
+	if (r->status != LOCATE_FOUND || !id) {
+		fprintf(stderr, "xperf-bpf: %s: %s TLS found but its functions not located (%s): "
+			"its connections stay in the ciphertext tier\n", path, r->stack, r->why);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = at[i].ret, .bpf_cookie = id);
+		struct bpf_link *l = bpf_program__attach_uprobe_opts(at[i].prog, p->cur_pid, path,
+								     at[i].off, &uo);
+		int err;
+
+		if (!l) {
+			err = -errno;
+			fprintf(stderr, "xperf-bpf: %s: cannot attach uprobe at 0x%llx: %s\n", path,
+				(unsigned long long)at[i].off, strerror(-err));
+			return err;
+		}
+		err = keep_link(p, l);
+		if (err)
+			return err;
+	}
+	if (p->verbose)
+		fprintf(stderr, "xperf-bpf: TLS probes on %s (%s located, %s, %.1f ms%s)\n", path,
+			r->stack, r->why, r->ms, r->from_cache ? ", cached" : "");
+	return 0;
+}
+
+/* tls_lib_cb: attach every probe the library has symbols for, or what was located. */
+static int attach_lib(void *ctx, const char *path, unsigned int syms,
+		      const struct locate_result *loc)
 {
 	struct xp_tls_probes *p = ctx;
 
+	if (loc)
+		return attach_located(p, path, loc);
 	for (size_t i = 0; i < sizeof(uprobes) / sizeof(uprobes[0]); i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = uprobes[i].func,
 			    .retprobe = uprobes[i].ret);
@@ -198,6 +281,11 @@ int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o)
 	p->libs = tls_libset_new();
 	err = p->libs ? 0 : -ENOMEM;
 	if (!err && !o->no_plaintext) {
+		p->locator = locator_new(o->locate_dir ? o->locate_dir : locator_default_dir());
+		err = p->locator ? 0 : -ENOMEM;
+		tls_libset_locate(p->libs, p->locator);
+	}
+	if (!err && !o->no_plaintext) {
 		err = open_tls(p, o);
 		if (err)
 			fprintf(stderr, "xperf-bpf: cannot load tls.bpf.o: %s\n", strerror(-err));
@@ -231,7 +319,10 @@ static struct tls_libset *libs_for(struct xp_tls_probes *p, pid_t pid)
 		return NULL;
 	p->per_pid = n;
 	n[p->npids] = (struct pid_libs){ pid, tls_libset_new() };
-	return n[p->npids].libs ? n[p->npids++].libs : NULL;
+	if (!n[p->npids].libs)
+		return NULL;
+	tls_libset_locate(n[p->npids].libs, p->locator);
+	return n[p->npids++].libs;
 }
 
 int xp_tls_probes_attach_pid(struct xp_tls_probes *p, pid_t pid)
@@ -308,6 +399,22 @@ void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out)
 	*out = p->late;
 }
 
+const struct xp_tls_located *xp_tls_probes_located(const struct xp_tls_probes *p, unsigned int id)
+{
+	struct located *l;
+
+	if (!id || id > p->nlocated)
+		return NULL;
+	l = &p->located[id - 1];
+	l->pub.r = &l->r;
+	return &l->pub;
+}
+
+unsigned int xp_tls_probes_nlocated(const struct xp_tls_probes *p)
+{
+	return (unsigned int)p->nlocated;
+}
+
 int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name)
 {
 	struct bpf_object *obj = p->tls ? p->tls->obj : p->sock->obj;
@@ -325,6 +432,8 @@ void xp_tls_probes_close(struct xp_tls_probes *p)
 	sock_bpf__destroy(p->sock);
 	tls_bpf__destroy(p->tls);
 	tls_libset_free(p->libs);
+	locator_free(p->locator);
+	free(p->located);
 	for (size_t i = 0; i < p->npids; i++)
 		tls_libset_free(p->per_pid[i].libs);
 	free(p->per_pid);

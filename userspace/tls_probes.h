@@ -39,6 +39,11 @@ struct xp_tls_opts {
 	 */
 	int (*reuse_maps)(void *ctx, struct bpf_object *obj);
 	void *ctx;
+	/*
+	 * Disk cache of the function locator (userspace/locate/locate.h) for
+	 * executables without SSL_* symbols; NULL: locator_default_dir().
+	 */
+	const char *locate_dir;
 };
 
 struct xp_tls_probes;
@@ -94,6 +99,23 @@ void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns)
 
 /* The counts so far. */
 void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out);
+
+/*
+ * A file whose TLS functions were found by analysis (or whose known stack
+ * could not be resolved: r.status LOCATE_FAILED, nothing attached). Its id
+ * (1-based) is the uprobes' cookie, in xp_tls_data.located.
+ */
+struct locate_result;
+struct xp_tls_located {
+	char path[256];
+	const struct locate_result *r;
+};
+
+/* Located file `id` (xp_tls_data.located), NULL if none. */
+const struct xp_tls_located *xp_tls_probes_located(const struct xp_tls_probes *p, unsigned int id);
+
+/* How many files the locator reported (ids 1..n). */
+unsigned int xp_tls_probes_nlocated(const struct xp_tls_probes *p);
 
 /* fd of a map of the loaded objects ("traced", "events", "drops"), or -1. */
 int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name);

@@ -78,13 +78,41 @@ static int parse_number(const char *s, double min, double max, double *out)
 
 	errno = 0;
 	*out = strtod(s, &end);
-	return errno || end == s || *end || *out < min || *out > max ? -1 : 0;
+	/* written so that NaN, which compares false both ways, is refused too */
+	return errno || end == s || *end || !(*out >= min && *out <= max) ? -1 : 0;
+}
+
+static const char *option_name(int key)
+{
+	const struct argp_option *o = opts;
+
+	while (o->name && o->key != key)
+		o++;
+	return o->name ? o->name : "?";
+}
+
+/* Whether key is an option with a value already given (the last would silently win). */
+static bool repeated(int key)
+{
+	static const int once[] = { 'p', 'd', 'o', OPT_RAW, OPT_RING, OPT_PAYLOAD_CAP };
+	static unsigned seen;
+
+	for (unsigned k = 0; k < sizeof(once) / sizeof(once[0]); k++) {
+		if (key != once[k])
+			continue;
+		if (seen & 1u << k)
+			return true;
+		seen |= 1u << k;
+	}
+	return false;
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	double v;
 
+	if (repeated(key))
+		argp_error(state, "--%s given twice", option_name(key));
 	switch (key) {
 	case 'p':
 		if (parse_number(arg, 1, 4194304, &v) || v != (pid_t)v)

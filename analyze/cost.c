@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cost.c - tokens by category for every LLM call of a turn, their cost from the price
+ * table (prices.c), and the tokens spent on Waste:
+ *   - a call covered by a waste mark (retried, failed, truncated, overflowed, aborted):
+ *     all its tokens;
+ *   - a failed or repeated tool call: the output (and reasoning) tokens of the answer
+ *     that asked for it, the last call that ended before the tool started.
+ * Each call is counted once. Cost per call, each token priced once (input counts every
+ * input token, cached ones included, and output the reasoning ones, as OTel's gen_ai
+ * attributes do: schema/README.md):
+ *   (input - cache_read - cache_write) x p_in + cache_read x p_cr + cache_write x p_cw
+ *   + (output - reasoning) x p_out + reasoning x p_rs
+ */
+#include "analyze/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const enum xa_attr tok_attr[XA_TOK_COUNT] = {
+	XA_A_IN_TOK, XA_A_OUT_TOK, XA_A_CACHE_READ, XA_A_CACHE_WRITE, XA_A_REASONING,
+};
+
+/* The billed count of each category (so that each token is priced once). */
+static void billed(const double *tok, double *out)
+{
+	double cached = tok[XA_TOK_CACHE_READ] + tok[XA_TOK_CACHE_WRITE];
+
+	memcpy(out, tok, XA_TOK_COUNT * sizeof(*out));
+	out[XA_TOK_INPUT] = tok[XA_TOK_INPUT] > cached ? tok[XA_TOK_INPUT] - cached : 0;
+	out[XA_TOK_OUTPUT] = tok[XA_TOK_OUTPUT] > tok[XA_TOK_REASONING]
+				     ? tok[XA_TOK_OUTPUT] - tok[XA_TOK_REASONING] : 0;
+}
+
+static void call_usage(const struct xa_span *s, const struct xa_prices *p, struct xa_call *c)
+{
+	double price[XA_TOK_COUNT], n[XA_TOK_COUNT];
+
+	memset(c, 0, sizeof(*c));
+	c->span = s->id;
+	memcpy(c->model, s->model, sizeof(c->model));
+	c->use.calls = 1;
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		if (s->attr_have & (1u << tok_attr[k]))
+			c->use.tok[k] = s->attr[tok_attr[k]];
+	if (xa_prices_match(p, s->model, price)) {
+		c->use.unpriced = 1;
+		return;
+	}
+	billed(c->use.tok, n);
+	for (int k = 0; k < XA_TOK_COUNT; k++) {
+		c->usd_by[k] = n[k] * price[k];
+		c->use.usd += c->usd_by[k];
+	}
+}
+
+void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src)
+{
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		dst->tok[k] += src->tok[k];
+	dst->usd += src->usd;
+	dst->calls += src->calls;
+	dst->unpriced += src->unpriced;
+}
+
+/* The call that asked for tool span s: the last one ending at or before its start. */
+static struct xa_call *asker(const struct xa_trace *tr, struct xa_turn *t, const int *span_of,
+			     const struct xa_span *s)
+{
+	struct xa_call *best = NULL;
+	uint64_t end = 0;
+
+	for (size_t c = 0; c < t->ncalls; c++) {
+		const struct xa_span *q = &tr->spans[span_of[c]];
+
+		if (q->end <= s->start && (!best || q->end >= end)) {
+			best = &t->calls[c];
+			end = q->end;
+		}
+	}
+	return best;
+}
+
+/* Waste: whole calls under a mark, and the answers that asked for wasted tool calls. */
+static void waste(const struct xa_trace *tr, struct xa_turn *t, const int *span_of)
+{
+	struct xa_usage asked;
+
+	for (size_t c = 0; c < t->ncalls; c++) {
+		const struct xa_span *q = &tr->spans[span_of[c]];
+
+		if (q->waste_l3) {
+			t->calls[c].waste_l3 = q->waste_l3;
+			xa_usage_add(&t->waste, &t->calls[c].use);
+		}
+	}
+	for (size_t i = 0; i < tr->nspans; i++) {
+		const struct xa_span *s = &tr->spans[i];
+		struct xa_call *a;
+
+		if (!s->waste_l3 || s->domain != XP_DOMAIN_COMPUTE ||
+		    !(a = asker(tr, t, span_of, s)) || a->waste_l3)
+			continue;
+		a->waste_l3 = s->waste_l3;
+		memset(&asked, 0, sizeof(asked));
+		asked.tok[XA_TOK_OUTPUT] = a->use.tok[XA_TOK_OUTPUT];
+		asked.tok[XA_TOK_REASONING] = a->use.tok[XA_TOK_REASONING];
+		asked.usd = a->usd_by[XA_TOK_OUTPUT] + a->usd_by[XA_TOK_REASONING];
+		asked.calls = 1;
+		asked.unpriced = a->use.unpriced;
+		xa_usage_add(&t->waste, &asked);
+	}
+}
+
+int xa_tokens(const struct xa_trace *tr, struct xa_turn *t, const struct xa_prices *p)
+{
+	int *span_of = calloc(tr->nspans + 1, sizeof(*span_of));
+
+	t->calls = calloc(tr->nspans + 1, sizeof(*t->calls));
+	if (!span_of || !t->calls)
+		return free(span_of), -1;
+	for (size_t i = 0; i < tr->nspans; i++) {
+		const struct xa_span *s = &tr->spans[i];
+		struct xa_call *c = &t->calls[t->ncalls];
+
+		if (!xa_is_llm_call(tr, s))
+			continue;
+		span_of[t->ncalls++] = (int)i;
+		call_usage(s, p, c);
+		xa_usage_add(&t->use, &c->use);
+		if (c->use.unpriced && !t->unpriced_model[0])
+			snprintf(t->unpriced_model, sizeof(t->unpriced_model), "%s",
+				 s->model[0] ? s->model : "(no model name)");
+	}
+	waste(tr, t, span_of);
+	free(span_of);
+	return 0;
+}

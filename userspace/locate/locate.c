@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * locate.c - identity, cache and dispatch of the locator (locate.h). Only
+ * results for files that hold a known stack go to disk (found or failed):
+ * the cheap "no stack here" answer for libc and friends stays in memory.
+ */
+#include "userspace/locate/locate.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "lib/atomic_file.h"
+#include "userspace/locate/elf_view.h"
+
+struct locator {
+	char *dir;
+	struct locate_result *mem;
+	size_t n, cap;
+};
+
+static const char *const status_names[] = { "none", "found", "failed" };
+
+void locate_image(const void *img, size_t len, struct locate_result *out)
+{
+	struct boringssl_found b;
+	struct elf_view v;
+	const char *err;
+	int r;
+
+	out->status = LOCATE_NONE;
+	out->stack[0] = '\0';
+	out->write_off = out->read_off = 0;
+	err = elf_view_open(&v, img, len);
+	if (err) {
+		snprintf(out->why, sizeof(out->why), "%s", err);
+		return;
+	}
+	r = boringssl_locate(&v, &b, out->why, sizeof(out->why));
+	if (r == 0)
+		return;
+	snprintf(out->stack, sizeof(out->stack), "boringssl");
+	if (r < 0) {
+		out->status = LOCATE_FAILED;
+		return;
+	}
+	out->status = LOCATE_FOUND;
+	out->write_off = b.write.offset;
+	out->read_off = b.read.offset;
+	snprintf(out->why, sizeof(out->why), "%u error calls, bounds from %s", b.sites, b.bounds);
+}
+
+struct locator *locator_new(const char *cache_dir)
+{
+	struct locator *l = calloc(1, sizeof(*l));
+
+	if (l && cache_dir && !(l->dir = strdup(cache_dir))) {
+		free(l);
+		return NULL;
+	}
+	return l;
+}
+
+void locator_free(struct locator *l)
+{
+	if (!l)
+		return;
+	free(l->dir);
+	free(l->mem);
+	free(l);
+}
+
+const char *locator_default_dir(void)
+{
+	const char *d = getenv("XPERF_CACHE_DIR");
+
+	return d && *d ? d : "/var/cache/xperf/locate";
+}
+
+static void make_key(const struct elf_view *v, const struct stat *st, char *key, size_t len)
+{
+	size_t k;
+
+	if (!v || !v->build_id_len) {
+		snprintf(key, len, "inode:%ju:%ju:%jd:%jd.%09ld", (uintmax_t)st->st_dev,
+			 (uintmax_t)st->st_ino, (intmax_t)st->st_size, (intmax_t)st->st_mtim.tv_sec,
+			 st->st_mtim.tv_nsec);
+		return;
+	}
+	k = (size_t)snprintf(key, len, "build-id:");
+	for (size_t i = 0; i < v->build_id_len && k + 3 <= len; i++)
+		k += (size_t)snprintf(key + k, len - k, "%02x", v->build_id[i]);
+}
+
+static const struct locate_result *mem_find(const struct locator *l, const char *key)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->mem[i].key, key))
+			return &l->mem[i];
+	return NULL;
+}
+
+static void mem_add(struct locator *l, const struct locate_result *r)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 32;
+		struct locate_result *n = realloc(l->mem, cap * sizeof(*n));
+
+		if (!n)
+			return;	/* a cache that cannot grow only costs a new analysis */
+		l->mem = n;
+		l->cap = cap;
+	}
+	l->mem[l->n++] = *r;
+}
+
+static void disk_path(const struct locator *l, const char *key, char *path, size_t len)
+{
+	snprintf(path, len, "%s/%s.loc", l->dir, key);
+	for (char *p = path + strlen(l->dir) + 1; *p; p++)
+		if (*p == ':')
+			*p = '_';
+}
+
+/* A disk entry in this version's format; -1 when absent or not ours. */
+static int disk_read(const struct locator *l, const char *key, struct locate_result *r)
+{
+	char path[4096], line[256], status[16] = "";
+	unsigned int version = 0;
+	int ok = 0;
+	FILE *f;
+
+	disk_path(l, key, path, sizeof(path));
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	r->why[0] = r->stack[0] = '\0';
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (sscanf(line, "xperf-locate %u", &version) == 1)
+			ok |= version == LOCATE_VERSION;
+		sscanf(line, "status %15s", status);
+		sscanf(line, "stack %15s", r->stack);
+		sscanf(line, "SSL_write 0x%" SCNx64, &r->write_off);
+		sscanf(line, "SSL_read 0x%" SCNx64, &r->read_off);
+		if (!strncmp(line, "why ", 4))
+			snprintf(r->why, sizeof(r->why), "%s", line + 4);
+	}
+	fclose(f);
+	if (!ok || (strcmp(status, "found") && strcmp(status, "failed")))
+		return -1;
+	r->status = strcmp(status, "found") ? LOCATE_FAILED : LOCATE_FOUND;
+	if (r->status == LOCATE_FOUND && (!r->write_off || !r->read_off))
+		return -1;
+	return 0;
+}
+
+static void disk_write(const struct locator *l, const struct locate_result *r)
+{
+	char path[4096], buf[512];
+	int n;
+
+	if (xp_mkdir_p(l->dir))
+		return;
+	disk_path(l, r->key, path, sizeof(path));
+	n = snprintf(buf, sizeof(buf),
+		     "xperf-locate %d\nkey %s\nstatus %s\nstack %s\nSSL_write 0x%" PRIx64
+		     "\nSSL_read 0x%" PRIx64 "\nwhy %s\n",
+		     LOCATE_VERSION, r->key, status_names[r->status], r->stack, r->write_off,
+		     r->read_off, r->why);
+	if (n > 0 && (size_t)n < sizeof(buf))
+		xp_write_file_atomic(path, buf, (size_t)n);	/* a cache: a failed write costs a re-analysis */
+}
+
+static double since_ms(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
+}
+
+int locator_file(struct locator *l, int fd, struct locate_result *out)
+{
+	const struct locate_result *hit;
+	struct timespec t0;
+	struct elf_view v;
+	struct stat st;
+	void *img;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(out, 0, sizeof(*out));
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		snprintf(out->why, sizeof(out->why), "cannot stat the file");
+		return -EINVAL;
+	}
+	img = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (img == MAP_FAILED) {
+		snprintf(out->why, sizeof(out->why), "cannot map the file: %s", strerror(errno));
+		return -errno;
+	}
+	make_key(elf_view_open(&v, img, (size_t)st.st_size) ? NULL : &v, &st, out->key,
+		 sizeof(out->key));
+	hit = mem_find(l, out->key);
+	if (hit) {
+		*out = *hit;
+		out->from_cache = true;
+	} else if (l->dir && !disk_read(l, out->key, out)) {
+		out->from_cache = true;
+		mem_add(l, out);
+	} else {
+		locate_image(img, (size_t)st.st_size, out);
+		mem_add(l, out);
+		if (l->dir && out->status != LOCATE_NONE)
+			disk_write(l, out);
+	}
+	munmap(img, (size_t)st.st_size);
+	out->ms = since_ms(&t0);
+	return 0;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * locate.h - the function locator: TLS functions of executables without
+ * symbols, found by analysis (boringssl.h), cached per file identity.
+ *
+ * Identity: the GNU build-id when the file has one (a `bun build
+ * --compile` output shares its runtime's build-id, and its code: one
+ * analysis serves every app built with that Bun), else (dev, inode, size,
+ * mtime). A file replaced on disk (an agent's self-update) is a new inode
+ * and, normally, a new build-id: it is analyzed again on its next exec,
+ * while processes still running the old file keep its probes.
+ *
+ * Cache: in memory for the run, and on disk (one small text file per
+ * identity, written atomically, mode 0600, in a 0700 directory) so the
+ * next run skips the analysis. A cache entry is a hint, not a trust: what
+ * it names is self-checked at run time like a fresh analysis.
+ */
+#ifndef XPERF_USERSPACE_LOCATE_LOCATE_H
+#define XPERF_USERSPACE_LOCATE_LOCATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "userspace/locate/boringssl.h"
+
+/* Bump when the analysis changes what it finds: older disk entries are ignored. */
+#define LOCATE_VERSION 1
+
+enum locate_status {
+	LOCATE_NONE = 0,	/* no stack the locator knows (e.g. libc) */
+	LOCATE_FOUND = 1,	/* functions below */
+	LOCATE_FAILED = 2,	/* a known stack whose functions could not be resolved: why */
+};
+
+struct locate_result {
+	enum locate_status status;
+	char stack[16];		/* "boringssl" */
+	uint64_t write_off, read_off;	/* file offsets of SSL_write, SSL_read */
+	char key[80];		/* identity: "build-id:<hex>" or "inode:<dev>:<ino>:<size>:<mtime>" */
+	char why[192];		/* FAILED/NONE: one line; FOUND: how (bounds, sites) */
+	bool from_cache;	/* memory or disk */
+	double ms;		/* what this call cost */
+};
+
+/*
+ * Pure analysis of an ELF image in memory (fuzzed): fills status, stack,
+ * offsets, why; never the key or cache fields.
+ */
+void locate_image(const void *img, size_t len, struct locate_result *out);
+
+struct locator;
+
+/* cache_dir: where entries are kept on disk; NULL: memory only. NULL on ENOMEM. */
+struct locator *locator_new(const char *cache_dir);
+void locator_free(struct locator *l);
+
+/*
+ * Locate in the open file fd (read through mmap). Returns 0 with *out
+ * filled, or -errno if the file cannot be read (out->why says so).
+ */
+int locator_file(struct locator *l, int fd, struct locate_result *out);
+
+/* The cache directory xperf uses: $XPERF_CACHE_DIR, else /var/cache/xperf/locate. */
+const char *locator_default_dir(void);
+
+#endif /* XPERF_USERSPACE_LOCATE_LOCATE_H */

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+/*
+ * locate_check.c - see locate_check.h. Connections are few (an agent's
+ * handful of keep-alive connections), so they live in a flat array; the
+ * sends of the last SEND_RING socket writes are kept to credit sends
+ * nested in an SSL_write, which arrive before its record.
+ */
+#include "userspace/locate_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/sock.h"
+#include "bpf/tls.h"
+
+#define SEND_RING 256
+#define MAX_IDS 0x10000
+
+struct dir_state {
+	bool passed, checking;
+	struct xp_hdr **held;
+	size_t nheld, cap;
+	uint32_t tid;
+	uint64_t need, got, since_ns, deadline_ns;
+};
+
+struct conn {
+	uint32_t tgid;
+	uint16_t id;
+	uint64_t start_ns, ssl;
+	struct dir_state d[2];	/* by enum xp_tls_dir */
+};
+
+struct send {
+	uint32_t tgid, tid;
+	uint64_t ts_ns, len;
+};
+
+struct recv_total {
+	uint32_t tgid;
+	uint64_t sock_id, bytes;
+};
+
+struct locate_check {
+	struct lc_hooks hooks;
+	struct lc_counts counts;
+	uint8_t state[MAX_IDS];	/* enum lc_state by file id */
+	struct conn *conns;
+	size_t nconns, capconns;
+	struct recv_total *recvs;
+	size_t nrecvs, caprecvs;
+	struct send sends[SEND_RING];
+	size_t nsends;
+	uint64_t held_bytes;
+};
+
+static const char *const fn_names[] = { "SSL_write", "SSL_read" };
+
+struct locate_check *locate_check_new(const struct lc_hooks *hooks)
+{
+	struct locate_check *lc = calloc(1, sizeof(*lc));
+
+	if (lc)
+		lc->hooks = *hooks;
+	return lc;
+}
+
+static void drop_held(struct locate_check *lc, struct dir_state *d)
+{
+	for (size_t i = 0; i < d->nheld; i++) {
+		lc->held_bytes -= d->held[i]->size;
+		free(d->held[i]);
+	}
+	lc->counts.withheld += d->nheld;
+	free(d->held);
+	d->held = NULL;
+	d->nheld = d->cap = 0;
+}
+
+void locate_check_free(struct locate_check *lc)
+{
+	if (!lc)
+		return;
+	for (size_t i = 0; i < lc->nconns; i++)
+		for (int k = 0; k < 2; k++)
+			drop_held(lc, &lc->conns[i].d[k]);
+	free(lc->conns);
+	free(lc->recvs);
+	free(lc);
+}
+
+enum lc_state locate_check_state(const struct locate_check *lc, unsigned int id)
+{
+	return id < MAX_IDS ? (enum lc_state)lc->state[id] : LC_UNCHECKED;
+}
+
+void locate_check_counts(const struct locate_check *lc, struct lc_counts *out)
+{
+	uint64_t held = 0;
+
+	for (size_t i = 0; i < lc->nconns; i++)
+		held += lc->conns[i].d[0].nheld + lc->conns[i].d[1].nheld;
+	*out = lc->counts;
+	out->withheld += held;	/* still held now: never delivered if the run ends */
+}
+
+static bool http1_request(const uint8_t *p, size_t n)
+{
+	size_t i = 0, m;
+
+	while (i < n && i < 16 && p[i] >= 'A' && p[i] <= 'Z')
+		i++;
+	if (i < 3 || i >= n || p[i++] != ' ')
+		return false;
+	for (m = i; i < n && p[i] > ' ' && p[i] < 0x7f; i++)
+		;
+	if (i == m || n - i < 11 || p[i] != ' ')
+		return false;
+	return !memcmp(p + i + 1, "HTTP/1.", 7) && (p[i + 8] == '0' || p[i + 8] == '1') &&
+	       p[i + 9] == '\r' && p[i + 10] == '\n';
+}
+
+bool lc_http_start(const uint8_t *p, size_t n, bool is_read)
+{
+	static const char preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+
+	if (!is_read)
+		return (n >= sizeof(preface) - 1 && !memcmp(p, preface, sizeof(preface) - 1)) ||
+		       http1_request(p, n);
+	if (n >= 12 && !memcmp(p, "HTTP/1.", 7) && (p[7] == '0' || p[7] == '1') && p[8] == ' ' &&
+	    p[9] >= '1' && p[9] <= '5' && p[10] >= '0' && p[10] <= '9' && p[11] >= '0' &&
+	    p[11] <= '9')
+		return true;
+	/* HTTP/2: the server's first frame is SETTINGS (type 4) on stream 0 */
+	return n >= 9 && p[3] == 4 && !(p[4] & ~1) && !(p[5] & 0x7f) && !p[6] && !p[7] &&
+	       !p[8] && (((uint32_t)p[0] << 16 | p[1] << 8 | p[2]) % 6) == 0;
+}
+
+static void fail(struct locate_check *lc, unsigned int id, int dir, const char *check,
+		 const char *detail)
+{
+	if (lc->state[id] == LC_FAILED)
+		return;
+	lc->state[id] = LC_FAILED;
+	for (size_t i = 0; i < lc->nconns; i++)
+		if (lc->conns[i].id == id)
+			for (int k = 0; k < 2; k++)
+				drop_held(lc, &lc->conns[i].d[k]);
+	if (lc->hooks.failed)
+		lc->hooks.failed(lc->hooks.ctx, id, fn_names[dir], check, detail);
+}
+
+static void pass(struct locate_check *lc, struct conn *c, int dir)
+{
+	struct dir_state *d = &c->d[dir];
+
+	d->passed = true;
+	d->checking = false;
+	lc->counts.passed++;
+	if (lc->state[c->id] == LC_UNCHECKED)
+		lc->state[c->id] = LC_TRUSTED;
+	for (size_t i = 0; i < d->nheld; i++) {
+		if (lc->hooks.release)
+			lc->hooks.release(lc->hooks.ctx, d->held[i]);
+		lc->held_bytes -= d->held[i]->size;
+		free(d->held[i]);
+	}
+	free(d->held);
+	d->held = NULL;
+	d->nheld = d->cap = 0;
+}
+
+static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const struct xp_hdr *rec)
+{
+	struct xp_hdr *copy;
+
+	if (lc->held_bytes + rec->size > LC_HELD_MAX) {
+		lc->counts.held_over++;
+		return LC_DROP;
+	}
+	if (d->nheld == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 8;
+		struct xp_hdr **n = realloc(d->held, cap * sizeof(*n));
+
+		if (!n)
+			return LC_DROP;
+		d->held = n;
+		d->cap = cap;
+	}
+	copy = malloc(rec->size);
+	if (!copy)
+		return LC_DROP;
+	memcpy(copy, rec, rec->size);
+	d->held[d->nheld++] = copy;
+	lc->held_bytes += rec->size;
+	return LC_HOLD;
+}
+
+static struct conn *conn_of(struct locate_check *lc, const struct xp_tls_data *t)
+{
+	for (size_t i = 0; i < lc->nconns; i++) {
+		struct conn *c = &lc->conns[i];
+
+		if (c->tgid == t->hdr.tgid && c->ssl == t->ssl && c->start_ns == t->hdr.start_ns)
+			return c;
+	}
+	if (lc->nconns == lc->capconns) {
+		size_t cap = lc->capconns ? lc->capconns * 2 : 16;
+		struct conn *n = realloc(lc->conns, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		lc->conns = n;
+		lc->capconns = cap;
+	}
+	lc->conns[lc->nconns] = (struct conn){ .tgid = t->hdr.tgid, .id = t->located,
+					       .start_ns = t->hdr.start_ns, .ssl = t->ssl };
+	return &lc->conns[lc->nconns++];
+}
+
+static struct recv_total *recv_of(struct locate_check *lc, uint32_t tgid, uint64_t sock_id)
+{
+	for (size_t i = 0; i < lc->nrecvs; i++)
+		if (lc->recvs[i].tgid == tgid && lc->recvs[i].sock_id == sock_id)
+			return &lc->recvs[i];
+	if (lc->nrecvs == lc->caprecvs) {
+		size_t cap = lc->caprecvs ? lc->caprecvs * 2 : 16;
+		struct recv_total *n = realloc(lc->recvs, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		lc->recvs = n;
+		lc->caprecvs = cap;
+	}
+	lc->recvs[lc->nrecvs] = (struct recv_total){ .tgid = tgid, .sock_id = sock_id };
+	return &lc->recvs[lc->nrecvs++];
+}
+
+/* Bytes thread (tgid, tid) sent over TCP since ts_ns, from the recent sends. */
+static uint64_t sent_since(const struct locate_check *lc, uint32_t tgid, uint32_t tid,
+			   uint64_t ts_ns)
+{
+	size_t n = lc->nsends < SEND_RING ? lc->nsends : SEND_RING;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct send *s = &lc->sends[i];
+
+		if (s->tgid == tgid && s->tid == tid && s->ts_ns >= ts_ns)
+			sum += s->len;
+	}
+	return sum;
+}
+
+static void on_sock(struct locate_check *lc, const struct xp_sock_data *s)
+{
+	if (s->dir == XP_SOCK_RECV) {
+		struct recv_total *r = recv_of(lc, s->hdr.tgid, s->sock_id);
+
+		if (r)
+			r->bytes += s->len;
+		return;
+	}
+	lc->sends[lc->nsends++ % SEND_RING] =
+		(struct send){ .tgid = s->hdr.tgid, .tid = s->hdr.tid, .ts_ns = s->hdr.ts_ns, .len = s->len };
+	for (size_t i = 0; i < lc->nconns; i++) {
+		struct conn *c = &lc->conns[i];
+		struct dir_state *d = &c->d[XP_TLS_WRITE];
+
+		if (!d->checking || c->tgid != s->hdr.tgid || d->tid != s->hdr.tid ||
+		    s->hdr.ts_ns < d->since_ns)
+			continue;
+		d->got += s->len;
+		if (d->got >= d->need)
+			pass(lc, c, XP_TLS_WRITE);
+	}
+}
+
+/* Writes whose ciphertext never went out within the window fail. */
+static void expire(struct locate_check *lc, uint64_t now_ns)
+{
+	char detail[160];
+
+	for (size_t i = 0; i < lc->nconns; i++) {
+		struct dir_state *d = &lc->conns[i].d[XP_TLS_WRITE];
+
+		if (!d->checking || now_ns <= d->deadline_ns)
+			continue;
+		snprintf(detail, sizeof(detail),
+			 "thread %u sent %llu bytes over TCP within 200 ms of the call, want >= %llu",
+			 d->tid, (unsigned long long)d->got, (unsigned long long)d->need);
+		d->checking = false;
+		fail(lc, lc->conns[i].id, XP_TLS_WRITE, "socket", detail);
+	}
+}
+
+/* The first call of a direction on a connection: parse and socket checks. */
+static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
+				  const struct xp_tls_data *t)
+{
+	int dir = t->dir == XP_TLS_READ;
+	struct dir_state *d = &c->d[dir];
+	struct recv_total *r;
+	char detail[160];
+
+	if (t->offset != 0 || (t->flags & XP_TLS_COPY_FAIL)) {
+		fail(lc, c->id, dir, "position", "first record of a call is missing");
+		return LC_DROP;
+	}
+	if (!lc_http_start((const uint8_t *)t->data, t->len, dir)) {
+		fail(lc, c->id, dir, "http",
+		     dir ? "first read is not an HTTP/1.1 status line or HTTP/2 SETTINGS frame"
+			 : "first write is not an HTTP/1.1 request line or the HTTP/2 preface");
+		return LC_DROP;
+	}
+	if (dir == XP_TLS_READ) {
+		r = t->sock_id ? recv_of(lc, t->hdr.tgid, t->sock_id) : NULL;
+		if (!r || r->bytes < t->pos + t->call_len + LC_TLS_OVERHEAD) {
+			snprintf(detail, sizeof(detail),
+				 "%u plaintext bytes at %llu, socket %llu received %llu",
+				 t->call_len, (unsigned long long)t->pos,
+				 (unsigned long long)t->sock_id,
+				 (unsigned long long)(r ? r->bytes : 0));
+			fail(lc, c->id, dir, "socket", detail);
+			return LC_DROP;
+		}
+		pass(lc, c, dir);
+		return LC_PASS;
+	}
+	d->checking = true;
+	d->tid = t->hdr.tid;
+	d->since_ns = t->call_ns;
+	d->deadline_ns = t->hdr.ts_ns + LC_SEND_WINDOW_NS;
+	d->need = (uint64_t)t->call_len + LC_TLS_OVERHEAD;
+	d->got = sent_since(lc, t->hdr.tgid, t->hdr.tid, t->call_ns);
+	if (d->got < d->need)
+		return hold(lc, d, &t->hdr);
+	pass(lc, c, dir);
+	return LC_PASS;
+}
+
+static enum lc_verdict on_tls(struct locate_check *lc, const struct xp_tls_data *t)
+{
+	struct conn *c;
+	struct dir_state *d;
+
+	if (lc->state[t->located] == LC_FAILED)
+		return lc->counts.withheld++, LC_DROP;
+	c = conn_of(lc, t);
+	if (!c)
+		return lc->counts.withheld++, LC_DROP;
+	if ((t->flags & XP_TLS_NEW_CONN) && t->pos == 0 && (c->d[0].passed || c->d[1].passed)) {
+		for (int k = 0; k < 2; k++) {	/* the SSL* now serves a new connection */
+			drop_held(lc, &c->d[k]);
+			memset(&c->d[k], 0, sizeof(c->d[k]));
+		}
+	}
+	d = &c->d[t->dir == XP_TLS_READ];
+	if (d->passed)
+		return LC_PASS;
+	if (d->checking)
+		return hold(lc, d, &t->hdr);
+	return first_call(lc, c, t);
+}
+
+enum lc_verdict locate_check_record(struct locate_check *lc, const struct xp_hdr *rec)
+{
+	expire(lc, rec->ts_ns);
+	if (rec->type == XP_EV_SOCK_DATA && rec->size >= sizeof(struct xp_sock_data)) {
+		on_sock(lc, (const void *)rec);
+		return LC_PASS;
+	}
+	if (rec->type != XP_EV_TLS_DATA || rec->size < offsetof(struct xp_tls_data, data))
+		return LC_PASS;
+	{
+		const struct xp_tls_data *t = (const void *)rec;
+
+		if (!t->located)
+			return LC_PASS;
+		if (t->len > rec->size - offsetof(struct xp_tls_data, data) || t->dir > XP_TLS_READ)
+			return lc->counts.withheld++, LC_DROP;
+		return on_tls(lc, t);
+	}
+}

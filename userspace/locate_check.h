@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * locate_check.h - the self-check of located TLS functions (fail closed).
+ *
+ * Plaintext from a function found by analysis (xp_tls_data.located != 0)
+ * is held back until, on the same connection and direction, it agrees with
+ * the socket tier and parses as HTTP:
+ *  - write: the first call's bytes start an HTTP/1.1 request line or the
+ *    HTTP/2 preface, and the same thread sends at least the call's length
+ *    plus a TLS record's overhead over TCP, nested in the call or within
+ *    SEND_WINDOW after it (memory-BIO stacks such as Bun's encrypt first
+ *    and send after);
+ *  - read: the first call's bytes start an HTTP/1.1 status line or an
+ *    HTTP/2 SETTINGS frame, the call is joined to a TCP socket, and that
+ *    socket has received at least the plaintext so far plus a record's
+ *    overhead.
+ * A direction that passes releases what was held and passes from then on
+ * (each new connection is checked again). Any failure distrusts the whole
+ * located file: its held records are dropped, later ones too, and the
+ * failure is reported once (file id, function, check, detail). Garbage is
+ * never delivered as plaintext; the socket tier goes on as before.
+ */
+#ifndef XPERF_USERSPACE_LOCATE_CHECK_H
+#define XPERF_USERSPACE_LOCATE_CHECK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/types.h>
+
+#include "bpf/xperf.h"
+
+#define LC_SEND_WINDOW_NS (200ull * 1000 * 1000)
+#define LC_TLS_OVERHEAD 17	/* a TLS record's header and AEAD tag, at least */
+#define LC_HELD_MAX (64u << 20)	/* bytes held at most; beyond, dropped and counted */
+
+enum lc_verdict { LC_PASS = 0, LC_DROP = 1, LC_HOLD = 2 };
+
+/* A located file's standing, per id. */
+enum lc_state { LC_UNCHECKED = 0, LC_TRUSTED = 1, LC_FAILED = 2 };
+
+struct lc_hooks {
+	/* A held record now passes: deliver it (in arrival order). */
+	void (*release)(void *ctx, const struct xp_hdr *rec);
+	/* File id failed: function ("SSL_write"/"SSL_read"), check, detail. Once per id. */
+	void (*failed)(void *ctx, unsigned int id, const char *function, const char *check,
+		       const char *detail);
+	void *ctx;
+};
+
+struct lc_counts {
+	uint64_t passed;	/* connection directions that passed */
+	uint64_t withheld;	/* records never delivered (failed, or still held at the end) */
+	uint64_t held_over;	/* records dropped because LC_HELD_MAX was reached */
+};
+
+struct locate_check;
+
+struct locate_check *locate_check_new(const struct lc_hooks *hooks);
+void locate_check_free(struct locate_check *lc);
+
+/* Feed any record, in ring order; the verdict for it (LC_HOLD: copied). */
+enum lc_verdict locate_check_record(struct locate_check *lc, const struct xp_hdr *rec);
+
+/* State of located file id, and counts. */
+enum lc_state locate_check_state(const struct locate_check *lc, unsigned int id);
+void locate_check_counts(const struct locate_check *lc, struct lc_counts *out);
+
+/* Whether data starts an HTTP/1.1 request or the HTTP/2 preface (write), or
+ * an HTTP/1.1 status line or an HTTP/2 SETTINGS frame (read). */
+bool lc_http_start(const uint8_t *data, size_t len, bool is_read);
+
+#endif /* XPERF_USERSPACE_LOCATE_CHECK_H */
