@@ -336,6 +336,33 @@ static void test_measurability(void)
 	cJSON_Delete(d);
 }
 
+/*
+ * The ciphertext tier: no token counts, status codes or tool identity. The
+ * points built on them say why they are not measured (never a value from
+ * zeros, never fired); what the tier does time (TTFT) is measured.
+ */
+static void test_ciphertext(void)
+{
+	static const char *const unread[] = {
+		"intelligent.processing.slow_decode", "intelligent.processing.long_prefill",
+		"compute.waste.failed_tool_call", "compute.waste.repeated_tool_call",
+		"compute.processing.tool_cpu", "intelligent.waste.llm_error",
+		"intelligent.waste.truncated_output", "compute.processing.response_parse",
+	};
+	cJSON *d = turn_report("ciphertext", "ciphertext", opts(3, 0.2, 0));
+
+	for (size_t i = 0; i < sizeof(unread) / sizeof(unread[0]); i++) {
+		const cJSON *p = find(d, "l3", unread[i]);
+
+		CHECK(p && !strcmp(str(p, "state"), "not_measured") &&
+		      strstr(str(p, "note"), "ciphertext") && !cJSON_GetObjectItem(p, "value"),
+		      "%s: %s (%s)", unread[i], p ? str(p, "state") : "missing",
+		      p ? str(p, "note") : "");
+	}
+	expect_l3(d, "fused.supply.ttft", NAN, "below", 500);
+	cJSON_Delete(d);
+}
+
 /* decode [0,1000], 20 tokens: effective 400, processing 600 (20 tok/s < 30 fires).
  * GPU: phase [90,800] = 710; busy = kernels [100,500] + memcpy [600,700] = 500;
  * copies 100/500 = 0.2 > 0.1; sync 100/710; idle 210/710 under a 0% L2: not drilled. */
@@ -563,6 +590,7 @@ int main(int argc, char **argv)
 	test_nested_tools();
 	test_ebpf();
 	test_measurability();
+	test_ciphertext();
 	test_gpu();
 	test_custom_stage();
 	test_full();

@@ -4,8 +4,11 @@
  * features (on-CPU time per stage, token counts, TTFT, GPU sums...) are summed
  * from its spans; then a table maps each L3 id to how its metric is formed
  * from them. A point whose inputs are missing is "not measured" with the
- * reason, never given a made-up value. Points that compare a turn with the one
- * before it are measured in session mode (xa_metrics_session).
+ * reason, never given a made-up value: a point whose inputs the turn could not
+ * read (token counts, status codes and tool identity have no source in the
+ * ciphertext tier) is gated on the feature that says they were read. Points
+ * that compare a turn with the one before it are measured in session mode
+ * (xa_metrics_session).
  */
 #include "analyze/model.h"
 
@@ -31,58 +34,78 @@ struct metric {
 	enum kind kind;
 	enum xa_feat a, b;
 	const char *missing; /* why it is not measured when b is 0 */
+	enum xa_feat need;   /* measured only when this feature is > 0 (F_NONE: always) */
+	const char *unread;  /* why, when it is not */
 };
 
+#define ALWAYS F_NONE, NULL
+#define NO_TOK_IN F_IN_N, "no input token counts in this turn (ciphertext tier: no payload)"
+#define NO_TOK_OUT F_OUT_N, "no output token counts in this turn (ciphertext tier: no payload)"
+#define NO_STATUS F_STATUS_N, "no status codes or finish reasons in this turn (ciphertext tier)"
+#define NO_TOOL_ID F_TOOL_ID, "tool identity unknown without plaintext (ciphertext tier)"
+
 static const struct metric metrics[] = {
-	{ "compute.supply.tool_io_blocked", K_SHARE, 0, 0, NULL },
-	{ "compute.supply.runqueue_delay", K_RATIO, F_RUNQ, F_CDUR, "no scheduler data on spans" },
-	{ "compute.supply.blocked_wait", K_SHARE, 0, 0, NULL },
+	{ "compute.supply.tool_io_blocked", K_SHARE, 0, 0, NULL, NO_TOOL_ID },
+	{ "compute.supply.runqueue_delay", K_RATIO, F_RUNQ, F_CDUR, "no scheduler data on spans",
+	  ALWAYS },
+	{ "compute.supply.blocked_wait", K_SHARE, 0, 0, NULL, ALWAYS },
 	{ "compute.processing.prompt_assembly", K_PER_KTOK, F_PA_CPU, F_IN_TOK,
-	  "needs prompt_assembly on-CPU time and input tokens" },
+	  "needs prompt_assembly on-CPU time and input tokens", NO_TOK_IN },
 	{ "compute.processing.response_parse", K_PER_KTOK, F_RP_CPU, F_OUT_TOK,
-	  "needs response_parse on-CPU time and output tokens" },
-	{ "compute.processing.tool_cpu", K_SHARE, 0, 0, NULL },
-	{ "compute.processing.orchestration", K_SHARE, 0, 0, NULL },
-	{ "compute.processing.context_compress", K_SHARE, 0, 0, NULL },
-	{ "compute.processing.state_serialize", K_SHARE, 0, 0, NULL },
-	{ "compute.processing.memory_ops", K_SHARE, 0, 0, NULL },
-	{ "compute.processing.custom_stage", K_SHARE, 0, 0, NULL },
-	{ "compute.waste.failed_tool_call", K_COUNT, 0, 0, NULL },
-	{ "compute.waste.repeated_tool_call", K_COUNT, 0, 0, NULL },
-	{ "compute.effective.prompt_assembly", K_EFF, 0, 0, "no successful prompt_assembly span" },
-	{ "compute.effective.tool_execution", K_EFF, 0, 0, "no successful tool span" },
-	{ "compute.effective.response_parse", K_EFF, 0, 0, "no successful response_parse span" },
-	{ "intelligent.supply.gpu_host_wait", K_RATIO, F_GPU_IDLE, F_GPU_PHASE, "no GPU activity" },
+	  "needs response_parse on-CPU time and output tokens", NO_TOK_OUT },
+	{ "compute.processing.tool_cpu", K_SHARE, 0, 0, NULL, NO_TOOL_ID },
+	{ "compute.processing.orchestration", K_SHARE, 0, 0, NULL, ALWAYS },
+	{ "compute.processing.context_compress", K_SHARE, 0, 0, NULL, ALWAYS },
+	{ "compute.processing.state_serialize", K_SHARE, 0, 0, NULL, ALWAYS },
+	{ "compute.processing.memory_ops", K_SHARE, 0, 0, NULL, ALWAYS },
+	{ "compute.processing.custom_stage", K_SHARE, 0, 0, NULL, ALWAYS },
+	{ "compute.waste.failed_tool_call", K_COUNT, 0, 0, NULL, NO_TOOL_ID },
+	{ "compute.waste.repeated_tool_call", K_COUNT, 0, 0, NULL, NO_TOOL_ID },
+	{ "compute.effective.prompt_assembly", K_EFF, 0, 0, "no successful prompt_assembly span",
+	  ALWAYS },
+	{ "compute.effective.tool_execution", K_EFF, 0, 0, "no successful tool span", NO_TOOL_ID },
+	{ "compute.effective.response_parse", K_EFF, 0, 0, "no successful response_parse span",
+	  ALWAYS },
+	{ "intelligent.supply.gpu_host_wait", K_RATIO, F_GPU_IDLE, F_GPU_PHASE, "no GPU activity",
+	  ALWAYS },
 	{ "intelligent.supply.gpu_launch_overhead", K_RATIO, F_GPU_LAUNCH, F_GPU_KERNEL,
-	  "no GPU kernels" },
-	{ "intelligent.supply.queue_wait", K_PER_MS, F_QUEUE_NS, F_QUEUE_N, "no queue_wait span" },
+	  "no GPU kernels", ALWAYS },
+	{ "intelligent.supply.queue_wait", K_PER_MS, F_QUEUE_NS, F_QUEUE_N, "no queue_wait span",
+	  ALWAYS },
 	{ "intelligent.processing.slow_decode", K_TPS, F_DEC_TOK, F_DEC_NS,
-	  "no decode time with output tokens" },
-	{ "intelligent.processing.long_prefill", K_VALUE, F_MAX_IN, F_LLM_N, "no LLM call" },
-	{ "intelligent.processing.context_growth", K_SESSION, 0, 0, NULL },
+	  "no decode time with output tokens", NO_TOK_OUT },
+	{ "intelligent.processing.long_prefill", K_VALUE, F_MAX_IN, F_LLM_N, "no LLM call",
+	  NO_TOK_IN },
+	{ "intelligent.processing.context_growth", K_SESSION, 0, 0, NULL, ALWAYS },
 	{ "intelligent.processing.gpu_kernel", K_RATIO, F_GPU_KERNEL, F_GPU_PHASE,
-	  "no GPU activity" },
-	{ "intelligent.processing.gpu_memcpy", K_RATIO, F_GPU_COPY, F_GPU_BUSY, "no GPU activity" },
-	{ "intelligent.processing.gpu_sync", K_RATIO, F_GPU_SYNC, F_GPU_PHASE, "no GPU activity" },
-	{ "intelligent.processing.sampling", K_RATIO, F_SAMP_NS, F_DEC_NS, "no decode time" },
-	{ "intelligent.waste.retry", K_COUNT, 0, 0, NULL },
-	{ "intelligent.waste.llm_error", K_COUNT, 0, 0, NULL },
-	{ "intelligent.waste.truncated_output", K_COUNT, 0, 0, NULL },
-	{ "intelligent.waste.context_overflow", K_COUNT, 0, 0, NULL },
-	{ "intelligent.effective.decode", K_EFF, 0, 0, "no successful decode" },
-	{ "intelligent.effective.prefill", K_EFF, 0, 0, "no successful prefill span" },
-	{ "intelligent.effective.gpu_kernel", K_EFF, 0, 0, "no gpu_kernel span" },
-	{ "fused.supply.ttft", K_MS, F_TTFT_MAX, F_TTFT_N, "no TTFT span, mark or attribute" },
-	{ "fused.supply.rate_limit", K_MS, F_RATE_NS, F_RATE_N, "no rate_limit_wait span" },
-	{ "fused.supply.streaming_gap", K_RATIO, F_GAP_NS, F_STREAM_NS, "no streamed response" },
-	{ "fused.supply.request_upload", K_MS, F_UP_MAX, F_UP_N, "no prompt_transfer span" },
-	{ "fused.processing.response_transfer", K_L3_MS, 0, F_NONE, NULL },
+	  "no GPU activity", ALWAYS },
+	{ "intelligent.processing.gpu_memcpy", K_RATIO, F_GPU_COPY, F_GPU_BUSY, "no GPU activity",
+	  ALWAYS },
+	{ "intelligent.processing.gpu_sync", K_RATIO, F_GPU_SYNC, F_GPU_PHASE, "no GPU activity",
+	  ALWAYS },
+	{ "intelligent.processing.sampling", K_RATIO, F_SAMP_NS, F_DEC_NS, "no decode time",
+	  ALWAYS },
+	{ "intelligent.waste.retry", K_COUNT, 0, 0, NULL, NO_STATUS },
+	{ "intelligent.waste.llm_error", K_COUNT, 0, 0, NULL, NO_STATUS },
+	{ "intelligent.waste.truncated_output", K_COUNT, 0, 0, NULL, NO_STATUS },
+	{ "intelligent.waste.context_overflow", K_COUNT, 0, 0, NULL, NO_STATUS },
+	{ "intelligent.effective.decode", K_EFF, 0, 0, "no successful decode", ALWAYS },
+	{ "intelligent.effective.prefill", K_EFF, 0, 0, "no successful prefill span", ALWAYS },
+	{ "intelligent.effective.gpu_kernel", K_EFF, 0, 0, "no gpu_kernel span", ALWAYS },
+	{ "fused.supply.ttft", K_MS, F_TTFT_MAX, F_TTFT_N, "no TTFT span, mark or attribute",
+	  ALWAYS },
+	{ "fused.supply.rate_limit", K_MS, F_RATE_NS, F_RATE_N, "no rate_limit_wait span", ALWAYS },
+	{ "fused.supply.streaming_gap", K_RATIO, F_GAP_NS, F_STREAM_NS, "no streamed response",
+	  ALWAYS },
+	{ "fused.supply.request_upload", K_MS, F_UP_MAX, F_UP_N, "no prompt_transfer span",
+	  ALWAYS },
+	{ "fused.processing.response_transfer", K_L3_MS, 0, F_NONE, NULL, ALWAYS },
 	{ "fused.processing.connection_setup", K_PER_MS, F_CONN_NS, F_CONN_N,
-	  "no connection_setup span" },
-	{ "fused.waste.aborted_stream", K_COUNT, 0, 0, NULL },
-	{ "fused.waste.uncached_prefix", K_SESSION, 0, 0, NULL },
+	  "no connection_setup span", ALWAYS },
+	{ "fused.waste.aborted_stream", K_COUNT, 0, 0, NULL, ALWAYS },
+	{ "fused.waste.uncached_prefix", K_SESSION, 0, 0, NULL, ALWAYS },
 	{ "fused.effective.response_delivery", K_EFF, 0, 0,
-	  "no successful response_transfer span" },
+	  "no successful response_transfer span", ALWAYS },
 };
 
 /* Each metric's L3 index, resolved once. */
@@ -121,11 +144,19 @@ static void max_into(double *f, double v)
 	*f = v > *f ? v : *f;
 }
 
+static int has_attr(const struct xa_span *s, enum xa_attr a)
+{
+	return (s->attr_have >> a) & 1u;
+}
+
 static void call_features(const struct xa_span *s, double *f)
 {
 	double in = s->attr[XA_A_IN_TOK], out = s->attr[XA_A_OUT_TOK];
 
 	f[F_LLM_N]++;
+	f[F_IN_N] += has_attr(s, XA_A_IN_TOK);
+	f[F_OUT_N] += has_attr(s, XA_A_OUT_TOK);
+	f[F_STATUS_N] += has_attr(s, XA_A_STATUS);
 	f[F_IN_TOK] += in;
 	f[F_OUT_TOK] += out;
 	f[F_CACHE_READ] += s->attr[XA_A_CACHE_READ];
@@ -189,6 +220,9 @@ static void features(const struct xa_trace *tr, double *f)
 	f[F_GPU_COPY] = (double)tr->gpu.copy;
 	f[F_GPU_SYNC] = (double)tr->gpu.sync;
 	f[F_GPU_LAUNCH] = (double)tr->gpu.launch;
+	f[F_TOOL_ID] = !tr->tool_identity_unknown;
+	/* waste marks of the SDK and plaintext tiers come from what was read */
+	f[F_STATUS_N] += strcmp(tr->head.tier, "ciphertext") != 0;
 }
 
 static void not_measured(struct xa_l3 *p, const char *why)
@@ -202,6 +236,8 @@ static void eval(const struct metric *m, int l3, const struct xa_trace *tr, stru
 	struct xa_l3 *p = &t->l3[l3];
 	const double *f = t->feat, a = f[m->a], b = f[m->b];
 
+	if (m->need != F_NONE && f[m->need] <= 0)
+		return not_measured(p, m->unread);
 	p->state = XA_OK_BELOW;
 	switch (m->kind) {
 	case K_SHARE:

@@ -104,6 +104,7 @@ struct xa_trace {
 	unsigned ttft_marks;
 	uint64_t dropped_events, truncated_payloads;
 	unsigned warnings;        /* data_quality.warnings */
+	int tool_identity_unknown; /* data_quality.tool_identity is "unknown" */
 	struct xa_gpu gpu;
 	struct xa_seg *segs;
 	size_t nsegs;
@@ -138,7 +139,10 @@ enum xa_feat {
 	F_DEC_NS, F_DEC_TOK, F_MAX_IN, F_LLM_N, F_QUEUE_NS, F_QUEUE_N, F_TTFT_MAX, F_TTFT_N,
 	F_RATE_NS, F_RATE_N, F_STREAM_NS, F_GAP_NS, F_UP_MAX, F_UP_N, F_CONN_NS, F_CONN_N,
 	F_SAMP_NS, F_GPU_PHASE, F_GPU_IDLE, F_GPU_KERNEL, F_GPU_BUSY, F_GPU_COPY, F_GPU_SYNC,
-	F_GPU_LAUNCH, F_CACHE_READ, F_TTFT_FIRST, F_FEAT_COUNT
+	F_GPU_LAUNCH, F_CACHE_READ, F_TTFT_FIRST,
+	F_IN_N, F_OUT_N, F_STATUS_N, /* LLM calls whose input/output tokens, status were read */
+	F_TOOL_ID,                   /* 1: tool calls are the model's (plaintext), 0: unknown */
+	F_FEAT_COUNT
 };
 
 struct xa_turn {

@@ -169,6 +169,7 @@ int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trac
 	tr->dropped_events = t->quality.dropped_events;
 	tr->truncated_payloads = t->quality.truncated_payloads;
 	tr->warnings = (unsigned)t->quality.nwarnings;
+	tr->tool_identity_unknown = !strcmp(t->quality.tool_identity, "unknown");
 	tr->cap = t->nspans + 1;
 	if (tr->end > XA_NS_MAX || !(tr->spans = calloc(tr->cap, sizeof(*tr->spans))))
 		return -1;

@@ -25,6 +25,7 @@ struct sconn {
 	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
 	uint64_t skip_bytes;
 	size_t n_skip;
+	uint32_t head_len[XT_CIPHER_HEAD_RECORDS]; /* sizes of the answer's first records */
 	char host[256];
 	struct xt_exchange *e; /* the open exchange */
 };
@@ -101,6 +102,33 @@ static void answer_in_skipped(const struct sconn *s, struct xt_exchange *e)
 	e->resp_end_ns = s->skip_t[s->n_skip - 1];
 }
 
+/* The answer's first records were its head (cipher.h): the first token is after them. */
+static void skip_head(const struct sconn *s, struct xt_exchange *e)
+{
+	uint64_t *t = e->call.token_ns, bytes = 0;
+	size_t n = e->call.n_tokens;
+
+	for (size_t k = 1; k < n && k <= XT_CIPHER_HEAD_RECORDS; k++) {
+		uint64_t delay = t[k - 1] > e->req_end_ns ? t[k - 1] - e->req_end_ns : 0;
+		uint64_t pause = t[k] - t[k - 1];
+
+		bytes += s->head_len[k - 1];
+		if (delay > XT_CIPHER_HEAD_NS || bytes > XT_CIPHER_HEAD_BYTES)
+			return;
+		if (pause >= XT_CIPHER_HEAD_PAUSE_NS && pause >= 4 * delay) {
+			memmove(t, t + k, (n - k) * sizeof(*t));
+			e->call.n_tokens = n - k;
+			return;
+		}
+	}
+}
+
+static int is_probe(const struct xt_exchange *e)
+{
+	return e->req_bytes <= XT_CIPHER_PROBE_REQ && e->resp_bytes <= XT_CIPHER_PROBE_RESP &&
+	       e->call.n_tokens <= 2;
+}
+
 static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 {
 	struct xt_exchange *e = s->e;
@@ -120,6 +148,8 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	}
 	e->answered = e->resp_start_ns && !cut;
 	e->cipher = 1;
+	e->probe = e->answered && is_probe(e);
+	skip_head(s, e);
 	c->cb(c->ctx, e, s->covered);
 }
 
@@ -171,6 +201,8 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 	e->resp_end_ns = ev->ts_ns;
 	e->resp_bytes += ev->len;
 	e->streaming = 1;
+	if (e->call.n_tokens < XT_CIPHER_HEAD_RECORDS)
+		s->head_len[e->call.n_tokens] = ev->len;
 	if (e->call.n_tokens == e->call.cap_tokens) {
 		size_t ncap = e->call.cap_tokens ? e->call.cap_tokens * 2 : 64;
 		uint64_t *nt = realloc(e->call.token_ns, ncap * sizeof(*nt));

@@ -27,6 +27,31 @@
 #define XT_CIPHER_TICKET_BYTES 1200u
 
 /*
+ * The response head in records of its own. A provider may send the head at
+ * once and the first token much later (a keep-alive connection, HTTP/2 with
+ * its HEADERS frame and control frames): the first records of an answer are
+ * its head when they all came within XT_CIPHER_HEAD_NS of the request's end,
+ * hold at most XT_CIPHER_HEAD_BYTES, and the next record came after a pause
+ * of at least XT_CIPHER_HEAD_PAUSE_NS and 4 times their own delay. The first
+ * token is then that next record; a head riding with the first token is the
+ * first token.
+ */
+#define XT_CIPHER_HEAD_NS 30000000ull
+#define XT_CIPHER_HEAD_BYTES 4096u
+#define XT_CIPHER_HEAD_PAUSE_NS 20000000ull
+#define XT_CIPHER_HEAD_RECORDS 4
+
+/*
+ * Requests that are no model call. A model call carries a prompt; a request
+ * of at most XT_CIPHER_PROBE_REQ bytes on the wire (a head with no body to
+ * speak of: HEAD/GET probes, model listings, OAuth refresh) answered with at
+ * most 2 records and XT_CIPHER_PROBE_RESP bytes (no stream) is counted as a
+ * non-LLM request, not an exchange.
+ */
+#define XT_CIPHER_PROBE_REQ 640u
+#define XT_CIPHER_PROBE_RESP 4096u
+
+/*
  * Called with each finished exchange; the callee owns it. covered: the
  * connection's data moved inside SSL calls, so the plaintext tier has it too.
  */

@@ -26,6 +26,8 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	cJSON *arr;
 
 	cJSON_AddStringToObject(at, "gen_ai.provider.name", xp_llm_provider(c->api));
+	if (c->conversation_id[0])
+		cJSON_AddStringToObject(at, "gen_ai.conversation.id", c->conversation_id);
 	if (c->req_model[0])
 		cJSON_AddStringToObject(at, "gen_ai.request.model", c->req_model);
 	if (c->resp_model[0])
@@ -72,7 +74,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	}
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i]));
+		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i].name));
 	arr = cJSON_AddArrayToObject(at, "xperf.token_times_ns");
 	for (size_t i = 0; i < c->n_tokens; i++)
 		cJSON_AddItemToArray(arr, xp_json_exact_u64(c->token_ns[i]));

@@ -73,9 +73,9 @@ static int is_shell(const char *comm)
 	return 0;
 }
 
-static void set_argv(struct xt_proc *p, const char *argv, size_t len)
+/* Joins NUL-separated argv with spaces into dst (cut to fit, secrets redacted). */
+static void join_argv(char *dst, size_t cap, const char *argv, size_t len, const char **args)
 {
-	const char *args[3] = { NULL, NULL, NULL };
 	size_t n = 0, out = 0;
 
 	for (size_t off = 0; off < len;) {
@@ -84,16 +84,23 @@ static void set_argv(struct xt_proc *p, const char *argv, size_t len)
 		if (n < 3)
 			args[n] = argv + off;
 		n++;
-		if (out && out + 1 < sizeof(p->cmdline))
-			p->cmdline[out++] = ' ';
-		size_t c = k < sizeof(p->cmdline) - 1 - out ? k : sizeof(p->cmdline) - 1 - out;
+		if (out && out + 1 < cap)
+			dst[out++] = ' ';
+		size_t c = k < cap - 1 - out ? k : cap - 1 - out;
 
-		memcpy(p->cmdline + out, argv + off, c);
+		memcpy(dst + out, argv + off, c);
 		out += c;
 		off += k + 1;
 	}
-	p->cmdline[out] = '\0';
-	xp_redact_inplace(p->cmdline, sizeof(p->cmdline));
+	dst[out] = '\0';
+	xp_redact_inplace(dst, cap);
+}
+
+static void set_argv(struct xt_proc *p, const char *argv, size_t len)
+{
+	const char *args[3] = { NULL, NULL, NULL };
+
+	join_argv(p->cmdline, sizeof(p->cmdline), argv, len, args);
 	if (!args[0])
 		return;
 	basename_to(p->comm, sizeof(p->comm), args[0], strlen(args[0]));
@@ -128,6 +135,9 @@ int xt_procs_event(struct xt_procs *t, const struct xt_event *ev)
 		 * exec of that command (`bash -c CMD` execs CMD) keeps the name */
 		if (!p->exec_ns)
 			set_argv(p, ev->argv, ev->argv_len);
+		else
+			join_argv(p->last_cmdline, sizeof(p->last_cmdline), ev->argv, ev->argv_len,
+				  (const char *[3]){ NULL, NULL, NULL });
 		p->exec_ns = ev->ts_ns;
 		return 0;
 	case XT_EXIT:

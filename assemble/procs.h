@@ -16,6 +16,7 @@ struct xt_proc {
 	uint32_t wait_status;
 	uint64_t cpu_ns;
 	char cmdline[512]; /* argv of its first exec joined by spaces (cut to fit) */
+	char last_cmdline[512]; /* argv of its latest exec (a wrapper's re-exec, bash's exec of CMD) */
 	char comm[64];     /* basename of argv[0] */
 	char tool[64];     /* the tool's name: the command a shell -c runs, or argv[0] */
 };

@@ -2,7 +2,8 @@
 /*
  * session.c - event intake and turn grouping. Exchanges wait, sorted by
  * request start, until the first exchange of the following turn has
- * completed: then the turn before it is final and written.
+ * completed: then the turn before it is final and written. Every agent
+ * process (the tgid that made the exchange) has turns of its own.
  */
 #include "assemble/session.h"
 
@@ -48,8 +49,17 @@ struct xt_session {
 	struct xt_exchange **shadow; /* ciphertext timing of plaintext-tier exchanges */
 	size_t n_shadow;
 	uint32_t plain_tgid[XT_PLAIN_PROCS]; /* processes whose TLS plaintext is seen */
-	uint32_t agent, cur_tgid, cur_tid; /* the event being fed */
-	uint64_t next_start; /* start of the next turn to write; 0 until known */
+	uint32_t cur_tgid, cur_tid; /* the event being fed */
+	struct agent {
+		uint32_t tgid;
+		uint64_t next_start; /* start of its next turn to write */
+	} *agents;
+	size_t n_agents;
+	struct probe {   /* a request to an LLM host that was no model call */
+		uint32_t tgid;
+		uint64_t t;
+	} *probes;
+	size_t n_probes;
 	uint64_t first_ts, dropped, truncated;
 	/* last I/O per thread, per tier: a TLS read's socket reads nest inside it */
 	struct io_mark {
@@ -83,9 +93,35 @@ static int add_exchange(struct xt_session *s, struct xt_exchange *e)
 	s->ex[i] = e;
 	s->n_ex++;
 	s->exchanges++;
-	if (!s->agent)
-		s->agent = e->tgid;
 	return 0;
+}
+
+static void add_probe(struct xt_session *s, uint32_t tgid, uint64_t t)
+{
+	struct probe *np = realloc(s->probes, (s->n_probes + 1) * sizeof(*np));
+
+	if (!np) {
+		s->failed = 1;
+		return;
+	}
+	s->probes = np;
+	s->probes[s->n_probes++] = (struct probe){ tgid, t };
+}
+
+/* Probes of tgid before limit: counted into the turn that ends there, then forgotten. */
+static uint64_t take_probes(struct xt_session *s, uint32_t tgid, uint64_t limit)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < s->n_probes;) {
+		if (s->probes[i].tgid == tgid && s->probes[i].t < limit) {
+			s->probes[i] = s->probes[--s->n_probes];
+			n++;
+		} else {
+			i++;
+		}
+	}
+	return n;
 }
 
 /* From the plaintext tracker: keep what the turn model needs. */
@@ -100,9 +136,7 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	}
 	e->tgid = s->cur_tgid;
 	e->tid = s->cur_tid;
-	e->call = x->call;
-	x->call.token_ns = NULL; /* ownership moves to e */
-	x->call.text = NULL;
+	xp_llm_call_move(&e->call, &x->call);
 	e->req_text = x->req_text;
 	x->req_text = NULL;
 	memcpy(e->host, x->host, sizeof(e->host));
@@ -110,7 +144,9 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	memcpy(e->retry_after, x->retry_after, sizeof(e->retry_after));
 	e->req_start_ns = x->req_start_ns;
 	e->req_end_ns = x->req_end_ns;
-	e->resp_start_ns = x->resp_start_ns ? x->resp_start_ns : x->resp_end_ns;
+	/* an answer's first data is its first body byte, not a head read on its own */
+	e->resp_start_ns = x->body_start_ns ? x->body_start_ns :
+			   x->resp_start_ns ? x->resp_start_ns : x->resp_end_ns;
 	e->resp_end_ns = x->resp_end_ns > x->req_end_ns ? x->resp_end_ns : x->req_end_ns;
 	e->req_bytes = x->req_bytes;
 	e->resp_bytes = x->resp_bytes;
@@ -124,15 +160,15 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	}
 }
 
-/* Exchanges of the first turn among the pending ones. */
-static size_t first_group(const struct xt_session *s)
+/* Exchanges of the first turn among one agent's pending ones (sel, n of them). */
+static size_t first_group(struct xt_exchange *const *sel, size_t n)
 {
 	uint64_t end = 0;
 	int ok = 0;
 	size_t i;
 
-	for (i = 0; i < s->n_ex; i++) {
-		const struct xt_exchange *e = s->ex[i];
+	for (i = 0; i < n; i++) {
+		const struct xt_exchange *e = sel[i];
 
 		if (i && e->req_start_ns >= end && ok)
 			break; /* a new prompt after a usable answer: the next turn */
@@ -144,22 +180,40 @@ static size_t first_group(const struct xt_session *s)
 	return i;
 }
 
-static void agent_info(const struct xt_session *s, struct xt_agent_info *a)
+static void agent_info(const struct xt_session *s, const struct xt_exchange *first,
+		       struct xt_agent_info *a)
 {
-	const struct xt_proc *p = xt_procs_find(&s->procs, s->agent);
+	const struct xt_proc *p = xt_procs_find(&s->procs, first->tgid);
 
 	memset(a, 0, sizeof(*a));
-	a->pid = s->agent;
+	a->pid = first->tgid;
 	a->comm = p && p->comm[0] ? p->comm : NULL;
 	a->name = s->cfg->agent_name ? s->cfg->agent_name : a->comm ? a->comm : "agent";
-	a->model = s->ex[0]->call.req_model;
+	a->model = first->call.req_model;
+}
+
+/* The agent process's state; NULL on ENOMEM. */
+static struct agent *agent_of(struct xt_session *s, uint32_t tgid)
+{
+	for (size_t i = 0; i < s->n_agents; i++)
+		if (s->agents[i].tgid == tgid)
+			return &s->agents[i];
+	struct agent *na = realloc(s->agents, (s->n_agents + 1) * sizeof(*na));
+
+	if (!na)
+		return NULL;
+	s->agents = na;
+	s->agents[s->n_agents] = (struct agent){ tgid, 0 };
+	return &s->agents[s->n_agents++];
 }
 
 static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
 {
 	e->shadow_req_start_ns = h->req_start_ns;
 	e->shadow_resp_end_ns = h->resp_end_ns;
-	e->shadow_ttft_ns = h->resp_start_ns > h->req_end_ns ? h->resp_start_ns - h->req_end_ns : 0;
+	uint64_t first = h->call.n_tokens ? h->call.token_ns[0] : h->resp_start_ns;
+
+	e->shadow_ttft_ns = first > h->req_end_ns ? first - h->req_end_ns : 0;
 }
 
 /*
@@ -219,10 +273,10 @@ static void promote_shadows(struct xt_session *s, int final)
 }
 
 /* Gives each plaintext exchange the timing the ciphertext tier saw for it. */
-static void match_shadows(struct xt_session *s, size_t n)
+static void match_shadows(struct xt_session *s, struct xt_exchange *const *sel, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct xt_exchange *e = s->ex[i], *best = NULL;
+		struct xt_exchange *e = sel[i], *best = NULL;
 		uint64_t best_d = XT_SHADOW_MATCH_NS;
 
 		size_t best_k = 0;
@@ -274,34 +328,75 @@ static int keep_turn(struct xt_session *s, struct tt_turn *d)
 	return 0;
 }
 
-static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, int exited)
+/* Timelines are kept back to the earliest turn start still to be written. */
+static void prune(struct xt_session *s)
 {
-	const struct xt_proc *p = xt_procs_find(&s->procs, s->agent);
+	uint64_t keep = UINT64_MAX;
+
+	for (size_t i = 0; i < s->n_ex; i++) /* an agent not written yet keeps everything */
+		if (!agent_of(s, s->ex[i]->tgid))
+			return;
+	for (size_t i = 0; i < s->n_agents; i++)
+		if (s->agents[i].next_start < keep)
+			keep = s->agents[i].next_start;
+	xt_sched_prune(s->sched, keep);
+}
+
+/* Forgets written exchanges: sel's first n leave the pending list. */
+static void drop_written(struct xt_session *s, struct xt_exchange *const *sel, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < s->n_ex; i++) {
+		int written = 0;
+
+		for (size_t k = 0; k < n && !written; k++)
+			written = s->ex[i] == sel[k];
+		if (written)
+			free_exchange(s->ex[i]);
+		else
+			s->ex[out++] = s->ex[i];
+	}
+	s->n_ex = out;
+}
+
+/* Writes one agent's turn: the first n of its pending exchanges (sel, n_sel of them). */
+static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, size_t n_sel,
+		      uint64_t end_ns, int exited)
+{
+	const struct xt_proc *p = xt_procs_find(&s->procs, sel[0]->tgid);
+	struct agent *a = agent_of(s, sel[0]->tgid);
+	uint64_t limit = n < n_sel ? sel[n]->req_start_ns : end_ns;
 	struct xt_turn_in in = {
 		.session_id = s->cfg->session_id,
 		.tier = "plaintext",
-		.index = s->turns + 1, .limit_ns = limit, .last = last, .agent_exited = exited,
-		.ex = s->ex, .n_ex = n, .procs = &s->procs, .sched = s->sched, .seen = &s->seen,
+		.index = s->turns + 1, .limit_ns = limit, .last = n == n_sel, .agent_exited = exited,
+		.ex = sel, .n_ex = n, .next = n < n_sel ? sel[n] : NULL,
+		.capture_payloads = s->cfg->llm.capture_payloads,
+		.procs = &s->procs, .sched = s->sched, .seen = &s->seen,
 		.dropped = s->dropped,
 	};
 	struct xp_clock_anchor now;
 	uint64_t end;
 
+	if (!a)
+		return -1;
 	if (!s->cfg->no_clock_anchor) {
 		xp_clock_anchor_now(&now);
 		in.anchor = &now;
 	}
-	if (!s->next_start)
-		s->next_start = p && p->exec_ns && p->exec_ns <= s->ex[0]->req_start_ns ?
-					p->exec_ns : s->first_ts;
-	in.start_ns = s->next_start;
+	if (!a->next_start)
+		a->next_start = p && p->exec_ns && p->exec_ns <= sel[0]->req_start_ns ? p->exec_ns :
+											 s->first_ts;
+	in.start_ns = a->next_start;
+	in.non_llm_requests = take_probes(s, sel[0]->tgid, limit);
 	for (size_t i = 0; i < n; i++) {
-		in.truncated += (uint64_t)s->ex[i]->truncated;
-		if (s->ex[i]->cipher)
+		in.truncated += (uint64_t)sel[i]->truncated;
+		if (sel[i]->cipher)
 			in.tier = "ciphertext";
 	}
-	match_shadows(s, n);
-	agent_info(s, &in.agent);
+	match_shadows(s, sel, n);
+	agent_info(s, sel[0], &in.agent);
 	struct tt_turn *d = xt_turn_build(&in, &end);
 
 	if (!d)
@@ -309,29 +404,46 @@ static int write_turn(struct xt_session *s, size_t n, uint64_t limit, int last, 
 	if (!d || keep_turn(s, d))
 		return -1;
 	s->turns++;
-	s->next_start = end;
-	xt_sched_prune(s->sched, end);
-	for (size_t i = 0; i < n; i++)
-		free_exchange(s->ex[i]);
-	memmove(s->ex, s->ex + n, (s->n_ex - n) * sizeof(*s->ex));
-	s->n_ex -= n;
+	a->next_start = end;
+	drop_written(s, sel, n);
+	prune(s);
 	return 0;
+}
+
+/*
+ * Writes the first turn of one agent if it is over (final: whatever is
+ * left). 1 when a turn was written, 0 when none was, -1 on error.
+ */
+static int flush_agent(struct xt_session *s, uint32_t tgid, int final, uint64_t end_ns, int exited)
+{
+	struct xt_exchange **sel = malloc(s->n_ex * sizeof(*sel));
+	size_t n_sel = 0, n;
+	int rc = 0;
+
+	if (!sel)
+		return -1;
+	for (size_t i = 0; i < s->n_ex; i++)
+		if (s->ex[i]->tgid == tgid)
+			sel[n_sel++] = s->ex[i];
+	n = first_group(sel, n_sel);
+	if (n < n_sel || final)
+		rc = write_turn(s, sel, n, n_sel, end_ns, exited) ? -1 : 1;
+	free(sel);
+	return rc;
 }
 
 /* Writes every turn known to be over; at the end (final) the rest too. */
 static int flush(struct xt_session *s, int final, uint64_t end_ns, int exited)
 {
-	promote_shadows(s, final);
-	while (s->n_ex) {
-		size_t n = first_group(s);
+	int rc = 1;
 
-		if (n == s->n_ex && !final)
-			return 0;
-		if (write_turn(s, n, n < s->n_ex ? s->ex[n]->req_start_ns : end_ns, n == s->n_ex,
-			       exited))
-			return -1;
+	promote_shadows(s, final);
+	while (rc == 1) {
+		rc = 0;
+		for (size_t i = 0; i < s->n_ex && !rc; i++)
+			rc = flush_agent(s, s->ex[i]->tgid, final, end_ns, exited);
 	}
-	return 0;
+	return rc;
 }
 
 static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
@@ -379,8 +491,12 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 		d += skip;
 		n -= (uint32_t)skip;
 	}
+	unsigned other = c->c->other_requests;
+
 	if (n)
 		xp_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
+	for (; other < c->c->other_requests; other++)
+		add_probe(s, ev->tgid, ev->ts_ns);
 	if (ev->pos + ev->len > *pos)
 		*pos = ev->pos + ev->len;
 	/* A call cut at the payload cap: its tail is a gap now, not when the next call comes. */
@@ -428,15 +544,20 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 	struct xt_session *s = ctx;
 	struct xt_exchange *twin = s->cfg->ciphertext || !e->answered ? NULL : plain_twin(s, e);
 
-	if (twin) {
-		set_shadow(twin, e);
+	int plain = (covered || s->plain_tgid[e->tgid % XT_PLAIN_PROCS] == e->tgid) &&
+		    !s->cfg->ciphertext;
+
+	if (twin || e->probe) {
+		if (twin)
+			set_shadow(twin, e);
+		else if (!plain) /* the plaintext tier counts the probes it sees itself */
+			add_probe(s, e->tgid, e->req_start_ns);
 		free_exchange(e);
 		return;
 	}
 	e->covered = covered;
 	/* a process whose plaintext is seen has its exchanges there (node: not covered) */
-	if ((covered || s->plain_tgid[e->tgid % XT_PLAIN_PROCS] == e->tgid) &&
-	    !s->cfg->ciphertext) {
+	if (plain) {
 		struct xt_exchange **ns = realloc(s->shadow, (s->n_shadow + 1) * sizeof(*ns));
 
 		if (!ns) {
@@ -593,6 +714,8 @@ void xt_session_free(struct xt_session *s)
 	for (size_t i = 0; i < s->n_shadow; i++)
 		free_exchange(s->shadow[i]);
 	free(s->shadow);
+	free(s->agents);
+	free(s->probes);
 	xt_cipher_free(s->cipher);
 	xt_sched_free(s->sched);
 	xt_procs_free(&s->procs);

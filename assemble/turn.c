@@ -3,8 +3,9 @@
  * turn.c - lays one turn out on the agent's main line: prompt assembly up
  * to the first request, then per exchange an llm_inference span (children:
  * prompt_transfer, ttft, decode with its streaming gaps) and the
- * response_parse after it, the tool calls (one span per child process
- * tree), and every hole left as rate_limit_wait (after a 429),
+ * response_parse after it, the model's tool calls (tools.c matches them to
+ * the child process trees that ran them; the other trees are the agent's own
+ * agent_subprocess work), and every hole left as rate_limit_wait (after a 429),
  * orchestration (on CPU) or waiting (off CPU). Concurrent exchanges get
  * their own llm_inference trees, overlapping the main line.
  */
@@ -15,18 +16,19 @@
 #include <string.h>
 
 #include "assemble/llm_span.h"
+#include "assemble/tools.h"
 #include "lib/json_int.h"
 #include "theory/theory.h"
 
 #define XT_PARSE_BLOCK_NS 1000000ull
 
-enum seg_kind { SEG_PROMPT, SEG_EXCHANGE, SEG_PARSE, SEG_TOOL };
+enum seg_kind { SEG_PROMPT, SEG_EXCHANGE, SEG_PARSE, SEG_TOOL, SEG_SUBPROC };
 
 struct seg {
 	enum seg_kind kind;
 	uint64_t a, b;
 	const struct xt_exchange *ex;
-	const struct xt_proc *proc;
+	const struct xt_tool *tool;
 };
 
 struct layout {
@@ -36,6 +38,7 @@ struct layout {
 	uint64_t end;
 	int complete;
 	uint32_t tid; /* the agent thread that talks to the model */
+	struct xt_tools tools;
 };
 
 int xt_exchange_ok(const struct xt_exchange *e)
@@ -83,7 +86,7 @@ static int is_side(const struct xt_turn_in *in, size_t i)
 	return 0;
 }
 
-static int is_tool(const struct xt_turn_in *in, const struct xt_proc *p)
+int xt_turn_child(const struct xt_turn_in *in, const struct xt_proc *p)
 {
 	return p->ppid == in->agent.pid && p->fork_ns >= in->start_ns && p->fork_ns < in->limit_ns;
 }
@@ -100,7 +103,7 @@ static uint64_t parse_end(const struct layout *l, size_t i)
 	for (size_t k = 0; k < in->procs->n; k++) {
 		const struct xt_proc *p = &in->procs->p[k];
 
-		if (is_tool(in, p) && p->fork_ns >= t && p->fork_ns < end)
+		if (xt_turn_child(in, p) && p->fork_ns >= t && p->fork_ns < end)
 			end = p->fork_ns;
 	}
 	/* parsing ends when the thread first sleeps for a while (not a short lock wait) */
@@ -112,14 +115,14 @@ static uint64_t parse_end(const struct layout *l, size_t i)
 }
 
 static int add_seg(struct layout *l, enum seg_kind k, uint64_t a, uint64_t b,
-		   const struct xt_exchange *ex, const struct xt_proc *p)
+		   const struct xt_exchange *ex, const struct xt_tool *t)
 {
 	struct seg *ns = realloc(l->seg, (l->n + 1) * sizeof(*ns));
 
 	if (!ns)
 		return -1;
 	l->seg = ns;
-	l->seg[l->n++] = (struct seg){ k, a, b < a ? a : b, ex, p };
+	l->seg[l->n++] = (struct seg){ k, a, b < a ? a : b, ex, t };
 	if (b > l->end)
 		l->end = b;
 	return 0;
@@ -132,6 +135,26 @@ static int cmp_seg(const void *x, const void *y)
 	if (a->a != b->a)
 		return a->a < b->a ? -1 : 1;
 	return (int)a->kind - (int)b->kind;
+}
+
+/* A tool run in a process tree spans it; one run inside the agent, the end of its answer. */
+static int lay_tool(struct layout *l, const struct xt_tool *t)
+{
+	const struct xt_proc *p = t->proc;
+	uint64_t end = t->ex ? t->ex->resp_end_ns : l->in->start_ns;
+
+	if (!p) {
+		for (size_t i = 0; i < l->in->n_ex; i++)
+			if (l->in->ex[i] == t->ex)
+				end = parse_end(l, i);
+		return add_seg(l, SEG_TOOL, end, end, t->ex, t);
+	}
+	end = xt_procs_tree_end(l->in->procs, p->pid);
+	if (!end) { /* still running when tracing ended */
+		end = l->in->limit_ns;
+		l->complete = 0;
+	}
+	return add_seg(l, t->call ? SEG_TOOL : SEG_SUBPROC, p->fork_ns, end, NULL, t);
 }
 
 /* Collects the main-line segments and the turn's end. */
@@ -154,18 +177,10 @@ static int lay_out(struct layout *l)
 		if (!is_side(in, i) && e->answered)
 			rc |= add_seg(l, SEG_PARSE, e->resp_end_ns, parse_end(l, i), e, NULL);
 	}
-	for (size_t k = 0; k < in->procs->n; k++) {
-		const struct xt_proc *p = &in->procs->p[k];
-		uint64_t end = xt_procs_tree_end(in->procs, p->pid);
-
-		if (!is_tool(in, p))
-			continue;
-		if (!end) { /* still running when tracing ended */
-			end = in->limit_ns;
-			l->complete = 0;
-		}
-		rc |= add_seg(l, SEG_TOOL, p->fork_ns, end, NULL, p);
-	}
+	if (xt_tools_match(in, &l->tools))
+		return -1;
+	for (size_t k = 0; k < l->tools.n; k++)
+		rc |= lay_tool(l, &l->tools.t[k]);
 	qsort(l->seg, l->n, sizeof(*l->seg), cmp_seg);
 	return rc;
 }
@@ -179,36 +194,97 @@ static const struct xt_sched_sum *sched_of(const struct layout *l, uint32_t tid,
 	return buf;
 }
 
-static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg *s)
+/* The process attributes of a tool or agent_subprocess span. */
+static void proc_attrs(cJSON *at, const struct xt_proc *p)
 {
-	const struct xt_proc *p = s->proc;
-	struct xt_sched_sum buf;
-	cJSON *at;
-	int id = xt_doc_span(d, 0, "tool_call", s->a, s->b, p->pid,
-			     sched_of(l, p->pid, s->a, s->b, &buf), &at);
-
-	if (id < 0)
-		return -1;
 	cJSON_AddStringToObject(at, "tool.name", p->tool[0] ? p->tool : "unknown");
 	cJSON_AddStringToObject(at, "process.command_line", p->cmdline);
 	cJSON_AddNumberToObject(at, "process.pid", p->pid);
-	if (p->exited) {
-		cJSON_AddNumberToObject(at, "process.exit.code", xt_exit_code(p->wait_status));
-		if (xt_exit_signal(p->wait_status))
-			cJSON_AddNumberToObject(at, "process.exit.signal",
-						xt_exit_signal(p->wait_status));
-		xp_json_add_u64(at, "process.cpu_ns", p->cpu_ns);
-		if (p->wait_status)
-			cJSON_AddStringToObject(xt_doc_waste(d, "failed_tool_call", s->b, id,
-							     "failed_calls", 1),
-						"tool.name", p->tool);
-	}
-	int before = cmd_seen(l->in->seen, p->cmdline);
+	if (!p->exited)
+		return;
+	cJSON_AddNumberToObject(at, "process.exit.code", xt_exit_code(p->wait_status));
+	if (xt_exit_signal(p->wait_status))
+		cJSON_AddNumberToObject(at, "process.exit.signal", xt_exit_signal(p->wait_status));
+	xp_json_add_u64(at, "process.cpu_ns", p->cpu_ns);
+}
+
+static void call_attrs(cJSON *at, const struct xt_tool *t, int capture)
+{
+	const struct xp_tool_call *c = t->call;
+
+	cJSON_AddStringToObject(at, "gen_ai.tool.name", c->name);
+	if (c->id[0])
+		cJSON_AddStringToObject(at, "gen_ai.tool.call.id", c->id);
+	if (capture && c->args) /* opt-in (--capture-payloads): what the model asked to run */
+		cJSON_AddStringToObject(at, "gen_ai.tool.call.arguments", c->args);
+	if (!t->proc)
+		cJSON_AddBoolToObject(at, "xperf.tool.in_process", 1);
+	if (t->result && t->result->is_error >= 0)
+		cJSON_AddBoolToObject(at, "xperf.tool.result.is_error", t->result->is_error);
+	if (t->result && t->result->exit_code >= 0)
+		cJSON_AddNumberToObject(at, "xperf.tool.result.exit_code", t->result->exit_code);
+}
+
+/* What makes a repeat: the command line run, or the call's name and arguments. */
+static void repeat_key(const struct xt_tool *t, char *buf, size_t cap)
+{
+	if (t->proc)
+		snprintf(buf, cap, "%s", t->proc->cmdline);
+	else
+		snprintf(buf, cap, "%s %s", t->call->name, t->call->args ? t->call->args : "");
+}
+
+/* A tool call the model asked for: failed and repeated ones are waste. */
+static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg *s)
+{
+	const struct xt_tool *t = s->tool;
+	const struct xt_proc *p = t->proc;
+	struct xt_sched_sum buf;
+	char key[1024];
+	cJSON *at;
+	uint32_t tid = p ? p->pid : l->tid;
+	int id = xt_doc_span(d, 0, "tool_call", s->a, s->b, tid,
+			     sched_of(l, tid, s->a, s->b, &buf), &at);
+
+	if (id < 0)
+		return -1;
+	if (p)
+		proc_attrs(at, p);
+	else
+		cJSON_AddStringToObject(at, "tool.name", t->call->name);
+	call_attrs(at, t, l->in->capture_payloads);
+	if ((p && p->exited && p->wait_status) || (t->result && t->result->is_error == 1))
+		cJSON_AddStringToObject(xt_doc_waste(d, "failed_tool_call", s->b, id,
+						     "failed_calls", 1),
+					"gen_ai.tool.name", t->call->name);
+	repeat_key(t, key, sizeof(key));
+	int before = cmd_seen(l->in->seen, key);
 
 	if (before > 0)
 		cJSON_AddStringToObject(xt_doc_waste(d, "repeated_tool_call", s->a, id, "repeats",
 						     before),
-					"process.command_line", p->cmdline);
+					"process.command_line", key);
+	return 0;
+}
+
+/*
+ * A child process no tool call asked for: the agent's own work. Its exit
+ * code is reported, never charged: housekeeping probes fail by design (a
+ * `git rev-parse` outside a repository, `rg --version` where it is absent).
+ */
+static int emit_subproc(struct tt_turn *d, const struct layout *l, const struct seg *s)
+{
+	const struct xt_proc *p = s->tool->proc;
+	struct xt_sched_sum buf;
+	cJSON *at;
+	int id = xt_doc_span(d, 0, "agent_subprocess", s->a, s->b, p->pid,
+			     sched_of(l, p->pid, s->a, s->b, &buf), &at);
+
+	if (id < 0)
+		return -1;
+	proc_attrs(at, p);
+	if (!l->tools.identity_known)
+		cJSON_AddStringToObject(at, "xperf.tool.identity", "unknown");
 	return 0;
 }
 
@@ -266,6 +342,9 @@ static int emit(struct tt_turn *d, const struct layout *l)
 		case SEG_TOOL:
 			rc |= emit_tool(d, l, s);
 			break;
+		case SEG_SUBPROC:
+			rc |= emit_subproc(d, l, s);
+			break;
 		}
 		if (s->b > cursor)
 			cursor = s->b;
@@ -273,6 +352,19 @@ static int emit(struct tt_turn *d, const struct layout *l)
 	if (!rc && l->end > cursor)
 		rc = emit_gap(d, l, cursor, l->end, NULL);
 	return rc;
+}
+
+/* What the turn can say about tools and requests that were no model call. */
+static int quality(struct tt_turn *d, const struct xt_turn_in *in, const struct xt_tools *t)
+{
+	d->quality.non_llm_requests = in->non_llm_requests;
+	d->quality.has_non_llm_requests = 1;
+	snprintf(d->quality.tool_identity, sizeof(d->quality.tool_identity), "%s",
+		 t->identity_known ? "model" : "unknown");
+	if (!t->identity_known && t->n)
+		return tt_warn(d, "tool identity unknown (no plaintext): child processes are "
+				  "agent_subprocess, exit codes not charged as waste");
+	return 0;
 }
 
 struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
@@ -289,14 +381,20 @@ struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 		}
 	}
 	free(l.seg);
-	if (!d)
+	if (!d) {
+		xt_tools_free(&l.tools);
 		return NULL;
+	}
 	d->quality.dropped_events = in->dropped;
 	d->quality.truncated_payloads = in->truncated;
-	if ((!xt_sched_known(in->sched, l.tid) &&
-	     tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
-	    (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
-	    tt_turn_categorize(d)) {
+	int rc = quality(d, in, &l.tools) ||
+		 (!xt_sched_known(in->sched, l.tid) &&
+		  tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
+		 (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
+		 tt_turn_categorize(d);
+
+	xt_tools_free(&l.tools);
+	if (rc) {
 		tt_turn_free(d);
 		return NULL;
 	}

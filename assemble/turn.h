@@ -25,6 +25,7 @@ struct xt_exchange {
 	int aborted, truncated, streaming, answered;
 	int cipher;  /* timed from socket events (ciphertext tier) */
 	int covered; /* ciphertext: its socket moved data inside SSL calls */
+	int probe;   /* ciphertext: by its sizes, a request that was no model call (cipher.h) */
 	char *req_text; /* --capture-payloads only: the request body; call.text: the answer */
 	/* the same exchange as the ciphertext tier timed it (0: not seen) */
 	uint64_t shadow_req_start_ns, shadow_resp_end_ns, shadow_ttft_ns;
@@ -46,6 +47,9 @@ struct xt_turn_in {
 	int agent_exited;
 	struct xt_exchange **ex; /* sorted by req_start_ns */
 	size_t n_ex;
+	const struct xt_exchange *next; /* the agent's next request (its tool results), or NULL */
+	int capture_payloads;     /* opt-in: tool call arguments are written */
+	uint64_t non_llm_requests; /* requests to LLM hosts in the turn that were no model call */
 	struct xt_agent_info agent;
 	const struct xt_procs *procs;
 	const struct xt_sched *sched;
@@ -54,6 +58,8 @@ struct xt_turn_in {
 	const struct xp_clock_anchor *anchor; /* NULL: the file carries none */
 };
 
+/* 1 when p is one of the agent's child processes forked inside the turn. */
+int xt_turn_child(const struct xt_turn_in *in, const struct xt_proc *p);
 /* 1 when the exchange gave the agent an answer it could use (2xx, not cut off). */
 int xt_exchange_ok(const struct xt_exchange *e);
 /* Builds the turn; *end_ns gets its end (the next turn's start). NULL on ENOMEM. */

@@ -190,6 +190,9 @@ static int read_quality(struct rd *r, const cJSON *q)
 		 cJSON_IsString(get(q, "tier")) ? get(q, "tier")->valuestring : "?");
 	u64_of(q, "dropped_events", &tq->dropped_events);
 	u64_of(q, "truncated_payloads", &tq->truncated_payloads);
+	tq->has_non_llm_requests = !u64_of(q, "non_llm_requests", &tq->non_llm_requests);
+	snprintf(tq->tool_identity, sizeof(tq->tool_identity), "%s",
+		 cJSON_IsString(get(q, "tool_identity")) ? get(q, "tool_identity")->valuestring : "");
 	cJSON_ArrayForEach(w, get(q, "warnings"))
 		if (cJSON_IsString(w) && tt_warn(r->t, w->valuestring))
 			return fail(r, "out of memory");

@@ -71,6 +71,9 @@ struct tt_agent {
 struct tt_quality {
 	char tier[16];             /* "plaintext", "ciphertext", "sdk" */
 	uint64_t dropped_events, truncated_payloads;
+	int has_non_llm_requests;  /* the assembler counts them; the SDK cannot */
+	uint64_t non_llm_requests; /* requests to LLM hosts that were no model call */
+	char tool_identity[8];     /* "model", "unknown", "" (not said) */
 	char **warnings;
 	size_t nwarnings, wcap;
 };

@@ -132,6 +132,10 @@ static cJSON *quality_json(const struct tt_quality *q)
 	put_str(o, "tier", q->tier);
 	put_u64(o, "dropped_events", q->dropped_events);
 	put_u64(o, "truncated_payloads", q->truncated_payloads);
+	if (q->has_non_llm_requests)
+		put_u64(o, "non_llm_requests", q->non_llm_requests);
+	if (q->tool_identity[0])
+		put_str(o, "tool_identity", q->tool_identity);
 	for (size_t i = 0; i < q->nwarnings; i++)
 		cJSON_AddItemToArray(w, cJSON_CreateString(q->warnings[i]));
 	return o;

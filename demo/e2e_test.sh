@@ -7,7 +7,8 @@
 #     TTFT/decode within 5 ms; tokens exact; ciphertext tier within 2 ms of plaintext
 #   curl (libssl): the same per exchange; node (static OpenSSL): the same but the
 #     tier agreement (see below)
-#   bun --compile (BoringSSL, no symbols): ciphertext tier, timings within 5 ms
+#   bun --compile (BoringSSL, no symbols): the tier each turn reports (ciphertext, or
+#     plaintext where BoringSSL is located), timings within 5 ms
 #   curl --http2 against node's http2 server: HTTP/2 in the plaintext tier
 #   attach to a running agent, detach while it still runs: the turns so far, the last
 #     one marked incomplete
@@ -136,7 +137,8 @@ if [ -x "$bun" ]; then
 	(cd "$tmp" && cp "$demo/clients/bun_client.js" "$demo/clients/calls.json" . &&
 		"$bun" build --compile bun_client.js --outfile bun_client >/dev/null) ||
 		fail "bun build --compile"
-	client bun ciphertext "" "$tmp/bun_client" PORT
+	# ciphertext, or plaintext where the TLS module locates BoringSSL: each turn says which
+	client bun auto "" "$tmp/bun_client" PORT
 else
 	fail "bun not installed at $bun (./setup.sh --deps-only installs it)"
 fi

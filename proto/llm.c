@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "proto/llm_tools.h"
+
 struct api_info {
 	enum xp_llm_api api;
 	const char *key;  /* name in configuration: "openai-chat" */
@@ -52,28 +54,22 @@ struct field_map {
 	enum xp_llm_api api;
 	int in_excludes_cache; /* its input count leaves out cache reads and writes */
 	const char *model, *in, *out, *cache_read, *cache_write, *reasoning, *finish;
-	const char *tool_list; /* array of tool calls */
-	const char *tool_type; /* required "type" of an element, or NULL */
-	const char *tool_name; /* name inside an element */
 };
 
 static const struct field_map maps[] = {
 	{ XP_API_ANTHROPIC, 1, "model", "usage.input_tokens", "usage.output_tokens",
-	  "usage.cache_read_input_tokens", "usage.cache_creation_input_tokens", NULL, "stop_reason",
-	  "content", "tool_use", "name" },
+	  "usage.cache_read_input_tokens", "usage.cache_creation_input_tokens", NULL,
+	  "stop_reason" },
 	{ XP_API_OPENAI_CHAT, 0, "model", "usage.prompt_tokens", "usage.completion_tokens",
 	  "usage.prompt_tokens_details.cached_tokens", NULL,
-	  "usage.completion_tokens_details.reasoning_tokens", "choices.0.finish_reason",
-	  "choices.0.message.tool_calls", NULL, "function.name" },
+	  "usage.completion_tokens_details.reasoning_tokens", "choices.0.finish_reason" },
 	{ XP_API_OPENAI_RESPONSES, 0, "model", "usage.input_tokens", "usage.output_tokens",
 	  "usage.input_tokens_details.cached_tokens", NULL,
-	  "usage.output_tokens_details.reasoning_tokens", "incomplete_details.reason", "output",
-	  "function_call", "name" },
+	  "usage.output_tokens_details.reasoning_tokens", "incomplete_details.reason" },
 	{ XP_API_OLLAMA_CHAT, 0, "model", "prompt_eval_count", "eval_count", NULL, NULL, NULL,
-	  "done_reason",
-	  "message.tool_calls", NULL, "function.name" },
+	  "done_reason" },
 	{ XP_API_OLLAMA_GENERATE, 0, "model", "prompt_eval_count", "eval_count", NULL, NULL, NULL,
-	  "done_reason", NULL, NULL, NULL },
+	  "done_reason" },
 };
 
 static const struct api_info *api_info(enum xp_llm_api api)
@@ -157,6 +153,10 @@ void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api)
 
 void xp_llm_call_free(struct xp_llm_call *c)
 {
+	for (int i = 0; i < c->n_tools; i++) {
+		free(c->tools[i].args);
+		c->tools[i].args = NULL;
+	}
 	free(c->token_ns);
 	free(c->text);
 	c->token_ns = NULL;
@@ -164,35 +164,29 @@ void xp_llm_call_free(struct xp_llm_call *c)
 	c->n_tokens = c->cap_tokens = c->text_len = 0;
 }
 
-/* Follows a dotted path ("choices.0.delta"); NULL when any step is missing. */
-static const cJSON *jget(const cJSON *o, const char *path)
+void xp_llm_call_move(struct xp_llm_call *dst, struct xp_llm_call *src)
 {
-	char key[64];
-
-	while (o && path && *path) {
-		size_t n = strcspn(path, ".");
-
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = '\0';
-		if (cJSON_IsArray(o))
-			o = (key[0] >= '0' && key[0] <= '9') ? cJSON_GetArrayItem(o, atoi(key)) : NULL;
-		else
-			o = cJSON_GetObjectItemCaseSensitive(o, key);
-		path = path[n] ? path + n + 1 : NULL;
-	}
-	return o;
+	*dst = *src;
+	for (int i = 0; i < src->n_tools; i++)
+		src->tools[i].args = NULL;
+	src->token_ns = NULL;
+	src->text = NULL;
+	src->n_tokens = src->cap_tokens = src->text_len = 0;
 }
+
+const struct xp_tool_result *xp_llm_result_of(const struct xp_llm_call *c, const char *id)
+{
+	for (int i = c->n_results; id[0] && i > 0; i--)
+		if (!strcmp(c->results[i - 1].id, id))
+			return &c->results[i - 1];
+	return NULL;
+}
+
+#define jget xp_jget
 
 static int nonempty_str(const cJSON *v)
 {
 	return cJSON_IsString(v) && v->valuestring[0];
-}
-
-static int str_is(const cJSON *v, const char *want)
-{
-	return cJSON_IsString(v) && !strcmp(v->valuestring, want);
 }
 
 static void set_str(char *dst, size_t cap, const cJSON *o, const char *path)
@@ -211,32 +205,6 @@ static void set_int(int64_t *dst, const cJSON *o, const char *path)
 
 	if (cJSON_IsNumber(v) && v->valuedouble >= 0)
 		*dst = (int64_t)v->valuedouble;
-}
-
-static void add_tool(struct xp_llm_call *c, const char *name)
-{
-	if (c->n_tools >= XP_LLM_MAX_TOOLS)
-		return;
-	strncpy(c->tools[c->n_tools], name, sizeof(c->tools[0]) - 1);
-	c->tools[c->n_tools][sizeof(c->tools[0]) - 1] = '\0';
-	c->n_tools++;
-}
-
-/* Adds the named tool calls found in the array at m->tool_list. */
-static void take_tools(struct xp_llm_call *c, const struct field_map *m, const cJSON *o)
-{
-	const cJSON *list = m->tool_list ? jget(o, m->tool_list) : NULL;
-	const cJSON *it;
-
-	cJSON_ArrayForEach(it, list) {
-		const cJSON *type = cJSON_GetObjectItemCaseSensitive(it, "type");
-		const cJSON *name = jget(it, m->tool_name);
-
-		if (m->tool_type && !str_is(type, m->tool_type))
-			continue;
-		if (cJSON_IsString(name) && name->valuestring[0])
-			add_tool(c, name->valuestring);
-	}
 }
 
 static void take_error(struct xp_llm_call *c, const cJSON *o)
@@ -264,7 +232,7 @@ static void take_fields(struct xp_llm_call *c, const cJSON *o, int with_tools)
 	set_int(&c->reasoning_tokens, o, m->reasoning);
 	set_str(c->finish_reason, sizeof(c->finish_reason), o, m->finish);
 	if (with_tools)
-		take_tools(c, m, o);
+		xp_tools_from_answer(c, o);
 	take_error(c, o);
 }
 
@@ -328,6 +296,7 @@ void xp_llm_parse_request(struct xp_llm_call *c, const char *body, size_t len)
 	if (cJSON_IsBool(s))
 		c->stream = cJSON_IsTrue(s);
 	c->tools_offered = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "tools"));
+	xp_tools_from_request(c, j);
 	cJSON_Delete(j);
 }
 
@@ -365,11 +334,9 @@ static void anthropic_event(struct xp_llm_call *c, const char *type, const cJSON
 	if (!strcmp(type, "message_start")) {
 		take_fields(c, jget(j, "message"), 0);
 	} else if (!strcmp(type, "content_block_start")) {
-		const cJSON *b = jget(j, "content_block");
-
-		if (nonempty_str(jget(b, "name")) && str_is(jget(b, "type"), "tool_use"))
-			add_tool(c, jget(b, "name")->valuestring);
+		xp_tools_anthropic_event(c, type, j);
 	} else if (!strcmp(type, "content_block_delta")) {
+		xp_tools_anthropic_event(c, type, j);
 		token_at(c, t_ns);
 	} else if (!strcmp(type, "message_delta")) {
 		set_int(&c->output_tokens, j, "usage.output_tokens");
@@ -386,14 +353,11 @@ static void openai_chat_chunk(struct xp_llm_call *c, const cJSON *j, uint64_t t_
 {
 	const cJSON *delta = jget(j, "choices.0.delta");
 	const cJSON *calls = jget(delta, "tool_calls");
-	const cJSON *it;
+	int has_calls = xp_tools_chat_delta(c, calls);
 
 	take_fields(c, j, 0);
-	cJSON_ArrayForEach(it, calls)
-		if (nonempty_str(jget(it, "function.name")))
-			add_tool(c, jget(it, "function.name")->valuestring);
 	if (nonempty_str(jget(delta, "content")) || nonempty_str(jget(delta, "reasoning_content")) ||
-	    cJSON_GetArraySize(calls) > 0)
+	    has_calls)
 		token_at(c, t_ns);
 }
 

@@ -23,6 +23,25 @@ enum xp_llm_api {
 };
 
 #define XP_LLM_MAX_TOOLS 16
+#define XP_LLM_MAX_RESULTS 32
+#define XP_TOOL_ARGS_MAX 4096u
+
+/* One tool call the model asked for (llm_tools.c). */
+struct xp_tool_call {
+	char name[64];
+	char id[96];  /* the provider's call id ("toolu_...", "call_..."); may be empty (Ollama) */
+	int index;    /* its position in the stream (content block, tool_calls index) */
+	char *args;   /* the arguments as the model wrote them (JSON), cut at XP_TOOL_ARGS_MAX:
+		       * kept in memory to match the call to a process; written only on opt-in */
+	size_t args_len;
+};
+
+/* One tool result the agent sent back in a request (tool_result, function_call_output). */
+struct xp_tool_result {
+	char id[96];
+	int is_error;  /* 1: the agent said the tool failed, 0: it did not, -1: not said */
+	int exit_code; /* -1: not said (Codex-style outputs carry metadata.exit_code) */
+};
 
 struct xp_llm_call {
 	enum xp_llm_api api;
@@ -38,8 +57,11 @@ struct xp_llm_call {
 	char finish_reason[32];
 	char error_type[64];
 	int tools_offered;          /* tool definitions in the request */
-	char tools[XP_LLM_MAX_TOOLS][64]; /* tools the model asked to call */
+	struct xp_tool_call tools[XP_LLM_MAX_TOOLS]; /* tools the model asked to call */
 	int n_tools;
+	struct xp_tool_result results[XP_LLM_MAX_RESULTS]; /* the request's latest tool results */
+	int n_results;
+	char conversation_id[128]; /* the agent's session / conversation id, when it sends one */
 	int stream_done;            /* the stream's own end event was seen */
 	int unparsed;               /* a JSON document could not be parsed */
 	uint64_t *token_ns;         /* time of each streamed token event */
@@ -69,6 +91,10 @@ int xp_llm_finish_is_truncation(const char *finish_reason);
 
 void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api);
 void xp_llm_call_free(struct xp_llm_call *c);
+/* Moves src into dst (dst owns src's buffers; src keeps none). */
+void xp_llm_call_move(struct xp_llm_call *dst, struct xp_llm_call *src);
+/* The tool result the request carries for call id, or NULL. */
+const struct xp_tool_result *xp_llm_result_of(const struct xp_llm_call *c, const char *id);
 /* Reads the request body (model, stream, tools offered). */
 void xp_llm_parse_request(struct xp_llm_call *c, const char *body, size_t len);
 /* Reads a whole non-streamed response body. */

@@ -73,6 +73,8 @@ static void drop_body(struct xp_llm_exchange *ex)
 
 static void free_exchange(struct xp_llm_exchange *ex)
 {
+	xp_decoder_free(ex->dec[XP_DIR_REQUEST]);
+	xp_decoder_free(ex->dec[XP_DIR_RESPONSE]);
 	free(ex->req_text);
 	xp_sse_free(&ex->sse);
 	xp_llm_call_free(&ex->call);
@@ -90,13 +92,43 @@ static void finish(struct xp_llm_conn *c, struct xp_llm_exchange **slot)
 	free_exchange(ex);
 }
 
+/*
+ * A body in a coding other than identity gets a decoder; one xperf cannot
+ * decode marks the exchange truncated (its body is unread, not misread).
+ */
+static void set_coding(struct xp_llm_exchange *ex, enum xp_dir dir, const char *value)
+{
+	enum xp_coding coding = xp_coding_parse(value);
+
+	ex->coding[dir] = coding;
+	if (coding == XP_CODING_IDENTITY)
+		return;
+	ex->dec[dir] = coding == XP_CODING_UNKNOWN ? NULL :
+		       xp_decoder_new(coding, dir == XP_DIR_REQUEST ? XP_LLM_BODY_MAX :
+								       XP_LLM_DECODED_MAX);
+	if (!ex->dec[dir])
+		ex->truncated = 1;
+}
+
+/* Only a POST to an LLM API path (on an LLM host) is a model call. */
+static int is_model_call(const struct xp_http_head *h, enum xp_llm_api api)
+{
+	return api != XP_API_NONE && (!h->method[0] || !strcmp(h->method, "POST"));
+}
+
 static void req_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint64_t t_ns)
 {
 	struct xp_llm_conn *c = ctx;
 	enum xp_llm_api api = xp_llm_api_of_path(h->path, c->cfg->extra_paths);
 	struct xp_llm_exchange **slot = free_slot(c);
 
-	if (api == XP_API_NONE || !host_ok(c->cfg, h->authority) || !slot)
+	if (!host_ok(c->cfg, h->authority))
+		return;
+	if (!is_model_call(h, api)) {
+		c->other_requests++;
+		return;
+	}
+	if (!slot)
 		return;
 	struct xp_llm_exchange *ex = calloc(1, sizeof(*ex));
 
@@ -108,7 +140,24 @@ static void req_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint
 	ex->req_start_ns = ex->req_end_ns = t_ns;
 	memcpy(ex->host, h->authority, sizeof(ex->host));
 	memcpy(ex->path, h->path, sizeof(ex->path));
+	memcpy(ex->call.conversation_id, h->session_id, sizeof(ex->call.conversation_id));
+	set_coding(ex, XP_DIR_REQUEST, h->content_encoding);
 	*slot = ex;
+}
+
+static void req_plain(void *ctx, const char *d, size_t n)
+{
+	append_body(ctx, d, n);
+}
+
+/* Body bytes as they came: decoded first when the body is compressed. */
+static void body_in(struct xp_llm_exchange *ex, enum xp_dir dir, const char *d, size_t n,
+		    xp_decoded_cb plain)
+{
+	if (ex->coding[dir] == XP_CODING_IDENTITY)
+		plain(ex, d, n);
+	else if (!ex->dec[dir] || xp_decoder_feed(ex->dec[dir], d, n, plain, ex))
+		ex->truncated = 1;
 }
 
 static void req_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t t_ns)
@@ -119,7 +168,7 @@ static void req_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t 
 		return;
 	ex->req_bytes += n;
 	ex->req_end_ns = t_ns;
-	append_body(ex, d, n);
+	body_in(ex, XP_DIR_REQUEST, d, n, req_plain);
 }
 
 static void req_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
@@ -158,6 +207,7 @@ static void resp_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uin
 	ex->resp_start_ns = ex->resp_end_ns = t_ns;
 	ex->call.status = h->status;
 	memcpy(ex->retry_after, h->retry_after, sizeof(ex->retry_after));
+	set_coding(ex, XP_DIR_RESPONSE, h->content_encoding);
 	if (!strncmp(h->content_type, "text/event-stream", 17)) {
 		ex->streaming = 1;
 		xp_sse_init(&ex->sse, 0, on_event, ex);
@@ -167,18 +217,28 @@ static void resp_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uin
 	}
 }
 
+static void resp_plain(void *ctx, const char *d, size_t n)
+{
+	struct xp_llm_exchange *ex = ctx;
+
+	if (!ex->streaming)
+		append_body(ex, d, n);
+	else if (xp_sse_feed(&ex->sse, d, n, ex->feed_ns))
+		ex->truncated = 1;
+}
+
 static void resp_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t t_ns)
 {
 	struct xp_llm_exchange *ex = find(ctx, msg);
 
 	if (!ex || !ex->resp_head)
 		return;
+	if (!ex->body_start_ns && n)
+		ex->body_start_ns = t_ns;
 	ex->resp_bytes += n;
 	ex->resp_end_ns = t_ns;
-	if (!ex->streaming)
-		append_body(ex, d, n);
-	else if (xp_sse_feed(&ex->sse, d, n, t_ns))
-		ex->truncated = 1;
+	ex->feed_ns = t_ns;
+	body_in(ex, XP_DIR_RESPONSE, d, n, resp_plain);
 }
 
 static void resp_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
@@ -248,7 +308,7 @@ static int request_start(const char *d, size_t n)
 	const char *eol = memchr(d, '\n', n < 2048 ? n : 2048);
 
 	for (const char *const *m = methods; *m && eol; m++)
-		if (!strncmp(d, *m, strlen(*m)))
+		if (n >= strlen(*m) && !memcmp(d, *m, strlen(*m)))
 			return eol - d >= 10 && !memcmp(eol - 9, "HTTP/1.", 7);
 	return 0;
 }

@@ -5,12 +5,15 @@
  * write; HTTP/1.1 or HTTP/2 is recognised from the first request bytes. A
  * request whose path (and host, when host patterns are set) names an LLM API
  * opens an exchange; its response is followed as SSE/NDJSON or as one JSON
- * document, and the finished exchange is handed to the callback with its
- * timings. Nothing but metadata is kept: bodies are parsed and dropped.
+ * document (bodies decoded first when they are compressed: gzip, deflate,
+ * br, zstd), and the finished exchange is handed to the callback with its
+ * timings. Requests that are no model call (HEAD/GET probes, model listings,
+ * token counting, telemetry, OAuth) are counted in other_requests. Nothing but metadata is kept: bodies are parsed and dropped.
  */
 #ifndef XPERF_PROTO_LLM_CONN_H
 #define XPERF_PROTO_LLM_CONN_H
 
+#include "proto/decode.h"
 #include "proto/http1.h"
 #include "proto/http2.h"
 #include "proto/llm.h"
@@ -18,6 +21,7 @@
 
 #define XP_LLM_MAX_PENDING 32
 #define XP_LLM_BODY_MAX (8u << 20)
+#define XP_LLM_DECODED_MAX (64u << 20) /* a compressed answer decoding past this is cut */
 
 enum xp_dir { XP_DIR_REQUEST, XP_DIR_RESPONSE };
 
@@ -35,7 +39,11 @@ struct xp_llm_exchange {
 	char retry_after[32];
 	uint64_t req_start_ns, req_end_ns;   /* writes carrying the first/last request byte */
 	uint64_t resp_start_ns, resp_end_ns; /* reads carrying the first/last response byte */
-	uint64_t req_bytes, resp_bytes;      /* body bytes */
+	uint64_t body_start_ns;              /* the read carrying the first response body byte */
+	uint64_t req_bytes, resp_bytes;      /* body bytes as sent (compressed, when they were) */
+	enum xp_coding coding[2];            /* Content-Encoding of the request and the response */
+	struct xp_decoder *dec[2];           /* their decoders (NULL: identity) */
+	uint64_t feed_ns;                    /* time of the bytes being decoded */
 	int req_done, resp_head;
 	int aborted;   /* the connection ended or the stream was reset before the end */
 	int truncated; /* the capture lost bytes of this exchange */
@@ -63,7 +71,8 @@ struct xp_llm_conn {
 	struct xp_msg_sink sink[2];
 	struct xp_llm_exchange *pending[XP_LLM_MAX_PENDING];
 	uint64_t lost_bytes;
-	unsigned resyncs; /* times parsing started over at a request after losing the framing */
+	unsigned resyncs;
+	unsigned other_requests; /* requests to an LLM host that are no model call (probes...) */ /* times parsing started over at a request after losing the framing */
 	xp_exchange_cb cb;
 	void *ctx;
 };

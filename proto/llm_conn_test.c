@@ -127,7 +127,7 @@ static void test_openai_stream(size_t piece)
 	struct xp_llm_call *c = &got[0].ex.call;
 
 	CHECK(c->api == XP_API_OPENAI_CHAT && c->stream && !strcmp(c->resp_model, "gpt-y-2"));
-	CHECK(c->n_tools == 1 && !strcmp(c->tools[0], "bash"));
+	CHECK(c->n_tools == 1 && !strcmp(c->tools[0].name, "bash"));
 	CHECK(!strcmp(c->finish_reason, "tool_calls") && c->stream_done);
 	CHECK(c->input_tokens == 50 && c->output_tokens == 7 && c->cache_read_tokens == 32);
 	CHECK(c->n_tokens == 2 && got[0].tok[0] == 300);
@@ -162,7 +162,7 @@ static void test_plain_and_429(size_t piece)
 
 	CHECK(c->status == 200 && !c->stream && c->n_tokens == 0 && c->unparsed == 0);
 	CHECK(!strcmp(c->finish_reason, "max_tokens") && xp_llm_finish_is_truncation("max_tokens"));
-	CHECK(c->n_tools == 1 && !strcmp(c->tools[0], "grep"));
+	CHECK(c->n_tools == 1 && !strcmp(c->tools[0].name, "grep"));
 	CHECK(c->input_tokens == 9 && c->output_tokens == 64);
 	CHECK(got[1].ex.resp_start_ns == 4 && got[1].ex.resp_end_ns == 4);
 }
@@ -211,7 +211,7 @@ static void test_responses_and_ollama(size_t piece)
 	CHECK(r->api == XP_API_OPENAI_RESPONSES && r->n_tokens == 1 && r->stream_done);
 	CHECK(!strcmp(r->resp_model, "o-1") && !strcmp(r->finish_reason, "completed"));
 	CHECK(r->input_tokens == 5 && r->output_tokens == 6 && r->cache_read_tokens == 1);
-	CHECK(r->n_tools == 1 && !strcmp(r->tools[0], "ls") && !got[0].ex.aborted);
+	CHECK(r->n_tools == 1 && !strcmp(r->tools[0].name, "ls") && !got[0].ex.aborted);
 	CHECK(o->api == XP_API_OLLAMA_CHAT && o->stream && o->n_tokens == 1 && got[1].tok[0] == 4);
 	CHECK(o->input_tokens == 8 && o->output_tokens == 2 && !strcmp(o->finish_reason, "stop"));
 	CHECK(!got[1].ex.aborted && !strcmp(o->resp_model, "llama"));

@@ -29,7 +29,7 @@ int main(void)
 		   "{\"model\":\"m\",\"choices\":[{\"finish_reason\":\"length\",\"message\":{"
 		   "\"tool_calls\":[{\"function\":{\"name\":\"a\"}},{\"function\":{\"name\":\"b\"}}]}}],"
 		   "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4}}");
-	CHECK(c.n_tools == 2 && !strcmp(c.tools[1], "b") && c.output_tokens == 4);
+	CHECK(c.n_tools == 2 && !strcmp(c.tools[1].name, "b") && c.output_tokens == 4);
 	CHECK(xp_llm_finish_is_truncation(c.finish_reason) && !xp_llm_finish_is_truncation("stop"));
 
 	/* Token categories: cached input and reasoning output, every input token counted once

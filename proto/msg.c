@@ -26,6 +26,20 @@ static int name_is(const char *name, size_t nlen, const char *want)
 	return strlen(want) == nlen && !strncasecmp(name, want, nlen);
 }
 
+/* Headers agents name their session or conversation with (an id, not a secret). */
+static const char *const session_headers[] = {
+	"x-claude-code-session-id", "session_id", "session-id", "x-session-id",
+	"conversation_id", "x-conversation-id", NULL,
+};
+
+static int is_session_header(const char *name, size_t nlen)
+{
+	for (const char *const *h = session_headers; *h; h++)
+		if (name_is(name, nlen, *h))
+			return 1;
+	return 0;
+}
+
 void xp_head_set(struct xp_http_head *h, const char *name, size_t nlen, const char *val,
 		 size_t vlen)
 {
@@ -37,6 +51,11 @@ void xp_head_set(struct xp_http_head *h, const char *name, size_t nlen, const ch
 		xp_head_copy(h->content_type, sizeof(h->content_type), val, vlen);
 	} else if (name_is(name, nlen, "retry-after")) {
 		xp_head_copy(h->retry_after, sizeof(h->retry_after), val, vlen);
+	} else if (name_is(name, nlen, "content-encoding")) {
+		xp_head_copy(h->content_encoding, sizeof(h->content_encoding), val, vlen);
+	} else if (is_session_header(name, nlen)) {
+		if (!h->session_id[0])
+			xp_head_copy(h->session_id, sizeof(h->session_id), val, vlen);
 	} else if (name_is(name, nlen, "content-length")) {
 		xp_head_copy(num, sizeof(num), val, vlen);
 		h->content_length = strtoll(num, NULL, 10);

@@ -22,6 +22,8 @@ struct xp_http_head {
 	char authority[256];  /* Host or :authority */
 	char content_type[64];
 	char retry_after[32];
+	char content_encoding[32]; /* gzip, br, zstd, deflate; "" for none */
+	char session_id[128];      /* a session-id header the agent sends (msg.c's list) */
 	int64_t content_length; /* -1 when absent */
 	int chunked;
 };

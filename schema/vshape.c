@@ -81,6 +81,7 @@ static const char *const gpu_kinds[] = { "kernel", "memcpy", "memset", "sync",
 					  "launch", "overhead", NULL };
 static const char *const gpu_sources[] = { "cupti", "uprobe", NULL };
 static const char *const tiers[] = { "sdk", "plaintext", "ciphertext", NULL };
+static const char *const tool_identities[] = { "model", "unknown", NULL };
 
 static const struct vtype t_str = { .kind = V_STRING };
 static const struct vtype t_name = { .kind = V_STRING, .minlen = 1 };
@@ -106,6 +107,7 @@ static const struct vtype t_fused_kind = ENUM_T(fused_kinds);
 static const struct vtype t_gpu_kind = ENUM_T(gpu_kinds);
 static const struct vtype t_gpu_source = ENUM_T(gpu_sources);
 static const struct vtype t_tier = ENUM_T(tiers);
+static const struct vtype t_tool_identity = ENUM_T(tool_identities);
 static const struct vtype t_waste_kind = { .kind = V_STRING, .known = waste_kind_known,
 					   .what = "waste kind" };
 static const struct vtype t_boot_id = { .kind = V_STRING, .known = boot_id_known,
@@ -187,7 +189,8 @@ static const struct vtype t_gpu = OBJ_T(gpu_fields);
 
 static const struct vfield dq_fields[] = {
 	{ "tier", 1, &t_tier }, { "dropped_events", 1, &t_ns },
-	{ "truncated_payloads", 1, &t_ns }, { "warnings", 1, &t_strings }, { NULL, 0, NULL },
+	{ "truncated_payloads", 1, &t_ns }, { "warnings", 1, &t_strings },
+	{ "non_llm_requests", 0, &t_ns }, { "tool_identity", 0, &t_tool_identity }, { NULL, 0, NULL },
 };
 static const struct vtype t_dq = OBJ_T(dq_fields);
 
@@ -215,7 +218,9 @@ static const struct vfield attr_types[] = {
 	{ "http.response.status_code", 0, &t_http_status },
 	{ "http.response.body.size", 0, &t_ns }, { "tool.name", 0, &t_str },
 	{ "process.exit.code", 0, &t_any_int }, { "process.command_line", 0, &t_str },
-	{ "ttft_ns", 0, &t_ns }, { NULL, 0, NULL },
+	{ "ttft_ns", 0, &t_ns }, { "gen_ai.tool.name", 0, &t_str },
+	{ "gen_ai.tool.call.id", 0, &t_str }, { "gen_ai.conversation.id", 0, &t_str },
+	{ NULL, 0, NULL },
 };
 
 static const char *json_type(const cJSON *n)

@@ -351,6 +351,9 @@ const struct xp_stage xp_stage_table[] = {
 	  "compute.supply.blocked_wait", NULL, NULL, 0 },
 	{ "waiting", XP_DOMAIN_COMPUTE, 1, 0, "compute.supply.blocked_wait",
 	  "compute.supply.blocked_wait", NULL, NULL, 0 },
+	/* the agent's own child processes that no model tool call asked for (housekeeping) */
+	{ "agent_subprocess", XP_DOMAIN_COMPUTE, 0, 0, "compute.processing.orchestration",
+	  "compute.supply.blocked_wait", NULL, NULL, 0 },
 	{ "llm_inference", XP_DOMAIN_INTELLIGENT, 0, 1, "intelligent.processing.slow_decode",
 	  "intelligent.supply.queue_wait", "intelligent.effective.decode", OUT_TOK,
 	  NS_PER_S / REF_DECODE_TPS },

@@ -105,6 +105,16 @@ TURNS = {
         span(8, "orchestration", "compute", 1800, 1900, sched=(100, 0, 0)),
         span(9, "waiting", "compute", 1900, 2000, cat="supply", sched=(0, 0, 100))],
         2000, source="ebpf", tier="plaintext"),
+    "ciphertext": dict(turn([
+        span(1, "prompt_assembly", "compute", 0, 100, sched=(100, 0, 0)),
+        span(2, "llm_inference", "intelligent", 100, 1500, attrs={"xperf.ttft_ns": 500 * MS}),
+        span(3, "prompt_transfer", "fused", 100, 150, parent=2, cat="supply"),
+        span(4, "ttft", "fused", 150, 650, parent=2, cat="supply"),
+        span(5, "decode", "intelligent", 650, 1500, parent=2),
+        span(6, "agent_subprocess", "compute", 1500, 1800, sched=(300, 0, 0),
+             attrs={"process.exit.code": 1}),
+        span(7, "waiting", "compute", 1800, 2000, cat="supply", sched=(0, 0, 200))],
+        2000, source="ebpf", tier="ciphertext")),
     "measurability": turn([
         span(1, "waiting", "compute", 0, 400, cat="supply", sched=(0, 0, 400)),
         span(2, "tool_call", "compute", 400, 1000, sched=(600, 0, 0),
@@ -135,6 +145,9 @@ def ebpf_turn(i, failed, complete=True):
     marks = [waste("failed_tool_call", "compute.waste.failed_tool_call", 2, 1000)] if failed else []
     return turn(spans, 1000, idx=i, source="ebpf", marks=marks, sess="ebpf",
                 complete=complete, tier="ciphertext")
+
+
+TURNS["ciphertext"]["data_quality"].update(non_llm_requests=1, tool_identity="unknown")
 
 
 def main():

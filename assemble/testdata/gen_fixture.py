@@ -18,6 +18,8 @@ import os
 MS = 1_000_000
 BASE = 5_000 * MS
 AGENT, SSL, COOKIE = 4100, 0x7F00AA, 77
+SYSTEM = ("You are a careful coding agent. Use the bash tool to inspect the machine, then answer "
+          "briefly.\n\nRepository:\n" + "\n".join("file_%02d.py 0123456789abcdef" % k for k in range(16)))
 STEPS = [  # (ttft ms, gap ms, tokens, tool, extra)
     {"status": 429, "ttft": 20},
     {"ttft": 150, "gap": 15, "tokens": 8, "tool": "uname -s"},
@@ -61,7 +63,9 @@ def chunk(s):
 
 
 def request(i):
-    body = json.dumps({"model": "mock-sonnet", "max_tokens": 16, "stream": True,
+    # as the sample agent's: a system prompt and the tool definitions ride in every request
+    body = json.dumps({"model": "mock-sonnet", "max_tokens": 16, "stream": True, "system": SYSTEM,
+                       "tools": [{"name": "bash", "input_schema": {"type": "object"}}],
                        "messages": [{"role": "user", "content": "turn %d" % i}]})
     return ("POST /v1/messages HTTP/1.1\r\nHost: localhost\r\nx-api-key: sk-mock-not-a-secret\r\n"
             "content-type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * tools.c - the tool-call matcher (tools.h). Commands are compared by their
+ * first XT_TOOL_NEEDLE bytes: a command line is cut at 512 bytes when kept,
+ * and a shell wrapper's long prologue can push the command past the cut, so
+ * the command is looked for in every process of the tree, not in the root.
+ */
+#define _GNU_SOURCE
+#include "assemble/tools.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XT_TOOL_NEEDLE 256
+
+/* Argument keys that hold a shell command, in the order they are tried. */
+static const char *const command_keys[] = { "command", "cmd", "script", NULL };
+
+static size_t join_strings(const cJSON *arr, char *buf, size_t cap)
+{
+	const cJSON *it;
+	size_t out = 0;
+
+	cJSON_ArrayForEach(it, arr) {
+		if (!cJSON_IsString(it))
+			return 0;
+		int w = snprintf(buf + out, cap - out, "%s%s", out ? " " : "", it->valuestring);
+
+		if (w < 0 || (size_t)w >= cap - out)
+			return cap - 1; /* cut: the prefix still names the command */
+		out += (size_t)w;
+	}
+	return out;
+}
+
+int xt_tool_command(const struct xp_tool_call *call, char *buf, size_t cap)
+{
+	cJSON *j = call->args ? cJSON_Parse(call->args) : NULL;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (const char *const *k = command_keys; j && *k && !n; k++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, *k);
+
+		if (cJSON_IsString(v))
+			n = (size_t)snprintf(buf, cap, "%s", v->valuestring);
+		else if (cJSON_IsArray(v))
+			n = join_strings(v, buf, cap);
+	}
+	cJSON_Delete(j);
+	return n > 0 && buf[strspn(buf, " \t\n")];
+}
+
+static int holds(const struct xt_proc *q, const char *needle)
+{
+	return strstr(q->cmdline, needle) || strstr(q->last_cmdline, needle);
+}
+
+/* The tree of root: root itself or a descendant runs the command. */
+static int tree_runs(const struct xt_procs *procs, const struct xt_proc *root, const char *needle)
+{
+	if (holds(root, needle))
+		return 1;
+	for (size_t i = 0; i < procs->n; i++)
+		if (holds(&procs->p[i], needle) && xt_procs_descends(procs, procs->p[i].pid, root->pid))
+			return 1;
+	return 0;
+}
+
+static int add(struct xt_tools *out, struct xt_tool t)
+{
+	struct xt_tool *nt = realloc(out->t, (out->n + 1) * sizeof(*nt));
+
+	if (!nt)
+		return -1;
+	out->t = nt;
+	out->t[out->n++] = t;
+	return 0;
+}
+
+/* The first child tree of the turn, not yet claimed, forked after a, running cmd. */
+static const struct xt_proc *find_tree(const struct xt_turn_in *in, const char *claimed,
+				       uint64_t a, const char *cmd)
+{
+	char needle[XT_TOOL_NEEDLE + 1];
+
+	snprintf(needle, sizeof(needle), "%s", cmd);
+	for (size_t k = 0; k < in->procs->n; k++) {
+		const struct xt_proc *p = &in->procs->p[k];
+
+		if (!claimed[k] && xt_turn_child(in, p) && p->fork_ns >= a &&
+		    tree_runs(in->procs, p, needle))
+			return p;
+	}
+	return NULL;
+}
+
+static int match_calls(const struct xt_turn_in *in, char *claimed, struct xt_tools *out)
+{
+	char cmd[1024];
+
+	for (size_t i = 0; i < in->n_ex; i++) {
+		const struct xt_exchange *e = in->ex[i];
+
+		if (e->cipher || e->tgid != in->agent.pid || !xt_exchange_ok(e))
+			continue;
+		out->identity_known = 1;
+		for (int j = 0; j < e->call.n_tools; j++) {
+			const struct xp_tool_call *c = &e->call.tools[j];
+			const struct xt_proc *p = xt_tool_command(c, cmd, sizeof(cmd)) ?
+				find_tree(in, claimed, e->req_start_ns, cmd) : NULL;
+			struct xt_tool t = { c, e, p, NULL };
+
+			if (p)
+				claimed[p - in->procs->p] = 1;
+			if (in->next)
+				t.result = xp_llm_result_of(&in->next->call, c->id);
+			if (add(out, t))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+int xt_tools_match(const struct xt_turn_in *in, struct xt_tools *out)
+{
+	char *claimed = calloc(in->procs->n + 1, 1);
+	int rc = claimed ? match_calls(in, claimed, out) : -1;
+
+	for (size_t k = 0; k < in->procs->n && !rc; k++) {
+		const struct xt_proc *p = &in->procs->p[k];
+
+		if (!claimed[k] && xt_turn_child(in, p))
+			rc = add(out, (struct xt_tool){ NULL, NULL, p, NULL });
+	}
+	free(claimed);
+	return rc;
+}
+
+void xt_tools_free(struct xt_tools *t)
+{
+	free(t->t);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * llm_tools.h - inside proto/ only: what llm.c hands to llm_tools.c. The
+ * model's tool calls (name, call id, arguments) from whole answers and from
+ * streamed deltas, the tool results an agent sends back in its next request,
+ * and the conversation id a request carries. Where each API keeps them is
+ * data (tables in llm_tools.c).
+ */
+#ifndef XPERF_PROTO_LLM_TOOLS_H
+#define XPERF_PROTO_LLM_TOOLS_H
+
+#include <cjson/cJSON.h>
+
+#include "proto/llm.h"
+
+/* Follows a dotted path ("choices.0.delta"); NULL when any step is missing. */
+const cJSON *xp_jget(const cJSON *o, const char *path);
+/* The tool calls of a whole answer object (a response, response.completed's response). */
+void xp_tools_from_answer(struct xp_llm_call *c, const cJSON *o);
+/* Anthropic content_block_start / content_block_delta events. */
+void xp_tools_anthropic_event(struct xp_llm_call *c, const char *type, const cJSON *j);
+/* An OpenAI Chat Completions chunk's delta.tool_calls; 1 when it carried any. */
+int xp_tools_chat_delta(struct xp_llm_call *c, const cJSON *calls);
+/* The tool results and the conversation id of a request body. */
+void xp_tools_from_request(struct xp_llm_call *c, const cJSON *req);
+
+#endif /* XPERF_PROTO_LLM_TOOLS_H */
