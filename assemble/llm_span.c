@@ -6,8 +6,17 @@
  */
 #include "assemble/llm_span.h"
 
+#include <stdlib.h>
+
 #include "lib/json_int.h"
+#include "lib/secrets.h"
 #include "theory/theory.h"
+
+/* The time before token i; tokens recorded out of order have none between them. */
+static uint64_t gap_before(const uint64_t *t, size_t i)
+{
+	return t[i] > t[i - 1] ? t[i] - t[i - 1] : 0;
+}
 
 static int child(struct tt_turn *d, int parent, const char *stage, uint64_t a, uint64_t b,
 		 const struct xt_exchange *e, const struct xt_sched *sched)
@@ -18,6 +27,15 @@ static int child(struct tt_turn *d, int parent, const char *stage, uint64_t a, u
 	if (known)
 		s = xt_sched_query(sched, e->tid, a, b);
 	return xt_doc_span(d, parent, stage, a, b, e->tid, known ? &s : NULL, NULL);
+}
+
+/* s as the attribute key of at, through the redactor (lib/secrets.h). */
+static void add_redacted(cJSON *at, const char *key, const char *s)
+{
+	char *r = xp_redact(s);
+
+	cJSON_AddStringToObject(at, key, r ? r : s);
+	free(r);
 }
 
 static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
@@ -58,7 +76,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
 	cJSON_AddStringToObject(at, "server.address", e->host);
-	cJSON_AddStringToObject(at, "url.path", e->path);
+	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
 	xp_json_add_u64(at, "http.response.body.size", e->resp_bytes);
 	if (c->error_type[0])
@@ -103,7 +121,7 @@ static int gaps(struct tt_turn *d, int dec, const struct xt_exchange *e,
 	uint64_t thr = xp_stream_gap_threshold(t, e->call.n_tokens);
 
 	for (size_t i = 1; i < e->call.n_tokens; i++) {
-		if (t[i] - t[i - 1] <= thr)
+		if (gap_before(t, i) <= thr)
 			continue;
 		int id = child(d, dec, "streaming_gap", t[i - 1], t[i], e, sched);
 		cJSON *at = id > 0 ? xt_doc_fused(d, "streaming_gap", t[i - 1], id) : NULL;

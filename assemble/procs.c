@@ -73,34 +73,43 @@ static int is_shell(const char *comm)
 	return 0;
 }
 
-/* Joins NUL-separated argv with spaces into dst (cut to fit, secrets redacted). */
-static void join_argv(char *dst, size_t cap, const char *argv, size_t len, const char **args)
+/*
+ * Joins NUL-separated argv with spaces into dst (cut to fit), each argument
+ * through the redactor (it knows the option before it); the first three in args.
+ */
+static void join_argv(char *dst, size_t cap, const char *argv, size_t len, const char **args,
+		      bool keep_bodies)
 {
+	const char *prev = NULL;
 	size_t n = 0, out = 0;
 
 	for (size_t off = 0; off < len;) {
 		size_t k = strnlen(argv + off, len - off);
+		char *a = strndup(argv + off, k), *r = a ? xp_redact_arg(prev, a, keep_bodies) : NULL;
+		const char *arg = r ? r : XP_SECRET_REDACTED; /* out of memory: nothing unredacted */
+		size_t c = strlen(arg);
 
 		if (n < 3)
 			args[n] = argv + off;
 		n++;
 		if (out && out + 1 < cap)
 			dst[out++] = ' ';
-		size_t c = k < cap - 1 - out ? k : cap - 1 - out;
-
-		memcpy(dst + out, argv + off, c);
+		c = c < cap - 1 - out ? c : cap - 1 - out;
+		memcpy(dst + out, arg, c);
 		out += c;
+		free(r);
+		free(a);
+		prev = argv + off;
 		off += k + 1;
 	}
 	dst[out] = '\0';
-	xp_redact_inplace(dst, cap);
 }
 
-static void set_argv(struct xt_proc *p, const char *argv, size_t len)
+static void set_argv(struct xt_proc *p, const char *argv, size_t len, bool keep_bodies)
 {
 	const char *args[3] = { NULL, NULL, NULL };
 
-	join_argv(p->cmdline, sizeof(p->cmdline), argv, len, args);
+	join_argv(p->cmdline, sizeof(p->cmdline), argv, len, args, keep_bodies);
 	if (!args[0])
 		return;
 	basename_to(p->comm, sizeof(p->comm), args[0], strlen(args[0]));
@@ -134,10 +143,10 @@ int xt_procs_event(struct xt_procs *t, const struct xt_event *ev)
 		/* the first exec is what the parent asked to run; a shell's later
 		 * exec of that command (`bash -c CMD` execs CMD) keeps the name */
 		if (!p->exec_ns)
-			set_argv(p, ev->argv, ev->argv_len);
+			set_argv(p, ev->argv, ev->argv_len, t->keep_bodies);
 		else
 			join_argv(p->last_cmdline, sizeof(p->last_cmdline), ev->argv, ev->argv_len,
-				  (const char *[3]){ NULL, NULL, NULL });
+				  (const char *[3]){ NULL, NULL, NULL }, t->keep_bodies);
 		p->exec_ns = ev->ts_ns;
 		return 0;
 	case XT_EXIT:

@@ -7,6 +7,8 @@
 #ifndef XPERF_ASSEMBLE_PROCS_H
 #define XPERF_ASSEMBLE_PROCS_H
 
+#include <stdbool.h>
+
 #include "assemble/event.h"
 
 struct xt_proc {
@@ -24,6 +26,7 @@ struct xt_proc {
 struct xt_procs {
 	struct xt_proc *p;
 	size_t n, cap;
+	bool keep_bodies; /* --capture-payloads: a command line's -d/--data bodies are kept */
 };
 
 void xt_procs_init(struct xt_procs *t);

@@ -583,6 +583,7 @@ struct xt_session *xt_session_new(const struct xt_config *cfg)
 	s->cfg = cfg;
 	snprintf(s->dir, sizeof(s->dir), "%s/%s", cfg->out_dir, cfg->session_id);
 	xt_procs_init(&s->procs);
+	s->procs.keep_bodies = cfg->llm.capture_payloads;
 	s->sched = xt_sched_new();
 	s->cipher = xt_cipher_new(cfg->cipher_hosts, on_cipher_exchange, s);
 	if (!s->sched || !s->cipher) {

@@ -151,9 +151,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
     def do_POST(self):
         n = int(self.headers.get("content-length") or 0)
         body = self.rfile.read(n)
-        api = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}.get(self.path)
+        path = self.path.split("?")[0]  # a query (?key=...) as some SDKs send it
+        api = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}.get(path)
         rid, step = self.server.script.next()
-        t = self.server.log("request_received", rid, path=self.path, bytes=n)
+        t = self.server.log("request_received", rid, path=path, bytes=n)
         if api is None:
             return self.send_json(404, {"error": {"type": "not_found"}})
         req = json.loads(body or b"{}")

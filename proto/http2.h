@@ -24,7 +24,7 @@ struct xp_http2 {
 	uint32_t flen, fstream;
 	uint8_t ftype, fflags;
 	unsigned char *payload; /* frame payload being read */
-	size_t pay_len;
+	size_t pay_len, payload_cap;
 	unsigned char *block; /* header block spread over CONTINUATION frames */
 	size_t block_len;
 	uint32_t block_stream;

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
 #include "proto/llm_tools.h"
 
 struct api_info {
@@ -199,12 +200,13 @@ static void set_str(char *dst, size_t cap, const cJSON *o, const char *path)
 	dst[cap - 1] = '\0';
 }
 
+/* A count the API reported; one out of int64_t's range (5e42) is no count. */
 static void set_int(int64_t *dst, const cJSON *o, const char *path)
 {
-	const cJSON *v = path ? jget(o, path) : NULL;
+	int64_t n;
 
-	if (cJSON_IsNumber(v) && v->valuedouble >= 0)
-		*dst = (int64_t)v->valuedouble;
+	if (path && !xp_json_get_i64(jget(o, path), &n) && n >= 0)
+		*dst = n;
 }
 
 static void take_error(struct xp_llm_call *c, const cJSON *o)

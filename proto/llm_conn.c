@@ -301,7 +301,10 @@ static int sniff(struct xp_llm_conn *c, const char *d, size_t n, uint64_t t_ns)
 	return take == n ? 0 : xp_llm_conn_feed(c, XP_DIR_REQUEST, d + take, n - take, t_ns);
 }
 
-/* Bytes that open an HTTP/1.1 request: "METHOD /path HTTP/1.1\r\n" (the line whole). */
+/*
+ * Bytes that open an HTTP/1.1 request: "METHOD /path HTTP/1.1\r\n" (the line
+ * whole). d is a write, not a string: nothing past the line is read.
+ */
 static int request_start(const char *d, size_t n)
 {
 	static const char *const methods[] = { "POST /", "GET /", "PUT /", "PATCH /", NULL };

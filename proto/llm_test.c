@@ -32,6 +32,11 @@ int main(void)
 	CHECK(c.n_tools == 2 && !strcmp(c.tools[1].name, "b") && c.output_tokens == 4);
 	CHECK(xp_llm_finish_is_truncation(c.finish_reason) && !xp_llm_finish_is_truncation("stop"));
 
+	/* a count out of range is no count (was UB: a double cast to int64_t) */
+	parse_resp(&c, XP_API_OPENAI_CHAT,
+		   "{\"usage\":{\"prompt_tokens\":5e42,\"completion_tokens\":9007199254740992}}");
+	CHECK(c.input_tokens == -1 && c.output_tokens == 9007199254740992);
+
 	/* Token categories: cached input and reasoning output, every input token counted once
 	 * (Anthropic leaves its cache reads and writes out of input_tokens, OpenAI does not). */
 	parse_resp(&c, XP_API_OPENAI_CHAT,

@@ -57,15 +57,18 @@ static int cmp_u64(const void *x, const void *y)
 
 uint64_t xp_stream_gap_threshold(const uint64_t *t, size_t n)
 {
-	uint64_t min_ns = (uint64_t)(xp_rules.streaming_gap_min_ms * 1e6), *g, ratio;
+	uint64_t min_ns = (uint64_t)(xp_rules.streaming_gap_min_ms * 1e6), *g;
+	double ratio;
 
 	if (n < 3 || !(g = malloc((n - 1) * sizeof(*g))))
 		return UINT64_MAX;
 	for (size_t i = 1; i < n; i++)
 		g[i - 1] = t[i] > t[i - 1] ? t[i] - t[i - 1] : 0;
 	qsort(g, n - 1, sizeof(*g), cmp_u64);
-	ratio = (uint64_t)(xp_rules.streaming_gap_ratio * (double)g[(n - 1) / 2]);
+	ratio = xp_rules.streaming_gap_ratio * (double)g[(n - 1) / 2];
 	free(g);
+	if (ratio >= 0x1p64) /* no gap can be that long: none is one */
+		return UINT64_MAX;
 	/* g > ratio x median (g is an integer) and g >= min_ns */
-	return ratio > min_ns - 1 ? ratio : min_ns - 1;
+	return (uint64_t)ratio > min_ns - 1 ? (uint64_t)ratio : min_ns - 1;
 }

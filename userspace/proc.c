@@ -18,11 +18,15 @@
 #include "userspace/module.h"
 #include "userspace/procfs.h"
 
+/* --capture-payloads: a command line's -d/--data bodies are kept (to_json has no state). */
+static bool keep_bodies;
+
 static int proc_start(struct xpc *c, void **state)
 {
 	struct proc_bpf *obj = proc_bpf__open();
 	int err;
 
+	keep_bodies = xpc_options(c)->capture_payloads;
 	if (!obj)
 		return xpc_set_error(c, -errno, "proc: cannot open BPF object: %s",
 				     strerror(errno));
@@ -56,21 +60,29 @@ static __u32 proc_min_size(__u32 type)
 	}
 }
 
-/* One argv element, secrets redacted ("-H", "Authorization: Bearer sk-..."). */
+/* The argv array being built, and the element before (the redactor reads the option). */
+struct args_json {
+	cJSON *argv;
+	char *prev;
+};
+
+/* One argv element through the redactor ("-H", "Authorization: Bearer sk-..."). */
 static void add_arg(void *ctx, const char *arg, size_t len)
 {
-	char *s = strndup(arg, len), *clean = s ? xp_redact(s) : NULL;
+	struct args_json *a = ctx;
+	char *s = strndup(arg, len), *clean = s ? xp_redact_arg(a->prev, s, keep_bodies) : NULL;
 
-	if (s)
-		cJSON_AddItemToArray(ctx, cJSON_CreateString(clean ? clean : s));
+	/* out of memory: a marker, never the unredacted text */
+	cJSON_AddItemToArray(a->argv, cJSON_CreateString(clean ? clean : XP_SECRET_REDACTED));
 	free(clean);
-	free(s);
+	free(a->prev);
+	a->prev = s;
 }
 
 static int exec_json(const struct xp_exec *e, cJSON *o)
 {
 	char cwd[XP_CWD_MAX + XP_CWD_DEPTH + 2], cid[XP_CONTAINER_ID_LEN];
-	cJSON *argv;
+	struct args_json args = { NULL, NULL };
 
 	if (xp_exec_check(e, e->hdr.size)) {
 		cJSON_AddBoolToObject(o, "malformed", 1);
@@ -80,8 +92,9 @@ static int exec_json(const struct xp_exec *e, cJSON *o)
 	cJSON_AddNumberToObject(o, "uid", e->uid);
 	xpc_json_add_strn(o, "comm", e->comm, sizeof(e->comm));
 	cJSON_AddStringToObject(o, "filename", e->data);
-	argv = cJSON_AddArrayToObject(o, "argv");
-	xp_exec_args(e, add_arg, argv);
+	args.argv = cJSON_AddArrayToObject(o, "argv");
+	xp_exec_args(e, add_arg, &args);
+	free(args.prev);
 	if (xp_exec_cwd(e, cwd, sizeof(cwd)) >= 0)
 		cJSON_AddStringToObject(o, "cwd", cwd);
 	xp_json_add_u64(o, "cgroup_id", e->cgroup_id);

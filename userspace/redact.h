@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * redact.h - credentials out of captured HTTP before anything is kept.
- * The values of Authorization, Proxy-Authorization, x-api-key, api-key
- * (and x-goog-api-key, the Gemini spelling) headers are replaced by
- * XP_REDACTED, in HTTP/1.x header blocks and for HTTP/2 header lists
+ * The values of headers whose name is a secret's (lib/secrets.h:
+ * Authorization, Proxy-Authorization, x-api-key, x-goog-api-key, Cookie,
+ * Set-Cookie, x-auth-token, ...) are replaced by XP_REDACTED, in HTTP/1.x header blocks and for HTTP/2 header lists
  * decoded from HPACK. Pure functions: no I/O, no state.
  */
 #ifndef XPERF_USERSPACE_REDACT_H

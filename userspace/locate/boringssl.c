@@ -150,8 +150,12 @@ static int find_loads(struct scan *s)
 			memcpy(&imm, t + at, 4);
 			if (!is_string(s, imm))
 				continue;
-			/* the instruction starts at its REX prefix, if any */
-			if (add_site(s, s->text.addr + i - ((t[i - 1] & 0xf0) == 0x40)))
+			/*
+			 * Decoded from the opcode: a byte 0x41 before it may be a
+			 * REX.B or the end of the previous instruction (a jmp's
+			 * rel8), and the file argument is never in r8-r15 (4th/5th).
+			 */
+			if (add_site(s, s->text.addr + i))
 				return -1;
 		}
 	}

@@ -191,7 +191,8 @@ static const char *read_eh_frame(struct func_bounds *fb, const struct elf_span *
 		if (add(fb, &cap, start, range))
 			return "out of memory";
 	}
-	qsort(fb->fde, fb->n, sizeof(*fb->fde), cmp_range);
+	if (fb->n)
+		qsort(fb->fde, fb->n, sizeof(*fb->fde), cmp_range);
 	return NULL;
 }
 

@@ -25,7 +25,7 @@
 #include "userspace/locate/boringssl.h"
 
 /* Bump when the analysis changes what it finds: older disk entries are ignored. */
-#define LOCATE_VERSION 1
+#define LOCATE_VERSION 2
 
 enum locate_status {
 	LOCATE_NONE = 0,	/* no stack the locator knows (e.g. libc) */

@@ -162,7 +162,7 @@ static int vex(struct cursor *c, struct x86_insn *in, uint8_t lead)
 	size_t payload = lead == 0xc5 ? 1 : lead == 0xc4 ? 2 : 3;
 	unsigned int map = 1;
 
-	if (c->i + payload + 2 > c->n)
+	if (c->i + payload + 1 > c->n)
 		return -1;
 	if (lead != 0xc5)
 		map = c->p[c->i] & (lead == 0x62 ? 7 : 31);
@@ -171,8 +171,8 @@ static int vex(struct cursor *c, struct x86_insn *in, uint8_t lead)
 	c->i += payload;
 	in->map = map;
 	in->opcode = c->p[c->i++];
-	if (modrm(c, in))
-		return -1;
+	if ((map != X86_MAP_0F || (map0f[in->opcode] & M)) && modrm(c, in))
+		return -1;	/* vzeroupper/vzeroall (0F 77) have no ModRM */
 	if (map == X86_MAP_0F3A || (map == X86_MAP_0F && (map0f[in->opcode] & 7) == I8))
 		return operands(c, in, I8);
 	return 0;

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+/*
+ * locate_fuzz.c - the locator's analysis on arbitrary bytes: ELF view,
+ * .eh_frame, the int3 layout, the x86-64 decoder and the BoringSSL
+ * analysis must end with a result or a reason, never a crash. Seeds: a
+ * small stripped ELF with BoringSSL's shapes, and its truncation.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "userspace/locate/boringssl.h"
+#include "userspace/locate/x86_insn.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct boringssl_found f;
+	struct elf_view v;
+	struct x86_insn in;
+	char why[192];
+	uint8_t *copy = malloc(size ? size : 1);	/* exact size: ASan sees overreads */
+
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	if (!elf_view_open(&v, copy, size) &&
+	    boringssl_locate(&v, &f, why, sizeof(why)) == 1 && !f.write.addr)
+		__builtin_trap();
+	for (size_t i = 0; i < size && i < 256;) {
+		int n = x86_decode(copy + i, size - i, &in);
+
+		if (n > 15 || (size_t)n > size - i)
+			__builtin_trap();
+		i += n ? (size_t)n : 1;
+	}
+	free(copy);
+	return 0;
+}

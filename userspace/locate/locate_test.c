@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+/*
+ * locate_test.c - the locator on a small ELF with BoringSSL's shapes
+ * (testdata/fake_boringssl.c): found; changed reason codes and every
+ * truncation fail with a reason, never a crash; the disk cache answers a
+ * second locator; the x86-64 decoder's lengths on known encodings.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "userspace/locate/locate.h"
+#include "userspace/locate/x86_insn.h"
+#include "userspace/testing/check.h"
+
+#define FAKE "userspace/locate/fake_boringssl"
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	struct stat st;
+	uint8_t *buf;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st) || !(buf = malloc(st.st_size)) ||
+	    read(fd, buf, st.st_size) != st.st_size)
+		return NULL;
+	close(fd);
+	*len = st.st_size;
+	return buf;
+}
+
+static void test_decoder(void)
+{
+	static const struct {
+		const char *bytes;
+		int len;	/* the decoder's answer; 0: invalid or cut off */
+		size_t avail;	/* bytes it may read */
+	} cases[] = {
+		{ "\x48\x8d\x0d\x10\x00\x00\x00", 7, 7 },		/* lea rcx, [rip+0x10] */
+		{ "\xb9\x10\x20\x40\x00", 5, 5 },			/* mov ecx, imm32 */
+		{ "\x41\xb8\x04\x00\x00\x00", 6, 6 },		/* mov r8d, imm32 */
+		{ "\xe8\x00\x00\x00\x00", 5, 5 },			/* call rel32 */
+		{ "\xc5\xf8\x77", 3, 3 },				/* vzeroupper */
+		{ "\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00", 10, 10 }, /* nopw cs:[rax+rax] */
+		{ "\x62\xf1\x7c\x48\x10\x44\x24\x01", 8, 8 },	/* vmovups zmm0, [rsp+0x40] */
+		{ "\x48\xb8\x01\x02\x03\x04\x05\x06\x07\x08", 10, 10 }, /* movabs rax, imm64 */
+		{ "\xf6\x47\x12\x20", 4, 4 },			/* test byte [rdi+0x12], 0x20 */
+		{ "\x0f\x84\x8a\x00\x00\x00", 6, 6 },		/* je rel32 */
+		{ "\xc4\xe3\x79\x16\xc0\x01", 6, 6 },		/* vpextrd eax, xmm0, 1 */
+		{ "\xc3", 1, 1 },
+		{ "\x06", 0, 1 },					/* invalid in 64-bit mode */
+		{ "\x48\x8d", 0, 2 },				/* cut off */
+	};
+	struct x86_insn in;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (x86_decode((const uint8_t *)cases[i].bytes, cases[i].avail, &in) != cases[i].len)
+			CHECK(!"decoder length" || !fprintf(stderr, "case %zu\n", i));
+	x86_decode((const uint8_t *)"\x48\x8d\x0d\x10\x00\x00\x00", 7, &in);
+	CHECK(in.rip_rel && in.disp == 0x10 && x86_reg(&in) == 1);
+}
+
+static void test_found_and_broken(uint8_t *img, size_t len)
+{
+	struct locate_result r;
+	size_t patched = 0;
+
+	locate_image(img, len, &r);
+	CHECK(r.status == LOCATE_FOUND && !strcmp(r.stack, "boringssl"));
+	CHECK(r.write_off && r.read_off && r.write_off != r.read_off && r.write_off < len);
+	for (size_t cut = 0; cut < len; cut += 61) {
+		locate_image(img, cut, &r);
+		CHECK(r.status != LOCATE_FOUND && r.why[0]);
+	}
+	/* SSL_HANDSHAKE_FAILURE (215) becomes 216 everywhere: nothing matches. */
+	for (size_t i = 0; i + 5 <= len; i++)
+		if (!memcmp(img + i, "\xba\xd7\x00\x00\x00", 5) && ++patched)
+			img[i + 1] = 0xd8;
+	locate_image(img, len, &r);
+	CHECK(patched >= 2 && r.status == LOCATE_FAILED && strstr(r.why, "SSL_write"));
+}
+
+static void test_cache(void)
+{
+	char dir[] = "/tmp/locate_test.XXXXXX";
+	struct locate_result a, b;
+	struct locator *l1, *l2;
+	int fd = open(FAKE, O_RDONLY);
+
+	CHECK(mkdtemp(dir) != NULL);
+	l1 = locator_new(dir);
+	l2 = locator_new(dir);
+	CHECK(fd >= 0 && !locator_file(l1, fd, &a) && !a.from_cache && a.status == LOCATE_FOUND);
+	CHECK(!strncmp(a.key, "build-id:", 9));
+	CHECK(!locator_file(l1, fd, &b) && b.from_cache && b.write_off == a.write_off);
+	CHECK(!locator_file(l2, fd, &b) && b.from_cache && b.write_off == a.write_off &&
+	      b.read_off == a.read_off && b.status == LOCATE_FOUND);
+	locator_free(l1);
+	locator_free(l2);
+	close(fd);
+}
+
+int main(void)
+{
+	size_t len = 0;
+	uint8_t *img = slurp(FAKE, &len);
+
+	CHECK(img != NULL);
+	test_decoder();
+	if (img)
+		test_found_and_broken(img, len);
+	test_cache();
+	free(img);
+	return CHECK_DONE();
+}

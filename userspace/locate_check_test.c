@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+/*
+ * locate_check_test.c - the self-check on synthetic records: an HTTP
+ * request held until its ciphertext is sent, then released in order; a
+ * response passed against the socket's received bytes; a write whose
+ * ciphertext never goes out, a response larger than what the socket
+ * received, and garbage: each fails the file once and drops its records.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "userspace/locate_check.h"
+#include "bpf/sock.h"
+#include "bpf/tls.h"
+#include "userspace/testing/check.h"
+
+#define MS 1000000ull
+
+static int released, failures;
+static char failed_check[16];
+
+static void on_release(void *ctx, const struct xp_hdr *rec)
+{
+	(void)ctx;
+	(void)rec;
+	released++;
+}
+
+static void on_failed(void *ctx, unsigned int id, const char *fn, const char *check,
+		      const char *detail)
+{
+	(void)ctx, (void)id, (void)fn, (void)detail;
+	failures++;
+	strncpy(failed_check, check, sizeof(failed_check) - 1);
+}
+
+static struct xp_tls_data *tls(int dir, uint64_t ts, const char *text, uint64_t pos)
+{
+	static struct xp_tls_data d;
+	size_t n = strlen(text);
+
+	memset(&d, 0, sizeof(d));
+	d.hdr = (struct xp_hdr){ .type = XP_EV_TLS_DATA, .tgid = 7, .tid = 8, .ts_ns = ts,
+				 .size = (__u32)(offsetof(struct xp_tls_data, data) + n) };
+	d.ssl = 0x1000;
+	d.sock_id = dir == XP_TLS_READ ? 99 : 0;
+	d.pos = pos;
+	d.call_ns = ts - 1000;
+	d.call_len = d.len = (__u32)n;
+	d.dir = (__u8)dir;
+	d.located = 1;
+	memcpy(d.data, text, n);
+	return &d;
+}
+
+static enum lc_verdict sock(struct locate_check *lc, int dir, uint64_t ts, uint32_t len)
+{
+	struct xp_sock_data s = { .hdr = { .type = XP_EV_SOCK_DATA, .size = sizeof(s), .tgid = 7,
+					   .tid = 8, .ts_ns = ts },
+				  .sock_id = 99, .len = len, .dir = (__u8)dir };
+
+	return locate_check_record(lc, &s.hdr);
+}
+
+static struct locate_check *fresh(void)
+{
+	struct lc_hooks h = { on_release, on_failed, NULL };
+
+	released = failures = 0;
+	failed_check[0] = '\0';
+	return locate_check_new(&h);
+}
+
+static void test_pass(void)
+{
+	struct locate_check *lc = fresh();
+	const char *req = "POST /v1/messages HTTP/1.1\r\nhost: x\r\n\r\n";
+	const char *resp = "HTTP/1.1 200 OK\r\n\r\n";
+
+	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 10 * MS, req, 0)->hdr) == LC_HOLD);
+	CHECK(sock(lc, XP_SOCK_SEND, 11 * MS, 10) == LC_PASS && released == 0);
+	CHECK(sock(lc, XP_SOCK_SEND, 12 * MS, (uint32_t)strlen(req) + 12) == LC_PASS);
+	CHECK(released == 1 && locate_check_state(lc, 1) == LC_TRUSTED);
+	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 13 * MS, "more", 41)->hdr) == LC_PASS);
+	CHECK(sock(lc, XP_SOCK_RECV, 20 * MS, 4000) == LC_PASS);
+	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 21 * MS, resp, 0)->hdr) == LC_PASS);
+	CHECK(failures == 0);
+	locate_check_free(lc);
+}
+
+static void test_fail(void)
+{
+	struct locate_check *lc = fresh();
+	struct lc_counts n;
+
+	/* The ciphertext of the request never goes out: fails at the deadline. */
+	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 10 * MS, "GET / HTTP/1.1\r\n\r\n", 0)->hdr) ==
+	      LC_HOLD);
+	CHECK(sock(lc, XP_SOCK_SEND, 10 * MS + LC_SEND_WINDOW_NS + 1, 5) == LC_PASS);
+	CHECK(failures == 1 && !strcmp(failed_check, "socket") && released == 0);
+	CHECK(locate_check_state(lc, 1) == LC_FAILED);
+	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 900 * MS, "HTTP/1.1 200 OK\r\n", 0)->hdr) ==
+	      LC_DROP);
+	locate_check_counts(lc, &n);
+	CHECK(n.withheld == 2 && failures == 1);
+	locate_check_free(lc);
+
+	/* A response bigger than what its socket received. */
+	lc = fresh();
+	CHECK(sock(lc, XP_SOCK_RECV, 1 * MS, 10) == LC_PASS);
+	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 2 * MS, "HTTP/1.1 200 OK\r\n", 0)->hdr) ==
+	      LC_DROP);
+	CHECK(failures == 1 && !strcmp(failed_check, "socket"));
+	locate_check_free(lc);
+
+	/* Garbage. */
+	lc = fresh();
+	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 2 * MS, "\x16\x03\x01 binary", 0)->hdr) ==
+	      LC_DROP);
+	CHECK(failures == 1 && !strcmp(failed_check, "http"));
+	locate_check_free(lc);
+}
+
+static void test_http(void)
+{
+	static const char settings[] = "\x00\x00\x12\x04\x00\x00\x00\x00\x00";
+
+	CHECK(lc_http_start((const uint8_t *)"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 24, false));
+	CHECK(lc_http_start((const uint8_t *)"GET /x HTTP/1.0\r\n", 17, false));
+	CHECK(!lc_http_start((const uint8_t *)"GET /x HTTP/1.1", 15, false));
+	CHECK(!lc_http_start((const uint8_t *)"HTTP/1.1 200 OK\r\n", 17, false));
+	CHECK(lc_http_start((const uint8_t *)"HTTP/1.1 429 Too", 16, true));
+	CHECK(lc_http_start((const uint8_t *)settings, 9, true));
+	CHECK(!lc_http_start((const uint8_t *)"\x00\x00\x12\x00\x00\x00\x00\x00\x01", 9, true));
+}
+
+int main(void)
+{
+	test_pass();
+	test_fail();
+	test_http();
+	return CHECK_DONE();
+}
