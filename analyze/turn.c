@@ -170,6 +170,8 @@ int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trac
 	tr->truncated_payloads = t->quality.truncated_payloads;
 	tr->warnings = (unsigned)t->quality.nwarnings;
 	tr->tool_identity_unknown = !strcmp(t->quality.tool_identity, "unknown");
+	copy_str(tr->head.agent, sizeof(tr->head.agent), t->agent.name ? t->agent.name : "?");
+	tr->head.pid = t->agent.pid;
 	tr->cap = t->nspans + 1;
 	if (tr->end > XA_NS_MAX || !(tr->spans = calloc(tr->cap, sizeof(*tr->spans))))
 		return -1;
