@@ -8,6 +8,7 @@
 
 #include <stdlib.h>
 
+#include "lib/host_port.h"
 #include "lib/json_int.h"
 #include "lib/secrets.h"
 #include "theory/theory.h"
@@ -27,6 +28,18 @@ static int child(struct tt_turn *d, int parent, const char *stage, uint64_t a, u
 	if (known)
 		s = xt_sched_query(sched, e->tid, a, b);
 	return xt_doc_span(d, parent, stage, a, b, e->tid, known ? &s : NULL, NULL);
+}
+
+/* OpenTelemetry's server.address holds no port: the authority's goes to server.port. */
+static void server_attrs(cJSON *at, const char *authority)
+{
+	char host[sizeof(((struct xt_exchange *)0)->host)];
+	int port;
+
+	xp_host_port(authority, host, sizeof(host), &port);
+	cJSON_AddStringToObject(at, "server.address", host);
+	if (port)
+		cJSON_AddNumberToObject(at, "server.port", port);
 }
 
 /* s as the attribute key of at, through the redactor (lib/secrets.h). */
@@ -75,7 +88,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	if (c->status) /* unknown in the ciphertext tier */
 		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
-	cJSON_AddStringToObject(at, "server.address", e->host);
+	server_attrs(at, e->host);
 	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
 	xp_json_add_u64(at, "http.response.body.size", e->resp_bytes);

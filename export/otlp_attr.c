@@ -15,7 +15,7 @@
 #include "lib/json_int.h"
 
 /* Attributes OpenTelemetry defines as doubles, even when the value is whole. */
-static const char *const double_attrs[] = { "gen_ai.server.time_to_first_token" };
+static const char *const double_attrs[] = { "gen_ai.response.time_to_first_chunk" };
 
 static int is_double_attr(const char *key)
 {

@@ -94,6 +94,7 @@ static const struct vtype t_id_or_null = { .kind = V_INT, .nullable = 1, .min = 
 static const struct vtype t_pid = INT_T(1, INT_MAX);
 static const struct vtype t_any_int = INT_T(LLONG_MIN, LLONG_MAX);
 static const struct vtype t_http_status = INT_T(100, 599);
+static const struct vtype t_port = INT_T(1, 65535);
 static const struct vtype t_number = { .kind = V_NUMBER };
 static const struct vtype t_session = { .kind = V_STRING, .minlen = 1, .maxlen = 128,
 					.charset = "abcdefghijklmnopqrstuvwxyz"
@@ -216,7 +217,8 @@ static const struct vfield attr_types[] = {
 	{ "gen_ai.server.time_to_first_token", 0, &t_number }, { "xperf.ttft_ns", 0, &t_ns },
 	{ "xperf.stream", 0, &t_bool }, { "xperf.token_times_ns", 0, &t_ns_list },
 	{ "http.response.status_code", 0, &t_http_status },
-	{ "http.response.body.size", 0, &t_ns }, { "tool.name", 0, &t_str },
+	{ "http.response.body.size", 0, &t_ns }, { "server.address", 0, &t_str },
+	{ "server.port", 0, &t_port }, { "tool.name", 0, &t_str },
 	{ "process.exit.code", 0, &t_any_int }, { "process.command_line", 0, &t_str },
 	{ "ttft_ns", 0, &t_ns }, { "gen_ai.tool.name", 0, &t_str },
 	{ "gen_ai.tool.call.id", 0, &t_str }, { "gen_ai.conversation.id", 0, &t_str },
