@@ -143,6 +143,7 @@ static int carve(struct xa_trace *tr)
 			    add_child(tr, (int)i, "ttft", s->start, e))
 				return -1;
 		}
+		s = &tr->spans[i]; /* add_child may have moved the array */
 		if (s->ntok && !has_stage_over(tr, "streaming_gap", s->start, s->end) &&
 		    carve_gaps(tr, (int)i))
 			return -1;
