@@ -157,6 +157,14 @@ static int lay_tool(struct layout *l, const struct xt_tool *t)
 	return add_seg(l, t->call ? SEG_TOOL : SEG_SUBPROC, p->fork_ns, end, NULL, t);
 }
 
+/* The agent ended by a signal: whatever turn it was in was cut, not finished. */
+static int agent_killed(const struct xt_turn_in *in)
+{
+	const struct xt_proc *p = xt_procs_find(in->procs, in->agent.pid);
+
+	return p && p->exited && xt_exit_signal(p->wait_status);
+}
+
 /* Collects the main-line segments and the turn's end. */
 static int lay_out(struct layout *l)
 {
@@ -164,7 +172,7 @@ static int lay_out(struct layout *l)
 	int rc = 0;
 
 	l->end = in->start_ns;
-	l->complete = !in->last || in->agent_exited;
+	l->complete = !in->last || (in->agent_exited && !agent_killed(in));
 	l->tid = in->n_ex ? in->ex[0]->tid : in->agent.pid;
 	if (in->n_ex && in->ex[0]->req_start_ns > in->start_ns)
 		rc |= add_seg(l, SEG_PROMPT, in->start_ns, in->ex[0]->req_start_ns, NULL, NULL);
@@ -172,7 +180,7 @@ static int lay_out(struct layout *l)
 		const struct xt_exchange *e = in->ex[i];
 
 		rc |= add_seg(l, SEG_EXCHANGE, e->req_start_ns, e->resp_end_ns, e, NULL);
-		if (!e->answered)
+		if (!e->answered || e->aborted) /* cut before or during its answer */
 			l->complete = 0;
 		if (!is_side(in, i) && e->answered)
 			rc |= add_seg(l, SEG_PARSE, e->resp_end_ns, parse_end(l, i), e, NULL);

@@ -13,7 +13,7 @@ against it: request_received, first_byte_sent, token_sent (each), end. Events
 that write carry t_ns (just before the write) and t_done_ns (after it): the
 client receives the bytes inside that interval.
 
-  mock_provider.py --dir D [--scenario demo|simple|long|slow|steady|stall] [--log F]
+  mock_provider.py --dir D [--scenario demo|simple|long|slow|steady|stall|stream] [--log F]
                    [--port N] [--bytes DIR]
 Writes D/ca.pem and, once listening, D/port.
 """
@@ -50,8 +50,11 @@ SLOW = [{"ttft_ms": 2000, "gap_ms": 10, "tokens": 4}]
 # in the middle of every answer's stream (fused.supply.streaming_gap) in the second.
 STEADY = [{"ttft_ms": 60, "gap_ms": 8, "tokens": 12, "tool": "true"}] * 9
 STALL = [dict(s, stall_at=6, stall_ms=300) for s in STEADY]
+# Thirty turns whose answers stream for ~0.8 s of each ~1 s: a kill at a random
+# instant most often lands mid-stream (demo/kill_agent_test.sh).
+STREAM = [{"ttft_ms": 50, "gap_ms": 20, "tokens": 40, "tool": "sleep 0.1"}] * 30
 SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW, "steady": STEADY,
-             "stall": STALL}
+             "stall": STALL, "stream": STREAM}
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 
 
