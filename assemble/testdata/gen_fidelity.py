@@ -5,9 +5,10 @@ do (fidelity_test.c replays it in both tiers):
 
 agent 4100, one keep-alive connection (TLS plaintext and its socket records both):
   a HEAD / probe; turn 1: a request with a session-id header, the response head alone
-  1 ms after it and the first token 300 ms later, a tool_use toolu_1 {"command":
-  "ls /x"}; the tool runs in a sandbox wrapper that re-execs itself, then bash -c
-  <prologue longer than the kept command line> ls /x, whose child ls exits 2; two
+  1 ms after it (and a control record, as HTTP/2 sends) and the first token 300 ms
+  later, a tool_use toolu_1 {"command": "ls /x"}; the tool runs in a sandbox wrapper
+  that re-execs itself, then bash -c <prologue longer than the kept command line>
+  ls /x, whose child ls exits 2; two
   housekeeping processes (git exit 128, sh -c rg exit 127); turn 2: the next request
   carries toolu_1's tool_result (is_error), its answer's head and first token in one
   record 200 ms after it, no tool.
@@ -102,6 +103,9 @@ def main():
     req1 = t
     io(4100, 1, t, "write", request([{"role": "user", "content": "hi"}]))
     io(4100, 1, t + MS, "read", HEAD)
+    # and a control record (as HTTP/2 sends SETTINGS / WINDOW_UPDATE frames): the head is two
+    add(type="sock_data", ts_ns=t + 2 * MS, tgid=4100, tid=4100, conn=1001, dir="read", len=31,
+        call_ns=t + 2 * MS - 20_000, in_tls=True)
     end = answer(4100, 1, t + 300 * MS, tool=("toolu_1", "ls /x"))
     # agent 4200's own exchange, overlapping
     io(4200, 2, req1 + 50 * MS, "write", request([{"role": "user", "content": "sub"}], False))
