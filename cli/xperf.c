@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/atomic_file.h"
 #include "lib/version.h"
 
 struct command {
@@ -36,6 +37,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	xp_out_unlink_on_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return XP_EXIT_USAGE;
