@@ -2,8 +2,8 @@
 # top_cli_test.sh XPERF - `xperf top --once` on the analyzer's hand-computed sessions (no
 # root, no terminal): each row's turns, Waste share and top point equal the session's own
 # `xperf analyze session` report, the frame is 24 lines of at most 80 columns (or --size),
-# --sort orders the rows, ended sessions say so, and the exit codes (1 unreadable DIR,
-# 2 bad --prices, 64 usage or no terminal without --once).
+# --sort orders the rows, ended sessions say so, and the exit codes (2 missing DIR or bad
+# --prices, 64 usage: a repeated option, or no terminal without --once).
 set -uo pipefail
 xperf=$1
 td=analyze/testdata
@@ -40,7 +40,8 @@ done
 "$xperf" top "$tmp/dir" --once --size 120x40 >"$tmp/big"
 [ "$(wc -l <"$tmp/big")" = 40 ] || bad "--size 120x40: $(wc -l <"$tmp/big") lines"
 
-"$xperf" top "$tmp/nope" --once >/dev/null 2>&1; [ $? = 1 ] || bad "missing DIR: not 1"
+"$xperf" top "$tmp/nope" --once >/dev/null 2>&1; [ $? = 2 ] || bad "missing DIR: not 2"
+"$xperf" top "$tmp/dir" --once --once >/dev/null 2>&1; [ $? = 64 ] || bad "repeated: not 64"
 printf 'x\n' >"$tmp/p.tsv"
 "$xperf" top "$tmp/dir" --once --prices "$tmp/p.tsv" >/dev/null 2>&1; [ $? = 2 ] || bad "bad prices"
 "$xperf" top "$tmp/dir" --sort fast --once >/dev/null 2>&1; [ $? = 64 ] || bad "bad sort"
