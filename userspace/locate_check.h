@@ -15,7 +15,11 @@
  *    socket has received at least the plaintext so far plus a record's
  *    overhead.
  * A direction that passes releases what was held and passes from then on
- * (each new connection is checked again). Any failure distrusts the whole
+ * (each new connection is checked again). The HTTP check blames the file
+ * only on a connection xperf saw from its connect or accept: one joined
+ * mid-stream (attach to a running agent) may be inside a body, so a call
+ * that does not start HTTP there is dropped and the next call tries again;
+ * a read not (yet) joined to a socket likewise. Any failure distrusts the whole
  * located file: its held records are dropped, later ones too, and the
  * failure is reported once (file id, function, check, detail). Garbage is
  * never delivered as plaintext; the socket tier goes on as before.
@@ -62,6 +66,13 @@ void locate_check_free(struct locate_check *lc);
 
 /* Feed any record, in ring order; the verdict for it (LC_HOLD: copied). */
 enum lc_verdict locate_check_record(struct locate_check *lc, const struct xp_hdr *rec);
+
+/*
+ * The run ends: a write still waiting for its ciphertext will not see it
+ * (its process exited right after the call). Its file fails unless already
+ * trusted (then only that write is dropped).
+ */
+void locate_check_finish(struct locate_check *lc);
 
 /* State of located file id, and counts. */
 enum lc_state locate_check_state(const struct locate_check *lc, unsigned int id);

@@ -197,6 +197,7 @@ static void tls_stats_json(void *state, cJSON *o)
 	struct xp_tls_late l;
 	cJSON *late;
 
+	locate_check_finish(s->check);	/* capture.json is written at the end of the run */
 	located_json(s, o);
 	late = cJSON_AddObjectToObject(o, "late_libs");
 	xp_tls_probes_late(s->probes, &l);
