@@ -19,6 +19,7 @@
 
 struct dir_state {
 	bool passed, checking;
+	unsigned int unjoined;	/* read: first calls in a row not joined to a socket */
 	uint64_t sock_id;	/* write: the socket its ciphertext went out on */
 	struct xp_hdr **held;
 	size_t nheld, cap;
@@ -369,6 +370,12 @@ static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
 	if (t->offset != 0 || (t->flags & XP_TLS_COPY_FAIL))
 		return lc->counts.withheld++, LC_DROP;	/* the rest of a skipped call */
 	if (dir == XP_TLS_READ) {
+		if (!t->sock_id && ++d->unjoined >= LC_UNJOINED_MAX) {
+			snprintf(detail, sizeof(detail), "%u reads in a row not joined to a TCP socket",
+				 d->unjoined);
+			fail(lc, c->id, dir, "socket", detail);
+			return LC_DROP;
+		}
 		if (!t->sock_id)	/* not joined to a socket (yet): try the next call */
 			return lc->counts.withheld++, LC_DROP;
 		r = recv_of(lc, t->hdr.tgid, t->sock_id);
