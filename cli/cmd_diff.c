@@ -5,11 +5,13 @@
  * confidence intervals over turns (analyze/diff.h). Exit: 0 ok, 1 runtime
  * failure, 2 a side has no valid turn, 64 usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/diff.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "lib/atomic_file.h"
 
@@ -65,7 +67,10 @@ int cmd_diff(int argc, char **argv)
 {
 	struct xa_diff_options o;
 	const char *side[2] = { NULL, NULL }, *outp = NULL;
+	static const char *const names[] = { "--format", "-o", "--resamples", "--seed",
+					     "--confidence", "--min-ms", "--min-rel", NULL };
 	struct xa_diff *d = NULL;
+	unsigned seen = 0;
 	int n = 0, rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -74,6 +79,8 @@ int cmd_diff(int argc, char **argv)
 	}
 	xa_diff_options_default(&o);
 	for (int i = 1; i < argc; i++) {
+		if (xp_arg_repeated("diff", names, argv[i], &seen))
+			return XP_EXIT_USAGE;
 		if (argv[i][0] == '-' && (i + 1 == argc || option(&o, argv[i], argv[i + 1], &outp))) {
 			fprintf(stderr, "xperf diff: invalid argument '%s%s%s'\n", argv[i],
 				i + 1 < argc ? " " : "", i + 1 < argc ? argv[i + 1] : "");
@@ -92,6 +99,8 @@ int cmd_diff(int argc, char **argv)
 		usage(stderr);
 		return XP_EXIT_USAGE;
 	}
+	if (xp_arg_dir("diff", side[0]) || xp_arg_dir("diff", side[1]))
+		return XP_EXIT_INVALID;
 	rc = xa_diff_run(side[0], side[1], &o, &d, stderr);
 	if (rc)
 		return rc;
@@ -100,14 +109,15 @@ int cmd_diff(int argc, char **argv)
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
 
-		rc = !mem || xa_diff_render(d, mem) | fclose(mem) ||
-		     xp_write_file_atomic(outp, buf, len);
+		rc = !mem || xa_diff_render(d, mem) | fclose(mem) ? -ENOMEM
+								   : xp_write_file_atomic(outp, buf, len);
 		free(buf);
 	} else {
-		rc = xa_diff_render(d, stdout);
+		rc = xa_diff_render(d, stdout) ? -EIO : 0;
 	}
 	if (rc)
-		fprintf(stderr, "xperf diff: cannot write the report to %s\n", outp ? outp : "stdout");
+		fprintf(stderr, "xperf diff: %s: %s\n", outp ? outp : "stdout",
+			outp ? xp_out_strerror(rc) : "cannot write the report");
 	xa_diff_free(d);
-	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
+	return xp_out_exit(rc);
 }

@@ -17,6 +17,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "top/top.h"
 
@@ -180,7 +181,9 @@ int cmd_top(int argc, char **argv)
 	snprintf(t.dir, sizeof(t.dir), "%s", a.dir ? a.dir : ".xperf/traces");
 	t.prices = prices;
 	t.sort = a.sort;
-	if (a.once && top_scan(&t)) {
+	if (a.once && xp_arg_dir("top", t.dir))
+		rc = XP_EXIT_INVALID;
+	else if (a.once && top_scan(&t)) {
 		fprintf(stderr, "xperf top: %s\n", t.error);
 		rc = XP_EXIT_FAIL;
 	} else if (a.once) {
