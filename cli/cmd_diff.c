@@ -3,7 +3,7 @@
  * cmd_diff.c - `xperf diff A B [options]`: what moved between two sessions
  * (or two directories of sessions), per L1/L2/L3 point, with bootstrap
  * confidence intervals over turns (analyze/diff.h). Exit: 0 ok, 1 runtime
- * failure, 2 a side has no valid turn, 64 usage.
+ * failure, 2 a side is missing or has no valid turn, 64 usage.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -65,10 +65,10 @@ static int option(struct xa_diff_options *o, const char *k, const char *v, const
 
 int cmd_diff(int argc, char **argv)
 {
+	static const char *const names[] = { "--format", "--resamples", "--seed", "--confidence",
+					     "--min-ms", "--min-rel", "-o", NULL };
 	struct xa_diff_options o;
 	const char *side[2] = { NULL, NULL }, *outp = NULL;
-	static const char *const names[] = { "--format", "-o", "--resamples", "--seed",
-					     "--confidence", "--min-ms", "--min-rel", NULL };
 	struct xa_diff *d = NULL;
 	unsigned seen = 0;
 	int n = 0, rc;
@@ -79,8 +79,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	xa_diff_options_default(&o);
 	for (int i = 1; i < argc; i++) {
-		if (xp_arg_repeated("diff", names, argv[i], &seen))
+		if (xp_arg_repeated("diff", names, argv[i], &seen)) {
+			usage(stderr);
 			return XP_EXIT_USAGE;
+		}
 		if (argv[i][0] == '-' && (i + 1 == argc || option(&o, argv[i], argv[i + 1], &outp))) {
 			fprintf(stderr, "xperf diff: invalid argument '%s%s%s'\n", argv[i],
 				i + 1 < argc ? " " : "", i + 1 < argc ? argv[i + 1] : "");
@@ -99,8 +101,6 @@ int cmd_diff(int argc, char **argv)
 		usage(stderr);
 		return XP_EXIT_USAGE;
 	}
-	if (xp_arg_dir("diff", side[0]) || xp_arg_dir("diff", side[1]))
-		return XP_EXIT_INVALID;
 	rc = xa_diff_run(side[0], side[1], &o, &d, stderr);
 	if (rc)
 		return rc;

@@ -51,8 +51,10 @@ expect 2 "analyze session: missing dir" -- $xperf analyze session "$t/nope"; sai
 expect 2 "analyze session: only dangling links" -- $xperf analyze session "$t/session"
 expect 2 "export: session of dangling links" -- $xperf export --format otlp "$t/session"; said turn_001.json
 expect 2 "fleet report: missing dir" -- $xperf fleet report "$t/nope"; said "no such directory"
-expect 2 "diff: missing dir" -- $xperf diff "$t/fleet/node1" "$t/nope"; said "no such directory"
-expect 2 "top --once: missing dir" -- $xperf top "$t/nope" --once; said "no such directory"
+expect 2 "diff: missing dir" -- $xperf diff "$t/fleet" "$t/nope"; said "$t/nope: no such directory"
+expect 2 "top --once: missing dir" -- $xperf top "$t/nope" --once; said "$t/nope"
+expect 2 "analyze --prices: missing" -- $xperf analyze turn "$t/turn.json" --prices "$t/nope"
+said "$t/nope"
 expect 2 "validate: missing" -- $xperf validate "$t/nope.json"
 (cd "$t" && timeout 20 "$xperf" validate /dev/zero fifo link nope.json dir empty \
 	>/dev/null 2>err; echo $? >rc)
@@ -87,7 +89,6 @@ expect 64 "analyze --depth twice" -- $xperf analyze turn "$turn" --depth L2 --de
 expect 64 "export --format twice" -- $xperf export --format chrome --format otlp "$turn"
 said "--format given twice"
 expect 64 "fleet -o twice" -- $xperf fleet report "$t/fleet" -o "$t/a" -o "$t/b"
-expect 64 "diff --format twice" -- $xperf diff "$t/fleet" "$t/fleet" --format json --format text
 expect 64 "theory --format twice" -- $xperf theory --format json --format=text
 expect 64 "gpu --gpu-dir twice" -- $xperf gpu merge --gpu-dir "$t" --gpu-dir "$t" "$t/turn.json"
 expect 64 "demo -o twice" -- $xperf demo -o "$t/a" -o "$t/b"
