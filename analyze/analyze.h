@@ -53,6 +53,12 @@ struct xa_usage {
 };
 
 void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src);
+/* The TurnTrace attribute counting tokens of category k ("gen_ai.usage.input_tokens", ...). */
+const char *xa_tok_attr(enum xa_tok k);
+/* Cost in USD of one LLM call's tokens (as the attributes count them) for model, per
+ * category into usd_by (each token priced once); -1 when no price matches the model. */
+int xa_call_cost(const struct xa_prices *p, const char *model, const double *tok,
+		 double *usd_by);
 
 struct xa_options {
 	enum xa_format format;

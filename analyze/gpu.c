@@ -40,20 +40,8 @@ static uint64_t union_len(struct ival *v, size_t n)
 	return n ? sum + (b - a) : 0;
 }
 
-static int kind_of(const char *k)
+int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu)
 {
-	static const char *const kinds[] = { "kernel", "memcpy", "memset", "sync", "launch",
-					     "overhead" };
-
-	for (int i = 0; i < 6; i++)
-		if (!strcmp(k, kinds[i]))
-			return i;
-	return -1;
-}
-
-int xa_gpu_stats(struct xa_trace *tr, const cJSON *doc)
-{
-	const cJSON *gpu = cJSON_GetObjectItemCaseSensitive(doc, "gpu");
 	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(gpu, "activities");
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(gpu, "dropped_records");
 	int n = cJSON_IsArray(acts) ? cJSON_GetArraySize(acts) : 0;
@@ -70,7 +58,7 @@ int xa_gpu_stats(struct xa_trace *tr, const cJSON *doc)
 		goto fail;
 	cJSON_ArrayForEach(a, acts) {
 		const cJSON *k = cJSON_GetObjectItemCaseSensitive(a, "kind");
-		int kind = cJSON_IsString(k) ? kind_of(k->valuestring) : -1;
+		int kind = xp_gpu_kind_parse(cJSON_GetStringValue(k));
 		struct ival v;
 
 		if (kind < 0 ||
@@ -81,15 +69,15 @@ int xa_gpu_stats(struct xa_trace *tr, const cJSON *doc)
 
 		lo = v.a < lo ? v.a : lo;
 		hi = v.b > hi ? v.b : hi;
-		if (kind <= 2)
+		if (xp_gpu_kind_on_device(kind))
 			busy[nb++] = v;
-		if (kind == 0)
+		if (kind == XP_GPU_KERNEL)
 			kern[nk++] = v;
-		if (kind == 1 || kind == 2)
+		if (kind == XP_GPU_MEMCPY || kind == XP_GPU_MEMSET)
 			tr->gpu.copy += v.b - v.a;
-		if (kind == 3)
+		if (kind == XP_GPU_SYNC)
 			tr->gpu.sync += v.b - v.a;
-		if (kind == 4)
+		if (kind == XP_GPU_LAUNCH)
 			tr->gpu.launch += v.b - v.a;
 	}
 	tr->gpu.present = n > 0;

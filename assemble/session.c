@@ -13,6 +13,8 @@
 
 #include "assemble/cipher.h"
 #include "assemble/turn.h"
+#include "core/write.h"
+#include "lib/grow.h"
 
 /* A ciphertext exchange is the same as a plaintext one when their answers end this close. */
 #define XT_SHADOW_MATCH_NS 20000000ull
@@ -67,6 +69,8 @@ struct xt_session {
 		uint64_t at;  /* the time given to it */
 	} last_io[2][XT_IO_THREADS];
 	int turns, exchanges, cutting, failed;
+	struct tt_turn **held; /* built, waiting for late records (cfg->hold) */
+	size_t n_held, held_cap;
 };
 
 static void free_exchange(struct xt_exchange *e)
@@ -294,6 +298,36 @@ static void match_shadows(struct xt_session *s, struct xt_exchange *const *sel, 
 	}
 }
 
+/* Completes the turn (cfg->before_write), writes it and frees it; 0 or -1. */
+static int store_turn(struct xt_session *s, struct tt_turn *d)
+{
+	char path[4200];
+	int rc;
+
+	if (s->cfg->before_write)
+		s->cfg->before_write(s->cfg->hook_ctx, d);
+	rc = tt_turn_write(d, s->dir, path, sizeof(path));
+	if (rc)
+		fprintf(stderr, "xperf: %s: cannot write turn %lld: %s\n", path,
+			(long long)d->index, strerror(-rc));
+	tt_turn_free(d);
+	return rc ? -1 : 0;
+}
+
+/* Writes the turn now, or holds it while cfg->hold says late records may come; takes d. */
+static int keep_turn(struct xt_session *s, struct tt_turn *d)
+{
+	if (!s->n_held && !(s->cfg->hold && s->cfg->hold(s->cfg->hook_ctx)))
+		return store_turn(s, d);
+	if (xp_grow((void **)&s->held, &s->held_cap, s->n_held + 1, sizeof(*s->held))) {
+		fprintf(stderr, "xperf: turn %lld: out of memory\n", (long long)d->index);
+		tt_turn_free(d);
+		return -1;
+	}
+	s->held[s->n_held++] = d;
+	return 0;
+}
+
 /* Timelines are kept back to the earliest turn start still to be written. */
 static void prune(struct xt_session *s)
 {
@@ -343,9 +377,7 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
 		.dropped = s->dropped,
 	};
 	struct xp_clock_anchor now;
-	char path[4200];
 	uint64_t end;
-	int rc;
 
 	if (!a)
 		return -1;
@@ -365,18 +397,12 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
 	}
 	match_shadows(s, sel, n);
 	agent_info(s, sel[0], &in.agent);
-	struct xt_doc *d = xt_turn_build(&in, &end);
+	struct tt_turn *d = xt_turn_build(&in, &end);
 
-	if (!d) {
+	if (!d)
 		fprintf(stderr, "xperf: turn %d: out of memory\n", in.index);
+	if (!d || keep_turn(s, d))
 		return -1;
-	}
-	rc = xt_doc_write(d, s->cfg->out_dir, path, sizeof(path));
-	xt_doc_free(d);
-	if (rc) {
-		fprintf(stderr, "xperf: %s: cannot write turn %d: %s\n", path, in.index, strerror(-rc));
-		return -1;
-	}
 	s->turns++;
 	a->next_start = end;
 	drop_written(s, sel, n);
@@ -653,7 +679,12 @@ int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited)
 	while (s->n_conns)
 		close_conn(s, s->n_conns - 1, end_ns);
 	xt_cipher_flush(s->cipher, end_ns, s->cutting);
-	return flush(s, 1, end_ns, agent_exited);
+	int rc = flush(s, 1, end_ns, agent_exited);
+
+	for (size_t i = 0; i < s->n_held; i++)
+		rc |= store_turn(s, s->held[i]);
+	s->n_held = 0;
+	return rc;
 }
 
 int xt_session_turns(const struct xt_session *s)
@@ -690,5 +721,8 @@ void xt_session_free(struct xt_session *s)
 	xt_sched_free(s->sched);
 	xt_procs_free(&s->procs);
 	xt_cmdset_free(&s->seen);
+	for (size_t i = 0; i < s->n_held; i++)
+		tt_turn_free(s->held[i]);
+	free(s->held);
 	free(s);
 }

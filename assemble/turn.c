@@ -243,7 +243,7 @@ static void repeat_key(const struct xt_tool *t, char *buf, size_t cap)
 }
 
 /* A tool call the model asked for: failed and repeated ones are waste. */
-static int emit_tool(struct xt_doc *d, const struct layout *l, const struct seg *s)
+static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg *s)
 {
 	const struct xt_tool *t = s->tool;
 	const struct xt_proc *p = t->proc;
@@ -280,7 +280,7 @@ static int emit_tool(struct xt_doc *d, const struct layout *l, const struct seg 
  * code is reported, never charged: housekeeping probes fail by design (a
  * `git rev-parse` outside a repository, `rg --version` where it is absent).
  */
-static int emit_subproc(struct xt_doc *d, const struct layout *l, const struct seg *s)
+static int emit_subproc(struct tt_turn *d, const struct layout *l, const struct seg *s)
 {
 	const struct xt_proc *p = s->tool->proc;
 	struct xt_sched_sum buf;
@@ -297,7 +297,7 @@ static int emit_subproc(struct xt_doc *d, const struct layout *l, const struct s
 }
 
 /* A hole in the main line: what the agent did there, from its scheduler state. */
-static int emit_gap(struct xt_doc *d, const struct layout *l, uint64_t a, uint64_t b,
+static int emit_gap(struct tt_turn *d, const struct layout *l, uint64_t a, uint64_t b,
 		    const struct xt_exchange *failed)
 {
 	struct xt_sched_sum buf;
@@ -318,7 +318,7 @@ static int emit_gap(struct xt_doc *d, const struct layout *l, uint64_t a, uint64
 	return id < 0 ? -1 : 0;
 }
 
-static int emit(struct xt_doc *d, const struct layout *l)
+static int emit(struct tt_turn *d, const struct layout *l)
 {
 	const struct xt_exchange *failed = NULL; /* last main exchange, if it failed */
 	uint64_t cursor = l->in->start_ns;
@@ -363,25 +363,28 @@ static int emit(struct xt_doc *d, const struct layout *l)
 }
 
 /* What the turn can say about tools and requests that were no model call. */
-static void quality(struct xt_doc *d, const struct xt_turn_in *in, const struct xt_tools *t)
+static int quality(struct tt_turn *d, const struct xt_turn_in *in, const struct xt_tools *t)
 {
-	cJSON_AddNumberToObject(d->quality, "non_llm_requests", (double)in->non_llm_requests);
-	cJSON_AddStringToObject(d->quality, "tool_identity", t->identity_known ? "model" : "unknown");
+	d->quality.non_llm_requests = in->non_llm_requests;
+	d->quality.has_non_llm_requests = 1;
+	snprintf(d->quality.tool_identity, sizeof(d->quality.tool_identity), "%s",
+		 t->identity_known ? "model" : "unknown");
 	if (!t->identity_known && t->n)
-		xt_doc_warn(d, "tool identity unknown (no plaintext): child processes are "
-			       "agent_subprocess, exit codes not charged as waste");
+		return tt_warn(d, "tool identity unknown (no plaintext): child processes are "
+				  "agent_subprocess, exit codes not charged as waste");
+	return 0;
 }
 
-struct xt_doc *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
+struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 {
 	struct layout l = { .in = in };
-	struct xt_doc *d = NULL;
+	struct tt_turn *d = NULL;
 
 	if (lay_out(&l) == 0) {
 		d = xt_doc_new(in->session_id, in->index, l.complete, in->start_ns, l.end,
 			       &in->agent, in->tier, in->anchor);
 		if (d && emit(d, &l)) {
-			xt_doc_free(d);
+			tt_turn_free(d);
 			d = NULL;
 		}
 	}
@@ -390,14 +393,19 @@ struct xt_doc *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 		xt_tools_free(&l.tools);
 		return NULL;
 	}
-	xt_doc_quality(d, in->dropped, in->truncated);
-	quality(d, in, &l.tools);
+	d->quality.dropped_events = in->dropped;
+	d->quality.truncated_payloads = in->truncated;
+	int rc = quality(d, in, &l.tools) ||
+		 (!xt_sched_known(in->sched, l.tid) &&
+		  tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
+		 (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
+		 tt_turn_categorize(d);
+
 	xt_tools_free(&l.tools);
-	if (!xt_sched_known(in->sched, l.tid))
-		xt_doc_warn(d, "no scheduler data for the agent thread: spans carry no sched");
-	if (!l.complete)
-		xt_doc_warn(d, "turn cut: tracing ended before the turn did");
-	xt_doc_finish(d);
+	if (rc) {
+		tt_turn_free(d);
+		return NULL;
+	}
 	*end_ns = l.end;
 	return d;
 }

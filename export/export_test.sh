@@ -154,3 +154,18 @@ expect 0 "" --format chrome -- analyze/testdata/gpu.json
 [ ! -e "$tmp/never.json" ] || fail "-o file written for invalid input"
 ! ls "$tmp" | grep -q '\.tmp\.' || fail "temp files left behind: $(ls "$tmp")"
 echo "exit codes, one-line errors, nothing written on failure: ok"
+
+# The cost of an LLM call (xperf.cost.usd) is the analyzer's, exactly: both price the
+# call's tokens with the shipped table (analyze/README.md, "Tokens and cost").
+"$cli" export --format otlp -o "$tmp/cost.otlp.json" analyze/testdata/full.json
+"$cli" analyze turn analyze/testdata/full.json >"$tmp/cost.analyze.json"
+python3 - "$tmp/cost.otlp.json" "$tmp/cost.analyze.json" <<'PY' || fail "xperf.cost.usd"
+import json, sys
+otlp, rep = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+got = {sp["name"]: a["value"]["doubleValue"]
+       for rs in otlp["resourceSpans"] for ss in rs["scopeSpans"] for sp in ss["spans"]
+       for a in sp["attributes"] if a["key"] == "xperf.cost.usd"}
+want = [c["cost_usd"] for c in rep["llm_calls"] if not c["unpriced_calls"]]
+assert sorted(got.values()) == sorted(want) and len(want) == 1, (got, want)
+print("xperf.cost.usd: %s = the analyzer's" % got)
+PY

@@ -297,6 +297,7 @@ static cJSON *file_span(const struct xe_turn *t, const struct xe_span *s, struct
 		xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->session_id);
 	}
 	file_attrs(attrs, cJSON_GetObjectItemCaseSensitive(s->item, "attributes"), op != NULL);
+	xe_otlp_cost(attrs, cJSON_GetObjectItemCaseSensitive(s->item, "attributes"));
 	for (size_t i = 0; i < sizeof(span_fields) / sizeof(span_fields[0]); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(s->item, span_fields[i].member);
 

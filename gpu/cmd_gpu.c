@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "core/read.h"
 #include "gpu/turn_gpu.h"
 #include "lib/json_int.h"
 #include "schema/validate.h"
@@ -35,9 +36,9 @@ static void print_error(const struct xp_verror *e, void *ctx)
 }
 
 /* A valid turn file, or NULL after printing every error with its position. */
-static cJSON *load(const char *path)
+static struct tt_turn *load(const char *path)
 {
-	return xp_load_turn(path, print_error, NULL, NULL);
+	return tt_turn_load(path, print_error, NULL, NULL);
 }
 
 static int merge(int argc, char **argv, const char *dir)
@@ -121,7 +122,7 @@ static int breakdown(int argc, char **argv, int json)
 
 	for (int i = 0; i < argc; i++) {
 		struct xp_gpu_breakdown b;
-		cJSON *turn = load(argv[i]);
+		struct tt_turn *turn = load(argv[i]);
 		char err[256];
 		int r = turn ? xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) : -2;
 
@@ -136,7 +137,7 @@ static int breakdown(int argc, char **argv, int json)
 			print_text(argv[i], &b);
 		if (r)
 			rc = XP_EXIT_INVALID;
-		cJSON_Delete(turn);
+		tt_turn_free(turn);
 	}
 	if (json) {
 		char *s = xp_json_print(all, 1);

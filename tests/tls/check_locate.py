@@ -6,7 +6,9 @@ Each RUN is one traced run of TMP/agent (a Bun- or Go-built client):
 TMP/RUN.jsonl (--raw), TMP/RUN/<session>/ (capture.json, turns) and
 TMP/RUN.bytes/ (the server's bytes of its one connection). --mock runs (and
 --cached, after them) made two requests each to the mock provider, in order;
---h2 made one to h2_server.py."""
+--h2 made one to h2_server.py; --reference (a python3 client on libssl, run
+last) made the same requests as the --mock runs, whose LLM spans must equal
+its own but for times."""
 import argparse
 import glob
 import json
@@ -37,6 +39,23 @@ def llm_spans(tmp, run):
             if "gen_ai.provider.name" in a:
                 out.append((a["gen_ai.provider.name"], a.get("gen_ai.response.model"),
                             a.get("gen_ai.usage.output_tokens"), t["data_quality"]["tier"]))
+    return out
+
+
+# What differs between two runs of the same requests: times, and the response
+# size (the mock numbers its answers in message ids: "msg_9" vs "msg_10").
+VARYING = ("_ns", "time", "http.response.body.size")
+
+
+def content(tmp, run):
+    """The LLM spans of a run without what varies between runs of the same
+    requests: what a libssl client's must equal."""
+    out = []
+    for f in sorted(glob.glob(os.path.join(tmp, run, "*", "turn_*.json"))):
+        for s in json.load(open(f))["spans"]:
+            a = s.get("attributes", {})
+            if "gen_ai.provider.name" in a:
+                out.append({k: v for k, v in a.items() if not any(t in k for t in VARYING)})
     return out
 
 
@@ -76,6 +95,15 @@ def positive(tmp, a):
         errs.append("second run of the same build was not located from the cache")
     if a.h2:
         errs += check_run(tmp, a.h2, [("anthropic", "claude-h2", 1)])
+    if a.reference:
+        ref = content(tmp, a.reference)
+        for run in runs:
+            got = content(tmp, run)
+            if got != ref or len(ref) != 2:
+                errs.append("%s: LLM spans differ from the libssl client's:\n  %s\n  %s"
+                            % (run, got, ref))
+        print("LLM spans of %s equal %s's (libssl) in content: %d attributes each"
+              % (", ".join(runs), a.reference, sum(len(x) for x in ref)))
     return errs
 
 
@@ -105,6 +133,7 @@ ap.add_argument("--mock", nargs="*", default=[])
 ap.add_argument("--cached")
 ap.add_argument("--replaced", action="store_true")
 ap.add_argument("--h2")
+ap.add_argument("--reference", help="a python3/libssl run of the same requests, made last")
 ap.add_argument("--negative")
 args = ap.parse_args()
 errors = positive(args.tmp, args) + (negative(args.tmp, args.negative) if args.negative else [])

@@ -6,7 +6,7 @@
 const port = process.argv[2];
 const calls = [
   ['/v1/messages', { model: 'claude-test', max_tokens: 64, stream: true,
-                     messages: [{ role: 'user', content: 'hello from bun' }] }],
+                     messages: [{ role: 'user', content: 'hello' }] }],
   ['/v1/chat/completions', { model: 'gpt-test', stream: true,
                              messages: [{ role: 'user', content: 'hello again' }] }],
 ];

@@ -8,7 +8,9 @@
 # each is located again. Checked by check_locate.py: request and
 # response bytes equal the mock's own log of each connection, the located
 # file trusted in capture.json, turns and tokens as the mock served them;
-# a second run of the last build is located from the disk cache. Then the
+# a second run of the last build is located from the disk cache; the LLM
+# spans equal, but for times, those of python3 on libssl making the same
+# requests (client_llm.py). Then the
 # negative: a cache entry with SSL_write and SSL_read swapped (a
 # mis-located function) falls back to the ciphertext tier with the message
 # and no plaintext record.
@@ -24,10 +26,13 @@ mock=$!
 for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
 port=$(cat "$tmp/mock/port")
 export XPERF_CACHE_DIR=$tmp/cache NODE_EXTRA_CA_CERTS=$tmp/mock/ca.pem
-run() {	# NAME: one traced run of $tmp/agent; its server bytes into $tmp/NAME.bytes
-	"$xperf" record -q --capture-payloads --raw "$tmp/$1.jsonl" -o "$tmp/$1" \
-		-- "$tmp/agent" "$port" 2> "$tmp/$1.err" || { cat "$tmp/$1.err" >&2; exit 1; }
-	mv "$tmp/bytes" "$tmp/$1.bytes"
+run() {	# NAME [CMD...]: one traced run (of $tmp/agent); server bytes into $tmp/NAME.bytes
+	local name=$1
+	shift
+	[ $# -gt 0 ] || set -- "$tmp/agent" "$port"
+	"$xperf" record -q --capture-payloads --raw "$tmp/$name.jsonl" -o "$tmp/$name" \
+		-- "$@" 2> "$tmp/$name.err" || { cat "$tmp/$name.err" >&2; exit 1; }
+	mv "$tmp/bytes" "$tmp/$name.bytes"
 	mkdir "$tmp/bytes"
 }
 names=()
@@ -43,5 +48,6 @@ run cached
 entry=$(ls -t "$tmp"/cache/*.loc | head -1)	# the last build's
 sed -i -e 's/^SSL_write /SSL_tmp /' -e 's/^SSL_read /SSL_write /' -e 's/^SSL_tmp /SSL_read /' "$entry"
 run swapped
+run python python3 "$here/client_llm.py" "$port" "$tmp/mock/ca.pem"
 python3 "$here/check_locate.py" "$tmp" --mock "${names[@]}" --cached cached --replaced \
-	--negative swapped
+	--negative swapped --reference python
