@@ -25,6 +25,9 @@
 /* Processes remembered as having a plaintext tier (hashed by tgid). */
 #define XT_PLAIN_PROCS 64
 
+/* Answers of written plaintext exchanges remembered for late ciphertext twins. */
+#define XT_WRITTEN 64
+
 /* Threads whose last TLS/socket call is remembered (for read timing). */
 #define XT_IO_THREADS 64
 
@@ -55,6 +58,16 @@ struct xt_session {
 		uint64_t next_start; /* start of its next turn to write */
 	} *agents;
 	size_t n_agents;
+	/*
+	 * Written plaintext exchanges: a ciphertext twin can finish after its turn
+	 * was written (its connection idle until the end: a pool that moved on to
+	 * another connection) and must not come back as an exchange of its own.
+	 */
+	struct written {
+		uint32_t tgid;
+		uint64_t resp_end_ns;
+	} written[XT_WRITTEN];
+	unsigned n_written;
 	struct probe {   /* a request to an LLM host that was no model call */
 		uint32_t tgid;
 		uint64_t t;
@@ -342,6 +355,20 @@ static void prune(struct xt_session *s)
 	xt_sched_prune(s->sched, keep);
 }
 
+/* A written plaintext exchange this ciphertext one timed (answers ending together). */
+static int twin_written(const struct xt_session *s, const struct xt_exchange *h)
+{
+	for (unsigned i = 0; i < XT_WRITTEN && i < s->n_written; i++) {
+		const struct written *w = &s->written[i];
+		uint64_t d = w->resp_end_ns > h->resp_end_ns ? w->resp_end_ns - h->resp_end_ns :
+							       h->resp_end_ns - w->resp_end_ns;
+
+		if (w->tgid == h->tgid && d < XT_SHADOW_MATCH_NS)
+			return 1;
+	}
+	return 0;
+}
+
 /* Forgets written exchanges: sel's first n leave the pending list. */
 static void drop_written(struct xt_session *s, struct xt_exchange *const *sel, size_t n)
 {
@@ -352,6 +379,9 @@ static void drop_written(struct xt_session *s, struct xt_exchange *const *sel, s
 
 		for (size_t k = 0; k < n && !written; k++)
 			written = s->ex[i] == sel[k];
+		if (written && !s->ex[i]->cipher)
+			s->written[s->n_written++ % XT_WRITTEN] =
+				(struct written){ s->ex[i]->tgid, s->ex[i]->resp_end_ns };
 		if (written)
 			free_exchange(s->ex[i]);
 		else
@@ -547,7 +577,7 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 	int plain = (covered || s->plain_tgid[e->tgid % XT_PLAIN_PROCS] == e->tgid) &&
 		    !s->cfg->ciphertext;
 
-	if (twin || e->probe) {
+	if (twin || e->probe || (plain && twin_written(s, e))) {
 		if (twin)
 			set_shadow(twin, e);
 		else if (!plain) /* the plaintext tier counts the probes it sees itself */

@@ -233,12 +233,13 @@ static void call_attrs(cJSON *at, const struct xt_tool *t, int capture)
 		cJSON_AddNumberToObject(at, "xperf.tool.result.exit_code", t->result->exit_code);
 }
 
-/* What makes a repeat: the command line run, or the call's name and arguments. */
+/*
+ * What makes a repeat: the command the model asked for (a wrapper's command
+ * line is the same for every tool), else the call's name and arguments.
+ */
 static void repeat_key(const struct xt_tool *t, char *buf, size_t cap)
 {
-	if (t->proc)
-		snprintf(buf, cap, "%s", t->proc->cmdline);
-	else
+	if (!xt_tool_command(t->call, buf, cap))
 		snprintf(buf, cap, "%s %s", t->call->name, t->call->args ? t->call->args : "");
 }
 
@@ -271,7 +272,7 @@ static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg
 	if (before > 0)
 		cJSON_AddStringToObject(xt_doc_waste(d, "repeated_tool_call", s->a, id, "repeats",
 						     before),
-					"process.command_line", key);
+					"gen_ai.tool.name", t->call->name);
 	return 0;
 }
 

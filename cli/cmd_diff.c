@@ -3,13 +3,14 @@
  * cmd_diff.c - `xperf diff A B [options]`: what moved between two sessions
  * (or two directories of sessions), per L1/L2/L3 point, with bootstrap
  * confidence intervals over turns (analyze/diff.h). Exit: 0 ok, 1 runtime
- * failure, 2 a side has no valid turn, 64 usage.
+ * failure, 2 a side is missing or has no valid turn, 64 usage.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/diff.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "lib/atomic_file.h"
 
@@ -63,9 +64,12 @@ static int option(struct xa_diff_options *o, const char *k, const char *v, const
 
 int cmd_diff(int argc, char **argv)
 {
+	static const char *const names[] = { "--format", "--resamples", "--seed", "--confidence",
+					     "--min-ms", "--min-rel", "-o", NULL };
 	struct xa_diff_options o;
 	const char *side[2] = { NULL, NULL }, *outp = NULL;
 	struct xa_diff *d = NULL;
+	unsigned seen = 0;
 	int n = 0, rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -74,6 +78,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	xa_diff_options_default(&o);
 	for (int i = 1; i < argc; i++) {
+		if (xp_arg_repeated("diff", names, argv[i], &seen)) {
+			usage(stderr);
+			return XP_EXIT_USAGE;
+		}
 		if (argv[i][0] == '-' && (i + 1 == argc || option(&o, argv[i], argv[i + 1], &outp))) {
 			fprintf(stderr, "xperf diff: invalid argument '%s%s%s'\n", argv[i],
 				i + 1 < argc ? " " : "", i + 1 < argc ? argv[i + 1] : "");

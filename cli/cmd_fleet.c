@@ -95,7 +95,8 @@ static const struct {
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
-	static const char *const names[] = { "--format", "--interval", "--listen", "-o", NULL };
+	static const char *const names[] = { "--format", "--interval", "--listen", "-o", "--prices",
+					     NULL };
 	unsigned seen = 0;
 
 	for (int i = 1; i < argc; i++) {

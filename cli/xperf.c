@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/atomic_file.h"
+
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -34,6 +36,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	xp_out_unlink_on_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return XP_EXIT_USAGE;

@@ -69,7 +69,7 @@ static void session_lines(const struct top_session *s, int sel, int cols, int an
 	snprintf(buf, sizeof(buf), "   %6s tok  $%-9.4f%s top: %s", tok, l->use.usd,
 		 l->use.unpriced ? "*" : " ", l->top ? l->top->id : "-");
 	if (l->top)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (fix saves %.0f ms)",
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (saves %.0f ms)",
 			 l->top_saved_ns / 1e6);
 	line(out, cols, ansi, NULL, buf);
 }
@@ -137,6 +137,6 @@ void top_frame(const struct top *t, int cols, int rows, int ansi, FILE *out)
 	if (t->detail && t->n)
 		detail(&t->s[t->selected], cols, ansi, out);
 	/* the last row: no line feed, so that the terminal does not scroll */
-	fprintf(out, ansi ? "\033[7m%-*.*s\033[0m" : "%-*.*s\n", cols, cols,
+	fprintf(out, ansi ? "\033[7m%-*.*s\033[0m" : "%-*.*s\n", ansi ? cols : 0, cols,
 		" q quit  s sort  j/k select  d detail  ($* some calls unpriced; TTFT ms)");
 }
