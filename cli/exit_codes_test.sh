@@ -58,7 +58,7 @@ said "$t/nope"
 expect 2 "validate: missing" -- $xperf validate "$t/nope.json"
 (cd "$t" && timeout 20 "$xperf" validate /dev/zero fifo link nope.json dir empty \
 	>/dev/null 2>err; echo $? >rc)
-[ "$(cat "$t/rc")" = 2 ] && grep -q "6 file(s), 6 invalid" "$t/err" ||
+[ "$(cat "$t/rc")" = 2 ] && grep -q "6 files, 6 invalid" "$t/err" ||
 	{ echo "FAIL: validate count: $(cat "$t/err")"; fail=1; }
 expect 2 "gpu merge: missing --gpu-dir" -- $xperf gpu merge --gpu-dir "$t/nope" "$t/turn.json"
 said "no such directory"
