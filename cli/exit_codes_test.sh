@@ -75,6 +75,7 @@ for o in null full fifo link; do
 	expect 2 "analyze -o $o" -- $xperf analyze turn "$turn" -o "$t/$o"; said "not a regular file"
 	expect 2 "export -o $o" -- $xperf export --format chrome -o "$t/$o" "$turn"
 	expect 2 "fleet report -o $o" -- $xperf fleet report "$t/fleet" -o "$t/$o"
+	expect 2 "diff -o $o" -- $xperf diff "$t/fleet/node1" "$t/fleet/node1" -o "$t/$o"
 	expect 2 "rubric --findings-out $o" -- $xperf rubric --target true --out-dir "$t/rb" \
 		--findings-out "$t/$o"
 	expect 2 "xperf-bpf --raw $o" -- $bpf record -q -o "$t/traces" --raw "$t/$o" -- true

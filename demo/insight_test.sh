@@ -10,7 +10,7 @@
 #     moved are exactly fused.supply.streaming_gap.
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
-xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+xperf=$run/cli/xperf bpf=$run/cli/xperf-bpf demo=$run/demo
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/insight
 rm -rf "$tmp" && mkdir -p "$tmp"
 fails=0 mock= pane=xperf-top-$$
