@@ -58,7 +58,7 @@ said "$t/nope"
 expect 2 "validate: missing" -- $xperf validate "$t/nope.json"
 (cd "$t" && timeout 20 "$xperf" validate /dev/zero fifo link nope.json dir empty \
 	>/dev/null 2>err; echo $? >rc)
-[ "$(cat "$t/rc")" = 2 ] && grep -q "6 file(s), 6 invalid" "$t/err" ||
+[ "$(cat "$t/rc")" = 2 ] && grep -q "6 files, 6 invalid" "$t/err" ||
 	{ echo "FAIL: validate count: $(cat "$t/err")"; fail=1; }
 expect 2 "gpu merge: missing --gpu-dir" -- $xperf gpu merge --gpu-dir "$t/nope" "$t/turn.json"
 said "no such directory"
@@ -75,6 +75,7 @@ for o in null full fifo link; do
 	expect 2 "analyze -o $o" -- $xperf analyze turn "$turn" -o "$t/$o"; said "not a regular file"
 	expect 2 "export -o $o" -- $xperf export --format chrome -o "$t/$o" "$turn"
 	expect 2 "fleet report -o $o" -- $xperf fleet report "$t/fleet" -o "$t/$o"
+	expect 2 "diff -o $o" -- $xperf diff "$t/fleet/node1" "$t/fleet/node1" -o "$t/$o"
 	expect 2 "rubric --findings-out $o" -- $xperf rubric --target true --out-dir "$t/rb" \
 		--findings-out "$t/$o"
 	expect 2 "xperf-bpf --raw $o" -- $bpf record -q -o "$t/traces" --raw "$t/$o" -- true

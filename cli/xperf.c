@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lib/atomic_file.h"
+#include "lib/version.h"
 
 struct command {
 	const char *name;
@@ -28,7 +29,7 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: xperf <command> [options]\n\ncommands:\n");
+	fprintf(out, "usage: xperf <command> [options]\n       xperf --version\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'xperf <command> --help' describes a command.\n");
@@ -43,6 +44,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return XP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("xperf %s (TurnTrace schema 1.0)\n", XP_VERSION);
 		return XP_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

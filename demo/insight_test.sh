@@ -13,7 +13,7 @@
 #     moved are exactly fused.supply.streaming_gap.
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
-xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+xperf=$run/cli/xperf bpf=$run/cli/xperf-bpf demo=$run/demo
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/insight
 rm -rf "$tmp" && mkdir -p "$tmp"
 fails=0 mock= pane=xperf-top-$$
@@ -52,7 +52,7 @@ screen >"$tmp/screen1"
 cat "$tmp/screen1"
 [ "$(wc -l <"$tmp/screen1")" -le 24 ] || fail "top: more than 24 lines"
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/screen1" || fail "top: wider than 80"
-grep -q "1 sessions, 1 recording" "$tmp/screen1" || fail "top: not recording"
+grep -q "1 session, 1 recording" "$tmp/screen1" || fail "top: not recording"
 row=$(grep "^>live " "$tmp/screen1")
 [ -n "$pid" ] && echo "$row" | grep -qw "$pid" || fail "top: agent pid $pid not on '$row'"
 turns=$(echo "$row" | awk '{ print $4 }')

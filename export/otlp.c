@@ -18,6 +18,7 @@
 #include "export/export.h"
 #include "export/walk.h"
 #include "lib/host_port.h"
+#include "lib/version.h"
 
 #define SPAN_KIND_INTERNAL 1
 #define SPAN_KIND_CLIENT 3
@@ -412,8 +413,8 @@ static int open_resource(struct otlp *s, const struct xe_turn *t, struct xe_out 
 		xe_puts(o, "\n]}]}");
 	xe_puts(o, s->nresource++ ? ",\n{\"resource\":" : "{\"resource\":");
 	xe_puts(o, text);
-	xe_puts(o, ",\"scopeSpans\":[{\"scope\":{\"name\":\"xperf\",\"version\":\"1.0\"},"
-		   "\"spans\":[\n");
+	xe_puts(o, ",\"scopeSpans\":[{\"scope\":{\"name\":\"xperf\",\"version\":\"" XP_VERSION
+		   "\"},\"spans\":[\n");
 	free(text);
 	xe_out_list_reset(o);
 	s->open = 1;
