@@ -18,7 +18,7 @@
 # and no plaintext record.
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
-xperf=$(readlink -f "$(dirname "$0")/../../userspace/xperf-bpf")
+xperf=$(readlink -f "$(dirname "$0")/../../cli/xperf-bpf")
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/locate_bun.XXXXXX")
 trap 'kill $mock ${agent:-} 2>/dev/null || true; rm -rf "$tmp"' EXIT
 mapfile -t buns < <("$here/bun_releases.sh")

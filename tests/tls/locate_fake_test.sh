@@ -7,7 +7,7 @@
 # capture.json, and delivers no plaintext record.
 set -euo pipefail
 fake=$(readlink -f "$(dirname "$0")/../../userspace/locate/fake_boringssl")
-xperf=$(readlink -f "$(dirname "$0")/../../userspace/xperf-bpf")
+xperf=$(readlink -f "$(dirname "$0")/../../cli/xperf-bpf")
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/locate_fake.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cp "$fake" "$tmp/fake"
