@@ -140,6 +140,7 @@ struct xa_bottleneck {
 	unsigned turns_fired;   /* in how many turns it fired */
 	uint64_t ns;            /* time charged to it over the session */
 	double value;           /* its metric in the turn where it was worst */
+	uint64_t saved_ns;      /* what fixing it saves at most (analyze/README.md, "Savings") */
 };
 
 struct xa_summary {
@@ -152,6 +153,7 @@ struct xa_summary {
 	unsigned warnings;             /* data-quality warnings + analyzer notes */
 	unsigned corrections;          /* domain corrections */
 	char tier[16];                 /* "sdk", "plaintext", "ciphertext", "mixed" */
+	struct xa_usage use, waste;    /* tokens and cost; of the wasted calls */
 };
 
 void xa_session_summary(const struct xa_session *s, struct xa_summary *out);

@@ -301,7 +301,12 @@ int xa_print_summary(const struct xa_session *s, FILE *out)
 			 sum.top[k].l3->unit);
 		wrap(out, "* ", 4, line);
 		wrap(out, "", 4, sum.top[k].l3->suggestion);
+		snprintf(line, sizeof(line), "fixing it saves up to %.3f ms (%.1f%% of the session)",
+			 sum.top[k].saved_ns / 1e6, 100 * xa_share(sum.top[k].saved_ns, sum.wall_ns));
+		wrap(out, "", 4, line);
 	}
+	fprintf(out, "tokens %.0f in / %.0f out, %u calls: $%.4f (%u unpriced), waste $%.4f\n", sum.use.tok[XA_TOK_INPUT], sum.use.tok[XA_TOK_OUTPUT],
+		sum.use.calls, sum.use.usd, sum.use.unpriced, sum.waste.usd);
 	fprintf(out, "data quality: tier %s, %llu dropped events, %u warnings, %u corrections\n",
 		sum.tier, (unsigned long long)sum.dropped_events, sum.warnings, sum.corrections);
 	return ferror(out) ? -1 : 0;

@@ -5,6 +5,7 @@
  * confidence intervals over turns (analyze/diff.h). Exit: 0 ok, 1 runtime
  * failure, 2 a side is missing or has no valid turn, 64 usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,14 +109,15 @@ int cmd_diff(int argc, char **argv)
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
 
-		rc = !mem || xa_diff_render(d, mem) | fclose(mem) ||
-		     xp_write_file_atomic(outp, buf, len);
+		rc = !mem || xa_diff_render(d, mem) | fclose(mem) ? -ENOMEM
+								   : xp_write_file_atomic(outp, buf, len);
 		free(buf);
 	} else {
-		rc = xa_diff_render(d, stdout);
+		rc = xa_diff_render(d, stdout) ? -EIO : 0;
 	}
 	if (rc)
-		fprintf(stderr, "xperf diff: cannot write the report to %s\n", outp ? outp : "stdout");
+		fprintf(stderr, "xperf diff: %s: %s\n", outp ? outp : "stdout",
+			outp ? xp_out_strerror(rc) : "cannot write the report");
 	xa_diff_free(d);
-	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
+	return xp_out_exit(rc);
 }

@@ -22,7 +22,7 @@
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
 src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd) # the source tree (for bun)
-xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+xperf=$run/cli/xperf bpf=$run/cli/xperf-bpf demo=$run/demo
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/e2e
 bun=${XPERF_BUN:-$src/third_party/npm/node_modules/bun/bin/bun.exe}
 rm -rf "$tmp" && mkdir -p "$tmp"

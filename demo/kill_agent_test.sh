@@ -8,7 +8,7 @@
 # says complete: false. Prints how many kills landed inside an exchange.
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
-xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+xperf=$run/cli/xperf bpf=$run/cli/xperf-bpf demo=$run/demo
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/kill_agent
 rm -rf "$tmp" && mkdir -p "$tmp"
 runs=${1:-20} fails=0 mock= rec=

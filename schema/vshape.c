@@ -75,10 +75,6 @@ static const char *const sources[] = { "sdk", "ebpf", "merged", NULL };
 static const char *const clocks[] = { "CLOCK_MONOTONIC", NULL };
 static const char *const domains[] = { "compute", "intelligent", "fused", NULL };
 static const char *const categories[] = { "supply", "processing", "waste", "effective", NULL };
-static const char *const fused_kinds[] = { "ttft", "streaming_gap", "prompt_transfer",
-					    "response_transfer", NULL };
-static const char *const gpu_kinds[] = { "kernel", "memcpy", "memset", "sync",
-					  "launch", "overhead", NULL };
 static const char *const gpu_sources[] = { "cupti", "uprobe", NULL };
 static const char *const tiers[] = { "sdk", "plaintext", "ciphertext", NULL };
 static const char *const tool_identities[] = { "model", "unknown", NULL };
@@ -104,8 +100,8 @@ static const struct vtype t_source = ENUM_T(sources);
 static const struct vtype t_clock = ENUM_T(clocks);
 static const struct vtype t_domain = ENUM_T(domains);
 static const struct vtype t_category = ENUM_T(categories);
-static const struct vtype t_fused_kind = ENUM_T(fused_kinds);
-static const struct vtype t_gpu_kind = ENUM_T(gpu_kinds);
+static const struct vtype t_fused_kind = ENUM_T(xp_fused_kind_names);
+static const struct vtype t_gpu_kind = ENUM_T(xp_gpu_kind_names);
 static const struct vtype t_gpu_source = ENUM_T(gpu_sources);
 static const struct vtype t_tier = ENUM_T(tiers);
 static const struct vtype t_tool_identity = ENUM_T(tool_identities);

@@ -10,7 +10,7 @@
 # but for times, to python3's on libssl making the same requests.
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
-xperf=$(readlink -f "$(dirname "$0")/../../userspace/xperf-bpf")
+xperf=$(readlink -f "$(dirname "$0")/../../cli/xperf-bpf")
 tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/locate_go.XXXXXX")
 trap 'kill $mock $h2 2>/dev/null || true; rm -rf "$tmp"' EXIT
 (cd "$tmp" && cp "$here/client_llm.go" . &&

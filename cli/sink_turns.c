@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "assemble/adapt.h"
-#include "assemble/report.h"
+#include "cli/run_report.h"
 #include "assemble/session.h"
 #include "gpu/turn_gpu.h"
 #include "userspace/sink.h"

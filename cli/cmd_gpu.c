@@ -9,15 +9,14 @@
  * merge is the path for a collector that ran alone (records in
  * <trace dir>/gpu); when xperf-bpf runs, its assembler merges on its own.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "core/read.h"
 #include "gpu/turn_gpu.h"
@@ -44,16 +43,12 @@ static struct tt_turn *load(const char *path)
 static int merge(int argc, char **argv, const char *dir)
 {
 	struct xp_gpu_set set = {0};
-	struct stat st;
 	char err[512];
 	int rc = XP_EXIT_OK;
 
 	/* the assembler's merge takes a missing gpu/ as "no GPU"; a named one must exist */
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "xperf gpu: %s: %s\n", dir,
-			errno == ENOENT ? "no such directory" : "not a directory");
+	if (xp_arg_dir("gpu", dir))
 		return XP_EXIT_INVALID;
-	}
 	if (xp_gpu_load_dir(dir, &set, err, sizeof(err))) {
 		fprintf(stderr, "xperf gpu: %s\n", err);
 		xp_gpu_set_free(&set);
