@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 DEBS=(bazel-bootstrap clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcjson-dev
       libnghttp2-dev libbrotli-dev libzstd-dev libmicrohttpd-dev libssl-dev libclang-rt-14-dev bpftrace libbpf-tools
       linux-perf valgrind golang-go openssl python3 hyperfine python3-jsonschema
-      prometheus yamllint python3-brotli python3-zstandard)
+      prometheus yamllint python3-brotli python3-zstandard python3-h2)
 
 missing=()
 for p in "${DEBS[@]}"; do

@@ -121,6 +121,7 @@ int xa_session_add(struct xa_session *s, const struct xa_turn *t)
 			  (double)t->head.turn_index, r.in_tok);
 	}
 	keep_slow(s, &r);
+	s->last = t->head;
 	s->turns++;
 	s->incomplete += !t->head.complete;
 	s->dropped += t->dropped_events;

@@ -149,6 +149,34 @@ struct xa_summary {
 };
 
 void xa_session_summary(const struct xa_session *s, struct xa_summary *out);
+
+/* What `xperf top` shows of a session (live.c). */
+#define XA_LIVE_LAST 5
+struct xa_live_turn {
+	int64_t turn_index;
+	uint64_t wall_ns;
+	double ttft_ms;         /* -1: none */
+	double usd;
+	const struct xp_l3 *top; /* its biggest fired point, NULL when none */
+};
+
+struct xa_live {
+	char agent[64];
+	int64_t pid;
+	unsigned turns;
+	uint64_t wall_ns;
+	double ttft_p50_ms, ttft_p95_ms; /* first TTFT of each turn; -1 when none */
+	double out_tok_per_s;            /* output tokens / decode time; -1 when none */
+	struct xa_usage use;
+	double waste_share;              /* Waste Bound / wall time */
+	const struct xp_l3 *top;         /* the session's first-ranked fired point */
+	uint64_t top_saved_ns;           /* what fixing it saves (analyze/README.md) */
+	struct xa_live_turn last[XA_LIVE_LAST]; /* the last turns, newest first */
+	unsigned nlast;
+};
+
+/* 0 ok, -1 on a read error of the spilled rows. */
+int xa_session_live(const struct xa_session *s, struct xa_live *out);
 /* A few lines (<= 80 columns): turns, L1 shares, top bottlenecks with their
  * suggestions, data quality. 0 on success, -1 on a write error. */
 int xa_print_summary(const struct xa_session *s, FILE *out);

@@ -88,6 +88,8 @@ struct xa_head {
 	int complete;
 	char source[8];
 	char tier[16];
+	char agent[64];  /* agent.name */
+	int64_t pid;     /* agent.pid */
 };
 
 struct xa_gpu {
@@ -206,6 +208,7 @@ struct xa_session {
 	unsigned warnings, corrections;
 	char tier[16];
 	double dec_tok, dec_ns; /* output tokens and decode time of successful calls */
+	struct xa_head last;    /* the last turn's (agent name and pid) */
 };
 
 /* aggregate.c: fold one analysed turn into s; 0 ok, -1 on a write error. */

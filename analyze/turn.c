@@ -296,7 +296,7 @@ int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr)
 {
 	const cJSON *spans = cJSON_GetObjectItemCaseSensitive(doc, "spans");
 	const cJSON *ti = cJSON_GetObjectItemCaseSensitive(doc, "turn_index");
-	const cJSON *j;
+	const cJSON *j, *agent;
 	int n = cJSON_IsArray(spans) ? cJSON_GetArraySize(spans) : -1;
 
 	memset(tr, 0, sizeof(*tr));
@@ -309,6 +309,10 @@ int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr)
 		 cJSON_GetObjectItemCaseSensitive(doc, "session_id"), "?");
 	copy_str(tr->head.source, sizeof(tr->head.source),
 		 cJSON_GetObjectItemCaseSensitive(doc, "source"), "?");
+	agent = cJSON_GetObjectItemCaseSensitive(doc, "agent");
+	copy_str(tr->head.agent, sizeof(tr->head.agent),
+		 cJSON_GetObjectItemCaseSensitive(agent, "name"), "?");
+	as_id(cJSON_GetObjectItemCaseSensitive(agent, "pid"), &tr->head.pid);
 	tr->cap = (size_t)n + 1;
 	if (!(tr->spans = calloc(tr->cap, sizeof(*tr->spans))))
 		return -1;

@@ -196,55 +196,61 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
 	return 0;
 }
 
-static __always_inline int call_exit(struct pt_regs *ctx)
+/* Emit the call c that moved `moved` bytes: positions, socket, chunks. */
+static __always_inline int call_finish(struct xp_tls_call *c, __u64 moved)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, zero = 0;
 	struct task_struct *task = (void *)bpf_get_current_task();
-	struct xp_tls_call c, *cp = bpf_map_lookup_elem(&tls_calls, &tid);
 	struct chunk_ctx cc = {};
 	struct xp_tls_data *r;
 	struct tls_conn *conn;
-	__u64 moved;
 	__u8 dir;
+
+	r = bpf_map_lookup_elem(&tls_heap, &zero);
+	if (!moved || moved > 0xffffffffULL || !r)
+		return 0;
+	dir = fn_dir(c->fn);
+	xp_fill_hdr(&r->hdr, XP_EV_TLS_DATA, 0, task);
+	conn = conn_get(c->ssl, id >> 32, r->hdr.start_ns, &cc.first_flags);
+	if (!conn)
+		return 0;
+	if (c->located)
+		conn_restart(conn, c->ssl, c->sock_id, task, &cc.first_flags);
+	if (c->sock_id) {
+		conn->sock_id = c->sock_id;
+		conn->fd = c->fd;
+	} else if (!conn->sock_id && dir == XP_TLS_READ) {
+		infer_sock(conn, tid, c->call_ns, &cc.flags);
+	}
+	cc.pos = conn->pos[dir & 1];
+	conn->pos[dir & 1] += moved;
+	r->ssl = c->ssl;
+	r->sock_id = conn->sock_id;
+	r->fd = conn->fd;
+	r->call_ns = c->call_ns;
+	r->call_len = moved;
+	r->dir = dir;
+	r->fn = c->fn;
+	r->located = c->located;
+	cc.flags |= c->located ? XP_TLS_LOCATED : 0;
+	cc.buf = c->buf;
+	cc.capture = moved < cap_bytes ? moved : cap_bytes;
+	cc.last_flags = XP_TLS_LAST | (cc.capture < moved ? XP_TLS_TRUNC : 0);
+	bpf_loop(XP_TLS_CAP_MAX / XP_TLS_CHUNK, emit_chunk, &cc, 0);
+	return 0;
+}
+
+static __always_inline int call_exit(struct pt_regs *ctx)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct xp_tls_call c, *cp = bpf_map_lookup_elem(&tls_calls, &tid);
 
 	if (!cp)
 		return 0;
 	c = *cp;
 	bpf_map_delete_elem(&tls_calls, &tid);
-	moved = call_moved(ctx, &c);
-	r = bpf_map_lookup_elem(&tls_heap, &zero);
-	if (!moved || moved > 0xffffffffULL || !r)
-		return 0;
-	dir = fn_dir(c.fn);
-	xp_fill_hdr(&r->hdr, XP_EV_TLS_DATA, 0, task);
-	conn = conn_get(c.ssl, id >> 32, r->hdr.start_ns, &cc.first_flags);
-	if (!conn)
-		return 0;
-	if (c.located)
-		conn_restart(conn, c.ssl, c.sock_id, task, &cc.first_flags);
-	if (c.sock_id) {
-		conn->sock_id = c.sock_id;
-		conn->fd = c.fd;
-	} else if (!conn->sock_id && dir == XP_TLS_READ) {
-		infer_sock(conn, tid, c.call_ns, &cc.flags);
-	}
-	cc.pos = conn->pos[dir & 1];
-	conn->pos[dir & 1] += moved;
-	r->ssl = c.ssl;
-	r->sock_id = conn->sock_id;
-	r->fd = conn->fd;
-	r->call_ns = c.call_ns;
-	r->call_len = moved;
-	r->dir = dir;
-	r->fn = c.fn;
-	r->located = c.located;
-	cc.flags |= c.located ? XP_TLS_LOCATED : 0;
-	cc.buf = c.buf;
-	cc.capture = moved < cap_bytes ? moved : cap_bytes;
-	cc.last_flags = XP_TLS_LAST | (cc.capture < moved ? XP_TLS_TRUNC : 0);
-	bpf_loop(XP_TLS_CAP_MAX / XP_TLS_CHUNK, emit_chunk, &cc, 0);
-	return 0;
+	return call_finish(&c, call_moved(ctx, &c));
 }
 
 SEC("uprobe/SSL_write")
@@ -302,4 +308,73 @@ int BPF_KPROBE(ssl_free, __u64 ssl)
 	}
 	bpf_map_delete_elem(&tls_conns, &k);
 	return 0;
+}
+
+/*
+ * Go's crypto/tls.(*Conn).Write/Read, located in .gopclntab (userspace/
+ * locate/gopclntab.h). Register ABI: receiver (*Conn, the connection's
+ * id here) in rax, buffer in rbx, n returned in rax; g (the goroutine) in
+ * r14 throughout. Calls are keyed by goroutine: one blocked in Read may
+ * resume on another thread. The entry is also put under the thread in
+ * tls_calls, where the nested socket syscall writes its socket. Returns
+ * come from uprobes on each RET instruction (a uretprobe would corrupt
+ * the goroutine's movable stack).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, XP_TLS_MAX_CALLS);
+	__type(key, __u64);
+	__type(value, struct xp_tls_call);
+} go_calls SEC(".maps");
+
+static __always_inline int go_enter(struct pt_regs *ctx, enum xp_tls_fn fn)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 g = ctx->r14;
+	struct xp_tls_call c = {};
+
+	if (!xp_traced())
+		return 0;
+	c.ssl = ctx->ax;
+	c.buf = ctx->bx;
+	c.call_ns = bpf_ktime_get_ns();
+	c.fd = -1;
+	c.fn = fn;
+	c.located = bpf_get_attach_cookie(ctx) & 0xffff;
+	bpf_map_update_elem(&go_calls, &g, &c, BPF_ANY);
+	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
+	return 0;
+}
+
+SEC("uprobe/go_conn_write")
+int BPF_KPROBE(go_write_enter)
+{
+	return go_enter(ctx, XP_TLS_FN_WRITE);
+}
+
+SEC("uprobe/go_conn_read")
+int BPF_KPROBE(go_read_enter)
+{
+	return go_enter(ctx, XP_TLS_FN_READ);
+}
+
+SEC("uprobe/go_conn_ret")
+int BPF_KPROBE(go_rw_ret)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u64 g = ctx->r14;
+	long n = (long)ctx->ax;
+	struct xp_tls_call c, *cp = bpf_map_lookup_elem(&go_calls, &g), *tc;
+
+	if (!cp)
+		return 0;
+	c = *cp;
+	bpf_map_delete_elem(&go_calls, &g);
+	tc = bpf_map_lookup_elem(&tls_calls, &tid);
+	if (tc && tc->ssl == c.ssl && tc->call_ns == c.call_ns) {
+		c.sock_id = tc->sock_id;	/* still on the thread it entered on */
+		c.fd = tc->fd;
+		bpf_map_delete_elem(&tls_calls, &tid);
+	}
+	return call_finish(&c, n > 0 ? (__u64)n : 0);
 }

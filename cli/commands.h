@@ -10,10 +10,12 @@
 #include "lib/exit_codes.h"
 
 int cmd_analyze(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 int cmd_fleet(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_theory(int argc, char **argv);
+int cmd_top(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_gpu(int argc, char **argv);
 int cmd_rubric(int argc, char **argv);

@@ -13,9 +13,11 @@ struct command {
 
 static const struct command commands[] = {
 	{ "analyze", cmd_analyze, "Top-down report of a turn or a session (json, text, html)" },
+	{ "diff", cmd_diff, "what moved between two sessions, per point, with confidence intervals" },
 	{ "export", cmd_export, "turns as a Chrome trace (Perfetto) or OTLP/JSON spans" },
 	{ "fleet", cmd_fleet, "fleet-wide report or Prometheus metrics over many nodes' traces" },
 	{ "demo", cmd_demo, "trace a sample agent against a local mock LLM and report (root)" },
+	{ "top", cmd_top, "live view of the traced agents: turns, TTFT, tokens, cost, bottleneck" },
 	{ "theory", cmd_theory, "print the Top-down model (domains, L2, L3, L4, rules)" },
 	{ "rubric", cmd_rubric, "score a program on the seven-dimension performance rubric" },
 	{ "validate", cmd_validate, "check TurnTrace files against the schema" },

@@ -13,8 +13,8 @@ against it: request_received, first_byte_sent, token_sent (each), end. Events
 that write carry t_ns (just before the write) and t_done_ns (after it): the
 client receives the bytes inside that interval.
 
-  mock_provider.py --dir D [--scenario demo|simple|long|slow] [--log F] [--port N]
-                   [--bytes DIR]
+  mock_provider.py --dir D [--scenario demo|simple|long|slow|steady|stall] [--log F]
+                   [--port N] [--bytes DIR]
 Writes D/ca.pem and, once listening, D/port.
 """
 import argparse
@@ -46,7 +46,12 @@ DEMO = [
 LONG = [{"ttft_ms": 100, "gap_ms": 10, "tokens": 5, "tool": "sleep 0.5"}] * 30
 # One answer that takes 2 s to start: room for work inside the LLM span (gpu/cuda_uprobe_test).
 SLOW = [{"ttft_ms": 2000, "gap_ms": 10, "tokens": 4}]
-SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW}
+# Before and after a change (`xperf diff`): nine tool turns alike, but for a 300 ms stall
+# in the middle of every answer's stream (fused.supply.streaming_gap) in the second.
+STEADY = [{"ttft_ms": 60, "gap_ms": 8, "tokens": 12, "tool": "true"}] * 9
+STALL = [dict(s, stall_at=6, stall_ms=300) for s in STEADY]
+SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW, "steady": STEADY,
+             "stall": STALL}
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 
 

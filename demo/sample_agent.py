@@ -129,6 +129,7 @@ class Agent:
                 "is_error": p.returncode != 0}
 
     def run(self, max_turns):
+        self.log("start", pid=os.getpid())
         while self.turn < max_turns:
             self.turn += 1
             ans = self.ask()

@@ -139,34 +139,60 @@ static unsigned int add_located(struct xp_tls_probes *p, const char *path,
 	return (unsigned int)p->nlocated;
 }
 
+/* One uprobe of a located function. */
+struct located_probe {
+	struct bpf_program *prog;
+	uint64_t off;
+	bool ret;	/* a uretprobe (BoringSSL); Go's returns are plain uprobes on RETs */
+};
+
 /*
- * Uprobes on the functions the locator found: the entry programs of
- * SSL_write/SSL_read (BoringSSL's have OpenSSL's signatures) and the return
- * program, by file offset, each with the file's id as cookie so records
- * carry XP_TLS_LOCATED and stay behind the self-check. A stack found but
- * not resolved is said once on stderr and kept for capture.json.
+ * Where the probes of a located file go. BoringSSL's SSL_write/SSL_read
+ * have OpenSSL's signatures: the same entry programs and the return
+ * program. Go's (*Conn).Write/Read: entry programs of the register ABI
+ * and the return program on each RET instruction.
+ */
+static size_t located_probes(const struct xp_tls_probes *p, const struct locate_result *r,
+			     struct located_probe *out)
+{
+	size_t n = 0;
+
+	if (strcmp(r->stack, "go")) {
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_read_enter, r->read_off, false };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->read_off, true };
+		return n;
+	}
+	out[n++] = (struct located_probe){ p->tls->progs.go_write_enter, r->write_off, false };
+	out[n++] = (struct located_probe){ p->tls->progs.go_read_enter, r->read_off, false };
+	for (unsigned int i = 0; i < r->nwrite_rets; i++)
+		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->write_rets[i], false };
+	for (unsigned int i = 0; i < r->nread_rets; i++)
+		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->read_rets[i], false };
+	return n;
+}
+
+/*
+ * Uprobes on the functions the locator found, by file offset, each with
+ * the file's id as cookie so records carry XP_TLS_LOCATED and stay behind
+ * the self-check. A stack found but not resolved is said once on stderr
+ * and kept for capture.json.
  */
 static int attach_located(struct xp_tls_probes *p, const char *path,
 			  const struct locate_result *r)
 {
 	unsigned int id = add_located(p, path, r);
-	const struct {
-		struct bpf_program *prog;
-		uint64_t off;
-		bool ret;
-	} at[] = {
-		{ p->tls->progs.ssl_write_enter, r->write_off, false },
-		{ p->tls->progs.ssl_rw_exit, r->write_off, true },
-		{ p->tls->progs.ssl_read_enter, r->read_off, false },
-		{ p->tls->progs.ssl_rw_exit, r->read_off, true },
-	};
+	struct located_probe at[4 + 2 * GO_MAX_RETS];
+	size_t n;
 
 	if (r->status != LOCATE_FOUND || !id) {
 		fprintf(stderr, "xperf-bpf: %s: %s TLS found but its functions not located (%s): "
 			"its connections stay in the ciphertext tier\n", path, r->stack, r->why);
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+	n = located_probes(p, r, at);
+	for (size_t i = 0; i < n; i++) {
 		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = at[i].ret, .bpf_cookie = id);
 		struct bpf_link *l = bpf_program__attach_uprobe_opts(at[i].prog, p->cur_pid, path,
 								     at[i].off, &uo);

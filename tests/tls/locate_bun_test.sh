@@ -5,7 +5,7 @@
 # each makes streaming Anthropic and OpenAI requests to the mock provider
 # under `xperf-bpf record --capture-payloads --raw`. Every run replaces the
 # same executable path with the next release's build (a self-update), so
-# each is located again. Checked by check_locate_bun.py: request and
+# each is located again. Checked by check_locate.py: request and
 # response bytes equal the mock's own log of each connection, the located
 # file trusted in capture.json, turns and tokens as the mock served them;
 # a second run of the last build is located from the disk cache. Then the
@@ -39,9 +39,9 @@ for bun in "${buns[@]}"; do
 	names+=("bun-$v")
 done
 run cached
-python3 "$here/check_locate_bun.py" "$tmp" "${names[@]}"
 # The mis-located function: the cache names SSL_read as SSL_write and back.
 entry=$(ls -t "$tmp"/cache/*.loc | head -1)	# the last build's
 sed -i -e 's/^SSL_write /SSL_tmp /' -e 's/^SSL_read /SSL_write /' -e 's/^SSL_tmp /SSL_read /' "$entry"
 run swapped
-python3 "$here/check_locate_bun.py" --negative "$tmp" swapped
+python3 "$here/check_locate.py" "$tmp" --mock "${names[@]}" --cached cached --replaced \
+	--negative swapped

@@ -26,6 +26,29 @@ struct locator {
 
 static const char *const status_names[] = { "none", "found", "failed" };
 
+/* Go's crypto/tls, from .gopclntab: 0 if the file is not Go with crypto/tls. */
+static int locate_go(const struct elf_view *v, struct locate_result *out)
+{
+	struct go_found g;
+	int r = go_locate(v, &g, out->why, sizeof(out->why));
+
+	if (r == 0)
+		return 0;
+	snprintf(out->stack, sizeof(out->stack), "go");
+	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
+	if (r < 0)
+		return 1;
+	out->write_off = g.write.offset;
+	out->read_off = g.read.offset;
+	memcpy(out->write_rets, g.write.rets, sizeof(g.write.rets));
+	memcpy(out->read_rets, g.read.rets, sizeof(g.read.rets));
+	out->nwrite_rets = g.write.nrets;
+	out->nread_rets = g.read.nrets;
+	snprintf(out->why, sizeof(out->why), ".gopclntab (%u functions), %u + %u RETs", g.nfunc,
+		 g.write.nrets, g.read.nrets);
+	return 1;
+}
+
 void locate_image(const void *img, size_t len, struct locate_result *out)
 {
 	struct boringssl_found b;
@@ -36,11 +59,14 @@ void locate_image(const void *img, size_t len, struct locate_result *out)
 	out->status = LOCATE_NONE;
 	out->stack[0] = '\0';
 	out->write_off = out->read_off = 0;
+	out->nwrite_rets = out->nread_rets = 0;
 	err = elf_view_open(&v, img, len);
 	if (err) {
 		snprintf(out->why, sizeof(out->why), "%s", err);
 		return;
 	}
+	if (locate_go(&v, out))
+		return;
 	r = boringssl_locate(&v, &b, out->why, sizeof(out->why));
 	if (r == 0)
 		return;
@@ -132,6 +158,7 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 {
 	char path[4096], line[256], status[16] = "";
 	unsigned int version = 0;
+	uint64_t ret;
 	int ok = 0;
 	FILE *f;
 
@@ -140,6 +167,7 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 	if (!f)
 		return -1;
 	r->why[0] = r->stack[0] = '\0';
+	r->nwrite_rets = r->nread_rets = 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "xperf-locate %u", &version) == 1)
@@ -148,6 +176,10 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 		sscanf(line, "stack %15s", r->stack);
 		sscanf(line, "SSL_write 0x%" SCNx64, &r->write_off);
 		sscanf(line, "SSL_read 0x%" SCNx64, &r->read_off);
+		if (sscanf(line, "SSL_write_ret 0x%" SCNx64, &ret) == 1 && r->nwrite_rets < GO_MAX_RETS)
+			r->write_rets[r->nwrite_rets++] = ret;
+		if (sscanf(line, "SSL_read_ret 0x%" SCNx64, &ret) == 1 && r->nread_rets < GO_MAX_RETS)
+			r->read_rets[r->nread_rets++] = ret;
 		if (!strncmp(line, "why ", 4))
 			snprintf(r->why, sizeof(r->why), "%s", line + 4);
 	}
@@ -155,14 +187,16 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 	if (!ok || (strcmp(status, "found") && strcmp(status, "failed")))
 		return -1;
 	r->status = strcmp(status, "found") ? LOCATE_FAILED : LOCATE_FOUND;
-	if (r->status == LOCATE_FOUND && (!r->write_off || !r->read_off))
+	if (r->status == LOCATE_FOUND &&
+	    (!r->write_off || !r->read_off ||
+	     (!strcmp(r->stack, "go") && (!r->nwrite_rets || !r->nread_rets))))
 		return -1;
 	return 0;
 }
 
 static void disk_write(const struct locator *l, const struct locate_result *r)
 {
-	char path[4096], buf[512];
+	char path[4096], buf[2048];
 	int n;
 
 	if (xp_mkdir_p(l->dir))
@@ -173,6 +207,10 @@ static void disk_write(const struct locator *l, const struct locate_result *r)
 		     "\nSSL_read 0x%" PRIx64 "\nwhy %s\n",
 		     LOCATE_VERSION, r->key, status_names[r->status], r->stack, r->write_off,
 		     r->read_off, r->why);
+	for (unsigned int i = 0; i < r->nwrite_rets && n > 0 && (size_t)n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "SSL_write_ret 0x%" PRIx64 "\n", r->write_rets[i]);
+	for (unsigned int i = 0; i < r->nread_rets && n > 0 && (size_t)n < sizeof(buf); i++)
+		n += snprintf(buf + n, sizeof(buf) - n, "SSL_read_ret 0x%" PRIx64 "\n", r->read_rets[i]);
 	if (n > 0 && (size_t)n < sizeof(buf))
 		xp_write_file_atomic(path, buf, (size_t)n);	/* a cache: a failed write costs a re-analysis */
 }

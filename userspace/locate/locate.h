@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * locate.h - the function locator: TLS functions of executables without
- * symbols, found by analysis (boringssl.h), cached per file identity.
+ * symbols, found by analysis (boringssl.h: BoringSSL in Bun; gopclntab.h:
+ * Go's crypto/tls), cached per file identity.
  *
  * Identity: the GNU build-id when the file has one (a `bun build
  * --compile` output shares its runtime's build-id, and its code: one
@@ -23,9 +24,10 @@
 #include <stdint.h>
 
 #include "userspace/locate/boringssl.h"
+#include "userspace/locate/gopclntab.h"
 
 /* Bump when the analysis changes what it finds: older disk entries are ignored. */
-#define LOCATE_VERSION 2
+#define LOCATE_VERSION 3
 
 enum locate_status {
 	LOCATE_NONE = 0,	/* no stack the locator knows (e.g. libc) */
@@ -35,8 +37,12 @@ enum locate_status {
 
 struct locate_result {
 	enum locate_status status;
-	char stack[16];		/* "boringssl" */
-	uint64_t write_off, read_off;	/* file offsets of SSL_write, SSL_read */
+	char stack[16];		/* "boringssl" or "go" (crypto/tls) */
+	uint64_t write_off, read_off;	/* file offsets of SSL_write, SSL_read (Go: the
+					 * entries of (*Conn).Write, (*Conn).Read) */
+	/* Go: file offsets of their RET instructions (uprobes, never a uretprobe). */
+	uint64_t write_rets[GO_MAX_RETS], read_rets[GO_MAX_RETS];
+	unsigned int nwrite_rets, nread_rets;
 	char key[80];		/* identity: "build-id:<hex>" or "inode:<dev>:<ino>:<size>:<mtime>" */
 	char why[192];		/* FAILED/NONE: one line; FOUND: how (bounds, sites) */
 	bool from_cache;	/* memory or disk */

@@ -10,11 +10,13 @@
 #include <string.h>
 
 #include "userspace/locate/boringssl.h"
+#include "userspace/locate/gopclntab.h"
 #include "userspace/locate/x86_insn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct boringssl_found f;
+	struct go_found g;
 	struct elf_view v;
 	struct x86_insn in;
 	char why[192];
@@ -24,7 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(copy, data, size);
 	if (!elf_view_open(&v, copy, size) &&
-	    boringssl_locate(&v, &f, why, sizeof(why)) == 1 && !f.write.addr)
+	    ((boringssl_locate(&v, &f, why, sizeof(why)) == 1 && !f.write.addr) ||
+	     (go_locate(&v, &g, why, sizeof(why)) == 1 && !g.write.nrets)))
 		__builtin_trap();
 	for (size_t i = 0; i < size && i < 256;) {
 		int n = x86_decode(copy + i, size - i, &in);

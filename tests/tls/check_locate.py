@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check_locate_bun.py TMP RUN... | --negative TMP RUN - the checks of
-locate_bun_test.sh. Each RUN (plus "cached", after them) is one traced run
-of the compiled agent: TMP/RUN.jsonl (--raw), TMP/RUN/<session>/ (capture.json,
-turns) and TMP/RUN.bytes/ (the mock's bytes of its one connection)."""
+"""check_locate.py TMP [--mock RUN...] [--cached RUN] [--replaced] [--h2 RUN]
+[--negative RUN] - the checks of locate_bun_test.sh and locate_go_test.sh.
+Each RUN is one traced run of TMP/agent (a Bun- or Go-built client):
+TMP/RUN.jsonl (--raw), TMP/RUN/<session>/ (capture.json, turns) and
+TMP/RUN.bytes/ (the server's bytes of its one connection). --mock runs (and
+--cached, after them) made two requests each to the mock provider, in order;
+--h2 made one to h2_server.py."""
+import argparse
 import glob
 import json
 import os
@@ -60,16 +64,18 @@ def check_run(tmp, run, answers):
     return errs
 
 
-def positive(tmp, runs):
-    answers = served(tmp)
+def positive(tmp, a):
+    answers = served(tmp) if a.mock else []
+    runs = a.mock + ([a.cached] if a.cached else [])
     errs = []
-    for k, run in enumerate(runs + ["cached"]):
+    for k, run in enumerate(runs):
         errs += check_run(tmp, run, answers[2 * k:2 * k + 2])
-    ids = {located(tmp, r).get("identity") for r in runs}
-    if len(ids) != len(runs):
-        errs.append("replaced executables share identities: %s" % ids)
-    if not located(tmp, "cached").get("from_cache"):
+    if a.replaced and len({located(tmp, r).get("identity") for r in a.mock}) != len(a.mock):
+        errs.append("replaced executables share identities")
+    if a.cached and not located(tmp, a.cached).get("from_cache"):
         errs.append("second run of the same build was not located from the cache")
+    if a.h2:
+        errs += check_run(tmp, a.h2, [("anthropic", "claude-h2", 1)])
     return errs
 
 
@@ -93,10 +99,15 @@ def negative(tmp, run):
     return errs
 
 
-if sys.argv[1] == "--negative":
-    errors = negative(sys.argv[2], sys.argv[3])
-else:
-    errors = positive(sys.argv[1], sys.argv[2:])
+ap = argparse.ArgumentParser()
+ap.add_argument("tmp")
+ap.add_argument("--mock", nargs="*", default=[])
+ap.add_argument("--cached")
+ap.add_argument("--replaced", action="store_true")
+ap.add_argument("--h2")
+ap.add_argument("--negative")
+args = ap.parse_args()
+errors = positive(args.tmp, args) + (negative(args.tmp, args.negative) if args.negative else [])
 for e in errors:
     print("FAIL:", e)
 sys.exit(1 if errors else 0)

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cmd_top.c - `xperf top [DIR]`: the live view of the agents traced into DIR
+ * (top/top.h). On a terminal: the alternate screen, raw keys (q quit, s next
+ * sort key, j/k or arrows select, d detail pane), a new frame every interval
+ * and at each key, the size from the terminal (SIGWINCH redraws). --once
+ * prints one frame without attributes for scripts. Exit: 0 ok, 1 DIR cannot be
+ * read (--once; live, the frame says so until it can), 2 a bad --prices file, 64 usage.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "top/top.h"
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: xperf top [DIR] [options]\n"
+		"DIR: the trace directory (.xperf/traces by default): DIR/<session>/turn_*.json\n"
+		"options:\n"
+		"  --once             print one frame and exit (no terminal needed)\n"
+		"  --interval S       seconds between refreshes (1)\n"
+		"  --sort KEY         cost|turns|waste|ttft|name (cost)\n"
+		"  --size COLSxROWS   frame size for --once (80x24; a terminal's own otherwise)\n"
+		"  --prices FILE      price table (analyze/README.md)\n"
+		"keys: q quit, s next sort key, j/k or arrows select, d detail pane\n");
+}
+
+struct args {
+	const char *dir, *prices;
+	int once, cols, rows;
+	double interval;
+	enum top_sort sort;
+};
+
+static int option(struct args *a, const char *k, const char *v)
+{
+	char *end;
+
+	if (!strcmp(k, "--interval")) {
+		a->interval = strtod(v, &end);
+		return end == v || *end || !(a->interval >= 0.1 && a->interval <= 3600) ? -1 : 0;
+	}
+	if (!strcmp(k, "--size"))
+		return sscanf(v, "%dx%d", &a->cols, &a->rows) == 2 && a->cols >= 40 &&
+		       a->rows >= 10 && a->cols <= 1000 && a->rows <= 1000 ? 0 : -1;
+	if (!strcmp(k, "--prices"))
+		return a->prices = v, 0;
+	if (!strcmp(k, "--sort"))
+		for (int i = 0; i < TOP_SORT_COUNT; i++)
+			if (!strcmp(v, top_sort_names[i]))
+				return a->sort = (enum top_sort)i, 0;
+	return -1;
+}
+
+static int parse(int argc, char **argv, struct args *a)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--once")) {
+			a->once = 1;
+		} else if (argv[i][0] == '-') {
+			if (i + 1 == argc || option(a, argv[i], argv[i + 1])) {
+				fprintf(stderr, "xperf top: invalid argument '%s'\n", argv[i]);
+				return -1;
+			}
+			i++;
+		} else if (!a->dir) {
+			a->dir = argv[i];
+		} else {
+			fprintf(stderr, "xperf top: unexpected argument '%s'\n", argv[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void term_size(int *cols, int *rows)
+{
+	struct winsize ws;
+
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col && ws.ws_row) {
+		*cols = ws.ws_col;
+		*rows = ws.ws_row;
+	}
+}
+
+/* One key (arrows arrive as ESC [ A / B); 0 on a timeout. */
+static int read_key(int ms)
+{
+	struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+	unsigned char c[3];
+	ssize_t n;
+
+	if (poll(&p, 1, ms) <= 0 || (n = read(STDIN_FILENO, c, sizeof(c))) <= 0)
+		return 0;
+	if (n == 3 && c[0] == 27 && c[1] == '[')
+		return c[2] == 'A' ? 'k' : c[2] == 'B' ? 'j' : 0;
+	return c[0];
+}
+
+static int handle(struct top *t, int key)
+{
+	switch (key) {
+	case 'q': case 3: return 1;
+	case 's': t->sort = (enum top_sort)((t->sort + 1) % TOP_SORT_COUNT); top_sort(t); break;
+	case 'j': if (t->selected + 1 < t->n) t->selected++; break;
+	case 'k': if (t->selected) t->selected--; break;
+	case 'd': case '\r': case '\n': t->detail = !t->detail; break;
+	default: break;
+	}
+	return 0;
+}
+
+static int live(struct top *t, const struct args *a)
+{
+	struct termios saved, raw;
+	struct timespec last = { 0, 0 }, now;
+	int cols = 80, rows = 24, key = 0;
+
+	if (tcgetattr(STDIN_FILENO, &saved)) {
+		fprintf(stderr, "xperf top: not a terminal (use --once)\n");
+		return XP_EXIT_USAGE;
+	}
+	raw = saved;
+	raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	raw.c_iflag &= ~(tcflag_t)(ICRNL);
+	tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	fputs("\033[?1049h\033[?25l\033[2J", stdout);
+	while (!stop) {
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - last.tv_sec + (now.tv_nsec - last.tv_nsec) / 1e9 >= a->interval) {
+			top_scan(t);
+			last = now;
+		}
+		term_size(&cols, &rows);
+		top_frame(t, cols, rows, 1, stdout);
+		fflush(stdout);
+		key = read_key(200);
+		if (handle(t, key))
+			break;
+	}
+	fputs("\033[?25h\033[?1049l", stdout);
+	fflush(stdout);
+	tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	return XP_EXIT_OK;
+}
+
+int cmd_top(int argc, char **argv)
+{
+	struct args a = { .interval = 1, .cols = 80, .rows = 24 };
+	struct top t = { .detail = 1 };
+	struct xa_prices *prices = NULL;
+	int rc;
+
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		usage(stdout);
+		return XP_EXIT_OK;
+	}
+	if (parse(argc, argv, &a)) {
+		usage(stderr);
+		return XP_EXIT_USAGE;
+	}
+	if (a.prices && xa_prices_load(a.prices, &prices, stderr))
+		return XP_EXIT_INVALID;
+	snprintf(t.dir, sizeof(t.dir), "%s", a.dir ? a.dir : ".xperf/traces");
+	t.prices = prices;
+	t.sort = a.sort;
+	if (a.once && top_scan(&t)) {
+		fprintf(stderr, "xperf top: %s\n", t.error);
+		rc = XP_EXIT_FAIL;
+	} else if (a.once) {
+		top_frame(&t, a.cols, a.rows, 0, stdout);
+		rc = fflush(stdout) || ferror(stdout) ? XP_EXIT_FAIL : XP_EXIT_OK;
+	} else { /* live: a directory not there yet is shown as such until it appears */
+		signal(SIGINT, on_signal);
+		signal(SIGTERM, on_signal);
+		signal(SIGWINCH, SIG_IGN);
+		rc = live(&t, &a);
+	}
+	top_free(&t);
+	xa_prices_free(prices);
+	return rc;
+}
