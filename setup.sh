@@ -11,7 +11,7 @@ cd "$(dirname "$0")"
 DEBS=(bazel-bootstrap clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcjson-dev
       libnghttp2-dev libbrotli-dev libzstd-dev libmicrohttpd-dev libssl-dev libclang-rt-14-dev bpftrace libbpf-tools
       linux-perf valgrind golang-go openssl python3 hyperfine python3-jsonschema
-      prometheus yamllint python3-brotli python3-zstandard python3-h2)
+      prometheus yamllint python3-brotli python3-zstandard python3-h2 chromium)
 
 missing=()
 for p in "${DEBS[@]}"; do
@@ -32,12 +32,14 @@ fi
 
 # npm packages pinned in third_party/npm/package.json: bun (a BoringSSL client
 # without symbols, for the ciphertext-tier tests), ajv (an independent JSON
-# Schema validator for //schema:schema_ajv_test) and @opentelemetry/otlp-transformer
-# (opentelemetry-proto's messages, for //export:export_test).
+# Schema validator for //schema:schema_ajv_test), @opentelemetry/otlp-transformer
+# (opentelemetry-proto's messages) and speedscope (a trace viewer, run in headless
+# chromium), both for //export:export_test.
 if [ ! -x third_party/npm/node_modules/bun/bin/bun.exe ] ||
 	[ ! -f third_party/npm/node_modules/ajv/dist/2020.js ] ||
-	[ ! -f third_party/npm/node_modules/@opentelemetry/otlp-transformer/build/src/generated/root.js ]; then
-	echo "setup: installing npm packages (bun, ajv, otlp-transformer)" >&2
+	[ ! -f third_party/npm/node_modules/@opentelemetry/otlp-transformer/build/src/generated/root.js ] ||
+	[ ! -f third_party/npm/node_modules/speedscope/dist/release/index.html ]; then
+	echo "setup: installing npm packages (bun, ajv, otlp-transformer, speedscope)" >&2
 	npm install --silent --no-audit --no-fund --prefix third_party/npm >/dev/null
 fi
 # Older Bun releases for the locator's tests (//tests/tls:locate_bun_test).

@@ -2,7 +2,11 @@
 # test.sh - the second of the README's two commands: runs every test.
 # 1. all Bazel tests (unit, fuzz, and `local`-tagged ones that load BPF into
 #    the running kernel and trace real processes);
-# 2. the unit tests again under ASan + UBSan (--config=asan).
+# 2. the unit tests again under ASan + UBSan (--config=asan), into their own
+#    output directory and bazel-asan-* links, so that bazel-bin stays the
+#    normal build the README's commands use;
+# 3. bazel-bin/sdk/libxperf.so loaded into a plain python3 (the check that
+#    bazel-bin is the normal build).
 # Ends with one line "N passed, N failed"; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")"
@@ -11,8 +15,14 @@ cd "$(dirname "$0")"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 bazel test //... 2>&1 | tee -a "$log" | grep -vE "linux-sandbox|^\s*$" 
-bazel test --config=asan --test_tag_filters=-local,-noasan //... 2>&1 | tee -a "$log" |
-	grep -vE "linux-sandbox|^\s*$"
+bazel test --config=asan --symlink_prefix=bazel-asan- --test_tag_filters=-local,-noasan //... 2>&1 |
+	tee -a "$log" | grep -vE "linux-sandbox|^\s*$"
+bazel build //sdk:libxperf.so //cli:xperf >/dev/null 2>&1
+if python3 bindings/python/tests/bazel_bin_check.py . | tee /dev/stderr | grep -q "^ok:"; then
+	echo "//bindings/python:bazel_bin_check PASSED" >>"$log"
+else
+	echo "//bindings/python:bazel_bin_check FAILED" >>"$log"
+fi
 
 passed=$(grep -cE "^//\S+\s+(\(cached\) )?PASSED" "$log")
 failed=$(grep -cE "^//\S+\s+(\(cached\) )?(FAILED|TIMEOUT|NO STATUS|FLAKY|INCOMPLETE|REMOTE FAILURE|FAILED TO BUILD)" "$log")

@@ -149,7 +149,7 @@ int xa_analyze_turn_buffer(const char *name, const char *buf, size_t len,
 	return rc ? rc : finish(&tr, o, NULL, 0, out);
 }
 
-int xa_analyze_doc(const cJSON *doc, const char *name, const struct xa_options *o,
+int xa_analyze_doc(cJSON *doc, const char *name, const struct xa_options *o,
 		   struct xa_turn **out)
 {
 	struct xa_trace tr;

@@ -53,6 +53,12 @@ struct xa_usage {
 };
 
 void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src);
+/* The TurnTrace attribute counting tokens of category k ("gen_ai.usage.input_tokens", ...). */
+const char *xa_tok_attr(enum xa_tok k);
+/* Cost in USD of one LLM call's tokens (as the attributes count them) for model, per
+ * category into usd_by (each token priced once); -1 when no price matches the model. */
+int xa_call_cost(const struct xa_prices *p, const char *model, const double *tok,
+		 double *usd_by);
 
 struct xa_options {
 	enum xa_format format;
@@ -134,6 +140,7 @@ struct xa_bottleneck {
 	unsigned turns_fired;   /* in how many turns it fired */
 	uint64_t ns;            /* time charged to it over the session */
 	double value;           /* its metric in the turn where it was worst */
+	uint64_t saved_ns;      /* what fixing it saves at most (analyze/README.md, "Savings") */
 };
 
 struct xa_summary {
@@ -146,6 +153,7 @@ struct xa_summary {
 	unsigned warnings;             /* data-quality warnings + analyzer notes */
 	unsigned corrections;          /* domain corrections */
 	char tier[16];                 /* "sdk", "plaintext", "ciphertext", "mixed" */
+	struct xa_usage use, waste;    /* tokens and cost; of the wasted calls */
 };
 
 void xa_session_summary(const struct xa_session *s, struct xa_summary *out);

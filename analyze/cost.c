@@ -32,10 +32,26 @@ static void billed(const double *tok, double *out)
 				     ? tok[XA_TOK_OUTPUT] - tok[XA_TOK_REASONING] : 0;
 }
 
-static void call_usage(const struct xa_span *s, const struct xa_prices *p, struct xa_call *c)
+const char *xa_tok_attr(enum xa_tok k)
+{
+	return xa_attr_names[tok_attr[k]];
+}
+
+int xa_call_cost(const struct xa_prices *p, const char *model, const double *tok,
+		 double *usd_by)
 {
 	double price[XA_TOK_COUNT], n[XA_TOK_COUNT];
 
+	if (xa_prices_match(p, model, price))
+		return -1;
+	billed(tok, n);
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		usd_by[k] = n[k] * price[k];
+	return 0;
+}
+
+static void call_usage(const struct xa_span *s, const struct xa_prices *p, struct xa_call *c)
+{
 	memset(c, 0, sizeof(*c));
 	c->span = s->id;
 	memcpy(c->model, s->model, sizeof(c->model));
@@ -43,15 +59,12 @@ static void call_usage(const struct xa_span *s, const struct xa_prices *p, struc
 	for (int k = 0; k < XA_TOK_COUNT; k++)
 		if (s->attr_have & (1u << tok_attr[k]))
 			c->use.tok[k] = s->attr[tok_attr[k]];
-	if (xa_prices_match(p, s->model, price)) {
+	if (xa_call_cost(p, s->model, c->use.tok, c->usd_by)) {
 		c->use.unpriced = 1;
 		return;
 	}
-	billed(c->use.tok, n);
-	for (int k = 0; k < XA_TOK_COUNT; k++) {
-		c->usd_by[k] = n[k] * price[k];
+	for (int k = 0; k < XA_TOK_COUNT; k++)
 		c->use.usd += c->usd_by[k];
-	}
 }
 
 void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src)

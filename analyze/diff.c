@@ -125,11 +125,11 @@ int xa_diff_side_read(struct xa_diff_side *s, const char *path, FILE *err)
 	snprintf(s->path, sizeof(s->path), "%s", path);
 	if (xa_scan_dir(path, &sc)) {
 		if (err)
-			fprintf(err, "xperf diff: %s: cannot read the directory\n", path);
-		return -1;
+			fprintf(err, "xperf diff: %s: no such directory, or unreadable\n", path);
+		return XA_EINVALID;
 	}
 	if (sc.nfiles)
-		return read_session(s, path, err);
+		return read_session(s, path, err) ? XA_EFAIL : XA_OK;
 	n = scandir(path, &names, NULL, by_name);
 	for (int i = 0; i < n; i++) {
 		char sub[1024];
@@ -138,12 +138,12 @@ int xa_diff_side_read(struct xa_diff_side *s, const char *path, FILE *err)
 		if (!rc && names[i]->d_name[0] != '.' &&
 		    snprintf(sub, sizeof(sub), "%s/%s", path, names[i]->d_name) < (int)sizeof(sub) &&
 		    !lstat(sub, &st) && S_ISDIR(st.st_mode))
-			rc = read_session(s, sub, err);
+			rc = read_session(s, sub, err) ? XA_EFAIL : XA_OK;
 		free(names[i]);
 	}
 	if (n >= 0)
 		free(names);
-	return n < 0 ? -1 : rc;
+	return n < 0 ? XA_EINVALID : rc;
 }
 
 /* splitmix64: small, seedable, good enough to draw resample indexes. */
@@ -256,16 +256,18 @@ int xa_diff_run(const char *a, const char *b, const struct xa_diff_options *o,
 	if (!d)
 		return XA_EFAIL;
 	d->opt = *o;
-	if (xa_diff_side_read(&d->a, a, err) || xa_diff_side_read(&d->b, b, err))
-		goto fail;
-	if (!d->a.n || !d->b.n) {
+	rc = xa_diff_side_read(&d->a, a, err);
+	if (rc == XA_OK)
+		rc = xa_diff_side_read(&d->b, b, err);
+	if (rc == XA_OK && (!d->a.n || !d->b.n)) {
 		if (err)
 			fprintf(err, "xperf diff: %s: no valid turn file (turn_NNN.json)\n",
 				d->a.n ? b : a);
 		rc = XA_EINVALID;
-		goto fail;
 	}
-	if (bootstrap(d))
+	if (rc == XA_OK && bootstrap(d))
+		rc = XA_EFAIL;
+	if (rc)
 		goto fail;
 	*out = d;
 	return XA_OK;

@@ -47,7 +47,8 @@ struct xa_diff {
 
 /* Points compared: 4 categories + theory's L2 and L3 points. */
 size_t xa_diff_columns(void);
-/* Read a session directory or a directory of sessions into s; -1 when unreadable. */
+/* Read a session directory or a directory of sessions into s: XA_OK, XA_EINVALID (no such
+ * directory, or unreadable), XA_EFAIL (memory, analysis failure). */
 int xa_diff_side_read(struct xa_diff_side *s, const char *path, FILE *err);
 /* Compare A with B. XA_OK, XA_EINVALID (a side has no valid turn), XA_EFAIL. */
 int xa_diff_run(const char *a, const char *b, const struct xa_diff_options *o,

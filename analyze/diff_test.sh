@@ -4,7 +4,7 @@
 # share of turn time), a session against itself moves nothing (no change, 0 in every
 # interval), the same seed gives the same report byte for byte, a directory of sessions
 # pools their turns, the three formats pass the report checks (diff.schema.json, 80 columns, self-contained HTML),
-# and the exit codes (2: no valid turn, 64: usage).
+# and the exit codes (2: a side missing or without a valid turn, 64: usage).
 set -uo pipefail
 xperf=$1
 td=analyze/testdata
@@ -75,5 +75,8 @@ mkdir -p "$out/empty/none"
 [ $rc = 2 ] && grep -q "no valid turn" "$out/err" || bad "no valid turn: exit $rc"
 "$xperf" diff $td/session_ebpf >/dev/null 2>&1; [ $? = 64 ] || bad "one path: not 64"
 "$xperf" diff a b --seed x >/dev/null 2>&1; [ $? = 64 ] || bad "bad seed: not 64"
-"$xperf" diff $td/session_ebpf $td/nope >/dev/null 2>&1; [ $? = 1 ] || bad "unreadable: not 1"
+"$xperf" diff $td/session_ebpf $td/nope >/dev/null 2>"$out/err"; rc=$?
+[ $rc = 2 ] && grep -q "$td/nope: no such directory" "$out/err" || bad "missing side: exit $rc"
+"$xperf" diff $td/session_ebpf $td/session_ebpf --seed 1 --seed 2 >/dev/null 2>&1
+[ $? = 64 ] || bad "repeated option: not 64"
 exit $fail

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * load.c - read turn files: each is validated by //schema:validate and built
- * into a struct xa_trace; the document is freed before the next one is read.
+ * load.c - read turn files: each is read by the core (core/read.h: validated,
+ * typed) and built into a struct xa_trace; the turn is freed before the next
+ * one is read.
  * A session directory is scanned once for the range of turn indexes and the
  * digit widths of their names (turn_NNN.json), then walked in index order by
  * name, so that no list of files grows with the session.
@@ -14,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "schema/validate.h"
+#include "core/read.h"
 
 struct err_ctx {
 	FILE *out;
@@ -34,23 +35,21 @@ static void on_error(const struct xp_verror *e, void *arg)
 		snprintf(c->first, c->flen, "%s", line);
 }
 
-/* Build tr from a validated document (freed here); a refusal is reported like an error. */
-static int build(cJSON *doc, const char *name, struct xa_trace *tr, struct err_ctx *c)
+/* Build tr from a turn the core read (freed here); a refusal is reported like an error. */
+static int build(struct tt_turn *t, const char *name, struct xa_trace *tr, struct err_ctx *c)
 {
-	if (!doc)
-		return XA_EINVALID;
-	if (xa_trace_from_json(doc, name, tr)) {
+	int rc = t ? xa_trace_from_turn(t, name, tr) : -1;
+
+	tt_turn_free(t);
+	if (t && rc) {
 		struct xp_verror e = { .file = name };
 
 		snprintf(e.msg, sizeof(e.msg),
 			 "turn data the analyzer cannot use (or out of memory)");
 		on_error(&e, c);
 		xa_trace_free(tr);
-		cJSON_Delete(doc);
-		return XA_EINVALID;
 	}
-	cJSON_Delete(doc);
-	return XA_OK;
+	return !t || rc ? XA_EINVALID : XA_OK;
 }
 
 int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen)
@@ -60,7 +59,7 @@ int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, 
 
 	if (first && flen)
 		first[0] = '\0';
-	return build(xp_load_turn(path, on_error, &c, &nerr), path, tr, &c);
+	return build(tt_turn_load(path, on_error, &c, &nerr), path, tr, &c);
 }
 
 int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err)
@@ -68,7 +67,7 @@ int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trac
 	struct err_ctx c = { err, NULL, 0 };
 	int nerr = 0;
 
-	return build(xp_load_turn_buffer(name, buf, len, on_error, &c, &nerr), name, tr, &c);
+	return build(tt_turn_load_buffer(name, buf, len, on_error, &c, &nerr), name, tr, &c);
 }
 
 /* "turn_<digits>.json" -> index and digit count; -1 for other names. */

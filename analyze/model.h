@@ -3,7 +3,7 @@
  * model.h - the analyzer's internal data model, shared by its stages.
  *
  * struct xa_trace is one turn as read from its file (turn.c builds it from
- * the validated cJSON document, which is then freed); normalize.c adds the
+ * the core's typed turn, core/read.h, which is then freed); normalize.c adds the
  * exclusive timeline; domain.c fixes domains; categorize.c charges every
  * timeline nanosecond to one (domain, category, L3); metrics.c and drill.c
  * evaluate the L3 points and L4 causes into struct xa_turn.
@@ -56,7 +56,7 @@ struct xa_span {
 	uint32_t attr_have;      /* bit i: attr[i] present */
 	int finish_length;       /* finish reason length/max_tokens */
 	char model[64];          /* gen_ai.response.model, else gen_ai.request.model */
-	int64_t *tok_times;      /* xperf.token_times_ns, owned */
+	uint64_t *tok_times;     /* xperf.token_times_ns, owned */
 	size_t ntok;
 	int synthetic;           /* carved by normalize.c (ttft, streaming_gap) */
 	const char *waste_l3;    /* set when a waste mark covers it (or an ancestor) */
@@ -102,7 +102,6 @@ struct xa_trace {
 	uint64_t start, end;
 	struct xa_span *spans;
 	size_t nspans, cap;
-	struct id_ix *ids;        /* span ids sorted, for parent lookups */
 	uint32_t mark_count[XA_MAX_L3]; /* waste marks per L3 */
 	unsigned ttft_marks;
 	uint64_t dropped_events, truncated_payloads;
@@ -222,15 +221,18 @@ int xa_session_row(const struct xa_session *s, size_t i, struct xa_row *r);
 
 /* analyze.c: analyse a parsed document without validating it (the fuzz target's entry;
  * xa_trace_from_json refuses what it cannot use). XA_OK, XA_EINVALID or XA_EFAIL. */
-int xa_analyze_doc(const cJSON *doc, const char *name, const struct xa_options *o,
+int xa_analyze_doc(cJSON *doc, const char *name, const struct xa_options *o,
 		   struct xa_turn **out);
 
-/* turn.c: build a trace from a validated document. 0 ok, -1 on missing data or memory. */
-int xa_trace_from_json(const cJSON *doc, const char *path, struct xa_trace *tr);
+/* turn.c: build a trace from the core's turn; 0 ok, -1 on data it cannot use or memory. */
+struct tt_turn;
+int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trace *tr);
+/* The same from a parsed document, read by the core (its objects move out of doc). */
+int xa_trace_from_json(cJSON *doc, const char *path, struct xa_trace *tr);
 void xa_trace_free(struct xa_trace *tr);
 
-/* gpu.c: fill tr->gpu from the document's `gpu` object (absent: zeros). 0 ok, -1 bad. */
-int xa_gpu_stats(struct xa_trace *tr, const cJSON *doc);
+/* gpu.c: fill tr->gpu from the turn's `gpu` object (NULL: zeros). 0 ok, -1 bad. */
+int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu);
 
 /* load.c: read + validate + build one turn. XA_OK, XA_EINVALID, XA_EFAIL.
  * Errors go to err (one line each); the first one is also copied to first. */

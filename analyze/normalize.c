@@ -110,33 +110,19 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 	return 0;
 }
 
-/* Stalls in the token stream of span i become streaming_gap children. */
+/* Stalls in the token stream of span i (theory's rule) become streaming_gap children. */
 static int carve_gaps(struct xa_trace *tr, int i)
 {
-	size_t n = tr->spans[i].ntok;
-	uint64_t *gap, med;
+	const struct xa_span *s = &tr->spans[i];
+	uint64_t thr = xp_stream_gap_threshold(s->tok_times, s->ntok);
 	int rc = 0;
 
-	if (n < 3 || !(gap = calloc(n, sizeof(*gap))))
-		return n < 3 ? 0 : -1;
-	for (size_t k = 1; k < n; k++) {
-		int64_t d = tr->spans[i].tok_times[k] - tr->spans[i].tok_times[k - 1];
+	for (size_t k = 1; k < tr->spans[i].ntok && !rc; k++) {
+		uint64_t a = tr->spans[i].tok_times[k - 1], b = tr->spans[i].tok_times[k];
 
-		gap[k - 1] = d > 0 ? (uint64_t)d : 0;
-	}
-	qsort(gap, n - 1, sizeof(*gap), cmp_u64);
-	med = gap[(n - 1) / 2];
-	for (size_t k = 1; k < n && !rc; k++) {
-		uint64_t a = (uint64_t)tr->spans[i].tok_times[k - 1];
-		uint64_t b = (uint64_t)tr->spans[i].tok_times[k];
-
-		if (b <= a || (double)(b - a) <= xp_rules.streaming_gap_ratio * (double)med ||
-		    (double)(b - a) < xp_rules.streaming_gap_min_ms * 1e6)
-			continue;
-		if (a >= tr->spans[i].start && b <= tr->spans[i].end)
+		if (b > a && b - a > thr && a >= tr->spans[i].start && b <= tr->spans[i].end)
 			rc = add_child(tr, i, "streaming_gap", a, b);
 	}
-	free(gap);
 	return rc;
 }
 
@@ -157,6 +143,7 @@ static int carve(struct xa_trace *tr)
 			    add_child(tr, (int)i, "ttft", s->start, e))
 				return -1;
 		}
+		s = &tr->spans[i]; /* add_child may have moved the array */
 		if (s->ntok && !has_stage_over(tr, "streaming_gap", s->start, s->end) &&
 		    carve_gaps(tr, (int)i))
 			return -1;

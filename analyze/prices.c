@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/in_file.h"
+
 #define PATTERN_MAX 64
 
 const char *const xa_tok_names[XA_TOK_COUNT] = { "input", "output", "cache_read", "cache_write",
@@ -160,27 +162,17 @@ int xa_prices_parse(const char *name, const char *text, size_t len, struct xa_pr
 
 int xa_prices_load(const char *path, struct xa_prices **out, FILE *err)
 {
-	FILE *f = fopen(path, "r");
 	char *text = NULL;
-	size_t len = 0, cap = 0, got;
-	int rc = -1;
+	size_t len = 0;
+	/* lib/in_file: a regular file only (a FIFO or device never blocks), at most 16 MiB */
+	int rc = xp_in_read(path, 1u << 24, &text, &len);
 
 	*out = NULL;
-	if (!f) {
-		fprintf(err, "%s: %s\n", path, strerror(errno));
+	if (rc) {
+		fprintf(err, "%s: %s\n", path, xp_in_strerror(rc));
 		return -1;
 	}
-	do {
-		if (len + 4096 > cap && !(text = realloc(text, cap = 2 * cap + 4096)))
-			break;
-		got = fread(text + len, 1, cap - len, f);
-		len += got;
-	} while (got && len < (1u << 24));
-	if (text && !ferror(f) && len < (1u << 24))
-		rc = xa_prices_parse(path, text, len, out, err);
-	else
-		fprintf(err, "%s: cannot read (or larger than 16 MiB)\n", path);
-	fclose(f);
+	rc = xa_prices_parse(path, text, len, out, err);
 	free(text);
 	return rc;
 }

@@ -156,7 +156,10 @@ void xa_session_summary(const struct xa_session *s, struct xa_summary *out)
 		out->top[k].turns_fired = s->fired[idx[k]];
 		out->top[k].ns = s->total->l3[idx[k]].ns;
 		out->top[k].value = s->worst[idx[k]];
+		out->top[k].saved_ns = s->total->l3[idx[k]].saved_ns;
 	}
+	out->use = s->total->use;
+	out->waste = s->total->waste;
 	out->dropped_events = s->dropped;
 	out->warnings = s->warnings;
 	out->corrections = s->corrections;

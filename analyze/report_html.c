@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lib/html.h"
+#include "lib/plural.h"
 
 #define MAX_BARS 200
 #define SVG_W 760
@@ -161,7 +162,8 @@ static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 			a->value, p->unit, p->cmp == XP_FIRE_ABOVE ? "above" : "below",
 			p->threshold, a->ns / 1e6);
 		if (v->s)
-			fprintf(out, "; fired in %u of %u turns", v->s->fired[i], v->s->turns);
+			fprintf(out, "; fired in %u of %u turn%s", v->s->fired[i], v->s->turns,
+				xp_s(v->s->turns));
 	}
 	fputs("</div>", out);
 	if (a->state == XA_FIRED) {
@@ -288,6 +290,23 @@ static void tokens_section(const struct xa_view *v, FILE *out)
 		fprintf(out, "<td class=\"num\">%u</td><td class=\"num\">%.6f</td></tr>",
 			u[r]->calls, u[r]->usd);
 	}
+	for (size_t i = 0; !v->s && i < v->t->ncalls; i++) { /* a turn: each call */
+		const struct xa_call *c = &v->t->calls[i];
+
+		fprintf(out, "<tr><td>span %lld ", (long long)c->span);
+		xp_html_escape(out, c->model[0] ? c->model : "(no model)");
+		if (c->waste_l3)
+			fprintf(out, " <span class=\"badge fired\">waste</span> <code>%s</code>",
+				c->waste_l3);
+		fputs("</td>", out);
+		for (int k = 0; k < XA_TOK_COUNT; k++)
+			fprintf(out, "<td class=\"num\">%.0f</td>", c->use.tok[k]);
+		if (c->use.unpriced)
+			fputs("<td class=\"num\">1</td><td class=\"num\">unpriced</td></tr>", out);
+		else
+			fprintf(out, "<td class=\"num\">1</td><td class=\"num\">%.6f</td></tr>",
+				c->use.usd);
+	}
 	fputs("</table><p class=\"ev\">Prices: ", out);
 	xp_html_escape(out, xa_prices_source(p));
 	fprintf(out, ", %s.", xa_prices_date(p));
@@ -353,9 +372,9 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 	if (v->s) {
 		fputs("<h1>xperf session report</h1><p class=\"facts\">", out);
 		xp_html_escape(out, v->s->dir);
-		fprintf(out, ": %u turns, %u skipped, %.3f s; tier %s; %llu dropped events</p>",
-			v->s->turns, v->s->skipped, t->wall / 1e9, v->s->tier,
-			(unsigned long long)v->s->dropped);
+		fprintf(out, ": %u turn%s, %u skipped, %.3f s; tier %s; %llu dropped event%s</p>",
+			v->s->turns, xp_s(v->s->turns), v->s->skipped, t->wall / 1e9, v->s->tier,
+			(unsigned long long)v->s->dropped, xp_s(v->s->dropped));
 	} else {
 		fprintf(out, "<h1>xperf turn %lld</h1><p class=\"facts\">session ",
 			(long long)t->head.turn_index);

@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include "lib/plural.h"
+
 #define WIDTH 80
 #define BAR 20
 #define STRIP 64
@@ -95,10 +97,11 @@ static void point(const struct xa_view *v, size_t i, FILE *out)
 	}
 	if (v->s)
 		snprintf(line, sizeof(line), "%s: worst %.4g %s in turn %lld (fires %s %g); fired "
-			 "in %u of %u turns; %.3f ms, %.1f%% of the session", p->metric, a->value,
+			 "in %u of %u turn%s; %.3f ms, %.1f%% of the session", p->metric, a->value,
 			 p->unit, (long long)v->s->worst_turn[i],
 			 p->cmp == XP_FIRE_ABOVE ? "above" : "below", p->threshold, v->s->fired[i],
-			 v->s->turns, a->ns / 1e6, 100 * xa_share(a->ns, v->t->wall));
+			 v->s->turns, xp_s(v->s->turns), a->ns / 1e6,
+			 100 * xa_share(a->ns, v->t->wall));
 	else
 		snprintf(line, sizeof(line),
 			 "%s: %.4g %s (fires %s %g); %.3f ms, %.1f%% of the turn", p->metric,
@@ -183,10 +186,25 @@ static void tokens(const struct xa_view *v, FILE *out)
 	fprintf(out, "  input %.0f  output %.0f  cache read %.0f  cache write %.0f  "
 		     "reasoning %.0f\n", u->tok[XA_TOK_INPUT], u->tok[XA_TOK_OUTPUT],
 		u->tok[XA_TOK_CACHE_READ], u->tok[XA_TOK_CACHE_WRITE], u->tok[XA_TOK_REASONING]);
-	fprintf(out, "  cost $%.6f over %u LLM calls", u->usd, u->calls);
+	fprintf(out, "  cost $%.6f over %u LLM call%s", u->usd, u->calls, xp_s(u->calls));
 	if (u->unpriced)
 		fprintf(out, " (%u unpriced: %.24s)", u->unpriced, v->t->unpriced_model);
-	fprintf(out, "\n  waste: %.0f tokens, $%.6f, in %u calls\n", tok_sum(w), w->usd, w->calls);
+	fprintf(out, "\n  waste: %.0f tokens, $%.6f, in %u call%s\n", tok_sum(w), w->usd, w->calls,
+		xp_s(w->calls));
+	if (!v->s && v->t->ncalls) /* a turn: each call (W: some of its tokens were waste) */
+		fprintf(out, "  span   model                 input output c.read c.write  reas."
+			     "       cost\n");
+	for (size_t i = 0; !v->s && i < v->t->ncalls; i++) {
+		const struct xa_call *c = &v->t->calls[i];
+		char cost[16];
+
+		snprintf(cost, sizeof(cost), c->use.unpriced ? "unpriced" : "$%.6f", c->use.usd);
+		fprintf(out, "  %-6lld %-20.20s %6.0f %6.0f %6.0f %7.0f %6.0f %10s%s\n",
+			(long long)c->span, c->model[0] ? c->model : "-", c->use.tok[XA_TOK_INPUT],
+			c->use.tok[XA_TOK_OUTPUT], c->use.tok[XA_TOK_CACHE_READ],
+			c->use.tok[XA_TOK_CACHE_WRITE], c->use.tok[XA_TOK_REASONING], cost,
+			c->waste_l3 ? " W" : "");
+	}
 }
 
 static void strip(const struct xa_turn *t, FILE *out)
@@ -256,8 +274,8 @@ int xa_report_text(const struct xa_view *v, FILE *out)
 		if (v->o->grades & (1u << i))
 			strcat(strcat(grades, grades[0] ? "," : ""), xp_grade_names[i]);
 	if (v->s)
-		fprintf(out, "xperf analyze session: %u turns (%u skipped, %u incomplete)\n",
-			v->s->turns, v->s->skipped, v->s->incomplete);
+		fprintf(out, "xperf analyze session: %u turn%s (%u skipped, %u incomplete)\n",
+			v->s->turns, xp_s(v->s->turns), v->s->skipped, v->s->incomplete);
 	else
 		fprintf(out, "xperf analyze turn %lld of session %.40s\n",
 			(long long)t->head.turn_index, t->head.session_id);
@@ -284,19 +302,25 @@ int xa_print_summary(const struct xa_session *s, FILE *out)
 	struct xa_summary sum;
 
 	xa_session_summary(s, &sum);
-	fprintf(out, "%u turns analysed (%u skipped), %.3f s in all\n", sum.turns, sum.skipped,
-		sum.wall_ns / 1e9);
+	fprintf(out, "%u turn%s analysed (%u skipped), %.3f s in all\n", sum.turns,
+		xp_s(sum.turns), sum.skipped, sum.wall_ns / 1e9);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
 		fprintf(out, "  %-17s %5.1f%%\n", xp_categories[c].name, 100 * sum.l1_share[c]);
 	for (int k = 0; k < 3 && sum.top[k].l3; k++) {
 		char line[200];
 
-		snprintf(line, sizeof(line), "%s: fired in %u turns, worst %.4g %s",
-			 sum.top[k].l3->id, sum.top[k].turns_fired, sum.top[k].value,
+		snprintf(line, sizeof(line), "%s: fired in %u turn%s, worst %.4g %s",
+			 sum.top[k].l3->id, sum.top[k].turns_fired, xp_s(sum.top[k].turns_fired),
+			 sum.top[k].value,
 			 sum.top[k].l3->unit);
 		wrap(out, "* ", 4, line);
 		wrap(out, "", 4, sum.top[k].l3->suggestion);
+		snprintf(line, sizeof(line), "fixing it saves up to %.3f ms (%.1f%% of the session)",
+			 sum.top[k].saved_ns / 1e6, 100 * xa_share(sum.top[k].saved_ns, sum.wall_ns));
+		wrap(out, "", 4, line);
 	}
+	fprintf(out, "tokens %.0f in / %.0f out, %u calls: $%.4f (%u unpriced), waste $%.4f\n", sum.use.tok[XA_TOK_INPUT], sum.use.tok[XA_TOK_OUTPUT],
+		sum.use.calls, sum.use.usd, sum.use.unpriced, sum.waste.usd);
 	fprintf(out, "data quality: tier %s, %llu dropped events, %u warnings, %u corrections\n",
 		sum.tier, (unsigned long long)sum.dropped_events, sum.warnings, sum.corrections);
 	return ferror(out) ? -1 : 0;

@@ -96,7 +96,8 @@ static void test_priority(void)
 	CHECK(!load(SPAN(1, null, "orchestration", "compute", 0, 1000) ","
 		    SPAN(2, 1, "tool_call", "compute", 100, 900) ","
 		    SPAN(3, null, "tool_call", "compute", 200, 400),
-		    "{\"l3\":\"compute.waste.failed_tool_call\",\"span\":3,\"t_ns\":400}", &tr),
+		    "{\"kind\":\"failed_tool_call\",\"l3\":\"compute.waste.failed_tool_call\",\"span\":3,"
+		    "\"t_ns\":400}", &tr),
 	      "load 3");
 	CHECK(tr.spans[2].excl == 200 && tr.spans[1].excl == 600 && tr.spans[0].excl == 200,
 	      "waste rule");

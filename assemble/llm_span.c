@@ -8,16 +8,10 @@
 
 #include <stdlib.h>
 
+#include "lib/host_port.h"
 #include "lib/json_int.h"
 #include "lib/secrets.h"
 #include "theory/theory.h"
-
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
 
 /* The time before token i; tokens recorded out of order have none between them. */
 static uint64_t gap_before(const uint64_t *t, size_t i)
@@ -25,27 +19,7 @@ static uint64_t gap_before(const uint64_t *t, size_t i)
 	return t[i] > t[i - 1] ? t[i] - t[i - 1] : 0;
 }
 
-uint64_t xt_gap_threshold(const uint64_t *t, size_t n)
-{
-	uint64_t min = (uint64_t)(xp_rules.streaming_gap_min_ms * 1e6);
-	uint64_t *g;
-
-	if (n < 3 || !(g = malloc((n - 1) * sizeof(*g))))
-		return min;
-	for (size_t i = 1; i < n; i++)
-		g[i - 1] = gap_before(t, i);
-	qsort(g, n - 1, sizeof(*g), cmp_u64);
-	uint64_t med = g[(n - 1) / 2];
-
-	free(g);
-	double thr = xp_rules.streaming_gap_ratio * (double)med;
-
-	if (thr >= 0x1p64) /* no gap can be that long: none is one */
-		return UINT64_MAX;
-	return (uint64_t)thr > min ? (uint64_t)thr : min;
-}
-
-static int child(struct xt_doc *d, int parent, const char *stage, uint64_t a, uint64_t b,
+static int child(struct tt_turn *d, int parent, const char *stage, uint64_t a, uint64_t b,
 		 const struct xt_exchange *e, const struct xt_sched *sched)
 {
 	struct xt_sched_sum s;
@@ -54,6 +28,18 @@ static int child(struct xt_doc *d, int parent, const char *stage, uint64_t a, ui
 	if (known)
 		s = xt_sched_query(sched, e->tid, a, b);
 	return xt_doc_span(d, parent, stage, a, b, e->tid, known ? &s : NULL, NULL);
+}
+
+/* OpenTelemetry's server.address holds no port: the authority's goes to server.port. */
+static void server_attrs(cJSON *at, const char *authority)
+{
+	char host[sizeof(((struct xt_exchange *)0)->host)];
+	int port;
+
+	xp_host_port(authority, host, sizeof(host), &port);
+	cJSON_AddStringToObject(at, "server.address", host);
+	if (port)
+		cJSON_AddNumberToObject(at, "server.port", port);
 }
 
 /* s as the attribute key of at, through the redactor (lib/secrets.h). */
@@ -102,7 +88,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	if (c->status) /* unknown in the ciphertext tier */
 		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
-	cJSON_AddStringToObject(at, "server.address", e->host);
+	server_attrs(at, e->host);
 	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
 	xp_json_add_u64(at, "http.response.body.size", e->resp_bytes);
@@ -125,7 +111,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 		cJSON_AddItemToArray(arr, xp_json_exact_u64(c->token_ns[i]));
 }
 
-static void waste(struct xt_doc *d, const struct xt_exchange *e, int id)
+static void waste(struct tt_turn *d, const struct xt_exchange *e, int id)
 {
 	const struct xp_llm_call *c = &e->call;
 
@@ -141,11 +127,11 @@ static void waste(struct xt_doc *d, const struct xt_exchange *e, int id)
 }
 
 /* Gaps between token events inside decode span `dec`. */
-static int gaps(struct xt_doc *d, int dec, const struct xt_exchange *e,
+static int gaps(struct tt_turn *d, int dec, const struct xt_exchange *e,
 		const struct xt_sched *sched)
 {
 	const uint64_t *t = e->call.token_ns;
-	uint64_t thr = xt_gap_threshold(t, e->call.n_tokens);
+	uint64_t thr = xp_stream_gap_threshold(t, e->call.n_tokens);
 
 	for (size_t i = 1; i < e->call.n_tokens; i++) {
 		if (gap_before(t, i) <= thr)
@@ -161,7 +147,7 @@ static int gaps(struct xt_doc *d, int dec, const struct xt_exchange *e,
 	return 0;
 }
 
-int xt_llm_span(struct xt_doc *d, const struct xt_exchange *e, const struct xt_sched *sched)
+int xt_llm_span(struct tt_turn *d, const struct xt_exchange *e, const struct xt_sched *sched)
 {
 	uint64_t first = e->call.n_tokens ? e->call.token_ns[0] : e->resp_start_ns;
 	cJSON *at;

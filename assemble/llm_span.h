@@ -14,8 +14,6 @@
 #include "assemble/turn.h"
 
 /* Adds the exchange's spans and marks; the llm_inference span id, or -1 on ENOMEM. */
-int xt_llm_span(struct xt_doc *d, const struct xt_exchange *e, const struct xt_sched *sched);
-/* The streaming-gap threshold for these token times (ns), from theory's rules. */
-uint64_t xt_gap_threshold(const uint64_t *t, size_t n);
+int xt_llm_span(struct tt_turn *d, const struct xt_exchange *e, const struct xt_sched *sched);
 
 #endif /* XPERF_ASSEMBLE_LLM_SPAN_H */

@@ -12,6 +12,7 @@
 
 #include "assemble/fixture.h"
 #include "assemble/session.h"
+#include "lib/plural.h"
 
 struct run {
 	struct xt_session *s;
@@ -77,8 +78,9 @@ int main(int argc, char **argv)
 	else
 		rc = rc < 0 ? 2 : 1;
 	if (rc == 0)
-		printf("%d turns, %d exchanges -> %s\n", xt_session_turns(r.s),
-		       xt_session_exchanges(r.s), xt_session_dir(r.s));
+		printf("%d turn%s, %d exchange%s -> %s\n", xt_session_turns(r.s),
+		       xp_s(xt_session_turns(r.s)), xt_session_exchanges(r.s),
+		       xp_s(xt_session_exchanges(r.s)), xt_session_dir(r.s));
 	xt_session_free(r.s);
 	return rc;
 }

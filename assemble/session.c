@@ -13,6 +13,8 @@
 
 #include "assemble/cipher.h"
 #include "assemble/turn.h"
+#include "core/write.h"
+#include "lib/grow.h"
 
 /* A ciphertext exchange is the same as a plaintext one when their answers end this close. */
 #define XT_SHADOW_MATCH_NS 20000000ull
@@ -22,6 +24,9 @@
 
 /* Processes remembered as having a plaintext tier (hashed by tgid). */
 #define XT_PLAIN_PROCS 64
+
+/* Answers of written plaintext exchanges remembered for late ciphertext twins. */
+#define XT_WRITTEN 64
 
 /* Threads whose last TLS/socket call is remembered (for read timing). */
 #define XT_IO_THREADS 64
@@ -53,6 +58,16 @@ struct xt_session {
 		uint64_t next_start; /* start of its next turn to write */
 	} *agents;
 	size_t n_agents;
+	/*
+	 * Written plaintext exchanges: a ciphertext twin can finish after its turn
+	 * was written (its connection idle until the end: a pool that moved on to
+	 * another connection) and must not come back as an exchange of its own.
+	 */
+	struct written {
+		uint32_t tgid;
+		uint64_t resp_end_ns;
+	} written[XT_WRITTEN];
+	unsigned n_written;
 	struct probe {   /* a request to an LLM host that was no model call */
 		uint32_t tgid;
 		uint64_t t;
@@ -67,6 +82,8 @@ struct xt_session {
 		uint64_t at;  /* the time given to it */
 	} last_io[2][XT_IO_THREADS];
 	int turns, exchanges, cutting, failed;
+	struct tt_turn **held; /* built, waiting for late records (cfg->hold) */
+	size_t n_held, held_cap;
 };
 
 static void free_exchange(struct xt_exchange *e)
@@ -294,6 +311,36 @@ static void match_shadows(struct xt_session *s, struct xt_exchange *const *sel, 
 	}
 }
 
+/* Completes the turn (cfg->before_write), writes it and frees it; 0 or -1. */
+static int store_turn(struct xt_session *s, struct tt_turn *d)
+{
+	char path[4200];
+	int rc;
+
+	if (s->cfg->before_write)
+		s->cfg->before_write(s->cfg->hook_ctx, d);
+	rc = tt_turn_write(d, s->dir, path, sizeof(path));
+	if (rc)
+		fprintf(stderr, "xperf: %s: cannot write turn %lld: %s\n", path,
+			(long long)d->index, strerror(-rc));
+	tt_turn_free(d);
+	return rc ? -1 : 0;
+}
+
+/* Writes the turn now, or holds it while cfg->hold says late records may come; takes d. */
+static int keep_turn(struct xt_session *s, struct tt_turn *d)
+{
+	if (!s->n_held && !(s->cfg->hold && s->cfg->hold(s->cfg->hook_ctx)))
+		return store_turn(s, d);
+	if (xp_grow((void **)&s->held, &s->held_cap, s->n_held + 1, sizeof(*s->held))) {
+		fprintf(stderr, "xperf: turn %lld: out of memory\n", (long long)d->index);
+		tt_turn_free(d);
+		return -1;
+	}
+	s->held[s->n_held++] = d;
+	return 0;
+}
+
 /* Timelines are kept back to the earliest turn start still to be written. */
 static void prune(struct xt_session *s)
 {
@@ -308,6 +355,20 @@ static void prune(struct xt_session *s)
 	xt_sched_prune(s->sched, keep);
 }
 
+/* A written plaintext exchange this ciphertext one timed (answers ending together). */
+static int twin_written(const struct xt_session *s, const struct xt_exchange *h)
+{
+	for (unsigned i = 0; i < XT_WRITTEN && i < s->n_written; i++) {
+		const struct written *w = &s->written[i];
+		uint64_t d = w->resp_end_ns > h->resp_end_ns ? w->resp_end_ns - h->resp_end_ns :
+							       h->resp_end_ns - w->resp_end_ns;
+
+		if (w->tgid == h->tgid && d < XT_SHADOW_MATCH_NS)
+			return 1;
+	}
+	return 0;
+}
+
 /* Forgets written exchanges: sel's first n leave the pending list. */
 static void drop_written(struct xt_session *s, struct xt_exchange *const *sel, size_t n)
 {
@@ -318,6 +379,9 @@ static void drop_written(struct xt_session *s, struct xt_exchange *const *sel, s
 
 		for (size_t k = 0; k < n && !written; k++)
 			written = s->ex[i] == sel[k];
+		if (written && !s->ex[i]->cipher)
+			s->written[s->n_written++ % XT_WRITTEN] =
+				(struct written){ s->ex[i]->tgid, s->ex[i]->resp_end_ns };
 		if (written)
 			free_exchange(s->ex[i]);
 		else
@@ -343,9 +407,7 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
 		.dropped = s->dropped,
 	};
 	struct xp_clock_anchor now;
-	char path[4200];
 	uint64_t end;
-	int rc;
 
 	if (!a)
 		return -1;
@@ -365,18 +427,12 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
 	}
 	match_shadows(s, sel, n);
 	agent_info(s, sel[0], &in.agent);
-	struct xt_doc *d = xt_turn_build(&in, &end);
+	struct tt_turn *d = xt_turn_build(&in, &end);
 
-	if (!d) {
+	if (!d)
 		fprintf(stderr, "xperf: turn %d: out of memory\n", in.index);
+	if (!d || keep_turn(s, d))
 		return -1;
-	}
-	rc = xt_doc_write(d, s->cfg->out_dir, path, sizeof(path));
-	xt_doc_free(d);
-	if (rc) {
-		fprintf(stderr, "xperf: %s: cannot write turn %d: %s\n", path, in.index, strerror(-rc));
-		return -1;
-	}
 	s->turns++;
 	a->next_start = end;
 	drop_written(s, sel, n);
@@ -388,18 +444,37 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
  * Writes the first turn of one agent if it is over (final: whatever is
  * left). 1 when a turn was written, 0 when none was, -1 on error.
  */
+/* tgid's pending exchanges into sel (s->n_ex + 1 slots); how many. */
+static size_t select_agent(const struct xt_session *s, uint32_t tgid, struct xt_exchange **sel)
+{
+	size_t n_sel = 0;
+
+	for (size_t i = 0; i < s->n_ex; i++)
+		if (s->ex[i]->tgid == tgid)
+			sel[n_sel++] = s->ex[i];
+	return n_sel;
+}
+
 static int flush_agent(struct xt_session *s, uint32_t tgid, int final, uint64_t end_ns, int exited)
 {
-	struct xt_exchange **sel = malloc(s->n_ex * sizeof(*sel));
-	size_t n_sel = 0, n;
+	struct xt_exchange **sel = malloc((s->n_ex + 1) * sizeof(*sel));
+	size_t n_sel, n;
 	int rc = 0;
 
 	if (!sel)
 		return -1;
-	for (size_t i = 0; i < s->n_ex; i++)
-		if (s->ex[i]->tgid == tgid)
-			sel[n_sel++] = s->ex[i];
+	n_sel = select_agent(s, tgid, sel);
 	n = first_group(sel, n_sel);
+	if (n < n_sel) {
+		/* exchanges of this turn still open in the ciphertext tier end now */
+		size_t before = s->n_ex;
+
+		xt_cipher_settle(s->cipher, tgid, sel[n]->req_start_ns);
+		if (s->n_ex != before) {
+			free(sel);
+			return 1; /* the pending list changed: group again */
+		}
+	}
 	if (n < n_sel || final)
 		rc = write_turn(s, sel, n, n_sel, end_ns, exited) ? -1 : 1;
 	free(sel);
@@ -521,7 +596,7 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 	int plain = (covered || s->plain_tgid[e->tgid % XT_PLAIN_PROCS] == e->tgid) &&
 		    !s->cfg->ciphertext;
 
-	if (twin || e->probe) {
+	if (twin || e->probe || (plain && twin_written(s, e))) {
 		if (twin)
 			set_shadow(twin, e);
 		else if (!plain) /* the plaintext tier counts the probes it sees itself */
@@ -653,7 +728,12 @@ int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited)
 	while (s->n_conns)
 		close_conn(s, s->n_conns - 1, end_ns);
 	xt_cipher_flush(s->cipher, end_ns, s->cutting);
-	return flush(s, 1, end_ns, agent_exited);
+	int rc = flush(s, 1, end_ns, agent_exited);
+
+	for (size_t i = 0; i < s->n_held; i++)
+		rc |= store_turn(s, s->held[i]);
+	s->n_held = 0;
+	return rc;
 }
 
 int xt_session_turns(const struct xt_session *s)
@@ -690,5 +770,8 @@ void xt_session_free(struct xt_session *s)
 	xt_sched_free(s->sched);
 	xt_procs_free(&s->procs);
 	xt_cmdset_free(&s->seen);
+	for (size_t i = 0; i < s->n_held; i++)
+		tt_turn_free(s->held[i]);
+	free(s->held);
 	free(s);
 }

@@ -14,6 +14,7 @@
 #define XPERF_ASSEMBLE_SESSION_H
 
 #include "assemble/event.h"
+#include "core/turn.h"
 #include "proto/llm_conn.h"
 
 struct xt_config {
@@ -25,6 +26,15 @@ struct xt_config {
 	int ciphertext;         /* 1: time exchanges from socket events (no plaintext) */
 	int no_clock_anchor;    /* 1: files carry no clock_anchor (a replay: the events were
 				 * recorded on another clock than this machine's now) */
+	/*
+	 * Late records (the binary's GPU merge, assemble/sink_turns.c): while
+	 * hold() returns 1 built turns are kept in memory, and written at
+	 * xt_session_finish; before_write() completes every turn before its
+	 * file is written. Both may be NULL.
+	 */
+	int (*hold)(void *ctx);
+	void (*before_write)(void *ctx, struct tt_turn *t);
+	void *hook_ctx;
 };
 
 struct xt_session;
@@ -41,7 +51,7 @@ void xt_session_set_dropped(struct xt_session *s, uint64_t dropped);
  * 0, or -1 when a file could not be written.
  */
 int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited);
-/* Turn files written so far. */
+/* Turns assembled so far (written, or held for late records). */
 int xt_session_turns(const struct xt_session *s);
 /* Exchanges seen so far. */
 int xt_session_exchanges(const struct xt_session *s);

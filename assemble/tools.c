@@ -4,6 +4,10 @@
  * first XT_TOOL_NEEDLE bytes: a command line is cut at 512 bytes when kept,
  * and a shell wrapper's long prologue can push the command past the cut, so
  * the command is looked for in every process of the tree, not in the root.
+ * A command the shell runs as a builtin (echo, cd, export) leaves no process
+ * of its own: a call still unmatched then takes the first unclaimed tree,
+ * forked after its answer, where a shell's command line was cut (a wrapper's
+ * prologue hid the command).
  */
 #define _GNU_SOURCE
 #include "assemble/tools.h"
@@ -69,6 +73,29 @@ static int tree_runs(const struct xt_procs *procs, const struct xt_proc *root, c
 	return 0;
 }
 
+/* A command line, kept cut, that runs a shell script ("bash -c", "sh -c"...). */
+static int cut_script(const char *line, size_t cap)
+{
+	return strlen(line) >= cap - 1 && strstr(line, "sh -c ");
+}
+
+/* A process whose shell script was cut: what it ran is not in its command line. */
+static int cut_shell(const struct xt_proc *q)
+{
+	return cut_script(q->cmdline, sizeof(q->cmdline)) ||
+	       cut_script(q->last_cmdline, sizeof(q->last_cmdline));
+}
+
+static int tree_cut_shell(const struct xt_procs *procs, const struct xt_proc *root)
+{
+	if (cut_shell(root))
+		return 1;
+	for (size_t i = 0; i < procs->n; i++)
+		if (cut_shell(&procs->p[i]) && xt_procs_descends(procs, procs->p[i].pid, root->pid))
+			return 1;
+	return 0;
+}
+
 static int add(struct xt_tools *out, struct xt_tool t)
 {
 	struct xt_tool *nt = realloc(out->t, (out->n + 1) * sizeof(*nt));
@@ -80,21 +107,41 @@ static int add(struct xt_tools *out, struct xt_tool t)
 	return 0;
 }
 
-/* The first child tree of the turn, not yet claimed, forked after a, running cmd. */
+/*
+ * The first child tree of the turn, not yet claimed, forked after a, running
+ * cmd (cmd NULL: any tree with a cut shell command line).
+ */
 static const struct xt_proc *find_tree(const struct xt_turn_in *in, const char *claimed,
 				       uint64_t a, const char *cmd)
 {
 	char needle[XT_TOOL_NEEDLE + 1];
 
-	snprintf(needle, sizeof(needle), "%s", cmd);
+	snprintf(needle, sizeof(needle), "%s", cmd ? cmd : "");
 	for (size_t k = 0; k < in->procs->n; k++) {
 		const struct xt_proc *p = &in->procs->p[k];
 
-		if (!claimed[k] && xt_turn_child(in, p) && p->fork_ns >= a &&
-		    tree_runs(in->procs, p, needle))
+		if (claimed[k] || !xt_turn_child(in, p) || p->fork_ns < a)
+			continue;
+		if (cmd ? tree_runs(in->procs, p, needle) : tree_cut_shell(in->procs, p))
 			return p;
 	}
 	return NULL;
+}
+
+/* Second pass: shell calls no command line named, in the order they were asked for. */
+static void match_hidden(const struct xt_turn_in *in, char *claimed, struct xt_tools *out)
+{
+	char cmd[1024];
+
+	for (size_t i = 0; i < out->n; i++) {
+		struct xt_tool *t = &out->t[i];
+
+		if (t->proc || !xt_tool_command(t->call, cmd, sizeof(cmd)))
+			continue;
+		t->proc = find_tree(in, claimed, t->ex->resp_end_ns, NULL);
+		if (t->proc)
+			claimed[t->proc - in->procs->p] = 1;
+	}
 }
 
 static int match_calls(const struct xt_turn_in *in, char *claimed, struct xt_tools *out)
@@ -128,6 +175,9 @@ int xt_tools_match(const struct xt_turn_in *in, struct xt_tools *out)
 {
 	char *claimed = calloc(in->procs->n + 1, 1);
 	int rc = claimed ? match_calls(in, claimed, out) : -1;
+
+	if (!rc)
+		match_hidden(in, claimed, out);
 
 	for (size_t k = 0; k < in->procs->n && !rc; k++) {
 		const struct xt_proc *p = &in->procs->p[k];

@@ -157,6 +157,14 @@ static int lay_tool(struct layout *l, const struct xt_tool *t)
 	return add_seg(l, t->call ? SEG_TOOL : SEG_SUBPROC, p->fork_ns, end, NULL, t);
 }
 
+/* The agent ended by a signal: whatever turn it was in was cut, not finished. */
+static int agent_killed(const struct xt_turn_in *in)
+{
+	const struct xt_proc *p = xt_procs_find(in->procs, in->agent.pid);
+
+	return p && p->exited && xt_exit_signal(p->wait_status);
+}
+
 /* Collects the main-line segments and the turn's end. */
 static int lay_out(struct layout *l)
 {
@@ -164,7 +172,7 @@ static int lay_out(struct layout *l)
 	int rc = 0;
 
 	l->end = in->start_ns;
-	l->complete = !in->last || in->agent_exited;
+	l->complete = !in->last || (in->agent_exited && !agent_killed(in));
 	l->tid = in->n_ex ? in->ex[0]->tid : in->agent.pid;
 	if (in->n_ex && in->ex[0]->req_start_ns > in->start_ns)
 		rc |= add_seg(l, SEG_PROMPT, in->start_ns, in->ex[0]->req_start_ns, NULL, NULL);
@@ -172,7 +180,7 @@ static int lay_out(struct layout *l)
 		const struct xt_exchange *e = in->ex[i];
 
 		rc |= add_seg(l, SEG_EXCHANGE, e->req_start_ns, e->resp_end_ns, e, NULL);
-		if (!e->answered)
+		if (!e->answered || e->aborted) /* cut before or during its answer */
 			l->complete = 0;
 		if (!is_side(in, i) && e->answered)
 			rc |= add_seg(l, SEG_PARSE, e->resp_end_ns, parse_end(l, i), e, NULL);
@@ -225,17 +233,18 @@ static void call_attrs(cJSON *at, const struct xt_tool *t, int capture)
 		cJSON_AddNumberToObject(at, "xperf.tool.result.exit_code", t->result->exit_code);
 }
 
-/* What makes a repeat: the command line run, or the call's name and arguments. */
+/*
+ * What makes a repeat: the command the model asked for (a wrapper's command
+ * line is the same for every tool), else the call's name and arguments.
+ */
 static void repeat_key(const struct xt_tool *t, char *buf, size_t cap)
 {
-	if (t->proc)
-		snprintf(buf, cap, "%s", t->proc->cmdline);
-	else
+	if (!xt_tool_command(t->call, buf, cap))
 		snprintf(buf, cap, "%s %s", t->call->name, t->call->args ? t->call->args : "");
 }
 
 /* A tool call the model asked for: failed and repeated ones are waste. */
-static int emit_tool(struct xt_doc *d, const struct layout *l, const struct seg *s)
+static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg *s)
 {
 	const struct xt_tool *t = s->tool;
 	const struct xt_proc *p = t->proc;
@@ -263,7 +272,7 @@ static int emit_tool(struct xt_doc *d, const struct layout *l, const struct seg 
 	if (before > 0)
 		cJSON_AddStringToObject(xt_doc_waste(d, "repeated_tool_call", s->a, id, "repeats",
 						     before),
-					"process.command_line", key);
+					"gen_ai.tool.name", t->call->name);
 	return 0;
 }
 
@@ -272,7 +281,7 @@ static int emit_tool(struct xt_doc *d, const struct layout *l, const struct seg 
  * code is reported, never charged: housekeeping probes fail by design (a
  * `git rev-parse` outside a repository, `rg --version` where it is absent).
  */
-static int emit_subproc(struct xt_doc *d, const struct layout *l, const struct seg *s)
+static int emit_subproc(struct tt_turn *d, const struct layout *l, const struct seg *s)
 {
 	const struct xt_proc *p = s->tool->proc;
 	struct xt_sched_sum buf;
@@ -289,7 +298,7 @@ static int emit_subproc(struct xt_doc *d, const struct layout *l, const struct s
 }
 
 /* A hole in the main line: what the agent did there, from its scheduler state. */
-static int emit_gap(struct xt_doc *d, const struct layout *l, uint64_t a, uint64_t b,
+static int emit_gap(struct tt_turn *d, const struct layout *l, uint64_t a, uint64_t b,
 		    const struct xt_exchange *failed)
 {
 	struct xt_sched_sum buf;
@@ -310,7 +319,7 @@ static int emit_gap(struct xt_doc *d, const struct layout *l, uint64_t a, uint64
 	return id < 0 ? -1 : 0;
 }
 
-static int emit(struct xt_doc *d, const struct layout *l)
+static int emit(struct tt_turn *d, const struct layout *l)
 {
 	const struct xt_exchange *failed = NULL; /* last main exchange, if it failed */
 	uint64_t cursor = l->in->start_ns;
@@ -355,25 +364,28 @@ static int emit(struct xt_doc *d, const struct layout *l)
 }
 
 /* What the turn can say about tools and requests that were no model call. */
-static void quality(struct xt_doc *d, const struct xt_turn_in *in, const struct xt_tools *t)
+static int quality(struct tt_turn *d, const struct xt_turn_in *in, const struct xt_tools *t)
 {
-	cJSON_AddNumberToObject(d->quality, "non_llm_requests", (double)in->non_llm_requests);
-	cJSON_AddStringToObject(d->quality, "tool_identity", t->identity_known ? "model" : "unknown");
+	d->quality.non_llm_requests = in->non_llm_requests;
+	d->quality.has_non_llm_requests = 1;
+	snprintf(d->quality.tool_identity, sizeof(d->quality.tool_identity), "%s",
+		 t->identity_known ? "model" : "unknown");
 	if (!t->identity_known && t->n)
-		xt_doc_warn(d, "tool identity unknown (no plaintext): child processes are "
-			       "agent_subprocess, exit codes not charged as waste");
+		return tt_warn(d, "tool identity unknown (no plaintext): child processes are "
+				  "agent_subprocess, exit codes not charged as waste");
+	return 0;
 }
 
-struct xt_doc *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
+struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 {
 	struct layout l = { .in = in };
-	struct xt_doc *d = NULL;
+	struct tt_turn *d = NULL;
 
 	if (lay_out(&l) == 0) {
 		d = xt_doc_new(in->session_id, in->index, l.complete, in->start_ns, l.end,
 			       &in->agent, in->tier, in->anchor);
 		if (d && emit(d, &l)) {
-			xt_doc_free(d);
+			tt_turn_free(d);
 			d = NULL;
 		}
 	}
@@ -382,14 +394,19 @@ struct xt_doc *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 		xt_tools_free(&l.tools);
 		return NULL;
 	}
-	xt_doc_quality(d, in->dropped, in->truncated);
-	quality(d, in, &l.tools);
+	d->quality.dropped_events = in->dropped;
+	d->quality.truncated_payloads = in->truncated;
+	int rc = quality(d, in, &l.tools) ||
+		 (!xt_sched_known(in->sched, l.tid) &&
+		  tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
+		 (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
+		 tt_turn_categorize(d);
+
 	xt_tools_free(&l.tools);
-	if (!xt_sched_known(in->sched, l.tid))
-		xt_doc_warn(d, "no scheduler data for the agent thread: spans carry no sched");
-	if (!l.complete)
-		xt_doc_warn(d, "turn cut: tracing ended before the turn did");
-	xt_doc_finish(d);
+	if (rc) {
+		tt_turn_free(d);
+		return NULL;
+	}
 	*end_ns = l.end;
 	return d;
 }

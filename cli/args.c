@@ -2,8 +2,12 @@
 /* args.c - see args.h. */
 #include "cli/args.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "lib/exit_codes.h"
 
 int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen)
 {
@@ -18,4 +22,15 @@ int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg,
 		return 0;
 	}
 	return 0;
+}
+
+int xp_arg_dir(const char *cmd, const char *path)
+{
+	struct stat st;
+
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		return 0;
+	fprintf(stderr, "xperf %s: %s: %s\n", cmd, path,
+		errno == ENOENT ? "no such directory" : "not a directory");
+	return XP_EXIT_INVALID;
 }

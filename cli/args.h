@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * args.h - rules every subcommand's parser shares: an option given twice is
- * a usage error (exit 64), never "the last one wins".
+ * a usage error (exit 64), never "the last one wins"; a directory argument
+ * that is missing is invalid input (exit 2), the same in every subcommand.
  */
 #ifndef XPERF_CLI_ARGS_H
 #define XPERF_CLI_ARGS_H
@@ -12,5 +13,11 @@
  * "xperf CMD: OPTION given twice" when it was.
  */
 int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen);
+
+/*
+ * 0 when path is a directory; else prints "xperf CMD: PATH: no such
+ * directory" (or "not a directory") and returns XP_EXIT_INVALID.
+ */
+int xp_arg_dir(const char *cmd, const char *path);
 
 #endif /* XPERF_CLI_ARGS_H */

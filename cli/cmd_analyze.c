@@ -40,7 +40,7 @@ struct args {
 static int parse(int argc, char **argv, struct args *a)
 {
 	static const char *const names[] = { "--format", "--depth", "--measurability",
-					     "--threshold", "-o", NULL };
+					     "--threshold", "-o", "--prices", NULL };
 	unsigned seen = 0;
 
 	xa_options_default(&a->opt);

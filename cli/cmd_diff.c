@@ -3,13 +3,15 @@
  * cmd_diff.c - `xperf diff A B [options]`: what moved between two sessions
  * (or two directories of sessions), per L1/L2/L3 point, with bootstrap
  * confidence intervals over turns (analyze/diff.h). Exit: 0 ok, 1 runtime
- * failure, 2 a side has no valid turn, 64 usage.
+ * failure, 2 a side is missing or has no valid turn, 64 usage.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/diff.h"
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "lib/atomic_file.h"
 
@@ -63,9 +65,12 @@ static int option(struct xa_diff_options *o, const char *k, const char *v, const
 
 int cmd_diff(int argc, char **argv)
 {
+	static const char *const names[] = { "--format", "--resamples", "--seed", "--confidence",
+					     "--min-ms", "--min-rel", "-o", NULL };
 	struct xa_diff_options o;
 	const char *side[2] = { NULL, NULL }, *outp = NULL;
 	struct xa_diff *d = NULL;
+	unsigned seen = 0;
 	int n = 0, rc;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -74,6 +79,10 @@ int cmd_diff(int argc, char **argv)
 	}
 	xa_diff_options_default(&o);
 	for (int i = 1; i < argc; i++) {
+		if (xp_arg_repeated("diff", names, argv[i], &seen)) {
+			usage(stderr);
+			return XP_EXIT_USAGE;
+		}
 		if (argv[i][0] == '-' && (i + 1 == argc || option(&o, argv[i], argv[i + 1], &outp))) {
 			fprintf(stderr, "xperf diff: invalid argument '%s%s%s'\n", argv[i],
 				i + 1 < argc ? " " : "", i + 1 < argc ? argv[i + 1] : "");
@@ -100,14 +109,15 @@ int cmd_diff(int argc, char **argv)
 		size_t len = 0;
 		FILE *mem = open_memstream(&buf, &len);
 
-		rc = !mem || xa_diff_render(d, mem) | fclose(mem) ||
-		     xp_write_file_atomic(outp, buf, len);
+		rc = !mem || xa_diff_render(d, mem) | fclose(mem) ? -ENOMEM
+								   : xp_write_file_atomic(outp, buf, len);
 		free(buf);
 	} else {
-		rc = xa_diff_render(d, stdout);
+		rc = xa_diff_render(d, stdout) ? -EIO : 0;
 	}
 	if (rc)
-		fprintf(stderr, "xperf diff: cannot write the report to %s\n", outp ? outp : "stdout");
+		fprintf(stderr, "xperf diff: %s: %s\n", outp ? outp : "stdout",
+			outp ? xp_out_strerror(rc) : "cannot write the report");
 	xa_diff_free(d);
-	return rc ? XP_EXIT_FAIL : XP_EXIT_OK;
+	return xp_out_exit(rc);
 }

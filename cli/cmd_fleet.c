@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/args.h"
 #include "cli/commands.h"
@@ -95,7 +94,8 @@ static const struct {
 /* 0 ok, -1 usage error (already reported). */
 static int parse(int argc, char **argv, struct args *a)
 {
-	static const char *const names[] = { "--format", "--interval", "--listen", "-o", NULL };
+	static const char *const names[] = { "--format", "--interval", "--listen", "-o", "--prices",
+					     NULL };
 	unsigned seen = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -190,7 +190,6 @@ static int report(const struct args *args)
 int cmd_fleet(int argc, char **argv)
 {
 	struct args a = { .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVAL };
-	struct stat st;
 
 	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		usage(stdout);
@@ -200,11 +199,8 @@ int cmd_fleet(int argc, char **argv)
 		usage(stderr);
 		return XP_EXIT_USAGE;
 	}
-	if (stat(a.dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "xperf fleet: %s: %s\n", a.dir,
-			errno == ENOENT ? "no such directory" : "not a directory");
+	if (xp_arg_dir("fleet", a.dir))
 		return XP_EXIT_INVALID;
-	}
 	if (!strcmp(a.mode, "serve")) {
 		int rc = fleet_serve(a.dir, a.listen, a.interval);
 

@@ -4,8 +4,9 @@
  * (top/top.h). On a terminal: the alternate screen, raw keys (q quit, s next
  * sort key, j/k or arrows select, d detail pane), a new frame every interval
  * and at each key, the size from the terminal (SIGWINCH redraws). --once
- * prints one frame without attributes for scripts. Exit: 0 ok, 1 DIR cannot be
- * read (--once; live, the frame says so until it can), 2 a bad --prices file, 64 usage.
+ * prints one frame without attributes for scripts. Exit: 0 ok, 1 a write failed, 2 DIR
+ * missing or unreadable (--once; live, the frame says so until it can) or a bad --prices
+ * file, 64 usage (a repeated option).
  */
 #include <errno.h>
 #include <poll.h>
@@ -17,6 +18,7 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
 #include "top/top.h"
 
@@ -70,7 +72,13 @@ static int option(struct args *a, const char *k, const char *v)
 
 static int parse(int argc, char **argv, struct args *a)
 {
+	static const char *const names[] = { "--once", "--interval", "--size", "--prices", "--sort",
+					     NULL };
+	unsigned seen = 0;
+
 	for (int i = 1; i < argc; i++) {
+		if (xp_arg_repeated("top", names, argv[i], &seen))
+			return -1;
 		if (!strcmp(argv[i], "--once")) {
 			a->once = 1;
 		} else if (argv[i][0] == '-') {
@@ -182,7 +190,7 @@ int cmd_top(int argc, char **argv)
 	t.sort = a.sort;
 	if (a.once && top_scan(&t)) {
 		fprintf(stderr, "xperf top: %s\n", t.error);
-		rc = XP_EXIT_FAIL;
+		rc = XP_EXIT_INVALID;
 	} else if (a.once) {
 		top_frame(&t, a.cols, a.rows, 0, stdout);
 		rc = fflush(stdout) || ferror(stdout) ? XP_EXIT_FAIL : XP_EXIT_OK;

@@ -2,8 +2,10 @@
 /*
  * cmd_validate.c - `xperf validate FILE|DIR...`: check TurnTrace files.
  *
- * A directory stands for every *.json file below it (sorted; symlinks to
- * files are taken, symlinked directories are not entered). Each error is one line on stdout,
+ * A directory stands for every turn file below it, turn_NNN.json (what
+ * xperf-bpf and the SDK write; capture.json and reports beside them are no
+ * turns), or, where there is none, every *.json (sorted; symlinks to files
+ * are taken, symlinked directories are not entered). Each error is one line on stdout,
  * "path:line:col: /json/pointer: message"; a summary goes to stderr.
  * Exit 0 when every file is valid, 2 when any is not, 64 on usage errors.
  */
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "lib/plural.h"
 #include "schema/validate.h"
 
 struct totals {
@@ -24,14 +27,42 @@ struct totals {
 static struct {
 	char **paths;
 	size_t n, cap;
+	size_t nturns; /* how many are named turn_NNN.json */
 	int oom;
 } found;
+
+/* turn_NNN.json: the name every TurnTrace writer gives a turn file. */
+static int is_turn_name(const char *path)
+{
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t digits = strncmp(base, "turn_", 5) ? 0 : strspn(base + 5, "0123456789");
+
+	return digits && !strcmp(base + 5 + digits, ".json");
+}
+
+/* Keep the turn files only, when there are any. */
+static void keep_turns(void)
+{
+	size_t k = 0;
+
+	if (!found.nturns)
+		return;
+	for (size_t i = 0; i < found.n; i++) {
+		if (is_turn_name(found.paths[i]))
+			found.paths[k++] = found.paths[i];
+		else
+			free(found.paths[i]);
+	}
+	found.n = k;
+}
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: xperf validate FILE|DIR...\n"
-		     "Check TurnTrace v1 files (schema/README.md). A DIR means every *.json\n"
-		     "below it. One line per error: path:line:col: /json/pointer: message.\n"
+		     "Check TurnTrace v1 files (schema/README.md). A DIR means every turn_NNN.json\n"
+		     "below it (a trace directory: capture.json and reports are no turns), or\n"
+		     "every *.json where there is none. One line per error:\n"
+		     "path:line:col: /json/pointer: message.\n"
 		     "Exit status: 0 all valid, 2 some invalid or unreadable, 64 usage error.\n");
 }
 
@@ -73,6 +104,7 @@ static int collect(const char *path, const struct stat *st, int type, struct FTW
 		found.oom = 1;
 		return 1;
 	}
+	found.nturns += is_turn_name(path);
 	found.n++;
 	return 0;
 }
@@ -96,13 +128,14 @@ static void validate_dir(const char *dir, struct totals *t)
 {
 	struct xp_verror e = { .file = dir };
 
-	found.n = 0;
+	found.n = found.nturns = 0;
 	if (nftw(dir, collect, 32, FTW_PHYS) || found.oom) {
 		snprintf(e.msg, sizeof(e.msg), "%s", found.oom ? "out of memory listing files"
 								: "cannot walk the directory");
 	} else if (!found.n) {
 		snprintf(e.msg, sizeof(e.msg), "no *.json file below this directory");
 	} else {
+		keep_turns();
 		qsort(found.paths, found.n, sizeof(*found.paths), by_name);
 		for (size_t i = 0; i < found.n; i++)
 			validate_one(found.paths[i], t);
@@ -150,7 +183,7 @@ int cmd_validate(int argc, char **argv)
 	}
 	free(found.paths);
 	fflush(stdout);
-	fprintf(stderr, "xperf validate: %d file(s), %d invalid, %d error(s)\n", t.files, t.bad,
-		t.errors);
+	fprintf(stderr, "xperf validate: %d file%s, %d invalid, %d error%s\n", t.files,
+		xp_s(t.files), t.bad, t.errors, xp_s(t.errors));
 	return t.bad ? XP_EXIT_INVALID : XP_EXIT_OK;
 }

@@ -51,10 +51,17 @@ expect 2 "analyze session: missing dir" -- $xperf analyze session "$t/nope"; sai
 expect 2 "analyze session: only dangling links" -- $xperf analyze session "$t/session"
 expect 2 "export: session of dangling links" -- $xperf export --format otlp "$t/session"; said turn_001.json
 expect 2 "fleet report: missing dir" -- $xperf fleet report "$t/nope"; said "no such directory"
+expect 2 "diff: missing dir" -- $xperf diff "$t/fleet" "$t/nope"; said "$t/nope: no such directory"
+expect 2 "top --once: missing dir" -- $xperf top "$t/nope" --once; said "$t/nope"
+expect 2 "analyze --prices: missing" -- $xperf analyze turn "$t/turn.json" --prices "$t/nope"
+said "$t/nope"
+expect 2 "analyze --prices FIFO (no hang)" -- $xperf analyze turn "$turn" --prices "$t/fifo"
+said "not a regular file"
+expect 2 "fleet --prices FIFO (no hang)" -- $xperf fleet report "$t/fleet" --prices "$t/fifo"
 expect 2 "validate: missing" -- $xperf validate "$t/nope.json"
 (cd "$t" && timeout 20 "$xperf" validate /dev/zero fifo link nope.json dir empty \
 	>/dev/null 2>err; echo $? >rc)
-[ "$(cat "$t/rc")" = 2 ] && grep -q "6 file(s), 6 invalid" "$t/err" ||
+[ "$(cat "$t/rc")" = 2 ] && grep -q "6 files, 6 invalid" "$t/err" ||
 	{ echo "FAIL: validate count: $(cat "$t/err")"; fail=1; }
 expect 2 "gpu merge: missing --gpu-dir" -- $xperf gpu merge --gpu-dir "$t/nope" "$t/turn.json"
 said "no such directory"
@@ -71,6 +78,7 @@ for o in null full fifo link; do
 	expect 2 "analyze -o $o" -- $xperf analyze turn "$turn" -o "$t/$o"; said "not a regular file"
 	expect 2 "export -o $o" -- $xperf export --format chrome -o "$t/$o" "$turn"
 	expect 2 "fleet report -o $o" -- $xperf fleet report "$t/fleet" -o "$t/$o"
+	expect 2 "diff -o $o" -- $xperf diff "$t/fleet/node1" "$t/fleet/node1" -o "$t/$o"
 	expect 2 "rubric --findings-out $o" -- $xperf rubric --target true --out-dir "$t/rb" \
 		--findings-out "$t/$o"
 	expect 2 "xperf-bpf --raw $o" -- $bpf record -q -o "$t/traces" --raw "$t/$o" -- true

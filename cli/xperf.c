@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/atomic_file.h"
+#include "lib/version.h"
+
 struct command {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -26,7 +29,7 @@ static const struct command commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: xperf <command> [options]\n\ncommands:\n");
+	fprintf(out, "usage: xperf <command> [options]\n       xperf --version\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'xperf <command> --help' describes a command.\n");
@@ -34,12 +37,17 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
+	xp_out_unlink_on_signals();
 	if (argc < 2) {
 		usage(stderr);
 		return XP_EXIT_USAGE;
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
+		return XP_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("xperf %s (TurnTrace schema 1.0)\n", XP_VERSION);
 		return XP_EXIT_OK;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -9,7 +9,7 @@
 # data_quality and has the exchange (response model, tokens) but no request model.
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
-xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+xperf=$run/cli/xperf bpf=$run/cli/xperf-bpf demo=$run/demo
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/big
 rm -rf "$tmp" && mkdir -p "$tmp"
 fails=0 mock=

@@ -12,7 +12,7 @@
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
 src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
-xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+xperf=$run/cli/xperf bpf=$run/cli/xperf-bpf demo=$run/demo
 bun=${XPERF_BUN:-$src/third_party/npm/node_modules/bun/bin/bun.exe}
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/canary
 rm -rf "$tmp" && mkdir -p "$tmp/mock" "$tmp/x"

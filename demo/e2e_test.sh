@@ -12,12 +12,17 @@
 #   curl --http2 against node's http2 server: HTTP/2 in the plaintext tier
 #   attach to a running agent, detach while it still runs: the turns so far, the last
 #     one marked incomplete
+#   fidelity: what real agent CLIs do (probes, a response head 300 ms before the first
+#     token, compressed bodies both ways, a side request, a self-re-exec sandbox wrapper,
+#     failing housekeeping processes) by sample_agent.py --fidelity (python3, libssl)
+#     and clients/bun_agent.js (bun --compile), each traced with and without plaintext,
+#     checked by check_fidelity.py
 # and every TurnTrace file validates (xperf validate). Arguments choose the cases
-# (default: demo attach curl h2 bun; node runs as //demo:e2e_node_test).
+# (default: demo attach curl h2 bun fidelity; node runs as //demo:e2e_node_test).
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
 src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd) # the source tree (for bun)
-xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+xperf=$run/cli/xperf bpf=$run/cli/xperf-bpf demo=$run/demo
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/e2e
 bun=${XPERF_BUN:-$src/third_party/npm/node_modules/bun/bin/bun.exe}
 rm -rf "$tmp" && mkdir -p "$tmp"
@@ -144,6 +149,40 @@ else
 fi
 }
 
-for c in ${*:-demo attach curl h2 bun}; do "case_$c"; done
+# fidelity_run NAME RECORD_OPTION CMD... : the fidelity scenario, PORT and LOG replaced in CMD
+fidelity_run() {
+	local name=$1 opt=$2 d=$tmp/fidelity/$1 args=()
+	shift 2
+	mkdir -p "$d"
+	/usr/bin/python3 "$demo/mock_provider.py" --dir "$d" --scenario fidelity --log "$d/mock.jsonl" &
+	mock=$!
+	for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+	for a in "$@"; do a=${a//PORT/$(cat "$d/port")}; args+=("${a//LOG/$d/agent.jsonl}"); done
+	NODE_EXTRA_CA_CERTS=$d/ca.pem XPERF_SESSION_ID=$name "$bpf" record --quiet $opt -o "$d/out" \
+		-- "${args[@]}" --ca "$d/ca.pem" || fail "$name: record failed"
+	stop_mock
+	echo "== fidelity: $name"
+	python3 "$demo/check_fidelity.py" --traces "$d/out/$name" --mock "$d/mock.jsonl" \
+		--agent "$d/agent.jsonl" || fail "$name: fidelity"
+	validate "$d/out/$name"
+}
+
+case_fidelity() {
+	local agent=("/usr/bin/python3" "$demo/sample_agent.py" --fidelity --port PORT --log LOG)
+	fidelity_run python-plain "" "${agent[@]}"
+	fidelity_run python-cipher --no-plaintext "${agent[@]}"
+	if [ -x "$bun" ]; then
+		(cd "$tmp" && cp "$demo/clients/bun_agent.js" . &&
+			"$bun" build --compile bun_agent.js --outfile bun_agent >/dev/null) ||
+			fail "bun build --compile bun_agent.js"
+		# the tier bun gets by default (plaintext where BoringSSL is located), then sockets only
+		fidelity_run bun-default "" "$tmp/bun_agent" PORT LOG
+		fidelity_run bun-cipher --no-plaintext "$tmp/bun_agent" PORT LOG
+	else
+		fail "bun not installed at $bun (./setup.sh --deps-only installs it)"
+	fi
+}
+
+for c in ${*:-demo attach curl h2 bun fidelity}; do "case_$c"; done
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -5,12 +5,15 @@
 #     listed as recording with the agent's own pid and its turns so far; keys s (sort), d
 #     (detail pane) and q (quit) act; after the run `top --once` shows the mock's token
 #     counts, and the cost is exactly those tokens x the price table;
+#   waste tokens: the demo scenario's failed, cut and retried exchanges and the answers
+#     that asked for the failing and the repeated tool call, from the mock's and the
+#     agent's own logs;
 #   diff: the mock's `steady` and `stall` scenarios (the same nine tool turns; a 300 ms stall
 #     in every answer's stream in the second), twice each, interleaved: the L3 points that
 #     moved are exactly fused.supply.streaming_gap.
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
-xperf=$run/cli/xperf bpf=$run/userspace/xperf-bpf demo=$run/demo
+xperf=$run/cli/xperf bpf=$run/cli/xperf-bpf demo=$run/demo
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/insight
 rm -rf "$tmp" && mkdir -p "$tmp"
 fails=0 mock= pane=xperf-top-$$
@@ -49,7 +52,7 @@ screen >"$tmp/screen1"
 cat "$tmp/screen1"
 [ "$(wc -l <"$tmp/screen1")" -le 24 ] || fail "top: more than 24 lines"
 awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/screen1" || fail "top: wider than 80"
-grep -q "1 sessions, 1 recording" "$tmp/screen1" || fail "top: not recording"
+grep -q "1 session, 1 recording" "$tmp/screen1" || fail "top: not recording"
 row=$(grep "^>live " "$tmp/screen1")
 [ -n "$pid" ] && echo "$row" | grep -qw "$pid" || fail "top: agent pid $pid not on '$row'"
 turns=$(echo "$row" | awk '{ print $4 }')
@@ -83,6 +86,37 @@ assert (tok["input"], tok["output"], tok["unpriced_calls"]) == (tin, tout, 0), t
 assert abs(tok["cost_usd"] - cost) <= 1e-12 * cost, (tok["cost_usd"], cost)
 assert " ended " in once, once
 print("top: %d exchanges, %d + %d tokens, $%.6f, as the mock logged" % (len(ends), tin, tout, cost))
+PY
+
+echo "== waste tokens of the demo scenario = the mock's tokens of the wasted exchanges"
+start_mock "$tmp/m-demo" demo
+agent "$tmp/m-demo" "$tmp/demo" demo 10 || fail "demo: record failed"
+kill "$mock"; wait "$mock" 2>/dev/null; mock=
+"$xperf" analyze session "$tmp/demo/demo" >"$tmp/demo.json" 2>/dev/null || fail "demo: analyze"
+python3 - "$tmp/demo.json" "$tmp/m-demo/mock.jsonl" "$tmp/m-demo/agent.jsonl" <<'PY' || fail "waste tokens"
+import json, sys
+rep = json.load(open(sys.argv[1]))
+ends = [e for e in map(json.loads, open(sys.argv[2])) if e["event"] == "end"]
+tools = [e for e in map(json.loads, open(sys.argv[3])) if e["event"] == "tool"]
+# A whole exchange is waste when it failed or was cut; an answer's output when the tool it
+# asked for failed or repeated an earlier command line (the agent's own log).
+seen, asked_waste, it = set(), [], iter(tools)
+for e in ends:
+    if e["status"] == 200 and e.get("tools"):
+        t = next(it)
+        cmd = " ".join(t["argv"])
+        asked_waste.append(t["exit"] != 0 or cmd in seen)
+        seen.add(cmd)
+    else:
+        asked_waste.append(False)
+whole = [e["status"] >= 400 or e.get("stop_reason") == "max_tokens" for e in ends]
+want_in = sum(e.get("input_tokens", 0) for e, w in zip(ends, whole) if w)
+want_out = sum(e.get("output_tokens", 0) for e, w, a in zip(ends, whole, asked_waste) if w or a)
+got = rep["tokens"]["waste"]
+assert (got["input"], got["output"]) == (want_in, want_out), (got, want_in, want_out)
+assert got["calls"] == sum(1 for w, a in zip(whole, asked_waste) if w or a), got
+print("waste tokens: %d in, %d out in %d calls, as the mock and the agent logged" % (
+    want_in, want_out, got["calls"]))
 PY
 
 echo "== xperf diff: steady vs stall, two runs each, interleaved"

@@ -13,7 +13,8 @@ against it: request_received, first_byte_sent, token_sent (each), end. Events
 that write carry t_ns (just before the write) and t_done_ns (after it): the
 client receives the bytes inside that interval.
 
-  mock_provider.py --dir D [--scenario demo|simple|long|slow|steady|stall] [--log F]
+  mock_provider.py --dir D [--scenario demo|simple|long|slow|steady|stall|stream|fidelity]
+                   [--log F]
                    [--port N] [--bytes DIR]
 Writes D/ca.pem and, once listening, D/port.
 """
@@ -29,6 +30,7 @@ import subprocess
 import sys
 import threading
 import time
+import zlib
 
 # One step per request, in order; when the script is used up, SIMPLE repeats.
 SIMPLE = {"ttft_ms": 60, "gap_ms": 10, "tokens": 12}
@@ -50,8 +52,23 @@ SLOW = [{"ttft_ms": 2000, "gap_ms": 10, "tokens": 4}]
 # in the middle of every answer's stream (fused.supply.streaming_gap) in the second.
 STEADY = [{"ttft_ms": 60, "gap_ms": 8, "tokens": 12, "tool": "true"}] * 9
 STALL = [dict(s, stall_at=6, stall_ms=300) for s in STEADY]
+# Thirty turns whose answers stream for ~0.8 s of each ~1 s: a kill at a random
+# instant most often lands mid-stream (demo/kill_agent_test.sh).
+STREAM = [{"ttft_ms": 50, "gap_ms": 20, "tokens": 40, "tool": "sleep 0.1"}] * 30
+# What real agents meet (sample_agent.py --fidelity): the response head at once and the
+# first token 300 ms later on a keep-alive connection, compressed answers (gzip, br,
+# zstd), a side request beside the main call (the "side" step answers it), a failing
+# tool the model asks for, and a final answer.
+FIDELITY = [
+    {"ttft_ms": 1, "head_first_ms": 300, "gap_ms": 10, "tokens": 6, "tool": "ls /nonexistent-xperf-fidelity"},
+    {"ttft_ms": 120, "gap_ms": 10, "tokens": 8, "encoding": "gzip", "tool": "uname -s"},
+    {"ttft_ms": 150, "gap_ms": 12, "tokens": 10, "encoding": "br", "tool": "echo fidelity"},
+    {"ttft_ms": 60, "gap_ms": 5, "tokens": 4, "encoding": "zstd"},  # the side request
+    {"ttft_ms": 90, "gap_ms": 10, "tokens": 6, "encoding": "zstd"},
+]
 SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW, "steady": STEADY,
-             "stall": STALL}
+             "stall": STALL, "stream": STREAM, "fidelity": FIDELITY}
+LLM_PATHS = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 
 
@@ -150,34 +167,47 @@ class Handler(http.server.BaseHTTPRequestHandler):
             base = os.path.join(self.server.bytes_dir, "conn-%d" % self.client_address[1])
             self.rfile, self.wfile = Tee(self.rfile, base + ".in"), Tee(self.wfile, base + ".out")
 
+    def probe(self, status, obj):
+        """A request that is no model call: answered at once, logged as a probe."""
+        self.server.log("probe", None, method=self.command, path=self.path)
+        self.send_json(status, obj, head_only=self.command == "HEAD")
+
+    def do_HEAD(self):
+        self.probe(200, {})
+
     def do_GET(self):
-        self.send_json(200, {"ok": True})
+        if self.path == "/v1/models":
+            return self.probe(200, {"data": [{"id": "mock-sonnet", "type": "model"}]})
+        self.probe(200, {"ok": True})
 
     def do_POST(self):
         n = int(self.headers.get("content-length") or 0)
-        body = self.rfile.read(n)
+        body = decode(self.headers.get("content-encoding", ""), self.rfile.read(n))
         path = self.path.split("?")[0]  # a query (?key=...) as some SDKs send it
-        api = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}.get(path)
+        api = LLM_PATHS.get(path)
+        if api is None:  # token counting, telemetry: not a model call, no step of the script
+            req = json.loads(body or b"{}")
+            return self.probe(200, {"input_tokens": len(json.dumps(req.get("messages", []))) // 4})
         rid, step = self.server.script.next()
-        t = self.server.log("request_received", rid, path=path, bytes=n)
-        if api is None:
-            return self.send_json(404, {"error": {"type": "not_found"}})
+        t = self.server.log("request_received", rid, path=path, bytes=n,
+                            encoding=self.headers.get("content-encoding", ""),
+                            session=self.headers.get("x-claude-code-session-id", ""))
         req = json.loads(body or b"{}")
         stream = bool(req.get("stream"))
-        time.sleep(step.get("ttft_ms", 50) / 1000.0 - (time.monotonic_ns() - t) / 1e9)
+        time.sleep(max(0.0, step.get("ttft_ms", 50) / 1000.0 - (time.monotonic_ns() - t) / 1e9))
         if step.get("status", 200) != 200:
             return self.send_error_step(rid, api, step)
         r = Reply(self, rid, api, req, step)
         r.stream() if stream else r.whole()
 
-    def send_json(self, status, obj, extra=(), rid=None):
+    def send_json(self, status, obj, extra=(), rid=None, head_only=False):
         """Head and body in one write (logged as first_byte_sent when rid is given)."""
         data = json.dumps(obj).encode()
         head = "HTTP/1.1 %d %s\r\n" % (status, self.responses.get(status, ("",))[0])
         for k, v in list(extra) + [("content-type", "application/json"),
                                    ("content-length", str(len(data)))]:
             head += "%s: %s\r\n" % (k, v)
-        out = head.encode() + b"\r\n" + data
+        out = head.encode() + b"\r\n" + (b"" if head_only else data)
         if rid is None:
             self.wfile.write(out)
         else:
@@ -203,11 +233,15 @@ class Reply:
         self.n = limit if step.get("max_tokens") else min(step.get("tokens", 10), limit)
         self.stop = "max_tokens" if step.get("max_tokens") else ("tool_use" if step.get("tool") else "end_turn")
         self.tool = step.get("tool")
+        self.coder = None
         self.tool_parts = []
         if self.tool:
             arg = json.dumps({"command": self.tool})
             self.tool_parts = [arg[i:i + 12] for i in range(0, len(arg), 12)]
         self.log = h.server.log
+
+    def tool_id(self):
+        return ("toolu_%d" if self.api == "anthropic" else "call_%d") % self.rid
 
     def words(self):
         return [WORDS[i % len(WORDS)] + " " for i in range(self.n)]
@@ -245,13 +279,16 @@ class Reply:
         """The end of the answer: after its last write (logged around it when there is one)."""
         kw = dict(status=200, api=self.api, stream=stream, model=self.model,
                   input_tokens=self.input_tokens, output_tokens=self.output_tokens(),
-                  stop_reason=self.finish_reason(), tools=["bash"] if self.tool else [])
+                  stop_reason=self.finish_reason(), tools=["bash"] if self.tool else [],
+                  tool_command=self.tool, tool_id=self.tool_id() if self.tool else None)
         if last:
             self.log.write(self.h.wfile, last, "end", self.rid, **kw)
         else:
             self.log("end", self.rid, **kw)
 
     def chunk(self, data, prefix=b""):
+        """One chunk of the body, compressed and flushed when the step asks for it."""
+        data = self.coder.push(data) if self.coder else data
         self.h.wfile.write(prefix + b"%x\r\n%s\r\n" % (len(data), data))
 
     def sse(self, name, obj):
@@ -260,11 +297,18 @@ class Reply:
 
     def stream(self):
         events = self.anthropic_events() if self.api == "anthropic" else self.openai_events()
-        h = self.h
         # The head goes out with the first token, in one write: the case where
-        # tracers that look for the head alone lose the first SSE chunk.
+        # tracers that look for the head alone lose the first SSE chunk. With
+        # head_first_ms it goes alone, and the first token that much later.
+        enc = self.encoding()
         head = (b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
-                b"transfer-encoding: chunked\r\ncache-control: no-cache\r\n\r\n")
+                b"transfer-encoding: chunked\r\ncache-control: no-cache\r\n" +
+                (b"content-encoding: %s\r\n" % enc.encode() if enc else b"") + b"\r\n")
+        self.coder = Coder(enc) if enc else None
+        if self.step.get("head_first_ms"):
+            self.log.write(self.h.wfile, head, "head_sent", self.rid)
+            head = b""
+            time.sleep(self.step["head_first_ms"] / 1000.0)
         gap, tok = self.step.get("gap_ms", 10) / 1000.0, 0
         first = True
         for data, is_token in events:
@@ -280,7 +324,14 @@ class Reply:
                 self.log("token_sent", self.rid, t_ns=t0, t_done_ns=t1, i=tok)
                 tok += 1
             first = False
-        self.log_end(stream=True, last=b"0\r\n\r\n")
+        tail = self.coder.finish() if self.coder else b""
+        self.log_end(stream=True, last=(b"%x\r\n%s\r\n" % (len(tail), tail) if tail else b"") +
+                     b"0\r\n\r\n")
+
+    def encoding(self):
+        """The step's content coding, if the client accepts it."""
+        enc = self.step.get("encoding")
+        return enc if enc and enc in self.h.headers.get("accept-encoding", "") else None
 
     def anthropic_events(self):
         """(bytes, is_token) pairs; the first token rides with message_start."""
@@ -321,7 +372,10 @@ class Reply:
             fn = {"arguments": p}
             if i == 0:
                 fn["name"] = "bash"
-            deltas.append(chunk({"tool_calls": [{"index": 0, "function": fn}]}))
+            call = {"index": 0, "function": fn}
+            if i == 0:
+                call["id"] = self.tool_id()
+            deltas.append(chunk({"tool_calls": [call]}))
         start = chunk({"role": "assistant", "content": ""})
         end = chunk({}, self.finish_reason()) + chunk(None, usage={
             "prompt_tokens": self.input_tokens, "completion_tokens": self.output_tokens()})
@@ -329,6 +383,47 @@ class Reply:
         if not deltas:
             return [(start + end, False)]
         return [(start + deltas[0], True)] + [(d, True) for d in deltas[1:]] + [(end, False)]
+
+
+def codecs():
+    """brotli and zstandard come from Debian (python3-brotli, python3-zstandard)."""
+    import brotli
+    import zstandard
+    return brotli, zstandard
+
+
+def decode(encoding, body):
+    """A request body as the agent compressed it."""
+    if encoding == "gzip":
+        return zlib.decompress(body, 16 + zlib.MAX_WBITS)
+    if encoding == "br":
+        return codecs()[0].decompress(body)
+    if encoding == "zstd":
+        return codecs()[1].ZstdDecompressor().decompressobj().decompress(body)
+    return body
+
+
+class Coder:
+    """A streaming compressor flushed after every piece: each event leaves at once."""
+
+    def __init__(self, encoding):
+        self.enc = encoding
+        if encoding == "gzip":
+            self.c = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        elif encoding == "br":
+            self.c = codecs()[0].Compressor()
+        else:
+            self.c = codecs()[1].ZstdCompressor().compressobj()
+
+    def push(self, data):
+        if self.enc == "gzip":
+            return self.c.compress(data) + self.c.flush(zlib.Z_SYNC_FLUSH)
+        if self.enc == "br":
+            return self.c.process(data) + self.c.flush()
+        return self.c.compress(data) + self.c.flush(codecs()[1].COMPRESSOBJ_FLUSH_BLOCK)
+
+    def finish(self):
+        return self.c.flush() if self.enc != "br" else self.c.finish()
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

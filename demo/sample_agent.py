@@ -11,7 +11,15 @@ continues after a max_tokens truncation. It stops at an answer without a tool
 call. A JSON-lines log of what it did (CLOCK_MONOTONIC ns) is the ground
 truth for tool calls, exit codes, retries and turns.
 
-  sample_agent.py --port N --ca CA.pem [--log F] [--max-turns 10]
+  sample_agent.py --port N --ca CA.pem [--log F] [--max-turns 10] [--fidelity]
+
+--fidelity behaves as popular agent CLIs do (mock_provider.py --scenario
+fidelity): a session id header, HEAD and GET probes before the first call,
+housekeeping child processes of its own (some failing, some repeated) every
+turn, tools run through a sandbox wrapper that re-execs this program
+(/proc/self/exe) before `bash -c <long prologue> CMD`, compressed request
+bodies, compressed answers decoded as they stream, and a side request on a
+second connection beside the main call of turn 3.
 """
 import argparse
 import hashlib
@@ -21,12 +29,56 @@ import os
 import ssl
 import subprocess
 import sys
+import threading
 import time
+import uuid
+import zlib
 
 SYSTEM = ("You are a careful coding agent. Use the bash tool to inspect the machine, "
           "then answer briefly.")
 TOOLS = [{"name": "bash", "description": "run a bash command",
           "input_schema": {"type": "object", "properties": {"command": {"type": "string"}}}}]
+# What a sandboxed shell runs before the command (longer than the 1 KiB of argv a capture keeps).
+PROLOGUE = "".join("export XPERF_SANDBOX_%02d=%s\n" % (i, "x" * 40) for i in range(30))
+# The agent's own child processes each turn: probes that fail by design, and repeats.
+HOUSEKEEPING = [["git", "-C", "/", "rev-parse", "--show-toplevel"], ["sh", "-c", "rg --version"],
+                ["getconf", "LONG_BIT"], ["sh", "-c", "ps aux | grep -c sample_agent"]]
+CODINGS = {2: "gzip", 3: "zstd"}  # request bodies compressed on these turns
+
+
+def compress(coding, body):
+    if coding == "gzip":
+        c = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
+        return c.compress(body) + c.flush()
+    import zstandard
+    return zstandard.ZstdCompressor().compress(body)
+
+
+def decoder(coding):
+    """An incremental decoder for a compressed answer (identity: none)."""
+    if coding == "gzip":
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress
+    if coding == "br":
+        import brotli
+        return brotli.Decompressor().process
+    if coding == "zstd":
+        import zstandard
+        return zstandard.ZstdDecompressor().decompressobj().decompress
+    return lambda b: b
+
+
+def sse_lines(resp):
+    """Lines of an SSE answer, decoded from its content coding as the bytes arrive."""
+    dec, buf = decoder(resp.headers.get("content-encoding", "")), b""
+    while True:
+        piece = resp.read1(65536)
+        if not piece:
+            break
+        buf += dec(piece)
+        *lines, buf = buf.split(b"\n")
+        yield from lines
+    if buf:
+        yield buf
 
 
 class Agent:
@@ -40,11 +92,15 @@ class Agent:
         self.history = [{"role": "user", "content": "Which OS is this machine, and is it busy?"}]
         self.max_tokens = a.max_tokens
         self.turn = 0
+        self.a, self.fidelity = a, a.fidelity
+        self.session = str(uuid.uuid4())
+        self.lock = threading.Lock()
 
     def log(self, event, **kw):
         rec = {"event": event, "turn": self.turn, "t_ns": time.monotonic_ns(), **kw}
         if self.log_f:
-            self.log_f.write(json.dumps(rec) + "\n")
+            with self.lock:
+                self.log_f.write(json.dumps(rec) + "\n")
 
     def context(self):
         """Repository context: a digest of the files next to this script."""
@@ -71,22 +127,57 @@ class Agent:
         return json.dumps({"model": "mock-sonnet", "max_tokens": self.max_tokens, "stream": True,
                            "system": system, "tools": TOOLS, "messages": msgs})
 
-    def call(self, body):
+    def headers(self):
+        h = {"content-type": "application/json", "x-api-key": "sk-mock-not-a-secret",
+             "anthropic-version": "2023-06-01"}
+        if self.fidelity:
+            h.update({"x-claude-code-session-id": self.session, "accept-encoding": "gzip, br, zstd"})
+        return h
+
+    def call(self, body, conn=None):
         """One request; returns (status, headers, parsed answer or None)."""
-        self.conn.request("POST", "/v1/messages", body=body, headers={
-            "content-type": "application/json", "x-api-key": "sk-mock-not-a-secret",
-            "anthropic-version": "2023-06-01"})
-        resp = self.conn.getresponse()
+        conn, headers = conn or self.conn, self.headers()
+        coding = CODINGS.get(self.turn) if self.fidelity else None
+        if coding:
+            body, headers["content-encoding"] = compress(coding, body.encode()), coding
+        conn.request("POST", "/v1/messages", body=body, headers=headers)
+        resp = conn.getresponse()
         if resp.status != 200:
             err = json.loads(resp.read() or b"{}")
             return resp.status, resp, err
         return 200, resp, self.parse_stream(resp)
 
+    def probes(self):
+        """What CLIs send before the first model call: a reachability probe, the model list."""
+        for method, path in (("HEAD", "/"), ("GET", "/v1/models")):
+            self.conn.request(method, path, headers=self.headers())
+            resp = self.conn.getresponse()
+            resp.read()
+            self.log("probe", method=method, path=path, status=resp.status)
+
+    def housekeeping(self):
+        """The agent's own processes, none of them asked for by the model."""
+        for argv in HOUSEKEEPING:
+            p = subprocess.run(argv, capture_output=True, cwd="/")
+            self.log("housekeeping", argv=argv, exit=p.returncode)
+
+    def side_request(self):
+        """A small call on a second connection while the main one is in flight."""
+        ctx = ssl.create_default_context(cafile=self.a.ca)
+        conn = http.client.HTTPSConnection("localhost", self.a.port, context=ctx, timeout=30)
+        body = json.dumps({"model": "mock-haiku", "max_tokens": 16, "stream": True, "system": SYSTEM,
+                           "messages": [{"role": "user", "content": "Title for this session?"}]})
+        t0 = time.monotonic_ns()
+        status, _, _ = self.call(body, conn)
+        self.log("llm", status=status, attempt=0, side=True, t_send_ns=t0,
+                 t_done_ns=time.monotonic_ns())
+        conn.close()
+
     @staticmethod
     def parse_stream(resp):
         text, tool_json, tool, stop, usage = [], [], None, None, {}
         event = None
-        for raw in resp:
+        for raw in sse_lines(resp):
             line = raw.decode().rstrip("\r\n")
             if line.startswith("event: "):
                 event = line[7:]
@@ -109,11 +200,17 @@ class Agent:
     def ask(self):
         """Sends the prompt until an answer comes back, honouring 429s."""
         body = self.prompt()
+        side = None
+        if self.fidelity and self.turn == 3:  # the side request starts while this call runs
+            side = threading.Timer(0.05, self.side_request)
+            side.start()
         for attempt in range(5):
             t0 = time.monotonic_ns()
             status, resp, ans = self.call(body)
             self.log("llm", status=status, attempt=attempt, t_send_ns=t0, t_done_ns=time.monotonic_ns())
             if status == 200:
+                if side:
+                    side.join()
                 return ans
             wait_ms = int(resp.headers.get("retry-after-ms") or 1000 * int(resp.headers.get("retry-after", 1)))
             time.sleep(wait_ms / 1000.0)
@@ -121,17 +218,26 @@ class Agent:
 
     def run_tool(self, tool):
         argv = ["bash", "-c", tool["input"]["command"]]
+        if self.fidelity:  # the sandbox wrapper: this program again, then bash
+            argv = ["/proc/self/exe", os.path.abspath(__file__), "--sandbox-exec", "/bin/bash",
+                    "-c", PROLOGUE + tool["input"]["command"]]
         t0 = time.monotonic_ns()
         p = subprocess.run(argv, capture_output=True, text=True)
-        self.log("tool", argv=argv, exit=p.returncode, start_ns=t0, end_ns=time.monotonic_ns())
+        self.log("tool", argv=argv, exit=p.returncode, start_ns=t0, end_ns=time.monotonic_ns(),
+                 tool_id=tool.get("id", ""), command=tool["input"]["command"])
         out = (p.stdout + p.stderr)[-2000:]
         return {"type": "tool_result", "tool_use_id": tool.get("id", ""), "content": out,
                 "is_error": p.returncode != 0}
 
     def run(self, max_turns):
         self.log("start", pid=os.getpid())
+        if self.fidelity:
+            self.log("session", id=self.session)
+            self.probes()
         while self.turn < max_turns:
             self.turn += 1
+            if self.fidelity:
+                self.housekeeping()
             ans = self.ask()
             blocks = [{"type": "text", "text": ans["text"]}]
             if ans["tool"]:
@@ -149,13 +255,22 @@ class Agent:
         return 0
 
 
+def sandbox_exec(argv):
+    """The sandbox wrapper's second stage: set up (nothing here), then become the shell."""
+    os.execv(argv[0], argv)
+
+
 def main():
+    if len(sys.argv) > 2 and sys.argv[1] == "--sandbox-exec":
+        return sandbox_exec(sys.argv[2:])
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--ca", required=True)
     ap.add_argument("--log")
     ap.add_argument("--max-turns", type=int, default=10)
     ap.add_argument("--max-tokens", type=int, default=16)
+    ap.add_argument("--fidelity", action="store_true",
+                    help="probes, housekeeping, a sandbox wrapper, compression, a side request")
     a = ap.parse_args()
     return Agent(a).run(a.max_turns)
 

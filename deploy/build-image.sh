@@ -8,10 +8,10 @@ set -euo pipefail
 tag=${1:-xperf:dev}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-bazel build //cli:xperf //userspace:xperf-bpf >&2
+bazel build //cli:xperf //cli:xperf-bpf >&2
 ctx=$(mktemp -d)
 cp deploy/Dockerfile "$ctx/"
-cp -L bazel-bin/cli/xperf bazel-bin/userspace/xperf-bpf "$ctx/"
+cp -L bazel-bin/cli/xperf bazel-bin/cli/xperf-bpf "$ctx/"
 cp deploy/xperf-node-agent.sh "$ctx/"
 chmod 0755 "$ctx/xperf" "$ctx/xperf-bpf" "$ctx/xperf-node-agent.sh"
 if [ "${STAGE_ONLY:-0}" = 1 ]; then

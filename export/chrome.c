@@ -6,7 +6,8 @@
  * thread that entered it, or its parent's when the file gives none, kept
  * nested per track by lanes.c; a turn is a slice on the session's "turns"
  * track; waste and fused marks are instants; LLM token arrivals a counter.
- * Times are CLOCK_MONOTONIC microseconds with the nanoseconds kept.
+ * Times are whole microseconds of the wall clock, from each turn's clock
+ * anchor (walk.c); a span within one microsecond is an instant.
  */
 #include "export/chrome.h"
 
@@ -21,7 +22,14 @@ static const char *const turn_args[] = { "session_id", "turn_index", "complete",
 /* Span fields left out of a span's args: they are the event's ts, dur, tid and cat. */
 static const char *const span_dropped[] = { "start_ns", "end_ns", "tid", "domain" };
 
-cJSON *xe_chrome_event(const char *ph, int64_t pid, int64_t tid, uint64_t ts_ns, const char *cat,
+uint64_t xe_chrome_us(const struct chrome *c, uint64_t ns)
+{
+	int64_t wall = (int64_t)ns + c->offset;
+
+	return wall > 0 ? (uint64_t)wall / 1000 : 0;
+}
+
+cJSON *xe_chrome_event(const char *ph, int64_t pid, int64_t tid, uint64_t ts_us, const char *cat,
 		       const char *name)
 {
 	cJSON *ev = cJSON_CreateObject();
@@ -29,19 +37,27 @@ cJSON *xe_chrome_event(const char *ph, int64_t pid, int64_t tid, uint64_t ts_ns,
 	cJSON_AddStringToObject(ev, "ph", ph);
 	cJSON_AddNumberToObject(ev, "pid", (double)pid);
 	cJSON_AddNumberToObject(ev, "tid", (double)tid);
-	cJSON_AddItemToObject(ev, "ts", xe_us_raw(ts_ns));
+	cJSON_AddItemToObject(ev, "ts", xe_u64_raw(ts_us));
 	cJSON_AddStringToObject(ev, "cat", cat);
 	cJSON_AddStringToObject(ev, "name", name);
 	return ev;
 }
 
-/* A complete event: ph "X" with its duration. */
-static cJSON *slice(int64_t pid, int64_t tid, uint64_t start, uint64_t end, const char *cat,
-		    const char *name)
+cJSON *xe_chrome_slice(struct chrome *c, struct xe_out *o, int64_t pid, int64_t tid,
+		       uint64_t start, uint64_t end, const char *track, const char *cat,
+		       const char *name, int64_t *drawn)
 {
-	cJSON *ev = xe_chrome_event("X", pid, tid, start, cat, name);
+	uint64_t a = xe_chrome_us(c, start), b = xe_chrome_us(c, end);
+	cJSON *ev;
 
-	cJSON_AddItemToObject(ev, "dur", xe_us_raw(end - start));
+	*drawn = xe_chrome_place(c, o, pid, tid, a, b, track);
+	if (*drawn < 0)
+		return NULL;
+	ev = xe_chrome_event(a < b ? "X" : "i", pid, *drawn, a, cat, name);
+	if (a < b)
+		cJSON_AddItemToObject(ev, "dur", xe_u64_raw(b - a));
+	else
+		cJSON_AddStringToObject(ev, "s", "t");
 	return ev;
 }
 
@@ -70,6 +86,16 @@ int64_t xe_chrome_place(struct chrome *c, struct xe_out *o, int64_t pid, int64_t
 		snprintf(name, sizeof(name), p.lane ? "%s (overlap %d)" : "%s", track, p.lane);
 		xe_chrome_meta(o, "thread_name", pid, p.tid, name);
 	}
+	if (p.is_new && tid == XE_TID_TURNS && !p.lane) { /* the turns first, above the threads */
+		cJSON *ev = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(ev, "ph", "M");
+		cJSON_AddStringToObject(ev, "name", "thread_sort_index");
+		cJSON_AddNumberToObject(ev, "pid", (double)pid);
+		cJSON_AddNumberToObject(ev, "tid", (double)tid);
+		cJSON_AddNumberToObject(cJSON_AddObjectToObject(ev, "args"), "sort_index", -1);
+		xe_put(o, ev);
+	}
 	return p.tid;
 }
 
@@ -78,6 +104,7 @@ static int put_turn(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
 	char name[320];
 	cJSON *ev, *args;
+	int64_t drawn;
 
 	if (t->first_of_session) {
 		snprintf(name, sizeof(name), "%s %s",
@@ -85,10 +112,11 @@ static int put_turn(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 			 t->session_id);
 		xe_chrome_meta(o, "process_name", t->session, 0, name);
 	}
-	if (xe_chrome_place(c, o, t->session, XE_TID_TURNS, t->start, t->end, "turns") < 0)
-		return -1;
 	snprintf(name, sizeof(name), "turn %lld", (long long)t->turn_index);
-	ev = slice(t->session, XE_TID_TURNS, t->start, t->end, "turn", name);
+	ev = xe_chrome_slice(c, o, t->session, XE_TID_TURNS, t->start, t->end, "turns", "turn", name,
+			     &drawn);
+	if (!ev)
+		return -1;
 	args = cJSON_AddObjectToObject(ev, "args");
 	for (size_t i = 0; i < sizeof(turn_args) / sizeof(turn_args[0]); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(t->doc, turn_args[i]);
@@ -116,21 +144,27 @@ static void span_threads(const struct xe_turn *t, int64_t agent_pid, int64_t *th
 	}
 }
 
-static cJSON *span_event(const struct xe_span *s, int64_t pid, int64_t tid)
+/* The span's event (placed on its thread's track, *drawn: the tid it is on) and args. */
+static cJSON *span_event(struct chrome *c, struct xe_out *o, const struct xe_span *s, int64_t pid,
+			 int64_t tid, const char *track, int64_t *drawn)
 {
 	char name[160], why[64];
 	const char *l3 = xe_span_l3_home(s->item);
 	const char *domain =
 		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->item, "domain"));
-	cJSON *args = cJSON_Duplicate(s->item, 1), *ev;
+	cJSON *args, *ev;
 
 	xe_span_name(s->item, name, sizeof(name));
-	ev = slice(pid, tid, s->start, s->end, domain, name);
+	ev = xe_chrome_slice(c, o, pid, tid, s->start, s->end, track, domain, name, drawn);
+	if (!ev)
+		return NULL;
+	args = cJSON_Duplicate(s->item, 1);
 	for (size_t i = 0; i < sizeof(span_dropped) / sizeof(span_dropped[0]); i++)
 		cJSON_DeleteItemFromObjectCaseSensitive(args, span_dropped[i]);
 	/* shown as the "tokens received" counter */
 	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(args, "attributes"),
 						"xperf.token_times_ns");
+	xp_json_add_u64(args, "dur_ns", s->end - s->start); /* the microsecond grid rounds it */
 	if (l3)
 		cJSON_AddStringToObject(args, "l3_home", l3);
 	if (xe_span_failed(s->item, why, sizeof(why)))
@@ -139,54 +173,113 @@ static cJSON *span_event(const struct xe_span *s, int64_t pid, int64_t tid)
 	return ev;
 }
 
-static void put_count(struct xe_out *o, int64_t pid, uint64_t ts, int n)
-{
-	cJSON *ev = xe_chrome_event("C", pid, 0, ts, "intelligent", "tokens received");
+/* A change of the token counter: +1 at a token, -n at the end of a call that received n. */
+struct token_step {
+	uint64_t us;
+	int delta;
+};
 
-	cJSON_AddNumberToObject(cJSON_AddObjectToObject(ev, "args"), "tokens", n);
-	xe_put(o, ev);
+static int by_us(const void *a, const void *b)
+{
+	const struct token_step *x = a, *y = b;
+
+	return (x->us > y->us) - (x->us < y->us);
 }
 
-/* Tokens received so far in an LLM span, from 0 at its start. */
-static void put_tokens(const struct xe_span *s, int64_t pid, struct xe_out *o)
+/* The token steps of the turn's LLM calls (their xperf.token_times_ns); NULL on memory. */
+static struct token_step *token_steps(const struct chrome *c, const struct xe_turn *t, size_t *n)
 {
-	const cJSON *times = xe_attr(s->item, "xperf.token_times_ns"), *v;
-	uint64_t t;
-	int n = 0;
+	size_t cap = 1;
+	struct token_step *st;
 
-	if (!cJSON_GetArraySize(times))
-		return;
-	if (!xp_json_get_u64(cJSON_GetArrayItem(times, 0), &t) && t > s->start)
-		put_count(o, pid, s->start, 0);
-	cJSON_ArrayForEach(v, times) {
-		if (!xp_json_get_u64(v, &t))
-			put_count(o, pid, t, ++n);
+	for (size_t i = 0; i < t->nspans; i++)
+		cap += (size_t)cJSON_GetArraySize(xe_attr(t->spans[i].item, "xperf.token_times_ns")) + 2;
+	if (!(st = malloc(cap * sizeof(*st))))
+		return NULL;
+	*n = 0;
+	for (size_t i = 0; i < t->nspans; i++) {
+		const cJSON *times = xe_attr(t->spans[i].item, "xperf.token_times_ns"), *v;
+		int k = 0;
+
+		if (!cJSON_GetArraySize(times))
+			continue;
+		st[(*n)++] = (struct token_step){ xe_chrome_us(c, t->spans[i].start), 0 };
+		cJSON_ArrayForEach(v, times) {
+			uint64_t ns = 0;
+
+			xp_json_get_u64(v, &ns); /* validated: an integer >= 0 */
+			st[(*n)++] = (struct token_step){ xe_chrome_us(c, ns), 1 };
+			k++;
+		}
+		st[(*n)++] = (struct token_step){ xe_chrome_us(c, t->spans[i].end), -k };
 	}
+	qsort(st, *n, sizeof(*st), by_us); /* equal stamps: the sum is what is drawn */
+	return st;
+}
+
+/*
+ * Counter "tokens received": the tokens the session's LLM calls in flight have
+ * received, one value per microsecond where it changes; 0 when a call starts
+ * with none in flight and again when the last call in flight ends.
+ */
+static int put_tokens(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
+{
+	size_t n = 0;
+	struct token_step *st = token_steps(c, t, &n);
+	int64_t value = 0;
+
+	if (!st)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		value += st[i].delta;
+		if (i + 1 == n || st[i + 1].us != st[i].us) {
+			cJSON *ev = xe_chrome_event("C", t->session, 0, st[i].us, "intelligent",
+						    "tokens received");
+
+			cJSON_AddNumberToObject(cJSON_AddObjectToObject(ev, "args"), "tokens",
+						(double)value);
+			xe_put(o, ev);
+		}
+	}
+	free(st);
+	return 0;
+}
+
+/* The track a span is drawn on: the agent's main thread, a tool's process, another thread. */
+static void track_name(const struct xe_span *s, int64_t tid, int64_t agent, char *out, size_t len)
+{
+	const char *tool = cJSON_GetStringValue(xe_attr(s->item, "tool.name"));
+
+	if (tid == agent)
+		snprintf(out, len, "main thread %lld", (long long)tid);
+	else if (tool)
+		snprintf(out, len, "tool %s (pid %lld)", tool, (long long)tid);
+	else
+		snprintf(out, len, "thread %lld", (long long)tid);
 }
 
 static int put_spans(struct chrome *c, const struct xe_turn *t, struct xe_out *o, int64_t *drawn)
 {
 	int64_t agent = (int64_t)xe_u64(cJSON_GetObjectItemCaseSensitive(t->doc, "agent"), "pid");
-	char track[64];
+	char track[192];
 
 	span_threads(t, agent, drawn);
 	for (size_t i = 0; i < t->nspans; i++) {
 		const struct xe_span *s = &t->spans[i];
+		cJSON *ev;
 
-		snprintf(track, sizeof(track), "%s %lld",
-			 drawn[i] == agent ? "main thread" : "thread", (long long)drawn[i]);
-		drawn[i] = xe_chrome_place(c, o, t->session, drawn[i], s->start, s->end, track);
-		if (drawn[i] < 0)
+		track_name(s, drawn[i], agent, track, sizeof(track));
+		ev = span_event(c, o, s, t->session, drawn[i], track, &drawn[i]);
+		if (!ev)
 			return -1;
-		xe_put(o, span_event(s, t->session, drawn[i]));
-		put_tokens(s, t->session, o);
+		xe_put(o, ev);
 	}
-	return 0;
+	return put_tokens(c, t, o);
 }
 
 /* Marks as instants: on their span's track, or process-wide when they name none. */
-static void put_marks(const struct xe_turn *t, struct xe_out *o, const int64_t *drawn,
-		      const char *key, const char *cat)
+static void put_marks(const struct chrome *c, const struct xe_turn *t, struct xe_out *o,
+		      const int64_t *drawn, const char *key, const char *cat)
 {
 	const cJSON *m;
 	char name[80];
@@ -199,7 +292,7 @@ static void put_marks(const struct xe_turn *t, struct xe_out *o, const int64_t *
 		snprintf(name, sizeof(name), "%s: %s", cat,
 			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "kind")));
 		ev = xe_chrome_event("i", t->session, ix >= 0 ? drawn[ix] : XE_TID_TURNS,
-				     xe_u64(m, "t_ns"), cat, name);
+				     xe_chrome_us(c, xe_u64(m, "t_ns")), cat, name);
 		cJSON_AddStringToObject(ev, "s", ix >= 0 ? "t" : "p");
 		cJSON_DeleteItemFromObjectCaseSensitive(args, "t_ns");
 		cJSON_AddItemToObject(ev, "args", args);
@@ -213,9 +306,10 @@ static int chrome_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 	int64_t *drawn = calloc(t->nspans + 1, sizeof(*drawn));
 	int rc = -1;
 
+	c->offset = t->offset;
 	if (drawn && !put_turn(c, t, o) && !put_spans(c, t, o, drawn)) {
-		put_marks(t, o, drawn, "waste_marks", "waste");
-		put_marks(t, o, drawn, "fused_marks", "fused");
+		put_marks(c, t, o, drawn, "waste_marks", "waste");
+		put_marks(c, t, o, drawn, "fused_marks", "fused");
 		rc = xe_chrome_gpu(c, t, o);
 	}
 	free(drawn);
@@ -226,7 +320,8 @@ static int chrome_begin(void *st, struct xe_out *o)
 {
 	(void)st;
 	xe_puts(o, "{\"displayTimeUnit\":\"ms\",\"otherData\":{\"producer\":\"xperf export\","
-		   "\"clock\":\"CLOCK_MONOTONIC\"},\"traceEvents\":[\n");
+		   "\"clock\":\"Unix-epoch microseconds: CLOCK_MONOTONIC placed by each boot's "
+		   "clock_anchor\"},\"traceEvents\":[\n");
 	xe_out_list_reset(o);
 	return 0;
 }

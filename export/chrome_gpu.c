@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/json_int.h"
+
 /* Activity kinds that are host calls, not device work. */
 static const char *const host_kinds[] = { "launch", "sync", "overhead" };
 
@@ -78,23 +80,23 @@ static int put_activity(struct chrome *c, struct act *a, struct xe_out *o)
 	if (name_device(c, o, a->pid))
 		return -1;
 	snprintf(track, sizeof(track), a->host ? "host calls" : "stream %lld", (long long)stream);
-	a->tid = xe_chrome_place(c, o, a->pid, a->host ? XE_TID_GPU_HOST : stream, a->start, a->end,
-				 track);
-	if (a->tid < 0)
+	ev = xe_chrome_slice(c, o, a->pid, a->host ? XE_TID_GPU_HOST : stream, a->start, a->end,
+			     track, "gpu", name ? name : a->kind, &a->tid);
+	if (!ev)
 		return -1;
-	ev = xe_chrome_event("X", a->pid, a->tid, a->start, "gpu", name ? name : a->kind);
-	cJSON_AddItemToObject(ev, "dur", xe_us_raw(a->end - a->start));
 	args = cJSON_Duplicate(a->item, 1);
 	cJSON_DeleteItemFromObjectCaseSensitive(args, "start_ns");
 	cJSON_DeleteItemFromObjectCaseSensitive(args, "end_ns");
+	xp_json_add_u64(args, "dur_ns", a->end - a->start);
 	cJSON_AddItemToObject(ev, "args", args);
 	xe_put(o, ev);
 	return 0;
 }
 
-static void put_flow_end(struct xe_out *o, const char *ph, int64_t id, const struct act *a)
+static void put_flow_end(const struct chrome *c, struct xe_out *o, const char *ph, int64_t id,
+			 const struct act *a)
 {
-	cJSON *ev = xe_chrome_event(ph, a->pid, a->tid, a->start, "gpu", "launch");
+	cJSON *ev = xe_chrome_event(ph, a->pid, a->tid, xe_chrome_us(c, a->start), "gpu", "launch");
 
 	cJSON_AddNumberToObject(ev, "id", (double)id);
 	if (!strcmp(ph, "f"))
@@ -123,8 +125,8 @@ static int put_flows(struct chrome *c, struct act *a, size_t n, struct xe_out *o
 		hit = bsearch(&pk, ix, nl, sizeof(*ix), by_launch_corr);
 		if (!hit)
 			continue;
-		put_flow_end(o, "s", ++c->flows, *hit);
-		put_flow_end(o, "f", c->flows, &a[i]);
+		put_flow_end(c, o, "s", ++c->flows, *hit);
+		put_flow_end(c, o, "f", c->flows, &a[i]);
 	}
 	free(ix);
 	return 0;

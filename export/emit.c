@@ -48,10 +48,10 @@ void xe_out_list_reset(struct xe_out *o)
 	o->nitems = 0;
 }
 
-cJSON *xe_us_raw(uint64_t ns)
+cJSON *xe_u64_raw(uint64_t v)
 {
-	char text[32];
+	char text[24];
 
-	snprintf(text, sizeof(text), "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+	snprintf(text, sizeof(text), "%" PRIu64, v);
 	return cJSON_CreateRaw(text);
 }

@@ -12,21 +12,26 @@ cli=cli/xperf
 check=export/check_export.py
 ws=$(cd "$(dirname "$(readlink -f export/otlp_proto_check.js)")/.." && pwd)
 export NODE_PATH=$ws/third_party/npm/node_modules
-if [ ! -f "$NODE_PATH/@opentelemetry/otlp-transformer/build/src/generated/root.js" ]; then
-	echo "FAIL: @opentelemetry/otlp-transformer is not installed in $NODE_PATH: run ./setup.sh --deps-only"
-	exit 1
-fi
+for f in @opentelemetry/otlp-transformer/build/src/generated/root.js speedscope/dist/release/index.html; do
+	if [ ! -f "$NODE_PATH/$f" ]; then
+		echo "FAIL: ${f%%/*} is not installed in $NODE_PATH: run ./setup.sh --deps-only"
+		exit 1
+	fi
+done
+command -v chromium >/dev/null || { echo "FAIL: chromium is not installed: run ./setup.sh --deps-only"; exit 1; }
 tmp=$TEST_TMPDIR
 offset=1700000000000000000
 fail() { echo "FAIL: $*"; exit 1; }
+speedscope() { python3 export/speedscope_check.py "$NODE_PATH/speedscope" "$1"; }
 
-both() { # name, inputs...: export both formats, check each
+both() { # name, inputs...: export both formats, check each (set -e does not reach in here: `|| return`)
 	local name=$1
 	shift
-	"$cli" export --format chrome -o "$tmp/$name.chrome.json" "$@"
-	python3 "$check" chrome "$tmp/$name.chrome.json" "$@" | sed "s/^/$name: /"
-	"$cli" export --format otlp --clock-offset-ns $offset -o "$tmp/$name.otlp.json" "$@"
-	python3 "$check" otlp $offset "$tmp/$name.otlp.json" "$@" | sed "s/^/$name: /"
+	"$cli" export --format chrome --clock-offset-ns $offset -o "$tmp/$name.chrome.json" "$@" || return
+	python3 "$check" chrome $offset "$tmp/$name.chrome.json" "$@" | sed "s/^/$name: /" || return
+	speedscope "$tmp/$name.chrome.json" | sed "s/^/$name: /" || return
+	"$cli" export --format otlp --clock-offset-ns $offset -o "$tmp/$name.otlp.json" "$@" || return
+	python3 "$check" otlp $offset "$tmp/$name.otlp.json" "$@" | sed "s/^/$name: /" || return
 	node export/otlp_proto_check.js "$tmp/$name.otlp.json" | sed "s/^/$name: /"
 }
 
@@ -52,14 +57,26 @@ spans = [s for rs in json.load(open(sys.argv[1]))["resourceSpans"]
 # the SDK's failing tool call and the demo's failing ls: status ERROR with the exit code
 bad = [s for s in spans if s.get("status", {}).get("code") == 2]
 assert any("exit code" in s["status"]["message"] for s in bad), bad
-assert any(s["kind"] == 3 and s["name"] == "llm_inference" for s in spans)
-print("all: %d spans, %d with status ERROR" % (len(spans), len(bad)))
+assert any(s["kind"] == 3 and s["name"].startswith("chat ") for s in spans)
+# OpenTelemetry GenAI conventions: no metric name as a span attribute, no pre-GenAI tool name,
+# no port in server.address, token usage only on GenAI operations (backends sum it)
+keys = {a["key"]: a["value"] for s in spans for a in s.get("attributes", [])}
+assert not {"tool.name", "gen_ai.server.time_to_first_token"} & set(keys), keys.keys()
+for s in spans:
+    a = {x["key"]: x["value"] for x in s.get("attributes", [])}
+    host = a.get("server.address", {}).get("stringValue", "")
+    assert host.count(":") != 1 and "[" not in host, a  # an IPv6 address has 2+ colons
+    assert "gen_ai.operation.name" in a or not any(k.startswith("gen_ai.usage.") for k in a), s
+ops = sorted({a["value"]["stringValue"] for s in spans for a in s.get("attributes", [])
+              if a["key"] == "gen_ai.operation.name"})
+assert ops == ["chat", "execute_tool", "invoke_agent"], ops
+print("all: %d spans, %d with status ERROR, operations %s" % (len(spans), len(bad), ops))
 PY
 
 # The same files give the same bytes (ids derive from session id and turn index).
 "$cli" export --format otlp --clock-offset-ns $offset "${inputs[@]}" >"$tmp/again.json"
 cmp -s "$tmp/again.json" "$tmp/all.otlp.json" || fail "otlp output not deterministic"
-"$cli" export --format chrome "${inputs[@]}" | cmp -s - "$tmp/all.chrome.json" ||
+"$cli" export --format chrome --clock-offset-ns $offset "${inputs[@]}" | cmp -s - "$tmp/all.chrome.json" ||
 	fail "chrome output not deterministic"
 
 # Default clock offset: this boot's, so a turn the SDK wrote just now is dated now.
@@ -98,6 +115,11 @@ for d, r in zip(sdk, roots(out[1])):
 print("clock anchors: another boot's file at its anchor, %d SDK turns at their boot's" % len(sdk))
 PY
 
+"$cli" export --format chrome -o "$tmp/anchored.chrome.json" schema/testdata/valid/llm_turn_full.json "$sdk"
+python3 "$check" chrome anchors "$tmp/anchored.chrome.json" schema/testdata/valid/llm_turn_full.json "$sdk" |
+	sed "s/^/anchored: /"
+speedscope "$tmp/anchored.chrome.json" | sed "s/^/anchored: /"
+
 # Spans overlapping without nesting on one thread: the second goes to an overflow lane.
 grep -q '"name":"main thread 1 (overlap 1)"' "$tmp/overlap.chrome.json" ||
 	fail "overlap.json: no overflow lane"
@@ -132,3 +154,18 @@ expect 0 "" --format chrome -- analyze/testdata/gpu.json
 [ ! -e "$tmp/never.json" ] || fail "-o file written for invalid input"
 ! ls "$tmp" | grep -q '\.tmp\.' || fail "temp files left behind: $(ls "$tmp")"
 echo "exit codes, one-line errors, nothing written on failure: ok"
+
+# The cost of an LLM call (xperf.cost.usd) is the analyzer's, exactly: both price the
+# call's tokens with the shipped table (analyze/README.md, "Tokens and cost").
+"$cli" export --format otlp -o "$tmp/cost.otlp.json" analyze/testdata/full.json
+"$cli" analyze turn analyze/testdata/full.json >"$tmp/cost.analyze.json"
+python3 - "$tmp/cost.otlp.json" "$tmp/cost.analyze.json" <<'PY' || fail "xperf.cost.usd"
+import json, sys
+otlp, rep = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+got = {sp["name"]: a["value"]["doubleValue"]
+       for rs in otlp["resourceSpans"] for ss in rs["scopeSpans"] for sp in ss["spans"]
+       for a in sp["attributes"] if a["key"] == "xperf.cost.usd"}
+want = [c["cost_usd"] for c in rep["llm_calls"] if not c["unpriced_calls"]]
+assert sorted(got.values()) == sorted(want) and len(want) == 1, (got, want)
+print("xperf.cost.usd: %s = the analyzer's" % got)
+PY

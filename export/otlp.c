@@ -17,16 +17,42 @@
 
 #include "export/export.h"
 #include "export/walk.h"
+#include "lib/host_port.h"
+#include "lib/version.h"
 
 #define SPAN_KIND_INTERNAL 1
 #define SPAN_KIND_CLIENT 3
 #define STATUS_CODE_ERROR 2
 
-/* Stages whose span is a call to a remote service (the LLM provider); others are INTERNAL. */
-static const struct {
-	const char *stage;
+/*
+ * The stages that are GenAI operations (OpenTelemetry GenAI semantic conventions):
+ * span name "{operation} {subject}" (the first subject attribute the span or its
+ * agent has), gen_ai.operation.name, kind (CLIENT: a call to a remote service).
+ * Other stages are xperf's own INTERNAL spans named by their stage.
+ */
+static const struct operation {
+	const char *stage, *name;
+	const char *subject[3];
 	int kind;
-} stage_kinds[] = { { "llm_inference", SPAN_KIND_CLIENT } };
+} operations[] = {
+	{ "llm_inference", "chat", { "gen_ai.request.model", "gen_ai.response.model", NULL },
+	  SPAN_KIND_CLIENT },
+	{ "tool_call", "execute_tool", { "tool.name", NULL }, SPAN_KIND_INTERNAL },
+};
+
+/* LLM endpoints that are no chat: url.path suffix -> gen_ai.operation.name. */
+static const struct {
+	const char *path_suffix, *name;
+} completion_paths[] = { { "/api/generate", "text_completion" },
+			 { "/v1/completions", "text_completion" } };
+
+/* File attributes whose OpenTelemetry name differs (TTFT: the metric's name is no span attribute). */
+static const struct {
+	const char *file, *otlp;
+} renames[] = {
+	{ "tool.name", "gen_ai.tool.name" },
+	{ "gen_ai.server.time_to_first_token", "gen_ai.response.time_to_first_chunk" },
+};
 
 /* Span members shown as attributes under these names (the open maps get a prefix). */
 static const struct {
@@ -111,14 +137,92 @@ static void add_time(cJSON *obj, const char *key, uint64_t mono, int64_t offset)
 	cJSON_AddStringToObject(obj, key, text);
 }
 
-static int kind_of(const cJSON *span)
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct operation *operation_of(const cJSON *span)
 {
 	const char *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage"));
 
-	for (size_t i = 0; stage && i < sizeof(stage_kinds) / sizeof(stage_kinds[0]); i++)
-		if (!strcmp(stage, stage_kinds[i].stage))
-			return stage_kinds[i].kind;
-	return SPAN_KIND_INTERNAL;
+	for (size_t i = 0; stage && i < COUNT(operations); i++)
+		if (!strcmp(stage, operations[i].stage))
+			return &operations[i];
+	return NULL;
+}
+
+static const char *operation_name(const struct operation *op, const cJSON *span)
+{
+	const char *path = cJSON_GetStringValue(xe_attr(span, "url.path"));
+	size_t len = path ? strlen(path) : 0;
+
+	for (size_t i = 0; path && i < COUNT(completion_paths); i++) {
+		size_t n = strlen(completion_paths[i].path_suffix);
+
+		if (len >= n && !strcmp(path + len - n, completion_paths[i].path_suffix))
+			return completion_paths[i].name;
+	}
+	return op->name;
+}
+
+/* "{operation} {subject}", or the operation alone when no subject is known. */
+static void operation_span_name(const struct operation *op, const char *opname,
+				const cJSON *span, const char *agent_model, char *out, size_t len)
+{
+	const char *subject = NULL;
+
+	for (size_t i = 0; !subject && op->subject[i]; i++)
+		subject = cJSON_GetStringValue(xe_attr(span, op->subject[i]));
+	if (!subject && op->kind == SPAN_KIND_CLIENT)
+		subject = agent_model;
+	snprintf(out, len, "%s%s%s", opname, subject && *subject ? " " : "",
+		 subject ? subject : "");
+}
+
+/* server.address "host:port" (older files) as server.address + server.port. */
+static void server_attrs(cJSON *attrs, const cJSON *map, const cJSON *v)
+{
+	char host[256];
+	int port;
+
+	xp_host_port(cJSON_GetStringValue(v), host, sizeof(host), &port);
+	xe_otlp_attr_str(attrs, "server.address", host);
+	if (port && !cJSON_GetObjectItemCaseSensitive(map, "server.port"))
+		xe_otlp_attr_int(attrs, "server.port", port);
+}
+
+/*
+ * The file's attributes under their OpenTelemetry names (a name the file also gives
+ * is kept). gen_ai.usage.* belongs on GenAI operations only (backends sum it over
+ * spans): on xperf's own spans (prompt assembly, decode...) the tokens their work
+ * measured become xperf.usage.*.
+ */
+static void file_attrs(cJSON *attrs, const cJSON *map, int operation)
+{
+	static const char usage[] = "gen_ai.usage.";
+	const cJSON *m;
+	char moved[160];
+
+	cJSON_ArrayForEach(m, map) {
+		const char *key = m->string;
+		size_t i = 0;
+
+		if (!operation && !strncmp(key, usage, sizeof(usage) - 1)) {
+			snprintf(moved, sizeof(moved), "xperf.usage.%s", key + sizeof(usage) - 1);
+			xe_otlp_attr(attrs, moved, m);
+			continue;
+		}
+
+		while (i < COUNT(renames) && strcmp(key, renames[i].file))
+			i++;
+		if (i < COUNT(renames)) {
+			if (cJSON_GetObjectItemCaseSensitive(map, renames[i].otlp))
+				continue;
+			key = renames[i].otlp;
+		}
+		if (!strcmp(key, "server.address"))
+			server_attrs(attrs, map, m);
+		else
+			xe_otlp_attr(attrs, key, m);
+	}
 }
 
 static cJSON *event_of(const struct mark *m, int64_t offset)
@@ -169,18 +273,32 @@ static cJSON *span_head(struct ids tr, int64_t id, int64_t parent, const char *n
 	return sp;
 }
 
-static cJSON *file_span(const struct xe_span *s, struct ids tr, int64_t offset)
+static cJSON *file_span(const struct xe_turn *t, const struct xe_span *s, struct ids tr,
+			int64_t offset)
 {
 	const cJSON *sched = cJSON_GetObjectItemCaseSensitive(s->item, "sched");
 	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(s->item, "counters");
-	const char *l3 = xe_span_l3_home(s->item);
+	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
+	const struct operation *op = operation_of(s->item);
+	const char *l3 = xe_span_l3_home(s->item), *opname = op ? operation_name(op, s->item) : NULL;
 	char name[160], why[64];
 	cJSON *sp, *attrs;
 
-	xe_span_name(s->item, name, sizeof(name));
-	sp = span_head(tr, s->id, s->parent, name, kind_of(s->item), s->start, s->end, offset);
+	if (op)
+		operation_span_name(op, opname, s->item,
+				    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(agent, "model")),
+				    name, sizeof(name));
+	else
+		xe_span_name(s->item, name, sizeof(name));
+	sp = span_head(tr, s->id, s->parent, name, op ? op->kind : SPAN_KIND_INTERNAL, s->start,
+		       s->end, offset);
 	attrs = cJSON_AddArrayToObject(sp, "attributes");
-	xe_otlp_attr_map(attrs, "", cJSON_GetObjectItemCaseSensitive(s->item, "attributes"));
+	if (op) {
+		xe_otlp_attr_str(attrs, "gen_ai.operation.name", opname);
+		xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->session_id);
+	}
+	file_attrs(attrs, cJSON_GetObjectItemCaseSensitive(s->item, "attributes"), op != NULL);
+	xe_otlp_cost(attrs, cJSON_GetObjectItemCaseSensitive(s->item, "attributes"));
 	for (size_t i = 0; i < sizeof(span_fields) / sizeof(span_fields[0]); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(s->item, span_fields[i].member);
 
@@ -207,13 +325,17 @@ static cJSON *root_span(const struct xe_turn *t, struct ids tr, int64_t offset)
 {
 	const cJSON *dq = cJSON_GetObjectItemCaseSensitive(t->doc, "data_quality");
 	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
-	char name[40];
+	const cJSON *agent_name = cJSON_GetObjectItemCaseSensitive(agent, "name");
+	char name[160];
 	cJSON *sp, *attrs;
 
-	snprintf(name, sizeof(name), "turn %lld", (long long)t->turn_index);
+	/* in-process: the agent is the traced process itself */
+	snprintf(name, sizeof(name), "invoke_agent %s", cJSON_GetStringValue(agent_name));
 	sp = span_head(tr, 0, -1, name, SPAN_KIND_INTERNAL, t->start, t->end, offset);
 	attrs = cJSON_AddArrayToObject(sp, "attributes");
-	xe_otlp_attr(attrs, "gen_ai.agent.name", cJSON_GetObjectItemCaseSensitive(agent, "name"));
+	xe_otlp_attr_str(attrs, "gen_ai.operation.name", "invoke_agent");
+	xe_otlp_attr(attrs, "gen_ai.agent.name", agent_name);
+	xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->session_id);
 	for (size_t i = 0; i < sizeof(turn_fields) / sizeof(turn_fields[0]); i++)
 		xe_otlp_attr(attrs, turn_fields[i].key,
 			     cJSON_GetObjectItemCaseSensitive(t->doc, turn_fields[i].member));
@@ -291,8 +413,8 @@ static int open_resource(struct otlp *s, const struct xe_turn *t, struct xe_out 
 		xe_puts(o, "\n]}]}");
 	xe_puts(o, s->nresource++ ? ",\n{\"resource\":" : "{\"resource\":");
 	xe_puts(o, text);
-	xe_puts(o, ",\"scopeSpans\":[{\"scope\":{\"name\":\"xperf\",\"version\":\"1.0\"},"
-		   "\"spans\":[\n");
+	xe_puts(o, ",\"scopeSpans\":[{\"scope\":{\"name\":\"xperf\",\"version\":\"" XP_VERSION
+		   "\"},\"spans\":[\n");
 	free(text);
 	xe_out_list_reset(o);
 	s->open = 1;
@@ -350,7 +472,7 @@ static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 	add_events(sp, m, nmarks, &next, -1, offset);
 	xe_put(o, sp);
 	for (size_t i = 0; i < t->nspans; i++) {
-		sp = file_span(&t->spans[i], tr, offset); /* top-level: the root's child */
+		sp = file_span(t, &t->spans[i], tr, offset); /* top-level: the root's child */
 		add_events(sp, m, nmarks, &next, (int)i, offset);
 		xe_put(o, sp);
 	}

@@ -14,8 +14,9 @@
 
 #include "lib/json_int.h"
 
-/* Attributes OpenTelemetry defines as doubles, even when the value is whole. */
-static const char *const double_attrs[] = { "gen_ai.server.time_to_first_token" };
+/* Attributes that are doubles even when the value is whole (OpenTelemetry's, xperf's cost). */
+static const char *const double_attrs[] = { "gen_ai.response.time_to_first_chunk",
+					    "xperf.cost.usd" };
 
 static int is_double_attr(const char *key)
 {

@@ -91,7 +91,7 @@ void xe_put(struct xe_out *o, cJSON *item);
 /* Write raw text; start a new list (the next xe_put writes no separator). */
 void xe_puts(struct xe_out *o, const char *text);
 void xe_out_list_reset(struct xe_out *o);
-/* ns as microseconds with the nanoseconds kept: "1890000.001". */
-cJSON *xe_us_raw(uint64_t ns);
+/* v as a plain integer literal (cJSON would print 1.79e+15). */
+cJSON *xe_u64_raw(uint64_t v);
 
 #endif /* XPERF_EXPORT_WALK_H */

@@ -131,8 +131,6 @@ void fleet_prom_escape(const char *v, size_t len, FILE *out);
 /* prom.c: the nanoseconds as exact decimal seconds ("1.5", "0.000000001", "0"). */
 void fleet_seconds(uint64_t ns, char *buf, size_t len);
 
-/* utf8.c: length of the valid UTF-8 character at p (n bytes left), 0 when invalid. */
-size_t fleet_utf8_len(const unsigned char *p, size_t n);
 /* utf8.c: copy src into dst (size bytes with the NUL), invalid UTF-8 bytes replaced by '?',
  * cut only between characters. */
 void fleet_copy_name(char *dst, size_t size, const char *src);

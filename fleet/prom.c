@@ -14,13 +14,14 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
+#include "lib/utf8.h"
 
 void fleet_prom_escape(const char *v, size_t len, FILE *out)
 {
 	const unsigned char *p = (const unsigned char *)v;
 
 	for (size_t i = 0; i < len;) {
-		size_t n = fleet_utf8_len(p + i, len - i);
+		size_t n = xp_utf8_len(p + i, len - i);
 
 		if (!n) {
 			fputs("\xef\xbf\xbd", out);

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
+#include "lib/plural.h"
 
 #define WIDTH 80
 #define BAR 30
@@ -138,8 +139,9 @@ static void tokens(const struct fleet_agg *a, FILE *out)
 		     "  cache write %.0f  reasoning %.0f\n", xa_prices_date(p),
 		u->tok[XA_TOK_INPUT], u->tok[XA_TOK_OUTPUT], u->tok[XA_TOK_CACHE_READ],
 		u->tok[XA_TOK_CACHE_WRITE], u->tok[XA_TOK_REASONING]);
-	fprintf(out, "  cost $%.6f over %u LLM calls (%u unpriced); waste $%.6f in %u calls\n",
-		u->usd, u->calls, u->unpriced, a->waste.usd, a->waste.calls);
+	fprintf(out, "  cost $%.6f over %u LLM call%s (%u unpriced); waste $%.6f in %u call%s\n",
+		u->usd, u->calls, xp_s(u->calls), u->unpriced, a->waste.usd, a->waste.calls,
+		xp_s(a->waste.calls));
 }
 
 int fleet_report_text(struct fleet_agg *a, FILE *out)

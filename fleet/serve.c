@@ -23,6 +23,7 @@
 #include <microhttpd.h>
 
 #include "fleet/fleet.h"
+#include "lib/plural.h"
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 #define MAX_CONNECTIONS 32
@@ -142,9 +143,10 @@ static void rescan(struct state *st, const char *dir)
 			fclose(mem);
 		free(buf);
 	}
-	fprintf(stderr, "xperf fleet serve: %s: %s%zu nodes, %u sessions, %u turns, "
-		"%u invalid files, %.3f s\n", dir, rc ? "scan incomplete (unreadable), " : "",
-		a.nnodes, a.sessions, a.turns, a.invalid_files, a.scan_seconds);
+	fprintf(stderr, "xperf fleet serve: %s: %s%zu node%s, %u session%s, %u turn%s, "
+		"%u invalid file%s, %.3f s\n", dir, rc ? "scan incomplete (unreadable), " : "",
+		a.nnodes, xp_s(a.nnodes), a.sessions, xp_s(a.sessions), a.turns, xp_s(a.turns),
+		a.invalid_files, xp_s(a.invalid_files), a.scan_seconds);
 	fleet_agg_free(&a);
 }
 

@@ -13,7 +13,7 @@ trap 'rm -rf "$T"' EXIT
 . gpu/check_lib.sh
 
 # pause 1 s: the program's calls come after its probes (gpu/README.md)
-userspace/xperf-bpf record -q -o "$T" -- gpu/cuda_calls 50 1000 >/dev/null 2>"$T/rec.err"
+cli/xperf-bpf record -q -o "$T" -- gpu/cuda_calls 50 1000 >/dev/null 2>"$T/rec.err"
 gpu/xpgpu-dump "$T/gpu" >"$T/dump.json"
 python3 - "$T/dump.json" gpu/testdata/turn_minimal.json "$T/turn.json" "$T/expect" <<'PY'
 import json, sys

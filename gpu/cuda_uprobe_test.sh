@@ -18,7 +18,7 @@
 # same time carries no breakpoint (the program reads its own code) and
 # yields no record.
 set -u
-XPERF_BPF=$(realpath userspace/xperf-bpf)
+XPERF_BPF=$(realpath cli/xperf-bpf)
 XPERF=$(realpath cli/xperf)
 HOST=$(realpath gpu/cuda_calls)
 DUMP=$(realpath gpu/xpgpu-dump)

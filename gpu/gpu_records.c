@@ -27,13 +27,9 @@
 
 enum frame_type { FRAME_ACT = 1, FRAME_DROPPED = 2, FRAME_NOTICE = 3 };
 
-static const char *const kind_names[XP_GPU_KIND_COUNT] = {
-	"kernel", "memcpy", "memset", "sync", "launch", "overhead",
-};
-
 const char *xp_gpu_kind_name(enum xp_gpu_kind kind)
 {
-	return (unsigned)kind < XP_GPU_KIND_COUNT ? kind_names[kind] : NULL;
+	return (unsigned)kind < XP_GPU_KIND_COUNT ? xp_gpu_kind_names[kind] : NULL;
 }
 
 const char *xp_gpu_source_name(enum xp_gpu_source src)

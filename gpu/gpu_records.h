@@ -20,16 +20,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
-enum xp_gpu_kind {
-	XP_GPU_KERNEL, /* a kernel execution on the device */
-	XP_GPU_MEMCPY, /* a copy (H2D, D2H, D2D, P2P) */
-	XP_GPU_MEMSET,
-	XP_GPU_SYNC,	 /* host blocked in a stream/device/event synchronisation */
-	XP_GPU_LAUNCH,	 /* a runtime/driver API call (launch, copy, sync) on the host */
-	XP_GPU_OVERHEAD, /* time CUPTI or the driver spent on instrumentation */
-	XP_GPU_KIND_COUNT
-};
+#include "theory/theory.h" /* enum xp_gpu_kind */
+
 
 /* Longest stored name, NUL included; longer (demangled) names are cut. */
 #define XP_GPU_NAME_MAX 256
@@ -130,5 +124,7 @@ struct xp_gpu_set {
  */
 int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t errlen);
 void xp_gpu_set_free(struct xp_gpu_set *set);
+/* 1 when dir holds a .xpgpu file modified at or after `since` (a live source). */
+int xp_gpu_dir_written_since(const char *dir, time_t since);
 
 #endif /* XPERF_GPU_RECORDS_H */

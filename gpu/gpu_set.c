@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lib/in_file.h"
 
@@ -160,6 +161,24 @@ int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t e
 	if (set->n)
 		qsort(set->recs, set->n, sizeof(*set->recs), by_start);
 	return rc;
+}
+
+int xp_gpu_dir_written_since(const char *dir, time_t since)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+	int found = 0;
+
+	while (d && !found && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+
+		found = n >= 6 && !strcmp(e->d_name + n - 6, ".xpgpu") &&
+			!fstatat(dirfd(d), e->d_name, &st, 0) && st.st_mtime >= since;
+	}
+	if (d)
+		closedir(d);
+	return found;
 }
 
 void xp_gpu_set_free(struct xp_gpu_set *set)

@@ -7,7 +7,7 @@
 # the turn assembler merges from at the end. (No GPU here: the file carries
 # the collector's notice instead of activity records.)
 set -u
-XPERF_BPF=userspace/xperf-bpf
+XPERF_BPF=cli/xperf-bpf
 LIB=$(realpath gpu/libxperf_cupti.so)
 HOST=$(realpath gpu/cuda_calls)
 T=${TEST_TMPDIR:-$(mktemp -d)}

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/read.h"
+#include "core/write.h"
 #include "gpu/gpu_json.h"
 #include "lib/atomic_file.h"
 #include "lib/json_int.h"
@@ -24,21 +26,18 @@ static uint64_t num(const cJSON *o, const char *key)
 	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, key), &v) ? 0 : v;
 }
 
-int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out)
+int xp_gpu_turn_windows(const struct tt_turn *turn, struct xp_gpu_interval **out)
 {
-	const cJSON *spans = cJSON_GetObjectItemCaseSensitive(turn, "spans"), *s;
 	int n = 0;
 
-	*out = calloc((size_t)cJSON_GetArraySize(spans) + 1, sizeof(**out));
+	*out = calloc(turn->nspans + 1, sizeof(**out));
 	if (!*out)
 		return -1;
-	cJSON_ArrayForEach(s, spans)
-	{
-		const char *d = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s, "domain"));
+	for (size_t i = 0; i < turn->nspans; i++) {
+		const struct tt_span *s = &turn->spans[i];
 
-		if (d && !strcmp(d, "intelligent"))
-			(*out)[n++] =
-				(struct xp_gpu_interval){num(s, "start_ns"), num(s, "end_ns")};
+		if (s->domain == XP_DOMAIN_INTELLIGENT)
+			(*out)[n++] = (struct xp_gpu_interval){ s->start_ns, s->end_ns };
 	}
 	return n;
 }
@@ -89,26 +88,19 @@ static int select_records(const struct xp_gpu_set *set, const struct xp_gpu_inte
 }
 
 /* The collectors' notices ("CUPTI held by another profiler") as data-quality warnings, once. */
-static void add_warnings(cJSON *turn, const struct xp_gpu_set *set)
+static void add_warnings(struct tt_turn *turn, const struct xp_gpu_set *set)
 {
-	cJSON *w = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(turn, "data_quality"), "warnings");
 	char line[512];
 
-	for (size_t i = 0; cJSON_IsArray(w) && i < set->n_notices; i++) {
-		const cJSON *e;
-		int seen = 0;
-
+	for (size_t i = 0; i < set->n_notices; i++) {
 		snprintf(line, sizeof(line), "gpu: %s", set->notices[i]);
-		cJSON_ArrayForEach(e, w) seen |= cJSON_IsString(e) && !strcmp(e->valuestring, line);
-		if (!seen)
-			cJSON_AddItemToArray(w, cJSON_CreateString(line));
+		tt_warn(turn, line);
 	}
 }
 
-int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set)
+int xp_gpu_merge_turn(struct tt_turn *turn, const struct xp_gpu_set *set)
 {
-	uint64_t t0 = num(turn, "start_ns"), t1 = num(turn, "end_ns");
+	uint64_t t0 = turn->start_ns, t1 = turn->end_ns;
 	struct xp_gpu_interval *win;
 	struct xp_gpu_rec *sel = NULL;
 	int nwin = xp_gpu_turn_windows(turn, &win);
@@ -116,7 +108,8 @@ int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set)
 	size_t n = 0;
 	cJSON *gpu = NULL;
 
-	cJSON_DeleteItemFromObjectCaseSensitive(turn, "gpu");
+	cJSON_Delete(turn->gpu);
+	turn->gpu = NULL;
 	if (nwin <= 0) {
 		free(win);
 		return nwin;
@@ -135,7 +128,7 @@ int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set)
 	}
 	gpu = xp_gpu_json(sel, n, set->dropped, set->source);
 	if (gpu) {
-		cJSON_AddItemToObject(turn, "gpu", gpu);
+		turn->gpu = gpu;
 		add_warnings(turn, set);
 	}
 out:
@@ -143,14 +136,6 @@ out:
 	free(sel);
 	free(win);
 	return gpu ? (int)n : -1;
-}
-
-static int kind_of(const char *name)
-{
-	for (int k = 0; name && k < XP_GPU_KIND_COUNT; k++)
-		if (!strcmp(name, xp_gpu_kind_name((enum xp_gpu_kind)k)))
-			return k;
-	return -1;
 }
 
 /* gpu.activities -> records; -1 with a message on the first malformed one. */
@@ -164,8 +149,8 @@ static int read_activities(const cJSON *acts, struct xp_gpu_rec *recs, char *err
 		struct xp_gpu_rec *r = &recs[i];
 		const char *name =
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
-		int kind =
-			kind_of(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kind")));
+		int kind = xp_gpu_kind_parse(
+			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kind")));
 
 		memset(r, 0, sizeof(*r));
 		r->start_ns = num(a, "start_ns");
@@ -186,10 +171,10 @@ static int read_activities(const cJSON *acts, struct xp_gpu_rec *recs, char *err
 	return i;
 }
 
-int xp_gpu_turn_breakdown(const cJSON *turn, struct xp_gpu_breakdown *out, char *err, size_t errlen)
+int xp_gpu_turn_breakdown(const struct tt_turn *turn, struct xp_gpu_breakdown *out, char *err,
+			  size_t errlen)
 {
-	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(turn, "gpu"), "activities");
+	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(turn->gpu, "activities");
 	struct xp_gpu_interval *win = NULL;
 	struct xp_gpu_rec *recs;
 	int n, nwin, rc = -1;
@@ -217,20 +202,16 @@ out:
 int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_fn cb, void *ctx,
 		      char *err, size_t errlen)
 {
-	cJSON *turn = xp_load_turn(path, cb, ctx, NULL);
+	struct tt_turn *turn = tt_turn_load(path, cb, ctx, NULL);
 	int n = turn ? xp_gpu_merge_turn(turn, set) : -1, wr = 0;
-	/* a directory without a record file leaves the turn file as it is */
-	int write = n >= 0 && set->files > 0;
-	char *text = write ? xp_json_print(turn, 0) : NULL;
 
 	if (!turn)
 		snprintf(err, errlen, "%s: not a valid turn file", path);
-	else if (write && (!text || (wr = xp_write_file_atomic(path, text, strlen(text))))) {
-		snprintf(err, errlen, "%s: cannot write: %s", path,
-			 text ? xp_out_strerror(wr) : "out of memory");
+	/* a directory without a record file leaves the turn file as it is */
+	else if (n >= 0 && set->files > 0 && (wr = tt_turn_save(turn, path))) {
+		snprintf(err, errlen, "%s: cannot write: %s", path, xp_out_strerror(wr));
 		n = -2;
 	}
-	free(text);
-	cJSON_Delete(turn);
+	tt_turn_free(turn);
 	return n;
 }

@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/turn.h"
 #include "gpu/attribute.h"
 #include "gpu/gpu_records.h"
 #include "schema/validate.h"
@@ -18,7 +19,7 @@
  * The turn's intelligent-domain spans as intervals (caller frees *out).
  * Returns how many, or -1 on allocation failure.
  */
-int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out);
+int xp_gpu_turn_windows(const struct tt_turn *turn, struct xp_gpu_interval **out);
 
 /*
  * Set the turn's `gpu` object (replacing one already there) to the records
@@ -28,7 +29,7 @@ int xp_gpu_turn_windows(const cJSON *turn, struct xp_gpu_interval **out);
  * ("gpu: ...", once each). A turn without intelligent spans gets no `gpu`.
  * Returns the number of activities merged, or -1 on allocation failure.
  */
-int xp_gpu_merge_turn(cJSON *turn, const struct xp_gpu_set *set);
+int xp_gpu_merge_turn(struct tt_turn *turn, const struct xp_gpu_set *set);
 
 /*
  * Merge set into the turn file at path (validated first; rewritten
@@ -44,7 +45,7 @@ int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_
  * intelligent spans. Returns 0; 1 when the turn has no `gpu` object (out
  * zeroed); -1 with "pointer: why" in err when an activity is malformed.
  */
-int xp_gpu_turn_breakdown(const cJSON *turn, struct xp_gpu_breakdown *out, char *err,
+int xp_gpu_turn_breakdown(const struct tt_turn *turn, struct xp_gpu_breakdown *out, char *err,
 			  size_t errlen);
 
 #endif /* XPERF_GPU_TURN_GPU_H */

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * turn_gpu_fuzz.c - turn files come from disk (possibly hand-edited or cut):
- * merging records into any JSON document and reading a breakdown back from
- * it must never crash, whatever the shape of spans and gpu.activities.
+ * reading any JSON document as a turn (core/read.c, unvalidated), merging
+ * records into it and reading a breakdown back must never crash, whatever
+ * the shape of spans and gpu.activities.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/read.h"
 #include "gpu/turn_gpu.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -20,8 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct xp_gpu_set set = {.recs = recs, .n = 3};
 	struct xp_gpu_breakdown b;
 	char err[128];
-	cJSON *turn = cJSON_ParseWithLength((const char *)data, size);
+	cJSON *doc = cJSON_ParseWithLength((const char *)data, size);
+	struct tt_turn *turn = doc ? tt_turn_from_json(doc, err, sizeof(err)) : NULL;
 
+	cJSON_Delete(doc);
 	if (!turn)
 		return 0;
 	xp_gpu_turn_breakdown(turn, &b, err, sizeof(err));
@@ -34,6 +38,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sum != b.window_ns)
 			abort(); /* every nanosecond of the window lands in one share */
 	}
-	cJSON_Delete(turn);
+	tt_turn_free(turn);
 	return 0;
 }

@@ -11,12 +11,19 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char turn_json[] =
-	"{\"schema_version\":\"1.0\",\"start_ns\":1000,\"end_ns\":10000,\"spans\":["
-	"{\"id\":1,\"domain\":\"compute\",\"start_ns\":1000,\"end_ns\":2000},"
-	"{\"id\":2,\"domain\":\"intelligent\",\"start_ns\":2000,\"end_ns\":6000},"
-	"{\"id\":3,\"domain\":\"intelligent\",\"start_ns\":7000,\"end_ns\":8000}],"
-	"\"data_quality\":{\"warnings\":[]}}";
+/* A turn 1000..10000 ns: compute 1000..2000, intelligent 2000..6000 and 7000..8000. */
+static struct tt_turn *sample_turn(void)
+{
+	struct tt_turn *t = tt_turn_new("gpu-test", 1, "ebpf", "plaintext");
+
+	t->start_ns = 1000;
+	t->end_ns = 10000;
+	tt_span_add(t, 0, "tool_call", 1000, 2000, 0);
+	tt_span_add(t, 0, "llm_inference", 2000, 6000, 0);
+	tt_span_add(t, 0, "llm_inference", 7000, 8000, 0);
+	tt_turn_categorize(t);
+	return t;
+}
 
 #define REC(k, nm, s, e, c)                                                                        \
 	{                                                                                          \
@@ -44,14 +51,15 @@ static void test_merge_and_breakdown(void)
 				 .dropped = 4,
 				 .notices = notices,
 				 .n_notices = 1};
-	cJSON *turn = cJSON_Parse(turn_json), *gpu, *acts, *warn;
+	struct tt_turn *turn = sample_turn();
+	cJSON *gpu, *acts;
 	struct xp_gpu_breakdown b;
 	char err[128] = "";
 	const char *names[] = {"cudaLaunchKernel", "k1", "cudaLaunchKernel", "k2",
 			       "cudaLaunchKernel", "k5"};
 
 	CHECK(xp_gpu_merge_turn(turn, &set) == 6, "merged count");
-	gpu = cJSON_GetObjectItem(turn, "gpu");
+	gpu = turn->gpu;
 	acts = cJSON_GetObjectItem(gpu, "activities");
 	CHECK(cJSON_GetArraySize(acts) == 6, "activities %d", cJSON_GetArraySize(acts));
 	for (int i = 0; i < 6 && i < cJSON_GetArraySize(acts); i++)
@@ -63,11 +71,11 @@ static void test_merge_and_breakdown(void)
 		      10000,
 	      "clipped");
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(gpu, "dropped_records")) == 4, "dropped");
-	CHECK(xp_gpu_merge_turn(turn, &set) == 6 && cJSON_GetArraySize(turn) == 6,
+	CHECK(xp_gpu_merge_turn(turn, &set) == 6 &&
+		      cJSON_GetArraySize(cJSON_GetObjectItem(turn->gpu, "activities")) == 6,
 	      "re-merge replaces");
-	warn = cJSON_GetObjectItem(cJSON_GetObjectItem(turn, "data_quality"), "warnings");
-	CHECK(cJSON_GetArraySize(warn) == 1 && !strcmp(cJSON_GetArrayItem(warn, 0)->valuestring,
-						       "gpu: CUPTI held by another profiler"),
+	CHECK(turn->quality.nwarnings == 1 &&
+		      !strcmp(turn->quality.warnings[0], "gpu: CUPTI held by another profiler"),
 	      "notice as a warning, once");
 
 	/* windows 5000 ns: compute 900 + 500 + 100; launch 100 + 100 + 100; host 2400 + 800 */
@@ -79,27 +87,29 @@ static void test_merge_and_breakdown(void)
 	      (unsigned long long)b.ns[XP_GPU_IDLE_LAUNCH],
 	      (unsigned long long)b.ns[XP_GPU_IDLE_HOST_WAIT]);
 	CHECK(b.n_top == 3 && !strcmp(b.top[0].name, "k1"), "top %s", b.top[0].name);
-	cJSON_Delete(turn);
+	tt_turn_free(turn);
 }
 
 static void test_edges(void)
 {
 	struct xp_gpu_set set = {.recs = recs, .n = 3};
-	cJSON *turn = cJSON_Parse("{\"start_ns\":0,\"end_ns\":10,\"spans\":[]}");
-	cJSON *bad = cJSON_Parse("{\"spans\":[],\"gpu\":{\"activities\":["
-				 "{\"kind\":\"kernel\",\"start_ns\":1,\"end_ns\":2},"
-				 "{\"kind\":\"bogus\",\"start_ns\":1,\"end_ns\":2}]}}");
+	struct tt_turn *turn = tt_turn_new("gpu-test", 1, "ebpf", "plaintext");
+	struct tt_turn *bad = tt_turn_new("gpu-test", 2, "ebpf", "plaintext");
 	struct xp_gpu_breakdown b;
 	char err[128] = "";
 
-	CHECK(xp_gpu_merge_turn(turn, &set) == 0 && !cJSON_GetObjectItem(turn, "gpu"),
+	turn->end_ns = 10;
+	bad->gpu = cJSON_Parse("{\"activities\":["
+			       "{\"kind\":\"kernel\",\"start_ns\":1,\"end_ns\":2},"
+			       "{\"kind\":\"bogus\",\"start_ns\":1,\"end_ns\":2}]}");
+	CHECK(xp_gpu_merge_turn(turn, &set) == 0 && !turn->gpu,
 	      "no intelligent span: no gpu object");
 	CHECK(xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 1, "no gpu object");
 	CHECK(xp_gpu_turn_breakdown(bad, &b, err, sizeof(err)) == -1 &&
 		      !strcmp(err, "/gpu/activities/1: unknown kind"),
 	      "bad kind: '%s'", err);
-	cJSON_Delete(turn);
-	cJSON_Delete(bad);
+	tt_turn_free(turn);
+	tt_turn_free(bad);
 }
 
 int main(void)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -58,6 +59,44 @@ static int open_error(void)
 	return errno == ELOOP || errno == EISDIR || errno == ENXIO ? -XP_OUT_REFUSED : -errno;
 }
 
+/*
+ * Temp files being written, for xp_out_unlink_on_signals(): a slot holds a
+ * pointer to an open xp_atomic's tmp name (slots taken and freed atomically:
+ * the SDK writes from several threads).
+ */
+static const char *volatile in_flight[16];
+
+static void track(const char *tmp, int on)
+{
+	for (size_t i = 0; i < sizeof(in_flight) / sizeof(in_flight[0]); i++) {
+		const char *want = on ? NULL : tmp;
+
+		if (__atomic_compare_exchange_n(&in_flight[i], &want, on ? tmp : NULL, 0,
+						__ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			return;
+	}
+}
+
+static void unlink_and_die(int sig)
+{
+	for (size_t i = 0; i < sizeof(in_flight) / sizeof(in_flight[0]); i++)
+		if (in_flight[i])
+			unlink((const char *)in_flight[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void xp_out_unlink_on_signals(void)
+{
+	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = unlink_and_die }, old;
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		if (!sigaction(fatal[i], NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(fatal[i], &sa, NULL);
+}
+
 int xp_atomic_open(struct xp_atomic *a, const char *path)
 {
 	int fd = -1, err = xp_out_check(path);
@@ -83,6 +122,7 @@ int xp_atomic_open(struct xp_atomic *a, const char *path)
 		unlink(a->tmp);
 		return -ENOMEM;
 	}
+	track(a->tmp, 1);
 	return 0;
 }
 
@@ -102,6 +142,7 @@ int xp_atomic_close(struct xp_atomic *a, int commit)
 		err = -errno;
 	if (err)
 		unlink(a->tmp);
+	track(a->tmp, 0);
 	a->f = NULL;
 	return commit ? err : 0;
 }

@@ -67,6 +67,14 @@ int xp_atomic_close(struct xp_atomic *a, int commit);
  */
 int xp_out_open_stream(const char *path, int append);
 
+/*
+ * For a command (never a library: it changes signal dispositions): SIGINT,
+ * SIGTERM and SIGHUP, where they still have their default action, first
+ * remove the temp files of writes in flight, then end the process as before,
+ * so a stopped `xperf export -o F` leaves neither F half-written nor F.tmp.*.
+ */
+void xp_out_unlink_on_signals(void);
+
 /* mkdir -p with mode 0700 for the directories it creates; 0 or -errno. */
 int xp_mkdir_p(const char *dir);
 

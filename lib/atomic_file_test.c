@@ -5,17 +5,19 @@
  * clone, mknod as root), a FIFO, a directory, a symlink (its target keeps
  * content and mode), a dangling symlink (nothing is created at its target);
  * a regular file is replaced by a new 0600 inode, never chmod'ed or
- * truncated; no temp file is left behind.
+ * truncated; no temp file is left behind, even by a write stopped by SIGTERM.
  */
 #include "lib/atomic_file.h"
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "lib/test_check.h"
@@ -115,6 +117,26 @@ static void check_regular(void)
 	CHECK(xp_write_file_atomic(at("nodir/x"), "x", 1) == -ENOENT, "missing directory");
 }
 
+/* A command stopped by SIGTERM mid-write leaves neither the file nor its temp. */
+static void check_signal(void)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct xp_atomic a;
+
+		xp_out_unlink_on_signals();
+		if (xp_atomic_open(&a, at("stopped")) || fputs("part", a.f) < 0 || fflush(a.f))
+			_exit(1);
+		raise(SIGTERM);
+		_exit(2);
+	}
+	CHECK(waitpid(pid, &status, 0) == pid && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM,
+	      "child status %#x: not ended by SIGTERM", status);
+	CHECK(access(at("stopped"), F_OK) != 0, "a stopped write left its file");
+}
+
 /* No "*.tmp.*" left in the directory. */
 static void check_no_temp(void)
 {
@@ -140,6 +162,7 @@ int main(void)
 	check_refused(at("sub"), "directory");
 	check_symlinks();
 	check_regular();
+	check_signal();
 	check_no_temp();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))

@@ -66,7 +66,6 @@ const char *xp_in_strerror(int err)
 	case XP_IN_NOT_REGULAR: return "not a regular file (a FIFO, device or socket)";
 	case EISDIR: return "is a directory, a file was expected";
 	case EFBIG: return "file too large";
-	case ENOENT: return "no such file";
 	default: return strerror(err < 0 ? -err : err);
 	}
 }

@@ -48,9 +48,22 @@ done
 all=$(for f in "$data"/invalid/*.json; do sed "s|^|$data/invalid/|" "${f%.json}.expect"; done)
 expect "invalid dir" 2 "$all" "$data/invalid"
 expect "valid dir" 0 "" "$data/valid"
-grep -q "2 file(s), 0 invalid, 0 error(s)" "$tmp/stderr" || fail "summary: $(cat "$tmp/stderr")"
+grep -q "2 files, 0 invalid, 0 errors" "$tmp/stderr" || fail "summary: $(cat "$tmp/stderr")"
 expect "valid + invalid" 2 "$(sed "s|^|$data/invalid/|" "$data/invalid/bad_enum.expect")" \
 	"$data/valid/minimal.json" "$data/invalid/bad_enum.json"
+
+# A trace directory as xperf-bpf record writes it: capture.json and the report beside the
+# turns are no turns; every turn_NNN.json below it is one.
+mkdir -p "$tmp/traces/sess/gpu"
+echo '{"capture": {"records": 1}}' >"$tmp/traces/sess/capture.json"
+echo '<html></html>' >"$tmp/traces/sess/report.html"
+cp "$data/valid/minimal.json" "$tmp/traces/sess/turn_001.json"
+expect "record's trace dir" 0 "" "$tmp/traces"
+grep -q "xperf validate: 1 file, 0 invalid, 0 errors" "$tmp/stderr" || fail "summary: $(cat "$tmp/stderr")"
+cp "$data/invalid/bad_enum.json" "$tmp/traces/sess/turn_002.json"
+expect "a bad turn in it" 2 "$(sed "s|^bad_enum.json|$tmp/traces/sess/turn_002.json|" \
+	"$data/invalid/bad_enum.expect")" "$tmp/traces"
+grep -q "2 files, 1 invalid, 1 error$" "$tmp/stderr" || fail "summary: $(cat "$tmp/stderr")"
 
 # Hostile input.
 : >"$tmp/empty.json"

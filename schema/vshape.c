@@ -75,10 +75,6 @@ static const char *const sources[] = { "sdk", "ebpf", "merged", NULL };
 static const char *const clocks[] = { "CLOCK_MONOTONIC", NULL };
 static const char *const domains[] = { "compute", "intelligent", "fused", NULL };
 static const char *const categories[] = { "supply", "processing", "waste", "effective", NULL };
-static const char *const fused_kinds[] = { "ttft", "streaming_gap", "prompt_transfer",
-					    "response_transfer", NULL };
-static const char *const gpu_kinds[] = { "kernel", "memcpy", "memset", "sync",
-					  "launch", "overhead", NULL };
 static const char *const gpu_sources[] = { "cupti", "uprobe", NULL };
 static const char *const tiers[] = { "sdk", "plaintext", "ciphertext", NULL };
 static const char *const tool_identities[] = { "model", "unknown", NULL };
@@ -94,6 +90,7 @@ static const struct vtype t_id_or_null = { .kind = V_INT, .nullable = 1, .min = 
 static const struct vtype t_pid = INT_T(1, INT_MAX);
 static const struct vtype t_any_int = INT_T(LLONG_MIN, LLONG_MAX);
 static const struct vtype t_http_status = INT_T(100, 599);
+static const struct vtype t_port = INT_T(1, 65535);
 static const struct vtype t_number = { .kind = V_NUMBER };
 static const struct vtype t_session = { .kind = V_STRING, .minlen = 1, .maxlen = 128,
 					.charset = "abcdefghijklmnopqrstuvwxyz"
@@ -103,8 +100,8 @@ static const struct vtype t_source = ENUM_T(sources);
 static const struct vtype t_clock = ENUM_T(clocks);
 static const struct vtype t_domain = ENUM_T(domains);
 static const struct vtype t_category = ENUM_T(categories);
-static const struct vtype t_fused_kind = ENUM_T(fused_kinds);
-static const struct vtype t_gpu_kind = ENUM_T(gpu_kinds);
+static const struct vtype t_fused_kind = ENUM_T(xp_fused_kind_names);
+static const struct vtype t_gpu_kind = ENUM_T(xp_gpu_kind_names);
 static const struct vtype t_gpu_source = ENUM_T(gpu_sources);
 static const struct vtype t_tier = ENUM_T(tiers);
 static const struct vtype t_tool_identity = ENUM_T(tool_identities);
@@ -216,7 +213,8 @@ static const struct vfield attr_types[] = {
 	{ "gen_ai.server.time_to_first_token", 0, &t_number }, { "xperf.ttft_ns", 0, &t_ns },
 	{ "xperf.stream", 0, &t_bool }, { "xperf.token_times_ns", 0, &t_ns_list },
 	{ "http.response.status_code", 0, &t_http_status },
-	{ "http.response.body.size", 0, &t_ns }, { "tool.name", 0, &t_str },
+	{ "http.response.body.size", 0, &t_ns }, { "server.address", 0, &t_str },
+	{ "server.port", 0, &t_port }, { "tool.name", 0, &t_str },
 	{ "process.exit.code", 0, &t_any_int }, { "process.command_line", 0, &t_str },
 	{ "ttft_ns", 0, &t_ns }, { "gen_ai.tool.name", 0, &t_str },
 	{ "gen_ai.tool.call.id", 0, &t_str }, { "gen_ai.conversation.id", 0, &t_str },

@@ -8,10 +8,10 @@
  *   stream.c   streamed tokens: token times, ttft, streaming gaps
  *   probe.c    per-thread measurement: clocks and perf_event counters
  *   agent.c    who the agent process is: pid, comm, start time, container
- *   attrib.c   theory-driven attribution: stage -> domain, category, waste L3
+ *   attrib.c   names theory knows: stages, fused kinds, waste kinds -> L3
  *   attrs.c    attributes: OpenTelemetry names and types
  *   privacy.c  credentials and content kept out of the files
- *   writer.c   TurnTrace JSON (cJSON) and the atomic file write
+ *   writer.c   the finished turn handed to the core (core/), which categorizes and writes it
  *
  * One mutex (session.c) guards the session and every turn; measurements are
  * taken outside it, so the lock is held only for bookkeeping.
@@ -24,8 +24,12 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/turn.h"
 #include "lib/counters.h"
+#include "lib/grow.h"
+#include "lib/json_int.h"
 #include "lib/secrets.h"
+#include "lib/utf8.h"
 #include "sdk/xperf.h"
 #include "theory/theory.h"
 
@@ -48,7 +52,7 @@ struct xp_span {
 	pid_t tid;
 	char stage[XP_STAGE_MAX + 1];
 	const struct xp_stage *st;  /* NULL: custom stage */
-	unsigned open : 1, llm : 1, waste : 1, measured : 1, detached : 1;
+	unsigned open : 1, llm : 1, measured : 1, detached : 1;
 	int open_children;                    /* spans inside it not left yet */
 	uint64_t start_ns, end_ns;
 	uint64_t cpu_start, cpu_ns;           /* cpu_ns: on-CPU time once left */
@@ -138,8 +142,6 @@ int xp_withheld(const char *key, int capture_content); /* 1: the key is never wr
 
 /* attrib.c */
 int xp_stage_valid(const char *name);
-const char *xp_span_domain(const struct xp_span *sp);
-const char *xp_span_category(const struct xp_span *sp);
 int xp_fused_kind_valid(const char *kind);
 const char *xp_waste_l3(const char *kind); /* NULL: unknown kind */
 
@@ -150,14 +152,12 @@ int xp_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, si
 void xp_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
 /* 1 when xperf.token_times_ns (if any) is ordered and inside [start_ns, end_ns]. */
 int xp_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns);
-int xp_utf8_valid(const char *s);
 
-/* writer.c */
-cJSON *xp_turn_json(const struct xp_turn *t, const char *session_id, const struct xp_agent *ag);
-cJSON *xp_json_u64(uint64_t v); /* an exact integer literal */
+/* writer.c: the turn as the core's (its attributes and marks move there); NULL on ENOMEM */
+struct tt_turn *xp_turn_core(struct xp_turn *t, const char *session_id,
+			     const struct xp_agent *ag);
 
 /* turn.c */
-int xp_grow(void **arr, size_t *cap, size_t need, size_t size); /* 0 or XP_ENOMEM */
 struct xp_top *xp_top_of(struct xp_turn *t, pid_t tid, int create); /* under the lock */
 /* The open turn `handle` with the lock held; NULL (lock released) and *err set otherwise. */
 struct xp_turn *xp_lock_turn(int handle, int *err);

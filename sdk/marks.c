@@ -41,8 +41,6 @@ int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span
 	mk->t_ns = t_ns;
 	mk->counts = counts;
 	mk->attrs = attrs;
-	if (span && l3)
-		t->spans[span - 1].waste = 1;
 	return 0;
 }
 
@@ -57,7 +55,7 @@ static int add_mark(struct xp_turn *t, struct mark_args *m)
 	    !cJSON_GetObjectItemCaseSensitive(m->attrs, "ttft_ns")) {
 		uint64_t since = span ? t->spans[span - 1].start_ns : t->start_ns;
 
-		cJSON_AddItemToObject(m->attrs, "ttft_ns", xp_json_u64(m->t_ns - since));
+		cJSON_AddItemToObject(m->attrs, "ttft_ns", xp_json_exact_u64(m->t_ns - since));
 	}
 	err = xp_mark_append(t, m->kind, m->l3, span, m->t_ns, m->counts, m->attrs);
 	if (!err)

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/write.h"
 #include "lib/atomic_file.h"
 #include "sdk/internal.h"
 
@@ -329,8 +330,7 @@ int xp_session_write(struct xp_turn *t)
 {
 	char path[PATH_MAX + 32], dir[PATH_MAX], sid[sizeof(S.session_id)];
 	struct xp_agent agent;
-	cJSON *doc;
-	char *text = NULL;
+	struct tt_turn *turn;
 	int err;
 
 	xp_lock();
@@ -339,15 +339,10 @@ int xp_session_write(struct xp_turn *t)
 	agent = S.agent;
 	xp_unlock();
 	snprintf(path, sizeof(path), "%s/turn_%03d.json", dir, t->index);
-	doc = xp_turn_json(t, sid, &agent);
-	if (doc)
-		text = cJSON_Print(doc);
-	cJSON_Delete(doc);
+	turn = xp_turn_core(t, sid, &agent);
 	xp_turn_free(t);
-	err = text ? xp_mkdir_p(dir) : -ENOMEM;
-	if (!err)
-		err = xp_write_file_atomic(path, text, strlen(text));
-	free(text);
+	err = turn ? tt_turn_write(turn, dir, path, sizeof(path)) : -ENOMEM;
+	tt_turn_free(turn);
 	if (err) {
 		write_failed(path, err);
 		return XP_EWRITE;

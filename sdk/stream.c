@@ -4,9 +4,8 @@
  * (or chunk) arrived; when the span ends they become its
  * xperf.token_times_ns, its time to first token (xperf.ttft_ns and
  * gen_ai.server.time_to_first_token), a fused ttft mark at the first token,
- * and a fused streaming_gap mark at the end of every gap the theory calls one:
- * longer than xp_rules.streaming_gap_ratio x the median inter-token gap and
- * than xp_rules.streaming_gap_min_ms.
+ * and a fused streaming_gap mark at the end of every gap the theory calls one
+ * (xp_stream_gap_threshold, theory/rules.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,43 +42,17 @@ int xperf_llm_token(int handle, int id)
 	return err ? xp_fail(err) : 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median gap between consecutive tokens; 0 when there are fewer than two. */
-static uint64_t median_gap(const struct xp_span *sp)
-{
-	size_t n = sp->ntokens > 1 ? sp->ntokens - 1 : 0;
-	uint64_t *gaps, m;
-
-	if (n == 0 || !(gaps = malloc(n * sizeof(*gaps))))
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		gaps[i] = sp->tokens[i + 1] - sp->tokens[i];
-	qsort(gaps, n, sizeof(*gaps), cmp_u64);
-	m = gaps[n / 2];
-	free(gaps);
-	return m;
-}
-
 static void mark_gaps(struct xp_turn *t, const struct xp_span *sp)
 {
-	double floor_ns = xp_rules.streaming_gap_min_ms * 1e6;
-	double limit = xp_rules.streaming_gap_ratio * (double)median_gap(sp);
+	uint64_t thr = xp_stream_gap_threshold(sp->tokens, sp->ntokens);
 
-	if (limit < floor_ns)
-		limit = floor_ns;
 	for (size_t i = 1; i < sp->ntokens; i++) {
 		uint64_t gap = sp->tokens[i] - sp->tokens[i - 1];
 		cJSON *a;
 
-		if ((double)gap <= limit || !(a = cJSON_CreateObject()))
+		if (gap <= thr || !(a = cJSON_CreateObject()))
 			continue;
-		cJSON_AddItemToObject(a, "gap_ns", xp_json_u64(gap));
+		cJSON_AddItemToObject(a, "gap_ns", xp_json_exact_u64(gap));
 		if (xp_mark_append(t, "streaming_gap", NULL, sp->id, sp->tokens[i], NULL, a))
 			cJSON_Delete(a);
 	}
@@ -101,15 +74,15 @@ void xp_stream_finish(struct xp_turn *t, struct xp_span *sp)
 	ttft = sp->tokens[0] - sp->start_ns;
 	times = cJSON_CreateArray();
 	for (size_t i = 0; times && i < sp->ntokens; i++)
-		cJSON_AddItemToArray(times, xp_json_u64(sp->tokens[i]));
+		cJSON_AddItemToArray(times, xp_json_exact_u64(sp->tokens[i]));
 	/* What the caller gave explicitly wins over what was recorded. */
 	put_absent(sp->attrs, "xperf.token_times_ns", times);
 	put_absent(sp->attrs, "xperf.stream", cJSON_CreateTrue());
-	put_absent(sp->attrs, "xperf.ttft_ns", xp_json_u64(ttft));
+	put_absent(sp->attrs, "xperf.ttft_ns", xp_json_exact_u64(ttft));
 	put_absent(sp->attrs, "gen_ai.server.time_to_first_token",
 		   cJSON_CreateNumber((double)ttft / 1e9));
 	mark = cJSON_CreateObject();
-	if (mark && cJSON_AddItemToObject(mark, "ttft_ns", xp_json_u64(ttft)) &&
+	if (mark && cJSON_AddItemToObject(mark, "ttft_ns", xp_json_exact_u64(ttft)) &&
 	    xp_mark_append(t, "ttft", NULL, sp->id, sp->tokens[0], NULL, mark) == 0)
 		mark = NULL;
 	cJSON_Delete(mark);

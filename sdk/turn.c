@@ -19,21 +19,6 @@
 
 #define MAX_WARNINGS 64
 
-int xp_grow(void **arr, size_t *cap, size_t need, size_t size)
-{
-	size_t n = *cap ? *cap * 2 : 16;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	p = realloc(*arr, n * size);
-	if (!p)
-		return XP_ENOMEM;
-	*arr = p;
-	*cap = n;
-	return 0;
-}
-
 /* Adds a warning once (same text, same turn), at most MAX_WARNINGS. */
 static void warn(struct xp_turn *t, const char *fmt, ...)
 {

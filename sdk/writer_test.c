@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/write.h"
 #include "schema/validate.h"
 #include "sdk/internal.h"
 #include "sdk/testutil.h"
@@ -41,15 +42,16 @@ int main(void)
 			     .spans = &sp, .nspans = 1, .warnings = cJSON_CreateArray() };
 	struct xp_agent ag = { .name = "recorded", .pid = 4242 };
 	const cJSON *s, *values;
+	struct tt_turn *turn;
 	char *text;
 	cJSON *doc;
 	int nerr;
 
 	sp.st = xp_stage_find(sp.stage);
 	memcpy(sp.ctr, recorded, sizeof(sp.ctr));
-	doc = xp_turn_json(&t, "hw-session", &ag);
-	text = cJSON_Print(doc);
-	cJSON_Delete(doc);
+	turn = xp_turn_core(&t, "hw-session", &ag);
+	text = tt_turn_text(turn);
+	tt_turn_free(turn);
 	doc = xp_load_turn_buffer("<writer>", text, strlen(text), print_error, NULL, &nerr);
 	CHECK(doc != NULL && nerr == 0);
 	CHECK(strstr(text, "\"start_ns\":\t9007199254740993") != NULL); /* exact, not 9.007e15 */

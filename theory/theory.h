@@ -12,6 +12,7 @@
 #define XPERF_THEORY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum xp_domain {
 	XP_DOMAIN_COMPUTE,     /* CPU: prompt assembly, parsing, tools */
@@ -172,5 +173,45 @@ const struct xp_waste_kind *xp_waste_kind_find(const char *kind);
 const struct xp_counter_name *xp_counter_name_find(const char *name);
 int xp_domain_parse(const char *key, enum xp_domain *out);     /* 0 ok, -1 unknown */
 int xp_category_parse(const char *key, enum xp_category *out); /* 0 ok, -1 unknown */
+
+/* GPU record kinds (TurnTrace `gpu.activities[].kind`, the .xpgpu files). */
+enum xp_gpu_kind {
+	XP_GPU_KERNEL,   /* a kernel execution on the device */
+	XP_GPU_MEMCPY,   /* a copy (H2D, D2H, D2D, P2P) */
+	XP_GPU_MEMSET,
+	XP_GPU_SYNC,     /* host blocked in a stream/device/event synchronisation */
+	XP_GPU_LAUNCH,   /* a runtime/driver API call (launch, copy, sync) on the host */
+	XP_GPU_OVERHEAD, /* time CUPTI or the driver spent on instrumentation */
+	XP_GPU_KIND_COUNT
+};
+/* NULL-terminated name lists: GPU kinds (by enum xp_gpu_kind), fused mark kinds. */
+extern const char *const xp_gpu_kind_names[XP_GPU_KIND_COUNT + 1];
+extern const char *const xp_fused_kind_names[];
+
+/*
+ * The rules (rules.c), applied by the turn core (core/rules.c), the SDK and
+ * the analyzer alike; theory/README.md states each one.
+ */
+/* A stage's domain; NULL (custom stage): xp_rules.unknown_stage_domain. */
+enum xp_domain xp_stage_domain(const struct xp_stage *st);
+/*
+ * A span's category: waste when wasted; else supply by its domain's rule
+ * (stages flagged supply; "wait" in the name for NAME_WAIT; on-CPU below
+ * cpu_ratio_supply of a measured duration for CPU_RATIO), else processing.
+ * st NULL: a custom stage, under xp_rules.unknown_stage_domain's rule.
+ */
+enum xp_category xp_category_of(const struct xp_stage *st, const char *stage, int wasted,
+				int measured, uint64_t on_cpu_ns, uint64_t dur_ns);
+/*
+ * Token arrival times t[0..n) (ordered): an inter-token gap g is a streaming
+ * gap when g > the returned threshold, i.e. g > streaming_gap_ratio x the
+ * median gap (the upper of two middle ones) and g >= streaming_gap_min_ms. UINT64_MAX (no
+ * gap) below 3 tokens (one gap is its own median) or on ENOMEM.
+ */
+uint64_t xp_stream_gap_threshold(const uint64_t *t, size_t n);
+/* enum xp_gpu_kind of a name, -1 when unknown. */
+int xp_gpu_kind_parse(const char *name);
+/* 1 for kinds that run on the device (kernel, memcpy, memset). */
+int xp_gpu_kind_on_device(enum xp_gpu_kind k);
 
 #endif /* XPERF_THEORY_H */

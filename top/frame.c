@@ -11,6 +11,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "lib/plural.h"
+
 #define DETAIL_LINES (3 + XA_LIVE_LAST)
 
 /* A token count in at most 6 characters: 950, 12.3k, 4.56M. */
@@ -69,7 +71,7 @@ static void session_lines(const struct top_session *s, int sel, int cols, int an
 	snprintf(buf, sizeof(buf), "   %6s tok  $%-9.4f%s top: %s", tok, l->use.usd,
 		 l->use.unpriced ? "*" : " ", l->top ? l->top->id : "-");
 	if (l->top)
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (fix saves %.0f ms)",
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (saves %.0f ms)",
 			 l->top_saved_ns / 1e6);
 	line(out, cols, ansi, NULL, buf);
 }
@@ -80,8 +82,8 @@ static void detail(const struct top_session *s, int cols, int ansi, FILE *out)
 	const struct xa_usage *u = &l->use;
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), "-- %s: %s pid %lld, %u turns, %.1f s --", s->name, l->agent,
-		 (long long)l->pid, l->turns, l->wall_ns / 1e9);
+	snprintf(buf, sizeof(buf), "-- %s: %s pid %lld, %u turn%s, %.1f s --", s->name, l->agent,
+		 (long long)l->pid, l->turns, xp_s(l->turns), l->wall_ns / 1e9);
 	line(out, cols, ansi, "1", buf);
 	snprintf(buf, sizeof(buf), "in %.0f out %.0f cache r/w %.0f/%.0f reasoning %.0f; "
 		 "$%.4f%s", u->tok[XA_TOK_INPUT], u->tok[XA_TOK_OUTPUT], u->tok[XA_TOK_CACHE_READ],
@@ -116,8 +118,9 @@ void top_frame(const struct top *t, int cols, int rows, int ansi, FILE *out)
 	strftime(clock, sizeof(clock), "%H:%M:%S", localtime(&now));
 	if (ansi)
 		fputs("\033[H", out);
-	snprintf(buf, sizeof(buf), "xperf top  %zu sessions, %zu recording  sort: %s  %s  %s",
-		 t->n, live, top_sort_names[t->sort], clock, t->error[0] ? t->error : t->dir);
+	snprintf(buf, sizeof(buf), "xperf top  %zu session%s, %zu recording  sort: %s  %s  %s",
+		 t->n, xp_s(t->n), live, top_sort_names[t->sort], clock,
+		 t->error[0] ? t->error : t->dir);
 	line(out, cols, ansi, "7", buf);
 	line(out, cols, ansi, "4", " session        agent         pid turns now          "
 				   "TTFT p50/p95 tok/s  waste");
@@ -137,6 +140,6 @@ void top_frame(const struct top *t, int cols, int rows, int ansi, FILE *out)
 	if (t->detail && t->n)
 		detail(&t->s[t->selected], cols, ansi, out);
 	/* the last row: no line feed, so that the terminal does not scroll */
-	fprintf(out, ansi ? "\033[7m%-*.*s\033[0m" : "%-*.*s\n", cols, cols,
+	fprintf(out, ansi ? "\033[7m%-*.*s\033[0m" : "%-*.*s\n", ansi ? cols : 0, cols,
 		" q quit  s sort  j/k select  d detail  ($* some calls unpriced; TTFT ms)");
 }

@@ -133,7 +133,7 @@ int top_scan(struct top *t)
 	struct dirent *de;
 
 	if (!d) {
-		snprintf(t->error, sizeof(t->error), "%.100s: %s", t->dir, strerror(errno));
+		snprintf(t->error, sizeof(t->error), "%s: %s", t->dir, strerror(errno));
 		return -1;
 	}
 	t->error[0] = '\0';

@@ -43,7 +43,7 @@ struct top {
 	enum top_sort sort;
 	size_t selected;  /* index into s (after sorting) */
 	int detail;       /* show the detail pane */
-	char error[160];  /* the last scan's problem, shown in the frame */
+	char error[1100]; /* the last scan's problem, shown in the frame */
 };
 
 /* Rescan dir: new sessions, changed ones re-analysed, states refreshed, sorted. 0 ok, -1

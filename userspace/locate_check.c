@@ -19,6 +19,8 @@
 
 struct dir_state {
 	bool passed, checking;
+	unsigned int unjoined;	/* read: first calls in a row not joined to a socket */
+	uint64_t sock_id;	/* write: the socket its ciphertext went out on */
 	struct xp_hdr **held;
 	size_t nheld, cap;
 	uint32_t tid;
@@ -34,11 +36,12 @@ struct conn {
 
 struct send {
 	uint32_t tgid, tid;
-	uint64_t ts_ns, len;
+	uint64_t ts_ns, len, sock_id;
 };
 
 struct recv_total {
 	uint32_t tgid;
+	bool connected;		/* its connect/accept was seen: xperf saw it from byte 0 */
 	uint64_t sock_id, bytes;
 };
 
@@ -171,6 +174,22 @@ static void pass(struct locate_check *lc, struct conn *c, int dir)
 	d->nheld = d->cap = 0;
 }
 
+/* Room for one more element in the array *arr of *n (capacity *cap); -1 on ENOMEM. */
+static int grow(void **arr, size_t n, size_t *cap, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 16;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
 static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const struct xp_hdr *rec)
 {
 	struct xp_hdr *copy;
@@ -179,15 +198,8 @@ static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const 
 		lc->counts.held_over++;
 		return LC_DROP;
 	}
-	if (d->nheld == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct xp_hdr **n = realloc(d->held, cap * sizeof(*n));
-
-		if (!n)
-			return LC_DROP;
-		d->held = n;
-		d->cap = cap;
-	}
+	if (grow((void **)&d->held, d->nheld, &d->cap, sizeof(*d->held)))
+		return LC_DROP;
 	copy = malloc(rec->size);
 	if (!copy)
 		return LC_DROP;
@@ -205,15 +217,8 @@ static struct conn *conn_of(struct locate_check *lc, const struct xp_tls_data *t
 		if (c->tgid == t->hdr.tgid && c->ssl == t->ssl && c->start_ns == t->hdr.start_ns)
 			return c;
 	}
-	if (lc->nconns == lc->capconns) {
-		size_t cap = lc->capconns ? lc->capconns * 2 : 16;
-		struct conn *n = realloc(lc->conns, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		lc->conns = n;
-		lc->capconns = cap;
-	}
+	if (grow((void **)&lc->conns, lc->nconns, &lc->capconns, sizeof(*lc->conns)))
+		return NULL;
 	lc->conns[lc->nconns] = (struct conn){ .tgid = t->hdr.tgid, .id = t->located,
 					       .start_ns = t->hdr.start_ns, .ssl = t->ssl };
 	return &lc->conns[lc->nconns++];
@@ -224,22 +229,15 @@ static struct recv_total *recv_of(struct locate_check *lc, uint32_t tgid, uint64
 	for (size_t i = 0; i < lc->nrecvs; i++)
 		if (lc->recvs[i].tgid == tgid && lc->recvs[i].sock_id == sock_id)
 			return &lc->recvs[i];
-	if (lc->nrecvs == lc->caprecvs) {
-		size_t cap = lc->caprecvs ? lc->caprecvs * 2 : 16;
-		struct recv_total *n = realloc(lc->recvs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		lc->recvs = n;
-		lc->caprecvs = cap;
-	}
+	if (grow((void **)&lc->recvs, lc->nrecvs, &lc->caprecvs, sizeof(*lc->recvs)))
+		return NULL;
 	lc->recvs[lc->nrecvs] = (struct recv_total){ .tgid = tgid, .sock_id = sock_id };
 	return &lc->recvs[lc->nrecvs++];
 }
 
-/* Bytes thread (tgid, tid) sent over TCP since ts_ns, from the recent sends. */
+/* Bytes thread (tgid, tid) sent over TCP since ts_ns, from the recent sends; *sock: the last socket. */
 static uint64_t sent_since(const struct locate_check *lc, uint32_t tgid, uint32_t tid,
-			   uint64_t ts_ns)
+			   uint64_t ts_ns, uint64_t *sock)
 {
 	size_t n = lc->nsends < SEND_RING ? lc->nsends : SEND_RING;
 	uint64_t sum = 0;
@@ -247,10 +245,58 @@ static uint64_t sent_since(const struct locate_check *lc, uint32_t tgid, uint32_
 	for (size_t i = 0; i < n; i++) {
 		const struct send *s = &lc->sends[i];
 
-		if (s->tgid == tgid && s->tid == tid && s->ts_ns >= ts_ns)
+		if (s->tgid == tgid && s->tid == tid && s->ts_ns >= ts_ns) {
 			sum += s->len;
+			*sock = s->sock_id;
+		}
 	}
 	return sum;
+}
+
+/* Whether xperf saw socket (tgid, sock_id) from its connect or accept. */
+static bool seen_from_start(struct locate_check *lc, uint32_t tgid, uint64_t sock_id)
+{
+	for (size_t i = 0; i < lc->nrecvs; i++)
+		if (lc->recvs[i].tgid == tgid && lc->recvs[i].sock_id == sock_id)
+			return lc->recvs[i].connected;
+	return false;
+}
+
+/*
+ * The HTTP check of a direction whose socket agreement holds: t is its
+ * first call's first record, on socket sock_id. A connection xperf saw
+ * from its start must begin with HTTP, or the file fails. One it joined
+ * mid-stream (attach --pid to a running agent) may be inside a body: the
+ * call is dropped and the next call tries again, the file not blamed.
+ */
+static enum lc_verdict http_check(struct locate_check *lc, struct conn *c, int dir,
+				  const struct xp_tls_data *t, uint64_t sock_id)
+{
+	if (lc_http_start((const uint8_t *)t->data, t->len, dir)) {
+		pass(lc, c, dir);
+		return LC_PASS;
+	}
+	if (!seen_from_start(lc, t->hdr.tgid, sock_id)) {
+		drop_held(lc, &c->d[dir]);
+		memset(&c->d[dir], 0, sizeof(c->d[dir]));
+		return LC_DROP;
+	}
+	fail(lc, c->id, dir, "http",
+	     dir ? "first read is not an HTTP/1.1 status line or HTTP/2 SETTINGS frame"
+		 : "first write is not an HTTP/1.1 request line or the HTTP/2 preface");
+	return LC_DROP;
+}
+
+/* A write's ciphertext went out: its HTTP check, on the held first record. */
+static void judge(struct locate_check *lc, struct conn *c, int dir)
+{
+	struct dir_state *d = &c->d[dir];
+
+	d->checking = false;
+	if (d->nheld)
+		http_check(lc, c, dir, (const struct xp_tls_data *)d->held[0], d->sock_id);
+	else
+		pass(lc, c, dir);
 }
 
 static void on_sock(struct locate_check *lc, const struct xp_sock_data *s)
@@ -263,7 +309,7 @@ static void on_sock(struct locate_check *lc, const struct xp_sock_data *s)
 		return;
 	}
 	lc->sends[lc->nsends++ % SEND_RING] =
-		(struct send){ .tgid = s->hdr.tgid, .tid = s->hdr.tid, .ts_ns = s->hdr.ts_ns, .len = s->len };
+		(struct send){ .tgid = s->hdr.tgid, .tid = s->hdr.tid, .ts_ns = s->hdr.ts_ns, .len = s->len, .sock_id = s->sock_id };
 	for (size_t i = 0; i < lc->nconns; i++) {
 		struct conn *c = &lc->conns[i];
 		struct dir_state *d = &c->d[XP_TLS_WRITE];
@@ -272,8 +318,19 @@ static void on_sock(struct locate_check *lc, const struct xp_sock_data *s)
 		    s->hdr.ts_ns < d->since_ns)
 			continue;
 		d->got += s->len;
+		d->sock_id = s->sock_id;
 		if (d->got >= d->need)
-			pass(lc, c, XP_TLS_WRITE);
+			judge(lc, c, XP_TLS_WRITE);
+	}
+}
+
+static void on_connect(struct locate_check *lc, const struct xp_sock_conn *k)
+{
+	struct recv_total *r = recv_of(lc, k->hdr.tgid, k->sock_id);
+
+	if (r) {
+		r->connected = true;
+		r->bytes = 0;	/* a new connection on a reused socket number */
 	}
 }
 
@@ -288,14 +345,15 @@ static void expire(struct locate_check *lc, uint64_t now_ns)
 		if (!d->checking || now_ns <= d->deadline_ns)
 			continue;
 		snprintf(detail, sizeof(detail),
-			 "thread %u sent %llu bytes over TCP within 200 ms of the call, want >= %llu",
+			 "thread %u sent %llu bytes over TCP within 200 ms of the call (or before "
+			 "the run ended), want >= %llu",
 			 d->tid, (unsigned long long)d->got, (unsigned long long)d->need);
 		d->checking = false;
 		fail(lc, lc->conns[i].id, XP_TLS_WRITE, "socket", detail);
 	}
 }
 
-/* The first call of a direction on a connection: parse and socket checks. */
+/* The first call of a direction on a connection: socket, then HTTP checks. */
 static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
 				  const struct xp_tls_data *t)
 {
@@ -304,40 +362,44 @@ static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
 	struct recv_total *r;
 	char detail[160];
 
-	if (t->offset != 0 || (t->flags & XP_TLS_COPY_FAIL)) {
-		fail(lc, c->id, dir, "position", "first record of a call is missing");
-		return LC_DROP;
-	}
-	if (!lc_http_start((const uint8_t *)t->data, t->len, dir)) {
-		fail(lc, c->id, dir, "http",
-		     dir ? "first read is not an HTTP/1.1 status line or HTTP/2 SETTINGS frame"
-			 : "first write is not an HTTP/1.1 request line or the HTTP/2 preface");
-		return LC_DROP;
-	}
+	if (t->offset != 0 || (t->flags & XP_TLS_COPY_FAIL))
+		return lc->counts.withheld++, LC_DROP;	/* the rest of a skipped call */
 	if (dir == XP_TLS_READ) {
-		r = t->sock_id ? recv_of(lc, t->hdr.tgid, t->sock_id) : NULL;
-		if (!r || r->bytes < t->pos + t->call_len + LC_TLS_OVERHEAD) {
-			snprintf(detail, sizeof(detail),
-				 "%u plaintext bytes at %llu, socket %llu received %llu",
-				 t->call_len, (unsigned long long)t->pos,
-				 (unsigned long long)t->sock_id,
-				 (unsigned long long)(r ? r->bytes : 0));
+		if (!t->sock_id && ++d->unjoined >= LC_UNJOINED_MAX) {
+			snprintf(detail, sizeof(detail), "%u reads in a row not joined to a TCP socket",
+				 d->unjoined);
 			fail(lc, c->id, dir, "socket", detail);
 			return LC_DROP;
 		}
-		pass(lc, c, dir);
-		return LC_PASS;
+		if (!t->sock_id)	/* not joined to a socket (yet): try the next call */
+			return lc->counts.withheld++, LC_DROP;
+		r = recv_of(lc, t->hdr.tgid, t->sock_id);
+		if (r && r->bytes < t->pos + t->call_len + LC_TLS_OVERHEAD && r->connected) {
+			snprintf(detail, sizeof(detail),
+				 "%u plaintext bytes at %llu, socket %llu received %llu",
+				 t->call_len, (unsigned long long)t->pos,
+				 (unsigned long long)t->sock_id, (unsigned long long)r->bytes);
+			fail(lc, c->id, dir, "socket", detail);
+			return LC_DROP;
+		}
+		if (!r || r->bytes < t->call_len + LC_TLS_OVERHEAD)
+			return lc->counts.withheld++, LC_DROP;	/* mid-stream: too little seen yet */
+		return http_check(lc, c, dir, t, t->sock_id);
 	}
 	d->checking = true;
 	d->tid = t->hdr.tid;
 	d->since_ns = t->call_ns;
 	d->deadline_ns = t->hdr.ts_ns + LC_SEND_WINDOW_NS;
 	d->need = (uint64_t)t->call_len + LC_TLS_OVERHEAD;
-	d->got = sent_since(lc, t->hdr.tgid, t->hdr.tid, t->call_ns);
-	if (d->got < d->need)
-		return hold(lc, d, &t->hdr);
-	pass(lc, c, dir);
-	return LC_PASS;
+	d->got = sent_since(lc, t->hdr.tgid, t->hdr.tid, t->call_ns, &d->sock_id);
+	if (hold(lc, d, &t->hdr) != LC_HOLD) {
+		d->checking = false;
+		return LC_DROP;
+	}
+	/* Held even when its ciphertext already went out: judge() releases the copy. */
+	if (d->got >= d->need)
+		judge(lc, c, dir);
+	return LC_HOLD;
 }
 
 static enum lc_verdict on_tls(struct locate_check *lc, const struct xp_tls_data *t)
@@ -364,11 +426,29 @@ static enum lc_verdict on_tls(struct locate_check *lc, const struct xp_tls_data 
 	return first_call(lc, c, t);
 }
 
+void locate_check_finish(struct locate_check *lc)
+{
+	for (size_t i = 0; i < lc->nconns; i++) {
+		struct conn *c = &lc->conns[i];
+
+		if (c->d[XP_TLS_WRITE].checking && lc->state[c->id] == LC_TRUSTED) {
+			drop_held(lc, &c->d[XP_TLS_WRITE]);
+			c->d[XP_TLS_WRITE].checking = false;
+		}
+	}
+	expire(lc, UINT64_MAX);
+}
+
 enum lc_verdict locate_check_record(struct locate_check *lc, const struct xp_hdr *rec)
 {
 	expire(lc, rec->ts_ns);
 	if (rec->type == XP_EV_SOCK_DATA && rec->size >= sizeof(struct xp_sock_data)) {
 		on_sock(lc, (const void *)rec);
+		return LC_PASS;
+	}
+	if ((rec->type == XP_EV_SOCK_CONNECT || rec->type == XP_EV_SOCK_ACCEPT) &&
+	    rec->size >= sizeof(struct xp_sock_conn)) {
+		on_connect(lc, (const void *)rec);
 		return LC_PASS;
 	}
 	if (rec->type != XP_EV_TLS_DATA || rec->size < offsetof(struct xp_tls_data, data))

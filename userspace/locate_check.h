@@ -15,7 +15,11 @@
  *    socket has received at least the plaintext so far plus a record's
  *    overhead.
  * A direction that passes releases what was held and passes from then on
- * (each new connection is checked again). Any failure distrusts the whole
+ * (each new connection is checked again). The HTTP check blames the file
+ * only on a connection xperf saw from its connect or accept: one joined
+ * mid-stream (attach to a running agent) may be inside a body, so a call
+ * that does not start HTTP there is dropped and the next call tries again;
+ * a read not (yet) joined to a socket likewise, LC_UNJOINED_MAX times. Any failure distrusts the whole
  * located file: its held records are dropped, later ones too, and the
  * failure is reported once (file id, function, check, detail). Garbage is
  * never delivered as plaintext; the socket tier goes on as before.
@@ -33,7 +37,9 @@
 
 #define LC_SEND_WINDOW_NS (200ull * 1000 * 1000)
 #define LC_TLS_OVERHEAD 17	/* a TLS record's header and AEAD tag, at least */
-#define LC_HELD_MAX (64u << 20)	/* bytes held at most; beyond, dropped and counted */
+#define LC_HELD_MAX (64u << 20)
+/* Reads not joined to a socket (nested or the thread's last receive) before the file fails. */
+#define LC_UNJOINED_MAX 3	/* bytes held at most; beyond, dropped and counted */
 
 enum lc_verdict { LC_PASS = 0, LC_DROP = 1, LC_HOLD = 2 };
 
@@ -62,6 +68,13 @@ void locate_check_free(struct locate_check *lc);
 
 /* Feed any record, in ring order; the verdict for it (LC_HOLD: copied). */
 enum lc_verdict locate_check_record(struct locate_check *lc, const struct xp_hdr *rec);
+
+/*
+ * The run ends: a write still waiting for its ciphertext will not see it
+ * (its process exited right after the call). Its file fails unless already
+ * trusted (then only that write is dropped).
+ */
+void locate_check_finish(struct locate_check *lc);
 
 /* State of located file id, and counts. */
 enum lc_state locate_check_state(const struct locate_check *lc, unsigned int id);

@@ -4,7 +4,8 @@
  * request held until its ciphertext is sent, then released in order; a
  * response passed against the socket's received bytes; a write whose
  * ciphertext never goes out, a response larger than what the socket
- * received, and garbage: each fails the file once and drops its records.
+ * received, and garbage: each fails the file once and drops its records;
+ * a connection joined mid-stream is not blamed for a body.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,15 @@ static enum lc_verdict sock(struct locate_check *lc, int dir, uint64_t ts, uint3
 	return locate_check_record(lc, &s.hdr);
 }
 
+static void connect_seen(struct locate_check *lc)
+{
+	struct xp_sock_conn k = { .hdr = { .type = XP_EV_SOCK_CONNECT, .size = sizeof(k),
+					   .tgid = 7, .tid = 8, .ts_ns = 1 },
+				  .sock_id = 99 };
+
+	CHECK(locate_check_record(lc, &k.hdr) == LC_PASS);
+}
+
 static struct locate_check *fresh(void)
 {
 	struct lc_hooks h = { on_release, on_failed, NULL };
@@ -105,19 +115,45 @@ static void test_fail(void)
 	CHECK(n.withheld == 2 && failures == 1);
 	locate_check_free(lc);
 
-	/* A response bigger than what its socket received. */
+	/* The run ends with a write whose ciphertext never went out. */
 	lc = fresh();
+	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 10 * MS, "GET / HTTP/1.1\r\n\r\n", 0)->hdr) ==
+	      LC_HOLD);
+	locate_check_finish(lc);
+	CHECK(failures == 1 && !strcmp(failed_check, "socket") && released == 0);
+	locate_check_free(lc);
+
+	/* A response bigger than what its socket received since its connect. */
+	lc = fresh();
+	connect_seen(lc);
 	CHECK(sock(lc, XP_SOCK_RECV, 1 * MS, 10) == LC_PASS);
 	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 2 * MS, "HTTP/1.1 200 OK\r\n", 0)->hdr) ==
 	      LC_DROP);
 	CHECK(failures == 1 && !strcmp(failed_check, "socket"));
 	locate_check_free(lc);
 
-	/* Garbage. */
+	/* Garbage on a connection seen from its connect, its ciphertext sent. */
 	lc = fresh();
+	connect_seen(lc);
 	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 2 * MS, "\x16\x03\x01 binary", 0)->hdr) ==
+	      LC_HOLD);
+	CHECK(sock(lc, XP_SOCK_SEND, 3 * MS, 100) == LC_PASS);
+	CHECK(failures == 1 && !strcmp(failed_check, "http") && released == 0);
+	locate_check_free(lc);
+}
+
+/* Joined mid-stream (attach): a body is not blamed, the next response start passes. */
+static void test_mid_stream(void)
+{
+	struct locate_check *lc = fresh();
+
+	CHECK(sock(lc, XP_SOCK_RECV, 1 * MS, 4000) == LC_PASS);
+	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 2 * MS, "data: {\"x\":1}\n\n", 0)->hdr) ==
 	      LC_DROP);
-	CHECK(failures == 1 && !strcmp(failed_check, "http"));
+	CHECK(failures == 0 && locate_check_state(lc, 1) == LC_UNCHECKED);
+	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 3 * MS, "HTTP/1.1 200 OK\r\n", 16)->hdr) ==
+	      LC_PASS);
+	CHECK(failures == 0 && locate_check_state(lc, 1) == LC_TRUSTED);
 	locate_check_free(lc);
 }
 
@@ -138,6 +174,7 @@ int main(void)
 {
 	test_pass();
 	test_fail();
+	test_mid_stream();
 	test_http();
 	return CHECK_DONE();
 }

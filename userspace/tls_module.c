@@ -23,6 +23,7 @@
 #include "userspace/locate/locate.h"
 #include "userspace/locate_check.h"
 #include "userspace/module.h"
+#include "userspace/sock_hooks.h"
 #include "userspace/tls_json.h"
 #include "userspace/tls_probes.h"
 
@@ -84,6 +85,7 @@ static int tls_start(struct xpc *c, void **state)
 		.cap_bytes = xo->payload_cap,
 		.no_plaintext = xo->no_plaintext,
 		.per_pid = xo->tls_per_process,
+		.sock_hooks = xo->sock_hooks,
 		.watch_maps = !xo->no_cuda,
 		.verbose = xo->verbose > 0,
 		.reuse_maps = reuse,
@@ -149,6 +151,22 @@ static int tls_gate(struct xpc *c, void *state, const struct xp_hdr *rec)
 
 static const char *const check_states[] = { "unchecked", "trusted", "failed" };
 
+/* At the end: a located file whose plaintext was withheld but never judged is said too. */
+static void report_unchecked(const struct tls_state *s)
+{
+	struct lc_counts n;
+
+	locate_check_counts(s->check, &n);
+	for (unsigned int id = 1; n.withheld && id <= xp_tls_probes_nlocated(s->probes); id++) {
+		const struct xp_tls_located *l = xp_tls_probes_located(s->probes, id);
+
+		if (l->r->status == LOCATE_FOUND && locate_check_state(s->check, id) == LC_UNCHECKED)
+			fprintf(stderr, "xperf-bpf: %s: located %s functions never passed the "
+				"self-check: their connections stayed in the ciphertext tier\n",
+				l->path, l->r->stack);
+	}
+}
+
 /* modules.tls.located: every file the locator reported, and how it stands. */
 static void located_json(const struct tls_state *s, cJSON *o)
 {
@@ -195,8 +213,14 @@ static void tls_stats_json(void *state, cJSON *o)
 {
 	const struct tls_state *s = state;
 	struct xp_tls_late l;
+	const char *why;
+	int hooks = xp_tls_probes_sock_hooks(s->probes, &why);
 	cJSON *late;
 
+	cJSON_AddStringToObject(o, "socket_hooks", xp_sock_hooks_name(hooks));
+	cJSON_AddStringToObject(o, "socket_hooks_why", why);
+	locate_check_finish(s->check);	/* capture.json is written at the end of the run */
+	report_unchecked(s);
 	located_json(s, o);
 	late = cJSON_AddObjectToObject(o, "late_libs");
 	xp_tls_probes_late(s->probes, &l);

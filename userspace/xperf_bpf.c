@@ -19,8 +19,10 @@
 
 #include "lib/atomic_file.h"
 #include "lib/dir_lock.h"
+#include "lib/version.h"
 #include "userspace/capture.h"
 #include "userspace/run.h"
+#include "userspace/sock_hooks.h"
 #include "userspace/spawn.h"
 
 static struct env {
@@ -33,7 +35,27 @@ static struct env {
 	int session_lock;
 } env = { .session_lock = -1 };
 
-const char *argp_program_version = "xperf-bpf 1.0";
+const char *argp_program_version = "xperf-bpf " XP_VERSION;
+static const char exit_doc[] =
+	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
+	"64 usage error, 75 session directory in use by another run,\n"
+	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
+/* Each subcommand's own help (argp fills paragraphs); `xperf-bpf --help` shows doc. */
+static const char record_doc[] =
+	"Run CMD and trace it and every process it starts with eBPF (processes, scheduler, "
+	"TLS, sockets, CUDA calls); its turns go to DIR/<session>/ as it runs.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"    xperf-bpf record -o .xperf/traces -- python3 agent.py\n"
+	"    xperf-bpf record --raw events.jsonl --duration 60 -- node agent.js\n"
+	"\v";
+static const char attach_doc[] =
+	"Trace the running process PID, its threads and every process it starts from now "
+	"on, until it exits or --duration ends; its turns go to DIR/<session>/.\n"
+	"\n"
+	"EXAMPLES:\n"
+	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
+	"\v";
 static const char doc[] =
 	"Trace an AI agent's process tree with eBPF: processes, scheduler, TLS, sockets,\n"
 	"CUDA launch/copy/sync calls.\n"
@@ -47,10 +69,11 @@ static const char doc[] =
 	"\n"
 	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
 	"64 usage error, 75 session directory in use by another run,\n"
-	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
+	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).\n"
+	"'xperf-bpf record --help', 'xperf-bpf attach --help': the options.";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
-       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC };
+       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC, OPT_SOCK_HOOKS };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
@@ -66,6 +89,8 @@ static const struct argp_option opts[] = {
 	{ "no-cuda", OPT_NO_CUDA, NULL, 0, "no uprobes on libcudart/libcuda", 0 },
 	{ "tls-per-process", OPT_TLS_PER_PROC, NULL, 0,
 	  "TLS uprobes in traced processes only (others never trap)", 0 },
+	{ "socket-hooks", OPT_SOCK_HOOKS, "MODE", 0,
+	  "socket tier on: auto (cheapest here), socket (tracepoints), syscalls", 0 },
 	{ "quiet", 'q', NULL, 0, "no summary (losses are still reported)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "show the full help", 0 },
@@ -154,6 +179,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_TLS_PER_PROC:
 		env.opts.tls_per_process = true;
 		break;
+	case OPT_SOCK_HOOKS:
+		env.opts.sock_hooks = xp_sock_hooks_parse(arg);
+		if (env.opts.sock_hooks < 0)
+			argp_error(state, "invalid socket hooks (auto, socket, syscalls): %s", arg);
+		break;
 	case OPT_NO_CUDA:
 		env.opts.no_cuda = true;
 		break;
@@ -186,14 +216,32 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* The subcommand's options: --pid is attach's alone. */
+static const struct argp_option *options_of(bool record)
+{
+	static struct argp_option own[sizeof(opts) / sizeof(opts[0])];
+	size_t k = 0;
+
+	for (const struct argp_option *o = opts; o->name || o->key; o++)
+		if (!record || o->key != 'p')
+			own[k++] = *o;
+	return own;
+}
+
 /* Parse argv into env; exits 64 on a usage error. */
 static void parse_args(int argc, char **argv)
 {
-	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
+	static char full_doc[2048];
+	struct argp argp = { NULL, parse_arg, NULL, full_doc, NULL, NULL, NULL };
+	const char *hooks;
 
 	if (argc < 2 || (strcmp(argv[1], "attach") && strcmp(argv[1], "record"))) {
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 			fprintf(stdout, "%s\n", doc);
+			exit(XP_EXIT_OK);
+		}
+		if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+			printf("%s\n", argp_program_version);
 			exit(XP_EXIT_OK);
 		}
 		fprintf(stderr, "xperf-bpf: expected a subcommand: attach or record "
@@ -201,9 +249,19 @@ static void parse_args(int argc, char **argv)
 		exit(XP_EXIT_USAGE);
 	}
 	env.record = !strcmp(argv[1], "record");
+	snprintf(full_doc, sizeof(full_doc), "%s%s", env.record ? record_doc : attach_doc, exit_doc);
+	argp.options = options_of(env.record);
+	argp.args_doc = env.record ? "-- CMD [ARG...]" : "--pid PID";
 	/* argp names the program after argv[0] in its messages. */
 	argv[1] = env.record ? "xperf-bpf record" : "xperf-bpf attach";
 	argp_err_exit_status = XP_EXIT_USAGE;
+	/* The flag wins; the variable lets a node agent (or a test) set it for every run. */
+	hooks = getenv("XPERF_SOCKET_HOOKS");
+	if (hooks && (env.opts.sock_hooks = xp_sock_hooks_parse(hooks)) < 0) {
+		fprintf(stderr, "xperf-bpf: invalid XPERF_SOCKET_HOOKS (auto, socket, syscalls): %s\n",
+			hooks);
+		exit(XP_EXIT_USAGE);
+	}
 	argp_parse(&argp, argc - 1, argv + 1, ARGP_IN_ORDER, NULL, NULL);
 }
 

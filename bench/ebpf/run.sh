@@ -37,8 +37,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 REPS=${1:-7}
-bazel build -c opt //userspace:xperf-bpf //userspace/testing:workload >/dev/null 2>&1
-XB=$PWD/bazel-bin/userspace/xperf-bpf
+bazel build -c opt //cli:xperf-bpf //userspace/testing:workload >/dev/null 2>&1
+XB=$PWD/bazel-bin/cli/xperf-bpf
 WL=$PWD/bazel-bin/userspace/testing/workload
 T=$(mktemp -d)
 sleeper=

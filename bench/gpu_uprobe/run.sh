@@ -32,9 +32,9 @@ N=${1:-2000}
 R=${2:-7}
 BASE=${BASE:-}
 bazel build ${BAZEL_OPTS:-} -c opt --symlink_prefix=/ //gpu:cuda_calls \
-	//userspace:xperf-bpf //gpu:libxperf_cupti.so >/dev/null 2>&1
+	//cli:xperf-bpf //gpu:libxperf_cupti.so >/dev/null 2>&1
 B=$(bazel info -c opt bazel-bin 2>/dev/null)/gpu
-XPERF_BPF=$B/../userspace/xperf-bpf
+XPERF_BPF=$B/../cli/xperf-bpf
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 builds="this"

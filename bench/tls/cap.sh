@@ -13,9 +13,9 @@ set -euo pipefail
 N=${1:-300}
 R=${2:-3}
 cd "$(dirname "$0")/../.."
-bazel build -c opt //bench/tls:ssl_bench //userspace:xperf-bpf >/dev/null 2>&1
+bazel build -c opt //bench/tls:ssl_bench //cli:xperf-bpf >/dev/null 2>&1
 bench=$(readlink -f bazel-bin/bench/tls/ssl_bench)
-xb=$(readlink -f bazel-bin/userspace/xperf-bpf)
+xb=$(readlink -f bazel-bin/cli/xperf-bpf)
 . bench/tls/sink.sh
 
 # One run; prints "writer_cpu_ns xperf_cpu_ms tls_records tls_drops".

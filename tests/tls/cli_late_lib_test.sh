@@ -10,7 +10,7 @@
 # that maps no TLS library: map records are seen, nothing is attached.
 set -euo pipefail
 here=$(dirname "$0")
-xperf=$(readlink -f "$here/../../userspace/xperf-bpf")
+xperf=$(readlink -f "$here/../../cli/xperf-bpf")
 source "$here/server.sh" tlslate
 mkdir "$tmp/lib"
 cp /lib/x86_64-linux-gnu/libssl.so.3 "$tmp/lib/libssl-late.so.3"

@@ -8,7 +8,7 @@
 # file, every mapper) shows the watcher's breakpoint, so the check can fail.
 set -euo pipefail
 here=$(dirname "$0")
-xperf=$(readlink -f "$here/../../userspace/xperf-bpf")
+xperf=$(readlink -f "$here/../../cli/xperf-bpf")
 source "$here/server.sh" tlsproc
 py=/usr/bin/python3 # Debian's: the system libssl.so.3, as the watcher maps
 # run NAME [OPTION...]: the client traced, the watcher beside it; prints its verdict.

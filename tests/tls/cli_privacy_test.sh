@@ -10,7 +10,7 @@
 # Both raw files are valid UTF-8 JSON lines, mode 0600.
 set -euo pipefail
 here=$(dirname "$0")
-xperf=$(readlink -f "$here/../../userspace/xperf-bpf")
+xperf=$(readlink -f "$here/../../cli/xperf-bpf")
 source "$here/server.sh" tlscli
 client=(python3 "$here/client.py" "$port" "$tmp/certs/ca.pem" 20000 3000)
 "$xperf" record -q --raw "$tmp/meta.jsonl" -- "${client[@]}"

@@ -30,7 +30,7 @@ func main() {
 	}}
 	calls := [][2]string{
 		{"/v1/messages", `{"model":"claude-test","max_tokens":64,"stream":true,` +
-			`"messages":[{"role":"user","content":"hello from go"}]}`},
+			`"messages":[{"role":"user","content":"hello"}]}`},
 		{"/v1/chat/completions", `{"model":"gpt-test","stream":true,` +
 			`"messages":[{"role":"user","content":"hello again"}]}`},
 	}

@@ -27,7 +27,7 @@
 #include <unistd.h>
 
 #include "analyze/analyze.h"
-#include "assemble/report.h"
+#include "cli/run_report.h"
 #include "cli/commands.h"
 #include "lib/atomic_file.h"
 
@@ -79,8 +79,8 @@ static int find_files(struct demo *d)
 	const char *py = getenv("XPERF_PYTHON");
 
 	snprintf(d->python, sizeof(d->python), "%s", py && *py ? py : "/usr/bin/python3");
-	if (locate(d->bpf, sizeof(d->bpf), "XPERF_BPF", "userspace/xperf-bpf")) {
-		fprintf(stderr, "xperf demo: xperf-bpf not found (build //userspace:xperf-bpf or "
+	if (locate(d->bpf, sizeof(d->bpf), "XPERF_BPF", "cli/xperf-bpf")) {
+		fprintf(stderr, "xperf demo: xperf-bpf not found (build //cli:xperf-bpf or "
 				"set XPERF_BPF)\n");
 		return -1;
 	}

@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "assemble/adapt.h"
-#include "assemble/report.h"
+#include "cli/run_report.h"
 #include "assemble/session.h"
 #include "gpu/turn_gpu.h"
 #include "userspace/sink.h"
@@ -31,6 +31,9 @@ struct turns {
 	const char *paths[XT_MAX_RULES + 1], *hosts[XT_MAX_RULES + 1];
 	struct xt_adapt_buf buf;
 	uint64_t malformed;
+	time_t started;        /* GPU files written since then belong to this run */
+	int gpu_active, gpu_loaded;
+	struct xp_gpu_set gpu; /* loaded once, when the held turns are written */
 };
 
 /* Splits a comma-separated environment variable into a NULL-terminated list. */
@@ -48,6 +51,42 @@ static const char *const *env_list(const char *name, char **copy, const char **o
 	return out;
 }
 
+/*
+ * GPU records (gpu/README.md) go into a turn before it is written. A
+ * collector opens its file when its process starts, the cuda module at the
+ * first call: so a file in the GPU directory written since the run began
+ * means records may still come for turns already built, which are then held
+ * (session.h) and merged and written at the end, when every buffer has been
+ * handed over. Without such a file turns are written as they complete.
+ */
+static int gpu_source_seen(void *state)
+{
+	struct turns *t = state;
+	char dir[PATH_MAX];
+
+	if (!t->gpu_active)
+		t->gpu_active = xp_gpu_dir_written_since(
+			xpb_gpu_dir(t->run->out_dir, dir, sizeof(dir)), t->started);
+	return t->gpu_active;
+}
+
+static void gpu_merge(void *state, struct tt_turn *turn)
+{
+	struct turns *t = state;
+	char dir[PATH_MAX], err[PATH_MAX + 64];
+
+	if (!t->gpu_active)
+		return;
+	if (!t->gpu_loaded &&
+	    xp_gpu_load_dir(xpb_gpu_dir(t->run->out_dir, dir, sizeof(dir)), &t->gpu, err,
+			    sizeof(err)))
+		fprintf(stderr, "xperf-bpf: gpu: %s\n", err);
+	t->gpu_loaded = 1;
+	if (t->gpu.n && xp_gpu_merge_turn(turn, &t->gpu) < 0)
+		fprintf(stderr, "xperf-bpf: gpu: turn %lld: out of memory\n",
+			(long long)turn->index);
+}
+
 static int turns_begin(const struct xpb_run *run, void **state)
 {
 	struct turns *t = calloc(1, sizeof(*t));
@@ -60,6 +99,10 @@ static int turns_begin(const struct xpb_run *run, void **state)
 	t->cfg.llm.hosts = env_list("XPERF_LLM_HOSTS", &t->env_copy[1], t->hosts);
 	t->cfg.cipher_hosts = t->cfg.llm.hosts;
 	t->cfg.llm.capture_payloads = run->capture_payloads;
+	t->cfg.hold = gpu_source_seen;
+	t->cfg.before_write = gpu_merge;
+	t->cfg.hook_ctx = t;
+	t->started = time(NULL);
 	*state = t;
 	return 0;
 }
@@ -105,36 +148,6 @@ static int root_exited(pid_t root)
 	return exited;
 }
 
-static void print_gpu_error(const struct xp_verror *e, void *ctx)
-{
-	char line[1024];
-
-	(void)ctx;
-	fprintf(stderr, "xperf-bpf: gpu: %s\n", xp_verror_format(e, line, sizeof(line)));
-}
-
-/*
- * GPU records the traced command's CUPTI collector wrote (gpu/README.md)
- * go into the turns whose intelligent spans they overlap. Done once at the
- * end: the collector hands records over when its buffers complete, which
- * can be after the turn they belong to was written.
- */
-static void merge_gpu(struct turns *t)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 32], err[PATH_MAX + 64];
-	struct xp_gpu_set set = { 0 };
-
-	if (xp_gpu_load_dir(xpb_gpu_dir(t->run->out_dir, dir, sizeof(dir)), &set, err,
-			    sizeof(err)))
-		fprintf(stderr, "xperf-bpf: gpu: %s\n", err);
-	for (int i = 1; set.n && i <= xt_session_turns(t->s); i++) {
-		snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_dir(t->s), i);
-		if (xp_gpu_merge_file(path, &set, print_gpu_error, NULL, err, sizeof(err)) < 0)
-			fprintf(stderr, "xperf-bpf: gpu: %s\n", err);
-	}
-	xp_gpu_set_free(&set);
-}
-
 static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts)
 {
 	struct turns *t = state;
@@ -146,11 +159,11 @@ static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts
 		xt_session_set_dropped(t->s, xpc_counts_dropped(counts));
 		rc = xt_session_finish(t->s, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
 				       root_exited(t->run->root)) ? -EIO : 0;
-		merge_gpu(t);
 		if (!t->run->quiet)
 			xt_report(stderr, t->s, xpc_counts_dropped(counts), t->malformed);
 	}
 	xt_session_free(t->s);
+	xp_gpu_set_free(&t->gpu);
 	free(t->env_copy[0]);
 	free(t->env_copy[1]);
 	free(t);

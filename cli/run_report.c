@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* report.c - end-of-run summary through the analyzer library (analyze.h). */
-#include "assemble/report.h"
+/* run_report.c - end-of-run summary through the analyzer library (analyze.h). */
+#include "cli/run_report.h"
 
 #include <stdlib.h>
 #include <string.h>

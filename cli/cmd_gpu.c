@@ -9,16 +9,16 @@
  * merge is the path for a collector that ran alone (records in
  * <trace dir>/gpu); when xperf-bpf runs, its assembler merges on its own.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
+#include "cli/args.h"
 #include "cli/commands.h"
+#include "core/read.h"
 #include "gpu/turn_gpu.h"
 #include "lib/json_int.h"
 #include "schema/validate.h"
@@ -35,24 +35,20 @@ static void print_error(const struct xp_verror *e, void *ctx)
 }
 
 /* A valid turn file, or NULL after printing every error with its position. */
-static cJSON *load(const char *path)
+static struct tt_turn *load(const char *path)
 {
-	return xp_load_turn(path, print_error, NULL, NULL);
+	return tt_turn_load(path, print_error, NULL, NULL);
 }
 
 static int merge(int argc, char **argv, const char *dir)
 {
 	struct xp_gpu_set set = {0};
-	struct stat st;
 	char err[512];
 	int rc = XP_EXIT_OK;
 
 	/* the assembler's merge takes a missing gpu/ as "no GPU"; a named one must exist */
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
-		fprintf(stderr, "xperf gpu: %s: %s\n", dir,
-			errno == ENOENT ? "no such directory" : "not a directory");
+	if (xp_arg_dir("gpu", dir))
 		return XP_EXIT_INVALID;
-	}
 	if (xp_gpu_load_dir(dir, &set, err, sizeof(err))) {
 		fprintf(stderr, "xperf gpu: %s\n", err);
 		xp_gpu_set_free(&set);
@@ -121,7 +117,7 @@ static int breakdown(int argc, char **argv, int json)
 
 	for (int i = 0; i < argc; i++) {
 		struct xp_gpu_breakdown b;
-		cJSON *turn = load(argv[i]);
+		struct tt_turn *turn = load(argv[i]);
 		char err[256];
 		int r = turn ? xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) : -2;
 
@@ -136,7 +132,7 @@ static int breakdown(int argc, char **argv, int json)
 			print_text(argv[i], &b);
 		if (r)
 			rc = XP_EXIT_INVALID;
-		cJSON_Delete(turn);
+		tt_turn_free(turn);
 	}
 	if (json) {
 		char *s = xp_json_print(all, 1);

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.h - what `xperf-bpf record/attach` print when they end: the turns
+ * run_report.h - what `xperf-bpf record/attach` print when they end: the turns
  * seen, the analyzer's short summary (L1 shares, top three bottlenecks with
  * their suggestions, data quality) and where the trace files and the HTML
  * report (written here, next to the turns) are.
  */
-#ifndef XPERF_ASSEMBLE_REPORT_H
-#define XPERF_ASSEMBLE_REPORT_H
+#ifndef XPERF_CLI_RUN_REPORT_H
+#define XPERF_CLI_RUN_REPORT_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -22,4 +22,4 @@ int xt_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t 
 /* Writes the session's HTML report to path (atomic, 0600); 0 or -1 (message on err). */
 int xt_write_html(const char *session_dir, const char *path, FILE *err);
 
-#endif /* XPERF_ASSEMBLE_REPORT_H */
+#endif /* XPERF_CLI_RUN_REPORT_H */

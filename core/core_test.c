@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * core_test.c - a turn built, categorized, written and read back: exact
+ * 64-bit times, mode 0600, the rules (waste binding through ancestors and by
+ * instant, CPU ratio, streaming gaps), and refusals with a pointer.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/read.h"
+#include "core/write.h"
+#include "lib/test_check.h"
+
+#define T0 9007199254740993ull /* 2^53 + 1: a double cannot hold it */
+#define MS 1000000ull
+
+static struct tt_turn *sample(void)
+{
+	struct tt_turn *t = tt_turn_new("core-test", 1, "ebpf", "plaintext");
+	struct tt_span *s;
+
+	tt_str_set(&t->agent.name, "agent");
+	t->agent.pid = 42;
+	t->start_ns = T0;
+	t->end_ns = T0 + 1000 * MS;
+	s = tt_span_add(t, 0, "tool_call", T0, T0 + 400 * MS, 7);            /* 1: wasted */
+	s->sched = TT_SCHED_ALL;
+	s->on_cpu_ns = 300 * MS;
+	tt_span_add(t, 1, "tool_exec", T0 + 10 * MS, T0 + 300 * MS, 7);      /* 2: child */
+	s = tt_span_add(t, 0, "prompt_assembly", T0 + 500 * MS, T0 + 600 * MS, 7); /* 3 */
+	s->sched = TT_SCHED_ON_CPU;
+	s->on_cpu_ns = 10 * MS; /* 10% on CPU: supply */
+	tt_span_add(t, 0, "prompt_assembly", T0 + 700 * MS, T0 + 800 * MS, 7); /* 4: no sched */
+	tt_span_add(t, 0, "my_stage", T0 + 800 * MS, T0 + 900 * MS, 7);        /* 5: custom */
+	tt_mark_add(t, "failed_tool_call", "compute.waste.failed_tool_call", 1, T0 + 400 * MS);
+	/* span-less: counted, binds to no span (theory: charges no time) */
+	tt_mark_add(t, "failed_tool_call", "compute.waste.failed_tool_call", 0, T0 + 850 * MS);
+	tt_warn(t, "w");
+	tt_warn(t, "w");
+	CHECK(t->quality.nwarnings == 1, "a warning is kept once");
+	CHECK(tt_turn_categorize(t) == 0, "categorize");
+	return t;
+}
+
+static void check_rules(const struct tt_turn *t)
+{
+	static const enum xp_category want[] = { XP_CAT_WASTE, XP_CAT_WASTE, XP_CAT_SUPPLY,
+						  XP_CAT_PROCESSING, XP_CAT_PROCESSING };
+
+	for (size_t i = 0; i < t->nspans; i++)
+		CHECK(t->spans[i].category == want[i], "span %zu: category %d", i + 1,
+		      t->spans[i].category);
+	CHECK(t->spans[4].st == NULL && t->spans[4].domain == XP_DOMAIN_COMPUTE, "custom");
+}
+
+static void check_gaps(void)
+{
+	uint64_t two[] = { 0, 60 * MS };                 /* one gap: its own median */
+	uint64_t even[] = { 0, 60 * MS, 120 * MS, 180 * MS, 480 * MS };
+	uint64_t fast[] = { 0, 1 * MS, 2 * MS, 3 * MS, 40 * MS }; /* under the 50 ms floor */
+
+	CHECK(xp_stream_gap_threshold(two, 2) == UINT64_MAX, "2 tokens: no gap");
+	CHECK(xp_stream_gap_threshold(even, 5) == 120 * MS, "2 x median 60 ms");
+	CHECK(xp_stream_gap_threshold(fast, 5) == 50 * MS - 1, "floor: g >= 50 ms");
+}
+
+static void check_round_trip(struct tt_turn *t)
+{
+	char dir[] = "/tmp/core_testXXXXXX", path[256];
+	struct stat st;
+	struct tt_turn *back;
+	int nerr = 0;
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	CHECK(tt_turn_write(t, dir, path, sizeof(path)) == 0, "write");
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "mode 0600");
+	back = tt_turn_load(path, NULL, NULL, &nerr);
+	CHECK(back && nerr == 0, "read back: %d errors", nerr);
+	if (back) {
+		CHECK(back->start_ns == T0 && back->spans[0].start_ns == T0, "exact ns");
+		CHECK(back->nspans == 5 && back->nwaste == 2, "counts");
+		CHECK(back->spans[1].parent_ix == 0 && back->spans[1].depth == 1, "parents");
+		CHECK(back->waste[1].span_ix == -1, "a span-less mark binds to no span");
+		check_rules(back);
+	}
+	tt_turn_free(back);
+	unlink(path);
+	rmdir(strcat(dir, "/")); /* best effort */
+}
+
+static void check_refusal(void)
+{
+	static const char bad[] = "{\"session_id\":\"s\",\"turn_index\":1,\"start_ns\":5,"
+				  "\"end_ns\":9,\"agent\":{\"name\":\"a\",\"pid\":1},"
+				  "\"spans\":[{\"id\":1,\"parent\":3,\"stage\":\"decode\","
+				  "\"domain\":\"intelligent\",\"category\":\"processing\","
+				  "\"start_ns\":5,\"end_ns\":6}],\"fused_marks\":[],"
+				  "\"waste_marks\":[],\"data_quality\":{}}";
+	cJSON *doc = cJSON_Parse(bad);
+	char err[128] = "";
+
+	CHECK(tt_turn_from_json(doc, err, sizeof(err)) == NULL, "unknown parent refused");
+	CHECK(strstr(err, "/spans") != NULL, "pointer in: %s", err);
+	cJSON_Delete(doc);
+}
+
+int main(void)
+{
+	struct tt_turn *t = sample();
+
+	CHECK(xp_counter_name_count <= TT_COUNTERS_MAX, "TT_COUNTERS_MAX too small");
+	check_rules(t);
+	check_gaps();
+	check_round_trip(t);
+	check_refusal();
+	tt_turn_free(t);
+	return test_failures != 0;
+}

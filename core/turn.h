@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * turn.h - TurnTrace v1 in memory: the one model every writer fills and
+ * every reader gets (core/README.md).
+ *
+ * Writers (the turn assembler, the SDK, the GPU merge) build a struct
+ * tt_turn with tt_turn_new / tt_span_add / tt_mark_add, call
+ * tt_turn_categorize once (theory's rules: waste binding, then each span's
+ * domain and category) and store it with tt_turn_write (write.c). Readers
+ * get the same struct from tt_turn_load (read.c), which validates first.
+ * Integers are exact 64-bit values everywhere; attributes stay the free-form
+ * OpenTelemetry objects they are in the file (cJSON, owned by the turn).
+ */
+#ifndef XPERF_CORE_TURN_H
+#define XPERF_CORE_TURN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "lib/clock_anchor.h"
+#include "theory/theory.h"
+
+#define TT_COUNTERS_MAX 16 /* >= xp_counter_name_count (checked by core_test) */
+
+/* Which scheduler values a span carries (bits of tt_span.sched). */
+enum { TT_SCHED_ON_CPU = 1, TT_SCHED_RUNQ = 2, TT_SCHED_BLOCKED = 4, TT_SCHED_ALL = 7 };
+
+struct tt_span {
+	int64_t id;      /* >= 1, unique in the turn */
+	int64_t parent;  /* 0: none */
+	char *stage;
+	const struct xp_stage *st; /* theory's stage; NULL: custom stage */
+	enum xp_domain domain;
+	enum xp_category category;
+	uint64_t start_ns, end_ns;
+	int64_t tid;     /* 0: not known */
+	unsigned sched;  /* TT_SCHED_* present */
+	uint64_t on_cpu_ns, runq_ns, blocked_ns;
+	int counters;    /* 1: the span has a counters object */
+	uint64_t ctr[TT_COUNTERS_MAX];    /* by index in theory's counter names */
+	uint32_t ctr_have, ctr_unavail;   /* bit i: ctr[i] measured / listed unavailable */
+	char *ctr_why[TT_COUNTERS_MAX];   /* reason of each unavailable counter */
+	cJSON *attrs;    /* object; never NULL once added */
+	/* tt_turn_index, tt_turn_bind_waste: */
+	int parent_ix;   /* index of the parent in turn->spans, -1: none */
+	int depth;       /* 0 for top-level spans */
+	const char *waste_l3; /* L3 of the first waste mark bound to this very span */
+};
+
+/* A fused mark (l3 NULL) or a waste mark. */
+struct tt_mark {
+	char *kind;
+	const char *l3;  /* waste marks: theory's L3 id */
+	int64_t span;    /* 0: none */
+	uint64_t t_ns;
+	cJSON *counts;   /* waste marks: object of integers, may be NULL */
+	cJSON *attrs;    /* object, may be NULL */
+	int span_ix;     /* tt_turn_bind_waste: the span it binds to, -1: none */
+};
+
+struct tt_agent {
+	char *name, *model, *comm; /* model, comm: NULL when unknown */
+	char *container_id;        /* NULL: written as null (SDK) or left out (eBPF) */
+	int container_known;       /* 1: the field is written (null when container_id NULL) */
+	int64_t pid;
+	uint64_t start_time_ns;    /* 0: unknown */
+};
+
+struct tt_quality {
+	char tier[16];             /* "plaintext", "ciphertext", "sdk" */
+	uint64_t dropped_events, truncated_payloads;
+	int has_non_llm_requests;  /* the assembler counts them; the SDK cannot */
+	uint64_t non_llm_requests; /* requests to LLM hosts that were no model call */
+	char tool_identity[8];     /* "model", "unknown", "" (not said) */
+	char **warnings;
+	size_t nwarnings, wcap;
+};
+
+struct tt_turn {
+	char *session_id;
+	int64_t index;
+	int complete;
+	char source[8];            /* "ebpf" or "sdk" */
+	uint64_t start_ns, end_ns;
+	int has_anchor;            /* 0: the file carries no clock_anchor (a replay) */
+	struct xp_clock_anchor anchor; /* wall clock at a CLOCK_MONOTONIC instant, boot id */
+	struct tt_agent agent;
+	struct tt_span *spans;     /* in the order added (or read) */
+	size_t nspans, scap;
+	struct tt_mark *fused, *waste;
+	size_t nfused, fcap, nwaste, wcap;
+	struct tt_quality quality;
+	cJSON *gpu;                /* the `gpu` section (gpu/turn_gpu.h); NULL: none */
+	struct tt_id_ix *ids;      /* span ids sorted (tt_turn_index), NULL before */
+};
+
+struct tt_id_ix {
+	int64_t id;
+	int ix;
+};
+
+/* A new empty turn (source "ebpf" or "sdk"); NULL on ENOMEM. */
+struct tt_turn *tt_turn_new(const char *session_id, int64_t index, const char *source,
+			    const char *tier);
+void tt_turn_free(struct tt_turn *t);
+
+/* Sets a string member (copied; NULL clears). 0 or -1 on ENOMEM. */
+int tt_str_set(char **dst, const char *src);
+
+/*
+ * Adds a span with the next id (number of spans + 1) and returns it, or NULL
+ * on ENOMEM. parent: 0 for none. The span's attrs object is empty.
+ * Pointers into turn->spans move when the next span is added.
+ */
+struct tt_span *tt_span_add(struct tt_turn *t, int64_t parent, const char *stage,
+			    uint64_t start_ns, uint64_t end_ns, int64_t tid);
+/* Adds a fused (l3 NULL) or waste mark, empty attrs; NULL on ENOMEM. */
+struct tt_mark *tt_mark_add(struct tt_turn *t, const char *kind, const char *l3, int64_t span,
+			    uint64_t t_ns);
+/* Adds a data-quality warning once (a repeat is ignored); 0 or -1 on ENOMEM. */
+int tt_warn(struct tt_turn *t, const char *warning);
+
+/* Index of span `id` in t->spans, -1 when absent (binary search after tt_turn_index). */
+int tt_span_index(const struct tt_turn *t, int64_t id);
+/* Builds the id index, resolves parents and depths; -1 on unknown parents, cycles,
+ * duplicate ids or ENOMEM. */
+int tt_turn_index(struct tt_turn *t);
+
+/*
+ * rules.c - theory's rules over a whole turn, the one place they are applied.
+ * Waste binding (theory/README.md, "Waste"): a waste mark binds to the span it
+ * names; a span is wasted when a mark binds to it or to an ancestor. A mark
+ * with no span counts its event and charges no time. Needs tt_turn_index.
+ */
+void tt_turn_bind_waste(struct tt_turn *t);
+int tt_span_wasted(const struct tt_turn *t, int ix);
+/* Indexes, binds waste and sets every span's domain and category (xp_category_of). */
+int tt_turn_categorize(struct tt_turn *t);
+
+#endif /* XPERF_CORE_TURN_H */

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rules.c - the few rules the tables need as code (theory.h), written once:
+ * the writers (core/, sdk/) and the analyzer call these, never copies.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "theory/theory.h"
+
+const char *const xp_fused_kind_names[] = {
+	"ttft", "streaming_gap", "prompt_transfer", "response_transfer", NULL,
+};
+
+enum xp_domain xp_stage_domain(const struct xp_stage *st)
+{
+	enum xp_domain d = XP_DOMAIN_COMPUTE;
+
+	if (st)
+		return st->domain;
+	xp_domain_parse(xp_rules.unknown_stage_domain, &d);
+	return d;
+}
+
+static int supply_bound(const struct xp_stage *st, const char *stage, int measured,
+			uint64_t on_cpu_ns, uint64_t dur_ns)
+{
+	if (st && st->supply)
+		return 1;
+	switch (xp_domains[xp_stage_domain(st)].rule) {
+	case XP_RULE_CPU_RATIO:
+		return measured && dur_ns > 0 &&
+		       (double)on_cpu_ns < xp_rules.cpu_ratio_supply * (double)dur_ns;
+	case XP_RULE_NAME_WAIT:
+		return stage && strstr(stage, "wait") != NULL;
+	case XP_RULE_SUPPLY_LIST:
+		return 0;
+	}
+	return 0;
+}
+
+enum xp_category xp_category_of(const struct xp_stage *st, const char *stage, int wasted,
+				int measured, uint64_t on_cpu_ns, uint64_t dur_ns)
+{
+	if (wasted)
+		return XP_CAT_WASTE;
+	return supply_bound(st, stage, measured, on_cpu_ns, dur_ns) ? XP_CAT_SUPPLY
+								    : XP_CAT_PROCESSING;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+uint64_t xp_stream_gap_threshold(const uint64_t *t, size_t n)
+{
+	uint64_t min_ns = (uint64_t)(xp_rules.streaming_gap_min_ms * 1e6), *g;
+	double ratio;
+
+	if (n < 3 || !(g = malloc((n - 1) * sizeof(*g))))
+		return UINT64_MAX;
+	for (size_t i = 1; i < n; i++)
+		g[i - 1] = t[i] > t[i - 1] ? t[i] - t[i - 1] : 0;
+	qsort(g, n - 1, sizeof(*g), cmp_u64);
+	ratio = xp_rules.streaming_gap_ratio * (double)g[(n - 1) / 2];
+	free(g);
+	if (ratio >= 0x1p64) /* no gap can be that long: none is one */
+		return UINT64_MAX;
+	/* g > ratio x median (g is an integer) and g >= min_ns */
+	return (uint64_t)ratio > min_ns - 1 ? (uint64_t)ratio : min_ns - 1;
+}

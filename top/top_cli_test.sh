@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# top_cli_test.sh XPERF - `xperf top --once` on the analyzer's hand-computed sessions (no
+# root, no terminal): each row's turns, Waste share and top point equal the session's own
+# `xperf analyze session` report, the frame is 24 lines of at most 80 columns (or --size),
+# --sort orders the rows, ended sessions say so, and the exit codes (2 missing DIR or bad
+# --prices, 64 usage: a repeated option, or no terminal without --once).
+set -uo pipefail
+xperf=$1
+td=analyze/testdata
+tmp="${TEST_TMPDIR:-$(mktemp -d)}/top"
+mkdir -p "$tmp/dir"
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+cp -r $td/session_ebpf $td/session_growth "$tmp/dir/"
+
+"$xperf" top "$tmp/dir" --once --sort name >"$tmp/frame" || bad "--once"
+cat "$tmp/frame"
+[ "$(wc -l <"$tmp/frame")" = 24 ] || bad "frame is $(wc -l <"$tmp/frame") lines, not 24"
+awk 'length($0) > 80 { bad = 1 } END { exit bad }' "$tmp/frame" || bad "wider than 80"
+for s in session_ebpf session_growth; do
+	"$xperf" analyze session "$tmp/dir/$s" >"$tmp/$s.json" 2>/dev/null
+	python3 - "$tmp/frame" "$tmp/$s.json" "$s" <<'PY' || bad "$s: figures"
+import json, sys
+frame, rep, name = open(sys.argv[1]).read().splitlines(), json.load(open(sys.argv[2])), sys.argv[3]
+i = next(i for i, l in enumerate(frame) if l[1:].startswith(name[:14] + " "))
+row, second = frame[i].split(), frame[i + 1]
+ses = rep["session"]
+waste = next(n for n in rep["l1"] if n["id"] == "waste")["share"]
+assert int(row[3]) == ses["turns"], (row, ses["turns"])
+assert row[4] == "ended", row
+assert row[-1] == "%.1f%%" % (100 * waste), (row[-1], waste)
+top = rep["bottlenecks"][0] if rep["bottlenecks"] else "-"
+assert ("top: " + top) in second, (second, top)
+print("%s: %s turns, waste %s, top %s" % (name, row[3], row[-1], top))
+PY
+done
+"$xperf" top "$tmp/dir" --once --sort turns | grep -E "^[ >]session_" | awk '{ print $1 }' \
+	| tr -d '>' >"$tmp/order"
+[ "$(head -1 "$tmp/order")" = session_ebpf ] || bad "--sort turns: $(cat "$tmp/order")"
+"$xperf" top "$tmp/dir" --once --size 120x40 >"$tmp/big"
+[ "$(wc -l <"$tmp/big")" = 40 ] || bad "--size 120x40: $(wc -l <"$tmp/big") lines"
+
+"$xperf" top "$tmp/nope" --once >/dev/null 2>&1; [ $? = 2 ] || bad "missing DIR: not 2"
+"$xperf" top "$tmp/dir" --once --once >/dev/null 2>&1; [ $? = 64 ] || bad "repeated: not 64"
+printf 'x\n' >"$tmp/p.tsv"
+"$xperf" top "$tmp/dir" --once --prices "$tmp/p.tsv" >/dev/null 2>&1; [ $? = 2 ] || bad "bad prices"
+"$xperf" top "$tmp/dir" --sort fast --once >/dev/null 2>&1; [ $? = 64 ] || bad "bad sort"
+"$xperf" top "$tmp/dir" </dev/null >/dev/null 2>&1; [ $? = 64 ] || bad "no terminal: not 64"
+exit $fail
