@@ -4,7 +4,7 @@
 # whatever else runs on the machine), the agent, and the checks.
 set -euo pipefail
 run=$TEST_SRCDIR/$TEST_WORKSPACE
-XB=$run/userspace/xperf-bpf
+XB=$run/cli/xperf-bpf
 XPERF=$run/cli/xperf
 HERE=$run/tests/fault
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/fault.XXXXXX")
