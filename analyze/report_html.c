@@ -290,6 +290,23 @@ static void tokens_section(const struct xa_view *v, FILE *out)
 		fprintf(out, "<td class=\"num\">%u</td><td class=\"num\">%.6f</td></tr>",
 			u[r]->calls, u[r]->usd);
 	}
+	for (size_t i = 0; !v->s && i < v->t->ncalls; i++) { /* a turn: each call */
+		const struct xa_call *c = &v->t->calls[i];
+
+		fprintf(out, "<tr><td>span %lld ", (long long)c->span);
+		xp_html_escape(out, c->model[0] ? c->model : "(no model)");
+		if (c->waste_l3)
+			fprintf(out, " <span class=\"badge fired\">waste</span> <code>%s</code>",
+				c->waste_l3);
+		fputs("</td>", out);
+		for (int k = 0; k < XA_TOK_COUNT; k++)
+			fprintf(out, "<td class=\"num\">%.0f</td>", c->use.tok[k]);
+		if (c->use.unpriced)
+			fputs("<td class=\"num\">1</td><td class=\"num\">unpriced</td></tr>", out);
+		else
+			fprintf(out, "<td class=\"num\">1</td><td class=\"num\">%.6f</td></tr>",
+				c->use.usd);
+	}
 	fputs("</table><p class=\"ev\">Prices: ", out);
 	xp_html_escape(out, xa_prices_source(p));
 	fprintf(out, ", %s.", xa_prices_date(p));

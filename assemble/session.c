@@ -444,18 +444,37 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
  * Writes the first turn of one agent if it is over (final: whatever is
  * left). 1 when a turn was written, 0 when none was, -1 on error.
  */
+/* tgid's pending exchanges into sel (s->n_ex + 1 slots); how many. */
+static size_t select_agent(const struct xt_session *s, uint32_t tgid, struct xt_exchange **sel)
+{
+	size_t n_sel = 0;
+
+	for (size_t i = 0; i < s->n_ex; i++)
+		if (s->ex[i]->tgid == tgid)
+			sel[n_sel++] = s->ex[i];
+	return n_sel;
+}
+
 static int flush_agent(struct xt_session *s, uint32_t tgid, int final, uint64_t end_ns, int exited)
 {
-	struct xt_exchange **sel = malloc(s->n_ex * sizeof(*sel));
-	size_t n_sel = 0, n;
+	struct xt_exchange **sel = malloc((s->n_ex + 1) * sizeof(*sel));
+	size_t n_sel, n;
 	int rc = 0;
 
 	if (!sel)
 		return -1;
-	for (size_t i = 0; i < s->n_ex; i++)
-		if (s->ex[i]->tgid == tgid)
-			sel[n_sel++] = s->ex[i];
+	n_sel = select_agent(s, tgid, sel);
 	n = first_group(sel, n_sel);
+	if (n < n_sel) {
+		/* exchanges of this turn still open in the ciphertext tier end now */
+		size_t before = s->n_ex;
+
+		xt_cipher_settle(s->cipher, tgid, sel[n]->req_start_ns);
+		if (s->n_ex != before) {
+			free(sel);
+			return 1; /* the pending list changed: group again */
+		}
+	}
 	if (n < n_sel || final)
 		rc = write_turn(s, sel, n, n_sel, end_ns, exited) ? -1 : 1;
 	free(sel);

@@ -65,6 +65,20 @@ static __always_inline __u64 xp_start_ns(struct task_struct *task)
 	return BPF_CORE_READ(task, group_leader, start_time);
 }
 
+/* The file behind fd in the current process, or NULL. */
+static __always_inline struct file *fd_file(__s32 fd)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
+	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct file *f = NULL;
+
+	if (fd < 0 || (__u32)fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	return f;
+}
+
 /* Fill a record header about `task` (any task, not only current). */
 static __always_inline void xp_fill_hdr(struct xp_hdr *h, __u32 type, __u32 size,
 					struct task_struct *task)

@@ -4,12 +4,14 @@
  * after its exec (BPF only): a library from outside the standard
  * directories (a wheel's bundled libssl or libcudart, a venv, an agent's
  * own copy) is probed by userspace (the tls and cuda modules) when
- * XP_EV_MAP_EXEC (tls.h) arrives. Called from
- * sock.bpf.c's tp_btf/sys_exit for mmap: this kernel has no kprobes, no
- * trampolines, and a syscalls:sys_exit_mmap tracepoint needs tracefs; a
- * program of its own on sys_exit would cost every syscall of every
- * process one more program call (bench/ebpf: about 80 ns), the branch in
- * the socket tier's program costs a compare.
+ * XP_EV_MAP_EXEC (tls.h) arrives. Called by sock.bpf.c from whichever
+ * hooks it runs on: with the raw syscall hooks, a branch of its
+ * tp_btf/sys_exit for mmap (a compare; a program of its own on sys_exit
+ * would cost every syscall of every process one more program call,
+ * bench/ebpf: about 80 ns); with the socket hooks, from
+ * mmap_lock:mmap_lock_released (write), which only mmap, munmap, mprotect,
+ * brk and the like reach. This kernel has no kprobes and no trampolines,
+ * and syscalls:sys_exit_mmap needs tracefs.
  */
 #ifndef XPERF_BPF_MAP_WATCH_BPF_H
 #define XPERF_BPF_MAP_WATCH_BPF_H
@@ -52,33 +54,30 @@ static long vma_file(struct task_struct *task, struct vm_area_struct *vma, struc
 	return 0;
 }
 
-/* At the return of mmap(2) = ret: announce a new executable file mapping. */
-static __always_inline int map_watch(struct pt_regs *regs, long ret)
+/*
+ * Announce k's file, mapped executable at addr (0: not known) by the
+ * current process, once per process and file.
+ */
+static __always_inline int map_announce(struct map_key *k, __u64 addr)
 {
-	struct task_struct *task;
-	struct map_key k = {};
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct xp_map_exec *e;
 	__u8 one = 1;
 
-	if ((unsigned long)ret >= -MAX_ERRNO || !(BPF_CORE_READ(regs, dx) & PROT_EXEC) ||
-	    (BPF_CORE_READ(regs, r10) & MAP_ANONYMOUS) || !xp_traced())
-		return 0;
-	task = bpf_get_current_task_btf();
-	bpf_find_vma(task, ret, vma_file, &k, 0);
-	k.tgid = bpf_get_current_pid_tgid() >> 32;
-	k.start_ns = xp_start_ns(task);
-	if (k.ino && bpf_map_update_elem(&maps_seen, &k, &one, BPF_NOEXIST))
+	k->tgid = bpf_get_current_pid_tgid() >> 32;
+	k->start_ns = xp_start_ns(task);
+	if (k->ino && bpf_map_update_elem(&maps_seen, k, &one, BPF_NOEXIST))
 		return 0;
 	e = xp_reserve(XP_EV_MAP_EXEC, sizeof(*e));
 	if (!e) {
-		bpf_map_delete_elem(&maps_seen, &k);	/* the next mapping retries */
+		bpf_map_delete_elem(&maps_seen, k);	/* the next mapping retries */
 		return 0;
 	}
 	xp_fill_hdr(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e), task);
-	e->addr = ret;
-	e->ino = k.ino;
-	e->dev_major = k.dev >> 20;
-	e->dev_minor = k.dev & 0xfffff;
+	e->addr = addr;
+	e->ino = k->ino;
+	e->dev_major = k->dev >> 20;
+	e->dev_minor = k->dev & 0xfffff;
 	/*
 	 * Forced: the default wakes the consumer only if it has read all
 	 * before this record, and batched data records (xp_submit) may be
@@ -86,6 +85,44 @@ static __always_inline int map_watch(struct pt_regs *regs, long ret)
 	 */
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
 	return 0;
+}
+
+/* mmap(2)'s prot and flags (user registers at syscall entry) ask for a file mapped executable. */
+static __always_inline bool maps_file_exec(struct pt_regs *regs)
+{
+	return (BPF_CORE_READ(regs, dx) & PROT_EXEC) && !(BPF_CORE_READ(regs, r10) & MAP_ANONYMOUS);
+}
+
+/* At the return of mmap(2) = ret (raw syscall hooks): the file behind the new mapping. */
+static __always_inline int map_watch(struct pt_regs *regs, long ret)
+{
+	struct map_key k = {};
+
+	if ((unsigned long)ret >= -MAX_ERRNO || !maps_file_exec(regs) || !xp_traced())
+		return 0;
+	bpf_find_vma(bpf_get_current_task_btf(), ret, vma_file, &k, 0);
+	return map_announce(&k, ret);
+}
+
+/*
+ * At the release of the mmap lock held for writing inside mmap(2) (socket
+ * hooks: no syscall hook is loaded): the mapping is in place but its
+ * address is not known yet, so the file comes from mmap's fd argument.
+ * A failed mmap is announced too; the rescan then finds nothing new.
+ */
+static __always_inline int map_watch_fd(struct pt_regs *regs)
+{
+	struct file *f;
+	struct map_key k = {};
+
+	if (BPF_CORE_READ(regs, orig_ax) != NR_MMAP || !maps_file_exec(regs) || !xp_traced())
+		return 0;
+	f = fd_file(BPF_CORE_READ(regs, r8));
+	if (!f)
+		return 0;
+	k.ino = BPF_CORE_READ(f, f_inode, i_ino);
+	k.dev = BPF_CORE_READ(f, f_inode, i_sb, s_dev);
+	return map_announce(&k, 0);
 }
 
 #endif /* XPERF_BPF_MAP_WATCH_BPF_H */

@@ -4,21 +4,27 @@
  * each socket read and write with its size and times, and the first bytes
  * a connection sends (the ClientHello, for the SNI). Needs no TLS symbols:
  * it times requests and responses of any stack (BoringSSL in bun, Go's
- * crypto/tls...).
+ * crypto/tls...). Records are built in sock_emit.bpf.h.
  *
- * Hooks: tp_btf raw_syscalls sys_enter/sys_exit. On this machine kind
- * there are no kprobes (no kprobe PMU, no kprobe_events) and no BPF
- * trampolines (fentry/fexit fail to load), so tcp_sendmsg/tcp_recvmsg
- * cannot be hooked; the raw syscall tracepoint needs neither tracefs nor
- * a probe per syscall. Its cost for everyone else is a switch on the
- * syscall number and, for the dozen socket syscalls, one hash lookup of
- * the traced set. The fd is resolved to its socket in the kernel (fd ->
- * file -> inode: S_ISSOCK, socket -> sock: TCP), so file and pipe I/O
- * emits nothing.
+ * Two hook sets; userspace (tls_probes.c) loads one, the cheapest the
+ * running kernel offers:
  *
- * A socket syscall nested inside an SSL call writes its socket into that
- * thread's `tls_calls` entry: the SSL* -> connection join. The return of
- * mmap also goes to map_watch.bpf.h (libraries mapped after exec).
+ * - socket hooks (kernel 6.4+): tp_btf sock:sock_send_length and
+ *   sock:sock_recv_length (fired in sock_sendmsg/sock_recvmsg: socket I/O
+ *   only, any path), sock:inet_sock_set_state (connect, accept, close) and
+ *   tcp:tcp_destroy_sock, plus mmap_lock:mmap_lock_released for the map
+ *   watch. No other process pays anything for its file or pipe I/O; its
+ *   socket I/O pays one program call and a protocol check. The syscall, fd
+ *   and buffer come from the thread's user registers (bpf_task_pt_regs);
+ *   the call's entry is not seen (call_ns 0).
+ * - raw syscall hooks (the fallback): tp_btf raw_syscalls sys_enter and
+ *   sys_exit. Every syscall of every process takes the tracing slow path
+ *   and runs a program (bench/ebpf: about 2x the CPU of a write(2) loop of
+ *   an untraced process); for the dozen socket syscalls a traced thread's
+ *   call is kept from entry to return.
+ *
+ * A socket call nested inside an SSL call writes its socket into that
+ * thread's `tls_calls` entry: the SSL* -> connection join.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -27,231 +33,34 @@
 #include <bpf/bpf_tracing.h>
 #include "common.bpf.h"
 #include "sock.h"
-#include "tls_calls.bpf.h"
+#include "sock_emit.bpf.h"
 #include "map_watch.bpf.h"
 
-#define AF_INET 2
-#define AF_INET6 10
-#define IPPROTO_TCP 6
-#define S_IFMT 00170000
-#define S_IFSOCK 0140000
 #define EINPROGRESS 115
+#define ECONNREFUSED 111
+#define MSG_PEEK 2
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Announce files mapped executable (map_watch.bpf.h): for the TLS plaintext tier, the cuda module. */
 const volatile bool watch_maps = false;
 
-/* A socket syscall between its entry and its return, per thread. */
-struct pending {
-	__u64 call_ns;
-	__u64 arg;	/* buffer, iovec array or msghdr, by call */
-	__s32 fd;
-	__u32 call;	/* enum xp_sock_call */
-};
+/* ---- raw syscall hooks ---- */
 
+/* A socket syscall between its entry and its return, per thread. */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
 	__type(key, __u32);
-	__type(value, struct pending);
+	__type(value, struct sock_call);
 } pending SEC(".maps");
-
-/* Sockets whose first send was already taken (key: sock_id). */
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 65536);
-	__type(key, __u64);
-	__type(value, __u8);
-} prefix_done SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct xp_sock_sni);
-} sni_heap SEC(".maps");
-
-/* x86-64 syscall number -> enum xp_sock_call, -1 for any other syscall. */
-static __always_inline int call_of(long nr)
-{
-	switch (nr) {
-	case 0: return XP_SOCK_READ;
-	case 1: return XP_SOCK_WRITE;
-	case 3: return XP_SOCK_CLOSE;
-	case 19: return XP_SOCK_READV;
-	case 20: return XP_SOCK_WRITEV;
-	case 42: return XP_SOCK_CONNECT;
-	case 43: return XP_SOCK_ACCEPT;
-	case 44: return XP_SOCK_SENDTO;
-	case 45: return XP_SOCK_RECVFROM;
-	case 46: return XP_SOCK_SENDMSG;
-	case 47: return XP_SOCK_RECVMSG;
-	case 288: return XP_SOCK_ACCEPT;	/* accept4 */
-	default: return -1;
-	}
-}
-
-static __always_inline bool call_sends(__u32 call)
-{
-	return call == XP_SOCK_WRITE || call == XP_SOCK_WRITEV || call == XP_SOCK_SENDTO ||
-	       call == XP_SOCK_SENDMSG;
-}
-
-/* The TCP sock behind fd of the current process, or NULL; *id: its inode. */
-static __always_inline struct sock *fd_sock(__s32 fd, __u64 *id)
-{
-	struct task_struct *t = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	struct file **fds = BPF_CORE_READ(fdt, fd);
-	struct file *f = NULL;
-	struct socket *so;
-	struct sock *sk;
-	__u16 family;
-
-	if (fd < 0 || (__u32)fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	if (!f || (BPF_CORE_READ(f, f_inode, i_mode) & S_IFMT) != S_IFSOCK)
-		return NULL;
-	so = BPF_CORE_READ(f, private_data);
-	sk = BPF_CORE_READ(so, sk);
-	family = BPF_CORE_READ(sk, __sk_common.skc_family);
-	if (!sk || BPF_CORE_READ(sk, sk_protocol) != IPPROTO_TCP ||
-	    (family != AF_INET && family != AF_INET6))
-		return NULL;
-	*id = BPF_CORE_READ(f, f_inode, i_ino);
-	return sk;
-}
-
-static __always_inline void read_tuple(struct sock *sk, struct xp_sock_tuple *t)
-{
-	struct sock_common *c = &sk->__sk_common;
-	__u32 s4, d4;
-
-	t->family = BPF_CORE_READ(c, skc_family);
-	t->sport = BPF_CORE_READ(c, skc_num);
-	t->dport = bpf_ntohs(BPF_CORE_READ(c, skc_dport));
-	if (t->family == AF_INET6) {
-		BPF_CORE_READ_INTO(&t->saddr, c, skc_v6_rcv_saddr.in6_u.u6_addr8);
-		BPF_CORE_READ_INTO(&t->daddr, c, skc_v6_daddr.in6_u.u6_addr8);
-		return;
-	}
-	/* IPv4-mapped (::ffff:a.b.c.d); read whole: READ_INTO sizes by dst. */
-	s4 = BPF_CORE_READ(c, skc_rcv_saddr);
-	d4 = BPF_CORE_READ(c, skc_daddr);
-	__builtin_memset(t->saddr, 0, 16);
-	__builtin_memset(t->daddr, 0, 16);
-	t->saddr[10] = t->saddr[11] = t->daddr[10] = t->daddr[11] = 0xff;
-	__builtin_memcpy(&t->saddr[12], &s4, 4);
-	__builtin_memcpy(&t->daddr[12], &d4, 4);
-}
-
-static __always_inline void emit_conn(__u32 type, struct sock *sk, __u64 id, __s32 fd, __s32 err)
-{
-	struct xp_sock_conn *e = xp_reserve(type, sizeof(*e));
-	struct tcp_sock *tp = (void *)sk;
-
-	if (!e)
-		return;
-	xp_fill_hdr(&e->hdr, type, sizeof(*e), bpf_get_current_task_btf());
-	e->sock_id = id;
-	read_tuple(sk, &e->tuple);
-	e->fd = fd;
-	e->err = err;
-	e->bytes[XP_SOCK_SEND] = type == XP_EV_SOCK_CLOSE ? BPF_CORE_READ(tp, bytes_acked) : 0;
-	e->bytes[XP_SOCK_RECV] = type == XP_EV_SOCK_CLOSE ? BPF_CORE_READ(tp, bytes_received) : 0;
-	bpf_ringbuf_submit(e, 0);
-}
-
-/* Where a send's bytes start: the buffer, or the first iovec's. */
-static __always_inline __u64 send_src(const struct pending *p, __u64 *avail)
-{
-	struct user_msghdr *msg = (void *)p->arg;
-	struct iovec *iov = (void *)p->arg, v = {};
-
-	if (p->call == XP_SOCK_WRITE || p->call == XP_SOCK_SENDTO)
-		return p->arg;
-	if (p->call == XP_SOCK_SENDMSG)
-		bpf_probe_read_user(&iov, sizeof(iov), &msg->msg_iov);
-	if (bpf_probe_read_user(&v, sizeof(v), iov))
-		return 0;
-	if (v.iov_len < *avail)
-		*avail = v.iov_len;
-	return (__u64)v.iov_base;
-}
-
-/* The first bytes of the first send seen on a socket (the ClientHello). */
-static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct pending *p,
-					__u64 sent)
-{
-	__u32 zero = 0;
-	__u8 one = 1;
-	struct xp_sock_sni *e;
-	__u64 n = sent, src;
-
-	/* Look up first: an LRU update on every send would cost more. */
-	if (bpf_map_lookup_elem(&prefix_done, &id) ||
-	    bpf_map_update_elem(&prefix_done, &id, &one, BPF_NOEXIST))
-		return;
-	e = bpf_map_lookup_elem(&sni_heap, &zero);
-	src = send_src(p, &n);
-	if (!e || !src)
-		return;
-	barrier_var(n);
-	if (n > XP_SOCK_PREFIX)
-		n = XP_SOCK_PREFIX;
-	if (bpf_probe_read_user(e->data, n, (void *)src))
-		return;
-	xp_fill_hdr(&e->hdr, XP_EV_SOCK_SNI, offsetof(struct xp_sock_sni, data) + n,
-		    bpf_get_current_task_btf());
-	e->sock_id = id;
-	read_tuple(sk, &e->tuple);
-	e->len = n;
-	e->send_len = sent;
-	xp_output(e, XP_EV_SOCK_SNI, offsetof(struct xp_sock_sni, data) + n);
-}
-
-static __always_inline void emit_data(struct sock *sk, __u64 id, const struct pending *p, long ret)
-{
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct xp_tls_call *call = bpf_map_lookup_elem(&tls_calls, &tid);
-	bool send = call_sends(p->call);
-	struct xp_sock_data *e;
-
-	if (call) {
-		call->sock_id = id;
-		call->fd = p->fd;
-	}
-	if (send) {
-		emit_prefix(sk, id, p, ret);
-	} else {
-		struct xp_tls_last_recv lr = { .sock_id = id, .ts_ns = bpf_ktime_get_ns(),
-					       .fd = p->fd };
-
-		bpf_map_update_elem(&tls_last_recv, &tid, &lr, BPF_ANY);
-	}
-	e = xp_reserve(XP_EV_SOCK_DATA, sizeof(*e));
-	if (!e)
-		return;
-	xp_fill_hdr(&e->hdr, XP_EV_SOCK_DATA, sizeof(*e), bpf_get_current_task_btf());
-	e->sock_id = id;
-	read_tuple(sk, &e->tuple);
-	e->ssl = call ? call->ssl : 0;
-	e->call_ns = p->call_ns;
-	e->len = ret;
-	e->fd = p->fd;
-	e->dir = send ? XP_SOCK_SEND : XP_SOCK_RECV;
-	e->call = p->call;
-	xp_submit(e);
-}
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	int call = call_of(nr);
-	struct pending p = {};
+	struct sock_call p = {};
 	struct sock *sk;
 	__u64 id;
 
@@ -261,7 +70,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
 	if (call == XP_SOCK_CLOSE) {
 		sk = fd_sock(p.fd, &id);
 		if (sk) {
-			emit_conn(XP_EV_SOCK_CLOSE, sk, id, p.fd, 0);
+			emit_conn(XP_EV_SOCK_CLOSE, sk, id, p.fd, 0, NULL);
 			bpf_map_delete_elem(&prefix_done, &id);
 		}
 		return 0;
@@ -278,7 +87,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	long nr = BPF_CORE_READ(regs, orig_ax);
-	struct pending p, *pp;
+	struct sock_call p, *pp;
 	struct sock *sk;
 	__u64 id;
 
@@ -298,11 +107,215 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (p.call == XP_SOCK_CONNECT) {
 		if (ret == 0 || ret == -EINPROGRESS)
-			emit_conn(XP_EV_SOCK_CONNECT, sk, id, p.fd, ret);
+			emit_conn(XP_EV_SOCK_CONNECT, sk, id, p.fd, ret, NULL);
 	} else if (p.call == XP_SOCK_ACCEPT) {
-		emit_conn(XP_EV_SOCK_ACCEPT, sk, id, p.fd, 0);
+		emit_conn(XP_EV_SOCK_ACCEPT, sk, id, p.fd, 0, NULL);
 	} else if (ret > 0) {
-		emit_data(sk, id, &p, ret);
+		emit_data(sk, id, &p, ret, call_sends(p.call));
 	}
 	return 0;
+}
+
+/* ---- socket hooks ---- */
+
+/*
+ * A TCP socket of a traced process (key: struct sock *): who owns it, and
+ * whether its connect or accept was announced. A connection completes and
+ * ends in softirq, on another process's time, so records about it are
+ * written for this owner. Passive sockets enter at their handshake
+ * (SOCK_PASSIVE, any process: a listener's owner is not known there) and
+ * get their owner, and the accept record, at their first I/O.
+ */
+#define SOCK_PASSIVE 1
+#define SOCK_OPENED 2	/* connect or accept announced: close is too */
+
+struct sock_owner {
+	struct xp_hdr who;	/* tgid, tid, start_ns of the owner */
+	__u64 sock_id;
+	__s32 fd;
+	__u32 flags;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, struct sock_owner);
+} socks SEC(".maps");
+
+static __always_inline struct pt_regs *user_regs(void)
+{
+	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+}
+
+static __always_inline __u64 sock_ino(struct sock *sk)
+{
+	return BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
+}
+
+/*
+ * The socket call the current thread is in, from its user registers: the
+ * syscall, its fd (checked to be sk's: sendfile, splice and io_uring name
+ * other fds or none) and buffer argument.
+ */
+static __always_inline void call_from_regs(struct sock *sk, struct sock_call *p)
+{
+	struct pt_regs *regs = user_regs();
+	int call = call_of(BPF_CORE_READ(regs, orig_ax));
+	__s32 fd = BPF_CORE_READ(regs, di);
+
+	p->call_ns = 0;
+	p->call = call < 0 ? XP_SOCK_OTHER : call;
+	p->fd = -1;
+	p->arg = 0;
+	if (call < 0 || fd_file(fd) != BPF_CORE_READ(sk, sk_socket, file))
+		return;
+	p->fd = fd;
+	p->arg = BPF_CORE_READ(regs, si);
+}
+
+static __always_inline void owner_set(struct sock_owner *o, __u64 id, __s32 fd)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	o->who.tgid = t->tgid;
+	o->who.tid = t->pid;
+	o->who.start_ns = xp_start_ns(t);
+	o->sock_id = id;
+	o->fd = fd;
+}
+
+/* First I/O of a traced process on sk: take it; announce an accepted one. */
+static __always_inline void sock_first_io(struct sock *sk, __u64 key, __u64 id,
+					  const struct sock_call *p)
+{
+	struct sock_owner *o = bpf_map_lookup_elem(&socks, &key), fresh = {};
+
+	if (o && o->who.tgid)
+		return;
+	if (!o) {	/* connected before tracing began: no connect record */
+		owner_set(&fresh, id, p->fd);
+		bpf_map_update_elem(&socks, &key, &fresh, BPF_NOEXIST);
+		return;
+	}
+	owner_set(o, id, p->fd);
+	o->flags |= SOCK_OPENED;
+	emit_conn(XP_EV_SOCK_ACCEPT, sk, id, p->fd, 0, NULL);
+}
+
+static __always_inline int sock_io(struct sock *sk, int ret, bool send)
+{
+	struct sock_call p;
+	__u64 id;
+
+	if (ret <= 0 || !sk || !sock_is_tcp(sk) || !xp_traced())
+		return 0;
+	id = sock_ino(sk);
+	call_from_regs(sk, &p);
+	sock_first_io(sk, (__u64)sk, id, &p);
+	emit_data(sk, id, &p, ret, send);
+	return 0;
+}
+
+SEC("tp_btf/sock_send_length")
+int BPF_PROG(sock_send, struct sock *sk, int ret, int flags)
+{
+	return sock_io(sk, ret, true);
+}
+
+SEC("tp_btf/sock_recv_length")
+int BPF_PROG(sock_recv, struct sock *sk, int ret, int flags)
+{
+	return flags & MSG_PEEK ? 0 : sock_io(sk, ret, false);
+}
+
+/* The connect syscall of a traced process put sk in SYN_SENT. */
+static __always_inline void sock_connecting(struct sock *sk)
+{
+	struct pt_regs *regs = user_regs();
+	struct sock_owner o = {};
+	__s32 fd = BPF_CORE_READ(regs, di);
+
+	if (!xp_traced())
+		return;
+	if (call_of(BPF_CORE_READ(regs, orig_ax)) != XP_SOCK_CONNECT)
+		fd = -1;
+	owner_set(&o, sock_ino(sk), fd);
+	o.flags = SOCK_OPENED;
+	bpf_map_update_elem(&socks, &sk, &o, BPF_ANY);
+}
+
+/* sk left SYN_SENT: the connect's outcome, for its owner. */
+static __always_inline void sock_connected(struct sock *sk, int state)
+{
+	struct sock_owner *o = bpf_map_lookup_elem(&socks, &sk);
+	int err = BPF_CORE_READ(sk, sk_err);
+
+	if (!o)
+		return;
+	if (state != TCP_ESTABLISHED)
+		err = -(err ? err : ECONNREFUSED);
+	else
+		err = 0;
+	emit_conn(XP_EV_SOCK_CONNECT, sk, o->sock_id, o->fd, err, &o->who);
+}
+
+/* sk is closing (or destroyed): the close record for its owner, once. */
+static __always_inline void sock_closed(struct sock *sk)
+{
+	struct sock_owner *o = bpf_map_lookup_elem(&socks, &sk);
+	struct pt_regs *regs;
+	__s32 fd;
+
+	if (!o)
+		return;
+	if (o->who.tgid) {
+		fd = o->fd;
+		regs = user_regs();
+		if (call_of(BPF_CORE_READ(regs, orig_ax)) == XP_SOCK_CLOSE &&
+		    (bpf_get_current_pid_tgid() >> 32) == o->who.tgid)
+			fd = BPF_CORE_READ(regs, di);
+		emit_conn(XP_EV_SOCK_CLOSE, sk, o->sock_id, fd, 0, &o->who);
+		bpf_map_delete_elem(&prefix_done, &o->sock_id);
+	}
+	bpf_map_delete_elem(&socks, &sk);
+}
+
+SEC("tp_btf/inet_sock_set_state")
+int BPF_PROG(sock_state, struct sock *sk, int oldstate, int newstate)
+{
+	struct sock_owner passive = { .flags = SOCK_PASSIVE };
+
+	if (BPF_CORE_READ(sk, sk_protocol) != IPPROTO_TCP)
+		return 0;
+	if (newstate == TCP_SYN_SENT)
+		sock_connecting(sk);
+	else if (oldstate == TCP_SYN_SENT)
+		sock_connected(sk, newstate);
+	else if (oldstate == TCP_SYN_RECV && newstate == TCP_ESTABLISHED)
+		bpf_map_update_elem(&socks, &sk, &passive, BPF_NOEXIST);
+	if ((oldstate == TCP_ESTABLISHED || oldstate == TCP_CLOSE_WAIT) &&
+	    (newstate == TCP_FIN_WAIT1 || newstate == TCP_LAST_ACK || newstate == TCP_CLOSE))
+		sock_closed(sk);
+	return 0;
+}
+
+SEC("tp_btf/tcp_destroy_sock")
+int BPF_PROG(sock_destroy, struct sock *sk)
+{
+	sock_closed(sk);
+	return 0;
+}
+
+SEC("tp_btf/mmap_lock_released")
+int BPF_PROG(mmap_unlocked, struct mm_struct *mm, bool write)
+{
+	struct task_struct *t;
+
+	if (!write)
+		return 0;
+	t = bpf_get_current_task_btf();
+	if (t->mm != mm)
+		return 0;
+	return map_watch_fd(user_regs());
 }

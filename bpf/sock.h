@@ -35,6 +35,7 @@ enum xp_sock_call {
 	XP_SOCK_CONNECT = 8,
 	XP_SOCK_ACCEPT = 9,
 	XP_SOCK_CLOSE = 10,
+	XP_SOCK_OTHER = 11,	/* not a socket syscall: sendfile, splice, io_uring (socket hooks) */
 };
 
 /* TCP endpoints; addresses are IPv4-mapped IPv6 for AF_INET. */
@@ -65,7 +66,9 @@ struct xp_sock_conn {
 /*
  * XP_EV_SOCK_DATA: one read/write/send/recv syscall of a traced thread on
  * a TCP socket that moved data. hdr.ts_ns is when it returned, call_ns
- * when it was entered (a blocking recv waits in between).
+ * when it was entered (a blocking recv waits in between); call_ns is 0
+ * where the hooks see only the return (the socket hooks, tls_probes.h),
+ * and fd is -1 where the call named no fd of this socket.
  */
 struct xp_sock_data {
 	struct xp_hdr hdr;

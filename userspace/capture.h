@@ -54,6 +54,7 @@ struct xpc_opts {
 	bool raw_tp;		/* raw_tp programs even where tp_btf would attach (the fallback) */
 	bool tls_per_process;	/* TLS uprobes in traced processes only, not on every mapper */
 	bool no_cuda;		/* no uprobes on libcudart/libcuda (cuda module off) */
+	int sock_hooks;		/* socket tier's hooks, enum xp_sock_hooks; 0: the cheapest here */
 	int verbose;		/* >0: libbpf debug messages on stderr */
 	xpc_event_fn on_event;	/* may be NULL (records are then only counted) */
 	void *ctx;		/* passed to on_event */

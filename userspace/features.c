@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * features.c - privilege, BTF and tp_btf checks (see features.h), and the
- * runtime choice between tp_btf and raw_tp twins of a program, done as
- * libbpf-tools do: load a 2-instruction tracing program against the
- * tracepoint's BTF id and see whether the kernel accepts it.
+ * features.c - privilege and BTF checks (see features.h), and the runtime
+ * choice between tp_btf and raw_tp twins of a program (the tp_btf probe:
+ * sock_hooks.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -48,24 +47,6 @@ int xp_preflight(char *err, size_t errlen)
 		return -ENOENT;
 	}
 	return 0;
-}
-
-bool xp_tp_btf_ok(const char *name)
-{
-	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_RAW_TP);
-	struct bpf_insn insns[] = {
-		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
-		{ .code = BPF_JMP | BPF_EXIT },
-	};
-	int fd, id = libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP);
-
-	if (id <= 0)
-		return false;
-	opts.attach_btf_id = id;
-	fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &opts);
-	if (fd >= 0)
-		close(fd);
-	return fd >= 0;
 }
 
 static struct bpf_program *find_by_section(struct bpf_object *obj, const char *sec)

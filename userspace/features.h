@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "userspace/sock_hooks.h"	/* xp_tp_btf_ok() */
+
 #define XP_BTF_PATH "/sys/kernel/btf/vmlinux"
 
 /*
@@ -19,7 +21,5 @@
  */
 int xp_preflight(char *err, size_t errlen);
 
-/* true when a tp_btf program can attach to tracepoint `name` here. */
-bool xp_tp_btf_ok(const char *name);
 
 #endif /* XPERF_USERSPACE_FEATURES_H */

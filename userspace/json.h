@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json.h - one record as a JSON object (cJSON): the header fields, then
- * the fields of the module that owns the type. The only place records
- * become text; every string is escaped by cJSON.
+ * json.h - one record as a JSON object: the header fields, then the fields
+ * of the module that owns the type. The only place records become text;
+ * every string is escaped (lib/json_out.h, or cJSON for to_json modules).
  */
 #ifndef XPERF_USERSPACE_JSON_H
 #define XPERF_USERSPACE_JSON_H
@@ -17,8 +17,14 @@
 #include "bpf/xperf.h"
 #include "bpf/sched.h"
 
-/* A new object for rec (caller frees with cJSON_Delete); NULL on ENOMEM. */
-cJSON *xpc_record_json(const struct xp_hdr *rec);
+struct xp_jout;
+
+/*
+ * rec as one JSON object appended to j (lib/json_out.h): 0, or -ENOMEM
+ * (j->err) when memory ran out and the text is cut. A type no module owns
+ * gets the header fields only.
+ */
+int xpc_record_write(struct xp_jout *j, const struct xp_hdr *rec);
 
 /* {"exec": 3, ...}: the nonzero entries of a per-type array, by type name. */
 cJSON *xpc_counts_json(const uint64_t v[XP_EV_TYPE_MAX]);
@@ -31,7 +37,5 @@ cJSON *xpc_modules_json(const struct xpc *c);
 /* The time and switch counts of a thread's scheduler totals (sched.c). */
 void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o);
 
-/* Add a string of at most max bytes that may lack its NUL (kernel arrays). */
-void xpc_json_add_strn(cJSON *o, const char *key, const char *s, size_t max);
 
 #endif /* XPERF_USERSPACE_JSON_H */

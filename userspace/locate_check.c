@@ -174,6 +174,22 @@ static void pass(struct locate_check *lc, struct conn *c, int dir)
 	d->nheld = d->cap = 0;
 }
 
+/* Room for one more element in the array *arr of *n (capacity *cap); -1 on ENOMEM. */
+static int grow(void **arr, size_t n, size_t *cap, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 16;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
 static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const struct xp_hdr *rec)
 {
 	struct xp_hdr *copy;
@@ -182,15 +198,8 @@ static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const 
 		lc->counts.held_over++;
 		return LC_DROP;
 	}
-	if (d->nheld == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct xp_hdr **n = realloc(d->held, cap * sizeof(*n));
-
-		if (!n)
-			return LC_DROP;
-		d->held = n;
-		d->cap = cap;
-	}
+	if (grow((void **)&d->held, d->nheld, &d->cap, sizeof(*d->held)))
+		return LC_DROP;
 	copy = malloc(rec->size);
 	if (!copy)
 		return LC_DROP;
@@ -208,15 +217,8 @@ static struct conn *conn_of(struct locate_check *lc, const struct xp_tls_data *t
 		if (c->tgid == t->hdr.tgid && c->ssl == t->ssl && c->start_ns == t->hdr.start_ns)
 			return c;
 	}
-	if (lc->nconns == lc->capconns) {
-		size_t cap = lc->capconns ? lc->capconns * 2 : 16;
-		struct conn *n = realloc(lc->conns, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		lc->conns = n;
-		lc->capconns = cap;
-	}
+	if (grow((void **)&lc->conns, lc->nconns, &lc->capconns, sizeof(*lc->conns)))
+		return NULL;
 	lc->conns[lc->nconns] = (struct conn){ .tgid = t->hdr.tgid, .id = t->located,
 					       .start_ns = t->hdr.start_ns, .ssl = t->ssl };
 	return &lc->conns[lc->nconns++];
@@ -227,15 +229,8 @@ static struct recv_total *recv_of(struct locate_check *lc, uint32_t tgid, uint64
 	for (size_t i = 0; i < lc->nrecvs; i++)
 		if (lc->recvs[i].tgid == tgid && lc->recvs[i].sock_id == sock_id)
 			return &lc->recvs[i];
-	if (lc->nrecvs == lc->caprecvs) {
-		size_t cap = lc->caprecvs ? lc->caprecvs * 2 : 16;
-		struct recv_total *n = realloc(lc->recvs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		lc->recvs = n;
-		lc->caprecvs = cap;
-	}
+	if (grow((void **)&lc->recvs, lc->nrecvs, &lc->caprecvs, sizeof(*lc->recvs)))
+		return NULL;
 	lc->recvs[lc->nrecvs] = (struct recv_total){ .tgid = tgid, .sock_id = sock_id };
 	return &lc->recvs[lc->nrecvs++];
 }

@@ -18,6 +18,7 @@
 
 struct bpf_object;
 struct cJSON;
+struct xp_jout;
 
 struct xpc_module {
 	const char *name;
@@ -55,9 +56,14 @@ struct xpc_module {
 	/* Add the module's end-of-run counters to obj (capture.json). May be NULL. */
 	void (*stats_json)(void *state, struct cJSON *obj);
 	/*
-	 * Add the fields of a record of this module's types to obj (the header
-	 * fields are already there). 0 if handled, -ENOENT if not its type.
-	 * May be NULL.
+	 * Write the fields of a record of this module's types into the open
+	 * object (the header fields are already there). 0 if handled, -ENOENT
+	 * if not its type. May be NULL. The fast path of --raw: no tree.
+	 */
+	int (*write_json)(const struct xp_hdr *rec, struct xp_jout *out);
+	/*
+	 * The same as fields of a cJSON object, for the types write_json does
+	 * not handle (each type has one of the two). May be NULL.
 	 */
 	int (*to_json)(const struct xp_hdr *rec, struct cJSON *obj);
 	/* Minimum size of a record of `type` if the module owns it, else 0. */

@@ -7,18 +7,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
 #include <bpf/libbpf.h>
 
 #include "bpf/proc.skel.h"
-#include "lib/json_int.h"
+#include "lib/json_out.h"
 #include "lib/secrets.h"
 #include "userspace/exec_decode.h"
 #include "userspace/json.h"
 #include "userspace/module.h"
 #include "userspace/procfs.h"
 
-/* --capture-payloads: a command line's -d/--data bodies are kept (to_json has no state). */
+/* --capture-payloads: a command line's -d/--data bodies are kept (write_json has no state). */
 static bool keep_bodies;
 
 static int proc_start(struct xpc *c, void **state)
@@ -60,9 +59,9 @@ static __u32 proc_min_size(__u32 type)
 	}
 }
 
-/* The argv array being built, and the element before (the redactor reads the option). */
+/* The argv array being written, and the element before (the redactor reads the option). */
 struct args_json {
-	cJSON *argv;
+	struct xp_jout *out;
 	char *prev;
 };
 
@@ -73,75 +72,76 @@ static void add_arg(void *ctx, const char *arg, size_t len)
 	char *s = strndup(arg, len), *clean = s ? xp_redact_arg(a->prev, s, keep_bodies) : NULL;
 
 	/* out of memory: a marker, never the unredacted text */
-	cJSON_AddItemToArray(a->argv, cJSON_CreateString(clean ? clean : XP_SECRET_REDACTED));
+	xp_jout_str(a->out, NULL, clean ? clean : XP_SECRET_REDACTED);
 	free(clean);
 	free(a->prev);
 	a->prev = s;
 }
 
-static int exec_json(const struct xp_exec *e, cJSON *o)
+static void exec_json(const struct xp_exec *e, struct xp_jout *j)
 {
 	char cwd[XP_CWD_MAX + XP_CWD_DEPTH + 2], cid[XP_CONTAINER_ID_LEN];
-	struct args_json args = { NULL, NULL };
+	struct args_json args = { j, NULL };
 
 	if (xp_exec_check(e, e->hdr.size)) {
-		cJSON_AddBoolToObject(o, "malformed", 1);
-		return 0;
+		xp_jout_bool(j, "malformed", true);
+		return;
 	}
-	cJSON_AddNumberToObject(o, "ppid", e->ppid);
-	cJSON_AddNumberToObject(o, "uid", e->uid);
-	xpc_json_add_strn(o, "comm", e->comm, sizeof(e->comm));
-	cJSON_AddStringToObject(o, "filename", e->data);
-	args.argv = cJSON_AddArrayToObject(o, "argv");
+	xp_jout_u64(j, "ppid", e->ppid);
+	xp_jout_u64(j, "uid", e->uid);
+	xp_jout_strn(j, "comm", e->comm, sizeof(e->comm));
+	xp_jout_str(j, "filename", e->data);
+	xp_jout_open(j, "argv", '[');
 	xp_exec_args(e, add_arg, &args);
+	xp_jout_close(j, ']');
 	free(args.prev);
 	if (xp_exec_cwd(e, cwd, sizeof(cwd)) >= 0)
-		cJSON_AddStringToObject(o, "cwd", cwd);
-	xp_json_add_u64(o, "cgroup_id", e->cgroup_id);
-	xpc_json_add_strn(o, "cgroup", e->cgroup, sizeof(e->cgroup));
+		xp_jout_str(j, "cwd", cwd);
+	xp_jout_u64(j, "cgroup_id", e->cgroup_id);
+	xp_jout_strn(j, "cgroup", e->cgroup, sizeof(e->cgroup));
 	if (xp_parse_container_id(e->cgroup, strnlen(e->cgroup, sizeof(e->cgroup)), cid))
-		cJSON_AddStringToObject(o, "container_id", cid);
-	cJSON_AddBoolToObject(o, "args_truncated", e->flags & XP_EXEC_ARGS_TRUNC);
-	cJSON_AddBoolToObject(o, "cwd_truncated", e->flags & XP_EXEC_CWD_TRUNC);
-	cJSON_AddBoolToObject(o, "cwd_outside_root", e->flags & XP_EXEC_CWD_UNREACHABLE);
-	return 0;
+		xp_jout_str(j, "container_id", cid);
+	xp_jout_bool(j, "args_truncated", e->flags & XP_EXEC_ARGS_TRUNC);
+	xp_jout_bool(j, "cwd_truncated", e->flags & XP_EXEC_CWD_TRUNC);
+	xp_jout_bool(j, "cwd_outside_root", e->flags & XP_EXEC_CWD_UNREACHABLE);
 }
 
-static int exit_json(const struct xp_exit *e, cJSON *o)
+static void exit_json(const struct xp_exit *e, struct xp_jout *j)
 {
-	cJSON_AddNumberToObject(o, "ppid", e->ppid);
-	xpc_json_add_strn(o, "comm", e->comm, sizeof(e->comm));
-	cJSON_AddNumberToObject(o, "exit_code", (e->exit_code >> 8) & 0xff);
-	cJSON_AddNumberToObject(o, "signal", e->exit_code & 0x7f);
-	cJSON_AddBoolToObject(o, "core_dumped", e->exit_code & 0x80);
-	xp_json_add_u64(o, "duration_ns", e->hdr.ts_ns - e->hdr.start_ns);
-	xp_json_add_u64(o, "cpu_ns", e->cpu_ns);
-	xp_json_add_u64(o, "utime_ns", e->utime_ns);
-	xp_json_add_u64(o, "stime_ns", e->stime_ns);
-	xp_json_add_u64(o, "maxrss_kb", e->maxrss_kb);
-	return 0;
+	xp_jout_u64(j, "ppid", e->ppid);
+	xp_jout_strn(j, "comm", e->comm, sizeof(e->comm));
+	xp_jout_u64(j, "exit_code", (e->exit_code >> 8) & 0xff);
+	xp_jout_u64(j, "signal", e->exit_code & 0x7f);
+	xp_jout_bool(j, "core_dumped", e->exit_code & 0x80);
+	xp_jout_u64(j, "duration_ns", e->hdr.ts_ns - e->hdr.start_ns);
+	xp_jout_u64(j, "cpu_ns", e->cpu_ns);
+	xp_jout_u64(j, "utime_ns", e->utime_ns);
+	xp_jout_u64(j, "stime_ns", e->stime_ns);
+	xp_jout_u64(j, "maxrss_kb", e->maxrss_kb);
 }
 
-static int fork_json(const struct xp_fork *e, cJSON *o)
+static void fork_json(const struct xp_fork *e, struct xp_jout *j)
 {
-	cJSON_AddNumberToObject(o, "child_tgid", e->child_tgid);
-	cJSON_AddNumberToObject(o, "child_tid", e->child_tid);
-	xp_json_add_u64(o, "child_start_ns", e->child_start_ns);
-	cJSON_AddBoolToObject(o, "thread", e->flags & XP_FORK_THREAD);
-	cJSON_AddNumberToObject(o, "depth", e->depth);
-	xpc_json_add_strn(o, "comm", e->comm, sizeof(e->comm));
-	return 0;
+	xp_jout_u64(j, "child_tgid", e->child_tgid);
+	xp_jout_u64(j, "child_tid", e->child_tid);
+	xp_jout_u64(j, "child_start_ns", e->child_start_ns);
+	xp_jout_bool(j, "thread", e->flags & XP_FORK_THREAD);
+	xp_jout_u64(j, "depth", e->depth);
+	xp_jout_strn(j, "comm", e->comm, sizeof(e->comm));
 }
 
-static int proc_to_json(const struct xp_hdr *rec, cJSON *o)
+static int proc_write_json(const struct xp_hdr *rec, struct xp_jout *j)
 {
 	switch (rec->type) {
 	case XP_EV_FORK:
-		return fork_json((const struct xp_fork *)rec, o);
+		fork_json((const struct xp_fork *)rec, j);
+		return 0;
 	case XP_EV_EXEC:
-		return exec_json((const struct xp_exec *)rec, o);
+		exec_json((const struct xp_exec *)rec, j);
+		return 0;
 	case XP_EV_EXIT:
-		return exit_json((const struct xp_exit *)rec, o);
+		exit_json((const struct xp_exit *)rec, j);
+		return 0;
 	default:
 		return -ENOENT;
 	}
@@ -150,7 +150,7 @@ static int proc_to_json(const struct xp_hdr *rec, cJSON *o)
 const struct xpc_module xpc_mod_proc = {
 	.name = "proc",
 	.start = proc_start,
-	.to_json = proc_to_json,
+	.write_json = proc_write_json,
 	.min_size = proc_min_size,
 	.stop = proc_stop,
 };

@@ -107,11 +107,26 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* pidfd_open failed with ESRCH: the target was reaped before it could be watched. */
+#define PIDFD_GONE (-2)
+
 static bool exited(int pidfd)
 {
 	struct pollfd p = { .fd = pidfd, .events = POLLIN };
 
-	return pidfd >= 0 && poll(&p, 1, 0) == 1;
+	return pidfd == PIDFD_GONE || (pidfd >= 0 && poll(&p, 1, 0) == 1);
+}
+
+/*
+ * A pidfd on the traced process. It may have exited and been reaped by its
+ * parent since it was added (attach while it ends): the run then ends at
+ * once instead of waiting for an exit it will never see.
+ */
+static int watch_root(pid_t pid)
+{
+	int fd = syscall(SYS_pidfd_open, pid, 0);
+
+	return fd < 0 && errno == ESRCH ? PIDFD_GONE : fd;
 }
 
 /* Losses are printed even with --quiet: they are never silent. */
@@ -139,7 +154,7 @@ static void report(const struct xpc_counts *k, bool quiet)
 int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
 	    double duration_s)
 {
-	int pidfd = syscall(SYS_pidfd_open, run->root, 0);
+	int pidfd = watch_root(run->root);
 	double end = duration_s > 0 ? now_s() + duration_s : 0;
 	struct xpc_counts counts;
 	int n = 0, code = XP_EXIT_OK;

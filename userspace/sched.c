@@ -5,6 +5,7 @@
  * in-kernel `tstats` map.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
@@ -13,6 +14,7 @@
 
 #include "bpf/sched.skel.h"
 #include "lib/json_int.h"
+#include "lib/json_out.h"
 #include "userspace/json.h"
 #include "userspace/module.h"
 
@@ -107,30 +109,42 @@ static const char *state_name(unsigned int s)
 	return s < XP_TS_MAX ? state_names[s] : "invalid";
 }
 
-void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o)
+/* The totals a thread's JSON shows (capture.json and XP_EV_THREAD_EXIT alike). */
+#define STAT(f) { #f, offsetof(struct xp_sched_stats, f) }
+static const struct {
+	const char *name;
+	size_t off;
+} stat_fields[] = {
+	STAT(oncpu_ns), STAT(runq_ns), STAT(blocked_ns), STAT(blocked_unint_ns),
+	STAT(nr_voluntary), STAT(nr_involuntary), STAT(nr_wakeups),
+};
+
+static __u64 stat_value(const struct xp_sched_stats *s, size_t i)
 {
-	xp_json_add_u64(o, "oncpu_ns", s->oncpu_ns);
-	xp_json_add_u64(o, "runq_ns", s->runq_ns);
-	xp_json_add_u64(o, "blocked_ns", s->blocked_ns);
-	xp_json_add_u64(o, "blocked_unint_ns", s->blocked_unint_ns);
-	xp_json_add_u64(o, "nr_voluntary", s->nr_voluntary);
-	xp_json_add_u64(o, "nr_involuntary", s->nr_involuntary);
-	xp_json_add_u64(o, "nr_wakeups", s->nr_wakeups);
+	return *(const __u64 *)((const char *)s + stat_fields[i].off);
 }
 
-static int sched_to_json(const struct xp_hdr *rec, cJSON *o)
+void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o)
+{
+	for (size_t i = 0; i < sizeof(stat_fields) / sizeof(stat_fields[0]); i++)
+		xp_json_add_u64(o, stat_fields[i].name, stat_value(s, i));
+}
+
+static int sched_write_json(const struct xp_hdr *rec, struct xp_jout *j)
 {
 	const struct xp_sched *e = (const struct xp_sched *)rec;
+	const struct xp_sched_stats *s = &((const struct xp_thread_exit *)rec)->stats;
 
 	switch (rec->type) {
 	case XP_EV_SCHED:
-		cJSON_AddStringToObject(o, "prev_state", state_name(e->prev_state));
-		xp_json_add_u64(o, "prev_ns", e->prev_ns);
-		cJSON_AddStringToObject(o, "state", state_name(e->state));
-		cJSON_AddBoolToObject(o, "uninterruptible", e->unint);
+		xp_jout_str(j, "prev_state", state_name(e->prev_state));
+		xp_jout_u64(j, "prev_ns", e->prev_ns);
+		xp_jout_str(j, "state", state_name(e->state));
+		xp_jout_bool(j, "uninterruptible", e->unint);
 		return 0;
 	case XP_EV_THREAD_EXIT:
-		xpc_sched_stats_json(&((const struct xp_thread_exit *)rec)->stats, o);
+		for (size_t i = 0; i < sizeof(stat_fields) / sizeof(stat_fields[0]); i++)
+			xp_jout_u64(j, stat_fields[i].name, stat_value(s, i));
 		return 0;
 	default:
 		return -ENOENT;
@@ -140,7 +154,7 @@ static int sched_to_json(const struct xp_hdr *rec, cJSON *o)
 const struct xpc_module xpc_mod_sched = {
 	.name = "sched",
 	.start = sched_start,
-	.to_json = sched_to_json,
+	.write_json = sched_write_json,
 	.min_size = sched_min_size,
 	.stop = sched_stop,
 };

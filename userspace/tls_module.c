@@ -23,6 +23,7 @@
 #include "userspace/locate/locate.h"
 #include "userspace/locate_check.h"
 #include "userspace/module.h"
+#include "userspace/sock_hooks.h"
 #include "userspace/tls_json.h"
 #include "userspace/tls_probes.h"
 
@@ -84,6 +85,7 @@ static int tls_start(struct xpc *c, void **state)
 		.cap_bytes = xo->payload_cap,
 		.no_plaintext = xo->no_plaintext,
 		.per_pid = xo->tls_per_process,
+		.sock_hooks = xo->sock_hooks,
 		.watch_maps = !xo->no_cuda,
 		.verbose = xo->verbose > 0,
 		.reuse_maps = reuse,
@@ -211,8 +213,12 @@ static void tls_stats_json(void *state, cJSON *o)
 {
 	const struct tls_state *s = state;
 	struct xp_tls_late l;
+	const char *why;
+	int hooks = xp_tls_probes_sock_hooks(s->probes, &why);
 	cJSON *late;
 
+	cJSON_AddStringToObject(o, "socket_hooks", xp_sock_hooks_name(hooks));
+	cJSON_AddStringToObject(o, "socket_hooks_why", why);
 	locate_check_finish(s->check);	/* capture.json is written at the end of the run */
 	report_unchecked(s);
 	located_json(s, o);

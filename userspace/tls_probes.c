@@ -31,6 +31,7 @@
 #include "bpf/tls.h"
 #include "userspace/links.h"
 #include "userspace/locate/locate.h"
+#include "userspace/sock_hooks.h"
 #include "userspace/tls_libs.h"
 
 /* Per-process mode: the libraries examined for each process. */
@@ -68,6 +69,8 @@ struct xp_tls_probes {
 	struct bpf_link **links;
 	size_t nlinks, cap;
 	bool verbose, per_pid_mode;
+	int sock_hooks;			/* enum xp_sock_hooks loaded */
+	char sock_hooks_why[256];
 	struct xp_tls_late late;
 	struct late_window windows[LATE_WINDOWS];	/* a ring: the last ones */
 	size_t nwindows;
@@ -265,6 +268,32 @@ static int open_tls(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 	return tls_bpf__load(p->tls);
 }
 
+/* Keep the programs of one hook set of sock.bpf.c (sock_hooks.h). */
+static int pick_hooks(struct xp_tls_probes *p, int want, bool watch_maps)
+{
+	struct bpf_program *prog;
+	int h = xp_sock_hooks_pick(want, watch_maps, p->sock_hooks_why,
+				   sizeof(p->sock_hooks_why));
+
+	if (h < 0) {
+		fprintf(stderr, "xperf-bpf: socket hooks: %s\n", p->sock_hooks_why);
+		return h;
+	}
+	p->sock_hooks = h;
+	if (p->verbose)
+		fprintf(stderr, "xperf-bpf: socket hooks: %s\n", p->sock_hooks_why);
+	bpf_object__for_each_program(prog, p->sock->obj) {
+		const char *tp = bpf_program__section_name(prog) + strlen("tp_btf/");
+		bool syscalls = !strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit");
+		bool keep = syscalls == (h == XP_SOCK_HOOKS_SYSCALLS);
+
+		if (!strcmp(tp, "mmap_lock_released"))
+			keep = keep && watch_maps;
+		bpf_program__set_autoload(prog, keep);
+	}
+	return 0;
+}
+
 /* sock shares the loader's maps and, with the TLS tier, its tls_calls. */
 static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 {
@@ -290,6 +319,7 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 					bpf_map__fd(p->tls->maps.tls_last_recv));
 	/* Libraries mapped after exec: for the plaintext tier and o->watch_maps. */
 	p->sock->rodata->watch_maps = p->tls != NULL || o->watch_maps;
+	err = err ?: pick_hooks(p, o->sock_hooks, p->sock->rodata->watch_maps);
 	err = err ?: sock_bpf__load(p->sock);
 	return err ?: sock_bpf__attach(p->sock);
 }
@@ -383,6 +413,7 @@ int xp_tls_probes_on_map(struct xp_tls_probes *p, const struct xp_map_exec *m)
 {
 	struct tls_libset *set;
 	uint64_t now;
+	bool gone;
 	int n;
 
 	if (!p->tls)
@@ -395,14 +426,22 @@ int xp_tls_probes_on_map(struct xp_tls_probes *p, const struct xp_map_exec *m)
 		return 0;
 	p->late.scans++;
 	n = tls_libs_scan_pid(set, m->hdr.tgid, attach_lib, p);
-	if (n <= 0)
+	gone = n == -ENOENT || n == -ESRCH;
+	if (n <= 0 && !gone)
 		return n;
 	now = mono_ns();
+	/*
+	 * A process gone before its new mapping could be examined or probed
+	 * (a short client on a busy machine): its socket I/O since the mapping
+	 * may have been TLS no probe saw, so it counts too (an upper bound).
+	 */
+	p->windows[p->nwindows++ % LATE_WINDOWS] =
+		(struct late_window){ m->hdr.tgid, m->hdr.ts_ns, now };
+	if (gone)
+		return n;
 	p->late.libs += n;
 	if (now > m->hdr.ts_ns && now - m->hdr.ts_ns > p->late.attach_ns_max)
 		p->late.attach_ns_max = now - m->hdr.ts_ns;
-	p->windows[p->nwindows++ % LATE_WINDOWS] =
-		(struct late_window){ m->hdr.tgid, m->hdr.ts_ns, now };
 	return n;
 }
 
@@ -423,6 +462,12 @@ void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns)
 void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out)
 {
 	*out = p->late;
+}
+
+int xp_tls_probes_sock_hooks(const struct xp_tls_probes *p, const char **why)
+{
+	*why = p->sock_hooks_why;
+	return p->sock_hooks;
 }
 
 const struct xp_tls_located *xp_tls_probes_located(const struct xp_tls_probes *p, unsigned int id)

@@ -32,6 +32,7 @@ struct xp_tls_opts {
 	 * child that forks without exec is not covered.
 	 */
 	bool per_pid;
+	int sock_hooks;		/* enum xp_sock_hooks (sock_hooks.h); 0: the cheapest here */
 	/*
 	 * Make obj share the loader's traced/events/drops maps before load
 	 * (capture.c: xpc_reuse_maps); NULL: the objects keep their own
@@ -82,7 +83,8 @@ struct xp_tls_late {
 	uint64_t scans;		/* ... naming a file not examined yet: maps rescanned */
 	uint64_t libs;		/* TLS libraries those rescans attached to */
 	uint64_t attach_ns_max;	/* mapping -> probes in place, worst case */
-	uint64_t io_unprobed;	/* socket I/O of those processes inside that delay */
+	uint64_t io_unprobed;	/* socket I/O of those processes inside that delay, or
+				   after the mapping of one gone before it was probed */
 };
 
 struct xp_map_exec;
@@ -99,6 +101,12 @@ void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns)
 
 /* The counts so far. */
 void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out);
+
+/*
+ * The hooks the socket tier runs on (enum xp_sock_hooks) and the one-line
+ * reason they were chosen (sock_hooks.h).
+ */
+int xp_tls_probes_sock_hooks(const struct xp_tls_probes *p, const char **why);
 
 /*
  * A file whose TLS functions were found by analysis (or whose known stack

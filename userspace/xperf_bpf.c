@@ -22,6 +22,7 @@
 #include "lib/version.h"
 #include "userspace/capture.h"
 #include "userspace/run.h"
+#include "userspace/sock_hooks.h"
 #include "userspace/spawn.h"
 
 static struct env {
@@ -72,7 +73,7 @@ static const char doc[] =
 	"'xperf-bpf record --help', 'xperf-bpf attach --help': the options.";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
-       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC };
+       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC, OPT_SOCK_HOOKS };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
@@ -88,6 +89,8 @@ static const struct argp_option opts[] = {
 	{ "no-cuda", OPT_NO_CUDA, NULL, 0, "no uprobes on libcudart/libcuda", 0 },
 	{ "tls-per-process", OPT_TLS_PER_PROC, NULL, 0,
 	  "TLS uprobes in traced processes only (others never trap)", 0 },
+	{ "socket-hooks", OPT_SOCK_HOOKS, "MODE", 0,
+	  "socket tier on: auto (cheapest here), socket (tracepoints), syscalls", 0 },
 	{ "quiet", 'q', NULL, 0, "no summary (losses are still reported)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "show the full help", 0 },
@@ -176,6 +179,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_TLS_PER_PROC:
 		env.opts.tls_per_process = true;
 		break;
+	case OPT_SOCK_HOOKS:
+		env.opts.sock_hooks = xp_sock_hooks_parse(arg);
+		if (env.opts.sock_hooks < 0)
+			argp_error(state, "invalid socket hooks (auto, socket, syscalls): %s", arg);
+		break;
 	case OPT_NO_CUDA:
 		env.opts.no_cuda = true;
 		break;
@@ -225,6 +233,7 @@ static void parse_args(int argc, char **argv)
 {
 	static char full_doc[2048];
 	struct argp argp = { NULL, parse_arg, NULL, full_doc, NULL, NULL, NULL };
+	const char *hooks;
 
 	if (argc < 2 || (strcmp(argv[1], "attach") && strcmp(argv[1], "record"))) {
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
@@ -246,6 +255,13 @@ static void parse_args(int argc, char **argv)
 	/* argp names the program after argv[0] in its messages. */
 	argv[1] = env.record ? "xperf-bpf record" : "xperf-bpf attach";
 	argp_err_exit_status = XP_EXIT_USAGE;
+	/* The flag wins; the variable lets a node agent (or a test) set it for every run. */
+	hooks = getenv("XPERF_SOCKET_HOOKS");
+	if (hooks && (env.opts.sock_hooks = xp_sock_hooks_parse(hooks)) < 0) {
+		fprintf(stderr, "xperf-bpf: invalid XPERF_SOCKET_HOOKS (auto, socket, syscalls): %s\n",
+			hooks);
+		exit(XP_EXIT_USAGE);
+	}
 	argp_parse(&argp, argc - 1, argv + 1, ARGP_IN_ORDER, NULL, NULL);
 }
 

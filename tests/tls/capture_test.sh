@@ -10,8 +10,10 @@
 # /proc/PID/root when the loader maps it: XP_EV_MAP_EXEC; the server waits 300 ms
 # before its ServerHello, as a remote provider's round trip would) | attach (a
 # python3 client traced from between its two requests, as `attach --pid` does).
+# HOOKS (default auto): the socket tier's hooks (tlscap -S), checked in the summary.
 set -euo pipefail
 client=$1
+hooks=${2:-auto}
 here=$(dirname "$0")
 tlscap=$(readlink -f "$here/tlscap")
 [ "$client" = container ] && export TLS_SERVER_DELAY_MS=300
@@ -62,17 +64,17 @@ python-late-lib)	# `import ssl` maps copies from LD_LIBRARY_PATH (a venv's, cond
 attach)	mode=attach ;;
 *)	echo "unknown client $client" >&2; exit 64 ;;
 esac
-opts=()
-[ $mode = timing ] && opts=(-n)
-[ $mode = truncated ] && opts=(-c 65536)
-[ $mode = overflow ] && opts=(-r 65536)	# 4 chunks fit: a 200 KB call cannot
-[ $client = node-per-pid ] && opts=(-P)
+opts=(-S "$hooks")
+[ $mode = timing ] && opts+=(-n)
+[ $mode = truncated ] && opts+=(-c 65536)
+[ $mode = overflow ] && opts+=(-r 65536)	# 4 chunks fit: a 200 KB call cannot
+[ $client = node-per-pid ] && opts+=(-P)
 if [ $mode = attach ]; then
 	# python3 already mid-connection: attach between its two requests.
 	GATE=$tmp/gate python3 "$here/client.py" "$port" "$ca" $body 300000 &
 	cli=$!
 	for _ in $(seq 100); do [ -e "$tmp/gate.ready" ] && break; sleep 0.1; done
-	"$tlscap" -o "$tmp/cap" -p $cli 2> "$tmp/tlscap.log" &
+	"$tlscap" -o "$tmp/cap" -S "$hooks" -p $cli 2> "$tmp/tlscap.log" &
 	cap=$!
 	for _ in $(seq 100); do grep -q tracing "$tmp/tlscap.log" && break; sleep 0.1; done
 	touch "$tmp/gate"
@@ -83,4 +85,4 @@ else
 	"$tlscap" -o "$tmp/cap" "${opts[@]}" -- "${cmd[@]}"
 fi
 sleep 0.2	# let the server finish writing its log
-python3 "$here/check_capture.py" "$tmp/cap" "$tmp/log" $mode
+python3 "$here/check_capture.py" "$tmp/cap" "$tmp/log" $mode "$hooks"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check_capture.py CAPDIR LOGDIR MODE - compare what tlscap captured with what
+"""check_capture.py CAPDIR LOGDIR MODE [HOOKS] - compare what tlscap captured with what
 tls_server.py logged (the ground truth), and exit 1 with the reasons if they
 differ. MODE:
   plaintext   every TLS stream equals the server's bytes, byte for byte, on
@@ -16,6 +16,7 @@ differ. MODE:
   attach      attached mid-connection, between two requests: each stream is
               exactly the tail of the server's bytes from the second request
               on (positions count from the first call seen).
+HOOKS: the socket hooks asked for (tlscap -S); unless auto, the summary must name them.
 """
 import glob
 import json
@@ -116,8 +117,11 @@ def check_timing(logdir, rows, server, errs):
 
 def main():
     capdir, logdir, mode = sys.argv[1:4]
+    hooks = sys.argv[4] if len(sys.argv) > 4 else "auto"
     summ, rows, server = load(capdir, logdir)
     errs = []
+    if hooks != "auto" and summ["socket_hooks"] != hooks:
+        errs.append("socket hooks %s, asked for %s" % (summ["socket_hooks"], hooks))
     if summ.get("exit_status", 0) != 0:
         errs.append("client exit status %s" % summ["exit_status"])
     if summ["drops"] and mode != "overflow":
@@ -144,8 +148,8 @@ def main():
     for e in errs:
         print("FAIL:", e)
     total = sum(s["bytes"] for s in summ["streams"])
-    print("%s: %d connection(s), %d TLS stream(s), %d plaintext bytes, %d socket records, "
-          "%d error(s)" % (mode, len(server), len(summ["streams"]), total, len(rows), len(errs)))
+    print("%s (%s hooks): %d connection(s), %d TLS stream(s), %d plaintext bytes, %d socket records, "
+          "%d error(s)" % (mode, summ["socket_hooks"], len(server), len(summ["streams"]), total, len(rows), len(errs)))
     sys.exit(1 if errs else 0)
 
 

@@ -15,7 +15,8 @@
  * Usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...
  *        tlscap -o DIR [-c CAP] [-r RING] [-n] -p PID    (attach until PID exits)
  *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext,
- *   -P: uprobes per traced process (tls_probes.h per_pid)
+ *   -P: uprobes per traced process (tls_probes.h per_pid),
+ *   -S MODE: the socket tier's hooks (auto, socket, syscalls: sock_hooks.h)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,6 +36,7 @@
 #include "bpf/sock.h"
 #include "bpf/tls.h"
 #include "userspace/sni.h"
+#include "userspace/sock_hooks.h"
 #include "userspace/tls_probes.h"
 
 #define MAX_STREAMS 256
@@ -187,6 +189,7 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
 	__u64 vals[ncpu > 0 ? ncpu : 1], total = 0;
 	struct xp_tls_late late;
+	const char *why;
 
 	/* A connection's socket, learned in one direction, names both. */
 	for (int i = 0; i < c->nstreams; i++)
@@ -218,6 +221,8 @@ static cJSON *summary(struct cap *c, int drops_fd)
 			for (int i = 0; i < ncpu; i++)
 				total += vals[i];
 	cJSON_AddNumberToObject(root, "drops", (double)total);
+	cJSON_AddStringToObject(root, "socket_hooks",
+				xp_sock_hooks_name(xp_tls_probes_sock_hooks(c->probes, &why)));
 	xp_tls_probes_late(c->probes, &late);
 	cJSON_AddNumberToObject(root, "late_libs", (double)late.libs);
 	cJSON_AddNumberToObject(root, "late_rescans", (double)late.scans);
@@ -316,7 +321,7 @@ int main(int argc, char **argv)
 	cJSON *sum;
 	pid_t pid, attach = 0;
 
-	while ((opt = getopt(argc, argv, "o:c:r:np:P")) != -1) {
+	while ((opt = getopt(argc, argv, "o:c:r:np:PS:")) != -1) {
 		if (opt == 'o')
 			c.dir = optarg;
 		else if (opt == 'c')
@@ -329,11 +334,14 @@ int main(int argc, char **argv)
 			attach = strtol(optarg, NULL, 10);
 		else if (opt == 'P')
 			o.per_pid = true;
+		else if (opt == 'S' && (o.sock_hooks = xp_sock_hooks_parse(optarg)) >= 0)
+			continue;
 		else
 			return 64;
 	}
 	if (!c.dir || (optind >= argc) == (attach <= 0)) {
-		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] [-P] {-p PID | -- CMD ARGS...}\n");
+		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] [-P] [-S MODE] "
+			"{-p PID | -- CMD ARGS...}\n");
 		return 64;
 	}
 	snprintf(path, sizeof(path), "%s/sock.tsv", c.dir);
