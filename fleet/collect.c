@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -108,6 +109,23 @@ static void read_usage(const cJSON *j, struct xa_usage *u)
 	u->unpriced = (unsigned)num(j, "unpriced_calls");
 }
 
+/* The histograms of in->ctr from the report's per-turn rows (TTFT, wall time). */
+static void histograms(const cJSON *doc, struct fleet_input *in)
+{
+	uint64_t *v = in->ctr;
+	const cJSON *row;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(doc, "turns")) {
+		const cJSON *ttft = cJSON_GetObjectItemCaseSensitive(row, "ttft_ms");
+
+		fleet_ctr_observe(v, fleet_ctr_turn(), fleet_turn_buckets, fleet_turn_nbuckets,
+				  num(row, "wall_ns"));
+		if (cJSON_IsNumber(ttft) && ttft->valuedouble >= 0)
+			fleet_ctr_observe(v, fleet_ctr_ttft(), fleet_ttft_buckets,
+					  fleet_ttft_nbuckets, (uint64_t)llround(ttft->valuedouble * 1e6));
+	}
+}
+
 /* Fill in's figures from the session report `doc`; -1 when it lacks them. */
 static int read_report(const cJSON *doc, struct fleet_input *in)
 {
@@ -135,6 +153,7 @@ static int read_report(const cJSON *doc, struct fleet_input *in)
 		in->fired[p - xp_l3_table] = (unsigned)num(n, "fired_turns");
 		in->ns[p - xp_l3_table] = num(n, "ns");
 	}
+	histograms(doc, in);
 	read_usage(cJSON_GetObjectItemCaseSensitive(doc, "tokens"), &in->use);
 	read_usage(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc,
 						    "tokens"), "waste"), &in->waste);
@@ -204,10 +223,10 @@ static int note_errors(struct fleet_agg *a, const char *path, const char *node, 
 static int do_session(struct fleet_agg *a, const char *path, const char *node, FILE *log)
 {
 	unsigned fired[xp_l3_count];
-	uint64_t ns[xp_l3_count];
+	uint64_t ns[xp_l3_count], ctr[fleet_ctr_len()];
 	char agent[FLEET_NAME];
 	struct fleet_input in = { .path = path, .node = node, .agent = agent, .fired = fired,
-				  .ns = ns };
+				  .ns = ns, .ctr = ctr };
 	struct xa_session *s = NULL;
 	struct xa_options o;
 	FILE *err = tmpfile();
@@ -218,6 +237,7 @@ static int do_session(struct fleet_agg *a, const char *path, const char *node, F
 		return -1;
 	memset(fired, 0, sizeof(fired));
 	memset(ns, 0, sizeof(ns));
+	memset(ctr, 0, sizeof(ctr));
 	xa_options_default(&o);
 	o.prices = a->prices;
 	rc = xa_analyze_session_dir(path, &o, &s, err);
