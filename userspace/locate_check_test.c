@@ -74,7 +74,7 @@ static void connect_seen(struct locate_check *lc)
 
 static struct locate_check *fresh(void)
 {
-	struct lc_hooks h = { on_release, on_failed, NULL };
+	struct lc_hooks h = { on_release, on_failed, NULL, NULL };
 
 	released = failures = 0;
 	failed_check[0] = '\0';
