@@ -172,6 +172,7 @@ struct xa_turn {
 /* One row of the session's per-turn table (spilled to a temp file). */
 struct xa_row {
 	int64_t turn_index;
+	uint64_t start;  /* CLOCK_MONOTONIC ns: the session page's time axis */
 	uint64_t wall;
 	uint64_t cat_ns[XP_CAT_COUNT];
 	double in_tok;
