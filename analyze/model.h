@@ -163,6 +163,9 @@ struct xa_turn {
 	struct xa_seg *segs;      /* timeline, owned */
 	size_t nsegs;
 	char (*seg_stage)[48];    /* stage label per segment */
+	const char **seg_waste;   /* per segment: the L3 id of the waste mark covering it, or NULL */
+	uint64_t *tok_ns;         /* token arrivals of its LLM calls, sorted (the HTML timeline) */
+	size_t ntok;
 	struct xa_usage use, waste; /* tokens and cost of its LLM calls; of the wasted ones */
 	struct xa_call *calls;    /* owned */
 	size_t ncalls;
@@ -172,6 +175,7 @@ struct xa_turn {
 /* One row of the session's per-turn table (spilled to a temp file). */
 struct xa_row {
 	int64_t turn_index;
+	uint64_t start;  /* CLOCK_MONOTONIC ns: the session page's time axis */
 	uint64_t wall;
 	uint64_t cat_ns[XP_CAT_COUNT];
 	double in_tok;

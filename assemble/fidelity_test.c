@@ -7,7 +7,8 @@
  * it, with the call id, exit code and the agent's tool result; the agent's
  * housekeeping processes are agent_subprocess spans and never waste; a second
  * agent process has turns of its own; a response head sent 300 ms before the
- * first token is not the first token in either tier. Without plaintext the
+ * first token (keep-alive with a control record after it, fresh connection)
+ * is not the first token in either tier; arguments are written on opt-in only. Without plaintext the
  * tool identity is unknown and no exit code is charged.
  */
 #define _GNU_SOURCE
@@ -46,10 +47,10 @@ static cJSON *load(const char *path)
 }
 
 /* Replays the fixture into dir; fills t (turn files in order), returns their count. */
-static int replay(const char *dir, int ciphertext, struct turn *t, int max)
+static int replay(const char *dir, int ciphertext, int capture, struct turn *t, int max)
 {
 	struct xt_config cfg = { .out_dir = dir, .session_id = "fid", .ciphertext = ciphertext,
-				 .no_clock_anchor = 1 };
+				 .no_clock_anchor = 1, .llm.capture_payloads = capture };
 	struct xt_session *s = xt_session_new(&cfg);
 	char pat[600];
 	glob_t g;
@@ -134,7 +135,7 @@ static void both_tiers(struct turn *t, int n)
 	CHECK(t[0].pid == 4100 && t[1].pid == 4200 && t[2].pid == 4100);
 	CHECK(ttft_ms(t[0].doc) > 299 && ttft_ms(t[0].doc) < 301); /* not the head's 1 ms */
 	CHECK(ttft_ms(t[2].doc) > 199 && ttft_ms(t[2].doc) < 201);
-	CHECK(ttft_ms(t[1].doc) > 79 && ttft_ms(t[1].doc) < 81);
+	CHECK(ttft_ms(t[1].doc) > 299 && ttft_ms(t[1].doc) < 301); /* fresh connection */
 	CHECK(dq_num(t[0].doc, "non_llm_requests") == 1 && dq_num(t[2].doc, "non_llm_requests") == 0);
 	for (int i = 0; i < n; i++)
 		CHECK(!subprocess_charged(t[i].doc));
@@ -176,13 +177,20 @@ int main(void)
 	struct turn p[8], c[8];
 	int np, nc;
 
+	snprintf(dir, sizeof(dir), "%s/fid_payloads", tmp);
+	np = replay(dir, 0, 1, p, 8); /* --capture-payloads: the arguments are written */
+	CHECK(np == 3 && !strcmp(cJSON_GetStringValue(attr(first(p[0].doc, "tool_call"),
+							    "gen_ai.tool.call.arguments")),
+				 "{\"command\": \"ls /x\"}"));
+	for (int i = 0; i < np; i++)
+		cJSON_Delete(p[i].doc);
 	snprintf(dir, sizeof(dir), "%s/fid_plain", tmp);
-	np = replay(dir, 0, p, 8);
+	np = replay(dir, 0, 0, p, 8);
 	both_tiers(p, np);
 	if (np == 3)
 		plaintext(p);
 	snprintf(dir, sizeof(dir), "%s/fid_cipher", tmp);
-	nc = replay(dir, 1, c, 8);
+	nc = replay(dir, 1, 0, c, 8);
 	both_tiers(c, nc);
 	if (nc == 3)
 		ciphertext(c, nc);

@@ -465,8 +465,12 @@ static int flush_agent(struct xt_session *s, uint32_t tgid, int final, uint64_t 
 		return -1;
 	n_sel = select_agent(s, tgid, sel);
 	n = first_group(sel, n_sel);
-	if (n < n_sel) {
-		/* exchanges of this turn still open in the ciphertext tier end now */
+	if (n < n_sel && s->plain_tgid[tgid % XT_PLAIN_PROCS] != tgid) {
+		/*
+		 * An agent timed from sockets alone: its exchanges of this turn still
+		 * open end now. (Where plaintext is seen, the ciphertext tier only lends
+		 * timing, and plaintext held back by the TLS module may come later.)
+		 */
 		size_t before = s->n_ex;
 
 		xt_cipher_settle(s->cipher, tgid, sel[n]->req_start_ns);

@@ -28,7 +28,7 @@
 #include "analyze/analyze.h"
 #include "fleet/fleet.h"
 #include "lib/json_int.h"
-#include "schema/validate.h"
+#include "core/read.h"
 
 #define ANALYZE_PREFIX "xperf analyze: "
 #define SKIP_PREFIX "xperf analyze: skipped "
@@ -70,20 +70,16 @@ static void agent_name(const char *dir, char *out, size_t len)
 
 	snprintf(out, len, "unknown");
 	while (d && (de = readdir(d))) {
-		const cJSON *name;
-		cJSON *doc;
-		int nerr = 0;
+		struct tt_turn *t;
 
 		if (!is_turn_name(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		doc = xp_load_turn(path, ignore_error, NULL, &nerr);
-		if (!doc)
+		if (!(t = tt_turn_load(path, ignore_error, NULL, NULL)))
 			continue;
-		name = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItem(doc, "agent"), "name");
-		if (cJSON_IsString(name))
-			snprintf(out, len, "%s", name->valuestring);
-		cJSON_Delete(doc);
+		if (t->agent.name)
+			snprintf(out, len, "%s", t->agent.name);
+		tt_turn_free(t);
 		break;
 	}
 	if (d)

@@ -13,13 +13,16 @@
  * start, so a restart of the reader does not reset the counters either.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fleet/fleet.h"
 #include "lib/atomic_file.h"
+#include "lib/in_file.h"
 #include "lib/json_int.h"
+
+/* A ledger holds about 1 KiB per session: 256 MiB is far beyond any fleet node. */
+#define LEDGER_MAX (256u << 20)
 
 /* OpenTelemetry GenAI's bucket edges: gen_ai.server.time_to_first_token (TTFT) and
  * gen_ai.client.operation.duration (turns), in seconds; +Inf is implicit. */
@@ -241,22 +244,19 @@ static int list_read(const cJSON *arr, struct fleet_sess_ctr **out, size_t *n)
 
 int fleet_ledger_load(struct fleet_ledger *l, const char *path, char *why, size_t len)
 {
-	FILE *f = fopen(path, "re");
 	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t n;
+	size_t n = 0;
 	cJSON *doc = NULL;
-	int rc = -1;
+	int rc = xp_in_read(path, LEDGER_MAX, &buf, &n);
 
 	memset(l, 0, sizeof(*l));
-	if (!f) {
-		snprintf(why, len, "%s", strerror(errno));
-		return errno == ENOENT ? 1 : -1;
+	if (rc) {
+		snprintf(why, len, "%s", xp_in_strerror(rc));
+		return rc == -ENOENT ? 1 : -1;
 	}
-	n = getdelim(&buf, &cap, '\0', f);
-	fclose(f);
+	rc = -1;
 	if (n > 0)
-		doc = xp_json_parse(buf, (size_t)n);
+		doc = xp_json_parse(buf, n);
 	free(buf);
 	if (!doc)
 		snprintf(why, len, "not JSON");

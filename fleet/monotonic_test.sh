@@ -56,6 +56,12 @@ scrape restarted
 cp -r "$tree/gpu-node-a/sess-a2" "$tree/gpu-node-a/sess-a3"   # new turns still count
 scrape grown
 stop
+echo '{"ledger": "xperf.fleet.serve", "length": 3' >"$state"   # a torn or foreign ledger
+start "$tree"
+scrape fresh
+stop
+grep -q "$state: not JSON: counters start from the files" "$tmp/serve.log" ||
+	fail "a bad ledger was not reported: $(cat "$tmp/serve.log")"
 
 python3 - "$tmp" <<'PY'
 import re, sys

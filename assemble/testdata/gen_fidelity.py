@@ -12,7 +12,8 @@ agent 4100, one keep-alive connection (TLS plaintext and its socket records both
   housekeeping processes (git exit 128, sh -c rg exit 127); turn 2: the next request
   carries toolu_1's tool_result (is_error), its answer's head and first token in one
   record 200 ms after it, no tool.
-agent 4200, its own connection, one exchange overlapping 4100's turn 1: turns of its own.
+agent 4200, its own fresh connection, one exchange overlapping 4100's turn 1 (the head
+  alone at once, the first token 300 ms later): turns of its own.
 """
 import json
 import os
@@ -109,8 +110,8 @@ def main():
     end = answer(4100, 1, t + 300 * MS, tool=("toolu_1", "ls /x"))
     # agent 4200's own exchange, overlapping
     io(4200, 2, req1 + 50 * MS, "write", request([{"role": "user", "content": "sub"}], False))
-    io(4200, 2, req1 + 130 * MS, "read", HEAD)  # head and first token: 80 ms
-    answer(4200, 2, req1 + 130 * MS + 1, tokens=3)
+    io(4200, 2, req1 + 51 * MS, "read", HEAD)  # a fresh connection: the head alone at once
+    answer(4200, 2, req1 + 350 * MS, tokens=3)  # the first token 300 ms after the request
     t = end + 2 * MS
     wrapper = ["/proc/self/exe", "agent", "--sandbox-exec", "/bin/bash", "-c", PROLOGUE + "ls /x"]
     proc(t, 4100, 4101, [wrapper, wrapper[3:]], 2, 20 * MS)
