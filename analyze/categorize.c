@@ -149,13 +149,37 @@ static enum xp_category dominant(const uint64_t *before, const uint64_t *after)
 	return best;
 }
 
+static int by_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Every token arrival of the turn's LLM calls, sorted. 0 ok, -1 memory. */
+static int token_arrivals(const struct xa_trace *tr, struct xa_turn *t)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < tr->nspans; i++)
+		n += tr->spans[i].ntok;
+	if (!(t->tok_ns = malloc((n + 1) * sizeof(*t->tok_ns))))
+		return -1;
+	for (size_t i = 0; i < tr->nspans; i++)
+		for (size_t k = 0; k < tr->spans[i].ntok; k++)
+			t->tok_ns[t->ntok++] = tr->spans[i].tok_times[k];
+	qsort(t->tok_ns, t->ntok, sizeof(*t->tok_ns), by_u64);
+	return 0;
+}
+
 static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_category *cat)
 {
 	const struct xp_stage *un = xp_stage_find(xp_rules.uncovered_stage);
 
 	t->segs = calloc(tr->nsegs + 1, sizeof(*t->segs));
 	t->seg_stage = calloc(tr->nsegs + 1, sizeof(*t->seg_stage));
-	if (!t->segs || !t->seg_stage)
+	t->seg_waste = calloc(tr->nsegs + 1, sizeof(*t->seg_waste));
+	if (!t->segs || !t->seg_stage || !t->seg_waste || token_arrivals(tr, t))
 		return -1;
 	for (size_t k = 0; k < tr->nsegs; k++) {
 		const struct xa_seg *g = &tr->segs[k];
@@ -166,6 +190,7 @@ static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_
 		t->segs[k].category = s ? cat[g->span] : XP_CAT_PROCESSING;
 		snprintf(t->seg_stage[k], sizeof(t->seg_stage[k]), "%s",
 			 s ? s->stage_name : xp_rules.uncovered_stage);
+		t->seg_waste[k] = s ? s->waste_l3 : NULL;
 	}
 	t->nsegs = tr->nsegs;
 	return 0;

@@ -163,6 +163,9 @@ struct xa_turn {
 	struct xa_seg *segs;      /* timeline, owned */
 	size_t nsegs;
 	char (*seg_stage)[48];    /* stage label per segment */
+	const char **seg_waste;   /* per segment: the L3 id of the waste mark covering it, or NULL */
+	uint64_t *tok_ns;         /* token arrivals of its LLM calls, sorted (the HTML timeline) */
+	size_t ntok;
 	struct xa_usage use, waste; /* tokens and cost of its LLM calls; of the wasted ones */
 	struct xa_call *calls;    /* owned */
 	size_t ncalls;

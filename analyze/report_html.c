@@ -5,7 +5,8 @@
  * L1 split; a session's turns on a time axis (gaps included, at most
  * MAX_BARS turns, evenly sampled), each linking to its row; the drill-down
  * tree (fired points open, with evidence, suggestion and L4 causes); a
- * turn's timeline on labelled domain lanes. SVGs
+ * turn's timeline on labelled domain lanes with its waste marks and token
+ * arrivals. SVGs
  * scale with the window (viewBox, width 100%).
  */
 #include "analyze/report.h"
@@ -289,13 +290,35 @@ static void drill_tree(const struct xa_view *v, FILE *out)
 	fputs("</ul></div>", out);
 }
 
-/* The turn's segments on labelled domain lanes. */
+/* Waste marks (a segment a waste mark covers, once per run) and token arrivals, on lanes of their own. */
+static void marks_and_tokens(const struct xa_turn *t, double sc, FILE *out)
+{
+	for (size_t i = 0; i < t->nsegs; i++) {
+		double x = 100 + (double)(t->segs[i].start - t->start) * sc;
+
+		if (!t->seg_waste[i] || (i && t->seg_waste[i - 1] == t->seg_waste[i]))
+			continue;
+		fprintf(out, "<path class=\"waste-mark\" d=\"M%.2f 84l5 9h-10z\" fill=\"#e15759\">"
+			     "<title>waste: %s</title></path>", x, t->seg_waste[i]);
+	}
+	for (size_t k = 0; k < t->ntok; k++) {
+		double x = 100 + (double)(t->tok_ns[k] - t->start) * sc;
+
+		fprintf(out, "<line class=\"token\" x1=\"%.2f\" x2=\"%.2f\" y1=\"100\" y2=\"112\" "
+			     "stroke=\"#59a14f\"/>", x, x);
+	}
+	fprintf(out, "<text class=\"lane\" x=\"0\" y=\"93\" font-size=\"11\" fill=\"#5a6272\">"
+		     "waste marks</text><text class=\"lane\" x=\"0\" y=\"110\" font-size=\"11\" "
+		     "fill=\"#5a6272\">tokens (%zu)</text>", t->ntok);
+}
+
+/* The turn's segments on labelled domain lanes, its waste marks and token arrivals. */
 static void timeline(const struct xa_turn *t, FILE *out)
 {
 	double sc = t->wall ? 880.0 / (double)t->wall : 0;
 
 	fputs("<h2>Timeline</h2><div class=\"card\">", out);
-	fputs("<svg id=\"timeline\" viewBox=\"0 0 1000 110\" role=\"img\">", out);
+	fputs("<svg id=\"timeline\" viewBox=\"0 0 1000 134\" role=\"img\">", out);
 	for (int d = 0; d < XP_DOMAIN_COUNT; d++)
 		fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" "
 			     "fill=\"#5a6272\">%s</text>", d * 28 + 19, xp_domains[d].key);
@@ -309,8 +332,9 @@ static void timeline(const struct xa_turn *t, FILE *out)
 		fprintf(out, ": %.3f ms, %s</title></rect>", (g->end - g->start) / 1e6,
 			xp_categories[g->category].name);
 	}
-	fprintf(out, "<text x=\"100\" y=\"102\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
-		     "<text x=\"980\" y=\"102\" font-size=\"11\" fill=\"#5a6272\" "
+	marks_and_tokens(t, sc, out);
+	fprintf(out, "<text x=\"100\" y=\"128\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
+		     "<text x=\"980\" y=\"128\" font-size=\"11\" fill=\"#5a6272\" "
 		     "text-anchor=\"end\">%.1f ms</text></svg></div>", t->wall / 1e6);
 }
 
