@@ -23,15 +23,19 @@ os.makedirs(d)
 for k, (start, wall) in enumerate(((1.0, 0.5), (4.0, 1.0), (7.5, 1.5), (12.0, 2.0)), 1):
     s, e = int(start * 1e9), int((start + wall) * 1e9)
     mid = (s + e) // 2
+    wall_tool = 100000000 if k == 2 else 0  # turn 2 ends with a 100 ms tool call
     turn = {"schema_version": "1.0", "session_id": "axis", "turn_index": k, "complete": True,
             "source": "sdk", "clock": "CLOCK_MONOTONIC", "start_ns": s, "end_ns": e,
             "agent": {"name": "a", "pid": 1},
             "spans": [{"id": 1, "parent": None, "stage": "prompt_assembly", "domain": "compute",
                        "category": "effective", "start_ns": s, "end_ns": mid},
                       {"id": 2, "parent": None, "stage": "llm_inference", "domain": "intelligent",
-                       "category": "processing", "start_ns": mid, "end_ns": e,
+                       "category": "processing", "start_ns": mid, "end_ns": e - wall_tool,
                        "attributes": {"xperf.token_times_ns": [mid + 1000000 * i
-                                                               for i in range(1, 4)]}}],
+                                                               for i in range(1, 4)]}}] +
+                     ([{"id": 3, "parent": None, "stage": "tool_call", "domain": "compute",
+                        "category": "processing", "start_ns": e - wall_tool, "end_ns": e,
+                        "tid": 4242, "attributes": {"tool.name": "ls"}}] if wall_tool else []),
             "fused_marks": [], "waste_marks": [] if k != 2 else [
                 {"kind": "retry", "l3": "intelligent.waste.retry", "span": 2, "t_ns": e}],
             "data_quality": {"tier": "sdk", "dropped_events": 0, "truncated_payloads": 0,
@@ -42,18 +46,24 @@ PY
 "$xperf" analyze session "$tmp/sess" --format html -o "$tmp/report.html"
 ! grep -qiE '<script|src=|href="(https?:|//)' "$tmp/report.html" || fail "report not self-contained"
 
-# The turn page: labelled lanes, its 3 token arrivals where they came, its waste mark.
+# The turn page: labelled lanes (the tool's process has its own), its 3 token arrivals where
+# they came, its waste mark.
 "$xperf" analyze turn "$tmp/sess/turn_002.json" --format html -o "$tmp/turn.html"
 python3 - "$tmp/turn.html" <<'PY'
 import re, sys
 page = open(sys.argv[1]).read()
 lanes = re.findall(r'class="lane"[^>]*>([^<]*)<', page)
-assert lanes == ["compute", "intelligent", "fused", "waste marks", "tokens (3)"], lanes
+assert lanes == ["compute", "intelligent", "fused", "tool ls (pid 4242)", "waste marks",
+                 "tokens (3)"], lanes
+tool = re.findall(r'<rect x="([0-9.]+)" y="89" width="([0-9.]+)"[^>]*><title>tool_call', page)
+assert tool and abs(float(tool[0][0]) - (100 + 880 * 0.9)) < 0.01 and \
+    abs(float(tool[0][1]) - 88) < 0.01, ("the tool's time on its own lane", tool)
 xs = [float(x) for x in re.findall(r'class="token" x1="([0-9.]+)"', page)]
 want = [100 + 880 * (0.5e9 + 1e6 * i) / 1e9 for i in range(1, 4)]  # wall 1 s, tokens after mid
 assert all(abs(a - b) < 0.01 for a, b in zip(xs, want)) and len(xs) == 3, (xs, want)
 assert re.findall(r'<title>waste: ([^<]*)</title>', page) == ["intelligent.waste.retry"], page
-print("turn page: lanes %s, 3 token arrivals at their times, the retry waste mark" % lanes)
+print("turn page: lanes %s, the tool's 100 ms on its lane, 3 token arrivals at their times, "
+      "the retry waste mark" % lanes)
 PY
 
 # The layout Chromium computes, read back through a copy of the page with a measuring script.

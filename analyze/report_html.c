@@ -5,8 +5,8 @@
  * L1 split; a session's turns on a time axis (gaps included, at most
  * MAX_BARS turns, evenly sampled), each linking to its row; the drill-down
  * tree (fired points open, with evidence, suggestion and L4 causes); a
- * turn's timeline on labelled domain lanes with its waste marks and token
- * arrivals. SVGs
+ * turn's timeline on labelled lanes (domains, tool processes) with its waste
+ * marks and token arrivals. SVGs
  * scale with the window (viewBox, width 100%).
  */
 #include "analyze/report.h"
@@ -290,52 +290,81 @@ static void drill_tree(const struct xa_view *v, FILE *out)
 	fputs("</ul></div>", out);
 }
 
-/* Waste marks (a segment a waste mark covers, once per run) and token arrivals, on lanes of their own. */
-static void marks_and_tokens(const struct xa_turn *t, double sc, FILE *out)
+#define TOOL_LANES 6 /* tool processes with a lane of their own; the rest share the last */
+
+/* The lane of segment i: its domain's, or its tool process's (lanes 3.., in order of first use). */
+static int lane_of(const struct xa_turn *t, size_t i, char (*tools)[64], int *ntools)
+{
+	int k = 0;
+
+	if (!t->seg_tool[i][0])
+		return t->segs[i].domain;
+	while (k < *ntools && strcmp(tools[k], t->seg_tool[i]))
+		k++;
+	if (k == *ntools && k < TOOL_LANES)
+		snprintf(tools[(*ntools)++], sizeof(tools[0]), "%s", t->seg_tool[i]);
+	return XP_DOMAIN_COUNT + (k < TOOL_LANES ? k : TOOL_LANES - 1);
+}
+
+/* Waste marks (a segment a waste mark covers, once per run) and token arrivals at y. */
+static void marks_and_tokens(const struct xa_turn *t, double sc, int y, FILE *out)
 {
 	for (size_t i = 0; i < t->nsegs; i++) {
 		double x = 100 + (double)(t->segs[i].start - t->start) * sc;
 
 		if (!t->seg_waste[i] || (i && t->seg_waste[i - 1] == t->seg_waste[i]))
 			continue;
-		fprintf(out, "<path class=\"waste-mark\" d=\"M%.2f 84l5 9h-10z\" fill=\"#e15759\">"
-			     "<title>waste: %s</title></path>", x, t->seg_waste[i]);
+		fprintf(out, "<path class=\"waste-mark\" d=\"M%.2f %dl5 9h-10z\" fill=\"#e15759\">"
+			     "<title>waste: %s</title></path>", x, y, t->seg_waste[i]);
 	}
 	for (size_t k = 0; k < t->ntok; k++) {
 		double x = 100 + (double)(t->tok_ns[k] - t->start) * sc;
 
-		fprintf(out, "<line class=\"token\" x1=\"%.2f\" x2=\"%.2f\" y1=\"100\" y2=\"112\" "
-			     "stroke=\"#59a14f\"/>", x, x);
+		fprintf(out, "<line class=\"token\" x1=\"%.2f\" x2=\"%.2f\" y1=\"%d\" y2=\"%d\" "
+			     "stroke=\"#59a14f\"/>", x, x, y + 16, y + 28);
 	}
-	fprintf(out, "<text class=\"lane\" x=\"0\" y=\"93\" font-size=\"11\" fill=\"#5a6272\">"
-		     "waste marks</text><text class=\"lane\" x=\"0\" y=\"110\" font-size=\"11\" "
-		     "fill=\"#5a6272\">tokens (%zu)</text>", t->ntok);
+	fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">"
+		     "waste marks</text><text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" "
+		     "fill=\"#5a6272\">tokens (%zu)</text>", y + 9, y + 26, t->ntok);
 }
 
-/* The turn's segments on labelled domain lanes, its waste marks and token arrivals. */
+/*
+ * The turn's segments on labelled lanes: one per domain, one per tool process
+ * (a tool's time is drawn on its own lane), then its waste marks and token arrivals.
+ */
 static void timeline(const struct xa_turn *t, FILE *out)
 {
 	double sc = t->wall ? 880.0 / (double)t->wall : 0;
+	char tools[TOOL_LANES][64];
+	int ntools = 0, y;
 
+	for (size_t i = 0; i < t->nsegs; i++)
+		lane_of(t, i, tools, &ntools);
+	y = (XP_DOMAIN_COUNT + ntools) * 28;
 	fputs("<h2>Timeline</h2><div class=\"card\">", out);
-	fputs("<svg id=\"timeline\" viewBox=\"0 0 1000 134\" role=\"img\">", out);
-	for (int d = 0; d < XP_DOMAIN_COUNT; d++)
+	fprintf(out, "<svg id=\"timeline\" viewBox=\"0 0 1000 %d\" role=\"img\">", y + 50);
+	for (int d = 0; d < XP_DOMAIN_COUNT + ntools; d++) {
 		fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" "
-			     "fill=\"#5a6272\">%s</text>", d * 28 + 19, xp_domains[d].key);
+			     "fill=\"#5a6272\">", d * 28 + 19);
+		xp_html_escape(out, d < XP_DOMAIN_COUNT ? xp_domains[d].key
+							 : tools[d - XP_DOMAIN_COUNT]);
+		fputs("</text>", out);
+	}
 	for (size_t i = 0; i < t->nsegs; i++) {
 		const struct xa_seg *g = &t->segs[i];
 
 		fprintf(out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"20\" fill=\"%s\">"
-			     "<title>", 100 + (double)(g->start - t->start) * sc, g->domain * 28 + 5,
-			(double)(g->end - g->start) * sc, cat_color[g->category]);
+			     "<title>", 100 + (double)(g->start - t->start) * sc,
+			lane_of(t, i, tools, &ntools) * 28 + 5, (double)(g->end - g->start) * sc,
+			cat_color[g->category]);
 		xp_html_escape(out, t->seg_stage[i]);
 		fprintf(out, ": %.3f ms, %s</title></rect>", (g->end - g->start) / 1e6,
 			xp_categories[g->category].name);
 	}
-	marks_and_tokens(t, sc, out);
-	fprintf(out, "<text x=\"100\" y=\"128\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
-		     "<text x=\"980\" y=\"128\" font-size=\"11\" fill=\"#5a6272\" "
-		     "text-anchor=\"end\">%.1f ms</text></svg></div>", t->wall / 1e6);
+	marks_and_tokens(t, sc, y, out);
+	fprintf(out, "<text x=\"100\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
+		     "<text x=\"980\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\" "
+		     "text-anchor=\"end\">%.1f ms</text></svg></div>", y + 46, y + 46, t->wall / 1e6);
 }
 
 /* Fired points ranked by what fixing them saves (analyze/README.md, "Savings"). */
