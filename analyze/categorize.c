@@ -52,12 +52,6 @@ static void charge(struct xa_turn *t, const struct xa_span *s, enum xp_domain d,
 		add_vars(&t->l3[i], s);
 }
 
-static int is_supply_stage(const struct xa_span *s)
-{
-	return (s->stage && s->stage->supply) ||
-	       (s->domain != XP_DOMAIN_COMPUTE && strstr(s->stage_name, "wait"));
-}
-
 static int succeeded(const struct xa_span *s)
 {
 	if (s->waste_l3 || s->finish_length)
@@ -102,7 +96,7 @@ static void split(struct xa_turn *t, const struct xa_span *s, const double *turn
 		charge(t, s, l2->domain, XP_CAT_WASTE, s->waste_l3, e);
 		return;
 	}
-	if (is_supply_stage(s)) {
+	if (xp_supply_stage(s->stage, s->stage_name, s->domain)) {
 		supply = e;
 	} else if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched && dur) {
 		uint64_t on = s->on_cpu < dur ? s->on_cpu : dur;
