@@ -5,8 +5,9 @@
 # with uprobe + uretprobe; xperf's TLS tier tracing the writer (entry +
 # return probe, copy, ring record, consumer running); xperf loaded but the
 # writer not traced (the in-kernel filter's cost for everyone else); xperf
-# with --no-plaintext (the socket tier alone: two syscall tracepoints); and
-# the same two xperf rows with uprobes per traced process (per_pid). Then
+# with --no-plaintext (the socket tier alone); the traced row again with the
+# socket tier on the raw syscall fallback (-S syscalls); and the same two
+# xperf rows with uprobes per traced process (per_pid). Then
 # the same writes through Go's crypto/tls (go_writer.go, no symbols used):
 # bare, and traced with (*Conn).Write located from .gopclntab (entry
 # uprobe + uprobes on its RETs); their ratio is to go_bare.
@@ -49,15 +50,16 @@ untraced() {
 # wait until none is loaded before each measurement, so rows stay clean.
 quiet() {
 	for _ in $(seq 300); do
-		bpftool prog show | grep -qE "name (ssl_[a-z_]*|sys_enter|sys_exit) " || return 0
+		bpftool prog show | grep -qE "name (ssl_[a-z_]*|sys_enter|sys_exit|sock_send|sock_recv) " || return 0
 		sleep 0.2
 	done
 	echo "run.sh: foreign TLS/syscall probes stay loaded; results are not clean" >&2
 }
 
 declare -A res
-names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced
-       xperf_per_pid_traced xperf_per_pid_untraced xperf_sock_only go_bare go_xperf_traced)
+names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_traced_syscalls
+       xperf_untraced xperf_per_pid_traced xperf_per_pid_untraced xperf_sock_only go_bare
+       go_xperf_traced)
 mkdir -p "$tmp/cap"
 for r in $(seq "$R"); do
 	quiet
@@ -68,6 +70,9 @@ for r in $(seq "$R"); do
 		uretprobe:$lib:SSL_write { @r = count(); }"),"
 	quiet
 	res[xperf_traced]+="$("$tlscap" -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
+	quiet
+	res[xperf_traced_syscalls]+="$("$tlscap" -S syscalls -o "$tmp/cap" -- "$bench" "$port" "$N" \
+		2>/dev/null),"
 	quiet
 	res[xperf_untraced]+="$(untraced),"
 	quiet
@@ -112,10 +117,10 @@ done
 sleep 1
 echo
 echo "BPF program time, $N traced SSL_writes (kernel.bpf_stats;" \
-	"sys_* count every syscall on the machine)"
+	"sock_* count every socket call on the machine)"
 echo "| program | runs | ns per run |"
 echo "|---|---|---|"
-bpftool prog show | awk '/name (ssl_write_enter|ssl_rw_exit|sys_enter|sys_exit) / {
+bpftool prog show | awk '/name (ssl_write_enter|ssl_rw_exit|sock_send|sock_recv) / {
 	n = ""; t = 0; c = 0
 	for (i = 1; i <= NF; i++) {
 		if ($i == "name") n = $(i + 1)
