@@ -22,8 +22,14 @@ cd "$(dirname "$0")/../.."
 bazel build -c opt //bench/tls:ssl_bench //tests/tls:tlscap >/dev/null 2>&1
 bench=$(readlink -f bazel-bin/bench/tls/ssl_bench)
 tlscap=$(readlink -f bazel-bin/tests/tls/tlscap)
-lib=$(ldd "$bench" | awk '/libssl/ {print $3}')
 . bench/tls/sink.sh
+# The writer maps private copies of libssl and libcrypto (other inodes): uprobes
+# other sessions on this machine put on the system libssl (every mapper traps)
+# would otherwise tax the bare rows too.
+mkdir "$tmp/lib"
+for l in $(ldd "$bench" | awk '/libssl|libcrypto/ {print $3}'); do cp "$l" "$tmp/lib/"; done
+export LD_LIBRARY_PATH=$tmp/lib
+lib=$(ldd "$bench" | awk '/libssl/ {print $3}')
 (cd "$tmp" && cp "$OLDPWD/bench/tls/go_writer.go" . &&
 	GOCACHE=$tmp/gocache GO111MODULE=off go build -ldflags='-s -w' -o go_writer go_writer.go)
 gow=$tmp/go_writer
@@ -38,8 +44,11 @@ with_bpftrace() {
 	kill -INT $bt; wait $bt 2>/dev/null || true
 }
 
+# xperf traces another process that maps the writer's libssl (probed per library,
+# or per process with -P), while the writer runs untraced.
 untraced() {
-	"$tlscap" -o "$tmp/cap" "$@" -- sleep 3 2>/dev/null &
+	"$tlscap" -o "$tmp/cap" "$@" -- python3 -c "import ctypes, time
+ctypes.CDLL('$lib'); time.sleep(3)" 2>/dev/null &
 	local t=$!
 	sleep 1
 	"$bench" "$port" "$N"
