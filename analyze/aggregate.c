@@ -87,7 +87,8 @@ static void fold_points(struct xa_session *s, const struct xa_turn *t, struct xa
 
 int xa_session_add(struct xa_session *s, const struct xa_turn *t)
 {
-	struct xa_row r = { .turn_index = t->head.turn_index, .wall = t->wall, .top_l3 = -1,
+	struct xa_row r = { .turn_index = t->head.turn_index, .start = t->start, .wall = t->wall,
+			    .top_l3 = -1,
 			    .in_tok = t->feat[F_IN_TOK], .complete = t->head.complete,
 			    .ttft_ms = t->feat[F_TTFT_N] ? t->feat[F_TTFT_FIRST] / 1e6 : -1,
 			    .out_tok = t->use.tok[XA_TOK_OUTPUT], .usd = t->use.usd,

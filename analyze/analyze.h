@@ -53,6 +53,8 @@ struct xa_usage {
 };
 
 void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src);
+/* u as the reports' JSON object {input, ..., reasoning, calls, unpriced_calls, cost_usd}. */
+struct cJSON *xa_usage_json(const struct xa_usage *u);
 /* The TurnTrace attribute counting tokens of category k ("gen_ai.usage.input_tokens", ...). */
 const char *xa_tok_attr(enum xa_tok k);
 /* Cost in USD of one LLM call's tokens (as the attributes count them) for model, per

@@ -2,9 +2,12 @@
 /*
  * report_html.c - one self-contained HTML file: inline CSS and inline SVG,
  * no scripts and no external references, every text escaped. It shows the
- * L1 split, a stacked bar per turn (sessions: at most MAX_BARS turns, evenly
- * sampled), the drill-down tree (fired points open, with evidence,
- * suggestion and L4 causes), and the turn's timeline by domain lane.
+ * L1 split; a session's turns on a time axis (gaps included, at most
+ * MAX_BARS turns, evenly sampled), each linking to its row; the drill-down
+ * tree (fired points open, with evidence, suggestion and L4 causes); a
+ * turn's timeline on labelled lanes (domains, tool processes) with its waste
+ * marks and token arrivals. SVGs
+ * scale with the window (viewBox, width 100%).
  */
 #include "analyze/report.h"
 
@@ -14,14 +17,15 @@
 #include "lib/plural.h"
 
 #define MAX_BARS 200
-#define SVG_W 760
 
 static const char *const cat_color[XP_CAT_COUNT] = { "#4e79a7", "#f28e2b", "#e15759", "#59a14f" };
 
 static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#1d2330;"
 	"margin:0;background:#f5f6f8}"
-	"main{max-width:820px;margin:0 auto;padding:24px}"
+	"main{max-width:1200px;margin:0 auto;padding:24px}svg{width:100%;height:auto}"
+	".turn:hover rect{stroke:#1d2330;stroke-width:1}.gap{fill:#e4e7ec}"
+	"tr:target{background:#fff7e6}"
 	"h1{font-size:22px;margin:0 0 4px}h2{font-size:16px;margin:28px 0 8px;"
 	"border-bottom:1px solid #d8dce3;padding-bottom:4px}"
 	".facts{color:#5a6272;margin:0 0 12px}"
@@ -75,40 +79,101 @@ static void legend(FILE *out, const struct xa_turn *t)
 	fputs("</div>", out);
 }
 
-static void turn_bars(const struct xa_view *v, FILE *out)
+/* The turns drawn on the session page: all of them, or MAX_BARS evenly sampled. */
+static size_t drawn(const struct xa_session *s, size_t k, size_t n)
 {
-	const struct xa_session *s = v->s;
-	size_t n = s ? (s->turns < MAX_BARS ? s->turns : MAX_BARS) : 1;
-	uint64_t maxw = s ? (s->nslow ? s->slow[0].wall : 1) : v->t->wall;
+	return k * s->turns / n;
+}
+
+/* x of stamp t on the session axis: [t0, t1] over [60, 980] of a 1000-wide view box. */
+static double axis_x(uint64_t t, uint64_t t0, uint64_t t1)
+{
+	return 60 + 920.0 * (double)(t - t0) / (double)(t1 > t0 ? t1 - t0 : 1);
+}
+
+/*
+ * The session on a time axis: each turn a bar at its start, as long as it lasted,
+ * stacked by category, linking to its row in the turns table; the gaps between
+ * turns (the agent idle or waiting for its user) drawn as such; ticks in seconds.
+ */
+static void session_axis(const struct xa_session *s, FILE *out)
+{
+	size_t n = s->turns < MAX_BARS ? s->turns : MAX_BARS;
+	uint64_t t0 = UINT64_MAX, t1 = 0, prev_end = 0;
 	struct xa_row r;
 
-	fputs("<h2>Time per turn, by category</h2><div class=\"card\">", out);
-	legend(out, v->t);
-	fprintf(out, "<svg width=\"%d\" height=\"%zu\" "
-		     "role=\"img\">", SVG_W, n * 18 + 4);
-	for (size_t k = 0; k < n; k++) {
-		size_t i = s ? k * s->turns / n : 0;
+	for (size_t i = 0; i < s->turns && !xa_session_row(s, i, &r); i++) {
+		t0 = r.start < t0 ? r.start : t0;
+		t1 = r.start + r.wall > t1 ? r.start + r.wall : t1;
+	}
+	fputs("<h2>Turns on a time axis</h2><div class=\"card\">", out);
+	legend(out, s->total);
+	fputs("<svg id=\"axis\" viewBox=\"0 0 1000 74\" role=\"img\">", out);
+	for (int k = 0; k <= 5 && t1 > t0; k++) {
+		uint64_t t = t0 + (t1 - t0) * (uint64_t)k / 5;
 
-		if (s && xa_session_row(s, i, &r))
-			break;
-		if (!s) {
-			r.turn_index = v->t->head.turn_index;
-			r.wall = v->t->wall;
-			memcpy(r.cat_ns, v->t->cat_ns, sizeof(r.cat_ns));
-		}
-		fprintf(out, "<text x=\"0\" y=\"%zu\" font-size=\"11\" fill=\"#5a6272\">%lld"
-			     "</text>", k * 18 + 14, (long long)r.turn_index);
-		stacked(out, r.cat_ns, r.wall, 50, (double)(k * 18 + 3),
-			maxw ? 600.0 * (double)r.wall / (double)maxw : 0, 13);
-		fprintf(out, "<text x=\"%.1f\" y=\"%zu\" font-size=\"11\" fill=\"#5a6272\">%.1f ms"
-			     "</text>", 56 + (maxw ? 600.0 * (double)r.wall / (double)maxw : 0),
-			k * 18 + 14, r.wall / 1e6);
+		fprintf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"6\" y2=\"50\" stroke=\"#d8dce3\"/>"
+			     "<text class=\"tick\" x=\"%.1f\" y=\"66\" font-size=\"11\" "
+			     "fill=\"#5a6272\" text-anchor=\"middle\">%.3g s</text>",
+			axis_x(t, t0, t1), axis_x(t, t0, t1), axis_x(t, t0, t1), (t - t0) / 1e9);
+	}
+	fputs("<text x=\"0\" y=\"32\" font-size=\"11\" fill=\"#5a6272\">turns</text>", out);
+	for (size_t k = 0; k < n && !xa_session_row(s, drawn(s, k, n), &r); k++) {
+		double x = axis_x(r.start, t0, t1), w = axis_x(r.start + r.wall, t0, t1) - x;
+
+		if (k && n == s->turns && r.start > prev_end)
+			fprintf(out, "<rect class=\"gap\" x=\"%.2f\" y=\"24\" width=\"%.2f\" "
+				     "height=\"8\"><title>gap %.3f ms</title></rect>",
+				axis_x(prev_end, t0, t1), x - axis_x(prev_end, t0, t1),
+				(r.start - prev_end) / 1e6);
+		fprintf(out, "<a href=\"#turn-%lld\"><g class=\"turn\" data-turn=\"%lld\" "
+			     "data-start-ns=\"%llu\" data-wall-ns=\"%llu\"><title>turn %lld: %.3f ms"
+			     "</title>", (long long)r.turn_index, (long long)r.turn_index,
+			(unsigned long long)(r.start - t0), (unsigned long long)r.wall,
+			(long long)r.turn_index, r.wall / 1e6);
+		stacked(out, r.cat_ns, r.wall, x, 12, w > 0.5 ? w : 0.5, 32);
+		fputs("</g></a>", out);
+		prev_end = r.start + r.wall;
 	}
 	fputs("</svg>", out);
-	if (s && s->turns > MAX_BARS)
-		fprintf(out, "<p class=\"ev\">%zu of %u turns shown, evenly sampled.</p>", n,
+	if (s->turns > MAX_BARS)
+		fprintf(out, "<p class=\"ev\">%zu of %u turns drawn, evenly sampled.</p>", n,
 			s->turns);
 	fputs("</div>", out);
+}
+
+/* Every drawn turn as a row the axis links to. */
+static void turn_rows(const struct xa_session *s, FILE *out)
+{
+	size_t n = s->turns < MAX_BARS ? s->turns : MAX_BARS;
+	struct xa_row r;
+
+	fputs("<h2>Turns</h2><div class=\"card\"><table><tr><th>turn</th><th class=\"num\">"
+	      "wall (ms)</th><th class=\"num\">TTFT (ms)</th><th>by category</th><th>top point"
+	      "</th></tr>", out);
+	for (size_t k = 0; k < n && !xa_session_row(s, drawn(s, k, n), &r); k++) {
+		fprintf(out, "<tr id=\"turn-%lld\"><td>%lld</td><td class=\"num\">%.3f</td>"
+			     "<td class=\"num\">", (long long)r.turn_index, (long long)r.turn_index,
+			r.wall / 1e6);
+		if (r.ttft_ms >= 0)
+			fprintf(out, "%.1f", r.ttft_ms);
+		fputs("</td><td><svg viewBox=\"0 0 200 10\" style=\"width:200px\">", out);
+		stacked(out, r.cat_ns, r.wall, 0, 0, 200, 10);
+		fprintf(out, "</svg></td><td><code>%s</code></td></tr>",
+			r.top_l3 >= 0 ? xp_l3_table[r.top_l3].id : "-");
+	}
+	fputs("</table></div>", out);
+}
+
+/* The turn as one bar split by category. */
+static void turn_bar(const struct xa_turn *t, FILE *out)
+{
+	fputs("<h2>Time by category</h2><div class=\"card\">", out);
+	legend(out, t);
+	fputs("<svg viewBox=\"0 0 1000 22\" role=\"img\">", out);
+	stacked(out, t->cat_ns, t->wall, 0, 3, 880, 16);
+	fprintf(out, "<text x=\"890\" y=\"15\" font-size=\"11\" fill=\"#5a6272\">%.1f ms</text>"
+		     "</svg></div>", t->wall / 1e6);
 }
 
 static void l4_items(const struct xa_view *v, size_t i, FILE *out)
@@ -225,29 +290,81 @@ static void drill_tree(const struct xa_view *v, FILE *out)
 	fputs("</ul></div>", out);
 }
 
+#define TOOL_LANES 6 /* tool processes with a lane of their own; the rest share the last */
+
+/* The lane of segment i: its domain's, or its tool process's (lanes 3.., in order of first use). */
+static int lane_of(const struct xa_turn *t, size_t i, char (*tools)[64], int *ntools)
+{
+	int k = 0;
+
+	if (!t->seg_tool[i][0])
+		return t->segs[i].domain;
+	while (k < *ntools && strcmp(tools[k], t->seg_tool[i]))
+		k++;
+	if (k == *ntools && k < TOOL_LANES)
+		snprintf(tools[(*ntools)++], sizeof(tools[0]), "%s", t->seg_tool[i]);
+	return XP_DOMAIN_COUNT + (k < TOOL_LANES ? k : TOOL_LANES - 1);
+}
+
+/* Waste marks (a segment a waste mark covers, once per run) and token arrivals at y. */
+static void marks_and_tokens(const struct xa_turn *t, double sc, int y, FILE *out)
+{
+	for (size_t i = 0; i < t->nsegs; i++) {
+		double x = 100 + (double)(t->segs[i].start - t->start) * sc;
+
+		if (!t->seg_waste[i] || (i && t->seg_waste[i - 1] == t->seg_waste[i]))
+			continue;
+		fprintf(out, "<path class=\"waste-mark\" d=\"M%.2f %dl5 9h-10z\" fill=\"#e15759\">"
+			     "<title>waste: %s</title></path>", x, y, t->seg_waste[i]);
+	}
+	for (size_t k = 0; k < t->ntok; k++) {
+		double x = 100 + (double)(t->tok_ns[k] - t->start) * sc;
+
+		fprintf(out, "<line class=\"token\" x1=\"%.2f\" x2=\"%.2f\" y1=\"%d\" y2=\"%d\" "
+			     "stroke=\"#59a14f\"/>", x, x, y + 16, y + 28);
+	}
+	fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">"
+		     "waste marks</text><text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" "
+		     "fill=\"#5a6272\">tokens (%zu)</text>", y + 9, y + 26, t->ntok);
+}
+
+/*
+ * The turn's segments on labelled lanes: one per domain, one per tool process
+ * (a tool's time is drawn on its own lane), then its waste marks and token arrivals.
+ */
 static void timeline(const struct xa_turn *t, FILE *out)
 {
-	double sc = t->wall ? 640.0 / (double)t->wall : 0;
+	double sc = t->wall ? 880.0 / (double)t->wall : 0;
+	char tools[TOOL_LANES][64];
+	int ntools = 0, y;
 
+	for (size_t i = 0; i < t->nsegs; i++)
+		lane_of(t, i, tools, &ntools);
+	y = (XP_DOMAIN_COUNT + ntools) * 28;
 	fputs("<h2>Timeline</h2><div class=\"card\">", out);
-	fprintf(out, "<svg width=\"%d\" height=\"110\" "
-		     "role=\"img\">", SVG_W);
-	for (int d = 0; d < XP_DOMAIN_COUNT; d++)
-		fprintf(out, "<text x=\"0\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">%s</text>",
-			d * 28 + 19, xp_domains[d].key);
+	fprintf(out, "<svg id=\"timeline\" viewBox=\"0 0 1000 %d\" role=\"img\">", y + 50);
+	for (int d = 0; d < XP_DOMAIN_COUNT + ntools; d++) {
+		fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" "
+			     "fill=\"#5a6272\">", d * 28 + 19);
+		xp_html_escape(out, d < XP_DOMAIN_COUNT ? xp_domains[d].key
+							 : tools[d - XP_DOMAIN_COUNT]);
+		fputs("</text>", out);
+	}
 	for (size_t i = 0; i < t->nsegs; i++) {
 		const struct xa_seg *g = &t->segs[i];
 
 		fprintf(out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"20\" fill=\"%s\">"
-			     "<title>", 80 + (double)(g->start - t->start) * sc, g->domain * 28 + 5,
-			(double)(g->end - g->start) * sc, cat_color[g->category]);
+			     "<title>", 100 + (double)(g->start - t->start) * sc,
+			lane_of(t, i, tools, &ntools) * 28 + 5, (double)(g->end - g->start) * sc,
+			cat_color[g->category]);
 		xp_html_escape(out, t->seg_stage[i]);
 		fprintf(out, ": %.3f ms, %s</title></rect>", (g->end - g->start) / 1e6,
 			xp_categories[g->category].name);
 	}
-	fprintf(out, "<text x=\"80\" y=\"102\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
-		     "<text x=\"720\" y=\"102\" font-size=\"11\" fill=\"#5a6272\" "
-		     "text-anchor=\"end\">%.1f ms</text></svg></div>", t->wall / 1e6);
+	marks_and_tokens(t, sc, y, out);
+	fprintf(out, "<text x=\"100\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
+		     "<text x=\"980\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\" "
+		     "text-anchor=\"end\">%.1f ms</text></svg></div>", y + 46, y + 46, t->wall / 1e6);
 }
 
 /* Fired points ranked by what fixing them saves (analyze/README.md, "Savings"). */
@@ -289,6 +406,23 @@ static void tokens_section(const struct xa_view *v, FILE *out)
 			fprintf(out, "<td class=\"num\">%.0f</td>", u[r]->tok[k]);
 		fprintf(out, "<td class=\"num\">%u</td><td class=\"num\">%.6f</td></tr>",
 			u[r]->calls, u[r]->usd);
+	}
+	for (size_t i = 0; !v->s && i < v->t->ncalls; i++) { /* a turn: each call */
+		const struct xa_call *c = &v->t->calls[i];
+
+		fprintf(out, "<tr><td>span %lld ", (long long)c->span);
+		xp_html_escape(out, c->model[0] ? c->model : "(no model)");
+		if (c->waste_l3)
+			fprintf(out, " <span class=\"badge fired\">waste</span> <code>%s</code>",
+				c->waste_l3);
+		fputs("</td>", out);
+		for (int k = 0; k < XA_TOK_COUNT; k++)
+			fprintf(out, "<td class=\"num\">%.0f</td>", c->use.tok[k]);
+		if (c->use.unpriced)
+			fputs("<td class=\"num\">1</td><td class=\"num\">unpriced</td></tr>", out);
+		else
+			fprintf(out, "<td class=\"num\">1</td><td class=\"num\">%.6f</td></tr>",
+				c->use.usd);
 	}
 	fputs("</table><p class=\"ev\">Prices: ", out);
 	xp_html_escape(out, xa_prices_source(p));
@@ -368,13 +502,17 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 		xp_html_escape(out, t->head.tier);
 		fprintf(out, "; %s</p>", t->head.complete ? "complete" : "incomplete");
 	}
-	turn_bars(v, out);
+	if (v->s)
+		session_axis(v->s, out);
+	else
+		turn_bar(t, out);
 	drill_tree(v, out);
 	savings_section(v, out);
 	tokens_section(v, out);
-	if (v->s)
+	if (v->s) {
 		session_tables(v->s, out);
-	else
+		turn_rows(v->s, out);
+	} else
 		timeline(t, out);
 	notes(v, out);
 	fputs("</main></body></html>\n", out);

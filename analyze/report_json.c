@@ -147,7 +147,7 @@ static void add_tree(const struct xa_view *v, cJSON *root)
 		cJSON_AddItemToArray(top, savings_json(v, idx[k]));
 }
 
-static cJSON *usage_json(const struct xa_usage *u)
+cJSON *xa_usage_json(const struct xa_usage *u)
 {
 	cJSON *j = cJSON_CreateObject();
 
@@ -163,11 +163,11 @@ static cJSON *usage_json(const struct xa_usage *u)
 static void add_tokens(const struct xa_view *v, cJSON *root)
 {
 	const struct xa_prices *p = xa_view_prices(v);
-	cJSON *j = usage_json(&v->t->use), *pr, *arr;
+	cJSON *j = xa_usage_json(&v->t->use), *pr, *arr;
 
 	cJSON_AddItemToObject(root, "tokens", j);
 	cJSON_AddStringToObject(j, "unpriced_model", v->t->unpriced_model);
-	cJSON_AddItemToObject(j, "waste", usage_json(&v->t->waste));
+	cJSON_AddItemToObject(j, "waste", xa_usage_json(&v->t->waste));
 	pr = cJSON_AddObjectToObject(j, "prices");
 	cJSON_AddStringToObject(pr, "source", xa_prices_source(p));
 	cJSON_AddStringToObject(pr, "date", xa_prices_date(p));
@@ -176,7 +176,7 @@ static void add_tokens(const struct xa_view *v, cJSON *root)
 	arr = cJSON_AddArrayToObject(root, "llm_calls");
 	for (size_t i = 0; i < v->t->ncalls; i++) {
 		const struct xa_call *c = &v->t->calls[i];
-		cJSON *n = usage_json(&c->use);
+		cJSON *n = xa_usage_json(&c->use);
 
 		cJSON_DeleteItemFromObject(n, "calls");
 		cJSON_AddNumberToObject(n, "span", (double)c->span);

@@ -191,6 +191,20 @@ static void tokens(const struct xa_view *v, FILE *out)
 		fprintf(out, " (%u unpriced: %.24s)", u->unpriced, v->t->unpriced_model);
 	fprintf(out, "\n  waste: %.0f tokens, $%.6f, in %u call%s\n", tok_sum(w), w->usd, w->calls,
 		xp_s(w->calls));
+	if (!v->s && v->t->ncalls) /* a turn: each call (W: some of its tokens were waste) */
+		fprintf(out, "  span   model                 input output c.read c.write  reas."
+			     "       cost\n");
+	for (size_t i = 0; !v->s && i < v->t->ncalls; i++) {
+		const struct xa_call *c = &v->t->calls[i];
+		char cost[16];
+
+		snprintf(cost, sizeof(cost), c->use.unpriced ? "unpriced" : "$%.6f", c->use.usd);
+		fprintf(out, "  %-6lld %-20.20s %6.0f %6.0f %6.0f %7.0f %6.0f %10s%s\n",
+			(long long)c->span, c->model[0] ? c->model : "-", c->use.tok[XA_TOK_INPUT],
+			c->use.tok[XA_TOK_OUTPUT], c->use.tok[XA_TOK_CACHE_READ],
+			c->use.tok[XA_TOK_CACHE_WRITE], c->use.tok[XA_TOK_REASONING], cost,
+			c->waste_l3 ? " W" : "");
+	}
 }
 
 static void strip(const struct xa_turn *t, FILE *out)

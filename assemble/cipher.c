@@ -249,6 +249,17 @@ void xt_cipher_event(struct xt_cipher *c, const struct xt_event *ev)
 	}
 }
 
+void xt_cipher_settle(struct xt_cipher *c, uint32_t tgid, uint64_t t)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		const struct xt_exchange *e = c->c[i].e;
+
+		if (c->c[i].tgid == tgid && e && e->resp_end_ns && e->req_start_ns < t &&
+		    e->resp_end_ns < t)
+			finish(c, &c->c[i], 0);
+	}
+}
+
 void xt_cipher_flush(struct xt_cipher *c, uint64_t t, int cut)
 {
 	for (size_t i = 0; i < c->n; i++) {

@@ -63,6 +63,14 @@ struct xt_cipher;
 struct xt_cipher *xt_cipher_new(const char *const *hosts, xt_cipher_cb cb, void *ctx);
 /* XT_SOCK_OPEN, XT_SOCK and XT_SOCK_CLOSE events; others are ignored. */
 void xt_cipher_event(struct xt_cipher *c, const struct xt_event *ev);
+/*
+ * The agent tgid sent the request that opens its next turn at t: an open
+ * exchange of its that began before t and was quiet since (its last receive
+ * before t) is over and handed on now. Without framing, an exchange on a
+ * pooled connection would otherwise stay open until the connection is used
+ * again or closes, after the turn it belongs to was written.
+ */
+void xt_cipher_settle(struct xt_cipher *c, uint32_t tgid, uint64_t t);
 /* Tracing ended at t: open exchanges are handed on (cut: not answered). */
 void xt_cipher_flush(struct xt_cipher *c, uint64_t t, int cut);
 void xt_cipher_free(struct xt_cipher *c);

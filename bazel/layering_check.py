@@ -5,7 +5,8 @@ enforced. GRAPH is `bazel query --output graph` over the production targets
 (tests and testonly targets left out: a test may drive any binary). Fails,
 naming each offender, when a package depends on a higher layer (by a Bazel
 dep or by an #include in its non-test sources), when packages form a cycle,
-or when a package has no layer. Prints one line per finding; exit 0 or 1."""
+when a package has no layer, or when bazel/layers.bzl (the visibility) and
+the docs disagree. Prints one line per finding; exit 0 or 1."""
 
 import os
 import re
@@ -26,6 +27,14 @@ def layers():
 
 
 RANK = layers()
+
+
+def bzl_layers():
+    """LAYERS of bazel/layers.bzl (the visibility), as the same rank map."""
+    text = open(os.path.join(ws, "bazel/layers.bzl")).read()
+    block = re.search(r"LAYERS = \[\n(.*?)\n\]", text, re.S).group(1)
+    return {p: i for i, line in enumerate(block.splitlines())
+            for p in re.findall(r'"([^"]+)"', line)}
 
 
 def layer(pkg):
@@ -109,6 +118,8 @@ def cycles(edges):
 
 def main():
     bad = []
+    if bzl_layers() != RANK:
+        bad.append("bazel/layers.bzl (visibility) and docs/architecture.md list other layers")
     deps, incs = package_edges(), include_edges()
     for kind, edges in (("depends on", deps), ("includes", incs)):
         for a, targets in sorted(edges.items()):

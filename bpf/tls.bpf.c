@@ -75,20 +75,32 @@ static __always_inline enum xp_tls_dir fn_dir(enum xp_tls_fn fn)
 	return fn == XP_TLS_FN_READ || fn == XP_TLS_FN_READ_EX ? XP_TLS_READ : XP_TLS_WRITE;
 }
 
+/* The call about to run, as the return probe needs it; the uprobe's cookie says if located. */
+static __always_inline struct xp_tls_call new_call(struct pt_regs *ctx, __u64 ssl, __u64 buf,
+						   __u64 len_ptr, enum xp_tls_fn fn)
+{
+	struct xp_tls_call c = {
+		.ssl = ssl,
+		.buf = buf,
+		.len_ptr = len_ptr,
+		.call_ns = bpf_ktime_get_ns(),
+		.fd = -1,
+		.fn = fn,
+		.located = bpf_get_attach_cookie(ctx) & 0xffff,
+	};
+
+	return c;
+}
+
 static __always_inline int call_enter(struct pt_regs *ctx, enum xp_tls_fn fn)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct xp_tls_call c = {};
+	struct xp_tls_call c;
 
 	if (!xp_traced())
 		return 0;
-	c.ssl = PT_REGS_PARM1(ctx);
-	c.buf = PT_REGS_PARM2(ctx);
-	c.len_ptr = fn_is_ex(fn) ? PT_REGS_PARM4(ctx) : 0;
-	c.call_ns = bpf_ktime_get_ns();
-	c.fd = -1;
-	c.fn = fn;
-	c.located = bpf_get_attach_cookie(ctx) & 0xffff;
+	c = new_call(ctx, PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx),
+		     fn_is_ex(fn) ? PT_REGS_PARM4(ctx) : 0, fn);
 	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
 	return 0;
 }
@@ -331,16 +343,11 @@ static __always_inline int go_enter(struct pt_regs *ctx, enum xp_tls_fn fn)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 g = ctx->r14;
-	struct xp_tls_call c = {};
+	struct xp_tls_call c;
 
 	if (!xp_traced())
 		return 0;
-	c.ssl = ctx->ax;
-	c.buf = ctx->bx;
-	c.call_ns = bpf_ktime_get_ns();
-	c.fd = -1;
-	c.fn = fn;
-	c.located = bpf_get_attach_cookie(ctx) & 0xffff;
+	c = new_call(ctx, ctx->ax, ctx->bx, 0, fn);
 	bpf_map_update_elem(&go_calls, &g, &c, BPF_ANY);
 	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
 	return 0;

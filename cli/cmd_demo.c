@@ -231,7 +231,7 @@ static int report(const struct demo *d)
 	printf("\n$ xperf analyze session %s --format text\n\n", dir);
 	rc = xa_render_session(s, &o, stdout);
 	xa_session_free(s);
-	if (rc || xt_write_html(dir, html, stderr))
+	if (rc || cmd_run_html(dir, html, stderr))
 		return XP_EXIT_FAIL;
 	printf("\ntraces:       %s/turn_*.json\nHTML report:  %s\n"
 	       "ground truth: %s/ground_truth/{mock,agent}.jsonl (the mock's and the agent's own "

@@ -19,23 +19,26 @@
 
 #define DEFAULT_LISTEN "127.0.0.1:9464"
 #define DEFAULT_INTERVAL 30
+#define DEFAULT_STATE ".xperf-fleet-state.json"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: xperf fleet report DIR [--format text|json|html] [--prices FILE] [-o OUT]\n"
-		"       xperf fleet serve DIR [--listen HOST:PORT] [--interval S]\n"
+		"       xperf fleet serve DIR [--listen HOST:PORT] [--interval S] [--state FILE]\n"
 		"DIR holds NODE/SESSION/turn_*.json (or SESSION/turn_*.json: DIR is one node).\n"
 		"report: bottleneck frequency, L1 shares, worst sessions, invalid files\n"
 		"        (text by default; -o writes OUT atomically, mode 0600); tokens and\n"
 		"        cost priced with --prices FILE (analyze/README.md) or the shipped table.\n"
 		"serve:  Prometheus metrics at http://HOST:PORT/metrics, DIR rescanned every\n"
-		"        S seconds (default " DEFAULT_LISTEN ", %d s); stops on SIGTERM.\n",
+		"        S seconds (default " DEFAULT_LISTEN ", %d s); stops on SIGTERM.\n"
+		"        Counters never go down: what deleted traces counted is kept in FILE\n"
+		"        (default DIR/" DEFAULT_STATE "), read again at start.\n",
 		DEFAULT_INTERVAL);
 }
 
 struct args {
-	const char *mode, *dir, *out, *listen, *prices;
+	const char *mode, *dir, *out, *listen, *prices, *state;
 	enum fleet_format format;
 	unsigned interval;
 };
@@ -79,6 +82,12 @@ static int set_listen(struct args *a, const char *v)
 	return 0;
 }
 
+static int set_state(struct args *a, const char *v)
+{
+	a->state = v;
+	return 0;
+}
+
 /* The options, each taking one value. */
 static const struct {
 	const char *name;
@@ -88,6 +97,7 @@ static const struct {
 	{ "--interval", set_interval },
 	{ "--listen", set_listen },
 	{ "--prices", set_prices },
+	{ "--state", set_state },
 	{ "-o", set_out },
 };
 
@@ -95,7 +105,7 @@ static const struct {
 static int parse(int argc, char **argv, struct args *a)
 {
 	static const char *const names[] = { "--format", "--interval", "--listen", "-o", "--prices",
-					     NULL };
+					     "--state", NULL };
 	unsigned seen = 0;
 
 	for (int i = 1; i < argc; i++) {
@@ -202,7 +212,11 @@ int cmd_fleet(int argc, char **argv)
 	if (xp_arg_dir("fleet", a.dir))
 		return XP_EXIT_INVALID;
 	if (!strcmp(a.mode, "serve")) {
-		int rc = fleet_serve(a.dir, a.listen, a.interval);
+		char state[4096];
+		int rc;
+
+		snprintf(state, sizeof(state), "%s/%s", a.dir, DEFAULT_STATE);
+		rc = fleet_serve(a.dir, a.listen, a.interval, a.state ? a.state : state);
 
 		return rc == -2 ? XP_EXIT_USAGE : rc ? XP_EXIT_FAIL : XP_EXIT_OK;
 	}

@@ -8,7 +8,7 @@
 #include "analyze/analyze.h"
 #include "lib/atomic_file.h"
 
-int xt_write_html(const char *session_dir, const char *path, FILE *err)
+int cmd_run_html(const char *session_dir, const char *path, FILE *err)
 {
 	struct xa_options o;
 	struct xa_session *as = NULL;
@@ -36,7 +36,7 @@ int xt_write_html(const char *session_dir, const char *path, FILE *err)
 	return rc;
 }
 
-int xt_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t malformed)
+int cmd_run_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t malformed)
 {
 	const char *dir = xt_session_dir(s);
 	struct xa_options o;
@@ -62,7 +62,7 @@ int xt_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t 
 	xa_print_summary(as, out);
 	xa_session_free(as);
 	snprintf(html, sizeof(html), "%s/report.html", dir);
-	if (xt_write_html(dir, html, out))
+	if (cmd_run_html(dir, html, out))
 		return -1;
 	fprintf(out, "traces: %s/turn_*.json\nreport: %s\n", dir, html);
 	return 0;

@@ -18,8 +18,8 @@
  * the summary to out. dropped: kernel records lost; malformed: records the
  * adapter refused. 0, or -1 when the report could not be made.
  */
-int xt_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t malformed);
+int cmd_run_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t malformed);
 /* Writes the session's HTML report to path (atomic, 0600); 0 or -1 (message on err). */
-int xt_write_html(const char *session_dir, const char *path, FILE *err);
+int cmd_run_html(const char *session_dir, const char *path, FILE *err);
 
 #endif /* XPERF_CLI_RUN_REPORT_H */

@@ -160,7 +160,7 @@ static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts
 		rc = xt_session_finish(t->s, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
 				       root_exited(t->run->root)) ? -EIO : 0;
 		if (!t->run->quiet)
-			xt_report(stderr, t->s, xpc_counts_dropped(counts), t->malformed);
+			cmd_run_report(stderr, t->s, xpc_counts_dropped(counts), t->malformed);
 	}
 	xt_session_free(t->s);
 	xp_gpu_set_free(&t->gpu);

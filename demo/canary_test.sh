@@ -9,6 +9,8 @@
 # report` and scraped from `fleet serve`. Every file and the metrics are grepped for
 # the secret; the secret must have been seen (turns with a redacted url.path, exec
 # records of all four clients with redacted argv), and every file written is 0600.
+# With --capture-payloads the secret may be in request bodies (kept on purpose) and
+# nowhere else.
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
 src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
@@ -71,8 +73,34 @@ for e in errs:
     print("FAIL:", e)
 sys.exit(1 if errs else 0)
 PY
+# --capture-payloads keeps request bodies on purpose (the prompt, here the secret as a
+# message's content), and nothing else: no header, cookie, query, userinfo or option value
+CANARY=$secret XPERF_SESSION_ID=payloads "$bpf" record -q --capture-payloads -o "$tmp/out2" \
+	--raw "$tmp/raw2.jsonl" -- /bin/bash "$demo/clients/canary_client.sh" "$port" \
+	"$tmp/mock/ca.pem" "$tmp/canary_bun" || fail "record --capture-payloads"
+python3 - "$secret" "$tmp/out2" "$tmp/raw2.jsonl" <<'PY' || fails=$((fails + 1))
+import os, re, sys
+secret, paths = sys.argv[1], sys.argv[2:]
+files = [os.path.join(d, f) for p in paths for d, _, fs in os.walk(p) for f in fs] or paths
+files += [p for p in paths if os.path.isfile(p)]
+body = re.compile(r'content\\?"\s*:\s*\\?"$')  # "content": "SECRET", JSON-escaped or not
+bad, kept = [], 0
+for f in set(files):
+    text = open(f, errors="replace").read()
+    for m in re.finditer(re.escape(secret), text):
+        if body.search(text[max(0, m.start() - 24):m.start()]):
+            kept += 1
+        else:
+            bad.append("%s: ...%s" % (f, text[max(0, m.start() - 40):m.end()]))
+for b in bad[:5]:
+    print("FAIL: --capture-payloads wrote the secret outside a body:", b)
+if not kept:
+    print("FAIL: --capture-payloads kept no request body")
+sys.exit(1 if bad or not kept else 0)
+PY
 # every file written is 0600
-bad=$(find "$tmp/out" "$tmp/raw.jsonl" "$tmp/x" "$tmp/mock.jsonl" -type f ! -perm 600)
+bad=$(find "$tmp/out" "$tmp/out2" "$tmp/raw.jsonl" "$tmp/raw2.jsonl" "$tmp/x" "$tmp/mock.jsonl" \
+	-type f ! -perm 600)
 [ -z "$bad" ] || fail "not 0600: $bad"
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -10,7 +10,7 @@ ciphertext where only sockets were). Checked, exactly unless said:
   turns = the agent's model calls on its main line; exchanges = the mock's answers;
     the side request rides in the turn of the call it overlapped, as its own tree
   per exchange: first token (after a response head sent on its own) within 5 ms
-    (plaintext) / 10 ms (ciphertext) of the mock's write of it, decode within 25 ms
+    (plaintext) / 10 ms (ciphertext) of the mock's write of it, decode within 50 ms
     (check_ground_truth.py's checks)
   non_llm_requests = the agent's probes (HEAD /, GET /v1/models): never turns
   plaintext: tool_call spans = the model's tool calls (gen_ai.tool.name, call id,
@@ -101,9 +101,9 @@ def main():
     ap.add_argument("--mock", required=True)
     ap.add_argument("--agent", required=True)
     ap.add_argument("--tol-ms", type=float, help="first token: 5 (plaintext), 10 (ciphertext)")
-    ap.add_argument("--decode-tol-ms", type=float, default=25.0,
-                    help="decode (first token to last byte); the last read waits for the CPU "
-                         "on a loaded machine")
+    ap.add_argument("--decode-tol-ms", type=float, default=50.0,
+                    help="decode (first token to last byte): the last read waits for a CPU "
+                         "(seen up to 38 ms late at load 20 on 2 cores)")
     a = ap.parse_args()
     turns = gt.load_turns(a.traces)
     agent = [json.loads(line) for line in open(a.agent)]
@@ -115,6 +115,11 @@ def main():
     print("info  tier %s, tolerance %.0f ms" % (tier, tol))
     ex = gt.exchanges(turns)
     check(len(ex) == len(mock), "exchanges: %d, mock answered %d" % (len(ex), len(mock)))
+    # a side request may reach the mock before the call it was sent beside: pair by time
+    # (one clock), each exchange with the answer whose last write ended nearest its end
+    done = lambda m: m["end"][0].get("t_done_ns", m["end"][0]["t_ns"])
+    mock = [min(mock, key=lambda m: abs(done(m) - s["end_ns"])) for s, _, _ in ex]
+    check(len(set(id(m) for m in mock)) == len(mock), "every exchange has a request of its own")
     for i, ((span, kids, t), m) in enumerate(zip(ex, mock), 1):
         gt.check_exchange(i, span, kids, m, t, tol, a.decode_tol_ms)
     check_turns(turns, agent)

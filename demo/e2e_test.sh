@@ -17,8 +17,9 @@
 #     failing housekeeping processes) by sample_agent.py --fidelity (python3, libssl)
 #     and clients/bun_agent.js (bun --compile), each traced with and without plaintext,
 #     checked by check_fidelity.py
+#   agents: two agent processes under one record, each with turns of its own
 # and every TurnTrace file validates (xperf validate). Arguments choose the cases
-# (default: demo attach curl h2 bun fidelity; node runs as //demo:e2e_node_test).
+# (default: demo attach curl h2 bun fidelity agents; node runs as //demo:e2e_node_test).
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
 src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd) # the source tree (for bun)
@@ -183,6 +184,34 @@ case_fidelity() {
 	fi
 }
 
-for c in ${*:-demo attach curl h2 bun fidelity}; do "case_$c"; done
+# Two agent processes under one record (a shell starts both): each has turns of its own,
+# one model call and one tool call per turn, none shared.
+case_agents() {
+	local d=$tmp/agents
+	mkdir -p "$d"
+	/usr/bin/python3 "$demo/mock_provider.py" --dir "$d" --scenario long --log "$d/mock.jsonl" &
+	mock=$!
+	for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+	local a="/usr/bin/python3 $demo/sample_agent.py --port $(cat "$d/port") --ca $d/ca.pem --max-turns 2"
+	XPERF_SESSION_ID=agents "$bpf" record --quiet -o "$d/out" -- /bin/sh -c "$a & $a; wait" ||
+		fail "agents: record failed"
+	stop_mock
+	echo "== two agents under one record"
+	validate "$d/out/agents"
+	python3 - "$d/out/agents" <<'PY' || fail "agents: turns per agent process"
+import collections, glob, json, sys
+turns = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[1] + "/turn_*.json"))]
+by = collections.Counter(t["agent"]["pid"] for t in turns)
+calls = [sum(s["stage"] == "llm_inference" for s in t["spans"]) for t in turns]
+tools = collections.Counter(t["agent"]["pid"] for t in turns for s in t["spans"]
+                            if s["stage"] == "tool_call")
+ok = sorted(by.values()) == [2, 2] and calls == [1] * 4 and sorted(tools.values()) == [2, 2]
+print("%s   turns per agent pid %s, model calls per turn %s, tool calls per pid %s"
+      % ("ok" if ok else "FAIL", dict(by), calls, dict(tools)))
+sys.exit(0 if ok else 1)
+PY
+}
+
+for c in ${*:-demo attach curl h2 bun fidelity agents}; do "case_$c"; done
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -4,7 +4,7 @@
 # tracing): the agent runs its 6 turns against the demo script, and both logs
 # say what the scenario promises: one 429 then a retry, tool exits 0 2 0 0 with
 # one command repeated, one max_tokens cut, as many token events sent as
-# output tokens reported, TLS with a CA the client verifies.
+# output tokens reported, TLS with a CA the client verifies, both logs mode 0600.
 set -euo pipefail
 dir=$(cd "$(dirname "$0")" && pwd)
 tmp=${TEST_TMPDIR:-$(mktemp -d)}/mock_agent
@@ -15,6 +15,10 @@ trap 'kill $mock 2>/dev/null || true' EXIT
 for _ in $(seq 200); do [ -f "$tmp/port" ] && break; sleep 0.05; done
 /usr/bin/python3 "$dir/sample_agent.py" --port "$(cat "$tmp/port")" --ca "$tmp/ca.pem" \
 	--log "$tmp/agent.jsonl"
+# the ground-truth logs (xperf demo's ground_truth/*.jsonl) are private like every output
+for f in "$tmp/mock.jsonl" "$tmp/agent.jsonl"; do
+	[ "$(stat -c %a "$f")" = 600 ] || { echo "FAIL: $f is mode $(stat -c %a "$f")" >&2; exit 1; }
+done
 # a client that does not trust the CA must be refused
 if curl -sS "https://localhost:$(cat "$tmp/port")/" -o /dev/null 2>/dev/null; then
 	echo "FAIL: an unverified client got through" >&2

@@ -57,18 +57,20 @@ STALL = [dict(s, stall_at=6, stall_ms=300) for s in STEADY]
 STREAM = [{"ttft_ms": 50, "gap_ms": 20, "tokens": 40, "tool": "sleep 0.1"}] * 30
 # What real agents meet (sample_agent.py --fidelity): the response head at once and the
 # first token 300 ms later on a keep-alive connection, compressed answers (gzip, br,
-# zstd), a side request beside the main call (the "side" step answers it), a failing
+# zstd), a side request beside the main call (the "side" step answers the small model's
+# call, whenever it arrives), a failing
 # tool the model asks for, and a final answer.
 FIDELITY = [
     {"ttft_ms": 1, "head_first_ms": 300, "gap_ms": 10, "tokens": 6, "tool": "ls /nonexistent-xperf-fidelity"},
     {"ttft_ms": 120, "gap_ms": 10, "tokens": 8, "encoding": "gzip", "tool": "uname -s"},
     {"ttft_ms": 150, "gap_ms": 12, "tokens": 10, "encoding": "br", "tool": "echo fidelity"},
-    {"ttft_ms": 60, "gap_ms": 5, "tokens": 4, "encoding": "zstd"},  # the side request
+    {"ttft_ms": 60, "gap_ms": 5, "tokens": 4, "encoding": "zstd", "side": True},
     {"ttft_ms": 90, "gap_ms": 10, "tokens": 6, "encoding": "zstd"},
 ]
 SCENARIOS = {"demo": DEMO, "simple": [], "long": LONG, "slow": SLOW, "steady": STEADY,
              "stall": STALL, "stream": STREAM, "fidelity": FIDELITY}
 LLM_PATHS = {"/v1/messages": "anthropic", "/v1/chat/completions": "openai"}
+SIDE_MODEL = "mock-haiku"  # side requests (titles, summaries) go to a small model
 WORDS = "the quick brown fox jumps over a lazy dog while agents call tools".split()
 
 
@@ -118,10 +120,12 @@ class Script:
     def __init__(self, steps):
         self.steps, self.n, self.lock = list(steps), 0, threading.Lock()
 
-    def next(self):
+    def next(self, side=False):
+        """The next step; a side request (a small model's call) takes the next side step."""
         with self.lock:
             self.n += 1
-            return self.n, (self.steps.pop(0) if self.steps else dict(SIMPLE))
+            k = next((i for i, s in enumerate(self.steps) if s.get("side", False) == side), None)
+            return self.n, (self.steps.pop(k) if k is not None else dict(SIMPLE))
 
 
 class Tee:
@@ -188,11 +192,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if api is None:  # token counting, telemetry: not a model call, no step of the script
             req = json.loads(body or b"{}")
             return self.probe(200, {"input_tokens": len(json.dumps(req.get("messages", []))) // 4})
-        rid, step = self.server.script.next()
+        req = json.loads(body or b"{}")
+        rid, step = self.server.script.next(side=req.get("model") == SIDE_MODEL)
         t = self.server.log("request_received", rid, path=path, bytes=n,
                             encoding=self.headers.get("content-encoding", ""),
                             session=self.headers.get("x-claude-code-session-id", ""))
-        req = json.loads(body or b"{}")
         stream = bool(req.get("stream"))
         time.sleep(max(0.0, step.get("ttft_ms", 50) / 1000.0 - (time.monotonic_ns() - t) / 1e9))
         if step.get("status", 200) != 200:

@@ -79,6 +79,10 @@ def check_exporter(c, trace_dir, annotations, errs):
     mounts = {m["mountPath"]: m for m in c.get("volumeMounts", [])}
     if not mounts.get(trace_dir, {}).get("readOnly"):
         errs.append("exporter: traces should be mounted read-only")
+    state = args[args.index("--state") + 1] if "--state" in args else None
+    if not state or os.path.dirname(state) not in mounts or \
+            mounts[os.path.dirname(state)].get("readOnly"):
+        errs.append("exporter: --state must name a file in a writable mount (counters' ledger)")
     if c.get("securityContext", {}).get("capabilities", {}).get("drop") != ["ALL"]:
         errs.append("exporter: capabilities not dropped")
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * walk.c - hand every turn of the inputs to a format, one turn in memory at
- * a time: a file is loaded and validated by //schema:validate, a session
+ * a time: a file is read by the core (core/read.h: validated, typed) and the
+ * formats walk the core's canonical document of it (core/write.h); a session
  * directory is walked in turn-index order by the analyzer's scanner. The
  * first invalid input stops the walk with its first error as one line.
  *
@@ -18,7 +19,8 @@
 
 #include "analyze/analyze.h"
 #include "lib/clock_anchor.h"
-#include "schema/validate.h"
+#include "core/read.h"
+#include "core/write.h"
 
 /* A session of the export: its id and the turn indexes seen, sorted. */
 struct session {
@@ -164,10 +166,12 @@ static int walk_file(struct walk *w, const char *path)
 {
 	struct first_error first = { "", 0 };
 	struct xe_turn t = { .path = path };
-	cJSON *doc = xp_load_turn(path, keep_first, &first, NULL);
+	struct tt_turn *turn = tt_turn_load(path, keep_first, &first, NULL);
+	cJSON *doc = turn ? tt_turn_json(turn) : NULL;
 	int rc;
 
 	if (!doc) {
+		tt_turn_free(turn);
 		fprintf(w->err, "xperf export: %s", first.line);
 		if (first.count > 1)
 			fprintf(w->err, " (and %d more: xperf validate lists them)", first.count - 1);
@@ -178,6 +182,7 @@ static int walk_file(struct walk *w, const char *path)
 	rc = walk_turn(w, &t);
 	xe_spans_free(&t);
 	cJSON_Delete(doc);
+	tt_turn_free(turn);
 	return rc;
 }
 

@@ -23,6 +23,11 @@ int fleet_agg_init(struct fleet_agg *a, const char *dir)
 void fleet_agg_free(struct fleet_agg *a)
 {
 	free(a->points);
+	for (size_t i = 0; i < a->nseries; i++)
+		free(a->series[i].ctr);
+	for (size_t i = 0; i < a->nsess; i++)
+		free(a->sess[i].v);
+	free(a->sess);
 	free(a->series);
 	free(a->nodes);
 	memset(a, 0, sizeof(*a));
@@ -78,6 +83,72 @@ static struct fleet_series *series_of(struct fleet_agg *a, const char *node, con
 	return s;
 }
 
+uint64_t *fleet_series_ctr(struct fleet_agg *a, const char *node, const char *agent)
+{
+	struct fleet_series *s = series_of(a, node, agent);
+
+	if (s && !s->ctr)
+		s->ctr = calloc(fleet_ctr_len(), sizeof(*s->ctr));
+	return s ? s->ctr : NULL;
+}
+
+/* in's counter vector: its figures, and its histograms when it has them. */
+static void session_vector(const struct fleet_input *in, uint64_t *v)
+{
+	size_t n = fleet_ctr_len();
+
+	if (in->ctr)
+		memcpy(v, in->ctr, n * sizeof(*v));
+	else
+		memset(v, 0, n * sizeof(*v));
+	v[FC_TURNS] = in->turns;
+	v[FC_INCOMPLETE] = in->incomplete;
+	v[FC_WALL_NS] = in->wall_ns;
+	v[FC_DROPPED] = in->dropped_events;
+	for (int d = 0; d < XP_DOMAIN_COUNT; d++)
+		for (int c = 0; c < XP_CAT_COUNT; c++)
+			v[FC_L2 + d * XP_CAT_COUNT + c] = in->l2_ns[d][c];
+	for (size_t i = 0; i < xp_l3_count; i++) {
+		v[fleet_ctr_l3_turns() + i] = in->fired[i];
+		v[fleet_ctr_l3_ns() + i] = in->ns[i];
+	}
+}
+
+/* path without its leading "dir/" (dir as fleet_copy_name stored it). */
+static const char *below(const char *dir, const char *path)
+{
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (strncmp(path, dir, n) || path[n] != '/')
+		return path;
+	path += n;
+	while (*path == '/')
+		path++;
+	return path;
+}
+
+/* Keep v, in's counter vector, for the ledger (serve). 0 ok, -1 memory. */
+static int keep_session(struct fleet_agg *a, const struct fleet_input *in, const uint64_t *v)
+{
+	struct fleet_sess_ctr *e;
+	size_t n = fleet_ctr_len();
+
+	if (grow((void **)&a->sess, &a->cap_sess, a->nsess, sizeof(*e)))
+		return -1;
+	e = memset(&a->sess[a->nsess], 0, sizeof(*e));
+	if (!(e->v = malloc(n * sizeof(*e->v))))
+		return -1;
+	memcpy(e->v, v, n * sizeof(*e->v));
+	/* the key is the path below DIR: the same however DIR is spelled at the next start */
+	fleet_copy_name(e->path, sizeof(e->path), below(a->dir, in->path));
+	fleet_copy_name(e->node, sizeof(e->node), in->node);
+	fleet_copy_name(e->agent, sizeof(e->agent), in->agent);
+	a->nsess++;
+	return 0;
+}
+
 /* Is x worse (less effective) than y? Ties: the lexically first path. */
 static int worse(const struct fleet_session *x, const struct fleet_session *y)
 {
@@ -107,10 +178,14 @@ int fleet_add_session(struct fleet_agg *a, const struct fleet_input *in)
 	struct fleet_series *se = series_of(a, in->node, in->agent);
 	struct fleet_node *no = node_of(a, in->node);
 	struct fleet_session w = { .turns = in->turns, .wall_ns = in->wall_ns, .top = in->top };
-	uint64_t eff = 0;
+	uint64_t *ctr = se ? fleet_series_ctr(a, in->node, in->agent) : NULL;
+	uint64_t eff = 0, v[fleet_ctr_len()];
 
-	if (!se || !no)
+	session_vector(in, v);
+	if (!se || !no || !ctr || (a->keep_sessions && keep_session(a, in, v)))
 		return -1;
+	for (size_t k = 0; k < fleet_ctr_len(); k++)
+		ctr[k] += v[k];
 	a->sessions++;
 	a->turns += in->turns;
 	a->incomplete += in->incomplete;

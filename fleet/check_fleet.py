@@ -46,34 +46,70 @@ def expect(xperf, root, expected_path):
         add("xperf_turn_seconds_total", lab, se["wall_ns"] / 1e9)
     for node, nd in exp["nodes"].items():
         add("xperf_dropped_events_total", {"node": node}, nd["dropped"])
-        add("xperf_invalid_files_total", {"node": node}, nd["invalid_files"])
+        add("xperf_invalid_files", {"node": node}, nd["invalid_files"])
     add("xperf_nodes", {}, len(exp["nodes"]))
     add("xperf_failed_sessions", {}, exp["failed_sessions"])
-    l2, l3, tok = {}, {}, {}
+    l2, l3, sess, tok, hist = {}, {}, {}, {}, {}
     for sd in sessions(root):
         r = subprocess.run([xperf, "analyze", "session", sd, "--format", "json"],
                            capture_output=True, text=True, timeout=60)
         if r.returncode != 0:
             continue
         doc = json.loads(r.stdout)
+        lab = (os.path.basename(os.path.dirname(sd)), agent_of(sd))
         for k in TOKENS:
             tok[k] = tok.get(k, 0) + doc["tokens"][k]
             tok["waste_" + k] = tok.get("waste_" + k, 0) + doc["tokens"]["waste"][k]
         for n in doc["l2"]:
-            l2[n["id"]] = l2.get(n["id"], 0) + n["ns"]
+            l2[lab + (n["id"],)] = l2.get(lab + (n["id"],), 0) + n["ns"]
         for p in doc["l3"]:
-            t, s, ns = l3.get(p["id"], (0, 0, 0))
+            t, ns = l3.get(lab + (p["id"],), (0, 0))
             fired = p.get("fired_turns", 0)
-            l3[p["id"]] = (t + fired, s + (fired > 0), ns + p["ns"])
-    for id_, ns in l2.items():
+            l3[lab + (p["id"],)] = (t + fired, ns + p["ns"])
+            sess[p["id"]] = sess.get(p["id"], 0) + (fired > 0)
+        h = hist.setdefault(lab, {"turn": [], "ttft": []})
+        for row in doc["turns"]:  # histograms: one turn-duration and one TTFT per turn
+            h["turn"].append(row["wall_ns"] / 1e9)
+            if row["ttft_ms"] >= 0:
+                h["ttft"].append(row["ttft_ms"] / 1e3)
+    for (node, agent, id_), ns in l2.items():
         dom, cat = id_.split(".")
-        add("xperf_category_seconds_total", {"domain": dom, "category": cat}, ns / 1e9)
-    for id_, (t, s, ns) in l3.items():
-        add("xperf_bottleneck_turns_total", {"l3": id_}, t)
+        add("xperf_category_seconds_total",
+            {"node": node, "agent": agent, "domain": dom, "category": cat}, ns / 1e9)
+    for (node, agent, id_), (t, ns) in l3.items():
+        add("xperf_bottleneck_turns_total", {"node": node, "agent": agent, "l3": id_}, t)
+        add("xperf_bottleneck_seconds_total", {"node": node, "agent": agent, "l3": id_}, ns / 1e9)
+    for id_, s in sess.items():
         add("xperf_bottleneck_sessions", {"l3": id_}, s)
-        add("xperf_bottleneck_seconds_total", {"l3": id_}, ns / 1e9)
+    for (node, agent), h in hist.items():
+        lab = {"node": node, "agent": agent}
+        for name, key in (("xperf_turn_duration_seconds", "turn"), ("xperf_ttft_seconds", "ttft")):
+            add(name + "_count", lab, len(h[key]))
+            add(name + "_sum", lab, sum(h[key]))
+            for le in BUCKETS[key] + ["+Inf"]:
+                add(name + "_bucket", dict(lab, le=le),
+                    sum(1 for v in h[key] if le == "+Inf" or v <= float(le) + 1e-12))
     json.dump({"metrics": out, "expected": exp, "tokens": tok}, sys.stdout, indent=1)
     return 0
+
+
+# OpenTelemetry GenAI's bucket edges (seconds): gen_ai.server.time_to_first_token and
+# gen_ai.client.operation.duration (semantic-conventions-genai, metrics).
+BUCKETS = {"ttft": ["0.001", "0.005", "0.01", "0.02", "0.04", "0.06", "0.08", "0.1", "0.25", "0.5",
+                    "0.75", "1", "2.5", "5", "7.5", "10"],
+           "turn": ["0.01", "0.02", "0.04", "0.08", "0.16", "0.32", "0.64", "1.28", "2.56", "5.12",
+                    "10.24", "20.48", "40.96", "81.92"]}
+
+
+def agent_of(sd):
+    """agent.name of the session's first readable turn, as the fleet labels it."""
+    for f in sorted(os.listdir(sd)):
+        if f.startswith("turn_") and f.endswith(".json"):
+            try:
+                return json.load(open(os.path.join(sd, f)))["agent"]["name"]
+            except (ValueError, KeyError, TypeError):
+                continue
+    return "unknown"
 
 
 TOKENS = ("input", "output", "cache_read", "cache_write", "reasoning", "calls", "unpriced_calls",
@@ -98,20 +134,26 @@ def check_report(metrics_path, report_path):
             errs.append("totals.%s = %s, want %s" % (k, t[k], exp[e]))
     fired = {b["l3"]: b for b in rep["bottlenecks"]}
     l2 = {n["id"]: n["ns"] for n in rep["l2"]}
+    turns_of, cat_of = {}, {}  # the metrics summed over node and agent
     for s in m["metrics"]:
         lab, v = s["labels"], s["value"]
-        if s["name"] == "xperf_bottleneck_turns_total" and v:
-            got = fired.get(lab["l3"], {}).get("turns")
-            if got != v:
-                errs.append("bottleneck %s turns %s, want %s" % (lab["l3"], got, v))
+        if s["name"] == "xperf_bottleneck_turns_total":
+            turns_of[lab["l3"]] = turns_of.get(lab["l3"], 0) + v
+        if s["name"] == "xperf_category_seconds_total":
+            k = lab["domain"] + "." + lab["category"]
+            cat_of[k] = cat_of.get(k, 0) + v
         if s["name"] == "xperf_bottleneck_sessions" and v:
             got = fired.get(lab["l3"], {}).get("sessions")
             if got != v:
                 errs.append("bottleneck %s sessions %s, want %s" % (lab["l3"], got, v))
-        if s["name"] == "xperf_category_seconds_total":
-            got = l2.get(lab["domain"] + "." + lab["category"], -1) / 1e9
-            if not close(got, v):
-                errs.append("l2 %s.%s %s s, want %s" % (lab["domain"], lab["category"], got, v))
+    for l3, v in turns_of.items():
+        got = fired.get(l3, {}).get("turns")
+        if v and got != v:
+            errs.append("bottleneck %s turns %s, want %s" % (l3, got, v))
+    for k, v in cat_of.items():
+        got = l2.get(k, -1) / 1e9
+        if not close(got, v):
+            errs.append("l2 %s %s s, want %s" % (k, got, v))
     for k in TOKENS:  # tokens and cost: the sums of the sessions' own reports
         for got, want in ((rep["tokens"][k], m["tokens"][k]),
                           (rep["tokens"]["waste"][k], m["tokens"]["waste_" + k])):
@@ -154,7 +196,8 @@ def check_prom(metrics_path, url):
             elif not close(got[k], v):
                 errs.append("%s%s = %r, want %r" % (name, k, got[k], v))
         for k in got.keys() - want.keys():
-            if name.startswith("xperf_bottleneck") or name == "xperf_category_seconds_total":
+            if name.startswith(("xperf_bottleneck", "xperf_category", "xperf_ttft",
+                                "xperf_turn_duration")):
                 if got[k] != 0:
                     errs.append("%s%s = %r, want 0" % (name, k, got[k]))
             else:

@@ -18,6 +18,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -27,7 +28,7 @@
 #include "analyze/analyze.h"
 #include "fleet/fleet.h"
 #include "lib/json_int.h"
-#include "schema/validate.h"
+#include "core/read.h"
 
 #define ANALYZE_PREFIX "xperf analyze: "
 #define SKIP_PREFIX "xperf analyze: skipped "
@@ -69,20 +70,16 @@ static void agent_name(const char *dir, char *out, size_t len)
 
 	snprintf(out, len, "unknown");
 	while (d && (de = readdir(d))) {
-		const cJSON *name;
-		cJSON *doc;
-		int nerr = 0;
+		struct tt_turn *t;
 
 		if (!is_turn_name(de->d_name))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		doc = xp_load_turn(path, ignore_error, NULL, &nerr);
-		if (!doc)
+		if (!(t = tt_turn_load(path, ignore_error, NULL, NULL)))
 			continue;
-		name = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItem(doc, "agent"), "name");
-		if (cJSON_IsString(name))
-			snprintf(out, len, "%s", name->valuestring);
-		cJSON_Delete(doc);
+		if (t->agent.name)
+			snprintf(out, len, "%s", t->agent.name);
+		tt_turn_free(t);
 		break;
 	}
 	if (d)
@@ -106,6 +103,23 @@ static void read_usage(const cJSON *j, struct xa_usage *u)
 	u->usd = cJSON_IsNumber(usd) && usd->valuedouble > 0 ? usd->valuedouble : 0;
 	u->calls = (unsigned)num(j, "calls");
 	u->unpriced = (unsigned)num(j, "unpriced_calls");
+}
+
+/* The histograms of in->ctr from the report's per-turn rows (TTFT, wall time). */
+static void histograms(const cJSON *doc, struct fleet_input *in)
+{
+	uint64_t *v = in->ctr;
+	const cJSON *row;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(doc, "turns")) {
+		const cJSON *ttft = cJSON_GetObjectItemCaseSensitive(row, "ttft_ms");
+
+		fleet_ctr_observe(v, fleet_ctr_turn(), fleet_turn_buckets, fleet_turn_nbuckets,
+				  num(row, "wall_ns"));
+		if (cJSON_IsNumber(ttft) && ttft->valuedouble >= 0)
+			fleet_ctr_observe(v, fleet_ctr_ttft(), fleet_ttft_buckets,
+					  fleet_ttft_nbuckets, (uint64_t)llround(ttft->valuedouble * 1e6));
+	}
 }
 
 /* Fill in's figures from the session report `doc`; -1 when it lacks them. */
@@ -135,6 +149,7 @@ static int read_report(const cJSON *doc, struct fleet_input *in)
 		in->fired[p - xp_l3_table] = (unsigned)num(n, "fired_turns");
 		in->ns[p - xp_l3_table] = num(n, "ns");
 	}
+	histograms(doc, in);
 	read_usage(cJSON_GetObjectItemCaseSensitive(doc, "tokens"), &in->use);
 	read_usage(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc,
 						    "tokens"), "waste"), &in->waste);
@@ -204,10 +219,10 @@ static int note_errors(struct fleet_agg *a, const char *path, const char *node, 
 static int do_session(struct fleet_agg *a, const char *path, const char *node, FILE *log)
 {
 	unsigned fired[xp_l3_count];
-	uint64_t ns[xp_l3_count];
+	uint64_t ns[xp_l3_count], ctr[fleet_ctr_len()];
 	char agent[FLEET_NAME];
 	struct fleet_input in = { .path = path, .node = node, .agent = agent, .fired = fired,
-				  .ns = ns };
+				  .ns = ns, .ctr = ctr };
 	struct xa_session *s = NULL;
 	struct xa_options o;
 	FILE *err = tmpfile();
@@ -218,6 +233,7 @@ static int do_session(struct fleet_agg *a, const char *path, const char *node, F
 		return -1;
 	memset(fired, 0, sizeof(fired));
 	memset(ns, 0, sizeof(ns));
+	memset(ctr, 0, sizeof(ctr));
 	xa_options_default(&o);
 	o.prices = a->prices;
 	rc = xa_analyze_session_dir(path, &o, &s, err);

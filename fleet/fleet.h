@@ -26,6 +26,29 @@
 #define FLEET_WORST 5     /* worst sessions kept */
 #define FLEET_BAD_SHOWN 20 /* invalid-file messages kept */
 
+/*
+ * The counters the Prometheus exposition exports per (node, agent): a vector of
+ * fleet_ctr_len() counts, FC_* then the offsets fleet_ctr_*() give (they depend
+ * on theory's L3 count). Histograms take nbuckets cumulative buckets, _count,
+ * then _sum in ns.
+ */
+enum { FC_TURNS, FC_INCOMPLETE, FC_WALL_NS, FC_DROPPED, FC_L2 /* + domain * cats + cat */ };
+size_t fleet_ctr_l3_turns(void); /* + L3 index: turns it fired in */
+size_t fleet_ctr_l3_ns(void);    /* + L3 index: ns charged to it */
+size_t fleet_ctr_ttft(void);     /* histogram: first TTFT of each turn */
+size_t fleet_ctr_turn(void);     /* histogram: turn wall time */
+size_t fleet_ctr_len(void);
+
+struct fleet_bucket {
+	const char *le; /* the `le` label, seconds */
+	uint64_t ns;
+};
+extern const struct fleet_bucket fleet_ttft_buckets[], fleet_turn_buckets[];
+extern const size_t fleet_ttft_nbuckets, fleet_turn_nbuckets;
+/* Count one observation of ns in the histogram at v[base]. */
+void fleet_ctr_observe(uint64_t *v, size_t base, const struct fleet_bucket *b, size_t nb,
+		       uint64_t ns);
+
 /* One (node, agent) pair: the label set of the per-agent metrics. */
 struct fleet_series {
 	char node[FLEET_NAME];
@@ -33,6 +56,15 @@ struct fleet_series {
 	unsigned sessions, turns, incomplete;
 	uint64_t wall_ns;
 	double usd; /* cost of its LLM calls (analyze/README.md, "Tokens and cost") */
+	uint64_t *ctr; /* the exported counters (fleet_ctr_len()), NULL until one is added */
+};
+
+/* One session's counter vector (serve keeps them across scans: ledger.c). */
+struct fleet_sess_ctr {
+	char path[FLEET_PATH];
+	char node[FLEET_NAME];
+	char agent[FLEET_NAME];
+	uint64_t *v;
 };
 
 struct fleet_node {
@@ -79,6 +111,9 @@ struct fleet_agg {
 	double scan_time;    /* when it ended, seconds since the epoch */
 	struct xa_usage use, waste; /* tokens and cost of every session; of the wasted ones */
 	const struct xa_prices *prices; /* NULL: the shipped table */
+	int keep_sessions;           /* keep each session's counter vector in sess (serve) */
+	struct fleet_sess_ctr *sess;
+	size_t nsess, cap_sess;
 };
 
 /* 0 ok, -1 out of memory. Free with fleet_agg_free (also after a failed init). */
@@ -103,10 +138,14 @@ struct fleet_input {
 	uint64_t *ns;    /* per L3 point: time charged */
 	const struct xp_l3 *top;
 	struct xa_usage use, waste;
+	uint64_t *ctr; /* its histograms (the rest of its counter vector comes from the
+			* fields above); NULL: none */
 };
 
 /* agg.c: fold one session in. 0 ok, -1 out of memory. */
 int fleet_add_session(struct fleet_agg *a, const struct fleet_input *in);
+/* agg.c: the counter vector of series (node, agent), created zero; NULL on memory. */
+uint64_t *fleet_series_ctr(struct fleet_agg *a, const char *node, const char *agent);
 /* agg.c: count one invalid turn file (or unreadable session) of `node`, with its message. */
 int fleet_add_bad(struct fleet_agg *a, const char *node, const char *msg, int whole_session);
 
@@ -131,16 +170,33 @@ void fleet_prom_escape(const char *v, size_t len, FILE *out);
 /* prom.c: the nanoseconds as exact decimal seconds ("1.5", "0.000000001", "0"). */
 void fleet_seconds(uint64_t ns, char *buf, size_t len);
 
-/* utf8.c: length of the valid UTF-8 character at p (n bytes left), 0 when invalid. */
-size_t fleet_utf8_len(const unsigned char *p, size_t n);
 /* utf8.c: copy src into dst (size bytes with the NUL), invalid UTF-8 bytes replaced by '?',
  * cut only between characters. */
 void fleet_copy_name(char *dst, size_t size, const char *src);
 
+/*
+ * ledger.c: the counters of `serve` kept monotonic across deletions of traces and
+ * restarts (see there). apply: fold this scan's session vectors (a->sess, taken)
+ * in, retiring what sessions lost; expose: set every series' counters to retired +
+ * current; save/load: the state file. All 0 ok, -1 memory (load: 1 no file yet,
+ * -1 unusable, why says why).
+ */
+struct fleet_ledger {
+	struct fleet_sess_ctr *sessions; /* sorted by path */
+	size_t nsessions;
+	struct fleet_sess_ctr *retired; /* per (node, agent); path "" */
+	size_t nretired;
+};
+int fleet_ledger_apply(struct fleet_ledger *l, struct fleet_agg *a);
+int fleet_ledger_expose(const struct fleet_ledger *l, struct fleet_agg *a);
+int fleet_ledger_save(const struct fleet_ledger *l, const char *path);
+int fleet_ledger_load(struct fleet_ledger *l, const char *path, char *why, size_t len);
+void fleet_ledger_free(struct fleet_ledger *l);
+
 /* serve.c: serve /metrics on `listen` (host:port, [v6]:port; port 0 picks a free one, logged
  * on stderr as "listening on HOST:PORT"), rescanning `dir` every
- * `interval` seconds, until SIGTERM or SIGINT. Returns 0 after a clean stop, -1 when it
+ * `interval` seconds, until SIGTERM or SIGINT, its counters kept in the ledger file `state`. Returns 0 after a clean stop, -1 when it
  * cannot listen, -2 for an invalid address (each reported on stderr). */
-int fleet_serve(const char *dir, const char *listen, unsigned interval);
+int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state);
 
 #endif /* XPERF_FLEET_H */

@@ -14,13 +14,14 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
+#include "lib/utf8.h"
 
 void fleet_prom_escape(const char *v, size_t len, FILE *out)
 {
 	const unsigned char *p = (const unsigned char *)v;
 
 	for (size_t i = 0; i < len;) {
-		size_t n = fleet_utf8_len(p + i, len - i);
+		size_t n = xp_utf8_len(p + i, len - i);
 
 		if (!n) {
 			fputs("\xef\xbf\xbd", out);
@@ -56,16 +57,24 @@ static void header(FILE *out, const char *name, const char *type, const char *he
 	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* `name{k1="v1"[,k2="v2"]} ` (k2 may be NULL). */
-static void sample(FILE *out, const char *name, const char *k1, const char *v1, const char *k2,
-		   const char *v2)
+/*
+ * `name{node="..",agent=".."[,more]} ` of series s; more (NULL for none) holds labels
+ * whose values need no escaping (theory's ids, bucket bounds).
+ */
+static void sample(FILE *out, const char *name, const struct fleet_series *s, const char *more)
 {
-	fprintf(out, "%s{%s=\"", name, k1);
-	fleet_prom_escape(v1, strlen(v1), out);
-	if (k2) {
-		fprintf(out, "\",%s=\"", k2);
-		fleet_prom_escape(v2, strlen(v2), out);
-	}
+	fprintf(out, "%s{node=\"", name);
+	fleet_prom_escape(s->node, strlen(s->node), out);
+	fputs("\",agent=\"", out);
+	fleet_prom_escape(s->agent, strlen(s->agent), out);
+	fprintf(out, "\"%s%s} ", more ? "," : "", more ? more : "");
+}
+
+/* `name{k="v"} ` (no node/agent). */
+static void sample1(FILE *out, const char *name, const char *k, const char *v)
+{
+	fprintf(out, "%s{%s=\"", name, k);
+	fleet_prom_escape(v, strlen(v), out);
 	fputs("\"} ", out);
 }
 
@@ -77,27 +86,34 @@ static void seconds_value(FILE *out, uint64_t ns)
 	fprintf(out, "%s\n", buf);
 }
 
+static uint64_t ctr(const struct fleet_series *s, size_t k)
+{
+	return s->ctr ? s->ctr[k] : 0; /* a series without counters yet */
+}
+
 static void per_agent(struct fleet_agg *a, FILE *out)
 {
-	static const struct { const char *name, *type, *help; } m[] = {
-		{ "xperf_sessions", "gauge", "Sessions found in the trace directory." },
-		{ "xperf_turns_total", "counter", "Agent turns analysed." },
+	static const struct { const char *name, *type, *help; size_t k; } m[] = {
+		{ "xperf_turns_total", "counter", "Agent turns analysed.", FC_TURNS },
 		{ "xperf_incomplete_turns_total", "counter",
-		  "Turns cut by a detach, an exit or a crash." },
-		{ "xperf_turn_seconds_total", "counter", "Wall time of the analysed turns." },
+		  "Turns cut by a detach, an exit or a crash.", FC_INCOMPLETE },
+		{ "xperf_turn_seconds_total", "counter", "Wall time of the analysed turns.",
+		  FC_WALL_NS },
 	};
 
+	header(out, "xperf_sessions", "gauge", "Sessions found in the trace directory.");
+	for (size_t i = 0; i < a->nseries; i++) {
+		sample(out, "xperf_sessions", &a->series[i], NULL);
+		fprintf(out, "%u\n", a->series[i].sessions);
+	}
 	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
 		header(out, m[k].name, m[k].type, m[k].help);
 		for (size_t i = 0; i < a->nseries; i++) {
-			const struct fleet_series *s = &a->series[i];
-			unsigned v[] = { s->sessions, s->turns, s->incomplete };
-
-			sample(out, m[k].name, "node", s->node, "agent", s->agent);
-			if (k < 3)
-				fprintf(out, "%u\n", v[k]);
+			sample(out, m[k].name, &a->series[i], NULL);
+			if (m[k].k == FC_WALL_NS)
+				seconds_value(out, ctr(&a->series[i], m[k].k));
 			else
-				seconds_value(out, s->wall_ns);
+				fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], m[k].k));
 		}
 	}
 }
@@ -106,35 +122,69 @@ static void per_category(const struct fleet_agg *a, FILE *out)
 {
 	header(out, "xperf_category_seconds_total", "counter",
 	       "Turn time charged to each Top-down domain and category (L2).");
-	for (size_t k = 0; k < xp_l2_count; k++) {
-		const struct xp_l2 *l2 = &xp_l2_table[k];
+	char more[96];
 
-		sample(out, "xperf_category_seconds_total", "domain", xp_domains[l2->domain].key,
-		       "category", xp_categories[l2->category].key);
-		seconds_value(out, a->l2_ns[l2->domain][l2->category]);
+	for (size_t i = 0; i < a->nseries; i++) {
+		for (size_t k = 0; k < xp_l2_count; k++) {
+			const struct xp_l2 *l2 = &xp_l2_table[k];
+
+			snprintf(more, sizeof(more), "domain=\"%s\",category=\"%s\"",
+				 xp_domains[l2->domain].key, xp_categories[l2->category].key);
+			sample(out, "xperf_category_seconds_total", &a->series[i], more);
+			seconds_value(out, ctr(&a->series[i], FC_L2 + l2->domain * XP_CAT_COUNT +
+							      l2->category));
+		}
 	}
 }
 
 static void per_point(const struct fleet_agg *a, FILE *out)
 {
-	static const struct { const char *name, *type, *help; } m[] = {
-		{ "xperf_bottleneck_turns_total", "counter", "Turns in which the L3 point fired." },
-		{ "xperf_bottleneck_sessions", "gauge",
-		  "Sessions in which the L3 point fired at least once." },
-		{ "xperf_bottleneck_seconds_total", "counter",
-		  "Turn time charged to the L3 point." },
-	};
+	char more[160];
 
-	for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
-		header(out, m[k].name, m[k].type, m[k].help);
-		for (size_t i = 0; i < xp_l3_count; i++) {
-			sample(out, m[k].name, "l3", xp_l3_table[i].id, NULL, NULL);
-			if (k < 2)
-				fprintf(out, "%u\n",
-					k ? a->points[i].sessions : a->points[i].turns);
-			else
-				seconds_value(out, a->points[i].ns);
+	header(out, "xperf_bottleneck_turns_total", "counter", "Turns in which the L3 point fired.");
+	for (size_t i = 0; i < a->nseries; i++)
+		for (size_t p = 0; p < xp_l3_count; p++) {
+			snprintf(more, sizeof(more), "l3=\"%s\"", xp_l3_table[p].id);
+			sample(out, "xperf_bottleneck_turns_total", &a->series[i], more);
+			fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], fleet_ctr_l3_turns() + p));
 		}
+	header(out, "xperf_bottleneck_seconds_total", "counter", "Turn time charged to the L3 point.");
+	for (size_t i = 0; i < a->nseries; i++)
+		for (size_t p = 0; p < xp_l3_count; p++) {
+			snprintf(more, sizeof(more), "l3=\"%s\"", xp_l3_table[p].id);
+			sample(out, "xperf_bottleneck_seconds_total", &a->series[i], more);
+			seconds_value(out, ctr(&a->series[i], fleet_ctr_l3_ns() + p));
+		}
+	header(out, "xperf_bottleneck_sessions", "gauge",
+	       "Sessions in which the L3 point fired at least once.");
+	for (size_t p = 0; p < xp_l3_count; p++) {
+		sample1(out, "xperf_bottleneck_sessions", "l3", xp_l3_table[p].id);
+		fprintf(out, "%u\n", a->points[p].sessions);
+	}
+}
+
+/* A histogram per series: cumulative buckets, +Inf, _sum (seconds), _count. */
+static void histogram(const struct fleet_agg *a, FILE *out, const char *name, const char *help,
+		      size_t base, const struct fleet_bucket *b, size_t nb)
+{
+	char metric[96], more[32];
+
+	header(out, name, "histogram", help);
+	for (size_t i = 0; i < a->nseries; i++) {
+		const struct fleet_series *s = &a->series[i];
+
+		snprintf(metric, sizeof(metric), "%s_bucket", name);
+		for (size_t k = 0; k <= nb; k++) {
+			snprintf(more, sizeof(more), "le=\"%s\"", k < nb ? b[k].le : "+Inf");
+			sample(out, metric, s, more);
+			fprintf(out, "%" PRIu64 "\n", ctr(s, base + k)); /* base + nb: _count */
+		}
+		snprintf(metric, sizeof(metric), "%s_sum", name);
+		sample(out, metric, s, NULL);
+		seconds_value(out, ctr(s, base + nb + 1));
+		snprintf(metric, sizeof(metric), "%s_count", name);
+		sample(out, metric, s, NULL);
+		fprintf(out, "%" PRIu64 "\n", ctr(s, base + nb));
 	}
 }
 
@@ -142,14 +192,19 @@ static void per_node(const struct fleet_agg *a, FILE *out)
 {
 	header(out, "xperf_dropped_events_total", "counter",
 	       "Kernel events lost before they reached a trace (ring buffer full).");
-	for (size_t i = 0; i < a->nnodes; i++) {
-		sample(out, "xperf_dropped_events_total", "node", a->nodes[i].name, NULL, NULL);
-		fprintf(out, "%" PRIu64 "\n", a->nodes[i].dropped_events);
+	for (size_t n = 0; n < a->nnodes; n++) {
+		uint64_t sum = 0;
+
+		for (size_t i = 0; i < a->nseries; i++)
+			if (!strcmp(a->series[i].node, a->nodes[n].name))
+				sum += ctr(&a->series[i], FC_DROPPED);
+		sample1(out, "xperf_dropped_events_total", "node", a->nodes[n].name);
+		fprintf(out, "%" PRIu64 "\n", sum);
 	}
-	header(out, "xperf_invalid_files_total", "counter",
-	       "Turn files skipped because they are not valid TurnTrace v1.");
+	header(out, "xperf_invalid_files", "gauge",
+	       "Turn files now present that are not valid TurnTrace v1 (skipped).");
 	for (size_t i = 0; i < a->nnodes; i++) {
-		sample(out, "xperf_invalid_files_total", "node", a->nodes[i].name, NULL, NULL);
+		sample1(out, "xperf_invalid_files", "node", a->nodes[i].name);
 		fprintf(out, "%u\n", a->nodes[i].invalid_files);
 	}
 }
@@ -162,6 +217,11 @@ int fleet_prom_write(struct fleet_agg *a, FILE *out)
 	per_agent(a, out);
 	per_category(a, out);
 	per_point(a, out);
+	histogram(a, out, "xperf_ttft_seconds",
+		  "Time to first token of the first LLM call of each turn.", fleet_ctr_ttft(),
+		  fleet_ttft_buckets, fleet_ttft_nbuckets);
+	histogram(a, out, "xperf_turn_duration_seconds", "Wall time of each turn.",
+		  fleet_ctr_turn(), fleet_turn_buckets, fleet_turn_nbuckets);
 	per_node(a, out);
 	header(out, "xperf_failed_sessions", "gauge",
 	       "Session directories that could not be read or hold no valid turn.");

@@ -31,24 +31,12 @@ static void totals(const struct fleet_agg *a, cJSON *root)
 	cJSON_AddNumberToObject(t, "failed_sessions", a->failed_sessions);
 }
 
-static cJSON *usage_json(const struct xa_usage *u)
-{
-	cJSON *j = cJSON_CreateObject();
-
-	for (int k = 0; k < XA_TOK_COUNT; k++)
-		cJSON_AddNumberToObject(j, xa_tok_names[k], u->tok[k]);
-	cJSON_AddNumberToObject(j, "calls", u->calls);
-	cJSON_AddNumberToObject(j, "unpriced_calls", u->unpriced);
-	cJSON_AddNumberToObject(j, "cost_usd", u->usd);
-	return j;
-}
-
 /* Tokens and cost (analyze/README.md, "Tokens and cost"). */
 static void tokens(const struct fleet_agg *a, cJSON *root)
 {
-	cJSON *j = usage_json(&a->use);
+	cJSON *j = xa_usage_json(&a->use);
 
-	cJSON_AddItemToObject(j, "waste", usage_json(&a->waste));
+	cJSON_AddItemToObject(j, "waste", xa_usage_json(&a->waste));
 	cJSON_AddStringToObject(j, "prices_date",
 				xa_prices_date(a->prices ? a->prices : xa_prices_default()));
 	cJSON_AddItemToObject(root, "tokens", j);

@@ -33,7 +33,27 @@ struct state {
 	pthread_mutex_t mu;
 	char *body; /* NULL until the first scan ends */
 	size_t len;
+	struct fleet_ledger ledger; /* scanner thread only */
+	const char *ledger_path;
 };
+
+/*
+ * The counters of a scan made monotonic (ledger.c) and saved. A scan that could
+ * not read DIR retires nothing (its sessions may come back): it exposes the ledger.
+ */
+static void keep_counting(struct state *st, struct fleet_agg *a)
+{
+	int rc = a->scan_failed ? 0 : fleet_ledger_apply(&st->ledger, a);
+
+	if (rc || fleet_ledger_expose(&st->ledger, a)) {
+		fprintf(stderr, "xperf fleet serve: out of memory keeping the counters\n");
+		return;
+	}
+	rc = fleet_ledger_save(&st->ledger, st->ledger_path);
+	if (rc)
+		fprintf(stderr, "xperf fleet serve: %s: %s (counters restart from the files "
+				"if the exporter restarts)\n", st->ledger_path, strerror(-rc));
+}
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char *body,
 			     size_t len, const char *type)
@@ -127,8 +147,10 @@ static void rescan(struct state *st, const char *dir)
 		fprintf(stderr, "xperf fleet serve: out of memory\n");
 		return;
 	}
+	a.keep_sessions = 1;
 	rc = fleet_collect(dir, &a, NULL);
 	a.scan_failed = rc != 0;
+	keep_counting(st, &a);
 	a.scan_seconds = now(CLOCK_MONOTONIC) - t0;
 	a.scan_time = now(CLOCK_REALTIME);
 	mem = open_memstream(&buf, &len);
@@ -162,9 +184,23 @@ static int wait_signal(const sigset_t *set, unsigned s)
 	return sig > 0;
 }
 
-int fleet_serve(const char *dir, const char *listen, unsigned interval)
+/* The ledger of an earlier run, when there is one. */
+static void load_ledger(struct state *st)
 {
-	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER };
+	char why[128];
+	int rc = fleet_ledger_load(&st->ledger, st->ledger_path, why, sizeof(why));
+
+	if (rc < 0)
+		fprintf(stderr, "xperf fleet serve: %s: %s: counters start from the files\n",
+			st->ledger_path, why);
+	else if (!rc)
+		fprintf(stderr, "xperf fleet serve: counters continue from %s (%zu sessions)\n",
+			st->ledger_path, st->ledger.nsessions);
+}
+
+int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state)
+{
+	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER, .ledger_path = state };
 	struct addrinfo *ai = parse_listen(listen);
 	const union MHD_DaemonInfo *info;
 	struct MHD_Daemon *d;
@@ -195,11 +231,13 @@ int fleet_serve(const char *dir, const char *listen, unsigned interval)
 	fprintf(stderr,
 		"xperf fleet serve: listening on %.*s:%u (/metrics), scanning %s every %u s\n",
 		(int)(strrchr(listen, ':') - listen), listen, info ? info->port : 0, dir, interval);
+	load_ledger(&st);
 	do
 		rescan(&st, dir);
 	while (!wait_signal(&set, interval));
 	MHD_stop_daemon(d);
 	free(st.body);
+	fleet_ledger_free(&st.ledger);
 	fprintf(stderr, "xperf fleet serve: stopped\n");
 	return 0;
 }

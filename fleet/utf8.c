@@ -8,23 +8,7 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
-
-size_t fleet_utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len = p[0] < 0x80 ? 1 : p[0] >= 0xc2 && p[0] < 0xe0 ? 2
-		   : p[0] >= 0xe0 && p[0] < 0xf0 ? 3 : p[0] >= 0xf0 && p[0] < 0xf5 ? 4 : 0;
-
-	if (!len || len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong 3/4-byte forms, UTF-16 surrogates, code points above U+10FFFF. */
-	if ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
-	    (p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))
-		return 0;
-	return len;
-}
+#include "lib/utf8.h"
 
 void fleet_copy_name(char *dst, size_t size, const char *src)
 {
@@ -33,7 +17,7 @@ void fleet_copy_name(char *dst, size_t size, const char *src)
 	if (!size)
 		return;
 	while (i < n && i + 1 < size) {
-		size_t len = fleet_utf8_len((const unsigned char *)src + i, n - i);
+		size_t len = xp_utf8_len((const unsigned char *)src + i, n - i);
 
 		if (!len) {
 			dst[i++] = '?';

@@ -205,6 +205,6 @@ int main(void)
 	test_json();
 	test_demangle_cut();
 	printf("CUPTI_API_VERSION %d, kernel record %zu bytes: %s\n", CUPTI_API_VERSION,
-	       sizeof(xp_kernel_t), failures ? "FAIL" : "ok");
-	return failures ? 1 : 0;
+	       sizeof(xp_kernel_t), test_failures ? "FAIL" : "ok");
+	return test_failures ? 1 : 0;
 }

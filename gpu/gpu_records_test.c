@@ -234,6 +234,6 @@ int main(void)
 	test_json_kinds();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
-		failures++;
+		test_failures++;
 	return test_result("gpu_records_test");
 }

@@ -154,9 +154,11 @@ int xp_write_file_atomic(const char *path, const void *data, size_t len)
 
 	if (err)
 		return err;
+	errno = 0;
 	if (fwrite(data, 1, len, a.f) != len) {
+		err = errno ? -errno : -EIO; /* ENOSPC from the buffer's flush: say so */
 		xp_atomic_close(&a, 0);
-		return -EIO;
+		return err;
 	}
 	return xp_atomic_close(&a, 1);
 }

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/utf8.h"
+
 #define MAX_NUMBER_LEN 63 /* cJSON copies number literals into a 64-byte buffer */
 
 enum state { S_VALUE, S_VALUE_OR_END, S_AFTER, S_KEY, S_KEY_OR_END };
@@ -114,35 +116,6 @@ static void skip_ws(struct scanner *sc)
 	}
 }
 
-/* Length of the valid UTF-8 sequence at p (no overlongs, no surrogates), 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, const unsigned char *end)
-{
-	unsigned c = p[0], cp, min;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf) {
-		n = 2, cp = c & 0x1f, min = 0x80;
-	} else if (c >= 0xe0 && c <= 0xef) {
-		n = 3, cp = c & 0x0f, min = 0x800;
-	} else if (c >= 0xf0 && c <= 0xf4) {
-		n = 4, cp = c & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if ((size_t)(end - p) < n)
-		return 0;
-	for (size_t i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (p[i] & 0x3f);
-	}
-	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* The 4 hex digits at p as a code unit, or -1. */
 static long hex4(const unsigned char *p, const unsigned char *end)
 {
@@ -209,7 +182,7 @@ static int scan_string(struct scanner *sc, int key)
 		}
 		if (*sc->p < 0x20)
 			return fail(sc, sc->p, "control character %s in string", show(*sc->p, b));
-		n = utf8_len(sc->p, sc->end);
+		n = xp_utf8_len(sc->p, (size_t)(sc->end - sc->p));
 		if (!n)
 			return fail(sc, sc->p, "invalid UTF-8 (%s) in string", show(*sc->p, b));
 		sc->p += n;

@@ -61,33 +61,6 @@ static const struct {
 	{ "response_size", "http.response.body.size", UINT, PLAIN },
 };
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n = s[0] < 0x80 ? 1 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
-		   : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-	uint32_t cp = n == 1 ? s[0] : s[0] & (0x7f >> n);
-
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong 3/4-byte forms, surrogates, beyond U+10FFFF */
-	if ((n == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (n == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return n;
-}
-
-int xp_utf8_valid(const char *s)
-{
-	for (size_t n; *s; s += n)
-		if (!(n = utf8_len((const unsigned char *)s)))
-			return 0;
-	return 1;
-}
-
 /* s with each invalid UTF-8 byte replaced by U+FFFD (malloc'd), or NULL when s is valid. */
 static char *utf8_fix(const char *s)
 {
@@ -97,7 +70,7 @@ static char *utf8_fix(const char *s)
 	if (xp_utf8_valid(s) || !(fixed = malloc(strlen(s) * 3 + 1)))
 		return NULL;
 	for (size_t n; *s; s += n ? n : 1) {
-		n = utf8_len((const unsigned char *)s);
+		n = xp_utf8_len((const unsigned char *)s, strnlen(s, 4));
 		memcpy(fixed + o, n ? s : "\xef\xbf\xbd", n ? n : 3);
 		o += n ? n : 3;
 	}

@@ -29,6 +29,7 @@
 #include "lib/grow.h"
 #include "lib/json_int.h"
 #include "lib/secrets.h"
+#include "lib/utf8.h"
 #include "sdk/xperf.h"
 #include "theory/theory.h"
 
@@ -151,7 +152,6 @@ int xp_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, si
 void xp_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
 /* 1 when xperf.token_times_ns (if any) is ordered and inside [start_ns, end_ns]. */
 int xp_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns);
-int xp_utf8_valid(const char *s);
 
 /* writer.c: the turn as the core's (its attributes and marks move there); NULL on ENOMEM */
 struct tt_turn *xp_turn_core(struct xp_turn *t, const char *session_id,

@@ -12,15 +12,8 @@
 #include <stdint.h>
 
 extern int tu_failures;
-
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, \
-				#cond);                                               \
-			tu_failures++;                                                \
-		}                                                                     \
-	} while (0)
+#define TEST_FAILURES tu_failures /* testutil.c counts its own too */
+#include "lib/test_check.h"
 
 /* A new empty directory under $TEST_TMPDIR (or /tmp) into buf. */
 void tu_tmpdir(char *buf, size_t len, const char *tag);

@@ -31,6 +31,7 @@ struct conn {
 	uint32_t tgid;
 	uint16_t id;
 	uint64_t start_ns, ssl;
+	uint64_t probed_ns;	/* the file's probes cover this process since (probed_since) */
 	struct dir_state d[2];	/* by enum xp_tls_dir */
 };
 
@@ -41,8 +42,9 @@ struct send {
 
 struct recv_total {
 	uint32_t tgid;
-	bool connected;		/* its connect/accept was seen: xperf saw it from byte 0 */
+	bool connected;		/* its connect/accept was seen */
 	uint64_t sock_id, bytes;
+	uint64_t connect_ns;	/* when */
 };
 
 struct locate_check {
@@ -174,6 +176,22 @@ static void pass(struct locate_check *lc, struct conn *c, int dir)
 	d->nheld = d->cap = 0;
 }
 
+/* Room for one more element in the array *arr of *n (capacity *cap); -1 on ENOMEM. */
+static int grow(void **arr, size_t n, size_t *cap, size_t size)
+{
+	size_t ncap = *cap ? *cap * 2 : 16;
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, ncap * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
 static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const struct xp_hdr *rec)
 {
 	struct xp_hdr *copy;
@@ -182,15 +200,8 @@ static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const 
 		lc->counts.held_over++;
 		return LC_DROP;
 	}
-	if (d->nheld == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 8;
-		struct xp_hdr **n = realloc(d->held, cap * sizeof(*n));
-
-		if (!n)
-			return LC_DROP;
-		d->held = n;
-		d->cap = cap;
-	}
+	if (grow((void **)&d->held, d->nheld, &d->cap, sizeof(*d->held)))
+		return LC_DROP;
 	copy = malloc(rec->size);
 	if (!copy)
 		return LC_DROP;
@@ -208,17 +219,13 @@ static struct conn *conn_of(struct locate_check *lc, const struct xp_tls_data *t
 		if (c->tgid == t->hdr.tgid && c->ssl == t->ssl && c->start_ns == t->hdr.start_ns)
 			return c;
 	}
-	if (lc->nconns == lc->capconns) {
-		size_t cap = lc->capconns ? lc->capconns * 2 : 16;
-		struct conn *n = realloc(lc->conns, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		lc->conns = n;
-		lc->capconns = cap;
-	}
+	if (grow((void **)&lc->conns, lc->nconns, &lc->capconns, sizeof(*lc->conns)))
+		return NULL;
 	lc->conns[lc->nconns] = (struct conn){ .tgid = t->hdr.tgid, .id = t->located,
 					       .start_ns = t->hdr.start_ns, .ssl = t->ssl };
+	if (lc->hooks.probed_since)
+		lc->conns[lc->nconns].probed_ns =
+			lc->hooks.probed_since(lc->hooks.ctx, t->located, t->hdr.tgid);
 	return &lc->conns[lc->nconns++];
 }
 
@@ -227,15 +234,8 @@ static struct recv_total *recv_of(struct locate_check *lc, uint32_t tgid, uint64
 	for (size_t i = 0; i < lc->nrecvs; i++)
 		if (lc->recvs[i].tgid == tgid && lc->recvs[i].sock_id == sock_id)
 			return &lc->recvs[i];
-	if (lc->nrecvs == lc->caprecvs) {
-		size_t cap = lc->caprecvs ? lc->caprecvs * 2 : 16;
-		struct recv_total *n = realloc(lc->recvs, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		lc->recvs = n;
-		lc->caprecvs = cap;
-	}
+	if (grow((void **)&lc->recvs, lc->nrecvs, &lc->caprecvs, sizeof(*lc->recvs)))
+		return NULL;
 	lc->recvs[lc->nrecvs] = (struct recv_total){ .tgid = tgid, .sock_id = sock_id };
 	return &lc->recvs[lc->nrecvs++];
 }
@@ -258,12 +258,12 @@ static uint64_t sent_since(const struct locate_check *lc, uint32_t tgid, uint32_
 	return sum;
 }
 
-/* Whether xperf saw socket (tgid, sock_id) from its connect or accept. */
-static bool seen_from_start(struct locate_check *lc, uint32_t tgid, uint64_t sock_id)
+/* Whether connection c's socket was opened after its probes were in place: seen from byte 0. */
+static bool seen_from_start(struct locate_check *lc, const struct conn *c, uint64_t sock_id)
 {
 	for (size_t i = 0; i < lc->nrecvs; i++)
-		if (lc->recvs[i].tgid == tgid && lc->recvs[i].sock_id == sock_id)
-			return lc->recvs[i].connected;
+		if (lc->recvs[i].tgid == c->tgid && lc->recvs[i].sock_id == sock_id)
+			return lc->recvs[i].connected && lc->recvs[i].connect_ns > c->probed_ns;
 	return false;
 }
 
@@ -281,7 +281,7 @@ static enum lc_verdict http_check(struct locate_check *lc, struct conn *c, int d
 		pass(lc, c, dir);
 		return LC_PASS;
 	}
-	if (!seen_from_start(lc, t->hdr.tgid, sock_id)) {
+	if (!seen_from_start(lc, c, sock_id)) {
 		drop_held(lc, &c->d[dir]);
 		memset(&c->d[dir], 0, sizeof(c->d[dir]));
 		return LC_DROP;
@@ -335,6 +335,7 @@ static void on_connect(struct locate_check *lc, const struct xp_sock_conn *k)
 
 	if (r) {
 		r->connected = true;
+		r->connect_ns = k->hdr.ts_ns;
 		r->bytes = 0;	/* a new connection on a reused socket number */
 	}
 }
@@ -379,7 +380,8 @@ static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
 		if (!t->sock_id)	/* not joined to a socket (yet): try the next call */
 			return lc->counts.withheld++, LC_DROP;
 		r = recv_of(lc, t->hdr.tgid, t->sock_id);
-		if (r && r->bytes < t->pos + t->call_len + LC_TLS_OVERHEAD && r->connected) {
+		if (r && r->bytes < t->pos + t->call_len + LC_TLS_OVERHEAD &&
+		    seen_from_start(lc, c, t->sock_id)) {
 			snprintf(detail, sizeof(detail),
 				 "%u plaintext bytes at %llu, socket %llu received %llu",
 				 t->call_len, (unsigned long long)t->pos,

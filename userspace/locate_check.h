@@ -16,7 +16,8 @@
  *    overhead.
  * A direction that passes releases what was held and passes from then on
  * (each new connection is checked again). The HTTP check blames the file
- * only on a connection xperf saw from its connect or accept: one joined
+ * only on a connection opened (connect or accept seen) after the file's
+ * probes were in place in that process: one joined
  * mid-stream (attach to a running agent) may be inside a body, so a call
  * that does not start HTTP there is dropped and the next call tries again;
  * a read not (yet) joined to a socket likewise, LC_UNJOINED_MAX times. Any failure distrusts the whole
@@ -52,6 +53,12 @@ struct lc_hooks {
 	/* File id failed: function ("SSL_write"/"SSL_read"), check, detail. Once per id. */
 	void (*failed)(void *ctx, unsigned int id, const char *function, const char *check,
 		       const char *detail);
+	/*
+	 * Since when (CLOCK_MONOTONIC ns) file id's probes cover process tgid;
+	 * UINT64_MAX if unknown. A connection opened before is one xperf joined
+	 * mid-stream, even if the socket tier saw its connect. NULL: always.
+	 */
+	uint64_t (*probed_since)(void *ctx, unsigned int id, uint32_t tgid);
 	void *ctx;
 };
 

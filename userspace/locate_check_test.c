@@ -72,9 +72,16 @@ static void connect_seen(struct locate_check *lc)
 	CHECK(locate_check_record(lc, &k.hdr) == LC_PASS);
 }
 
+/* The file's probes went in at 5 ms. */
+static uint64_t probed_at_5ms(void *ctx, unsigned int id, uint32_t tgid)
+{
+	(void)ctx, (void)id, (void)tgid;
+	return 5 * MS;
+}
+
 static struct locate_check *fresh(void)
 {
-	struct lc_hooks h = { on_release, on_failed, NULL };
+	struct lc_hooks h = { on_release, on_failed, NULL, NULL };
 
 	released = failures = 0;
 	failed_check[0] = '\0';
@@ -154,6 +161,19 @@ static void test_mid_stream(void)
 	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 3 * MS, "HTTP/1.1 200 OK\r\n", 16)->hdr) ==
 	      LC_PASS);
 	CHECK(failures == 0 && locate_check_state(lc, 1) == LC_TRUSTED);
+	locate_check_free(lc);
+
+	/* Its connect was seen, but before the probes were in place: mid-stream too. */
+	{
+		struct lc_hooks h = { on_release, on_failed, probed_at_5ms, NULL };
+
+		failures = 0;
+		lc = locate_check_new(&h);
+	}
+	connect_seen(lc);	/* at 1 ns */
+	CHECK(sock(lc, XP_SOCK_RECV, 6 * MS, 4000) == LC_PASS);
+	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 7 * MS, "data: {}\n\n", 0)->hdr) == LC_DROP);
+	CHECK(failures == 0 && locate_check_state(lc, 1) == LC_UNCHECKED);
 	locate_check_free(lc);
 }
 

@@ -49,6 +49,50 @@ static size_t put(char *out, size_t o, size_t cap, const char *s, size_t n)
 	return o + n;
 }
 
+/* A request line ("GET /x?key=1 HTTP/1.1"): an upper-case method and a space. */
+static bool request_line(const char *p, size_t n)
+{
+	size_t m = 0;
+
+	while (m < n && p[m] >= 'A' && p[m] <= 'Z')
+		m++;
+	return m >= 3 && m < n && p[m] == ' ';
+}
+
+/* End of a query item starting at i: the next '&', blank or '#'. */
+static size_t item_end(const char *p, size_t i, size_t n)
+{
+	while (i < n && p[i] != '&' && p[i] != ' ' && p[i] != '#')
+		i++;
+	return i;
+}
+
+/* A request line with the value of every query parameter named like a secret replaced. */
+static size_t put_request(char *out, size_t o, size_t cap, const char *p, size_t n, size_t *nred)
+{
+	const char *q = memchr(p, '?', n);
+	size_t i = q ? (size_t)(q - p) + 1 : n;
+
+	o = put(out, o, cap, p, i);
+	while (i < n) {
+		size_t end = item_end(p, i, n);
+		const char *eq = memchr(p + i, '=', end - i);
+
+		if (eq && eq + 1 < p + end && xp_secret_name(p + i, (size_t)(eq - p) - i)) {
+			o = put(out, o, cap, p + i, (size_t)(eq - p) + 1 - i);
+			o = put(out, o, cap, XP_REDACTED, sizeof(XP_REDACTED) - 1);
+			(*nred)++;
+		} else {
+			o = put(out, o, cap, p + i, end - i);
+		}
+		if (end >= n || p[end] != '&')
+			return put(out, o, cap, p + end, n - end);
+		o = put(out, o, cap, "&", 1);
+		i = end + 1;
+	}
+	return o;
+}
+
 size_t xp_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
 		       size_t *n_redacted)
 {
@@ -63,6 +107,8 @@ size_t xp_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
 			o = put(out, o, out_cap, in + i, v);
 			o = put(out, o, out_cap, " " XP_REDACTED, sizeof(XP_REDACTED));
 			n++;
+		} else if (request_line(in + i, eol - i)) {
+			o = put_request(out, o, out_cap, in + i, eol - i, &n);
 		} else {
 			o = put(out, o, out_cap, in + i, eol - i);
 		}

@@ -3,7 +3,8 @@
  * redact.h - credentials out of captured HTTP before anything is kept.
  * The values of headers whose name is a secret's (lib/secrets.h:
  * Authorization, Proxy-Authorization, x-api-key, x-goog-api-key, Cookie,
- * Set-Cookie, x-auth-token, ...) are replaced by XP_REDACTED, in HTTP/1.x header blocks and for HTTP/2 header lists
+ * Set-Cookie, x-auth-token, ...) are replaced by XP_REDACTED, and so are
+ * the values of such query parameters in a request line (?key=, ?api_key=), in HTTP/1.x header blocks and for HTTP/2 header lists
  * decoded from HPACK. Pure functions: no I/O, no state.
  */
 #ifndef XPERF_USERSPACE_REDACT_H

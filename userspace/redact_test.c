@@ -39,6 +39,13 @@ int main(void)
 	redact("Cookie: s=LEAK\r\nSet-Cookie: t=LEAK\r\nx-auth-token: LEAK\r\n", out, sizeof(out),
 	       &n);
 	CHECK(n == 3 && !strstr(out, "LEAK"));
+	/* A request line's query: parameters named like a secret, wherever they stand. */
+	redact("GET /v1/models?key=LEAK&alt=sse&api_key=LEAK2 HTTP/1.1\r\nHost: h\r\n", out,
+	       sizeof(out), &n);
+	CHECK(n == 2 && !strcmp(out, "GET /v1/models?key=" XP_REDACTED "&alt=sse&api_key=" XP_REDACTED
+				    " HTTP/1.1\r\nHost: h\r\n"));
+	redact("POST /v1/messages?beta=true HTTP/1.1\r\n", out, sizeof(out), &n);
+	CHECK(n == 0 && !strcmp(out, "POST /v1/messages?beta=true HTTP/1.1\r\n"));
 	/* Output is cut at out_cap, never overrun. */
 	CHECK(xp_redact_http1(req, strlen(req), out, 10, NULL) == 10);
 	CHECK(xp_redact_header_name("Proxy-Authorization", 19));

@@ -57,6 +57,13 @@ static void release(void *ctx, const struct xp_hdr *rec)
 	xpc_release(s->c, rec);
 }
 
+static uint64_t probed_since(void *ctx, unsigned int id, uint32_t tgid)
+{
+	struct tls_state *s = ctx;
+
+	return xp_tls_probes_located_since(s->probes, id, tgid);
+}
+
 static void check_failed(void *ctx, unsigned int id, const char *function, const char *check,
 			 const char *detail)
 {
@@ -92,7 +99,7 @@ static int tls_start(struct xpc *c, void **state)
 		.ctx = c,
 	};
 	struct tls_state *s = calloc(1, sizeof(*s));
-	struct lc_hooks hooks = { release, check_failed, s };
+	struct lc_hooks hooks = { release, check_failed, probed_since, s };
 	int err;
 
 	keep_payloads = xo->capture_payloads;

@@ -55,6 +55,13 @@ struct located {
 	struct locate_result r;
 };
 
+/* When located file id's probes went in for pid (-1: every process). */
+struct located_at {
+	unsigned int id;
+	pid_t pid;
+	uint64_t ns;
+};
+
 #define MAX_LOCATED 0xffff	/* the cookie is 16 bits */
 
 struct xp_tls_probes {
@@ -62,6 +69,8 @@ struct xp_tls_probes {
 	struct locator *locator;	/* NULL with no_plaintext */
 	struct located *located;
 	size_t nlocated;
+	struct located_at *located_at;
+	size_t nlocated_at;
 	struct sock_bpf *sock;
 	struct tls_libset *libs;	/* all processes (pid -1 uprobes) */
 	struct pid_libs *per_pid;	/* per_pid mode: one set per process */
@@ -130,6 +139,10 @@ static unsigned int add_located(struct xp_tls_probes *p, const char *path,
 {
 	struct located *n;
 
+	/* One id per file identity: processes of one file (per_pid mode) share its trust. */
+	for (size_t i = 0; i < p->nlocated; i++)
+		if (!strcmp(p->located[i].r.key, r->key))
+			return (unsigned int)i + 1;
 	if (p->nlocated == MAX_LOCATED)
 		return 0;
 	n = realloc(p->located, (p->nlocated + 1) * sizeof(*n));
@@ -141,6 +154,19 @@ static unsigned int add_located(struct xp_tls_probes *p, const char *path,
 	n->r = *r;
 	n->pub.r = NULL;	/* set on lookup: the array may move */
 	return (unsigned int)p->nlocated;
+}
+
+static uint64_t mono_ns(void);
+
+/* Remember when id's probes went in for p->cur_pid (for the self-check's mid-stream rule). */
+static void note_located_at(struct xp_tls_probes *p, unsigned int id)
+{
+	struct located_at *n = realloc(p->located_at, (p->nlocated_at + 1) * sizeof(*n));
+
+	if (!n)
+		return;	/* then the file is judged as if joined mid-stream: never blamed for HTTP */
+	p->located_at = n;
+	n[p->nlocated_at++] = (struct located_at){ id, p->cur_pid, mono_ns() };
 }
 
 /* One uprobe of a located function. */
@@ -212,6 +238,7 @@ static int attach_located(struct xp_tls_probes *p, const char *path,
 		if (err)
 			return err;
 	}
+	note_located_at(p, id);
 	if (p->verbose)
 		fprintf(stderr, "xperf-bpf: TLS probes on %s (%s located, %s, %.1f ms%s)\n", path,
 			r->stack, r->why, r->ms, r->from_cache ? ", cached" : "");
@@ -482,6 +509,18 @@ const struct xp_tls_located *xp_tls_probes_located(const struct xp_tls_probes *p
 	return &l->pub;
 }
 
+uint64_t xp_tls_probes_located_since(const struct xp_tls_probes *p, unsigned int id,
+				     uint32_t tgid)
+{
+	for (size_t i = 0; i < p->nlocated_at; i++) {
+		const struct located_at *a = &p->located_at[i];
+
+		if (a->id == id && (a->pid == -1 || (uint32_t)a->pid == tgid))
+			return a->ns;
+	}
+	return UINT64_MAX;
+}
+
 unsigned int xp_tls_probes_nlocated(const struct xp_tls_probes *p)
 {
 	return (unsigned int)p->nlocated;
@@ -506,6 +545,7 @@ void xp_tls_probes_close(struct xp_tls_probes *p)
 	tls_libset_free(p->libs);
 	locator_free(p->locator);
 	free(p->located);
+	free(p->located_at);
 	for (size_t i = 0; i < p->npids; i++)
 		tls_libset_free(p->per_pid[i].libs);
 	free(p->per_pid);

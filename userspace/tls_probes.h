@@ -123,6 +123,13 @@ struct xp_tls_located {
 /* Located file `id` (xp_tls_data.located), NULL if none. */
 const struct xp_tls_located *xp_tls_probes_located(const struct xp_tls_probes *p, unsigned int id);
 
+/*
+ * Since when (CLOCK_MONOTONIC ns) located file id's probes cover process
+ * tgid (its own, per_pid mode, or the file's, pid -1); UINT64_MAX if none.
+ */
+uint64_t xp_tls_probes_located_since(const struct xp_tls_probes *p, unsigned int id,
+				     uint32_t tgid);
+
 /* How many files the locator reported (ids 1..n). */
 unsigned int xp_tls_probes_nlocated(const struct xp_tls_probes *p);
 

@@ -3,8 +3,10 @@
 # (fuzz_conn/) and http2_fuzz (fuzz_h2/): one exchange per supported API, over
 # HTTP/1.1 and HTTP/2 (HPACK literals, no Huffman), in each harness's framing.
 # Run from the repository root; it rewrites only the files it names.
+import gzip
 import json
 import os
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ANTHROPIC, CHAT, RESPONSES, OLLAMA_CHAT, OLLAMA_GEN = 1, 2, 3, 4, 5
@@ -87,6 +89,13 @@ def sse(events):
 SSE_HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
 
 
+def coded(coding, body, ctype=b"Content-Type: application/json\r\n"):
+    """An Anthropic exchange whose answer comes in a Content-Encoding."""
+    head = b"HTTP/1.1 200 OK\r\n" + ctype + b"Content-Encoding: %s\r\nContent-Length: %d\r\n\r\n" \
+        % (coding.encode(), len(body))
+    return http1("/v1/messages", JSON_SEEDS["anthropic_req"][3], head, body)
+
+
 def conn_records(chunks, lose=None):
     """llm_conn_fuzz: [direction | 0x80 for lost bytes][length] + bytes, at most 255 a record."""
     out = b""
@@ -152,6 +161,9 @@ def conn_seeds():
         "lost_mid_body": conn_records(http1("/v1/messages", a_body, SSE_HEAD, chunked(a_events)),
                                       lose=1),
         "h2_anthropic": conn_records([(0, h2_req), (1, h2_resp)]),
+        "gzip_json": conn_records(coded("gzip", gzip.compress(JSON_SEEDS["anthropic_message"][3]))),
+        "deflate_sse": conn_records(coded("deflate", zlib.compress(b"".join(a_events)),
+                                          b"Content-Type: text/event-stream\r\n")),
     }, h2_resp
 
 

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# disk_test.sh - the output directory fails under a traced agent:
+#   read-only (a tmpfs mounted ro): refused before the command starts, exit 1,
+#     one line naming the directory, nothing loaded or written, the command
+#     never run;
+#   full (a 128 KiB tmpfs with 28 KiB left): the turns that fit are written
+#     whole, the first that does not is named on stderr with "No space left on
+#     device" (capture.json too), no partial or temporary file is left, exit
+#     1; the agent runs every call to the end, answered whole.
+# After each: no BPF program or link the run held left, no int3 in a process
+# that maps the library afterwards.
+source "$(dirname "$(realpath "$0")")/lib.sh"
+start_mock
+mkdir -p "$T/mnt"
+
+untrapped() { # a fresh process mapping the traced library: no uprobe left on it
+	python3 -c 'import ctypes, sys
+f = ctypes.CDLL(sys.argv[1]).SSL_write
+sys.exit(ctypes.string_at(ctypes.cast(f, ctypes.c_void_p).value, 1) == b"\xcc")' \
+		"$T/lib/libssl.so.3" || fail "$1: int3 left in SSL_write"
+}
+
+echo "== read-only output directory"
+mount -t tmpfs -o size=64k,ro tmpfs "$T/mnt"
+agent_cmd "$T/ro.jsonl" --calls 2
+rc=0
+XPERF_SESSION_ID=ro "$XB" record -q -o "$T/mnt" -- "${AGENT[@]}" > /dev/null 2> "$T/ro.err" || rc=$?
+[ $rc = 1 ] || fail "read-only: exit $rc, not 1"
+[ "$(wc -l < "$T/ro.err")" = 1 ] && grep -q "$T/mnt.*Read-only file system" "$T/ro.err" ||
+	fail "read-only: not one line naming the directory: $(cat "$T/ro.err")"
+[ ! -e "$T/ro.jsonl" ] || fail "read-only: the command ran"
+[ -z "$(ls -A "$T/mnt")" ] || fail "read-only: something was written"
+echo "refused: $(cat "$T/ro.err")"
+umount "$T/mnt"
+
+echo "== disk full"
+mount -t tmpfs -o size=128k tmpfs "$T/mnt"
+head -c 102400 /dev/zero > "$T/mnt/filler"
+agent_cmd "$T/full.jsonl" --calls 15
+XPERF_SESSION_ID=full "$XB" record -q -o "$T/mnt" -- "${AGENT[@]}" > /dev/null 2> "$T/full.err" &
+xb=$!
+for _ in $(seq 100); do progs=$(ids $xb prog_id); [ -n "$progs" ] && break; sleep 0.05; done
+links=$(ids $xb link_id)
+rc=0
+wait $xb || rc=$?
+[ $rc = 1 ] || fail "disk full: exit $rc, not 1: $(cat "$T/full.err")"
+grep -q "turn_[0-9]*\.json: .*No space left on device" "$T/full.err" ||
+	fail "disk full: no line names the turn not written: $(cat "$T/full.err")"
+grep -q "capture.json: No space left on device" "$T/full.err" ||
+	fail "disk full: capture.json's failure not named: $(cat "$T/full.err")"
+python3 "$HERE/check.py" session "$XPERF" "$T/mnt/full"
+ls "$T/mnt/full" | grep -q '\.tmp\.' && fail "disk full: temporary files left: $(ls "$T/mnt/full")"
+python3 "$HERE/check.py" calls "$T/full.jsonl" --min 15
+gone "$progs" "$links"
+untrapped "disk full"
+sed 's/^/stderr: /' "$T/full.err"
+umount "$T/mnt"
+echo PASS

@@ -1,0 +1,63 @@
+# shellcheck shell=bash
+# lib.sh - shared by the fault tests (sourced): the mock provider on loopback,
+# a private copy of libssl (so only this test's tracer plants uprobes in it,
+# whatever else runs on the machine), the agent, and the checks.
+set -euo pipefail
+run=$TEST_SRCDIR/$TEST_WORKSPACE
+XB=$run/cli/xperf-bpf
+XPERF=$run/cli/xperf
+HERE=$run/tests/fault
+T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/fault.XXXXXX")
+PIDS=()
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+
+cleanup() {
+	for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done
+	wait 2>/dev/null || true
+	if mountpoint -q "$T/mnt" 2>/dev/null; then umount "$T/mnt"; fi
+}
+trap cleanup EXIT
+
+start_mock() {
+	python3 "$run/demo/mock_provider.py" --dir "$T/mock" --scenario simple > "$T/mock.out" 2>&1 &
+	PIDS+=($!)
+	for _ in $(seq 200); do [ -f "$T/mock/port" ] && break; sleep 0.05; done
+	[ -f "$T/mock/port" ] || fail "the mock provider did not start"
+	mkdir -p "$T/lib"
+	cp /lib/x86_64-linux-gnu/libssl.so.3 "$T/lib/"
+}
+
+# agent LOG [ARGS...]: the agent command line (run it, or give it to record).
+agent_cmd() {
+	local log=$1
+	shift
+	AGENT=(env LD_LIBRARY_PATH="$T/lib" /usr/bin/python3 "$HERE/agent.py" --port "$(cat "$T/mock/port")"
+		--ca "$T/mock/ca.pem" --log "$log" "$@")
+}
+
+# ids PID KIND: BPF program (prog_id) or link (link_id) ids the process holds.
+ids() {
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n "s/^$2:\s*//p" | sort -un | tr '\n' ' ' || true
+}
+
+# gone "PROG_IDS" "LINK_IDS": none of them is left in the kernel (within 3 s).
+gone() {
+	local left
+	for _ in $(seq 30); do
+		left=$( (bpftool prog show | sed -n 's/^\([0-9]*\): .*/prog \1/p'
+			bpftool link show | sed -n 's/^\([0-9]*\): .*/link \1/p') |
+			grep -xF -f <(for id in $1; do echo "prog $id"; done; for id in $2; do echo "link $id"; done
+				echo "none") || true)
+		[ -z "$left" ] && break
+		sleep 0.1
+	done
+	[ -z "$left" ] || fail "left in the kernel: $left"
+	for ev in /sys/kernel/tracing/uprobe_events /sys/kernel/debug/tracing/uprobe_events; do
+		if [ -r "$ev" ] && grep -q "$T" "$ev"; then fail "uprobe_events still names $T"; fi
+	done
+}
+
