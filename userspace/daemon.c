@@ -23,6 +23,7 @@
 
 #include "lib/exit_codes.h"
 #include "userspace/daemon_agents.h"
+#include "userspace/daemon_metrics.h"
 #include "userspace/daemon_retention.h"
 #include "userspace/daemon_rules.h"
 #include "userspace/exec_decode.h"
@@ -53,6 +54,8 @@ static const char usage[] =
 	"                          each minute; sessions in use are never touched)\n"
 	"      --retention-bytes N keep the node's sessions under N bytes, oldest deleted\n"
 	"                          first\n"
+	"      --metrics-listen HOST:PORT  serve the daemon's health to Prometheus at\n"
+	"                          /metrics (port 0: any, printed)\n"
 	"      --raw FILE          every traced record as JSON lines (mode 0600)\n"
 	"      --capture-payloads  keep payload text (off by default)\n"
 	"      --ring-size BYTES   ring buffer size, a power of two (default 16 MiB)\n"
@@ -64,7 +67,7 @@ static const char usage[] =
 	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).\n";
 
 enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
-       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_HELP };
+       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_HELP };
 
 struct daemon {
 	struct xpc_opts opts;
@@ -76,6 +79,8 @@ struct daemon {
 	struct xpd_rules rules;		/* flag rules + the file's */
 	struct xpd_agents *agents;
 	struct xpd_retention retention;
+	const char *metrics_listen;
+	struct xpd_metrics *metrics;
 	uint64_t sessions_deleted;	/* by retention */
 	char node_dir[PATH_MAX];
 	uint64_t execs_seen;		/* exec records of untraced processes */
@@ -104,6 +109,7 @@ static void signals(void)
 	sigaction(SIGINT, &stop, NULL);
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGHUP, &hup, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up is not our end */
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -152,6 +158,9 @@ static int parse_option(struct daemon *d, int key, const char *arg)
 	case OPT_RAW:
 		d->ao.raw_path = arg;
 		return 0;
+	case OPT_METRICS:
+		d->metrics_listen = arg;
+		return 0;
 	case OPT_RET_DAYS:
 		if (parse_count(arg, 1, 36500, &v))
 			return usage_error("invalid --retention-days (1..36500): %s", arg);
@@ -198,6 +207,7 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "max-agents", required_argument, NULL, OPT_MAX_AGENTS },
 		{ "raw", required_argument, NULL, OPT_RAW },
 		{ "retention-days", required_argument, NULL, OPT_RET_DAYS },
+		{ "metrics-listen", required_argument, NULL, OPT_METRICS },
 		{ "retention-bytes", required_argument, NULL, OPT_RET_BYTES },
 		{ "capture-payloads", no_argument, NULL, OPT_PAYLOADS },
 		{ "ring-size", required_argument, NULL, OPT_RING },
@@ -376,6 +386,55 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void metric(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
+{
+	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s %s\nxperf_daemon_%s %llu\n",
+		name, help, name, type, name, (unsigned long long)v);
+}
+
+/* Per record type, the types seen so far only. */
+static void per_type(FILE *f, const char *name, const char *help, const uint64_t *v)
+{
+	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s counter\n", name, help,
+		name);
+	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
+		if (v[t])
+			fprintf(f, "xperf_daemon_%s{type=\"%s\"} %llu\n", name, xpc_type_name(t),
+				(unsigned long long)v[t]);
+}
+
+/* The daemon's health as Prometheus text: every counter only goes up. */
+static void publish(struct daemon *d, struct xpc *c)
+{
+	const struct xpd_counters *n = xpd_agents_counters(d->agents);
+	struct xpc_counts k;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!d->metrics || xpc_counts(c, &k) || !(f = open_memstream(&text, &len)))
+		return;
+	metric(f, "agents_traced_total", "counter", "Agents (process trees) traced.",
+	       n->agents_traced);
+	metric(f, "agents_active", "gauge", "Agents traced now.", n->agents_active);
+	metric(f, "agents_refused_total", "counter", "Agents refused: --max-agents reached.",
+	       n->agents_refused);
+	metric(f, "agents_missed_total", "counter", "Agents gone before they could be traced.",
+	       n->agents_missed);
+	metric(f, "sessions_ended_total", "counter", "Sessions written and closed.",
+	       n->sessions_ended);
+	metric(f, "sessions_deleted_total", "counter", "Sessions deleted by retention.",
+	       d->sessions_deleted);
+	metric(f, "execs_seen_total", "counter", "Exec events of untraced processes matched.",
+	       d->execs_seen);
+	per_type(f, "records_total", "Records read from the ring.", k.records);
+	per_type(f, "records_lost_total", "Records lost in the kernel (ring full).", k.drops);
+	metric(f, "records_malformed_total", "counter", "Records of a wrong size.", k.malformed);
+	fclose(f);
+	xpd_metrics_publish(d->metrics, text, len);
+	free(text);
+}
+
 static void retention(struct daemon *d)
 {
 	unsigned int n = xpd_retention_sweep(d->node_dir, &d->retention);
@@ -401,6 +460,7 @@ static int run_loop(struct daemon *d, struct xpc *c)
 			break;
 		if (now_s() >= next_sweep) {
 			xpd_agents_sweep(d->agents);
+			publish(d, c);
 			next_sweep = now_s() + SWEEP_EVERY_S;
 		}
 		if (now_s() >= next_retention) {
@@ -487,8 +547,13 @@ int xpb_daemon_main(int argc, char **argv)
 		code = XP_EXIT_FAIL;
 		goto out;
 	}
+	if (d->metrics_listen && !(d->metrics = xpd_metrics_start(d->metrics_listen))) {
+		code = XP_EXIT_USAGE;
+		goto out;
+	}
 	retention(d);
 	scan_running(d);
+	publish(d, c);
 	if (!d->ao.quiet)
 		fprintf(stderr, "xperf-bpf daemon: ready: %u rules, sessions in %s\n", d->rules.n,
 			d->node_dir);
@@ -503,6 +568,7 @@ out:
 			code = XP_EXIT_FAIL;
 		report(c, &n, d);
 	}
+	xpd_metrics_stop(d->metrics);
 	xpc_close(c);
 	free(d);
 	return code;
