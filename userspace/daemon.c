@@ -23,12 +23,14 @@
 
 #include "lib/exit_codes.h"
 #include "userspace/daemon_agents.h"
+#include "userspace/daemon_retention.h"
 #include "userspace/daemon_rules.h"
 #include "userspace/exec_decode.h"
 #include "userspace/procfs.h"
 #include "userspace/sink.h"
 
 #define SWEEP_EVERY_S 1.0
+#define RETENTION_EVERY_S 60.0
 #define CMDLINE_MAX 1024
 
 static const char usage[] =
@@ -47,6 +49,10 @@ static const char usage[] =
 	"      --cmdline GLOB      a rule on the command line (repeatable)\n"
 	"      --max-agents N      agents traced at once; more are refused, counted\n"
 	"                          (default 256)\n"
+	"      --retention-days D  delete sessions untouched for D days (at start, then\n"
+	"                          each minute; sessions in use are never touched)\n"
+	"      --retention-bytes N keep the node's sessions under N bytes, oldest deleted\n"
+	"                          first\n"
 	"      --raw FILE          every traced record as JSON lines (mode 0600)\n"
 	"      --capture-payloads  keep payload text (off by default)\n"
 	"      --ring-size BYTES   ring buffer size, a power of two (default 16 MiB)\n"
@@ -58,7 +64,7 @@ static const char usage[] =
 	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).\n";
 
 enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
-       OPT_RING, OPT_NO_CUDA, OPT_HELP };
+       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_HELP };
 
 struct daemon {
 	struct xpc_opts opts;
@@ -69,6 +75,8 @@ struct daemon {
 	struct xpd_rules flag_rules;	/* from --exe/--cmdline: kept across reloads */
 	struct xpd_rules rules;		/* flag rules + the file's */
 	struct xpd_agents *agents;
+	struct xpd_retention retention;
+	uint64_t sessions_deleted;	/* by retention */
 	char node_dir[PATH_MAX];
 	uint64_t execs_seen;		/* exec records of untraced processes */
 	int err;
@@ -144,6 +152,16 @@ static int parse_option(struct daemon *d, int key, const char *arg)
 	case OPT_RAW:
 		d->ao.raw_path = arg;
 		return 0;
+	case OPT_RET_DAYS:
+		if (parse_count(arg, 1, 36500, &v))
+			return usage_error("invalid --retention-days (1..36500): %s", arg);
+		d->retention.max_age_s = v * 86400.0;
+		return 0;
+	case OPT_RET_BYTES:
+		if (parse_count(arg, 1, ULONG_MAX - 1, &v))
+			return usage_error("invalid --retention-bytes: %s", arg);
+		d->retention.max_bytes = v;
+		return 0;
 	case OPT_PAYLOADS:
 		d->opts.capture_payloads = d->ao.capture_payloads = true;
 		return 0;
@@ -179,6 +197,8 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "cmdline", required_argument, NULL, OPT_CMDLINE },
 		{ "max-agents", required_argument, NULL, OPT_MAX_AGENTS },
 		{ "raw", required_argument, NULL, OPT_RAW },
+		{ "retention-days", required_argument, NULL, OPT_RET_DAYS },
+		{ "retention-bytes", required_argument, NULL, OPT_RET_BYTES },
 		{ "capture-payloads", no_argument, NULL, OPT_PAYLOADS },
 		{ "ring-size", required_argument, NULL, OPT_RING },
 		{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
@@ -356,9 +376,18 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void retention(struct daemon *d)
+{
+	unsigned int n = xpd_retention_sweep(d->node_dir, &d->retention);
+
+	d->sessions_deleted += n;
+	if (n && !d->ao.quiet)
+		fprintf(stderr, "xperf-bpf daemon: retention: %u sessions deleted\n", n);
+}
+
 static int run_loop(struct daemon *d, struct xpc *c)
 {
-	double next_sweep = now_s() + SWEEP_EVERY_S;
+	double next_sweep = now_s() + SWEEP_EVERY_S, next_retention = now_s() + RETENTION_EVERY_S;
 	int n = 0;
 
 	while (!stop_signal && !d->err) {
@@ -374,6 +403,10 @@ static int run_loop(struct daemon *d, struct xpc *c)
 			xpd_agents_sweep(d->agents);
 			next_sweep = now_s() + SWEEP_EVERY_S;
 		}
+		if (now_s() >= next_retention) {
+			retention(d);
+			next_retention = now_s() + RETENTION_EVERY_S;
+		}
 	}
 	if (n >= 0 && !d->err)
 		n = xpc_drain(c);
@@ -384,7 +417,7 @@ static int run_loop(struct daemon *d, struct xpc *c)
 	return d->err ? XP_EXIT_FAIL : XP_EXIT_OK;
 }
 
-static void report(struct xpc *c, const struct xpd_counters *n, uint64_t execs_seen)
+static void report(struct xpc *c, const struct xpd_counters *n, const struct daemon *d)
 {
 	struct xpc_counts k;
 	uint64_t total = 0;
@@ -394,10 +427,11 @@ static void report(struct xpc *c, const struct xpd_counters *n, uint64_t execs_s
 	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
 		total += k.records[t];
 	fprintf(stderr, "xperf-bpf daemon: %llu agents traced, %llu refused, %llu missed; "
-			"%llu records (%llu execs seen), %llu lost\n",
+			"%llu records (%llu execs seen), %llu lost; %llu sessions deleted\n",
 		(unsigned long long)n->agents_traced, (unsigned long long)n->agents_refused,
 		(unsigned long long)n->agents_missed, (unsigned long long)total,
-		(unsigned long long)execs_seen, (unsigned long long)xpc_counts_dropped(&k));
+		(unsigned long long)d->execs_seen, (unsigned long long)xpc_counts_dropped(&k),
+		(unsigned long long)d->sessions_deleted);
 }
 
 static const char *node_name(const char *flag, char *buf, size_t len)
@@ -453,6 +487,7 @@ int xpb_daemon_main(int argc, char **argv)
 		code = XP_EXIT_FAIL;
 		goto out;
 	}
+	retention(d);
 	scan_running(d);
 	if (!d->ao.quiet)
 		fprintf(stderr, "xperf-bpf daemon: ready: %u rules, sessions in %s\n", d->rules.n,
@@ -466,7 +501,7 @@ out:
 
 		if (xpd_agents_free(d->agents))
 			code = XP_EXIT_FAIL;
-		report(c, &n, d->execs_seen);
+		report(c, &n, d);
 	}
 	xpc_close(c);
 	free(d);
