@@ -65,6 +65,7 @@ python3 "$demo/check_ground_truth.py" --traces "$session" --mock "$tmp/demo/grou
 	--agent "$tmp/demo/ground_truth/agent.jsonl" --tiers-ms 2 || fail "demo: ground truth"
 validate "$session"
 [ -s "$session/report.html" ] || fail "demo: no HTML report"
+[ -s "$session/report.turn_001.html" ] || fail "demo: no page for turn 1 next to the report"
 # The analyzer charges the wait after the 429 to fused.supply.rate_limit, as long
 # as the agent's own wait (its log: 429 answer parsed -> retry sent).
 "$xperf" analyze session "$session" --format json >"$tmp/demo.json" || fail "demo: analyze json"

@@ -23,12 +23,15 @@
 
 #include "lib/exit_codes.h"
 #include "userspace/daemon_agents.h"
+#include "userspace/daemon_metrics.h"
+#include "userspace/daemon_retention.h"
 #include "userspace/daemon_rules.h"
 #include "userspace/exec_decode.h"
 #include "userspace/procfs.h"
 #include "userspace/sink.h"
 
 #define SWEEP_EVERY_S 1.0
+#define RETENTION_EVERY_S 60.0
 #define CMDLINE_MAX 1024
 
 static const char usage[] =
@@ -47,6 +50,12 @@ static const char usage[] =
 	"      --cmdline GLOB      a rule on the command line (repeatable)\n"
 	"      --max-agents N      agents traced at once; more are refused, counted\n"
 	"                          (default 256)\n"
+	"      --retention-days D  delete sessions untouched for D days (at start, then\n"
+	"                          each minute; sessions in use are never touched)\n"
+	"      --retention-bytes N keep the node's sessions under N bytes, oldest deleted\n"
+	"                          first\n"
+	"      --metrics-listen HOST:PORT  serve the daemon's health to Prometheus at\n"
+	"                          /metrics (port 0: any, printed)\n"
 	"      --raw FILE          every traced record as JSON lines (mode 0600)\n"
 	"      --capture-payloads  keep payload text (off by default)\n"
 	"      --ring-size BYTES   ring buffer size, a power of two (default 16 MiB)\n"
@@ -58,7 +67,7 @@ static const char usage[] =
 	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).\n";
 
 enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
-       OPT_RING, OPT_NO_CUDA, OPT_HELP };
+       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_HELP };
 
 struct daemon {
 	struct xpc_opts opts;
@@ -69,6 +78,10 @@ struct daemon {
 	struct xpd_rules flag_rules;	/* from --exe/--cmdline: kept across reloads */
 	struct xpd_rules rules;		/* flag rules + the file's */
 	struct xpd_agents *agents;
+	struct xpd_retention retention;
+	const char *metrics_listen;
+	struct xpd_metrics *metrics;
+	uint64_t sessions_deleted;	/* by retention */
 	char node_dir[PATH_MAX];
 	uint64_t execs_seen;		/* exec records of untraced processes */
 	int err;
@@ -96,6 +109,7 @@ static void signals(void)
 	sigaction(SIGINT, &stop, NULL);
 	sigaction(SIGTERM, &stop, NULL);
 	sigaction(SIGHUP, &hup, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up is not our end */
 }
 
 static int usage_error(const char *fmt, const char *arg)
@@ -144,6 +158,19 @@ static int parse_option(struct daemon *d, int key, const char *arg)
 	case OPT_RAW:
 		d->ao.raw_path = arg;
 		return 0;
+	case OPT_METRICS:
+		d->metrics_listen = arg;
+		return 0;
+	case OPT_RET_DAYS:
+		if (parse_count(arg, 1, 36500, &v))
+			return usage_error("invalid --retention-days (1..36500): %s", arg);
+		d->retention.max_age_s = v * 86400.0;
+		return 0;
+	case OPT_RET_BYTES:
+		if (parse_count(arg, 1, ULONG_MAX - 1, &v))
+			return usage_error("invalid --retention-bytes: %s", arg);
+		d->retention.max_bytes = v;
+		return 0;
 	case OPT_PAYLOADS:
 		d->opts.capture_payloads = d->ao.capture_payloads = true;
 		return 0;
@@ -179,6 +206,9 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "cmdline", required_argument, NULL, OPT_CMDLINE },
 		{ "max-agents", required_argument, NULL, OPT_MAX_AGENTS },
 		{ "raw", required_argument, NULL, OPT_RAW },
+		{ "retention-days", required_argument, NULL, OPT_RET_DAYS },
+		{ "metrics-listen", required_argument, NULL, OPT_METRICS },
+		{ "retention-bytes", required_argument, NULL, OPT_RET_BYTES },
 		{ "capture-payloads", no_argument, NULL, OPT_PAYLOADS },
 		{ "ring-size", required_argument, NULL, OPT_RING },
 		{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
@@ -356,9 +386,67 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static void metric(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
+{
+	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s %s\nxperf_daemon_%s %llu\n",
+		name, help, name, type, name, (unsigned long long)v);
+}
+
+/* Per record type, the types seen so far only. */
+static void per_type(FILE *f, const char *name, const char *help, const uint64_t *v)
+{
+	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s counter\n", name, help,
+		name);
+	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
+		if (v[t])
+			fprintf(f, "xperf_daemon_%s{type=\"%s\"} %llu\n", name, xpc_type_name(t),
+				(unsigned long long)v[t]);
+}
+
+/* The daemon's health as Prometheus text: every counter only goes up. */
+static void publish(struct daemon *d, struct xpc *c)
+{
+	const struct xpd_counters *n = xpd_agents_counters(d->agents);
+	struct xpc_counts k;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!d->metrics || xpc_counts(c, &k) || !(f = open_memstream(&text, &len)))
+		return;
+	metric(f, "agents_traced_total", "counter", "Agents (process trees) traced.",
+	       n->agents_traced);
+	metric(f, "agents_active", "gauge", "Agents traced now.", n->agents_active);
+	metric(f, "agents_refused_total", "counter", "Agents refused: --max-agents reached.",
+	       n->agents_refused);
+	metric(f, "agents_missed_total", "counter", "Agents gone before they could be traced.",
+	       n->agents_missed);
+	metric(f, "sessions_ended_total", "counter", "Sessions written and closed.",
+	       n->sessions_ended);
+	metric(f, "sessions_deleted_total", "counter", "Sessions deleted by retention.",
+	       d->sessions_deleted);
+	metric(f, "execs_seen_total", "counter", "Exec events of untraced processes matched.",
+	       d->execs_seen);
+	per_type(f, "records_total", "Records read from the ring.", k.records);
+	per_type(f, "records_lost_total", "Records lost in the kernel (ring full).", k.drops);
+	metric(f, "records_malformed_total", "counter", "Records of a wrong size.", k.malformed);
+	fclose(f);
+	xpd_metrics_publish(d->metrics, text, len);
+	free(text);
+}
+
+static void retention(struct daemon *d)
+{
+	unsigned int n = xpd_retention_sweep(d->node_dir, &d->retention);
+
+	d->sessions_deleted += n;
+	if (n && !d->ao.quiet)
+		fprintf(stderr, "xperf-bpf daemon: retention: %u sessions deleted\n", n);
+}
+
 static int run_loop(struct daemon *d, struct xpc *c)
 {
-	double next_sweep = now_s() + SWEEP_EVERY_S;
+	double next_sweep = now_s() + SWEEP_EVERY_S, next_retention = now_s() + RETENTION_EVERY_S;
 	int n = 0;
 
 	while (!stop_signal && !d->err) {
@@ -372,7 +460,12 @@ static int run_loop(struct daemon *d, struct xpc *c)
 			break;
 		if (now_s() >= next_sweep) {
 			xpd_agents_sweep(d->agents);
+			publish(d, c);
 			next_sweep = now_s() + SWEEP_EVERY_S;
+		}
+		if (now_s() >= next_retention) {
+			retention(d);
+			next_retention = now_s() + RETENTION_EVERY_S;
 		}
 	}
 	if (n >= 0 && !d->err)
@@ -384,7 +477,7 @@ static int run_loop(struct daemon *d, struct xpc *c)
 	return d->err ? XP_EXIT_FAIL : XP_EXIT_OK;
 }
 
-static void report(struct xpc *c, const struct xpd_counters *n, uint64_t execs_seen)
+static void report(struct xpc *c, const struct xpd_counters *n, const struct daemon *d)
 {
 	struct xpc_counts k;
 	uint64_t total = 0;
@@ -394,10 +487,11 @@ static void report(struct xpc *c, const struct xpd_counters *n, uint64_t execs_s
 	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
 		total += k.records[t];
 	fprintf(stderr, "xperf-bpf daemon: %llu agents traced, %llu refused, %llu missed; "
-			"%llu records (%llu execs seen), %llu lost\n",
+			"%llu records (%llu execs seen), %llu lost; %llu sessions deleted\n",
 		(unsigned long long)n->agents_traced, (unsigned long long)n->agents_refused,
 		(unsigned long long)n->agents_missed, (unsigned long long)total,
-		(unsigned long long)execs_seen, (unsigned long long)xpc_counts_dropped(&k));
+		(unsigned long long)d->execs_seen, (unsigned long long)xpc_counts_dropped(&k),
+		(unsigned long long)d->sessions_deleted);
 }
 
 static const char *node_name(const char *flag, char *buf, size_t len)
@@ -453,7 +547,13 @@ int xpb_daemon_main(int argc, char **argv)
 		code = XP_EXIT_FAIL;
 		goto out;
 	}
+	if (d->metrics_listen && !(d->metrics = xpd_metrics_start(d->metrics_listen))) {
+		code = XP_EXIT_USAGE;
+		goto out;
+	}
+	retention(d);
 	scan_running(d);
+	publish(d, c);
 	if (!d->ao.quiet)
 		fprintf(stderr, "xperf-bpf daemon: ready: %u rules, sessions in %s\n", d->rules.n,
 			d->node_dir);
@@ -466,8 +566,9 @@ out:
 
 		if (xpd_agents_free(d->agents))
 			code = XP_EXIT_FAIL;
-		report(c, &n, d->execs_seen);
+		report(c, &n, d);
 	}
+	xpd_metrics_stop(d->metrics);
 	xpc_close(c);
 	free(d);
 	return code;

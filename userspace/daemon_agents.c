@@ -259,6 +259,8 @@ static int leave(struct xpd_agents *a, __u32 tgid)
 	free(m);
 	if (--ag->live)
 		return 0;
+	/* Its exit record may come before the kernel shows it a zombie in /proc. */
+	ag->run.exited = true;
 	unlink_agent(a, ag);
 	return session_end(a, ag);
 }
