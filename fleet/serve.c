@@ -36,6 +36,7 @@ struct state {
 	size_t len;
 	struct fleet_ledger ledger; /* scanner thread only */
 	const char *ledger_path;
+	const struct xa_prices *prices; /* NULL: the shipped table */
 };
 
 /*
@@ -126,6 +127,7 @@ static void rescan(struct state *st, const char *dir)
 		return;
 	}
 	a.keep_sessions = 1;
+	a.prices = st->prices;
 	rc = fleet_collect(dir, &a, NULL);
 	a.scan_failed = rc != 0;
 	keep_counting(st, &a);
@@ -176,9 +178,11 @@ static void load_ledger(struct state *st)
 			st->ledger_path, st->ledger.nsessions);
 }
 
-int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state)
+int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state,
+		const struct xa_prices *prices)
 {
-	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER, .ledger_path = state };
+	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER, .ledger_path = state,
+			    .prices = prices };
 	struct addrinfo *ai = xp_listen_addr(listen);
 	const union MHD_DaemonInfo *info;
 	struct MHD_Daemon *d;
