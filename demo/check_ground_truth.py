@@ -5,6 +5,7 @@ ground truth the mock provider (and, when given, the sample agent) logged.
 
   check_ground_truth.py --traces SESSION_DIR --mock MOCK.jsonl [--agent AGENT.jsonl]
                         [--tier plaintext|ciphertext|auto] [--tol-ms 5] [--tiers-ms 2]
+                        [--decode-tol-ms T]
 
 Exchanges pair with the mock's requests in order. The mock logs each write's
 start and return (the bytes left in between). Checked (plaintext tier): the
@@ -172,6 +173,9 @@ def main():
     ap.add_argument("--tier", default="plaintext",
                     help="plaintext, ciphertext, or auto: each turn's own data_quality.tier")
     ap.add_argument("--tol-ms", type=float, default=5.0)
+    ap.add_argument("--decode-tol-ms", type=float,
+                    help="decode (first token to last byte), default --tol-ms: the last read "
+                         "waits for a CPU on a loaded machine")
     ap.add_argument("--tiers-ms", type=float,
                     help="also require the ciphertext tier to agree within this many ms")
     a = ap.parse_args()
@@ -186,7 +190,7 @@ def main():
     else:
         check(tiers == [a.tier], "tier %s in every turn" % a.tier)
     for i, ((span, kids, tier), m) in enumerate(zip(ex, mock), 1):
-        check_exchange(i, span, kids, m, tier, a.tol_ms)
+        check_exchange(i, span, kids, m, tier, a.tol_ms, a.decode_tol_ms)
         if a.tiers_ms is not None:
             check_tiers(i, span, a.tiers_ms)
     if a.agent:
