@@ -11,7 +11,7 @@
 #     plaintext where BoringSSL is located), timings within 5 ms
 #   curl --http2 against node's http2 server: HTTP/2 in the plaintext tier
 #   h2_head: curl --http2 against clients/h2_head_server.py (HEADERS at once, the first
-#     token 300 ms later; fresh and keep-alive connections), both tiers: TTFT within
+#     token 300 ms later, or both together; fresh and keep-alive), both tiers: TTFT within
 #     5 ms (plaintext) / 10 ms (ciphertext) of the server's write of the first token
 #   attach to a running agent, detach while it still runs: the turns so far, the last
 #     one marked incomplete
@@ -143,31 +143,33 @@ validate "$d/out/h2"
 }
 
 # HTTP/2 with the response HEADERS frame at once and the first token (DATA) 300 ms later
-# (clients/h2_head_server.py, python3-h2, blocking writes): curl --http2 twice, each run
-# a fresh connection and a keep-alive request after it, traced with and without
-# plaintext. First token within 5 ms (plaintext) / 10 ms (ciphertext) of the server's
-# write of it: the ciphertext tier does not take the head record for it.
+# (clients/h2_head_server.py, python3-h2, blocking writes), then both in one write 300 ms
+# after the request ("together"): curl --http2 twice, each run a fresh connection and a
+# keep-alive request after it, traced with and without plaintext. First token within
+# 5 ms (plaintext) / 10 ms (ciphertext) of the server's write of it: the ciphertext tier
+# does not take a head record sent alone for it.
 case_h2_head() {
 	local d=$tmp/h2_head tol
 	mkdir -p "$d"
 	python3 "$demo/mock_provider.py" --dir "$d" --scenario simple & # for its certificates
 	mock=$!
 	for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
-	for tier in plaintext ciphertext; do
+	for run in head-plaintext head-ciphertext together-plaintext together-ciphertext; do
+		local tier=${run#*-} name=h2-$run
 		rm -f "$d/h2.jsonl" "$d/h2port"
-		/usr/bin/python3 "$demo/clients/h2_head_server.py" "$d" &
+		/usr/bin/python3 "$demo/clients/h2_head_server.py" "$d" ${run%%-*} &
 		local h2=$!
 		for _ in $(seq 200); do [ -f "$d/h2port" ] && break; sleep 0.05; done
 		local c="/bin/bash $demo/clients/curl_h2_client.sh $(cat "$d/h2port") $d/ca.pem"
 		[ $tier = plaintext ] && tol=5 || tol=10
-		XPERF_SESSION_ID=h2-head-$tier "$bpf" record --quiet -o "$d/out" \
+		XPERF_SESSION_ID=$name "$bpf" record --quiet -o "$d/out" \
 			$([ $tier = ciphertext ] && echo --no-plaintext) -- /bin/bash -c "$c && $c" ||
-			fail "h2-head-$tier: record failed"
-		echo "== curl --http2, head 300 ms before the first token: $tier"
-		python3 "$demo/check_ground_truth.py" --traces "$d/out/h2-head-$tier" \
-			--mock "$d/h2.jsonl" --tier $tier --tol-ms $tol || fail "h2-head-$tier: ground truth"
+			fail "$name: record failed"
+		echo "== curl --http2, $run (head: 300 ms before the first token; together: with it)"
+		python3 "$demo/check_ground_truth.py" --traces "$d/out/$name" \
+			--mock "$d/h2.jsonl" --tier $tier --tol-ms $tol || fail "$name: ground truth"
 		kill "$h2"
-		validate "$d/out/h2-head-$tier"
+		validate "$d/out/$name"
 	done
 	stop_mock
 }

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""h2_head_server.py DIR - an HTTP/2 mock LLM provider (Debian's python3-h2, sans-IO,
-one blocking write per frame batch) that sends each answer's response HEADERS frame at
-once and its first token (DATA) 300 ms later, then 5 more tokens 10 ms apart: the case
-where the ciphertext tier must not take the head for the first token (assemble/cipher.h).
+"""h2_head_server.py DIR [together] - an HTTP/2 mock LLM provider (Debian's python3-h2,
+sans-IO, one blocking write per frame batch) that sends each answer's response HEADERS
+frame at once and its first token (DATA) 300 ms later, then 5 more tokens 10 ms apart:
+the case where the ciphertext tier must not take the head for the first token
+(assemble/cipher.h); with "together", HEADERS and the first token in one write 300 ms
+after the request.
 TLS with DIR/leaf.pem + DIR/leaf.key (made by mock_provider.py), ALPN h2. Writes
 DIR/h2port once listening and logs, on CLOCK_MONOTONIC, the same JSON lines as
 mock_provider.py (request_received, head_sent, first_byte_sent, token_sent, end; each
@@ -23,6 +25,7 @@ import h2.connection
 import h2.events
 
 HEAD_FIRST_S, GAP_S, TOKENS = 0.3, 0.01, 6
+TOGETHER = sys.argv[2:] == ["together"]
 ids = itertools.count(1)
 lock = threading.Lock()
 
@@ -76,10 +79,13 @@ def serve(sock, log):
 
 def answer(conn, sid, rid, flush, log):
     log("request_received", rid, t_ns=time.monotonic_ns(), path="/v1/messages")
-    conn.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
-    t, done = flush()
-    log("head_sent", rid, t_ns=t, t_done_ns=done)
+    if not TOGETHER:
+        conn.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
+        t, done = flush()
+        log("head_sent", rid, t_ns=t, t_done_ns=done)
     time.sleep(HEAD_FIRST_S)
+    if TOGETHER:
+        conn.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
     for i in range(TOKENS):
         if i:
             time.sleep(GAP_S)
