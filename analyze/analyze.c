@@ -103,6 +103,7 @@ void xa_turn_free(struct xa_turn *t)
 	free(t->segs);
 	free(t->seg_stage);
 	free(t->seg_waste);
+	free(t->seg_tool);
 	free(t->tok_ns);
 	free(t->calls);
 	free(t);

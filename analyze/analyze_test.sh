@@ -25,11 +25,14 @@ PY
 printf '<!DOCTYPE html>\n<html><body><div><img src="https://example.com/x.png"/></body></html>\n' \
 	>"$bad/ext.html"
 printf '%081d\n' 0 >"$bad/wide.txt"
+printf '<!DOCTYPE html>\n<html><body><a href="gone.turn_001.html">1</a></body></html>\n' \
+	>"$bad/dangling.html"
 if python3 analyze/check_reports.py "$bad" analyze/report.schema.json >"$bad/log"; then
 	echo "FAIL: check_reports accepted broken reports"; exit 1
 fi
 for want in "share.json: l1/0/share" "ext.html: external reference" "ext.html: unbalanced" \
+	"dangling.html: external reference href=gone" \
 	"wide.txt: line 1 is 81 columns" "saved.json: compute.supply.tool_io_blocked: savings"; do
 	grep -q "$want" "$bad/log" || { echo "FAIL: checker missed '$want'"; cat "$bad/log"; exit 1; }
 done
-echo "checker self-test: 5 defects caught"
+echo "checker self-test: 6 defects caught"

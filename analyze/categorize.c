@@ -52,12 +52,6 @@ static void charge(struct xa_turn *t, const struct xa_span *s, enum xp_domain d,
 		add_vars(&t->l3[i], s);
 }
 
-static int is_supply_stage(const struct xa_span *s)
-{
-	return (s->stage && s->stage->supply) ||
-	       (s->domain != XP_DOMAIN_COMPUTE && strstr(s->stage_name, "wait"));
-}
-
 static int succeeded(const struct xa_span *s)
 {
 	if (s->waste_l3 || s->finish_length)
@@ -102,7 +96,7 @@ static void split(struct xa_turn *t, const struct xa_span *s, const double *turn
 		charge(t, s, l2->domain, XP_CAT_WASTE, s->waste_l3, e);
 		return;
 	}
-	if (is_supply_stage(s)) {
+	if (xp_supply_stage(s->stage, s->stage_name, s->domain)) {
 		supply = e;
 	} else if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched && dur) {
 		uint64_t on = s->on_cpu < dur ? s->on_cpu : dur;
@@ -172,6 +166,16 @@ static int token_arrivals(const struct xa_trace *tr, struct xa_turn *t)
 	return 0;
 }
 
+/* "tool NAME (pid N)": the tool process whose span (span or its nearest ancestor) holds a segment. */
+static void tool_track(const struct xa_trace *tr, int span, char *out, size_t len)
+{
+	while (span >= 0 && !tr->spans[span].tool[0])
+		span = tr->spans[span].parent;
+	if (span >= 0)
+		snprintf(out, len, "tool %s (pid %lld)", tr->spans[span].tool,
+			 (long long)tr->spans[span].tid);
+}
+
 static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_category *cat)
 {
 	const struct xp_stage *un = xp_stage_find(xp_rules.uncovered_stage);
@@ -179,7 +183,8 @@ static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_
 	t->segs = calloc(tr->nsegs + 1, sizeof(*t->segs));
 	t->seg_stage = calloc(tr->nsegs + 1, sizeof(*t->seg_stage));
 	t->seg_waste = calloc(tr->nsegs + 1, sizeof(*t->seg_waste));
-	if (!t->segs || !t->seg_stage || !t->seg_waste || token_arrivals(tr, t))
+	t->seg_tool = calloc(tr->nsegs + 1, sizeof(*t->seg_tool));
+	if (!t->segs || !t->seg_stage || !t->seg_waste || !t->seg_tool || token_arrivals(tr, t))
 		return -1;
 	for (size_t k = 0; k < tr->nsegs; k++) {
 		const struct xa_seg *g = &tr->segs[k];
@@ -191,6 +196,7 @@ static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_
 		snprintf(t->seg_stage[k], sizeof(t->seg_stage[k]), "%s",
 			 s ? s->stage_name : xp_rules.uncovered_stage);
 		t->seg_waste[k] = s ? s->waste_l3 : NULL;
+		tool_track(tr, g->span, t->seg_tool[k], sizeof(t->seg_tool[k]));
 	}
 	t->nsegs = tr->nsegs;
 	return 0;

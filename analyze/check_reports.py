@@ -3,7 +3,8 @@
 #   *.json  against the report schema (JSON Schema 2020-12, python3-jsonschema), plus
 #           the invariant that a turn's L1 ns sum to its wall time;
 #   *.html  parsed with html.parser: every tag closed in order, no script, no external
-#           reference (no src/href/url() that is not a #fragment or data:);
+#           reference (no src/href/url() that is not a #fragment, except a link <a href>
+#           to a page of the same report beside it: a plain file name that exists in DIR);
 #   *.txt   every line at most 80 columns, printable ASCII only.
 # Savings (analyze/README.md): every fired point's savings.ns + at_threshold_ns equals the
 # ns charged to it, a waste count (threshold 0) saves all of it, the ranked list holds
@@ -22,15 +23,21 @@ VOID = {"meta", "br", "img", "hr", "input", "link", "area", "base", "col", "sour
 
 
 class Strict(html.parser.HTMLParser):
-    def __init__(self):
+    def __init__(self, folder):
         super().__init__(convert_charrefs=True)
-        self.stack, self.errors = [], []
+        self.stack, self.errors, self.folder = [], [], folder
+
+    def sibling(self, tag, k, v):
+        """A link to a page beside this one (a session report's turn pages and back)."""
+        return tag == "a" and k == "href" and re.fullmatch(r"[A-Za-z0-9._~-]+\.html", v) and \
+            os.path.isfile(os.path.join(self.folder, v))
 
     def handle_starttag(self, tag, attrs):
         if tag == "script":
             self.errors.append("script element")
         for k, v in attrs:
-            if k in ("src", "href", "xlink:href", "action") and v and not v.startswith("#"):
+            if k in ("src", "href", "xlink:href", "action") and v and not v.startswith("#") \
+                    and not self.sibling(tag, k, v):
                 self.errors.append("external reference %s=%s" % (k, v))
             if k == "style" and v and "url(" in v:
                 self.errors.append("url() in style")
@@ -97,7 +104,7 @@ def check_json(path, validator):
 def check_html(path):
     with open(path, encoding="utf-8") as f:
         text = f.read()
-    p = Strict()
+    p = Strict(os.path.dirname(path))
     p.feed(text)
     p.close()
     errs = list(p.errors)

@@ -53,7 +53,7 @@ static int ttft_percentiles(const struct xa_session *s, struct xa_live *out)
 
 int xa_session_live(const struct xa_session *s, struct xa_live *out)
 {
-	const struct xa_view v = { s->total, s, &s->opt };
+	const struct xa_view v = { s->total, s, &s->opt, NULL, NULL };
 	size_t top;
 
 	memset(out, 0, sizeof(*out));

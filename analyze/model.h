@@ -56,6 +56,8 @@ struct xa_span {
 	uint32_t attr_have;      /* bit i: attr[i] present */
 	int finish_length;       /* finish reason length/max_tokens */
 	char model[64];          /* gen_ai.response.model, else gen_ai.request.model */
+	char tool[48];           /* tool.name, "" when none */
+	int64_t tid;             /* 0: not known */
 	uint64_t *tok_times;     /* xperf.token_times_ns, owned */
 	size_t ntok;
 	int synthetic;           /* carved by normalize.c (ttft, streaming_gap) */
@@ -164,6 +166,7 @@ struct xa_turn {
 	size_t nsegs;
 	char (*seg_stage)[48];    /* stage label per segment */
 	const char **seg_waste;   /* per segment: the L3 id of the waste mark covering it, or NULL */
+	char (*seg_tool)[64];     /* per segment: "tool NAME (pid N)" when a tool's span holds it */
 	uint64_t *tok_ns;         /* token arrivals of its LLM calls, sorted (the HTML timeline) */
 	size_t ntok;
 	struct xa_usage use, waste; /* tokens and cost of its LLM calls; of the wasted ones */

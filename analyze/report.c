@@ -5,11 +5,7 @@
  */
 #include "analyze/report.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-
-#include "lib/atomic_file.h"
 
 const char *xa_state_name(enum xa_state s)
 {
@@ -94,7 +90,7 @@ const struct xa_prices *xa_view_prices(const struct xa_view *v)
 	return v->o->prices ? v->o->prices : xa_prices_default();
 }
 
-static int render(const struct xa_view *v, FILE *out)
+int xa_render_view(const struct xa_view *v, FILE *out)
 {
 	int rc;
 
@@ -108,40 +104,21 @@ static int render(const struct xa_view *v, FILE *out)
 
 int xa_render_turn(const struct xa_turn *t, const struct xa_options *o, FILE *out)
 {
-	const struct xa_view v = { t, NULL, o };
+	const struct xa_view v = { t, NULL, o, NULL, NULL };
 
-	return render(&v, out);
+	return xa_render_view(&v, out);
 }
 
 int xa_render_session(const struct xa_session *s, const struct xa_options *o, FILE *out)
 {
-	const struct xa_view v = { s->total, s, o };
+	const struct xa_view v = { s->total, s, o, NULL, NULL };
 
-	return render(&v, out);
-}
-
-int xa_render_to_path(const struct xa_turn *t, const struct xa_session *s,
-		      const struct xa_options *o, const char *path)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-	int rc;
-
-	if (!mem)
-		return -ENOMEM;
-	rc = t ? xa_render_turn(t, o, mem) : xa_render_session(s, o, mem);
-	if (fclose(mem) || rc)
-		rc = -ENOMEM;
-	else
-		rc = xp_write_file_atomic(path, buf, len);
-	free(buf);
-	return rc;
+	return xa_render_view(&v, out);
 }
 
 void xa_session_summary(const struct xa_session *s, struct xa_summary *out)
 {
-	const struct xa_view v = { s->total, s, &s->opt };
+	const struct xa_view v = { s->total, s, &s->opt, NULL, NULL };
 	size_t idx[3];
 	size_t n = xa_top_points(&v, idx, 3);
 

@@ -15,6 +15,11 @@ struct xa_view {
 	const struct xa_turn *t;
 	const struct xa_session *s;
 	const struct xa_options *o;
+	/* HTML with turn pages (report_pages.c): the session report's file name, linked
+	 * from each turn page; on the session page, paged[k] is set when the k-th drawn
+	 * turn has its page. NULL: one page, bars link to the turns table. */
+	const char *report;
+	const unsigned char *paged;
 };
 
 const char *xa_state_name(enum xa_state s); /* "fired", "below", ... */
@@ -33,6 +38,18 @@ size_t xa_savings_ranked(const struct xa_view *v, size_t *idx);
 
 /* The price table a report was priced with. */
 const struct xa_prices *xa_view_prices(const struct xa_view *v);
+
+/* Render v in its format to out (report.c); 0 or -1 on a write error. */
+int xa_render_view(const struct xa_view *v, FILE *out);
+
+/* The session page draws XA_HTML_BARS turns at most, evenly sampled: the k-th of n drawn
+ * is row xa_html_drawn(s, k, n) (report_html.c). */
+#define XA_HTML_BARS 200
+size_t xa_html_bars(const struct xa_session *s);
+size_t xa_html_drawn(const struct xa_session *s, size_t k, size_t n);
+/* The file name of turn idx's page next to the session report named `report`:
+ * "<report without .html>.turn_NNN.html". */
+void xa_html_page_name(const char *report, int64_t idx, char *buf, size_t len);
 
 int xa_report_json(const struct xa_view *v, FILE *out);
 int xa_report_text(const struct xa_view *v, FILE *out);

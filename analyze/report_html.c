@@ -3,10 +3,11 @@
  * report_html.c - one self-contained HTML file: inline CSS and inline SVG,
  * no scripts and no external references, every text escaped. It shows the
  * L1 split; a session's turns on a time axis (gaps included, at most
- * MAX_BARS turns, evenly sampled), each linking to its row; the drill-down
+ * XA_HTML_BARS turns, evenly sampled), each linking to its turn's page
+ * (report_pages.c) or, on a page written alone, to its row; the drill-down
  * tree (fired points open, with evidence, suggestion and L4 causes); a
- * turn's timeline on labelled domain lanes with its waste marks and token
- * arrivals. SVGs
+ * turn's timeline on labelled lanes (domains, tool processes) with its waste
+ * marks and token arrivals. SVGs
  * scale with the window (viewBox, width 100%).
  */
 #include "analyze/report.h"
@@ -15,8 +16,6 @@
 
 #include "lib/html.h"
 #include "lib/plural.h"
-
-#define MAX_BARS 200
 
 static const char *const cat_color[XP_CAT_COUNT] = { "#4e79a7", "#f28e2b", "#e15759", "#59a14f" };
 
@@ -79,10 +78,40 @@ static void legend(FILE *out, const struct xa_turn *t)
 	fputs("</div>", out);
 }
 
-/* The turns drawn on the session page: all of them, or MAX_BARS evenly sampled. */
-static size_t drawn(const struct xa_session *s, size_t k, size_t n)
+size_t xa_html_bars(const struct xa_session *s)
+{
+	return s->turns < XA_HTML_BARS ? s->turns : XA_HTML_BARS;
+}
+
+size_t xa_html_drawn(const struct xa_session *s, size_t k, size_t n)
 {
 	return k * s->turns / n;
+}
+
+/* A file name as a relative URL: every byte but [A-Za-z0-9._~-] percent-encoded. */
+static void url_escape(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		if (strchr("._~-", *s) || (*s >= '0' && *s <= '9') || ((*s | 32) >= 'a' &&
+									(*s | 32) <= 'z'))
+			fputc(*s, out);
+		else
+			fprintf(out, "%%%02X", (unsigned char)*s);
+}
+
+/* Where the k-th drawn turn links: its page when it has one, else its row. */
+static void turn_href(const struct xa_view *v, size_t k, int64_t idx, FILE *out)
+{
+	char name[512];
+
+	fputs("href=\"", out);
+	if (v->paged && v->paged[k]) {
+		xa_html_page_name(v->report, idx, name, sizeof(name));
+		url_escape(out, name);
+	} else {
+		fprintf(out, "#turn-%lld", (long long)idx);
+	}
+	fputc('"', out);
 }
 
 /* x of stamp t on the session axis: [t0, t1] over [60, 980] of a 1000-wide view box. */
@@ -93,12 +122,13 @@ static double axis_x(uint64_t t, uint64_t t0, uint64_t t1)
 
 /*
  * The session on a time axis: each turn a bar at its start, as long as it lasted,
- * stacked by category, linking to its row in the turns table; the gaps between
+ * stacked by category, linking to its page (or its row); the gaps between
  * turns (the agent idle or waiting for its user) drawn as such; ticks in seconds.
  */
-static void session_axis(const struct xa_session *s, FILE *out)
+static void session_axis(const struct xa_view *v, FILE *out)
 {
-	size_t n = s->turns < MAX_BARS ? s->turns : MAX_BARS;
+	const struct xa_session *s = v->s;
+	size_t n = xa_html_bars(s);
 	uint64_t t0 = UINT64_MAX, t1 = 0, prev_end = 0;
 	struct xa_row r;
 
@@ -118,7 +148,7 @@ static void session_axis(const struct xa_session *s, FILE *out)
 			axis_x(t, t0, t1), axis_x(t, t0, t1), axis_x(t, t0, t1), (t - t0) / 1e9);
 	}
 	fputs("<text x=\"0\" y=\"32\" font-size=\"11\" fill=\"#5a6272\">turns</text>", out);
-	for (size_t k = 0; k < n && !xa_session_row(s, drawn(s, k, n), &r); k++) {
+	for (size_t k = 0; k < n && !xa_session_row(s, xa_html_drawn(s, k, n), &r); k++) {
 		double x = axis_x(r.start, t0, t1), w = axis_x(r.start + r.wall, t0, t1) - x;
 
 		if (k && n == s->turns && r.start > prev_end)
@@ -126,9 +156,11 @@ static void session_axis(const struct xa_session *s, FILE *out)
 				     "height=\"8\"><title>gap %.3f ms</title></rect>",
 				axis_x(prev_end, t0, t1), x - axis_x(prev_end, t0, t1),
 				(r.start - prev_end) / 1e6);
-		fprintf(out, "<a href=\"#turn-%lld\"><g class=\"turn\" data-turn=\"%lld\" "
+		fputs("<a ", out);
+		turn_href(v, k, r.turn_index, out);
+		fprintf(out, "><g class=\"turn\" data-turn=\"%lld\" "
 			     "data-start-ns=\"%llu\" data-wall-ns=\"%llu\"><title>turn %lld: %.3f ms"
-			     "</title>", (long long)r.turn_index, (long long)r.turn_index,
+			     "</title>", (long long)r.turn_index,
 			(unsigned long long)(r.start - t0), (unsigned long long)r.wall,
 			(long long)r.turn_index, r.wall / 1e6);
 		stacked(out, r.cat_ns, r.wall, x, 12, w > 0.5 ? w : 0.5, 32);
@@ -136,25 +168,27 @@ static void session_axis(const struct xa_session *s, FILE *out)
 		prev_end = r.start + r.wall;
 	}
 	fputs("</svg>", out);
-	if (s->turns > MAX_BARS)
+	if (s->turns > XA_HTML_BARS)
 		fprintf(out, "<p class=\"ev\">%zu of %u turns drawn, evenly sampled.</p>", n,
 			s->turns);
 	fputs("</div>", out);
 }
 
-/* Every drawn turn as a row the axis links to. */
-static void turn_rows(const struct xa_session *s, FILE *out)
+/* Every drawn turn as a row the axis links to; its number links to its page. */
+static void turn_rows(const struct xa_view *v, FILE *out)
 {
-	size_t n = s->turns < MAX_BARS ? s->turns : MAX_BARS;
+	const struct xa_session *s = v->s;
+	size_t n = xa_html_bars(s);
 	struct xa_row r;
 
 	fputs("<h2>Turns</h2><div class=\"card\"><table><tr><th>turn</th><th class=\"num\">"
 	      "wall (ms)</th><th class=\"num\">TTFT (ms)</th><th>by category</th><th>top point"
 	      "</th></tr>", out);
-	for (size_t k = 0; k < n && !xa_session_row(s, drawn(s, k, n), &r); k++) {
-		fprintf(out, "<tr id=\"turn-%lld\"><td>%lld</td><td class=\"num\">%.3f</td>"
-			     "<td class=\"num\">", (long long)r.turn_index, (long long)r.turn_index,
-			r.wall / 1e6);
+	for (size_t k = 0; k < n && !xa_session_row(s, xa_html_drawn(s, k, n), &r); k++) {
+		fprintf(out, "<tr id=\"turn-%lld\"><td><a ", (long long)r.turn_index);
+		turn_href(v, k, r.turn_index, out);
+		fprintf(out, ">%lld</a></td><td class=\"num\">%.3f</td><td class=\"num\">",
+			(long long)r.turn_index, r.wall / 1e6);
 		if (r.ttft_ms >= 0)
 			fprintf(out, "%.1f", r.ttft_ms);
 		fputs("</td><td><svg viewBox=\"0 0 200 10\" style=\"width:200px\">", out);
@@ -290,52 +324,81 @@ static void drill_tree(const struct xa_view *v, FILE *out)
 	fputs("</ul></div>", out);
 }
 
-/* Waste marks (a segment a waste mark covers, once per run) and token arrivals, on lanes of their own. */
-static void marks_and_tokens(const struct xa_turn *t, double sc, FILE *out)
+#define TOOL_LANES 6 /* tool processes with a lane of their own; the rest share the last */
+
+/* The lane of segment i: its domain's, or its tool process's (lanes 3.., in order of first use). */
+static int lane_of(const struct xa_turn *t, size_t i, char (*tools)[64], int *ntools)
+{
+	int k = 0;
+
+	if (!t->seg_tool[i][0])
+		return t->segs[i].domain;
+	while (k < *ntools && strcmp(tools[k], t->seg_tool[i]))
+		k++;
+	if (k == *ntools && k < TOOL_LANES)
+		snprintf(tools[(*ntools)++], sizeof(tools[0]), "%s", t->seg_tool[i]);
+	return XP_DOMAIN_COUNT + (k < TOOL_LANES ? k : TOOL_LANES - 1);
+}
+
+/* Waste marks (a segment a waste mark covers, once per run) and token arrivals at y. */
+static void marks_and_tokens(const struct xa_turn *t, double sc, int y, FILE *out)
 {
 	for (size_t i = 0; i < t->nsegs; i++) {
 		double x = 100 + (double)(t->segs[i].start - t->start) * sc;
 
 		if (!t->seg_waste[i] || (i && t->seg_waste[i - 1] == t->seg_waste[i]))
 			continue;
-		fprintf(out, "<path class=\"waste-mark\" d=\"M%.2f 84l5 9h-10z\" fill=\"#e15759\">"
-			     "<title>waste: %s</title></path>", x, t->seg_waste[i]);
+		fprintf(out, "<path class=\"waste-mark\" d=\"M%.2f %dl5 9h-10z\" fill=\"#e15759\">"
+			     "<title>waste: %s</title></path>", x, y, t->seg_waste[i]);
 	}
 	for (size_t k = 0; k < t->ntok; k++) {
 		double x = 100 + (double)(t->tok_ns[k] - t->start) * sc;
 
-		fprintf(out, "<line class=\"token\" x1=\"%.2f\" x2=\"%.2f\" y1=\"100\" y2=\"112\" "
-			     "stroke=\"#59a14f\"/>", x, x);
+		fprintf(out, "<line class=\"token\" x1=\"%.2f\" x2=\"%.2f\" y1=\"%d\" y2=\"%d\" "
+			     "stroke=\"#59a14f\"/>", x, x, y + 16, y + 28);
 	}
-	fprintf(out, "<text class=\"lane\" x=\"0\" y=\"93\" font-size=\"11\" fill=\"#5a6272\">"
-		     "waste marks</text><text class=\"lane\" x=\"0\" y=\"110\" font-size=\"11\" "
-		     "fill=\"#5a6272\">tokens (%zu)</text>", t->ntok);
+	fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">"
+		     "waste marks</text><text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" "
+		     "fill=\"#5a6272\">tokens (%zu)</text>", y + 9, y + 26, t->ntok);
 }
 
-/* The turn's segments on labelled domain lanes, its waste marks and token arrivals. */
+/*
+ * The turn's segments on labelled lanes: one per domain, one per tool process
+ * (a tool's time is drawn on its own lane), then its waste marks and token arrivals.
+ */
 static void timeline(const struct xa_turn *t, FILE *out)
 {
 	double sc = t->wall ? 880.0 / (double)t->wall : 0;
+	char tools[TOOL_LANES][64];
+	int ntools = 0, y;
 
+	for (size_t i = 0; i < t->nsegs; i++)
+		lane_of(t, i, tools, &ntools);
+	y = (XP_DOMAIN_COUNT + ntools) * 28;
 	fputs("<h2>Timeline</h2><div class=\"card\">", out);
-	fputs("<svg id=\"timeline\" viewBox=\"0 0 1000 134\" role=\"img\">", out);
-	for (int d = 0; d < XP_DOMAIN_COUNT; d++)
+	fprintf(out, "<svg id=\"timeline\" viewBox=\"0 0 1000 %d\" role=\"img\">", y + 50);
+	for (int d = 0; d < XP_DOMAIN_COUNT + ntools; d++) {
 		fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" "
-			     "fill=\"#5a6272\">%s</text>", d * 28 + 19, xp_domains[d].key);
+			     "fill=\"#5a6272\">", d * 28 + 19);
+		xp_html_escape(out, d < XP_DOMAIN_COUNT ? xp_domains[d].key
+							 : tools[d - XP_DOMAIN_COUNT]);
+		fputs("</text>", out);
+	}
 	for (size_t i = 0; i < t->nsegs; i++) {
 		const struct xa_seg *g = &t->segs[i];
 
 		fprintf(out, "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"20\" fill=\"%s\">"
-			     "<title>", 100 + (double)(g->start - t->start) * sc, g->domain * 28 + 5,
-			(double)(g->end - g->start) * sc, cat_color[g->category]);
+			     "<title>", 100 + (double)(g->start - t->start) * sc,
+			lane_of(t, i, tools, &ntools) * 28 + 5, (double)(g->end - g->start) * sc,
+			cat_color[g->category]);
 		xp_html_escape(out, t->seg_stage[i]);
 		fprintf(out, ": %.3f ms, %s</title></rect>", (g->end - g->start) / 1e6,
 			xp_categories[g->category].name);
 	}
-	marks_and_tokens(t, sc, out);
-	fprintf(out, "<text x=\"100\" y=\"128\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
-		     "<text x=\"980\" y=\"128\" font-size=\"11\" fill=\"#5a6272\" "
-		     "text-anchor=\"end\">%.1f ms</text></svg></div>", t->wall / 1e6);
+	marks_and_tokens(t, sc, y, out);
+	fprintf(out, "<text x=\"100\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
+		     "<text x=\"980\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\" "
+		     "text-anchor=\"end\">%.1f ms</text></svg></div>", y + 46, y + 46, t->wall / 1e6);
 }
 
 /* Fired points ranked by what fixing them saves (analyze/README.md, "Savings"). */
@@ -472,9 +535,14 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 		fprintf(out, "; %.3f ms; tier ", t->wall / 1e6);
 		xp_html_escape(out, t->head.tier);
 		fprintf(out, "; %s</p>", t->head.complete ? "complete" : "incomplete");
+		if (v->report) {
+			fputs("<p><a id=\"up\" href=\"", out);
+			url_escape(out, v->report);
+			fputs("\">&#8592; session report</a></p>", out);
+		}
 	}
 	if (v->s)
-		session_axis(v->s, out);
+		session_axis(v, out);
 	else
 		turn_bar(t, out);
 	drill_tree(v, out);
@@ -482,7 +550,7 @@ int xa_report_html(const struct xa_view *v, FILE *out)
 	tokens_section(v, out);
 	if (v->s) {
 		session_tables(v->s, out);
-		turn_rows(v->s, out);
+		turn_rows(v, out);
 	} else
 		timeline(t, out);
 	notes(v, out);

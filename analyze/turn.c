@@ -101,6 +101,8 @@ static void read_attrs(struct xa_span *s, const cJSON *a)
 
 static int read_span(const struct tt_span *sp, const struct xa_trace *tr, struct xa_span *s)
 {
+	const char *tool;
+
 	memset(s, 0, sizeof(*s));
 	if (sp->start_ns > XA_NS_MAX || sp->end_ns > XA_NS_MAX || sp->start_ns > sp->end_ns ||
 	    sp->start_ns < tr->start || sp->end_ns > tr->end)
@@ -113,7 +115,10 @@ static int read_span(const struct tt_span *sp, const struct xa_trace *tr, struct
 	s->parent = sp->parent_ix;
 	s->depth = sp->depth;
 	s->waste_l3 = sp->waste_l3;
+	s->tid = sp->tid;
 	copy_str(s->stage_name, sizeof(s->stage_name), sp->stage);
+	if ((tool = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sp->attrs, "tool.name"))))
+		copy_str(s->tool, sizeof(s->tool), tool);
 	s->stage = xp_stage_find(sp->stage);
 	if ((sp->sched & TT_SCHED_ALL) == TT_SCHED_ALL && sp->on_cpu_ns <= XA_NS_MAX &&
 	    sp->runq_ns <= XA_NS_MAX && sp->blocked_ns <= XA_NS_MAX) {

@@ -123,10 +123,13 @@ static void skip_head(const struct sconn *s, struct xt_exchange *e)
 	}
 }
 
-static int is_probe(const struct xt_exchange *e)
+/* No model call (cipher.h): a probe by its request, a token count by its answer. */
+static int is_probe(const struct xt_exchange *e, uint64_t answer_bytes)
 {
-	return e->req_bytes <= XT_CIPHER_PROBE_REQ && e->resp_bytes <= XT_CIPHER_PROBE_RESP &&
-	       e->call.n_tokens <= 2;
+	if (e->call.n_tokens > 2)
+		return 0;
+	return (e->req_bytes <= XT_CIPHER_PROBE_REQ && e->resp_bytes <= XT_CIPHER_PROBE_RESP) ||
+	       answer_bytes <= XT_CIPHER_COUNT_RESP;
 }
 
 static void finish(struct xt_cipher *c, struct sconn *s, int cut)
@@ -136,8 +139,12 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	if (!e)
 		return;
 	s->e = NULL;
-	if (!e->resp_start_ns && s->n_skip) /* the "tickets" held the whole answer */
+	uint64_t answer_bytes = e->resp_bytes; /* without the session tickets set aside */
+
+	if (!e->resp_start_ns && s->n_skip) { /* the "tickets" held the whole answer */
 		answer_in_skipped(s, e);
+		answer_bytes = s->skip_bytes;
+	}
 	e->resp_bytes += s->skip_bytes;
 	s->n_skip = 0;
 	s->skip_bytes = 0;
@@ -148,7 +155,7 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	}
 	e->answered = e->resp_start_ns && !cut;
 	e->cipher = 1;
-	e->probe = e->answered && is_probe(e);
+	e->probe = e->answered && is_probe(e, answer_bytes);
 	skip_head(s, e);
 	c->cb(c->ctx, e, s->covered);
 }

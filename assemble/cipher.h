@@ -52,6 +52,20 @@
 #define XT_CIPHER_PROBE_RESP 4096u
 
 /*
+ * Token counting (POST /v1/messages/count_tokens) carries the whole prompt,
+ * as a model call does; its answer gives it away: a number, at most 2
+ * records and XT_CIPHER_COUNT_RESP bytes on the wire (with the mock: 115).
+ * The smallest non-streamed model answer is larger: a status line and
+ * content-length (39 bytes), a message of one word (about 230 bytes of
+ * JSON), the record's 22: about 290. Failure modes: a count answer behind a
+ * large head (a provider's request ids and rate-limit headers over
+ * HTTP/1.1, a fresh HTTP/2 connection's first HPACK literals) is still an
+ * exchange; a model call refused at once with an error of at most that size
+ * is counted as a non-LLM request (the mock's 429 is 226 bytes).
+ */
+#define XT_CIPHER_COUNT_RESP 200u
+
+/*
  * Called with each finished exchange; the callee owns it. covered: the
  * connection's data moved inside SSL calls, so the plaintext tier has it too.
  */

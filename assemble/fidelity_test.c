@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fidelity_test.c - what real agent CLIs do, replayed in both tiers
- * (testdata/fidelity.jsonl, made by gen_fidelity.py): a HEAD probe is counted,
- * not a turn; the tool call the model asked for is matched through a wrapper
+ * (testdata/fidelity.jsonl, made by gen_fidelity.py): a HEAD probe and a
+ * token count are counted, not turns; the tool call the model asked for is matched through a wrapper
  * that re-execs itself before a cut `bash -c` to the process tree that ran
  * it, with the call id, exit code and the agent's tool result; the agent's
  * housekeeping processes are agent_subprocess spans and never waste; a second
@@ -131,12 +131,12 @@ static int subprocess_charged(const cJSON *doc)
 
 static void both_tiers(struct turn *t, int n)
 {
-	CHECK(n == 3); /* two model calls of agent 4100, one of agent 4200; the probe is none */
+	CHECK(n == 3); /* two model calls of agent 4100, one of agent 4200; probe and count none */
 	CHECK(t[0].pid == 4100 && t[1].pid == 4200 && t[2].pid == 4100);
 	CHECK(ttft_ms(t[0].doc) > 299 && ttft_ms(t[0].doc) < 301); /* not the head's 1 ms */
 	CHECK(ttft_ms(t[2].doc) > 199 && ttft_ms(t[2].doc) < 201);
 	CHECK(ttft_ms(t[1].doc) > 299 && ttft_ms(t[1].doc) < 301); /* fresh connection */
-	CHECK(dq_num(t[0].doc, "non_llm_requests") == 1 && dq_num(t[2].doc, "non_llm_requests") == 0);
+	CHECK(dq_num(t[0].doc, "non_llm_requests") == 2 && dq_num(t[2].doc, "non_llm_requests") == 0);
 	for (int i = 0; i < n; i++)
 		CHECK(!subprocess_charged(t[i].doc));
 }

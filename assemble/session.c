@@ -18,6 +18,7 @@
 
 /* A ciphertext exchange is the same as a plaintext one when their answers end this close. */
 #define XT_SHADOW_MATCH_NS 20000000ull
+#define XT_SHADOW_START_NS 1000000ull
 
 /* Bytes of a TLS record header: OpenSSL reads it, then the record's body. */
 #define XT_TLS_HEADER 5
@@ -236,8 +237,17 @@ static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
  */
 static uint64_t end_gap(const struct xt_exchange *a, const struct xt_exchange *b)
 {
-	return a->resp_end_ns > b->resp_end_ns ? a->resp_end_ns - b->resp_end_ns :
-						 b->resp_end_ns - a->resp_end_ns;
+	uint64_t end = a->resp_end_ns > b->resp_end_ns ? a->resp_end_ns - b->resp_end_ns :
+							 b->resp_end_ns - a->resp_end_ns;
+	uint64_t start = a->req_start_ns > b->req_start_ns ? a->req_start_ns - b->req_start_ns :
+							     b->req_start_ns - a->req_start_ns;
+
+	/*
+	 * Or how far apart they started, when that is within XT_SHADOW_START_NS:
+	 * a client that reads an answer's tail in one syscall late (descheduled)
+	 * ends it later on one tier than on the other.
+	 */
+	return start < XT_SHADOW_START_NS && start < end ? start : end;
 }
 
 /* Takes shadow k out of the list; the caller owns it. */

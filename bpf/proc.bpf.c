@@ -26,6 +26,25 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Report new threads too (XP_EV_FORK with XP_FORK_THREAD). */
 const volatile bool fork_threads = true;
+/*
+ * Report the exec of every process, traced or not (XP_EXEC_UNTRACED): the
+ * daemon's discovery (userspace/daemon.c) matches them against its rules.
+ * Only the exec: nothing else of an untraced process reaches the ring.
+ */
+const volatile bool exec_untraced = false;
+
+/*
+ * Names (comm after exec: the file's basename, 15 bytes) that make an
+ * untraced process a traced root right at its exec, before its first
+ * instruction: the daemon's `exe` rules without wildcards. A process that
+ * lives a millisecond is then traced whole, with no userspace round trip.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 256);
+	__type(key, char[XP_COMM_LEN]);
+	__type(value, __u8);
+} discover_comm SEC(".maps");
 
 /* struct xp_exec is 4 KiB: built here, not on the 512-byte stack. */
 struct {
@@ -150,19 +169,28 @@ static int handle_exec(struct task_struct *task, struct linux_binprm *bprm)
 {
 	__u32 zero = 0, off;
 	struct xp_exec *e;
+	bool on = xp_traced() != NULL, discovered = false;
 	__u64 size;
 	long n;
 
-	if (!xp_traced())
+	if (!on && !exec_untraced)
 		return 0;
 	e = bpf_map_lookup_elem(&exec_heap, &zero);
 	if (!e)
 		return 0;
+	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	if (!on && bpf_map_lookup_elem(&discover_comm, e->comm)) {
+		__u32 tgid = BPF_CORE_READ(task, tgid);
+		struct xp_traced root = { .root_tgid = tgid, .start_ns = xp_start_ns(task) };
+
+		discovered = on = !bpf_map_update_elem(&traced, &tgid, &root, BPF_NOEXIST);
+		if (!discovered)
+			xp_count_drop(XP_EV_NONE);
+	}
 	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
 	e->uid = (__u32)bpf_get_current_uid_gid();
 	e->cgroup_id = bpf_get_current_cgroup_id();
-	e->flags = 0;
-	bpf_get_current_comm(e->comm, sizeof(e->comm));
+	e->flags = discovered ? XP_EXEC_DISCOVERED : on ? 0 : XP_EXEC_UNTRACED;
 	/* Read here, race-free: /proc/PID/cgroup may be gone when userspace looks. */
 	if (bpf_probe_read_kernel_str(e->cgroup, sizeof(e->cgroup),
 				      BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, name)) < 0)

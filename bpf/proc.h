@@ -35,6 +35,8 @@ enum xp_exec_flags {
 	XP_EXEC_ARGS_TRUNC = 1,	/* argv longer than XP_ARGS_MAX */
 	XP_EXEC_CWD_TRUNC = 2,	/* cwd deeper than XP_CWD_DEPTH or longer than XP_CWD_MAX */
 	XP_EXEC_CWD_UNREACHABLE = 4, /* walk left the process's root (chroot'd away) */
+	XP_EXEC_UNTRACED = 8,	/* not traced: reported for discovery (exec_untraced) only */
+	XP_EXEC_DISCOVERED = 16, /* traced from this exec on: its comm is in discover_comm */
 };
 
 /*

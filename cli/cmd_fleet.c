@@ -26,10 +26,12 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: xperf fleet report DIR [--format text|json|html] [--prices FILE] [-o OUT]\n"
 		"       xperf fleet serve DIR [--listen HOST:PORT] [--interval S] [--state FILE]\n"
+		"                             [--prices FILE]\n"
 		"DIR holds NODE/SESSION/turn_*.json (or SESSION/turn_*.json: DIR is one node).\n"
 		"report: bottleneck frequency, L1 shares, worst sessions, invalid files\n"
 		"        (text by default; -o writes OUT atomically, mode 0600); tokens and\n"
-		"        cost priced with --prices FILE (analyze/README.md) or the shipped table.\n"
+		"        cost priced with --prices FILE (analyze/README.md) or the shipped table\n"
+		"        (serve too: token and cost counters).\n"
 		"serve:  Prometheus metrics at http://HOST:PORT/metrics, DIR rescanned every\n"
 		"        S seconds (default " DEFAULT_LISTEN ", %d s); stops on SIGTERM.\n"
 		"        Counters never go down: what deleted traces counted is kept in FILE\n"
@@ -212,11 +214,15 @@ int cmd_fleet(int argc, char **argv)
 	if (xp_arg_dir("fleet", a.dir))
 		return XP_EXIT_INVALID;
 	if (!strcmp(a.mode, "serve")) {
+		struct xa_prices *prices = NULL;
 		char state[4096];
 		int rc;
 
+		if (a.prices && xa_prices_load(a.prices, &prices, stderr))
+			return XP_EXIT_INVALID;
 		snprintf(state, sizeof(state), "%s/%s", a.dir, DEFAULT_STATE);
-		rc = fleet_serve(a.dir, a.listen, a.interval, a.state ? a.state : state);
+		rc = fleet_serve(a.dir, a.listen, a.interval, a.state ? a.state : state, prices);
+		xa_prices_free(prices);
 
 		return rc == -2 ? XP_EXIT_USAGE : rc ? XP_EXIT_FAIL : XP_EXIT_OK;
 	}

@@ -2,7 +2,6 @@
 /* run_report.c - end-of-run summary through the analyzer library (analyze.h). */
 #include "cli/run_report.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analyze.h"
@@ -12,28 +11,17 @@ int cmd_run_html(const char *session_dir, const char *path, FILE *err)
 {
 	struct xa_options o;
 	struct xa_session *as = NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	int rc = -1;
+	int rc;
 
 	xa_options_default(&o);
 	o.format = XA_FMT_HTML;
 	if (xa_analyze_session_dir(session_dir, &o, &as, err) != XA_OK)
 		return -1;
-	FILE *mem = open_memstream(&buf, &len);
-
-	if (mem) {
-		rc = xa_render_session(as, &o, mem);
-		if (fclose(mem))
-			rc = -1;
-	}
-	if (rc == 0 && xp_write_file_atomic(path, buf, len)) {
-		fprintf(err, "xperf: %s: cannot write the report\n", path);
-		rc = -1;
-	}
-	free(buf);
+	rc = xa_render_to_path(NULL, as, &o, path);
+	if (rc)
+		fprintf(err, "xperf: %s: cannot write the report: %s\n", path, xp_out_strerror(rc));
 	xa_session_free(as);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 int cmd_run_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t malformed)

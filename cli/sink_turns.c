@@ -158,7 +158,7 @@ static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		xt_session_set_dropped(t->s, xpc_counts_dropped(counts));
 		rc = xt_session_finish(t->s, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
-				       root_exited(t->run->root)) ? -EIO : 0;
+				       t->run->exited || root_exited(t->run->root)) ? -EIO : 0;
 		if (!t->run->quiet)
 			cmd_run_report(stderr, t->s, xpc_counts_dropped(counts), t->malformed);
 	}

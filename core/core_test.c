@@ -87,7 +87,7 @@ static void check_round_trip(struct tt_turn *t)
 	}
 	tt_turn_free(back);
 	unlink(path);
-	rmdir(strcat(dir, "/")); /* best effort */
+	rmdir(dir);
 }
 
 static void check_refusal(void)

@@ -12,7 +12,8 @@ ciphertext where only sockets were). Checked, exactly unless said:
   per exchange: first token (after a response head sent on its own) within 5 ms
     (plaintext) / 10 ms (ciphertext) of the mock's write of it, decode within 50 ms
     (check_ground_truth.py's checks)
-  non_llm_requests = the agent's probes (HEAD /, GET /v1/models): never turns
+  non_llm_requests = the agent's probes (HEAD /, GET /v1/models, POST
+    /v1/messages/count_tokens with the whole prompt): never turns
   plaintext: tool_call spans = the model's tool calls (gen_ai.tool.name, call id,
     the exit code the agent saw), failed_tool_call marks = failing calls; the
     conversation id the agent sent on every exchange

@@ -10,6 +10,9 @@
 #   bun --compile (BoringSSL, no symbols): the tier each turn reports (ciphertext, or
 #     plaintext where BoringSSL is located), timings within 5 ms
 #   curl --http2 against node's http2 server: HTTP/2 in the plaintext tier
+#   h2_head: curl --http2 against clients/h2_head_server.py (HEADERS at once, the first
+#     token 300 ms later, or both together; fresh and keep-alive), both tiers: TTFT within
+#     5 ms (plaintext) / 10 ms (ciphertext) of the server's write of the first token
 #   attach to a running agent, detach while it still runs: the turns so far, the last
 #     one marked incomplete
 #   fidelity: what real agent CLIs do (probes, a response head 300 ms before the first
@@ -19,7 +22,7 @@
 #     checked by check_fidelity.py
 #   agents: two agent processes under one record, each with turns of its own
 # and every TurnTrace file validates (xperf validate). Arguments choose the cases
-# (default: demo attach curl h2 bun fidelity agents; node runs as //demo:e2e_node_test).
+# (default: demo attach curl h2 h2_head bun fidelity agents; node runs as //demo:e2e_node_test).
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
 src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd) # the source tree (for bun)
@@ -65,6 +68,7 @@ python3 "$demo/check_ground_truth.py" --traces "$session" --mock "$tmp/demo/grou
 	--agent "$tmp/demo/ground_truth/agent.jsonl" --tiers-ms 2 || fail "demo: ground truth"
 validate "$session"
 [ -s "$session/report.html" ] || fail "demo: no HTML report"
+[ -s "$session/report.turn_001.html" ] || fail "demo: no page for turn 1 next to the report"
 # The analyzer charges the wait after the 429 to fused.supply.rate_limit, as long
 # as the agent's own wait (its log: 429 answer parsed -> retry sent).
 "$xperf" analyze session "$session" --format json >"$tmp/demo.json" || fail "demo: analyze json"
@@ -136,6 +140,38 @@ echo "== curl --http2"
 python3 "$demo/check_ground_truth.py" --traces "$d/out/h2" --mock "$d/h2.jsonl" --tol-ms 25 ||
 	fail "h2: ground truth"
 validate "$d/out/h2"
+}
+
+# HTTP/2 with the response HEADERS frame at once and the first token (DATA) 300 ms later
+# (clients/h2_head_server.py, python3-h2, blocking writes), then both in one write 300 ms
+# after the request ("together"): curl --http2 twice, each run a fresh connection and a
+# keep-alive request after it, traced with and without plaintext. First token within
+# 5 ms (plaintext) / 10 ms (ciphertext) of the server's write of it: the ciphertext tier
+# does not take a head record sent alone for it.
+case_h2_head() {
+	local d=$tmp/h2_head tol
+	mkdir -p "$d"
+	python3 "$demo/mock_provider.py" --dir "$d" --scenario simple & # for its certificates
+	mock=$!
+	for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+	for run in head-plaintext head-ciphertext together-plaintext together-ciphertext; do
+		local tier=${run#*-} name=h2-$run
+		rm -f "$d/h2.jsonl" "$d/h2port"
+		/usr/bin/python3 "$demo/clients/h2_head_server.py" "$d" ${run%%-*} &
+		local h2=$!
+		for _ in $(seq 200); do [ -f "$d/h2port" ] && break; sleep 0.05; done
+		local c="/bin/bash $demo/clients/curl_h2_client.sh $(cat "$d/h2port") $d/ca.pem"
+		[ $tier = plaintext ] && tol=5 || tol=10
+		XPERF_SESSION_ID=$name "$bpf" record --quiet -o "$d/out" \
+			$([ $tier = ciphertext ] && echo --no-plaintext) -- /bin/bash -c "$c && $c" ||
+			fail "$name: record failed"
+		echo "== curl --http2, $run (head: 300 ms before the first token; together: with it)"
+		python3 "$demo/check_ground_truth.py" --traces "$d/out/$name" \
+			--mock "$d/h2.jsonl" --tier $tier --tol-ms $tol || fail "$name: ground truth"
+		kill "$h2"
+		validate "$d/out/$name"
+	done
+	stop_mock
 }
 
 case_bun() {
@@ -212,6 +248,6 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-for c in ${*:-demo attach curl h2 bun fidelity agents}; do "case_$c"; done
+for c in ${*:-demo attach curl h2 h2_head bun fidelity agents}; do "case_$c"; done
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -14,7 +14,8 @@ truth for tool calls, exit codes, retries and turns.
   sample_agent.py --port N --ca CA.pem [--log F] [--max-turns 10] [--fidelity]
 
 --fidelity behaves as popular agent CLIs do (mock_provider.py --scenario
-fidelity): a session id header, HEAD and GET probes before the first call,
+fidelity): a session id header, HEAD and GET probes and a token count (POST
+/v1/messages/count_tokens, the whole prompt) before the first call,
 housekeeping child processes of its own (some failing, some repeated) every
 turn, tools run through a sandbox wrapper that re-execs this program
 (/proc/self/exe) before `bash -c <long prologue> CMD`, compressed request
@@ -148,9 +149,11 @@ class Agent:
         return 200, resp, self.parse_stream(resp)
 
     def probes(self):
-        """What CLIs send before the first model call: a reachability probe, the model list."""
-        for method, path in (("HEAD", "/"), ("GET", "/v1/models")):
-            self.conn.request(method, path, headers=self.headers())
+        """What CLIs send before the first model call: a reachability probe, the model list,
+        a token count carrying the whole prompt (no model call either)."""
+        for method, path, body in (("HEAD", "/", None), ("GET", "/v1/models", None),
+                                   ("POST", "/v1/messages/count_tokens", self.prompt())):
+            self.conn.request(method, path, body=body, headers=self.headers())
             resp = self.conn.getresponse()
             resp.read()
             self.log("probe", method=method, path=path, status=resp.status)

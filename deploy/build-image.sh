@@ -12,8 +12,7 @@ bazel build //cli:xperf //cli:xperf-bpf >&2
 ctx=$(mktemp -d)
 cp deploy/Dockerfile "$ctx/"
 cp -L bazel-bin/cli/xperf bazel-bin/cli/xperf-bpf "$ctx/"
-cp deploy/xperf-node-agent.sh "$ctx/"
-chmod 0755 "$ctx/xperf" "$ctx/xperf-bpf" "$ctx/xperf-node-agent.sh"
+chmod 0755 "$ctx/xperf" "$ctx/xperf-bpf"
 if [ "${STAGE_ONLY:-0}" = 1 ]; then
 	echo "$ctx"
 	exit 0

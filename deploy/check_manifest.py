@@ -3,7 +3,7 @@
 # say, checked without kubectl: the privileges the node agent needs (privileged, or the
 # exact capabilities with an unconfined seccomp profile), hostPID, the BTF and trace
 # mounts, GPU node selection, resources on every container (the agent's memory limit
-# covering its BPF ring buffers), the exporter's port matching the prometheus.io
+# covering its BPF ring buffer), its discovery rules, the exporter's port matching the prometheus.io
 # annotations, and a Dockerfile on Debian bookworm whose packages provide every shared
 # library the binaries link (their ELF NEEDED entries, mapped to Debian packages with
 # dpkg on this bookworm machine). Prints one line per problem; exits 1 on any.
@@ -30,37 +30,36 @@ def env_of(c):
 def check_agent(c, spec, errs):
     sc = c.get("securityContext", {})
     caps = set(sc.get("capabilities", {}).get("add", []))
-    if not sc.get("privileged"):
-        for need in ("BPF", "PERFMON"):
-            if need not in caps:
-                errs.append("node-agent: capability %s missing" % need)
-        if not caps & {"SYS_ADMIN", "SYS_PTRACE"}:
-            errs.append("node-agent: needs SYS_PTRACE (and SYS_ADMIN on kernels < 5.8)")
-        if sc.get("capabilities", {}).get("drop") != ["ALL"]:
-            errs.append("node-agent: other capabilities are not dropped")
-        if sc.get("seccompProfile", {}).get("type") != "Unconfined":
-            errs.append("node-agent: a default seccomp profile refuses bpf(2)")
+    if sc.get("privileged"):
+        errs.append("node-agent: privileged (it needs BPF, PERFMON, SYS_PTRACE only)")
+    for need in ("BPF", "PERFMON", "SYS_PTRACE"):
+        if need not in caps:
+            errs.append("node-agent: capability %s missing" % need)
+    if "SYS_ADMIN" in caps:
+        errs.append("node-agent: SYS_ADMIN by default (only the documented variant adds it)")
+    if sc.get("capabilities", {}).get("drop") != ["ALL"]:
+        errs.append("node-agent: other capabilities are not dropped")
+    if sc.get("seccompProfile", {}).get("type") != "Unconfined":
+        errs.append("node-agent: a default seccomp profile refuses bpf(2)")
     env = env_of(c)
-    try:
-        re.compile(env["XPERF_MATCH"]["value"])
-    except (KeyError, re.error) as e:
-        errs.append("node-agent: XPERF_MATCH missing or invalid: %s" % e)
+    args = c.get("args", [])
+    if not {"--exe", "--cmdline", "--rules"} & set(args):
+        errs.append("node-agent: no discovery rule in args (--exe, --cmdline, --rules)")
     if env.get("NODE_NAME", {}).get("valueFrom", {}).get("fieldRef", {}).get(
             "fieldPath") != "spec.nodeName":
         errs.append("node-agent: NODE_NAME must come from spec.nodeName")
     if "command" in c:
-        errs.append("node-agent: the image's entrypoint (the node agent) is overridden")
+        errs.append("node-agent: the image's entrypoint (xperf-bpf daemon) is overridden")
     mounts = {m["mountPath"]: m for m in c.get("volumeMounts", [])}
     if not mounts.get("/sys/kernel/btf", {}).get("readOnly"):
         errs.append("node-agent: /sys/kernel/btf not mounted read-only")
-    trace_dir = env.get("XPERF_TRACE_DIR", {}).get("value", "/var/lib/xperf")
+    trace_dir = "/var/lib/xperf"  # the entrypoint's -o
     if trace_dir not in mounts or mounts[trace_dir].get("readOnly"):
         errs.append("node-agent: trace dir %s not mounted writable" % trace_dir)
     limit = mib(c.get("resources", {}).get("limits", {}).get("memory", ""))
-    need = int(env.get("XPERF_MAX_ATTACH", {}).get("value", "16")) * RING_MIB + 64
-    if limit < need:
-        errs.append("node-agent: memory limit %d MiB < %d MiB of ring buffers + 64" %
-                    (limit, need))
+    if limit < RING_MIB + 64:
+        errs.append("node-agent: memory limit %d MiB < %d MiB of ring buffer + 64" %
+                    (limit, RING_MIB))
     return trace_dir
 
 
@@ -154,8 +153,8 @@ def check_dockerfile(path, binaries, errs):
             elif pkg not in installed and pkg not in BASE_PACKAGES:
                 errs.append("Dockerfile: %s needs %s (package %s), not installed" %
                             (os.path.basename(b), lib, pkg))
-    if 'ENTRYPOINT ["/usr/local/bin/xperf-node-agent"]' not in text:
-        errs.append("Dockerfile: the node agent is not the entrypoint")
+    if 'ENTRYPOINT ["/usr/local/bin/xperf-bpf", "daemon", "-o", "/var/lib/xperf"]' not in text:
+        errs.append("Dockerfile: the node agent (xperf-bpf daemon) is not the entrypoint")
 
 
 def main():

@@ -7,6 +7,7 @@
  * effective sessions (ties by path) and the lexically first invalid files.
  * Every name is stored as valid UTF-8 (fleet_copy_name), so reports stay valid.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,6 +93,16 @@ uint64_t *fleet_series_ctr(struct fleet_agg *a, const char *node, const char *ag
 	return s ? s->ctr : NULL;
 }
 
+/* A usage block of the counter vector: whole tokens, cost to the nano-dollar. */
+static void usage_block(uint64_t *v, const struct xa_usage *u)
+{
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		v[FU_TOK + k] = (uint64_t)llround(u->tok[k]);
+	v[FU_NUSD] = (uint64_t)llround(u->usd * 1e9);
+	v[FU_CALLS] = u->calls;
+	v[FU_UNPRICED] = u->unpriced;
+}
+
 /* in's counter vector: its figures, and its histograms when it has them. */
 static void session_vector(const struct fleet_input *in, uint64_t *v)
 {
@@ -112,6 +123,8 @@ static void session_vector(const struct fleet_input *in, uint64_t *v)
 		v[fleet_ctr_l3_turns() + i] = in->fired[i];
 		v[fleet_ctr_l3_ns() + i] = in->ns[i];
 	}
+	usage_block(v + fleet_ctr_usage(), &in->use);
+	usage_block(v + fleet_ctr_usage() + FU_LEN, &in->waste);
 }
 
 /* path without its leading "dir/" (dir as fleet_copy_name stored it). */

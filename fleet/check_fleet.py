@@ -8,6 +8,10 @@
 #       must equal the sum of its sessions).
 #   check_fleet.py report METRICS_JSON REPORT_JSON   the JSON fleet report agrees
 #   check_fleet.py prom METRICS_JSON PROM_URL         a Prometheus server scraped them all
+#   check_fleet.py usage XPERF PRICES SCRAPE SESSION_DIR...
+#       the token and cost counters of a /metrics scrape (text) equal the sums, per node
+#       (the session's parent directory) and agent, of `xperf analyze session --prices`
+#       of the sessions given (cost to the nano-dollar the exporter counts in).
 # Prints one line per mismatch; exits 1 on any.
 import json
 import os
@@ -27,6 +31,69 @@ def sessions(root):
             if not sess.startswith(".") and os.path.isdir(sd) and any(
                     f.startswith("turn_") and f.endswith(".json") for f in os.listdir(sd)):
                 yield sd
+
+
+USAGE = ("input", "output", "cache_read", "cache_write", "reasoning")
+
+
+def analysis(xperf, sd, prices=None):
+    """The session's own JSON report and its (node, agent) labels; None when it fails."""
+    r = subprocess.run([xperf, "analyze", "session", sd, "--format", "json"] +
+                       (["--prices", prices] if prices else []),
+                       capture_output=True, text=True, timeout=60)
+    if r.returncode != 0:
+        return None, None
+    return json.loads(r.stdout), (os.path.basename(os.path.dirname(sd.rstrip("/"))),
+                                  agent_of(sd))
+
+
+def usage_samples(docs, add):
+    """The token and cost counters per (node, agent): sums of the reports' `tokens`."""
+    acc = {}
+    for lab, doc in docs:
+        a = acc.setdefault(lab, {})
+        for w, u in (("", doc["tokens"]), ("waste_", doc["tokens"]["waste"])):
+            for k in USAGE + ("calls", "unpriced_calls", "cost_usd"):
+                a[w + k] = a.get(w + k, 0) + u[k]
+    for (node, agent), a in acc.items():
+        lab = {"node": node, "agent": agent}
+        for w in ("", "waste_"):
+            for k in USAGE:
+                add("xperf_%stokens_total" % w, dict(lab, type=k), a[w + k])
+            add("xperf_%scost_usd_total" % w, lab, a[w + "cost_usd"])
+            add("xperf_%sllm_calls_total" % w, lab, a[w + "calls"])
+            add("xperf_%sunpriced_llm_calls_total" % w, lab, a[w + "unpriced_calls"])
+
+
+def parse_scrape(path):
+    """A text exposition as {(name, frozenset(labels)): value}."""
+    import re
+    out = {}
+    for line in open(path, encoding="utf-8"):
+        m = re.match(r'(\w+)\{(.*)\} (\S+)$', line.rstrip("\n"))
+        if m:
+            labels = frozenset(re.findall(r'(\w+)="((?:[^"\\]|\\.)*)"', m.group(2)))
+            out[(m.group(1), labels)] = float(m.group(3))
+    return out
+
+
+def check_usage(xperf, prices, scrape, *dirs):
+    got, want = parse_scrape(scrape), []
+    docs = [analysis(xperf, sd, prices) for sd in dirs]
+    usage_samples([(lab, doc) for doc, lab in docs if doc],
+                  lambda n, lab, v: want.append((n, frozenset(lab.items()), v)))
+    errs = []
+    for name, labels, v in want:
+        g = got.get((name, labels))
+        tol = 1e-9 * len(dirs) if "cost" in name else 0  # each session to the nano-dollar
+        if g is None or abs(g - v) > tol:
+            errs.append("%s%s = %r, want %r" % (name, dict(labels), g, v))
+    for e in errs:
+        print("usage: " + e)
+    priced = sum(v for n, _, v in want if n == "xperf_cost_usd_total")
+    print("usage: %d token and cost samples equal %d sessions' analyses (cost %.6f USD)" %
+          (len(want), len(dirs), priced))
+    return 1 if errs or not want else 0
 
 
 def expect(xperf, root, expected_path):
@@ -49,14 +116,12 @@ def expect(xperf, root, expected_path):
         add("xperf_invalid_files", {"node": node}, nd["invalid_files"])
     add("xperf_nodes", {}, len(exp["nodes"]))
     add("xperf_failed_sessions", {}, exp["failed_sessions"])
-    l2, l3, sess, tok, hist = {}, {}, {}, {}, {}
+    l2, l3, sess, tok, hist, docs = {}, {}, {}, {}, {}, []
     for sd in sessions(root):
-        r = subprocess.run([xperf, "analyze", "session", sd, "--format", "json"],
-                           capture_output=True, text=True, timeout=60)
-        if r.returncode != 0:
+        doc, lab = analysis(xperf, sd)
+        if doc is None:
             continue
-        doc = json.loads(r.stdout)
-        lab = (os.path.basename(os.path.dirname(sd)), agent_of(sd))
+        docs.append((lab, doc))
         for k in TOKENS:
             tok[k] = tok.get(k, 0) + doc["tokens"][k]
             tok["waste_" + k] = tok.get("waste_" + k, 0) + doc["tokens"]["waste"][k]
@@ -89,6 +154,7 @@ def expect(xperf, root, expected_path):
             for le in BUCKETS[key] + ["+Inf"]:
                 add(name + "_bucket", dict(lab, le=le),
                     sum(1 for v in h[key] if le == "+Inf" or v <= float(le) + 1e-12))
+    usage_samples(docs, add)
     json.dump({"metrics": out, "expected": exp, "tokens": tok}, sys.stdout, indent=1)
     return 0
 
@@ -216,7 +282,9 @@ def main():
         return check_report(*sys.argv[2:4])
     if cmd == "prom":
         return check_prom(*sys.argv[2:4])
-    print("usage: check_fleet.py expect|report|prom ...", file=sys.stderr)
+    if cmd == "usage":
+        return check_usage(*sys.argv[2:])
+    print("usage: check_fleet.py expect|report|prom|usage ...", file=sys.stderr)
     return 64
 
 

@@ -37,7 +37,12 @@ size_t fleet_ctr_l3_turns(void); /* + L3 index: turns it fired in */
 size_t fleet_ctr_l3_ns(void);    /* + L3 index: ns charged to it */
 size_t fleet_ctr_ttft(void);     /* histogram: first TTFT of each turn */
 size_t fleet_ctr_turn(void);     /* histogram: turn wall time */
+size_t fleet_ctr_usage(void);    /* + FU_*: tokens and cost; + FU_LEN + FU_*: of wasted calls */
 size_t fleet_ctr_len(void);
+
+/* A usage block (analyze/README.md, "Tokens and cost"): tokens by type (xa_tok_names),
+ * cost in nano-USD (exported as exact decimal USD), LLM calls, unpriced calls. */
+enum { FU_TOK, FU_NUSD = FU_TOK + XA_TOK_COUNT, FU_CALLS, FU_UNPRICED, FU_LEN };
 
 struct fleet_bucket {
 	const char *le; /* the `le` label, seconds */
@@ -195,8 +200,10 @@ void fleet_ledger_free(struct fleet_ledger *l);
 
 /* serve.c: serve /metrics on `listen` (host:port, [v6]:port; port 0 picks a free one, logged
  * on stderr as "listening on HOST:PORT"), rescanning `dir` every
- * `interval` seconds, until SIGTERM or SIGINT, its counters kept in the ledger file `state`. Returns 0 after a clean stop, -1 when it
+ * `interval` seconds, until SIGTERM or SIGINT, its counters kept in the ledger file `state`,
+ * cost priced with `prices` (NULL: the shipped table). Returns 0 after a clean stop, -1 when it
  * cannot listen, -2 for an invalid address (each reported on stderr). */
-int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state);
+int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state,
+		const struct xa_prices *prices);
 
 #endif /* XPERF_FLEET_H */

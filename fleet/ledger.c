@@ -65,9 +65,14 @@ size_t fleet_ctr_turn(void)
 	return fleet_ctr_ttft() + fleet_ttft_nbuckets + 2;
 }
 
-size_t fleet_ctr_len(void)
+size_t fleet_ctr_usage(void)
 {
 	return fleet_ctr_turn() + fleet_turn_nbuckets + 2;
+}
+
+size_t fleet_ctr_len(void)
+{
+	return fleet_ctr_usage() + 2 * FU_LEN;
 }
 
 void fleet_ctr_observe(uint64_t *v, size_t base, const struct fleet_bucket *b, size_t nb,

@@ -5,7 +5,11 @@
 # leave every counter, histogram bucket, _count and _sum at least where it was, and equal to
 # what was counted before the deletions; new turns still add. Every scrape passes
 # `promtool check metrics` (Debian's prometheus package); histograms are consistent with the
-# counters (turn-duration _count = turns_total per node and agent).
+# counters (turn-duration _count = turns_total per node and agent). Token and cost counters
+# (priced with `--prices FILE`; one session's model is in no price line) equal the sums of the
+# sessions' own `xperf analyze session --prices FILE` reports per node and agent
+# (check_fleet.py usage): at the start, and after the deletions and the restart with the new
+# session added (the deleted traces still counted).
 set -euo pipefail
 xperf=$(readlink -f "$1")
 tmp=${TEST_TMPDIR:-$(mktemp -d)}
@@ -14,13 +18,34 @@ fail() { echo "FAIL: $*"; exit 1; }
 pid=
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null || true' EXIT
 tree=$tmp/tree
-cp -r fleet/testdata/fleet "$tree"
+cp -rL fleet/testdata/fleet "$tree" # regular files: the models are written in below
+# The fixture's LLM calls name a model the price table below prices, but for sess-b2's.
+python3 - "$tree" <<'PY'
+import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*/*/turn_*.json"):
+    try:
+        t = json.load(open(p))
+    except ValueError:  # the fixture's invalid files stay as they are
+        continue
+    for s in t.get("spans", []):
+        if s["stage"] == "llm_inference":
+            s.setdefault("attributes", {})["gen_ai.response.model"] = \
+                "other-1" if "/sess-b2/" in p else "model-x-1"
+    json.dump(t, open(p, "w"))
+PY
+printf 'date 2026-01-01\nmodel-x*  3  15  0.30  3.75  15\n' >"$tmp/prices.tsv"
+cp -r "$tree" "$tmp/orig" # the traces as first counted
+usage() { # SCRAPE DIR...: token and cost counters = the sessions' own analyses
+	python3 fleet/check_fleet.py usage "$xperf" "$tmp/prices.tsv" "$tmp/$1.prom" "${@:2}" ||
+		fail "token and cost counters of $1"
+}
 state=$tmp/state/ledger.json
 mkdir -p "$tmp/state"
 
 start() { # the exporter on a free port, logging to $tmp/serve.log; sets pid, url
 	: >"$tmp/serve.log"
 	"$xperf" fleet serve "$1" --listen 127.0.0.1:0 --interval 1 --state "$state" \
+		--prices "$tmp/prices.tsv" \
 		2>>"$tmp/serve.log" &
 	pid=$!
 	local port=
@@ -47,6 +72,7 @@ stop() { kill -TERM "$pid"; wait "$pid" || fail "exporter exit $?"; pid=; }
 
 start "$tree"
 scrape before
+usage before "$tmp"/orig/*/sess-*/
 rm -r "$tree/gpu-node-a/sess-a1"                  # retention deletes a session
 rm "$(ls "$tree"/gpu-node-b/sess-b1/turn_*.json | tail -1)" # and one turn of another
 scrape deleted
@@ -55,6 +81,7 @@ start "$tree/"                                     # a restart, DIR spelled othe
 scrape restarted
 cp -r "$tree/gpu-node-a/sess-a2" "$tree/gpu-node-a/sess-a3"   # new turns still count
 scrape grown
+usage grown "$tmp"/orig/*/sess-*/ "$tree/gpu-node-a/sess-a3"
 stop
 echo '{"ledger": "xperf.fleet.serve", "length": 3' >"$state"   # a torn or foreign ledger
 start "$tree"

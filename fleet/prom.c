@@ -163,6 +163,47 @@ static void per_point(const struct fleet_agg *a, FILE *out)
 	}
 }
 
+/* Tokens and cost per series: all LLM calls, then those of the wasted ones. */
+static void per_usage(const struct fleet_agg *a, FILE *out)
+{
+	static const struct { const char *name, *help; size_t k; } m[] = { /* after xperf_[waste_] */
+		{ "cost_usd_total", "Cost of the priced LLM calls (price table, --prices).",
+		  FU_NUSD },
+		{ "llm_calls_total", "LLM calls counted.", FU_CALLS },
+		{ "unpriced_llm_calls_total",
+		  "LLM calls whose model matched no price (their tokens count, their cost does not).",
+		  FU_UNPRICED },
+	};
+	char metric[64], more[32];
+
+	for (int w = 0; w < 2; w++) {
+		size_t base = fleet_ctr_usage() + (size_t)w * FU_LEN;
+
+		snprintf(metric, sizeof(metric), "xperf_%stokens_total", w ? "waste_" : "");
+		header(out, metric, "counter", w ? "Tokens of the LLM calls spent on Waste (retried, "
+						   "cut, asking for failed or repeated tools)."
+						 : "Tokens of the LLM calls by type (input counts "
+						   "cached input too, output counts reasoning).");
+		for (size_t i = 0; i < a->nseries; i++)
+			for (int k = 0; k < XA_TOK_COUNT; k++) {
+				snprintf(more, sizeof(more), "type=\"%s\"", xa_tok_names[k]);
+				sample(out, metric, &a->series[i], more);
+				fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], base + FU_TOK + k));
+			}
+		for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
+			snprintf(metric, sizeof(metric), "xperf_%s%s", w ? "waste_" : "", m[k].name);
+			header(out, metric, "counter", m[k].help);
+			for (size_t i = 0; i < a->nseries; i++) {
+				sample(out, metric, &a->series[i], NULL);
+				if (m[k].k == FU_NUSD) /* nano-USD: exact decimals like ns */
+					seconds_value(out, ctr(&a->series[i], base + m[k].k));
+				else
+					fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], base + m[k].k));
+			}
+		}
+	}
+}
+
 /* A histogram per series: cumulative buckets, +Inf, _sum (seconds), _count. */
 static void histogram(const struct fleet_agg *a, FILE *out, const char *name, const char *help,
 		      size_t base, const struct fleet_bucket *b, size_t nb)
@@ -222,6 +263,7 @@ int fleet_prom_write(struct fleet_agg *a, FILE *out)
 		  fleet_ttft_buckets, fleet_ttft_nbuckets);
 	histogram(a, out, "xperf_turn_duration_seconds", "Wall time of each turn.",
 		  fleet_ctr_turn(), fleet_turn_buckets, fleet_turn_nbuckets);
+	per_usage(a, out);
 	per_node(a, out);
 	header(out, "xperf_failed_sessions", "gauge",
 	       "Session directories that could not be read or hold no valid turn.");

@@ -38,8 +38,8 @@ python3 fleet/check_fleet.py expect "$xperf" "$tree" "$tmp/expected.json" >"$tmp
 serve=$!
 pids+=("$serve")
 port=
-for _ in $(seq 1 100); do
-	port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\) .*/\1/p' "$tmp/serve.log")
+for _ in $(seq 1 300); do # up to 30 s: a loaded machine starts it late
+	port=$(sed -n 's/.*listening on 127.0.0.1:\([0-9]*\) .*/\1/p' "$tmp/serve.log" 2>/dev/null)
 	[ -n "$port" ] && break
 	sleep 0.1
 done

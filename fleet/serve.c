@@ -23,6 +23,7 @@
 #include <microhttpd.h>
 
 #include "fleet/fleet.h"
+#include "lib/listen_addr.h"
 #include "lib/plural.h"
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
@@ -35,6 +36,7 @@ struct state {
 	size_t len;
 	struct fleet_ledger ledger; /* scanner thread only */
 	const char *ledger_path;
+	const struct xa_prices *prices; /* NULL: the shipped table */
 };
 
 /*
@@ -101,29 +103,6 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return rc;
 }
 
-/* "host:port" or "[v6 address]:port" -> a socket address (freeaddrinfo it); port 0: any. */
-static struct addrinfo *parse_listen(const char *listen)
-{
-	const struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-					.ai_flags = AI_NUMERICSERV | AI_PASSIVE };
-	char host[256];
-	const char *colon = strrchr(listen, ':'), *h = host;
-	struct addrinfo *res = NULL;
-	size_t hl;
-
-	if (!colon || colon == listen || !colon[1])
-		return NULL;
-	hl = (size_t)(colon - listen);
-	if (listen[0] == '[' && listen[hl - 1] == ']')
-		snprintf(host, sizeof(host), "%.*s", (int)hl - 2, listen + 1);
-	else
-		snprintf(host, sizeof(host), "%.*s", (int)hl, listen);
-	if (colon[1] < '0' || colon[1] > '9' || strtol(colon + 1, NULL, 10) > 65535 ||
-	    getaddrinfo(h, colon + 1, &hints, &res))
-		return NULL;
-	return res;
-}
-
 static double now(clockid_t clk)
 {
 	struct timespec ts;
@@ -148,6 +127,7 @@ static void rescan(struct state *st, const char *dir)
 		return;
 	}
 	a.keep_sessions = 1;
+	a.prices = st->prices;
 	rc = fleet_collect(dir, &a, NULL);
 	a.scan_failed = rc != 0;
 	keep_counting(st, &a);
@@ -198,10 +178,12 @@ static void load_ledger(struct state *st)
 			st->ledger_path, st->ledger.nsessions);
 }
 
-int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state)
+int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state,
+		const struct xa_prices *prices)
 {
-	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER, .ledger_path = state };
-	struct addrinfo *ai = parse_listen(listen);
+	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER, .ledger_path = state,
+			    .prices = prices };
+	struct addrinfo *ai = xp_listen_addr(listen);
 	const union MHD_DaemonInfo *info;
 	struct MHD_Daemon *d;
 	sigset_t set;

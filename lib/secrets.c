@@ -135,15 +135,21 @@ static struct hit marker_at(const char *s, const char *start)
 	return (struct hit){ 0, 0 };
 }
 
-/* "NAME: value" (header, to the end of the line) or "NAME=value", name of n bytes at s. */
+/*
+ * "NAME: value" (header, to the end of the line) or "NAME=value", name of n
+ * bytes at s; quotes around the name or the value are kept ("api_key": "v").
+ */
 static struct hit named_at(const char *s, size_t n)
 {
-	size_t k = n + blanks(s + n), v;
-	char sep = s[k];
+	size_t k = n + (s[n] == '"' || s[n] == '\''), v;
+	char sep;
 
+	k += blanks(s + k);
+	sep = s[k];
 	if ((sep != ':' && sep != '=') || !xp_secret_name(s, n))
 		return (struct hit){ 0, 0 };
 	k += 1 + blanks(s + k + 1);
+	k += s[k] == '"' || s[k] == '\'';
 	if (sep == '=')
 		return (v = run_len(s + k)) ? (struct hit){ k, k + v } : (struct hit){ 0, 0 };
 	for (size_t i = 0; i < COUNT(auth_schemes); i++)

@@ -66,6 +66,9 @@ static void check_text(void)
 	expect("https://bob:LEAKME@h.example/x", "https://[REDACTED]@h.example/x");
 	expect("OPENAI_API_KEY=LEAKME python3 a.py", "OPENAI_API_KEY=[REDACTED] python3 a.py");
 	expect("X-Api-Key:  k1", "X-Api-Key:  [REDACTED]");
+	expect("{\"api_key\": \"LEAK\", \"model\": \"m\"}",
+	       "{\"api_key\": \"[REDACTED]\", \"model\": \"m\"}");
+	expect("token='LEAK' x", "token='[REDACTED]' x");
 }
 
 static void check_argv(void)

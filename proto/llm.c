@@ -240,18 +240,7 @@ static void take_fields(struct xp_llm_call *c, const cJSON *o, int with_tools)
 
 static void append_text(struct xp_llm_call *c, const char *s)
 {
-	size_t n = strlen(s);
-
-	if (c->text_len + n > XP_LLM_TEXT_MAX)
-		n = XP_LLM_TEXT_MAX - c->text_len;
-	char *nt = n ? realloc(c->text, c->text_len + n + 1) : NULL;
-
-	if (!nt)
-		return;
-	c->text = nt;
-	memcpy(c->text + c->text_len, s, n);
-	c->text_len += n;
-	c->text[c->text_len] = '\0';
+	xp_text_append(&c->text, &c->text_len, XP_LLM_TEXT_MAX, s, strlen(s));
 }
 
 /* Appends the strings at the paths (an array: each element's "text"). */

@@ -99,18 +99,23 @@ static void copy(char *dst, size_t cap, const char *s)
 	dst[cap - 1] = '\0';
 }
 
+void xp_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n)
+{
+	if (*len + n > max)
+		n = max - *len;
+	char *nb = n ? realloc(*buf, *len + n + 1) : NULL;
+
+	if (!nb)
+		return;
+	*buf = nb;
+	memcpy(*buf + *len, s, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+}
+
 static void args_append(struct xp_tool_call *t, const char *s, size_t n)
 {
-	if (t->args_len + n > XP_TOOL_ARGS_MAX)
-		n = XP_TOOL_ARGS_MAX - t->args_len;
-	char *na = n ? realloc(t->args, t->args_len + n + 1) : NULL;
-
-	if (!na)
-		return;
-	t->args = na;
-	memcpy(t->args + t->args_len, s, n);
-	t->args_len += n;
-	t->args[t->args_len] = '\0';
+	xp_text_append(&t->args, &t->args_len, XP_TOOL_ARGS_MAX, s, n);
 }
 
 static struct xp_tool_call *by_index(struct xp_llm_call *c, int index)

@@ -13,6 +13,8 @@
 
 #include "proto/llm.h"
 
+/* Appends n bytes of s to *buf (NUL-terminated, *len bytes), cut at max in all. */
+void xp_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n);
 /* Follows a dotted path ("choices.0.delta"); NULL when any step is missing. */
 const cJSON *xp_jget(const cJSON *o, const char *path);
 /* The tool calls of a whole answer object (a response, response.completed's response). */

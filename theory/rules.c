@@ -22,21 +22,21 @@ enum xp_domain xp_stage_domain(const struct xp_stage *st)
 	return d;
 }
 
+int xp_supply_stage(const struct xp_stage *st, const char *stage, enum xp_domain d)
+{
+	return (st && st->supply) ||
+	       (xp_domains[d].rule == XP_RULE_NAME_WAIT && stage && strstr(stage, "wait"));
+}
+
 static int supply_bound(const struct xp_stage *st, const char *stage, int measured,
 			uint64_t on_cpu_ns, uint64_t dur_ns)
 {
-	if (st && st->supply)
+	enum xp_domain d = xp_stage_domain(st);
+
+	if (xp_supply_stage(st, stage, d))
 		return 1;
-	switch (xp_domains[xp_stage_domain(st)].rule) {
-	case XP_RULE_CPU_RATIO:
-		return measured && dur_ns > 0 &&
-		       (double)on_cpu_ns < xp_rules.cpu_ratio_supply * (double)dur_ns;
-	case XP_RULE_NAME_WAIT:
-		return stage && strstr(stage, "wait") != NULL;
-	case XP_RULE_SUPPLY_LIST:
-		return 0;
-	}
-	return 0;
+	return xp_domains[d].rule == XP_RULE_CPU_RATIO && measured && dur_ns > 0 &&
+	       (double)on_cpu_ns < xp_rules.cpu_ratio_supply * (double)dur_ns;
 }
 
 enum xp_category xp_category_of(const struct xp_stage *st, const char *stage, int wasted,

@@ -194,6 +194,8 @@ extern const char *const xp_fused_kind_names[];
  */
 /* A stage's domain; NULL (custom stage): xp_rules.unknown_stage_domain. */
 enum xp_domain xp_stage_domain(const struct xp_stage *st);
+/* A supply stage whatever its CPU time: flagged supply, or "wait" in its name under NAME_WAIT. */
+int xp_supply_stage(const struct xp_stage *st, const char *stage, enum xp_domain d);
 /*
  * A span's category: waste when wasted; else supply by its domain's rule
  * (stages flagged supply; "wait" in the name for NAME_WAIT; on-CPU below

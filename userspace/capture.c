@@ -222,6 +222,9 @@ static int handle_record(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	c->records[h->type]++;
+	/* An untraced process's exec, for discovery: no module acts on it. */
+	if (h->type == XP_EV_EXEC && ((const struct xp_exec *)h)->flags & XP_EXEC_UNTRACED)
+		return xpc_release(c, h);
 	if (h->type == XP_EV_EXEC)
 		on_process(c, h->tgid);
 	on_record(c, h);

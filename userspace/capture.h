@@ -55,6 +55,8 @@ struct xpc_opts {
 	bool tls_per_process;	/* TLS uprobes in traced processes only, not on every mapper */
 	bool no_cuda;		/* no uprobes on libcudart/libcuda (cuda module off) */
 	int sock_hooks;		/* socket tier's hooks, enum xp_sock_hooks; 0: the cheapest here */
+	bool discover_execs;	/* every exec on the machine is delivered, untraced ones
+				   flagged XP_EXEC_UNTRACED (modules never see those) */
 	int verbose;		/* >0: libbpf debug messages on stderr */
 	xpc_event_fn on_event;	/* may be NULL (records are then only counted) */
 	void *ctx;		/* passed to on_event */
@@ -82,6 +84,14 @@ int xpc_add_pid(struct xpc *c, pid_t pid);
  * exec-time attach. Returns 0.
  */
 int xpc_add_command(struct xpc *c, pid_t pid, const char *path);
+
+/*
+ * With discover_execs: an untraced process whose exec'd file has one of
+ * these basenames (at most 14 bytes each, so that the kernel's 15-byte comm
+ * tells them from longer names) becomes a traced root in the kernel at that exec; its
+ * exec record carries XP_EXEC_DISCOVERED. Replaces the previous set.
+ */
+int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n);
 
 /*
  * Wait up to timeout_ms for records and deliver them, then deliver what

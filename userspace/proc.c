@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf/proc.skel.h"
@@ -16,6 +17,8 @@
 #include "userspace/json.h"
 #include "userspace/module.h"
 #include "userspace/procfs.h"
+
+const struct xpc_module xpc_mod_proc;
 
 /* --capture-payloads: a command line's -d/--data bodies are kept (write_json has no state). */
 static bool keep_bodies;
@@ -31,12 +34,37 @@ static int proc_start(struct xpc *c, void **state)
 				     strerror(errno));
 	/* initialize global data (options) */
 	obj->rodata->fork_threads = !xpc_options(c)->no_thread_events;
+	obj->rodata->exec_untraced = xpc_options(c)->discover_execs;
 	err = xpc_load_skeleton(c, obj->skeleton);
 	if (err) {
 		proc_bpf__destroy(obj);
 		return err;
 	}
 	*state = obj;
+	return 0;
+}
+
+int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n)
+{
+	struct proc_bpf *obj = xpc_module_state(c, &xpc_mod_proc);
+	int fd = obj ? bpf_map__fd(obj->maps.discover_comm) : -1;
+	char key[XP_COMM_LEN], next[XP_COMM_LEN];
+	__u8 one = 1;
+
+	if (fd < 0)
+		return xpc_set_error(c, -ENOENT, "proc: not running");
+	/* Empty it first: a reload removes the names no longer wanted. */
+	while (!bpf_map_get_next_key(fd, NULL, next))
+		if (bpf_map_delete_elem(fd, next))
+			break;
+	for (unsigned int i = 0; i < n; i++) {
+		if (strlen(names[i]) >= XP_COMM_LEN - 1)
+			return xpc_set_error(c, -ENAMETOOLONG, "%s: longer than 14 bytes", names[i]);
+		memset(key, 0, sizeof(key));
+		memcpy(key, names[i], strlen(names[i]));
+		if (bpf_map_update_elem(fd, key, &one, BPF_ANY))
+			return xpc_set_error(c, -errno, "proc: discover_comm: %s", strerror(errno));
+	}
 	return 0;
 }
 

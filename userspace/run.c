@@ -87,7 +87,7 @@ int xpb_sinks_event(void *ctx, const struct xp_hdr *rec)
 	return 0;
 }
 
-static int sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *counts)
+int xpb_sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *counts)
 {
 	int err = 0;
 
@@ -181,7 +181,7 @@ int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
 	}
 	if (stop_signal && !run->quiet)
 		fprintf(stderr, "xperf-bpf: %s: detaching\n", strsignal(stop_signal));
-	if (sinks_end(sinks, c, &counts))
+	if (xpb_sinks_end(sinks, c, &counts))
 		code = XP_EXIT_FAIL;
 	report(&counts, run->quiet);
 	return code;

@@ -27,6 +27,9 @@ void xpb_sinks_free(struct xpb_sinks *s);
 /* The xpc_opts.on_event callback that feeds every sink (ctx: the sinks). */
 int xpb_sinks_event(void *ctx, const struct xp_hdr *rec);
 
+/* The run ended: every begun sink writes its outputs; frees s. 0 or -EIO. */
+int xpb_sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *counts);
+
 /*
  * Trace until the root exits (pidfd), duration_s passes (0: no limit) or
  * a signal; drain, end the sinks (frees them), print the summary and any

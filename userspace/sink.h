@@ -45,6 +45,9 @@ struct xpb_run {
 	char *const *command;	/* record: the command's argv; attach: NULL */
 	bool capture_payloads;	/* --capture-payloads */
 	bool quiet;		/* --quiet: no summary on stdout */
+	bool exited;		/* the daemon saw the whole tree exit (its exit records) */
+	/* Whether process tgid is the run's (the daemon's runs share one core); NULL: all are. */
+	bool (*owns)(const struct xpb_run *run, __u32 tgid);
 };
 
 struct xpb_sink {

@@ -65,7 +65,10 @@ static int stats_event(void *state, const struct xp_hdr *rec)
 
 static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
 {
-	add_thread(ctx, tid, st, false);
+	struct stats *s = ctx;
+
+	if (!s->run->owns || s->run->owns(s->run, st->tgid))
+		add_thread(s->threads, tid, st, false);
 	return 0;
 }
 
@@ -82,7 +85,7 @@ static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *c
 	xp_json_add_u64(o, "dropped", xpc_counts_dropped(counts));
 	xp_json_add_u64(o, "malformed", counts->malformed);
 	cJSON_AddItemToObject(o, "modules", xpc_modules_json(c));
-	xpc_thread_stats_each(c, live_thread, s->threads);
+	xpc_thread_stats_each(c, live_thread, s);
 	cJSON_AddItemToObject(o, "threads", s->threads);
 	s->threads = NULL;
 	return o;

@@ -10,7 +10,8 @@
  * covered and the kernel-side traced-set check filters the rest. In
  * per_pid mode they go on each (process, library) instead: the kernel then
  * plants breakpoints only in traced processes, so no other process pays
- * the trap, but a child that forks without exec is not covered.
+ * the trap; a child that forks without exec runs on the breakpoints it
+ * inherited (bpf/TLS.md: measured, and the cost of this mode).
  * With the plaintext tier on (or watch_maps), the sock object also
  * announces files a traced process maps executable after exec
  * (bpf/map_watch.bpf.h): xp_tls_probes_on_map() probes them and counts

@@ -28,8 +28,9 @@ struct xp_tls_opts {
 	uint32_t ring_size;	/* own `events` ring bytes (no reuse_maps); 0: as built */
 	/*
 	 * Uprobes per traced process instead of per library (pid -1): other
-	 * processes using the same libssl no longer trap (bench/tls), but a
-	 * child that forks without exec is not covered.
+	 * processes using the same libssl no longer trap (bench/tls), but each
+	 * traced process gets its own links, kept to the end; a child that
+	 * forks without exec runs on its parent's breakpoints (bpf/TLS.md).
 	 */
 	bool per_pid;
 	int sock_hooks;		/* enum xp_sock_hooks (sock_hooks.h); 0: the cheapest here */

@@ -21,6 +21,7 @@
 #include "lib/dir_lock.h"
 #include "lib/version.h"
 #include "userspace/capture.h"
+#include "userspace/daemon.h"
 #include "userspace/run.h"
 #include "userspace/sock_hooks.h"
 #include "userspace/spawn.h"
@@ -62,6 +63,7 @@ static const char doc[] =
 	"\n"
 	"USAGE: xperf-bpf attach --pid PID [OPTION...]\n"
 	"       xperf-bpf record [OPTION...] -- CMD [ARG...]\n"
+	"       xperf-bpf daemon [--rules FILE] [--exe GLOB] [--cmdline GLOB] [OPTION...]\n"
 	"\n"
 	"EXAMPLES:\n"
 	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
@@ -70,7 +72,8 @@ static const char doc[] =
 	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
 	"64 usage error, 75 session directory in use by another run,\n"
 	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).\n"
-	"'xperf-bpf record --help', 'xperf-bpf attach --help': the options.";
+	"'xperf-bpf record --help', 'xperf-bpf attach --help', 'xperf-bpf daemon --help':\n"
+	"the options.";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
        OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC, OPT_SOCK_HOOKS };
@@ -244,7 +247,7 @@ static void parse_args(int argc, char **argv)
 			printf("%s\n", argp_program_version);
 			exit(XP_EXIT_OK);
 		}
-		fprintf(stderr, "xperf-bpf: expected a subcommand: attach or record "
+		fprintf(stderr, "xperf-bpf: expected a subcommand: attach, record or daemon "
 				"(xperf-bpf --help)\n");
 		exit(XP_EXIT_USAGE);
 	}
@@ -356,6 +359,8 @@ int main(int argc, char **argv)
 	char msg[256];
 	int err, code;
 
+	if (argc >= 2 && !strcmp(argv[1], "daemon"))
+		return xpb_daemon_main(argc - 1, argv + 1);
 	parse_args(argc, argv);
 	sinks = xpb_sinks_new();
 	if (!sinks) {

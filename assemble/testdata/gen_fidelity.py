@@ -4,7 +4,8 @@
 do (fidelity_test.c replays it in both tiers):
 
 agent 4100, one keep-alive connection (TLS plaintext and its socket records both):
-  a HEAD / probe; turn 1: a request with a session-id header, the response head alone
+  a HEAD / probe, a token count (POST /v1/messages/count_tokens with the whole prompt,
+  answered by one record of 113 bytes on the wire); turn 1: a request with a session-id header, the response head alone
   1 ms after it (and a control record, as HTTP/2 sends) and the first token 300 ms
   later, a tool_use toolu_1 {"command": "ls /x"}; the tool runs in a sandbox wrapper
   that re-execs itself, then bash -c <prologue longer than the kept command line>
@@ -43,10 +44,10 @@ def io(tgid, conn, t, d, data):
         len=len(data.encode()) + 22, call_ns=t - 20_000, in_tls=True)
 
 
-def request(messages, session=True):
+def request(messages, session=True, path="/v1/messages"):
     body = json.dumps({"model": "m", "max_tokens": 16, "stream": True, "system": "s" * 600,
                        "tools": [{"name": "bash"}], "messages": messages})
-    head = "POST /v1/messages HTTP/1.1\r\nHost: localhost\r\n"
+    head = "POST %s HTTP/1.1\r\nHost: localhost\r\n" % path
     if session:
         head += "x-claude-code-session-id: sess-fid\r\n"
     return head + "content-type: application/json\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body)
@@ -99,6 +100,11 @@ def main():
     io(4100, 1, t, "write", "HEAD / HTTP/1.1\r\nHost: localhost\r\nUser-Agent: agent-cli/1.0\r\n"
        "Accept: */*\r\nx-api-key: sk-mock-not-a-secret\r\n\r\n")
     io(4100, 1, t + 2 * MS, "read", "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")
+    # a token count: the whole prompt, answered by one small record (no model call)
+    io(4100, 1, t + 5 * MS, "write", request([{"role": "user", "content": "hi"}],
+                                             path="/v1/messages/count_tokens"))
+    io(4100, 1, t + 7 * MS, "read", "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n"
+       "content-length: 20\r\n\r\n{\"input_tokens\": 42}")
     # turn 1: the head alone, the first token 300 ms later
     t += 20 * MS
     req1 = t

@@ -1,100 +1,113 @@
 #!/usr/bin/env bash
-# bench/ebpf/run.sh - what xperf-bpf's process + scheduler tracing costs the
-# traced program, and the event rate its consumer sustains before drops.
+# bench/ebpf/run.sh - what xperf-bpf costs the process it traces and every
+# other process on the machine, by socket-tier mechanism, and how fast its
+# consumer takes records. Results and the targets table: bench/ebpf/README.md.
 #
-#   bench/ebpf/run.sh [REPS]     (root; builds what it needs with Bazel, -c opt)
+#   bench/ebpf/run.sh [REPS]     (root; builds what it needs with Bazel, -c opt; REPS >= 5)
 #
-# Table 1: the workload measures itself (no start-up or BPF load time):
-# wall time of its loop and CPU time of its processes (getrusage self +
-# children). Modes run interleaved (bare, traced, totals, ... REPS times)
-# so that load from other jobs hits each alike; medians, min-max, ratios
-# of medians. CPU time is the steadier measure on a shared machine.
+# Table 1: the workload measures itself (no start-up or BPF load time): wall
+# time of its loop and CPU time of its processes (getrusage self + children).
+# Every mode runs once per repeat, interleaved, so load from other jobs hits
+# each alike; medians, min-max, ratios of medians to bare. CPU time is the
+# steadier measure on a shared machine.
+#   syscalls: write(2) of 1 byte to /dev/null in a loop: no switches, no socket;
 #   pingpong: 2 processes exchange a byte over pipes; every step is a context
 #             switch: the worst case for the scheduler probes;
-#   syscalls: write(2) of 1 byte to /dev/null in a loop: no switches;
 #   mmaps:    mmap(PROT_EXEC) + munmap of a page of a file in a loop: what the
-#             map watch (bpf/map_watch.bpf.h, in the socket tier's sys_exit)
-#             adds.
-# Modes: bare; traced (totals + one record per state change, the default);
-# totals (--no-sched-events: in-kernel totals only); other (xperf-bpf traces
-# an idle process meanwhile: the filter's cost to everyone else; these runs
-# are paired with extra bare runs of their own, in the same medians);
-# other_sock (the same with --no-plaintext: no TLS uprobes, no map watch:
-# other minus other_sock is the map watch's cost to everyone else).
+#             map watch (bpf/map_watch.bpf.h) adds.
+# Modes: bare; traced (`record`, the default: socket tracepoints on this
+# kernel); traced_syscalls (`--socket-hooks syscalls`, the raw_syscalls
+# fallback); other, other_syscalls (xperf-bpf traces an idle process
+# meanwhile, with those hooks: the cost to everyone else; each such run is
+# paired with a bare run of its own, in the same medians); other_nowatch
+# (`--no-plaintext --no-cuda`: no map watch; other minus other_nowatch is
+# its cost to everyone else).
 #
-# Table 2: the in-kernel cost of each program, from the kernel's own BPF
-# run-time statistics (kernel.bpf_stats_enabled is turned on for this table
-# only and restored): ns per call while xperf-bpf traces the pingpong
-# ("traced": the filter matches; "totals": the same with --no-sched-events)
-# and while it traces an idle process during
-# a bare pingpong ("other": every call is a filter miss). Unlike table 1,
-# this does not move with the load of other jobs.
+# Table 2: the in-kernel cost of each program per call, from the kernel's own
+# BPF run-time statistics (kernel.bpf_stats_enabled on for this table only):
+# traced (xperf-bpf traces the workload), other and other_syscalls (it
+# traces an idle process while the workload runs: every call is a filter
+# miss). Unlike table 1, this does not move with the load of other jobs.
 #
-# Table 3: the pingpong paced at increasing rates for 2 s, traced with a
-# 1 MiB ring, by two consumers: count-only (`record -o DIR`: records are
-# counted, capture.json written at the end) and `record --raw` (every record
-# becomes a JSON line). Offered = delivered + lost, per second of the run.
+# Table 3: the consumer, fed by a synthetic producer (flood.bpf.c: 48-byte
+# scheduler records written into xperf-bpf's ring through the probes' own
+# reserve/submit path) at asked rates for 2 s, REPS runs interleaved:
+# `record -o DIR` (records counted, the turn assembler fed, capture.json at
+# the end) and `record --raw FILE` (every record a JSON line too). Offered =
+# produced per second of the flood, delivered = offered - lost; consumer CPU
+# per record from xperf-bpf's /proc/PID/stat across the flood.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-REPS=${1:-7}
-bazel build -c opt //cli:xperf-bpf //userspace/testing:workload >/dev/null 2>&1
+REPS=${1:-5}
+bazel build -c opt //cli:xperf-bpf //userspace/testing:workload \
+	//bench/ebpf:flood_producer >/dev/null 2>&1
 XB=$PWD/bazel-bin/cli/xperf-bpf
 WL=$PWD/bazel-bin/userspace/testing/workload
+FL=$PWD/bazel-bin/bench/ebpf/flood_producer
 T=$(mktemp -d)
 sleeper=
 stats_was=$(sysctl -n kernel.bpf_stats_enabled)
 trap '[ -n "$sleeper" ] && kill $sleeper 2>/dev/null; sysctl -qw kernel.bpf_stats_enabled=$stats_was;
       rm -rf "$T"' EXIT
+sleep 100000 &
+sleeper=$!
 
 field() {	# field NAME < JSON line
 	python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())[sys.argv[1]])' "$1"
 }
 
+hooks_of() {	# the xperf-bpf options of a mode
+	case $1 in
+	*_syscalls) echo --socket-hooks syscalls ;;
+	*_nowatch) echo --no-plaintext --no-cuda ;;
+	esac
+}
+
+wait_loaded() {	# until process $1 holds BPF programs, and a little more
+	until [ -e /proc/$1/fdinfo ] && grep -qs prog_id /proc/$1/fdinfo/*; do sleep 0.05; done
+	sleep 0.3
+}
+
+# Other sessions on this machine may load syscall probes of their own (xperf-bpf
+# tests on the fallback): wait until none is loaded, so that bare rows stay bare.
+quiet() {
+	for _ in $(seq 300); do
+		bpftool prog show | grep -qE "name (sys_enter|sys_exit) " || return 0
+		sleep 0.2
+	done
+	echo "run.sh: foreign syscall probes stay loaded; results are not clean" >&2
+}
+
 run_mode() {	# run_mode MODE WORKLOAD-ARGS... -> "wall_ns cpu_ns"
-	local mode=$1 line
+	local mode=$1 line xb
 	shift
+	quiet
 	case $mode in
-	bare | other) line=$("$WL" "$@") ;;
-	traced) line=$("$XB" record -q -- "$WL" "$@") ;;
-	totals) line=$("$XB" record -q --no-sched-events -- "$WL" "$@") ;;
+	bare) line=$("$WL" "$@") ;;
+	traced*) line=$("$XB" record -q $(hooks_of $mode) -- "$WL" "$@") ;;
+	other*)
+		"$XB" attach -q $(hooks_of $mode) --pid $sleeper -o "$T/attached" &
+		xb=$!
+		wait_loaded $xb
+		line=$("$WL" "$@")
+		kill -INT $xb
+		wait $xb || true ;;
 	esac
 	echo "$(field ns <<< "$line") $(field cpu_ns <<< "$line")"
 }
 
+WORKLOADS=("syscalls(500000) syscalls 500000" "pingpong(20000) pingpong 20000"
+	   "mmaps(100000) mmaps 100000")
 for _ in $(seq "$REPS"); do
-	for mode in bare traced totals; do
-		echo "pingpong(20000) $mode $(run_mode $mode pingpong 20000)" >> "$T/t1"
-		echo "syscalls(500000) $mode $(run_mode $mode syscalls 500000)" >> "$T/t1"
-		echo "mmaps(100000) $mode $(run_mode $mode mmaps 100000)" >> "$T/t1"
-	done
-done
-# other: each run next to a bare one, with xperf-bpf attached to an idle
-# process during the "other" run only.
-sleep 1000 &
-sleeper=$!
-run_other() {	# run_other MODE NAME WORKLOAD-ARGS... [-- XPERF-OPTS...]
-	local mode=$1 name=$2 xb
-	shift 2
-	local wl=() opts=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do wl+=("$1"); shift; done
-	[ $# -gt 0 ] && shift && opts=("$@")
-	"$XB" attach -q "${opts[@]}" --pid $sleeper -o "$T/attached" &
-	xb=$!
-	until [ -e /proc/$xb/fdinfo ] && grep -qs prog_id /proc/$xb/fdinfo/*; do sleep 0.05; done
-	sleep 0.2
-	echo "$name $mode $(run_mode other "${wl[@]}")" >> "$T/t1"
-	kill -INT $xb
-	wait $xb || true
-}
-
-for _ in $(seq "$REPS"); do
-	for w in "pingpong(20000) pingpong 20000" "syscalls(500000) syscalls 500000" \
-		"mmaps(100000) mmaps 100000"; do
+	for w in "${WORKLOADS[@]}"; do
 		set -- $w
-		echo "$1 bare $(run_mode bare "$2" "$3")" >> "$T/t1"
-		run_other other "$1" "$2" "$3"
-		echo "$1 bare $(run_mode bare "$2" "$3")" >> "$T/t1"
-		run_other other_sock "$1" "$2" "$3" -- --no-plaintext
+		for mode in bare traced traced_syscalls; do
+			echo "$1 $mode $(run_mode $mode "$2" "$3")" >> "$T/t1"
+		done
+		for mode in other other_syscalls other_nowatch; do
+			echo "$1 bare $(run_mode bare "$2" "$3")" >> "$T/t1"
+			echo "$1 $mode $(run_mode $mode "$2" "$3")" >> "$T/t1"
+		done
 	done
 done
 
@@ -109,102 +122,123 @@ prog_ids() {	# the BPF programs process $1 holds, once their number is steady
 	echo "$now"
 }
 
-prog_stats() {	# prog_stats MODE IDS...: "mode name calls ns" per program
-	local mode=$1 id
-	shift
+prog_stats() {	# prog_stats MODE WORKLOAD IDS...: "mode workload name calls ns" per program
+	local mode=$1 wl=$2 id
+	shift 2
 	for id in "$@"; do
 		bpftool prog show id "$id" -j 2>/dev/null | python3 -c '
 import json, sys
 p = json.load(sys.stdin)
-if "name" in p:  # gone meanwhile: bpftool answers {"error": ...}
-    print(sys.argv[1], p["name"], p.get("run_cnt", 0), p.get("run_time_ns", 0))' "$mode" || true
+if "name" in p and p.get("run_cnt"):  # gone meanwhile: bpftool answers {"error": ...}
+    print(sys.argv[1], sys.argv[2], p["name"], p["run_cnt"], p.get("run_time_ns", 0))' \
+			"$mode" "$wl" || true
 	done
 }
 
 sysctl -qw kernel.bpf_stats_enabled=1
-for mode in traced totals; do
-	opt=()
-	[ $mode = totals ] && opt=(--no-sched-events)
-	rm -f "$T/pp.out"
-	"$XB" record -q "${opt[@]}" -- sh -c "\"$WL\" pingpong 20000 > \"$T/pp.out\"; sleep 5" &
+for w in "syscalls 500000" "pingpong 20000"; do
+	set -- $w
+	rm -f "$T/wl.out"
+	"$XB" record -q -- sh -c "\"$WL\" $1 $2 > \"$T/wl.out\"; sleep 5" &
 	xb=$!
-	until [ -s "$T/pp.out" ]; do sleep 0.05; done
-	prog_stats $mode $(prog_ids $xb) >> "$T/t3"
+	until [ -s "$T/wl.out" ]; do sleep 0.05; done
+	prog_stats traced "$1" $(prog_ids $xb) >> "$T/t2"
 	wait $xb
+	for mode in other other_syscalls; do
+		"$XB" attach -q $(hooks_of $mode) --pid $sleeper &
+		xb=$!
+		ids=$(prog_ids $xb)
+		"$WL" "$1" "$2" > /dev/null
+		prog_stats $mode "$1" $ids >> "$T/t2"
+		kill -INT $xb
+		wait $xb || true
+	done
 done
-"$XB" attach -q --pid $sleeper &
-xb=$!
-ids=$(prog_ids $xb)
-"$WL" pingpong 20000 > /dev/null
-prog_stats other $ids >> "$T/t3"
-kill -INT $xb
-wait $xb || true
 sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 
-for consumer in count raw; do
-	for rate in 5000 10000 20000 40000 0; do
-		n=$((rate ? rate * 2 : 80000))
-		out=(-o "$T/o")
-		[ $consumer = raw ] && out=(--raw "$T/raw.jsonl" -o "$T/o")
-		XPERF_SESSION_ID=bench "$XB" record -q --ring-size 1048576 "${out[@]}" -- \
-			"$WL" pingpong $n $rate > "$T/out"
-		python3 - "$T/o/bench/capture.json" "$consumer" "$rate" "$(field ns < "$T/out")" \
-			>> "$T/t2" <<'PY'
-import json, sys
-c = json.load(open(sys.argv[1]))
-print(sys.argv[2], sys.argv[3], sum(c["records"].values()), c["dropped"], int(sys.argv[4]) / 1e9)
-PY
+cpu_ticks() { awk '{print $14 + $15}' /proc/"$1"/stat; }
+for _ in $(seq "$REPS"); do
+	for consumer in count raw; do
+		for rate in 250000 500000 1000000 0; do
+			out=(-o "$T/o")
+			[ $consumer = raw ] && out=(--raw "$T/raw.jsonl" -o "$T/o")
+			XPERF_SESSION_ID=flood "$XB" record -q "${out[@]}" -- sleep 5 &
+			xb=$!
+			until pgrep -x sleep -P $xb > /dev/null; do sleep 0.05; done
+			a=$(cpu_ticks $xb)
+			line=$("$FL" $xb $rate 2)
+			sleep 0.3	# what was pending when the flood stopped
+			b=$(cpu_ticks $xb)
+			kill $(pgrep -x sleep -P $xb)
+			wait $xb || true
+			echo "$consumer $rate $(field produced <<< "$line") $(field lost <<< "$line")" \
+				"$(field seconds <<< "$line") $((b - a)) $(getconf CLK_TCK)" >> "$T/t3"
+		done
 	done
 done
 
-python3 - "$T/t1" "$T/t2" "$REPS" "$T/t3" <<'PY'
+python3 - "$T/t1" "$T/t2" "$T/t3" "$REPS" <<'PY'
 import statistics, sys
+t1, t2, t3, reps = sys.argv[1:5]
+med = statistics.median
+
+def spread(v, fmt="%.1f"):
+    return (fmt + "-" + fmt) % (min(v), max(v))
+
 rows = {}
-for line in open(sys.argv[1]):
+for line in open(t1):
     name, mode, wall, cpu = line.split()
     rows.setdefault(name, {}).setdefault(mode, []).append((int(wall) / 1e6, int(cpu) / 1e6))
-print("Table 1: cost to the traced program (median of %s interleaved runs)" % sys.argv[3])
+print("Table 1: cost to the traced program and to everyone else (medians of %s interleaved runs)"
+      % reps)
 print()
 print("| workload | mode | wall ms | wall min-max | wall ratio | CPU ms | CPU min-max | CPU ratio |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 for name, modes in rows.items():
-    bw = statistics.median(w for w, _ in modes["bare"])
-    bc = statistics.median(c for _, c in modes["bare"])
-    for mode in ("bare", "traced", "totals", "other", "other_sock"):
+    bw = med(w for w, _ in modes["bare"])
+    bc = med(c for _, c in modes["bare"])
+    for mode in ("bare", "traced", "traced_syscalls", "other", "other_syscalls", "other_nowatch"):
         v = modes.get(mode)
         if not v:
             continue
         w = [x for x, _ in v]
         c = [y for _, y in v]
-        mw, mc = statistics.median(w), statistics.median(c)
-        print("| %s | %s | %.1f | %.1f-%.1f | %.2f | %.1f | %.1f-%.1f | %.2f |" % (
-            name, mode, mw, min(w), max(w), mw / bw, mc, min(c), max(c), mc / bc))
+        print("| %s | %s | %.1f | %s | %.2f | %.1f | %s | %.2f |" % (
+            name, mode, med(w), spread(w), med(w) / bw, med(c), spread(c), med(c) / bc))
 print()
-print("Table 2: in-kernel cost per program call (kernel BPF run-time statistics, pingpong)")
+print("Table 2: in-kernel cost per program call (kernel BPF run-time statistics)")
 print()
-print("| program | traced: calls | traced: ns/call | totals: calls | totals: ns/call "
-      "| other: calls | other: ns/call |")
-print("| --- | --- | --- | --- | --- | --- | --- |")
+print("| workload | program | traced: calls | ns/call | other: calls | ns/call "
+      "| other_syscalls: calls | ns/call |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 progs = {}
-for line in open(sys.argv[4]):
-    mode, name, calls, ns = line.split()
-    progs.setdefault(name, {})[mode] = (int(calls), int(ns))
-for name, m in sorted(progs.items()):
+for line in open(t2):
+    mode, wl, name, calls, ns = line.split()
+    progs.setdefault((wl, name), {})[mode] = (int(calls), int(ns))
+for (wl, name), m in sorted(progs.items()):
     cells = []
-    for mode in ("traced", "totals", "other"):
+    for mode in ("traced", "other", "other_syscalls"):
         calls, ns = m.get(mode, (0, 0))
         cells += [str(calls), "%.0f" % (ns / calls) if calls else "-"]
-    print("| %s | %s |" % (name, " | ".join(cells)))
+    print("| %s | %s | %s |" % (wl, name, " | ".join(cells)))
 print()
-print("Table 3: consumer throughput (1 MiB ring, paced pingpong, 2 s)")
+print("Table 3: consumer throughput, synthetic producer, 2 s per run (medians of %s interleaved "
+      "runs, min-max)" % reps)
 print()
-print("| consumer | round trips/s asked | records/s offered | records/s delivered | lost | lost % |")
-print("| --- | --- | --- | --- | --- | --- |")
-for line in open(sys.argv[2]):
-    consumer, rate, got, lost, secs = line.split()
-    got, lost, secs = int(got), int(lost), float(secs)
-    total = got + lost
-    print("| %s | %s | %.0f | %.0f | %d | %.1f |" % (
-        consumer, rate if rate != "0" else "max", total / secs, got / secs, lost,
-        100.0 * lost / total if total else 0))
+print("| consumer | rate asked/s | offered/s | offered min-max | delivered/s | lost (all runs) "
+      "| consumer CPU ns/record | min-max |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- |")
+cons = {}
+for line in open(t3):
+    consumer, rate, produced, lost, secs, ticks, hz = line.split()
+    produced, lost, secs, ticks, hz = int(produced), int(lost), float(secs), int(ticks), int(hz)
+    cons.setdefault((consumer, int(rate)), []).append(
+        (produced / secs, (produced - lost) / secs, lost, ticks / hz * 1e9 / max(produced - lost, 1)))
+for (consumer, rate), v in sorted(cons.items(), key=lambda kv: (kv[0][0], kv[0][1] or 1e12)):
+    off = [x[0] for x in v]
+    dlv = [x[1] for x in v]
+    cpu = [x[3] for x in v]
+    print("| %s | %s | %.0f | %s | %.0f | %d | %.0f | %s |" % (
+        consumer, rate or "max", med(off), spread(off, "%.0f"), med(dlv), sum(x[2] for x in v),
+        med(cpu), spread(cpu, "%.0f")))
 PY

@@ -5,8 +5,9 @@
 # with uprobe + uretprobe; xperf's TLS tier tracing the writer (entry +
 # return probe, copy, ring record, consumer running); xperf loaded but the
 # writer not traced (the in-kernel filter's cost for everyone else); xperf
-# with --no-plaintext (the socket tier alone: two syscall tracepoints); and
-# the same two xperf rows with uprobes per traced process (per_pid). Then
+# with --no-plaintext (the socket tier alone); the traced row again with the
+# socket tier on the raw syscall fallback (-S syscalls); and the same two
+# xperf rows with uprobes per traced process (per_pid). Then
 # the same writes through Go's crypto/tls (go_writer.go, no symbols used):
 # bare, and traced with (*Conn).Write located from .gopclntab (entry
 # uprobe + uprobes on its RETs), and through Bun's BoringSSL (bun_writer.js,
@@ -23,8 +24,14 @@ cd "$(dirname "$0")/../.."
 bazel build -c opt //bench/tls:ssl_bench //tests/tls:tlscap >/dev/null 2>&1
 bench=$(readlink -f bazel-bin/bench/tls/ssl_bench)
 tlscap=$(readlink -f bazel-bin/tests/tls/tlscap)
-lib=$(ldd "$bench" | awk '/libssl/ {print $3}')
 . bench/tls/sink.sh
+# The writer maps private copies of libssl and libcrypto (other inodes): uprobes
+# other sessions on this machine put on the system libssl (every mapper traps)
+# would otherwise tax the bare rows too.
+mkdir "$tmp/lib"
+for l in $(ldd "$bench" | awk '/libssl|libcrypto/ {print $3}'); do cp "$l" "$tmp/lib/"; done
+export LD_LIBRARY_PATH=$tmp/lib
+lib=$(ldd "$bench" | awk '/libssl/ {print $3}')
 (cd "$tmp" && cp "$OLDPWD/bench/tls/go_writer.go" . &&
 	GOCACHE=$tmp/gocache GO111MODULE=off go build -ldflags='-s -w' -o go_writer go_writer.go)
 gow=$tmp/go_writer
@@ -42,8 +49,11 @@ with_bpftrace() {
 	kill -INT $bt; wait $bt 2>/dev/null || true
 }
 
+# xperf traces another process that maps the writer's libssl (probed per library,
+# or per process with -P), while the writer runs untraced.
 untraced() {
-	"$tlscap" -o "$tmp/cap" "$@" -- sleep 3 2>/dev/null &
+	"$tlscap" -o "$tmp/cap" "$@" -- python3 -c "import ctypes, time
+ctypes.CDLL('$lib'); time.sleep(3)" 2>/dev/null &
 	local t=$!
 	sleep 1
 	"$bench" "$port" "$N"
@@ -54,16 +64,16 @@ untraced() {
 # wait until none is loaded before each measurement, so rows stay clean.
 quiet() {
 	for _ in $(seq 300); do
-		bpftool prog show | grep -qE "name (ssl_[a-z_]*|sys_enter|sys_exit) " || return 0
+		bpftool prog show | grep -qE "name (ssl_[a-z_]*|sys_enter|sys_exit|sock_send|sock_recv) " || return 0
 		sleep 0.2
 	done
 	echo "run.sh: foreign TLS/syscall probes stay loaded; results are not clean" >&2
 }
 
 declare -A res
-names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_untraced
-       xperf_per_pid_traced xperf_per_pid_untraced xperf_sock_only go_bare go_xperf_traced
-       bun_bare bun_xperf_traced)
+names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_traced_syscalls
+       xperf_untraced xperf_per_pid_traced xperf_per_pid_untraced xperf_sock_only go_bare
+       go_xperf_traced bun_bare bun_xperf_traced)
 mkdir -p "$tmp/cap"
 for r in $(seq "$R"); do
 	quiet
@@ -74,6 +84,9 @@ for r in $(seq "$R"); do
 		uretprobe:$lib:SSL_write { @r = count(); }"),"
 	quiet
 	res[xperf_traced]+="$("$tlscap" -o "$tmp/cap" -- "$bench" "$port" "$N" 2>/dev/null),"
+	quiet
+	res[xperf_traced_syscalls]+="$("$tlscap" -S syscalls -o "$tmp/cap" -- "$bench" "$port" "$N" \
+		2>/dev/null),"
 	quiet
 	res[xperf_untraced]+="$(untraced),"
 	quiet
@@ -115,19 +128,22 @@ PY
 # Time inside the BPF programs themselves, per run (bpf_stats).
 old=$(sysctl -n kernel.bpf_stats_enabled)
 sysctl -qw kernel.bpf_stats_enabled=1
-"$tlscap" -o "$tmp/cap" -- sh -c "'$bench' $port $N >/dev/null; sleep 2" 2>/dev/null &
+# The writer on the system libssl here: tlscap probes it (standard directory) before
+# the writer starts, and only our programs' statistics are read back (other
+# sessions' uprobes on that file trap the writer but do not run our programs).
+rm -f "$tmp/stats.done"
+env -u LD_LIBRARY_PATH "$tlscap" -o "$tmp/cap" -- sh -c "'$bench' $port $N >/dev/null;
+	touch '$tmp/stats.done'; sleep 2" 2>/dev/null &
 t=$!
-sleep 1.5
-while kill -0 $t 2>/dev/null && ! bpftool prog show | grep -q "name ssl_rw_exit.*run_cnt [1-9]"; do
-	sleep 0.2
-done
-sleep 1
+until [ -e "$tmp/stats.done" ] || ! kill -0 $t 2>/dev/null; do sleep 0.2; done
 echo
 echo "BPF program time, $N traced SSL_writes (kernel.bpf_stats;" \
-	"sys_* count every syscall on the machine)"
+	"sock_* count every socket call on the machine)"
 echo "| program | runs | ns per run |"
 echo "|---|---|---|"
-bpftool prog show | awk '/name (ssl_write_enter|ssl_rw_exit|sys_enter|sys_exit) / {
+for id in $(cat /proc/$t/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u); do
+	bpftool prog show id "$id"
+done | awk '/name (ssl_write_enter|ssl_rw_exit|sock_send|sock_recv) / {
 	n = ""; t = 0; c = 0
 	for (i = 1; i <= NF; i++) {
 		if ($i == "name") n = $(i + 1)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // bun_agent.js PORT LOG - sample_agent.py --fidelity as a `bun build --compile` executable
-// (BoringSSL linked in, as agent CLIs ship): a session id header, HEAD and GET probes,
+// (BoringSSL linked in, as agent CLIs ship): a session id header, HEAD and GET probes
+// and a token count (POST /v1/messages/count_tokens),
 // housekeeping processes of its own each turn (some failing), tools run through a
 // sandbox wrapper that re-execs this executable (/proc/self/exe) before
 // `bash -c <long prologue> CMD`, compressed request bodies (gzip, zstd), compressed
@@ -41,9 +42,12 @@ function headers(extra) {
 		'accept-encoding': 'gzip, br, zstd', ...extra };
 }
 
-async function probes() {
-	for (const [method, path] of [['HEAD', '/'], ['GET', '/v1/models']]) {
-		const res = await fetch(base + path, { method, headers: headers() });
+// Before the first model call: a reachability probe, the model list, a token count
+// carrying the whole prompt (no model call either).
+async function probes(prompt) {
+	for (const [method, path, body] of [['HEAD', '/'], ['GET', '/v1/models'],
+		['POST', '/v1/messages/count_tokens', JSON.stringify(prompt)]]) {
+		const res = await fetch(base + path, { method, body, headers: headers() });
 		await res.arrayBuffer();
 		log('probe', { method, path, status: res.status });
 	}
@@ -108,7 +112,7 @@ function runTool(tool) {
 
 const history = [{ role: 'user', content: 'Which OS is this machine, and is it busy?' }];
 log('session', { id: session });
-await probes();
+await probes({ model: 'mock-sonnet', system: SYSTEM, tools: TOOLS, messages: history });
 for (turn = 1; turn <= 10; turn++) {
 	housekeeping();
 	const body = { model: 'mock-sonnet', max_tokens: 16, stream: true, system: SYSTEM, tools: TOOLS,

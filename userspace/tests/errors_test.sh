@@ -34,7 +34,7 @@ expect 2 "xperf-bpf: /nonexistent/xpb-cmd: No such file or directory" \
 	"$XB" record -q -- /nonexistent/xpb-cmd
 expect 1 "xperf-bpf: /nonexistent/dir/raw.jsonl: No such file or directory" \
 	"$XB" record -q --raw /nonexistent/dir/raw.jsonl -- true
-expect 64 "xperf-bpf: expected a subcommand: attach or record (xperf-bpf --help)" "$XB"
+expect 64 "xperf-bpf: expected a subcommand: attach, record or daemon (xperf-bpf --help)" "$XB"
 expect 64 "xperf-bpf attach: missing --pid" "$XB" attach
 expect 64 "xperf-bpf attach: invalid PID: 12x" "$XB" attach --pid 12x
 expect 64 "xperf-bpf record: missing command (record -- CMD [ARG...])" "$XB" record

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# daemon_test.sh - `xperf-bpf daemon` on the running kernel with real agents
+# (python3 on the system libssl) against the mock provider over TLS:
+#   - an agent already running when the daemon starts (the /proc scan),
+#   - an agent started after it (exec discovery, `cmdline` rule),
+#   - short-lived agents (a 1 ms process, `exe` rule: traced by the kernel at exec),
+#   - a process matching no rule: none of its records reaches the ring,
+#   - SIGHUP: a rules file with an error is refused (file:line) and the old rules kept;
+#     a valid one replaces them (the old pattern stops matching, the new one matches),
+#   - SIGTERM with an agent mid-session: its open turn written complete: false,
+#     exit 0 within 5 s.
+# check_daemon.py holds the assertions (ground truth: the mock's own log, the pids).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
+py=/usr/bin/python3 # Debian's (not a shim): the system libssl
+tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon.XXXXXX")
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/mock/port")
+ca=$tmp/mock/ca.pem
+mkdir -p "$tmp/bin"
+cp /bin/true "$tmp/bin/quickagent"
+cp "$here/agent.py" "$tmp/plain.py"
+cp "$here/agent.py" "$tmp/other.py"
+cp "$here/agent.py" "$tmp/agent.py"
+printf '# agents of daemon_test\ncmdline */agent.py*\nexe quickagent   # a 1 ms agent\n' \
+	> "$tmp/rules"
+# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s)
+wait_for() {
+	for _ in $(seq 200); do grep -q -- "$1" "$2" && return 0; sleep 0.05; done
+	echo "FAIL: no '$1' in $2:" >&2
+	cat "$2" >&2
+	exit 1
+}
+
+"$py" "$tmp/agent.py" "$port" "$ca" "$tmp/gate" > "$tmp/before.out" &
+before=$!
+pids+=($before)
+sleep 0.3 # it runs (and has mapped libssl) before the daemon starts
+"$xperf" daemon -o "$tmp/out" --node testnode --rules "$tmp/rules" --raw "$tmp/raw.jsonl" \
+	2> "$tmp/daemon.err" &
+daemon=$!
+pids+=($daemon)
+wait_for ready "$tmp/daemon.err"
+touch "$tmp/gate"
+wait $before
+# DELAY_S: a cmdline-matched agent is probed before it is filtered in, which can
+# take a while for an executable the locator has not cached (userspace/README.md,
+# "Attach time"); the exe-matched quick agents below have no such gap.
+DELAY_S=1 "$py" "$tmp/agent.py" "$port" "$ca" > "$tmp/after.out" &
+after=$!
+wait $after
+"$py" "$tmp/plain.py" "$port" "$ca" > "$tmp/plain.out" &
+plain=$!
+wait $plain
+quick=()
+for _ in 1 2 3; do
+	"$tmp/bin/quickagent" &
+	quick+=($!)
+	wait $!
+done
+HOLD_S=60 CALLS=1 "$py" "$tmp/agent.py" "$port" "$ca" > "$tmp/held.out" &
+held=$!
+pids+=($held)
+wait_for done "$tmp/held.out"
+
+printf 'exe x\nbinary agent\n' > "$tmp/rules.new"
+mv "$tmp/rules.new" "$tmp/rules"
+kill -HUP $daemon
+wait_for "rules:2: unknown rule" "$tmp/daemon.err"
+printf 'cmdline */other.py*\n' > "$tmp/rules.new"
+mv "$tmp/rules.new" "$tmp/rules"
+kill -HUP $daemon
+wait_for "1 rules loaded" "$tmp/daemon.err"
+"$py" "$tmp/agent.py" "$port" "$ca" > "$tmp/old_rule.out" &
+old_rule=$!
+wait $old_rule
+DELAY_S=1 "$py" "$tmp/other.py" "$port" "$ca" > "$tmp/new_rule.out" &
+new_rule=$!
+wait $new_rule
+sleep 0.5 # the last session's exit reaches the daemon
+
+t0=$(date +%s%N)
+kill -TERM $daemon
+rc=0
+wait $daemon || rc=$?
+t1=$(date +%s%N)
+kill $held 2>/dev/null || true
+cat "$tmp/daemon.err"
+python3 "$here/check_daemon.py" "$tmp" --rc $rc --stop-ms $(((t1 - t0) / 1000000)) \
+	--before $before --after $after --plain $plain --held $held --old-rule $old_rule \
+	--new-rule $new_rule --quick "${quick[@]}"

@@ -1,0 +1,575 @@
+// SPDX-License-Identifier: MIT
+/*
+ * daemon.c - `xperf-bpf daemon`: one capture core (one set of BPF objects,
+ * one ring) for every agent of the node. The proc object reports every
+ * exec (XP_EXEC_UNTRACED for processes not traced yet); an exec that
+ * matches the rules makes its process a traced agent, with its
+ * descendants, before its next record. One /proc scan at start finds the
+ * agents already running. SIGHUP reloads the rules file; SIGTERM/SIGINT
+ * end every session (open turns written with complete: false) and exit 0.
+ */
+#include "userspace/daemon.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/exit_codes.h"
+#include "userspace/daemon_agents.h"
+#include "userspace/daemon_metrics.h"
+#include "userspace/daemon_retention.h"
+#include "userspace/daemon_rules.h"
+#include "userspace/exec_decode.h"
+#include "userspace/procfs.h"
+#include "userspace/sink.h"
+
+#define SWEEP_EVERY_S 1.0
+#define RETENTION_EVERY_S 60.0
+#define CMDLINE_MAX 1024
+
+static const char usage[] =
+	"Usage: xperf-bpf daemon [OPTION...]\n"
+	"Trace every AI agent of this machine with one set of BPF programs: a process whose\n"
+	"executable or command line matches a rule becomes traced with its descendants, from\n"
+	"its exec on (or from start, for one already running); each agent tree gets its own\n"
+	"session directory DIR/<node>/<session>/ with the files of `xperf-bpf record`.\n"
+	"\n"
+	"  -o, --output DIR        root of the sessions (default .xperf/traces)\n"
+	"      --node NAME         the node's directory under DIR (default $NODE_NAME, else\n"
+	"                          the host name)\n"
+	"      --rules FILE        rules file: lines `exe GLOB` or `cmdline GLOB`, '#'\n"
+	"                          comments; reloaded on SIGHUP (userspace/daemon_rules.h)\n"
+	"      --exe GLOB          a rule on the executable (repeatable)\n"
+	"      --cmdline GLOB      a rule on the command line (repeatable)\n"
+	"      --max-agents N      agents traced at once; more are refused, counted\n"
+	"                          (default 256)\n"
+	"      --retention-days D  delete sessions untouched for D days (at start, then\n"
+	"                          each minute; sessions in use are never touched)\n"
+	"      --retention-bytes N keep the node's sessions under N bytes, oldest deleted\n"
+	"                          first\n"
+	"      --metrics-listen HOST:PORT  serve the daemon's health to Prometheus at\n"
+	"                          /metrics (port 0: any, printed)\n"
+	"      --raw FILE          every traced record as JSON lines (mode 0600)\n"
+	"      --capture-payloads  keep payload text (off by default)\n"
+	"      --ring-size BYTES   ring buffer size, a power of two (default 16 MiB)\n"
+	"      --no-cuda           no uprobes on libcudart/libcuda\n"
+	"  -q, --quiet             no line per session\n"
+	"  -v, --verbose           libbpf debug output\n"
+	"\n"
+	"Exit status: 0 ok (SIGTERM/SIGINT), 1 runtime failure, 64 usage or rules error,\n"
+	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).\n";
+
+enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
+       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_HELP };
+
+struct daemon {
+	struct xpc_opts opts;
+	struct xpd_agents_opts ao;
+	const char *out_dir;
+	const char *node;
+	const char *rules_path;
+	struct xpd_rules flag_rules;	/* from --exe/--cmdline: kept across reloads */
+	struct xpd_rules rules;		/* flag rules + the file's */
+	struct xpd_agents *agents;
+	struct xpd_retention retention;
+	const char *metrics_listen;
+	struct xpd_metrics *metrics;
+	uint64_t sessions_deleted;	/* by retention */
+	char node_dir[PATH_MAX];
+	uint64_t execs_seen;		/* exec records of untraced processes */
+	int err;
+};
+
+static volatile sig_atomic_t stop_signal, reload;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_hup(int sig)
+{
+	(void)sig;
+	reload = 1;
+}
+
+static void signals(void)
+{
+	struct sigaction stop = { .sa_handler = on_stop }, hup = { .sa_handler = on_hup };
+
+	sigemptyset(&stop.sa_mask);
+	sigemptyset(&hup.sa_mask);
+	sigaction(SIGINT, &stop, NULL);
+	sigaction(SIGTERM, &stop, NULL);
+	sigaction(SIGHUP, &hup, NULL);
+	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up is not our end */
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "xperf-bpf daemon: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (xperf-bpf daemon --help)\n");
+	return XP_EXIT_USAGE;
+}
+
+static int parse_count(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoul(s, &end, 10);
+	return errno || end == s || *end || *s == '-' || *out < min || *out > max ? -1 : 0;
+}
+
+static int parse_option(struct daemon *d, int key, const char *arg)
+{
+	unsigned long v;
+
+	switch (key) {
+	case 'o':
+		d->out_dir = arg;
+		return 0;
+	case OPT_NODE:
+		if (!*arg || strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, ".."))
+			return usage_error("invalid node name: %s", arg);
+		d->node = arg;
+		return 0;
+	case OPT_RULES:
+		d->rules_path = arg;
+		return 0;
+	case OPT_EXE:
+	case OPT_CMDLINE:
+		if (xpd_rules_add(&d->flag_rules, key == OPT_EXE ? "exe" : "cmdline", arg))
+			return usage_error("invalid rule pattern: %s", arg);
+		return 0;
+	case OPT_MAX_AGENTS:
+		if (parse_count(arg, 1, 100000, &v))
+			return usage_error("invalid --max-agents (1..100000): %s", arg);
+		d->ao.max_agents = v;
+		return 0;
+	case OPT_RAW:
+		d->ao.raw_path = arg;
+		return 0;
+	case OPT_METRICS:
+		d->metrics_listen = arg;
+		return 0;
+	case OPT_RET_DAYS:
+		if (parse_count(arg, 1, 36500, &v))
+			return usage_error("invalid --retention-days (1..36500): %s", arg);
+		d->retention.max_age_s = v * 86400.0;
+		return 0;
+	case OPT_RET_BYTES:
+		if (parse_count(arg, 1, ULONG_MAX - 1, &v))
+			return usage_error("invalid --retention-bytes: %s", arg);
+		d->retention.max_bytes = v;
+		return 0;
+	case OPT_PAYLOADS:
+		d->opts.capture_payloads = d->ao.capture_payloads = true;
+		return 0;
+	case OPT_RING:
+		if (parse_count(arg, 4096, 1ul << 30, &v) || (v & (v - 1)))
+			return usage_error("invalid ring size (a power of two, 4096..1G): %s", arg);
+		d->opts.ring_size = v;
+		return 0;
+	case OPT_NO_CUDA:
+		d->opts.no_cuda = true;
+		return 0;
+	case 'q':
+		d->ao.quiet = true;
+		return 0;
+	case 'v':
+		d->opts.verbose++;
+		return 0;
+	case OPT_HELP:
+		fputs(usage, stdout);
+		exit(XP_EXIT_OK);
+	default:
+		return usage_error("%s", "invalid option");
+	}
+}
+
+static int parse_args(struct daemon *d, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "node", required_argument, NULL, OPT_NODE },
+		{ "rules", required_argument, NULL, OPT_RULES },
+		{ "exe", required_argument, NULL, OPT_EXE },
+		{ "cmdline", required_argument, NULL, OPT_CMDLINE },
+		{ "max-agents", required_argument, NULL, OPT_MAX_AGENTS },
+		{ "raw", required_argument, NULL, OPT_RAW },
+		{ "retention-days", required_argument, NULL, OPT_RET_DAYS },
+		{ "metrics-listen", required_argument, NULL, OPT_METRICS },
+		{ "retention-bytes", required_argument, NULL, OPT_RET_BYTES },
+		{ "capture-payloads", no_argument, NULL, OPT_PAYLOADS },
+		{ "ring-size", required_argument, NULL, OPT_RING },
+		{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, OPT_HELP },
+		{},
+	};
+	int key, err;
+
+	opterr = 0;
+	while ((key = getopt_long(argc, argv, "o:qvh", longopts, NULL)) != -1) {
+		if (key == '?')
+			return usage_error("invalid option or missing value: %s", argv[optind - 1]);
+		err = parse_option(d, key == 'h' ? OPT_HELP : key, optarg);
+		if (err)
+			return err;
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument: %s", argv[optind]);
+	if (!d->rules_path && !d->flag_rules.n)
+		return usage_error("%s", "no rules: give --rules FILE, --exe GLOB or --cmdline GLOB");
+	return 0;
+}
+
+/* The exact exe names go to the kernel, which then traces them from their exec. */
+static int push_names(struct daemon *d, struct xpc *c)
+{
+	const char *names[XPD_RULES_MAX];
+	unsigned int n = xpd_rules_exact_names(&d->rules, names, XPD_RULES_MAX);
+
+	if (!xpc_discover_names(c, names, n))
+		return 0;
+	fprintf(stderr, "xperf-bpf daemon: %s\n", xpc_error(c));
+	return -EIO;
+}
+
+/* Flag rules, then the file's; the rules in force change only when the whole file is valid. */
+static int load_rules(struct daemon *d)
+{
+	struct xpd_rules *next = malloc(sizeof(*next));
+	char err[PATH_MAX + 128];
+	int ret = 0;
+
+	if (!next)
+		return -ENOMEM;
+	*next = d->flag_rules;
+	if (d->rules_path)
+		ret = xpd_rules_load(next, d->rules_path, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "xperf-bpf daemon: %s\n", err);
+	else
+		d->rules = *next;
+	free(next);
+	return ret;
+}
+
+/* Whether an exec (record of an untraced process) matches; its argv in ev. */
+static bool exec_matches(const struct daemon *d, const struct xp_exec *e)
+{
+	return xp_exec_check(e, e->hdr.size) == 0 &&
+	       xpd_rules_match(&d->rules, e->data, e->data + e->filename_len, e->args_len);
+}
+
+static void add_agent(struct daemon *d, pid_t tgid, const struct xp_hdr *first)
+{
+	int err = xpd_agents_add(d->agents, tgid, first);
+
+	if (err == -EUSERS && !d->ao.quiet)
+		fprintf(stderr, "xperf-bpf daemon: pid %d refused: %u agents traced "
+				"(--max-agents)\n", (int)tgid, d->ao.max_agents);
+	else if (err == -EIO)
+		d->err = err;
+	else if (err && err != -EEXIST && err != -ESRCH)
+		fprintf(stderr, "xperf-bpf daemon: pid %d: %s\n", (int)tgid, strerror(-err));
+}
+
+static int on_event(void *ctx, const struct xp_hdr *rec)
+{
+	struct daemon *d = ctx;
+	const struct xp_exec *e = (const void *)rec;
+
+	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
+		d->execs_seen++;
+		add_agent(d, rec->tgid, rec);
+		return d->err;
+	}
+	if (rec->type != XP_EV_EXEC || !(e->flags & XP_EXEC_UNTRACED))
+		return xpd_agents_route(d->agents, rec) ? -EIO : 0;
+	d->execs_seen++;
+	if (exec_matches(d, e))
+		add_agent(d, rec->tgid, rec);
+	return d->err;
+}
+
+static ssize_t read_small(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len, f);
+	fclose(f);
+	return n;
+}
+
+/* A running process against the rules: its /proc exe and cmdline. */
+static bool proc_matches(const struct daemon *d, int pid)
+{
+	char path[64], exe[PATH_MAX] = "", args[CMDLINE_MAX];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
+	n = read_small(path, args, sizeof(args));
+	if (n <= 0)
+		return false;	/* a kernel thread, or gone */
+	return xpd_rules_match(&d->rules, exe, args, n);
+}
+
+static int parent_of(int pid)
+{
+	char path[64], buf[512];
+	const char *p;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	n = read_small(path, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && strlen(p) > 4 ? atoi(p + 4) : 0;
+}
+
+/* Whether an ancestor of pid matches too (then the ancestor's tree holds it). */
+static bool ancestor_matches(const struct daemon *d, int pid)
+{
+	for (int p = parent_of(pid), depth = 0; p > 1 && depth < 64; p = parent_of(p), depth++)
+		if (proc_matches(d, p))
+			return true;
+	return false;
+}
+
+/* The one /proc scan: agents already running when the daemon starts. */
+static void scan_running(struct daemon *d)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *de;
+	pid_t self = getpid();
+
+	if (!dir) {
+		fprintf(stderr, "xperf-bpf daemon: /proc: %s\n", strerror(errno));
+		return;
+	}
+	while ((de = readdir(dir))) {
+		int pid = atoi(de->d_name);
+
+		if (pid <= 0 || pid == self || xp_proc_tgid(pid) != pid)
+			continue;
+		if (proc_matches(d, pid) && !ancestor_matches(d, pid))
+			add_agent(d, pid, NULL);
+	}
+	closedir(dir);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void metric(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
+{
+	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s %s\nxperf_daemon_%s %llu\n",
+		name, help, name, type, name, (unsigned long long)v);
+}
+
+/* Per record type, the types seen so far only. */
+static void per_type(FILE *f, const char *name, const char *help, const uint64_t *v)
+{
+	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s counter\n", name, help,
+		name);
+	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
+		if (v[t])
+			fprintf(f, "xperf_daemon_%s{type=\"%s\"} %llu\n", name, xpc_type_name(t),
+				(unsigned long long)v[t]);
+}
+
+/* The daemon's health as Prometheus text: every counter only goes up. */
+static void publish(struct daemon *d, struct xpc *c)
+{
+	const struct xpd_counters *n = xpd_agents_counters(d->agents);
+	struct xpc_counts k;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!d->metrics || xpc_counts(c, &k) || !(f = open_memstream(&text, &len)))
+		return;
+	metric(f, "agents_traced_total", "counter", "Agents (process trees) traced.",
+	       n->agents_traced);
+	metric(f, "agents_active", "gauge", "Agents traced now.", n->agents_active);
+	metric(f, "agents_refused_total", "counter", "Agents refused: --max-agents reached.",
+	       n->agents_refused);
+	metric(f, "agents_missed_total", "counter", "Agents gone before they could be traced.",
+	       n->agents_missed);
+	metric(f, "sessions_ended_total", "counter", "Sessions written and closed.",
+	       n->sessions_ended);
+	metric(f, "sessions_deleted_total", "counter", "Sessions deleted by retention.",
+	       d->sessions_deleted);
+	metric(f, "execs_seen_total", "counter", "Exec events of untraced processes matched.",
+	       d->execs_seen);
+	per_type(f, "records_total", "Records read from the ring.", k.records);
+	per_type(f, "records_lost_total", "Records lost in the kernel (ring full).", k.drops);
+	metric(f, "records_malformed_total", "counter", "Records of a wrong size.", k.malformed);
+	fclose(f);
+	xpd_metrics_publish(d->metrics, text, len);
+	free(text);
+}
+
+static void retention(struct daemon *d)
+{
+	unsigned int n = xpd_retention_sweep(d->node_dir, &d->retention);
+
+	d->sessions_deleted += n;
+	if (n && !d->ao.quiet)
+		fprintf(stderr, "xperf-bpf daemon: retention: %u sessions deleted\n", n);
+}
+
+static int run_loop(struct daemon *d, struct xpc *c)
+{
+	double next_sweep = now_s() + SWEEP_EVERY_S, next_retention = now_s() + RETENTION_EVERY_S;
+	int n = 0;
+
+	while (!stop_signal && !d->err) {
+		if (reload) {
+			reload = 0;
+			if (!load_rules(d) && !push_names(d, c) && !d->ao.quiet)
+				fprintf(stderr, "xperf-bpf daemon: %u rules loaded\n", d->rules.n);
+		}
+		n = xpc_poll(c, 100);
+		if (n < 0)
+			break;
+		if (now_s() >= next_sweep) {
+			xpd_agents_sweep(d->agents);
+			publish(d, c);
+			next_sweep = now_s() + SWEEP_EVERY_S;
+		}
+		if (now_s() >= next_retention) {
+			retention(d);
+			next_retention = now_s() + RETENTION_EVERY_S;
+		}
+	}
+	if (n >= 0 && !d->err)
+		n = xpc_drain(c);
+	if (n < 0 && !d->err) {
+		fprintf(stderr, "xperf-bpf daemon: reading the ring buffer: %s\n", strerror(-n));
+		return XP_EXIT_FAIL;
+	}
+	return d->err ? XP_EXIT_FAIL : XP_EXIT_OK;
+}
+
+static void report(struct xpc *c, const struct xpd_counters *n, const struct daemon *d)
+{
+	struct xpc_counts k;
+	uint64_t total = 0;
+
+	if (xpc_counts(c, &k))
+		memset(&k, 0, sizeof(k));
+	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
+		total += k.records[t];
+	fprintf(stderr, "xperf-bpf daemon: %llu agents traced, %llu refused, %llu missed; "
+			"%llu records (%llu execs seen), %llu lost; %llu sessions deleted\n",
+		(unsigned long long)n->agents_traced, (unsigned long long)n->agents_refused,
+		(unsigned long long)n->agents_missed, (unsigned long long)total,
+		(unsigned long long)d->execs_seen, (unsigned long long)xpc_counts_dropped(&k),
+		(unsigned long long)d->sessions_deleted);
+}
+
+static const char *node_name(const char *flag, char *buf, size_t len)
+{
+	const char *env = getenv("NODE_NAME");
+
+	if (flag)
+		return flag;
+	if (env && *env && !strchr(env, '/'))
+		return env;
+	if (gethostname(buf, len) || !*buf)
+		snprintf(buf, len, "node");
+	buf[len - 1] = '\0';
+	return buf;
+}
+
+int xpb_daemon_main(int argc, char **argv)
+{
+	struct daemon *d = calloc(1, sizeof(*d));
+	char host[256], msg[256];
+	struct xpc *c = NULL;
+	int code;
+
+	if (!d)
+		return XP_EXIT_FAIL;
+	d->ao.max_agents = 256;
+	code = parse_args(d, argc, argv);
+	if (!code && load_rules(d))
+		code = XP_EXIT_USAGE;
+	if (code)
+		goto out;
+	unsetenv("XPERF_SESSION_ID");	/* one id per agent, never one for all */
+	snprintf(d->node_dir, sizeof(d->node_dir), "%s/%s",
+		 d->out_dir ? d->out_dir : XPB_TRACE_DIR_DEFAULT,
+		 node_name(d->node, host, sizeof(host)));
+	d->ao.node_dir = d->node_dir;
+	d->opts.discover_execs = true;
+	d->opts.on_event = on_event;
+	d->opts.ctx = d;
+	signals();
+	code = xpc_open(&d->opts, &c, msg, sizeof(msg));
+	if (code) {
+		fprintf(stderr, "xperf-bpf daemon: %s\n", msg);
+		code = code == -EPERM ? XP_EXIT_NOPERM : XP_EXIT_FAIL;
+		goto out;
+	}
+	d->agents = xpd_agents_new(c, &d->ao);
+	if (!d->agents) {
+		code = XP_EXIT_FAIL;
+		goto out;
+	}
+	if (push_names(d, c)) {
+		code = XP_EXIT_FAIL;
+		goto out;
+	}
+	if (d->metrics_listen && !(d->metrics = xpd_metrics_start(d->metrics_listen))) {
+		code = XP_EXIT_USAGE;
+		goto out;
+	}
+	retention(d);
+	scan_running(d);
+	publish(d, c);
+	if (!d->ao.quiet)
+		fprintf(stderr, "xperf-bpf daemon: ready: %u rules, sessions in %s\n", d->rules.n,
+			d->node_dir);
+	code = run_loop(d, c);
+	if (stop_signal && !d->ao.quiet)
+		fprintf(stderr, "xperf-bpf daemon: %s: ending sessions\n", strsignal(stop_signal));
+out:
+	if (d->agents) {
+		const struct xpd_counters n = *xpd_agents_counters(d->agents);
+
+		if (xpd_agents_free(d->agents))
+			code = XP_EXIT_FAIL;
+		report(c, &n, d);
+	}
+	xpd_metrics_stop(d->metrics);
+	xpc_close(c);
+	free(d);
+	return code;
+}

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+/*
+ * daemon_agents.c - agents, their sessions and their process trees
+ * (daemon_agents.h). A process is found by a hash of tgids; each agent's
+ * session is the sinks of `record` (sink.h) over its own xpb_run, so its
+ * directory holds the same files as a `record` run of that agent.
+ */
+#include "userspace/daemon_agents.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lib/dir_lock.h"
+#include "userspace/procfs.h"
+#include "userspace/run.h"
+
+#define BUCKETS 4096
+#define TREE_MAX 1024	/* live children read at attach time, per level */
+
+extern const struct xpb_sink xpb_sink_raw;
+
+struct agent {
+	struct xpb_run run;		/* first: the sinks get &run, owns() gets it back */
+	struct xpd_agents *owner;
+	struct xpb_sinks *sinks;
+	char session_id[XPB_SESSION_ID_MAX];
+	unsigned int live;		/* processes of the tree alive */
+	int lock;
+	uint64_t records[XP_EV_TYPE_MAX];
+	uint64_t drops_at_start;
+	struct agent *next;
+};
+
+struct member {
+	__u32 tgid;
+	struct agent *agent;
+	struct member *next;
+};
+
+struct xpd_agents {
+	struct xpc *c;
+	struct xpd_agents_opts o;
+	struct xpb_run raw_run;
+	void *raw;			/* the raw sink's state, NULL without --raw */
+	struct agent *agents;
+	struct member *bucket[BUCKETS];
+	struct xpd_counters n;
+};
+
+static struct member **slot(struct xpd_agents *a, __u32 tgid)
+{
+	struct member **m = &a->bucket[tgid % BUCKETS];
+
+	while (*m && (*m)->tgid != tgid)
+		m = &(*m)->next;
+	return m;
+}
+
+static struct agent *agent_of(const struct xpd_agents *a, __u32 tgid)
+{
+	struct member *m = *slot((struct xpd_agents *)a, tgid);
+
+	return m ? m->agent : NULL;
+}
+
+bool xpd_agents_has(const struct xpd_agents *a, pid_t tgid)
+{
+	return agent_of(a, tgid) != NULL;
+}
+
+static bool owns(const struct xpb_run *run, __u32 tgid)
+{
+	const struct agent *ag = (const struct agent *)run;
+
+	return agent_of(ag->owner, tgid) == ag;
+}
+
+static void join(struct xpd_agents *a, struct agent *ag, __u32 tgid)
+{
+	struct member **s = slot(a, tgid), *m;
+
+	if (*s)
+		return;
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return;
+	m->tgid = tgid;
+	m->agent = ag;
+	*s = m;
+	ag->live++;
+}
+
+/* The processes already below tgid when it became traced (xpc_add_pid traced them too). */
+static void join_tree(struct xpd_agents *a, struct agent *ag, __u32 tgid)
+{
+	__u32 kids[TREE_MAX];
+	int n;
+
+	join(a, ag, tgid);
+	n = xp_proc_children(tgid, kids, TREE_MAX);
+	for (int i = 0; i < n; i++)
+		join_tree(a, ag, kids[i]);
+}
+
+static uint64_t drops_now(struct xpd_agents *a)
+{
+	struct xpc_counts k;
+
+	return xpc_counts(a->c, &k) ? 0 : xpc_counts_dropped(&k);
+}
+
+/*
+ * DIR/<node>/<session>, locked: a session id already used (a restart
+ * within the same second) gets a suffix, so nothing written is touched.
+ */
+static int claim_dir(struct agent *ag, pid_t root, const struct xp_hdr *first)
+{
+	char base[XPB_SESSION_ID_MAX], path[PATH_MAX], comm[XP_COMM_LEN + 1] = "";
+	char *const name[] = { comm, NULL };
+	struct stat st;
+	pid_t holder;
+
+	/* Named after its exec's comm: a short-lived agent may be gone from /proc. */
+	if (first && first->type == XP_EV_EXEC)
+		memcpy(comm, ((const struct xp_exec *)first)->comm, XP_COMM_LEN);
+	xpb_session_id(root, comm[0] ? name : NULL, base);
+	snprintf(ag->session_id, sizeof(ag->session_id), "%s", base);
+	for (int k = 2; k < 1000; k++) {
+		snprintf(path, sizeof(path), "%s/%s", ag->run.out_dir, ag->session_id);
+		if (stat(path, &st)) {
+			ag->lock = xp_dir_lock(path, &holder);
+			return ag->lock < 0 ? ag->lock : 0;
+		}
+		snprintf(ag->session_id, sizeof(ag->session_id), "%.*s-%d",
+			 XPB_SESSION_ID_MAX - 8, base, k);
+	}
+	return -EEXIST;
+}
+
+static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp_hdr *first)
+{
+	struct agent *ag = calloc(1, sizeof(*ag));
+
+	if (!ag)
+		return NULL;
+	ag->owner = a;
+	ag->lock = -1;
+	ag->run.out_dir = a->o.node_dir;
+	ag->run.root = root;
+	ag->run.capture_payloads = a->o.capture_payloads;
+	ag->run.quiet = true;
+	ag->run.owns = owns;
+	ag->run.session_id = ag->session_id;
+	if (claim_dir(ag, root, first) || !(ag->sinks = xpb_sinks_new()) ||
+	    xpb_sinks_begin(ag->sinks, &ag->run)) {
+		xpb_sinks_free(ag->sinks);
+		if (ag->lock >= 0)
+			close(ag->lock);
+		free(ag);
+		return NULL;
+	}
+	ag->drops_at_start = drops_now(a);
+	return ag;
+}
+
+static int deliver(struct xpd_agents *a, struct agent *ag, const struct xp_hdr *rec)
+{
+	if (a->raw)
+		xpb_sink_raw.on_event(a->raw, rec);
+	ag->records[rec->type]++;
+	a->n.records_routed++;
+	return xpb_sinks_event(ag->sinks, rec);
+}
+
+static bool in_kernel(const struct xp_hdr *first)
+{
+	return first && first->type == XP_EV_EXEC &&
+	       ((const struct xp_exec *)first)->flags & XP_EXEC_DISCOVERED;
+}
+
+int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xp_hdr *first)
+{
+	struct agent *ag;
+	int err;
+
+	if (agent_of(a, tgid))
+		return -EEXIST;
+	if (a->n.agents_active >= a->o.max_agents) {
+		a->n.agents_refused++;
+		return -EUSERS;
+	}
+	/* Traced by the kernel at its exec already (discover_comm), else now. */
+	err = in_kernel(first) ? 0 : xpc_add_pid(a->c, tgid);
+	if (err) {
+		a->n.agents_missed += err == -ESRCH;
+		return err;
+	}
+	ag = agent_new(a, tgid, first);
+	if (!ag)
+		return -ENOMEM;
+	ag->next = a->agents;
+	a->agents = ag;
+	join_tree(a, ag, tgid);
+	a->n.agents_traced++;
+	a->n.agents_active++;
+	if (!a->o.quiet)
+		fprintf(stderr, "xperf-bpf daemon: tracing pid %d: %s/%s\n", (int)tgid,
+			a->o.node_dir, ag->session_id);
+	return first ? deliver(a, ag, first) : 0;
+}
+
+static int session_end(struct xpd_agents *a, struct agent *ag)
+{
+	struct xpc_counts k = { 0 };
+	uint64_t drops = drops_now(a);
+	int err;
+
+	memcpy(k.records, ag->records, sizeof(k.records));
+	/* A lost record is anyone's: the session says what was lost while it ran. */
+	k.drops[XP_EV_NONE] = drops - ag->drops_at_start;
+	err = xpb_sinks_end(ag->sinks, a->c, &k);
+	if (ag->lock >= 0)
+		close(ag->lock);
+	a->n.sessions_ended++;
+	a->n.agents_active--;
+	if (!a->o.quiet)
+		fprintf(stderr, "xperf-bpf daemon: session %s ended\n", ag->session_id);
+	free(ag);
+	return err;
+}
+
+static void unlink_agent(struct xpd_agents *a, struct agent *ag)
+{
+	struct agent **p = &a->agents;
+
+	while (*p && *p != ag)
+		p = &(*p)->next;
+	if (*p)
+		*p = ag->next;
+}
+
+/* tgid left its tree; the tree's last process ends the session. */
+static int leave(struct xpd_agents *a, __u32 tgid)
+{
+	struct member **s = slot(a, tgid), *m = *s;
+	struct agent *ag;
+
+	if (!m)
+		return 0;
+	ag = m->agent;
+	*s = m->next;
+	free(m);
+	if (--ag->live)
+		return 0;
+	/* Its exit record may come before the kernel shows it a zombie in /proc. */
+	ag->run.exited = true;
+	unlink_agent(a, ag);
+	return session_end(a, ag);
+}
+
+int xpd_agents_route(struct xpd_agents *a, const struct xp_hdr *rec)
+{
+	struct agent *ag = agent_of(a, rec->tgid);
+	int err;
+
+	if (!ag) {
+		/* In the dump too: what reached the ring is all there, owned or not. */
+		if (a->raw)
+			xpb_sink_raw.on_event(a->raw, rec);
+		a->n.records_unowned++;
+		return 0;
+	}
+	if (rec->type == XP_EV_FORK && !(((const struct xp_fork *)rec)->flags & XP_FORK_THREAD))
+		join(a, ag, ((const struct xp_fork *)rec)->child_tgid);
+	err = deliver(a, ag, rec);
+	if (rec->type == XP_EV_EXIT)
+		err = leave(a, rec->tgid) ?: err;
+	return err;
+}
+
+void xpd_agents_sweep(struct xpd_agents *a)
+{
+	for (unsigned int b = 0; b < BUCKETS; b++) {
+		struct member *m = a->bucket[b], *next;
+
+		for (; m; m = next) {
+			next = m->next;
+			if (kill((pid_t)m->tgid, 0) && errno == ESRCH)
+				leave(a, m->tgid);
+		}
+	}
+}
+
+const struct xpd_counters *xpd_agents_counters(const struct xpd_agents *a)
+{
+	return &a->n;
+}
+
+struct xpd_agents *xpd_agents_new(struct xpc *c, const struct xpd_agents_opts *o)
+{
+	struct xpd_agents *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return NULL;
+	a->c = c;
+	a->o = *o;
+	a->raw_run.raw_path = o->raw_path;
+	if (o->raw_path && xpb_sink_raw.begin(&a->raw_run, &a->raw)) {
+		free(a);
+		return NULL;
+	}
+	return a;
+}
+
+int xpd_agents_free(struct xpd_agents *a)
+{
+	struct xpc_counts k;
+	int err = 0;
+
+	if (!a)
+		return 0;
+	while (a->agents) {
+		struct agent *ag = a->agents;
+
+		a->agents = ag->next;
+		err = session_end(a, ag) ?: err;
+	}
+	for (unsigned int b = 0; b < BUCKETS; b++)
+		while (a->bucket[b]) {
+			struct member *m = a->bucket[b];
+
+			a->bucket[b] = m->next;
+			free(m);
+		}
+	if (a->raw) {
+		if (xpc_counts(a->c, &k))
+			memset(&k, 0, sizeof(k));
+		err = xpb_sink_raw.end(a->raw, a->c, &k) ?: err;
+	}
+	free(a);
+	return err;
+}
