@@ -33,7 +33,8 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: xperf top [DIR] [options]\n"
-		"DIR: the trace directory (.xperf/traces by default): DIR/<session>/turn_*.json\n"
+		"DIR: the trace directory (.xperf/traces by default): DIR/<session>/turn_*.json,\n"
+		"     and DIR/<node>/<session>/turn_*.json as the node daemon writes them\n"
 		"options:\n"
 		"  --once             print one frame and exit (no terminal needed)\n"
 		"  --interval S       seconds between refreshes (1)\n"

@@ -68,7 +68,9 @@ static void session_lines(const struct top_session *s, int sel, int cols, int an
 		 sel ? '>' : ' ', s->name, l->agent, (long long)l->pid, l->turns, s->now, p50,
 		 p95, tps, 100 * l->waste_share);
 	line(out, cols, ansi, sel ? "7" : (s->recording ? "1" : NULL), buf);
-	snprintf(buf, sizeof(buf), "   %6s tok  $%-9.4f%s top: %s", tok, l->use.usd,
+	/* the node (daemon layout) where the session's second line is indented */
+	snprintf(buf, sizeof(buf), "%s%-*.*s %6s tok  $%-9.4f%s top: %s", s->node[0] ? " @" : "  ",
+		 s->node[0] ? 10 : 0, s->node[0] ? 10 : 0, s->node, tok, l->use.usd,
 		 l->use.unpriced ? "*" : " ", l->top ? l->top->id : "-");
 	if (l->top)
 		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " (saves %.0f ms)",
@@ -82,8 +84,9 @@ static void detail(const struct top_session *s, int cols, int ansi, FILE *out)
 	const struct xa_usage *u = &l->use;
 	char buf[512];
 
-	snprintf(buf, sizeof(buf), "-- %s: %s pid %lld, %u turn%s, %.1f s --", s->name, l->agent,
-		 (long long)l->pid, l->turns, xp_s(l->turns), l->wall_ns / 1e9);
+	snprintf(buf, sizeof(buf), "-- %s%s%s: %s pid %lld, %u turn%s, %.1f s --", s->node,
+		 s->node[0] ? "/" : "", s->name, l->agent, (long long)l->pid, l->turns,
+		 xp_s(l->turns), l->wall_ns / 1e9);
 	line(out, cols, ansi, "1", buf);
 	snprintf(buf, sizeof(buf), "in %.0f out %.0f cache r/w %.0f/%.0f reasoning %.0f; "
 		 "$%.4f%s", u->tok[XA_TOK_INPUT], u->tok[XA_TOK_OUTPUT], u->tok[XA_TOK_CACHE_READ],

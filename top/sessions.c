@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sessions.c - the sessions of a trace directory, kept up to date cheaply: a
+ * sessions.c - the sessions of a trace directory (DIR/<session>/, and
+ * DIR/<node>/<session>/ where a node daemon writes), kept up to date cheaply: a
  * session is re-analysed only when its directory changed (mtime or number of
  * turn files); whether it is still recording comes from /proc/locks (the
  * recorder's flock on DIR/<session>/.lock: read, never taken, so a recorder
@@ -72,10 +73,10 @@ static void doing(int64_t pid, char *now, size_t len)
 	snprintf(now, len, "%s", strrchr(buf, ')')[2] == 'R' ? "on CPU" : "waiting");
 }
 
-static struct top_session *find(struct top *t, const char *name)
+static struct top_session *find(struct top *t, const char *path)
 {
 	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->s[i].name, name))
+		if (!strcmp(t->s[i].path, path))
 			return &t->s[i];
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 16;
@@ -87,7 +88,7 @@ static struct top_session *find(struct top *t, const char *name)
 		t->cap = cap;
 	}
 	memset(&t->s[t->n], 0, sizeof(t->s[0]));
-	snprintf(t->s[t->n].name, sizeof(t->s[0].name), "%s", name);
+	snprintf(t->s[t->n].path, sizeof(t->s[0].path), "%s", path);
 	return &t->s[t->n++];
 }
 
@@ -125,37 +126,73 @@ static void state(struct top_session *s, const unsigned long *locks, size_t nloc
 		snprintf(s->now, sizeof(s->now), "%s", s->recording ? "starting" : "ended");
 }
 
+/* How many turn files dir holds (0: none, or not a directory). */
+static size_t turn_files(const char *dir, struct stat *st)
+{
+	struct xa_scan sc;
+
+	if (stat(dir, st) || !S_ISDIR(st->st_mode) || xa_scan_dir(dir, &sc))
+		return 0;
+	return sc.nfiles;
+}
+
+/* The session at path (named name, on node), found or added, then brought up to date. */
+static void visit(struct top *t, const char *path, const char *node, const char *name,
+		  const struct stat *st, size_t nfiles, const unsigned long *locks, size_t nlocks)
+{
+	struct top_session *s = find(t, path);
+
+	if (!s)
+		return;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	snprintf(s->node, sizeof(s->node), "%s", node);
+	s->seen = 1;
+	refresh(t, s, st, nfiles);
+	state(s, locks, nlocks);
+}
+
+/*
+ * Each directory of dir with turn files is a session; one without is a node
+ * (DIR/<node>/<session>/, the daemon's layout) when depth allows: its sessions too.
+ */
+static int walk(struct top *t, const char *dir, const char *node, int depth,
+		const unsigned long *locks, size_t nlocks)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		struct stat st;
+		char path[1100];
+		size_t nfiles;
+
+		if (de->d_name[0] == '.' ||
+		    snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >= 1024)
+			continue;
+		nfiles = turn_files(path, &st);
+		if (nfiles)
+			visit(t, path, node, de->d_name, &st, nfiles, locks, nlocks);
+		else if (depth && S_ISDIR(st.st_mode))
+			walk(t, path, de->d_name, depth - 1, locks, nlocks);
+	}
+	closedir(d);
+	return 0;
+}
+
 int top_scan(struct top *t)
 {
 	unsigned long locks[512];
 	size_t nlocks = flocked(locks, 512), k = 0;
-	DIR *d = opendir(t->dir);
-	struct dirent *de;
 
-	if (!d) {
+	for (size_t i = 0; i < t->n; i++)
+		t->s[i].seen = 0;
+	if (walk(t, t->dir, "", 1, locks, nlocks)) {
 		snprintf(t->error, sizeof(t->error), "%s: %s", t->dir, strerror(errno));
 		return -1;
 	}
 	t->error[0] = '\0';
-	for (size_t i = 0; i < t->n; i++)
-		t->s[i].seen = 0;
-	while ((de = readdir(d))) {
-		struct top_session *s;
-		struct xa_scan sc;
-		struct stat st;
-		char path[1100];
-
-		if (de->d_name[0] == '.' ||
-		    snprintf(path, sizeof(path), "%s/%s", t->dir, de->d_name) >= 1024 ||
-		    stat(path, &st) || !S_ISDIR(st.st_mode) || xa_scan_dir(path, &sc) || !sc.nfiles ||
-		    !(s = find(t, de->d_name)))
-			continue;
-		snprintf(s->path, sizeof(s->path), "%s", path);
-		s->seen = 1;
-		refresh(t, s, &st, sc.nfiles);
-		state(s, locks, nlocks);
-	}
-	closedir(d);
 	for (size_t i = 0; i < t->n; i++) /* sessions whose directory went away */
 		if (t->s[i].seen)
 			t->s[k++] = t->s[i];
@@ -185,18 +222,18 @@ static int cmp(const void *x, const void *y, void *by)
 		return ka < kb ? 1 : -1;
 	if (a->recording != b->recording)
 		return b->recording - a->recording;
-	return strcmp(a->name, b->name);
+	return strcmp(a->node, b->node) ? strcmp(a->node, b->node) : strcmp(a->name, b->name);
 }
 
 void top_sort(struct top *t)
 {
-	char sel[TOP_NAME] = "";
+	char sel[sizeof(t->s[0].path)] = "";
 
 	if (t->selected < t->n)
-		memcpy(sel, t->s[t->selected].name, sizeof(sel));
+		memcpy(sel, t->s[t->selected].path, sizeof(sel));
 	qsort_r(t->s, t->n, sizeof(*t->s), cmp, &t->sort);
 	for (size_t i = 0; i < t->n; i++) /* the selection follows its session */
-		if (!strcmp(t->s[i].name, sel))
+		if (!strcmp(t->s[i].path, sel))
 			t->selected = i;
 	if (t->selected >= t->n)
 		t->selected = t->n ? t->n - 1 : 0;

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * top.h - `xperf top`: a live view of the agents being traced into a trace
- * directory (DIR/<session>/turn_*.json, as `xperf-bpf record`/`attach` and the
- * node agent write them). sessions.c keeps one entry per session directory,
+ * directory (DIR/<session>/turn_*.json, as `xperf-bpf record`/`attach` write
+ * them, and DIR/<node>/<session>/ as the node daemon does). sessions.c keeps one entry per session directory,
  * re-analysed (analyze/analyze.h) only when its turn files change, and tells
  * whether it is still recording (its .lock is held) and what the agent process
  * is doing now (/proc); frame.c draws one frame for a terminal of any size
@@ -21,7 +21,8 @@
 
 struct top_session {
 	char name[TOP_NAME];  /* the session directory's name */
-	char path[1024];
+	char node[TOP_NAME];  /* DIR/<node>/<session>: the node's; "" for DIR/<session> */
+	char path[1024];      /* its identity */
 	size_t nfiles;        /* turn files when it was analysed */
 	struct timespec mtime;/* of the directory, then */
 	int analysed;         /* live holds figures */

@@ -3,7 +3,10 @@
 # root, no terminal): each row's turns, Waste share and top point equal the session's own
 # `xperf analyze session` report, the frame is 24 lines of at most 80 columns (or --size),
 # --sort orders the rows, ended sessions say so, and the exit codes (2 missing DIR or bad
-# --prices, 64 usage: a repeated option, or no terminal without --once).
+# --prices, 64 usage: a repeated option, or no terminal without --once). A directory in the
+# node daemon's layout (DIR/<node>/<session>/, one session name on two nodes, a top-level
+# session beside them, a gpu/ directory without turns) lists every session with its node and
+# its own figures.
 set -uo pipefail
 xperf=$1
 td=analyze/testdata
@@ -39,6 +42,31 @@ done
 [ "$(head -1 "$tmp/order")" = session_ebpf ] || bad "--sort turns: $(cat "$tmp/order")"
 "$xperf" top "$tmp/dir" --once --size 120x40 >"$tmp/big"
 [ "$(wc -l <"$tmp/big")" = 40 ] || bad "--size 120x40: $(wc -l <"$tmp/big") lines"
+
+mkdir -p "$tmp/nodes/node-a" "$tmp/nodes/node-b" "$tmp/nodes/gpu"
+cp -r $td/session_ebpf $td/session_growth "$tmp/nodes/node-a/"
+cp -r $td/session_growth "$tmp/nodes/node-b/"
+cp -r $td/session_skip "$tmp/nodes/"
+"$xperf" top "$tmp/nodes" --once --sort name >"$tmp/nodes.frame" || bad "--once on nodes"
+cat "$tmp/nodes.frame"
+python3 - "$tmp/nodes.frame" "$xperf" "$tmp/nodes" <<'PY' || bad "daemon layout"
+import json, subprocess, sys
+frame, xperf, root = open(sys.argv[1]).read().splitlines(), sys.argv[2], sys.argv[3]
+assert " 4 sessions," in frame[0], frame[0]
+rows = [(frame[i].split(), frame[i + 1]) for i in range(2, len(frame) - 1)
+        if frame[i][1:].startswith("session_")]
+got = [(r[0].lstrip(">"), s.split()[0] if s.startswith(" @") else "") for r, s in rows]
+want = [("session_skip", ""), ("session_ebpf", "@node-a"), ("session_growth", "@node-a"),
+        ("session_growth", "@node-b")]  # by node, then name
+assert got == want, got
+for (row, second), (name, node) in zip(rows, want):
+    rep = json.loads(subprocess.run([xperf, "analyze", "session", "%s/%s/%s" % (
+        root, node[1:], name)], capture_output=True, text=True, check=True).stdout)
+    assert int(row[3]) == rep["session"]["turns"], (row, node)
+    top = rep["bottlenecks"][0] if rep["bottlenecks"] else "-"
+    assert ("top: " + top) in second, (second, top)
+print("daemon layout: %s, each with its own figures" % got)
+PY
 
 "$xperf" top "$tmp/nope" --once >/dev/null 2>&1; [ $? = 2 ] || bad "missing DIR: not 2"
 "$xperf" top "$tmp/dir" --once --once >/dev/null 2>&1; [ $? = 64 ] || bad "repeated: not 64"
