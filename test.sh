@@ -18,7 +18,11 @@ bazel test //... 2>&1 | tee -a "$log" | grep -vE "linux-sandbox|^\s*$"
 bazel test --config=asan --symlink_prefix=bazel-asan- --test_tag_filters=-local,-noasan //... 2>&1 |
 	tee -a "$log" | grep -vE "linux-sandbox|^\s*$"
 bazel build //sdk:libxperf.so //cli:xperf >/dev/null 2>&1
-if python3 bindings/python/tests/bazel_bin_check.py . | tee /dev/stderr | grep -q "^ok:"; then
+# (printed with >&2, not `tee /dev/stderr`: that reopens stderr with O_TRUNC and
+# empties a log file that stderr was redirected to)
+check=$(python3 bindings/python/tests/bazel_bin_check.py . 2>&1)
+echo "$check" >&2
+if grep -q "^ok:" <<<"$check"; then
 	echo "//bindings/python:bazel_bin_check PASSED" >>"$log"
 else
 	echo "//bindings/python:bazel_bin_check FAILED" >>"$log"
