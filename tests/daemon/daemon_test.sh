@@ -64,7 +64,7 @@ for _ in 1 2 3; do
 	quick+=($!)
 	wait $!
 done
-HOLD_S=60 CALLS=1 "$py" "$tmp/agent.py" "$port" "$ca" > "$tmp/held.out" &
+DELAY_S=1 HOLD_S=60 CALLS=1 "$py" "$tmp/agent.py" "$port" "$ca" > "$tmp/held.out" &
 held=$!
 pids+=($held)
 wait_for done "$tmp/held.out"
