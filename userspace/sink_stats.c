@@ -74,7 +74,7 @@ static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
 
 static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *dq;
 
 	if (!o)
 		return NULL;
@@ -84,6 +84,10 @@ static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *c
 	cJSON_AddItemToObject(o, "drops", xpc_counts_json(counts->drops));
 	xp_json_add_u64(o, "dropped", xpc_counts_dropped(counts));
 	xp_json_add_u64(o, "malformed", counts->malformed);
+	dq = cJSON_AddObjectToObject(o, "data_quality");
+	if (dq)
+		xp_json_add_u64(dq, "turns_not_written",
+				s->run->unwritten ? s->run->unwritten->turns : 0);
 	cJSON_AddItemToObject(o, "modules", xpc_modules_json(c));
 	xpc_thread_stats_each(c, live_thread, s);
 	cJSON_AddItemToObject(o, "threads", s->threads);
