@@ -4,8 +4,9 @@
  * The values of headers whose name is a secret's (lib/secrets.h:
  * Authorization, Proxy-Authorization, x-api-key, x-goog-api-key, Cookie,
  * Set-Cookie, x-auth-token, ...) are replaced by XP_REDACTED, and so are
- * the values of such query parameters in a request line (?key=, ?api_key=), in HTTP/1.x header blocks and for HTTP/2 header lists
- * decoded from HPACK. Pure functions: no I/O, no state.
+ * the values of such query parameters in a request line (?key=, ?api_key=),
+ * in HTTP/1.x header blocks. HTTP/2 header blocks (HPACK) are zeroed whole
+ * instead (h2_scrub.h). Pure functions: no I/O, no state.
  */
 #ifndef XPERF_USERSPACE_REDACT_H
 #define XPERF_USERSPACE_REDACT_H

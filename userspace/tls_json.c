@@ -2,7 +2,8 @@
 /*
  * tls_json.c - TLS and socket records -> JSON (tls_json.h). Every size is
  * checked against the record's own length fields before a byte is read;
- * payload text only on request, credentials redacted (redact.h); the
+ * payload text only on request, credentials redacted (redact.h; HTTP/2
+ * header blocks zeroed, h2_scrub.h); the
  * ClientHello prefix is reduced to its server name and never output.
  */
 #include <arpa/inet.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "lib/json_int.h"
+#include "userspace/h2_scrub.h"
 #include "userspace/redact.h"
 #include "userspace/sni.h"
 #include "userspace/tls_json.h"
@@ -97,19 +99,48 @@ static char *base64(const unsigned char *s, size_t n)
 	return out;
 }
 
+/* HTTP/2 connections met so far (their frames are followed across records). */
+static struct xp_h2_scrub *h2;
+
+/*
+ * An HTTP/2 record's bytes into out with its header blocks zeroed
+ * (h2_scrub.h); the number of bytes, or -1 when it is not HTTP/2 (or
+ * memory ran out) and -2 when it must be withheld.
+ */
+static long h2_payload(const struct xp_tls_data *d, char *out, cJSON *o)
+{
+	size_t zeroed;
+	enum xp_h2_verdict v;
+
+	if (!h2 && !(h2 = xp_h2_scrub_new()))
+		return -1;
+	memcpy(out, d->data, d->len);
+	v = xp_h2_scrub(h2, d->hdr.tgid, d->ssl, d->dir == XP_TLS_READ, d->pos,
+			(unsigned char *)out, d->len, &zeroed);
+	if (v == XP_H2_WITHHELD)
+		cJSON_AddStringToObject(o, "payload_withheld", "HTTP/2 frames not placeable");
+	else if (v == XP_H2_SCRUBBED)
+		cJSON_AddNumberToObject(o, "h2_header_bytes_zeroed", (double)zeroed);
+	return v == XP_H2_PLAIN ? -1 : v == XP_H2_WITHHELD ? -2 : (long)d->len;
+}
+
 /*
  * The payload, credentials redacted: "payload" when it is valid UTF-8
- * (HTTP headers, JSON), else "payload_base64" (binary, HTTP/2 frames,
- * compressed bodies), so the JSON stays valid and no byte is lost.
+ * (HTTP headers, JSON), else "payload_base64" (binary, HTTP/2 frames with
+ * their HPACK header blocks zeroed, compressed bodies), so the JSON stays
+ * valid and no byte but a credential's is lost.
  */
-static void add_payload(cJSON *o, const char *data, size_t len)
+static void add_payload(cJSON *o, const struct xp_tls_data *d)
 {
-	size_t cap = 2 * len + sizeof(XP_REDACTED), n;	/* a value can grow to [redacted] */
+	size_t cap = 2 * d->len + sizeof(XP_REDACTED), n; /* a value can grow to [redacted] */
 	char *out = malloc(cap + 1), *b64;
+	long h2_len = out ? h2_payload(d, out, o) : -1;
 
-	if (!out)
+	if (h2_len == -2 || !out) {
+		free(out);
 		return;
-	n = xp_redact_http1(data, len, out, cap, NULL);
+	}
+	n = h2_len >= 0 ? (size_t)h2_len : xp_redact_http1(d->data, d->len, out, cap, NULL);
 	out[n] = '\0';
 	if (json_text((const unsigned char *)out, n)) {
 		cJSON_AddStringToObject(o, "payload", out);
@@ -141,7 +172,7 @@ static int tls_data_json(const struct xp_tls_data *d, cJSON *o, bool payloads)
 	cJSON_AddBoolToObject(o, "copy_failed", d->flags & XP_TLS_COPY_FAIL);
 	cJSON_AddBoolToObject(o, "new_conn", d->flags & XP_TLS_NEW_CONN);
 	if (payloads)
-		add_payload(o, d->data, d->len);
+		add_payload(o, d);
 	return 0;
 }
 
@@ -214,6 +245,8 @@ int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads)
 		return map_exec_json((const void *)rec, o);
 	if (rec->type != XP_EV_TLS_FREE)
 		return sock_json(rec, o);
+	if (h2)
+		xp_h2_scrub_end(h2, rec->tgid, f->ssl);
 	add_hex(o, "ssl", f->ssl);
 	xp_json_add_u64(o, "sock_id", f->sock_id);
 	xp_json_add_u64(o, "bytes_written", f->bytes[XP_TLS_WRITE]);
