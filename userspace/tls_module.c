@@ -40,7 +40,7 @@ struct tls_state {
 	/* First failure per located file id, for capture.json. */
 	struct failure {
 		unsigned int id;
-		char function[16], check[16], detail[160];
+		char function[32], check[16], detail[160];
 	} *failures;
 	size_t nfailures;
 };
@@ -71,6 +71,8 @@ static void check_failed(void *ctx, unsigned int id, const char *function, const
 	const struct xp_tls_located *l = xp_tls_probes_located(s->probes, id);
 	struct failure *n = realloc(s->failures, (s->nfailures + 1) * sizeof(*n));
 
+	if (l)	/* the stack's own name for it: "SSL_read", "take_received_plaintext" */
+		function = locate_fn_name(l->r, !strcmp(function, "SSL_read"));
 	fprintf(stderr,
 		"xperf-bpf: %s: located %s failed the self-check '%s' (%s): its connections stay "
 		"in the ciphertext tier\n",
