@@ -50,12 +50,16 @@ static const char usage[] =
 	"      --cmdline GLOB      a rule on the command line (repeatable)\n"
 	"      --max-agents N      agents traced at once; more are refused, counted\n"
 	"                          (default 256)\n"
+	"      --max-connections N connections whose state an agent keeps; beyond, the one\n"
+	"                          idle longest is evicted, counted (default 1024)\n"
 	"      --retention-days D  delete sessions untouched for D days (at start, then\n"
 	"                          each minute; sessions in use are never touched)\n"
 	"      --retention-bytes N keep the node's sessions under N bytes, oldest deleted\n"
 	"                          first\n"
 	"      --metrics-listen HOST:PORT  serve the daemon's health to Prometheus at\n"
-	"                          /metrics (port 0: any, printed)\n"
+	"                          /metrics (port 0: any, printed), with the figures of\n"
+	"                          `xperf fleet serve` over the node's sessions\n"
+	"      --metrics-interval S  rescan of those figures (default 30 s)\n"
 	"      --raw FILE          every traced record as JSON lines (mode 0600)\n"
 	"      --capture-payloads  keep payload text (off by default)\n"
 	"      --ring-size BYTES   ring buffer size, a power of two (default 16 MiB)\n"
@@ -67,7 +71,8 @@ static const char usage[] =
 	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).\n";
 
 enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
-       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_HELP };
+       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_MAX_CONNS, OPT_METRICS_INTERVAL,
+       OPT_HELP };
 
 struct daemon {
 	struct xpc_opts opts;
@@ -79,7 +84,7 @@ struct daemon {
 	struct xpd_rules rules;		/* flag rules + the file's */
 	struct xpd_agents *agents;
 	struct xpd_retention retention;
-	const char *metrics_listen;
+	struct xpd_metrics_opts mo;
 	struct xpd_metrics *metrics;
 	uint64_t sessions_deleted;	/* by retention */
 	char node_dir[PATH_MAX];
@@ -159,7 +164,17 @@ static int parse_option(struct daemon *d, int key, const char *arg)
 		d->ao.raw_path = arg;
 		return 0;
 	case OPT_METRICS:
-		d->metrics_listen = arg;
+		d->mo.listen = arg;
+		return 0;
+	case OPT_METRICS_INTERVAL:
+		if (parse_count(arg, 1, 86400, &v))
+			return usage_error("invalid --metrics-interval (1..86400 s): %s", arg);
+		d->mo.interval_s = v;
+		return 0;
+	case OPT_MAX_CONNS:
+		if (parse_count(arg, 1, 1000000, &v))
+			return usage_error("invalid --max-connections (1..1000000): %s", arg);
+		d->ao.max_connections = v;
 		return 0;
 	case OPT_RET_DAYS:
 		if (parse_count(arg, 1, 36500, &v))
@@ -208,6 +223,8 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "raw", required_argument, NULL, OPT_RAW },
 		{ "retention-days", required_argument, NULL, OPT_RET_DAYS },
 		{ "metrics-listen", required_argument, NULL, OPT_METRICS },
+		{ "metrics-interval", required_argument, NULL, OPT_METRICS_INTERVAL },
+		{ "max-connections", required_argument, NULL, OPT_MAX_CONNS },
 		{ "retention-bytes", required_argument, NULL, OPT_RET_BYTES },
 		{ "capture-payloads", no_argument, NULL, OPT_PAYLOADS },
 		{ "ring-size", required_argument, NULL, OPT_RING },
@@ -386,53 +403,22 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void metric(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
-{
-	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s %s\nxperf_daemon_%s %llu\n",
-		name, help, name, type, name, (unsigned long long)v);
-}
-
-/* Per record type, the types seen so far only. */
-static void per_type(FILE *f, const char *name, const char *help, const uint64_t *v)
-{
-	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s counter\n", name, help,
-		name);
-	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
-		if (v[t])
-			fprintf(f, "xperf_daemon_%s{type=\"%s\"} %llu\n", name, xpc_type_name(t),
-				(unsigned long long)v[t]);
-}
-
-/* The daemon's health as Prometheus text: every counter only goes up. */
+/* The daemon's health, rendered for /metrics: every counter only goes up. */
 static void publish(struct daemon *d, struct xpc *c)
 {
-	const struct xpd_counters *n = xpd_agents_counters(d->agents);
-	struct xpc_counts k;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct xpd_health h = {
+		.agents = xpd_agents_counters(d->agents),
+		.sessions_deleted = d->sessions_deleted,
+		.execs_seen = d->execs_seen,
+		.max_agents = d->ao.max_agents,
+		.max_connections = d->ao.max_connections,
+		.rules = d->rules.n,
+	};
 
-	if (!d->metrics || xpc_counts(c, &k) || !(f = open_memstream(&text, &len)))
+	if (!d->metrics || xpc_counts(c, &h.counts))
 		return;
-	metric(f, "agents_traced_total", "counter", "Agents (process trees) traced.",
-	       n->agents_traced);
-	metric(f, "agents_active", "gauge", "Agents traced now.", n->agents_active);
-	metric(f, "agents_refused_total", "counter", "Agents refused: --max-agents reached.",
-	       n->agents_refused);
-	metric(f, "agents_missed_total", "counter", "Agents gone before they could be traced.",
-	       n->agents_missed);
-	metric(f, "sessions_ended_total", "counter", "Sessions written and closed.",
-	       n->sessions_ended);
-	metric(f, "sessions_deleted_total", "counter", "Sessions deleted by retention.",
-	       d->sessions_deleted);
-	metric(f, "execs_seen_total", "counter", "Exec events of untraced processes matched.",
-	       d->execs_seen);
-	per_type(f, "records_total", "Records read from the ring.", k.records);
-	per_type(f, "records_lost_total", "Records lost in the kernel (ring full).", k.drops);
-	metric(f, "records_malformed_total", "counter", "Records of a wrong size.", k.malformed);
-	fclose(f);
-	xpd_metrics_publish(d->metrics, text, len);
-	free(text);
+	xpc_health(c, &h.core);
+	xpd_metrics_health(d->metrics, &h);
 }
 
 static void retention(struct daemon *d)
@@ -518,6 +504,7 @@ int xpb_daemon_main(int argc, char **argv)
 	if (!d)
 		return XP_EXIT_FAIL;
 	d->ao.max_agents = 256;
+	d->ao.max_connections = 1024;
 	code = parse_args(d, argc, argv);
 	if (!code && load_rules(d))
 		code = XP_EXIT_USAGE;
@@ -547,7 +534,9 @@ int xpb_daemon_main(int argc, char **argv)
 		code = XP_EXIT_FAIL;
 		goto out;
 	}
-	if (d->metrics_listen && !(d->metrics = xpd_metrics_start(d->metrics_listen))) {
+	d->mo.node_dir = d->node_dir;
+	d->mo.quiet = d->ao.quiet;
+	if (d->mo.listen && !(d->metrics = xpd_metrics_start(&d->mo))) {
 		code = XP_EXIT_USAGE;
 		goto out;
 	}

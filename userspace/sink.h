@@ -8,6 +8,7 @@
 #define XPERF_USERSPACE_SINK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <stddef.h>
@@ -35,6 +36,14 @@ const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len);
  */
 const char *xpb_session_id(pid_t root, char *const *command, char *buf);
 
+/* The daemon's caps on one session's state (userspace/daemon_conns.h), for capture.json. */
+struct xpb_bounds {
+	unsigned int max_connections;	/* per agent (--max-connections) */
+	uint64_t connections_peak;	/* most held at once */
+	uint64_t evicted_tls;		/* idle connections closed to make room, per tier */
+	uint64_t evicted_socket;
+};
+
 /* What the run is; valid from begin() to end(). */
 struct xpb_run {
 	const char *out_dir;	/* -o DIR, NULL when not given */
@@ -48,6 +57,7 @@ struct xpb_run {
 	bool exited;		/* the daemon saw the whole tree exit (its exit records) */
 	/* Whether process tgid is the run's (the daemon's runs share one core); NULL: all are. */
 	bool (*owns)(const struct xpb_run *run, __u32 tgid);
+	const struct xpb_bounds *bounds;	/* the daemon's sessions; NULL: no caps */
 };
 
 struct xpb_sink {

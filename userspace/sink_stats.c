@@ -72,6 +72,22 @@ static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
 	return 0;
 }
 
+/* "bounds": the daemon's caps on the session's state and what they evicted. */
+static void bounds_json(const struct xpb_bounds *b, cJSON *o)
+{
+	cJSON *j = cJSON_AddObjectToObject(o, "bounds"), *ev;
+
+	if (!j)
+		return;
+	cJSON_AddNumberToObject(j, "max_connections", b->max_connections);
+	xp_json_add_u64(j, "connections_peak", b->connections_peak);
+	ev = cJSON_AddObjectToObject(j, "connections_evicted");
+	if (!ev)
+		return;
+	xp_json_add_u64(ev, "tls", b->evicted_tls);
+	xp_json_add_u64(ev, "socket", b->evicted_socket);
+}
+
 static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -85,6 +101,8 @@ static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *c
 	xp_json_add_u64(o, "dropped", xpc_counts_dropped(counts));
 	xp_json_add_u64(o, "malformed", counts->malformed);
 	cJSON_AddItemToObject(o, "modules", xpc_modules_json(c));
+	if (s->run->bounds)
+		bounds_json(s->run->bounds, o);
 	xpc_thread_stats_each(c, live_thread, s);
 	cJSON_AddItemToObject(o, "threads", s->threads);
 	s->threads = NULL;
