@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/atomic_file.h"
 #include "lib/exit_codes.h"
 #include "userspace/daemon_agents.h"
 #include "userspace/daemon_metrics.h"
@@ -536,6 +537,12 @@ int xpb_daemon_main(int argc, char **argv)
 	}
 	d->mo.node_dir = d->node_dir;
 	d->mo.quiet = d->ao.quiet;
+	/* The fleet figures scan it (and keep their ledger there) before the first session. */
+	if (d->mo.listen && (code = xp_mkdir_p(d->node_dir))) {
+		fprintf(stderr, "xperf-bpf daemon: %s: %s\n", d->node_dir, strerror(-code));
+		code = XP_EXIT_FAIL;
+		goto out;
+	}
 	if (d->mo.listen && !(d->metrics = xpd_metrics_start(&d->mo))) {
 		code = XP_EXIT_USAGE;
 		goto out;

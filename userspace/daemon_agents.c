@@ -22,6 +22,9 @@
 #include "userspace/run.h"
 
 #define BUCKETS 4096
+
+/* capture.json's bounds (sink.h) are indexed by tier as the table is. */
+_Static_assert(XPD_CONN_TLS == 0 && XPD_CONN_SOCKET == 1 && XPD_CONN_TIERS == 2, "tiers");
 #define TREE_MAX 1024	/* live children read at attach time, per level */
 
 extern const struct xpb_sink xpb_sink_raw;
@@ -238,11 +241,11 @@ static int session_end(struct xpd_agents *a, struct agent *ag)
 	int err;
 
 	xpd_conns_counts(ag->conns, &cc);
-	ag->bounds.connections_peak = cc.peak;
-	ag->bounds.evicted_tls = cc.evicted[XPD_CONN_TLS];
-	ag->bounds.evicted_socket = cc.evicted[XPD_CONN_SOCKET];
-	for (int t = 0; t < XPD_CONN_TIERS; t++)
+	for (int t = 0; t < XPD_CONN_TIERS; t++) {
+		ag->bounds.peak[t] = cc.peak[t];
+		ag->bounds.evicted[t] = cc.evicted[t];
 		a->evicted_ended[t] += cc.evicted[t];
+	}
 
 	memcpy(k.records, ag->records, sizeof(k.records));
 	/* A lost record is anyone's: the session says what was lost while it ran. */
@@ -329,9 +332,10 @@ const struct xpd_counters *xpd_agents_counters(struct xpd_agents *a)
 	memcpy(a->n.connections_evicted, a->evicted_ended, sizeof(a->evicted_ended));
 	for (const struct agent *ag = a->agents; ag; ag = ag->next) {
 		xpd_conns_counts(ag->conns, &cc);
-		a->n.connections_open += cc.open;
-		for (int t = 0; t < XPD_CONN_TIERS; t++)
+		for (int t = 0; t < XPD_CONN_TIERS; t++) {
+			a->n.connections_open += cc.open[t];
 			a->n.connections_evicted[t] += cc.evicted[t];
+		}
 	}
 	return &a->n;
 }

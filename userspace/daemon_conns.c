@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * daemon_conns.c - an agent's connection table (daemon_conns.h): a hash of
- * (tier, tgid, id) for lookup and a list in order of last use, so finding,
- * refreshing and evicting are O(1); an exit walks the list once.
+ * (tier, tgid, id) for lookup and, per tier, a list in order of last use, so
+ * finding, refreshing and evicting are O(1); an exit walks the lists once.
  */
 #include "userspace/daemon_conns.h"
 
@@ -28,7 +28,9 @@ struct conn {
 struct xpd_conns {
 	unsigned int max, nbuckets;
 	struct conn **bucket;
-	struct conn *newest, *oldest;
+	struct {
+		struct conn *newest, *oldest;
+	} lru[XPD_CONN_TIERS];		/* each tier capped on its own */
 	struct xpd_conn_counts n;
 };
 
@@ -74,16 +76,18 @@ static struct conn **slot(struct xpd_conns *t, uint8_t tier, uint32_t tgid, uint
 
 static void unlink_lru(struct xpd_conns *t, struct conn *c)
 {
-	*(c->newer ? &c->newer->older : &t->newest) = c->older;
-	*(c->older ? &c->older->newer : &t->oldest) = c->newer;
+	*(c->newer ? &c->newer->older : &t->lru[c->tier].newest) = c->older;
+	*(c->older ? &c->older->newer : &t->lru[c->tier].oldest) = c->newer;
 }
 
 static void push_newest(struct xpd_conns *t, struct conn *c)
 {
+	struct conn **newest = &t->lru[c->tier].newest;
+
 	c->newer = NULL;
-	c->older = t->newest;
-	*(t->newest ? &t->newest->newer : &t->oldest) = c;
-	t->newest = c;
+	c->older = *newest;
+	*(*newest ? &(*newest)->newer : &t->lru[c->tier].oldest) = c;
+	*newest = c;
 }
 
 static void forget(struct xpd_conns *t, struct conn *c)
@@ -92,7 +96,7 @@ static void forget(struct xpd_conns *t, struct conn *c)
 
 	*p = c->hnext;
 	unlink_lru(t, c);
-	t->n.open--;
+	t->n.open[c->tier]--;
 	free(c);
 }
 
@@ -130,9 +134,9 @@ static int enter(struct xpd_conns *t, const struct xp_hdr *rec, uint8_t tier, ui
 	struct conn *c;
 	int err = 0;
 
-	if (t->n.open >= t->max) {
-		t->n.evicted[t->oldest->tier]++;
-		err = close_conn(t, t->oldest, rec->ts_ns, emit, ctx);
+	if (t->n.open[tier] >= t->max) {
+		t->n.evicted[tier]++;
+		err = close_conn(t, t->lru[tier].oldest, rec->ts_ns, emit, ctx);
 	}
 	c = calloc(1, sizeof(*c));
 	if (!c)
@@ -143,22 +147,24 @@ static int enter(struct xpd_conns *t, const struct xp_hdr *rec, uint8_t tier, ui
 	c->id = id;
 	*slot(t, tier, rec->tgid, id) = c;
 	push_newest(t, c);
-	if (++t->n.open > t->n.peak)
-		t->n.peak = t->n.open;
+	if (++t->n.open[tier] > t->n.peak[tier])
+		t->n.peak[tier] = t->n.open[tier];
 	return err;
 }
 
 static int exit_closes(struct xpd_conns *t, const struct xp_hdr *rec, xpd_conns_emit emit,
 		       void *ctx)
 {
-	struct conn *c = t->oldest, *next;
+	struct conn *c, *next;
 	int err = 0, e;
 
-	for (; c; c = next) {
-		next = c->newer;
-		if (c->tgid == rec->tgid && (e = close_conn(t, c, rec->ts_ns, emit, ctx)) && !err)
-			err = e;
-	}
+	for (int tier = 0; tier < XPD_CONN_TIERS; tier++)
+		for (c = t->lru[tier].oldest; c; c = next) {
+			next = c->newer;
+			if (c->tgid == rec->tgid && (e = close_conn(t, c, rec->ts_ns, emit, ctx)) &&
+			    !err)
+				err = e;
+		}
 	return err;
 }
 
@@ -214,12 +220,13 @@ void xpd_conns_free(struct xpd_conns *t)
 {
 	if (!t)
 		return;
-	while (t->oldest) {
-		struct conn *c = t->oldest;
+	for (int tier = 0; tier < XPD_CONN_TIERS; tier++)
+		while (t->lru[tier].oldest) {
+			struct conn *c = t->lru[tier].oldest;
 
-		t->oldest = c->newer;
-		free(c);
-	}
+			t->lru[tier].oldest = c->newer;
+			free(c);
+		}
 	free(t->bucket);
 	free(t);
 }

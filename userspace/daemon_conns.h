@@ -2,9 +2,9 @@
 /*
  * daemon_conns.h - one agent's connections, capped (`--max-connections`).
  * A connection is (tgid, SSL*) in the TLS tier and (tgid, socket inode) in
- * the socket tier: the keys the turn assembler keeps state under. A record
- * of a connection not seen yet, when the agent already holds the cap,
- * evicts the one idle longest: a close record is delivered to the session
+ * the socket tier: the keys the turn assembler keeps state under, each tier
+ * in a table of its own. A record of a connection not seen yet, when the
+ * agent already holds the cap in its tier, evicts that tier's idlest one: a close record is delivered to the session
  * first (the assembler frees that connection's state; a later record of it
  * starts afresh), and the eviction is counted. A process that exits closes
  * its connections the same way, uncounted: they are gone with it.
@@ -22,9 +22,10 @@ enum xpd_conn_tier { XPD_CONN_TLS, XPD_CONN_SOCKET, XPD_CONN_TIERS };
 
 extern const char *const xpd_conn_tier_names[XPD_CONN_TIERS];	/* "tls", "socket" */
 
+/* Per tier. */
 struct xpd_conn_counts {
-	uint64_t open;				/* connections held now */
-	uint64_t peak;				/* most held at once */
+	uint64_t open[XPD_CONN_TIERS];		/* connections held now */
+	uint64_t peak[XPD_CONN_TIERS];		/* most held at once */
 	uint64_t evicted[XPD_CONN_TIERS];	/* idle ones closed to make room */
 };
 
@@ -33,7 +34,7 @@ typedef int (*xpd_conns_emit)(void *ctx, const struct xp_hdr *rec);
 
 struct xpd_conns;
 
-/* At most max connections (>= 1). NULL on ENOMEM. */
+/* At most max connections per tier (>= 1). NULL on ENOMEM. */
 struct xpd_conns *xpd_conns_new(unsigned int max);
 
 /*

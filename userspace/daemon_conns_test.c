@@ -41,17 +41,22 @@ static void test_lru(void)
 	struct emitted e = { 0 };
 
 	feed(t, &e, XP_EV_SOCK_CONNECT, 10, 1, 100);
+	feed(t, &e, XP_EV_SOCK_CONNECT, 10, 2, 105);
 	feed(t, &e, XP_EV_TLS_DATA, 10, 0xa, 110);
+	feed(t, &e, XP_EV_TLS_DATA, 10, 0xb, 111);
 	feed(t, &e, XP_EV_SOCK_DATA, 10, 1, 120);	/* socket 1 is now the most recent */
-	CHECK(e.n == 0);
-	feed(t, &e, XP_EV_SOCK_CONNECT, 10, 2, 130);	/* evicts the idlest: TLS 0xa */
-	CHECK(e.n == 1 && e.last.type == XP_EV_TLS_FREE && e.last_id == 0xa);
+	CHECK(e.n == 0);				/* two per tier: no eviction */
+	feed(t, &e, XP_EV_SOCK_CONNECT, 10, 3, 130);	/* evicts the idlest socket: 2 */
+	CHECK(e.n == 1 && e.last.type == XP_EV_SOCK_CLOSE && e.last_id == 2);
 	CHECK(e.last.ts_ns == 130 && e.last.tgid == 10 && e.last.start_ns == 7);
-	feed(t, &e, XP_EV_TLS_DATA, 10, 0xa, 140);	/* it comes back: evicts socket 1 */
-	CHECK(e.n == 2 && e.last.type == XP_EV_SOCK_CLOSE && e.last_id == 1);
+	feed(t, &e, XP_EV_TLS_DATA, 10, 0xc, 140);	/* evicts TLS 0xa */
+	CHECK(e.n == 2 && e.last.type == XP_EV_TLS_FREE && e.last_id == 0xa);
+	feed(t, &e, XP_EV_SOCK_DATA, 10, 2, 150);	/* 2 comes back: evicts socket 1 */
+	CHECK(e.n == 3 && e.last.type == XP_EV_SOCK_CLOSE && e.last_id == 1);
 	xpd_conns_counts(t, &k);
-	CHECK(k.open == 2 && k.peak == 2);
-	CHECK(k.evicted[XPD_CONN_TLS] == 1 && k.evicted[XPD_CONN_SOCKET] == 1);
+	CHECK(k.open[XPD_CONN_TLS] == 2 && k.open[XPD_CONN_SOCKET] == 2);
+	CHECK(k.peak[XPD_CONN_TLS] == 2 && k.peak[XPD_CONN_SOCKET] == 2);
+	CHECK(k.evicted[XPD_CONN_TLS] == 1 && k.evicted[XPD_CONN_SOCKET] == 2);
 	xpd_conns_free(t);
 }
 
@@ -68,14 +73,15 @@ static void test_close_and_exit(void)
 	feed(t, &e, XP_EV_SOCK_CLOSE, 10, 99, 110);	/* unknown: nothing */
 	CHECK(e.n == 0);
 	xpd_conns_counts(t, &k);
-	CHECK(k.open == 2);
+	CHECK(k.open[XPD_CONN_SOCKET] == 1 && k.open[XPD_CONN_TLS] == 1);
 	feed(t, &e, XP_EV_EXIT, 11, 0, 120);		/* its two connections closed */
 	CHECK(e.n == 2 && e.last.tgid == 11 && e.last.ts_ns == 120);
 	xpd_conns_counts(t, &k);
-	CHECK(k.open == 0 && k.peak == 3 && !k.evicted[0] && !k.evicted[1]);
+	CHECK(!k.open[0] && !k.open[1] && k.peak[XPD_CONN_SOCKET] == 2);
+	CHECK(!k.evicted[0] && !k.evicted[1]);
 	feed(t, &e, XP_EV_SCHED, 11, 0, 130);		/* not a connection's */
 	xpd_conns_counts(t, &k);
-	CHECK(k.open == 0 && e.n == 2);
+	CHECK(!k.open[0] && !k.open[1] && e.n == 2);
 	xpd_conns_free(t);
 }
 
@@ -88,7 +94,7 @@ static void test_many(void)
 	for (uint64_t i = 0; i < 10000; i++)
 		feed(t, &e, XP_EV_SOCK_DATA, (uint32_t)(i % 7), i, i);
 	xpd_conns_counts(t, &k);
-	CHECK(k.open == 100 && k.evicted[XPD_CONN_SOCKET] == 9900 && e.n == 9900);
+	CHECK(k.open[XPD_CONN_SOCKET] == 100 && k.evicted[XPD_CONN_SOCKET] == 9900 && e.n == 9900);
 	CHECK(e.last_id == 9899);	/* the oldest of the last 101 */
 	xpd_conns_free(t);
 }

@@ -257,8 +257,8 @@ static void agents_text(FILE *f, const struct xpd_health *h)
 	metric(f, "rules", "gauge", "Discovery rules in force.", h->rules);
 	metric(f, "connections_open", "gauge", "Connections the agents' sessions hold state for.",
 	       n->connections_open);
-	metric(f, "connections_max", "gauge", "Connections held per agent at most "
-	       "(--max-connections).", h->max_connections);
+	metric(f, "connections_max", "gauge", "Connections held per agent and tier at "
+	       "most (--max-connections).", h->max_connections);
 	labelled(f, "connections_evicted_total", "Idle connections whose state was evicted "
 		 "(--max-connections reached), by tier.", "tier", tier_name,
 		 n->connections_evicted, XPD_CONN_TIERS, true);

@@ -38,10 +38,9 @@ const char *xpb_session_id(pid_t root, char *const *command, char *buf);
 
 /* The daemon's caps on one session's state (userspace/daemon_conns.h), for capture.json. */
 struct xpb_bounds {
-	unsigned int max_connections;	/* per agent (--max-connections) */
-	uint64_t connections_peak;	/* most held at once */
-	uint64_t evicted_tls;		/* idle connections closed to make room, per tier */
-	uint64_t evicted_socket;
+	unsigned int max_connections;	/* per agent and tier (--max-connections) */
+	uint64_t peak[2];		/* most held at once: TLS, socket tier */
+	uint64_t evicted[2];		/* idle ones closed to make room */
 };
 
 /* What the run is; valid from begin() to end(). */

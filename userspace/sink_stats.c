@@ -73,19 +73,25 @@ static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
 }
 
 /* "bounds": the daemon's caps on the session's state and what they evicted. */
+static void by_tier(cJSON *o, const char *key, const uint64_t v[2])
+{
+	cJSON *j = cJSON_AddObjectToObject(o, key);
+
+	if (!j)
+		return;
+	xp_json_add_u64(j, "tls", v[0]);
+	xp_json_add_u64(j, "socket", v[1]);
+}
+
 static void bounds_json(const struct xpb_bounds *b, cJSON *o)
 {
-	cJSON *j = cJSON_AddObjectToObject(o, "bounds"), *ev;
+	cJSON *j = cJSON_AddObjectToObject(o, "bounds");
 
 	if (!j)
 		return;
 	cJSON_AddNumberToObject(j, "max_connections", b->max_connections);
-	xp_json_add_u64(j, "connections_peak", b->connections_peak);
-	ev = cJSON_AddObjectToObject(j, "connections_evicted");
-	if (!ev)
-		return;
-	xp_json_add_u64(ev, "tls", b->evicted_tls);
-	xp_json_add_u64(ev, "socket", b->evicted_socket);
+	by_tier(j, "connections_peak", b->peak);
+	by_tier(j, "connections_evicted", b->evicted);
 }
 
 static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
