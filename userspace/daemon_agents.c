@@ -31,6 +31,7 @@ extern const struct xpb_sink xpb_sink_raw;
 
 struct agent {
 	struct xpb_run run;		/* first: the sinks get &run, owns() gets it back */
+	struct xpb_unwritten unwritten;
 	struct xpd_agents *owner;
 	struct xpb_sinks *sinks;
 	struct xpd_conns *conns;	/* its connections, capped */
@@ -164,9 +165,11 @@ static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp
 	ag->run.quiet = true;
 	ag->run.owns = owns;
 	ag->run.session_id = ag->session_id;
+	ag->run.unwritten = &ag->unwritten;
 	ag->run.bounds = &ag->bounds;
 	ag->bounds.max_connections = a->o.max_connections;
-	if (!(ag->conns = xpd_conns_new(a->o.max_connections)) || claim_dir(ag, root, first) || !(ag->sinks = xpb_sinks_new()) ||
+	if (!(ag->conns = xpd_conns_new(a->o.max_connections)) || claim_dir(ag, root, first) ||
+	    !(ag->sinks = xpb_sinks_new()) ||
 	    xpb_sinks_begin(ag->sinks, &ag->run)) {
 		xpb_sinks_free(ag->sinks);
 		if (ag->lock >= 0)

@@ -96,7 +96,7 @@ static void bounds_json(const struct xpb_bounds *b, cJSON *o)
 
 static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *dq;
 
 	if (!o)
 		return NULL;
@@ -106,6 +106,10 @@ static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *c
 	cJSON_AddItemToObject(o, "drops", xpc_counts_json(counts->drops));
 	xp_json_add_u64(o, "dropped", xpc_counts_dropped(counts));
 	xp_json_add_u64(o, "malformed", counts->malformed);
+	dq = cJSON_AddObjectToObject(o, "data_quality");
+	if (dq)
+		xp_json_add_u64(dq, "turns_not_written",
+				s->run->unwritten ? s->run->unwritten->turns : 0);
 	cJSON_AddItemToObject(o, "modules", xpc_modules_json(c));
 	if (s->run->bounds)
 		bounds_json(s->run->bounds, o);

@@ -31,10 +31,11 @@ static struct env {
 	pid_t pid;
 	double duration;
 	struct xpb_run run;
+	struct xpb_unwritten unwritten;
 	struct xpc_opts opts;
 	char session_id[XPB_SESSION_ID_MAX];
 	int session_lock;
-} env = { .session_lock = -1 };
+} env = { .run.unwritten = &env.unwritten, .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf " XP_VERSION;
 static const char exit_doc[] =
@@ -219,6 +220,7 @@ static int claim_session(pid_t root)
 	const char *dir = env.run.out_dir ? env.run.out_dir : XPB_TRACE_DIR_DEFAULT;
 	char path[PATH_MAX];
 	pid_t holder;
+	int swept;
 
 	env.run.session_id = xpb_session_id(root, env.run.command, env.session_id);
 	snprintf(path, sizeof(path), "%s/%s", dir, env.run.session_id);
@@ -232,6 +234,11 @@ static int claim_session(pid_t root)
 		fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-env.session_lock));
 		return XP_EXIT_FAIL;
 	}
+	/* the session is ours now: what a killed run of it left half-written goes */
+	swept = xp_atomic_sweep(path);
+	if (swept > 0 && !env.run.quiet)
+		fprintf(stderr, "xperf-bpf: %s: %d temporary file(s) of a killed run removed\n",
+			path, swept);
 	return XP_EXIT_OK;
 }
 
