@@ -55,8 +55,9 @@ struct xa_usage {
 void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src);
 /* u as the reports' JSON object {input, ..., reasoning, calls, unpriced_calls, cost_usd}. */
 struct cJSON *xa_usage_json(const struct xa_usage *u);
-/* The TurnTrace attribute counting tokens of category k ("gen_ai.usage.input_tokens", ...). */
-const char *xa_tok_attr(enum xa_tok k);
+struct tt_exchange;
+/* Tokens by category of an exchange (core/turn.h) into tok (absent ones untouched); 1 when any. */
+int xa_tok_of(const struct tt_exchange *ex, double *tok);
 /* Cost in USD of one LLM call's tokens (as the attributes count them) for model, per
  * category into usd_by (each token priced once); -1 when no price matches the model. */
 int xa_call_cost(const struct xa_prices *p, const char *model, const double *tok,

@@ -54,24 +54,24 @@ static void charge(struct xa_turn *t, const struct xa_span *s, enum xp_domain d,
 
 static int succeeded(const struct xa_span *s)
 {
-	if (s->waste_l3 || s->finish_length)
+	if (s->waste_l3 || s->ex.finish_length)
 		return 0;
-	if ((s->attr_have & (1u << XA_A_STATUS)) && s->attr[XA_A_STATUS] >= 400)
+	if (tt_ex_has(&s->ex, TT_EX_STATUS) && s->ex.num[TT_EX_STATUS] >= 400)
 		return 0;
-	return !(s->attr_have & (1u << XA_A_EXIT)) || s->attr[XA_A_EXIT] == 0;
+	return !tt_ex_has(&s->ex, TT_EX_EXIT_CODE) || s->ex.num[TT_EX_EXIT_CODE] == 0;
 }
 
 /* Work units of s for its stage's work attribute; the turn's LLM totals when absent. */
 static int work_units(const struct xa_span *s, const double *turn_tok, double *units)
 {
-	for (int a = 0; a < XA_A_COUNT; a++) {
-		if (strcmp(xa_attr_names[a], s->stage->work_attr))
+	for (int a = 0; a < TT_EX_NUM_COUNT; a++) {
+		if (strcmp(tt_exchange_num_names[a], s->stage->work_attr))
 			continue;
-		if (s->attr_have & (1u << a)) {
-			*units = s->attr[a];
+		if (tt_ex_has(&s->ex, a)) {
+			*units = s->ex.num[a];
 			return 0;
 		}
-		if (a <= XA_A_OUT_TOK && turn_tok[a] > 0) {
+		if (a <= TT_EX_OUTPUT_TOKENS && turn_tok[a] > 0) {
 			*units = turn_tok[a];
 			return 0;
 		}
@@ -156,12 +156,12 @@ static int token_arrivals(const struct xa_trace *tr, struct xa_turn *t)
 	size_t n = 0;
 
 	for (size_t i = 0; i < tr->nspans; i++)
-		n += tr->spans[i].ntok;
+		n += tr->spans[i].ex.ntokens;
 	if (!(t->tok_ns = malloc((n + 1) * sizeof(*t->tok_ns))))
 		return -1;
 	for (size_t i = 0; i < tr->nspans; i++)
-		for (size_t k = 0; k < tr->spans[i].ntok; k++)
-			t->tok_ns[t->ntok++] = tr->spans[i].tok_times[k];
+		for (size_t k = 0; k < tr->spans[i].ex.ntokens; k++)
+			t->tok_ns[t->ntok++] = tr->spans[i].ex.token_ns[k];
 	qsort(t->tok_ns, t->ntok, sizeof(*t->tok_ns), by_u64);
 	return 0;
 }
@@ -213,10 +213,10 @@ int xa_categorize(const struct xa_trace *tr, struct xa_turn *t)
 	if (!cat || !un)
 		return free(cat), -1;
 	for (size_t i = 0; i < tr->nspans; i++)
-		for (int a = XA_A_IN_TOK; a <= XA_A_OUT_TOK; a++)
+		for (int a = TT_EX_INPUT_TOKENS; a <= TT_EX_OUTPUT_TOKENS; a++)
 			if (tr->spans[i].domain == XP_DOMAIN_INTELLIGENT &&
-			    (tr->spans[i].attr_have & (1u << a)))
-				turn_tok[a] += tr->spans[i].attr[a];
+			    tt_ex_has(&tr->spans[i].ex, a))
+				turn_tok[a] += tr->spans[i].ex.num[a];
 	for (size_t i = 0; i < tr->nspans; i++) {
 		uint64_t before[XP_CAT_COUNT];
 

@@ -17,25 +17,12 @@
 #include <cjson/cJSON.h>
 
 #include "analyze/analyze.h"
+#include "core/turn.h"
 
 #define XA_MAX_L3 96  /* >= xp_l3_count (checked at run time) */
 #define XA_NVAR 16    /* counters (theory's counter names) + 2 sched values */
 #define XA_REASON 96
 #define XA_NS_MAX (1ull << 62) /* larger nanosecond values are refused: sums cannot overflow */
-
-enum xa_attr {
-	XA_A_IN_TOK,     /* gen_ai.usage.input_tokens */
-	XA_A_OUT_TOK,    /* gen_ai.usage.output_tokens */
-	XA_A_CACHE_READ, /* gen_ai.usage.cache_read.input_tokens */
-	XA_A_TTFT_NS,    /* xperf.ttft_ns */
-	XA_A_STATUS,     /* http.response.status_code */
-	XA_A_EXIT,       /* process.exit.code */
-	XA_A_BODY,       /* http.response.body.size */
-	XA_A_CACHE_WRITE,/* gen_ai.usage.cache_creation.input_tokens */
-	XA_A_REASONING,  /* gen_ai.usage.reasoning.output_tokens */
-	XA_A_COUNT
-};
-extern const char *const xa_attr_names[XA_A_COUNT]; /* the TurnTrace attribute names */
 
 struct xa_span {
 	int64_t id;
@@ -52,14 +39,11 @@ struct xa_span {
 	uint32_t var_have;       /* bit i: var[i] measured */
 	uint32_t var_unavail;    /* bit i: var[i] listed as unavailable */
 	char why[XA_REASON];     /* the first reason given for an unavailable counter */
-	double attr[XA_A_COUNT];
-	uint32_t attr_have;      /* bit i: attr[i] present */
-	int finish_length;       /* finish reason length/max_tokens */
+	struct tt_exchange ex;   /* the core's, copied: token_ns owned (<= XA_NS_MAX), model and
+				  * tool NULL (copied below) */
 	char model[64];          /* gen_ai.response.model, else gen_ai.request.model */
 	char tool[48];           /* tool.name, "" when none */
 	int64_t tid;             /* 0: not known */
-	uint64_t *tok_times;     /* xperf.token_times_ns, owned */
-	size_t ntok;
 	int synthetic;           /* carved by normalize.c (ttft, streaming_gap) */
 	const char *waste_l3;    /* set when a waste mark covers it (or an ancestor) */
 	uint64_t excl;           /* exclusive ns after flattening */

@@ -83,6 +83,7 @@ struct xt_session {
 		uint64_t at;  /* the time given to it */
 	} last_io[2][XT_IO_THREADS];
 	int turns, exchanges, cutting, failed;
+	int unwritten, unwritten_err; /* turns whose file could not be written; the first's -errno */
 	struct tt_turn **held; /* built, waiting for late records (cfg->hold) */
 	size_t n_held, held_cap;
 };
@@ -321,8 +322,13 @@ static void match_shadows(struct xt_session *s, struct xt_exchange *const *sel, 
 	}
 }
 
-/* Completes the turn (cfg->before_write), writes it and frees it; 0 or -1. */
-static int store_turn(struct xt_session *s, struct tt_turn *d)
+/*
+ * Completes the turn (cfg->before_write), writes it and frees it. A turn
+ * that cannot be written (a full disk) is counted and the session goes on:
+ * the next may fit once space is freed. The first failure is named here,
+ * the count at the end (xt_session_unwritten).
+ */
+static void store_turn(struct xt_session *s, struct tt_turn *d)
 {
 	char path[4200];
 	int rc;
@@ -330,18 +336,21 @@ static int store_turn(struct xt_session *s, struct tt_turn *d)
 	if (s->cfg->before_write)
 		s->cfg->before_write(s->cfg->hook_ctx, d);
 	rc = tt_turn_write(d, s->dir, path, sizeof(path));
-	if (rc)
+	if (rc && !s->unwritten++) {
+		s->unwritten_err = rc;
 		fprintf(stderr, "xperf: %s: cannot write turn %lld: %s\n", path,
 			(long long)d->index, strerror(-rc));
+	}
 	tt_turn_free(d);
-	return rc ? -1 : 0;
 }
 
 /* Writes the turn now, or holds it while cfg->hold says late records may come; takes d. */
 static int keep_turn(struct xt_session *s, struct tt_turn *d)
 {
-	if (!s->n_held && !(s->cfg->hold && s->cfg->hold(s->cfg->hook_ctx)))
-		return store_turn(s, d);
+	if (!s->n_held && !(s->cfg->hold && s->cfg->hold(s->cfg->hook_ctx))) {
+		store_turn(s, d);
+		return 0;
+	}
 	if (xp_grow((void **)&s->held, &s->held_cap, s->n_held + 1, sizeof(*s->held))) {
 		fprintf(stderr, "xperf: turn %lld: out of memory\n", (long long)d->index);
 		tt_turn_free(d);
@@ -745,9 +754,16 @@ int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited)
 	int rc = flush(s, 1, end_ns, agent_exited);
 
 	for (size_t i = 0; i < s->n_held; i++)
-		rc |= store_turn(s, s->held[i]);
+		store_turn(s, s->held[i]);
 	s->n_held = 0;
-	return rc;
+	return rc || s->unwritten ? -1 : 0;
+}
+
+int xt_session_unwritten(const struct xt_session *s, int *first_err)
+{
+	if (first_err)
+		*first_err = s->unwritten_err;
+	return s->unwritten;
 }
 
 int xt_session_turns(const struct xt_session *s)

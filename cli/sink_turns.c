@@ -148,6 +148,19 @@ static int root_exited(pid_t root)
 	return exited;
 }
 
+/* Turns the disk did not take: said even with --quiet, counted for capture.json. */
+static void report_unwritten(struct turns *t)
+{
+	int err, n = xt_session_unwritten(t->s, &err);
+
+	if (!n)
+		return;
+	fprintf(stderr, "xperf-bpf: warning: %d of %d turns not written to %s (the first: %s)\n",
+		n, xt_session_turns(t->s), xt_session_dir(t->s), strerror(-err));
+	if (t->run->unwritten)
+		t->run->unwritten->turns += (uint64_t)n;
+}
+
 static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts)
 {
 	struct turns *t = state;
@@ -159,6 +172,7 @@ static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts
 		xt_session_set_dropped(t->s, xpc_counts_dropped(counts));
 		rc = xt_session_finish(t->s, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
 				       t->run->exited || root_exited(t->run->root)) ? -EIO : 0;
+		report_unwritten(t);
 		if (!t->run->quiet)
 			cmd_run_report(stderr, t->s, xpc_counts_dropped(counts), t->malformed);
 	}

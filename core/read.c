@@ -129,7 +129,7 @@ static int read_span(struct rd *r, cJSON *j, int i)
 		cJSON_Delete(s->attrs);
 		s->attrs = attrs;
 	}
-	return 0;
+	return tt_exchange_read(s) ? fail(r, "out of memory") : 0;
 }
 
 static int read_mark(struct rd *r, cJSON *j, const char *list, int i)

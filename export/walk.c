@@ -178,6 +178,7 @@ static int walk_file(struct walk *w, const char *path)
 		fputc('\n', w->err);
 		return XE_EINVALID;
 	}
+	t.turn = turn;
 	t.doc = doc;
 	rc = walk_turn(w, &t);
 	xe_spans_free(&t);
