@@ -385,3 +385,31 @@ int BPF_KPROBE(go_rw_ret)
 	}
 	return call_finish(&c, n > 0 ? (__u64)n : 0);
 }
+
+/*
+ * rustls's CommonState::take_received_plaintext(&mut self, Payload),
+ * located (userspace/locate/rustls.h): each decrypted application-data
+ * record as it joins the received-plaintext queue, complete at entry (no
+ * return probe). rdi is the connection, the same CommonState as
+ * send_appdata_encrypt's (which takes ssl_write_enter + ssl_rw_exit: its
+ * arguments and usize return are SSL_write's); rsi points at the record's
+ * Vec<u8>: {ptr, cap, len} as rustc 1.63 lays it out, {cap, ptr, len} in
+ * later ones, so the pointer is the larger of the first two words and the
+ * length the third, never above the capacity. rustls does no I/O: the
+ * socket is the thread's last receive (it decrypts what it just read).
+ */
+SEC("uprobe/rustls_take_plaintext")
+int BPF_KPROBE(rustls_read_enter)
+{
+	struct xp_tls_call c;
+	__u64 w[3], ptr, cap;
+
+	if (!xp_traced() || bpf_probe_read_user(w, sizeof(w), (void *)PT_REGS_PARM2(ctx)))
+		return 0;
+	ptr = w[0] > w[1] ? w[0] : w[1];
+	cap = w[0] > w[1] ? w[1] : w[0];
+	if (w[2] > cap)
+		return 0;
+	c = new_call(ctx, PT_REGS_PARM1(ctx), ptr, 0, XP_TLS_FN_READ);
+	return call_finish(&c, w[2]);
+}

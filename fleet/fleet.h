@@ -198,6 +198,18 @@ int fleet_ledger_save(const struct fleet_ledger *l, const char *path);
 int fleet_ledger_load(struct fleet_ledger *l, const char *path, char *why, size_t len);
 void fleet_ledger_free(struct fleet_ledger *l);
 
+/*
+ * exporter.c: the Prometheus figures of the trace directory `dir`, kept monotonic in the
+ * ledger file `state` (loaded now, saved after each scan), cost priced with `prices` (NULL:
+ * the shipped table); `who` prefixes its log lines on stderr. write: scan, count, write the
+ * exposition to out (with log, one line per scan); 0 ok, -1 on memory or a write error.
+ */
+struct fleet_exporter;
+struct fleet_exporter *fleet_exporter_new(const char *dir, const char *state,
+					  const struct xa_prices *prices, const char *who);
+int fleet_exporter_write(struct fleet_exporter *fe, FILE *out, int log);
+void fleet_exporter_free(struct fleet_exporter *fe);
+
 /* serve.c: serve /metrics on `listen` (host:port, [v6]:port; port 0 picks a free one, logged
  * on stderr as "listening on HOST:PORT"), rescanning `dir` every
  * `interval` seconds, until SIGTERM or SIGINT, its counters kept in the ledger file `state`,

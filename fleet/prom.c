@@ -233,13 +233,14 @@ static void per_node(const struct fleet_agg *a, FILE *out)
 {
 	header(out, "xperf_dropped_events_total", "counter",
 	       "Kernel events lost before they reached a trace (ring buffer full).");
-	for (size_t n = 0; n < a->nnodes; n++) {
+	/* Per node of the series (sorted by node), not of the nodes present now: a node whose
+	 * sessions were all deleted keeps its counter (the ledger's retired totals). */
+	for (size_t i = 0, j; i < a->nseries; i = j) {
 		uint64_t sum = 0;
 
-		for (size_t i = 0; i < a->nseries; i++)
-			if (!strcmp(a->series[i].node, a->nodes[n].name))
-				sum += ctr(&a->series[i], FC_DROPPED);
-		sample1(out, "xperf_dropped_events_total", "node", a->nodes[n].name);
+		for (j = i; j < a->nseries && !strcmp(a->series[j].node, a->series[i].node); j++)
+			sum += ctr(&a->series[j], FC_DROPPED);
+		sample1(out, "xperf_dropped_events_total", "node", a->series[i].node);
 		fprintf(out, "%" PRIu64 "\n", sum);
 	}
 	header(out, "xperf_invalid_files", "gauge",

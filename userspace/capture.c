@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -32,6 +33,9 @@ struct xpc {
 	int events_fd;
 	int drops_fd;
 	struct ring_buffer *rb;
+	const volatile uint64_t *ring_pos;	/* consumer page, then producer page (read-only) */
+	bool sample_ring;			/* at the next record: the first of a read */
+	uint64_t ring_used, ring_used_max;
 	void *state[XPC_MAX_MODULES];
 	bool running[XPC_MAX_MODULES];
 	uint64_t records[XP_EV_TYPE_MAX];
@@ -206,6 +210,39 @@ int xpc_release(struct xpc *c, const struct xp_hdr *rec)
 	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, rec) : 0;
 }
 
+/* What the ring held when a read began: the consumer has not moved past its first record. */
+static void sample_ring(struct xpc *c)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	c->sample_ring = false;
+	if (!c->ring_pos)
+		return;
+	c->ring_used = c->ring_pos[page / 8] - c->ring_pos[0];
+	if (c->ring_used > c->ring_used_max)
+		c->ring_used_max = c->ring_used;
+}
+
+void xpc_health(const struct xpc *c, struct xpc_health *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->ring_size = c->opts.ring_size;
+	h->ring_used = c->ring_used;
+	h->ring_used_max = c->ring_used_max;
+	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++)
+		if (c->running[i] && xpc_modules[i]->health)
+			xpc_modules[i]->health(c->state[i], h);
+}
+
+/* The ring's positions, mapped read-only (ring fill in xpc_health); NULL where refused. */
+static const volatile uint64_t *map_ring_pos(int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct xpc *c = ctx;
@@ -222,6 +259,8 @@ static int handle_record(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	c->records[h->type]++;
+	if (c->sample_ring)
+		sample_ring(c);
 	/* An untraced process's exec, for discovery: no module acts on it. */
 	if (h->type == XP_EV_EXEC && ((const struct xp_exec *)h)->flags & XP_EXEC_UNTRACED)
 		return xpc_release(c, h);
@@ -290,6 +329,8 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 		if (!c->rb)
 			ret = xpc_set_error(c, -errno, "cannot open the ring buffer: %s",
 					    strerror(errno));
+		else
+			c->ring_pos = map_ring_pos(c->events_fd);
 	}
 	if (ret) {
 		snprintf(err, errlen, "%s", c->err);
@@ -343,7 +384,10 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 
 int xpc_poll(struct xpc *c, int timeout_ms)
 {
-	int n = ring_buffer__poll(c->rb, timeout_ms), m;
+	int n, m;
+
+	c->sample_ring = true;
+	n = ring_buffer__poll(c->rb, timeout_ms);
 
 	if (n == -EINTR)
 		n = 0;
@@ -356,6 +400,7 @@ int xpc_poll(struct xpc *c, int timeout_ms)
 
 int xpc_drain(struct xpc *c)
 {
+	c->sample_ring = true;
 	return ring_buffer__consume(c->rb);
 }
 
@@ -404,6 +449,8 @@ void xpc_close(struct xpc *c)
 	if (!c)
 		return;
 	ring_buffer__free(c->rb);
+	if (c->ring_pos)
+		munmap((void *)c->ring_pos, 2 * (size_t)sysconf(_SC_PAGESIZE));
 	for (int i = (int)xpc_nmodules - 1; i >= 0; i--)
 		if (i < XPC_MAX_MODULES && c->running[i])
 			xpc_modules[i]->stop(c->state[i]);

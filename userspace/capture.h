@@ -132,6 +132,18 @@ int xpc_counts(struct xpc *c, struct xpc_counts *counts);
 /* Sum of counts->drops (every type). */
 uint64_t xpc_counts_dropped(const struct xpc_counts *counts);
 
+/* The core's health now (the daemon's metrics). */
+struct xpc_health {
+	uint64_t ring_size;		/* bytes */
+	uint64_t ring_used;		/* bytes pending when the last read began */
+	uint64_t ring_used_max;		/* the most pending when a read began, since open */
+	uint64_t located_failed;	/* located TLS files the self-check distrusted */
+	uint64_t located_withheld;	/* their records never delivered (locate_check.h) */
+};
+
+/* Fill h; modules add their part (module.h: health). */
+void xpc_health(const struct xpc *c, struct xpc_health *h);
+
 /* Short name of a record type ("exec", "tls_data"); "type_N" if unknown. */
 const char *xpc_type_name(unsigned int type);
 

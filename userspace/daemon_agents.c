@@ -22,6 +22,9 @@
 #include "userspace/run.h"
 
 #define BUCKETS 4096
+
+/* capture.json's bounds (sink.h) are indexed by tier as the table is. */
+_Static_assert(XPD_CONN_TLS == 0 && XPD_CONN_SOCKET == 1 && XPD_CONN_TIERS == 2, "tiers");
 #define TREE_MAX 1024	/* live children read at attach time, per level */
 
 extern const struct xpb_sink xpb_sink_raw;
@@ -31,6 +34,8 @@ struct agent {
 	struct xpb_unwritten unwritten;
 	struct xpd_agents *owner;
 	struct xpb_sinks *sinks;
+	struct xpd_conns *conns;	/* its connections, capped */
+	struct xpb_bounds bounds;	/* what capture.json says of the cap */
 	char session_id[XPB_SESSION_ID_MAX];
 	unsigned int live;		/* processes of the tree alive */
 	int lock;
@@ -53,6 +58,7 @@ struct xpd_agents {
 	struct agent *agents;
 	struct member *bucket[BUCKETS];
 	struct xpd_counters n;
+	uint64_t evicted_ended[XPD_CONN_TIERS];	/* by sessions that ended */
 };
 
 static struct member **slot(struct xpd_agents *a, __u32 tgid)
@@ -160,11 +166,15 @@ static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp
 	ag->run.owns = owns;
 	ag->run.session_id = ag->session_id;
 	ag->run.unwritten = &ag->unwritten;
-	if (claim_dir(ag, root, first) || !(ag->sinks = xpb_sinks_new()) ||
+	ag->run.bounds = &ag->bounds;
+	ag->bounds.max_connections = a->o.max_connections;
+	if (!(ag->conns = xpd_conns_new(a->o.max_connections)) || claim_dir(ag, root, first) ||
+	    !(ag->sinks = xpb_sinks_new()) ||
 	    xpb_sinks_begin(ag->sinks, &ag->run)) {
 		xpb_sinks_free(ag->sinks);
 		if (ag->lock >= 0)
 			close(ag->lock);
+		xpd_conns_free(ag->conns);
 		free(ag);
 		return NULL;
 	}
@@ -172,13 +182,21 @@ static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp
 	return ag;
 }
 
+/* A close record of the connection table (an eviction, an exit): the session's only. */
+static int deliver_close(void *ctx, const struct xp_hdr *rec)
+{
+	return xpb_sinks_event(((struct agent *)ctx)->sinks, rec);
+}
+
 static int deliver(struct xpd_agents *a, struct agent *ag, const struct xp_hdr *rec)
 {
+	int err = xpd_conns_record(ag->conns, rec, deliver_close, ag);
+
 	if (a->raw)
 		xpb_sink_raw.on_event(a->raw, rec);
 	ag->records[rec->type]++;
 	a->n.records_routed++;
-	return xpb_sinks_event(ag->sinks, rec);
+	return xpb_sinks_event(ag->sinks, rec) ?: err;
 }
 
 static bool in_kernel(const struct xp_hdr *first)
@@ -221,8 +239,16 @@ int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xp_hdr *first)
 static int session_end(struct xpd_agents *a, struct agent *ag)
 {
 	struct xpc_counts k = { 0 };
+	struct xpd_conn_counts cc;
 	uint64_t drops = drops_now(a);
 	int err;
+
+	xpd_conns_counts(ag->conns, &cc);
+	for (int t = 0; t < XPD_CONN_TIERS; t++) {
+		ag->bounds.peak[t] = cc.peak[t];
+		ag->bounds.evicted[t] = cc.evicted[t];
+		a->evicted_ended[t] += cc.evicted[t];
+	}
 
 	memcpy(k.records, ag->records, sizeof(k.records));
 	/* A lost record is anyone's: the session says what was lost while it ran. */
@@ -234,6 +260,7 @@ static int session_end(struct xpd_agents *a, struct agent *ag)
 	a->n.agents_active--;
 	if (!a->o.quiet)
 		fprintf(stderr, "xperf-bpf daemon: session %s ended\n", ag->session_id);
+	xpd_conns_free(ag->conns);
 	free(ag);
 	return err;
 }
@@ -300,8 +327,19 @@ void xpd_agents_sweep(struct xpd_agents *a)
 	}
 }
 
-const struct xpd_counters *xpd_agents_counters(const struct xpd_agents *a)
+const struct xpd_counters *xpd_agents_counters(struct xpd_agents *a)
 {
+	struct xpd_conn_counts cc;
+
+	a->n.connections_open = 0;
+	memcpy(a->n.connections_evicted, a->evicted_ended, sizeof(a->evicted_ended));
+	for (const struct agent *ag = a->agents; ag; ag = ag->next) {
+		xpd_conns_counts(ag->conns, &cc);
+		for (int t = 0; t < XPD_CONN_TIERS; t++) {
+			a->n.connections_open += cc.open[t];
+			a->n.connections_evicted[t] += cc.evicted[t];
+		}
+	}
 	return &a->n;
 }
 

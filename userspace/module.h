@@ -53,6 +53,8 @@ struct xpc_module {
 	 * until it is self-checked (locate_check.h).
 	 */
 	int (*gate)(struct xpc *c, void *state, const struct xp_hdr *rec);
+	/* Add the module's live counters to h (the daemon's metrics; cheap). May be NULL. */
+	void (*health)(const void *state, struct xpc_health *h);
 	/* Add the module's end-of-run counters to obj (capture.json). May be NULL. */
 	void (*stats_json)(void *state, struct cJSON *obj);
 	/*

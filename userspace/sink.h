@@ -8,6 +8,7 @@
 #define XPERF_USERSPACE_SINK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <stddef.h>
@@ -35,6 +36,13 @@ const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len);
  */
 const char *xpb_session_id(pid_t root, char *const *command, char *buf);
 
+/* The daemon's caps on one session's state (userspace/daemon_conns.h), for capture.json. */
+struct xpb_bounds {
+	unsigned int max_connections;	/* per agent and tier (--max-connections) */
+	uint64_t peak[2];		/* most held at once: TLS, socket tier */
+	uint64_t evicted[2];		/* idle ones closed to make room */
+};
+
 /* What the run's sinks could not write, for capture.json's data_quality (stats ends last). */
 struct xpb_unwritten {
 	uint64_t turns; /* turn files (a full disk): the session went on without them */
@@ -54,6 +62,7 @@ struct xpb_run {
 	struct xpb_unwritten *unwritten; /* sinks count here what they could not write, or NULL */
 	/* Whether process tgid is the run's (the daemon's runs share one core); NULL: all are. */
 	bool (*owns)(const struct xpb_run *run, __u32 tgid);
+	const struct xpb_bounds *bounds;	/* the daemon's sessions; NULL: no caps */
 };
 
 struct xpb_sink {

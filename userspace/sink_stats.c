@@ -72,6 +72,28 @@ static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
 	return 0;
 }
 
+/* "bounds": the daemon's caps on the session's state and what they evicted. */
+static void by_tier(cJSON *o, const char *key, const uint64_t v[2])
+{
+	cJSON *j = cJSON_AddObjectToObject(o, key);
+
+	if (!j)
+		return;
+	xp_json_add_u64(j, "tls", v[0]);
+	xp_json_add_u64(j, "socket", v[1]);
+}
+
+static void bounds_json(const struct xpb_bounds *b, cJSON *o)
+{
+	cJSON *j = cJSON_AddObjectToObject(o, "bounds");
+
+	if (!j)
+		return;
+	cJSON_AddNumberToObject(j, "max_connections", b->max_connections);
+	by_tier(j, "connections_peak", b->peak);
+	by_tier(j, "connections_evicted", b->evicted);
+}
+
 static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
 {
 	cJSON *o = cJSON_CreateObject(), *dq;
@@ -89,6 +111,8 @@ static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *c
 		xp_json_add_u64(dq, "turns_not_written",
 				s->run->unwritten ? s->run->unwritten->turns : 0);
 	cJSON_AddItemToObject(o, "modules", xpc_modules_json(c));
+	if (s->run->bounds)
+		bounds_json(s->run->bounds, o);
 	xpc_thread_stats_each(c, live_thread, s);
 	cJSON_AddItemToObject(o, "threads", s->threads);
 	s->threads = NULL;

@@ -40,7 +40,7 @@ struct tls_state {
 	/* First failure per located file id, for capture.json. */
 	struct failure {
 		unsigned int id;
-		char function[16], check[16], detail[160];
+		char function[32], check[16], detail[160];
 	} *failures;
 	size_t nfailures;
 };
@@ -71,6 +71,8 @@ static void check_failed(void *ctx, unsigned int id, const char *function, const
 	const struct xp_tls_located *l = xp_tls_probes_located(s->probes, id);
 	struct failure *n = realloc(s->failures, (s->nfailures + 1) * sizeof(*n));
 
+	if (l)	/* the stack's own name for it: "SSL_read", "take_received_plaintext" */
+		function = locate_fn_name(l->r, !strcmp(function, "SSL_read"));
 	fprintf(stderr,
 		"xperf-bpf: %s: located %s failed the self-check '%s' (%s): its connections stay "
 		"in the ciphertext tier\n",
@@ -216,6 +218,17 @@ static void located_json(const struct tls_state *s, cJSON *o)
 	cJSON_AddNumberToObject(o, "located_records_withheld", (double)(n.withheld + n.held_over));
 }
 
+/* Live: files the self-check failed, records they withheld (no finish: the run goes on). */
+static void tls_health(const void *state, struct xpc_health *h)
+{
+	const struct tls_state *s = state;
+	struct lc_counts n;
+
+	locate_check_counts(s->check, &n);
+	h->located_failed += s->nfailures;
+	h->located_withheld += n.withheld + n.held_over;
+}
+
 static void tls_stats_json(void *state, cJSON *o)
 {
 	const struct tls_state *s = state;
@@ -274,6 +287,7 @@ const struct xpc_module xpc_mod_tls = {
 	.on_command = tls_on_command,
 	.on_record = tls_on_record,
 	.gate = tls_gate,
+	.health = tls_health,
 	.stats_json = tls_stats_json,
 	.to_json = tls_to_json,
 	.min_size = xp_tls_record_min_size,

@@ -179,14 +179,23 @@ struct located_probe {
 /*
  * Where the probes of a located file go. BoringSSL's SSL_write/SSL_read
  * have OpenSSL's signatures: the same entry programs and the return
- * program. Go's (*Conn).Write/Read: entry programs of the register ABI
- * and the return program on each RET instruction.
+ * program. rustls's send_appdata_encrypt too (connection, buffer,
+ * length; bytes taken returned); its take_received_plaintext has the
+ * whole record at entry (rustls_read_enter). Go's (*Conn).Write/Read:
+ * entry programs of the register ABI and the return program on each RET
+ * instruction.
  */
 static size_t located_probes(const struct xp_tls_probes *p, const struct locate_result *r,
 			     struct located_probe *out)
 {
 	size_t n = 0;
 
+	if (!strcmp(r->stack, "rustls")) {
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
+		out[n++] = (struct located_probe){ p->tls->progs.rustls_read_enter, r->read_off, false };
+		return n;
+	}
 	if (strcmp(r->stack, "go")) {
 		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
 		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
