@@ -259,7 +259,7 @@ void xp_cuda_probes_free(struct xp_cuda_probes *p)
 		return;
 	while (p->nprocs)
 		proc_retire(p, &p->procs[0]);
-	xpc_destroy_links(p->dead, p->ndead);
+	xpc_release_links(p->dead, p->ndead); /* live processes' probes: links.c */
 	free(p->dead);
 	while (p->nreapers)
 		pthread_join(p->reapers[--p->nreapers], NULL);

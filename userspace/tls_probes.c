@@ -547,7 +547,7 @@ void xp_tls_probes_close(struct xp_tls_probes *p)
 {
 	if (!p)
 		return;
-	xpc_destroy_links(p->links, p->nlinks);
+	xpc_release_links(p->links, p->nlinks);
 	free(p->links);
 	sock_bpf__destroy(p->sock);
 	tls_bpf__destroy(p->tls);
