@@ -4,27 +4,17 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include <sys/stat.h>
 
 #include "lib/exit_codes.h"
 
-int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen)
+int cmd_prices(const char *path, struct xa_prices **out)
 {
-	for (unsigned k = 0; k < 32 && names[k]; k++) {
-		if (strcmp(arg, names[k]))
-			continue;
-		if (*seen & 1u << k) {
-			fprintf(stderr, "xperf %s: %s given twice\n", cmd, arg);
-			return 1;
-		}
-		*seen |= 1u << k;
-		return 0;
-	}
-	return 0;
+	*out = NULL;
+	return path && xa_prices_load(path, out, stderr) ? XP_EXIT_INVALID : 0;
 }
 
-int xp_arg_dir(const char *cmd, const char *path)
+int cmd_arg_dir(const char *cmd, const char *path)
 {
 	struct stat st;
 
