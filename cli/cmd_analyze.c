@@ -6,6 +6,7 @@
  * with mode 0600. Exit: 0 ok, 1 runtime failure, 2 invalid input (turn mode:
  * an invalid file; session mode: no valid turn), 64 usage.
  */
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "lib/atomic_file.h"
+#include "theory/theory.h"
 
 static const char doc[] =
 	"The Top-down report of one turn (FILE) or of a session (DIR): on stdout, or with -o "
@@ -40,6 +42,12 @@ struct args {
 	struct xa_options opt;
 };
 
+/* One of --measurability's grades ("A,,B" has an empty one: refused). */
+static void grade(const struct argp_state *state, const char *item, void *grades)
+{
+	*(unsigned *)grades |= 1u << xp_args_choice(state, item, xp_grade_names, XP_GRADE_COUNT);
+}
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct args *a = state->input;
@@ -49,20 +57,19 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		xa_options_default(&a->opt);
 		break;
 	case OPT_FORMAT:
-		if (xa_parse_format(arg, &a->opt.format))
-			xp_args_invalid(state, "json, text or html");
+		a->opt.format = (enum xa_format)xp_args_choice(state, arg, xa_format_names, 3);
 		break;
-	case OPT_DEPTH:
-		if (xa_parse_depth(arg, &a->opt.depth))
-			xp_args_invalid(state, "L1, L2, L3 or L4");
+	case OPT_DEPTH: /* L1..L4, l1..l4 or 1..4 */
+		a->opt.depth = xp_args_integer(state, arg + (toupper(*arg) == 'L'), 1, 4,
+					       "L1, L2, L3 or L4");
 		break;
 	case OPT_GRADES:
-		if (xa_parse_grades(arg, &a->opt.grades))
-			xp_args_invalid(state, "grades A, B or C, comma-separated");
+		a->opt.grades = 0;
+		xp_args_list(state, arg, grade, &a->opt.grades);
 		break;
 	case OPT_THRESHOLD:
-		if (xa_parse_threshold(arg, &a->opt.threshold))
-			xp_args_invalid(state, "a share of turn time, in [0, 1)");
+		a->opt.threshold = xp_args_number(state, arg, 0, 0.999999,
+						  "a share of turn time, in [0, 1)");
 		break;
 	case CMD_KEY_PRICES:
 		a->prices = arg;

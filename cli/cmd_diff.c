@@ -49,8 +49,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		xa_diff_options_default(&a->o);
 		break;
 	case OPT_FORMAT:
-		if (xa_parse_format(arg, &a->o.format))
-			xp_args_invalid(state, "text, json or html");
+		a->o.format = (enum xa_format)xp_args_choice(state, arg, xa_format_names, 3);
 		break;
 	case OPT_RESAMPLES:
 		a->o.resamples = xp_args_integer(state, arg, 100, 1000000, "100..1000000");

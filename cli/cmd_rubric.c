@@ -72,19 +72,39 @@ static const struct {
 	{ OPT_ATTACH, offsetof(struct xp_rb_opts, attach) },
 };
 
-/* "1,,2" and "1,2," have an empty item: refused (strsep, not strtok). */
-static void parse_sizes(const struct argp_state *state, const char *arg, struct xp_rb_opts *o)
+/* Cross-option rules: usage errors, before any input is looked at. */
+static void check_usage(const struct argp_state *state, const struct xp_rb_opts *o)
+{
+	const struct xp_cmd_var pid = { "{PID}", 1 };
+	struct xp_cmd cmd;
+	char err[XP_RB_WHY];
+
+	if ((o->target != NULL) == (o->binary != NULL))
+		xp_args_fail(state, "give exactly one of --target and --binary");
+	if (!o->out_dir)
+		xp_args_fail(state, "--out-dir is required");
+	if (o->target && o->nsizes && !strstr(o->target, "{SIZE}"))
+		xp_args_fail(state, "--target '%s' must contain {SIZE} when --sizes is given",
+			     o->target);
+	if (o->target && !o->nsizes && strstr(o->target, "{SIZE}"))
+		xp_args_fail(state, "--target '%s' uses {SIZE} but no --sizes were given", o->target);
+	if (!o->attach && o->attach_wait_s > 0)
+		xp_args_fail(state, "--attach-wait needs --attach");
+	if (o->attach && !strstr(o->attach, "{PID}"))
+		xp_args_fail(state, "--attach '%s' must contain {PID}", o->attach);
+	if (o->attach && xp_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
+		xp_args_fail(state, "--attach: %s", err);
+}
+
+/* One of --sizes' values ("1,,2" has an empty one: refused). */
+static void size_item(const struct argp_state *state, const char *item, void *ctx)
 {
 	static const char why[] = "positive integers, comma-separated, at most 16";
-	char buf[1024], *rest = buf, *t;
+	struct xp_rb_opts *o = ctx;
 
-	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+	if (o->nsizes == XP_RB_MAX_SIZES)
 		xp_args_invalid(state, why);
-	while ((t = strsep(&rest, ","))) {
-		if (o->nsizes == XP_RB_MAX_SIZES)
-			xp_args_invalid(state, why);
-		o->sizes[o->nsizes++] = xp_args_integer(state, t, 1, LONG_MAX / 2, why);
-	}
+	o->sizes[o->nsizes++] = xp_args_integer(state, item, 1, LONG_MAX / 2, why);
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
@@ -99,7 +119,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	}
 	switch (key) {
 	case OPT_SIZES:
-		parse_sizes(state, arg, o);
+		xp_args_list(state, arg, size_item, o);
 		break;
 	case OPT_TIER:
 		o->tier = (enum xp_rb_tier)xp_args_choice(state, arg, xp_rb_tier_names, 4);
@@ -123,18 +143,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_VALGRIND_SIZE:
 		o->valgrind_size = xp_args_integer(state, arg, 1, LONG_MAX / 2, "a positive integer");
 		break;
+	case ARGP_KEY_END:
+		check_usage(state, o);
+		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
-}
-
-static int bad(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "xperf rubric: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	return XP_EXIT_USAGE;
 }
 
 /* --binary must be executable; a path is made absolute since runs chdir to --root. */
@@ -156,42 +171,26 @@ static int check_binary(struct xp_rb_opts *o)
 	return 0;
 }
 
-/* --attach: {PID} present, the words split, the tool executable (as --binary's). */
+/* --attach's tool is executable (as --binary's); its words split in check_usage(). */
 static int check_attach(const struct xp_rb_opts *o)
 {
 	const struct xp_cmd_var pid = { "{PID}", 1 };
 	struct xp_cmd cmd;
 	char err[XP_RB_WHY];
 
-	if (!o->attach)
-		return o->attach_wait_s > 0 ? bad("%s", "--attach-wait needs --attach") : XP_EXIT_OK;
-	if (!strstr(o->attach, "{PID}"))
-		return bad("--attach '%s' must contain {PID}", o->attach);
-	if (xp_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
-		return bad("--attach: %s", err);
-	if (strchr(cmd.argv[0], '/') ? access(cmd.argv[0], X_OK) == 0 : xp_rb_on_path(cmd.argv[0]))
+	if (!o->attach || xp_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)) ||
+	    (strchr(cmd.argv[0], '/') ? !access(cmd.argv[0], X_OK) : xp_rb_on_path(cmd.argv[0])))
 		return XP_EXIT_OK;
 	fprintf(stderr, "xperf rubric: --attach %s: not an executable (or not on PATH)\n",
 		cmd.argv[0]);
 	return XP_EXIT_INVALID;
 }
 
-/* Cross-option rules and the checks of outside input. */
+/* The checks of outside input, after the options' own (usage errors come first). */
 static int check(struct xp_rb_opts *o, char *root_buf)
 {
-	if ((o->target != NULL) == (o->binary != NULL))
-		return bad("%s", "give exactly one of --target and --binary");
-	if (!o->out_dir)
-		return bad("%s", "--out-dir is required");
-	if (o->target && o->nsizes && !strstr(o->target, "{SIZE}"))
-		return bad("--target '%s' must contain {SIZE} when --sizes is given", o->target);
-	if (o->target && !o->nsizes && strstr(o->target, "{SIZE}"))
-		return bad("--target '%s' uses {SIZE} but no --sizes were given", o->target);
-	if (o->binary && check_binary(o))
+	if ((o->binary && check_binary(o)) || check_attach(o))
 		return XP_EXIT_INVALID;
-	int rc = check_attach(o);
-	if (rc != XP_EXIT_OK)
-		return rc;
 	if (!realpath(o->root ? o->root : ".", root_buf)) {
 		fprintf(stderr, "xperf rubric: --root %s: %s\n", o->root ? o->root : ".",
 			strerror(errno));
@@ -216,11 +215,8 @@ int cmd_rubric(int argc, char **argv)
 		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5,
 		.timeout_s = 1800
 	};
-	int rc;
 
 	if (xp_args_parse(&args, argc, argv, &o))
 		return XP_EXIT_USAGE;
-	if ((rc = check(&o, root)) != XP_EXIT_OK)
-		return rc;
-	return xp_rb_pipeline(&o);
+	return check(&o, root) ? XP_EXIT_INVALID : xp_rb_pipeline(&o);
 }
