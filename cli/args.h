@@ -2,10 +2,12 @@
 /*
  * args.h - what the `xperf` subcommands share on top of lib/args.h: the
  * -o and --prices options (one wording everywhere), loading the price table
- * they name, and the directory check of a DIR argument.
+ * they name, writing a report to stdout or -o, the check of a DIR argument.
  */
 #ifndef XPERF_CLI_ARGS_H
 #define XPERF_CLI_ARGS_H
+
+#include <stdio.h>
 
 #include "analyze/analyze.h"
 #include "lib/args.h"
@@ -22,6 +24,13 @@
  * used); 0, or XP_EXIT_INVALID after the one-line error.
  */
 int cmd_prices(const char *path, struct xa_prices **out);
+
+/*
+ * What render(ctx, f) writes, to stdout or, when out is given, to OUT
+ * atomically (mode 0600). An XP_EXIT_* code, after "xperf CMD: OUT: why".
+ */
+int cmd_report(const char *cmd, const char *out, int (*render)(const void *ctx, FILE *f),
+	       const void *ctx);
 
 /*
  * 0 when path is a directory; else prints "xperf CMD: PATH: no such

@@ -1,10 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_analyze.c - `xperf analyze turn FILE | session DIR [options]`: the
- * Top-down report of one turn or of a session (analyze/analyze.h does the
- * work). The report goes to stdout, or with -o to a file written atomically
- * with mode 0600. Exit: 0 ok, 1 runtime failure, 2 invalid input (turn mode:
- * an invalid file; session mode: no valid turn), 64 usage.
+ * cmd_analyze.c - `xperf analyze`: the Top-down report of one turn or of a
+ * session (analyze/analyze.h does the work; doc below: usage, exit codes).
  */
 #include <ctype.h>
 #include <stdio.h>

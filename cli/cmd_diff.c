@@ -1,19 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * cmd_diff.c - `xperf diff A B [options]`: what moved between two sessions
- * (or two directories of sessions), per L1/L2/L3 point, with bootstrap
- * confidence intervals over turns (analyze/diff.h). Exit: 0 ok, 1 runtime
- * failure, 2 a side is missing or has no valid turn, 64 usage.
- */
-#include <errno.h>
+/* cmd_diff.c - `xperf diff A B`: what moved between two sessions (analyze/diff.h). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "analyze/diff.h"
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "lib/atomic_file.h"
 
 static const char doc[] =
 	"What moved between two sessions, per L1/L2/L3 point, with bootstrap confidence "
@@ -85,6 +77,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+static int render(const void *d, FILE *out)
+{
+	return xa_diff_render(d, out);
+}
+
 int cmd_diff(int argc, char **argv)
 {
 	static const struct xp_args args = { "xperf diff", options, parse_arg, "A B", doc, 0,
@@ -98,20 +95,7 @@ int cmd_diff(int argc, char **argv)
 	rc = xa_diff_run(a.side[0], a.side[1], &a.o, &d, stderr);
 	if (rc)
 		return rc;
-	if (a.out) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&buf, &len);
-
-		rc = !mem || xa_diff_render(d, mem) | fclose(mem) ? -ENOMEM
-								   : xp_write_file_atomic(a.out, buf, len);
-		free(buf);
-	} else {
-		rc = xa_diff_render(d, stdout) ? -EIO : 0;
-	}
-	if (rc)
-		fprintf(stderr, "xperf diff: %s: %s\n", a.out ? a.out : "stdout",
-			a.out ? xp_out_strerror(rc) : "cannot write the report");
+	rc = cmd_report("diff", a.out, render, d);
 	xa_diff_free(d);
-	return xp_out_exit(rc);
+	return rc;
 }

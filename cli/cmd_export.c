@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_export.c - `xperf export --format chrome|otlp [-o FILE] PATH...`:
- * turns to a Chrome trace or OTLP/JSON spans (export/export.h does the work).
- * The output goes to stdout, or with -o to a file written atomically with
- * mode 0600, and only when every input is valid (it is streamed to a temp
- * file).
+ * cmd_export.c - `xperf export`: turns to a Chrome trace or OTLP/JSON spans
+ * (export/export.h), streamed to a temp file so that nothing is written
+ * unless every input is valid.
  */
 #include <errno.h>
 #include <stdio.h>

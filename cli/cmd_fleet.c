@@ -1,21 +1,11 @@
 // SPDX-License-Identifier: MIT
-/*
- * cmd_fleet.c - `xperf fleet report DIR [--format text|json|html] [-o OUT]`
- * and `xperf fleet serve DIR [--listen HOST:PORT] [--interval S]`
- * (fleet/fleet.h does the work). The report goes to stdout, or with -o to a
- * file written atomically with mode 0600. Exit (lib/exit_codes.h): 0 ok,
- * 1 runtime failure (write error, cannot listen), 2 invalid input (DIR
- * missing or not a directory, no valid session under DIR, -o refused),
- * 64 usage (unknown or repeated option, lib/args.h).
- */
-#include <errno.h>
-#include <stdlib.h>
+/* cmd_fleet.c - `xperf fleet report|serve DIR` (fleet/fleet.h does the work). */
+#include <stdio.h>
 #include <string.h>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "fleet/fleet.h"
-#include "lib/atomic_file.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9464"
 #define DEFAULT_INTERVAL 30
@@ -92,35 +82,20 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-static int render(struct fleet_agg *a, enum fleet_format f, FILE *out)
+struct report {
+	struct fleet_agg *agg;
+	enum fleet_format format;
+};
+
+static int render(const void *ctx, FILE *out)
 {
-	switch (f) {
-	case FLEET_JSON: return fleet_report_json(a, out);
-	case FLEET_HTML: return fleet_report_html(a, out);
-	default: return fleet_report_text(a, out);
+	const struct report *r = ctx;
+
+	switch (r->format) {
+	case FLEET_JSON: return fleet_report_json(r->agg, out);
+	case FLEET_HTML: return fleet_report_html(r->agg, out);
+	default: return fleet_report_text(r->agg, out);
 	}
-}
-
-static int emit(struct fleet_agg *a, const struct args *args)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem;
-	int rc;
-
-	if (!args->out)
-		rc = render(a, args->format, stdout) ? -EIO : 0;
-	else if (!(mem = open_memstream(&buf, &len)))
-		rc = -ENOMEM;
-	else if (render(a, args->format, mem) | fclose(mem))
-		rc = -ENOMEM;
-	else
-		rc = xp_write_file_atomic(args->out, buf, len);
-	free(buf);
-	if (rc)
-		fprintf(stderr, "xperf fleet: %s: %s\n", args->out ? args->out : "stdout",
-			args->out ? xp_out_strerror(rc) : "cannot write the report");
-	return xp_out_exit(rc);
 }
 
 static int report(const struct args *args, struct xa_prices *prices)
@@ -139,7 +114,9 @@ static int report(const struct args *args, struct xa_prices *prices)
 			args->dir);
 		rc = XP_EXIT_INVALID;
 	} else {
-		rc = emit(&a, args);
+		const struct report r = { &a, args->format };
+
+		rc = cmd_report("fleet", args->out, render, &r);
 	}
 	if (a.invalid_files + a.failed_sessions)
 		fprintf(stderr,

@@ -1,14 +1,5 @@
 // SPDX-License-Identifier: MIT
-/*
- * cmd_gpu.c - `xperf gpu`: fold collected GPU records into turn files and
- * show where a turn's GPU time went.
- *
- *   xperf gpu merge --gpu-dir DIR TURN.json...   add the `gpu` object
- *   xperf gpu breakdown [--json] TURN.json...    compute / non-compute / idle
- *
- * merge is the path for a collector that ran alone (records in
- * <trace dir>/gpu); when xperf-bpf runs, its assembler merges on its own.
- */
+/* cmd_gpu.c - `xperf gpu merge|breakdown`: GPU records into turn files, a turn's GPU time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

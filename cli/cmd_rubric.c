@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_rubric.c - `xperf rubric`: parse and check the options, then run the
- * rubric pipeline (rubric/pipeline.h). Usage mistakes exit 64, input that
- * cannot be used (a missing --binary, an unreadable --baseline) exits 2.
+ * rubric pipeline (rubric/pipeline.h).
  */
 #include <errno.h>
 #include <limits.h>

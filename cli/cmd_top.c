@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_top.c - `xperf top [DIR]`: the live view of the agents traced into DIR
- * (top/top.h). On a terminal: the alternate screen, raw keys (q quit, s next
- * sort key, j/k or arrows select, d detail pane), a new frame every interval
- * and at each key, the size from the terminal (SIGWINCH redraws). --once
- * prints one frame without attributes for scripts. Exit: 0 ok, 1 a write failed, 2 DIR
- * missing or unreadable (--once; live, the frame says so until it can) or a bad --prices
- * file, 64 usage (a repeated option).
+ * (top/top.h). On a terminal: the alternate screen, raw keys, a new frame
+ * every interval and at each key, the size from the terminal (SIGWINCH
+ * redraws). --once prints one frame without attributes for scripts.
  */
 #include <errno.h>
 #include <poll.h>
@@ -33,7 +30,9 @@ static const char doc[] =
 	"The live view of the agents traced into DIR (.xperf/traces by default): "
 	"DIR/<session>/turn_*.json, and DIR/<node>/<session>/turn_*.json as the node daemon "
 	"writes them.\v"
-	"Keys: q quit, s next sort key, j/k or arrows select, d detail pane.";
+	"Keys: q quit, s next sort key, j/k or arrows select, d detail pane.\n"
+	"Exit status: 0 ok, 1 a write failed, 2 DIR missing or unreadable (--once; live, the "
+	"frame says so until it can) or a bad --prices file, 64 usage error.";
 
 enum { OPT_ONCE = 256, OPT_INTERVAL, OPT_SORT, OPT_SIZE };
 

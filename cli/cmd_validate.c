@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_validate.c - `xperf validate FILE|DIR...`: check TurnTrace files.
- *
- * A directory stands for every turn file below it, turn_NNN.json (what
- * xperf-bpf and the SDK write; capture.json and reports beside them are no
- * turns), or, where there is none, every *.json (sorted; symlinks to files
- * are taken, symlinked directories are not entered). Each error is one line on stdout,
- * "path:line:col: /json/pointer: message"; a summary goes to stderr.
- * Exit 0 when every file is valid, 2 when any is not, 64 on usage errors.
+ * cmd_validate.c - `xperf validate FILE|DIR...`: check TurnTrace files. A
+ * directory's files are found as doc below says (symlinks to files are
+ * taken, symlinked directories are not entered), sorted; each error is one
+ * line on stdout, a summary goes to stderr.
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
