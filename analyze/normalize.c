@@ -97,7 +97,7 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 	c = &tr->spans[tr->nspans++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->stage_name, sizeof(c->stage_name), "%s", stage);
-	c->stage = xp_stage_find(stage);
+	c->stage = th_stage_find(stage);
 	c->domain = c->declared = c->stage ? c->stage->domain : XP_DOMAIN_FUSED;
 	c->declared_cat = XP_CAT_SUPPLY;
 	c->start = a;
@@ -114,11 +114,11 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 static int carve_gaps(struct xa_trace *tr, int i)
 {
 	const struct xa_span *s = &tr->spans[i];
-	uint64_t thr = xp_stream_gap_threshold(s->tok_times, s->ntok);
+	uint64_t thr = th_stream_gap_threshold(s->ex.token_ns, s->ex.ntokens);
 	int rc = 0;
 
-	for (size_t k = 1; k < tr->spans[i].ntok && !rc; k++) {
-		uint64_t a = tr->spans[i].tok_times[k - 1], b = tr->spans[i].tok_times[k];
+	for (size_t k = 1; k < tr->spans[i].ex.ntokens && !rc; k++) {
+		uint64_t a = tr->spans[i].ex.token_ns[k - 1], b = tr->spans[i].ex.token_ns[k];
 
 		if (b > a && b - a > thr && a >= tr->spans[i].start && b <= tr->spans[i].end)
 			rc = add_child(tr, i, "streaming_gap", a, b);
@@ -136,15 +136,15 @@ static int carve(struct xa_trace *tr)
 
 		if (!s->stage || s->stage->domain != XP_DOMAIN_INTELLIGENT)
 			continue;
-		if (s->attr_have & (1u << XA_A_TTFT_NS)) {
-			ttft = s->attr[XA_A_TTFT_NS] > 0 ? (uint64_t)s->attr[XA_A_TTFT_NS] : 0;
+		if (tt_ex_has(&s->ex, TT_EX_TTFT_NS)) {
+			ttft = s->ex.num[TT_EX_TTFT_NS] > 0 ? (uint64_t)s->ex.num[TT_EX_TTFT_NS] : 0;
 			e = s->start + (ttft < s->end - s->start ? ttft : s->end - s->start);
 			if (e > s->start && !has_stage_over(tr, "ttft", s->start, e) &&
 			    add_child(tr, (int)i, "ttft", s->start, e))
 				return -1;
 		}
 		s = &tr->spans[i]; /* add_child may have moved the array */
-		if (s->ntok && !has_stage_over(tr, "streaming_gap", s->start, s->end) &&
+		if (s->ex.ntokens && !has_stage_over(tr, "streaming_gap", s->start, s->end) &&
 		    carve_gaps(tr, (int)i))
 			return -1;
 	}

@@ -42,7 +42,7 @@ struct args {
 /* One of --measurability's grades ("A,,B" has an empty one: refused). */
 static void grade(const struct argp_state *state, const char *item, void *grades)
 {
-	*(unsigned *)grades |= 1u << xp_args_choice(state, item, xp_grade_names, XP_GRADE_COUNT);
+	*(unsigned *)grades |= 1u << xp_args_choice(state, item, th_grade_names, XP_GRADE_COUNT);
 }
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)

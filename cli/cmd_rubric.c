@@ -60,22 +60,22 @@ static const struct {
 	int key;
 	size_t off;
 } path_opts[] = {
-	{ OPT_TARGET, offsetof(struct xp_rb_opts, target) },
-	{ OPT_BINARY, offsetof(struct xp_rb_opts, binary) },
-	{ OPT_OUT_DIR, offsetof(struct xp_rb_opts, out_dir) },
-	{ OPT_ROOT, offsetof(struct xp_rb_opts, root) },
-	{ OPT_BASELINE, offsetof(struct xp_rb_opts, baseline) },
-	{ OPT_LEDGER, offsetof(struct xp_rb_opts, ledger) },
-	{ OPT_FINDINGS, offsetof(struct xp_rb_opts, findings_out) },
-	{ OPT_SOURCE_PREFIX, offsetof(struct xp_rb_opts, source_prefix) },
-	{ OPT_ATTACH, offsetof(struct xp_rb_opts, attach) },
+	{ OPT_TARGET, offsetof(struct rb_opts, target) },
+	{ OPT_BINARY, offsetof(struct rb_opts, binary) },
+	{ OPT_OUT_DIR, offsetof(struct rb_opts, out_dir) },
+	{ OPT_ROOT, offsetof(struct rb_opts, root) },
+	{ OPT_BASELINE, offsetof(struct rb_opts, baseline) },
+	{ OPT_LEDGER, offsetof(struct rb_opts, ledger) },
+	{ OPT_FINDINGS, offsetof(struct rb_opts, findings_out) },
+	{ OPT_SOURCE_PREFIX, offsetof(struct rb_opts, source_prefix) },
+	{ OPT_ATTACH, offsetof(struct rb_opts, attach) },
 };
 
 /* Cross-option rules: usage errors, before any input is looked at. */
-static void check_usage(const struct argp_state *state, const struct xp_rb_opts *o)
+static void check_usage(const struct argp_state *state, const struct rb_opts *o)
 {
-	const struct xp_cmd_var pid = { "{PID}", 1 };
-	struct xp_cmd cmd;
+	const struct rb_cmd_var pid = { "{PID}", 1 };
+	struct rb_cmd cmd;
 	char err[XP_RB_WHY];
 
 	if ((o->target != NULL) == (o->binary != NULL))
@@ -91,7 +91,7 @@ static void check_usage(const struct argp_state *state, const struct xp_rb_opts 
 		xp_args_fail(state, "--attach-wait needs --attach");
 	if (o->attach && !strstr(o->attach, "{PID}"))
 		xp_args_fail(state, "--attach '%s' must contain {PID}", o->attach);
-	if (o->attach && xp_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
+	if (o->attach && rb_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
 		xp_args_fail(state, "--attach: %s", err);
 }
 
@@ -99,7 +99,7 @@ static void check_usage(const struct argp_state *state, const struct xp_rb_opts 
 static void size_item(const struct argp_state *state, const char *item, void *ctx)
 {
 	static const char why[] = "positive integers, comma-separated, at most 16";
-	struct xp_rb_opts *o = ctx;
+	struct rb_opts *o = ctx;
 
 	if (o->nsizes == XP_RB_MAX_SIZES)
 		xp_args_invalid(state, why);
@@ -108,7 +108,7 @@ static void size_item(const struct argp_state *state, const char *item, void *ct
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	struct xp_rb_opts *o = state->input;
+	struct rb_opts *o = state->input;
 
 	for (size_t k = 0; k < sizeof(path_opts) / sizeof(path_opts[0]); k++) {
 		if (path_opts[k].key == key) {
@@ -121,10 +121,10 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		xp_args_list(state, arg, size_item, o);
 		break;
 	case OPT_TIER:
-		o->tier = (enum xp_rb_tier)xp_args_choice(state, arg, xp_rb_tier_names, 4);
+		o->tier = (enum rb_tier)xp_args_choice(state, arg, rb_tier_names, 4);
 		break;
 	case OPT_EXPECTED:
-		o->expected = (enum xp_rb_cx)xp_args_choice(state, arg, xp_rb_cx_names, XP_CX_COUNT);
+		o->expected = (enum rb_cx)xp_args_choice(state, arg, rb_cx_names, XP_CX_COUNT);
 		break;
 	case OPT_MAX_CV:
 		o->max_cv = xp_args_number(state, arg, 1e-9, 999.999, "a percentage above 0");
@@ -152,12 +152,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 }
 
 /* --binary must be executable; a path is made absolute since runs chdir to --root. */
-static int check_binary(struct xp_rb_opts *o)
+static int check_binary(struct rb_opts *o)
 {
 	static char abs[PATH_MAX];
 
 	if (!strchr(o->binary, '/')) {
-		if (xp_rb_on_path(o->binary))
+		if (rb_on_path(o->binary))
 			return 0;
 		fprintf(stderr, "xperf rubric: --binary %s: not found on PATH\n", o->binary);
 		return -1;
@@ -171,14 +171,14 @@ static int check_binary(struct xp_rb_opts *o)
 }
 
 /* --attach's tool is executable (as --binary's); its words split in check_usage(). */
-static int check_attach(const struct xp_rb_opts *o)
+static int check_attach(const struct rb_opts *o)
 {
-	const struct xp_cmd_var pid = { "{PID}", 1 };
-	struct xp_cmd cmd;
+	const struct rb_cmd_var pid = { "{PID}", 1 };
+	struct rb_cmd cmd;
 	char err[XP_RB_WHY];
 
-	if (!o->attach || xp_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)) ||
-	    (strchr(cmd.argv[0], '/') ? !access(cmd.argv[0], X_OK) : xp_rb_on_path(cmd.argv[0])))
+	if (!o->attach || rb_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)) ||
+	    (strchr(cmd.argv[0], '/') ? !access(cmd.argv[0], X_OK) : rb_on_path(cmd.argv[0])))
 		return XP_EXIT_OK;
 	fprintf(stderr, "xperf rubric: --attach %s: not an executable (or not on PATH)\n",
 		cmd.argv[0]);
@@ -186,7 +186,7 @@ static int check_attach(const struct xp_rb_opts *o)
 }
 
 /* The checks of outside input, after the options' own (usage errors come first). */
-static int check(struct xp_rb_opts *o, char *root_buf)
+static int check(struct rb_opts *o, char *root_buf)
 {
 	if ((o->binary && check_binary(o)) || check_attach(o))
 		return XP_EXIT_INVALID;
@@ -210,12 +210,12 @@ int cmd_rubric(int argc, char **argv)
 	static const struct xp_args args = { "xperf rubric", options, parse_arg, NULL, doc, 0,
 					     NULL };
 	static char root[PATH_MAX];
-	struct xp_rb_opts o = {
+	struct rb_opts o = {
 		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5,
 		.timeout_s = 1800
 	};
 
 	if (xp_args_parse(&args, argc, argv, &o))
 		return XP_EXIT_USAGE;
-	return check(&o, root) ? XP_EXIT_INVALID : xp_rb_pipeline(&o);
+	return check(&o, root) ? XP_EXIT_INVALID : rb_pipeline(&o);
 }
