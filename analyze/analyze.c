@@ -17,7 +17,7 @@ void xa_options_default(struct xa_options *o)
 	o->format = XA_FMT_JSON;
 	o->depth = 3;
 	o->grades = (1u << XP_GRADE_COUNT) - 1;
-	o->threshold = xp_rules.drill_threshold;
+	o->threshold = th_rules.drill_threshold;
 }
 
 int xa_parse_format(const char *s, enum xa_format *out)
@@ -81,7 +81,7 @@ static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const d
 	t->warnings = tr->warnings;
 	t->dropped_events = tr->dropped_events;
 	/* The fixed arrays of model.h must hold theory's tables. */
-	if (xp_l3_count > XA_MAX_L3 || xa_var_count() > XA_NVAR || xa_normalize(tr) || xa_domain_check(tr, t) ||
+	if (th_l3_count > XA_MAX_L3 || xa_var_count() > XA_NVAR || xa_normalize(tr) || xa_domain_check(tr, t) ||
 	    xa_categorize(tr, t))
 		return -1;
 	if (!tr->nspans)

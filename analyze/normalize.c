@@ -107,7 +107,7 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 	c = &tr->spans[tr->nspans++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->stage_name, sizeof(c->stage_name), "%s", stage);
-	c->stage = xp_stage_find(stage);
+	c->stage = th_stage_find(stage);
 	c->domain = c->declared = c->stage ? c->stage->domain : XP_DOMAIN_FUSED;
 	c->declared_cat = XP_CAT_SUPPLY;
 	c->start = a;
@@ -124,7 +124,7 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 static int carve_gaps(struct xa_trace *tr, int i)
 {
 	const struct xa_span *s = &tr->spans[i];
-	uint64_t thr = xp_stream_gap_threshold(s->ex.token_ns, s->ex.ntokens);
+	uint64_t thr = th_stream_gap_threshold(s->ex.token_ns, s->ex.ntokens);
 	int rc = 0;
 
 	for (size_t k = 1; k < tr->spans[i].ex.ntokens && !rc; k++) {

@@ -9,7 +9,7 @@
 
 #include "lib/exit_codes.h"
 
-int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen)
+int cmd_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen)
 {
 	for (unsigned k = 0; k < 32 && names[k]; k++) {
 		if (strcmp(arg, names[k]))
@@ -24,7 +24,7 @@ int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg,
 	return 0;
 }
 
-int xp_arg_dir(const char *cmd, const char *path)
+int cmd_arg_dir(const char *cmd, const char *path)
 {
 	struct stat st;
 

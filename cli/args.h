@@ -12,12 +12,12 @@
  * already seen; marks it seen in *seen otherwise. Prints
  * "xperf CMD: OPTION given twice" when it was.
  */
-int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen);
+int cmd_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen);
 
 /*
  * 0 when path is a directory; else prints "xperf CMD: PATH: no such
  * directory" (or "not a directory") and returns XP_EXIT_INVALID.
  */
-int xp_arg_dir(const char *cmd, const char *path);
+int cmd_arg_dir(const char *cmd, const char *path);
 
 #endif /* XPERF_CLI_ARGS_H */

@@ -48,7 +48,7 @@ static int parse(int argc, char **argv, struct args *a)
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		int bad = 0;
 
-		if (xp_arg_repeated("analyze", names, k, &seen))
+		if (cmd_arg_repeated("analyze", names, k, &seen))
 			return -1;
 		if (!strcmp(k, "--format") && v)
 			bad = xa_parse_format(v, &a->opt.format);

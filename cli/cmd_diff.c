@@ -79,7 +79,7 @@ int cmd_diff(int argc, char **argv)
 	}
 	xa_diff_options_default(&o);
 	for (int i = 1; i < argc; i++) {
-		if (xp_arg_repeated("diff", names, argv[i], &seen)) {
+		if (cmd_arg_repeated("diff", names, argv[i], &seen)) {
 			usage(stderr);
 			return XP_EXIT_USAGE;
 		}

@@ -60,7 +60,7 @@ static int parse(int argc, char **argv, struct args *a)
 			i++;
 			break;
 		}
-		if (xp_arg_repeated("export", names, k, &seen))
+		if (cmd_arg_repeated("export", names, k, &seen))
 			return -1;
 		if (!bad && !strcmp(k, "--format"))
 			bad = xe_parse_format(v, &a->opt.format), a->have_format = 1;

@@ -116,7 +116,7 @@ static int parse(int argc, char **argv, struct args *a)
 		while (k < sizeof(options) / sizeof(options[0]) && strcmp(argv[i], options[k].name))
 			k++;
 		if (k < sizeof(options) / sizeof(options[0])) {
-			if (xp_arg_repeated("fleet", names, argv[i], &seen))
+			if (cmd_arg_repeated("fleet", names, argv[i], &seen))
 				return -1;
 			if (i + 1 == argc || options[k].set(a, argv[i + 1])) {
 				fprintf(stderr, "xperf fleet: invalid value for %s\n", argv[i]);
@@ -211,7 +211,7 @@ int cmd_fleet(int argc, char **argv)
 		usage(stderr);
 		return XP_EXIT_USAGE;
 	}
-	if (xp_arg_dir("fleet", a.dir))
+	if (cmd_arg_dir("fleet", a.dir))
 		return XP_EXIT_INVALID;
 	if (!strcmp(a.mode, "serve")) {
 		struct xa_prices *prices = NULL;

@@ -52,7 +52,7 @@ static int parse_long(const char *s, long lo, long hi, long *out)
 	return 0;
 }
 
-static int parse_sizes(const char *s, struct xp_rb_opts *o)
+static int parse_sizes(const char *s, struct rb_opts *o)
 {
 	char buf[1024], *rest = buf, *t;
 
@@ -111,19 +111,19 @@ static const struct {
 	int c;
 	size_t off;
 } path_opts[] = {
-	{ 't', offsetof(struct xp_rb_opts, target) },
-	{ 'b', offsetof(struct xp_rb_opts, binary) },
-	{ 'o', offsetof(struct xp_rb_opts, out_dir) },
-	{ 'r', offsetof(struct xp_rb_opts, root) },
-	{ 'B', offsetof(struct xp_rb_opts, baseline) },
-	{ 'L', offsetof(struct xp_rb_opts, ledger) },
-	{ 'F', offsetof(struct xp_rb_opts, findings_out) },
-	{ 'p', offsetof(struct xp_rb_opts, source_prefix) },
-	{ 'a', offsetof(struct xp_rb_opts, attach) },
+	{ 't', offsetof(struct rb_opts, target) },
+	{ 'b', offsetof(struct rb_opts, binary) },
+	{ 'o', offsetof(struct rb_opts, out_dir) },
+	{ 'r', offsetof(struct rb_opts, root) },
+	{ 'B', offsetof(struct rb_opts, baseline) },
+	{ 'L', offsetof(struct rb_opts, ledger) },
+	{ 'F', offsetof(struct rb_opts, findings_out) },
+	{ 'p', offsetof(struct rb_opts, source_prefix) },
+	{ 'a', offsetof(struct rb_opts, attach) },
 };
 
 /* One option into o; XP_EXIT_OK or the exit code of the mistake. */
-static int apply(int c, const char *arg, struct xp_rb_opts *o)
+static int apply(int c, const char *arg, struct rb_opts *o)
 {
 	long v;
 	char *end;
@@ -142,15 +142,15 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 				   "at most 16", arg);
 		return 0;
 	case 'T':
-		if ((i = pick(arg, xp_rb_tier_names, 4)) < 0)
+		if ((i = pick(arg, rb_tier_names, 4)) < 0)
 			return bad("invalid --tier '%s': fast, medium, deep or asm", arg);
-		o->tier = (enum xp_rb_tier)i;
+		o->tier = (enum rb_tier)i;
 		return 0;
 	case 'x':
-		if ((i = pick(arg, xp_rb_cx_names, XP_CX_COUNT)) < 0)
+		if ((i = pick(arg, rb_cx_names, XP_CX_COUNT)) < 0)
 			return bad("invalid --expected-complexity '%s': linear, nlogn or quadratic",
 				   arg);
-		o->expected = (enum xp_rb_cx)i;
+		o->expected = (enum rb_cx)i;
 		return 0;
 	case 'c':
 		o->max_cv = strtod(arg, &end);
@@ -182,12 +182,12 @@ static int apply(int c, const char *arg, struct xp_rb_opts *o)
 }
 
 /* --binary must be executable; a path is made absolute since runs chdir to --root. */
-static int check_binary(struct xp_rb_opts *o)
+static int check_binary(struct rb_opts *o)
 {
 	static char abs[PATH_MAX];
 
 	if (!strchr(o->binary, '/')) {
-		if (xp_rb_on_path(o->binary))
+		if (rb_on_path(o->binary))
 			return 0;
 		fprintf(stderr, "xperf rubric: --binary %s: not found on PATH\n", o->binary);
 		return -1;
@@ -201,19 +201,19 @@ static int check_binary(struct xp_rb_opts *o)
 }
 
 /* --attach: {PID} present, the words split, the tool executable (as --binary's). */
-static int check_attach(const struct xp_rb_opts *o)
+static int check_attach(const struct rb_opts *o)
 {
-	const struct xp_cmd_var pid = { "{PID}", 1 };
-	struct xp_cmd cmd;
+	const struct rb_cmd_var pid = { "{PID}", 1 };
+	struct rb_cmd cmd;
 	char err[XP_RB_WHY];
 
 	if (!o->attach)
 		return o->attach_wait_s > 0 ? bad("%s", "--attach-wait needs --attach") : XP_EXIT_OK;
 	if (!strstr(o->attach, "{PID}"))
 		return bad("--attach '%s' must contain {PID}", o->attach);
-	if (xp_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
+	if (rb_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
 		return bad("--attach: %s", err);
-	if (strchr(cmd.argv[0], '/') ? access(cmd.argv[0], X_OK) == 0 : xp_rb_on_path(cmd.argv[0]))
+	if (strchr(cmd.argv[0], '/') ? access(cmd.argv[0], X_OK) == 0 : rb_on_path(cmd.argv[0]))
 		return XP_EXIT_OK;
 	fprintf(stderr, "xperf rubric: --attach %s: not an executable (or not on PATH)\n",
 		cmd.argv[0]);
@@ -221,7 +221,7 @@ static int check_attach(const struct xp_rb_opts *o)
 }
 
 /* Cross-option rules and the checks of outside input. */
-static int check(struct xp_rb_opts *o, char *root_buf)
+static int check(struct rb_opts *o, char *root_buf)
 {
 	if ((o->target != NULL) == (o->binary != NULL))
 		return bad("%s", "give exactly one of --target and --binary");
@@ -254,7 +254,7 @@ static int check(struct xp_rb_opts *o, char *root_buf)
 int cmd_rubric(int argc, char **argv)
 {
 	static char root[PATH_MAX];
-	struct xp_rb_opts o = {
+	struct rb_opts o = {
 		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5,
 		.timeout_s = 1800
 	};
@@ -278,5 +278,5 @@ int cmd_rubric(int argc, char **argv)
 		return bad("unexpected argument '%s'", argv[optind]);
 	if ((rc = check(&o, root)) != XP_EXIT_OK)
 		return rc;
-	return xp_rb_pipeline(&o);
+	return rb_pipeline(&o);
 }

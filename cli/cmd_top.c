@@ -78,7 +78,7 @@ static int parse(int argc, char **argv, struct args *a)
 	unsigned seen = 0;
 
 	for (int i = 1; i < argc; i++) {
-		if (xp_arg_repeated("top", names, argv[i], &seen))
+		if (cmd_arg_repeated("top", names, argv[i], &seen))
 			return -1;
 		if (!strcmp(argv[i], "--once")) {
 			a->once = 1;

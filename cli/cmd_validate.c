@@ -66,12 +66,12 @@ static void usage(FILE *out)
 		     "Exit status: 0 all valid, 2 some invalid or unreadable, 64 usage error.\n");
 }
 
-static void print_error(const struct xp_verror *e, void *ctx)
+static void print_error(const struct sc_verror *e, void *ctx)
 {
 	char line[1024];
 
 	(void)ctx;
-	puts(xp_verror_format(e, line, sizeof(line)));
+	puts(sc_verror_format(e, line, sizeof(line)));
 }
 
 /* Symlinks to files count (a runfiles tree is made of them); symlinked dirs are not entered. */
@@ -116,7 +116,7 @@ static int by_name(const void *a, const void *b)
 
 static void validate_one(const char *path, struct totals *t)
 {
-	int n = xp_validate_file(path, print_error, NULL);
+	int n = sc_validate_file(path, print_error, NULL);
 
 	t->files++;
 	t->bad += n > 0;
@@ -126,7 +126,7 @@ static void validate_one(const char *path, struct totals *t)
 /* Every *.json below dir, in name order. */
 static void validate_dir(const char *dir, struct totals *t)
 {
-	struct xp_verror e = { .file = dir };
+	struct sc_verror e = { .file = dir };
 
 	found.n = found.nturns = 0;
 	if (nftw(dir, collect, 32, FTW_PHYS) || found.oom) {

@@ -12,9 +12,9 @@
 #include "schema/validate.h"
 
 /* The turn in path; NULL with every error reported through cb (*nerr counts them). */
-struct tt_turn *tt_turn_load(const char *path, xp_verror_fn cb, void *ctx, int *nerr);
+struct tt_turn *tt_turn_load(const char *path, sc_verror_fn cb, void *ctx, int *nerr);
 struct tt_turn *tt_turn_load_buffer(const char *name, const char *buf, size_t len,
-				    xp_verror_fn cb, void *ctx, int *nerr);
+				    sc_verror_fn cb, void *ctx, int *nerr);
 /*
  * A parsed document (validated or not: anything missing or mistyped refuses
  * it, with the offending pointer in err). doc is consumed: its spans and

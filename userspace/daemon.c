@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "lib/args.h"
+#include "lib/atomic_file.h"
 #include "lib/exit_codes.h"
 #include "userspace/daemon_agents.h"
 #include "userspace/daemon_metrics.h"
@@ -44,7 +45,8 @@ static const char doc[] =
 	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).";
 
 enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
-       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS };
+       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_MAX_CONNS,
+       OPT_METRICS_INTERVAL };
 
 static const struct argp_option options[] = {
 	{ "output", 'o', "DIR", 0, "root of the sessions (default .xperf/traces)", 0 },
@@ -57,13 +59,19 @@ static const struct argp_option options[] = {
 	{ "cmdline", OPT_CMDLINE, "GLOB", 0, "a rule on the command line (repeatable)", 0 },
 	{ "max-agents", OPT_MAX_AGENTS, "N", 0,
 	  "agents traced at once; more are refused, counted (default 256)", 0 },
+	{ "max-connections", OPT_MAX_CONNS, "N", 0,
+	  "connections an agent keeps state for, per tier (TLS, socket); beyond, the one idle "
+	  "longest is evicted, counted (default 1024)", 0 },
 	{ "retention-days", OPT_RET_DAYS, "D", 0,
 	  "delete sessions untouched for D days (at start, then each minute; sessions in use "
 	  "are never touched)", 0 },
 	{ "retention-bytes", OPT_RET_BYTES, "N", 0,
 	  "keep the node's sessions under N bytes, oldest deleted first", 0 },
 	{ "metrics-listen", OPT_METRICS, "HOST:PORT", 0,
-	  "serve the daemon's health to Prometheus at /metrics (port 0: any, printed)", 0 },
+	  "serve the daemon's health to Prometheus at /metrics (port 0: any, printed), with "
+	  "the figures of `xperf fleet serve` over the node's sessions", 0 },
+	{ "metrics-interval", OPT_METRICS_INTERVAL, "S", 0,
+	  "rescan of those figures (default 30 s)", 0 },
 	{ "raw", OPT_RAW, "FILE", 0, "every traced record as JSON lines (mode 0600)", 0 },
 	{ "capture-payloads", OPT_PAYLOADS, NULL, 0, "keep payload text (off by default)", 0 },
 	{ "ring-size", OPT_RING, "BYTES", 0,
@@ -84,7 +92,7 @@ struct daemon {
 	struct xpd_rules rules;		/* flag rules + the file's */
 	struct xpd_agents *agents;
 	struct xpd_retention retention;
-	const char *metrics_listen;
+	struct xpd_metrics_opts mo;
 	struct xpd_metrics *metrics;
 	uint64_t sessions_deleted;	/* by retention */
 	char node_dir[PATH_MAX];
@@ -145,7 +153,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		d->ao.raw_path = arg;
 		break;
 	case OPT_METRICS:
-		d->metrics_listen = arg;
+		d->mo.listen = arg;
+		break;
+	case OPT_METRICS_INTERVAL:
+		d->mo.interval_s = xp_args_integer(state, arg, 1, 86400, "1..86400 s");
+		break;
+	case OPT_MAX_CONNS:
+		d->ao.max_connections = xp_args_integer(state, arg, 1, 1000000, "1..1000000");
 		break;
 	case OPT_RET_DAYS:
 		d->retention.max_age_s = 86400.0 * xp_args_integer(state, arg, 1, 36500, "1..36500");
@@ -221,13 +235,13 @@ static int load_rules(struct daemon *d)
 }
 
 /* Whether an exec (record of an untraced process) matches; its argv in ev. */
-static bool exec_matches(const struct daemon *d, const struct xp_exec *e)
+static bool exec_matches(const struct daemon *d, const struct xk_exec *e)
 {
-	return xp_exec_check(e, e->hdr.size) == 0 &&
+	return xpc_exec_check(e, e->hdr.size) == 0 &&
 	       xpd_rules_match(&d->rules, e->data, e->data + e->filename_len, e->args_len);
 }
 
-static void add_agent(struct daemon *d, pid_t tgid, const struct xp_hdr *first)
+static void add_agent(struct daemon *d, pid_t tgid, const struct xk_hdr *first)
 {
 	int err = xpd_agents_add(d->agents, tgid, first);
 
@@ -240,10 +254,10 @@ static void add_agent(struct daemon *d, pid_t tgid, const struct xp_hdr *first)
 		fprintf(stderr, "xperf-bpf daemon: pid %d: %s\n", (int)tgid, strerror(-err));
 }
 
-static int on_event(void *ctx, const struct xp_hdr *rec)
+static int on_event(void *ctx, const struct xk_hdr *rec)
 {
 	struct daemon *d = ctx;
-	const struct xp_exec *e = (const void *)rec;
+	const struct xk_exec *e = (const void *)rec;
 
 	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
 		d->execs_seen++;
@@ -324,7 +338,7 @@ static void scan_running(struct daemon *d)
 	while ((de = readdir(dir))) {
 		int pid = atoi(de->d_name);
 
-		if (pid <= 0 || pid == self || xp_proc_tgid(pid) != pid)
+		if (pid <= 0 || pid == self || xpc_proc_tgid(pid) != pid)
 			continue;
 		if (proc_matches(d, pid) && !ancestor_matches(d, pid))
 			add_agent(d, pid, NULL);
@@ -340,53 +354,22 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void metric(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
-{
-	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s %s\nxperf_daemon_%s %llu\n",
-		name, help, name, type, name, (unsigned long long)v);
-}
-
-/* Per record type, the types seen so far only. */
-static void per_type(FILE *f, const char *name, const char *help, const uint64_t *v)
-{
-	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s counter\n", name, help,
-		name);
-	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
-		if (v[t])
-			fprintf(f, "xperf_daemon_%s{type=\"%s\"} %llu\n", name, xpc_type_name(t),
-				(unsigned long long)v[t]);
-}
-
-/* The daemon's health as Prometheus text: every counter only goes up. */
+/* The daemon's health, rendered for /metrics: every counter only goes up. */
 static void publish(struct daemon *d, struct xpc *c)
 {
-	const struct xpd_counters *n = xpd_agents_counters(d->agents);
-	struct xpc_counts k;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct xpd_health h = {
+		.agents = xpd_agents_counters(d->agents),
+		.sessions_deleted = d->sessions_deleted,
+		.execs_seen = d->execs_seen,
+		.max_agents = d->ao.max_agents,
+		.max_connections = d->ao.max_connections,
+		.rules = d->rules.n,
+	};
 
-	if (!d->metrics || xpc_counts(c, &k) || !(f = open_memstream(&text, &len)))
+	if (!d->metrics || xpc_counts(c, &h.counts))
 		return;
-	metric(f, "agents_traced_total", "counter", "Agents (process trees) traced.",
-	       n->agents_traced);
-	metric(f, "agents_active", "gauge", "Agents traced now.", n->agents_active);
-	metric(f, "agents_refused_total", "counter", "Agents refused: --max-agents reached.",
-	       n->agents_refused);
-	metric(f, "agents_missed_total", "counter", "Agents gone before they could be traced.",
-	       n->agents_missed);
-	metric(f, "sessions_ended_total", "counter", "Sessions written and closed.",
-	       n->sessions_ended);
-	metric(f, "sessions_deleted_total", "counter", "Sessions deleted by retention.",
-	       d->sessions_deleted);
-	metric(f, "execs_seen_total", "counter", "Exec events of untraced processes matched.",
-	       d->execs_seen);
-	per_type(f, "records_total", "Records read from the ring.", k.records);
-	per_type(f, "records_lost_total", "Records lost in the kernel (ring full).", k.drops);
-	metric(f, "records_malformed_total", "counter", "Records of a wrong size.", k.malformed);
-	fclose(f);
-	xpd_metrics_publish(d->metrics, text, len);
-	free(text);
+	xpc_health(c, &h.core);
+	xpd_metrics_health(d->metrics, &h);
 }
 
 static void retention(struct daemon *d)
@@ -472,6 +455,7 @@ int xpb_daemon_main(int argc, char **argv)
 	if (!d)
 		return XP_EXIT_FAIL;
 	d->ao.max_agents = 256;
+	d->ao.max_connections = 1024;
 	code = parse_args(d, argc, argv);
 	if (!code && load_rules(d))
 		code = XP_EXIT_USAGE;
@@ -501,7 +485,15 @@ int xpb_daemon_main(int argc, char **argv)
 		code = XP_EXIT_FAIL;
 		goto out;
 	}
-	if (d->metrics_listen && !(d->metrics = xpd_metrics_start(d->metrics_listen))) {
+	d->mo.node_dir = d->node_dir;
+	d->mo.quiet = d->ao.quiet;
+	/* The fleet figures scan it (and keep their ledger there) before the first session. */
+	if (d->mo.listen && (code = xp_mkdir_p(d->node_dir))) {
+		fprintf(stderr, "xperf-bpf daemon: %s: %s\n", d->node_dir, strerror(-code));
+		code = XP_EXIT_FAIL;
+		goto out;
+	}
+	if (d->mo.listen && !(d->metrics = xpd_metrics_start(&d->mo))) {
 		code = XP_EXIT_USAGE;
 		goto out;
 	}

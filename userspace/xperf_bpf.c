@@ -31,10 +31,11 @@ static struct env {
 	pid_t pid;
 	double duration;
 	struct xpb_run run;
+	struct xpb_unwritten unwritten;
 	struct xpc_opts opts;
 	char session_id[XPB_SESSION_ID_MAX];
 	int session_lock;
-} env = { .session_lock = -1 };
+} env = { .run.unwritten = &env.unwritten, .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf " XP_VERSION;
 static const char exit_doc[] =
@@ -137,7 +138,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.opts.tls_per_process = true;
 		break;
 	case OPT_SOCK_HOOKS:
-		env.opts.sock_hooks = xp_sock_hooks_parse(arg);
+		env.opts.sock_hooks = xpc_sock_hooks_parse(arg);
 		if (env.opts.sock_hooks < 0)
 			xp_args_invalid(state, "auto, socket or syscalls");
 		break;
@@ -195,7 +196,7 @@ static void parse_args(int argc, char **argv)
 	args.args_doc = env.record ? "-- CMD [ARG...]" : "--pid PID";
 	/* The flag wins; the variable lets a node agent (or a test) set it for every run. */
 	hooks = getenv("XPERF_SOCKET_HOOKS");
-	if (hooks && (env.opts.sock_hooks = xp_sock_hooks_parse(hooks)) < 0) {
+	if (hooks && (env.opts.sock_hooks = xpc_sock_hooks_parse(hooks)) < 0) {
 		fprintf(stderr, "xperf-bpf: invalid XPERF_SOCKET_HOOKS (auto, socket, syscalls): %s\n",
 			hooks);
 		exit(XP_EXIT_USAGE);
@@ -219,6 +220,7 @@ static int claim_session(pid_t root)
 	const char *dir = env.run.out_dir ? env.run.out_dir : XPB_TRACE_DIR_DEFAULT;
 	char path[PATH_MAX];
 	pid_t holder;
+	int swept;
 
 	env.run.session_id = xpb_session_id(root, env.run.command, env.session_id);
 	snprintf(path, sizeof(path), "%s/%s", dir, env.run.session_id);
@@ -232,6 +234,11 @@ static int claim_session(pid_t root)
 		fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-env.session_lock));
 		return XP_EXIT_FAIL;
 	}
+	/* the session is ours now: what a killed run of it left half-written goes */
+	swept = xp_atomic_sweep(path);
+	if (swept > 0 && !env.run.quiet)
+		fprintf(stderr, "xperf-bpf: %s: %d temporary file(s) of a killed run removed\n",
+			path, swept);
 	return XP_EXIT_OK;
 }
 
@@ -240,32 +247,32 @@ static int claim_session(pid_t root)
  * trace its pid, then let it exec. The pid joins the filter last, just
  * before the release, so the time the gate held it is not the command's.
  */
-static int start_command(struct xpc *c, struct xp_spawn *sp)
+static int start_command(struct xpc *c, struct xpc_spawn *sp)
 {
 	char path[PATH_MAX];
 	int err;
 
 	setenv("XPERF_GPU_DIR", xpb_gpu_dir(env.run.out_dir, path, sizeof(path)), 1);
-	err = xp_spawn_gated(env.run.command, sp);
+	err = xpc_spawn_gated(env.run.command, sp);
 
 	if (err) {
 		fprintf(stderr, "xperf-bpf: cannot fork: %s\n", strerror(-err));
 		return XP_EXIT_FAIL;
 	}
-	if (xp_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
+	if (xpc_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
 		xpc_add_command(c, sp->pid, path);
 	err = claim_session(sp->pid);
 	if (err) {
-		xp_spawn_abort(sp);
+		xpc_spawn_abort(sp);
 		return err;
 	}
 	err = xpc_add_pid(c, sp->pid);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
-		xp_spawn_abort(sp);
+		xpc_spawn_abort(sp);
 		return XP_EXIT_FAIL;
 	}
-	err = xp_spawn_release(sp);
+	err = xpc_spawn_release(sp);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s: %s\n", env.run.command[0], strerror(-err));
 		return XP_EXIT_INVALID;
@@ -290,7 +297,7 @@ static void report_child(pid_t pid)
 int main(int argc, char **argv)
 {
 	struct xpb_sinks *sinks = NULL;
-	struct xp_spawn sp = { .pid = -1 };
+	struct xpc_spawn sp = { .pid = -1 };
 	struct xpc *c = NULL;
 	char msg[256];
 	int err, code;
