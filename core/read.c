@@ -152,6 +152,7 @@ static int read_mark(struct rd *r, cJSON *j, const char *list, int i)
 	return 0;
 }
 
+/* Each element is removed from doc once read: a large turn is not held twice. */
 static int read_list(struct rd *r, cJSON *doc, const char *list)
 {
 	cJSON *arr = (cJSON *)get(doc, list), *j;
@@ -159,9 +160,10 @@ static int read_list(struct rd *r, cJSON *doc, const char *list)
 
 	if (!cJSON_IsArray(arr) && (arr || !strcmp(list, "spans")))
 		return fail(r, "/%s: missing", list);
-	cJSON_ArrayForEach(j, arr) {
+	while (arr && (j = arr->child)) {
 		if (strcmp(list, "spans") ? read_mark(r, j, list, i) : read_span(r, j, i))
 			return -1;
+		cJSON_Delete(cJSON_DetachItemViaPointer(arr, j));
 		i++;
 	}
 	return 0;

@@ -17,8 +17,9 @@ struct tt_turn *tt_turn_load_buffer(const char *name, const char *buf, size_t le
 				    sc_verror_fn cb, void *ctx, int *nerr);
 /*
  * A parsed document (validated or not: anything missing or mistyped refuses
- * it, with the offending pointer in err). doc's attribute, count and gpu
- * objects move into the turn. NULL on refusal or ENOMEM.
+ * it, with the offending pointer in err). doc is consumed: its spans and
+ * marks are removed as they are read, their attribute, count and gpu objects
+ * move into the turn. NULL on refusal or ENOMEM.
  */
 struct tt_turn *tt_turn_from_json(cJSON *doc, char *err, size_t errlen);
 
