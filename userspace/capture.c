@@ -140,7 +140,7 @@ const char *xpc_type_name(unsigned int type)
 static int create_maps(struct xpc *c)
 {
 	c->traced_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "traced", sizeof(__u32),
-				      sizeof(struct xp_traced), XP_MAX_TRACED, NULL);
+				      sizeof(struct xk_traced), XP_MAX_TRACED, NULL);
 	if (c->traced_fd < 0)
 		return xpc_set_error(c, -errno, "cannot create map traced: %s", strerror(errno));
 	c->events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0,
@@ -182,7 +182,7 @@ static int on_process(struct xpc *c, __u32 tgid)
 	return 0;
 }
 
-static void on_record(struct xpc *c, const struct xp_hdr *h)
+static void on_record(struct xpc *c, const struct xk_hdr *h)
 {
 	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
 		const struct xpc_module *m = xpc_modules[i];
@@ -194,7 +194,7 @@ static void on_record(struct xpc *c, const struct xp_hdr *h)
 }
 
 /* Whether every module's gate lets the record through now. */
-static bool gated(struct xpc *c, const struct xp_hdr *h)
+static bool gated(struct xpc *c, const struct xk_hdr *h)
 {
 	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
 		const struct xpc_module *m = xpc_modules[i];
@@ -205,7 +205,7 @@ static bool gated(struct xpc *c, const struct xp_hdr *h)
 	return false;
 }
 
-int xpc_release(struct xpc *c, const struct xp_hdr *rec)
+int xpc_release(struct xpc *c, const struct xk_hdr *rec)
 {
 	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, rec) : 0;
 }
@@ -246,7 +246,7 @@ static const volatile uint64_t *map_ring_pos(int fd)
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct xpc *c = ctx;
-	const struct xp_hdr *h = data;
+	const struct xk_hdr *h = data;
 	__u32 need;
 
 	if (size < sizeof(*h) || h->size != size || h->type >= XP_EV_TYPE_MAX) {
@@ -262,7 +262,7 @@ static int handle_record(void *ctx, void *data, size_t size)
 	if (c->sample_ring)
 		sample_ring(c);
 	/* An untraced process's exec, for discovery: no module acts on it. */
-	if (h->type == XP_EV_EXEC && ((const struct xp_exec *)h)->flags & XP_EXEC_UNTRACED)
+	if (h->type == XP_EV_EXEC && ((const struct xk_exec *)h)->flags & XP_EXEC_UNTRACED)
 		return xpc_release(c, h);
 	if (h->type == XP_EV_EXEC)
 		on_process(c, h->tgid);
@@ -319,7 +319,7 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 	c->traced_fd = c->events_fd = c->drops_fd = -1;
 	if (!c->opts.verbose)
 		libbpf_set_print(libbpf_print);
-	ret = xp_preflight(c->err, sizeof(c->err));
+	ret = xpc_preflight(c->err, sizeof(c->err));
 	if (!ret)
 		ret = create_maps(c);
 	if (!ret)
@@ -343,7 +343,7 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 
 static int add_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
 {
-	struct xp_traced v = { .depth = depth, .root_tgid = root };
+	struct xk_traced v = { .depth = depth, .root_tgid = root };
 	__u32 kids[256];
 	int n;
 
@@ -351,7 +351,7 @@ static int add_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
 	on_process(c, tgid);
 	if (bpf_map_update_elem(c->traced_fd, &tgid, &v, BPF_ANY))
 		return xpc_set_error(c, -errno, "cannot trace pid %u: %s", tgid, strerror(errno));
-	n = xp_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
+	n = xpc_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
 	for (int i = 0; i < n; i++)
 		add_tree(c, kids[i], root, depth + 1);
 	return 0;
@@ -376,7 +376,7 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 
 	if (pid <= 0)
 		return xpc_set_error(c, -EINVAL, "invalid pid %d", (int)pid);
-	tgid = xp_proc_tgid(pid);
+	tgid = xpc_proc_tgid(pid);
 	if (tgid < 0)
 		return xpc_set_error(c, -ESRCH, "no such process: %d", (int)pid);
 	return add_tree(c, tgid, tgid, 0);
@@ -393,7 +393,7 @@ int xpc_poll(struct xpc *c, int timeout_ms)
 		n = 0;
 	if (n < 0)
 		return n;
-	/* BPF wakes us only past a fill level (xp_ring_wakeup): take the rest. */
+	/* BPF wakes us only past a fill level (xk_ring_wakeup): take the rest. */
 	m = ring_buffer__consume(c->rb);
 	return m < 0 ? m : n + m;
 }
