@@ -115,6 +115,18 @@ int xp_args_choice(const struct argp_state *state, const char *arg, const char *
 	xp_args_invalid(state, either(names, n, why, sizeof(why)));
 }
 
+void xp_args_list(const struct argp_state *state, const char *arg,
+		  void (*item)(const struct argp_state *state, const char *item, void *ctx),
+		  void *ctx)
+{
+	char buf[1024], *rest = buf, *t;
+
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+		xp_args_invalid(state, "longer than 1023 bytes");
+	while ((t = strsep(&rest, ","))) /* strsep, not strtok: empty items are seen */
+		item(state, t, ctx);
+}
+
 static int repeatable(const int *keys, int key)
 {
 	while (keys && *keys && *keys != key)

@@ -65,4 +65,12 @@ long long xp_args_integer(const struct argp_state *state, const char *arg, long 
 int xp_args_choice(const struct argp_state *state, const char *arg, const char *const names[],
 		   int n);
 
+/*
+ * Each comma-separated item of arg to item(state, ITEM, ctx), empty ones too
+ * ("1,,2", "A,"): item() refuses them as it refuses any bad item.
+ */
+void xp_args_list(const struct argp_state *state, const char *arg,
+		  void (*item)(const struct argp_state *state, const char *item, void *ctx),
+		  void *ctx);
+
 #endif /* XPERF_LIB_ARGS_H */
