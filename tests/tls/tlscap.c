@@ -35,6 +35,7 @@
 #include "userspace/sni.h"
 #include "userspace/sock_hooks.h"
 #include "userspace/tls_probes.h"
+#include "userspace/traced.h"
 
 #define MAX_STREAMS 256
 
@@ -253,6 +254,13 @@ static void attach_cmd(struct xpc_tls_probes *p, const char *cmd, pid_t pid)
 }
 
 /* Fork CMD held on a pipe; trace it, then let it exec. */
+/* Put pid in the probes' traced set (its traced_flags byte first); non-zero on failure. */
+static int trace_pid(struct xpc_tls_probes *p, pid_t pid, const struct xk_traced *t)
+{
+	return xpc_traced_add(xpc_tls_probes_map_fd(p, "traced"),
+			     xpc_tls_probes_map_fd(p, "traced_flags"), pid, t);
+}
+
 static pid_t spawn_traced(struct xpc_tls_probes *p, char **argv)
 {
 	struct xk_traced t = { 0 };
@@ -273,8 +281,7 @@ static pid_t spawn_traced(struct xpc_tls_probes *p, char **argv)
 	}
 	close(gate[0]);
 	t.root_tgid = pid;
-	if (pid < 0 ||
-	    bpf_map_update_elem(xpc_tls_probes_map_fd(p, "traced"), &pid, &t, BPF_ANY) ||
+	if (pid < 0 || trace_pid(p, pid, &t) ||
 	    xpc_tls_probes_attach_pid(p, pid) < 0)
 		fprintf(stderr, "tlscap: cannot trace the child\n");
 	else
@@ -290,8 +297,7 @@ static pid_t trace_running(struct xpc_tls_probes *p, pid_t pid)
 {
 	struct xk_traced t = { .root_tgid = pid };
 
-	if (bpf_map_update_elem(xpc_tls_probes_map_fd(p, "traced"), &pid, &t, BPF_ANY) ||
-	    xpc_tls_probes_attach_pid(p, pid) < 0) {
+	if (trace_pid(p, pid, &t) || xpc_tls_probes_attach_pid(p, pid) < 0) {
 		fprintf(stderr, "tlscap: cannot trace %d\n", pid);
 		return -1;
 	}
