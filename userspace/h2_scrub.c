@@ -32,23 +32,23 @@ struct h2_conn {
 	struct h2_dir d[2];
 };
 
-struct xp_h2_scrub {
+struct xpc_h2_scrub {
 	uint64_t clock;
 	size_t top; /* slots ever taken: conn[top..] are all free */
 	struct h2_conn conn[H2_CONNS];
 };
 
-struct xp_h2_scrub *xp_h2_scrub_new(void)
+struct xpc_h2_scrub *xpc_h2_scrub_new(void)
 {
-	return calloc(1, sizeof(struct xp_h2_scrub));
+	return calloc(1, sizeof(struct xpc_h2_scrub));
 }
 
-void xp_h2_scrub_free(struct xp_h2_scrub *s)
+void xpc_h2_scrub_free(struct xpc_h2_scrub *s)
 {
 	free(s);
 }
 
-static struct h2_conn *find(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ssl)
+static struct h2_conn *find(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl)
 {
 	for (size_t i = 0; i < s->top; i++)
 		if (s->conn[i].used && s->conn[i].tgid == tgid && s->conn[i].ssl == ssl)
@@ -57,7 +57,7 @@ static struct h2_conn *find(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ssl)
 }
 
 /* A slot for a new connection: a free one, else the least recently used. */
-static struct h2_conn *add(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ssl)
+static struct h2_conn *add(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl)
 {
 	struct h2_conn *c = &s->conn[0];
 
@@ -89,9 +89,9 @@ static int tiles(const unsigned char *buf, size_t len)
 /* The client preface, or as much of it as the record holds (4 bytes at least). */
 static int starts_preface(const unsigned char *buf, size_t len)
 {
-	size_t n = len < sizeof(xp_http2_preface) ? len : sizeof(xp_http2_preface);
+	size_t n = len < sizeof(pr_http2_preface) ? len : sizeof(pr_http2_preface);
 
-	return n >= 4 && !memcmp(buf, xp_http2_preface, n);
+	return n >= 4 && !memcmp(buf, pr_http2_preface, n);
 }
 
 static size_t walk(struct h2_dir *d, unsigned char *buf, size_t len)
@@ -125,7 +125,7 @@ static size_t walk(struct h2_dir *d, unsigned char *buf, size_t len)
 	return zeroed;
 }
 
-enum xp_h2_verdict xp_h2_scrub(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ssl, int dir,
+enum xpc_h2_verdict xpc_h2_scrub(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl, int dir,
 			       uint64_t pos, unsigned char *buf, size_t len, size_t *zeroed)
 {
 	struct h2_conn *c = find(s, tgid, ssl);
@@ -136,7 +136,7 @@ enum xp_h2_verdict xp_h2_scrub(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ss
 		c = (c->used = 0, NULL);
 	if (!c && dir == 0 && pos == 0 && starts_preface(buf, len)) {
 		c = add(s, tgid, ssl);
-		c->d[0].preface = sizeof(xp_http2_preface);
+		c->d[0].preface = sizeof(pr_http2_preface);
 		c->d[0].placed = c->d[1].placed = 1; /* both streams from their start */
 	} else if (!c && memchr(buf, 0, len) && tiles(buf, len)) {
 		c = add(s, tgid, ssl); /* met in the middle: binary, frames from the first byte */
@@ -157,7 +157,7 @@ enum xp_h2_verdict xp_h2_scrub(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ss
 	return XP_H2_SCRUBBED;
 }
 
-void xp_h2_scrub_end(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ssl)
+void xpc_h2_scrub_end(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl)
 {
 	struct h2_conn *c = find(s, tgid, ssl);
 

@@ -23,27 +23,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum xp_h2_verdict {
+enum xpc_h2_verdict {
 	XP_H2_PLAIN,	/* not HTTP/2: the HTTP/1 redactor's (userspace/redact.h) */
 	XP_H2_SCRUBBED, /* HTTP/2 frames, header blocks zeroed */
 	XP_H2_WITHHELD, /* HTTP/2 whose frames cannot be placed: write none of it */
 };
 
-struct xp_h2_scrub;
+struct xpc_h2_scrub;
 
 /* NULL on ENOMEM. */
-struct xp_h2_scrub *xp_h2_scrub_new(void);
-void xp_h2_scrub_free(struct xp_h2_scrub *s);
+struct xpc_h2_scrub *xpc_h2_scrub_new(void);
+void xpc_h2_scrub_free(struct xpc_h2_scrub *s);
 
 /*
  * One record of connection (tgid, ssl): len bytes at stream position pos of
  * direction dir (0 write, 1 read), zeroed in place where they belong to a
  * header block; *zeroed: how many (set for XP_H2_SCRUBBED).
  */
-enum xp_h2_verdict xp_h2_scrub(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ssl, int dir,
+enum xpc_h2_verdict xpc_h2_scrub(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl, int dir,
 			       uint64_t pos, unsigned char *buf, size_t len, size_t *zeroed);
 
 /* The connection ended (SSL_free): its state goes. */
-void xp_h2_scrub_end(struct xp_h2_scrub *s, uint32_t tgid, uint64_t ssl);
+void xpc_h2_scrub_end(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl);
 
 #endif /* XPERF_USERSPACE_H2_SCRUB_H */

@@ -48,14 +48,14 @@ static void check_stream(const struct stream *st, size_t skip)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct xp_h2_scrub *s;
+	static struct xpc_h2_scrub *s;
 	unsigned char buf[256];
 	int preface[CONNS] = { 0 }, seen[CONNS] = { 0 };
 
-	if (!s && !(s = xp_h2_scrub_new()))
+	if (!s && !(s = xpc_h2_scrub_new()))
 		return 0;
 	for (int c = 0; c < CONNS; c++) { /* one scrubber for every run: end the last run's */
-		xp_h2_scrub_end(s, 0, c);
+		xpc_h2_scrub_end(s, 0, c);
 		for (int dir = 0; dir < 2; dir++)
 			streams[c][dir].len = streams[c][dir].pos = streams[c][dir].broken = 0;
 	}
@@ -63,12 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int ctl = data[i], dir = ctl & 1, conn = (ctl >> 2) % CONNS;
 		size_t len = data[i + 1], zeroed = 0, made = 0;
 		struct stream *st = &streams[conn][dir];
-		enum xp_h2_verdict v;
+		enum xpc_h2_verdict v;
 
 		i += 2;
 		len = len < size - i ? len : size - i;
 		if (ctl & 0x10) {
-			xp_h2_scrub_end(s, 0, conn);
+			xpc_h2_scrub_end(s, 0, conn);
 			streams[conn][0].broken = streams[conn][1].broken = 1;
 		}
 		if (ctl & 2) {
@@ -76,7 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			st->broken = 1;
 		}
 		memcpy(buf, data + i, len);
-		v = xp_h2_scrub(s, 0, conn, dir, st->pos, buf, len, &zeroed);
+		v = xpc_h2_scrub(s, 0, conn, dir, st->pos, buf, len, &zeroed);
 		for (size_t k = 0; k < len; k++) {
 			if (buf[k] != data[i + k] && buf[k])
 				abort(); /* a byte changed to something else than zero */
@@ -85,8 +85,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if ((v != XP_H2_PLAIN && v != XP_H2_SCRUBBED && v != XP_H2_WITHHELD) ||
 		    made > zeroed || (v != XP_H2_SCRUBBED && zeroed))
 			abort();
-		if (!dir && !seen[conn] && len >= sizeof(xp_http2_preface) &&
-		    !memcmp(buf, xp_http2_preface, sizeof(xp_http2_preface)) && !st->broken)
+		if (!dir && !seen[conn] && len >= sizeof(pr_http2_preface) &&
+		    !memcmp(buf, pr_http2_preface, sizeof(pr_http2_preface)) && !st->broken)
 			preface[conn] = 1;
 		seen[conn] = 1;
 		if (v != XP_H2_SCRUBBED || st->len + len > MAX_STREAM)
@@ -102,6 +102,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int c = 0; c < CONNS; c++)
 		for (int dir = 0; dir < 2 && preface[c]; dir++)
 			if (!streams[c][dir].broken)
-				check_stream(&streams[c][dir], dir ? 0 : sizeof(xp_http2_preface));
+				check_stream(&streams[c][dir], dir ? 0 : sizeof(pr_http2_preface));
 	return 0;
 }

@@ -79,15 +79,15 @@ static size_t server(unsigned char *s, unsigned char *block)
 }
 
 /* The stream in two records cut at `cut`: block bytes zeroed, the rest kept. */
-static void check_cut(struct xp_h2_scrub *s, uint64_t ssl, int dir, const unsigned char *in,
+static void check_cut(struct xpc_h2_scrub *s, uint64_t ssl, int dir, const unsigned char *in,
 		      const unsigned char *block, size_t len, size_t cut)
 {
 	unsigned char out[1024];
 	size_t z1, z2, want = 0;
 
 	memcpy(out, in, len);
-	CHECK(xp_h2_scrub(s, 7, ssl, dir, 0, out, cut, &z1) == XP_H2_SCRUBBED, "cut %zu", cut);
-	CHECK(xp_h2_scrub(s, 7, ssl, dir, cut, out + cut, len - cut, &z2) == XP_H2_SCRUBBED,
+	CHECK(xpc_h2_scrub(s, 7, ssl, dir, 0, out, cut, &z1) == XP_H2_SCRUBBED, "cut %zu", cut);
+	CHECK(xpc_h2_scrub(s, 7, ssl, dir, cut, out + cut, len - cut, &z2) == XP_H2_SCRUBBED,
 	      "cut %zu, second", cut);
 	for (size_t i = 0; i < len; i++) {
 		want += block[i];
@@ -103,42 +103,42 @@ static void check_streams(void)
 	size_t cn = client(c, cb), sn = server(sv, sb);
 
 	for (size_t cut = 4; cut < cn; cut++) {
-		struct xp_h2_scrub *s = xp_h2_scrub_new();
+		struct xpc_h2_scrub *s = xpc_h2_scrub_new();
 
 		check_cut(s, 0x1000 + cut, 0, c, cb, cn, cut);
 		if (cut < sn)
 			check_cut(s, 0x1000 + cut, 1, sv, sb, sn, cut);
-		xp_h2_scrub_free(s);
+		xpc_h2_scrub_free(s);
 	}
 }
 
 static void check_lost_and_plain(void)
 {
-	struct xp_h2_scrub *s = xp_h2_scrub_new();
+	struct xpc_h2_scrub *s = xpc_h2_scrub_new();
 	unsigned char c[1024], cb[1024], buf[1024];
 	char http1[] = "POST /v1/messages?key=" SECRET " HTTP/1.1\r\n";
 	size_t cn = client(c, cb), z, first = 24 + 9 + 6; /* preface + SETTINGS */
 
 	memcpy(buf, c, cn);
-	CHECK(xp_h2_scrub(s, 7, 1, 0, 0, buf, first, &z) == XP_H2_SCRUBBED);
+	CHECK(xpc_h2_scrub(s, 7, 1, 0, 0, buf, first, &z) == XP_H2_SCRUBBED);
 	/* bytes lost: a record in the middle of the HEADERS frame cannot be placed */
-	CHECK(xp_h2_scrub(s, 7, 1, 0, first + 100, buf + first + 3, 20, &z) == XP_H2_WITHHELD);
+	CHECK(xpc_h2_scrub(s, 7, 1, 0, first + 100, buf + first + 3, 20, &z) == XP_H2_WITHHELD);
 	/* the next record of whole frames is placed again (the DATA frame) */
-	CHECK(xp_h2_scrub(s, 7, 1, 0, 5000, buf + cn - DATA_FRAME, DATA_FRAME, &z) == XP_H2_SCRUBBED && !z,
+	CHECK(xpc_h2_scrub(s, 7, 1, 0, 5000, buf + cn - DATA_FRAME, DATA_FRAME, &z) == XP_H2_SCRUBBED && !z,
 	      "DATA after a loss: %zu zeroed", z);
 	/* HTTP/1 text on another connection */
-	CHECK(xp_h2_scrub(s, 7, 2, 0, 0, (unsigned char *)http1, strlen(http1), &z) == XP_H2_PLAIN);
+	CHECK(xpc_h2_scrub(s, 7, 2, 0, 0, (unsigned char *)http1, strlen(http1), &z) == XP_H2_PLAIN);
 	/* the SSL* reused for an HTTP/1 connection: a new write stream from 0 */
-	CHECK(xp_h2_scrub(s, 7, 1, 0, 0, (unsigned char *)http1, strlen(http1), &z) == XP_H2_PLAIN);
+	CHECK(xpc_h2_scrub(s, 7, 1, 0, 0, (unsigned char *)http1, strlen(http1), &z) == XP_H2_PLAIN);
 	/* met in the middle: a record of whole frames (the HEADERS and CONTINUATION) */
 	memcpy(buf, c, cn);
-	CHECK(xp_h2_scrub(s, 8, 3, 0, 900, buf + first, cn - first - DATA_FRAME, &z) == XP_H2_SCRUBBED);
+	CHECK(xpc_h2_scrub(s, 8, 3, 0, 900, buf + first, cn - first - DATA_FRAME, &z) == XP_H2_SCRUBBED);
 	CHECK(!memmem(buf, cn, SECRET, strlen(SECRET)), "the key left in a frame met mid-stream");
 	/* ended: its state goes, the same SSL* is a new connection */
-	xp_h2_scrub_end(s, 8, 3);
-	CHECK(xp_h2_scrub(s, 8, 3, 1, 900, (unsigned char *)http1, strlen(http1), &z) ==
+	xpc_h2_scrub_end(s, 8, 3);
+	CHECK(xpc_h2_scrub(s, 8, 3, 1, 900, (unsigned char *)http1, strlen(http1), &z) ==
 	      XP_H2_PLAIN);
-	xp_h2_scrub_free(s);
+	xpc_h2_scrub_free(s);
 }
 
 int main(void)

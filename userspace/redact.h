@@ -17,7 +17,7 @@
 #define XP_REDACTED "[redacted]"
 
 /* Whether a header name (len bytes, any case) carries a credential. */
-bool xp_redact_header_name(const char *name, size_t len);
+bool xpc_redact_header_name(const char *name, size_t len);
 
 /*
  * Copy len bytes of HTTP/1.x text from in to out (out_cap bytes), with the
@@ -28,7 +28,7 @@ bool xp_redact_header_name(const char *name, size_t len);
  * written (never more than out_cap; the output is cut there), and sets
  * *n_redacted to the number of values replaced when it is not NULL.
  */
-size_t xp_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
+size_t xpc_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
 		       size_t *n_redacted);
 
 #endif /* XPERF_USERSPACE_REDACT_H */
