@@ -73,11 +73,8 @@ struct xa_options {
 
 /* Defaults: JSON, depth 3, grades A,B,C, threshold th_rules.drill_threshold. */
 void xa_options_default(struct xa_options *o);
-/* Option parsers for the CLI: 0 ok, -1 invalid (nothing written). */
-int xa_parse_format(const char *s, enum xa_format *out);  /* json|text|html */
-int xa_parse_depth(const char *s, int *out);              /* L1..L4 or 1..4 */
-int xa_parse_grades(const char *s, unsigned *out);        /* "A,B" */
-int xa_parse_threshold(const char *s, double *out);       /* (0, 1) */
+/* The formats' names, in enum xa_format's order: json, text, html. */
+extern const char *const xa_format_names[3];
 
 struct xa_turn;    /* one analysed turn */
 struct xa_session; /* one analysed session (aggregates) */

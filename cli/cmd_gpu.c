@@ -1,15 +1,5 @@
 // SPDX-License-Identifier: MIT
-/*
- * cmd_gpu.c - `xperf gpu`: fold collected GPU records into turn files and
- * show where a turn's GPU time went.
- *
- *   xperf gpu merge --gpu-dir DIR TURN.json...   add the `gpu` object
- *   xperf gpu breakdown [--json] TURN.json...    compute / non-compute / idle
- *
- * merge is the path for a collector that ran alone (records in
- * <trace dir>/gpu); when xperf-bpf runs, its assembler merges on its own.
- */
-#include <getopt.h>
+/* cmd_gpu.c - `xperf gpu merge|breakdown`: GPU records into turn files, a turn's GPU time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +13,54 @@
 #include "lib/json_int.h"
 #include "schema/validate.h"
 
-static const char usage_text[] = "usage: xperf gpu merge --gpu-dir DIR TURN.json...\n"
-				 "       xperf gpu breakdown [--json] TURN.json...\n";
+static const char doc[] =
+	"merge: add the `gpu` object of the records in DIR to each turn file (the path for a "
+	"collector that ran alone; xperf-bpf merges on its own). breakdown: where each turn's "
+	"GPU time went (compute, non-compute, idle).";
+
+enum { OPT_GPU_DIR = 256, OPT_JSON };
+
+static const struct argp_option options[] = {
+	{ "gpu-dir", OPT_GPU_DIR, "DIR", 0, "merge: the GPU records (<trace dir>/gpu)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "breakdown: as JSON", 0 },
+	{ 0 },
+};
+
+struct args {
+	const char *verb, *dir;
+	int json, first;
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct args *a = state->input;
+
+	switch (key) {
+	case OPT_GPU_DIR:
+		a->dir = arg;
+		break;
+	case OPT_JSON:
+		a->json = 1;
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num) {
+			a->first = state->next - 1;
+			state->next = state->argc;
+		} else {
+			a->verb = arg;
+		}
+		break;
+	case ARGP_KEY_END:
+		if (!a->first || ((strcmp(a->verb, "merge") || !a->dir || a->json) &&
+				      (strcmp(a->verb, "breakdown") || a->dir)))
+			xp_args_fail(state, "expected 'merge --gpu-dir DIR TURN.json...' or "
+					    "'breakdown [--json] TURN.json...'");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
 
 static void print_error(const struct sc_verror *e, void *ctx)
 {
@@ -147,34 +183,14 @@ static int breakdown(int argc, char **argv, int json)
 
 int cmd_gpu(int argc, char **argv)
 {
-	static const struct option opts[] = {{"gpu-dir", required_argument, NULL, 'd'},
-					     {"json", no_argument, NULL, 'j'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	const char *dir = NULL, *verb = argc > 1 ? argv[1] : "";
-	int json = 0, c;
+	static const struct xp_args args = { "xperf gpu", options, parse_arg,
+					     "merge --gpu-dir DIR TURN.json...\n"
+					     "breakdown [--json] TURN.json...", doc, 0, NULL };
+	struct args a = { 0 };
 
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'd' && dir) {
-			fprintf(stderr, "xperf gpu: --gpu-dir given twice\n");
-			return XP_EXIT_USAGE;
-		} else if (c == 'd') {
-			dir = optarg;
-		} else if (c == 'j') {
-			json = 1;
-		} else if (c == 'h') {
-			fputs(usage_text, stdout);
-			return XP_EXIT_OK;
-		} else {
-			fputs(usage_text, stderr);
-			return XP_EXIT_USAGE;
-		}
-	}
-	if (optind < argc && !strcmp(verb, "merge") && dir && !json)
-		return merge(argc - optind, argv + optind, dir);
-	if (optind < argc && !strcmp(verb, "breakdown") && !dir)
-		return breakdown(argc - optind, argv + optind, json);
-	fputs(usage_text, stderr);
-	return XP_EXIT_USAGE;
+	if (xp_args_parse(&args, argc, argv, &a))
+		return XP_EXIT_USAGE;
+	if (a.dir)
+		return merge(argc - a.first, argv + a.first, a.dir);
+	return breakdown(argc - a.first, argv + a.first, a.json);
 }

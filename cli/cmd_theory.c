@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "lib/args.h"
 #include "theory/theory.h"
 
 #define WIDTH 78
@@ -32,10 +33,25 @@ static const char *kind_name(enum th_counter_kind k)
 	return k == XP_COUNTER_HW ? "hw" : "sw";
 }
 
-static void usage(FILE *out)
+static const char doc[] =
+	"Print the Top-down model: domains, categories, L2, L3, L4, stages, rules.";
+
+enum { OPT_FORMAT = 256 };
+
+static const struct argp_option options[] = {
+	{ "format", OPT_FORMAT, "text|json", 0, "output format (text by default)", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	fprintf(out, "usage: xperf theory [--format text|json]\n"
-		     "Print the Top-down model: domains, categories, L2, L3, L4, stages, rules.\n");
+	static const char *const formats[] = { "text", "json" };
+	int *json = state->input;
+
+	if (key != OPT_FORMAT)
+		return ARGP_ERR_UNKNOWN;
+	*json = xp_args_choice(state, arg, formats, 2);
+	return 0;
 }
 
 /* Print `label` then `text` word-wrapped to WIDTH, continuation lines indented by `indent`. */
@@ -338,31 +354,14 @@ static int print_json(void)
 
 int cmd_theory(int argc, char **argv)
 {
-	const char *format = NULL;
+	static const struct xp_args args = { "xperf theory", options, parse_arg, NULL, doc, 0,
+					     NULL };
+	int json = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return XP_EXIT_OK;
-		} else if (format && !strncmp(argv[i], "--format", 8)) {
-			fprintf(stderr, "xperf theory: --format given twice\n");
-			return XP_EXIT_USAGE;
-		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			format = argv[++i];
-		} else if (!strncmp(argv[i], "--format=", 9)) {
-			format = argv[i] + 9;
-		} else {
-			fprintf(stderr, "xperf theory: unexpected argument '%s'\n", argv[i]);
-			usage(stderr);
-			return XP_EXIT_USAGE;
-		}
-	}
-	if (format && !strcmp(format, "json"))
-		return print_json();
-	if (format && strcmp(format, "text")) {
-		fprintf(stderr, "xperf theory: unknown format '%s' (text or json)\n", format);
+	if (xp_args_parse(&args, argc, argv, &json))
 		return XP_EXIT_USAGE;
-	}
+	if (json)
+		return print_json();
 	text_model();
 	text_l3();
 	text_l4();

@@ -38,11 +38,11 @@ static struct env {
 } env = { .run.unwritten = &env.unwritten, .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf " XP_VERSION;
-static const char exit_doc[] =
-	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
-	"64 usage error, 75 session directory in use by another run,\n"
-	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
-/* Each subcommand's own help (argp fills paragraphs); `xperf-bpf --help` shows doc. */
+#define EXIT_DOC                                                            \
+	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"  \
+	"64 usage error, 75 session directory in use by another run,\n"         \
+	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON)."
+/* Each subcommand's own help; `xperf-bpf --help` shows doc. */
 static const char record_doc[] =
 	"Run CMD and trace it and every process it starts with eBPF (processes, scheduler, "
 	"TLS, sockets, CUDA calls); its turns go to DIR/<session>/ as it runs.\n"
@@ -50,14 +50,14 @@ static const char record_doc[] =
 	"EXAMPLES:\n"
 	"    xperf-bpf record -o .xperf/traces -- python3 agent.py\n"
 	"    xperf-bpf record --raw events.jsonl --duration 60 -- node agent.js\n"
-	"\v";
+	"\v" EXIT_DOC;
 static const char attach_doc[] =
 	"Trace the running process PID, its threads and every process it starts from now "
 	"on, until it exits or --duration ends; its turns go to DIR/<session>/.\n"
 	"\n"
 	"EXAMPLES:\n"
 	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
-	"\v";
+	"\v" EXIT_DOC;
 static const char doc[] =
 	"Trace an AI agent's process tree with eBPF: processes, scheduler, TLS, sockets, "
 	"CUDA launch/copy/sync calls.\v"
@@ -69,10 +69,7 @@ static const char doc[] =
 	"EXAMPLES:\n"
 	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
 	"    xperf-bpf record --raw events.jsonl -- python3 agent.py\n"
-	"\n"
-	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
-	"64 usage error, 75 session directory in use by another run,\n"
-	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).\n"
+	"\n" EXIT_DOC "\n"
 	"The options of each: 'xperf-bpf record --help', 'xperf-bpf attach --help',\n"
 	"'xperf-bpf daemon --help'.";
 
@@ -185,12 +182,11 @@ static const struct argp_option *options_of(bool record)
 static void parse_args(int argc, char **argv)
 {
 	static const int repeatable[] = { 'v', 0 };
-	static char full_doc[2048];
-	struct xp_args args = { NULL, NULL, parse_arg, NULL, full_doc, ARGP_IN_ORDER, repeatable };
+	struct xp_args args = { NULL, NULL, parse_arg, NULL, NULL, ARGP_IN_ORDER, repeatable };
 	const char *hooks;
 
 	env.record = !strcmp(argv[0], "record");
-	snprintf(full_doc, sizeof(full_doc), "%s%s", env.record ? record_doc : attach_doc, exit_doc);
+	args.doc = env.record ? record_doc : attach_doc;
 	args.name = env.record ? "xperf-bpf record" : "xperf-bpf attach";
 	args.options = options_of(env.record);
 	args.args_doc = env.record ? "-- CMD [ARG...]" : "--pid PID";
