@@ -71,7 +71,7 @@ static void drop_body(struct pr_llm_exchange *ex)
 	ex->body_len = 0;
 }
 
-static void free_exchange(struct pr_llm_exchange *ex)
+void pr_llm_exchange_free(struct pr_llm_exchange *ex)
 {
 	pr_decoder_free(ex->dec[XP_DIR_REQUEST]);
 	pr_decoder_free(ex->dec[XP_DIR_RESPONSE]);
@@ -82,14 +82,23 @@ static void free_exchange(struct pr_llm_exchange *ex)
 	free(ex);
 }
 
-/* Hands a finished (or cut) exchange on and forgets it. */
+/* Moves a finished (or cut) exchange to the queue the caller takes from. */
 static void finish(struct pr_llm_conn *c, struct pr_llm_exchange **slot)
 {
 	struct pr_llm_exchange *ex = *slot;
 
 	*slot = NULL;
-	c->cb(c->ctx, ex);
-	free_exchange(ex);
+	*c->done_tail = ex;
+	c->done_tail = &ex->next;
+}
+
+struct pr_llm_exchange *pr_llm_conn_next(struct pr_llm_conn *c)
+{
+	struct pr_llm_exchange *ex = c->done;
+
+	if (ex && !(c->done = ex->next))
+		c->done_tail = &c->done;
+	return ex;
 }
 
 /*
@@ -262,16 +271,14 @@ static void resp_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 	finish(c, slot);
 }
 
-struct pr_llm_conn *pr_llm_conn_new(const struct pr_llm_conn_cfg *cfg, pr_exchange_cb cb,
-				    void *ctx)
+struct pr_llm_conn *pr_llm_conn_new(const struct pr_llm_conn_cfg *cfg)
 {
 	struct pr_llm_conn *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->cfg = cfg;
-	c->cb = cb;
-	c->ctx = ctx;
+	c->done_tail = &c->done;
 	c->sink[XP_DIR_REQUEST] = (struct pr_msg_sink){ req_head, req_body, req_end, c };
 	c->sink[XP_DIR_RESPONSE] = (struct pr_msg_sink){ resp_head, resp_body, resp_end, c };
 	return c;
@@ -334,7 +341,7 @@ static void resync(struct pr_llm_conn *c)
 {
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (c->pending[i]) {
-			free_exchange(c->pending[i]);
+			pr_llm_exchange_free(c->pending[i]);
 			c->pending[i] = NULL;
 		}
 	for (int dir = 0; dir < 2; dir++)
@@ -400,7 +407,9 @@ void pr_llm_conn_free(struct pr_llm_conn *c)
 		return;
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (c->pending[i])
-			free_exchange(c->pending[i]);
+			pr_llm_exchange_free(c->pending[i]);
+	for (struct pr_llm_exchange *ex; (ex = pr_llm_conn_next(c));)
+		pr_llm_exchange_free(ex);
 	for (int dir = 0; dir < 2; dir++)
 		pr_http2_free(&c->h2[dir]);
 	free(c);
