@@ -35,6 +35,9 @@ for i in $(seq "$N"); do
 	wait $xb || rc=$?
 	[ $rc = 137 ] && [ "$left" -gt 0 ] && hit=$((hit + 1))
 	echo -n "$sid: SIGKILL ${delay} us into the detach, $left of $n links left, exit $rc: "
+	# whoever else holds a uprobe on the private libssl (a daemon test running beside)
+	bpftool perf show 2> /dev/null | grep -F "$T/lib" > "$T/holders" || true
+	[ -s "$T/holders" ] && echo "uprobes on $T/lib held after the run: $(cat "$T/holders")"
 	python3 "$HERE/check.py" cycle "$XPERF" "$T/out/$sid" KILL "$T/agent.jsonl"
 	gone "$progs" "$links"
 done
