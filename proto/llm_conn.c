@@ -197,13 +197,13 @@ static void req_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 	drop_body(ex);
 }
 
-static void on_event(void *ctx, const char *event, const char *data, size_t len, int truncated,
-		     uint64_t t_ns)
+/* An event of the stream, timed by the read that completed it. */
+static void on_event(struct pr_llm_exchange *ex, const struct pr_sse_event *ev, uint64_t t_ns)
 {
-	struct pr_llm_exchange *ex = ctx;
-
-	ex->truncated |= truncated;
-	pr_llm_stream_event(&ex->call, event, data, len, t_ns);
+	if (!ev->data)
+		return;
+	ex->truncated |= ev->truncated;
+	pr_llm_stream_event(&ex->call, ev->name, ev->data, ev->len, t_ns);
 }
 
 static void resp_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uint64_t t_ns)
@@ -219,10 +219,10 @@ static void resp_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uin
 	set_coding(ex, XP_DIR_RESPONSE, h->content_encoding);
 	if (!strncmp(h->content_type, "text/event-stream", 17)) {
 		ex->streaming = 1;
-		pr_sse_init(&ex->sse, 0, on_event, ex);
+		pr_sse_init(&ex->sse, 0);
 	} else if (strstr(h->content_type, "ndjson")) {
 		ex->streaming = 1;
-		pr_sse_init(&ex->sse, 1, on_event, ex);
+		pr_sse_init(&ex->sse, 1);
 	}
 }
 
@@ -230,10 +230,20 @@ static void resp_plain(void *ctx, const char *d, size_t n)
 {
 	struct pr_llm_exchange *ex = ctx;
 
-	if (!ex->streaming)
+	struct pr_sse_event ev;
+	long used;
+
+	if (!ex->streaming) {
 		append_body(ex, d, n);
-	else if (pr_sse_feed(&ex->sse, d, n, ex->feed_ns))
-		ex->truncated = 1;
+		return;
+	}
+	for (; n; d += used, n -= (size_t)used) {
+		if ((used = pr_sse_feed(&ex->sse, d, n, &ev)) < 0) {
+			ex->truncated = 1;
+			return;
+		}
+		on_event(ex, &ev, ex->feed_ns);
+	}
 }
 
 static void resp_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t t_ns)
@@ -260,7 +270,10 @@ static void resp_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 		return;
 	ex->resp_end_ns = t_ns;
 	if (ex->streaming) {
-		pr_sse_finish(&ex->sse, t_ns);
+		struct pr_sse_event ev;
+
+		pr_sse_finish(&ex->sse, &ev);
+		on_event(ex, &ev, t_ns);
 		/* a 2xx stream that ends without its own end event was cut */
 		if (!ex->call.stream_done && ex->call.status < 300)
 			aborted = 1;
