@@ -57,6 +57,8 @@ struct xpc_opts {
 	int sock_hooks;		/* socket tier's hooks, enum xp_sock_hooks; 0: the cheapest here */
 	bool discover_execs;	/* every exec on the machine is delivered, untraced ones
 				   flagged XP_EXEC_UNTRACED (modules never see those) */
+	bool filter_first;	/* xpc_add_pid: the kernel filter before the probes (a running
+				   agent's first calls count more than attach time) */
 	int verbose;		/* >0: libbpf debug messages on stderr */
 	xpc_event_fn on_event;	/* may be NULL (records are then only counted) */
 	void *ctx;		/* passed to on_event */

@@ -529,6 +529,7 @@ int xpb_daemon_main(int argc, char **argv)
 		 node_name(d->node, host, sizeof(host)));
 	d->ao.node_dir = d->node_dir;
 	d->opts.discover_execs = true;
+	d->opts.filter_first = true;
 	d->opts.on_event = on_event;
 	d->opts.ctx = d;
 	signals();
