@@ -120,6 +120,7 @@ static const char *const type_names[XP_EV_TYPE_MAX] = {
 	[XP_EV_SOCK_DATA] = "sock_data",
 	[XP_EV_SOCK_CLOSE] = "sock_close",
 	[XP_EV_SOCK_SNI] = "sock_sni",
+	[XP_EV_SOCK_DISCOVER] = "sock_discover",
 	[XP_EV_CUDA_CALL] = "cuda_call",
 };
 

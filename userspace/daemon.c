@@ -4,8 +4,9 @@
  * one ring) for every agent of the node. The proc object reports every
  * exec (XP_EXEC_UNTRACED for processes not traced yet); an exec that
  * matches the rules makes its process a traced agent, with its
- * descendants, before its next record. One /proc scan at start finds the
- * agents already running. SIGHUP reloads the rules file; SIGTERM/SIGINT
+ * descendants, before its next record; so does, in the kernel, a process
+ * whose connection names a `host` or `path` rule (daemon_discover.h). One
+ * /proc scan at start finds the agents already running. SIGHUP reloads the rules file; SIGTERM/SIGINT
  * end every session (open turns written with complete: false) and exit 0.
  */
 #include "userspace/daemon.h"
@@ -23,6 +24,7 @@
 
 #include "lib/exit_codes.h"
 #include "userspace/daemon_agents.h"
+#include "userspace/daemon_discover.h"
 #include "userspace/daemon_metrics.h"
 #include "userspace/daemon_retention.h"
 #include "userspace/daemon_rules.h"
@@ -38,16 +40,20 @@ static const char usage[] =
 	"Usage: xperf-bpf daemon [OPTION...]\n"
 	"Trace every AI agent of this machine with one set of BPF programs: a process whose\n"
 	"executable or command line matches a rule becomes traced with its descendants, from\n"
-	"its exec on (or from start, for one already running); each agent tree gets its own\n"
+	"its exec on (or from start, for one already running), as does one whose connection\n"
+	"names a rule's host or path, from that send on; each agent tree gets its own\n"
 	"session directory DIR/<node>/<session>/ with the files of `xperf-bpf record`.\n"
 	"\n"
 	"  -o, --output DIR        root of the sessions (default .xperf/traces)\n"
 	"      --node NAME         the node's directory under DIR (default $NODE_NAME, else\n"
 	"                          the host name)\n"
-	"      --rules FILE        rules file: lines `exe GLOB` or `cmdline GLOB`, '#'\n"
+	"      --rules FILE        rules file: lines `exe GLOB`, `cmdline GLOB`, `host NAME`\n"
+	"                          (TLS server name) or `path /PATH` (plaintext HTTP), '#'\n"
 	"                          comments; reloaded on SIGHUP (userspace/daemon_rules.h)\n"
 	"      --exe GLOB          a rule on the executable (repeatable)\n"
 	"      --cmdline GLOB      a rule on the command line (repeatable)\n"
+	"      --host NAME         a rule on the TLS server name, exact (repeatable)\n"
+	"      --path /PATH        a rule on a plaintext HTTP request's path (repeatable)\n"
 	"      --max-agents N      agents traced at once; more are refused, counted\n"
 	"                          (default 256)\n"
 	"      --retention-days D  delete sessions untouched for D days (at start, then\n"
@@ -66,7 +72,7 @@ static const char usage[] =
 	"Exit status: 0 ok (SIGTERM/SIGINT), 1 runtime failure, 64 usage or rules error,\n"
 	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).\n";
 
-enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
+enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_HOST, OPT_PATH, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
        OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_HELP };
 
 struct daemon {
@@ -129,6 +135,9 @@ static int parse_count(const char *s, unsigned long min, unsigned long max, unsi
 	return errno || end == s || *end || *s == '-' || *out < min || *out > max ? -1 : 0;
 }
 
+/* The rule kind of --exe, --cmdline, --host, --path (in OPT_ order). */
+static const char *const rule_kinds[] = { "exe", "cmdline", "host", "path" };
+
 static int parse_option(struct daemon *d, int key, const char *arg)
 {
 	unsigned long v;
@@ -147,7 +156,9 @@ static int parse_option(struct daemon *d, int key, const char *arg)
 		return 0;
 	case OPT_EXE:
 	case OPT_CMDLINE:
-		if (xpd_rules_add(&d->flag_rules, key == OPT_EXE ? "exe" : "cmdline", arg))
+	case OPT_HOST:
+	case OPT_PATH:
+		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
 			return usage_error("invalid rule pattern: %s", arg);
 		return 0;
 	case OPT_MAX_AGENTS:
@@ -204,6 +215,8 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 		{ "rules", required_argument, NULL, OPT_RULES },
 		{ "exe", required_argument, NULL, OPT_EXE },
 		{ "cmdline", required_argument, NULL, OPT_CMDLINE },
+		{ "host", required_argument, NULL, OPT_HOST },
+		{ "path", required_argument, NULL, OPT_PATH },
 		{ "max-agents", required_argument, NULL, OPT_MAX_AGENTS },
 		{ "raw", required_argument, NULL, OPT_RAW },
 		{ "retention-days", required_argument, NULL, OPT_RET_DAYS },
@@ -230,20 +243,25 @@ static int parse_args(struct daemon *d, int argc, char **argv)
 	if (optind < argc)
 		return usage_error("unexpected argument: %s", argv[optind]);
 	if (!d->rules_path && !d->flag_rules.n)
-		return usage_error("%s", "no rules: give --rules FILE, --exe GLOB or --cmdline GLOB");
+		return usage_error("%s", "no rules: give --rules FILE, --exe GLOB, --cmdline GLOB, "
+					 "--host NAME or --path /PATH");
 	return 0;
 }
 
-/* The exact exe names go to the kernel, which then traces them from their exec. */
+/*
+ * The exact exe names, the hosts and the paths go to the kernel, which then
+ * traces a process from its exec, or from the send that names one.
+ */
 static int push_names(struct daemon *d, struct xpc *c)
 {
 	const char *names[XPD_RULES_MAX];
 	unsigned int n = xpd_rules_exact_names(&d->rules, names, XPD_RULES_MAX);
 
-	if (!xpc_discover_names(c, names, n))
-		return 0;
-	fprintf(stderr, "xperf-bpf daemon: %s\n", xpc_error(c));
-	return -EIO;
+	if (xpc_discover_names(c, names, n)) {
+		fprintf(stderr, "xperf-bpf daemon: %s\n", xpc_error(c));
+		return -EIO;
+	}
+	return xpd_discover_push(c, &d->rules);
 }
 
 /* Flag rules, then the file's; the rules in force change only when the whole file is valid. */
@@ -293,6 +311,11 @@ static int on_event(void *ctx, const struct xp_hdr *rec)
 
 	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
 		d->execs_seen++;
+		add_agent(d, rec->tgid, rec);
+		return d->err;
+	}
+	/* Traced by the kernel at this send: a session even if it is gone by now. */
+	if (rec->type == XP_EV_SOCK_DISCOVER) {
 		add_agent(d, rec->tgid, rec);
 		return d->err;
 	}
@@ -430,6 +453,7 @@ static void publish(struct daemon *d, struct xpc *c)
 	per_type(f, "records_total", "Records read from the ring.", k.records);
 	per_type(f, "records_lost_total", "Records lost in the kernel (ring full).", k.drops);
 	metric(f, "records_malformed_total", "counter", "Records of a wrong size.", k.malformed);
+	xpd_discover_metrics(c, f);
 	fclose(f);
 	xpd_metrics_publish(d->metrics, text, len);
 	free(text);
@@ -529,6 +553,7 @@ int xpb_daemon_main(int argc, char **argv)
 		 node_name(d->node, host, sizeof(host)));
 	d->ao.node_dir = d->node_dir;
 	d->opts.discover_execs = true;
+	d->opts.discover_net = true;
 	d->opts.filter_first = true;
 	d->opts.on_event = on_event;
 	d->opts.ctx = d;
@@ -568,6 +593,7 @@ out:
 		if (xpd_agents_free(d->agents))
 			code = XP_EXIT_FAIL;
 		report(c, &n, d);
+		xpd_discover_report(c);
 	}
 	xpd_metrics_stop(d->metrics);
 	xpc_close(c);

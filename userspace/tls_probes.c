@@ -26,6 +26,8 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include <bpf/bpf.h>
+
 #include "bpf/sock.skel.h"
 #include "bpf/tls.skel.h"
 #include "bpf/xperf.h"
@@ -347,6 +349,7 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 					bpf_map__fd(p->tls->maps.tls_last_recv));
 	/* Libraries mapped after exec: for the plaintext tier and o->watch_maps. */
 	p->sock->rodata->watch_maps = p->tls != NULL || o->watch_maps;
+	p->sock->rodata->discover_net = o->discover_net;
 	err = err ?: pick_hooks(p, o->sock_hooks, p->sock->rodata->watch_maps);
 	err = err ?: sock_bpf__load(p->sock);
 	return err ?: sock_bpf__attach(p->sock);
@@ -490,6 +493,53 @@ void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns)
 void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out)
 {
 	*out = p->late;
+}
+
+int xp_tls_probes_discover(struct xp_tls_probes *p, int kind, const char *const *names,
+			   unsigned int n)
+{
+	struct bpf_map *m = kind == XP_DISCOVER_HOST ? p->sock->maps.discover_hosts
+						     : p->sock->maps.discover_paths;
+	int fd = bpf_map__fd(m);
+	char key[XP_DISCOVER_NAME], next[XP_DISCOVER_NAME];
+	__u8 one = 1;
+
+	/* Empty it first: a reload removes the names no longer wanted. */
+	while (!bpf_map_get_next_key(fd, NULL, next))
+		if (bpf_map_delete_elem(fd, next))
+			break;
+	for (unsigned int i = 0; i < n; i++) {
+		if (strlen(names[i]) >= sizeof(key))
+			return -ENAMETOOLONG;
+		memset(key, 0, sizeof(key));
+		memcpy(key, names[i], strlen(names[i]));
+		if (bpf_map_update_elem(fd, key, &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+int xp_tls_probes_discover_stats(struct xp_tls_probes *p, uint64_t stats[XP_DSTAT_MAX])
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(p->sock->maps.discover_stats);
+	__u64 *v;
+
+	if (ncpu <= 0)
+		return -EINVAL;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (__u32 k = 0; k < XP_DSTAT_MAX; k++) {
+		stats[k] = 0;
+		if (bpf_map_lookup_elem(fd, &k, v)) {
+			free(v);
+			return -errno;
+		}
+		for (int i = 0; i < ncpu; i++)
+			stats[k] += v[i];
+	}
+	free(v);
+	return 0;
 }
 
 int xp_tls_probes_sock_hooks(const struct xp_tls_probes *p, const char **why)

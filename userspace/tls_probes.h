@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <linux/types.h>
+
+#include "bpf/xperf.h"
+#include "bpf/sock.h"
 
 struct bpf_object;
 
@@ -34,6 +38,7 @@ struct xp_tls_opts {
 	 */
 	bool per_pid;
 	int sock_hooks;		/* enum xp_sock_hooks (sock_hooks.h); 0: the cheapest here */
+	bool discover_net;	/* examine untraced processes' first sends (discover_net.bpf.h) */
 	/*
 	 * Make obj share the loader's traced/events/drops maps before load
 	 * (capture.c: xpc_reuse_maps); NULL: the objects keep their own
@@ -108,6 +113,17 @@ void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out);
  * reason they were chosen (sock_hooks.h).
  */
 int xp_tls_probes_sock_hooks(const struct xp_tls_probes *p, const char **why);
+
+/*
+ * Network discovery (discover_net): replace the host names (SNI) or the
+ * paths (kind: enum xp_discover_kind) the kernel makes traced; each at most
+ * XP_DISCOVER_NAME - 1 bytes. 0 or -errno.
+ */
+int xp_tls_probes_discover(struct xp_tls_probes *p, int kind, const char *const *names,
+			   unsigned int n);
+
+/* The kernel's discovery counters (enum xp_discover_stat), summed over CPUs. */
+int xp_tls_probes_discover_stats(struct xp_tls_probes *p, uint64_t stats[XP_DSTAT_MAX]);
 
 /*
  * A file whose TLS functions were found by analysis (or whose known stack
