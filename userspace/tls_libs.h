@@ -87,6 +87,9 @@ int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino);
 /* Remember (dev, ino): 1 when it was new, 0 if already there, -ENOMEM. */
 int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino);
 
+/* Forget a file (its probes could not be attached): the next scan that meets it tries again. */
+void tls_libset_forget(struct tls_libset *set, dev_t dev, ino_t ino);
+
 /*
  * One file mapping of a process: path is the file through /proc/PID/root,
  * e the maps line. Returns >= 0 (added to the walk's result) or a negative

@@ -252,6 +252,7 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 		      const struct locate_result *loc)
 {
 	struct xp_tls_probes *p = ctx;
+	size_t before = p->nlinks;
 
 	if (loc)
 		return attach_located(p, path, loc);
@@ -265,15 +266,15 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 			continue;
 		l = bpf_program__attach_uprobe_opts(uprobe_prog(p->tls, &uprobes[i]), p->cur_pid,
 						    path, 0, &uo);
-		if (!l) {
-			err = -errno;
+		err = l ? keep_link(p, l) : -errno;
+		if (err) {
 			fprintf(stderr, "xperf-bpf: %s: cannot attach uprobe to %s: %s\n", path,
 				uprobes[i].func, strerror(-err));
+			/* All or none: a retry must not probe a function twice. */
+			while (p->nlinks > before)
+				bpf_link__destroy(p->links[--p->nlinks]);
 			return err;
 		}
-		err = keep_link(p, l);
-		if (err)
-			return err;
 	}
 	if (p->verbose)
 		fprintf(stderr, "xperf-bpf: TLS probes on %s (pid %d)\n", path, (int)p->cur_pid);
