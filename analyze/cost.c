@@ -17,8 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const enum xa_attr tok_attr[XA_TOK_COUNT] = {
-	XA_A_IN_TOK, XA_A_OUT_TOK, XA_A_CACHE_READ, XA_A_CACHE_WRITE, XA_A_REASONING,
+static const enum tt_ex_num tok_attr[XA_TOK_COUNT] = {
+	TT_EX_INPUT_TOKENS, TT_EX_OUTPUT_TOKENS, TT_EX_CACHE_READ_TOKENS,
+	TT_EX_CACHE_WRITE_TOKENS, TT_EX_REASONING_TOKENS,
 };
 
 /* The billed count of each category (so that each token is priced once). */
@@ -32,9 +33,16 @@ static void billed(const double *tok, double *out)
 				     ? tok[XA_TOK_OUTPUT] - tok[XA_TOK_REASONING] : 0;
 }
 
-const char *xa_tok_attr(enum xa_tok k)
+int xa_tok_of(const struct tt_exchange *ex, double *tok)
 {
-	return xa_attr_names[tok_attr[k]];
+	int counted = 0;
+
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		if (tt_ex_has(ex, tok_attr[k])) {
+			tok[k] = ex->num[tok_attr[k]];
+			counted = 1;
+		}
+	return counted;
 }
 
 int xa_call_cost(const struct xa_prices *p, const char *model, const double *tok,
@@ -56,9 +64,7 @@ static void call_usage(const struct xa_span *s, const struct xa_prices *p, struc
 	c->span = s->id;
 	memcpy(c->model, s->model, sizeof(c->model));
 	c->use.calls = 1;
-	for (int k = 0; k < XA_TOK_COUNT; k++)
-		if (s->attr_have & (1u << tok_attr[k]))
-			c->use.tok[k] = s->attr[tok_attr[k]];
+	xa_tok_of(&s->ex, c->use.tok);
 	if (xa_call_cost(p, s->model, c->use.tok, c->usd_by)) {
 		c->use.unpriced = 1;
 		return;

@@ -144,22 +144,17 @@ static void max_into(double *f, double v)
 	*f = v > *f ? v : *f;
 }
 
-static int has_attr(const struct xa_span *s, enum xa_attr a)
-{
-	return (s->attr_have >> a) & 1u;
-}
-
 static void call_features(const struct xa_span *s, double *f)
 {
-	double in = s->attr[XA_A_IN_TOK], out = s->attr[XA_A_OUT_TOK];
+	double in = s->ex.num[TT_EX_INPUT_TOKENS], out = s->ex.num[TT_EX_OUTPUT_TOKENS];
 
 	f[F_LLM_N]++;
-	f[F_IN_N] += has_attr(s, XA_A_IN_TOK);
-	f[F_OUT_N] += has_attr(s, XA_A_OUT_TOK);
-	f[F_STATUS_N] += has_attr(s, XA_A_STATUS);
+	f[F_IN_N] += tt_ex_has(&s->ex, TT_EX_INPUT_TOKENS);
+	f[F_OUT_N] += tt_ex_has(&s->ex, TT_EX_OUTPUT_TOKENS);
+	f[F_STATUS_N] += tt_ex_has(&s->ex, TT_EX_STATUS);
 	f[F_IN_TOK] += in;
 	f[F_OUT_TOK] += out;
-	f[F_CACHE_READ] += s->attr[XA_A_CACHE_READ];
+	f[F_CACHE_READ] += s->ex.num[TT_EX_CACHE_READ_TOKENS];
 	max_into(&f[F_MAX_IN], in);
 	if (!s->waste_l3) {
 		f[F_DEC_TOK] += out;
@@ -274,7 +269,7 @@ static void eval(const struct metric *m, int l3, const struct xa_trace *tr, stru
 void xa_metrics(const struct xa_trace *tr, struct xa_turn *t)
 {
 	features(tr, t->feat);
-	for (size_t i = 0; i < xp_l3_count; i++)
+	for (size_t i = 0; i < th_l3_count; i++)
 		not_measured(&t->l3[i], "no metric defined for this point");
 	pthread_once(&metric_once, resolve);
 	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)

@@ -14,19 +14,6 @@
 #include "core/read.h"
 #include "lib/json_int.h"
 
-const char *const xa_attr_names[XA_A_COUNT] = {
-	"gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
-	"gen_ai.usage.cache_read.input_tokens", "xperf.ttft_ns", "http.response.status_code",
-	"process.exit.code", "http.response.body.size", "gen_ai.usage.cache_creation.input_tokens",
-	"gen_ai.usage.reasoning.output_tokens",
-};
-
-/* A finite number well inside the int64 range (so that conversions are defined). */
-static int in_range(const cJSON *n)
-{
-	return cJSON_IsNumber(n) && n->valuedouble > -4.6e18 && n->valuedouble < 4.6e18;
-}
-
 /* A non-negative integer nanosecond value, exact (lib/json_int.h), at most XA_NS_MAX. */
 static int ns_of(const cJSON *n, uint64_t *out)
 {
@@ -48,7 +35,7 @@ static void copy_str(char *dst, size_t len, const char *s)
 
 static void read_counters(struct xa_span *s, const struct tt_span *sp)
 {
-	for (size_t i = 0; i < xp_counter_name_count && i < TT_COUNTERS_MAX; i++) {
+	for (size_t i = 0; i < th_counter_name_count && i < TT_COUNTERS_MAX; i++) {
 		if (sp->ctr_have & (1u << i)) {
 			s->var[i] = (double)sp->ctr[i];
 			s->var_have |= 1u << i;
@@ -61,48 +48,24 @@ static void read_counters(struct xa_span *s, const struct tt_span *sp)
 	}
 }
 
-static void read_attrs(struct xa_span *s, const cJSON *a)
+/* The span's typed exchange (core/exchange.c), copied: the turn is freed after. */
+static void read_exchange(struct xa_span *s, const struct tt_exchange *ex)
 {
-	const cJSON *fr = cJSON_GetObjectItemCaseSensitive(a, "gen_ai.response.finish_reasons");
-	const cJSON *tt = cJSON_GetObjectItemCaseSensitive(a, "xperf.token_times_ns");
-	const cJSON *it;
-
-	for (int i = 0; i < XA_A_COUNT; i++) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(a, xa_attr_names[i]);
-
-		if (in_range(n)) {
-			s->attr[i] = n->valuedouble;
-			s->attr_have |= 1u << i;
-		}
-	}
-	const char *model = cJSON_GetStringValue(
-		cJSON_GetObjectItemCaseSensitive(a, "gen_ai.response.model"));
-
-	if (!model || !model[0])
-		model = cJSON_GetStringValue(
-			cJSON_GetObjectItemCaseSensitive(a, "gen_ai.request.model"));
-	copy_str(s->model, sizeof(s->model), model ? model : "");
-	cJSON_ArrayForEach(it, fr) {
-		if (cJSON_IsString(it) && (!strcmp(it->valuestring, "length") ||
-					   !strcmp(it->valuestring, "max_tokens")))
-			s->finish_length = 1;
-	}
-	int n = cJSON_IsArray(tt) ? cJSON_GetArraySize(tt) : 0;
-
-	if (n <= 0 || !(s->tok_times = calloc((size_t)n, sizeof(*s->tok_times))))
+	s->ex = *ex;
+	s->ex.model = s->ex.tool = NULL;
+	s->ex.token_ns = NULL;
+	s->ex.ntokens = 0;
+	copy_str(s->model, sizeof(s->model), ex->model ? ex->model : "");
+	copy_str(s->tool, sizeof(s->tool), ex->tool ? ex->tool : "");
+	if (!ex->ntokens || !(s->ex.token_ns = calloc(ex->ntokens, sizeof(*s->ex.token_ns))))
 		return;
-	cJSON_ArrayForEach(it, tt) {
-		uint64_t t;
-
-		if (!ns_of(it, &t))
-			s->tok_times[s->ntok++] = t;
-	}
+	for (size_t i = 0; i < ex->ntokens; i++)
+		if (ex->token_ns[i] <= XA_NS_MAX)
+			s->ex.token_ns[s->ex.ntokens++] = ex->token_ns[i];
 }
 
 static int read_span(const struct tt_span *sp, const struct xa_trace *tr, struct xa_span *s)
 {
-	const char *tool;
-
 	memset(s, 0, sizeof(*s));
 	if (sp->start_ns > XA_NS_MAX || sp->end_ns > XA_NS_MAX || sp->start_ns > sp->end_ns ||
 	    sp->start_ns < tr->start || sp->end_ns > tr->end)
@@ -117,21 +80,19 @@ static int read_span(const struct tt_span *sp, const struct xa_trace *tr, struct
 	s->waste_l3 = sp->waste_l3;
 	s->tid = sp->tid;
 	copy_str(s->stage_name, sizeof(s->stage_name), sp->stage);
-	if ((tool = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(sp->attrs, "tool.name"))))
-		copy_str(s->tool, sizeof(s->tool), tool);
-	s->stage = xp_stage_find(sp->stage);
+	s->stage = th_stage_find(sp->stage);
 	if ((sp->sched & TT_SCHED_ALL) == TT_SCHED_ALL && sp->on_cpu_ns <= XA_NS_MAX &&
 	    sp->runq_ns <= XA_NS_MAX && sp->blocked_ns <= XA_NS_MAX) {
 		s->has_sched = 1;
 		s->on_cpu = sp->on_cpu_ns;
 		s->runq = sp->runq_ns;
 		s->blocked = sp->blocked_ns;
-		s->var[xp_counter_name_count] = (double)s->runq;
-		s->var[xp_counter_name_count + 1] = (double)s->on_cpu;
-		s->var_have |= 3u << xp_counter_name_count;
+		s->var[th_counter_name_count] = (double)s->runq;
+		s->var[th_counter_name_count + 1] = (double)s->on_cpu;
+		s->var_have |= 3u << th_counter_name_count;
 	}
 	read_counters(s, sp);
-	read_attrs(s, sp->attrs);
+	read_exchange(s, &sp->ex);
 	return 0;
 }
 
@@ -153,9 +114,9 @@ static void read_marks(struct xa_trace *tr, const struct tt_turn *t)
 			continue;
 		tr->ttft_marks++;
 		if (s >= 0 && !ns_of(cJSON_GetObjectItemCaseSensitive(m->attrs, "ttft_ns"), &ttft) &&
-		    !(tr->spans[s].attr_have & (1u << XA_A_TTFT_NS))) {
-			tr->spans[s].attr[XA_A_TTFT_NS] = (double)ttft;
-			tr->spans[s].attr_have |= 1u << XA_A_TTFT_NS;
+		    !tt_ex_has(&tr->spans[s].ex, TT_EX_TTFT_NS)) {
+			tr->spans[s].ex.num[TT_EX_TTFT_NS] = (double)ttft;
+			tr->spans[s].ex.have |= 1u << TT_EX_TTFT_NS;
 		}
 	}
 }
@@ -202,7 +163,7 @@ int xa_trace_from_json(cJSON *doc, const char *path, struct xa_trace *tr)
 void xa_trace_free(struct xa_trace *tr)
 {
 	for (size_t i = 0; tr->spans && i < tr->nspans; i++)
-		free(tr->spans[i].tok_times);
+		free(tr->spans[i].ex.token_ns);
 	free(tr->spans);
 	free(tr->segs);
 	memset(tr, 0, sizeof(*tr));

@@ -36,7 +36,7 @@ struct conn {
 	uint32_t tgid;
 	uint64_t id;
 	uint64_t pos[2]; /* next expected stream offset per direction */
-	struct xp_llm_conn *c;
+	struct pr_llm_conn *c;
 };
 
 struct xt_session {
@@ -83,13 +83,14 @@ struct xt_session {
 		uint64_t at;  /* the time given to it */
 	} last_io[2][XT_IO_THREADS];
 	int turns, exchanges, cutting, failed;
+	int unwritten, unwritten_err; /* turns whose file could not be written; the first's -errno */
 	struct tt_turn **held; /* built, waiting for late records (cfg->hold) */
 	size_t n_held, held_cap;
 };
 
 static void free_exchange(struct xt_exchange *e)
 {
-	xp_llm_call_free(&e->call);
+	pr_llm_call_free(&e->call);
 	free(e->req_text);
 	free(e);
 }
@@ -139,7 +140,7 @@ static uint64_t take_probes(struct xt_session *s, uint32_t tgid, uint64_t limit)
 }
 
 /* From the plaintext tracker: keep what the turn model needs. */
-static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
+static void on_plain_exchange(void *ctx, struct pr_llm_exchange *x)
 {
 	struct xt_session *s = ctx;
 	struct xt_exchange *e = calloc(1, sizeof(*e));
@@ -150,7 +151,7 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	}
 	e->tgid = s->cur_tgid;
 	e->tid = s->cur_tid;
-	xp_llm_call_move(&e->call, &x->call);
+	pr_llm_call_move(&e->call, &x->call);
 	e->req_text = x->req_text;
 	x->req_text = NULL;
 	memcpy(e->host, x->host, sizeof(e->host));
@@ -321,8 +322,13 @@ static void match_shadows(struct xt_session *s, struct xt_exchange *const *sel, 
 	}
 }
 
-/* Completes the turn (cfg->before_write), writes it and frees it; 0 or -1. */
-static int store_turn(struct xt_session *s, struct tt_turn *d)
+/*
+ * Completes the turn (cfg->before_write), writes it and frees it. A turn
+ * that cannot be written (a full disk) is counted and the session goes on:
+ * the next may fit once space is freed. The first failure is named here,
+ * the count at the end (xt_session_unwritten).
+ */
+static void store_turn(struct xt_session *s, struct tt_turn *d)
 {
 	char path[4200];
 	int rc;
@@ -330,18 +336,21 @@ static int store_turn(struct xt_session *s, struct tt_turn *d)
 	if (s->cfg->before_write)
 		s->cfg->before_write(s->cfg->hook_ctx, d);
 	rc = tt_turn_write(d, s->dir, path, sizeof(path));
-	if (rc)
+	if (rc && !s->unwritten++) {
+		s->unwritten_err = rc;
 		fprintf(stderr, "xperf: %s: cannot write turn %lld: %s\n", path,
 			(long long)d->index, strerror(-rc));
+	}
 	tt_turn_free(d);
-	return rc ? -1 : 0;
 }
 
 /* Writes the turn now, or holds it while cfg->hold says late records may come; takes d. */
 static int keep_turn(struct xt_session *s, struct tt_turn *d)
 {
-	if (!s->n_held && !(s->cfg->hold && s->cfg->hold(s->cfg->hook_ctx)))
-		return store_turn(s, d);
+	if (!s->n_held && !(s->cfg->hold && s->cfg->hold(s->cfg->hook_ctx))) {
+		store_turn(s, d);
+		return 0;
+	}
 	if (xp_grow((void **)&s->held, &s->held_cap, s->n_held + 1, sizeof(*s->held))) {
 		fprintf(stderr, "xperf: turn %lld: out of memory\n", (long long)d->index);
 		tt_turn_free(d);
@@ -524,7 +533,7 @@ static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
 	memset(c, 0, sizeof(*c));
 	c->tgid = tgid;
 	c->id = id;
-	c->c = xp_llm_conn_new(&s->cfg->llm, on_plain_exchange, s);
+	c->c = pr_llm_conn_new(&s->cfg->llm, on_plain_exchange, s);
 	if (!c->c)
 		return NULL;
 	s->n_conns++;
@@ -535,7 +544,7 @@ static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
 static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 {
 	struct conn *c = conn_get(s, ev->tgid, ev->conn);
-	enum xp_dir dir = ev->dir == XT_WRITE ? XP_DIR_REQUEST : XP_DIR_RESPONSE;
+	enum pr_dir dir = ev->dir == XT_WRITE ? XP_DIR_REQUEST : XP_DIR_RESPONSE;
 	const char *d = ev->data;
 	uint32_t n = ev->len;
 
@@ -546,7 +555,7 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 	uint64_t *pos = &c->pos[ev->dir];
 
 	if (ev->pos > *pos) {
-		xp_llm_conn_lost(c->c, dir, (size_t)(ev->pos - *pos), ev->ts_ns);
+		pr_llm_conn_lost(c->c, dir, (size_t)(ev->pos - *pos), ev->ts_ns);
 		s->truncated++;
 	} else if (ev->pos < *pos) { /* already seen (a repeated record): skip the overlap */
 		uint64_t skip = *pos - ev->pos < n ? *pos - ev->pos : n;
@@ -557,14 +566,14 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 	unsigned other = c->c->other_requests;
 
 	if (n)
-		xp_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
+		pr_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
 	for (; other < c->c->other_requests; other++)
 		add_probe(s, ev->tgid, ev->ts_ns);
 	if (ev->pos + ev->len > *pos)
 		*pos = ev->pos + ev->len;
 	/* A call cut at the payload cap: its tail is a gap now, not when the next call comes. */
 	if (ev->pos + ev->len + ev->lost > *pos) {
-		xp_llm_conn_lost(c->c, dir, (size_t)(ev->pos + ev->len + ev->lost - *pos), ev->ts_ns);
+		pr_llm_conn_lost(c->c, dir, (size_t)(ev->pos + ev->len + ev->lost - *pos), ev->ts_ns);
 		s->truncated++;
 		*pos = ev->pos + ev->len + ev->lost;
 	}
@@ -572,8 +581,8 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 
 static void close_conn(struct xt_session *s, size_t i, uint64_t t)
 {
-	xp_llm_conn_close(s->conns[i].c, t);
-	xp_llm_conn_free(s->conns[i].c);
+	pr_llm_conn_close(s->conns[i].c, t);
+	pr_llm_conn_free(s->conns[i].c);
 	s->conns[i] = s->conns[--s->n_conns];
 }
 
@@ -745,9 +754,16 @@ int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited)
 	int rc = flush(s, 1, end_ns, agent_exited);
 
 	for (size_t i = 0; i < s->n_held; i++)
-		rc |= store_turn(s, s->held[i]);
+		store_turn(s, s->held[i]);
 	s->n_held = 0;
-	return rc;
+	return rc || s->unwritten ? -1 : 0;
+}
+
+int xt_session_unwritten(const struct xt_session *s, int *first_err)
+{
+	if (first_err)
+		*first_err = s->unwritten_err;
+	return s->unwritten;
 }
 
 int xt_session_turns(const struct xt_session *s)
@@ -770,7 +786,7 @@ void xt_session_free(struct xt_session *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n_conns; i++)
-		xp_llm_conn_free(s->conns[i].c);
+		pr_llm_conn_free(s->conns[i].c);
 	free(s->conns);
 	for (size_t i = 0; i < s->n_ex; i++)
 		free_exchange(s->ex[i]);

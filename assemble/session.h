@@ -21,7 +21,7 @@ struct xt_config {
 	const char *out_dir;    /* trace directory (files go to out_dir/session_id/) */
 	const char *session_id; /* [A-Za-z0-9._-]{1,128} */
 	const char *agent_name; /* NULL: the agent's command name */
-	struct xp_llm_conn_cfg llm; /* plaintext tier: path rules and host patterns */
+	struct pr_llm_conn_cfg llm; /* plaintext tier: path rules and host patterns */
 	const char *const *cipher_hosts; /* ciphertext tier: fnmatch patterns of LLM hosts */
 	int ciphertext;         /* 1: time exchanges from socket events (no plaintext) */
 	int no_clock_anchor;    /* 1: files carry no clock_anchor (a replay: the events were
@@ -41,16 +41,22 @@ struct xt_session;
 
 /* NULL on ENOMEM. cfg (and its strings) must outlive the session. */
 struct xt_session *xt_session_new(const struct xt_config *cfg);
-/* One event; 0, or -1 when a turn file could not be written (message on stderr). */
+/*
+ * One event; 0, or -1 when memory ran out (message on stderr). A turn file
+ * that cannot be written (a full disk) is counted (xt_session_unwritten),
+ * the first named on stderr, and the session goes on.
+ */
 int xt_session_event(struct xt_session *s, const struct xt_event *ev);
 /* Kernel records lost so far (from the capture layer's drop counters). */
 void xt_session_set_dropped(struct xt_session *s, uint64_t dropped);
 /*
  * Tracing ended at end_ns: writes the turns not yet written. agent_exited:
  * the agent process ended (otherwise the last turn is cut: complete false).
- * 0, or -1 when a file could not be written.
+ * 0, or -1 when a turn file could not be written, now or before.
  */
 int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited);
+/* Turns assembled whose file could not be written; *first_err: the first's -errno. */
+int xt_session_unwritten(const struct xt_session *s, int *first_err);
 /* Turns assembled so far (written, or held for late records). */
 int xt_session_turns(const struct xt_session *s);
 /* Exchanges seen so far. */

@@ -147,7 +147,7 @@ static __always_inline int request_path(const __u8 *b, __u32 n, struct discover_
 	return -1;
 }
 
-/* What the first bytes name, by kind: 0 (nothing a rule can match) or enum xp_discover_kind. */
+/* What the first bytes name, by kind: 0 (nothing a rule can match) or enum xk_discover_kind. */
 static __always_inline __u32 discover_parse(struct discover_scratch *s, __u32 n)
 {
 	if (n > 5 && s->buf[0] == 0x16 && s->buf[5] == 0x01) {
@@ -169,21 +169,21 @@ static __always_inline bool discover_trace(struct sock *sk, __u64 id, __u32 kind
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	__u32 tgid = t->tgid;
-	struct xp_traced root = { .root_tgid = tgid, .start_ns = xp_start_ns(t) };
-	struct xp_sock_discover *e;
+	struct xk_traced root = { .root_tgid = tgid, .start_ns = xk_start_ns(t) };
+	struct xk_sock_discover *e;
 	long err = bpf_map_update_elem(&traced, &tgid, &root, BPF_NOEXIST);
 
 	if (err == -EEXIST)	/* another thread of it was first */
 		return true;
 	if (err) {
-		xp_count_drop(XP_EV_NONE);
+		xk_count_drop(XP_EV_NONE);
 		return false;
 	}
 	dstat(XP_DSTAT_MATCHED);
-	e = xp_reserve(XP_EV_SOCK_DISCOVER, sizeof(*e));
+	e = xk_reserve(XP_EV_SOCK_DISCOVER, sizeof(*e));
 	if (!e)
 		return true;
-	xp_fill_hdr(&e->hdr, XP_EV_SOCK_DISCOVER, sizeof(*e), t);
+	xk_fill_hdr(&e->hdr, XP_EV_SOCK_DISCOVER, sizeof(*e), t);
 	e->sock_id = id;
 	read_tuple(sk, &e->tuple);
 	e->kind = kind;

@@ -61,26 +61,26 @@ static long vma_file(struct task_struct *task, struct vm_area_struct *vma, struc
 static __always_inline int map_announce(struct map_key *k, __u64 addr)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct xp_map_exec *e;
+	struct xk_map_exec *e;
 	__u8 one = 1;
 
 	k->tgid = bpf_get_current_pid_tgid() >> 32;
-	k->start_ns = xp_start_ns(task);
+	k->start_ns = xk_start_ns(task);
 	if (k->ino && bpf_map_update_elem(&maps_seen, k, &one, BPF_NOEXIST))
 		return 0;
-	e = xp_reserve(XP_EV_MAP_EXEC, sizeof(*e));
+	e = xk_reserve(XP_EV_MAP_EXEC, sizeof(*e));
 	if (!e) {
 		bpf_map_delete_elem(&maps_seen, k);	/* the next mapping retries */
 		return 0;
 	}
-	xp_fill_hdr(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e), task);
+	xk_fill_hdr(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e), task);
 	e->addr = addr;
 	e->ino = k->ino;
 	e->dev_major = k->dev >> 20;
 	e->dev_minor = k->dev & 0xfffff;
 	/*
 	 * Forced: the default wakes the consumer only if it has read all
-	 * before this record, and batched data records (xp_submit) may be
+	 * before this record, and batched data records (xk_submit) may be
 	 * pending; the sooner the probes, the fewer calls go unseen.
 	 */
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
@@ -98,7 +98,7 @@ static __always_inline int map_watch(struct pt_regs *regs, long ret)
 {
 	struct map_key k = {};
 
-	if ((unsigned long)ret >= -MAX_ERRNO || !maps_file_exec(regs) || !xp_traced())
+	if ((unsigned long)ret >= -MAX_ERRNO || !maps_file_exec(regs) || !xk_traced())
 		return 0;
 	bpf_find_vma(bpf_get_current_task_btf(), ret, vma_file, &k, 0);
 	return map_announce(&k, ret);
@@ -115,7 +115,7 @@ static __always_inline int map_watch_fd(struct pt_regs *regs)
 	struct file *f;
 	struct map_key k = {};
 
-	if (BPF_CORE_READ(regs, orig_ax) != NR_MMAP || !maps_file_exec(regs) || !xp_traced())
+	if (BPF_CORE_READ(regs, orig_ax) != NR_MMAP || !maps_file_exec(regs) || !xk_traced())
 		return 0;
 	f = fd_file(BPF_CORE_READ(regs, r8));
 	if (!f)

@@ -84,7 +84,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
 
 	if (call < 0)
 		return 0;
-	if (!xp_traced() && !(discover_net && call_sends(call) && discover_enter(regs, call)))
+	if (!xk_traced() && !(discover_net && call_sends(call) && discover_enter(regs, call)))
 		return 0;
 	p.fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
 	if (call == XP_SOCK_CLOSE) {
@@ -150,7 +150,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 #define SOCK_OPENED 2	/* connect or accept announced: close is too */
 
 struct sock_owner {
-	struct xp_hdr who;	/* tgid, tid, start_ns of the owner */
+	struct xk_hdr who;	/* tgid, tid, start_ns of the owner */
 	__u64 sock_id;
 	__s32 fd;
 	__u32 flags;
@@ -200,7 +200,7 @@ static __always_inline void owner_set(struct sock_owner *o, __u64 id, __s32 fd)
 
 	o->who.tgid = t->tgid;
 	o->who.tid = t->pid;
-	o->who.start_ns = xp_start_ns(t);
+	o->who.start_ns = xk_start_ns(t);
 	o->sock_id = id;
 	o->fd = fd;
 }
@@ -225,7 +225,7 @@ static __always_inline void sock_first_io(struct sock *sk, __u64 key, __u64 id,
 
 static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 {
-	bool on = xp_traced() != NULL;
+	bool on = xk_traced() != NULL;
 	struct sock_call p;
 	__u64 id;
 
@@ -260,7 +260,7 @@ static __always_inline void sock_connecting(struct sock *sk)
 	struct sock_owner o = {};
 	__s32 fd = BPF_CORE_READ(regs, di);
 
-	if (!xp_traced())
+	if (!xk_traced())
 		return;
 	if (call_of(BPF_CORE_READ(regs, orig_ax)) != XP_SOCK_CONNECT)
 		fd = -1;

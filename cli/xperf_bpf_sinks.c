@@ -12,9 +12,9 @@ extern const struct xpb_sink xpb_sink_turns;
 
 const struct xpb_sink *const xpb_sinks[] = {
 	&xpb_sink_raw,
-	&xpb_sink_stats,
 	&xpb_sink_gpu, /* before turns: its files are closed when turns merges them */
 	&xpb_sink_turns,
+	&xpb_sink_stats, /* last: capture.json counts what the others could not write */
 };
 
 const unsigned int xpb_nsinks = sizeof(xpb_sinks) / sizeof(xpb_sinks[0]);

@@ -11,10 +11,38 @@
 
 #include "core/read.h"
 #include "core/write.h"
+#include "lib/json_int.h"
 #include "lib/test_check.h"
 
 #define T0 9007199254740993ull /* 2^53 + 1: a double cannot hold it */
 #define MS 1000000ull
+
+/* What a model exchange's span says, as its attributes. */
+static void exchange_attrs(cJSON *a)
+{
+	cJSON *times = cJSON_AddArrayToObject(a, "xperf.token_times_ns");
+
+	cJSON_AddNumberToObject(a, "gen_ai.usage.input_tokens", 12);
+	cJSON_AddStringToObject(a, "gen_ai.request.model", "m-req");
+	cJSON_AddStringToObject(a, "gen_ai.response.model", ""); /* empty: the request's */
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(a, "gen_ai.response.finish_reasons"),
+			     cJSON_CreateString("length"));
+	cJSON_AddNumberToObject(a, "http.response.status_code", 500);
+	cJSON_AddStringToObject(a, "tool.name", "grep");
+	cJSON_AddItemToArray(times, xp_json_exact_u64(T0 + 710 * MS));
+	cJSON_AddItemToArray(times, xp_json_exact_u64(T0 + 720 * MS));
+}
+
+/* The reader types the exchange (core/exchange.c) from those attributes. */
+static void check_exchange(const struct tt_exchange *ex)
+{
+	CHECK(tt_ex_has(ex, TT_EX_INPUT_TOKENS) && ex->num[TT_EX_INPUT_TOKENS] == 12, "tokens");
+	CHECK(!tt_ex_has(ex, TT_EX_OUTPUT_TOKENS), "absent stays absent");
+	CHECK(tt_ex_has(ex, TT_EX_STATUS) && ex->num[TT_EX_STATUS] == 500, "status");
+	CHECK(ex->model && !strcmp(ex->model, "m-req"), "model: the request's");
+	CHECK(ex->tool && !strcmp(ex->tool, "grep") && ex->finish_length, "tool, cut answer");
+	CHECK(ex->ntokens == 2 && ex->token_ns[1] == T0 + 720 * MS, "token times exact");
+}
 
 static struct tt_turn *sample(void)
 {
@@ -32,7 +60,8 @@ static struct tt_turn *sample(void)
 	s = tt_span_add(t, 0, "prompt_assembly", T0 + 500 * MS, T0 + 600 * MS, 7); /* 3 */
 	s->sched = TT_SCHED_ON_CPU;
 	s->on_cpu_ns = 10 * MS; /* 10% on CPU: supply */
-	tt_span_add(t, 0, "prompt_assembly", T0 + 700 * MS, T0 + 800 * MS, 7); /* 4: no sched */
+	s = tt_span_add(t, 0, "prompt_assembly", T0 + 700 * MS, T0 + 800 * MS, 7); /* 4: no sched */
+	exchange_attrs(s->attrs);
 	tt_span_add(t, 0, "my_stage", T0 + 800 * MS, T0 + 900 * MS, 7);        /* 5: custom */
 	tt_mark_add(t, "failed_tool_call", "compute.waste.failed_tool_call", 1, T0 + 400 * MS);
 	/* span-less: counted, binds to no span (theory: charges no time) */
@@ -46,7 +75,7 @@ static struct tt_turn *sample(void)
 
 static void check_rules(const struct tt_turn *t)
 {
-	static const enum xp_category want[] = { XP_CAT_WASTE, XP_CAT_WASTE, XP_CAT_SUPPLY,
+	static const enum th_category want[] = { XP_CAT_WASTE, XP_CAT_WASTE, XP_CAT_SUPPLY,
 						  XP_CAT_PROCESSING, XP_CAT_PROCESSING };
 
 	for (size_t i = 0; i < t->nspans; i++)
@@ -61,9 +90,9 @@ static void check_gaps(void)
 	uint64_t even[] = { 0, 60 * MS, 120 * MS, 180 * MS, 480 * MS };
 	uint64_t fast[] = { 0, 1 * MS, 2 * MS, 3 * MS, 40 * MS }; /* under the 50 ms floor */
 
-	CHECK(xp_stream_gap_threshold(two, 2) == UINT64_MAX, "2 tokens: no gap");
-	CHECK(xp_stream_gap_threshold(even, 5) == 120 * MS, "2 x median 60 ms");
-	CHECK(xp_stream_gap_threshold(fast, 5) == 50 * MS - 1, "floor: g >= 50 ms");
+	CHECK(th_stream_gap_threshold(two, 2) == UINT64_MAX, "2 tokens: no gap");
+	CHECK(th_stream_gap_threshold(even, 5) == 120 * MS, "2 x median 60 ms");
+	CHECK(th_stream_gap_threshold(fast, 5) == 50 * MS - 1, "floor: g >= 50 ms");
 }
 
 static void check_round_trip(struct tt_turn *t)
@@ -84,6 +113,8 @@ static void check_round_trip(struct tt_turn *t)
 		CHECK(back->spans[1].parent_ix == 0 && back->spans[1].depth == 1, "parents");
 		CHECK(back->waste[1].span_ix == -1, "a span-less mark binds to no span");
 		check_rules(back);
+		check_exchange(&back->spans[3].ex);
+		CHECK(back->spans[0].ex.have == 0 && !back->spans[0].ex.model, "no exchange");
 	}
 	tt_turn_free(back);
 	unlink(path);
@@ -110,7 +141,7 @@ int main(void)
 {
 	struct tt_turn *t = sample();
 
-	CHECK(xp_counter_name_count <= TT_COUNTERS_MAX, "TT_COUNTERS_MAX too small");
+	CHECK(th_counter_name_count <= TT_COUNTERS_MAX, "TT_COUNTERS_MAX too small");
 	check_rules(t);
 	check_gaps();
 	check_round_trip(t);

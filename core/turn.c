@@ -42,6 +42,7 @@ static void span_free(struct tt_span *s)
 	for (int i = 0; i < TT_COUNTERS_MAX; i++)
 		free(s->ctr_why[i]);
 	cJSON_Delete(s->attrs);
+	free(s->ex.token_ns);
 }
 
 static void marks_free(struct tt_mark *m, size_t n)
@@ -93,7 +94,7 @@ struct tt_span *tt_span_add(struct tt_turn *t, int64_t parent, const char *stage
 	}
 	s->id = (int64_t)++t->nspans;
 	s->parent = parent;
-	s->st = xp_stage_find(stage);
+	s->st = th_stage_find(stage);
 	s->start_ns = start_ns;
 	s->end_ns = end_ns;
 	s->tid = tid;

@@ -22,7 +22,42 @@
 #include "lib/clock_anchor.h"
 #include "theory/theory.h"
 
-#define TT_COUNTERS_MAX 16 /* >= xp_counter_name_count (checked by core_test) */
+#define TT_COUNTERS_MAX 16 /* >= th_counter_name_count (checked by core_test) */
+
+/*
+ * The numbers of a span's exchange with the outside that readers use, by
+ * index: a model call's usage, TTFT, HTTP status and response size, a
+ * process's exit code. tt_exchange_num_names[] holds their TurnTrace
+ * attribute names (theory's work_attr names one of them).
+ */
+enum tt_ex_num {
+	TT_EX_INPUT_TOKENS,        /* gen_ai.usage.input_tokens */
+	TT_EX_OUTPUT_TOKENS,       /* gen_ai.usage.output_tokens */
+	TT_EX_CACHE_READ_TOKENS,   /* gen_ai.usage.cache_read.input_tokens */
+	TT_EX_TTFT_NS,             /* xperf.ttft_ns */
+	TT_EX_STATUS,              /* http.response.status_code */
+	TT_EX_EXIT_CODE,           /* process.exit.code */
+	TT_EX_RESPONSE_BYTES,      /* http.response.body.size */
+	TT_EX_CACHE_WRITE_TOKENS,  /* gen_ai.usage.cache_creation.input_tokens */
+	TT_EX_REASONING_TOKENS,    /* gen_ai.usage.reasoning.output_tokens */
+	TT_EX_NUM_COUNT
+};
+extern const char *const tt_exchange_num_names[TT_EX_NUM_COUNT];
+
+/*
+ * A span's exchange, typed (exchange.c): what the analyzer and the exporters
+ * read instead of looking attributes up by name. The reader fills it from the
+ * span's attributes; strings point into them (valid while the turn lives).
+ */
+struct tt_exchange {
+	double num[TT_EX_NUM_COUNT]; /* finite, well inside the int64 range */
+	uint32_t have;               /* bit i: num[i] given */
+	const char *model;           /* gen_ai.response.model, else gen_ai.request.model; NULL */
+	const char *tool;            /* tool.name; NULL */
+	int finish_length;           /* a finish reason says the answer was cut (length, max_tokens) */
+	uint64_t *token_ns;          /* xperf.token_times_ns (the valid ones), owned; NULL */
+	size_t ntokens;
+};
 
 /* Which scheduler values a span carries (bits of tt_span.sched). */
 enum { TT_SCHED_ON_CPU = 1, TT_SCHED_RUNQ = 2, TT_SCHED_BLOCKED = 4, TT_SCHED_ALL = 7 };
@@ -31,9 +66,9 @@ struct tt_span {
 	int64_t id;      /* >= 1, unique in the turn */
 	int64_t parent;  /* 0: none */
 	char *stage;
-	const struct xp_stage *st; /* theory's stage; NULL: custom stage */
-	enum xp_domain domain;
-	enum xp_category category;
+	const struct th_stage *st; /* theory's stage; NULL: custom stage */
+	enum th_domain domain;
+	enum th_category category;
 	uint64_t start_ns, end_ns;
 	int64_t tid;     /* 0: not known */
 	unsigned sched;  /* TT_SCHED_* present */
@@ -43,6 +78,7 @@ struct tt_span {
 	uint32_t ctr_have, ctr_unavail;   /* bit i: ctr[i] measured / listed unavailable */
 	char *ctr_why[TT_COUNTERS_MAX];   /* reason of each unavailable counter */
 	cJSON *attrs;    /* object; never NULL once added */
+	struct tt_exchange ex; /* typed from attrs by tt_exchange_read (the reader calls it) */
 	/* tt_turn_index, tt_turn_bind_waste: */
 	int parent_ix;   /* index of the parent in turn->spans, -1: none */
 	int depth;       /* 0 for top-level spans */
@@ -128,6 +164,14 @@ int tt_span_index(const struct tt_turn *t, int64_t id);
  * duplicate ids or ENOMEM. */
 int tt_turn_index(struct tt_turn *t);
 
+/* Fills s->ex from s->attrs (a value of the wrong type is left out); -1 on ENOMEM. */
+int tt_exchange_read(struct tt_span *s);
+/* Whether s->ex has num[i]. */
+static inline int tt_ex_has(const struct tt_exchange *ex, enum tt_ex_num i)
+{
+	return (ex->have >> i) & 1u;
+}
+
 /*
  * rules.c - theory's rules over a whole turn, the one place they are applied.
  * Waste binding (theory/README.md, "Waste"): a waste mark binds to the span it
@@ -136,7 +180,7 @@ int tt_turn_index(struct tt_turn *t);
  */
 void tt_turn_bind_waste(struct tt_turn *t);
 int tt_span_wasted(const struct tt_turn *t, int ix);
-/* Indexes, binds waste and sets every span's domain and category (xp_category_of). */
+/* Indexes, binds waste and sets every span's domain and category (th_category_of). */
 int tt_turn_categorize(struct tt_turn *t);
 
 #endif /* XPERF_CORE_TURN_H */

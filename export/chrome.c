@@ -154,7 +154,7 @@ static cJSON *span_event(struct chrome *c, struct xe_out *o, const struct xe_spa
 		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->item, "domain"));
 	cJSON *args, *ev;
 
-	xe_span_name(s->item, name, sizeof(name));
+	xe_span_name(s, name, sizeof(name));
 	ev = xe_chrome_slice(c, o, pid, tid, s->start, s->end, track, domain, name, drawn);
 	if (!ev)
 		return NULL;
@@ -167,7 +167,7 @@ static cJSON *span_event(struct chrome *c, struct xe_out *o, const struct xe_spa
 	xp_json_add_u64(args, "dur_ns", s->end - s->start); /* the microsecond grid rounds it */
 	if (l3)
 		cJSON_AddStringToObject(args, "l3_home", l3);
-	if (xe_span_failed(s->item, why, sizeof(why)))
+	if (xe_span_failed(s, why, sizeof(why)))
 		cJSON_AddStringToObject(args, "error", why);
 	cJSON_AddItemToObject(ev, "args", args);
 	return ev;
@@ -193,25 +193,20 @@ static struct token_step *token_steps(const struct chrome *c, const struct xe_tu
 	struct token_step *st;
 
 	for (size_t i = 0; i < t->nspans; i++)
-		cap += (size_t)cJSON_GetArraySize(xe_attr(t->spans[i].item, "xperf.token_times_ns")) + 2;
+		cap += t->spans[i].ex->ntokens + 2;
 	if (!(st = malloc(cap * sizeof(*st))))
 		return NULL;
 	*n = 0;
 	for (size_t i = 0; i < t->nspans; i++) {
-		const cJSON *times = xe_attr(t->spans[i].item, "xperf.token_times_ns"), *v;
-		int k = 0;
+		const struct tt_exchange *ex = t->spans[i].ex;
 
-		if (!cJSON_GetArraySize(times))
+		if (!ex->ntokens)
 			continue;
 		st[(*n)++] = (struct token_step){ xe_chrome_us(c, t->spans[i].start), 0 };
-		cJSON_ArrayForEach(v, times) {
-			uint64_t ns = 0;
-
-			xp_json_get_u64(v, &ns); /* validated: an integer >= 0 */
-			st[(*n)++] = (struct token_step){ xe_chrome_us(c, ns), 1 };
-			k++;
-		}
-		st[(*n)++] = (struct token_step){ xe_chrome_us(c, t->spans[i].end), -k };
+		for (size_t k = 0; k < ex->ntokens; k++)
+			st[(*n)++] = (struct token_step){ xe_chrome_us(c, ex->token_ns[k]), 1 };
+		st[(*n)++] = (struct token_step){ xe_chrome_us(c, t->spans[i].end),
+						  -(int)ex->ntokens };
 	}
 	qsort(st, *n, sizeof(*st), by_us); /* equal stamps: the sum is what is drawn */
 	return st;
@@ -248,7 +243,7 @@ static int put_tokens(struct chrome *c, const struct xe_turn *t, struct xe_out *
 /* The track a span is drawn on: the agent's main thread, a tool's process, another thread. */
 static void track_name(const struct xe_span *s, int64_t tid, int64_t agent, char *out, size_t len)
 {
-	const char *tool = cJSON_GetStringValue(xe_attr(s->item, "tool.name"));
+	const char *tool = s->ex->tool;
 
 	if (tid == agent)
 		snprintf(out, len, "main thread %lld", (long long)tid);

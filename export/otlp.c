@@ -289,7 +289,7 @@ static cJSON *file_span(const struct xe_turn *t, const struct xe_span *s, struct
 				    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(agent, "model")),
 				    name, sizeof(name));
 	else
-		xe_span_name(s->item, name, sizeof(name));
+		xe_span_name(s, name, sizeof(name));
 	sp = span_head(tr, s->id, s->parent, name, op ? op->kind : SPAN_KIND_INTERNAL, s->start,
 		       s->end, offset);
 	attrs = cJSON_AddArrayToObject(sp, "attributes");
@@ -298,7 +298,7 @@ static cJSON *file_span(const struct xe_turn *t, const struct xe_span *s, struct
 		xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->session_id);
 	}
 	file_attrs(attrs, cJSON_GetObjectItemCaseSensitive(s->item, "attributes"), op != NULL);
-	xe_otlp_cost(attrs, cJSON_GetObjectItemCaseSensitive(s->item, "attributes"));
+	xe_otlp_cost(attrs, s->ex);
 	for (size_t i = 0; i < sizeof(span_fields) / sizeof(span_fields[0]); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(s->item, span_fields[i].member);
 
@@ -312,7 +312,7 @@ static cJSON *file_span(const struct xe_turn *t, const struct xe_span *s, struct
 			 cJSON_GetObjectItemCaseSensitive(counters, "values"));
 	xe_otlp_attr_map(attrs, "xperf.counter_unavailable.",
 			 cJSON_GetObjectItemCaseSensitive(counters, "unavailable"));
-	if (xe_span_failed(s->item, why, sizeof(why))) {
+	if (xe_span_failed(s, why, sizeof(why))) {
 		cJSON *status = cJSON_AddObjectToObject(sp, "status");
 
 		cJSON_AddNumberToObject(status, "code", STATUS_CODE_ERROR);

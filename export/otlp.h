@@ -17,8 +17,9 @@ void xe_otlp_attr(cJSON *attrs, const char *key, const cJSON *v);
 void xe_otlp_attr_str(cJSON *attrs, const char *key, const char *s);
 void xe_otlp_attr_int(cJSON *attrs, const char *key, int64_t v);
 /* Every member of obj (an open map of the file) as key prefix + member name. */
-/* otlp_cost.c: `xperf.cost.usd` of an LLM span from its attributes a (shipped prices). */
-void xe_otlp_cost(cJSON *attrs, const cJSON *a);
 void xe_otlp_attr_map(cJSON *attrs, const char *prefix, const cJSON *obj);
+/* otlp_cost.c: `xperf.cost.usd` of an LLM span from its typed exchange (shipped prices). */
+struct tt_exchange;
+void xe_otlp_cost(cJSON *attrs, const struct tt_exchange *ex);
 
 #endif /* XPERF_EXPORT_OTLP_H */

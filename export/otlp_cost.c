@@ -9,27 +9,14 @@
 #include "export/otlp.h"
 
 #include "analyze/analyze.h"
+#include "core/turn.h"
 
-void xe_otlp_cost(cJSON *attrs, const cJSON *a)
+void xe_otlp_cost(cJSON *attrs, const struct tt_exchange *ex)
 {
-	const char *model = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a,
-						   "gen_ai.response.model"));
 	double tok[XA_TOK_COUNT] = { 0 }, usd[XA_TOK_COUNT], sum = 0;
-	int counted = 0;
 	cJSON *v;
 
-	if (!model || !model[0])
-		model = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a,
-					     "gen_ai.request.model"));
-	for (int k = 0; k < XA_TOK_COUNT; k++) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(a, xa_tok_attr((enum xa_tok)k));
-
-		if (cJSON_IsNumber(n) && n->valuedouble >= 0) {
-			tok[k] = n->valuedouble;
-			counted = 1;
-		}
-	}
-	if (!model || !counted || xa_call_cost(xa_prices_default(), model, tok, usd))
+	if (!ex->model || !xa_tok_of(ex, tok) || xa_call_cost(xa_prices_default(), ex->model, tok, usd))
 		return;
 	for (int k = 0; k < XA_TOK_COUNT; k++)
 		sum += usd[k];

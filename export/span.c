@@ -6,6 +6,7 @@
  */
 #include "export/walk.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,12 +70,14 @@ int xe_spans_build(struct xe_turn *t)
 		return -1;
 	cJSON_ArrayForEach(sp, spans)
 	{
-		t->spans[n++] = (struct xe_span){ .item = sp,
+		t->spans[n] = (struct xe_span){ .item = sp,
 						  .id = (int64_t)xe_u64(sp, "id"),
 						  .parent = (int64_t)xe_u64(sp, "parent"),
 						  .start = xe_u64(sp, "start_ns"),
 						  .end = xe_u64(sp, "end_ns"),
-						  .tid = (int64_t)xe_u64(sp, "tid") };
+						  .tid = (int64_t)xe_u64(sp, "tid"),
+						  .ex = &t->turn->spans[n].ex };
+		n++;
 	}
 	qsort(t->spans, n, sizeof(*t->spans), by_time);
 	for (size_t i = 0; i < n; i++)
@@ -95,25 +98,30 @@ void xe_spans_free(struct xe_turn *t)
 	t->nspans = 0;
 }
 
-void xe_span_name(const cJSON *span, char *out, size_t len)
+void xe_span_name(const struct xe_span *s, char *out, size_t len)
 {
-	const char *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage"));
-	const char *tool = cJSON_GetStringValue(xe_attr(span, "tool.name"));
+	const char *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->item, "stage"));
+	const char *tool = s->ex->tool;
 
 	snprintf(out, len, "%s%s%s", stage ? stage : "?", tool ? " " : "", tool ? tool : "");
 }
 
-int xe_span_failed(const cJSON *span, char *msg, size_t len)
+/* v as cJSON's valueint has it (saturated), for the message. */
+static int as_int(double v)
 {
-	const cJSON *status = xe_attr(span, "http.response.status_code");
-	const cJSON *code = xe_attr(span, "process.exit.code");
+	return v >= INT_MAX ? INT_MAX : v <= INT_MIN ? INT_MIN : (int)v;
+}
 
-	if (cJSON_IsNumber(status) && status->valuedouble >= 400) {
-		snprintf(msg, len, "HTTP status %d", status->valueint);
+int xe_span_failed(const struct xe_span *s, char *msg, size_t len)
+{
+	const struct tt_exchange *ex = s->ex;
+
+	if (tt_ex_has(ex, TT_EX_STATUS) && ex->num[TT_EX_STATUS] >= 400) {
+		snprintf(msg, len, "HTTP status %d", as_int(ex->num[TT_EX_STATUS]));
 		return 1;
 	}
-	if (cJSON_IsNumber(code) && code->valuedouble != 0) {
-		snprintf(msg, len, "exit code %d", code->valueint);
+	if (tt_ex_has(ex, TT_EX_EXIT_CODE) && ex->num[TT_EX_EXIT_CODE] != 0) {
+		snprintf(msg, len, "exit code %d", as_int(ex->num[TT_EX_EXIT_CODE]));
 		return 1;
 	}
 	return 0;
@@ -122,8 +130,8 @@ int xe_span_failed(const cJSON *span, char *msg, size_t len)
 const char *xe_span_l3_home(const cJSON *span)
 {
 	const cJSON *custom = cJSON_GetObjectItemCaseSensitive(span, "custom_stage");
-	const struct xp_stage *st =
-		xp_stage_find(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage")));
+	const struct th_stage *st =
+		th_stage_find(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage")));
 
 	return st && !cJSON_IsTrue(custom) ? st->l3_home : NULL;
 }

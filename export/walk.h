@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "core/turn.h"
 #include "export/export.h"
 
 /* One span of a turn, sorted by start, longer first (parents before children). */
@@ -22,11 +23,13 @@ struct xe_span {
 	int parent_ix;      /* index in the sorted table, -1 for none */
 	uint64_t start, end;
 	int64_t tid;        /* 0 when the file gives none */
+	const struct tt_exchange *ex; /* the core's typed exchange of the span */
 };
 
 /* One valid turn, as each format sees it. */
 struct xe_turn {
-	const cJSON *doc;
+	const struct tt_turn *turn; /* as read (core/read.h) */
+	const cJSON *doc;           /* turn's canonical document (tt_turn_json): spans in its order */
 	const char *path;
 	const char *session_id;
 	int64_t turn_index;
@@ -78,9 +81,9 @@ int xe_span_find(const struct xe_turn *t, int64_t id);
 /* A non-negative integer field (validated); 0 when absent. */
 uint64_t xe_u64(const cJSON *obj, const char *key);
 /* "stage" or "stage tool" (tool.name); the displayed name in both formats. */
-void xe_span_name(const cJSON *span, char *out, size_t len);
+void xe_span_name(const struct xe_span *s, char *out, size_t len);
 /* The span failed (HTTP status >= 400, non-zero exit code): 1 and why in msg, else 0. */
-int xe_span_failed(const cJSON *span, char *msg, size_t len);
+int xe_span_failed(const struct xe_span *s, char *msg, size_t len);
 /* L3 point the span's stage charges by default (theory's stage map); NULL for custom stages. */
 const char *xe_span_l3_home(const cJSON *span);
 /* attributes[name] of obj, NULL when absent. */

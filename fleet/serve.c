@@ -24,7 +24,6 @@
 
 #include "fleet/fleet.h"
 #include "lib/listen_addr.h"
-#include "lib/plural.h"
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 #define MAX_CONNECTIONS 32
@@ -34,28 +33,8 @@ struct state {
 	pthread_mutex_t mu;
 	char *body; /* NULL until the first scan ends */
 	size_t len;
-	struct fleet_ledger ledger; /* scanner thread only */
-	const char *ledger_path;
-	const struct xa_prices *prices; /* NULL: the shipped table */
+	struct fleet_exporter *fe; /* scanner thread only */
 };
-
-/*
- * The counters of a scan made monotonic (ledger.c) and saved. A scan that could
- * not read DIR retires nothing (its sessions may come back): it exposes the ledger.
- */
-static void keep_counting(struct state *st, struct fleet_agg *a)
-{
-	int rc = a->scan_failed ? 0 : fleet_ledger_apply(&st->ledger, a);
-
-	if (rc || fleet_ledger_expose(&st->ledger, a)) {
-		fprintf(stderr, "xperf fleet serve: out of memory keeping the counters\n");
-		return;
-	}
-	rc = fleet_ledger_save(&st->ledger, st->ledger_path);
-	if (rc)
-		fprintf(stderr, "xperf fleet serve: %s: %s (counters restart from the files "
-				"if the exporter restarts)\n", st->ledger_path, strerror(-rc));
-}
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned code, const char *body,
 			     size_t len, const char *type)
@@ -103,38 +82,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
 	return rc;
 }
 
-static double now(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Scan, render, swap the buffer in. Logs one line per scan. */
-static void rescan(struct state *st, const char *dir)
+static void rescan(struct state *st)
 {
-	double t0 = now(CLOCK_MONOTONIC);
-	struct fleet_agg a;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *mem;
-	int rc;
+	FILE *mem = open_memstream(&buf, &len);
 
-	if (fleet_agg_init(&a, dir)) {
-		fleet_agg_free(&a);
-		fprintf(stderr, "xperf fleet serve: out of memory\n");
-		return;
-	}
-	a.keep_sessions = 1;
-	a.prices = st->prices;
-	rc = fleet_collect(dir, &a, NULL);
-	a.scan_failed = rc != 0;
-	keep_counting(st, &a);
-	a.scan_seconds = now(CLOCK_MONOTONIC) - t0;
-	a.scan_time = now(CLOCK_REALTIME);
-	mem = open_memstream(&buf, &len);
-	if (mem && !fleet_prom_write(&a, mem) && !fclose(mem)) {
+	if (mem && !fleet_exporter_write(st->fe, mem, 1) && !fclose(mem)) {
 		pthread_mutex_lock(&st->mu);
 		free(st->body);
 		st->body = buf;
@@ -145,11 +100,6 @@ static void rescan(struct state *st, const char *dir)
 			fclose(mem);
 		free(buf);
 	}
-	fprintf(stderr, "xperf fleet serve: %s: %s%zu node%s, %u session%s, %u turn%s, "
-		"%u invalid file%s, %.3f s\n", dir, rc ? "scan incomplete (unreadable), " : "",
-		a.nnodes, xp_s(a.nnodes), a.sessions, xp_s(a.sessions), a.turns, xp_s(a.turns),
-		a.invalid_files, xp_s(a.invalid_files), a.scan_seconds);
-	fleet_agg_free(&a);
 }
 
 /* Wait up to `s` seconds for SIGTERM/SIGINT; 1 when one came. */
@@ -164,25 +114,10 @@ static int wait_signal(const sigset_t *set, unsigned s)
 	return sig > 0;
 }
 
-/* The ledger of an earlier run, when there is one. */
-static void load_ledger(struct state *st)
-{
-	char why[128];
-	int rc = fleet_ledger_load(&st->ledger, st->ledger_path, why, sizeof(why));
-
-	if (rc < 0)
-		fprintf(stderr, "xperf fleet serve: %s: %s: counters start from the files\n",
-			st->ledger_path, why);
-	else if (!rc)
-		fprintf(stderr, "xperf fleet serve: counters continue from %s (%zu sessions)\n",
-			st->ledger_path, st->ledger.nsessions);
-}
-
 int fleet_serve(const char *dir, const char *listen, unsigned interval, const char *state,
 		const struct xa_prices *prices)
 {
-	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER, .ledger_path = state,
-			    .prices = prices };
+	struct state st = { .mu = PTHREAD_MUTEX_INITIALIZER };
 	struct addrinfo *ai = xp_listen_addr(listen);
 	const union MHD_DaemonInfo *info;
 	struct MHD_Daemon *d;
@@ -213,13 +148,18 @@ int fleet_serve(const char *dir, const char *listen, unsigned interval, const ch
 	fprintf(stderr,
 		"xperf fleet serve: listening on %.*s:%u (/metrics), scanning %s every %u s\n",
 		(int)(strrchr(listen, ':') - listen), listen, info ? info->port : 0, dir, interval);
-	load_ledger(&st);
+	st.fe = fleet_exporter_new(dir, state, prices, "xperf fleet serve");
+	if (!st.fe) {
+		MHD_stop_daemon(d);
+		fprintf(stderr, "xperf fleet serve: out of memory\n");
+		return -1;
+	}
 	do
-		rescan(&st, dir);
+		rescan(&st);
 	while (!wait_signal(&set, interval));
 	MHD_stop_daemon(d);
 	free(st.body);
-	fleet_ledger_free(&st.ledger);
+	fleet_exporter_free(st.fe);
 	fprintf(stderr, "xperf fleet serve: stopped\n");
 	return 0;
 }

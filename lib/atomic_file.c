@@ -2,12 +2,15 @@
 /* atomic_file.c - see atomic_file.h. */
 #include "lib/atomic_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -117,6 +120,8 @@ int xp_atomic_open(struct xp_atomic *a, const char *path)
 	}
 	if (fd < 0)
 		return -EEXIST;
+	/* held until the file is renamed or removed: xp_atomic_sweep() tells it is live */
+	flock(fd, LOCK_EX | LOCK_NB);
 	if (!(a->f = fdopen(fd, "w"))) {
 		close(fd);
 		unlink(a->tmp);
@@ -199,4 +204,56 @@ int xp_out_open_stream(const char *path, int append)
 			return err;
 	}
 	return fd < 0 ? -EEXIST : fd;
+}
+
+/* The writer's pid in a temp file's name ("NAME.tmp.PID.N"), or 0. */
+static pid_t temp_writer(const char *name)
+{
+	const char *t = NULL, *p;
+	char *end;
+	long pid;
+
+	for (p = strstr(name, ".tmp."); p; p = strstr(p + 1, ".tmp."))
+		t = p + 5;
+	if (!t || *t < '1' || *t > '9')
+		return 0;
+	pid = strtol(t, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9' || end[1 + strspn(end + 1, "0123456789")])
+		return 0;
+	return pid > 0 && pid <= INT_MAX ? (pid_t)pid : 0;
+}
+
+/* Whether the temp file `name` in dirfd is a dead writer's: its pid gone, its lock free. */
+static int temp_is_stale(int dirfd, const char *name)
+{
+	pid_t pid = temp_writer(name);
+	struct stat st, now;
+	int fd, stale;
+
+	if (!pid || !kill(pid, 0) || errno != ESRCH)
+		return 0; /* alive, or not ours to judge (EPERM: it exists) */
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	/* a writer in another pid namespace has a pid we cannot see: its lock says it lives */
+	stale = !fstat(fd, &st) && S_ISREG(st.st_mode) && !flock(fd, LOCK_EX | LOCK_NB) &&
+		!fstatat(dirfd, name, &now, AT_SYMLINK_NOFOLLOW) && now.st_ino == st.st_ino &&
+		now.st_dev == st.st_dev;
+	close(fd);
+	return stale;
+}
+
+int xp_atomic_sweep(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d)))
+		if (temp_is_stale(dirfd(d), e->d_name) && !unlinkat(dirfd(d), e->d_name, 0))
+			n++;
+	closedir(d);
+	return n;
 }

@@ -75,6 +75,16 @@ int xp_out_open_stream(const char *path, int append);
  */
 void xp_out_unlink_on_signals(void);
 
+/*
+ * Remove from dir the temp files that writers killed before their rename
+ * left ("NAME.tmp.PID.N", a SIGKILL): only where PID is gone and no process
+ * holds the file's lock (every writer holds it from the file's creation, so
+ * a live writer of another pid namespace is never taken for dead). Readers
+ * never take a temp file for a result; a writer that owns the directory
+ * (xperf-bpf's locked session) sweeps it. Returns how many went, or -errno.
+ */
+int xp_atomic_sweep(const char *dir);
+
 /* mkdir -p with mode 0700 for the directories it creates; 0 or -errno. */
 int xp_mkdir_p(const char *dir);
 

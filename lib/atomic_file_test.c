@@ -5,16 +5,19 @@
  * clone, mknod as root), a FIFO, a directory, a symlink (its target keeps
  * content and mode), a dangling symlink (nothing is created at its target);
  * a regular file is replaced by a new 0600 inode, never chmod'ed or
- * truncated; no temp file is left behind, even by a write stopped by SIGTERM.
+ * truncated; no temp file is left behind, even by a write stopped by SIGTERM;
+ * xp_atomic_sweep() removes the temp files of dead writers and no other.
  */
 #include "lib/atomic_file.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -137,6 +140,66 @@ static void check_signal(void)
 	CHECK(access(at("stopped"), F_OK) != 0, "a stopped write left its file");
 }
 
+/* A file at path (mode 0600), for the sweep. */
+static void touch(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+
+	CHECK(fd >= 0 && write(fd, "x", 1) == 1, "create %s", path);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The sweep removes the temps of a dead pid, and keeps those of a live pid,
+ * a dead pid's temp someone holds the lock of (a writer of another pid
+ * namespace), a symlink, other names, and a writer's temp in flight.
+ */
+static void check_sweep(void)
+{
+	char name[128];
+	pid_t dead = fork(), me = getpid();
+	struct xp_atomic a;
+	int held, fd;
+
+	if (dead == 0)
+		_exit(0);
+	CHECK(waitpid(dead, NULL, 0) == dead, "waitpid");
+	CHECK(mkdir(at("sweep"), 0700) == 0, "mkdir sweep");
+	snprintf(name, sizeof(name), "sweep/turn_001.json.tmp.%d.0", (int)dead);
+	touch(at(name));
+	snprintf(name, sizeof(name), "sweep/capture.json.tmp.%d.3", (int)dead);
+	touch(at(name));
+	snprintf(name, sizeof(name), "sweep/turn_002.json.tmp.%d.0", (int)me);
+	touch(at(name));
+	snprintf(name, sizeof(name), "sweep/turn_003.json.tmp.%d.1", (int)dead);
+	touch(at(name));
+	held = open(at(name), O_RDONLY);
+	CHECK(held >= 0 && !flock(held, LOCK_EX), "lock %s", name);
+	snprintf(name, sizeof(name), "sweep/link.json.tmp.%d.0", (int)dead);
+	CHECK(symlink(at("sweep/turn_004.json"), at(name)) == 0, "symlink");
+	touch(at("sweep/turn_004.json"));
+	touch(at("sweep/x.tmp.12ab.0"));
+	CHECK(xp_atomic_open(&a, at("sweep/live.json")) == 0, "open a write in flight");
+	fd = open(a.tmp, O_RDONLY);
+	CHECK(fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) && errno == EWOULDBLOCK,
+	      "a write in flight does not hold its temp's lock");
+	close(fd);
+
+	CHECK(xp_atomic_sweep(at("sweep")) == 2, "not the 2 dead writer's temps swept");
+	snprintf(name, sizeof(name), "sweep/turn_001.json.tmp.%d.0", (int)dead);
+	CHECK(access(at(name), F_OK) != 0, "%s kept", name);
+	snprintf(name, sizeof(name), "sweep/turn_002.json.tmp.%d.0", (int)me);
+	CHECK(access(at(name), F_OK) == 0, "a live pid's %s removed", name);
+	snprintf(name, sizeof(name), "sweep/turn_003.json.tmp.%d.1", (int)dead);
+	CHECK(access(at(name), F_OK) == 0, "a locked %s removed", name);
+	CHECK(access(a.tmp, F_OK) == 0, "the write in flight lost its temp");
+	CHECK(access(at("sweep/x.tmp.12ab.0"), F_OK) == 0, "another name removed");
+	CHECK(xp_atomic_close(&a, 1) == 0, "the write in flight fails");
+	CHECK(xp_atomic_sweep(at("nothere")) == -ENOENT, "a missing directory is not -ENOENT");
+	close(held);
+}
+
 /* No "*.tmp.*" left in the directory. */
 static void check_no_temp(void)
 {
@@ -164,6 +227,7 @@ int main(void)
 	check_regular();
 	check_signal();
 	check_no_temp();
+	check_sweep();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		return 1;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void xp_sse_init(struct xp_sse *s, int ndjson, xp_sse_cb cb, void *ctx)
+void pr_sse_init(struct pr_sse *s, int ndjson, pr_sse_cb cb, void *ctx)
 {
 	memset(s, 0, sizeof(*s));
 	s->ndjson = ndjson;
@@ -13,7 +13,7 @@ void xp_sse_init(struct xp_sse *s, int ndjson, xp_sse_cb cb, void *ctx)
 	s->ctx = ctx;
 }
 
-void xp_sse_free(struct xp_sse *s)
+void pr_sse_free(struct pr_sse *s)
 {
 	free(s->line);
 	free(s->data);
@@ -45,7 +45,7 @@ static int append(char **buf, size_t *len, size_t *cap, const char *d, size_t n,
 	return 0;
 }
 
-static void emit(struct xp_sse *s, uint64_t t_ns)
+static void emit(struct pr_sse *s, uint64_t t_ns)
 {
 	if (s->have_data)
 		s->cb(s->ctx, s->event, s->data ? s->data : "", s->data_len, s->truncated, t_ns);
@@ -56,7 +56,7 @@ static void emit(struct xp_sse *s, uint64_t t_ns)
 }
 
 /* One complete line (without its line break). */
-static int on_line(struct xp_sse *s, const char *l, size_t n, uint64_t t_ns)
+static int on_line(struct pr_sse *s, const char *l, size_t n, uint64_t t_ns)
 {
 	if (s->ndjson) {
 		if (n == 0)
@@ -93,7 +93,7 @@ static int on_line(struct xp_sse *s, const char *l, size_t n, uint64_t t_ns)
 	return 0; /* comments (":"), id, retry: nothing to time */
 }
 
-int xp_sse_feed(struct xp_sse *s, const char *data, size_t len, uint64_t t_ns)
+int pr_sse_feed(struct pr_sse *s, const char *data, size_t len, uint64_t t_ns)
 {
 	while (len > 0) {
 		const char *nl = memchr(data, '\n', len);
@@ -116,7 +116,7 @@ int xp_sse_feed(struct xp_sse *s, const char *data, size_t len, uint64_t t_ns)
 	return 0;
 }
 
-void xp_sse_finish(struct xp_sse *s, uint64_t t_ns)
+void pr_sse_finish(struct pr_sse *s, uint64_t t_ns)
 {
 	if (s->line_len) {
 		on_line(s, s->line, s->line_len, t_ns);

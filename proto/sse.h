@@ -16,10 +16,10 @@
 #define XP_SSE_MAX (1u << 20)
 
 /* event: "" when the stream names none (and always for NDJSON). */
-typedef void (*xp_sse_cb)(void *ctx, const char *event, const char *data, size_t len,
+typedef void (*pr_sse_cb)(void *ctx, const char *event, const char *data, size_t len,
 			  int truncated, uint64_t t_ns);
 
-struct xp_sse {
+struct pr_sse {
 	int ndjson;
 	int truncated;
 	int have_data;
@@ -28,16 +28,16 @@ struct xp_sse {
 	size_t line_len, line_cap;
 	char *data; /* data of the unfinished event */
 	size_t data_len, data_cap;
-	xp_sse_cb cb;
+	pr_sse_cb cb;
 	void *ctx;
 };
 
 /* ndjson: 1 for newline-delimited JSON, 0 for SSE. */
-void xp_sse_init(struct xp_sse *s, int ndjson, xp_sse_cb cb, void *ctx);
+void pr_sse_init(struct pr_sse *s, int ndjson, pr_sse_cb cb, void *ctx);
 /* Feeds body bytes received at t_ns. 0, or -1 when out of memory. */
-int xp_sse_feed(struct xp_sse *s, const char *data, size_t len, uint64_t t_ns);
+int pr_sse_feed(struct pr_sse *s, const char *data, size_t len, uint64_t t_ns);
 /* End of body: passes on a last event that lacks its final blank line/newline. */
-void xp_sse_finish(struct xp_sse *s, uint64_t t_ns);
-void xp_sse_free(struct xp_sse *s);
+void pr_sse_finish(struct pr_sse *s, uint64_t t_ns);
+void pr_sse_free(struct pr_sse *s);
 
 #endif /* XPERF_PROTO_SSE_H */

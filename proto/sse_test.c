@@ -28,27 +28,27 @@ static void on_ev(void *ctx, const char *ev, const char *d, size_t len, int trun
 
 static void run(struct rec *r, int ndjson, const char *in, size_t piece)
 {
-	struct xp_sse s;
+	struct pr_sse s;
 	size_t len = strlen(in);
 
 	memset(r, 0, sizeof(*r));
-	xp_sse_init(&s, ndjson, on_ev, r);
+	pr_sse_init(&s, ndjson, on_ev, r);
 	for (size_t off = 0; off < len;) {
 		size_t k = piece && piece < len - off ? piece : len - off;
 
-		CHECK(xp_sse_feed(&s, in + off, k, off) == 0);
+		CHECK(pr_sse_feed(&s, in + off, k, off) == 0);
 		off += k;
 	}
-	xp_sse_finish(&s, 7777);
-	xp_sse_free(&s);
+	pr_sse_finish(&s, 7777);
+	pr_sse_free(&s);
 }
 
 int main(void)
 {
 	struct rec r;
 
-	for (size_t i = 0; i < xp_piece_count; i++) {
-		size_t piece = xp_piece_sizes[i];
+	for (size_t i = 0; i < pr_piece_count; i++) {
+		size_t piece = pr_piece_sizes[i];
 
 		run(&r, 0, ": ping\r\n\r\nevent: message_start\r\ndata: {\"a\":1}\r\n\r\n"
 			   "data: line1\ndata:line2\nid: 7\n\nevent: last\ndata: x", piece);

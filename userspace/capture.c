@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -32,6 +33,9 @@ struct xpc {
 	int events_fd;
 	int drops_fd;
 	struct ring_buffer *rb;
+	const volatile uint64_t *ring_pos;	/* consumer page, then producer page (read-only) */
+	bool sample_ring;			/* at the next record: the first of a read */
+	uint64_t ring_used, ring_used_max;
 	void *state[XPC_MAX_MODULES];
 	bool running[XPC_MAX_MODULES];
 	uint64_t records[XP_EV_TYPE_MAX];
@@ -137,7 +141,7 @@ const char *xpc_type_name(unsigned int type)
 static int create_maps(struct xpc *c)
 {
 	c->traced_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "traced", sizeof(__u32),
-				      sizeof(struct xp_traced), XP_MAX_TRACED, NULL);
+				      sizeof(struct xk_traced), XP_MAX_TRACED, NULL);
 	if (c->traced_fd < 0)
 		return xpc_set_error(c, -errno, "cannot create map traced: %s", strerror(errno));
 	c->events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0,
@@ -179,7 +183,7 @@ static int on_process(struct xpc *c, __u32 tgid)
 	return 0;
 }
 
-static void on_record(struct xpc *c, const struct xp_hdr *h)
+static void on_record(struct xpc *c, const struct xk_hdr *h)
 {
 	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
 		const struct xpc_module *m = xpc_modules[i];
@@ -191,7 +195,7 @@ static void on_record(struct xpc *c, const struct xp_hdr *h)
 }
 
 /* Whether every module's gate lets the record through now. */
-static bool gated(struct xpc *c, const struct xp_hdr *h)
+static bool gated(struct xpc *c, const struct xk_hdr *h)
 {
 	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
 		const struct xpc_module *m = xpc_modules[i];
@@ -202,15 +206,48 @@ static bool gated(struct xpc *c, const struct xp_hdr *h)
 	return false;
 }
 
-int xpc_release(struct xpc *c, const struct xp_hdr *rec)
+int xpc_release(struct xpc *c, const struct xk_hdr *rec)
 {
 	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, rec) : 0;
+}
+
+/* What the ring held when a read began: the consumer has not moved past its first record. */
+static void sample_ring(struct xpc *c)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	c->sample_ring = false;
+	if (!c->ring_pos)
+		return;
+	c->ring_used = c->ring_pos[page / 8] - c->ring_pos[0];
+	if (c->ring_used > c->ring_used_max)
+		c->ring_used_max = c->ring_used;
+}
+
+void xpc_health(const struct xpc *c, struct xpc_health *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->ring_size = c->opts.ring_size;
+	h->ring_used = c->ring_used;
+	h->ring_used_max = c->ring_used_max;
+	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++)
+		if (c->running[i] && xpc_modules[i]->health)
+			xpc_modules[i]->health(c->state[i], h);
+}
+
+/* The ring's positions, mapped read-only (ring fill in xpc_health); NULL where refused. */
+static const volatile uint64_t *map_ring_pos(int fd)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	void *p = mmap(NULL, 2 * page, PROT_READ, MAP_SHARED, fd, 0);
+
+	return p == MAP_FAILED ? NULL : p;
 }
 
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct xpc *c = ctx;
-	const struct xp_hdr *h = data;
+	const struct xk_hdr *h = data;
 	__u32 need;
 
 	if (size < sizeof(*h) || h->size != size || h->type >= XP_EV_TYPE_MAX) {
@@ -223,8 +260,10 @@ static int handle_record(void *ctx, void *data, size_t size)
 		return 0;
 	}
 	c->records[h->type]++;
+	if (c->sample_ring)
+		sample_ring(c);
 	/* An untraced process's exec, for discovery: no module acts on it. */
-	if (h->type == XP_EV_EXEC && ((const struct xp_exec *)h)->flags & XP_EXEC_UNTRACED)
+	if (h->type == XP_EV_EXEC && ((const struct xk_exec *)h)->flags & XP_EXEC_UNTRACED)
 		return xpc_release(c, h);
 	if (h->type == XP_EV_EXEC)
 		on_process(c, h->tgid);
@@ -281,7 +320,7 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 	c->traced_fd = c->events_fd = c->drops_fd = -1;
 	if (!c->opts.verbose)
 		libbpf_set_print(libbpf_print);
-	ret = xp_preflight(c->err, sizeof(c->err));
+	ret = xpc_preflight(c->err, sizeof(c->err));
 	if (!ret)
 		ret = create_maps(c);
 	if (!ret)
@@ -291,6 +330,8 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 		if (!c->rb)
 			ret = xpc_set_error(c, -errno, "cannot open the ring buffer: %s",
 					    strerror(errno));
+		else
+			c->ring_pos = map_ring_pos(c->events_fd);
 	}
 	if (ret) {
 		snprintf(err, errlen, "%s", c->err);
@@ -304,13 +345,13 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 /* Into the kernel filter: tgid and its live descendants (the kernel adds later forks). */
 static int filter_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
 {
-	struct xp_traced v = { .depth = depth, .root_tgid = root };
+	struct xk_traced v = { .depth = depth, .root_tgid = root };
 	__u32 kids[256];
 	int n;
 
 	if (bpf_map_update_elem(c->traced_fd, &tgid, &v, BPF_ANY))
 		return xpc_set_error(c, -errno, "cannot trace pid %u: %s", tgid, strerror(errno));
-	n = xp_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
+	n = xpc_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
 	for (int i = 0; i < n; i++)
 		filter_tree(c, kids[i], root, depth + 1);
 	return 0;
@@ -323,7 +364,7 @@ static void probe_tree(struct xpc *c, __u32 tgid)
 	int n;
 
 	on_process(c, tgid);
-	n = xp_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
+	n = xpc_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
 	for (int i = 0; i < n; i++)
 		probe_tree(c, kids[i]);
 }
@@ -366,7 +407,7 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 
 	if (pid <= 0)
 		return xpc_set_error(c, -EINVAL, "invalid pid %d", (int)pid);
-	tgid = xp_proc_tgid(pid);
+	tgid = xpc_proc_tgid(pid);
 	if (tgid < 0)
 		return xpc_set_error(c, -ESRCH, "no such process: %d", (int)pid);
 	return add_tree(c, tgid);
@@ -374,19 +415,23 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 
 int xpc_poll(struct xpc *c, int timeout_ms)
 {
-	int n = ring_buffer__poll(c->rb, timeout_ms), m;
+	int n, m;
+
+	c->sample_ring = true;
+	n = ring_buffer__poll(c->rb, timeout_ms);
 
 	if (n == -EINTR)
 		n = 0;
 	if (n < 0)
 		return n;
-	/* BPF wakes us only past a fill level (xp_ring_wakeup): take the rest. */
+	/* BPF wakes us only past a fill level (xk_ring_wakeup): take the rest. */
 	m = ring_buffer__consume(c->rb);
 	return m < 0 ? m : n + m;
 }
 
 int xpc_drain(struct xpc *c)
 {
+	c->sample_ring = true;
 	return ring_buffer__consume(c->rb);
 }
 
@@ -435,6 +480,8 @@ void xpc_close(struct xpc *c)
 	if (!c)
 		return;
 	ring_buffer__free(c->rb);
+	if (c->ring_pos)
+		munmap((void *)c->ring_pos, 2 * (size_t)sysconf(_SC_PAGESIZE));
 	for (int i = (int)xpc_nmodules - 1; i >= 0; i--)
 		if (i < XPC_MAX_MODULES && c->running[i])
 			xpc_modules[i]->stop(c->state[i]);

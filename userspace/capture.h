@@ -43,7 +43,7 @@ struct xpc;
  * Called once per record, in ring order. Return 0 to go on; a negative
  * value stops the current xpc_poll()/xpc_drain(), which returns it.
  */
-typedef int (*xpc_event_fn)(void *ctx, const struct xp_hdr *rec);
+typedef int (*xpc_event_fn)(void *ctx, const struct xk_hdr *rec);
 
 struct xpc_opts {
 	size_t ring_size;	/* bytes, power of two >= page size; 0: XPC_RING_DEFAULT */
@@ -55,7 +55,7 @@ struct xpc_opts {
 	bool raw_tp;		/* raw_tp programs even where tp_btf would attach (the fallback) */
 	bool tls_per_process;	/* TLS uprobes in traced processes only, not on every mapper */
 	bool no_cuda;		/* no uprobes on libcudart/libcuda (cuda module off) */
-	int sock_hooks;		/* socket tier's hooks, enum xp_sock_hooks; 0: the cheapest here */
+	int sock_hooks;		/* socket tier's hooks, enum xpc_sock_hooks; 0: the cheapest here */
 	bool discover_execs;	/* every exec on the machine is delivered, untraced ones
 				   flagged XP_EXEC_UNTRACED (modules never see those) */
 	bool discover_net;	/* untraced processes' first sends on TCP are examined for
@@ -107,7 +107,7 @@ int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n);
  */
 int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned int n);
 
-/* The kernel's network-discovery counters (enum xp_discover_stat in bpf/sock.h). */
+/* The kernel's network-discovery counters (enum xk_discover_stat in bpf/sock.h). */
 int xpc_discover_stats(struct xpc *c, uint64_t stats[XP_DSTAT_MAX]);
 
 /*
@@ -129,11 +129,11 @@ int xpc_epoll_fd(const struct xpc *c);
  * Scheduler totals of thread tid so far (the time in its current state
  * since stats->last_ts is not yet included). -ENOENT when not tracked.
  */
-int xpc_thread_stats(struct xpc *c, pid_t tid, struct xp_sched_stats *stats);
+int xpc_thread_stats(struct xpc *c, pid_t tid, struct xk_sched_stats *stats);
 
 /* Call fn for every tracked thread; stops at and returns fn's nonzero value. */
 int xpc_thread_stats_each(struct xpc *c,
-			  int (*fn)(void *ctx, __u32 tid, const struct xp_sched_stats *s),
+			  int (*fn)(void *ctx, __u32 tid, const struct xk_sched_stats *s),
 			  void *ctx);
 
 /* Records lost in the kernel, per type, summed over CPUs. */
@@ -148,6 +148,18 @@ int xpc_counts(struct xpc *c, struct xpc_counts *counts);
 
 /* Sum of counts->drops (every type). */
 uint64_t xpc_counts_dropped(const struct xpc_counts *counts);
+
+/* The core's health now (the daemon's metrics). */
+struct xpc_health {
+	uint64_t ring_size;		/* bytes */
+	uint64_t ring_used;		/* bytes pending when the last read began */
+	uint64_t ring_used_max;		/* the most pending when a read began, since open */
+	uint64_t located_failed;	/* located TLS files the self-check distrusted */
+	uint64_t located_withheld;	/* their records never delivered (locate_check.h) */
+};
+
+/* Fill h; modules add their part (module.h: health). */
+void xpc_health(const struct xpc *c, struct xpc_health *h);
 
 /* Short name of a record type ("exec", "tls_data"); "type_N" if unknown. */
 const char *xpc_type_name(unsigned int type);

@@ -13,7 +13,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,6 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/args.h"
+#include "lib/atomic_file.h"
 #include "lib/exit_codes.h"
 #include "userspace/daemon_agents.h"
 #include "userspace/daemon_discover.h"
@@ -30,50 +31,64 @@
 #include "userspace/daemon_rules.h"
 #include "userspace/exec_decode.h"
 #include "userspace/procfs.h"
+#include "userspace/run.h"
 #include "userspace/sink.h"
 
 #define SWEEP_EVERY_S 1.0
 #define RETENTION_EVERY_S 60.0
 #define CMDLINE_MAX 1024
 
-static const char usage[] =
-	"Usage: xperf-bpf daemon [OPTION...]\n"
-	"Trace every AI agent of this machine with one set of BPF programs: a process whose\n"
-	"executable or command line matches a rule becomes traced with its descendants, from\n"
-	"its exec on (or from start, for one already running), as does one whose connection\n"
-	"names a rule's host or path, from that send on; each agent tree gets its own\n"
-	"session directory DIR/<node>/<session>/ with the files of `xperf-bpf record`.\n"
-	"\n"
-	"  -o, --output DIR        root of the sessions (default .xperf/traces)\n"
-	"      --node NAME         the node's directory under DIR (default $NODE_NAME, else\n"
-	"                          the host name)\n"
-	"      --rules FILE        rules file: lines `exe GLOB`, `cmdline GLOB`, `host NAME`\n"
-	"                          (TLS server name) or `path /PATH` (plaintext HTTP), '#'\n"
-	"                          comments; reloaded on SIGHUP (userspace/daemon_rules.h)\n"
-	"      --exe GLOB          a rule on the executable (repeatable)\n"
-	"      --cmdline GLOB      a rule on the command line (repeatable)\n"
-	"      --host NAME         a rule on the TLS server name, exact (repeatable)\n"
-	"      --path /PATH        a rule on a plaintext HTTP request's path (repeatable)\n"
-	"      --max-agents N      agents traced at once; more are refused, counted\n"
-	"                          (default 256)\n"
-	"      --retention-days D  delete sessions untouched for D days (at start, then\n"
-	"                          each minute; sessions in use are never touched)\n"
-	"      --retention-bytes N keep the node's sessions under N bytes, oldest deleted\n"
-	"                          first\n"
-	"      --metrics-listen HOST:PORT  serve the daemon's health to Prometheus at\n"
-	"                          /metrics (port 0: any, printed)\n"
-	"      --raw FILE          every traced record as JSON lines (mode 0600)\n"
-	"      --capture-payloads  keep payload text (off by default)\n"
-	"      --ring-size BYTES   ring buffer size, a power of two (default 16 MiB)\n"
-	"      --no-cuda           no uprobes on libcudart/libcuda\n"
-	"  -q, --quiet             no line per session\n"
-	"  -v, --verbose           libbpf debug output\n"
-	"\n"
+static const char doc[] =
+	"Trace every AI agent of this machine with one set of BPF programs: a process whose "
+	"executable or command line matches a rule becomes traced with its descendants, from "
+	"its exec on (or from start, for one already running), as does one whose connection "
+	"names a rule's host or path, from that send on; each agent tree gets its own "
+	"session directory DIR/<node>/<session>/ with the files of `xperf-bpf record`.\v"
 	"Exit status: 0 ok (SIGTERM/SIGINT), 1 runtime failure, 64 usage or rules error,\n"
-	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).\n";
+	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).";
 
 enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_HOST, OPT_PATH, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
-       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_HELP };
+       OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_MAX_CONNS,
+       OPT_METRICS_INTERVAL };
+
+static const struct argp_option options[] = {
+	{ "output", 'o', "DIR", 0, "root of the sessions (default .xperf/traces)", 0 },
+	{ "node", OPT_NODE, "NAME", 0,
+	  "the node's directory under DIR (default $NODE_NAME, else the host name)", 0 },
+	{ "rules", OPT_RULES, "FILE", 0,
+	  "rules file: lines `exe GLOB`, `cmdline GLOB`, `host NAME` (TLS server name) or "
+	  "`path /PATH` (plaintext HTTP), '#' comments; reloaded on SIGHUP "
+	  "(userspace/daemon_rules.h)", 0 },
+	{ "exe", OPT_EXE, "GLOB", 0, "a rule on the executable (repeatable)", 0 },
+	{ "cmdline", OPT_CMDLINE, "GLOB", 0, "a rule on the command line (repeatable)", 0 },
+	{ "host", OPT_HOST, "NAME", 0,
+	  "a rule on the server name of a TLS connection, exact (repeatable)", 0 },
+	{ "path", OPT_PATH, "/PATH", 0,
+	  "a rule on a plaintext HTTP request's path, exact (repeatable)", 0 },
+	{ "max-agents", OPT_MAX_AGENTS, "N", 0,
+	  "agents traced at once; more are refused, counted (default 256)", 0 },
+	{ "max-connections", OPT_MAX_CONNS, "N", 0,
+	  "connections an agent keeps state for, per tier (TLS, socket); beyond, the one idle "
+	  "longest is evicted, counted (default 1024)", 0 },
+	{ "retention-days", OPT_RET_DAYS, "D", 0,
+	  "delete sessions untouched for D days (at start, then each minute; sessions in use "
+	  "are never touched)", 0 },
+	{ "retention-bytes", OPT_RET_BYTES, "N", 0,
+	  "keep the node's sessions under N bytes, oldest deleted first", 0 },
+	{ "metrics-listen", OPT_METRICS, "HOST:PORT", 0,
+	  "serve the daemon's health to Prometheus at /metrics (port 0: any, printed), with "
+	  "the figures of `xperf fleet serve` over the node's sessions", 0 },
+	{ "metrics-interval", OPT_METRICS_INTERVAL, "S", 0,
+	  "rescan of those figures (default 30 s)", 0 },
+	{ "raw", OPT_RAW, "FILE", 0, "every traced record as JSON lines (mode 0600)", 0 },
+	{ "capture-payloads", OPT_PAYLOADS, NULL, 0, "keep payload text (off by default)", 0 },
+	{ "ring-size", OPT_RING, "BYTES", 0,
+	  "ring buffer size, a power of two (default 16 MiB)", 0 },
+	{ "no-cuda", OPT_NO_CUDA, NULL, 0, "no uprobes on libcudart/libcuda", 0 },
+	{ "quiet", 'q', NULL, 0, "no line per session", 0 },
+	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
+	{ 0 },
+};
 
 struct daemon {
 	struct xpc_opts opts;
@@ -85,7 +100,7 @@ struct daemon {
 	struct xpd_rules rules;		/* flag rules + the file's */
 	struct xpd_agents *agents;
 	struct xpd_retention retention;
-	const char *metrics_listen;
+	struct xpd_metrics_opts mo;
 	struct xpd_metrics *metrics;
 	uint64_t sessions_deleted;	/* by retention */
 	char node_dir[PATH_MAX];
@@ -118,134 +133,92 @@ static void signals(void)
 	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up is not our end */
 }
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "xperf-bpf daemon: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, " (xperf-bpf daemon --help)\n");
-	return XP_EXIT_USAGE;
-}
-
-static int parse_count(const char *s, unsigned long min, unsigned long max, unsigned long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return errno || end == s || *end || *s == '-' || *out < min || *out > max ? -1 : 0;
-}
-
 /* The rule kind of --exe, --cmdline, --host, --path (in OPT_ order). */
 static const char *const rule_kinds[] = { "exe", "cmdline", "host", "path" };
 
-static int parse_option(struct daemon *d, int key, const char *arg)
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	unsigned long v;
+	struct daemon *d = state->input;
 
 	switch (key) {
 	case 'o':
 		d->out_dir = arg;
-		return 0;
+		break;
 	case OPT_NODE:
 		if (!*arg || strchr(arg, '/') || !strcmp(arg, ".") || !strcmp(arg, ".."))
-			return usage_error("invalid node name: %s", arg);
+			xp_args_invalid(state, "a directory name");
 		d->node = arg;
-		return 0;
+		break;
 	case OPT_RULES:
 		d->rules_path = arg;
-		return 0;
+		break;
 	case OPT_EXE:
 	case OPT_CMDLINE:
+		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
+			xp_args_invalid(state, "a glob under 256 bytes, 256 rules at most");
+		break;
 	case OPT_HOST:
 	case OPT_PATH:
 		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
-			return usage_error("invalid rule pattern: %s", arg);
-		return 0;
+			xp_args_invalid(state, key == OPT_HOST ?
+				"a host name of at most 63 bytes, no wildcard" :
+				"a path of at most 63 bytes from '/', no space, '?' or wildcard");
+		break;
 	case OPT_MAX_AGENTS:
-		if (parse_count(arg, 1, 100000, &v))
-			return usage_error("invalid --max-agents (1..100000): %s", arg);
-		d->ao.max_agents = v;
-		return 0;
+		d->ao.max_agents = xp_args_integer(state, arg, 1, 100000, "1..100000");
+		break;
 	case OPT_RAW:
 		d->ao.raw_path = arg;
-		return 0;
+		break;
 	case OPT_METRICS:
-		d->metrics_listen = arg;
-		return 0;
+		d->mo.listen = arg;
+		break;
+	case OPT_METRICS_INTERVAL:
+		d->mo.interval_s = xp_args_integer(state, arg, 1, 86400, "1..86400 s");
+		break;
+	case OPT_MAX_CONNS:
+		d->ao.max_connections = xp_args_integer(state, arg, 1, 1000000, "1..1000000");
+		break;
 	case OPT_RET_DAYS:
-		if (parse_count(arg, 1, 36500, &v))
-			return usage_error("invalid --retention-days (1..36500): %s", arg);
-		d->retention.max_age_s = v * 86400.0;
-		return 0;
+		d->retention.max_age_s = 86400.0 * xp_args_integer(state, arg, 1, 36500, "1..36500");
+		break;
 	case OPT_RET_BYTES:
-		if (parse_count(arg, 1, ULONG_MAX - 1, &v))
-			return usage_error("invalid --retention-bytes: %s", arg);
-		d->retention.max_bytes = v;
-		return 0;
+		d->retention.max_bytes = xp_args_integer(state, arg, 1, LLONG_MAX, "a byte count");
+		break;
 	case OPT_PAYLOADS:
 		d->opts.capture_payloads = d->ao.capture_payloads = true;
-		return 0;
+		break;
 	case OPT_RING:
-		if (parse_count(arg, 4096, 1ul << 30, &v) || (v & (v - 1)))
-			return usage_error("invalid ring size (a power of two, 4096..1G): %s", arg);
-		d->opts.ring_size = v;
-		return 0;
+		d->opts.ring_size = xpb_ring_size_arg(state, arg);
+		break;
 	case OPT_NO_CUDA:
 		d->opts.no_cuda = true;
-		return 0;
+		break;
 	case 'q':
 		d->ao.quiet = true;
-		return 0;
+		break;
 	case 'v':
 		d->opts.verbose++;
-		return 0;
-	case OPT_HELP:
-		fputs(usage, stdout);
-		exit(XP_EXIT_OK);
+		break;
+	case ARGP_KEY_END:
+		if (!d->rules_path && !d->flag_rules.n)
+			xp_args_fail(state, "no rules: give --rules FILE, --exe GLOB, --cmdline GLOB, "
+					    "--host NAME or --path /PATH");
+		break;
 	default:
-		return usage_error("%s", "invalid option");
+		return ARGP_ERR_UNKNOWN;
 	}
+	return 0;
 }
 
 static int parse_args(struct daemon *d, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "node", required_argument, NULL, OPT_NODE },
-		{ "rules", required_argument, NULL, OPT_RULES },
-		{ "exe", required_argument, NULL, OPT_EXE },
-		{ "cmdline", required_argument, NULL, OPT_CMDLINE },
-		{ "host", required_argument, NULL, OPT_HOST },
-		{ "path", required_argument, NULL, OPT_PATH },
-		{ "max-agents", required_argument, NULL, OPT_MAX_AGENTS },
-		{ "raw", required_argument, NULL, OPT_RAW },
-		{ "retention-days", required_argument, NULL, OPT_RET_DAYS },
-		{ "metrics-listen", required_argument, NULL, OPT_METRICS },
-		{ "retention-bytes", required_argument, NULL, OPT_RET_BYTES },
-		{ "capture-payloads", no_argument, NULL, OPT_PAYLOADS },
-		{ "ring-size", required_argument, NULL, OPT_RING },
-		{ "no-cuda", no_argument, NULL, OPT_NO_CUDA },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, OPT_HELP },
-		{},
-	};
-	int key, err;
+	/* -o too: the image's entrypoint gives one, a pod's args may give another */
+	static const int repeatable[] = { OPT_EXE, OPT_CMDLINE, OPT_HOST, OPT_PATH, 'v', 'o', 0 };
+	static const struct xp_args args = { "xperf-bpf daemon", options, parse_arg, NULL, doc, 0,
+					     repeatable };
 
-	opterr = 0;
-	while ((key = getopt_long(argc, argv, "o:qvh", longopts, NULL)) != -1) {
-		if (key == '?')
-			return usage_error("invalid option or missing value: %s", argv[optind - 1]);
-		err = parse_option(d, key == 'h' ? OPT_HELP : key, optarg);
-		if (err)
-			return err;
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument: %s", argv[optind]);
-	if (!d->rules_path && !d->flag_rules.n)
-		return usage_error("%s", "no rules: give --rules FILE, --exe GLOB, --cmdline GLOB, "
-					 "--host NAME or --path /PATH");
-	return 0;
+	return xp_args_parse(&args, argc, argv, d);
 }
 
 /*
@@ -285,13 +258,13 @@ static int load_rules(struct daemon *d)
 }
 
 /* Whether an exec (record of an untraced process) matches; its argv in ev. */
-static bool exec_matches(const struct daemon *d, const struct xp_exec *e)
+static bool exec_matches(const struct daemon *d, const struct xk_exec *e)
 {
-	return xp_exec_check(e, e->hdr.size) == 0 &&
+	return xpc_exec_check(e, e->hdr.size) == 0 &&
 	       xpd_rules_match(&d->rules, e->data, e->data + e->filename_len, e->args_len);
 }
 
-static void add_agent(struct daemon *d, pid_t tgid, const struct xp_hdr *first)
+static void add_agent(struct daemon *d, pid_t tgid, const struct xk_hdr *first)
 {
 	int err = xpd_agents_add(d->agents, tgid, first);
 
@@ -304,10 +277,10 @@ static void add_agent(struct daemon *d, pid_t tgid, const struct xp_hdr *first)
 		fprintf(stderr, "xperf-bpf daemon: pid %d: %s\n", (int)tgid, strerror(-err));
 }
 
-static int on_event(void *ctx, const struct xp_hdr *rec)
+static int on_event(void *ctx, const struct xk_hdr *rec)
 {
 	struct daemon *d = ctx;
-	const struct xp_exec *e = (const void *)rec;
+	const struct xk_exec *e = (const void *)rec;
 
 	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
 		d->execs_seen++;
@@ -393,7 +366,7 @@ static void scan_running(struct daemon *d)
 	while ((de = readdir(dir))) {
 		int pid = atoi(de->d_name);
 
-		if (pid <= 0 || pid == self || xp_proc_tgid(pid) != pid)
+		if (pid <= 0 || pid == self || xpc_proc_tgid(pid) != pid)
 			continue;
 		if (proc_matches(d, pid) && !ancestor_matches(d, pid))
 			add_agent(d, pid, NULL);
@@ -409,54 +382,22 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void metric(FILE *f, const char *name, const char *type, const char *help, uint64_t v)
-{
-	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s %s\nxperf_daemon_%s %llu\n",
-		name, help, name, type, name, (unsigned long long)v);
-}
-
-/* Per record type, the types seen so far only. */
-static void per_type(FILE *f, const char *name, const char *help, const uint64_t *v)
-{
-	fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s counter\n", name, help,
-		name);
-	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
-		if (v[t])
-			fprintf(f, "xperf_daemon_%s{type=\"%s\"} %llu\n", name, xpc_type_name(t),
-				(unsigned long long)v[t]);
-}
-
-/* The daemon's health as Prometheus text: every counter only goes up. */
+/* The daemon's health, rendered for /metrics: every counter only goes up. */
 static void publish(struct daemon *d, struct xpc *c)
 {
-	const struct xpd_counters *n = xpd_agents_counters(d->agents);
-	struct xpc_counts k;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
+	struct xpd_health h = {
+		.agents = xpd_agents_counters(d->agents),
+		.sessions_deleted = d->sessions_deleted,
+		.execs_seen = d->execs_seen,
+		.max_agents = d->ao.max_agents,
+		.max_connections = d->ao.max_connections,
+		.rules = d->rules.n,
+	};
 
-	if (!d->metrics || xpc_counts(c, &k) || !(f = open_memstream(&text, &len)))
+	if (!d->metrics || xpc_counts(c, &h.counts))
 		return;
-	metric(f, "agents_traced_total", "counter", "Agents (process trees) traced.",
-	       n->agents_traced);
-	metric(f, "agents_active", "gauge", "Agents traced now.", n->agents_active);
-	metric(f, "agents_refused_total", "counter", "Agents refused: --max-agents reached.",
-	       n->agents_refused);
-	metric(f, "agents_missed_total", "counter", "Agents gone before they could be traced.",
-	       n->agents_missed);
-	metric(f, "sessions_ended_total", "counter", "Sessions written and closed.",
-	       n->sessions_ended);
-	metric(f, "sessions_deleted_total", "counter", "Sessions deleted by retention.",
-	       d->sessions_deleted);
-	metric(f, "execs_seen_total", "counter", "Exec events of untraced processes matched.",
-	       d->execs_seen);
-	per_type(f, "records_total", "Records read from the ring.", k.records);
-	per_type(f, "records_lost_total", "Records lost in the kernel (ring full).", k.drops);
-	metric(f, "records_malformed_total", "counter", "Records of a wrong size.", k.malformed);
-	xpd_discover_metrics(c, f);
-	fclose(f);
-	xpd_metrics_publish(d->metrics, text, len);
-	free(text);
+	xpc_health(c, &h.core);
+	xpd_metrics_health(d->metrics, &h);
 }
 
 static void retention(struct daemon *d)
@@ -542,6 +483,7 @@ int xpb_daemon_main(int argc, char **argv)
 	if (!d)
 		return XP_EXIT_FAIL;
 	d->ao.max_agents = 256;
+	d->ao.max_connections = 1024;
 	code = parse_args(d, argc, argv);
 	if (!code && load_rules(d))
 		code = XP_EXIT_USAGE;
@@ -573,7 +515,15 @@ int xpb_daemon_main(int argc, char **argv)
 		code = XP_EXIT_FAIL;
 		goto out;
 	}
-	if (d->metrics_listen && !(d->metrics = xpd_metrics_start(d->metrics_listen))) {
+	d->mo.node_dir = d->node_dir;
+	d->mo.quiet = d->ao.quiet;
+	/* The fleet figures scan it (and keep their ledger there) before the first session. */
+	if (d->mo.listen && (code = xp_mkdir_p(d->node_dir))) {
+		fprintf(stderr, "xperf-bpf daemon: %s: %s\n", d->node_dir, strerror(-code));
+		code = XP_EXIT_FAIL;
+		goto out;
+	}
+	if (d->mo.listen && !(d->metrics = xpd_metrics_start(&d->mo))) {
 		code = XP_EXIT_USAGE;
 		goto out;
 	}

@@ -22,14 +22,20 @@
 #include "userspace/run.h"
 
 #define BUCKETS 4096
+
+/* capture.json's bounds (sink.h) are indexed by tier as the table is. */
+_Static_assert(XPD_CONN_TLS == 0 && XPD_CONN_SOCKET == 1 && XPD_CONN_TIERS == 2, "tiers");
 #define TREE_MAX 1024	/* live children read at attach time, per level */
 
 extern const struct xpb_sink xpb_sink_raw;
 
 struct agent {
 	struct xpb_run run;		/* first: the sinks get &run, owns() gets it back */
+	struct xpb_unwritten unwritten;
 	struct xpd_agents *owner;
 	struct xpb_sinks *sinks;
+	struct xpd_conns *conns;	/* its connections, capped */
+	struct xpb_bounds bounds;	/* what capture.json says of the cap */
 	char session_id[XPB_SESSION_ID_MAX];
 	unsigned int live;		/* processes of the tree alive */
 	int lock;
@@ -52,6 +58,7 @@ struct xpd_agents {
 	struct agent *agents;
 	struct member *bucket[BUCKETS];
 	struct xpd_counters n;
+	uint64_t evicted_ended[XPD_CONN_TIERS];	/* by sessions that ended */
 };
 
 static struct member **slot(struct xpd_agents *a, __u32 tgid)
@@ -104,7 +111,7 @@ static void join_tree(struct xpd_agents *a, struct agent *ag, __u32 tgid)
 	int n;
 
 	join(a, ag, tgid);
-	n = xp_proc_children(tgid, kids, TREE_MAX);
+	n = xpc_proc_children(tgid, kids, TREE_MAX);
 	for (int i = 0; i < n; i++)
 		join_tree(a, ag, kids[i]);
 }
@@ -120,7 +127,7 @@ static uint64_t drops_now(struct xpd_agents *a)
  * DIR/<node>/<session>, locked: a session id already used (a restart
  * within the same second) gets a suffix, so nothing written is touched.
  */
-static int claim_dir(struct agent *ag, pid_t root, const struct xp_hdr *first)
+static int claim_dir(struct agent *ag, pid_t root, const struct xk_hdr *first)
 {
 	char base[XPB_SESSION_ID_MAX], path[PATH_MAX], comm[XP_COMM_LEN + 1] = "";
 	char *const name[] = { comm, NULL };
@@ -129,7 +136,7 @@ static int claim_dir(struct agent *ag, pid_t root, const struct xp_hdr *first)
 
 	/* Named after its exec's comm: a short-lived agent may be gone from /proc. */
 	if (first && first->type == XP_EV_EXEC)
-		memcpy(comm, ((const struct xp_exec *)first)->comm, XP_COMM_LEN);
+		memcpy(comm, ((const struct xk_exec *)first)->comm, XP_COMM_LEN);
 	xpb_session_id(root, comm[0] ? name : NULL, base);
 	snprintf(ag->session_id, sizeof(ag->session_id), "%s", base);
 	for (int k = 2; k < 1000; k++) {
@@ -144,7 +151,7 @@ static int claim_dir(struct agent *ag, pid_t root, const struct xp_hdr *first)
 	return -EEXIST;
 }
 
-static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp_hdr *first)
+static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xk_hdr *first)
 {
 	struct agent *ag = calloc(1, sizeof(*ag));
 
@@ -158,11 +165,16 @@ static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp
 	ag->run.quiet = true;
 	ag->run.owns = owns;
 	ag->run.session_id = ag->session_id;
-	if (claim_dir(ag, root, first) || !(ag->sinks = xpb_sinks_new()) ||
+	ag->run.unwritten = &ag->unwritten;
+	ag->run.bounds = &ag->bounds;
+	ag->bounds.max_connections = a->o.max_connections;
+	if (!(ag->conns = xpd_conns_new(a->o.max_connections)) || claim_dir(ag, root, first) ||
+	    !(ag->sinks = xpb_sinks_new()) ||
 	    xpb_sinks_begin(ag->sinks, &ag->run)) {
 		xpb_sinks_free(ag->sinks);
 		if (ag->lock >= 0)
 			close(ag->lock);
+		xpd_conns_free(ag->conns);
 		free(ag);
 		return NULL;
 	}
@@ -170,25 +182,33 @@ static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp
 	return ag;
 }
 
-static int deliver(struct xpd_agents *a, struct agent *ag, const struct xp_hdr *rec)
+/* A close record of the connection table (an eviction, an exit): the session's only. */
+static int deliver_close(void *ctx, const struct xk_hdr *rec)
 {
+	return xpb_sinks_event(((struct agent *)ctx)->sinks, rec);
+}
+
+static int deliver(struct xpd_agents *a, struct agent *ag, const struct xk_hdr *rec)
+{
+	int err = xpd_conns_record(ag->conns, rec, deliver_close, ag);
+
 	if (a->raw)
 		xpb_sink_raw.on_event(a->raw, rec);
 	ag->records[rec->type]++;
 	a->n.records_routed++;
-	return xpb_sinks_event(ag->sinks, rec);
+	return xpb_sinks_event(ag->sinks, rec) ?: err;
 }
 
 /* Traced by the kernel already: at its exec (discover_comm) or at a send naming a host or path. */
-static bool in_kernel(const struct xp_hdr *first)
+static bool in_kernel(const struct xk_hdr *first)
 {
 	if (first && first->type == XP_EV_SOCK_DISCOVER)
 		return true;
 	return first && first->type == XP_EV_EXEC &&
-	       ((const struct xp_exec *)first)->flags & XP_EXEC_DISCOVERED;
+	       ((const struct xk_exec *)first)->flags & XP_EXEC_DISCOVERED;
 }
 
-int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xp_hdr *first)
+int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xk_hdr *first)
 {
 	struct agent *ag;
 	int err;
@@ -229,8 +249,16 @@ int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xp_hdr *first)
 static int session_end(struct xpd_agents *a, struct agent *ag)
 {
 	struct xpc_counts k = { 0 };
+	struct xpd_conn_counts cc;
 	uint64_t drops = drops_now(a);
 	int err;
+
+	xpd_conns_counts(ag->conns, &cc);
+	for (int t = 0; t < XPD_CONN_TIERS; t++) {
+		ag->bounds.peak[t] = cc.peak[t];
+		ag->bounds.evicted[t] = cc.evicted[t];
+		a->evicted_ended[t] += cc.evicted[t];
+	}
 
 	memcpy(k.records, ag->records, sizeof(k.records));
 	/* A lost record is anyone's: the session says what was lost while it ran. */
@@ -242,6 +270,7 @@ static int session_end(struct xpd_agents *a, struct agent *ag)
 	a->n.agents_active--;
 	if (!a->o.quiet)
 		fprintf(stderr, "xperf-bpf daemon: session %s ended\n", ag->session_id);
+	xpd_conns_free(ag->conns);
 	free(ag);
 	return err;
 }
@@ -275,7 +304,7 @@ static int leave(struct xpd_agents *a, __u32 tgid)
 	return session_end(a, ag);
 }
 
-int xpd_agents_route(struct xpd_agents *a, const struct xp_hdr *rec)
+int xpd_agents_route(struct xpd_agents *a, const struct xk_hdr *rec)
 {
 	struct agent *ag = agent_of(a, rec->tgid);
 	int err;
@@ -287,8 +316,8 @@ int xpd_agents_route(struct xpd_agents *a, const struct xp_hdr *rec)
 		a->n.records_unowned++;
 		return 0;
 	}
-	if (rec->type == XP_EV_FORK && !(((const struct xp_fork *)rec)->flags & XP_FORK_THREAD))
-		join(a, ag, ((const struct xp_fork *)rec)->child_tgid);
+	if (rec->type == XP_EV_FORK && !(((const struct xk_fork *)rec)->flags & XP_FORK_THREAD))
+		join(a, ag, ((const struct xk_fork *)rec)->child_tgid);
 	err = deliver(a, ag, rec);
 	if (rec->type == XP_EV_EXIT)
 		err = leave(a, rec->tgid) ?: err;
@@ -308,8 +337,19 @@ void xpd_agents_sweep(struct xpd_agents *a)
 	}
 }
 
-const struct xpd_counters *xpd_agents_counters(const struct xpd_agents *a)
+const struct xpd_counters *xpd_agents_counters(struct xpd_agents *a)
 {
+	struct xpd_conn_counts cc;
+
+	a->n.connections_open = 0;
+	memcpy(a->n.connections_evicted, a->evicted_ended, sizeof(a->evicted_ended));
+	for (const struct agent *ag = a->agents; ag; ag = ag->next) {
+		xpd_conns_counts(ag->conns, &cc);
+		for (int t = 0; t < XPD_CONN_TIERS; t++) {
+			a->n.connections_open += cc.open[t];
+			a->n.connections_evicted[t] += cc.evicted[t];
+		}
+	}
 	return &a->n;
 }
 

@@ -13,6 +13,7 @@
 #include <sys/types.h>
 
 #include "userspace/capture.h"
+#include "userspace/daemon_conns.h"
 
 struct xpd_agents;
 
@@ -20,6 +21,7 @@ struct xpd_agents_opts {
 	const char *node_dir;		/* DIR/<node> */
 	const char *raw_path;		/* --raw FILE: every routed record, NULL: none */
 	unsigned int max_agents;	/* more are refused (counted) */
+	unsigned int max_connections;	/* per agent: the idlest evicted beyond (counted) */
 	bool capture_payloads;
 	bool quiet;
 };
@@ -33,6 +35,8 @@ struct xpd_counters {
 	uint64_t sessions_ended;
 	uint64_t records_routed;	/* delivered to an agent's sinks */
 	uint64_t records_unowned;	/* traced records of no known agent */
+	uint64_t connections_open;	/* held now, all agents (a gauge) */
+	uint64_t connections_evicted[XPD_CONN_TIERS];
 };
 
 /* NULL on ENOMEM or when the raw dump cannot be opened (message printed). */
@@ -43,19 +47,19 @@ struct xpd_agents *xpd_agents_new(struct xpc *c, const struct xpd_agents_opts *o
  * in an agent's tree), -EUSERS (cap reached), -ESRCH (gone), other -errno.
  * first: its exec record, delivered to the new session (may be NULL).
  */
-int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xp_hdr *first);
+int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xk_hdr *first);
 
 /* Whether tgid belongs to a traced agent's tree. */
 bool xpd_agents_has(const struct xpd_agents *a, pid_t tgid);
 
 /* A traced record: to its agent's session; fork and exit update the trees. */
-int xpd_agents_route(struct xpd_agents *a, const struct xp_hdr *rec);
+int xpd_agents_route(struct xpd_agents *a, const struct xk_hdr *rec);
 
 /* End the sessions of trees whose processes are all gone (lost exit records). */
 void xpd_agents_sweep(struct xpd_agents *a);
 
-/* The counters so far. */
-const struct xpd_counters *xpd_agents_counters(const struct xpd_agents *a);
+/* The counters so far (the connection figures summed over the open sessions now). */
+const struct xpd_counters *xpd_agents_counters(struct xpd_agents *a);
 
 /* Drain is the caller's: end every open session (open turns: complete: false), free. */
 int xpd_agents_free(struct xpd_agents *a);

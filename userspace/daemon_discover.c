@@ -3,22 +3,7 @@
 #include "userspace/daemon_discover.h"
 
 #include <errno.h>
-
-/* The counters, with their metric names: a table, one row per enum xp_discover_stat. */
-static const struct {
-	const char *name, *help;
-} stats[XP_DSTAT_MAX] = {
-	[XP_DSTAT_CONNS] = { "net_connections_examined_total",
-			     "First sends of untraced processes' TCP connections examined." },
-	[XP_DSTAT_HELLOS] = { "net_client_hellos_total", "Of those, TLS ClientHellos." },
-	[XP_DSTAT_NO_SNI] = { "net_client_hellos_unnamed_total",
-			      "ClientHellos whose server name was absent, cut or too long." },
-	[XP_DSTAT_REQUESTS] = { "net_http_requests_total", "Of those, plaintext HTTP requests." },
-	[XP_DSTAT_MATCHED] = { "net_discovered_total",
-			       "Processes traced for naming a rule's host or path." },
-	[XP_DSTAT_UNREAD] = { "net_sends_unread_total",
-			      "First sends whose bytes could not be read (not examined)." },
-};
+#include <stdio.h>
 
 int xpd_discover_push(struct xpc *c, const struct xpd_rules *r)
 {
@@ -35,18 +20,6 @@ int xpd_discover_push(struct xpc *c, const struct xpd_rules *r)
 		}
 	}
 	return 0;
-}
-
-void xpd_discover_metrics(struct xpc *c, FILE *f)
-{
-	uint64_t v[XP_DSTAT_MAX];
-
-	if (xpc_discover_stats(c, v))
-		return;
-	for (int i = 0; i < XP_DSTAT_MAX; i++)
-		fprintf(f, "# HELP xperf_daemon_%s %s\n# TYPE xperf_daemon_%s counter\n"
-			   "xperf_daemon_%s %llu\n", stats[i].name, stats[i].help, stats[i].name,
-			stats[i].name, (unsigned long long)v[i]);
 }
 
 void xpd_discover_report(struct xpc *c)

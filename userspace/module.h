@@ -44,7 +44,7 @@ struct xpc_module {
 	 * Any record, before the user's callback sees it: act on it (e.g.
 	 * probe a library a traced process just mapped). May be NULL.
 	 */
-	int (*on_record)(struct xpc *c, void *state, const struct xp_hdr *rec);
+	int (*on_record)(struct xpc *c, void *state, const struct xk_hdr *rec);
 	/*
 	 * Whether the record, after every on_record, reaches the user:
 	 * XPC_DELIVER, XPC_WITHHOLD (never), or XPC_HOLD (the module kept a
@@ -52,7 +52,9 @@ struct xpc_module {
 	 * NULL (deliver). The TLS module holds plaintext of located functions
 	 * until it is self-checked (locate_check.h).
 	 */
-	int (*gate)(struct xpc *c, void *state, const struct xp_hdr *rec);
+	int (*gate)(struct xpc *c, void *state, const struct xk_hdr *rec);
+	/* Add the module's live counters to h (the daemon's metrics; cheap). May be NULL. */
+	void (*health)(const void *state, struct xpc_health *h);
 	/* Add the module's end-of-run counters to obj (capture.json). May be NULL. */
 	void (*stats_json)(void *state, struct cJSON *obj);
 	/*
@@ -60,12 +62,12 @@ struct xpc_module {
 	 * object (the header fields are already there). 0 if handled, -ENOENT
 	 * if not its type. May be NULL. The fast path of --raw: no tree.
 	 */
-	int (*write_json)(const struct xp_hdr *rec, struct xp_jout *out);
+	int (*write_json)(const struct xk_hdr *rec, struct xp_jout *out);
 	/*
 	 * The same as fields of a cJSON object, for the types write_json does
 	 * not handle (each type has one of the two). May be NULL.
 	 */
-	int (*to_json)(const struct xp_hdr *rec, struct cJSON *obj);
+	int (*to_json)(const struct xk_hdr *rec, struct cJSON *obj);
 	/* Minimum size of a record of `type` if the module owns it, else 0. */
 	__u32 (*min_size)(__u32 type);
 	/* Detach and free; state may be NULL. */
@@ -75,7 +77,7 @@ struct xpc_module {
 enum { XPC_DELIVER = 0, XPC_WITHHOLD = 1, XPC_HOLD = 2 };
 
 /* Deliver a record a gate held (a copy is fine) to the user's callback now. */
-int xpc_release(struct xpc *c, const struct xp_hdr *rec);
+int xpc_release(struct xpc *c, const struct xk_hdr *rec);
 
 /* The modules, in start order (modules.c). */
 extern const struct xpc_module *const xpc_modules[];

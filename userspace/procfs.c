@@ -14,7 +14,7 @@
 
 #include "userspace/procfs.h"
 
-int xp_parse_status_tgid(const char *buf, size_t len)
+int xpc_parse_status_tgid(const char *buf, size_t len)
 {
 	static const char key[] = "\nTgid:";
 	size_t k = sizeof(key) - 1;
@@ -38,7 +38,7 @@ int xp_parse_status_tgid(const char *buf, size_t len)
 	return -1;
 }
 
-int xp_parse_pid_list(const char *buf, size_t len, __u32 *out, int max)
+int xpc_parse_pid_list(const char *buf, size_t len, __u32 *out, int max)
 {
 	int n = 0;
 	size_t i = 0;
@@ -64,7 +64,7 @@ int xp_parse_pid_list(const char *buf, size_t len, __u32 *out, int max)
 	return n;
 }
 
-int xp_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_ID_LEN])
+int xpc_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_ID_LEN])
 {
 	size_t run = 0;
 
@@ -98,17 +98,17 @@ static ssize_t slurp(const char *path, char *buf, size_t size)
 	return total;
 }
 
-int xp_proc_tgid(int pid)
+int xpc_proc_tgid(int pid)
 {
 	char path[64], buf[4096];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	n = slurp(path, buf, sizeof(buf));
-	return n < 0 ? -1 : xp_parse_status_tgid(buf, n);
+	return n < 0 ? -1 : xpc_parse_status_tgid(buf, n);
 }
 
-int xp_proc_children(__u32 tgid, __u32 *out, int max)
+int xpc_proc_children(__u32 tgid, __u32 *out, int max)
 {
 	char path[96], buf[4096];
 	struct dirent *de;
@@ -127,7 +127,7 @@ int xp_proc_children(__u32 tgid, __u32 *out, int max)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%u/task/%.16s/children", tgid, de->d_name);
 		len = slurp(path, buf, sizeof(buf));
-		got = len < 0 ? 0 : xp_parse_pid_list(buf, len, out + n, max - n);
+		got = len < 0 ? 0 : xpc_parse_pid_list(buf, len, out + n, max - n);
 		if (got > 0)
 			n += got;
 	}

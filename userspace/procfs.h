@@ -12,13 +12,13 @@
 #define XP_CONTAINER_ID_LEN 65	/* 64 hex digits + NUL */
 
 /* Tgid: of /proc/PID/status text; -1 when absent or malformed. */
-int xp_parse_status_tgid(const char *buf, size_t len);
+int xpc_parse_status_tgid(const char *buf, size_t len);
 
 /*
  * Whitespace-separated decimal pids (/proc/PID/task/TID/children) into out
  * (at most max). Returns the count, or -1 on a malformed token.
  */
-int xp_parse_pid_list(const char *buf, size_t len, __u32 *out, int max);
+int xpc_parse_pid_list(const char *buf, size_t len, __u32 *out, int max);
 
 /*
  * The container id in a cgroup path or leaf name: the first run of exactly
@@ -26,12 +26,12 @@ int xp_parse_pid_list(const char *buf, size_t len, __u32 *out, int max);
  * "crio-<id>", "libpod-<id>.scope", "/docker/<id>"). 1 and the id in out
  * (XP_CONTAINER_ID_LEN bytes) when found, 0 when not.
  */
-int xp_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_ID_LEN]);
+int xpc_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_ID_LEN]);
 
 /* Process (tgid) of thread or process pid; -1 if it does not exist. */
-int xp_proc_tgid(int pid);
+int xpc_proc_tgid(int pid);
 
 /* Children of every thread of process tgid, at most max; -1 on error. */
-int xp_proc_children(__u32 tgid, __u32 *out, int max);
+int xpc_proc_children(__u32 tgid, __u32 *out, int max);
 
 #endif /* XPERF_USERSPACE_PROCFS_H */

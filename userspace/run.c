@@ -34,6 +34,16 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
+size_t xpb_ring_size_arg(const struct argp_state *state, const char *arg)
+{
+	static const char why[] = "a power of two, 4096..1G";
+	size_t v = xp_args_integer(state, arg, 4096, 1 << 30, why);
+
+	if (v & (v - 1))
+		xp_args_invalid(state, why);
+	return v;
+}
+
 void xpb_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -72,7 +82,7 @@ int xpb_sinks_begin(struct xpb_sinks *s, const struct xpb_run *run)
 	return 0;
 }
 
-int xpb_sinks_event(void *ctx, const struct xp_hdr *rec)
+int xpb_sinks_event(void *ctx, const struct xk_hdr *rec)
 {
 	struct xpb_sinks *s = ctx;
 

@@ -7,10 +7,10 @@
 #ifndef XPERF_USERSPACE_RUN_H
 #define XPERF_USERSPACE_RUN_H
 
+#include "lib/args.h"
 #include "lib/exit_codes.h" /* XP_EXIT_*: xperf-bpf returns them */
 #include "userspace/capture.h"
 #include "userspace/sink.h"
-
 
 struct xpb_sinks;
 
@@ -25,7 +25,7 @@ int xpb_sinks_begin(struct xpb_sinks *s, const struct xpb_run *run);
 void xpb_sinks_free(struct xpb_sinks *s);
 
 /* The xpc_opts.on_event callback that feeds every sink (ctx: the sinks). */
-int xpb_sinks_event(void *ctx, const struct xp_hdr *rec);
+int xpb_sinks_event(void *ctx, const struct xk_hdr *rec);
 
 /* The run ended: every begun sink writes its outputs; frees s. 0 or -EIO. */
 int xpb_sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *counts);
@@ -37,6 +37,9 @@ int xpb_sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *c
  */
 int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
 	    double duration_s);
+
+/* --ring-size's value (a power of two, 4096..1G), for record, attach and daemon. */
+size_t xpb_ring_size_arg(const struct argp_state *state, const char *arg);
 
 /* Install SIGINT/SIGTERM handlers that make xpb_run() stop cleanly. */
 void xpb_signals(void);

@@ -8,6 +8,7 @@
 #define XPERF_USERSPACE_SINK_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include <stddef.h>
@@ -35,6 +36,18 @@ const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len);
  */
 const char *xpb_session_id(pid_t root, char *const *command, char *buf);
 
+/* The daemon's caps on one session's state (userspace/daemon_conns.h), for capture.json. */
+struct xpb_bounds {
+	unsigned int max_connections;	/* per agent and tier (--max-connections) */
+	uint64_t peak[2];		/* most held at once: TLS, socket tier */
+	uint64_t evicted[2];		/* idle ones closed to make room */
+};
+
+/* What the run's sinks could not write, for capture.json's data_quality (stats ends last). */
+struct xpb_unwritten {
+	uint64_t turns; /* turn files (a full disk): the session went on without them */
+};
+
 /* What the run is; valid from begin() to end(). */
 struct xpb_run {
 	const char *out_dir;	/* -o DIR, NULL when not given */
@@ -46,8 +59,10 @@ struct xpb_run {
 	bool capture_payloads;	/* --capture-payloads */
 	bool quiet;		/* --quiet: no summary on stdout */
 	bool exited;		/* the daemon saw the whole tree exit (its exit records) */
+	struct xpb_unwritten *unwritten; /* sinks count here what they could not write, or NULL */
 	/* Whether process tgid is the run's (the daemon's runs share one core); NULL: all are. */
 	bool (*owns)(const struct xpb_run *run, __u32 tgid);
+	const struct xpb_bounds *bounds;	/* the daemon's sessions; NULL: no caps */
 };
 
 struct xpb_sink {
@@ -59,7 +74,7 @@ struct xpb_sink {
 	 */
 	int (*begin)(const struct xpb_run *run, void **state);
 	/* Each record, in ring order. Negative: stop the run with an error. */
-	int (*on_event)(void *state, const struct xp_hdr *rec);
+	int (*on_event)(void *state, const struct xk_hdr *rec);
 	/*
 	 * The run ended (target exit, --duration, signal) and the ring was
 	 * drained: write outputs. c is still open (thread stats, counts).

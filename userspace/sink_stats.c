@@ -39,7 +39,7 @@ static int stats_begin(const struct xpb_run *run, void **state)
 	return 0;
 }
 
-static void add_thread(cJSON *arr, __u32 tid, const struct xp_sched_stats *st, bool exited)
+static void add_thread(cJSON *arr, __u32 tid, const struct xk_sched_stats *st, bool exited)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -53,17 +53,17 @@ static void add_thread(cJSON *arr, __u32 tid, const struct xp_sched_stats *st, b
 	cJSON_AddItemToArray(arr, o);
 }
 
-static int stats_event(void *state, const struct xp_hdr *rec)
+static int stats_event(void *state, const struct xk_hdr *rec)
 {
 	struct stats *s = state;
 
 	if (rec->type == XP_EV_THREAD_EXIT)
-		add_thread(s->threads, rec->tid, &((const struct xp_thread_exit *)rec)->stats,
+		add_thread(s->threads, rec->tid, &((const struct xk_thread_exit *)rec)->stats,
 			   true);
 	return 0;
 }
 
-static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
+static int live_thread(void *ctx, __u32 tid, const struct xk_sched_stats *st)
 {
 	struct stats *s = ctx;
 
@@ -72,9 +72,31 @@ static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
 	return 0;
 }
 
+/* "bounds": the daemon's caps on the session's state and what they evicted. */
+static void by_tier(cJSON *o, const char *key, const uint64_t v[2])
+{
+	cJSON *j = cJSON_AddObjectToObject(o, key);
+
+	if (!j)
+		return;
+	xp_json_add_u64(j, "tls", v[0]);
+	xp_json_add_u64(j, "socket", v[1]);
+}
+
+static void bounds_json(const struct xpb_bounds *b, cJSON *o)
+{
+	cJSON *j = cJSON_AddObjectToObject(o, "bounds");
+
+	if (!j)
+		return;
+	cJSON_AddNumberToObject(j, "max_connections", b->max_connections);
+	by_tier(j, "connections_peak", b->peak);
+	by_tier(j, "connections_evicted", b->evicted);
+}
+
 static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = cJSON_CreateObject(), *dq;
 
 	if (!o)
 		return NULL;
@@ -84,7 +106,13 @@ static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *c
 	cJSON_AddItemToObject(o, "drops", xpc_counts_json(counts->drops));
 	xp_json_add_u64(o, "dropped", xpc_counts_dropped(counts));
 	xp_json_add_u64(o, "malformed", counts->malformed);
+	dq = cJSON_AddObjectToObject(o, "data_quality");
+	if (dq)
+		xp_json_add_u64(dq, "turns_not_written",
+				s->run->unwritten ? s->run->unwritten->turns : 0);
 	cJSON_AddItemToObject(o, "modules", xpc_modules_json(c));
+	if (s->run->bounds)
+		bounds_json(s->run->bounds, o);
 	xpc_thread_stats_each(c, live_thread, s);
 	cJSON_AddItemToObject(o, "threads", s->threads);
 	s->threads = NULL;

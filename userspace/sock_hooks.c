@@ -28,12 +28,12 @@ static const char *const socket_tps[] = {
 	"mmap_lock_released",
 };
 
-const char *xp_sock_hooks_name(enum xp_sock_hooks h)
+const char *xpc_sock_hooks_name(enum xpc_sock_hooks h)
 {
 	return (unsigned int)h < sizeof(names) / sizeof(names[0]) ? names[h] : NULL;
 }
 
-int xp_sock_hooks_parse(const char *s)
+int xpc_sock_hooks_parse(const char *s)
 {
 	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i]))
@@ -76,7 +76,7 @@ static int load_stub(const char *name, enum bpf_attach_type type)
 	return bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &opts);
 }
 
-bool xp_tp_btf_ok(const char *name)
+bool xpc_tp_btf_ok(const char *name)
 {
 	int fd = load_stub(name, BPF_TRACE_RAW_TP);
 
@@ -85,7 +85,7 @@ bool xp_tp_btf_ok(const char *name)
 	return fd >= 0;
 }
 
-bool xp_fentry_ok(const char *func)
+bool xpc_fentry_ok(const char *func)
 {
 	int fd = load_stub(func, BPF_TRACE_FENTRY), link = -1;
 
@@ -98,7 +98,7 @@ bool xp_fentry_ok(const char *func)
 	return link >= 0;
 }
 
-bool xp_kprobes_ok(void)
+bool xpc_kprobes_ok(void)
 {
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
 }
@@ -109,18 +109,18 @@ static const char *missing_tp(bool watch_maps)
 	size_t n = sizeof(socket_tps) / sizeof(socket_tps[0]) - !watch_maps;
 
 	for (size_t i = 0; i < n; i++)
-		if (!xp_tp_btf_ok(socket_tps[i]))
+		if (!xpc_tp_btf_ok(socket_tps[i]))
 			return socket_tps[i];
 	return NULL;
 }
 
-int xp_sock_hooks_pick(enum xp_sock_hooks want, bool watch_maps, char *why, size_t len)
+int xpc_sock_hooks_pick(enum xpc_sock_hooks want, bool watch_maps, char *why, size_t len)
 {
 	const char *missing = want == XP_SOCK_HOOKS_SYSCALLS ? NULL : missing_tp(watch_maps);
 	/* Not built (no machine here has them to test on): said, so a reader knows. */
-	const char *others = xp_fentry_ok("tcp_sendmsg")
+	const char *others = xpc_fentry_ok("tcp_sendmsg")
 				     ? "fentry available, no fentry hooks built"
-				     : xp_kprobes_ok() ? "kprobes available, no kprobe hooks built"
+				     : xpc_kprobes_ok() ? "kprobes available, no kprobe hooks built"
 						       : "no fentry, no kprobes";
 
 	if (want == XP_SOCK_HOOKS_SYSCALLS) {

@@ -8,7 +8,6 @@
  * (add pid / gated spawn) -> sinks -> poll until exit/duration/signal ->
  * drain -> sinks end -> xpc_close. One cleanup path.
  */
-#include <argp.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -17,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/args.h"
 #include "lib/atomic_file.h"
 #include "lib/dir_lock.h"
 #include "lib/version.h"
@@ -31,17 +31,18 @@ static struct env {
 	pid_t pid;
 	double duration;
 	struct xpb_run run;
+	struct xpb_unwritten unwritten;
 	struct xpc_opts opts;
 	char session_id[XPB_SESSION_ID_MAX];
 	int session_lock;
-} env = { .session_lock = -1 };
+} env = { .run.unwritten = &env.unwritten, .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf " XP_VERSION;
-static const char exit_doc[] =
-	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
-	"64 usage error, 75 session directory in use by another run,\n"
-	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
-/* Each subcommand's own help (argp fills paragraphs); `xperf-bpf --help` shows doc. */
+#define EXIT_DOC                                                            \
+	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"  \
+	"64 usage error, 75 session directory in use by another run,\n"         \
+	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON)."
+/* Each subcommand's own help; `xperf-bpf --help` shows doc. */
 static const char record_doc[] =
 	"Run CMD and trace it and every process it starts with eBPF (processes, scheduler, "
 	"TLS, sockets, CUDA calls); its turns go to DIR/<session>/ as it runs.\n"
@@ -49,31 +50,28 @@ static const char record_doc[] =
 	"EXAMPLES:\n"
 	"    xperf-bpf record -o .xperf/traces -- python3 agent.py\n"
 	"    xperf-bpf record --raw events.jsonl --duration 60 -- node agent.js\n"
-	"\v";
+	"\v" EXIT_DOC;
 static const char attach_doc[] =
 	"Trace the running process PID, its threads and every process it starts from now "
 	"on, until it exits or --duration ends; its turns go to DIR/<session>/.\n"
 	"\n"
 	"EXAMPLES:\n"
 	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
-	"\v";
+	"\v" EXIT_DOC;
 static const char doc[] =
-	"Trace an AI agent's process tree with eBPF: processes, scheduler, TLS, sockets,\n"
-	"CUDA launch/copy/sync calls.\n"
-	"\n"
-	"USAGE: xperf-bpf attach --pid PID [OPTION...]\n"
-	"       xperf-bpf record [OPTION...] -- CMD [ARG...]\n"
-	"       xperf-bpf daemon [--rules FILE] [--exe GLOB] [--cmdline GLOB] [OPTION...]\n"
+	"Trace an AI agent's process tree with eBPF: processes, scheduler, TLS, sockets, "
+	"CUDA launch/copy/sync calls.\v"
+	"Commands:\n"
+	"  xperf-bpf attach --pid PID [OPTION...]\n"
+	"  xperf-bpf record [OPTION...] -- CMD [ARG...]\n"
+	"  xperf-bpf daemon [--rules FILE] [--exe GLOB] [--cmdline GLOB] [OPTION...]\n"
 	"\n"
 	"EXAMPLES:\n"
 	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
 	"    xperf-bpf record --raw events.jsonl -- python3 agent.py\n"
-	"\n"
-	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
-	"64 usage error, 75 session directory in use by another run,\n"
-	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).\n"
-	"'xperf-bpf record --help', 'xperf-bpf attach --help', 'xperf-bpf daemon --help':\n"
-	"the options.";
+	"\n" EXIT_DOC "\n"
+	"The options of each: 'xperf-bpf record --help', 'xperf-bpf attach --help',\n"
+	"'xperf-bpf daemon --help'.";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
        OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC, OPT_SOCK_HOOKS };
@@ -96,60 +94,17 @@ static const struct argp_option opts[] = {
 	  "socket tier on: auto (cheapest here), socket (tracepoints), syscalls", 0 },
 	{ "quiet", 'q', NULL, 0, "no summary (losses are still reported)", 0 },
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
-	{ NULL, 'h', NULL, OPTION_HIDDEN, "show the full help", 0 },
-	{},
+	{ 0 },
 };
-
-static int parse_number(const char *s, double min, double max, double *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtod(s, &end);
-	/* written so that NaN, which compares false both ways, is refused too */
-	return errno || end == s || *end || !(*out >= min && *out <= max) ? -1 : 0;
-}
-
-static const char *option_name(int key)
-{
-	const struct argp_option *o = opts;
-
-	while (o->name && o->key != key)
-		o++;
-	return o->name ? o->name : "?";
-}
-
-/* Whether key is an option with a value already given (the last would silently win). */
-static bool repeated(int key)
-{
-	static const int once[] = { 'p', 'd', 'o', OPT_RAW, OPT_RING, OPT_PAYLOAD_CAP };
-	static unsigned seen;
-
-	for (unsigned k = 0; k < sizeof(once) / sizeof(once[0]); k++) {
-		if (key != once[k])
-			continue;
-		if (seen & 1u << k)
-			return true;
-		seen |= 1u << k;
-	}
-	return false;
-}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	double v;
-
-	if (repeated(key))
-		argp_error(state, "--%s given twice", option_name(key));
 	switch (key) {
 	case 'p':
-		if (parse_number(arg, 1, 4194304, &v) || v != (pid_t)v)
-			argp_error(state, "invalid PID: %s", arg);
-		env.pid = v;
+		env.pid = xp_args_integer(state, arg, 1, 4194304, "a process id");
 		break;
 	case 'd':
-		if (parse_number(arg, 0.001, 1e7, &env.duration))
-			argp_error(state, "invalid duration: %s", arg);
+		env.duration = xp_args_number(state, arg, 0.001, 1e7, "seconds, 0.001..1e7");
 		break;
 	case 'o':
 		env.run.out_dir = arg;
@@ -164,14 +119,11 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.opts.capture_payloads = env.run.capture_payloads = true;
 		break;
 	case OPT_RING:
-		if (parse_number(arg, 4096, 1u << 30, &v) || ((size_t)v & ((size_t)v - 1)))
-			argp_error(state, "invalid ring size (a power of two, 4096..1G): %s", arg);
-		env.opts.ring_size = v;
+		env.opts.ring_size = xpb_ring_size_arg(state, arg);
 		break;
 	case OPT_PAYLOAD_CAP:
-		if (parse_number(arg, XP_TLS_CHUNK, XP_TLS_CAP_MAX, &v) || v != (size_t)v)
-			argp_error(state, "invalid payload cap (16K..16M bytes): %s", arg);
-		env.opts.payload_cap = v;
+		env.opts.payload_cap = xp_args_integer(state, arg, XP_TLS_CHUNK, XP_TLS_CAP_MAX,
+						       "bytes, 16K..16M");
 		break;
 	case OPT_NO_SCHED_EV:
 		env.opts.no_sched_events = true;
@@ -183,9 +135,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.opts.tls_per_process = true;
 		break;
 	case OPT_SOCK_HOOKS:
-		env.opts.sock_hooks = xp_sock_hooks_parse(arg);
+		env.opts.sock_hooks = xpc_sock_hooks_parse(arg);
 		if (env.opts.sock_hooks < 0)
-			argp_error(state, "invalid socket hooks (auto, socket, syscalls): %s", arg);
+			xp_args_invalid(state, "auto, socket or syscalls");
 		break;
 	case OPT_NO_CUDA:
 		env.opts.no_cuda = true;
@@ -196,22 +148,17 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'v':
 		env.opts.verbose++;
 		break;
-	case 'h':
-		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
-		break;
 	case ARGP_KEY_ARG:
 		if (!env.record)
-			argp_error(state, "unexpected argument: %s", arg);
+			return ARGP_ERR_UNKNOWN;
 		env.run.command = &state->argv[state->next - 1];
 		state->next = state->argc;
 		break;
 	case ARGP_KEY_END:
 		if (env.record && !env.run.command)
-			argp_error(state, "missing command (record -- CMD [ARG...])");
+			xp_args_fail(state, "missing command (record -- CMD [ARG...])");
 		if (!env.record && !env.pid)
-			argp_error(state, "missing --pid");
-		if (env.record && env.pid)
-			argp_error(state, "--pid is for attach");
+			xp_args_fail(state, "missing --pid");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -231,41 +178,27 @@ static const struct argp_option *options_of(bool record)
 	return own;
 }
 
-/* Parse argv into env; exits 64 on a usage error. */
+/* Parse the subcommand's argv (argv[0]: attach or record) into env; exits 64 on a usage error. */
 static void parse_args(int argc, char **argv)
 {
-	static char full_doc[2048];
-	struct argp argp = { NULL, parse_arg, NULL, full_doc, NULL, NULL, NULL };
+	static const int repeatable[] = { 'v', 0 };
+	struct xp_args args = { NULL, NULL, parse_arg, NULL, NULL, ARGP_IN_ORDER, repeatable };
 	const char *hooks;
 
-	if (argc < 2 || (strcmp(argv[1], "attach") && strcmp(argv[1], "record"))) {
-		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-			fprintf(stdout, "%s\n", doc);
-			exit(XP_EXIT_OK);
-		}
-		if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
-			printf("%s\n", argp_program_version);
-			exit(XP_EXIT_OK);
-		}
-		fprintf(stderr, "xperf-bpf: expected a subcommand: attach, record or daemon "
-				"(xperf-bpf --help)\n");
-		exit(XP_EXIT_USAGE);
-	}
-	env.record = !strcmp(argv[1], "record");
-	snprintf(full_doc, sizeof(full_doc), "%s%s", env.record ? record_doc : attach_doc, exit_doc);
-	argp.options = options_of(env.record);
-	argp.args_doc = env.record ? "-- CMD [ARG...]" : "--pid PID";
-	/* argp names the program after argv[0] in its messages. */
-	argv[1] = env.record ? "xperf-bpf record" : "xperf-bpf attach";
-	argp_err_exit_status = XP_EXIT_USAGE;
+	env.record = !strcmp(argv[0], "record");
+	args.doc = env.record ? record_doc : attach_doc;
+	args.name = env.record ? "xperf-bpf record" : "xperf-bpf attach";
+	args.options = options_of(env.record);
+	args.args_doc = env.record ? "-- CMD [ARG...]" : "--pid PID";
 	/* The flag wins; the variable lets a node agent (or a test) set it for every run. */
 	hooks = getenv("XPERF_SOCKET_HOOKS");
-	if (hooks && (env.opts.sock_hooks = xp_sock_hooks_parse(hooks)) < 0) {
+	if (hooks && (env.opts.sock_hooks = xpc_sock_hooks_parse(hooks)) < 0) {
 		fprintf(stderr, "xperf-bpf: invalid XPERF_SOCKET_HOOKS (auto, socket, syscalls): %s\n",
 			hooks);
 		exit(XP_EXIT_USAGE);
 	}
-	argp_parse(&argp, argc - 1, argv + 1, ARGP_IN_ORDER, NULL, NULL);
+	if (xp_args_parse(&args, argc, argv, &env))
+		exit(XP_EXIT_USAGE);
 }
 
 static int exit_code_of(int err)
@@ -283,6 +216,7 @@ static int claim_session(pid_t root)
 	const char *dir = env.run.out_dir ? env.run.out_dir : XPB_TRACE_DIR_DEFAULT;
 	char path[PATH_MAX];
 	pid_t holder;
+	int swept;
 
 	env.run.session_id = xpb_session_id(root, env.run.command, env.session_id);
 	snprintf(path, sizeof(path), "%s/%s", dir, env.run.session_id);
@@ -296,6 +230,11 @@ static int claim_session(pid_t root)
 		fprintf(stderr, "xperf-bpf: %s: %s\n", path, strerror(-env.session_lock));
 		return XP_EXIT_FAIL;
 	}
+	/* the session is ours now: what a killed run of it left half-written goes */
+	swept = xp_atomic_sweep(path);
+	if (swept > 0 && !env.run.quiet)
+		fprintf(stderr, "xperf-bpf: %s: %d temporary file(s) of a killed run removed\n",
+			path, swept);
 	return XP_EXIT_OK;
 }
 
@@ -304,32 +243,32 @@ static int claim_session(pid_t root)
  * trace its pid, then let it exec. The pid joins the filter last, just
  * before the release, so the time the gate held it is not the command's.
  */
-static int start_command(struct xpc *c, struct xp_spawn *sp)
+static int start_command(struct xpc *c, struct xpc_spawn *sp)
 {
 	char path[PATH_MAX];
 	int err;
 
 	setenv("XPERF_GPU_DIR", xpb_gpu_dir(env.run.out_dir, path, sizeof(path)), 1);
-	err = xp_spawn_gated(env.run.command, sp);
+	err = xpc_spawn_gated(env.run.command, sp);
 
 	if (err) {
 		fprintf(stderr, "xperf-bpf: cannot fork: %s\n", strerror(-err));
 		return XP_EXIT_FAIL;
 	}
-	if (xp_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
+	if (xpc_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
 		xpc_add_command(c, sp->pid, path);
 	err = claim_session(sp->pid);
 	if (err) {
-		xp_spawn_abort(sp);
+		xpc_spawn_abort(sp);
 		return err;
 	}
 	err = xpc_add_pid(c, sp->pid);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
-		xp_spawn_abort(sp);
+		xpc_spawn_abort(sp);
 		return XP_EXIT_FAIL;
 	}
-	err = xp_spawn_release(sp);
+	err = xpc_spawn_release(sp);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s: %s\n", env.run.command[0], strerror(-err));
 		return XP_EXIT_INVALID;
@@ -354,14 +293,17 @@ static void report_child(pid_t pid)
 int main(int argc, char **argv)
 {
 	struct xpb_sinks *sinks = NULL;
-	struct xp_spawn sp = { .pid = -1 };
+	struct xpc_spawn sp = { .pid = -1 };
 	struct xpc *c = NULL;
 	char msg[256];
 	int err, code;
 
-	if (argc >= 2 && !strcmp(argv[1], "daemon"))
-		return xpb_daemon_main(argc - 1, argv + 1);
-	parse_args(argc, argv);
+	static const char *const commands[] = { "attach", "record", "daemon", NULL };
+	int k = xp_args_command("xperf-bpf", doc, commands, argc, argv);
+
+	if (!strcmp(argv[k], "daemon"))
+		return xpb_daemon_main(argc - k, argv + k);
+	parse_args(argc - k, argv + k);
 	sinks = xpb_sinks_new();
 	if (!sinks) {
 		fprintf(stderr, "xperf-bpf: out of memory\n");

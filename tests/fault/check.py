@@ -18,11 +18,17 @@
       GRACE_S, never to come back; prints how long it took. --ended: the agent
       has ended: it may have made all its calls before NS, or none (a command
       whose tracer died before letting it start does not start).
+  check.py unwritten DIR STDERR MIN [--freed]
+      a full disk: stderr says "N of M turns not written", N > 0, M >= MIN, and
+      DIR holds the other M - N, numbered 1..M; --freed (space came back during
+      the run): a turn was written after the first missing one, and
+      capture.json's data_quality.turns_not_written is N too.
 """
 GRACE_S = 5
 import glob
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -91,6 +97,28 @@ def calls(log, after=0, least=0, wait=False, ended=False):
         print("  int3 gone %.0f ms after the tracer's end" % ((clear - after) / 1e6))
 
 
+def unwritten(d, err, least, freed=False):
+    said = re.search(r"^xperf-bpf: warning: (\d+) of (\d+) turns not written to (\S+) "
+                     r"\(the first: No space left on device\)$", open(err).read(), re.M)
+    if not said or said.group(3) != d:
+        fail("%s: no line counts the turns not written:\n%s" % (err, open(err).read()))
+    n, turns = int(said.group(1)), int(said.group(2))
+    have = {int(re.search(r"turn_(\d+)\.json$", f).group(1))
+            for f in glob.glob(os.path.join(d, "turn_*.json"))}
+    missing = sorted(set(range(1, turns + 1)) - have)
+    if not n or turns < least or len(missing) != n or max(have | {0}) > turns:
+        fail("%s: turns %s written, %d said not written, of %d" % (d, sorted(have), n, turns))
+    if freed:
+        if not have or max(have) < missing[0]:
+            fail("%s: no turn written after space came back: %s" % (d, sorted(have)))
+        q = json.load(open(os.path.join(d, "capture.json")))["data_quality"]
+        if q["turns_not_written"] != n:
+            fail("%s: capture.json counts %d turns not written, stderr %d" %
+                 (d, q["turns_not_written"], n))
+    print("%d of %d turns not written (%s), counted on stderr%s" %
+          (n, turns, missing, " and in capture.json" if freed else ""))
+
+
 def main():
     a = sys.argv[1:]
     opt = lambda name, default=None: int(a[a.index(name) + 1]) if name in a else default
@@ -102,6 +130,8 @@ def main():
             calls(a[5], dead, int(a[6]), False, True)
     elif a[0] == "session":
         session(a[1], a[2], "--clean" in a, opt("--losses"))
+    elif a[0] == "unwritten":
+        unwritten(a[1], a[2], int(a[3]), "--freed" in a)
     elif a[0] == "calls":
         calls(a[1], opt("--after", 0), opt("--min", 0), "--wait" in a, "--ended" in a)
     else:

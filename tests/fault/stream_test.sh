@@ -4,7 +4,8 @@
 #   the agent SIGKILLs itself in the middle of a streamed answer (its 4th call,
 #     after the first bytes): xperf-bpf sees it go and ends by itself, exit 0,
 #     every turn file valid, capture.json there, the cut exchange marked
-#     (aborted_stream) in the last turn;
+#     (aborted_stream) in the last turn, which says `complete: false` (the
+#     turns before it `true`);
 #   the ring forced to overflow (--ring-size 4096 and 3000 threads started
 #     beside the agent): records are lost, and the loss is counted the same in
 #     capture.json (per type, adding up), in the raw dump's end record and on
@@ -40,12 +41,14 @@ wait $xb || rc=$?
 [ $rc = 0 ] || fail "cut: exit $rc: $(cat "$T/cut.err")"
 python3 "$HERE/check.py" session "$XPERF" "$T/out/cut" --clean
 python3 "$HERE/check.py" calls "$T/cut.jsonl" --min 3
-python3 - "$T/out/cut" <<'PY' || fail "cut: the last turn does not mark the cut"
+python3 - "$T/out/cut" <<'PY' || fail "cut: the last turn is not marked cut, or an earlier one is"
 import glob, json, sys
-last = json.load(open(sorted(glob.glob(sys.argv[1] + "/turn_*.json"))[-1]))
+turns = [json.load(open(f)) for f in sorted(glob.glob(sys.argv[1] + "/turn_*.json"))]
+last = turns[-1]
 kinds = [m.get("kind") for m in last["waste_marks"]]
-print("last turn: complete %s, waste marks %s" % (last["complete"], kinds))
-sys.exit("aborted_stream" not in kinds)
+print("turns complete %s; last turn's waste marks %s" % ([t["complete"] for t in turns], kinds))
+sys.exit("aborted_stream" not in kinds or last["complete"] is not False
+         or not all(t["complete"] is True for t in turns[:-1]))
 PY
 gone "$progs" "$links"
 untrapped cut

@@ -36,8 +36,8 @@ expect 1 "xperf-bpf: /nonexistent/dir/raw.jsonl: No such file or directory" \
 	"$XB" record -q --raw /nonexistent/dir/raw.jsonl -- true
 expect 64 "xperf-bpf: expected a subcommand: attach, record or daemon (xperf-bpf --help)" "$XB"
 expect 64 "xperf-bpf attach: missing --pid" "$XB" attach
-expect 64 "xperf-bpf attach: invalid PID: 12x" "$XB" attach --pid 12x
+expect 64 "xperf-bpf attach: invalid --pid '12x': a process id" "$XB" attach --pid 12x
 expect 64 "xperf-bpf record: missing command (record -- CMD [ARG...])" "$XB" record
-expect 64 "xperf-bpf record: invalid ring size (a power of two, 4096..1G): 5000" \
+expect 64 "xperf-bpf record: invalid --ring-size '5000': a power of two, 4096..1G" \
 	"$XB" record --ring-size 5000 -- true
 echo PASS

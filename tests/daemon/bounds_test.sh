@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# bounds_test.sh - `xperf-bpf daemon --max-connections 2`: an agent (python3 on the
+# system libssl) opens 6 TLS connections to the mock provider, one streaming call on
+# each, all kept open until the last: the daemon evicts the 4 idlest in each tier (TLS
+# and socket), no more, no fewer. Ground truth: the connections the mock accepted
+# (one bytes file each) and the calls it answered. The evictions are in the session's
+# capture.json ("bounds") and in /metrics (promtool-valid), and every call is still a
+# turn (only idle state was evicted).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
+py=/usr/bin/python3
+tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon_bounds.XXXXXX")
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; cat "$tmp/err" 2>/dev/null; exit 1; }
+conns=6 max=2
+mkdir -p "$tmp/bytes"
+"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" \
+	--bytes "$tmp/bytes" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/mock/port")
+cp "$here/conn_agent.py" "$tmp/conn_agent.py"
+"$xperf" daemon -o "$tmp/out" --node b --cmdline '*/conn_agent.py*' --max-connections $max \
+	--metrics-listen 127.0.0.1:0 2> "$tmp/err" &
+d=$!
+pids+=($d)
+for _ in $(seq 200); do grep -q ready "$tmp/err" && break; sleep 0.05; done
+mport=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$tmp/err")
+[ -n "$mport" ] || fail "no metrics port"
+# DELAY_S: a cmdline-matched agent is filtered in after it is probed (userspace/README.md).
+DELAY_S=1 "$py" "$tmp/conn_agent.py" "$port" "$tmp/mock/ca.pem" $conns > "$tmp/agent.out"
+grep -q "connections $conns" "$tmp/agent.out" || fail "the agent did not make its calls"
+for _ in $(seq 60); do grep -q 'session .* ended' "$tmp/err" && break; sleep 0.05; done
+sleep 1.2 # the next /metrics refresh
+curl -sf "http://127.0.0.1:$mport/metrics" > "$tmp/metrics.prom"
+promtool check metrics < "$tmp/metrics.prom" || fail "promtool"
+kill -TERM $d
+wait $d
+accepted=$(ls "$tmp/bytes" | grep -c '\.in$')
+answered=$(grep -c '"request_received"' "$tmp/mock.jsonl")
+[ "$accepted" = $conns ] || fail "the mock accepted $accepted connections, not $conns"
+[ "$answered" = $conns ] || fail "the mock answered $answered calls, not $conns"
+want=$((accepted - max))
+cap=$(ls "$tmp"/out/b/*/capture.json)
+python3 - "$cap" "$want" "$max" <<'PY' || fail "capture.json bounds"
+import json, sys
+b = json.load(open(sys.argv[1]))["bounds"]
+want, cap = int(sys.argv[2]), int(sys.argv[3])
+print("capture.json bounds:", b)
+assert b["max_connections"] == cap, b
+assert b["connections_evicted"] == {"tls": want, "socket": want}, b
+assert b["connections_peak"] == {"tls": cap, "socket": cap}, b
+PY
+value() { awk -v m="$1" '$1 == m { print $2 }' "$tmp/metrics.prom"; }
+for tier in tls socket; do
+	got=$(value "xperf_daemon_connections_evicted_total{tier=\"$tier\"}")
+	[ "$got" = $want ] || fail "metrics: $tier evictions $got, not $want"
+done
+[ "$(value xperf_daemon_connections_open)" = 0 ] || fail "connections still open after exit"
+turns=$(ls "$(dirname "$cap")" | grep -c '^turn_.*\.json$')
+[ "$turns" = $conns ] || fail "$turns turns, not one per call ($conns)"
+echo "PASS: $conns connections, cap $max: $want evicted in each tier (capture.json," \
+	"/metrics); $turns turns"
