@@ -10,7 +10,12 @@
  * therefore stay identical in every object.
  *
  * Every program starts with xk_traced() (or xk_traced_tgid() for a task
- * that is not current), so untraced processes cost one hash lookup.
+ * that is not current). The fourth shared map, `traced_flags`, makes that
+ * cheap for everyone else: one byte per tgid, read with an array lookup
+ * the verifier inlines (no call, no hashing), set before a tgid enters
+ * `traced` and cleared after it leaves, so a clear byte means untraced and
+ * the hash is only asked about the traced (bench/ebpf: the scheduler
+ * programs run at every context switch of the machine).
  */
 #ifndef XPERF_BPF_COMMON_BPF_H
 #define XPERF_BPF_COMMON_BPF_H
@@ -24,6 +29,15 @@ struct {
 	__type(key, __u32);
 	__type(value, struct xk_traced);
 } traced SEC(".maps");
+
+/* 1 while tgid may be in `traced` (xperf.h); mmapped by userspace, which sets it on add. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XP_PID_MAX_LIMIT / XP_FLAGS_PER_ENTRY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct xk_traced_flags);
+} traced_flags SEC(".maps");
 
 /* All records, struct xk_hdr first. Size set by userspace (--ring-size). */
 struct {
@@ -39,9 +53,42 @@ struct {
 	__type(value, __u64);
 } drops SEC(".maps");
 
+/* tgid's byte of traced_flags; NULL beyond the map (pid_max raised since: ask the hash). */
+static __always_inline __u8 *xk_traced_flag(__u32 tgid)
+{
+	__u32 i = tgid / XP_FLAGS_PER_ENTRY;
+	struct xk_traced_flags *f = bpf_map_lookup_elem(&traced_flags, &i);
+
+	return f ? &f->on[tgid % XP_FLAGS_PER_ENTRY] : NULL;
+}
+
 static __always_inline struct xk_traced *xk_traced_tgid(__u32 tgid)
 {
+	__u8 *on = xk_traced_flag(tgid);
+
+	if (on && !*on)
+		return NULL;
 	return bpf_map_lookup_elem(&traced, &tgid);
+}
+
+/* Put tgid in the traced set (flags: BPF_ANY, BPF_NOEXIST): its byte first. */
+static __always_inline long xk_trace(__u32 tgid, struct xk_traced *v, __u64 flags)
+{
+	__u8 *on = xk_traced_flag(tgid);
+
+	if (on)
+		*on = 1;
+	return bpf_map_update_elem(&traced, &tgid, v, flags);
+}
+
+/* Take tgid out of the traced set: its byte last. */
+static __always_inline void xk_untrace(__u32 tgid)
+{
+	__u8 *on = xk_traced_flag(tgid);
+
+	bpf_map_delete_elem(&traced, &tgid);
+	if (on)
+		*on = 0;
 }
 
 /* The traced-set entry of the current process, NULL when not traced. */

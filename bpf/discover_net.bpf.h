@@ -171,7 +171,7 @@ static __always_inline bool discover_trace(struct sock *sk, __u64 id, __u32 kind
 	__u32 tgid = t->tgid;
 	struct xk_traced root = { .root_tgid = tgid, .start_ns = xk_start_ns(t) };
 	struct xk_sock_discover *e;
-	long err = bpf_map_update_elem(&traced, &tgid, &root, BPF_NOEXIST);
+	long err = xk_trace(tgid, &root, BPF_NOEXIST);
 
 	if (err == -EEXIST)	/* another thread of it was first */
 		return true;

@@ -105,17 +105,19 @@ static __always_inline int map_watch(struct pt_regs *regs, long ret)
 }
 
 /*
- * At the release of the mmap lock held for writing inside mmap(2) (socket
- * hooks: no syscall hook is loaded): the mapping is in place but its
- * address is not known yet, so the file comes from mmap's fd argument.
- * A failed mmap is announced too; the rescan then finds nothing new.
+ * At the release of the mmap lock held for writing inside mmap(2) by a
+ * traced process (socket hooks: no syscall hook is loaded; the caller
+ * checked the process, first: this runs at every release on the machine):
+ * the mapping is in place but its address is not known yet, so the file
+ * comes from mmap's fd argument. A failed mmap is announced too; the
+ * rescan then finds nothing new.
  */
 static __always_inline int map_watch_fd(struct pt_regs *regs)
 {
 	struct file *f;
 	struct map_key k = {};
 
-	if (BPF_CORE_READ(regs, orig_ax) != NR_MMAP || !maps_file_exec(regs) || !xk_traced())
+	if (BPF_CORE_READ(regs, orig_ax) != NR_MMAP || !maps_file_exec(regs))
 		return 0;
 	f = fd_file(BPF_CORE_READ(regs, r8));
 	if (!f)

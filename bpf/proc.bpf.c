@@ -71,7 +71,7 @@ static int handle_fork(struct task_struct *parent, struct task_struct *child)
 			.start_ns = BPF_CORE_READ(child, start_time),
 		};
 
-		if (bpf_map_update_elem(&traced, &ctgid, &ct, BPF_ANY))
+		if (xk_trace(ctgid, &ct, BPF_ANY))
 			xk_count_drop(XP_EV_NONE);
 	} else if (!fork_threads) {
 		return 0;
@@ -183,7 +183,7 @@ static int handle_exec(struct task_struct *task, struct linux_binprm *bprm)
 		__u32 tgid = BPF_CORE_READ(task, tgid);
 		struct xk_traced root = { .root_tgid = tgid, .start_ns = xk_start_ns(task) };
 
-		discovered = on = !bpf_map_update_elem(&traced, &tgid, &root, BPF_NOEXIST);
+		discovered = on = !xk_trace(tgid, &root, BPF_NOEXIST);
 		if (!discovered)
 			xk_count_drop(XP_EV_NONE);
 	}
@@ -252,7 +252,7 @@ static int handle_exit(struct task_struct *task)
 		BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
 		xk_submit(e);
 	}
-	bpf_map_delete_elem(&traced, &tgid);
+	xk_untrace(tgid);
 	return 0;
 }
 

@@ -339,7 +339,7 @@ int BPF_PROG(mmap_unlocked, struct mm_struct *mm, bool write)
 	if (!write)
 		return 0;
 	t = bpf_get_current_task_btf();
-	if (t->mm != mm)
+	if (t->mm != mm || !xk_traced_tgid(t->tgid))
 		return 0;
 	return map_watch_fd(user_regs());
 }

@@ -78,4 +78,17 @@ struct xk_traced {
  */
 #define XP_MAX_TRACED 8192
 
+/*
+ * The `traced_flags` map (common.bpf.h): one byte per tgid, 1 while the
+ * tgid may be in `traced`, in entries of XP_FLAGS_PER_ENTRY bytes, so the
+ * mmapped map is a byte array indexed by tgid. Sized by userspace from
+ * pid_max; the objects' own default covers PID_MAX_LIMIT (4 MiB).
+ */
+#define XP_FLAGS_PER_ENTRY 64
+#define XP_PID_MAX_LIMIT (4 * 1024 * 1024)
+
+struct xk_traced_flags {
+	__u8 on[XP_FLAGS_PER_ENTRY];
+};
+
 #endif /* XPERF_BPF_XPERF_H */

@@ -3,7 +3,7 @@
  * capture.c - the capture core: shared maps, module lifecycle, the ring
  * buffer consumer and the drop counters.
  *
- * The three maps every BPF object shares (bpf/common.bpf.h) are created
+ * The four maps every BPF object shares (bpf/common.bpf.h) are created
  * here, before any object is opened, and handed to each object with
  * bpf_map__reuse_fd(): one filter, one ring, one drop array whatever the
  * number of objects. Modules start in modules.c order; a failure stops
@@ -24,12 +24,14 @@
 #include "userspace/module.h"
 #include "userspace/features.h"
 #include "userspace/procfs.h"
+#include "userspace/traced.h"
 
 #define XPC_MAX_MODULES 16
 
 struct xpc {
 	struct xpc_opts opts;
 	int traced_fd;
+	int flags_fd;		/* traced_flags: one byte per tgid (userspace/traced.h) */
 	int events_fd;
 	int drops_fd;
 	struct ring_buffer *rb;
@@ -75,6 +77,7 @@ int xpc_reuse_maps(struct xpc *c, struct bpf_object *obj)
 {
 	const struct { const char *name; int fd; } shared[] = {
 		{ "traced", c->traced_fd },
+		{ "traced_flags", c->flags_fd },
 		{ "events", c->events_fd },
 		{ "drops", c->drops_fd },
 	};
@@ -144,6 +147,10 @@ static int create_maps(struct xpc *c)
 				      sizeof(struct xk_traced), XP_MAX_TRACED, NULL);
 	if (c->traced_fd < 0)
 		return xpc_set_error(c, -errno, "cannot create map traced: %s", strerror(errno));
+	c->flags_fd = xpc_traced_flags_create();
+	if (c->flags_fd < 0)
+		return xpc_set_error(c, c->flags_fd, "cannot create map traced_flags: %s",
+				     strerror(-c->flags_fd));
 	c->events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0,
 				      c->opts.ring_size, NULL);
 	if (c->events_fd < 0)
@@ -317,7 +324,7 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 	}
 	c->opts = *opts;
 	set_defaults(&c->opts);
-	c->traced_fd = c->events_fd = c->drops_fd = -1;
+	c->traced_fd = c->flags_fd = c->events_fd = c->drops_fd = -1;
 	if (!c->opts.verbose)
 		libbpf_set_print(libbpf_print);
 	ret = xpc_preflight(c->err, sizeof(c->err));
@@ -347,10 +354,11 @@ static int filter_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
 {
 	struct xk_traced v = { .depth = depth, .root_tgid = root };
 	__u32 kids[256];
-	int n;
+	int n, err;
 
-	if (bpf_map_update_elem(c->traced_fd, &tgid, &v, BPF_ANY))
-		return xpc_set_error(c, -errno, "cannot trace pid %u: %s", tgid, strerror(errno));
+	err = xpc_traced_add(c->traced_fd, c->flags_fd, tgid, &v);
+	if (err)
+		return xpc_set_error(c, err, "cannot trace pid %u: %s", tgid, strerror(-err));
 	n = xpc_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
 	for (int i = 0; i < n; i++)
 		filter_tree(c, kids[i], root, depth + 1);
@@ -487,6 +495,8 @@ void xpc_close(struct xpc *c)
 			xpc_modules[i]->stop(c->state[i]);
 	if (c->traced_fd >= 0)
 		close(c->traced_fd);
+	if (c->flags_fd >= 0)
+		close(c->flags_fd);
 	if (c->events_fd >= 0)
 		close(c->events_fd);
 	if (c->drops_fd >= 0)

@@ -21,7 +21,6 @@
  * quarter of the fd limit is held by them, detached then as one batch on a
  * thread of their own (attaches wait behind it once), the rest at the end.
  */
-#define _GNU_SOURCE /* pthread_tryjoin_np */
 #include "userspace/cuda_probes.h"
 
 #include <errno.h>
@@ -64,8 +63,7 @@ struct xpc_cuda_probes {
 	pid_t cur;			/* the process being scanned (attach_lib) */
 	struct bpf_link **dead;		/* links of exited processes, not detached yet */
 	size_t ndead, dead_batch;	/* ... and how many are detached at once */
-	pthread_t *reapers;		/* threads detaching batches of dead links */
-	size_t nreapers;
+	struct xpc_detacher reapers;	/* threads detaching batches of dead links */
 	struct xpc_cuda_stats stats;
 	bool verbose;
 };
@@ -175,28 +173,10 @@ int xpc_cuda_probes_on_map(struct xpc_cuda_probes *p, const struct xk_map_exec *
 	return n;
 }
 
-/* Forget the reapers that are done. */
-static void reap_finished(struct xpc_cuda_probes *p)
-{
-	for (size_t i = p->nreapers; i > 0; i--)
-		if (!pthread_tryjoin_np(p->reapers[i - 1], NULL))
-			p->reapers[i - 1] = p->reapers[--p->nreapers];
-}
-
 /* Detach the dead links on a thread of their own. */
 static void bury(struct xpc_cuda_probes *p)
 {
-	pthread_t *grown;
-
-	reap_finished(p);
-	grown = realloc(p->reapers, (p->nreapers + 1) * sizeof(*grown));
-	if (!grown) {
-		xpc_destroy_links(p->dead, p->ndead);
-		free(p->dead);
-	} else {
-		p->reapers = grown;
-		p->nreapers += !xpc_destroy_links_bg(p->dead, p->ndead, &grown[p->nreapers]);
-	}
+	xpc_detach_bg(&p->reapers, p->dead, p->ndead);
 	p->dead = NULL;
 	p->ndead = 0;
 }
@@ -261,9 +241,7 @@ void xpc_cuda_probes_free(struct xpc_cuda_probes *p)
 		proc_retire(p, &p->procs[0]);
 	xpc_destroy_links(p->dead, p->ndead);
 	free(p->dead);
-	while (p->nreapers)
-		pthread_join(p->reapers[--p->nreapers], NULL);
-	free(p->reapers);
+	xpc_detacher_wait(&p->reapers);
 	free(p->procs);
 	tls_libset_free(p->plain);
 	free(p);

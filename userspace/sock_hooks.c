@@ -70,8 +70,10 @@ static int load_stub(const char *name, enum bpf_attach_type type)
 	};
 	int id = vmlinux_id(name, type);
 
-	if (id <= 0)
+	if (id <= 0) {
+		errno = ENOENT;
 		return -1;
+	}
 	opts.attach_btf_id = id;
 	return bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &opts);
 }
@@ -85,22 +87,41 @@ bool xpc_tp_btf_ok(const char *name)
 	return fd >= 0;
 }
 
-bool xpc_fentry_ok(const char *func)
+int xpc_fentry_ok(const char *func)
 {
-	int fd = load_stub(func, BPF_TRACE_FENTRY), link = -1;
+	int fd = load_stub(func, BPF_TRACE_FENTRY), link = -1, err;
 
 	if (fd >= 0)
 		link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
+	err = link >= 0 ? 0 : errno ? -errno : -ENOENT;
 	if (link >= 0)
 		close(link);
 	if (fd >= 0)
 		close(fd);
-	return link >= 0;
+	return err;
 }
 
 bool xpc_kprobes_ok(void)
 {
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
+}
+
+/*
+ * What the socket functions' own hooks would run on here, said with the
+ * evidence (capture.json's reason): the kernel's answer to an fentry
+ * program on tcp_sendmsg, and whether it has a kprobe event source.
+ */
+static void others_why(char *buf, size_t len)
+{
+	int fentry = xpc_fentry_ok("tcp_sendmsg");
+
+	if (!fentry)
+		snprintf(buf, len, "fentry available, no fentry hooks built");
+	else if (xpc_kprobes_ok())
+		snprintf(buf, len, "kprobes available, no kprobe hooks built");
+	else
+		snprintf(buf, len, "no fentry: an fentry program on tcp_sendmsg was refused: %s; "
+			 "no kprobes: no kprobe event source", strerror(-fentry));
 }
 
 /* The first socket tracepoint this kernel lacks, or NULL. */
@@ -118,10 +139,9 @@ int xpc_sock_hooks_pick(enum xpc_sock_hooks want, bool watch_maps, char *why, si
 {
 	const char *missing = want == XP_SOCK_HOOKS_SYSCALLS ? NULL : missing_tp(watch_maps);
 	/* Not built (no machine here has them to test on): said, so a reader knows. */
-	const char *others = xpc_fentry_ok("tcp_sendmsg")
-				     ? "fentry available, no fentry hooks built"
-				     : xpc_kprobes_ok() ? "kprobes available, no kprobe hooks built"
-						       : "no fentry, no kprobes";
+	char others[160];
+
+	others_why(others, sizeof(others));
 
 	if (want == XP_SOCK_HOOKS_SYSCALLS) {
 		snprintf(why, len, "syscalls: forced: every syscall of "

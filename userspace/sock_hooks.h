@@ -35,8 +35,11 @@ int xpc_sock_hooks_pick(enum xpc_sock_hooks want, bool watch_maps, char *why, si
 /* true when a tp_btf program can attach to tracepoint `name` here. */
 bool xpc_tp_btf_ok(const char *name);
 
-/* true when an fentry program can attach to kernel function `func` (BPF trampolines). */
-bool xpc_fentry_ok(const char *func);
+/*
+ * 0 when an fentry program can attach to kernel function `func` (BPF
+ * trampolines), else the kernel's -errno (this VM kind: -EPERM at load).
+ */
+int xpc_fentry_ok(const char *func);
 
 /* true when the kernel has a kprobe PMU (perf_event kprobes). */
 bool xpc_kprobes_ok(void);

@@ -146,6 +146,8 @@ static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 		return scanned(c, xpc_tls_probes_on_map(s->probes, (const void *)rec), rec->tgid);
 	if (rec->type == XP_EV_SOCK_DATA)
 		xpc_tls_probes_on_io(s->probes, rec->tgid, rec->ts_ns);
+	if (rec->type == XP_EV_EXIT)
+		xpc_tls_probes_on_exit(s->probes, rec->tgid);
 	return 0;
 }
 

@@ -79,10 +79,12 @@ struct xpc_tls_probes {
 	size_t npids;
 	pid_t cur_pid;			/* what attach_lib attaches to: -1 or a pid */
 	struct bpf_link **links;
+	pid_t *link_pids;		/* links[i] probes process link_pids[i], or -1: all */
 	size_t nlinks, cap;
+	struct xpc_detacher detaching;	/* threads detaching exited processes' links */
 	bool verbose, per_pid_mode;
 	int sock_hooks;			/* enum xpc_sock_hooks loaded */
-	char sock_hooks_why[256];
+	char sock_hooks_why[384];
 	struct xpc_tls_late late;
 	struct late_window windows[LATE_WINDOWS];	/* a ring: the last ones */
 	size_t nwindows;
@@ -118,19 +120,24 @@ static struct bpf_program *uprobe_prog(struct tls_bpf *t, const struct uprobe_sp
 	return t->progs.ssl_free;
 }
 
+/* Keep link l, which probes p->cur_pid. */
 static int keep_link(struct xpc_tls_probes *p, struct bpf_link *l)
 {
 	if (p->nlinks == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 32;
 		struct bpf_link **n = realloc(p->links, cap * sizeof(*n));
+		pid_t *pids = n ? realloc(p->link_pids, cap * sizeof(*pids)) : NULL;
 
-		if (!n) {
+		if (n)
+			p->links = n;
+		if (!pids) {
 			bpf_link__destroy(l);
 			return -ENOMEM;
 		}
-		p->links = n;
+		p->link_pids = pids;
 		p->cap = cap;
 	}
+	p->link_pids[p->nlinks] = p->cur_pid;
 	p->links[p->nlinks++] = l;
 	return 0;
 }
@@ -349,6 +356,8 @@ static int open_sock(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 		err = err ?: bpf_map__reuse_fd(p->sock->maps.events,
 					       bpf_map__fd(p->tls->maps.events));
 		err = err ?: bpf_map__reuse_fd(p->sock->maps.drops, bpf_map__fd(p->tls->maps.drops));
+		err = err ?: bpf_map__reuse_fd(p->sock->maps.traced_flags,
+					       bpf_map__fd(p->tls->maps.traced_flags));
 	} else {
 		err = 0;
 	}
@@ -500,6 +509,63 @@ void xpc_tls_probes_on_io(struct xpc_tls_probes *p, uint32_t tgid, uint64_t ts_n
 	}
 }
 
+/* Take pid's links out of p into a new array (*out, *n); -ENOMEM leaves them. */
+static int take_links(struct xpc_tls_probes *p, pid_t pid, struct bpf_link ***out, size_t *n)
+{
+	size_t kept = 0, taken = 0;
+	struct bpf_link **t;
+
+	for (size_t i = 0; i < p->nlinks; i++)
+		taken += p->link_pids[i] == pid;
+	*n = taken;
+	*out = NULL;
+	if (!taken)
+		return 0;
+	t = malloc(taken * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	taken = 0;
+	for (size_t i = 0; i < p->nlinks; i++) {
+		if (p->link_pids[i] == pid) {
+			t[taken++] = p->links[i];
+			continue;
+		}
+		p->links[kept] = p->links[i];
+		p->link_pids[kept++] = p->link_pids[i];
+	}
+	p->nlinks = kept;
+	*out = t;
+	return 0;
+}
+
+/* Forget the libraries examined for pid: a reused pid is examined afresh. */
+static void forget_pid(struct xpc_tls_probes *p, pid_t pid)
+{
+	for (size_t i = 0; i < p->npids; i++) {
+		if (p->per_pid[i].pid == pid) {
+			tls_libset_free(p->per_pid[i].libs);
+			p->per_pid[i] = p->per_pid[--p->npids];
+			return;
+		}
+	}
+}
+
+int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid)
+{
+	struct bpf_link **links;
+	size_t n;
+	int err;
+
+	if (!p->per_pid_mode || pid <= 0)
+		return 0;
+	forget_pid(p, pid);
+	err = take_links(p, pid, &links, &n);
+	if (err || !n)
+		return err;
+	xpc_detach_bg(&p->detaching, links, n);
+	return (int)n;
+}
+
 void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *out)
 {
 	*out = p->late;
@@ -599,7 +665,9 @@ void xpc_tls_probes_close(struct xpc_tls_probes *p)
 	if (!p)
 		return;
 	xpc_destroy_links(p->links, p->nlinks);
+	xpc_detacher_wait(&p->detaching);
 	free(p->links);
+	free(p->link_pids);
 	sock_bpf__destroy(p->sock);
 	tls_bpf__destroy(p->tls);
 	tls_libset_free(p->libs);

@@ -105,6 +105,15 @@ int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 /* A socket read/write of tgid at ts_ns (XP_EV_SOCK_DATA), for io_unprobed. */
 void xpc_tls_probes_on_io(struct xpc_tls_probes *p, uint32_t tgid, uint64_t ts_ns);
 
+/*
+ * Process pid exited (XP_EV_EXIT): in per_pid mode, detach its uprobes (on
+ * threads of their own: each removal waits for the kernel, links.h) and
+ * forget its libraries, so a long run does not keep every child's links
+ * to the end and a reused pid is examined afresh. Returns the links being
+ * detached, 0 (not per_pid, none) or -ENOMEM.
+ */
+int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid);
+
 /* The counts so far. */
 void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *out);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rustls.h - the plaintext boundary of rustls (0.20-0.22: CommonState
- * with a RecordLayer of boxed MessageEncrypter/MessageDecrypter) linked
+ * rustls.h - the plaintext boundary of rustls (0.20: CommonState with a
+ * RecordLayer of boxed MessageEncrypter/MessageDecrypter) linked
  * into a stripped Rust executable, found by analysis of its panic
  * locations and call graph, no version's bytes or offsets:
  *
