@@ -55,6 +55,13 @@ int xpc_set_error(struct xpc *c, int neg_errno, const char *fmt, ...)
 	return neg_errno;
 }
 
+int xpc_scan_result(struct xpc *c, int n, __u32 tgid, const char *what)
+{
+	if (n >= 0 || n == -ENOENT || n == -ESRCH)
+		return 0;
+	return xpc_set_error(c, n, "%s of %u: %s", what, tgid, strerror(-n));
+}
+
 const char *xpc_error(const struct xpc *c)
 {
 	return c->err;

@@ -122,20 +122,14 @@ static int tls_start(struct xpc *c, void **state)
 	return 0;
 }
 
-/* A scan's result: a process gone before we looked is not an error. */
-static int scanned(struct xpc *c, int n, __u32 tgid)
-{
-	if (n == -ENOENT || n == -ESRCH || n >= 0)
-		return 0;
-	return xpc_set_error(c, n, "tls: cannot attach to the TLS libraries of %u: %s", tgid,
-			     strerror(-n));
-}
+/* What a failed scan of a process says (xpc_scan_result). */
+#define SCAN_FAILED "tls: cannot attach to the TLS libraries"
 
 static int tls_on_process(struct xpc *c, void *state, __u32 tgid)
 {
 	struct tls_state *s = state;
 
-	return scanned(c, xpc_tls_probes_attach_pid(s->probes, tgid), tgid);
+	return xpc_scan_result(c, xpc_tls_probes_attach_pid(s->probes, tgid), tgid, SCAN_FAILED);
 }
 
 static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
@@ -143,7 +137,8 @@ static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 	struct tls_state *s = state;
 
 	if (rec->type == XP_EV_MAP_EXEC)
-		return scanned(c, xpc_tls_probes_on_map(s->probes, (const void *)rec), rec->tgid);
+		return xpc_scan_result(c, xpc_tls_probes_on_map(s->probes, (const void *)rec),
+				       rec->tgid, SCAN_FAILED);
 	if (rec->type == XP_EV_SOCK_DATA)
 		xpc_tls_probes_on_io(s->probes, rec->tgid, rec->ts_ns);
 	if (rec->type == XP_EV_EXIT)

@@ -258,40 +258,50 @@ static void common_callees(const struct scan *s, uint64_t a, uint64_t b, struct 
 			set_add(out, ca.a[i]);
 }
 
-/* Intersect rx with cand; the first non-empty cand starts it. */
-static void intersect(struct set *rx, bool *started, const struct set *cand)
+/* A candidate and the number of helpers that named it. */
+struct vote {
+	uint64_t fn;
+	unsigned int n;
+};
+
+/* Count a vote for each function of cand. */
+static void vote(struct vote *v, size_t *nv, const struct set *cand)
 {
-	if (!cand->n)
-		return;
-	if (!*started) {
-		*rx = *cand;
-		*started = true;
-		return;
+	for (size_t k = 0; k < cand->n; k++) {
+		size_t j = 0;
+
+		while (j < *nv && v[j].fn != cand->a[k])
+			j++;
+		if (j == *nv && *nv == MAX_CAND)
+			continue;
+		if (j == *nv)
+			v[(*nv)++] = (struct vote){ cand->a[k], 0 };
+		v[j].n++;
 	}
-	for (size_t k = 0; k < rx->n;)
-		if (set_has(cand, rx->a[k]))
-			k++;
-		else
-			rx->a[k] = rx->a[--rx->n];
 }
 
 /*
  * Step 3: take_received_plaintext among the callers of the sealing
- * functions' common helpers: not a sender, calling no sender, called by
- * a function that calls send_msg. Each helper's candidates are
- * intersected. Two passes over .text: the helpers' callers, theirs.
+ * functions' common helpers: not a sender nor one of the helpers,
+ * calling no sender, called by a function that calls send_msg. Each helper votes for its candidates;
+ * the function most helpers name wins, alone (rx holds the tie, if any).
+ * A helper shared for other reasons (a sanitizer's report function)
+ * names other functions but not most. Two passes over .text: the
+ * helpers' callers, theirs.
  */
 static int receiver(const struct scan *s, const struct set *helpers, const struct set *senders,
 		    const struct set *send_msg, struct set *rx)
 {
 	struct callers_of *h = calloc(helpers->n + 1, sizeof(*h)), *f = calloc(MAX_CAND, sizeof(*f));
-	size_t nf = 0;
-	bool started = false;
+	struct vote *v = calloc(MAX_CAND, sizeof(*v));
+	size_t nf = 0, nv = 0;
+	unsigned int best = 0;
 
 	rx->n = 0;
-	if (!h || !f) {
+	if (!h || !f || !v) {
 		free(h);
 		free(f);
+		free(v);
 		return -1;
 	}
 	for (size_t i = 0; i < helpers->n; i++)
@@ -304,7 +314,8 @@ static int receiver(const struct scan *s, const struct set *helpers, const struc
 
 			for (size_t j = 0; j < nf && !seen; j++)
 				seen = f[j].target == c;
-			if (!seen && !set_has(senders, c) && !calls_any(s, c, senders))
+			if (!seen && !set_has(senders, c) && !set_has(helpers, c) &&
+			    !calls_any(s, c, senders))
 				f[nf++].target = c;
 		}
 	find_callers(s, f, nf);
@@ -321,10 +332,16 @@ static int receiver(const struct scan *s, const struct set *helpers, const struc
 			if (hit && !hit->many && hit->by_sender)
 				set_add(&cand, key.target);
 		}
-		intersect(rx, &started, &cand);
+		vote(v, &nv, &cand);
 	}
+	for (size_t k = 0; k < nv; k++)
+		best = v[k].n > best ? v[k].n : best;
+	for (size_t k = 0; k < nv; k++)
+		if (v[k].n == best)
+			set_add(rx, v[k].fn);
 	free(h);
 	free(f);
+	free(v);
 	return 0;
 }
 
