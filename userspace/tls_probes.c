@@ -183,14 +183,16 @@ struct located_probe {
 	struct bpf_program *prog;
 	uint64_t off;
 	bool ret;	/* a uretprobe (BoringSSL); Go's returns are plain uprobes on RETs */
+	uint64_t cookie_hi;	/* above the file id in the cookie (rustls: the id's offset) */
 };
 
 /*
  * Where the probes of a located file go. BoringSSL's SSL_write/SSL_read
  * have OpenSSL's signatures: the same entry programs and the return
- * program. rustls's send_appdata_encrypt too (connection, buffer,
- * length; bytes taken returned); its take_received_plaintext has the
- * whole record at entry (rustls_read_enter). Go's (*Conn).Write/Read:
+ * program. rustls's send_appdata_encrypt and take_received_plaintext:
+ * rustls_write_enter (buffer, length; bytes taken returned: the return
+ * program) and rustls_read_enter (the whole record at entry), the id's
+ * offset in the cookie above the file id. Go's (*Conn).Write/Read:
  * entry programs of the register ABI and the return program on each RET
  * instruction.
  */
@@ -200,24 +202,26 @@ static size_t located_probes(const struct xpc_tls_probes *p, const struct locate
 	size_t n = 0;
 
 	if (!strcmp(r->stack, "rustls")) {
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
-		out[n++] = (struct located_probe){ p->tls->progs.rustls_read_enter, r->read_off, false };
+		out[n++] = (struct located_probe){ p->tls->progs.rustls_write_enter, r->write_off, false,
+						   r->conn_off };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true, 0 };
+		out[n++] = (struct located_probe){ p->tls->progs.rustls_read_enter, r->read_off, false,
+						   r->conn_off };
 		return n;
 	}
 	if (strcmp(r->stack, "go")) {
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_read_enter, r->read_off, false };
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->read_off, true };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false, 0 };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true, 0 };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_read_enter, r->read_off, false, 0 };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->read_off, true, 0 };
 		return n;
 	}
-	out[n++] = (struct located_probe){ p->tls->progs.go_write_enter, r->write_off, false };
-	out[n++] = (struct located_probe){ p->tls->progs.go_read_enter, r->read_off, false };
+	out[n++] = (struct located_probe){ p->tls->progs.go_write_enter, r->write_off, false, 0 };
+	out[n++] = (struct located_probe){ p->tls->progs.go_read_enter, r->read_off, false, 0 };
 	for (unsigned int i = 0; i < r->nwrite_rets; i++)
-		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->write_rets[i], false };
+		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->write_rets[i], false, 0 };
 	for (unsigned int i = 0; i < r->nread_rets; i++)
-		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->read_rets[i], false };
+		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->read_rets[i], false, 0 };
 	return n;
 }
 
@@ -241,7 +245,8 @@ static int attach_located(struct xpc_tls_probes *p, const char *path,
 	}
 	n = located_probes(p, r, at);
 	for (size_t i = 0; i < n; i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = at[i].ret, .bpf_cookie = id);
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = at[i].ret,
+			    .bpf_cookie = id | at[i].cookie_hi << 16);
 		struct bpf_link *l = bpf_program__attach_uprobe_opts(at[i].prog, p->cur_pid, path,
 								     at[i].off, &uo);
 		int err;
