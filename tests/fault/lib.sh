@@ -61,3 +61,14 @@ gone() {
 	done
 }
 
+
+# untrapped WHAT: a fresh process mapping the traced library finds no int3 in its
+# SSL_write (no uprobe left on it); else names who holds one (bpftool perf).
+untrapped() {
+	python3 -c 'import ctypes, sys
+f = ctypes.CDLL(sys.argv[1]).SSL_write
+sys.exit(ctypes.string_at(ctypes.cast(f, ctypes.c_void_p).value, 1) == b"\xcc")' \
+		"$T/lib/libssl.so.3" ||
+		fail "$1: int3 left in SSL_write; uprobes on it: $(bpftool perf show 2> /dev/null |
+			grep -F "$T/lib" || echo none)"
+}

@@ -15,13 +15,6 @@ source "$(dirname "$(realpath "$0")")/lib.sh"
 WL=$run/userspace/testing/workload
 start_mock
 
-untrapped() {
-	python3 -c 'import ctypes, sys
-f = ctypes.CDLL(sys.argv[1]).SSL_write
-sys.exit(ctypes.string_at(ctypes.cast(f, ctypes.c_void_p).value, 1) == b"\xcc")' \
-		"$T/lib/libssl.so.3" || fail "$1: int3 left in SSL_write"
-}
-
 # run NAME XPERF-BPF-OPTIONS... -- COMMAND...: record in the background, keep its ids
 run() {
 	local name=$1
