@@ -208,7 +208,8 @@ static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 	struct sock_call p;
 	__u64 id;
 
-	if (ret <= 0 || !sk || !sock_is_tcp(sk) || !xk_traced())
+	/* The process first: its traced_flags byte is cheaper than sk's two reads. */
+	if (ret <= 0 || !sk || !xk_traced() || !sock_is_tcp(sk))
 		return 0;
 	id = sock_ino(sk);
 	call_from_regs(sk, &p);

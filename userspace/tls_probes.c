@@ -11,7 +11,9 @@
  * per_pid mode they go on each (process, library) instead: the kernel then
  * plants breakpoints only in traced processes, so no other process pays
  * the trap; a child that forks without exec runs on the breakpoints it
- * inherited (bpf/TLS.md: measured, and the cost of this mode).
+ * inherited while its parent lives (bpf/TLS.md: measured, and the cost of
+ * this mode). A process's links are detached when its exit record arrives
+ * (xpc_tls_probes_on_exit), on threads of their own.
  * With the plaintext tier on (or watch_maps), the sock object also
  * announces files a traced process maps executable after exec
  * (bpf/map_watch.bpf.h): xpc_tls_probes_on_map() probes them and counts

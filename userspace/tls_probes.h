@@ -29,7 +29,7 @@ struct xpc_tls_opts {
 	/*
 	 * Uprobes per traced process instead of per library (pid -1): other
 	 * processes using the same libssl no longer trap (bench/tls), but each
-	 * traced process gets its own links, kept to the end; a child that
+	 * traced process gets its own links, detached at its exit; a child that
 	 * forks without exec runs on its parent's breakpoints (bpf/TLS.md).
 	 */
 	bool per_pid;
