@@ -44,10 +44,14 @@ wait_for() {
 	done
 }
 
-# steady FILE: the links, once two reads 1 s apart agree (attaches follow records)
+# steady FILE: the links, once two reads 1 s apart agree (attaches follow records), 20 s at most
 steady() {
+	local end=$((SECONDS + 20))
 	uprobes > "$1"
-	while sleep 1; uprobes > "$1.new"; ! cmp -s "$1" "$1.new"; do mv "$1.new" "$1"; done
+	while sleep 1; uprobes > "$1.new"; ! cmp -s "$1" "$1.new"; do
+		mv "$1.new" "$1"
+		[ $SECONDS -lt $end ] || { echo "FAIL: the uprobe links never settled"; exit 1; }
+	done
 }
 
 wait_for '[ -n "$(uprobes)" ]' 20 || { echo "FAIL: no uprobes for the traced shell"; exit 1; }
