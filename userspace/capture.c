@@ -382,6 +382,13 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 	return add_tree(c, tgid, tgid, 0);
 }
 
+int xpc_untrace(struct xpc *c, pid_t tgid)
+{
+	__u32 key = (__u32)tgid;
+
+	return bpf_map_delete_elem(c->traced_fd, &key) ? -errno : 0;
+}
+
 int xpc_poll(struct xpc *c, int timeout_ms)
 {
 	int n, m;

@@ -158,9 +158,9 @@ def per_call_table(port, ca):
             bpf = [t["uprobe_ns"] / max(t["uprobe_runs"], 1) for t in tr]
             base = base or statistics.median(added)
             bpf_base = bpf_base or statistics.median(bpf)
-            print("| %s | %d | %d | %s | %s | %.2fx | %.2f | %s | %.2fx | %s | %.1f (%.1f) | %d |" % (
+            print("| %s | %d | %d | %s | %s | %s | %.2f | %s | %.2fx | %s | %.1f (%.1f) | %d |" % (
                 client, n, statistics.median(calls) // n, spread(bare_call), spread(added),
-                statistics.median(added) / base if base > 0 else float("nan"),
+                "%.2fx" % (statistics.median(added) / base) if base > 0 else "n/a",
                 statistics.median([t["uprobe_runs"] / max(t["ssl_calls"], 1) for t in tr]),
                 spread(bpf), statistics.median(bpf) / bpf_base if bpf_base else float("nan"),
                 spread([t["daemon_cpu_s"] * 1e3 / n for t in tr]),
