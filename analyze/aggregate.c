@@ -44,7 +44,7 @@ static void sum_l3(struct xa_l3 *dst, const struct xa_l3 *src)
 }
 
 /* Is a worse than b for a point that fires in direction cmp? */
-static int worse(double a, double b, enum xp_cmp cmp)
+static int worse(double a, double b, enum th_cmp cmp)
 {
 	return cmp == XP_FIRE_ABOVE ? a > b : a < b;
 }
@@ -64,13 +64,13 @@ static void fold_points(struct xa_session *s, const struct xa_turn *t, struct xa
 {
 	uint64_t top = 0;
 
-	for (size_t i = 0; i < xp_l3_count; i++) {
+	for (size_t i = 0; i < th_l3_count; i++) {
 		const struct xa_l3 *a = &t->l3[i];
 
 		sum_l3(&s->total->l3[i], a);
 		if (a->state != XA_FIRED && a->state != XA_OK_BELOW && a->state != XA_NOT_DRILLED)
 			continue;
-		if (!s->measured[i]++ || worse(a->value, s->worst[i], xp_l3_table[i].cmp)) {
+		if (!s->measured[i]++ || worse(a->value, s->worst[i], th_l3_table[i].cmp)) {
 			s->worst[i] = a->value;
 			s->worst_turn[i] = t->head.turn_index;
 		}
@@ -141,11 +141,11 @@ void xa_session_finish(struct xa_session *s)
 
 	tot->head.turn_index = s->turns;
 	snprintf(tot->head.path, sizeof(tot->head.path), "%s", s->dir);
-	for (size_t i = 0; i < xp_l3_count; i++) {
+	for (size_t i = 0; i < th_l3_count; i++) {
 		struct xa_l3 *a = &tot->l3[i];
 
 		a->value = s->worst[i];
-		if (!(s->opt.grades & (1u << xp_l3_table[i].grade)))
+		if (!(s->opt.grades & (1u << th_l3_table[i].grade)))
 			a->state = XA_FILTERED;
 		else if (s->fired[i])
 			a->state = XA_FIRED;

@@ -17,59 +17,10 @@ void xa_options_default(struct xa_options *o)
 	o->format = XA_FMT_JSON;
 	o->depth = 3;
 	o->grades = (1u << XP_GRADE_COUNT) - 1;
-	o->threshold = xp_rules.drill_threshold;
+	o->threshold = th_rules.drill_threshold;
 }
 
-int xa_parse_format(const char *s, enum xa_format *out)
-{
-	static const char *const names[] = { "json", "text", "html" };
-
-	for (int i = 0; i < 3; i++) {
-		if (!strcmp(s, names[i])) {
-			*out = (enum xa_format)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-int xa_parse_depth(const char *s, int *out)
-{
-	if ((s[0] == 'L' || s[0] == 'l') && s[1])
-		s++;
-	if (s[0] < '1' || s[0] > '4' || s[1])
-		return -1;
-	*out = s[0] - '0';
-	return 0;
-}
-
-int xa_parse_grades(const char *s, unsigned *out)
-{
-	unsigned m = 0;
-
-	for (const char *p = s; *p; p++) {
-		if (*p == ',' && p != s && p[1] && p[1] != ',')
-			continue;
-		if (*p < 'A' || *p > 'C' || (p[1] && p[1] != ','))
-			return -1;
-		m |= 1u << (*p - 'A');
-	}
-	if (!m)
-		return -1;
-	*out = m;
-	return 0;
-}
-
-int xa_parse_threshold(const char *s, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || !(v >= 0 && v < 1))
-		return -1;
-	*out = v;
-	return 0;
-}
+const char *const xa_format_names[3] = { "json", "text", "html" };
 
 /* Everything after loading; prev: the previous turn's features in session mode. */
 static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const double *prev,
@@ -81,7 +32,7 @@ static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const d
 	t->warnings = tr->warnings;
 	t->dropped_events = tr->dropped_events;
 	/* The fixed arrays of model.h must hold theory's tables. */
-	if (xp_l3_count > XA_MAX_L3 || xa_var_count() > XA_NVAR || xa_normalize(tr) || xa_domain_check(tr, t) ||
+	if (th_l3_count > XA_MAX_L3 || xa_var_count() > XA_NVAR || xa_normalize(tr) || xa_domain_check(tr, t) ||
 	    xa_categorize(tr, t))
 		return -1;
 	if (!tr->nspans)

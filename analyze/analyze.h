@@ -71,13 +71,10 @@ struct xa_options {
 	const struct xa_prices *prices; /* NULL: xa_prices_default() */
 };
 
-/* Defaults: JSON, depth 3, grades A,B,C, threshold xp_rules.drill_threshold. */
+/* Defaults: JSON, depth 3, grades A,B,C, threshold th_rules.drill_threshold. */
 void xa_options_default(struct xa_options *o);
-/* Option parsers for the CLI: 0 ok, -1 invalid (nothing written). */
-int xa_parse_format(const char *s, enum xa_format *out);  /* json|text|html */
-int xa_parse_depth(const char *s, int *out);              /* L1..L4 or 1..4 */
-int xa_parse_grades(const char *s, unsigned *out);        /* "A,B" */
-int xa_parse_threshold(const char *s, double *out);       /* (0, 1) */
+/* The formats' names, in enum xa_format's order: json, text, html. */
+extern const char *const xa_format_names[3];
 
 struct xa_turn;    /* one analysed turn */
 struct xa_session; /* one analysed session (aggregates) */
@@ -139,7 +136,7 @@ int xa_scan_path(const struct xa_scan *sc, int64_t idx, char *path, size_t len);
 
 /* The short summary the recorder and the demo print. */
 struct xa_bottleneck {
-	const struct xp_l3 *l3; /* NULL when fewer than three fired */
+	const struct th_l3 *l3; /* NULL when fewer than three fired */
 	unsigned turns_fired;   /* in how many turns it fired */
 	uint64_t ns;            /* time charged to it over the session */
 	double value;           /* its metric in the turn where it was worst */
@@ -168,7 +165,7 @@ struct xa_live_turn {
 	uint64_t wall_ns;
 	double ttft_ms;         /* -1: none */
 	double usd;
-	const struct xp_l3 *top; /* its biggest fired point, NULL when none */
+	const struct th_l3 *top; /* its biggest fired point, NULL when none */
 };
 
 struct xa_live {
@@ -180,7 +177,7 @@ struct xa_live {
 	double out_tok_per_s;            /* output tokens / decode time; -1 when none */
 	struct xa_usage use;
 	double waste_share;              /* Waste Bound / wall time */
-	const struct xp_l3 *top;         /* the session's first-ranked fired point */
+	const struct th_l3 *top;         /* the session's first-ranked fired point */
 	uint64_t top_saved_ns;           /* what fixing it saves (analyze/README.md) */
 	struct xa_live_turn last[XA_LIVE_LAST]; /* the last turns, newest first */
 	unsigned nlast;

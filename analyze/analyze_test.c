@@ -568,13 +568,6 @@ static void test_errors(void)
 	CHECK(t == NULL && strstr(buf, "turn_002.json:") != NULL, "error text: %s", buf);
 	CHECK(xa_analyze_session_dir(TD "no_such_dir", &o, &s, NULL) == XA_EINVALID, "missing dir");
 	CHECK(xa_analyze_session_dir(TD, &o, &s, NULL) == XA_EINVALID, "dir without turns");
-	CHECK(xa_parse_grades("A,B", &o.grades) == 0 && o.grades == 3, "grades A,B");
-	CHECK(xa_parse_grades("A,,B", &o.grades) && xa_parse_grades("D", &o.grades) &&
-	      xa_parse_grades("", &o.grades), "bad grades accepted");
-	CHECK(xa_parse_depth("L4", &o.depth) == 0 && o.depth == 4 && xa_parse_depth("L5", &o.depth),
-	      "depth");
-	CHECK(xa_parse_threshold("0.3", &o.threshold) == 0 &&
-	      xa_parse_threshold("1.5", &o.threshold), "threshold");
 }
 
 int main(int argc, char **argv)

@@ -10,7 +10,7 @@
  *   effective  productive stage, successful outcome: min(P, units x ref_ns),
  *              P = E - supply; all of P when the stage has no work unit;
  *   processing P - effective, to the stage's home L3.
- * Time no span covers is charged as xp_rules.uncovered_stage. Shares of a
+ * Time no span covers is charged as th_rules.uncovered_stage. Shares of a
  * turn are integer ns and sum to its wall time exactly (asserted).
  */
 #include "analyze/model.h"
@@ -34,11 +34,11 @@ static void add_vars(struct xa_l3 *a, const struct xa_span *s)
 		snprintf(a->why, sizeof(a->why), "%s", s->why);
 }
 
-static void charge(struct xa_turn *t, const struct xa_span *s, enum xp_domain d,
-		   enum xp_category c, const char *l3id, uint64_t ns)
+static void charge(struct xa_turn *t, const struct xa_span *s, enum th_domain d,
+		   enum th_category c, const char *l3id, uint64_t ns)
 {
 	int i = xa_l3_index(l3id);
-	const struct xp_l2 *l2 = xp_l2_of(d, c);
+	const struct th_l2 *l2 = th_l2_of(d, c);
 
 	if (!ns)
 		return;
@@ -86,22 +86,22 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den)
 
 static void split(struct xa_turn *t, const struct xa_span *s, const double *turn_tok)
 {
-	const struct xp_stage *st = s->stage;
+	const struct th_stage *st = s->stage;
 	uint64_t e = s->excl, dur = s->end - s->start, supply = 0, runq = 0, eff = 0, p;
 	double units;
 
 	if (s->waste_l3) {
-		const struct xp_l2 *l2 = xa_l3_parent((size_t)xa_l3_index(s->waste_l3));
+		const struct th_l2 *l2 = xa_l3_parent((size_t)xa_l3_index(s->waste_l3));
 
 		charge(t, s, l2->domain, XP_CAT_WASTE, s->waste_l3, e);
 		return;
 	}
-	if (xp_supply_stage(s->stage, s->stage_name, s->domain)) {
+	if (th_supply_stage(s->stage, s->stage_name, s->domain)) {
 		supply = e;
 	} else if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched && dur) {
 		uint64_t on = s->on_cpu < dur ? s->on_cpu : dur;
 
-		if ((double)on / (double)dur < xp_rules.cpu_ratio_supply)
+		if ((double)on / (double)dur < th_rules.cpu_ratio_supply)
 			supply = e;
 		else
 			supply = scale(e, dur - on, dur);
@@ -124,20 +124,20 @@ static void split(struct xa_turn *t, const struct xa_span *s, const double *turn
 			t->l3[ei].base_ns += e;
 	}
 	charge(t, s, s->domain, XP_CAT_EFFECTIVE, st ? st->effective_l3 : NULL, eff);
-	charge(t, s, s->domain, XP_CAT_PROCESSING, st ? st->l3_home : xp_rules.unknown_stage_l3,
+	charge(t, s, s->domain, XP_CAT_PROCESSING, st ? st->l3_home : th_rules.unknown_stage_l3,
 	       p - eff);
 }
 
 /* The category that grew most between two snapshots of cat_ns. */
-static enum xp_category dominant(const uint64_t *before, const uint64_t *after)
+static enum th_category dominant(const uint64_t *before, const uint64_t *after)
 {
-	enum xp_category best = XP_CAT_PROCESSING;
+	enum th_category best = XP_CAT_PROCESSING;
 	uint64_t most = 0;
 
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
 		if (after[c] - before[c] > most) {
 			most = after[c] - before[c];
-			best = (enum xp_category)c;
+			best = (enum th_category)c;
 		}
 	}
 	return best;
@@ -176,9 +176,9 @@ static void tool_track(const struct xa_trace *tr, int span, char *out, size_t le
 			 (long long)tr->spans[span].tid);
 }
 
-static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_category *cat)
+static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum th_category *cat)
 {
-	const struct xp_stage *un = xp_stage_find(xp_rules.uncovered_stage);
+	const struct th_stage *un = th_stage_find(th_rules.uncovered_stage);
 
 	t->segs = calloc(tr->nsegs + 1, sizeof(*t->segs));
 	t->seg_stage = calloc(tr->nsegs + 1, sizeof(*t->seg_stage));
@@ -194,7 +194,7 @@ static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_
 		t->segs[k].domain = s ? s->domain : un->domain;
 		t->segs[k].category = s ? cat[g->span] : XP_CAT_PROCESSING;
 		snprintf(t->seg_stage[k], sizeof(t->seg_stage[k]), "%s",
-			 s ? s->stage_name : xp_rules.uncovered_stage);
+			 s ? s->stage_name : th_rules.uncovered_stage);
 		t->seg_waste[k] = s ? s->waste_l3 : NULL;
 		tool_track(tr, g->span, t->seg_tool[k], sizeof(t->seg_tool[k]));
 	}
@@ -204,10 +204,10 @@ static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum xp_
 
 int xa_categorize(const struct xa_trace *tr, struct xa_turn *t)
 {
-	const struct xp_stage *un = xp_stage_find(xp_rules.uncovered_stage);
+	const struct th_stage *un = th_stage_find(th_rules.uncovered_stage);
 	double turn_tok[2] = { 0, 0 };
 	uint64_t uncovered = 0, sum = 0;
-	enum xp_category *cat = calloc(tr->nspans + 1, sizeof(*cat));
+	enum th_category *cat = calloc(tr->nspans + 1, sizeof(*cat));
 	int rc;
 
 	if (!cat || !un)
@@ -230,7 +230,7 @@ int xa_categorize(const struct xa_trace *tr, struct xa_turn *t)
 	charge(t, NULL, un->domain, XP_CAT_PROCESSING, un->l3_home, uncovered);
 	if (uncovered)
 		xa_note(t, "%.3f ms covered by no span, charged to %s", uncovered / 1e6,
-			xp_rules.uncovered_stage);
+			th_rules.uncovered_stage);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
 		sum += t->cat_ns[c];
 	/* Exclusive attribution: the categories cover the wall time exactly. */

@@ -35,20 +35,20 @@ void xa_diff_options_default(struct xa_diff_options *o)
 static void column(size_t c, const char **id, int *level)
 {
 	if (c < XP_CAT_COUNT) {
-		*id = xp_categories[c].key;
+		*id = th_categories[c].key;
 		*level = 1;
-	} else if (c < XP_CAT_COUNT + xp_l2_count) {
-		*id = xp_l2_table[c - XP_CAT_COUNT].id;
+	} else if (c < XP_CAT_COUNT + th_l2_count) {
+		*id = th_l2_table[c - XP_CAT_COUNT].id;
 		*level = 2;
 	} else {
-		*id = xp_l3_table[c - XP_CAT_COUNT - xp_l2_count].id;
+		*id = th_l3_table[c - XP_CAT_COUNT - th_l2_count].id;
 		*level = 3;
 	}
 }
 
 size_t xa_diff_columns(void)
 {
-	return XP_CAT_COUNT + xp_l2_count + xp_l3_count;
+	return XP_CAT_COUNT + th_l2_count + th_l3_count;
 }
 
 static int add_row(struct xa_diff_side *s, const struct xa_turn *t)
@@ -69,9 +69,9 @@ static int add_row(struct xa_diff_side *s, const struct xa_turn *t)
 	row[c++] = (double)t->wall;
 	for (int k = 0; k < XP_CAT_COUNT; k++)
 		row[c++] = (double)t->cat_ns[k];
-	for (size_t k = 0; k < xp_l2_count; k++)
-		row[c++] = (double)t->l2_ns[xp_l2_table[k].domain][xp_l2_table[k].category];
-	for (size_t k = 0; k < xp_l3_count; k++)
+	for (size_t k = 0; k < th_l2_count; k++)
+		row[c++] = (double)t->l2_ns[th_l2_table[k].domain][th_l2_table[k].category];
+	for (size_t k = 0; k < th_l3_count; k++)
 		row[c++] = (double)t->l3[k].ns;
 	return 0;
 }

@@ -2,7 +2,7 @@
 /*
  * domain.c - the domain check. A span's domain is the one theory's stage map
  * gives its stage (the execution-location rule); custom stages go to
- * xp_rules.unknown_stage_domain. A writer's declared domain that disagrees is
+ * th_rules.unknown_stage_domain. A writer's declared domain that disagrees is
  * corrected and the correction recorded for the report.
  */
 #include "analyze/model.h"
@@ -11,13 +11,13 @@
 
 int xa_domain_check(struct xa_trace *tr, struct xa_turn *t)
 {
-	enum xp_domain custom = XP_DOMAIN_COMPUTE;
+	enum th_domain custom = XP_DOMAIN_COMPUTE;
 	size_t ncustom = 0;
 
-	xp_domain_parse(xp_rules.unknown_stage_domain, &custom);
+	th_domain_parse(th_rules.unknown_stage_domain, &custom);
 	for (size_t i = 0; i < tr->nspans; i++) {
 		struct xa_span *s = &tr->spans[i];
-		enum xp_domain want = s->stage ? s->stage->domain : custom;
+		enum th_domain want = s->stage ? s->stage->domain : custom;
 		struct xa_correction *c;
 
 		ncustom += !s->stage;
@@ -36,6 +36,6 @@ int xa_domain_check(struct xa_trace *tr, struct xa_turn *t)
 	}
 	if (ncustom)
 		xa_note(t, "%zu span(s) with a custom stage charged to %s (%s)", ncustom,
-			xp_domains[custom].key, xp_rules.unknown_stage_l3);
+			th_domains[custom].key, th_rules.unknown_stage_l3);
 	return 0;
 }

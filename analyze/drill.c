@@ -18,42 +18,42 @@
 
 /* L3 ids sorted once, so that the per-charge lookups are a binary search; and each
  * point's parent L2, resolved once. */
-static const struct xp_l3 *by_id[XA_MAX_L3];
-static const struct xp_l2 *parent_of[XA_MAX_L3];
+static const struct th_l3 *by_id[XA_MAX_L3];
+static const struct th_l2 *parent_of[XA_MAX_L3];
 static pthread_once_t by_id_once = PTHREAD_ONCE_INIT;
 
 static int cmp_l3(const void *a, const void *b)
 {
-	return strcmp((*(const struct xp_l3 *const *)a)->id, (*(const struct xp_l3 *const *)b)->id);
+	return strcmp((*(const struct th_l3 *const *)a)->id, (*(const struct th_l3 *const *)b)->id);
 }
 
 static void sort_ids(void)
 {
-	for (size_t i = 0; i < xp_l3_count && i < XA_MAX_L3; i++) {
-		by_id[i] = &xp_l3_table[i];
-		parent_of[i] = xp_l2_find(xp_l3_table[i].l2_id);
+	for (size_t i = 0; i < th_l3_count && i < XA_MAX_L3; i++) {
+		by_id[i] = &th_l3_table[i];
+		parent_of[i] = th_l2_find(th_l3_table[i].l2_id);
 	}
-	qsort(by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3, sizeof(by_id[0]), cmp_l3);
+	qsort(by_id, th_l3_count < XA_MAX_L3 ? th_l3_count : XA_MAX_L3, sizeof(by_id[0]), cmp_l3);
 }
 
 static int cmp_key(const void *key, const void *elem)
 {
-	return strcmp(key, (*(const struct xp_l3 *const *)elem)->id);
+	return strcmp(key, (*(const struct th_l3 *const *)elem)->id);
 }
 
 int xa_l3_index(const char *id)
 {
-	const struct xp_l3 *const *hit;
+	const struct th_l3 *const *hit;
 
 	if (!id)
 		return -1;
 	pthread_once(&by_id_once, sort_ids);
-	hit = bsearch(id, by_id, xp_l3_count < XA_MAX_L3 ? xp_l3_count : XA_MAX_L3,
+	hit = bsearch(id, by_id, th_l3_count < XA_MAX_L3 ? th_l3_count : XA_MAX_L3,
 		      sizeof(by_id[0]), cmp_key);
-	return hit ? (int)(*hit - xp_l3_table) : -1;
+	return hit ? (int)(*hit - th_l3_table) : -1;
 }
 
-const struct xp_l2 *xa_l3_parent(size_t i)
+const struct th_l2 *xa_l3_parent(size_t i)
 {
 	pthread_once(&by_id_once, sort_ids);
 	return i < XA_MAX_L3 ? parent_of[i] : NULL;
@@ -70,13 +70,13 @@ void xa_note(struct xa_turn *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int crosses(double v, double thr, enum xp_cmp cmp)
+static int crosses(double v, double thr, enum th_cmp cmp)
 {
 	return cmp == XP_FIRE_ABOVE ? v > thr : v < thr;
 }
 
 /* Move a filtered point's time to Processing of its domain. */
-static void fold(struct xa_turn *t, const struct xp_l2 *l2, uint64_t ns)
+static void fold(struct xa_turn *t, const struct th_l2 *l2, uint64_t ns)
 {
 	if (l2->category == XP_CAT_PROCESSING)
 		return;
@@ -93,17 +93,17 @@ double xa_share(uint64_t ns, uint64_t wall)
 
 void xa_drill(struct xa_turn *t, const struct xa_options *o)
 {
-	for (size_t i = 0; i < xp_l3_count; i++) {
-		const struct xp_l2 *l2 = xa_l3_parent(i);
+	for (size_t i = 0; i < th_l3_count; i++) {
+		const struct th_l2 *l2 = xa_l3_parent(i);
 
-		if (!(o->grades & (1u << xp_l3_table[i].grade)) && l2) {
+		if (!(o->grades & (1u << th_l3_table[i].grade)) && l2) {
 			fold(t, l2, t->l3[i].ns);
 			t->l3[i].state = XA_FILTERED;
 		}
 	}
-	for (size_t i = 0; i < xp_l3_count; i++) {
-		const struct xp_l3 *p = &xp_l3_table[i];
-		const struct xp_l2 *l2 = xa_l3_parent(i);
+	for (size_t i = 0; i < th_l3_count; i++) {
+		const struct th_l3 *p = &th_l3_table[i];
+		const struct th_l2 *l2 = xa_l3_parent(i);
 		struct xa_l3 *a = &t->l3[i];
 
 		if (a->state == XA_FILTERED || !l2)
@@ -124,7 +124,7 @@ void xa_drill(struct xa_turn *t, const struct xa_options *o)
  * ns x value/thr (fires below: rates, where time goes as 1/rate). A count with threshold 0
  * (waste marks) saves all of it. Effective work is the work itself: it saves nothing.
  */
-uint64_t xa_savings(const struct xp_l3 *p, const struct xp_l2 *l2, uint64_t ns, double value)
+uint64_t xa_savings(const struct th_l3 *p, const struct th_l2 *l2, uint64_t ns, double value)
 {
 	double keep;
 
@@ -138,7 +138,7 @@ uint64_t xa_savings(const struct xp_l3 *p, const struct xp_l2 *l2, uint64_t ns, 
 	return ns - (uint64_t)((double)ns * keep + 0.5);
 }
 
-enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct xp_l4 *l4, double *value,
+enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct th_l4 *l4, double *value,
 			 char *why, size_t whylen)
 {
 	const struct xa_l3 *a = &t->l3[i];

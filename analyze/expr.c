@@ -17,14 +17,14 @@ static const char *const sched_vars[] = { "sched.runq_ns", "sched.on_cpu_ns" };
 
 size_t xa_var_count(void)
 {
-	return xp_counter_name_count + 2;
+	return th_counter_name_count + 2;
 }
 
 const char *xa_var_name(size_t i)
 {
-	if (i < xp_counter_name_count)
-		return xp_counter_name_table[i].name;
-	return i < xa_var_count() ? sched_vars[i - xp_counter_name_count] : NULL;
+	if (i < th_counter_name_count)
+		return th_counter_name_table[i].name;
+	return i < xa_var_count() ? sched_vars[i - th_counter_name_count] : NULL;
 }
 
 struct parser {

@@ -13,10 +13,10 @@
 #include "lib/json_int.h"
 
 /* Length of the union of the intervals (gpu/intervals.h; s is normalized). */
-static uint64_t union_len(struct xp_ivs *s)
+static uint64_t union_len(struct gp_ivs *s)
 {
-	xp_ivs_norm(s);
-	return xp_ivs_len(s);
+	gp_ivs_norm(s);
+	return gp_ivs_len(s);
 }
 
 int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu)
@@ -24,7 +24,7 @@ int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu)
 	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(gpu, "activities");
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(gpu, "dropped_records");
 	int n = cJSON_IsArray(acts) ? cJSON_GetArraySize(acts) : 0;
-	struct xp_ivs busy = { 0 }, kern = { 0 };
+	struct gp_ivs busy = { 0 }, kern = { 0 };
 	uint64_t lo = UINT64_MAX, hi = 0;
 	const cJSON *a;
 
@@ -32,15 +32,15 @@ int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu)
 		return 0;
 	cJSON_ArrayForEach(a, acts) {
 		const cJSON *k = cJSON_GetObjectItemCaseSensitive(a, "kind");
-		int kind = xp_gpu_kind_parse(cJSON_GetStringValue(k));
+		int kind = th_gpu_kind_parse(cJSON_GetStringValue(k));
 		uint64_t a0, b0;
 
 		if (kind < 0 ||
 		    xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(a, "start_ns"), &a0) ||
 		    xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(a, "end_ns"), &b0) ||
 		    b0 < a0 || b0 > XA_NS_MAX ||
-		    (xp_gpu_kind_on_device(kind) && xp_ivs_add(&busy, a0, b0)) ||
-		    (kind == XP_GPU_KERNEL && xp_ivs_add(&kern, a0, b0)))
+		    (th_gpu_kind_on_device(kind) && gp_ivs_add(&busy, a0, b0)) ||
+		    (kind == XP_GPU_KERNEL && gp_ivs_add(&kern, a0, b0)))
 			goto fail;
 		lo = a0 < lo ? a0 : lo;
 		hi = b0 > hi ? b0 : hi;
@@ -57,11 +57,11 @@ int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu)
 	tr->gpu.kernel = union_len(&kern);
 	if (xp_json_get_u64(d, &tr->gpu.dropped))
 		tr->gpu.dropped = 0;
-	xp_ivs_free(&busy);
-	xp_ivs_free(&kern);
+	gp_ivs_free(&busy);
+	gp_ivs_free(&kern);
 	return 0;
 fail:
-	xp_ivs_free(&busy);
-	xp_ivs_free(&kern);
+	gp_ivs_free(&busy);
+	gp_ivs_free(&kern);
 	return -1;
 }

@@ -42,7 +42,7 @@ static int ttft_percentiles(const struct xa_session *s, struct xa_live *out)
 		if (i + XA_LIVE_LAST >= s->turns)
 			out->last[out->nlast++] = (struct xa_live_turn){
 				r.turn_index, r.wall, r.ttft_ms, r.usd,
-				r.top_l3 >= 0 ? &xp_l3_table[r.top_l3] : NULL };
+				r.top_l3 >= 0 ? &th_l3_table[r.top_l3] : NULL };
 	}
 	qsort(v, n, sizeof(*v), cmp_double);
 	out->ttft_p50_ms = n ? rank(v, n, 0.50) : -1;
@@ -65,7 +65,7 @@ int xa_session_live(const struct xa_session *s, struct xa_live *out)
 	out->use = s->total->use;
 	out->waste_share = xa_share(s->total->cat_ns[XP_CAT_WASTE], s->total->wall);
 	if (xa_top_points(&v, &top, 1)) {
-		out->top = &xp_l3_table[top];
+		out->top = &th_l3_table[top];
 		out->top_saved_ns = s->total->l3[top].saved_ns;
 	}
 	if (ttft_percentiles(s, out))

@@ -23,12 +23,12 @@ struct err_ctx {
 	size_t flen;
 };
 
-static void on_error(const struct xp_verror *e, void *arg)
+static void on_error(const struct sc_verror *e, void *arg)
 {
 	struct err_ctx *c = arg;
 	char line[768];
 
-	xp_verror_format(e, line, sizeof(line));
+	sc_verror_format(e, line, sizeof(line));
 	if (c->out)
 		fprintf(c->out, "%s\n", line);
 	if (c->first && !c->first[0])
@@ -42,7 +42,7 @@ static int build(struct tt_turn *t, const char *name, struct xa_trace *tr, struc
 
 	tt_turn_free(t);
 	if (t && rc) {
-		struct xp_verror e = { .file = name };
+		struct sc_verror e = { .file = name };
 
 		snprintf(e.msg, sizeof(e.msg),
 			 "turn data the analyzer cannot use (or out of memory)");

@@ -269,7 +269,7 @@ static void eval(const struct metric *m, int l3, const struct xa_trace *tr, stru
 void xa_metrics(const struct xa_trace *tr, struct xa_turn *t)
 {
 	features(tr, t->feat);
-	for (size_t i = 0; i < xp_l3_count; i++)
+	for (size_t i = 0; i < th_l3_count; i++)
 		not_measured(&t->l3[i], "no metric defined for this point");
 	pthread_once(&metric_once, resolve);
 	for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)

@@ -19,7 +19,7 @@
 #include "analyze/analyze.h"
 #include "core/turn.h"
 
-#define XA_MAX_L3 96  /* >= xp_l3_count (checked at run time) */
+#define XA_MAX_L3 96  /* >= th_l3_count (checked at run time) */
 #define XA_NVAR 16    /* counters (theory's counter names) + 2 sched values */
 #define XA_REASON 96
 #define XA_NS_MAX (1ull << 62) /* larger nanosecond values are refused: sums cannot overflow */
@@ -28,10 +28,10 @@ struct xa_span {
 	int64_t id;
 	int parent;    /* index of the parent span, -1 for none */
 	int depth;     /* 0 for top-level spans */
-	const struct xp_stage *stage; /* NULL: custom stage */
+	const struct th_stage *stage; /* NULL: custom stage */
 	char stage_name[48];
-	enum xp_domain declared, domain;
-	enum xp_category declared_cat;
+	enum th_domain declared, domain;
+	enum th_category declared_cat;
 	uint64_t start, end;
 	int has_sched;
 	uint64_t on_cpu, runq, blocked;
@@ -53,8 +53,8 @@ struct xa_span {
 struct xa_seg {
 	uint64_t start, end;
 	int span;
-	enum xp_domain domain;
-	enum xp_category category; /* the span's dominant category */
+	enum th_domain domain;
+	enum th_category category; /* the span's dominant category */
 };
 
 /* One LLM call's tokens and cost (cost.c). */
@@ -118,7 +118,7 @@ struct xa_l3 {
 struct xa_correction {
 	int64_t span_id;
 	char stage[48];
-	enum xp_domain declared, corrected;
+	enum th_domain declared, corrected;
 };
 
 /* Turn features metrics.c computes (ns, counts, tokens). */
@@ -242,7 +242,7 @@ void xa_metrics(const struct xa_trace *tr, struct xa_turn *t);
 /* drill.c: threshold walk L1 -> L2 -> L3, grade filter, states, savings of fired points. */
 void xa_drill(struct xa_turn *t, const struct xa_options *o);
 /* The most a fix of point p (under l2, metric value, ns charged) saves: 0 unless it fires. */
-uint64_t xa_savings(const struct xp_l3 *p, const struct xp_l2 *l2, uint64_t ns, double value);
+uint64_t xa_savings(const struct th_l3 *p, const struct th_l2 *l2, uint64_t ns, double value);
 
 /* cost.c: tokens and cost of every LLM call, the turn's sums, and the waste ones. */
 int xa_tokens(const struct xa_trace *tr, struct xa_turn *t, const struct xa_prices *p);
@@ -255,7 +255,7 @@ void xa_metrics_session(struct xa_turn *t, const double *prev);
 double xa_share(uint64_t ns, uint64_t wall);
 
 /* L4: evaluate cause `l4` for L3 point `i` of t. */
-enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct xp_l4 *l4, double *value,
+enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct th_l4 *l4, double *value,
 			 char *why, size_t whylen);
 /* expr.c: evaluate an L4 formula over named variables; 0 ok, -1 missing var (name in why). */
 int xa_expr_eval(const char *formula, const double *vars, uint32_t have, double *out, char *why,
@@ -267,7 +267,7 @@ size_t xa_var_count(void);
 /* Index of an L3 point in theory's table, -1 when unknown. */
 int xa_l3_index(const char *id);
 /* The L2 parent of L3 point i (NULL when theory names an unknown one). */
-const struct xp_l2 *xa_l3_parent(size_t i);
+const struct th_l2 *xa_l3_parent(size_t i);
 /* Append a note (dropped when full). */
 void xa_note(struct xa_turn *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

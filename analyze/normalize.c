@@ -70,10 +70,20 @@ static int cmp_u64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-static int has_stage_over(const struct xa_trace *tr, const char *stage, uint64_t a, uint64_t b)
+/*
+ * Where a carved stage may already be: the file's spans of that name (ix) and
+ * the spans carved since (from index carved on). A large turn has few of them.
+ */
+struct carved_idx {
+	int *ix;
+	size_t n, carved;
+};
+
+static int has_stage_over(const struct xa_trace *tr, const struct carved_idx *c, const char *stage,
+			  uint64_t a, uint64_t b)
 {
-	for (size_t i = 0; i < tr->nspans; i++) {
-		const struct xa_span *s = &tr->spans[i];
+	for (size_t k = 0; k < c->n + (tr->nspans - c->carved); k++) {
+		const struct xa_span *s = &tr->spans[k < c->n ? (size_t)c->ix[k] : c->carved + k - c->n];
 
 		if (!strcmp(s->stage_name, stage) && s->start < b && s->end > a)
 			return 1;
@@ -97,7 +107,7 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 	c = &tr->spans[tr->nspans++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->stage_name, sizeof(c->stage_name), "%s", stage);
-	c->stage = xp_stage_find(stage);
+	c->stage = th_stage_find(stage);
 	c->domain = c->declared = c->stage ? c->stage->domain : XP_DOMAIN_FUSED;
 	c->declared_cat = XP_CAT_SUPPLY;
 	c->start = a;
@@ -114,7 +124,7 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 static int carve_gaps(struct xa_trace *tr, int i)
 {
 	const struct xa_span *s = &tr->spans[i];
-	uint64_t thr = xp_stream_gap_threshold(s->ex.token_ns, s->ex.ntokens);
+	uint64_t thr = th_stream_gap_threshold(s->ex.token_ns, s->ex.ntokens);
 	int rc = 0;
 
 	for (size_t k = 1; k < tr->spans[i].ex.ntokens && !rc; k++) {
@@ -129,8 +139,16 @@ static int carve_gaps(struct xa_trace *tr, int i)
 static int carve(struct xa_trace *tr)
 {
 	size_t n = tr->nspans;
+	struct carved_idx c = { calloc(n + 1, sizeof(int)), 0, n };
+	int rc = 0;
 
-	for (size_t i = 0; i < n; i++) {
+	if (!c.ix)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(tr->spans[i].stage_name, "ttft") ||
+		    !strcmp(tr->spans[i].stage_name, "streaming_gap"))
+			c.ix[c.n++] = (int)i;
+	for (size_t i = 0; i < n && !rc; i++) {
 		struct xa_span *s = &tr->spans[i];
 		uint64_t ttft, e;
 
@@ -139,16 +157,16 @@ static int carve(struct xa_trace *tr)
 		if (tt_ex_has(&s->ex, TT_EX_TTFT_NS)) {
 			ttft = s->ex.num[TT_EX_TTFT_NS] > 0 ? (uint64_t)s->ex.num[TT_EX_TTFT_NS] : 0;
 			e = s->start + (ttft < s->end - s->start ? ttft : s->end - s->start);
-			if (e > s->start && !has_stage_over(tr, "ttft", s->start, e) &&
-			    add_child(tr, (int)i, "ttft", s->start, e))
-				return -1;
+			if (e > s->start && !has_stage_over(tr, &c, "ttft", s->start, e))
+				rc = add_child(tr, (int)i, "ttft", s->start, e);
 		}
 		s = &tr->spans[i]; /* add_child may have moved the array */
-		if (s->ex.ntokens && !has_stage_over(tr, "streaming_gap", s->start, s->end) &&
-		    carve_gaps(tr, (int)i))
-			return -1;
+		if (!rc && s->ex.ntokens &&
+		    !has_stage_over(tr, &c, "streaming_gap", s->start, s->end))
+			rc = carve_gaps(tr, (int)i);
 	}
-	return 0;
+	free(c.ix);
+	return rc;
 }
 
 /* Waste covers the descendants of a marked span. */

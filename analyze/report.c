@@ -15,12 +15,12 @@ const char *xa_state_name(enum xa_state s)
 	return names[s];
 }
 
-int xa_l1_drilled(const struct xa_view *v, enum xp_category c)
+int xa_l1_drilled(const struct xa_view *v, enum th_category c)
 {
 	return xa_share(v->t->cat_ns[c], v->t->wall) > v->o->threshold;
 }
 
-int xa_l2_drilled(const struct xa_view *v, const struct xp_l2 *l2)
+int xa_l2_drilled(const struct xa_view *v, const struct th_l2 *l2)
 {
 	return xa_l1_drilled(v, l2->category) &&
 	       xa_share(v->t->l2_ns[l2->domain][l2->category], v->t->wall) > v->o->threshold;
@@ -33,7 +33,7 @@ int xa_l3_shown(const struct xa_view *v, size_t i)
 
 int xa_l4_shown(const struct xa_view *v, size_t i)
 {
-	const struct xp_l2 *l2 = xa_l3_parent(i);
+	const struct th_l2 *l2 = xa_l3_parent(i);
 
 	return v->o->depth >= 4 && v->t->l3[i].state == XA_FIRED && l2 &&
 	       l2->domain == XP_DOMAIN_COMPUTE;
@@ -51,7 +51,7 @@ size_t xa_top_points(const struct xa_view *v, size_t *idx, size_t n)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < xp_l3_count && n; i++) {
+	for (size_t i = 0; i < th_l3_count && n; i++) {
 		size_t j;
 
 		if (v->t->l3[i].state != XA_FIRED)
@@ -73,7 +73,7 @@ size_t xa_savings_ranked(const struct xa_view *v, size_t *idx)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < xp_l3_count; i++) {
+	for (size_t i = 0; i < th_l3_count; i++) {
 		size_t j = k;
 
 		if (v->t->l3[i].state != XA_FIRED)
@@ -129,7 +129,7 @@ void xa_session_summary(const struct xa_session *s, struct xa_summary *out)
 	for (int c = 0; c < XP_CAT_COUNT; c++)
 		out->l1_share[c] = xa_share(s->total->cat_ns[c], s->total->wall);
 	for (size_t k = 0; k < n; k++) {
-		out->top[k].l3 = &xp_l3_table[idx[k]];
+		out->top[k].l3 = &th_l3_table[idx[k]];
 		out->top[k].turns_fired = s->fired[idx[k]];
 		out->top[k].ns = s->total->l3[idx[k]].ns;
 		out->top[k].value = s->worst[idx[k]];

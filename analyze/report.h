@@ -24,8 +24,8 @@ struct xa_view {
 
 const char *xa_state_name(enum xa_state s); /* "fired", "below", ... */
 /* 1 when the L1 / L2 node's share is above the threshold (it is drilled). */
-int xa_l1_drilled(const struct xa_view *v, enum xp_category c);
-int xa_l2_drilled(const struct xa_view *v, const struct xp_l2 *l2);
+int xa_l1_drilled(const struct xa_view *v, enum th_category c);
+int xa_l2_drilled(const struct xa_view *v, const struct th_l2 *l2);
 /* 1 when L3 point i appears in the report (not filtered, depth >= 3). */
 int xa_l3_shown(const struct xa_view *v, size_t i);
 /* 1 when L4 causes are evaluated for point i (depth 4, fired, compute domain). */

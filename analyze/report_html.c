@@ -63,7 +63,7 @@ static void stacked(FILE *out, const uint64_t *ns, uint64_t wall, double x, doub
 		if (cw > 0)
 			fprintf(out, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
 				     "fill=\"%s\"><title>%s %.1f%%</title></rect>",
-				x, y, cw, h, cat_color[c], xp_categories[c].name,
+				x, y, cw, h, cat_color[c], th_categories[c].name,
 				100 * xa_share(ns[c], wall));
 		x += cw;
 	}
@@ -74,7 +74,7 @@ static void legend(FILE *out, const struct xa_turn *t)
 	fputs("<div class=\"legend\">", out);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
 		fprintf(out, "<span><i class=\"sw\" style=\"background:%s\"></i>%s %.1f%%</span>",
-			cat_color[c], xp_categories[c].name, 100 * xa_share(t->cat_ns[c], t->wall));
+			cat_color[c], th_categories[c].name, 100 * xa_share(t->cat_ns[c], t->wall));
 	fputs("</div>", out);
 }
 
@@ -194,7 +194,7 @@ static void turn_rows(const struct xa_view *v, FILE *out)
 		fputs("</td><td><svg viewBox=\"0 0 200 10\" style=\"width:200px\">", out);
 		stacked(out, r.cat_ns, r.wall, 0, 0, 200, 10);
 		fprintf(out, "</svg></td><td><code>%s</code></td></tr>",
-			r.top_l3 >= 0 ? xp_l3_table[r.top_l3].id : "-");
+			r.top_l3 >= 0 ? th_l3_table[r.top_l3].id : "-");
 	}
 	fputs("</table></div>", out);
 }
@@ -213,8 +213,8 @@ static void turn_bar(const struct xa_turn *t, FILE *out)
 static void l4_items(const struct xa_view *v, size_t i, FILE *out)
 {
 	fputs("<ul>", out);
-	for (size_t k = 0; k < xp_l4_count; k++) {
-		const struct xp_l4 *c = &xp_l4_table[k];
+	for (size_t k = 0; k < th_l4_count; k++) {
+		const struct th_l4 *c = &th_l4_table[k];
 		char why[160];
 		double val;
 		enum xa_state st = xa_l4_eval(v->t, i, c, &val, why, sizeof(why));
@@ -243,12 +243,12 @@ static void l4_items(const struct xa_view *v, size_t i, FILE *out)
 
 static void l3_item(const struct xa_view *v, size_t i, FILE *out)
 {
-	const struct xp_l3 *p = &xp_l3_table[i];
+	const struct th_l3 *p = &th_l3_table[i];
 	const struct xa_l3 *a = &v->t->l3[i];
 
 	fprintf(out, "<li><details%s><summary>", a->state == XA_FIRED ? " open=\"open\"" : "");
 	xp_html_escape(out, p->name);
-	fprintf(out, " <code>%s</code> [%s]", p->id, xp_grade_names[p->grade]);
+	fprintf(out, " <code>%s</code> [%s]", p->id, th_grade_names[p->grade]);
 	badge(out, a->state);
 	fputs("</summary>", out);
 	fputs("<div class=\"ev\">", out);
@@ -285,11 +285,11 @@ static void node(FILE *out, const char *label, uint64_t ns, uint64_t wall, int d
 		100 * xa_share(ns, wall), ns / 1e6, drilled ? "" : " below threshold");
 }
 
-static void l2_items(const struct xa_view *v, enum xp_category c, FILE *out)
+static void l2_items(const struct xa_view *v, enum th_category c, FILE *out)
 {
 	fputs("<ul>", out);
-	for (size_t k = 0; k < xp_l2_count; k++) {
-		const struct xp_l2 *l2 = &xp_l2_table[k];
+	for (size_t k = 0; k < th_l2_count; k++) {
+		const struct th_l2 *l2 = &th_l2_table[k];
 		int dr = xa_l2_drilled(v, l2);
 
 		if (l2->category != c)
@@ -298,8 +298,8 @@ static void l2_items(const struct xa_view *v, enum xp_category c, FILE *out)
 		node(out, l2->id, v->t->l2_ns[l2->domain][c], v->t->wall, dr);
 		if (dr && v->o->depth >= 3) {
 			fputs("<ul>", out);
-			for (size_t i = 0; i < xp_l3_count; i++)
-				if (xa_l3_shown(v, i) && !strcmp(xp_l3_table[i].l2_id, l2->id))
+			for (size_t i = 0; i < th_l3_count; i++)
+				if (xa_l3_shown(v, i) && !strcmp(th_l3_table[i].l2_id, l2->id))
 					l3_item(v, i, out);
 			fputs("</ul>", out);
 		}
@@ -313,12 +313,12 @@ static void drill_tree(const struct xa_view *v, FILE *out)
 	fprintf(out, "<h2>Drill-down (threshold %.0f%%, depth L%d)</h2><div class=\"card\">"
 		     "<ul class=\"tree\">", 100 * v->o->threshold, v->o->depth);
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		int dr = xa_l1_drilled(v, (enum xp_category)c);
+		int dr = xa_l1_drilled(v, (enum th_category)c);
 
 		fprintf(out, "<li><i class=\"sw\" style=\"background:%s\"></i>", cat_color[c]);
-		node(out, xp_categories[c].name, v->t->cat_ns[c], v->t->wall, dr);
+		node(out, th_categories[c].name, v->t->cat_ns[c], v->t->wall, dr);
 		if (dr && v->o->depth >= 2)
-			l2_items(v, (enum xp_category)c, out);
+			l2_items(v, (enum th_category)c, out);
 		fputs("</li>", out);
 	}
 	fputs("</ul></div>", out);
@@ -380,7 +380,7 @@ static void timeline(const struct xa_turn *t, FILE *out)
 	for (int d = 0; d < XP_DOMAIN_COUNT + ntools; d++) {
 		fprintf(out, "<text class=\"lane\" x=\"0\" y=\"%d\" font-size=\"11\" "
 			     "fill=\"#5a6272\">", d * 28 + 19);
-		xp_html_escape(out, d < XP_DOMAIN_COUNT ? xp_domains[d].key
+		xp_html_escape(out, d < XP_DOMAIN_COUNT ? th_domains[d].key
 							 : tools[d - XP_DOMAIN_COUNT]);
 		fputs("</text>", out);
 	}
@@ -393,7 +393,7 @@ static void timeline(const struct xa_turn *t, FILE *out)
 			cat_color[g->category]);
 		xp_html_escape(out, t->seg_stage[i]);
 		fprintf(out, ": %.3f ms, %s</title></rect>", (g->end - g->start) / 1e6,
-			xp_categories[g->category].name);
+			th_categories[g->category].name);
 	}
 	marks_and_tokens(t, sc, y, out);
 	fprintf(out, "<text x=\"100\" y=\"%d\" font-size=\"11\" fill=\"#5a6272\">0 ms</text>"
@@ -416,7 +416,7 @@ static void savings_section(const struct xa_view *v, FILE *out)
 
 		fprintf(out, "<tr><td><code>%s</code></td><td class=\"num\">%.3f</td>"
 			     "<td class=\"num\">%.1f%%</td><td class=\"num\">%.3f</td></tr>",
-			xp_l3_table[idx[k]].id, a->saved_ns / 1e6,
+			th_l3_table[idx[k]].id, a->saved_ns / 1e6,
 			100 * xa_share(a->saved_ns, v->t->wall), a->ns / 1e6);
 	}
 	fprintf(out, "</table><p class=\"ev\">Time charged to each point scaled to its threshold: "
@@ -483,7 +483,7 @@ static void session_tables(const struct xa_session *s, FILE *out)
 	for (unsigned i = 0; i < s->nslow; i++)
 		fprintf(out, "<tr><td>%lld</td><td class=\"num\">%.3f</td><td><code>%s</code></td>"
 			     "</tr>", (long long)s->slow[i].turn_index, s->slow[i].wall / 1e6,
-			s->slow[i].top_l3 >= 0 ? xp_l3_table[s->slow[i].top_l3].id : "-");
+			s->slow[i].top_l3 >= 0 ? th_l3_table[s->slow[i].top_l3].id : "-");
 	fputs("</table></div>", out);
 }
 
@@ -498,7 +498,7 @@ static void notes(const struct xa_view *v, FILE *out)
 		fprintf(out, "<li>span %lld (", (long long)t->corr[i].span_id);
 		xp_html_escape(out, t->corr[i].stage);
 		fprintf(out, ") declared %s, corrected to %s</li>",
-			xp_domains[t->corr[i].declared].key, xp_domains[t->corr[i].corrected].key);
+			th_domains[t->corr[i].declared].key, th_domains[t->corr[i].corrected].key);
 	}
 	for (unsigned i = 0; i < t->nnotes; i++) {
 		fputs("<li>", out);

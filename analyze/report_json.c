@@ -20,7 +20,7 @@ static cJSON *options_json(const struct xa_options *o)
 	cJSON_AddNumberToObject(j, "threshold", o->threshold);
 	for (int i = 0; i < XP_GRADE_COUNT; i++)
 		if (o->grades & (1u << i))
-			cJSON_AddItemToArray(g, cJSON_CreateString(xp_grade_names[i]));
+			cJSON_AddItemToArray(g, cJSON_CreateString(th_grade_names[i]));
 	return j;
 }
 
@@ -41,8 +41,8 @@ static cJSON *l4_json(const struct xa_view *v, size_t i)
 {
 	cJSON *arr = cJSON_CreateArray();
 
-	for (size_t k = 0; k < xp_l4_count; k++) {
-		const struct xp_l4 *c = &xp_l4_table[k];
+	for (size_t k = 0; k < th_l4_count; k++) {
+		const struct th_l4 *c = &th_l4_table[k];
 		cJSON *n = cJSON_CreateObject();
 		char why[160];
 		double val;
@@ -71,7 +71,7 @@ static cJSON *savings_json(const struct xa_view *v, size_t i)
 	const struct xa_l3 *a = &v->t->l3[i];
 	cJSON *n = cJSON_CreateObject();
 
-	cJSON_AddStringToObject(n, "id", xp_l3_table[i].id);
+	cJSON_AddStringToObject(n, "id", th_l3_table[i].id);
 	xp_json_add_u64(n, "ns", a->saved_ns);
 	cJSON_AddNumberToObject(n, "share", xa_share(a->saved_ns, v->t->wall));
 	xp_json_add_u64(n, "at_threshold_ns", a->ns - a->saved_ns);
@@ -80,14 +80,14 @@ static cJSON *savings_json(const struct xa_view *v, size_t i)
 
 static cJSON *l3_json(const struct xa_view *v, size_t i)
 {
-	const struct xp_l3 *p = &xp_l3_table[i];
+	const struct th_l3 *p = &th_l3_table[i];
 	const struct xa_l3 *a = &v->t->l3[i];
 	cJSON *n = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(n, "id", p->id);
 	cJSON_AddStringToObject(n, "name", p->name);
 	cJSON_AddStringToObject(n, "l2", p->l2_id);
-	cJSON_AddStringToObject(n, "grade", xp_grade_names[p->grade]);
+	cJSON_AddStringToObject(n, "grade", th_grade_names[p->grade]);
 	cJSON_AddStringToObject(n, "state", xa_state_name(a->state));
 	xp_json_add_u64(n, "ns", a->ns);
 	cJSON_AddNumberToObject(n, "share", xa_share(a->ns, v->t->wall));
@@ -120,13 +120,13 @@ static void add_tree(const struct xa_view *v, cJSON *root)
 	size_t idx[XA_MAX_L3], n;
 
 	for (int c = 0; c < XP_CAT_COUNT; c++)
-		add_node(l1, xp_categories[c].key, xp_categories[c].name, v->t->cat_ns[c],
-			 v->t->wall, xa_l1_drilled(v, (enum xp_category)c));
+		add_node(l1, th_categories[c].key, th_categories[c].name, v->t->cat_ns[c],
+			 v->t->wall, xa_l1_drilled(v, (enum th_category)c));
 	if (v->o->depth < 2)
 		return;
 	l2 = cJSON_AddArrayToObject(root, "l2");
-	for (size_t k = 0; k < xp_l2_count; k++) {
-		const struct xp_l2 *p = &xp_l2_table[k];
+	for (size_t k = 0; k < th_l2_count; k++) {
+		const struct th_l2 *p = &th_l2_table[k];
 
 		add_node(l2, p->id, p->name, v->t->l2_ns[p->domain][p->category], v->t->wall,
 			 xa_l2_drilled(v, p));
@@ -134,13 +134,13 @@ static void add_tree(const struct xa_view *v, cJSON *root)
 	if (v->o->depth < 3)
 		return;
 	l3 = cJSON_AddArrayToObject(root, "l3");
-	for (size_t i = 0; i < xp_l3_count; i++)
+	for (size_t i = 0; i < th_l3_count; i++)
 		if (xa_l3_shown(v, i))
 			cJSON_AddItemToArray(l3, l3_json(v, i));
 	top = cJSON_AddArrayToObject(root, "bottlenecks");
 	n = xa_top_points(v, idx, XA_MAX_L3);
 	for (size_t k = 0; k < n; k++)
-		cJSON_AddItemToArray(top, cJSON_CreateString(xp_l3_table[idx[k]].id));
+		cJSON_AddItemToArray(top, cJSON_CreateString(th_l3_table[idx[k]].id));
 	top = cJSON_AddArrayToObject(root, "savings");
 	n = xa_savings_ranked(v, idx);
 	for (size_t k = 0; k < n; k++)
@@ -206,8 +206,8 @@ static void add_turn_facts(const struct xa_turn *t, cJSON *root)
 
 		cJSON_AddNumberToObject(c, "span", (double)t->corr[i].span_id);
 		cJSON_AddStringToObject(c, "stage", t->corr[i].stage);
-		cJSON_AddStringToObject(c, "declared", xp_domains[t->corr[i].declared].key);
-		cJSON_AddStringToObject(c, "corrected", xp_domains[t->corr[i].corrected].key);
+		cJSON_AddStringToObject(c, "declared", th_domains[t->corr[i].declared].key);
+		cJSON_AddStringToObject(c, "corrected", th_domains[t->corr[i].corrected].key);
 		cJSON_AddItemToArray(arr, c);
 	}
 	arr = cJSON_AddArrayToObject(root, "notes");
@@ -220,8 +220,8 @@ static void add_turn_facts(const struct xa_turn *t, cJSON *root)
 		xp_json_add_u64(g, "start_ns", t->segs[i].start);
 		xp_json_add_u64(g, "end_ns", t->segs[i].end);
 		cJSON_AddStringToObject(g, "stage", t->seg_stage[i]);
-		cJSON_AddStringToObject(g, "domain", xp_domains[t->segs[i].domain].key);
-		cJSON_AddStringToObject(g, "category", xp_categories[t->segs[i].category].key);
+		cJSON_AddStringToObject(g, "domain", th_domains[t->segs[i].domain].key);
+		cJSON_AddStringToObject(g, "category", th_categories[t->segs[i].category].key);
 		cJSON_AddItemToArray(arr, g);
 	}
 }
@@ -259,7 +259,7 @@ static void add_session_facts(const struct xa_session *s, cJSON *root)
 		cJSON_AddNumberToObject(r, "turn_index", (double)s->slow[i].turn_index);
 		xp_json_add_u64(r, "wall_ns", s->slow[i].wall);
 		cJSON_AddStringToObject(r, "top_l3", s->slow[i].top_l3 >= 0
-				? xp_l3_table[s->slow[i].top_l3].id : "");
+				? th_l3_table[s->slow[i].top_l3].id : "");
 		cJSON_AddItemToArray(arr, r);
 	}
 }
@@ -271,11 +271,11 @@ static cJSON *row_json(const struct xa_row *r)
 	cJSON_AddNumberToObject(j, "turn_index", (double)r->turn_index);
 	xp_json_add_u64(j, "wall_ns", r->wall);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
-		xp_json_add_u64(ns, xp_categories[c].key, r->cat_ns[c]);
+		xp_json_add_u64(ns, th_categories[c].key, r->cat_ns[c]);
 	cJSON_AddItemToObject(j, "ns", ns);
 	cJSON_AddNumberToObject(j, "input_tokens", r->in_tok);
 	cJSON_AddNumberToObject(j, "ttft_ms", r->ttft_ms);
-	cJSON_AddStringToObject(j, "top_l3", r->top_l3 >= 0 ? xp_l3_table[r->top_l3].id : "");
+	cJSON_AddStringToObject(j, "top_l3", r->top_l3 >= 0 ? th_l3_table[r->top_l3].id : "");
 	cJSON_AddNumberToObject(j, "fired", r->nfired);
 	cJSON_AddBoolToObject(j, "complete", r->complete);
 	cJSON_AddNumberToObject(j, "output_tokens", r->out_tok);

@@ -63,34 +63,34 @@ static void node_line(FILE *out, const char *label, uint64_t ns, uint64_t wall, 
 
 static void l4_lines(const struct xa_view *v, size_t i, FILE *out)
 {
-	for (size_t k = 0; k < xp_l4_count; k++) {
+	for (size_t k = 0; k < th_l4_count; k++) {
 		char why[160], line[240];
 		double val;
-		enum xa_state st = xa_l4_eval(v->t, i, &xp_l4_table[k], &val, why, sizeof(why));
+		enum xa_state st = xa_l4_eval(v->t, i, &th_l4_table[k], &val, why, sizeof(why));
 
 		if (st == XA_NOT_MEASURED)
-			snprintf(line, sizeof(line), "%s: not measured: %s", xp_l4_table[k].id,
+			snprintf(line, sizeof(line), "%s: not measured: %s", th_l4_table[k].id,
 				 why);
 		else
-			snprintf(line, sizeof(line), "%s: %.3g %s (%s %g) %s", xp_l4_table[k].id,
-				 val, xp_l4_table[k].unit,
-				 xp_l4_table[k].cmp == XP_FIRE_ABOVE ? ">" : "<",
-				 xp_l4_table[k].threshold, st == XA_FIRED ? "FIRED" : "ok");
+			snprintf(line, sizeof(line), "%s: %.3g %s (%s %g) %s", th_l4_table[k].id,
+				 val, th_l4_table[k].unit,
+				 th_l4_table[k].cmp == XP_FIRE_ABOVE ? ">" : "<",
+				 th_l4_table[k].threshold, st == XA_FIRED ? "FIRED" : "ok");
 		wrap(out, "L4 ", 13, line);
 		if (st == XA_FIRED)
-			wrap(out, "", 13, xp_l4_table[k].suggestion);
+			wrap(out, "", 13, th_l4_table[k].suggestion);
 	}
 }
 
 static void point(const struct xa_view *v, size_t i, FILE *out)
 {
-	const struct xp_l3 *p = &xp_l3_table[i];
+	const struct th_l3 *p = &th_l3_table[i];
 	const struct xa_l3 *a = &v->t->l3[i];
 	char line[320];
 
 	fprintf(out, "  %-6s %.60s [%s]\n",
 		a->state == XA_FIRED ? "FIRED" : xa_state_name(a->state), p->id,
-		xp_grade_names[p->grade]);
+		th_grade_names[p->grade]);
 	if (a->state == XA_NOT_MEASURED) {
 		wrap(out, "", 9, a->note);
 		return;
@@ -126,19 +126,19 @@ static void tree(const struct xa_view *v, FILE *out)
 	fprintf(out, "\nL1 categories (v: above the %.0f%% threshold, drilled)\n",
 		100 * v->o->threshold);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
-		node_line(out, xp_categories[c].name, v->t->cat_ns[c], v->t->wall,
-			  xa_l1_drilled(v, (enum xp_category)c));
+		node_line(out, th_categories[c].name, v->t->cat_ns[c], v->t->wall,
+			  xa_l1_drilled(v, (enum th_category)c));
 	if (v->o->depth < 2)
 		return;
 	fprintf(out, "\nL2 domain x category\n");
-	for (size_t k = 0; k < xp_l2_count; k++)
-		node_line(out, xp_l2_table[k].id,
-			  v->t->l2_ns[xp_l2_table[k].domain][xp_l2_table[k].category], v->t->wall,
-			  xa_l2_drilled(v, &xp_l2_table[k]));
+	for (size_t k = 0; k < th_l2_count; k++)
+		node_line(out, th_l2_table[k].id,
+			  v->t->l2_ns[th_l2_table[k].domain][th_l2_table[k].category], v->t->wall,
+			  xa_l2_drilled(v, &th_l2_table[k]));
 	if (v->o->depth < 3)
 		return;
 	fprintf(out, "\nL3 points under drilled nodes\n");
-	for (size_t i = 0; i < xp_l3_count; i++) {
+	for (size_t i = 0; i < th_l3_count; i++) {
 		if (!xa_l3_shown(v, i))
 			continue;
 		if (v->t->l3[i].state == XA_NOT_DRILLED ||
@@ -161,7 +161,7 @@ static void savings(const struct xa_view *v, FILE *out)
 	for (size_t k = 0; k < n; k++) {
 		const struct xa_l3 *a = &v->t->l3[idx[k]];
 
-		fprintf(out, "  %-48.48s %11.3f ms %5.1f%%\n", xp_l3_table[idx[k]].id,
+		fprintf(out, "  %-48.48s %11.3f ms %5.1f%%\n", th_l3_table[idx[k]].id,
 			a->saved_ns / 1e6, 100 * xa_share(a->saved_ns, v->t->wall));
 	}
 }
@@ -218,7 +218,7 @@ static void strip(const struct xa_turn *t, FILE *out)
 		while (k + 1 < t->nsegs && t->segs[k].end <= at)
 			k++;
 		cats[b] = cat_letter[t->segs[k].category];
-		doms[b] = (char)(xp_domains[t->segs[k].domain].key[0] - 32);
+		doms[b] = (char)(th_domains[t->segs[k].domain].key[0] - 32);
 		cats[b + 1] = doms[b + 1] = '\0';
 	}
 	fprintf(out, "\nTimeline (S supply, P processing, W waste, E effective;\n"
@@ -231,7 +231,7 @@ static void notes(const struct xa_turn *t, FILE *out)
 	for (size_t i = 0; i < t->ncorr; i++)
 		fprintf(out, "  correction: span %lld (%.30s) declared %s, charged to %s\n",
 			(long long)t->corr[i].span_id, t->corr[i].stage,
-			xp_domains[t->corr[i].declared].key, xp_domains[t->corr[i].corrected].key);
+			th_domains[t->corr[i].declared].key, th_domains[t->corr[i].corrected].key);
 	for (unsigned i = 0; i < t->nnotes; i++)
 		wrap(out, "note: ", 8, t->notes[i]);
 }
@@ -250,14 +250,14 @@ static void session_part(const struct xa_session *s, FILE *out)
 	for (unsigned i = 0; i < s->nslow; i++)
 		fprintf(out, "  turn %-6lld %12.3f ms  %.50s\n", (long long)s->slow[i].turn_index,
 			s->slow[i].wall / 1e6,
-			s->slow[i].top_l3 >= 0 ? xp_l3_table[s->slow[i].top_l3].id : "-");
+			s->slow[i].top_l3 >= 0 ? th_l3_table[s->slow[i].top_l3].id : "-");
 	fprintf(out, "\nTurns   wall (ms)  supply  proc.  waste  eff.  fired  top point\n");
 	for (size_t i = 0; i < s->turns && i < MAX_ROWS && !xa_session_row(s, i, &r); i++) {
 		fprintf(out, "%5lld %11.1f", (long long)r.turn_index, r.wall / 1e6);
 		for (int c = 0; c < XP_CAT_COUNT; c++)
 			fprintf(out, " %5.1f%%", 100 * xa_share(r.cat_ns[c], r.wall));
 		fprintf(out, " %5u  %.26s\n", r.nfired,
-			r.top_l3 >= 0 ? xp_l3_table[r.top_l3].id : "-");
+			r.top_l3 >= 0 ? th_l3_table[r.top_l3].id : "-");
 	}
 	if (s->turns > MAX_ROWS)
 		fprintf(out, "  ... %u more turns in the JSON report\n", s->turns - MAX_ROWS);
@@ -272,7 +272,7 @@ int xa_report_text(const struct xa_view *v, FILE *out)
 
 	for (int i = 0; i < XP_GRADE_COUNT; i++)
 		if (v->o->grades & (1u << i))
-			strcat(strcat(grades, grades[0] ? "," : ""), xp_grade_names[i]);
+			strcat(strcat(grades, grades[0] ? "," : ""), th_grade_names[i]);
 	if (v->s)
 		fprintf(out, "xperf analyze session: %u turn%s (%u skipped, %u incomplete)\n",
 			v->s->turns, xp_s(v->s->turns), v->s->skipped, v->s->incomplete);
@@ -305,7 +305,7 @@ int xa_print_summary(const struct xa_session *s, FILE *out)
 	fprintf(out, "%u turn%s analysed (%u skipped), %.3f s in all\n", sum.turns,
 		xp_s(sum.turns), sum.skipped, sum.wall_ns / 1e9);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
-		fprintf(out, "  %-17s %5.1f%%\n", xp_categories[c].name, 100 * sum.l1_share[c]);
+		fprintf(out, "  %-17s %5.1f%%\n", th_categories[c].name, 100 * sum.l1_share[c]);
 	for (int k = 0; k < 3 && sum.top[k].l3; k++) {
 		char line[200];
 

@@ -35,7 +35,7 @@ static void copy_str(char *dst, size_t len, const char *s)
 
 static void read_counters(struct xa_span *s, const struct tt_span *sp)
 {
-	for (size_t i = 0; i < xp_counter_name_count && i < TT_COUNTERS_MAX; i++) {
+	for (size_t i = 0; i < th_counter_name_count && i < TT_COUNTERS_MAX; i++) {
 		if (sp->ctr_have & (1u << i)) {
 			s->var[i] = (double)sp->ctr[i];
 			s->var_have |= 1u << i;
@@ -80,16 +80,16 @@ static int read_span(const struct tt_span *sp, const struct xa_trace *tr, struct
 	s->waste_l3 = sp->waste_l3;
 	s->tid = sp->tid;
 	copy_str(s->stage_name, sizeof(s->stage_name), sp->stage);
-	s->stage = xp_stage_find(sp->stage);
+	s->stage = th_stage_find(sp->stage);
 	if ((sp->sched & TT_SCHED_ALL) == TT_SCHED_ALL && sp->on_cpu_ns <= XA_NS_MAX &&
 	    sp->runq_ns <= XA_NS_MAX && sp->blocked_ns <= XA_NS_MAX) {
 		s->has_sched = 1;
 		s->on_cpu = sp->on_cpu_ns;
 		s->runq = sp->runq_ns;
 		s->blocked = sp->blocked_ns;
-		s->var[xp_counter_name_count] = (double)s->runq;
-		s->var[xp_counter_name_count + 1] = (double)s->on_cpu;
-		s->var_have |= 3u << xp_counter_name_count;
+		s->var[th_counter_name_count] = (double)s->runq;
+		s->var[th_counter_name_count + 1] = (double)s->on_cpu;
+		s->var_have |= 3u << th_counter_name_count;
 	}
 	read_counters(s, sp);
 	read_exchange(s, &sp->ex);

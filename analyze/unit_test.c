@@ -145,11 +145,11 @@ static void test_lookups(void)
 {
 	int i = xa_l3_index("fused.supply.ttft");
 
-	CHECK(i >= 0 && !strcmp(xp_l3_table[i].id, "fused.supply.ttft"), "l3 index");
+	CHECK(i >= 0 && !strcmp(th_l3_table[i].id, "fused.supply.ttft"), "l3 index");
 	CHECK(xa_l3_index("nope") == -1 && xa_l3_index(NULL) == -1, "unknown l3");
-	for (size_t k = 0; k < xp_l3_count; k++)
-		CHECK(xa_l3_index(xp_l3_table[k].id) == (int)k && xa_l3_parent(k) &&
-		      !strcmp(xa_l3_parent(k)->id, xp_l3_table[k].l2_id), "%s", xp_l3_table[k].id);
+	for (size_t k = 0; k < th_l3_count; k++)
+		CHECK(xa_l3_index(th_l3_table[k].id) == (int)k && xa_l3_parent(k) &&
+		      !strcmp(xa_l3_parent(k)->id, th_l3_table[k].l2_id), "%s", th_l3_table[k].id);
 }
 
 int main(void)

@@ -16,10 +16,10 @@
 #include "userspace/exec_decode.h"
 #include "userspace/sni.h"
 
-static int proc_event(const struct xp_hdr *rec, struct xt_event *ev)
+static int proc_event(const struct xk_hdr *rec, struct xt_event *ev)
 {
 	if (rec->type == XP_EV_FORK) {
-		const struct xp_fork *f = (const void *)rec;
+		const struct xk_fork *f = (const void *)rec;
 
 		if (rec->size < sizeof(*f))
 			return -1;
@@ -29,16 +29,16 @@ static int proc_event(const struct xp_hdr *rec, struct xt_event *ev)
 		return 1;
 	}
 	if (rec->type == XP_EV_EXEC) {
-		const struct xp_exec *e = (const void *)rec;
+		const struct xk_exec *e = (const void *)rec;
 
-		if (rec->size < XP_EXEC_FIXED || xp_exec_check(e, rec->size))
+		if (rec->size < XP_EXEC_FIXED || xpc_exec_check(e, rec->size))
 			return -1;
 		ev->kind = XT_EXEC;
 		ev->argv = e->data + e->filename_len;
 		ev->argv_len = e->args_len;
 		return ev->argv_len ? 1 : 0;
 	}
-	const struct xp_exit *x = (const void *)rec;
+	const struct xk_exit *x = (const void *)rec;
 
 	if (rec->size < sizeof(*x))
 		return -1;
@@ -48,23 +48,23 @@ static int proc_event(const struct xp_hdr *rec, struct xt_event *ev)
 	return 1;
 }
 
-static int sched_event(const struct xp_hdr *rec, struct xt_event *ev)
+static int sched_event(const struct xk_hdr *rec, struct xt_event *ev)
 {
-	const struct xp_sched *s = (const void *)rec;
+	const struct xk_sched *s = (const void *)rec;
 
 	if (rec->size < sizeof(*s) || s->state >= XP_TS_MAX || s->prev_state >= XP_TS_MAX)
 		return -1;
 	ev->kind = XT_SCHED;
-	ev->state = (enum xt_state)s->state; /* same numbering as enum xp_thread_state */
+	ev->state = (enum xt_state)s->state; /* same numbering as enum xk_thread_state */
 	ev->prev_state = (enum xt_state)s->prev_state;
 	ev->prev_ns = s->prev_ns;
 	return 1;
 }
 
-static int tls_event(const struct xp_hdr *rec, struct xt_event *ev)
+static int tls_event(const struct xk_hdr *rec, struct xt_event *ev)
 {
 	if (rec->type == XP_EV_TLS_FREE) {
-		const struct xp_tls_free *f = (const void *)rec;
+		const struct xk_tls_free *f = (const void *)rec;
 
 		if (rec->size < sizeof(*f))
 			return -1;
@@ -72,8 +72,8 @@ static int tls_event(const struct xp_hdr *rec, struct xt_event *ev)
 		ev->conn = f->ssl;
 		return 1;
 	}
-	const struct xp_tls_data *d = (const void *)rec;
-	size_t fixed = offsetof(struct xp_tls_data, data);
+	const struct xk_tls_data *d = (const void *)rec;
+	size_t fixed = offsetof(struct xk_tls_data, data);
 
 	if (rec->size < fixed || d->len > rec->size - fixed || d->dir > XP_TLS_READ)
 		return -1;
@@ -91,10 +91,10 @@ static int tls_event(const struct xp_hdr *rec, struct xt_event *ev)
 	return 1;
 }
 
-static int sock_event(const struct xp_hdr *rec, struct xt_event *ev, struct xt_adapt_buf *buf)
+static int sock_event(const struct xk_hdr *rec, struct xt_event *ev, struct xt_adapt_buf *buf)
 {
 	if (rec->type == XP_EV_SOCK_DATA) {
-		const struct xp_sock_data *d = (const void *)rec;
+		const struct xk_sock_data *d = (const void *)rec;
 
 		if (rec->size < sizeof(*d))
 			return -1;
@@ -107,19 +107,19 @@ static int sock_event(const struct xp_hdr *rec, struct xt_event *ev, struct xt_a
 		return 1;
 	}
 	if (rec->type == XP_EV_SOCK_SNI) {
-		const struct xp_sock_sni *s = (const void *)rec;
-		size_t fixed = offsetof(struct xp_sock_sni, data);
+		const struct xk_sock_sni *s = (const void *)rec;
+		size_t fixed = offsetof(struct xk_sock_sni, data);
 
 		if (rec->size < fixed)
 			return -1;
-		if (xp_sni_parse((const uint8_t *)s->data, rec->size - fixed, buf->text) != XP_SNI_OK)
+		if (xpc_sni_parse((const uint8_t *)s->data, rec->size - fixed, buf->text) != XP_SNI_OK)
 			return 0;
 		ev->kind = XT_SOCK_OPEN;
 		ev->conn = s->sock_id;
 		ev->host = buf->text;
 		return 1;
 	}
-	const struct xp_sock_conn *c = (const void *)rec;
+	const struct xk_sock_conn *c = (const void *)rec;
 
 	if (rec->size < sizeof(*c))
 		return -1;
@@ -128,7 +128,7 @@ static int sock_event(const struct xp_hdr *rec, struct xt_event *ev, struct xt_a
 	return 1;
 }
 
-int xt_adapt(const struct xp_hdr *rec, struct xt_event *ev, struct xt_adapt_buf *buf)
+int xt_adapt(const struct xk_hdr *rec, struct xt_event *ev, struct xt_adapt_buf *buf)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->ts_ns = rec->ts_ns;

@@ -21,6 +21,6 @@ struct xt_adapt_buf {
  * the record is of no use to the assembler, -1 when it is malformed. ev's
  * pointers point into rec or buf.
  */
-int xt_adapt(const struct xp_hdr *rec, struct xt_event *ev, struct xt_adapt_buf *buf);
+int xt_adapt(const struct xk_hdr *rec, struct xt_event *ev, struct xt_adapt_buf *buf);
 
 #endif /* XPERF_ASSEMBLE_ADAPT_H */

@@ -83,7 +83,7 @@ static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int cr
 
 static void free_exchange(struct xt_exchange *e)
 {
-	xp_llm_call_free(&e->call);
+	pr_llm_call_free(&e->call);
 	free(e);
 }
 
@@ -175,7 +175,7 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		if (!s->e)
 			return;
 		s->first = s->phase == P_READY;
-		xp_llm_call_init(&s->e->call, XP_API_NONE);
+		pr_llm_call_init(&s->e->call, XP_API_NONE);
 		s->e->tgid = ev->tgid;
 		s->e->tid = ev->tid;
 		s->e->req_start_ns = ev->ts_ns; /* as the plaintext tier: when the write returned */

@@ -56,7 +56,7 @@ cJSON *xt_doc_fused(struct tt_turn *d, const char *kind, uint64_t t, int span)
 cJSON *xt_doc_waste(struct tt_turn *d, const char *kind, uint64_t t, int span,
 		    const char *count_name, int count)
 {
-	const struct xp_waste_kind *wk = xp_waste_kind_find(kind);
+	const struct th_waste_kind *wk = th_waste_kind_find(kind);
 	struct tt_mark *m = tt_mark_add(d, kind, wk ? wk->l3_id : "", span > 0 ? span : 0, t);
 
 	if (!m || !(m->counts = cJSON_CreateObject()))

@@ -53,10 +53,10 @@ static void add_redacted(cJSON *at, const char *key, const char *s)
 
 static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 {
-	const struct xp_llm_call *c = &e->call;
+	const struct pr_llm_call *c = &e->call;
 	cJSON *arr;
 
-	cJSON_AddStringToObject(at, "gen_ai.provider.name", xp_llm_provider(c->api));
+	cJSON_AddStringToObject(at, "gen_ai.provider.name", pr_llm_provider(c->api));
 	if (c->conversation_id[0])
 		cJSON_AddStringToObject(at, "gen_ai.conversation.id", c->conversation_id);
 	if (c->req_model[0])
@@ -65,7 +65,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 		cJSON_AddStringToObject(at, "gen_ai.response.model", c->resp_model);
 	if (c->input_tokens >= 0)
 		cJSON_AddNumberToObject(at, "gen_ai.usage.input_tokens",
-					(double)xp_llm_input_tokens(c));
+					(double)pr_llm_input_tokens(c));
 	if (c->output_tokens >= 0)
 		cJSON_AddNumberToObject(at, "gen_ai.usage.output_tokens", (double)c->output_tokens);
 	if (c->cache_read_tokens >= 0)
@@ -113,12 +113,12 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 
 static void waste(struct tt_turn *d, const struct xt_exchange *e, int id)
 {
-	const struct xp_llm_call *c = &e->call;
+	const struct pr_llm_call *c = &e->call;
 
 	if (c->status >= 400)
 		cJSON_AddNumberToObject(xt_doc_waste(d, "llm_error", e->resp_end_ns, id, "errors", 1),
 					"http.response.status_code", c->status);
-	if (c->finish_reason[0] && xp_llm_finish_is_truncation(c->finish_reason))
+	if (c->finish_reason[0] && pr_llm_finish_is_truncation(c->finish_reason))
 		cJSON_AddStringToObject(xt_doc_waste(d, "truncated_output", e->resp_end_ns, id,
 						     "truncations", 1),
 					"finish_reason", c->finish_reason);
@@ -131,7 +131,7 @@ static int gaps(struct tt_turn *d, int dec, const struct xt_exchange *e,
 		const struct xt_sched *sched)
 {
 	const uint64_t *t = e->call.token_ns;
-	uint64_t thr = xp_stream_gap_threshold(t, e->call.n_tokens);
+	uint64_t thr = th_stream_gap_threshold(t, e->call.n_tokens);
 
 	for (size_t i = 1; i < e->call.n_tokens; i++) {
 		if (gap_before(t, i) <= thr)

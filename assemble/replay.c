@@ -6,12 +6,13 @@
  *   xperf-replay [-o DIR] [--session ID] [--ciphertext] [--cut] EVENTS.jsonl
  * Exit: 0 ok, 1 a file could not be written, 2 bad input, 64 usage.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "assemble/fixture.h"
 #include "assemble/session.h"
+#include "lib/args.h"
+#include "lib/exit_codes.h"
 #include "lib/plural.h"
 
 struct run {
@@ -34,47 +35,61 @@ static int on_event(void *ctx, const struct xt_event *ev)
 	return xt_session_event(r->s, ev) ? 1 : 0;
 }
 
-static int usage(void)
+enum { OPT_SESSION = 256, OPT_CIPHERTEXT, OPT_CUT };
+
+static const struct argp_option options[] = {
+	{ "output", 'o', "DIR", 0, "trace directory (.xperf/traces)", 0 },
+	{ "session", OPT_SESSION, "ID", 0, "session id (replay)", 0 },
+	{ "ciphertext", OPT_CIPHERTEXT, NULL, 0, "time exchanges from socket events (no plaintext)", 0 },
+	{ "cut", OPT_CUT, NULL, 0, "the capture was cut: the last turn is incomplete", 0 },
+	{ 0 },
+};
+
+struct args {
+	struct xt_config cfg;
+	const char *events;
+	int cut;
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	fprintf(stderr, "usage: xperf-replay [-o DIR] [--session ID] [--ciphertext] [--cut] "
-			"EVENTS.jsonl\n");
-	return 64;
+	struct args *a = state->input;
+
+	switch (key) {
+	case 'o': a->cfg.out_dir = arg; break;
+	case OPT_SESSION: a->cfg.session_id = arg; break;
+	case OPT_CIPHERTEXT: a->cfg.ciphertext = 1; break;
+	case OPT_CUT: a->cut = 1; break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num)
+			return ARGP_ERR_UNKNOWN;
+		a->events = arg;
+		break;
+	case ARGP_KEY_NO_ARGS: xp_args_fail(state, "no EVENTS.jsonl given");
+	default: return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "session", required_argument, NULL, 's' },
-		{ "ciphertext", no_argument, NULL, 'c' },
-		{ "cut", no_argument, NULL, 'u' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const struct xp_args args = { "xperf-replay", options, parse_arg, "EVENTS.jsonl",
+					     "Assemble recorded events into TurnTrace files.", 0,
+					     NULL };
 	/* The events' clock is the recording's: no anchor from this machine's now. */
-	struct xt_config cfg = { .out_dir = ".xperf/traces", .session_id = "replay",
-				 .no_clock_anchor = 1 };
+	struct args a = { .cfg = { .out_dir = ".xperf/traces", .session_id = "replay",
+				   .no_clock_anchor = 1 } };
 	struct run r = { 0 };
-	int opt, cut = 0, rc;
+	int rc;
 
-	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		if (opt == 'o')
-			cfg.out_dir = optarg;
-		else if (opt == 's')
-			cfg.session_id = optarg;
-		else if (opt == 'c')
-			cfg.ciphertext = 1;
-		else if (opt == 'u')
-			cut = 1;
-		else
-			return usage();
-	}
-	if (optind != argc - 1)
-		return usage();
-	r.s = xt_session_new(&cfg);
+	if (xp_args_parse(&args, argc, argv, &a))
+		return XP_EXIT_USAGE;
+	r.s = xt_session_new(&a.cfg);
 	if (!r.s)
 		return 1;
-	rc = xt_fixture_read(argv[optind], on_event, &r);
+	rc = xt_fixture_read(a.events, on_event, &r);
 	if (rc == 0)
-		rc = xt_session_finish(r.s, r.last_ts, r.agent_exited && !cut) ? 1 : 0;
+		rc = xt_session_finish(r.s, r.last_ts, r.agent_exited && !a.cut) ? 1 : 0;
 	else
 		rc = rc < 0 ? 2 : 1;
 	if (rc == 0)

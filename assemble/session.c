@@ -36,7 +36,7 @@ struct conn {
 	uint32_t tgid;
 	uint64_t id;
 	uint64_t pos[2]; /* next expected stream offset per direction */
-	struct xp_llm_conn *c;
+	struct pr_llm_conn *c;
 };
 
 struct xt_session {
@@ -90,7 +90,7 @@ struct xt_session {
 
 static void free_exchange(struct xt_exchange *e)
 {
-	xp_llm_call_free(&e->call);
+	pr_llm_call_free(&e->call);
 	free(e->req_text);
 	free(e);
 }
@@ -140,9 +140,8 @@ static uint64_t take_probes(struct xt_session *s, uint32_t tgid, uint64_t limit)
 }
 
 /* From the plaintext tracker: keep what the turn model needs. */
-static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
+static void add_plain(struct xt_session *s, struct pr_llm_exchange *x)
 {
-	struct xt_session *s = ctx;
 	struct xt_exchange *e = calloc(1, sizeof(*e));
 
 	if (!e) {
@@ -151,7 +150,7 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 	}
 	e->tgid = s->cur_tgid;
 	e->tid = s->cur_tid;
-	xp_llm_call_move(&e->call, &x->call);
+	pr_llm_call_move(&e->call, &x->call);
 	e->req_text = x->req_text;
 	x->req_text = NULL;
 	memcpy(e->host, x->host, sizeof(e->host));
@@ -173,6 +172,13 @@ static void on_plain_exchange(void *ctx, struct xp_llm_exchange *x)
 		free_exchange(e);
 		s->failed = 1;
 	}
+}
+
+/* The exchanges the tracker finished with the bytes, loss or close just handed to it. */
+static void take_plain(struct xt_session *s, struct pr_llm_conn *c)
+{
+	for (struct pr_llm_exchange *x; (x = pr_llm_conn_next(c)); pr_llm_exchange_free(x))
+		add_plain(s, x);
 }
 
 /* Exchanges of the first turn among one agent's pending ones (sel, n of them). */
@@ -533,7 +539,7 @@ static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
 	memset(c, 0, sizeof(*c));
 	c->tgid = tgid;
 	c->id = id;
-	c->c = xp_llm_conn_new(&s->cfg->llm, on_plain_exchange, s);
+	c->c = pr_llm_conn_new(&s->cfg->llm);
 	if (!c->c)
 		return NULL;
 	s->n_conns++;
@@ -544,7 +550,7 @@ static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
 static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 {
 	struct conn *c = conn_get(s, ev->tgid, ev->conn);
-	enum xp_dir dir = ev->dir == XT_WRITE ? XP_DIR_REQUEST : XP_DIR_RESPONSE;
+	enum pr_dir dir = ev->dir == XT_WRITE ? XP_DIR_REQUEST : XP_DIR_RESPONSE;
 	const char *d = ev->data;
 	uint32_t n = ev->len;
 
@@ -555,7 +561,8 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 	uint64_t *pos = &c->pos[ev->dir];
 
 	if (ev->pos > *pos) {
-		xp_llm_conn_lost(c->c, dir, (size_t)(ev->pos - *pos), ev->ts_ns);
+		pr_llm_conn_lost(c->c, dir, (size_t)(ev->pos - *pos), ev->ts_ns);
+		take_plain(s, c->c);
 		s->truncated++;
 	} else if (ev->pos < *pos) { /* already seen (a repeated record): skip the overlap */
 		uint64_t skip = *pos - ev->pos < n ? *pos - ev->pos : n;
@@ -566,14 +573,16 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 	unsigned other = c->c->other_requests;
 
 	if (n)
-		xp_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
+		pr_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
+	take_plain(s, c->c);
 	for (; other < c->c->other_requests; other++)
 		add_probe(s, ev->tgid, ev->ts_ns);
 	if (ev->pos + ev->len > *pos)
 		*pos = ev->pos + ev->len;
 	/* A call cut at the payload cap: its tail is a gap now, not when the next call comes. */
 	if (ev->pos + ev->len + ev->lost > *pos) {
-		xp_llm_conn_lost(c->c, dir, (size_t)(ev->pos + ev->len + ev->lost - *pos), ev->ts_ns);
+		pr_llm_conn_lost(c->c, dir, (size_t)(ev->pos + ev->len + ev->lost - *pos), ev->ts_ns);
+		take_plain(s, c->c);
 		s->truncated++;
 		*pos = ev->pos + ev->len + ev->lost;
 	}
@@ -581,8 +590,9 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 
 static void close_conn(struct xt_session *s, size_t i, uint64_t t)
 {
-	xp_llm_conn_close(s->conns[i].c, t);
-	xp_llm_conn_free(s->conns[i].c);
+	pr_llm_conn_close(s->conns[i].c, t);
+	take_plain(s, s->conns[i].c);
+	pr_llm_conn_free(s->conns[i].c);
 	s->conns[i] = s->conns[--s->n_conns];
 }
 
@@ -786,7 +796,7 @@ void xt_session_free(struct xt_session *s)
 	if (!s)
 		return;
 	for (size_t i = 0; i < s->n_conns; i++)
-		xp_llm_conn_free(s->conns[i].c);
+		pr_llm_conn_free(s->conns[i].c);
 	free(s->conns);
 	for (size_t i = 0; i < s->n_ex; i++)
 		free_exchange(s->ex[i]);

@@ -21,7 +21,7 @@ struct xt_config {
 	const char *out_dir;    /* trace directory (files go to out_dir/session_id/) */
 	const char *session_id; /* [A-Za-z0-9._-]{1,128} */
 	const char *agent_name; /* NULL: the agent's command name */
-	struct xp_llm_conn_cfg llm; /* plaintext tier: path rules and host patterns */
+	struct pr_llm_conn_cfg llm; /* plaintext tier: path rules and host patterns */
 	const char *const *cipher_hosts; /* ciphertext tier: fnmatch patterns of LLM hosts */
 	int ciphertext;         /* 1: time exchanges from socket events (no plaintext) */
 	int no_clock_anchor;    /* 1: files carry no clock_anchor (a replay: the events were

@@ -41,12 +41,12 @@ static int feed(void *ctx, const struct xt_event *ev)
 	return xt_session_event(ctx, ev);
 }
 
-static void print_error(const struct xp_verror *e, void *ctx)
+static void print_error(const struct sc_verror *e, void *ctx)
 {
 	char buf[1024];
 
 	(void)ctx;
-	fprintf(stderr, "%s\n", xp_verror_format(e, buf, sizeof(buf)));
+	fprintf(stderr, "%s\n", sc_verror_format(e, buf, sizeof(buf)));
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -145,7 +145,7 @@ static void read_turns(const char *dir, struct seen *s)
 		if (stat(path, &st))
 			break;
 		CHECK((st.st_mode & 0777) == 0600);
-		CHECK(xp_validate_file(path, print_error, NULL) == 0);
+		CHECK(sc_validate_file(path, print_error, NULL) == 0);
 		char *text = slurp(path, &len);
 		cJSON *doc = text ? cJSON_Parse(text) : NULL;
 
@@ -284,7 +284,7 @@ static void check_capped(const char *tmp)
 	CHECK(xt_session_turns(s) == 6 && xt_session_exchanges(s) == 7);
 	snprintf(path, sizeof(path), "%s/turn_001.json", xt_session_dir(s));
 	xt_session_free(s);
-	CHECK(xp_validate_file(path, print_error, NULL) == 0);
+	CHECK(sc_validate_file(path, print_error, NULL) == 0);
 	text = slurp(path, &len);
 	doc = text ? cJSON_Parse(text) : NULL;
 	CHECK(num(cJSON_GetObjectItem(doc, "data_quality"), "truncated_payloads") == 1);
@@ -301,10 +301,10 @@ static void check_gap_threshold(void)
 {
 	const uint64_t back[] = { 900, 100, 50, 10 };
 	const uint64_t huge[] = { 0, 1ull << 63, UINT64_MAX - 1, UINT64_MAX };
-	uint64_t min = (uint64_t)(xp_rules.streaming_gap_min_ms * 1e6);
+	uint64_t min = (uint64_t)(th_rules.streaming_gap_min_ms * 1e6);
 
-	CHECK(xp_stream_gap_threshold(back, 4) == min - 1); /* a gap must be >= min */
-	CHECK(xp_stream_gap_threshold(huge, 4) == UINT64_MAX);
+	CHECK(th_stream_gap_threshold(back, 4) == min - 1); /* a gap must be >= min */
+	CHECK(th_stream_gap_threshold(huge, 4) == UINT64_MAX);
 }
 
 int main(void)

@@ -39,7 +39,7 @@ static size_t join_strings(const cJSON *arr, char *buf, size_t cap)
 	return out;
 }
 
-int xt_tool_command(const struct xp_tool_call *call, char *buf, size_t cap)
+int xt_tool_command(const struct pr_tool_call *call, char *buf, size_t cap)
 {
 	cJSON *j = call->args ? cJSON_Parse(call->args) : NULL;
 	size_t n = 0;
@@ -155,7 +155,7 @@ static int match_calls(const struct xt_turn_in *in, char *claimed, struct xt_too
 			continue;
 		out->identity_known = 1;
 		for (int j = 0; j < e->call.n_tools; j++) {
-			const struct xp_tool_call *c = &e->call.tools[j];
+			const struct pr_tool_call *c = &e->call.tools[j];
 			const struct xt_proc *p = xt_tool_command(c, cmd, sizeof(cmd)) ?
 				find_tree(in, claimed, e->req_start_ns, cmd) : NULL;
 			struct xt_tool t = { c, e, p, NULL };
@@ -163,7 +163,7 @@ static int match_calls(const struct xt_turn_in *in, char *claimed, struct xt_too
 			if (p)
 				claimed[p - in->procs->p] = 1;
 			if (in->next)
-				t.result = xp_llm_result_of(&in->next->call, c->id);
+				t.result = pr_llm_result_of(&in->next->call, c->id);
 			if (add(out, t))
 				return -1;
 		}

@@ -16,10 +16,10 @@
 #include "assemble/turn.h"
 
 struct xt_tool {
-	const struct xp_tool_call *call;     /* NULL: a child process no tool call claims */
+	const struct pr_tool_call *call;     /* NULL: a child process no tool call claims */
 	const struct xt_exchange *ex;         /* the answer that asked for the call */
 	const struct xt_proc *proc;           /* root of the process tree that ran it; NULL: in-process */
-	const struct xp_tool_result *result;  /* what the agent sent back; NULL: not seen */
+	const struct pr_tool_result *result;  /* what the agent sent back; NULL: not seen */
 };
 
 struct xt_tools {
@@ -32,6 +32,6 @@ struct xt_tools {
 int xt_tools_match(const struct xt_turn_in *in, struct xt_tools *out);
 void xt_tools_free(struct xt_tools *t);
 /* The command a tool call's arguments name (command, cmd, script; arrays joined), or 0. */
-int xt_tool_command(const struct xp_tool_call *call, char *buf, size_t cap);
+int xt_tool_command(const struct pr_tool_call *call, char *buf, size_t cap);
 
 #endif /* XPERF_ASSEMBLE_TOOLS_H */

@@ -218,7 +218,7 @@ static void proc_attrs(cJSON *at, const struct xt_proc *p)
 
 static void call_attrs(cJSON *at, const struct xt_tool *t, int capture)
 {
-	const struct xp_tool_call *c = t->call;
+	const struct pr_tool_call *c = t->call;
 
 	cJSON_AddStringToObject(at, "gen_ai.tool.name", c->name);
 	if (c->id[0])

@@ -16,7 +16,7 @@
 /* One LLM exchange as the assembler keeps it (owns call.token_ns). */
 struct xt_exchange {
 	uint32_t tgid, tid;
-	struct xp_llm_call call;
+	struct pr_llm_call call;
 	char host[256];
 	char path[256];
 	char retry_after[32];

@@ -9,23 +9,37 @@
  * losses in one `drops` array (userspace/maps.c). The declarations must
  * therefore stay identical in every object.
  *
- * Every program starts with xp_traced() (or xp_traced_tgid() for a task
- * that is not current), so untraced processes cost one hash lookup.
+ * Every program starts with xk_traced() (or xk_traced_tgid() for a task
+ * that is not current). The fourth shared map, `traced_flags`, makes that
+ * cheap for everyone else: one byte per tgid, read with an array lookup
+ * the verifier inlines (no call, no hashing), set before a tgid enters
+ * `traced` and cleared after it leaves, so a clear byte means untraced and
+ * the hash is only asked about the traced (bench/ebpf: the scheduler
+ * programs run at every context switch of the machine).
  */
 #ifndef XPERF_BPF_COMMON_BPF_H
 #define XPERF_BPF_COMMON_BPF_H
 
 #include "xperf.h"
 
-/* The traced process tree: tgid -> struct xp_traced. */
+/* The traced process tree: tgid -> struct xk_traced. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, XP_MAX_TRACED);
 	__type(key, __u32);
-	__type(value, struct xp_traced);
+	__type(value, struct xk_traced);
 } traced SEC(".maps");
 
-/* All records, struct xp_hdr first. Size set by userspace (--ring-size). */
+/* 1 while tgid may be in `traced` (xperf.h); mmapped by userspace, which sets it on add. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, XP_PID_MAX_LIMIT / XP_FLAGS_PER_ENTRY);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct xk_traced_flags);
+} traced_flags SEC(".maps");
+
+/* All records, struct xk_hdr first. Size set by userspace (--ring-size). */
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, 1 << 24);
@@ -39,19 +53,52 @@ struct {
 	__type(value, __u64);
 } drops SEC(".maps");
 
-static __always_inline struct xp_traced *xp_traced_tgid(__u32 tgid)
+/* tgid's byte of traced_flags; NULL beyond the map (pid_max raised since: ask the hash). */
+static __always_inline __u8 *xk_traced_flag(__u32 tgid)
 {
+	__u32 i = tgid / XP_FLAGS_PER_ENTRY;
+	struct xk_traced_flags *f = bpf_map_lookup_elem(&traced_flags, &i);
+
+	return f ? &f->on[tgid % XP_FLAGS_PER_ENTRY] : NULL;
+}
+
+static __always_inline struct xk_traced *xk_traced_tgid(__u32 tgid)
+{
+	__u8 *on = xk_traced_flag(tgid);
+
+	if (on && !*on)
+		return NULL;
 	return bpf_map_lookup_elem(&traced, &tgid);
 }
 
-/* The traced-set entry of the current process, NULL when not traced. */
-static __always_inline struct xp_traced *xp_traced(void)
+/* Put tgid in the traced set (flags: BPF_ANY, BPF_NOEXIST): its byte first. */
+static __always_inline long xk_trace(__u32 tgid, struct xk_traced *v, __u64 flags)
 {
-	return xp_traced_tgid(bpf_get_current_pid_tgid() >> 32);
+	__u8 *on = xk_traced_flag(tgid);
+
+	if (on)
+		*on = 1;
+	return bpf_map_update_elem(&traced, &tgid, v, flags);
+}
+
+/* Take tgid out of the traced set: its byte last. */
+static __always_inline void xk_untrace(__u32 tgid)
+{
+	__u8 *on = xk_traced_flag(tgid);
+
+	bpf_map_delete_elem(&traced, &tgid);
+	if (on)
+		*on = 0;
+}
+
+/* The traced-set entry of the current process, NULL when not traced. */
+static __always_inline struct xk_traced *xk_traced(void)
+{
+	return xk_traced_tgid(bpf_get_current_pid_tgid() >> 32);
 }
 
 /* Count one lost record of this type (per-CPU: no atomics needed). */
-static __always_inline void xp_count_drop(__u32 type)
+static __always_inline void xk_count_drop(__u32 type)
 {
 	__u64 *n = bpf_map_lookup_elem(&drops, &type);
 
@@ -60,7 +107,7 @@ static __always_inline void xp_count_drop(__u32 type)
 }
 
 /* Start time of task's process: the thread group leader's start_time. */
-static __always_inline __u64 xp_start_ns(struct task_struct *task)
+static __always_inline __u64 xk_start_ns(struct task_struct *task)
 {
 	return BPF_CORE_READ(task, group_leader, start_time);
 }
@@ -80,7 +127,7 @@ static __always_inline struct file *fd_file(__s32 fd)
 }
 
 /* Fill a record header about `task` (any task, not only current). */
-static __always_inline void xp_fill_hdr(struct xp_hdr *h, __u32 type, __u32 size,
+static __always_inline void xk_fill_hdr(struct xk_hdr *h, __u32 type, __u32 size,
 					struct task_struct *task)
 {
 	h->type = type;
@@ -89,7 +136,7 @@ static __always_inline void xp_fill_hdr(struct xp_hdr *h, __u32 type, __u32 size
 	h->ts_ns = bpf_ktime_get_ns();
 	h->tgid = BPF_CORE_READ(task, tgid);
 	h->tid = BPF_CORE_READ(task, pid);
-	h->start_ns = xp_start_ns(task);
+	h->start_ns = xk_start_ns(task);
 }
 
 /*
@@ -99,7 +146,7 @@ static __always_inline void xp_fill_hdr(struct xp_hdr *h, __u32 type, __u32 size
  * wakeups, 1.2x without); the consumer also polls on a short timeout
  * (userspace/capture.c), which bounds the delivery delay of quiet periods.
  */
-static __always_inline __u64 xp_ring_wakeup(void)
+static __always_inline __u64 xk_ring_wakeup(void)
 {
 	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
 	__u64 size = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
@@ -107,22 +154,22 @@ static __always_inline __u64 xp_ring_wakeup(void)
 	return avail >= size / 8 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
 }
 
-/* Submit a record from xp_reserve(). */
-static __always_inline void xp_submit(void *rec)
+/* Submit a record from xk_reserve(). */
+static __always_inline void xk_submit(void *rec)
 {
-	bpf_ringbuf_submit(rec, xp_ring_wakeup());
+	bpf_ringbuf_submit(rec, xk_ring_wakeup());
 }
 
 /*
  * Reserve a fixed-size record; on a full ring count the drop and return
- * NULL. The caller fills it and calls xp_submit().
+ * NULL. The caller fills it and calls xk_submit().
  */
-static __always_inline void *xp_reserve(__u32 type, __u32 size)
+static __always_inline void *xk_reserve(__u32 type, __u32 size)
 {
 	void *rec = bpf_ringbuf_reserve(&events, size, 0);
 
 	if (!rec)
-		xp_count_drop(type);
+		xk_count_drop(type);
 	return rec;
 }
 
@@ -133,12 +180,12 @@ static __always_inline void *xp_reserve(__u32 type, __u32 size)
  * records are rare (exec, SNI) and wake the consumer at once: an exec is
  * when userspace attaches uprobes to the new image, the sooner the better.
  */
-static __always_inline int xp_output(void *rec, __u32 type, __u64 size)
+static __always_inline int xk_output(void *rec, __u32 type, __u64 size)
 {
 	long err = bpf_ringbuf_output(&events, rec, size, 0);
 
 	if (err)
-		xp_count_drop(type);
+		xk_count_drop(type);
 	return err;
 }
 

@@ -5,7 +5,7 @@
  * CUPTI (and without injecting anything into the process).
  *
  * Entry stores (time, arguments) per (thread, function) in `calls`; return
- * emits one struct xp_cuda_call. Keying by function as well as thread keeps
+ * emits one struct xk_cuda_call. Keying by function as well as thread keeps
  * nested calls apart (cudaLaunchKernel calling cuLaunchKernel). Untraced
  * processes cost one hash lookup at entry and one at return.
  */
@@ -42,12 +42,12 @@ static __always_inline int on_entry(__u32 fn, __u64 bytes, __u64 target)
 	struct entry e = {.bytes = bytes, .target = target};
 	__u64 key;
 
-	if (!xp_traced())
+	if (!xk_traced())
 		return 0;
 	key = call_key(fn);
 	e.ts = bpf_ktime_get_ns();
 	if (bpf_map_update_elem(&calls, &key, &e, BPF_ANY))
-		xp_count_drop(XP_EV_CUDA_CALL); /* `calls` full: this call will not be reported */
+		xk_count_drop(XP_EV_CUDA_CALL); /* `calls` full: this call will not be reported */
 	return 0;
 }
 
@@ -55,20 +55,20 @@ static __always_inline int on_return(__u32 fn, long ret)
 {
 	__u64 key = call_key(fn);
 	struct entry *e = bpf_map_lookup_elem(&calls, &key);
-	struct xp_cuda_call *rec;
+	struct xk_cuda_call *rec;
 
 	if (!e)
 		return 0;
-	rec = xp_reserve(XP_EV_CUDA_CALL, sizeof(*rec));
+	rec = xk_reserve(XP_EV_CUDA_CALL, sizeof(*rec));
 	if (rec) {
-		xp_fill_hdr(&rec->hdr, XP_EV_CUDA_CALL, sizeof(*rec),
+		xk_fill_hdr(&rec->hdr, XP_EV_CUDA_CALL, sizeof(*rec),
 			    (struct task_struct *)bpf_get_current_task());
 		rec->entry_ns = e->ts;
 		rec->bytes = e->bytes;
 		rec->target = e->target;
 		rec->fn = fn;
 		rec->ret = (__s32)ret;
-		xp_submit(rec);
+		xk_submit(rec);
 	}
 	bpf_map_delete_elem(&calls, &key);
 	return 0;

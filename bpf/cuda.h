@@ -9,7 +9,7 @@
 #define XPERF_BPF_CUDA_H
 
 /* The probed functions; userspace attaches each by name (gpu/cuda_uprobes.c). */
-enum xp_cuda_fn {
+enum xk_cuda_fn {
 	XP_CUDA_LAUNCH_KERNEL,	     /* cudaLaunchKernel (libcudart) */
 	XP_CUDA_MEMCPY,		     /* cudaMemcpy */
 	XP_CUDA_MEMCPY_ASYNC,	     /* cudaMemcpyAsync */
@@ -21,12 +21,12 @@ enum xp_cuda_fn {
 };
 
 /* XP_EV_CUDA_CALL; hdr.ts_ns is the return time, hdr.tid the caller. */
-struct xp_cuda_call {
-	struct xp_hdr hdr;
+struct xk_cuda_call {
+	struct xk_hdr hdr;
 	__u64 entry_ns; /* CLOCK_MONOTONIC at function entry */
 	__u64 bytes;	/* memcpy: count argument; 0 otherwise */
 	__u64 target;	/* launch: kernel function (host stub / CUfunction); memcpy: kind */
-	__u32 fn;	/* enum xp_cuda_fn */
+	__u32 fn;	/* enum xk_cuda_fn */
 	__s32 ret;	/* cudaError_t / CUresult returned */
 };
 

@@ -61,26 +61,26 @@ static long vma_file(struct task_struct *task, struct vm_area_struct *vma, struc
 static __always_inline int map_announce(struct map_key *k, __u64 addr)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct xp_map_exec *e;
+	struct xk_map_exec *e;
 	__u8 one = 1;
 
 	k->tgid = bpf_get_current_pid_tgid() >> 32;
-	k->start_ns = xp_start_ns(task);
+	k->start_ns = xk_start_ns(task);
 	if (k->ino && bpf_map_update_elem(&maps_seen, k, &one, BPF_NOEXIST))
 		return 0;
-	e = xp_reserve(XP_EV_MAP_EXEC, sizeof(*e));
+	e = xk_reserve(XP_EV_MAP_EXEC, sizeof(*e));
 	if (!e) {
 		bpf_map_delete_elem(&maps_seen, k);	/* the next mapping retries */
 		return 0;
 	}
-	xp_fill_hdr(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e), task);
+	xk_fill_hdr(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e), task);
 	e->addr = addr;
 	e->ino = k->ino;
 	e->dev_major = k->dev >> 20;
 	e->dev_minor = k->dev & 0xfffff;
 	/*
 	 * Forced: the default wakes the consumer only if it has read all
-	 * before this record, and batched data records (xp_submit) may be
+	 * before this record, and batched data records (xk_submit) may be
 	 * pending; the sooner the probes, the fewer calls go unseen.
 	 */
 	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
@@ -98,24 +98,26 @@ static __always_inline int map_watch(struct pt_regs *regs, long ret)
 {
 	struct map_key k = {};
 
-	if ((unsigned long)ret >= -MAX_ERRNO || !maps_file_exec(regs) || !xp_traced())
+	if ((unsigned long)ret >= -MAX_ERRNO || !maps_file_exec(regs) || !xk_traced())
 		return 0;
 	bpf_find_vma(bpf_get_current_task_btf(), ret, vma_file, &k, 0);
 	return map_announce(&k, ret);
 }
 
 /*
- * At the release of the mmap lock held for writing inside mmap(2) (socket
- * hooks: no syscall hook is loaded): the mapping is in place but its
- * address is not known yet, so the file comes from mmap's fd argument.
- * A failed mmap is announced too; the rescan then finds nothing new.
+ * At the release of the mmap lock held for writing inside mmap(2) by a
+ * traced process (socket hooks: no syscall hook is loaded; the caller
+ * checked the process, first: this runs at every release on the machine):
+ * the mapping is in place but its address is not known yet, so the file
+ * comes from mmap's fd argument. A failed mmap is announced too; the
+ * rescan then finds nothing new.
  */
 static __always_inline int map_watch_fd(struct pt_regs *regs)
 {
 	struct file *f;
 	struct map_key k = {};
 
-	if (BPF_CORE_READ(regs, orig_ax) != NR_MMAP || !maps_file_exec(regs) || !xp_traced())
+	if (BPF_CORE_READ(regs, orig_ax) != NR_MMAP || !maps_file_exec(regs))
 		return 0;
 	f = fd_file(BPF_CORE_READ(regs, r8));
 	if (!f)

@@ -46,47 +46,47 @@ struct {
 	__type(value, __u8);
 } discover_comm SEC(".maps");
 
-/* struct xp_exec is 4 KiB: built here, not on the 512-byte stack. */
+/* struct xk_exec is 4 KiB: built here, not on the 512-byte stack. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct xp_exec);
+	__type(value, struct xk_exec);
 } exec_heap SEC(".maps");
 
 static int handle_fork(struct task_struct *parent, struct task_struct *child)
 {
 	__u32 ptgid = BPF_CORE_READ(parent, tgid);
 	__u32 ctgid = BPF_CORE_READ(child, tgid);
-	struct xp_traced *pt = xp_traced_tgid(ptgid);
+	struct xk_traced *pt = xk_traced_tgid(ptgid);
 	bool thread = ctgid == ptgid;
-	struct xp_fork *e;
+	struct xk_fork *e;
 
 	if (!pt)
 		return 0;
 	if (!thread) {
-		struct xp_traced ct = {
+		struct xk_traced ct = {
 			.depth = pt->depth + 1,
 			.root_tgid = pt->root_tgid,
 			.start_ns = BPF_CORE_READ(child, start_time),
 		};
 
-		if (bpf_map_update_elem(&traced, &ctgid, &ct, BPF_ANY))
-			xp_count_drop(XP_EV_NONE);
+		if (xk_trace(ctgid, &ct, BPF_ANY))
+			xk_count_drop(XP_EV_NONE);
 	} else if (!fork_threads) {
 		return 0;
 	}
-	e = xp_reserve(XP_EV_FORK, sizeof(*e));
+	e = xk_reserve(XP_EV_FORK, sizeof(*e));
 	if (!e)
 		return 0;
-	xp_fill_hdr(&e->hdr, XP_EV_FORK, sizeof(*e), parent);
+	xk_fill_hdr(&e->hdr, XP_EV_FORK, sizeof(*e), parent);
 	e->child_tgid = ctgid;
 	e->child_tid = BPF_CORE_READ(child, pid);
-	e->child_start_ns = xp_start_ns(child);
+	e->child_start_ns = xk_start_ns(child);
 	e->flags = thread ? XP_FORK_THREAD : 0;
 	e->depth = thread ? pt->depth : pt->depth + 1;
 	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
-	xp_submit(e);
+	xk_submit(e);
 	return 0;
 }
 
@@ -103,7 +103,7 @@ int BPF_PROG(fork_raw, struct task_struct *parent, struct task_struct *child)
 }
 
 /* Copy argv from the new image's stack (resident: exec just wrote it). */
-static __u32 read_args(struct xp_exec *e, __u32 off, struct task_struct *task)
+static __u32 read_args(struct xk_exec *e, __u32 off, struct task_struct *task)
 {
 	struct mm_struct *mm = BPF_CORE_READ(task, mm);
 	unsigned long start = BPF_CORE_READ(mm, arg_start);
@@ -124,7 +124,7 @@ static __u32 read_args(struct xp_exec *e, __u32 off, struct task_struct *task)
  * relative to its own root), crossing mount points; components are
  * written leaf first (reversed in userspace: no backwards writes here).
  */
-static __u32 read_cwd(struct xp_exec *e, __u32 off, struct task_struct *task)
+static __u32 read_cwd(struct xk_exec *e, __u32 off, struct task_struct *task)
 {
 	struct fs_struct *fs = BPF_CORE_READ(task, fs);
 	struct dentry *d = BPF_CORE_READ(fs, pwd.dentry);
@@ -168,8 +168,8 @@ static __u32 read_cwd(struct xp_exec *e, __u32 off, struct task_struct *task)
 static int handle_exec(struct task_struct *task, struct linux_binprm *bprm)
 {
 	__u32 zero = 0, off;
-	struct xp_exec *e;
-	bool on = xp_traced() != NULL, discovered = false;
+	struct xk_exec *e;
+	bool on = xk_traced() != NULL, discovered = false;
 	__u64 size;
 	long n;
 
@@ -181,11 +181,11 @@ static int handle_exec(struct task_struct *task, struct linux_binprm *bprm)
 	bpf_get_current_comm(e->comm, sizeof(e->comm));
 	if (!on && bpf_map_lookup_elem(&discover_comm, e->comm)) {
 		__u32 tgid = BPF_CORE_READ(task, tgid);
-		struct xp_traced root = { .root_tgid = tgid, .start_ns = xp_start_ns(task) };
+		struct xk_traced root = { .root_tgid = tgid, .start_ns = xk_start_ns(task) };
 
-		discovered = on = !bpf_map_update_elem(&traced, &tgid, &root, BPF_NOEXIST);
+		discovered = on = !xk_trace(tgid, &root, BPF_NOEXIST);
 		if (!discovered)
-			xp_count_drop(XP_EV_NONE);
+			xk_count_drop(XP_EV_NONE);
 	}
 	e->ppid = BPF_CORE_READ(task, real_parent, tgid);
 	e->uid = (__u32)bpf_get_current_uid_gid();
@@ -206,11 +206,11 @@ static int handle_exec(struct task_struct *task, struct linux_binprm *bprm)
 	off += e->args_len;
 	e->cwd_len = read_cwd(e, off, task);
 	off += e->cwd_len;
-	size = offsetof(struct xp_exec, data) + off;
+	size = offsetof(struct xk_exec, data) + off;
 	if (size > sizeof(*e))
 		return 0;
-	xp_fill_hdr(&e->hdr, XP_EV_EXEC, size, task);
-	xp_output(e, XP_EV_EXEC, size);
+	xk_fill_hdr(&e->hdr, XP_EV_EXEC, size, task);
+	xk_output(e, XP_EV_EXEC, size);
 	return 0;
 }
 
@@ -230,17 +230,17 @@ static int handle_exit(struct task_struct *task)
 {
 	__u32 tgid = BPF_CORE_READ(task, tgid);
 	struct signal_struct *sig;
-	struct xp_exit *e;
+	struct xk_exit *e;
 
-	if (!xp_traced_tgid(tgid))
+	if (!xk_traced_tgid(tgid))
 		return 0;
 	sig = BPF_CORE_READ(task, signal);
 	/* do_exit() decremented live before this tracepoint: 0 = last thread. */
 	if (BPF_CORE_READ(sig, live.counter) != 0)
 		return 0;
-	e = xp_reserve(XP_EV_EXIT, sizeof(*e));
+	e = xk_reserve(XP_EV_EXIT, sizeof(*e));
 	if (e) {
-		xp_fill_hdr(&e->hdr, XP_EV_EXIT, sizeof(*e), task);
+		xk_fill_hdr(&e->hdr, XP_EV_EXIT, sizeof(*e), task);
 		e->ppid = BPF_CORE_READ(task, real_parent, tgid);
 		e->exit_code = BPF_CORE_READ(task, exit_code);
 		/* Threads already gone were folded into signal_struct by __exit_signal(). */
@@ -250,9 +250,9 @@ static int handle_exit(struct task_struct *task)
 		e->stime_ns = BPF_CORE_READ(sig, stime) + BPF_CORE_READ(task, stime);
 		e->maxrss_kb = BPF_CORE_READ(sig, maxrss) * PAGE_KB;
 		BPF_CORE_READ_STR_INTO(&e->comm, task, comm);
-		xp_submit(e);
+		xk_submit(e);
 	}
-	bpf_map_delete_elem(&traced, &tgid);
+	xk_untrace(tgid);
 	return 0;
 }
 

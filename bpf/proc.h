@@ -14,24 +14,24 @@
 /* Scratch for the exec body: offsets masked with 2047 + reads <= 1024 fit. */
 #define XP_EXEC_DATA_MAX 4096
 
-/* struct xp_fork.flags */
-enum xp_fork_flags {
+/* struct xk_fork.flags */
+enum xk_fork_flags {
 	XP_FORK_THREAD = 1,	/* clone(CLONE_THREAD): a new thread, same tgid */
 };
 
 /* XP_EV_FORK; hdr names the parent (the task that called fork/clone). */
-struct xp_fork {
-	struct xp_hdr hdr;
+struct xk_fork {
+	struct xk_hdr hdr;
 	__u32 child_tgid;
 	__u32 child_tid;
 	__u64 child_start_ns;	/* new process's start time (== hdr.start_ns for a thread) */
-	__u32 flags;		/* enum xp_fork_flags */
+	__u32 flags;		/* enum xk_fork_flags */
 	__u32 depth;		/* child's depth below the userspace-added root */
 	char comm[XP_COMM_LEN];
 };
 
-/* struct xp_exec.flags */
-enum xp_exec_flags {
+/* struct xk_exec.flags */
+enum xk_exec_flags {
 	XP_EXEC_ARGS_TRUNC = 1,	/* argv longer than XP_ARGS_MAX */
 	XP_EXEC_CWD_TRUNC = 2,	/* cwd deeper than XP_CWD_DEPTH or longer than XP_CWD_MAX */
 	XP_EXEC_CWD_UNREACHABLE = 4, /* walk left the process's root (chroot'd away) */
@@ -45,17 +45,17 @@ enum xp_exec_flags {
  *   argv     (args_len bytes, each argument NUL-terminated),
  *   cwd      (cwd_len bytes: path components leaf first, each NUL-terminated,
  *             relative to the process's root: "b\0a\0" is "/a/b"; empty is "/").
- * hdr.size = offsetof(struct xp_exec, data) + filename_len + args_len + cwd_len.
+ * hdr.size = offsetof(struct xk_exec, data) + filename_len + args_len + cwd_len.
  */
-struct xp_exec {
-	struct xp_hdr hdr;
+struct xk_exec {
+	struct xk_hdr hdr;
 	__u32 ppid;		/* real parent's tgid */
 	__u32 uid;
 	__u64 cgroup_id;	/* cgroup v2 id of the process */
 	__u16 filename_len;
 	__u16 args_len;
 	__u16 cwd_len;
-	__u16 flags;		/* enum xp_exec_flags */
+	__u16 flags;		/* enum xk_exec_flags */
 	char comm[XP_COMM_LEN];	/* comm after exec */
 	char cgroup[XP_CGROUP_LEN]; /* leaf name of its cgroup v2 (container id source) */
 	char data[XP_EXEC_DATA_MAX];
@@ -65,8 +65,8 @@ struct xp_exec {
  * XP_EV_EXIT: the last thread of process hdr.tgid exited. hdr.tid is that
  * thread. Duration = hdr.ts_ns - hdr.start_ns.
  */
-struct xp_exit {
-	struct xp_hdr hdr;
+struct xk_exit {
+	struct xk_hdr hdr;
 	__u32 ppid;
 	__u32 exit_code;	/* wait status: (code << 8) | signal | 0x80 core */
 	__u64 cpu_ns;		/* on-CPU time of all its threads (sum_exec_runtime, precise) */

@@ -34,54 +34,56 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, XP_MAX_THREADS);
 	__type(key, __u32);
-	__type(value, struct xp_sched_stats);
+	__type(value, struct xk_sched_stats);
 } tstats SEC(".maps");
 
 /*
  * The stats of thread t if its process is traced; created for a thread
  * that is not exiting (its last switch must not re-create the entry
  * deleted at exit). The filter comes first: a thread of any other process
- * (most calls) costs one read and one lookup.
+ * (most calls) costs a load of its tgid and of its traced_flags byte
+ * (common.bpf.h). btf: t is a BTF pointer (tp_btf), read directly; a
+ * raw_tp's is read with bpf_probe_read_kernel (a helper call).
  */
-static __always_inline struct xp_sched_stats *stats_of(struct task_struct *t)
+static __always_inline struct xk_sched_stats *stats_of(struct task_struct *t, bool btf)
 {
-	struct xp_sched_stats init = {}, *s;
+	struct xk_sched_stats init = {}, *s;
 	__u32 tid;
 
-	init.tgid = BPF_CORE_READ(t, tgid);
-	if (!xp_traced_tgid(init.tgid))
+	init.tgid = btf ? t->tgid : BPF_CORE_READ(t, tgid);
+	if (!xk_traced_tgid(init.tgid))
 		return NULL;
 	tid = BPF_CORE_READ(t, pid);
 	s = bpf_map_lookup_elem(&tstats, &tid);
 	if (s || (BPF_CORE_READ(t, flags) & PF_EXITING))
 		return s;
-	init.start_ns = xp_start_ns(t);
+	init.start_ns = xk_start_ns(t);
 	if (bpf_map_update_elem(&tstats, &tid, &init, BPF_NOEXIST))
-		xp_count_drop(XP_EV_SCHED);
+		xk_count_drop(XP_EV_SCHED);
 	return bpf_map_lookup_elem(&tstats, &tid);
 }
 
 static __always_inline void emit(struct task_struct *t, __u64 now, __u8 prev, __u64 prev_ns,
-				 struct xp_sched_stats *s)
+				 struct xk_sched_stats *s)
 {
-	struct xp_sched *e;
+	struct xk_sched *e;
 
 	if (!sched_events)
 		return;
-	e = xp_reserve(XP_EV_SCHED, sizeof(*e));
+	e = xk_reserve(XP_EV_SCHED, sizeof(*e));
 	if (!e)
 		return;
-	xp_fill_hdr(&e->hdr, XP_EV_SCHED, sizeof(*e), t);
+	xk_fill_hdr(&e->hdr, XP_EV_SCHED, sizeof(*e), t);
 	e->hdr.ts_ns = now;
 	e->prev_ns = prev_ns;
 	e->prev_state = prev;
 	e->state = s->state;
 	e->unint = s->unint;
-	xp_submit(e);
+	xk_submit(e);
 }
 
 /* Charge the time since last_ts to the state being left, enter `state`. */
-static __always_inline void enter(struct task_struct *t, struct xp_sched_stats *s, __u16 state,
+static __always_inline void enter(struct task_struct *t, struct xk_sched_stats *s, __u16 state,
 				  __u16 unint, __u64 now)
 {
 	__u64 d = s->state == XP_TS_UNKNOWN ? 0 : now - s->last_ts;
@@ -102,15 +104,16 @@ static __always_inline void enter(struct task_struct *t, struct xp_sched_stats *
 }
 
 static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
-					 struct task_struct *next, unsigned int prev_state)
+					 struct task_struct *next, unsigned int prev_state, bool btf)
 {
-	__u64 now = bpf_ktime_get_ns();
-	struct xp_sched_stats *s;
+	struct xk_sched_stats *s;
+	__u64 now = 0;	/* read once a traced task is involved: both see one time */
 
-	s = stats_of(prev);
+	s = stats_of(prev, btf);
 	if (s) {
 		bool runnable = preempt || prev_state == TASK_RUNNING;
 
+		now = bpf_ktime_get_ns();
 		if (runnable)
 			s->nr_involuntary++;
 		else
@@ -118,15 +121,15 @@ static __always_inline int handle_switch(bool preempt, struct task_struct *prev,
 		enter(prev, s, runnable ? XP_TS_RUNQ : XP_TS_BLOCKED,
 		      !runnable && (prev_state & TASK_UNINTERRUPTIBLE), now);
 	}
-	s = stats_of(next);
+	s = stats_of(next, btf);
 	if (s)
-		enter(next, s, XP_TS_ONCPU, 0, now);
+		enter(next, s, XP_TS_ONCPU, 0, now ?: bpf_ktime_get_ns());
 	return 0;
 }
 
-static __always_inline int handle_wakeup(struct task_struct *p)
+static __always_inline int handle_wakeup(struct task_struct *p, bool btf)
 {
-	struct xp_sched_stats *s = stats_of(p);
+	struct xk_sched_stats *s = stats_of(p, btf);
 
 	if (!s || (s->state != XP_TS_BLOCKED && s->state != XP_TS_UNKNOWN))
 		return 0;
@@ -139,8 +142,8 @@ static __always_inline int handle_wakeup(struct task_struct *p)
 static __always_inline int handle_exit(struct task_struct *t)
 {
 	__u32 tid = BPF_CORE_READ(t, pid);
-	struct xp_sched_stats *s = bpf_map_lookup_elem(&tstats, &tid);
-	struct xp_thread_exit *e;
+	struct xk_sched_stats *s = bpf_map_lookup_elem(&tstats, &tid);
+	struct xk_thread_exit *e;
 	__u64 now = bpf_ktime_get_ns();
 
 	if (!s)
@@ -148,12 +151,12 @@ static __always_inline int handle_exit(struct task_struct *t)
 	if (s->state == XP_TS_ONCPU)
 		s->oncpu_ns += now - s->last_ts;
 	s->last_ts = now;
-	e = xp_reserve(XP_EV_THREAD_EXIT, sizeof(*e));
+	e = xk_reserve(XP_EV_THREAD_EXIT, sizeof(*e));
 	if (e) {
-		xp_fill_hdr(&e->hdr, XP_EV_THREAD_EXIT, sizeof(*e), t);
+		xk_fill_hdr(&e->hdr, XP_EV_THREAD_EXIT, sizeof(*e), t);
 		e->hdr.ts_ns = now;
 		e->stats = *s;
-		xp_submit(e);
+		xk_submit(e);
 	}
 	bpf_map_delete_elem(&tstats, &tid);
 	return 0;
@@ -163,7 +166,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(switch_btf, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	return handle_switch(preempt, prev, next, prev_state);
+	return handle_switch(preempt, prev, next, prev_state, true);
 }
 
 /*
@@ -189,31 +192,31 @@ static __always_inline unsigned int task_state(struct task_struct *t)
 SEC("raw_tp/sched_switch")
 int BPF_PROG(switch_raw, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	return handle_switch(preempt, prev, next, task_state(prev));
+	return handle_switch(preempt, prev, next, task_state(prev), false);
 }
 
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(wakeup_btf, struct task_struct *p)
 {
-	return handle_wakeup(p);
+	return handle_wakeup(p, true);
 }
 
 SEC("raw_tp/sched_wakeup")
 int BPF_PROG(wakeup_raw, struct task_struct *p)
 {
-	return handle_wakeup(p);
+	return handle_wakeup(p, false);
 }
 
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(wakeup_new_btf, struct task_struct *p)
 {
-	return handle_wakeup(p);
+	return handle_wakeup(p, true);
 }
 
 SEC("raw_tp/sched_wakeup_new")
 int BPF_PROG(wakeup_new_raw, struct task_struct *p)
 {
-	return handle_wakeup(p);
+	return handle_wakeup(p, false);
 }
 
 SEC("tp_btf/sched_process_exit")

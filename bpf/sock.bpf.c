@@ -64,7 +64,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
 	struct sock *sk;
 	__u64 id;
 
-	if (call < 0 || !xp_traced())
+	if (call < 0 || !xk_traced())
 		return 0;
 	p.fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
 	if (call == XP_SOCK_CLOSE) {
@@ -130,7 +130,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 #define SOCK_OPENED 2	/* connect or accept announced: close is too */
 
 struct sock_owner {
-	struct xp_hdr who;	/* tgid, tid, start_ns of the owner */
+	struct xk_hdr who;	/* tgid, tid, start_ns of the owner */
 	__u64 sock_id;
 	__s32 fd;
 	__u32 flags;
@@ -180,7 +180,7 @@ static __always_inline void owner_set(struct sock_owner *o, __u64 id, __s32 fd)
 
 	o->who.tgid = t->tgid;
 	o->who.tid = t->pid;
-	o->who.start_ns = xp_start_ns(t);
+	o->who.start_ns = xk_start_ns(t);
 	o->sock_id = id;
 	o->fd = fd;
 }
@@ -208,7 +208,7 @@ static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 	struct sock_call p;
 	__u64 id;
 
-	if (ret <= 0 || !sk || !sock_is_tcp(sk) || !xp_traced())
+	if (ret <= 0 || !sk || !sock_is_tcp(sk) || !xk_traced())
 		return 0;
 	id = sock_ino(sk);
 	call_from_regs(sk, &p);
@@ -236,7 +236,7 @@ static __always_inline void sock_connecting(struct sock *sk)
 	struct sock_owner o = {};
 	__s32 fd = BPF_CORE_READ(regs, di);
 
-	if (!xp_traced())
+	if (!xk_traced())
 		return;
 	if (call_of(BPF_CORE_READ(regs, orig_ax)) != XP_SOCK_CONNECT)
 		fd = -1;
@@ -315,7 +315,7 @@ int BPF_PROG(mmap_unlocked, struct mm_struct *mm, bool write)
 	if (!write)
 		return 0;
 	t = bpf_get_current_task_btf();
-	if (t->mm != mm)
+	if (t->mm != mm || !xk_traced_tgid(t->tgid))
 		return 0;
 	return map_watch_fd(user_regs());
 }

@@ -17,13 +17,13 @@
 /* Bytes of the first send kept for the SNI (a ClientHello's SNI is early). */
 #define XP_SOCK_PREFIX 1024
 
-enum xp_sock_dir {
+enum xk_sock_dir {
 	XP_SOCK_SEND = 0,
 	XP_SOCK_RECV = 1,
 };
 
 /* The syscall a record comes from (x86-64 numbers are not ABI here). */
-enum xp_sock_call {
+enum xk_sock_call {
 	XP_SOCK_READ = 0,
 	XP_SOCK_WRITE = 1,
 	XP_SOCK_READV = 2,
@@ -39,7 +39,7 @@ enum xp_sock_call {
 };
 
 /* TCP endpoints; addresses are IPv4-mapped IPv6 for AF_INET. */
-struct xp_sock_tuple {
+struct xk_sock_tuple {
 	__u8 saddr[16];		/* local address, network order */
 	__u8 daddr[16];		/* peer address, network order */
 	__u16 sport;		/* local port, host order */
@@ -54,13 +54,13 @@ struct xp_sock_tuple {
  * At close, bytes[] are the kernel's own TCP counters (bytes acked by the
  * peer, bytes received), right even for bytes moved before tracing began.
  */
-struct xp_sock_conn {
-	struct xp_hdr hdr;
+struct xk_sock_conn {
+	struct xk_hdr hdr;
 	__u64 sock_id;
-	struct xp_sock_tuple tuple;
+	struct xk_sock_tuple tuple;
 	__s32 fd;
 	__s32 err;
-	__u64 bytes[2];		/* indexed by enum xp_sock_dir (close only) */
+	__u64 bytes[2];		/* indexed by enum xk_sock_dir (close only) */
 };
 
 /*
@@ -70,28 +70,28 @@ struct xp_sock_conn {
  * where the hooks see only the return (the socket hooks, tls_probes.h),
  * and fd is -1 where the call named no fd of this socket.
  */
-struct xp_sock_data {
-	struct xp_hdr hdr;
+struct xk_sock_data {
+	struct xk_hdr hdr;
 	__u64 sock_id;
-	struct xp_sock_tuple tuple;
+	struct xk_sock_tuple tuple;
 	__u64 ssl;		/* SSL* of the SSL call this is nested in, 0 if none */
 	__u64 call_ns;
 	__u32 len;		/* bytes moved (the return value) */
 	__s32 fd;
-	__u8 dir;		/* enum xp_sock_dir */
-	__u8 call;		/* enum xp_sock_call */
+	__u8 dir;		/* enum xk_sock_dir */
+	__u8 call;		/* enum xk_sock_call */
 	__u8 pad[6];
 };
 
 /*
  * XP_EV_SOCK_SNI, variable size: the first bytes of the first send seen on
- * a connection (hdr.size = offsetof(struct xp_sock_sni, data) + len).
+ * a connection (hdr.size = offsetof(struct xk_sock_sni, data) + len).
  * Parsed in userspace; kept in memory only.
  */
-struct xp_sock_sni {
-	struct xp_hdr hdr;
+struct xk_sock_sni {
+	struct xk_hdr hdr;
 	__u64 sock_id;
-	struct xp_sock_tuple tuple;
+	struct xk_sock_tuple tuple;
 	__u32 len;		/* bytes in data */
 	__u32 send_len;		/* bytes the send moved */
 	char data[XP_SOCK_PREFIX];

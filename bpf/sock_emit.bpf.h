@@ -24,7 +24,7 @@ struct sock_call {
 	__u64 call_ns;	/* entry; 0 where the hooks see only the return */
 	__u64 arg;	/* buffer, iovec array or msghdr, by call; 0: unknown */
 	__s32 fd;	/* -1: unknown (not a socket syscall: io_uring, splice) */
-	__u32 call;	/* enum xp_sock_call */
+	__u32 call;	/* enum xk_sock_call */
 };
 
 /* Sockets whose first send was already taken (key: sock_id). */
@@ -39,10 +39,10 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct xp_sock_sni);
+	__type(value, struct xk_sock_sni);
 } sni_heap SEC(".maps");
 
-/* x86-64 syscall number -> enum xp_sock_call, -1 for any other syscall. */
+/* x86-64 syscall number -> enum xk_sock_call, -1 for any other syscall. */
 static __always_inline int call_of(long nr)
 {
 	switch (nr) {
@@ -94,7 +94,7 @@ static __always_inline struct sock *fd_sock(__s32 fd, __u64 *id)
 	return sk;
 }
 
-static __always_inline void read_tuple(struct sock *sk, struct xp_sock_tuple *t)
+static __always_inline void read_tuple(struct sock *sk, struct xk_sock_tuple *t)
 {
 	struct sock_common *c = &sk->__sk_common;
 	__u32 s4, d4;
@@ -123,14 +123,14 @@ static __always_inline void read_tuple(struct sock *sk, struct xp_sock_tuple *t)
  * on another process's time.
  */
 static __always_inline void emit_conn(__u32 type, struct sock *sk, __u64 id, __s32 fd, __s32 err,
-				      const struct xp_hdr *owner)
+				      const struct xk_hdr *owner)
 {
-	struct xp_sock_conn *e = xp_reserve(type, sizeof(*e));
+	struct xk_sock_conn *e = xk_reserve(type, sizeof(*e));
 	struct tcp_sock *tp = (void *)sk;
 
 	if (!e)
 		return;
-	xp_fill_hdr(&e->hdr, type, sizeof(*e), bpf_get_current_task_btf());
+	xk_fill_hdr(&e->hdr, type, sizeof(*e), bpf_get_current_task_btf());
 	if (owner) {
 		e->hdr.tgid = owner->tgid;
 		e->hdr.tid = owner->tid;
@@ -170,7 +170,7 @@ static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct 
 {
 	__u32 zero = 0;
 	__u8 one = 1;
-	struct xp_sock_sni *e;
+	struct xk_sock_sni *e;
 	__u64 n = sent, src;
 
 	/* Look up first: an LRU update on every send would cost more. */
@@ -186,13 +186,13 @@ static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct 
 		n = XP_SOCK_PREFIX;
 	if (bpf_probe_read_user(e->data, n, (void *)src))
 		return;
-	xp_fill_hdr(&e->hdr, XP_EV_SOCK_SNI, offsetof(struct xp_sock_sni, data) + n,
+	xk_fill_hdr(&e->hdr, XP_EV_SOCK_SNI, offsetof(struct xk_sock_sni, data) + n,
 		    bpf_get_current_task_btf());
 	e->sock_id = id;
 	read_tuple(sk, &e->tuple);
 	e->len = n;
 	e->send_len = sent;
-	xp_output(e, XP_EV_SOCK_SNI, offsetof(struct xp_sock_sni, data) + n);
+	xk_output(e, XP_EV_SOCK_SNI, offsetof(struct xk_sock_sni, data) + n);
 }
 
 /*
@@ -204,8 +204,8 @@ static __always_inline void emit_data(struct sock *sk, __u64 id, const struct so
 				      long ret, bool send)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct xp_tls_call *call = bpf_map_lookup_elem(&tls_calls, &tid);
-	struct xp_sock_data *e;
+	struct xk_tls_call *call = bpf_map_lookup_elem(&tls_calls, &tid);
+	struct xk_sock_data *e;
 
 	if (call) {
 		call->sock_id = id;
@@ -214,15 +214,15 @@ static __always_inline void emit_data(struct sock *sk, __u64 id, const struct so
 	if (send) {
 		emit_prefix(sk, id, p, ret);
 	} else {
-		struct xp_tls_last_recv lr = { .sock_id = id, .ts_ns = bpf_ktime_get_ns(),
+		struct xk_tls_last_recv lr = { .sock_id = id, .ts_ns = bpf_ktime_get_ns(),
 					       .fd = p->fd };
 
 		bpf_map_update_elem(&tls_last_recv, &tid, &lr, BPF_ANY);
 	}
-	e = xp_reserve(XP_EV_SOCK_DATA, sizeof(*e));
+	e = xk_reserve(XP_EV_SOCK_DATA, sizeof(*e));
 	if (!e)
 		return;
-	xp_fill_hdr(&e->hdr, XP_EV_SOCK_DATA, sizeof(*e), bpf_get_current_task_btf());
+	xk_fill_hdr(&e->hdr, XP_EV_SOCK_DATA, sizeof(*e), bpf_get_current_task_btf());
 	e->sock_id = id;
 	read_tuple(sk, &e->tuple);
 	e->ssl = call ? call->ssl : 0;
@@ -231,7 +231,7 @@ static __always_inline void emit_data(struct sock *sk, __u64 id, const struct so
 	e->fd = p->fd;
 	e->dir = send ? XP_SOCK_SEND : XP_SOCK_RECV;
 	e->call = p->call;
-	xp_submit(e);
+	xk_submit(e);
 }
 
 #endif /* XPERF_BPF_SOCK_EMIT_BPF_H */

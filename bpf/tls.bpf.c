@@ -16,7 +16,7 @@
  * Untraced processes pay, beyond the uprobe trap itself (see per_pid in
  * userspace/tls_probes.h), one hash lookup per probe and nothing else.
  * One program body serves all four functions: the variants differ by
- * enum xp_tls_fn only.
+ * enum xk_tls_fn only.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -46,7 +46,7 @@ struct tls_conn {
 	__u64 sock_id;	/* last socket seen under this SSL* (reads served */
 	__s32 fd;	/* from OpenSSL's buffer make no syscall) */
 	__u32 pad;
-	__u64 pos[2];	/* next byte position, by enum xp_tls_dir */
+	__u64 pos[2];	/* next byte position, by enum xk_tls_dir */
 };
 
 /* LRU: a process killed before SSL_free leaves entries that age out. */
@@ -62,24 +62,24 @@ struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct xp_tls_data);
+	__type(value, struct xk_tls_data);
 } tls_heap SEC(".maps");
 
-static __always_inline bool fn_is_ex(enum xp_tls_fn fn)
+static __always_inline bool fn_is_ex(enum xk_tls_fn fn)
 {
 	return fn == XP_TLS_FN_WRITE_EX || fn == XP_TLS_FN_READ_EX;
 }
 
-static __always_inline enum xp_tls_dir fn_dir(enum xp_tls_fn fn)
+static __always_inline enum xk_tls_dir fn_dir(enum xk_tls_fn fn)
 {
 	return fn == XP_TLS_FN_READ || fn == XP_TLS_FN_READ_EX ? XP_TLS_READ : XP_TLS_WRITE;
 }
 
 /* The call about to run, as the return probe needs it; the uprobe's cookie says if located. */
-static __always_inline struct xp_tls_call new_call(struct pt_regs *ctx, __u64 ssl, __u64 buf,
-						   __u64 len_ptr, enum xp_tls_fn fn)
+static __always_inline struct xk_tls_call new_call(struct pt_regs *ctx, __u64 ssl, __u64 buf,
+						   __u64 len_ptr, enum xk_tls_fn fn)
 {
-	struct xp_tls_call c = {
+	struct xk_tls_call c = {
 		.ssl = ssl,
 		.buf = buf,
 		.len_ptr = len_ptr,
@@ -92,12 +92,12 @@ static __always_inline struct xp_tls_call new_call(struct pt_regs *ctx, __u64 ss
 	return c;
 }
 
-static __always_inline int call_enter(struct pt_regs *ctx, enum xp_tls_fn fn)
+static __always_inline int call_enter(struct pt_regs *ctx, enum xk_tls_fn fn)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct xp_tls_call c;
+	struct xk_tls_call c;
 
-	if (!xp_traced())
+	if (!xk_traced())
 		return 0;
 	c = new_call(ctx, PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx),
 		     fn_is_ex(fn) ? PT_REGS_PARM4(ctx) : 0, fn);
@@ -106,7 +106,7 @@ static __always_inline int call_enter(struct pt_regs *ctx, enum xp_tls_fn fn)
 }
 
 /* Bytes the call moved: SSL_read/write's return value, or *len_ptr of _ex. */
-static __always_inline __u64 call_moved(struct pt_regs *ctx, const struct xp_tls_call *c)
+static __always_inline __u64 call_moved(struct pt_regs *ctx, const struct xk_tls_call *c)
 {
 	int ret = PT_REGS_RC(ctx);	/* an int: rax's upper half is not defined */
 	__u64 n = 0;
@@ -141,13 +141,13 @@ static __always_inline struct tls_conn *conn_get(__u64 ssl, __u32 tgid, __u64 st
 static __always_inline void conn_restart(struct tls_conn *conn, __u64 ssl, __u64 sock_id,
 					 struct task_struct *task, __u8 *flags)
 {
-	struct xp_tls_free *e;
+	struct xk_tls_free *e;
 
 	if (!conn->sock_id || !sock_id || conn->sock_id == sock_id)
 		return;
-	e = xp_reserve(XP_EV_TLS_FREE, sizeof(*e));
+	e = xk_reserve(XP_EV_TLS_FREE, sizeof(*e));
 	if (e) {
-		xp_fill_hdr(&e->hdr, XP_EV_TLS_FREE, sizeof(*e), task);
+		xk_fill_hdr(&e->hdr, XP_EV_TLS_FREE, sizeof(*e), task);
 		e->ssl = ssl;
 		e->sock_id = conn->sock_id;
 		e->bytes[0] = conn->pos[0];
@@ -162,7 +162,7 @@ static __always_inline void conn_restart(struct tls_conn *conn, __u64 ssl, __u64
 static __always_inline void infer_sock(struct tls_conn *conn, __u32 tid, __u64 call_ns,
 				       __u8 *flags)
 {
-	struct xp_tls_last_recv *lr = bpf_map_lookup_elem(&tls_last_recv, &tid);
+	struct xk_tls_last_recv *lr = bpf_map_lookup_elem(&tls_last_recv, &tid);
 
 	if (!lr || lr->ts_ns > call_ns || call_ns - lr->ts_ns > INFER_WINDOW_NS)
 		return;
@@ -185,7 +185,7 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
 {
 	__u64 off = (__u64)i * XP_TLS_CHUNK, n;
 	__u32 zero = 0;
-	struct xp_tls_data *r = bpf_map_lookup_elem(&tls_heap, &zero);
+	struct xk_tls_data *r = bpf_map_lookup_elem(&tls_heap, &zero);
 
 	if (!r || off >= cc->capture)
 		return 1;
@@ -203,19 +203,19 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
 		n = 0;
 	}
 	r->len = n;
-	r->hdr.size = offsetof(struct xp_tls_data, data) + n;
-	xp_output_batched(r, XP_EV_TLS_DATA, offsetof(struct xp_tls_data, data) + n);
+	r->hdr.size = offsetof(struct xk_tls_data, data) + n;
+	xk_output_batched(r, XP_EV_TLS_DATA, offsetof(struct xk_tls_data, data) + n);
 	return 0;
 }
 
 /* Emit the call c that moved `moved` bytes: positions, socket, chunks. */
-static __always_inline int call_finish(struct xp_tls_call *c, __u64 moved)
+static __always_inline int call_finish(struct xk_tls_call *c, __u64 moved)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, zero = 0;
 	struct task_struct *task = (void *)bpf_get_current_task();
 	struct chunk_ctx cc = {};
-	struct xp_tls_data *r;
+	struct xk_tls_data *r;
 	struct tls_conn *conn;
 	__u8 dir;
 
@@ -223,7 +223,7 @@ static __always_inline int call_finish(struct xp_tls_call *c, __u64 moved)
 	if (!moved || moved > 0xffffffffULL || !r)
 		return 0;
 	dir = fn_dir(c->fn);
-	xp_fill_hdr(&r->hdr, XP_EV_TLS_DATA, 0, task);
+	xk_fill_hdr(&r->hdr, XP_EV_TLS_DATA, 0, task);
 	conn = conn_get(c->ssl, id >> 32, r->hdr.start_ns, &cc.first_flags);
 	if (!conn)
 		return 0;
@@ -256,7 +256,7 @@ static __always_inline int call_finish(struct xp_tls_call *c, __u64 moved)
 static __always_inline int call_exit(struct pt_regs *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct xp_tls_call c, *cp = bpf_map_lookup_elem(&tls_calls, &tid);
+	struct xk_tls_call c, *cp = bpf_map_lookup_elem(&tls_calls, &tid);
 
 	if (!cp)
 		return 0;
@@ -302,16 +302,16 @@ int BPF_KPROBE(ssl_free, __u64 ssl)
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct tls_key k = { .ssl = ssl, .tgid = tgid };
 	struct tls_conn *conn;
-	struct xp_tls_free *e;
+	struct xk_tls_free *e;
 
-	if (!xp_traced())
+	if (!xk_traced())
 		return 0;
 	conn = bpf_map_lookup_elem(&tls_conns, &k);
 	if (!conn)
 		return 0;
-	e = xp_reserve(XP_EV_TLS_FREE, sizeof(*e));
+	e = xk_reserve(XP_EV_TLS_FREE, sizeof(*e));
 	if (e) {
-		xp_fill_hdr(&e->hdr, XP_EV_TLS_FREE, sizeof(*e), (void *)bpf_get_current_task());
+		xk_fill_hdr(&e->hdr, XP_EV_TLS_FREE, sizeof(*e), (void *)bpf_get_current_task());
 		e->ssl = ssl;
 		e->sock_id = conn->sock_id;
 		e->bytes[0] = conn->pos[0];
@@ -336,16 +336,16 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, XP_TLS_MAX_CALLS);
 	__type(key, __u64);
-	__type(value, struct xp_tls_call);
+	__type(value, struct xk_tls_call);
 } go_calls SEC(".maps");
 
-static __always_inline int go_enter(struct pt_regs *ctx, enum xp_tls_fn fn)
+static __always_inline int go_enter(struct pt_regs *ctx, enum xk_tls_fn fn)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 g = ctx->r14;
-	struct xp_tls_call c;
+	struct xk_tls_call c;
 
-	if (!xp_traced())
+	if (!xk_traced())
 		return 0;
 	c = new_call(ctx, ctx->ax, ctx->bx, 0, fn);
 	bpf_map_update_elem(&go_calls, &g, &c, BPF_ANY);
@@ -371,7 +371,7 @@ int BPF_KPROBE(go_rw_ret)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	__u64 g = ctx->r14;
 	long n = (long)ctx->ax;
-	struct xp_tls_call c, *cp = bpf_map_lookup_elem(&go_calls, &g), *tc;
+	struct xk_tls_call c, *cp = bpf_map_lookup_elem(&go_calls, &g), *tc;
 
 	if (!cp)
 		return 0;
@@ -384,4 +384,32 @@ int BPF_KPROBE(go_rw_ret)
 		bpf_map_delete_elem(&tls_calls, &tid);
 	}
 	return call_finish(&c, n > 0 ? (__u64)n : 0);
+}
+
+/*
+ * rustls's CommonState::take_received_plaintext(&mut self, Payload),
+ * located (userspace/locate/rustls.h): each decrypted application-data
+ * record as it joins the received-plaintext queue, complete at entry (no
+ * return probe). rdi is the connection, the same CommonState as
+ * send_appdata_encrypt's (which takes ssl_write_enter + ssl_rw_exit: its
+ * arguments and usize return are SSL_write's); rsi points at the record's
+ * Vec<u8>: {ptr, cap, len} as rustc 1.63 lays it out, {cap, ptr, len} in
+ * later ones, so the pointer is the larger of the first two words and the
+ * length the third, never above the capacity. rustls does no I/O: the
+ * socket is the thread's last receive (it decrypts what it just read).
+ */
+SEC("uprobe/rustls_take_plaintext")
+int BPF_KPROBE(rustls_read_enter)
+{
+	struct xk_tls_call c;
+	__u64 w[3], ptr, cap;
+
+	if (!xk_traced() || bpf_probe_read_user(w, sizeof(w), (void *)PT_REGS_PARM2(ctx)))
+		return 0;
+	ptr = w[0] > w[1] ? w[0] : w[1];
+	cap = w[0] > w[1] ? w[1] : w[0];
+	if (w[2] > cap)
+		return 0;
+	c = new_call(ctx, PT_REGS_PARM1(ctx), ptr, 0, XP_TLS_FN_READ);
+	return call_finish(&c, w[2]);
 }

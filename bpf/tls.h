@@ -29,21 +29,21 @@
 #define XP_TLS_CAP_MAX (16 * 1024 * 1024)
 
 /* Direction of the plaintext, as the traced process sees it. */
-enum xp_tls_dir {
+enum xk_tls_dir {
 	XP_TLS_WRITE = 0,	/* SSL_write(_ex): sent to the peer */
 	XP_TLS_READ = 1,	/* SSL_read(_ex): received from the peer */
 };
 
 /* The hooked function. */
-enum xp_tls_fn {
+enum xk_tls_fn {
 	XP_TLS_FN_WRITE = 0,	/* SSL_write */
 	XP_TLS_FN_READ = 1,	/* SSL_read */
 	XP_TLS_FN_WRITE_EX = 2,	/* SSL_write_ex */
 	XP_TLS_FN_READ_EX = 3,	/* SSL_read_ex */
 };
 
-/* struct xp_tls_data.flags */
-enum xp_tls_flags {
+/* struct xk_tls_data.flags */
+enum xk_tls_flags {
 	XP_TLS_TRUNC = 1,	/* the call moved more than the cap: bytes after it not sent */
 	XP_TLS_COPY_FAIL = 2,	/* reading the buffer faulted: data holds nothing */
 	XP_TLS_LAST = 4,	/* last record of this call */
@@ -56,12 +56,12 @@ enum xp_tls_flags {
 };
 
 /*
- * XP_EV_TLS_DATA, variable size: hdr.size = offsetof(struct xp_tls_data,
+ * XP_EV_TLS_DATA, variable size: hdr.size = offsetof(struct xk_tls_data,
  * data) + len. One SSL call makes ceil(min(call_len, cap) / XP_TLS_CHUNK)
  * records (at least one), in order, with equal call_ns and hdr.ts_ns.
  */
-struct xp_tls_data {
-	struct xp_hdr hdr;	/* ts_ns: when the call returned */
+struct xk_tls_data {
+	struct xk_hdr hdr;	/* ts_ns: when the call returned */
 	__u64 ssl;		/* the SSL* */
 	__u64 sock_id;		/* socket inode (socket:[N]) of the connection, 0 while unknown */
 	__u64 pos;		/* offset of data[0] in this direction's byte stream */
@@ -70,9 +70,9 @@ struct xp_tls_data {
 	__u32 offset;		/* offset of data[0] within the call's buffer */
 	__u32 len;		/* bytes in data */
 	__s32 fd;		/* socket fd of the connection, -1 while unknown */
-	__u8 dir;		/* enum xp_tls_dir */
-	__u8 fn;		/* enum xp_tls_fn */
-	__u8 flags;		/* enum xp_tls_flags */
+	__u8 dir;		/* enum xk_tls_dir */
+	__u8 fn;		/* enum xk_tls_fn */
+	__u8 flags;		/* enum xk_tls_flags */
 	__u8 pad;
 	__u16 located;		/* XP_TLS_LOCATED: 1 + index of the located file
 				 * (userspace/tls_probes.h), 0 for a symbol */
@@ -81,11 +81,11 @@ struct xp_tls_data {
 };
 
 /* XP_EV_TLS_FREE: SSL_free(ssl); the connection id ends, totals are final. */
-struct xp_tls_free {
-	struct xp_hdr hdr;
+struct xk_tls_free {
+	struct xk_hdr hdr;
 	__u64 ssl;
 	__u64 sock_id;
-	__u64 bytes[2];		/* stream lengths, indexed by enum xp_tls_dir */
+	__u64 bytes[2];		/* stream lengths, indexed by enum xk_tls_dir */
 };
 
 /*
@@ -93,15 +93,15 @@ struct xp_tls_free {
  * shared with sock.bpf.c, whose hooks on the socket syscalls nested in the
  * call fill `sock_id` and `fd`: that is how an SSL* learns its socket.
  */
-struct xp_tls_call {
+struct xk_tls_call {
 	__u64 ssl;
 	__u64 buf;		/* the caller's buffer */
 	__u64 len_ptr;		/* size_t * of the _ex variants, 0 otherwise */
 	__u64 call_ns;
 	__u64 sock_id;		/* set by a nested socket read/write, 0 if none */
 	__s32 fd;		/* the same, -1 if none */
-	__u32 fn;		/* enum xp_tls_fn */
-	__u32 located;		/* the uprobe's cookie: see xp_tls_data.located */
+	__u32 fn;		/* enum xk_tls_fn */
+	__u32 located;		/* the uprobe's cookie: see xk_tls_data.located */
 	__u32 pad;
 };
 
@@ -111,7 +111,7 @@ struct xp_tls_call {
  * the socket first and decrypts after, outside any SSL call, so an
  * SSL_read with no nested syscall takes its socket from here.
  */
-struct xp_tls_last_recv {
+struct xk_tls_last_recv {
 	__u64 sock_id;
 	__u64 ts_ns;
 	__s32 fd;
@@ -125,8 +125,8 @@ struct xp_tls_last_recv {
  * per (process, inode) for as long as the in-kernel memo keeps it; ino is
  * 0 when the mapping could not be read.
  */
-struct xp_map_exec {
-	struct xp_hdr hdr;
+struct xk_map_exec {
+	struct xk_hdr hdr;
 	__u64 addr;		/* start of the mapping */
 	__u64 ino;		/* inode of the file */
 	__u32 dev_major;	/* its device, as /proc/PID/maps and st_dev show it */

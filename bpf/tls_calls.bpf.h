@@ -20,26 +20,26 @@ struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, XP_TLS_MAX_CALLS);
 	__type(key, __u32);
-	__type(value, struct xp_tls_call);
+	__type(value, struct xk_tls_call);
 } tls_calls SEC(".maps");
 
-/* The last TCP receive per thread (struct xp_tls_last_recv). */
+/* The last TCP receive per thread (struct xk_tls_last_recv). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, XP_TLS_MAX_CALLS);
 	__type(key, __u32);
-	__type(value, struct xp_tls_last_recv);
+	__type(value, struct xk_tls_last_recv);
 } tls_last_recv SEC(".maps");
 
 /*
- * bpf_ringbuf_output with the batched wakeup of xp_submit() (common.bpf.h):
- * for the frequent variable-size records (TLS data), where xp_output()
+ * bpf_ringbuf_output with the batched wakeup of xk_submit() (common.bpf.h):
+ * for the frequent variable-size records (TLS data), where xk_output()
  * wakes the consumer at once. Counts the drop on failure.
  */
-static __always_inline void xp_output_batched(void *rec, __u32 type, __u64 size)
+static __always_inline void xk_output_batched(void *rec, __u32 type, __u64 size)
 {
-	if (bpf_ringbuf_output(&events, rec, size, xp_ring_wakeup()))
-		xp_count_drop(type);
+	if (bpf_ringbuf_output(&events, rec, size, xk_ring_wakeup()))
+		xk_count_drop(type);
 }
 
 #endif /* XPERF_BPF_TLS_CALLS_BPF_H */

@@ -2,7 +2,7 @@
 /*
  * xperf.h - the kernel -> userspace ABI shared by every xperf BPF object.
  *
- * Every record in the `events` ring buffer starts with struct xp_hdr; its
+ * Every record in the `events` ring buffer starts with struct xk_hdr; its
  * `type` selects the body and `size` is the length of the whole record, so
  * variable-size records (exec argv, TLS payload chunks) carry only the bytes
  * they use and a consumer can skip a type it does not know. The bodies live
@@ -22,7 +22,7 @@
 #define XP_COMM_LEN 16
 
 /* Record types. Numbers are stable: blocks are reserved per BPF object. */
-enum xp_event_type {
+enum xk_event_type {
 	XP_EV_NONE = 0,		/* drops[0]: processes left untraced, `traced` full */
 	/* proc.bpf.c (proc.h) */
 	XP_EV_FORK = 1,		/* a traced task created a process or thread */
@@ -51,8 +51,8 @@ enum xp_event_type {
 };
 
 /* Header of every ring buffer record: 32 bytes, 8-byte aligned. */
-struct xp_hdr {
-	__u16 type;	/* enum xp_event_type */
+struct xk_hdr {
+	__u16 type;	/* enum xk_event_type */
 	__u16 cpu;	/* CPU that emitted it (orders records with equal ts) */
 	__u32 size;	/* bytes of the whole record, header included */
 	__u64 ts_ns;	/* bpf_ktime_get_ns(), CLOCK_MONOTONIC */
@@ -65,7 +65,7 @@ struct xp_hdr {
  * Value of the `traced` filter map (key: tgid). depth is 0 for a process
  * userspace added, parent's depth + 1 for one added at fork in the kernel.
  */
-struct xp_traced {
+struct xk_traced {
 	__u32 depth;
 	__u32 root_tgid;	/* the userspace-added ancestor */
 	__u64 start_ns;		/* 0 until the kernel saw the process (fork/exec) */
@@ -77,5 +77,18 @@ struct xp_traced {
  * is deleted when its process exits (about 64 bytes each: 512 KiB at most).
  */
 #define XP_MAX_TRACED 8192
+
+/*
+ * The `traced_flags` map (common.bpf.h): one byte per tgid, 1 while the
+ * tgid may be in `traced`, in entries of XP_FLAGS_PER_ENTRY bytes, so the
+ * mmapped map is a byte array indexed by tgid. Sized by userspace from
+ * pid_max; the objects' own default covers PID_MAX_LIMIT (4 MiB).
+ */
+#define XP_FLAGS_PER_ENTRY 64
+#define XP_PID_MAX_LIMIT (4 * 1024 * 1024)
+
+struct xk_traced_flags {
+	__u8 on[XP_FLAGS_PER_ENTRY];
+};
 
 #endif /* XPERF_BPF_XPERF_H */

@@ -4,27 +4,42 @@
 
 #include <errno.h>
 #include <stdio.h>
-#include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 
+#include "lib/atomic_file.h"
 #include "lib/exit_codes.h"
 
-int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen)
+int cmd_prices(const char *path, struct xa_prices **out)
 {
-	for (unsigned k = 0; k < 32 && names[k]; k++) {
-		if (strcmp(arg, names[k]))
-			continue;
-		if (*seen & 1u << k) {
-			fprintf(stderr, "xperf %s: %s given twice\n", cmd, arg);
-			return 1;
-		}
-		*seen |= 1u << k;
-		return 0;
-	}
-	return 0;
+	*out = NULL;
+	return path && xa_prices_load(path, out, stderr) ? XP_EXIT_INVALID : 0;
 }
 
-int xp_arg_dir(const char *cmd, const char *path)
+int cmd_report(const char *cmd, const char *out, int (*render)(const void *ctx, FILE *f),
+	       const void *ctx)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+	int rc;
+
+	if (!out)
+		rc = render(ctx, stdout) ? -EIO : 0;
+	else if (!(mem = open_memstream(&buf, &len)))
+		rc = -ENOMEM;
+	else if (render(ctx, mem) | fclose(mem))
+		rc = -ENOMEM;
+	else
+		rc = xp_write_file_atomic(out, buf, len);
+	free(buf);
+	if (rc)
+		fprintf(stderr, "xperf %s: %s: %s\n", cmd, out ? out : "stdout",
+			out ? xp_out_strerror(rc) : "cannot write the report");
+	return xp_out_exit(rc);
+}
+
+int cmd_arg_dir(const char *cmd, const char *path)
 {
 	struct stat st;
 

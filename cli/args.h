@@ -1,23 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * args.h - rules every subcommand's parser shares: an option given twice is
- * a usage error (exit 64), never "the last one wins"; a directory argument
- * that is missing is invalid input (exit 2), the same in every subcommand.
+ * args.h - what the `xperf` subcommands share on top of lib/args.h: the
+ * -o and --prices options (one wording everywhere), loading the price table
+ * they name, writing a report to stdout or -o, the check of a DIR argument.
  */
 #ifndef XPERF_CLI_ARGS_H
 #define XPERF_CLI_ARGS_H
 
+#include <stdio.h>
+
+#include "analyze/analyze.h"
+#include "lib/args.h"
+
+#define CMD_KEY_PRICES 0x1000
+
+#define CMD_OPTION_OUTPUT(what) { "output", 'o', "OUT", 0, "write " what " to OUT (mode 0600)", 0 }
+#define CMD_OPTION_PRICES                                                                   \
+	{ "prices", CMD_KEY_PRICES, "FILE", 0,                                               \
+	  "price table (analyze/README.md; the shipped one by default)", 0 }
+
 /*
- * Whether arg is one of names (a NULL-terminated list of at most 32 options)
- * already seen; marks it seen in *seen otherwise. Prints
- * "xperf CMD: OPTION given twice" when it was.
+ * The price table at path into *out (NULL path: none, the shipped table is
+ * used); 0, or XP_EXIT_INVALID after the one-line error.
  */
-int xp_arg_repeated(const char *cmd, const char *const names[], const char *arg, unsigned *seen);
+int cmd_prices(const char *path, struct xa_prices **out);
+
+/*
+ * What render(ctx, f) writes, to stdout or, when out is given, to OUT
+ * atomically (mode 0600). An XP_EXIT_* code, after "xperf CMD: OUT: why".
+ */
+int cmd_report(const char *cmd, const char *out, int (*render)(const void *ctx, FILE *f),
+	       const void *ctx);
 
 /*
  * 0 when path is a directory; else prints "xperf CMD: PATH: no such
  * directory" (or "not a directory") and returns XP_EXIT_INVALID.
  */
-int xp_arg_dir(const char *cmd, const char *path);
+int cmd_arg_dir(const char *cmd, const char *path);
 
 #endif /* XPERF_CLI_ARGS_H */

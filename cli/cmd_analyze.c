@@ -1,83 +1,90 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_analyze.c - `xperf analyze turn FILE | session DIR [options]`: the
- * Top-down report of one turn or of a session (analyze/analyze.h does the
- * work). The report goes to stdout, or with -o to a file written atomically
- * with mode 0600. Exit: 0 ok, 1 runtime failure, 2 invalid input (turn mode:
- * an invalid file; session mode: no valid turn), 64 usage.
+ * cmd_analyze.c - `xperf analyze`: the Top-down report of one turn or of a
+ * session (analyze/analyze.h does the work; doc below: usage, exit codes).
  */
+#include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "analyze/analyze.h"
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "lib/atomic_file.h"
+#include "theory/theory.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: xperf analyze turn FILE [options]\n"
-		"       xperf analyze session DIR [options]\n"
-		"options:\n"
-		"  --format json|text|html  report format (json by default)\n"
-		"  --depth L1|L2|L3|L4      deepest drill-down level (L3 by default)\n"
-		"  --measurability A,B,C    grades of L3 points kept; filtered points'\n"
-		"                           time folds into Processing (A,B,C by default)\n"
-		"  --threshold 0.2          drill into nodes above this share of turn time\n"
-		"  --prices FILE            price table (analyze/README.md; the shipped one\n"
-		"                           by default)\n"
-		"  -o OUT                   write the report to OUT (mode 0600)\n");
-}
+static const char doc[] =
+	"The Top-down report of one turn (FILE) or of a session (DIR): on stdout, or with -o "
+	"in OUT.\v"
+	"Exit status: 0 ok, 1 runtime failure, 2 invalid input (turn: an invalid file; "
+	"session: no valid turn), 64 usage error.";
+
+enum { OPT_FORMAT = 256, OPT_DEPTH, OPT_GRADES, OPT_THRESHOLD };
+
+static const struct argp_option options[] = {
+	{ "format", OPT_FORMAT, "json|text|html", 0, "report format (json by default)", 0 },
+	{ "depth", OPT_DEPTH, "L1|L2|L3|L4", 0, "deepest drill-down level (L3 by default)", 0 },
+	{ "measurability", OPT_GRADES, "A,B,C", 0,
+	  "grades of L3 points kept; filtered points' time folds into Processing (A,B,C by "
+	  "default)", 0 },
+	{ "threshold", OPT_THRESHOLD, "0.2", 0, "drill into nodes above this share of turn time",
+	  0 },
+	CMD_OPTION_PRICES,
+	CMD_OPTION_OUTPUT("the report"),
+	{ 0 },
+};
 
 struct args {
 	const char *mode, *path, *out, *prices;
 	struct xa_options opt;
 };
 
-/* 0 ok, -1 usage error (already reported). */
-static int parse(int argc, char **argv, struct args *a)
+/* One of --measurability's grades ("A,,B" has an empty one: refused). */
+static void grade(const struct argp_state *state, const char *item, void *grades)
 {
-	static const char *const names[] = { "--format", "--depth", "--measurability",
-					     "--threshold", "-o", "--prices", NULL };
-	unsigned seen = 0;
+	*(unsigned *)grades |= 1u << xp_args_choice(state, item, th_grade_names, XP_GRADE_COUNT);
+}
 
-	xa_options_default(&a->opt);
-	for (int i = 1; i < argc; i++) {
-		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int bad = 0;
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct args *a = state->input;
 
-		if (xp_arg_repeated("analyze", names, k, &seen))
-			return -1;
-		if (!strcmp(k, "--format") && v)
-			bad = xa_parse_format(v, &a->opt.format);
-		else if (!strcmp(k, "--depth") && v)
-			bad = xa_parse_depth(v, &a->opt.depth);
-		else if (!strcmp(k, "--measurability") && v)
-			bad = xa_parse_grades(v, &a->opt.grades);
-		else if (!strcmp(k, "--threshold") && v)
-			bad = xa_parse_threshold(v, &a->opt.threshold);
-		else if (!strcmp(k, "-o") && v)
-			a->out = v;
-		else if (!strcmp(k, "--prices") && v)
-			a->prices = v;
-		else if (k[0] == '-' || (a->mode && a->path))
-			bad = -1, v = NULL;
-		else if (!a->mode)
-			a->mode = k, v = NULL;
-		else
-			a->path = k, v = NULL;
-		if (bad) {
-			fprintf(stderr, "xperf analyze: invalid argument '%s%s%s'\n", k,
-				v ? " " : "", v ? v : "");
-			return -1;
-		}
-		i += v != NULL;
-	}
-	if (!a->mode || !a->path || (strcmp(a->mode, "turn") && strcmp(a->mode, "session"))) {
-		fprintf(stderr, "xperf analyze: expected 'turn FILE' or 'session DIR'\n");
-		return -1;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		xa_options_default(&a->opt);
+		break;
+	case OPT_FORMAT:
+		a->opt.format = (enum xa_format)xp_args_choice(state, arg, xa_format_names, 3);
+		break;
+	case OPT_DEPTH: /* L1..L4, l1..l4 or 1..4 */
+		a->opt.depth = xp_args_integer(state, arg + (toupper(*arg) == 'L'), 1, 4,
+					       "L1, L2, L3 or L4");
+		break;
+	case OPT_GRADES:
+		a->opt.grades = 0;
+		xp_args_list(state, arg, grade, &a->opt.grades);
+		break;
+	case OPT_THRESHOLD:
+		a->opt.threshold = xp_args_number(state, arg, 0, 0.999999,
+						  "a share of turn time, in [0, 1)");
+		break;
+	case CMD_KEY_PRICES:
+		a->prices = arg;
+		break;
+	case 'o':
+		a->out = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 1)
+			return ARGP_ERR_UNKNOWN;
+		*(state->arg_num ? &a->path : &a->mode) = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->path || (strcmp(a->mode, "turn") && strcmp(a->mode, "session")))
+			xp_args_fail(state, "expected 'turn FILE' or 'session DIR'");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
@@ -98,21 +105,17 @@ static int emit(const struct args *a, const struct xa_turn *t, const struct xa_s
 
 int cmd_analyze(int argc, char **argv)
 {
+	static const struct xp_args args = { "xperf analyze", options, parse_arg,
+					     "turn FILE\nsession DIR", doc, 0, NULL };
 	struct xa_session *s = NULL;
 	struct xa_turn *t = NULL;
 	struct args a = { 0 };
-	struct xa_prices *prices = NULL;
+	struct xa_prices *prices;
 	int rc;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return XP_EXIT_OK;
-	}
-	if (parse(argc, argv, &a)) {
-		usage(stderr);
+	if (xp_args_parse(&args, argc, argv, &a))
 		return XP_EXIT_USAGE;
-	}
-	if (a.prices && xa_prices_load(a.prices, &prices, stderr))
+	if (cmd_prices(a.prices, &prices))
 		return XP_EXIT_INVALID;
 	a.opt.prices = prices;
 	if (!strcmp(a.mode, "turn"))

@@ -15,7 +15,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +28,7 @@
 #include "analyze/analyze.h"
 #include "cli/run_report.h"
 #include "cli/commands.h"
+#include "lib/args.h"
 #include "lib/atomic_file.h"
 
 #define PORT_WAIT_MS 20000
@@ -239,14 +239,24 @@ static int report(const struct demo *d)
 	return XP_EXIT_OK;
 }
 
-static int usage(FILE *f, int code)
+static const char doc[] =
+	"Runs a 6-turn sample agent against a local mock LLM provider (TLS on loopback), traced "
+	"by xperf-bpf record (root), then prints the Top-down analysis and writes the HTML "
+	"report. No network is used.";
+
+static const struct argp_option options[] = {
+	{ "output", 'o', "DIR", 0, "the traces go to DIR (default .xperf/demo)", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	fprintf(f, "usage: xperf demo [-o DIR]\n\n"
-		   "Runs a 6-turn sample agent against a local mock LLM provider (TLS on "
-		   "loopback),\ntraced by xperf-bpf record (root), then prints the Top-down "
-		   "analysis and writes\nthe HTML report. Traces go to DIR (default "
-		   ".xperf/demo). No network is used.\n");
-	return code;
+	const char **out = state->input;
+
+	if (key != 'o')
+		return ARGP_ERR_UNKNOWN;
+	*out = arg;
+	return 0;
 }
 
 static int setup(struct demo *d, const char *out)
@@ -279,27 +289,13 @@ static int setup(struct demo *d, const char *out)
 
 int cmd_demo(int argc, char **argv)
 {
-	static const struct option opts[] = { { "help", no_argument, NULL, 'h' },
-					      { NULL, 0, NULL, 0 } };
+	static const struct xp_args args = { "xperf demo", options, parse_arg, NULL, doc, 0, NULL };
 	struct demo d = { 0 };
-	const char *out = NULL;
-	int opt, rc = XP_EXIT_FAIL;
+	const char *out = ".xperf/demo";
+	int rc = XP_EXIT_FAIL;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
-		if (opt == 'o' && out) {
-			fprintf(stderr, "xperf demo: -o given twice\n");
-			return XP_EXIT_USAGE;
-		} else if (opt == 'o')
-			out = optarg;
-		else
-			return usage(opt == 'h' ? stdout : stderr, opt == 'h' ? XP_EXIT_OK :
-									  XP_EXIT_USAGE);
-	}
-	if (optind != argc)
-		return usage(stderr, XP_EXIT_USAGE);
-	if (!out)
-		out = ".xperf/demo";
+	if (xp_args_parse(&args, argc, argv, &out))
+		return XP_EXIT_USAGE;
 	if (find_files(&d) == 0 && setup(&d, out) == 0 && start_mock(&d) == 0) {
 		printf("xperf demo: mock LLM provider on https://localhost:%d; tracing the sample "
 		       "agent\n(6 turns: a 429 and its retry, a failing tool, a stall, a repeated "

@@ -1,123 +1,101 @@
 /* SPDX-License-Identifier: MIT */
-/*
- * cmd_diff.c - `xperf diff A B [options]`: what moved between two sessions
- * (or two directories of sessions), per L1/L2/L3 point, with bootstrap
- * confidence intervals over turns (analyze/diff.h). Exit: 0 ok, 1 runtime
- * failure, 2 a side is missing or has no valid turn, 64 usage.
- */
-#include <errno.h>
+/* cmd_diff.c - `xperf diff A B`: what moved between two sessions (analyze/diff.h). */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "analyze/diff.h"
 #include "cli/args.h"
 #include "cli/commands.h"
-#include "lib/atomic_file.h"
 
-static void usage(FILE *out)
+static const char doc[] =
+	"What moved between two sessions, per L1/L2/L3 point, with bootstrap confidence "
+	"intervals over turns. A, B: a session directory (turn_*.json) or a directory of "
+	"sessions.\v"
+	"Exit status: 0 ok, 1 runtime failure, 2 a side is missing or has no valid turn, "
+	"64 usage error.";
+
+enum { OPT_FORMAT = 256, OPT_RESAMPLES, OPT_SEED, OPT_CONFIDENCE, OPT_MIN_MS, OPT_MIN_REL };
+
+static const struct argp_option options[] = {
+	{ "format", OPT_FORMAT, "text|json|html", 0, "report format (text by default)", 0 },
+	{ "resamples", OPT_RESAMPLES, "N", 0, "bootstrap resamples (2000)", 0 },
+	{ "seed", OPT_SEED, "N", 0, "resampling seed (1): the same seed, the same report", 0 },
+	{ "confidence", OPT_CONFIDENCE, "C", 0, "interval confidence, in (0.5, 1) (0.95)", 0 },
+	{ "min-ms", OPT_MIN_MS, "X", 0, "a moved point changed by at least X ms per turn (1)", 0 },
+	{ "min-rel", OPT_MIN_REL, "R", 0, "... and R of A's mean turn time, if more (0.02)", 0 },
+	CMD_OPTION_OUTPUT("the report"),
+	{ 0 },
+};
+
+struct args {
+	struct xa_diff_options o;
+	const char *side[2], *out;
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	fprintf(out,
-		"usage: xperf diff A B [options]\n"
-		"A, B: a session directory (turn_*.json) or a directory of sessions.\n"
-		"options:\n"
-		"  --format text|json|html  report format (text by default)\n"
-		"  --resamples N            bootstrap resamples (2000)\n"
-		"  --seed N                 resampling seed (1): the same seed, the same report\n"
-		"  --confidence C           interval confidence, in (0.5, 1) (0.95)\n"
-		"  --min-ms X               a moved point changed by at least X ms per turn (1)\n"
-		"  --min-rel R              ... and R of A's mean turn time, if more (0.02)\n"
-		"  -o OUT                   write the report to OUT (mode 0600)\n");
-}
+	struct args *a = state->input;
 
-static int number(const char *s, double lo, double hi, double *out)
-{
-	char *end;
-	double v = strtod(s, &end);
-
-	if (end == s || *end || !(v >= lo && v <= hi))
-		return -1;
-	*out = v;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		xa_diff_options_default(&a->o);
+		break;
+	case OPT_FORMAT:
+		a->o.format = (enum xa_format)xp_args_choice(state, arg, xa_format_names, 3);
+		break;
+	case OPT_RESAMPLES:
+		a->o.resamples = xp_args_integer(state, arg, 100, 1000000, "100..1000000");
+		break;
+	case OPT_SEED: /* up to 2^64 - 1: past what xp_args_integer reads */
+		xp_args_number(state, arg, 0, 1.8e19, "an integer, 0..1.8e19");
+		a->o.seed = strtoull(arg, NULL, 10);
+		break;
+	case OPT_CONFIDENCE:
+		a->o.confidence = xp_args_number(state, arg, 0.5, 0.9999, "in (0.5, 1)");
+		break;
+	case OPT_MIN_MS:
+		a->o.min_ms = xp_args_number(state, arg, 0, 1e9, "milliseconds, 0..1e9");
+		break;
+	case OPT_MIN_REL:
+		a->o.min_rel = xp_args_number(state, arg, 0, 1, "a share, 0..1");
+		break;
+	case 'o':
+		a->out = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num > 1)
+			return ARGP_ERR_UNKNOWN;
+		a->side[state->arg_num] = arg;
+		break;
+	case ARGP_KEY_END:
+		if (!a->side[1])
+			xp_args_fail(state, "expected two paths, A and B");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
 	return 0;
 }
 
-/* One option with its value; 0 ok, -1 invalid. */
-static int option(struct xa_diff_options *o, const char *k, const char *v, const char **outp)
+static int render(const void *d, FILE *out)
 {
-	double x;
-
-	if (!strcmp(k, "--format"))
-		return xa_parse_format(v, &o->format);
-	if (!strcmp(k, "-o"))
-		return *outp = v, 0;
-	if (!strcmp(k, "--resamples") && !number(v, 100, 1e6, &x))
-		return o->resamples = (unsigned)x, 0;
-	if (!strcmp(k, "--seed") && !number(v, 0, 1.8e19, &x))
-		return o->seed = strtoull(v, NULL, 10), 0;
-	if (!strcmp(k, "--confidence") && !number(v, 0.5, 0.9999, &x))
-		return o->confidence = x, 0;
-	if (!strcmp(k, "--min-ms"))
-		return number(v, 0, 1e9, &o->min_ms);
-	if (!strcmp(k, "--min-rel"))
-		return number(v, 0, 1, &o->min_rel);
-	return -1;
+	return xa_diff_render(d, out);
 }
 
 int cmd_diff(int argc, char **argv)
 {
-	static const char *const names[] = { "--format", "--resamples", "--seed", "--confidence",
-					     "--min-ms", "--min-rel", "-o", NULL };
-	struct xa_diff_options o;
-	const char *side[2] = { NULL, NULL }, *outp = NULL;
+	static const struct xp_args args = { "xperf diff", options, parse_arg, "A B", doc, 0,
+					     NULL };
+	struct args a = { 0 };
 	struct xa_diff *d = NULL;
-	unsigned seen = 0;
-	int n = 0, rc;
+	int rc;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return XP_EXIT_OK;
-	}
-	xa_diff_options_default(&o);
-	for (int i = 1; i < argc; i++) {
-		if (xp_arg_repeated("diff", names, argv[i], &seen)) {
-			usage(stderr);
-			return XP_EXIT_USAGE;
-		}
-		if (argv[i][0] == '-' && (i + 1 == argc || option(&o, argv[i], argv[i + 1], &outp))) {
-			fprintf(stderr, "xperf diff: invalid argument '%s%s%s'\n", argv[i],
-				i + 1 < argc ? " " : "", i + 1 < argc ? argv[i + 1] : "");
-			usage(stderr);
-			return XP_EXIT_USAGE;
-		}
-		if (argv[i][0] == '-')
-			i++;
-		else if (n < 2)
-			side[n++] = argv[i];
-		else
-			n++;
-	}
-	if (n != 2) {
-		fprintf(stderr, "xperf diff: expected two paths, A and B\n");
-		usage(stderr);
+	if (xp_args_parse(&args, argc, argv, &a))
 		return XP_EXIT_USAGE;
-	}
-	rc = xa_diff_run(side[0], side[1], &o, &d, stderr);
+	rc = xa_diff_run(a.side[0], a.side[1], &a.o, &d, stderr);
 	if (rc)
 		return rc;
-	if (outp) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&buf, &len);
-
-		rc = !mem || xa_diff_render(d, mem) | fclose(mem) ? -ENOMEM
-								   : xp_write_file_atomic(outp, buf, len);
-		free(buf);
-	} else {
-		rc = xa_diff_render(d, stdout) ? -EIO : 0;
-	}
-	if (rc)
-		fprintf(stderr, "xperf diff: %s: %s\n", outp ? outp : "stdout",
-			outp ? xp_out_strerror(rc) : "cannot write the report");
+	rc = cmd_report("diff", a.out, render, d);
 	xa_diff_free(d);
-	return xp_out_exit(rc);
+	return rc;
 }

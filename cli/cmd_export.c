@@ -1,33 +1,38 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_export.c - `xperf export --format chrome|otlp [-o FILE] PATH...`:
- * turns to a Chrome trace or OTLP/JSON spans (export/export.h does the work).
- * The output goes to stdout, or with -o to a file written atomically with
- * mode 0600, and only when every input is valid (it is streamed to a temp file). Exit: 0 ok, 1 runtime
- * failure, 2 invalid input (the first error, "path:line:col: ..."), 64 usage.
+ * cmd_export.c - `xperf export`: turns to a Chrome trace or OTLP/JSON spans
+ * (export/export.h), streamed to a temp file so that nothing is written
+ * unless every input is valid.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+#include <stdint.h>
 
 #include "cli/args.h"
 #include "cli/commands.h"
 #include "export/export.h"
 #include "lib/atomic_file.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: xperf export --format chrome|otlp [options] PATH...\n"
-		"PATH: a turn file or a session directory (its turn_NNN.json in order).\n"
-		"  --format chrome          Chrome trace JSON (Perfetto UI, chrome://tracing)\n"
-		"  --format otlp            OTLP/JSON spans, for a collector's /v1/traces\n"
-		"  -o FILE                  write to FILE (mode 0600) instead of stdout\n"
-		"  --clock-offset-ns N      Unix-epoch ns = CLOCK_MONOTONIC ns + N for every\n"
-		"                           file (default: each file's clock_anchor; for\n"
-		"                           files without one, this boot's offset)\n");
-}
+static const char doc[] =
+	"Turns as a Chrome trace or OTLP/JSON spans. PATH: a turn file or a session directory "
+	"(its turn_NNN.json in order). The output goes to stdout, or with -o to OUT, and only "
+	"when every input is valid.\v"
+	"Exit status: 0 ok, 1 runtime failure, 2 invalid input (the first error, "
+	"\"path:line:col: ...\"), 64 usage error.";
+
+enum { OPT_FORMAT = 256, OPT_CLOCK_OFFSET };
+
+static const struct argp_option options[] = {
+	{ "format", OPT_FORMAT, "chrome|otlp", 0,
+	  "chrome: Chrome trace JSON (Perfetto UI, chrome://tracing); otlp: OTLP/JSON spans, for "
+	  "a collector's /v1/traces", 0 },
+	CMD_OPTION_OUTPUT("the output"),
+	{ "clock-offset-ns", OPT_CLOCK_OFFSET, "N", 0,
+	  "Unix-epoch ns = CLOCK_MONOTONIC ns + N for every file (default: each file's "
+	  "clock_anchor; for files without one, this boot's offset)", 0 },
+	{ 0 },
+};
 
 struct args {
 	int have_format, first_path;
@@ -35,55 +40,40 @@ struct args {
 	struct xe_options opt;
 };
 
-static int parse_offset(const char *s, int64_t *out)
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	char *end;
+	struct args *a = state->input;
 
-	errno = 0;
-	*out = strtoll(s, &end, 10);
-	return errno || end == s || *end ? -1 : 0;
-}
-
-/* 0 ok, -1 usage error (already reported). */
-static int parse(int argc, char **argv, struct args *a)
-{
-	static const char *const names[] = { "--format", "-o", "--clock-offset-ns", NULL };
-	unsigned seen = 0;
-	int i = 1;
-
-	a->opt.clock_offset_ns = xe_clock_offset_now();
-	while (i < argc && argv[i][0] == '-') {
-		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		int bad = !v;
-
-		if (!strcmp(k, "--")) {
-			i++;
-			break;
-		}
-		if (xp_arg_repeated("export", names, k, &seen))
-			return -1;
-		if (!bad && !strcmp(k, "--format"))
-			bad = xe_parse_format(v, &a->opt.format), a->have_format = 1;
-		else if (!bad && !strcmp(k, "-o"))
-			a->out = v;
-		else if (!bad && !strcmp(k, "--clock-offset-ns"))
-			bad = parse_offset(v, &a->opt.clock_offset_ns),
-			a->opt.clock_offset_forced = 1;
-		else
-			bad = 1, v = NULL;
-		if (bad) {
-			fprintf(stderr, "xperf export: invalid argument '%s%s%s'\n", k, v ? " " : "",
-				v ? v : "");
-			return -1;
-		}
-		i += 2;
+	switch (key) {
+	case ARGP_KEY_INIT:
+		a->opt.clock_offset_ns = xe_clock_offset_now();
+		break;
+	case OPT_FORMAT:
+		if (xe_parse_format(arg, &a->opt.format))
+			xp_args_invalid(state, "chrome or otlp");
+		a->have_format = 1;
+		break;
+	case 'o':
+		a->out = arg;
+		break;
+	case OPT_CLOCK_OFFSET:
+		a->opt.clock_offset_ns = xp_args_integer(state, arg, INT64_MIN, INT64_MAX,
+							 "nanoseconds, an integer");
+		a->opt.clock_offset_forced = 1;
+		break;
+	case ARGP_KEY_ARG:
+		a->first_path = state->next - 1;
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->have_format)
+			xp_args_fail(state, "--format chrome|otlp is required");
+		if (!a->first_path)
+			xp_args_fail(state, "no PATH given");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
-	if (!a->have_format || i >= argc) {
-		fprintf(stderr, "xperf export: %s\n",
-			a->have_format ? "no PATH given" : "--format chrome|otlp is required");
-		return -1;
-	}
-	a->first_path = i;
 	return 0;
 }
 
@@ -137,15 +127,11 @@ static int export_all(const struct args *a, int argc, char **argv)
 
 int cmd_export(int argc, char **argv)
 {
+	static const struct xp_args args = { "xperf export", options, parse_arg, "PATH...", doc,
+					     0, NULL };
 	struct args a = { 0 };
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return XP_EXIT_OK;
-	}
-	if (parse(argc, argv, &a)) {
-		usage(stderr);
+	if (xp_args_parse(&args, argc, argv, &a))
 		return XP_EXIT_USAGE;
-	}
 	return export_all(&a, argc, argv);
 }

@@ -1,15 +1,5 @@
 // SPDX-License-Identifier: MIT
-/*
- * cmd_gpu.c - `xperf gpu`: fold collected GPU records into turn files and
- * show where a turn's GPU time went.
- *
- *   xperf gpu merge --gpu-dir DIR TURN.json...   add the `gpu` object
- *   xperf gpu breakdown [--json] TURN.json...    compute / non-compute / idle
- *
- * merge is the path for a collector that ran alone (records in
- * <trace dir>/gpu); when xperf-bpf runs, its assembler merges on its own.
- */
-#include <getopt.h>
+/* cmd_gpu.c - `xperf gpu merge|breakdown`: GPU records into turn files, a turn's GPU time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,15 +13,61 @@
 #include "lib/json_int.h"
 #include "schema/validate.h"
 
-static const char usage_text[] = "usage: xperf gpu merge --gpu-dir DIR TURN.json...\n"
-				 "       xperf gpu breakdown [--json] TURN.json...\n";
+static const char doc[] =
+	"merge: add the `gpu` object of the records in DIR to each turn file (the path for a "
+	"collector that ran alone; xperf-bpf merges on its own). breakdown: where each turn's "
+	"GPU time went (compute, non-compute, idle).";
 
-static void print_error(const struct xp_verror *e, void *ctx)
+enum { OPT_GPU_DIR = 256, OPT_JSON };
+
+static const struct argp_option options[] = {
+	{ "gpu-dir", OPT_GPU_DIR, "DIR", 0, "merge: the GPU records (<trace dir>/gpu)", 0 },
+	{ "json", OPT_JSON, NULL, 0, "breakdown: as JSON", 0 },
+	{ 0 },
+};
+
+struct args {
+	const char *verb, *dir;
+	int json, first;
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct args *a = state->input;
+
+	switch (key) {
+	case OPT_GPU_DIR:
+		a->dir = arg;
+		break;
+	case OPT_JSON:
+		a->json = 1;
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num) {
+			a->first = state->next - 1;
+			state->next = state->argc;
+		} else {
+			a->verb = arg;
+		}
+		break;
+	case ARGP_KEY_END:
+		if (!a->first || ((strcmp(a->verb, "merge") || !a->dir || a->json) &&
+				      (strcmp(a->verb, "breakdown") || a->dir)))
+			xp_args_fail(state, "expected 'merge --gpu-dir DIR TURN.json...' or "
+					    "'breakdown [--json] TURN.json...'");
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static void print_error(const struct sc_verror *e, void *ctx)
 {
 	char line[1024];
 
 	(void)ctx;
-	fprintf(stderr, "xperf gpu: %s\n", xp_verror_format(e, line, sizeof(line)));
+	fprintf(stderr, "xperf gpu: %s\n", sc_verror_format(e, line, sizeof(line)));
 }
 
 /* A valid turn file, or NULL after printing every error with its position. */
@@ -42,20 +78,20 @@ static struct tt_turn *load(const char *path)
 
 static int merge(int argc, char **argv, const char *dir)
 {
-	struct xp_gpu_set set = {0};
+	struct gp_gpu_set set = {0};
 	char err[512];
 	int rc = XP_EXIT_OK;
 
 	/* the assembler's merge takes a missing gpu/ as "no GPU"; a named one must exist */
-	if (xp_arg_dir("gpu", dir))
+	if (cmd_arg_dir("gpu", dir))
 		return XP_EXIT_INVALID;
-	if (xp_gpu_load_dir(dir, &set, err, sizeof(err))) {
+	if (gp_gpu_load_dir(dir, &set, err, sizeof(err))) {
 		fprintf(stderr, "xperf gpu: %s\n", err);
-		xp_gpu_set_free(&set);
+		gp_gpu_set_free(&set);
 		return XP_EXIT_INVALID;
 	}
 	for (int i = 0; i < argc; i++) {
-		int n = xp_gpu_merge_file(argv[i], &set, print_error, NULL, err, sizeof(err));
+		int n = gp_gpu_merge_file(argv[i], &set, print_error, NULL, err, sizeof(err));
 
 		if (n >= 0) {
 			printf("%s: %d GPU activities merged\n", argv[i], n);
@@ -67,24 +103,24 @@ static int merge(int argc, char **argv, const char *dir)
 		else if (rc == XP_EXIT_OK)
 			rc = XP_EXIT_INVALID;
 	}
-	xp_gpu_set_free(&set);
+	gp_gpu_set_free(&set);
 	return rc;
 }
 
-static void print_text(const char *path, const struct xp_gpu_breakdown *b)
+static void print_text(const char *path, const struct gp_gpu_breakdown *b)
 {
 	printf("%s: GPU window %.3f ms (the turn's intelligent spans)\n", path, b->window_ns / 1e6);
 	printf("  %-22s %10s %6s  %s\n", "share", "ms", "%", "L3");
 	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
-		printf("  %-22s %10.3f %6.1f  %s\n", xp_gpu_share_name((enum xp_gpu_share)s),
+		printf("  %-22s %10.3f %6.1f  %s\n", gp_gpu_share_name((enum gp_gpu_share)s),
 		       b->ns[s] / 1e6, b->window_ns ? 100.0 * b->ns[s] / b->window_ns : 0.0,
-		       xp_gpu_share_l3((enum xp_gpu_share)s));
+		       gp_gpu_share_l3((enum gp_gpu_share)s));
 	for (size_t i = 0; i < b->n_top; i++)
 		printf("  top kernel %zu: %.3f ms in %u launches: %s\n", i + 1,
 		       b->top[i].total_ns / 1e6, b->top[i].count, b->top[i].name);
 }
 
-static cJSON *to_json(const char *path, const struct xp_gpu_breakdown *b)
+static cJSON *to_json(const char *path, const struct gp_gpu_breakdown *b)
 {
 	cJSON *o = cJSON_CreateObject(), *shares = cJSON_AddArrayToObject(o, "shares");
 	cJSON *top = cJSON_AddArrayToObject(o, "top_kernels");
@@ -94,9 +130,9 @@ static cJSON *to_json(const char *path, const struct xp_gpu_breakdown *b)
 	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++) {
 		cJSON *x = cJSON_CreateObject();
 
-		cJSON_AddStringToObject(x, "name", xp_gpu_share_name((enum xp_gpu_share)s));
+		cJSON_AddStringToObject(x, "name", gp_gpu_share_name((enum gp_gpu_share)s));
 		xp_json_add_u64(x, "ns", b->ns[s]);
-		cJSON_AddStringToObject(x, "l3", xp_gpu_share_l3((enum xp_gpu_share)s));
+		cJSON_AddStringToObject(x, "l3", gp_gpu_share_l3((enum gp_gpu_share)s));
 		cJSON_AddItemToArray(shares, x);
 	}
 	for (size_t i = 0; i < b->n_top; i++) {
@@ -116,10 +152,10 @@ static int breakdown(int argc, char **argv, int json)
 	int rc = XP_EXIT_OK;
 
 	for (int i = 0; i < argc; i++) {
-		struct xp_gpu_breakdown b;
+		struct gp_gpu_breakdown b;
 		struct tt_turn *turn = load(argv[i]);
 		char err[256];
-		int r = turn ? xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) : -2;
+		int r = turn ? gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) : -2;
 
 		if (r == -1)
 			fprintf(stderr, "xperf gpu: %s: %s\n", argv[i], err);
@@ -147,34 +183,14 @@ static int breakdown(int argc, char **argv, int json)
 
 int cmd_gpu(int argc, char **argv)
 {
-	static const struct option opts[] = {{"gpu-dir", required_argument, NULL, 'd'},
-					     {"json", no_argument, NULL, 'j'},
-					     {"help", no_argument, NULL, 'h'},
-					     {NULL, 0, NULL, 0}};
-	const char *dir = NULL, *verb = argc > 1 ? argv[1] : "";
-	int json = 0, c;
+	static const struct xp_args args = { "xperf gpu", options, parse_arg,
+					     "merge --gpu-dir DIR TURN.json...\n"
+					     "breakdown [--json] TURN.json...", doc, 0, NULL };
+	struct args a = { 0 };
 
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (c == 'd' && dir) {
-			fprintf(stderr, "xperf gpu: --gpu-dir given twice\n");
-			return XP_EXIT_USAGE;
-		} else if (c == 'd') {
-			dir = optarg;
-		} else if (c == 'j') {
-			json = 1;
-		} else if (c == 'h') {
-			fputs(usage_text, stdout);
-			return XP_EXIT_OK;
-		} else {
-			fputs(usage_text, stderr);
-			return XP_EXIT_USAGE;
-		}
-	}
-	if (optind < argc && !strcmp(verb, "merge") && dir && !json)
-		return merge(argc - optind, argv + optind, dir);
-	if (optind < argc && !strcmp(verb, "breakdown") && !dir)
-		return breakdown(argc - optind, argv + optind, json);
-	fputs(usage_text, stderr);
-	return XP_EXIT_USAGE;
+	if (xp_args_parse(&args, argc, argv, &a))
+		return XP_EXIT_USAGE;
+	if (a.dir)
+		return merge(argc - a.first, argv + a.first, a.dir);
+	return breakdown(argc - a.first, argv + a.first, a.json);
 }

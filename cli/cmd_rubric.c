@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_rubric.c - `xperf rubric`: parse and check the options, then run the
- * rubric pipeline (rubric/pipeline.h). Usage mistakes exit 64, input that
- * cannot be used (a missing --binary, an unreadable --baseline) exits 2.
+ * rubric pipeline (rubric/pipeline.h).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -14,180 +12,152 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "lib/args.h"
 #include "rubric/cmdline.h"
 #include "rubric/env.h"
 #include "rubric/pipeline.h"
 
-static void usage(FILE *out)
-{
-	fprintf(out, "usage: xperf rubric (--target \"CMD {SIZE}\" | --binary PATH) --out-dir DIR\n"
-		     "         [--sizes A,B,C] [--tier fast|medium|deep|asm] [--max-cv PCT]\n"
-		     "         [--expected-complexity linear|nlogn|quadratic] [--reps N]\n"
-		     "         [--valgrind-size N] [--source-prefix PATH] [--timeout S]\n"
-		     "         [--root DIR] [--baseline SUMMARY.json]\n"
-		     "         [--baseline-ledger LEDGER.jsonl] [--findings-out FINDINGS.json]\n"
-		     "         [--attach \"CMD {PID} [{SIZE}] [{RUN}]\" [--attach-wait MS]]\n"
-		     "Score a program on seven performance dimensions (docs/rubric.md).\n"
-		     "Exit: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage.\n");
-}
+static const char doc[] =
+	"Score a program on seven performance dimensions (docs/rubric.md): give --target or "
+	"--binary, and --out-dir.\v"
+	"Exit status: 0 ok, 1 a run or stage failed, 2 invalid input, 64 usage error.";
 
-static int bad(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "xperf rubric: ");
-	fprintf(stderr, fmt, arg);
-	fputc('\n', stderr);
-	return XP_EXIT_USAGE;
-}
+enum { OPT_TARGET = 256, OPT_BINARY, OPT_SIZES, OPT_TIER, OPT_MAX_CV, OPT_OUT_DIR, OPT_ROOT,
+       OPT_BASELINE, OPT_LEDGER, OPT_FINDINGS, OPT_EXPECTED, OPT_REPS, OPT_VALGRIND_SIZE,
+       OPT_SOURCE_PREFIX, OPT_TIMEOUT, OPT_ATTACH, OPT_ATTACH_WAIT };
 
-/* Whole-string decimal long in [lo, hi]. */
-static int parse_long(const char *s, long lo, long hi, long *out)
-{
-	char *end;
-
-	errno = 0;
-	long v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static int parse_sizes(const char *s, struct xp_rb_opts *o)
-{
-	char buf[1024], *rest = buf, *t;
-
-	if (snprintf(buf, sizeof(buf), "%s", s) >= (int)sizeof(buf))
-		return -1;
-	o->nsizes = 0;
-	/* strsep, not strtok: "1,,2" and "1,2," have an empty item, refused */
-	while ((t = strsep(&rest, ",")))
-		if (o->nsizes == XP_RB_MAX_SIZES ||
-		    parse_long(t, 1, LONG_MAX / 2, &o->sizes[o->nsizes++]))
-			return -1;
-	return 0;
-}
-
-static int pick(const char *s, const char *const *names, int n)
-{
-	for (int i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
-	return -1;
-}
-
-static const struct option longopts[] = {
-	{ "target", required_argument, NULL, 't' },
-	{ "binary", required_argument, NULL, 'b' },
-	{ "sizes", required_argument, NULL, 's' },
-	{ "tier", required_argument, NULL, 'T' },
-	{ "max-cv", required_argument, NULL, 'c' },
-	{ "out-dir", required_argument, NULL, 'o' },
-	{ "root", required_argument, NULL, 'r' },
-	{ "baseline", required_argument, NULL, 'B' },
-	{ "baseline-ledger", required_argument, NULL, 'L' },
-	{ "findings-out", required_argument, NULL, 'F' },
-	{ "expected-complexity", required_argument, NULL, 'x' },
-	{ "reps", required_argument, NULL, 'n' },
-	{ "valgrind-size", required_argument, NULL, 'v' },
-	{ "source-prefix", required_argument, NULL, 'p' },
-	{ "timeout", required_argument, NULL, 'm' },
-	{ "attach", required_argument, NULL, 'a' },
-	{ "attach-wait", required_argument, NULL, 'w' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct argp_option options[] = {
+	{ "target", OPT_TARGET, "\"CMD {SIZE}\"", 0,
+	  "command template, split like a shell word list; {SIZE} replaced by the size", 0 },
+	{ "binary", OPT_BINARY, "PATH", 0, "an executable; the size is appended as argv[1]", 0 },
+	{ "out-dir", OPT_OUT_DIR, "DIR", 0, "where the reports go (required)", 0 },
+	{ "sizes", OPT_SIZES, "A,B,C", 0,
+	  "up to 16 positive integers; two or more give the scaling fit", 0 },
+	{ "tier", OPT_TIER, "fast|medium|deep|asm", 0, "the stages run (medium)", 0 },
+	{ "max-cv", OPT_MAX_CV, "PCT", 0, "noise gate, in percent (5.0)", 0 },
+	{ "expected-complexity", OPT_EXPECTED, "linear|nlogn|quadratic", 0,
+	  "thresholds of the complexity exponent (nlogn)", 0 },
+	{ "reps", OPT_REPS, "N", 0, "measured runs per size, after one warm-up (5; 2..50)", 0 },
+	{ "valgrind-size", OPT_VALGRIND_SIZE, "N", 0,
+	  "size of the Valgrind runs (smallest --sizes value, else 10000)", 0 },
+	{ "source-prefix", OPT_SOURCE_PREFIX, "PATH", 0,
+	  "keep the cachegrind rows of source files starting with PATH", 0 },
+	{ "timeout", OPT_TIMEOUT, "S", 0, "seconds per run, 0 for none (1800)", 0 },
+	{ "root", OPT_ROOT, "DIR", 0, "directory the target runs in (.)", 0 },
+	{ "baseline", OPT_BASELINE, "SUMMARY.json", 0, "an earlier benchmark_summary.json", 0 },
+	{ "baseline-ledger", OPT_LEDGER, "LEDGER.jsonl", 0,
+	  "JSONL history: compared against, then appended to", 0 },
+	{ "findings-out", OPT_FINDINGS, "FINDINGS.json", 0, "PERF findings file", 0 },
+	{ "attach", OPT_ATTACH, "\"CMD {PID} [{SIZE}] [{RUN}]\"", 0,
+	  "a command started on each scored run's child, held before execve", 0 },
+	{ "attach-wait", OPT_ATTACH_WAIT, "MS", 0,
+	  "release the child after MS ms (1..600000) instead of detecting readiness", 0 },
+	{ 0 },
 };
-
-static const char *long_name(int c)
-{
-	const struct option *p = longopts;
-
-	while (p->name && p->val != c)
-		p++;
-	return p->name ? p->name : "?";
-}
 
 /* Options that only store their argument. */
 static const struct {
-	int c;
+	int key;
 	size_t off;
 } path_opts[] = {
-	{ 't', offsetof(struct xp_rb_opts, target) },
-	{ 'b', offsetof(struct xp_rb_opts, binary) },
-	{ 'o', offsetof(struct xp_rb_opts, out_dir) },
-	{ 'r', offsetof(struct xp_rb_opts, root) },
-	{ 'B', offsetof(struct xp_rb_opts, baseline) },
-	{ 'L', offsetof(struct xp_rb_opts, ledger) },
-	{ 'F', offsetof(struct xp_rb_opts, findings_out) },
-	{ 'p', offsetof(struct xp_rb_opts, source_prefix) },
-	{ 'a', offsetof(struct xp_rb_opts, attach) },
+	{ OPT_TARGET, offsetof(struct rb_opts, target) },
+	{ OPT_BINARY, offsetof(struct rb_opts, binary) },
+	{ OPT_OUT_DIR, offsetof(struct rb_opts, out_dir) },
+	{ OPT_ROOT, offsetof(struct rb_opts, root) },
+	{ OPT_BASELINE, offsetof(struct rb_opts, baseline) },
+	{ OPT_LEDGER, offsetof(struct rb_opts, ledger) },
+	{ OPT_FINDINGS, offsetof(struct rb_opts, findings_out) },
+	{ OPT_SOURCE_PREFIX, offsetof(struct rb_opts, source_prefix) },
+	{ OPT_ATTACH, offsetof(struct rb_opts, attach) },
 };
 
-/* One option into o; XP_EXIT_OK or the exit code of the mistake. */
-static int apply(int c, const char *arg, struct xp_rb_opts *o)
+/* Cross-option rules: usage errors, before any input is looked at. */
+static void check_usage(const struct argp_state *state, const struct rb_opts *o)
 {
-	long v;
-	char *end;
-	int i;
+	const struct rb_cmd_var pid = { "{PID}", 1 };
+	struct rb_cmd cmd;
+	char err[XP_RB_WHY];
+
+	if ((o->target != NULL) == (o->binary != NULL))
+		xp_args_fail(state, "give exactly one of --target and --binary");
+	if (!o->out_dir)
+		xp_args_fail(state, "--out-dir is required");
+	if (o->target && o->nsizes && !strstr(o->target, "{SIZE}"))
+		xp_args_fail(state, "--target '%s' must contain {SIZE} when --sizes is given",
+			     o->target);
+	if (o->target && !o->nsizes && strstr(o->target, "{SIZE}"))
+		xp_args_fail(state, "--target '%s' uses {SIZE} but no --sizes were given", o->target);
+	if (!o->attach && o->attach_wait_s > 0)
+		xp_args_fail(state, "--attach-wait needs --attach");
+	if (o->attach && !strstr(o->attach, "{PID}"))
+		xp_args_fail(state, "--attach '%s' must contain {PID}", o->attach);
+	if (o->attach && rb_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
+		xp_args_fail(state, "--attach: %s", err);
+}
+
+/* One of --sizes' values ("1,,2" has an empty one: refused). */
+static void size_item(const struct argp_state *state, const char *item, void *ctx)
+{
+	static const char why[] = "positive integers, comma-separated, at most 16";
+	struct rb_opts *o = ctx;
+
+	if (o->nsizes == XP_RB_MAX_SIZES)
+		xp_args_invalid(state, why);
+	o->sizes[o->nsizes++] = xp_args_integer(state, item, 1, LONG_MAX / 2, why);
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct rb_opts *o = state->input;
 
 	for (size_t k = 0; k < sizeof(path_opts) / sizeof(path_opts[0]); k++) {
-		if (path_opts[k].c == c) {
+		if (path_opts[k].key == key) {
 			*(const char **)((char *)o + path_opts[k].off) = arg;
 			return 0;
 		}
 	}
-	switch (c) {
-	case 's':
-		if (parse_sizes(arg, o))
-			return bad("invalid --sizes '%s': positive integers, comma-separated, "
-				   "at most 16", arg);
-		return 0;
-	case 'T':
-		if ((i = pick(arg, xp_rb_tier_names, 4)) < 0)
-			return bad("invalid --tier '%s': fast, medium, deep or asm", arg);
-		o->tier = (enum xp_rb_tier)i;
-		return 0;
-	case 'x':
-		if ((i = pick(arg, xp_rb_cx_names, XP_CX_COUNT)) < 0)
-			return bad("invalid --expected-complexity '%s': linear, nlogn or quadratic",
-				   arg);
-		o->expected = (enum xp_rb_cx)i;
-		return 0;
-	case 'c':
-		o->max_cv = strtod(arg, &end);
-		return *arg && !*end && o->max_cv > 0 && o->max_cv < 1000
-			       ? 0
-			       : bad("invalid --max-cv '%s': a percentage above 0", arg);
-	case 'm':
-		o->timeout_s = strtod(arg, &end);
-		return *arg && !*end && o->timeout_s >= 0
-			       ? 0
-			       : bad("invalid --timeout '%s': seconds, 0 for none", arg);
-	case 'n':
-		if (parse_long(arg, 2, XP_RB_MAX_REPS, &v))
-			return bad("invalid --reps '%s': 2 to 50", arg);
-		o->reps = (int)v;
-		return 0;
-	case 'w':
-		if (parse_long(arg, 1, 600000, &v))
-			return bad("invalid --attach-wait '%s': milliseconds, 1 to 600000", arg);
-		o->attach_wait_s = (double)v / 1000;
-		return 0;
-	case 'v':
-		return parse_long(arg, 1, LONG_MAX / 2, &o->valgrind_size)
-			       ? bad("invalid --valgrind-size '%s': a positive integer", arg)
-			       : 0;
+	switch (key) {
+	case OPT_SIZES:
+		xp_args_list(state, arg, size_item, o);
+		break;
+	case OPT_TIER:
+		o->tier = (enum rb_tier)xp_args_choice(state, arg, rb_tier_names, 4);
+		break;
+	case OPT_EXPECTED:
+		o->expected = (enum rb_cx)xp_args_choice(state, arg, rb_cx_names, XP_CX_COUNT);
+		break;
+	case OPT_MAX_CV:
+		o->max_cv = xp_args_number(state, arg, 1e-9, 999.999, "a percentage above 0");
+		break;
+	case OPT_TIMEOUT:
+		o->timeout_s = xp_args_number(state, arg, 0, 1e9, "seconds, 0 for none");
+		break;
+	case OPT_REPS:
+		o->reps = xp_args_integer(state, arg, 2, XP_RB_MAX_REPS, "2 to 50");
+		break;
+	case OPT_ATTACH_WAIT:
+		o->attach_wait_s = xp_args_integer(state, arg, 1, 600000, "milliseconds, 1 to 600000")
+				   / 1000.0;
+		break;
+	case OPT_VALGRIND_SIZE:
+		o->valgrind_size = xp_args_integer(state, arg, 1, LONG_MAX / 2, "a positive integer");
+		break;
+	case ARGP_KEY_END:
+		check_usage(state, o);
+		break;
 	default:
-		return bad("unknown option or missing value in '%s' (see --help)", arg);
+		return ARGP_ERR_UNKNOWN;
 	}
+	return 0;
 }
 
 /* --binary must be executable; a path is made absolute since runs chdir to --root. */
-static int check_binary(struct xp_rb_opts *o)
+static int check_binary(struct rb_opts *o)
 {
 	static char abs[PATH_MAX];
 
 	if (!strchr(o->binary, '/')) {
-		if (xp_rb_on_path(o->binary))
+		if (rb_on_path(o->binary))
 			return 0;
 		fprintf(stderr, "xperf rubric: --binary %s: not found on PATH\n", o->binary);
 		return -1;
@@ -200,42 +170,26 @@ static int check_binary(struct xp_rb_opts *o)
 	return 0;
 }
 
-/* --attach: {PID} present, the words split, the tool executable (as --binary's). */
-static int check_attach(const struct xp_rb_opts *o)
+/* --attach's tool is executable (as --binary's); its words split in check_usage(). */
+static int check_attach(const struct rb_opts *o)
 {
-	const struct xp_cmd_var pid = { "{PID}", 1 };
-	struct xp_cmd cmd;
+	const struct rb_cmd_var pid = { "{PID}", 1 };
+	struct rb_cmd cmd;
 	char err[XP_RB_WHY];
 
-	if (!o->attach)
-		return o->attach_wait_s > 0 ? bad("%s", "--attach-wait needs --attach") : XP_EXIT_OK;
-	if (!strstr(o->attach, "{PID}"))
-		return bad("--attach '%s' must contain {PID}", o->attach);
-	if (xp_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)))
-		return bad("--attach: %s", err);
-	if (strchr(cmd.argv[0], '/') ? access(cmd.argv[0], X_OK) == 0 : xp_rb_on_path(cmd.argv[0]))
+	if (!o->attach || rb_cmd_expand(o->attach, &pid, 1, &cmd, err, sizeof(err)) ||
+	    (strchr(cmd.argv[0], '/') ? !access(cmd.argv[0], X_OK) : rb_on_path(cmd.argv[0])))
 		return XP_EXIT_OK;
 	fprintf(stderr, "xperf rubric: --attach %s: not an executable (or not on PATH)\n",
 		cmd.argv[0]);
 	return XP_EXIT_INVALID;
 }
 
-/* Cross-option rules and the checks of outside input. */
-static int check(struct xp_rb_opts *o, char *root_buf)
+/* The checks of outside input, after the options' own (usage errors come first). */
+static int check(struct rb_opts *o, char *root_buf)
 {
-	if ((o->target != NULL) == (o->binary != NULL))
-		return bad("%s", "give exactly one of --target and --binary");
-	if (!o->out_dir)
-		return bad("%s", "--out-dir is required");
-	if (o->target && o->nsizes && !strstr(o->target, "{SIZE}"))
-		return bad("--target '%s' must contain {SIZE} when --sizes is given", o->target);
-	if (o->target && !o->nsizes && strstr(o->target, "{SIZE}"))
-		return bad("--target '%s' uses {SIZE} but no --sizes were given", o->target);
-	if (o->binary && check_binary(o))
+	if ((o->binary && check_binary(o)) || check_attach(o))
 		return XP_EXIT_INVALID;
-	int rc = check_attach(o);
-	if (rc != XP_EXIT_OK)
-		return rc;
 	if (!realpath(o->root ? o->root : ".", root_buf)) {
 		fprintf(stderr, "xperf rubric: --root %s: %s\n", o->root ? o->root : ".",
 			strerror(errno));
@@ -253,30 +207,15 @@ static int check(struct xp_rb_opts *o, char *root_buf)
 
 int cmd_rubric(int argc, char **argv)
 {
+	static const struct xp_args args = { "xperf rubric", options, parse_arg, NULL, doc, 0,
+					     NULL };
 	static char root[PATH_MAX];
-	struct xp_rb_opts o = {
+	struct rb_opts o = {
 		.tier = XP_RB_MEDIUM, .expected = XP_CX_NLOGN, .max_cv = 5.0, .reps = 5,
 		.timeout_s = 1800
 	};
-	unsigned char seen[128] = { 0 };
-	int c, rc;
 
-	optind = 1;
-	opterr = 0; /* one line of our own instead of getopt's message and the usage */
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return XP_EXIT_OK;
-		}
-		const char *arg = c == '?' || c == ':' ? argv[optind - 1] : optarg;
-		if (c > 0 && c < 128 && c != '?' && c != ':' && seen[c]++)
-			return bad("--%s given twice", long_name(c));
-		if ((rc = apply(c, arg, &o)) != XP_EXIT_OK)
-			return rc;
-	}
-	if (optind < argc)
-		return bad("unexpected argument '%s'", argv[optind]);
-	if ((rc = check(&o, root)) != XP_EXIT_OK)
-		return rc;
-	return xp_rb_pipeline(&o);
+	if (xp_args_parse(&args, argc, argv, &o))
+		return XP_EXIT_USAGE;
+	return check(&o, root) ? XP_EXIT_INVALID : rb_pipeline(&o);
 }

@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
+#include "lib/args.h"
 #include "theory/theory.h"
 
 #define WIDTH 78
@@ -22,20 +23,35 @@ static const char *const rule_names[] = {
 	[XP_RULE_SUPPLY_LIST] = "supply_list",
 };
 
-static const char *cmp_name(enum xp_cmp c)
+static const char *cmp_name(enum th_cmp c)
 {
 	return c == XP_FIRE_ABOVE ? "above" : "below";
 }
 
-static const char *kind_name(enum xp_counter_kind k)
+static const char *kind_name(enum th_counter_kind k)
 {
 	return k == XP_COUNTER_HW ? "hw" : "sw";
 }
 
-static void usage(FILE *out)
+static const char doc[] =
+	"Print the Top-down model: domains, categories, L2, L3, L4, stages, rules.";
+
+enum { OPT_FORMAT = 256 };
+
+static const struct argp_option options[] = {
+	{ "format", OPT_FORMAT, "text|json", 0, "output format (text by default)", 0 },
+	{ 0 },
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	fprintf(out, "usage: xperf theory [--format text|json]\n"
-		     "Print the Top-down model: domains, categories, L2, L3, L4, stages, rules.\n");
+	static const char *const formats[] = { "text", "json" };
+	int *json = state->input;
+
+	if (key != OPT_FORMAT)
+		return ARGP_ERR_UNKNOWN;
+	*json = xp_args_choice(state, arg, formats, 2);
+	return 0;
 }
 
 /* Print `label` then `text` word-wrapped to WIDTH, continuation lines indented by `indent`. */
@@ -61,22 +77,22 @@ static void text_model(void)
 {
 	printf("Measurability grades\n");
 	for (int g = 0; g < XP_GRADE_COUNT; g++)
-		wrap(2, xp_grade_names[g], xp_grade_meanings[g]);
+		wrap(2, th_grade_names[g], th_grade_meanings[g]);
 	printf("\nDomains (L1) and how each derives Supply when no waste mark applies\n");
 	for (int d = 0; d < XP_DOMAIN_COUNT; d++) {
-		printf("  %-12s %s [rule: %s]\n", xp_domains[d].key, xp_domains[d].name,
-		       rule_names[xp_domains[d].rule]);
-		wrap(4, "", xp_domains[d].meaning);
+		printf("  %-12s %s [rule: %s]\n", th_domains[d].key, th_domains[d].name,
+		       rule_names[th_domains[d].rule]);
+		wrap(4, "", th_domains[d].meaning);
 	}
 	printf("\nCategories and their formulas\n");
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		printf("  %-12s %s: %s\n", xp_categories[c].key, xp_categories[c].name,
-		       xp_categories[c].meaning);
-		wrap(4, "=", xp_categories[c].formula);
+		printf("  %-12s %s: %s\n", th_categories[c].key, th_categories[c].name,
+		       th_categories[c].meaning);
+		wrap(4, "=", th_categories[c].formula);
 	}
 	printf("\nL2 subclasses (domain x category)\n");
-	for (size_t i = 0; i < xp_l2_count; i++) {
-		const struct xp_l2 *l2 = &xp_l2_table[i];
+	for (size_t i = 0; i < th_l2_count; i++) {
+		const struct th_l2 *l2 = &th_l2_table[i];
 
 		printf("  %-24s %s\n", l2->id, l2->name);
 		wrap(4, "", l2->meaning);
@@ -85,7 +101,7 @@ static void text_model(void)
 }
 
 /* "metric (unit), fires above 0.2" into buf[256]. */
-static const char *fires(char *buf, const char *what, const char *unit, enum xp_cmp c, double t)
+static const char *fires(char *buf, const char *what, const char *unit, enum th_cmp c, double t)
 {
 	snprintf(buf, 256, "%s (%s), fires %s %g", what, unit, cmp_name(c), t);
 	return buf;
@@ -96,10 +112,10 @@ static void text_l3(void)
 	char buf[256];
 
 	printf("\nL3 bottleneck points (fire when metric is above/below threshold)\n");
-	for (size_t i = 0; i < xp_l3_count; i++) {
-		const struct xp_l3 *p = &xp_l3_table[i];
+	for (size_t i = 0; i < th_l3_count; i++) {
+		const struct th_l3 *p = &th_l3_table[i];
 
-		printf("  %s [%s] %s\n", p->id, xp_grade_names[p->grade], p->name);
+		printf("  %s [%s] %s\n", p->id, th_grade_names[p->grade], p->name);
 		wrap(4, "metric:", fires(buf, p->metric, p->unit, p->cmp, p->threshold));
 		wrap(4, "fix:", p->suggestion);
 	}
@@ -110,8 +126,8 @@ static void text_l4(void)
 	char buf[256];
 
 	printf("\nL4 root causes (counters; hw needs a PMU)\n");
-	for (size_t i = 0; i < xp_l4_count; i++) {
-		const struct xp_l4 *r = &xp_l4_table[i];
+	for (size_t i = 0; i < th_l4_count; i++) {
+		const struct th_l4 *r = &th_l4_table[i];
 
 		printf("  %-18s %s [%s: %s]\n", r->id, r->name, kind_name(r->kind), r->counters);
 		wrap(4, "=", fires(buf, r->formula, r->unit, r->cmp, r->threshold));
@@ -126,8 +142,8 @@ static void text_stages(void)
 	char buf[160];
 
 	printf("\nStage map (stage, domain, supply stage, productive stage)\n");
-	for (size_t i = 0; i < xp_stage_count; i++) {
-		const struct xp_stage *s = &xp_stage_table[i];
+	for (size_t i = 0; i < th_stage_count; i++) {
+		const struct th_stage *s = &th_stage_table[i];
 
 		printf("  %-18s %-12s%s%s\n", s->name, dom[s->domain], s->supply ? " supply" : "",
 		       s->effective ? " productive" : "");
@@ -143,17 +159,17 @@ static void text_stages(void)
 		}
 	}
 	printf("\nWaste mark kinds -> L3\n");
-	for (size_t i = 0; i < xp_waste_kind_count; i++)
-		printf("  %-20s %s\n", xp_waste_kind_table[i].kind, xp_waste_kind_table[i].l3_id);
+	for (size_t i = 0; i < th_waste_kind_count; i++)
+		printf("  %-20s %s\n", th_waste_kind_table[i].kind, th_waste_kind_table[i].l3_id);
 	printf("\nCounters\n");
-	for (size_t i = 0; i < xp_counter_name_count; i++)
-		printf("  %-20s %s, %s\n", xp_counter_name_table[i].name,
-		       kind_name(xp_counter_name_table[i].kind), xp_counter_name_table[i].unit);
+	for (size_t i = 0; i < th_counter_name_count; i++)
+		printf("  %-20s %s, %s\n", th_counter_name_table[i].name,
+		       kind_name(th_counter_name_table[i].kind), th_counter_name_table[i].unit);
 }
 
 static void text_rules(void)
 {
-	const struct xp_rules *r = &xp_rules;
+	const struct th_rules *r = &th_rules;
 
 	printf("\nRules\n");
 	printf("  cpu_ratio_supply      %g (compute span supply when on_cpu/dur below)\n",
@@ -177,13 +193,13 @@ static void add_str(cJSON *o, const char *k, const char *v)
 		cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *json_l3(const struct xp_l3 *p)
+static cJSON *json_l3(const struct th_l3 *p)
 {
 	cJSON *o = cJSON_CreateObject();
 
 	add_str(o, "id", p->id);
 	add_str(o, "l2", p->l2_id);
-	add_str(o, "grade", xp_grade_names[p->grade]);
+	add_str(o, "grade", th_grade_names[p->grade]);
 	add_str(o, "name", p->name);
 	add_str(o, "metric", p->metric);
 	add_str(o, "unit", p->unit);
@@ -193,7 +209,7 @@ static cJSON *json_l3(const struct xp_l3 *p)
 	return o;
 }
 
-static cJSON *json_l4(const struct xp_l4 *r)
+static cJSON *json_l4(const struct th_l4 *r)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -210,12 +226,12 @@ static cJSON *json_l4(const struct xp_l4 *r)
 	return o;
 }
 
-static cJSON *json_stage(const struct xp_stage *s)
+static cJSON *json_stage(const struct th_stage *s)
 {
 	cJSON *o = cJSON_CreateObject();
 
 	add_str(o, "name", s->name);
-	add_str(o, "domain", xp_domains[s->domain].key);
+	add_str(o, "domain", th_domains[s->domain].key);
 	cJSON_AddBoolToObject(o, "supply", s->supply);
 	cJSON_AddBoolToObject(o, "productive", s->effective);
 	add_str(o, "l3_home", s->l3_home);
@@ -230,14 +246,14 @@ static cJSON *json_rules(void)
 {
 	cJSON *o = cJSON_CreateObject();
 
-	cJSON_AddNumberToObject(o, "cpu_ratio_supply", xp_rules.cpu_ratio_supply);
-	cJSON_AddNumberToObject(o, "drill_threshold", xp_rules.drill_threshold);
-	cJSON_AddNumberToObject(o, "streaming_gap_ratio", xp_rules.streaming_gap_ratio);
-	cJSON_AddNumberToObject(o, "streaming_gap_min_ms", xp_rules.streaming_gap_min_ms);
-	cJSON_AddNumberToObject(o, "ref_decode_tps", xp_rules.ref_decode_tps);
-	add_str(o, "unknown_stage_domain", xp_rules.unknown_stage_domain);
-	add_str(o, "unknown_stage_l3", xp_rules.unknown_stage_l3);
-	add_str(o, "uncovered_stage", xp_rules.uncovered_stage);
+	cJSON_AddNumberToObject(o, "cpu_ratio_supply", th_rules.cpu_ratio_supply);
+	cJSON_AddNumberToObject(o, "drill_threshold", th_rules.drill_threshold);
+	cJSON_AddNumberToObject(o, "streaming_gap_ratio", th_rules.streaming_gap_ratio);
+	cJSON_AddNumberToObject(o, "streaming_gap_min_ms", th_rules.streaming_gap_min_ms);
+	cJSON_AddNumberToObject(o, "ref_decode_tps", th_rules.ref_decode_tps);
+	add_str(o, "unknown_stage_domain", th_rules.unknown_stage_domain);
+	add_str(o, "unknown_stage_l3", th_rules.unknown_stage_l3);
+	add_str(o, "uncovered_stage", th_rules.uncovered_stage);
 	return o;
 }
 
@@ -248,40 +264,40 @@ static void json_heads(cJSON *root)
 	for (int g = 0; g < XP_GRADE_COUNT; g++) {
 		cJSON *o = cJSON_CreateObject();
 
-		add_str(o, "grade", xp_grade_names[g]);
-		add_str(o, "meaning", xp_grade_meanings[g]);
+		add_str(o, "grade", th_grade_names[g]);
+		add_str(o, "meaning", th_grade_meanings[g]);
 		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "domains");
 	for (int d = 0; d < XP_DOMAIN_COUNT; d++) {
 		cJSON *o = cJSON_CreateObject();
 
-		add_str(o, "key", xp_domains[d].key);
-		add_str(o, "name", xp_domains[d].name);
-		add_str(o, "meaning", xp_domains[d].meaning);
-		add_str(o, "supply_rule", rule_names[xp_domains[d].rule]);
+		add_str(o, "key", th_domains[d].key);
+		add_str(o, "name", th_domains[d].name);
+		add_str(o, "meaning", th_domains[d].meaning);
+		add_str(o, "supply_rule", rule_names[th_domains[d].rule]);
 		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "categories");
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
 		cJSON *o = cJSON_CreateObject();
 
-		add_str(o, "key", xp_categories[c].key);
-		add_str(o, "name", xp_categories[c].name);
-		add_str(o, "meaning", xp_categories[c].meaning);
-		add_str(o, "formula", xp_categories[c].formula);
+		add_str(o, "key", th_categories[c].key);
+		add_str(o, "name", th_categories[c].name);
+		add_str(o, "meaning", th_categories[c].meaning);
+		add_str(o, "formula", th_categories[c].formula);
 		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "l2");
-	for (size_t i = 0; i < xp_l2_count; i++) {
+	for (size_t i = 0; i < th_l2_count; i++) {
 		cJSON *o = cJSON_CreateObject();
 
-		add_str(o, "id", xp_l2_table[i].id);
-		add_str(o, "domain", xp_domains[xp_l2_table[i].domain].key);
-		add_str(o, "category", xp_categories[xp_l2_table[i].category].key);
-		add_str(o, "name", xp_l2_table[i].name);
-		add_str(o, "meaning", xp_l2_table[i].meaning);
-		add_str(o, "measured_by", xp_l2_table[i].measured_by);
+		add_str(o, "id", th_l2_table[i].id);
+		add_str(o, "domain", th_domains[th_l2_table[i].domain].key);
+		add_str(o, "category", th_categories[th_l2_table[i].category].key);
+		add_str(o, "name", th_l2_table[i].name);
+		add_str(o, "meaning", th_l2_table[i].meaning);
+		add_str(o, "measured_by", th_l2_table[i].measured_by);
 		cJSON_AddItemToArray(a, o);
 	}
 }
@@ -290,29 +306,29 @@ static void json_tables(cJSON *root)
 {
 	cJSON *a = cJSON_AddArrayToObject(root, "l3");
 
-	for (size_t i = 0; i < xp_l3_count; i++)
-		cJSON_AddItemToArray(a, json_l3(&xp_l3_table[i]));
+	for (size_t i = 0; i < th_l3_count; i++)
+		cJSON_AddItemToArray(a, json_l3(&th_l3_table[i]));
 	a = cJSON_AddArrayToObject(root, "l4");
-	for (size_t i = 0; i < xp_l4_count; i++)
-		cJSON_AddItemToArray(a, json_l4(&xp_l4_table[i]));
+	for (size_t i = 0; i < th_l4_count; i++)
+		cJSON_AddItemToArray(a, json_l4(&th_l4_table[i]));
 	a = cJSON_AddArrayToObject(root, "stages");
-	for (size_t i = 0; i < xp_stage_count; i++)
-		cJSON_AddItemToArray(a, json_stage(&xp_stage_table[i]));
+	for (size_t i = 0; i < th_stage_count; i++)
+		cJSON_AddItemToArray(a, json_stage(&th_stage_table[i]));
 	a = cJSON_AddArrayToObject(root, "waste_kinds");
-	for (size_t i = 0; i < xp_waste_kind_count; i++) {
+	for (size_t i = 0; i < th_waste_kind_count; i++) {
 		cJSON *o = cJSON_CreateObject();
 
-		add_str(o, "kind", xp_waste_kind_table[i].kind);
-		add_str(o, "l3", xp_waste_kind_table[i].l3_id);
+		add_str(o, "kind", th_waste_kind_table[i].kind);
+		add_str(o, "l3", th_waste_kind_table[i].l3_id);
 		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "counters");
-	for (size_t i = 0; i < xp_counter_name_count; i++) {
+	for (size_t i = 0; i < th_counter_name_count; i++) {
 		cJSON *o = cJSON_CreateObject();
 
-		add_str(o, "name", xp_counter_name_table[i].name);
-		add_str(o, "kind", kind_name(xp_counter_name_table[i].kind));
-		add_str(o, "unit", xp_counter_name_table[i].unit);
+		add_str(o, "name", th_counter_name_table[i].name);
+		add_str(o, "kind", kind_name(th_counter_name_table[i].kind));
+		add_str(o, "unit", th_counter_name_table[i].unit);
 		cJSON_AddItemToArray(a, o);
 	}
 	cJSON_AddItemToObject(root, "rules", json_rules());
@@ -338,31 +354,14 @@ static int print_json(void)
 
 int cmd_theory(int argc, char **argv)
 {
-	const char *format = NULL;
+	static const struct xp_args args = { "xperf theory", options, parse_arg, NULL, doc, 0,
+					     NULL };
+	int json = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage(stdout);
-			return XP_EXIT_OK;
-		} else if (format && !strncmp(argv[i], "--format", 8)) {
-			fprintf(stderr, "xperf theory: --format given twice\n");
-			return XP_EXIT_USAGE;
-		} else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			format = argv[++i];
-		} else if (!strncmp(argv[i], "--format=", 9)) {
-			format = argv[i] + 9;
-		} else {
-			fprintf(stderr, "xperf theory: unexpected argument '%s'\n", argv[i]);
-			usage(stderr);
-			return XP_EXIT_USAGE;
-		}
-	}
-	if (format && !strcmp(format, "json"))
-		return print_json();
-	if (format && strcmp(format, "text")) {
-		fprintf(stderr, "xperf theory: unknown format '%s' (text or json)\n", format);
+	if (xp_args_parse(&args, argc, argv, &json))
 		return XP_EXIT_USAGE;
-	}
+	if (json)
+		return print_json();
 	text_model();
 	text_l3();
 	text_l4();

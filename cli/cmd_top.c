@@ -1,12 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd_top.c - `xperf top [DIR]`: the live view of the agents traced into DIR
- * (top/top.h). On a terminal: the alternate screen, raw keys (q quit, s next
- * sort key, j/k or arrows select, d detail pane), a new frame every interval
- * and at each key, the size from the terminal (SIGWINCH redraws). --once
- * prints one frame without attributes for scripts. Exit: 0 ok, 1 a write failed, 2 DIR
- * missing or unreadable (--once; live, the frame says so until it can) or a bad --prices
- * file, 64 usage (a repeated option).
+ * (top/top.h). On a terminal: the alternate screen, raw keys, a new frame
+ * every interval and at each key, the size from the terminal (SIGWINCH
+ * redraws). --once prints one frame without attributes for scripts.
  */
 #include <errno.h>
 #include <poll.h>
@@ -29,20 +26,25 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-static void usage(FILE *out)
-{
-	fprintf(out,
-		"usage: xperf top [DIR] [options]\n"
-		"DIR: the trace directory (.xperf/traces by default): DIR/<session>/turn_*.json,\n"
-		"     and DIR/<node>/<session>/turn_*.json as the node daemon writes them\n"
-		"options:\n"
-		"  --once             print one frame and exit (no terminal needed)\n"
-		"  --interval S       seconds between refreshes (1)\n"
-		"  --sort KEY         cost|turns|waste|ttft|name (cost)\n"
-		"  --size COLSxROWS   frame size for --once (80x24; a terminal's own otherwise)\n"
-		"  --prices FILE      price table (analyze/README.md)\n"
-		"keys: q quit, s next sort key, j/k or arrows select, d detail pane\n");
-}
+static const char doc[] =
+	"The live view of the agents traced into DIR (.xperf/traces by default): "
+	"DIR/<session>/turn_*.json, and DIR/<node>/<session>/turn_*.json as the node daemon "
+	"writes them.\v"
+	"Keys: q quit, s next sort key, j/k or arrows select, d detail pane.\n"
+	"Exit status: 0 ok, 1 a write failed, 2 DIR missing or unreadable (--once; live, the "
+	"frame says so until it can) or a bad --prices file, 64 usage error.";
+
+enum { OPT_ONCE = 256, OPT_INTERVAL, OPT_SORT, OPT_SIZE };
+
+static const struct argp_option options[] = {
+	{ "once", OPT_ONCE, NULL, 0, "print one frame and exit (no terminal needed)", 0 },
+	{ "interval", OPT_INTERVAL, "S", 0, "seconds between refreshes (1)", 0 },
+	{ "sort", OPT_SORT, "KEY", 0, "cost|turns|waste|ttft|name (cost)", 0 },
+	{ "size", OPT_SIZE, "COLSxROWS", 0,
+	  "frame size for --once (80x24; a terminal's own otherwise)", 0 },
+	CMD_OPTION_PRICES,
+	{ 0 },
+};
 
 struct args {
 	const char *dir, *prices;
@@ -51,49 +53,36 @@ struct args {
 	enum top_sort sort;
 };
 
-static int option(struct args *a, const char *k, const char *v)
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	char *end;
+	struct args *a = state->input;
+	char end;
 
-	if (!strcmp(k, "--interval")) {
-		a->interval = strtod(v, &end);
-		return end == v || *end || !(a->interval >= 0.1 && a->interval <= 3600) ? -1 : 0;
-	}
-	if (!strcmp(k, "--size"))
-		return sscanf(v, "%dx%d", &a->cols, &a->rows) == 2 && a->cols >= 40 &&
-		       a->rows >= 10 && a->cols <= 1000 && a->rows <= 1000 ? 0 : -1;
-	if (!strcmp(k, "--prices"))
-		return a->prices = v, 0;
-	if (!strcmp(k, "--sort"))
-		for (int i = 0; i < TOP_SORT_COUNT; i++)
-			if (!strcmp(v, top_sort_names[i]))
-				return a->sort = (enum top_sort)i, 0;
-	return -1;
-}
-
-static int parse(int argc, char **argv, struct args *a)
-{
-	static const char *const names[] = { "--once", "--interval", "--size", "--prices", "--sort",
-					     NULL };
-	unsigned seen = 0;
-
-	for (int i = 1; i < argc; i++) {
-		if (xp_arg_repeated("top", names, argv[i], &seen))
-			return -1;
-		if (!strcmp(argv[i], "--once")) {
-			a->once = 1;
-		} else if (argv[i][0] == '-') {
-			if (i + 1 == argc || option(a, argv[i], argv[i + 1])) {
-				fprintf(stderr, "xperf top: invalid argument '%s'\n", argv[i]);
-				return -1;
-			}
-			i++;
-		} else if (!a->dir) {
-			a->dir = argv[i];
-		} else {
-			fprintf(stderr, "xperf top: unexpected argument '%s'\n", argv[i]);
-			return -1;
-		}
+	switch (key) {
+	case OPT_ONCE:
+		a->once = 1;
+		break;
+	case OPT_INTERVAL:
+		a->interval = xp_args_number(state, arg, 0.1, 3600, "seconds, 0.1..3600");
+		break;
+	case OPT_SORT:
+		a->sort = (enum top_sort)xp_args_choice(state, arg, top_sort_names, TOP_SORT_COUNT);
+		break;
+	case OPT_SIZE:
+		if (sscanf(arg, "%dx%d%c", &a->cols, &a->rows, &end) != 2 || a->cols < 40 ||
+		    a->rows < 10 || a->cols > 1000 || a->rows > 1000)
+			xp_args_invalid(state, "COLSxROWS, 40x10..1000x1000");
+		break;
+	case CMD_KEY_PRICES:
+		a->prices = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (state->arg_num)
+			return ARGP_ERR_UNKNOWN;
+		a->dir = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
 	}
 	return 0;
 }
@@ -171,20 +160,16 @@ static int live(struct top *t, const struct args *a)
 
 int cmd_top(int argc, char **argv)
 {
+	static const struct xp_args args = { "xperf top", options, parse_arg, "[DIR]", doc, 0,
+					     NULL };
 	struct args a = { .interval = 1, .cols = 80, .rows = 24 };
 	struct top t = { .detail = 1 };
-	struct xa_prices *prices = NULL;
+	struct xa_prices *prices;
 	int rc;
 
-	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		usage(stdout);
-		return XP_EXIT_OK;
-	}
-	if (parse(argc, argv, &a)) {
-		usage(stderr);
+	if (xp_args_parse(&args, argc, argv, &a))
 		return XP_EXIT_USAGE;
-	}
-	if (a.prices && xa_prices_load(a.prices, &prices, stderr))
+	if (cmd_prices(a.prices, &prices))
 		return XP_EXIT_INVALID;
 	snprintf(t.dir, sizeof(t.dir), "%s", a.dir ? a.dir : ".xperf/traces");
 	t.prices = prices;

@@ -1,13 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd_validate.c - `xperf validate FILE|DIR...`: check TurnTrace files.
- *
- * A directory stands for every turn file below it, turn_NNN.json (what
- * xperf-bpf and the SDK write; capture.json and reports beside them are no
- * turns), or, where there is none, every *.json (sorted; symlinks to files
- * are taken, symlinked directories are not entered). Each error is one line on stdout,
- * "path:line:col: /json/pointer: message"; a summary goes to stderr.
- * Exit 0 when every file is valid, 2 when any is not, 64 on usage errors.
+ * cmd_validate.c - `xperf validate FILE|DIR...`: check TurnTrace files. A
+ * directory's files are found as doc below says (symlinks to files are
+ * taken, symlinked directories are not entered), sorted; each error is one
+ * line on stdout, a summary goes to stderr.
  */
 #define _XOPEN_SOURCE 700
 #include <ftw.h>
@@ -16,6 +12,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "lib/args.h"
 #include "lib/plural.h"
 #include "schema/validate.h"
 
@@ -56,22 +53,34 @@ static void keep_turns(void)
 	found.n = k;
 }
 
-static void usage(FILE *out)
+static const char doc[] =
+	"Check TurnTrace v1 files (schema/README.md). A DIR means every turn_NNN.json below it "
+	"(a trace directory: capture.json and reports are no turns), or every *.json where "
+	"there is none. One line per error: path:line:col: /json/pointer: message.\v"
+	"Exit status: 0 all valid, 2 some invalid or unreadable, 64 usage error.";
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
-	fprintf(out, "usage: xperf validate FILE|DIR...\n"
-		     "Check TurnTrace v1 files (schema/README.md). A DIR means every turn_NNN.json\n"
-		     "below it (a trace directory: capture.json and reports are no turns), or\n"
-		     "every *.json where there is none. One line per error:\n"
-		     "path:line:col: /json/pointer: message.\n"
-		     "Exit status: 0 all valid, 2 some invalid or unreadable, 64 usage error.\n");
+	int *first = state->input;
+
+	(void)arg;
+	if (key == ARGP_KEY_ARG) {
+		*first = state->next - 1;
+		state->next = state->argc;
+	} else if (key == ARGP_KEY_NO_ARGS) {
+		xp_args_fail(state, "no FILE or DIR given");
+	} else {
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
 }
 
-static void print_error(const struct xp_verror *e, void *ctx)
+static void print_error(const struct sc_verror *e, void *ctx)
 {
 	char line[1024];
 
 	(void)ctx;
-	puts(xp_verror_format(e, line, sizeof(line)));
+	puts(sc_verror_format(e, line, sizeof(line)));
 }
 
 /* Symlinks to files count (a runfiles tree is made of them); symlinked dirs are not entered. */
@@ -116,7 +125,7 @@ static int by_name(const void *a, const void *b)
 
 static void validate_one(const char *path, struct totals *t)
 {
-	int n = xp_validate_file(path, print_error, NULL);
+	int n = sc_validate_file(path, print_error, NULL);
 
 	t->files++;
 	t->bad += n > 0;
@@ -126,7 +135,7 @@ static void validate_one(const char *path, struct totals *t)
 /* Every *.json below dir, in name order. */
 static void validate_dir(const char *dir, struct totals *t)
 {
-	struct xp_verror e = { .file = dir };
+	struct sc_verror e = { .file = dir };
 
 	found.n = found.nturns = 0;
 	if (nftw(dir, collect, 32, FTW_PHYS) || found.oom) {
@@ -154,27 +163,14 @@ static void validate_dir(const char *dir, struct totals *t)
 
 int cmd_validate(int argc, char **argv)
 {
+	static const struct xp_args args = { "xperf validate", NULL, parse_arg, "FILE|DIR...", doc,
+					     0, NULL };
 	struct totals t = { 0 };
 	struct stat st;
-	int i = 1;
+	int i = 0;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		usage(stdout);
-		return XP_EXIT_OK;
-	}
-	if (argc > 1 && !strcmp(argv[1], "--"))
-		i++;
-	else
-		for (int k = 1; k < argc; k++)
-			if (argv[k][0] == '-' && argv[k][1]) {
-				fprintf(stderr, "xperf validate: unknown option '%s'\n", argv[k]);
-				usage(stderr);
-				return XP_EXIT_USAGE;
-			}
-	if (i >= argc) {
-		usage(stderr);
+	if (xp_args_parse(&args, argc, argv, &i))
 		return XP_EXIT_USAGE;
-	}
 	for (; i < argc; i++) {
 		if (!stat(argv[i], &st) && S_ISDIR(st.st_mode))
 			validate_dir(argv[i], &t);

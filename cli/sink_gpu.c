@@ -24,7 +24,7 @@
 struct proc_file {
 	struct proc_file *next;
 	__u32 tgid;
-	struct xp_gpu_writer w;
+	struct gp_gpu_writer w;
 };
 
 struct gpu_sink {
@@ -55,7 +55,7 @@ static void write_failed(struct gpu_sink *g, int err)
 }
 
 /* The open file of tgid, opened (and added) on first use; NULL on failure. */
-static struct xp_gpu_writer *file_of(struct gpu_sink *g, __u32 tgid)
+static struct gp_gpu_writer *file_of(struct gpu_sink *g, __u32 tgid)
 {
 	struct proc_file *f;
 	int err;
@@ -64,7 +64,7 @@ static struct xp_gpu_writer *file_of(struct gpu_sink *g, __u32 tgid)
 		if (f->tgid == tgid)
 			return &f->w;
 	f = malloc(sizeof(*f));
-	err = f ? xp_gpu_writer_open(&f->w, g->dir, (int)tgid, XP_GPU_SRC_UPROBE) : -ENOMEM;
+	err = f ? gp_gpu_writer_open(&f->w, g->dir, (int)tgid, XP_GPU_SRC_UPROBE) : -ENOMEM;
 	if (err) {
 		write_failed(g, err);
 		free(f);
@@ -80,7 +80,7 @@ static struct xp_gpu_writer *file_of(struct gpu_sink *g, __u32 tgid)
 static void close_file(struct gpu_sink *g, struct proc_file **link)
 {
 	struct proc_file *f = *link;
-	int err = xp_gpu_writer_close(&f->w);
+	int err = gp_gpu_writer_close(&f->w);
 
 	if (err)
 		write_failed(g, err);
@@ -88,11 +88,11 @@ static void close_file(struct gpu_sink *g, struct proc_file **link)
 	free(f);
 }
 
-static int gpu_event(void *state, const struct xp_hdr *rec)
+static int gpu_event(void *state, const struct xk_hdr *rec)
 {
 	struct gpu_sink *g = state;
-	struct xp_gpu_writer *w;
-	struct xp_gpu_rec r;
+	struct gp_gpu_writer *w;
+	struct gp_gpu_rec r;
 	int err;
 
 	if (rec->type == XP_EV_EXIT) {
@@ -105,11 +105,11 @@ static int gpu_event(void *state, const struct xp_hdr *rec)
 	}
 	if (rec->type != XP_EV_CUDA_CALL)
 		return 0;
-	if (xp_cuda_call_to_rec(rec, rec->size, &r) || !(w = file_of(g, rec->tgid))) {
+	if (gp_cuda_call_to_rec(rec, rec->size, &r) || !(w = file_of(g, rec->tgid))) {
 		g->lost++;
 		return 0;
 	}
-	err = xp_gpu_writer_add(w, &r);
+	err = gp_gpu_writer_add(w, &r);
 	if (err) {
 		write_failed(g, err);
 		g->lost++;
@@ -120,7 +120,7 @@ static int gpu_event(void *state, const struct xp_hdr *rec)
 static int gpu_end(void *state, struct xpc *c, const struct xpc_counts *counts)
 {
 	struct gpu_sink *g = state;
-	struct xp_gpu_writer *w;
+	struct gp_gpu_writer *w;
 	int err;
 
 	(void)c;
@@ -128,7 +128,7 @@ static int gpu_end(void *state, struct xpc *c, const struct xpc_counts *counts)
 		g->lost += counts->drops[XP_EV_CUDA_CALL];
 	if (counts && g->lost) {
 		w = file_of(g, (__u32)g->run->root);
-		err = w ? xp_gpu_writer_dropped(w, g->lost) : 0;
+		err = w ? gp_gpu_writer_dropped(w, g->lost) : 0;
 		if (err)
 			write_failed(g, err);
 	}

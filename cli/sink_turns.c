@@ -33,7 +33,7 @@ struct turns {
 	uint64_t malformed;
 	time_t started;        /* GPU files written since then belong to this run */
 	int gpu_active, gpu_loaded;
-	struct xp_gpu_set gpu; /* loaded once, when the held turns are written */
+	struct gp_gpu_set gpu; /* loaded once, when the held turns are written */
 };
 
 /* Splits a comma-separated environment variable into a NULL-terminated list. */
@@ -65,7 +65,7 @@ static int gpu_source_seen(void *state)
 	char dir[PATH_MAX];
 
 	if (!t->gpu_active)
-		t->gpu_active = xp_gpu_dir_written_since(
+		t->gpu_active = gp_gpu_dir_written_since(
 			xpb_gpu_dir(t->run->out_dir, dir, sizeof(dir)), t->started);
 	return t->gpu_active;
 }
@@ -78,11 +78,11 @@ static void gpu_merge(void *state, struct tt_turn *turn)
 	if (!t->gpu_active)
 		return;
 	if (!t->gpu_loaded &&
-	    xp_gpu_load_dir(xpb_gpu_dir(t->run->out_dir, dir, sizeof(dir)), &t->gpu, err,
+	    gp_gpu_load_dir(xpb_gpu_dir(t->run->out_dir, dir, sizeof(dir)), &t->gpu, err,
 			    sizeof(err)))
 		fprintf(stderr, "xperf-bpf: gpu: %s\n", err);
 	t->gpu_loaded = 1;
-	if (t->gpu.n && xp_gpu_merge_turn(turn, &t->gpu) < 0)
+	if (t->gpu.n && gp_gpu_merge_turn(turn, &t->gpu) < 0)
 		fprintf(stderr, "xperf-bpf: gpu: turn %lld: out of memory\n",
 			(long long)turn->index);
 }
@@ -115,7 +115,7 @@ static int session_start(struct turns *t)
 	return t->s ? 0 : -ENOMEM;
 }
 
-static int turns_event(void *state, const struct xp_hdr *rec)
+static int turns_event(void *state, const struct xk_hdr *rec)
 {
 	struct turns *t = state;
 	struct xt_event ev;
@@ -177,7 +177,7 @@ static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts
 			cmd_run_report(stderr, t->s, xpc_counts_dropped(counts), t->malformed);
 	}
 	xt_session_free(t->s);
-	xp_gpu_set_free(&t->gpu);
+	gp_gpu_set_free(&t->gpu);
 	free(t->env_copy[0]);
 	free(t->env_copy[1]);
 	free(t);

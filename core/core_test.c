@@ -75,7 +75,7 @@ static struct tt_turn *sample(void)
 
 static void check_rules(const struct tt_turn *t)
 {
-	static const enum xp_category want[] = { XP_CAT_WASTE, XP_CAT_WASTE, XP_CAT_SUPPLY,
+	static const enum th_category want[] = { XP_CAT_WASTE, XP_CAT_WASTE, XP_CAT_SUPPLY,
 						  XP_CAT_PROCESSING, XP_CAT_PROCESSING };
 
 	for (size_t i = 0; i < t->nspans; i++)
@@ -90,9 +90,9 @@ static void check_gaps(void)
 	uint64_t even[] = { 0, 60 * MS, 120 * MS, 180 * MS, 480 * MS };
 	uint64_t fast[] = { 0, 1 * MS, 2 * MS, 3 * MS, 40 * MS }; /* under the 50 ms floor */
 
-	CHECK(xp_stream_gap_threshold(two, 2) == UINT64_MAX, "2 tokens: no gap");
-	CHECK(xp_stream_gap_threshold(even, 5) == 120 * MS, "2 x median 60 ms");
-	CHECK(xp_stream_gap_threshold(fast, 5) == 50 * MS - 1, "floor: g >= 50 ms");
+	CHECK(th_stream_gap_threshold(two, 2) == UINT64_MAX, "2 tokens: no gap");
+	CHECK(th_stream_gap_threshold(even, 5) == 120 * MS, "2 x median 60 ms");
+	CHECK(th_stream_gap_threshold(fast, 5) == 50 * MS - 1, "floor: g >= 50 ms");
 }
 
 static void check_round_trip(struct tt_turn *t)
@@ -141,7 +141,7 @@ int main(void)
 {
 	struct tt_turn *t = sample();
 
-	CHECK(xp_counter_name_count <= TT_COUNTERS_MAX, "TT_COUNTERS_MAX too small");
+	CHECK(th_counter_name_count <= TT_COUNTERS_MAX, "TT_COUNTERS_MAX too small");
 	check_rules(t);
 	check_gaps();
 	check_round_trip(t);

@@ -74,8 +74,8 @@ static void read_counters(struct tt_span *s, const cJSON *c)
 	if (!cJSON_IsObject(c))
 		return;
 	s->counters = 1;
-	for (size_t i = 0; i < xp_counter_name_count && i < TT_COUNTERS_MAX; i++) {
-		const char *name = xp_counter_name_table[i].name;
+	for (size_t i = 0; i < th_counter_name_count && i < TT_COUNTERS_MAX; i++) {
+		const char *name = th_counter_name_table[i].name;
 		const cJSON *why = get(get(c, "unavailable"), name);
 
 		it = get(get(c, "values"), name);
@@ -115,8 +115,8 @@ static int read_span(struct rd *r, cJSON *j, int i)
 	if (!(s = tt_span_add(r->t, parent, stage->valuestring, a, b, 0)))
 		return fail(r, "out of memory");
 	s->id = id;
-	if (xp_domain_parse(dom->valuestring, &s->domain) ||
-	    xp_category_parse(cat->valuestring, &s->category))
+	if (th_domain_parse(dom->valuestring, &s->domain) ||
+	    th_category_parse(cat->valuestring, &s->category))
 		return fail(r, "/spans/%d: unknown domain or category", i);
 	if (cJSON_IsTrue(get(j, "custom_stage")))
 		s->st = NULL;
@@ -135,7 +135,7 @@ static int read_span(struct rd *r, cJSON *j, int i)
 static int read_mark(struct rd *r, cJSON *j, const char *list, int i)
 {
 	const cJSON *kind = get(j, "kind"), *l3 = get(j, "l3");
-	const struct xp_l3 *p = cJSON_IsString(l3) ? xp_l3_find(l3->valuestring) : NULL;
+	const struct th_l3 *p = cJSON_IsString(l3) ? th_l3_find(l3->valuestring) : NULL;
 	int waste = !strcmp(list, "waste_marks");
 	struct tt_mark *m;
 	int64_t span;
@@ -152,6 +152,7 @@ static int read_mark(struct rd *r, cJSON *j, const char *list, int i)
 	return 0;
 }
 
+/* Each element is removed from doc once read: a large turn is not held twice. */
 static int read_list(struct rd *r, cJSON *doc, const char *list)
 {
 	cJSON *arr = (cJSON *)get(doc, list), *j;
@@ -159,9 +160,10 @@ static int read_list(struct rd *r, cJSON *doc, const char *list)
 
 	if (!cJSON_IsArray(arr) && (arr || !strcmp(list, "spans")))
 		return fail(r, "/%s: missing", list);
-	cJSON_ArrayForEach(j, arr) {
+	while (arr && (j = arr->child)) {
 		if (strcmp(list, "spans") ? read_mark(r, j, list, i) : read_span(r, j, i))
 			return -1;
+		cJSON_Delete(cJSON_DetachItemViaPointer(arr, j));
 		i++;
 	}
 	return 0;
@@ -255,10 +257,10 @@ struct tt_turn *tt_turn_from_json(cJSON *doc, char *err, size_t errlen)
 }
 
 /* A conversion failure of a validated document, as one more error. */
-static struct tt_turn *convert(const char *name, cJSON *doc, xp_verror_fn cb, void *ctx,
+static struct tt_turn *convert(const char *name, cJSON *doc, sc_verror_fn cb, void *ctx,
 			       int *nerr)
 {
-	struct xp_verror e = { .file = name ? name : "<buffer>" };
+	struct sc_verror e = { .file = name ? name : "<buffer>" };
 	struct tt_turn *t = doc ? tt_turn_from_json(doc, e.msg, sizeof(e.msg)) : NULL;
 
 	if (doc && !t) {
@@ -271,13 +273,13 @@ static struct tt_turn *convert(const char *name, cJSON *doc, xp_verror_fn cb, vo
 	return t;
 }
 
-struct tt_turn *tt_turn_load(const char *path, xp_verror_fn cb, void *ctx, int *nerr)
+struct tt_turn *tt_turn_load(const char *path, sc_verror_fn cb, void *ctx, int *nerr)
 {
-	return convert(path, xp_load_turn(path, cb, ctx, nerr), cb, ctx, nerr);
+	return convert(path, sc_load_turn(path, cb, ctx, nerr), cb, ctx, nerr);
 }
 
 struct tt_turn *tt_turn_load_buffer(const char *name, const char *buf, size_t len,
-				    xp_verror_fn cb, void *ctx, int *nerr)
+				    sc_verror_fn cb, void *ctx, int *nerr)
 {
-	return convert(name, xp_load_turn_buffer(name, buf, len, cb, ctx, nerr), cb, ctx, nerr);
+	return convert(name, sc_load_turn_buffer(name, buf, len, cb, ctx, nerr), cb, ctx, nerr);
 }

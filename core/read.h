@@ -12,13 +12,14 @@
 #include "schema/validate.h"
 
 /* The turn in path; NULL with every error reported through cb (*nerr counts them). */
-struct tt_turn *tt_turn_load(const char *path, xp_verror_fn cb, void *ctx, int *nerr);
+struct tt_turn *tt_turn_load(const char *path, sc_verror_fn cb, void *ctx, int *nerr);
 struct tt_turn *tt_turn_load_buffer(const char *name, const char *buf, size_t len,
-				    xp_verror_fn cb, void *ctx, int *nerr);
+				    sc_verror_fn cb, void *ctx, int *nerr);
 /*
  * A parsed document (validated or not: anything missing or mistyped refuses
- * it, with the offending pointer in err). doc's attribute, count and gpu
- * objects move into the turn. NULL on refusal or ENOMEM.
+ * it, with the offending pointer in err). doc is consumed: its spans and
+ * marks are removed as they are read, their attribute, count and gpu objects
+ * move into the turn. NULL on refusal or ENOMEM.
  */
 struct tt_turn *tt_turn_from_json(cJSON *doc, char *err, size_t errlen);
 

@@ -35,8 +35,8 @@ int tt_turn_categorize(struct tt_turn *t)
 	for (size_t i = 0; i < t->nspans; i++) {
 		struct tt_span *s = &t->spans[i];
 
-		s->domain = xp_stage_domain(s->st);
-		s->category = xp_category_of(s->st, s->stage, tt_span_wasted(t, (int)i),
+		s->domain = th_stage_domain(s->st);
+		s->category = th_category_of(s->st, s->stage, tt_span_wasted(t, (int)i),
 					     !!(s->sched & TT_SCHED_ON_CPU), s->on_cpu_ns,
 					     s->end_ns - s->start_ns);
 	}

@@ -94,7 +94,7 @@ struct tt_span *tt_span_add(struct tt_turn *t, int64_t parent, const char *stage
 	}
 	s->id = (int64_t)++t->nspans;
 	s->parent = parent;
-	s->st = xp_stage_find(stage);
+	s->st = th_stage_find(stage);
 	s->start_ns = start_ns;
 	s->end_ns = end_ns;
 	s->tid = tid;

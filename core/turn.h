@@ -22,7 +22,7 @@
 #include "lib/clock_anchor.h"
 #include "theory/theory.h"
 
-#define TT_COUNTERS_MAX 16 /* >= xp_counter_name_count (checked by core_test) */
+#define TT_COUNTERS_MAX 16 /* >= th_counter_name_count (checked by core_test) */
 
 /*
  * The numbers of a span's exchange with the outside that readers use, by
@@ -66,9 +66,9 @@ struct tt_span {
 	int64_t id;      /* >= 1, unique in the turn */
 	int64_t parent;  /* 0: none */
 	char *stage;
-	const struct xp_stage *st; /* theory's stage; NULL: custom stage */
-	enum xp_domain domain;
-	enum xp_category category;
+	const struct th_stage *st; /* theory's stage; NULL: custom stage */
+	enum th_domain domain;
+	enum th_category category;
 	uint64_t start_ns, end_ns;
 	int64_t tid;     /* 0: not known */
 	unsigned sched;  /* TT_SCHED_* present */
@@ -180,7 +180,7 @@ static inline int tt_ex_has(const struct tt_exchange *ex, enum tt_ex_num i)
  */
 void tt_turn_bind_waste(struct tt_turn *t);
 int tt_span_wasted(const struct tt_turn *t, int ix);
-/* Indexes, binds waste and sets every span's domain and category (xp_category_of). */
+/* Indexes, binds waste and sets every span's domain and category (th_category_of). */
 int tt_turn_categorize(struct tt_turn *t);
 
 #endif /* XPERF_CORE_TURN_H */

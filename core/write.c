@@ -48,11 +48,11 @@ static cJSON *counters_json(const struct tt_span *s)
 	cJSON *values = put(o, "values", cJSON_CreateObject());
 	cJSON *unavailable = put(o, "unavailable", cJSON_CreateObject());
 
-	for (size_t c = 0; c < xp_counter_name_count && c < TT_COUNTERS_MAX; c++) {
+	for (size_t c = 0; c < th_counter_name_count && c < TT_COUNTERS_MAX; c++) {
 		if (s->ctr_have & (1u << c))
-			put_u64(values, xp_counter_name_table[c].name, s->ctr[c]);
+			put_u64(values, th_counter_name_table[c].name, s->ctr[c]);
 		else if (s->ctr_unavail & (1u << c))
-			put_str(unavailable, xp_counter_name_table[c].name,
+			put_str(unavailable, th_counter_name_table[c].name,
 				s->ctr_why[c] ? s->ctr_why[c] : "unavailable");
 	}
 	return o;
@@ -67,8 +67,8 @@ static cJSON *span_json(const struct tt_span *s)
 	put_str(o, "stage", s->stage);
 	if (!s->st)
 		put(o, "custom_stage", cJSON_CreateTrue());
-	put_str(o, "domain", xp_domains[s->domain].key);
-	put_str(o, "category", xp_categories[s->category].key);
+	put_str(o, "domain", th_domains[s->domain].key);
+	put_str(o, "category", th_categories[s->category].key);
 	put_u64(o, "start_ns", s->start_ns);
 	put_u64(o, "end_ns", s->end_ns);
 	if (s->tid)

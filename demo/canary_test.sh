@@ -4,7 +4,8 @@
 # one secret goes through every channel (headers in several spellings, a cookie,
 # the URL's query and userinfo, the request body, argv options, an env-style
 # KEY=secret argument) with curl, python3, node and a bun single-file executable
-# against the mock provider (clients/canary_client.sh), traced by `xperf-bpf record
+# against the mock provider, and with curl over HTTP/2 (HPACK: the query and the key
+# Huffman-coded) against clients/h2_server.js (clients/canary_client.sh), traced by `xperf-bpf record
 # --raw`; then exported (chrome, otlp), analyzed (json, html), reported by `fleet
 # report` and scraped from `fleet serve`. Every file and the metrics are grepped for
 # the secret; the secret must have been seen (turns with a redacted url.path, exec
@@ -30,10 +31,14 @@ python3 "$demo/mock_provider.py" --dir "$tmp/mock" --scenario simple --log "$tmp
 pids+=($!)
 for _ in $(seq 200); do [ -f "$tmp/mock/port" ] && break; sleep 0.05; done
 port=$(cat "$tmp/mock/port")
+node "$demo/clients/h2_server.js" "$tmp/mock" &
+pids+=($!)
+for _ in $(seq 200); do [ -f "$tmp/mock/h2port" ] && break; sleep 0.05; done
+h2port=$(cat "$tmp/mock/h2port")
 
 CANARY=$secret XPERF_SESSION_ID=canary "$bpf" record -q -o "$tmp/out" --raw "$tmp/raw.jsonl" \
-	-- /bin/bash "$demo/clients/canary_client.sh" "$port" "$tmp/mock/ca.pem" "$tmp/canary_bun" ||
-	fail "record"
+	-- /bin/bash "$demo/clients/canary_client.sh" "$port" "$tmp/mock/ca.pem" "$tmp/canary_bun" \
+	"$h2port" || fail "record"
 s=$tmp/out/canary
 "$xperf" export --format chrome -o "$tmp/x/chrome.json" "$s" || fail "export chrome"
 "$xperf" export --format otlp -o "$tmp/x/otlp.json" "$s" || fail "export otlp"
@@ -63,7 +68,7 @@ for f in glob.glob(sys.argv[1] + "/turn_*.json"):
 recs = [json.loads(l) for l in open(sys.argv[2])]
 argv = [r["argv"] for r in recs if r["type"] == "exec" and "argv" in r]
 errs = []
-if sum("?key=[REDACTED]" in p or "?api_key=[REDACTED]" in p for p in paths) < 3:
+if sum("?key=[REDACTED]" in p or "?api_key=[REDACTED]" in p for p in paths) < 4:
     errs.append("url.path of the calls with a query: %s" % paths)
 for tool in ("curl", "env", "node", "canary_bun"):  # env: python3's KEY=secret
     mine = [a for a in argv if a and a[0].endswith(tool)]
@@ -77,7 +82,7 @@ PY
 # message's content), and nothing else: no header, cookie, query, userinfo or option value
 CANARY=$secret XPERF_SESSION_ID=payloads "$bpf" record -q --capture-payloads -o "$tmp/out2" \
 	--raw "$tmp/raw2.jsonl" -- /bin/bash "$demo/clients/canary_client.sh" "$port" \
-	"$tmp/mock/ca.pem" "$tmp/canary_bun" || fail "record --capture-payloads"
+	"$tmp/mock/ca.pem" "$tmp/canary_bun" "$h2port" || fail "record --capture-payloads"
 python3 - "$secret" "$tmp/out2" "$tmp/raw2.jsonl" <<'PY' || fails=$((fails + 1))
 import os, re, sys
 secret, paths = sys.argv[1], sys.argv[2:]
@@ -97,6 +102,33 @@ for b in bad[:5]:
 if not kept:
     print("FAIL: --capture-payloads kept no request body")
 sys.exit(1 if bad or not kept else 0)
+PY
+# HTTP/2: HPACK Huffman-codes the query and the key, so no grep above can see them in
+# --capture-payloads' frames: every HEADERS/CONTINUATION payload of the HTTP/2 streams
+# must be zeroed (userspace/h2_scrub.h), the DATA frames (the bodies) kept
+python3 - "$tmp/raw2.jsonl" <<'PY' || fails=$((fails + 1))
+import base64, json, sys
+streams, zeroed = {}, 0
+for r in map(json.loads, open(sys.argv[1])):
+    if r.get("type") == "tls_data" and "payload_base64" in r:
+        streams.setdefault((r["ssl"], r["dir"]), bytearray()).extend(
+            base64.b64decode(r["payload_base64"]))
+        zeroed += r.get("h2_header_bytes_zeroed", 0)
+blocks = data = 0
+for (ssl, d), b in streams.items():
+    i = 24 if b.startswith(b"PRI * HTTP/2.0") else 0
+    h2 = i or d == "read" and (ssl, "write") in streams and streams[(ssl, "write")].startswith(b"PRI")
+    while h2 and i + 9 <= len(b):
+        n, t = int.from_bytes(b[i:i + 3], "big"), b[i + 3]
+        if t in (1, 5, 9):
+            blocks += 1
+            if any(b[i + 9:i + 9 + n]):
+                print("FAIL: an HTTP/2 header block kept in the payload of %s %s" % (ssl, d))
+                sys.exit(1)
+        data += t == 0 and n > 0
+        i += 9 + n
+print("HTTP/2: %d header blocks zeroed (%d bytes), %d DATA frames kept" % (blocks, zeroed, data))
+sys.exit(0 if blocks >= 2 and zeroed > 0 and data >= 2 else 1)
 PY
 # every file written is 0600
 bad=$(find "$tmp/out" "$tmp/out2" "$tmp/raw.jsonl" "$tmp/raw2.jsonl" "$tmp/x" "$tmp/mock.jsonl" \

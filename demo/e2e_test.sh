@@ -38,7 +38,8 @@ trap stop_mock EXIT
 
 validate() { # every turn file of a session directory
 	ls "$1"/turn_*.json >/dev/null 2>&1 || { fail "$1: no turn files"; return; }
-	"$xperf" validate "$1"/turn_*.json >/dev/null || fail "$1: files do not validate"
+	local out
+	out=$("$xperf" validate "$1"/turn_*.json 2>&1) || { echo "$out" >&2; fail "$1: files do not validate"; }
 }
 
 # How close the two tiers' timings of one exchange must be. On the raw syscall

@@ -146,8 +146,8 @@ expect 2 "turn 1 of session t is given twice" --format otlp analyze/testdata/gpu
 expect 2 "nope.json:0:0: .*cannot open" --format chrome "$tmp/nope.json"
 expect 2 "no turn_NNN.json file" --format chrome "$tmp"
 expect 64 "--format chrome\|otlp is required" analyze/testdata/gpu.json
-expect 64 "invalid argument '--format svg'" --format svg analyze/testdata/gpu.json
-expect 64 "invalid argument '--clock-offset-ns 12x'" --format otlp --clock-offset-ns 12x x
+expect 64 "invalid --format 'svg'" --format svg analyze/testdata/gpu.json
+expect 64 "invalid --clock-offset-ns '12x'" --format otlp --clock-offset-ns 12x x
 expect 64 "no PATH given" --format otlp
 expect 0 "" --format chrome -- analyze/testdata/gpu.json
 "$cli" export --format chrome -o "$tmp/never.json" "$tmp/cut.json" 2>/dev/null || true

@@ -130,8 +130,8 @@ int xe_span_failed(const struct xe_span *s, char *msg, size_t len)
 const char *xe_span_l3_home(const cJSON *span)
 {
 	const cJSON *custom = cJSON_GetObjectItemCaseSensitive(span, "custom_stage");
-	const struct xp_stage *st =
-		xp_stage_find(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage")));
+	const struct th_stage *st =
+		th_stage_find(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage")));
 
 	return st && !cJSON_IsTrue(custom) ? st->l3_home : NULL;
 }

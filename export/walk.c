@@ -53,12 +53,12 @@ struct first_error {
 	int count;
 };
 
-static void keep_first(const struct xp_verror *e, void *ctx)
+static void keep_first(const struct sc_verror *e, void *ctx)
 {
 	struct first_error *f = ctx;
 
 	if (!f->count++)
-		xp_verror_format(e, f->line, sizeof(f->line));
+		sc_verror_format(e, f->line, sizeof(f->line));
 }
 
 /* Number t's session (1-based, first appearance); 0 ok, -1 memory. */

@@ -17,7 +17,7 @@ int fleet_agg_init(struct fleet_agg *a, const char *dir)
 {
 	memset(a, 0, sizeof(*a));
 	fleet_copy_name(a->dir, sizeof(a->dir), dir);
-	a->points = calloc(xp_l3_count, sizeof(*a->points));
+	a->points = calloc(th_l3_count, sizeof(*a->points));
 	return a->points ? 0 : -1;
 }
 
@@ -119,7 +119,7 @@ static void session_vector(const struct fleet_input *in, uint64_t *v)
 	for (int d = 0; d < XP_DOMAIN_COUNT; d++)
 		for (int c = 0; c < XP_CAT_COUNT; c++)
 			v[FC_L2 + d * XP_CAT_COUNT + c] = in->l2_ns[d][c];
-	for (size_t i = 0; i < xp_l3_count; i++) {
+	for (size_t i = 0; i < th_l3_count; i++) {
 		v[fleet_ctr_l3_turns() + i] = in->fired[i];
 		v[fleet_ctr_l3_ns() + i] = in->ns[i];
 	}
@@ -209,7 +209,7 @@ int fleet_add_session(struct fleet_agg *a, const struct fleet_input *in)
 			a->l2_ns[d][c] += in->l2_ns[d][c];
 		eff += in->l2_ns[d][XP_CAT_EFFECTIVE];
 	}
-	for (size_t i = 0; i < xp_l3_count; i++) {
+	for (size_t i = 0; i < th_l3_count; i++) {
 		a->points[i].turns += in->fired[i];
 		a->points[i].sessions += in->fired[i] > 0;
 		a->points[i].ns += in->ns[i];
@@ -276,7 +276,7 @@ size_t fleet_ranked_points(const struct fleet_agg *a, size_t *idx)
 	size_t n = 0;
 
 	/* Insertion sort: theory has a few dozen points. */
-	for (size_t i = 0; i < xp_l3_count; i++) {
+	for (size_t i = 0; i < th_l3_count; i++) {
 		size_t j;
 
 		if (!a->points[i].turns)
@@ -309,7 +309,7 @@ void fleet_sort(struct fleet_agg *a)
 		qsort(a->nodes, a->nnodes, sizeof(*a->nodes), cmp_node);
 }
 
-uint64_t fleet_cat_ns(const struct fleet_agg *a, enum xp_category c)
+uint64_t fleet_cat_ns(const struct fleet_agg *a, enum th_category c)
 {
 	uint64_t ns = 0;
 

@@ -55,7 +55,7 @@ static int is_session(const char *path)
 	return found;
 }
 
-static void ignore_error(const struct xp_verror *e, void *arg)
+static void ignore_error(const struct sc_verror *e, void *arg)
 {
 	(void)e;
 	(void)arg;
@@ -135,26 +135,26 @@ static int read_report(const cJSON *doc, struct fleet_input *in)
 	in->dropped_events = num(s, "dropped_events");
 	cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(doc, "l2")) {
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(n, "id");
-		const struct xp_l2 *l2 = cJSON_IsString(id) ? xp_l2_find(id->valuestring) : NULL;
+		const struct th_l2 *l2 = cJSON_IsString(id) ? th_l2_find(id->valuestring) : NULL;
 
 		if (l2)
 			in->l2_ns[l2->domain][l2->category] = num(n, "ns");
 	}
 	cJSON_ArrayForEach(n, cJSON_GetObjectItemCaseSensitive(doc, "l3")) {
 		const cJSON *id = cJSON_GetObjectItemCaseSensitive(n, "id");
-		const struct xp_l3 *p = cJSON_IsString(id) ? xp_l3_find(id->valuestring) : NULL;
+		const struct th_l3 *p = cJSON_IsString(id) ? th_l3_find(id->valuestring) : NULL;
 
 		if (!p)
 			continue;
-		in->fired[p - xp_l3_table] = (unsigned)num(n, "fired_turns");
-		in->ns[p - xp_l3_table] = num(n, "ns");
+		in->fired[p - th_l3_table] = (unsigned)num(n, "fired_turns");
+		in->ns[p - th_l3_table] = num(n, "ns");
 	}
 	histograms(doc, in);
 	read_usage(cJSON_GetObjectItemCaseSensitive(doc, "tokens"), &in->use);
 	read_usage(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc,
 						    "tokens"), "waste"), &in->waste);
 	top = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(doc, "bottlenecks"), 0);
-	in->top = cJSON_IsString(top) ? xp_l3_find(top->valuestring) : NULL;
+	in->top = cJSON_IsString(top) ? th_l3_find(top->valuestring) : NULL;
 	return 0;
 }
 
@@ -218,8 +218,8 @@ static int note_errors(struct fleet_agg *a, const char *path, const char *node, 
 /* Analyse one session directory and fold it in. -1 only when out of memory. */
 static int do_session(struct fleet_agg *a, const char *path, const char *node, FILE *log)
 {
-	unsigned fired[xp_l3_count];
-	uint64_t ns[xp_l3_count], ctr[fleet_ctr_len()];
+	unsigned fired[th_l3_count];
+	uint64_t ns[th_l3_count], ctr[fleet_ctr_len()];
 	char agent[FLEET_NAME];
 	struct fleet_input in = { .path = path, .node = node, .agent = agent, .fired = fired,
 				  .ns = ns, .ctr = ctr };

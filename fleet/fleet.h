@@ -92,7 +92,7 @@ struct fleet_session {
 	unsigned turns;
 	uint64_t wall_ns;
 	double effective_share; /* Effective Work / wall time; worst sessions have the least */
-	const struct xp_l3 *top; /* its first-ranked bottleneck, NULL when none fired */
+	const struct th_l3 *top; /* its first-ranked bottleneck, NULL when none fired */
 };
 
 struct fleet_agg {
@@ -100,7 +100,7 @@ struct fleet_agg {
 	unsigned sessions, turns, incomplete;
 	uint64_t wall_ns, dropped_events;
 	uint64_t l2_ns[XP_DOMAIN_COUNT][XP_CAT_COUNT];
-	struct fleet_point *points; /* xp_l3_count entries, theory's order */
+	struct fleet_point *points; /* th_l3_count entries, theory's order */
 	unsigned invalid_files;     /* turn files skipped as invalid */
 	unsigned failed_sessions;   /* session dirs that could not be read or had no valid turn */
 	char bad[FLEET_BAD_SHOWN][FLEET_MSG]; /* lexically first messages, sorted */
@@ -141,7 +141,7 @@ struct fleet_input {
 	uint64_t l2_ns[XP_DOMAIN_COUNT][XP_CAT_COUNT];
 	unsigned *fired; /* per L3 point (theory's order): turns fired */
 	uint64_t *ns;    /* per L3 point: time charged */
-	const struct xp_l3 *top;
+	const struct th_l3 *top;
 	struct xa_usage use, waste;
 	uint64_t *ctr; /* its histograms (the rest of its counter vector comes from the
 			* fields above); NULL: none */
@@ -155,12 +155,12 @@ uint64_t *fleet_series_ctr(struct fleet_agg *a, const char *node, const char *ag
 int fleet_add_bad(struct fleet_agg *a, const char *node, const char *msg, int whole_session);
 
 /* agg.c: L3 indexes of the points that fired, ranked (turns, then sessions, then time);
- * returns how many (idx holds xp_l3_count entries). */
+ * returns how many (idx holds th_l3_count entries). */
 size_t fleet_ranked_points(const struct fleet_agg *a, size_t *idx);
 /* agg.c: sort series and nodes by name (reporters call it once before rendering). */
 void fleet_sort(struct fleet_agg *a);
 /* agg.c: time of category c summed over domains. */
-uint64_t fleet_cat_ns(const struct fleet_agg *a, enum xp_category c);
+uint64_t fleet_cat_ns(const struct fleet_agg *a, enum th_category c);
 
 enum fleet_format { FLEET_TEXT, FLEET_JSON, FLEET_HTML };
 /* report_*.c: render the report. 0 ok, -1 on a write or memory error. */

@@ -80,11 +80,11 @@ static void test_seconds(void)
 static int add(struct fleet_agg *a, const char *path, const char *node, const char *agent,
 	       unsigned turns, double eff, size_t fire)
 {
-	unsigned fired[xp_l3_count];
-	uint64_t ns[xp_l3_count];
+	unsigned fired[th_l3_count];
+	uint64_t ns[th_l3_count];
 	struct fleet_input in = { .path = path, .node = node, .agent = agent, .turns = turns,
 				  .wall_ns = turns * 1000000000ull, .dropped_events = 2,
-				  .fired = fired, .ns = ns, .top = &xp_l3_table[fire] };
+				  .fired = fired, .ns = ns, .top = &th_l3_table[fire] };
 
 	memset(fired, 0, sizeof(fired));
 	memset(ns, 0, sizeof(ns));
@@ -173,7 +173,7 @@ static void test_exposition(void)
 	free(buf);
 	/* Ranking: point 1 fired in 3 turns over 2 sessions, point 0 in 3 turns in 1 session. */
 	{
-		size_t idx[xp_l3_count], n = fleet_ranked_points(&a, idx);
+		size_t idx[th_l3_count], n = fleet_ranked_points(&a, idx);
 
 		CHECK(n == 2 && idx[0] == 1 && idx[1] == 0, "ranking: n=%zu", n);
 		CHECK(a.points[1].sessions == 2 && a.points[1].turns == 3, "point 1 counts");
@@ -249,7 +249,7 @@ static void test_collect(const char *dir, const char *expected)
 		uint64_t sum = 0;
 
 		for (int c = 0; c < XP_CAT_COUNT; c++)
-			sum += fleet_cat_ns(&a, (enum xp_category)c);
+			sum += fleet_cat_ns(&a, (enum th_category)c);
 		CHECK(sum == a.wall_ns, "every ns charged once: %llu vs %llu",
 		      (unsigned long long)sum, (unsigned long long)a.wall_ns);
 	}

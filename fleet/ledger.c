@@ -52,12 +52,12 @@ size_t fleet_ctr_l3_turns(void)
 
 size_t fleet_ctr_l3_ns(void)
 {
-	return fleet_ctr_l3_turns() + xp_l3_count;
+	return fleet_ctr_l3_turns() + th_l3_count;
 }
 
 size_t fleet_ctr_ttft(void)
 {
-	return fleet_ctr_l3_ns() + xp_l3_count;
+	return fleet_ctr_l3_ns() + th_l3_count;
 }
 
 size_t fleet_ctr_turn(void)

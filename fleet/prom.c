@@ -125,11 +125,11 @@ static void per_category(const struct fleet_agg *a, FILE *out)
 	char more[96];
 
 	for (size_t i = 0; i < a->nseries; i++) {
-		for (size_t k = 0; k < xp_l2_count; k++) {
-			const struct xp_l2 *l2 = &xp_l2_table[k];
+		for (size_t k = 0; k < th_l2_count; k++) {
+			const struct th_l2 *l2 = &th_l2_table[k];
 
 			snprintf(more, sizeof(more), "domain=\"%s\",category=\"%s\"",
-				 xp_domains[l2->domain].key, xp_categories[l2->category].key);
+				 th_domains[l2->domain].key, th_categories[l2->category].key);
 			sample(out, "xperf_category_seconds_total", &a->series[i], more);
 			seconds_value(out, ctr(&a->series[i], FC_L2 + l2->domain * XP_CAT_COUNT +
 							      l2->category));
@@ -143,22 +143,22 @@ static void per_point(const struct fleet_agg *a, FILE *out)
 
 	header(out, "xperf_bottleneck_turns_total", "counter", "Turns in which the L3 point fired.");
 	for (size_t i = 0; i < a->nseries; i++)
-		for (size_t p = 0; p < xp_l3_count; p++) {
-			snprintf(more, sizeof(more), "l3=\"%s\"", xp_l3_table[p].id);
+		for (size_t p = 0; p < th_l3_count; p++) {
+			snprintf(more, sizeof(more), "l3=\"%s\"", th_l3_table[p].id);
 			sample(out, "xperf_bottleneck_turns_total", &a->series[i], more);
 			fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], fleet_ctr_l3_turns() + p));
 		}
 	header(out, "xperf_bottleneck_seconds_total", "counter", "Turn time charged to the L3 point.");
 	for (size_t i = 0; i < a->nseries; i++)
-		for (size_t p = 0; p < xp_l3_count; p++) {
-			snprintf(more, sizeof(more), "l3=\"%s\"", xp_l3_table[p].id);
+		for (size_t p = 0; p < th_l3_count; p++) {
+			snprintf(more, sizeof(more), "l3=\"%s\"", th_l3_table[p].id);
 			sample(out, "xperf_bottleneck_seconds_total", &a->series[i], more);
 			seconds_value(out, ctr(&a->series[i], fleet_ctr_l3_ns() + p));
 		}
 	header(out, "xperf_bottleneck_sessions", "gauge",
 	       "Sessions in which the L3 point fired at least once.");
-	for (size_t p = 0; p < xp_l3_count; p++) {
-		sample1(out, "xperf_bottleneck_sessions", "l3", xp_l3_table[p].id);
+	for (size_t p = 0; p < th_l3_count; p++) {
+		sample1(out, "xperf_bottleneck_sessions", "l3", th_l3_table[p].id);
 		fprintf(out, "%u\n", a->points[p].sessions);
 	}
 }

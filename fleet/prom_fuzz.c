@@ -54,8 +54,8 @@ static char *escaped(const uint8_t *in, size_t len, size_t *outlen)
 
 static size_t lines_with_names(const char *node, const char *agent)
 {
-	unsigned fired[xp_l3_count];
-	uint64_t ns[xp_l3_count];
+	unsigned fired[th_l3_count];
+	uint64_t ns[th_l3_count];
 	struct fleet_input in = { .path = "/p", .node = node, .agent = agent, .turns = 1,
 				  .fired = fired, .ns = ns };
 	struct fleet_agg a;

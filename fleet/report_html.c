@@ -47,31 +47,31 @@ static void l1(const struct fleet_agg *a, FILE *out)
 {
 	fputs("<h2>Time by category (L1, weighted by turn time)</h2>\n<div class=bar>", out);
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		double p = a->wall_ns ? 100.0 * (double)fleet_cat_ns(a, (enum xp_category)c) /
+		double p = a->wall_ns ? 100.0 * (double)fleet_cat_ns(a, (enum th_category)c) /
 					(double)a->wall_ns : 0;
 
 		fprintf(out, "<div style=\"width:%.2f%%;background:%s\" title=\"%s %.1f%%\"></div>",
-			p, cat_color[c], xp_categories[c].name, p);
+			p, cat_color[c], th_categories[c].name, p);
 	}
 	fputs("</div>\n<table><tr><th>category</th><th>share</th></tr>\n", out);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
 		fprintf(out, "<tr><td><span style=\"color:%s\">&#9632;</span> %s</td>"
-			"<td class=n>%.1f%%</td></tr>\n", cat_color[c], xp_categories[c].name,
-			a->wall_ns ? 100.0 * (double)fleet_cat_ns(a, (enum xp_category)c) /
+			"<td class=n>%.1f%%</td></tr>\n", cat_color[c], th_categories[c].name,
+			a->wall_ns ? 100.0 * (double)fleet_cat_ns(a, (enum th_category)c) /
 			(double)a->wall_ns : 0);
 	fputs("</table>\n", out);
 }
 
 static void points(const struct fleet_agg *a, FILE *out)
 {
-	size_t idx[xp_l3_count], n = fleet_ranked_points(a, idx);
+	size_t idx[th_l3_count], n = fleet_ranked_points(a, idx);
 
 	fputs("<h2>Bottlenecks (L3 points by turns fired)</h2>\n<table><tr><th>point</th>"
 	      "<th>turns</th><th>% of turns</th><th>sessions</th><th>time (s)</th>"
 	      "<th>what to do</th></tr>\n", out);
 	for (size_t k = 0; k < n; k++) {
 		const struct fleet_point *f = &a->points[idx[k]];
-		const struct xp_l3 *p = &xp_l3_table[idx[k]];
+		const struct th_l3 *p = &th_l3_table[idx[k]];
 
 		fprintf(out, "<tr><td><b>%s</b><br>%s</td><td class=n>%u</td><td class=n>%.1f</td>"
 			"<td class=n>%u</td><td class=n>%.3f</td><td class=fix>", p->id, p->name,

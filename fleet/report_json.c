@@ -48,16 +48,16 @@ static void shares(const struct fleet_agg *a, cJSON *root)
 
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
 		cJSON *n = cJSON_CreateObject();
-		uint64_t ns = fleet_cat_ns(a, (enum xp_category)c);
+		uint64_t ns = fleet_cat_ns(a, (enum th_category)c);
 
-		cJSON_AddStringToObject(n, "category", xp_categories[c].key);
-		cJSON_AddStringToObject(n, "name", xp_categories[c].name);
+		cJSON_AddStringToObject(n, "category", th_categories[c].key);
+		cJSON_AddStringToObject(n, "name", th_categories[c].name);
 		xp_json_add_u64(n, "ns", ns);
 		cJSON_AddNumberToObject(n, "share", share(ns, a->wall_ns));
 		cJSON_AddItemToArray(l1, n);
 	}
-	for (size_t k = 0; k < xp_l2_count; k++) {
-		const struct xp_l2 *p = &xp_l2_table[k];
+	for (size_t k = 0; k < th_l2_count; k++) {
+		const struct th_l2 *p = &th_l2_table[k];
 		uint64_t ns = a->l2_ns[p->domain][p->category];
 		cJSON *n = cJSON_CreateObject();
 
@@ -72,16 +72,16 @@ static void shares(const struct fleet_agg *a, cJSON *root)
 static void bottlenecks(const struct fleet_agg *a, cJSON *root)
 {
 	cJSON *arr = cJSON_AddArrayToObject(root, "bottlenecks");
-	size_t idx[xp_l3_count], n = fleet_ranked_points(a, idx);
+	size_t idx[th_l3_count], n = fleet_ranked_points(a, idx);
 
 	for (size_t k = 0; k < n; k++) {
-		const struct xp_l3 *p = &xp_l3_table[idx[k]];
+		const struct th_l3 *p = &th_l3_table[idx[k]];
 		const struct fleet_point *f = &a->points[idx[k]];
 		cJSON *j = cJSON_CreateObject();
 
 		cJSON_AddStringToObject(j, "l3", p->id);
 		cJSON_AddStringToObject(j, "name", p->name);
-		cJSON_AddStringToObject(j, "grade", xp_grade_names[p->grade]);
+		cJSON_AddStringToObject(j, "grade", th_grade_names[p->grade]);
 		cJSON_AddNumberToObject(j, "turns", f->turns);
 		cJSON_AddNumberToObject(j, "turn_share",
 					a->turns ? (double)f->turns / a->turns : 0);

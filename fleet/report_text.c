@@ -57,10 +57,10 @@ static void totals(const struct fleet_agg *a, FILE *out)
 		 a->invalid_files, a->failed_sessions, a->dropped_events);
 	fprintf(out, "%s\n\nTime by category (L1, weighted by turn time)\n", msg);
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		double p = pct(fleet_cat_ns(a, (enum xp_category)c), a->wall_ns);
+		double p = pct(fleet_cat_ns(a, (enum th_category)c), a->wall_ns);
 		int n = (int)(p * BAR / 100 + 0.5);
 
-		fprintf(out, "  %-18s %5.1f%% [", xp_categories[c].name, p);
+		fprintf(out, "  %-18s %5.1f%% [", th_categories[c].name, p);
 		for (int i = 0; i < BAR; i++)
 			fputc(i < n ? '#' : '.', out);
 		fprintf(out, "]\n");
@@ -69,7 +69,7 @@ static void totals(const struct fleet_agg *a, FILE *out)
 
 static void points(const struct fleet_agg *a, FILE *out)
 {
-	size_t idx[xp_l3_count], n = fleet_ranked_points(a, idx);
+	size_t idx[th_l3_count], n = fleet_ranked_points(a, idx);
 
 	fprintf(out, "\nBottlenecks (L3 points by turns fired; %% of all turns)\n");
 	if (!n)
@@ -78,7 +78,7 @@ static void points(const struct fleet_agg *a, FILE *out)
 		fprintf(out, "  %6s %5s %8s  %s\n", "turns", "%", "sessions", "point");
 	for (size_t k = 0; k < n && k < MAX_POINTS; k++) {
 		const struct fleet_point *f = &a->points[idx[k]];
-		const struct xp_l3 *p = &xp_l3_table[idx[k]];
+		const struct th_l3 *p = &th_l3_table[idx[k]];
 		char line[WIDTH * 2];
 
 		snprintf(line, sizeof(line), "  %6u %5.1f %8u  ", f->turns,

@@ -33,82 +33,82 @@ static const struct {
 	[XP_GPU_IDLE_OTHER] = {"idle_other", "intelligent.supply.gpu_host_wait"},
 };
 
-const char *xp_gpu_share_name(enum xp_gpu_share s)
+const char *gp_gpu_share_name(enum gp_gpu_share s)
 {
 	return (unsigned)s < XP_GPU_SHARE_COUNT ? shares[s].name : NULL;
 }
 
-const char *xp_gpu_share_l3(enum xp_gpu_share s)
+const char *gp_gpu_share_l3(enum gp_gpu_share s)
 {
 	return (unsigned)s < XP_GPU_SHARE_COUNT ? shares[s].l3 : NULL;
 }
 
 struct work {
-	struct xp_ivs win, kern, copy, busy, sync, tmp;
-	const struct xp_gpu_rec **dev;	  /* kernels, copies, memsets by start */
-	const struct xp_gpu_rec **launch; /* launch calls by correlation id */
+	struct gp_ivs win, kern, copy, busy, sync, tmp;
+	const struct gp_gpu_rec **dev;	  /* kernels, copies, memsets by start */
+	const struct gp_gpu_rec **launch; /* launch calls by correlation id */
 	size_t n_dev, n_launch;
 };
 
 static int dev_by_start(const void *a, const void *b)
 {
-	const struct xp_gpu_rec *x = *(const struct xp_gpu_rec *const *)a;
-	const struct xp_gpu_rec *y = *(const struct xp_gpu_rec *const *)b;
+	const struct gp_gpu_rec *x = *(const struct gp_gpu_rec *const *)a;
+	const struct gp_gpu_rec *y = *(const struct gp_gpu_rec *const *)b;
 
 	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
 }
 
 static int launch_by_corr(const void *a, const void *b)
 {
-	const struct xp_gpu_rec *x = *(const struct xp_gpu_rec *const *)a;
-	const struct xp_gpu_rec *y = *(const struct xp_gpu_rec *const *)b;
+	const struct gp_gpu_rec *x = *(const struct gp_gpu_rec *const *)a;
+	const struct gp_gpu_rec *y = *(const struct gp_gpu_rec *const *)b;
 
 	return (x->correlation_id > y->correlation_id) - (x->correlation_id < y->correlation_id);
 }
 
-static int is_device(enum xp_gpu_kind k)
+static int is_device(enum th_gpu_kind k)
 {
 	return k == XP_GPU_KERNEL || k == XP_GPU_MEMCPY || k == XP_GPU_MEMSET;
 }
 
 /* Sort the records into the interval sets and lookup arrays. */
-static int build(struct work *w, const struct xp_gpu_rec *recs, size_t n,
-		 const struct xp_gpu_interval *win, size_t nwin)
+static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
+		 const struct gp_gpu_interval *win, size_t nwin)
 {
 	w->dev = malloc((n ? n : 1) * sizeof(*w->dev));
 	w->launch = malloc((n ? n : 1) * sizeof(*w->launch));
 	if (!w->dev || !w->launch)
 		return -1;
 	for (size_t i = 0; i < nwin; i++)
-		if (xp_ivs_add(&w->win, win[i].start_ns, win[i].end_ns))
+		if (gp_ivs_add(&w->win, win[i].start_ns, win[i].end_ns))
 			return -1;
 	for (size_t i = 0; i < n; i++) {
-		const struct xp_gpu_rec *r = &recs[i];
-		struct xp_ivs *set = r->kind == XP_GPU_KERNEL ? &w->kern
+		const struct gp_gpu_rec *r = &recs[i];
+		struct gp_ivs *set = r->kind == XP_GPU_KERNEL ? &w->kern
 				     : r->kind == XP_GPU_SYNC ? &w->sync
 				     : is_device(r->kind)     ? &w->copy
 							      : NULL;
 
-		if (set && xp_ivs_add(set, r->start_ns, r->end_ns))
+		if (set && gp_ivs_add(set, r->start_ns, r->end_ns))
 			return -1;
-		if (is_device(r->kind) && (xp_ivs_add(&w->busy, r->start_ns, r->end_ns)))
+		if (is_device(r->kind) && (gp_ivs_add(&w->busy, r->start_ns, r->end_ns)))
 			return -1;
 		if (is_device(r->kind))
 			w->dev[w->n_dev++] = r;
 		else if (r->kind == XP_GPU_LAUNCH && r->correlation_id)
 			w->launch[w->n_launch++] = r;
 	}
-	xp_ivs_norm(&w->win);
-	xp_ivs_norm(&w->kern);
-	xp_ivs_norm(&w->copy);
-	xp_ivs_norm(&w->busy);
-	xp_ivs_norm(&w->sync);
+	gp_ivs_norm(&w->win);
+	gp_ivs_norm(&w->kern);
+	gp_ivs_norm(&w->copy);
+	gp_ivs_norm(&w->busy);
+	gp_ivs_norm(&w->sync);
 	qsort(w->dev, w->n_dev, sizeof(*w->dev), dev_by_start);
 	qsort(w->launch, w->n_launch, sizeof(*w->launch), launch_by_corr);
 	return 0;
 }
 
-static const struct xp_gpu_rec *next_activity(const struct work *w, uint64_t t)
+static const struct gp_gpu_rec *next_activity(const struct work *w, uint64_t t)
 {
 	size_t lo = 0, hi = w->n_dev;
 
@@ -123,10 +123,10 @@ static const struct xp_gpu_rec *next_activity(const struct work *w, uint64_t t)
 	return lo < w->n_dev ? w->dev[lo] : NULL;
 }
 
-static const struct xp_gpu_rec *launch_of(const struct work *w, const struct xp_gpu_rec *act)
+static const struct gp_gpu_rec *launch_of(const struct work *w, const struct gp_gpu_rec *act)
 {
-	const struct xp_gpu_rec key = {.correlation_id = act->correlation_id}, *kp = &key;
-	const struct xp_gpu_rec **hit;
+	const struct gp_gpu_rec key = {.correlation_id = act->correlation_id}, *kp = &key;
+	const struct gp_gpu_rec **hit;
 
 	if (!act->correlation_id)
 		return NULL;
@@ -137,12 +137,12 @@ static const struct xp_gpu_rec *launch_of(const struct work *w, const struct xp_
 /* Charge the idle gap [g0, g1) to its causes. */
 static void classify_gap(const struct work *w, uint64_t g0, uint64_t g1, uint64_t *ns)
 {
-	const struct xp_gpu_rec *next = next_activity(w, g1), *l = next ? launch_of(w, next) : NULL;
+	const struct gp_gpu_rec *next = next_activity(w, g1), *l = next ? launch_of(w, next) : NULL;
 	uint64_t p = g1, sync;
 
 	if (l)
 		p = l->start_ns < g0 ? g0 : l->start_ns > g1 ? g1 : l->start_ns;
-	sync = xp_ivs_overlap(&w->sync, g0, p);
+	sync = gp_ivs_overlap(&w->sync, g0, p);
 	ns[XP_GPU_IDLE_SYNC] += sync;
 	ns[next && !l ? XP_GPU_IDLE_OTHER : XP_GPU_IDLE_HOST_WAIT] += p - g0 - sync;
 	ns[XP_GPU_IDLE_LAUNCH] += g1 - p;
@@ -150,13 +150,13 @@ static void classify_gap(const struct work *w, uint64_t g0, uint64_t g1, uint64_
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp((*(const struct xp_gpu_rec *const *)a)->name,
-		      (*(const struct xp_gpu_rec *const *)b)->name);
+	return strcmp((*(const struct gp_gpu_rec *const *)a)->name,
+		      (*(const struct gp_gpu_rec *const *)b)->name);
 }
 
 static int by_total_desc(const void *a, const void *b)
 {
-	const struct xp_gpu_kernel_stat *x = a, *y = b;
+	const struct gp_gpu_kernel_stat *x = a, *y = b;
 
 	if (x->total_ns != y->total_ns)
 		return x->total_ns < y->total_ns ? 1 : -1;
@@ -164,10 +164,10 @@ static int by_total_desc(const void *a, const void *b)
 }
 
 /* Aggregate kernels overlapping the window by name; keep the top ones. */
-static int top_kernels(const struct work *w, struct xp_gpu_breakdown *out)
+static int top_kernels(const struct work *w, struct gp_gpu_breakdown *out)
 {
-	const struct xp_gpu_rec **k = malloc((w->n_dev ? w->n_dev : 1) * sizeof(*k));
-	struct xp_gpu_kernel_stat *st = calloc(w->n_dev ? w->n_dev : 1, sizeof(*st));
+	const struct gp_gpu_rec **k = malloc((w->n_dev ? w->n_dev : 1) * sizeof(*k));
+	struct gp_gpu_kernel_stat *st = calloc(w->n_dev ? w->n_dev : 1, sizeof(*st));
 	size_t nk = 0, ns = 0;
 
 	if (!k || !st) {
@@ -177,13 +177,13 @@ static int top_kernels(const struct work *w, struct xp_gpu_breakdown *out)
 	}
 	for (size_t i = 0; i < w->n_dev; i++)
 		if (w->dev[i]->kind == XP_GPU_KERNEL &&
-		    xp_ivs_overlap(&w->win, w->dev[i]->start_ns, w->dev[i]->end_ns))
+		    gp_ivs_overlap(&w->win, w->dev[i]->start_ns, w->dev[i]->end_ns))
 			k[nk++] = w->dev[i];
 	qsort(k, nk, sizeof(*k), by_name);
 	for (size_t i = 0; i < nk; i++) {
 		if (!ns || strcmp(st[ns - 1].name, k[i]->name))
 			memcpy(st[ns++].name, k[i]->name, sizeof(st->name));
-		st[ns - 1].total_ns += xp_ivs_overlap(&w->win, k[i]->start_ns, k[i]->end_ns);
+		st[ns - 1].total_ns += gp_ivs_overlap(&w->win, k[i]->start_ns, k[i]->end_ns);
 		st[ns - 1].count++;
 	}
 	qsort(st, ns, sizeof(*st), by_total_desc);
@@ -195,29 +195,29 @@ static int top_kernels(const struct work *w, struct xp_gpu_breakdown *out)
 }
 
 /* compute, non-compute (copies outside kernels) and the classified idle gaps. */
-static int shares_of(struct work *w, struct xp_gpu_breakdown *out)
+static int shares_of(struct work *w, struct gp_gpu_breakdown *out)
 {
-	struct xp_ivs a = {0}, b = {0}, idle = {0};
+	struct gp_ivs a = {0}, b = {0}, idle = {0};
 	int rc = -1;
 
-	out->window_ns = xp_ivs_len(&w->win);
-	if (xp_ivs_intersect(&w->kern, &w->win, &a) || xp_ivs_subtract(&w->copy, &w->kern, &b) ||
-	    xp_ivs_intersect(&b, &w->win, &w->tmp) || xp_ivs_subtract(&w->win, &w->busy, &idle))
+	out->window_ns = gp_ivs_len(&w->win);
+	if (gp_ivs_intersect(&w->kern, &w->win, &a) || gp_ivs_subtract(&w->copy, &w->kern, &b) ||
+	    gp_ivs_intersect(&b, &w->win, &w->tmp) || gp_ivs_subtract(&w->win, &w->busy, &idle))
 		goto out;
-	out->ns[XP_GPU_COMPUTE] = xp_ivs_len(&a);
-	out->ns[XP_GPU_NONCOMPUTE] = xp_ivs_len(&w->tmp);
+	out->ns[XP_GPU_COMPUTE] = gp_ivs_len(&a);
+	out->ns[XP_GPU_NONCOMPUTE] = gp_ivs_len(&w->tmp);
 	for (size_t i = 0; i < idle.n; i++)
 		classify_gap(w, idle.v[i].start_ns, idle.v[i].end_ns, out->ns);
 	rc = 0;
 out:
-	xp_ivs_free(&a);
-	xp_ivs_free(&b);
-	xp_ivs_free(&idle);
+	gp_ivs_free(&a);
+	gp_ivs_free(&b);
+	gp_ivs_free(&idle);
 	return rc;
 }
 
-int xp_gpu_attribute(const struct xp_gpu_rec *recs, size_t n, const struct xp_gpu_interval *win,
-		     size_t nwin, struct xp_gpu_breakdown *out)
+int gp_gpu_attribute(const struct gp_gpu_rec *recs, size_t n, const struct gp_gpu_interval *win,
+		     size_t nwin, struct gp_gpu_breakdown *out)
 {
 	struct work w = {0};
 	int rc;
@@ -230,12 +230,12 @@ int xp_gpu_attribute(const struct xp_gpu_rec *recs, size_t n, const struct xp_gp
 		rc = top_kernels(&w, out);
 	if (rc)
 		memset(out, 0, sizeof(*out));
-	xp_ivs_free(&w.win);
-	xp_ivs_free(&w.kern);
-	xp_ivs_free(&w.copy);
-	xp_ivs_free(&w.busy);
-	xp_ivs_free(&w.sync);
-	xp_ivs_free(&w.tmp);
+	gp_ivs_free(&w.win);
+	gp_ivs_free(&w.kern);
+	gp_ivs_free(&w.copy);
+	gp_ivs_free(&w.busy);
+	gp_ivs_free(&w.sync);
+	gp_ivs_free(&w.tmp);
 	free(w.dev);
 	free(w.launch);
 	return rc;

@@ -16,11 +16,11 @@
 
 #include "gpu/gpu_records.h"
 
-struct xp_gpu_interval {
+struct gp_gpu_interval {
 	uint64_t start_ns, end_ns;
 };
 
-enum xp_gpu_share {
+enum gp_gpu_share {
 	XP_GPU_COMPUTE,	       /* kernels */
 	XP_GPU_NONCOMPUTE,     /* copies and memsets not hidden under a kernel */
 	XP_GPU_IDLE_HOST_WAIT, /* the host had not started the next launch call yet */
@@ -32,23 +32,23 @@ enum xp_gpu_share {
 
 #define XP_GPU_TOP_KERNELS 10
 
-struct xp_gpu_kernel_stat {
+struct gp_gpu_kernel_stat {
 	char name[XP_GPU_NAME_MAX];
 	uint64_t total_ns; /* clipped to the window */
 	uint32_t count;
 };
 
-struct xp_gpu_breakdown {
+struct gp_gpu_breakdown {
 	uint64_t window_ns; /* sum of shares */
 	uint64_t ns[XP_GPU_SHARE_COUNT];
 	size_t n_top;
-	struct xp_gpu_kernel_stat top[XP_GPU_TOP_KERNELS]; /* by total_ns, descending */
+	struct gp_gpu_kernel_stat top[XP_GPU_TOP_KERNELS]; /* by total_ns, descending */
 };
 
 /* "compute", "noncompute", "idle_host_wait", ... ; NULL when out of range. */
-const char *xp_gpu_share_name(enum xp_gpu_share s);
+const char *gp_gpu_share_name(enum gp_gpu_share s);
 /* The theory L3 id a share is charged to (ids from theory/theory_data.c). */
-const char *xp_gpu_share_l3(enum xp_gpu_share s);
+const char *gp_gpu_share_l3(enum gp_gpu_share s);
 
 /*
  * Split the time of the windows win[0..nwin) (any order, may overlap) using
@@ -56,7 +56,7 @@ const char *xp_gpu_share_l3(enum xp_gpu_share s);
  * gaps to their cause by correlation id). Returns 0, or -1 on allocation
  * failure (out zeroed).
  */
-int xp_gpu_attribute(const struct xp_gpu_rec *recs, size_t n, const struct xp_gpu_interval *win,
-		     size_t nwin, struct xp_gpu_breakdown *out);
+int gp_gpu_attribute(const struct gp_gpu_rec *recs, size_t n, const struct gp_gpu_interval *win,
+		     size_t nwin, struct gp_gpu_breakdown *out);
 
 #endif /* XPERF_GPU_ATTRIBUTE_H */

@@ -18,14 +18,14 @@
 		.kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, .correlation_id = c    \
 	}
 
-static void expect(const struct xp_gpu_breakdown *b, const uint64_t want[XP_GPU_SHARE_COUNT],
+static void expect(const struct gp_gpu_breakdown *b, const uint64_t want[XP_GPU_SHARE_COUNT],
 		   uint64_t window, const char *what)
 {
 	uint64_t sum = 0;
 
 	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++) {
 		CHECK(b->ns[s] == want[s], "%s: %s = %llu, want %llu", what,
-		      xp_gpu_share_name((enum xp_gpu_share)s), (unsigned long long)b->ns[s],
+		      gp_gpu_share_name((enum gp_gpu_share)s), (unsigned long long)b->ns[s],
 		      (unsigned long long)want[s]);
 		sum += b->ns[s];
 	}
@@ -45,7 +45,7 @@ static void expect(const struct xp_gpu_breakdown *b, const uint64_t want[XP_GPU_
  */
 static void test_single_stream(void)
 {
-	const struct xp_gpu_rec recs[] = {
+	const struct gp_gpu_rec recs[] = {
 		REC(MEMSET, "Memset", 650, 720, 5),
 		REC(LAUNCH, "cudaLaunchKernel", 0, 10, 1),
 		REC(KERNEL, "gemm", 20, 300, 1),
@@ -59,11 +59,11 @@ static void test_single_stream(void)
 		REC(LAUNCH, "cudaMemsetAsync", 610, 615, 5),
 		REC(OVERHEAD, "overhead", 0, 1000, 0),
 	};
-	const struct xp_gpu_interval win = {0, 1000};
+	const struct gp_gpu_interval win = {0, 1000};
 	const uint64_t want[XP_GPU_SHARE_COUNT] = {450, 110, 330, 60, 50, 0};
-	struct xp_gpu_breakdown b;
+	struct gp_gpu_breakdown b;
 
-	CHECK(xp_gpu_attribute(recs, sizeof(recs) / sizeof(recs[0]), &win, 1, &b) == 0, "rc");
+	CHECK(gp_gpu_attribute(recs, sizeof(recs) / sizeof(recs[0]), &win, 1, &b) == 0, "rc");
 	expect(&b, want, 1000, "single stream");
 	CHECK(b.n_top == 2, "top %zu", b.n_top);
 	CHECK(!strcmp(b.top[0].name, "gemm") && b.top[0].total_ns == 350 && b.top[0].count == 2,
@@ -80,16 +80,16 @@ static void test_single_stream(void)
  */
 static void test_clipping_and_unknown_launch(void)
 {
-	const struct xp_gpu_rec recs[] = {
+	const struct gp_gpu_rec recs[] = {
 		REC(LAUNCH, "cuLaunchKernel", 0, 5, 9),
 		REC(KERNEL, "k1", 0, 180, 9),
 		REC(KERNEL, "k2", 450, 1000, 10),
 	};
-	const struct xp_gpu_interval win[] = {{400, 500}, {100, 200}, {150, 250}};
+	const struct gp_gpu_interval win[] = {{400, 500}, {100, 200}, {150, 250}};
 	const uint64_t want[XP_GPU_SHARE_COUNT] = {130, 0, 0, 0, 0, 120};
-	struct xp_gpu_breakdown b;
+	struct gp_gpu_breakdown b;
 
-	CHECK(xp_gpu_attribute(recs, 3, win, 3, &b) == 0, "rc");
+	CHECK(gp_gpu_attribute(recs, 3, win, 3, &b) == 0, "rc");
 	expect(&b, want, 250, "clipping");
 	CHECK(b.n_top == 2 && !strcmp(b.top[0].name, "k1") && b.top[0].total_ns == 80 &&
 		      b.top[1].total_ns == 50,
@@ -105,7 +105,7 @@ static void test_clipping_and_unknown_launch(void)
  */
 static void test_overlap_streams(void)
 {
-	const struct xp_gpu_rec recs[] = {
+	const struct gp_gpu_rec recs[] = {
 		REC(LAUNCH, "cudaLaunchKernel", 1000, 1005, 1),
 		REC(KERNEL, "a", 1010, 1500, 1),
 		REC(LAUNCH, "cudaMemcpyAsync", 1001, 1002, 2),
@@ -113,62 +113,62 @@ static void test_overlap_streams(void)
 		REC(LAUNCH, "cudaLaunchKernel", 1700, 1750, 3),
 		REC(KERNEL, "b", 1800, 2100, 3),
 	};
-	const struct xp_gpu_interval win = {1000, 2000};
+	const struct gp_gpu_interval win = {1000, 2000};
 	const uint64_t want[XP_GPU_SHARE_COUNT] = {690, 100, 100, 110, 0, 0};
-	struct xp_gpu_breakdown b;
+	struct gp_gpu_breakdown b;
 
-	CHECK(xp_gpu_attribute(recs, 6, &win, 1, &b) == 0, "rc");
+	CHECK(gp_gpu_attribute(recs, 6, &win, 1, &b) == 0, "rc");
 	expect(&b, want, 1000, "two streams");
 }
 
 static void test_empty(void)
 {
-	const struct xp_gpu_interval win = {5, 105};
+	const struct gp_gpu_interval win = {5, 105};
 	const uint64_t host[XP_GPU_SHARE_COUNT] = {0, 0, 100, 0, 0, 0};
 	const uint64_t none[XP_GPU_SHARE_COUNT] = {0};
-	struct xp_gpu_breakdown b;
+	struct gp_gpu_breakdown b;
 
-	CHECK(xp_gpu_attribute(NULL, 0, &win, 1, &b) == 0, "rc");
+	CHECK(gp_gpu_attribute(NULL, 0, &win, 1, &b) == 0, "rc");
 	expect(&b, host, 100, "no activity");
-	CHECK(xp_gpu_attribute(NULL, 0, NULL, 0, &b) == 0, "rc");
+	CHECK(gp_gpu_attribute(NULL, 0, NULL, 0, &b) == 0, "rc");
 	expect(&b, none, 0, "no window");
 }
 
 static void test_intervals(void)
 {
-	struct xp_ivs a = {0}, b = {0}, o = {0};
+	struct gp_ivs a = {0}, b = {0}, o = {0};
 
-	xp_ivs_add(&a, 50, 60);
-	xp_ivs_add(&a, 0, 10);
-	xp_ivs_add(&a, 10, 20); /* touches: merged */
-	xp_ivs_add(&a, 5, 5);	/* empty: ignored */
-	xp_ivs_norm(&a);
-	CHECK(a.n == 2 && a.v[0].end_ns == 20 && xp_ivs_len(&a) == 30, "norm n=%zu", a.n);
-	xp_ivs_add(&b, 15, 55);
-	xp_ivs_norm(&b);
-	xp_ivs_intersect(&a, &b, &o);
-	CHECK(o.n == 2 && xp_ivs_len(&o) == 10, "intersect %llu",
-	      (unsigned long long)xp_ivs_len(&o));
+	gp_ivs_add(&a, 50, 60);
+	gp_ivs_add(&a, 0, 10);
+	gp_ivs_add(&a, 10, 20); /* touches: merged */
+	gp_ivs_add(&a, 5, 5);	/* empty: ignored */
+	gp_ivs_norm(&a);
+	CHECK(a.n == 2 && a.v[0].end_ns == 20 && gp_ivs_len(&a) == 30, "norm n=%zu", a.n);
+	gp_ivs_add(&b, 15, 55);
+	gp_ivs_norm(&b);
+	gp_ivs_intersect(&a, &b, &o);
+	CHECK(o.n == 2 && gp_ivs_len(&o) == 10, "intersect %llu",
+	      (unsigned long long)gp_ivs_len(&o));
 	o.n = 0;
-	xp_ivs_subtract(&a, &b, &o);
-	CHECK(o.n == 2 && o.v[0].end_ns == 15 && o.v[1].start_ns == 55 && xp_ivs_len(&o) == 20,
+	gp_ivs_subtract(&a, &b, &o);
+	CHECK(o.n == 2 && o.v[0].end_ns == 15 && o.v[1].start_ns == 55 && gp_ivs_len(&o) == 20,
 	      "subtract");
-	CHECK(xp_ivs_overlap(&a, 8, 52) == 14, "overlap %llu",
-	      (unsigned long long)xp_ivs_overlap(&a, 8, 52));
-	xp_ivs_free(&a);
-	xp_ivs_free(&b);
-	xp_ivs_free(&o);
+	CHECK(gp_ivs_overlap(&a, 8, 52) == 14, "overlap %llu",
+	      (unsigned long long)gp_ivs_overlap(&a, 8, 52));
+	gp_ivs_free(&a);
+	gp_ivs_free(&b);
+	gp_ivs_free(&o);
 }
 
 static void test_l3_ids(void)
 {
 	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++) {
-		const struct xp_l3 *l3 = xp_l3_find(xp_gpu_share_l3((enum xp_gpu_share)s));
+		const struct th_l3 *l3 = th_l3_find(gp_gpu_share_l3((enum gp_gpu_share)s));
 
 		CHECK(l3 && !strncmp(l3->l2_id, "intelligent.", 12), "share %d: %s not in theory",
-		      s, xp_gpu_share_l3((enum xp_gpu_share)s));
+		      s, gp_gpu_share_l3((enum gp_gpu_share)s));
 	}
-	CHECK(xp_gpu_share_l3(XP_GPU_SHARE_COUNT) == NULL, "out of range");
+	CHECK(gp_gpu_share_l3(XP_GPU_SHARE_COUNT) == NULL, "out of range");
 }
 
 int main(void)

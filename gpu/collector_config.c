@@ -21,7 +21,7 @@ static const struct knob flush_ms = {"XPERF_CUPTI_FLUSH_MS", 1000, 0, 3600000};
 static const struct knob enabled = {"XPERF_CUPTI", 1, 0, 1};
 static const struct knob force = {"XPERF_CUPTI_FORCE", 0, 0, 1};
 
-static int num(const struct knob *k, xp_getenv_fn get, unsigned long *out, char *err, size_t errlen)
+static int num(const struct knob *k, gp_getenv_fn get, unsigned long *out, char *err, size_t errlen)
 {
 	const char *s = get(k->name);
 	char *end;
@@ -39,7 +39,7 @@ static int num(const struct knob *k, xp_getenv_fn get, unsigned long *out, char 
 	return 0;
 }
 
-static int out_dir(struct xp_collector_config *c, xp_getenv_fn get, char *err, size_t errlen)
+static int out_dir(struct gp_collector_config *c, gp_getenv_fn get, char *err, size_t errlen)
 {
 	const char *gpu = get("XPERF_GPU_DIR"), *trace = get("XPERF_TRACE_DIR");
 	int n;
@@ -58,7 +58,7 @@ static int out_dir(struct xp_collector_config *c, xp_getenv_fn get, char *err, s
 	return 0;
 }
 
-int xp_collector_config_load(struct xp_collector_config *c, xp_getenv_fn get, char *err,
+int gp_collector_config_load(struct gp_collector_config *c, gp_getenv_fn get, char *err,
 			     size_t errlen)
 {
 	unsigned long kb, nbuf, ms, on, f;

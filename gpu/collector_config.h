@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-struct xp_collector_config {
+struct gp_collector_config {
 	char out_dir[4096]; /* $XPERF_GPU_DIR, else $XPERF_TRACE_DIR/gpu, else .xperf/traces/gpu */
 	const char *cupti_lib; /* $XPERF_CUPTI_LIB or NULL (search the usual names) */
 	size_t buffer_bytes;   /* $XPERF_CUPTI_BUFFER_KB x 1024; default 4 MiB */
@@ -19,13 +19,13 @@ struct xp_collector_config {
 	int force;	       /* $XPERF_CUPTI_FORCE=1: LD_PRELOAD init without CUDA loaded */
 };
 
-typedef const char *(*xp_getenv_fn)(const char *name);
+typedef const char *(*gp_getenv_fn)(const char *name);
 
 /*
  * Fill c from the environment read through get (getenv in production).
  * Returns 0, or -1 with "NAME=value: why" in err on a bad value.
  */
-int xp_collector_config_load(struct xp_collector_config *c, xp_getenv_fn get, char *err,
+int gp_collector_config_load(struct gp_collector_config *c, gp_getenv_fn get, char *err,
 			     size_t errlen);
 
 #endif /* XPERF_GPU_COLLECTOR_CONFIG_H */

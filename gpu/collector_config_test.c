@@ -20,16 +20,16 @@ static const char *lookup(const char *name)
 	return NULL;
 }
 
-static int load(const char *const *envp, struct xp_collector_config *c, char *err)
+static int load(const char *const *envp, struct gp_collector_config *c, char *err)
 {
 	fake_env = envp;
 	memset(c, 0, sizeof(*c));
-	return xp_collector_config_load(c, lookup, err, 256);
+	return gp_collector_config_load(c, lookup, err, 256);
 }
 
 int main(void)
 {
-	struct xp_collector_config c;
+	struct gp_collector_config c;
 	char err[256] = "";
 	const char *const none[] = {NULL};
 	const char *const all[] = {"XPERF_CUPTI_BUFFER_KB",

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * cuda_uprobes.c - the table of probed CUDA functions (data, indexed by
- * enum xp_cuda_fn), which library a file is, attachment by symbol name,
+ * enum xk_cuda_fn), which library a file is, attachment by symbol name,
  * record conversion.
  */
 #include "gpu/cuda_uprobes.h"
@@ -18,8 +18,8 @@
 
 static const struct {
 	const char *sym;
-	enum xp_cuda_lib lib;
-	enum xp_gpu_kind kind;
+	enum gp_cuda_lib lib;
+	enum th_gpu_kind kind;
 } fns[XP_CUDA_FN_COUNT] = {
 	[XP_CUDA_LAUNCH_KERNEL] = {"cudaLaunchKernel", XP_CUDA_LIB_CUDART, XP_GPU_LAUNCH},
 	[XP_CUDA_MEMCPY] = {"cudaMemcpy", XP_CUDA_LIB_CUDART, XP_GPU_LAUNCH},
@@ -30,14 +30,14 @@ static const struct {
 	[XP_CUDA_CU_LAUNCH_KERNEL_EX] = {"cuLaunchKernelEx", XP_CUDA_LIB_CUDA, XP_GPU_LAUNCH},
 };
 
-const char *xp_cuda_fn_name(unsigned fn)
+const char *gp_cuda_fn_name(unsigned fn)
 {
 	return fn < XP_CUDA_FN_COUNT ? fns[fn].sym : NULL;
 }
 
-int xp_cuda_call_to_rec(const void *data, size_t len, struct xp_gpu_rec *out)
+int gp_cuda_call_to_rec(const void *data, size_t len, struct gp_gpu_rec *out)
 {
-	const struct xp_cuda_call *c = data;
+	const struct xk_cuda_call *c = data;
 
 	if (len < sizeof(*c) || c->hdr.type != XP_EV_CUDA_CALL || c->fn >= XP_CUDA_FN_COUNT ||
 	    c->hdr.ts_ns < c->entry_ns)
@@ -51,7 +51,7 @@ int xp_cuda_call_to_rec(const void *data, size_t len, struct xp_gpu_rec *out)
 	return 0;
 }
 
-int xp_cuda_lib_of(const char *path)
+int gp_cuda_lib_of(const char *path)
 {
 	const char *base = strrchr(path, '/');
 
@@ -89,10 +89,10 @@ static int attach_fn(struct bpf_object *obj, int f, const char *path, int pid,
 	return 0;
 }
 
-int xp_cuda_attach_lib(struct bpf_object *obj, const char *path, int pid,
+int gp_cuda_attach_lib(struct bpf_object *obj, const char *path, int pid,
 		       struct bpf_link *links[2 * XP_CUDA_FN_COUNT])
 {
-	int lib = xp_cuda_lib_of(path), n = 0;
+	int lib = gp_cuda_lib_of(path), n = 0;
 
 	for (int f = 0; f < XP_CUDA_FN_COUNT; f++) {
 		int err;

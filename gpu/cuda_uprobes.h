@@ -19,38 +19,38 @@
 struct bpf_object;
 struct bpf_link;
 
-enum xp_cuda_lib {
+enum gp_cuda_lib {
 	XP_CUDA_LIB_CUDART, /* libcudart.so: cudaLaunchKernel, cudaMemcpy*, cuda*Synchronize */
 	XP_CUDA_LIB_CUDA,   /* libcuda.so.1: cuLaunchKernel(Ex) */
 	XP_CUDA_LIB_COUNT
 };
 
-/* Symbol probed for enum xp_cuda_fn `fn`; NULL when out of range. */
-const char *xp_cuda_fn_name(unsigned fn);
+/* Symbol probed for enum xk_cuda_fn `fn`; NULL when out of range. */
+const char *gp_cuda_fn_name(unsigned fn);
 
 /*
  * One XP_EV_CUDA_CALL ring record (len bytes) as a `launch` or `sync` GPU
  * record: start = entry, end = return. 0, or -1 when data is not one.
  */
-int xp_cuda_call_to_rec(const void *data, size_t len, struct xp_gpu_rec *out);
+int gp_cuda_call_to_rec(const void *data, size_t len, struct gp_gpu_rec *out);
 
 /*
  * The CUDA library a file is, by its base name: XP_CUDA_LIB_CUDART for
  * libcudart.so* (and a wheel's renamed libcudart-HASH.so*), XP_CUDA_LIB_CUDA
  * for libcuda.so*, -1 for anything else (libcudart_static.a, libcudnn...).
  */
-int xp_cuda_lib_of(const char *path);
+int gp_cuda_lib_of(const char *path);
 
 /*
  * Attach the entry and return programs of cuda.bpf.o (loaded in obj) to
- * every function the library file at path defines (xp_cuda_lib_of), for
+ * every function the library file at path defines (gp_cuda_lib_of), for
  * process pid only (the kernel plants breakpoints in that process alone;
  * -1: every process mapping the file, filtered in BPF). Fills links
  * and returns how many were made: both probes of a function or neither (an
  * entry without its return would leave calls open); a line on stderr names
  * each function that could not be probed.
  */
-int xp_cuda_attach_lib(struct bpf_object *obj, const char *path, int pid,
+int gp_cuda_attach_lib(struct bpf_object *obj, const char *path, int pid,
 		       struct bpf_link *links[2 * XP_CUDA_FN_COUNT]);
 
 #endif /* XPERF_GPU_CUDA_UPROBES_H */

@@ -16,7 +16,7 @@
 
 int main(void)
 {
-	struct xp_cuda_call c = {.hdr = {.type = XP_EV_CUDA_CALL,
+	struct xk_cuda_call c = {.hdr = {.type = XP_EV_CUDA_CALL,
 					 .size = sizeof(c),
 					 .ts_ns = 5000,
 					 .tgid = 7,
@@ -26,31 +26,31 @@ int main(void)
 				 .target = 1,
 				 .fn = XP_CUDA_MEMCPY,
 				 .ret = 35};
-	struct xp_gpu_rec r;
+	struct gp_gpu_rec r;
 
-	CHECK(xp_cuda_call_to_rec(&c, sizeof(c), &r) == 0, "memcpy");
+	CHECK(gp_cuda_call_to_rec(&c, sizeof(c), &r) == 0, "memcpy");
 	CHECK(r.kind == XP_GPU_LAUNCH && !strcmp(r.name, "cudaMemcpy") && r.start_ns == 1200 &&
 		      r.end_ns == 5000 && r.bytes == 2048 && r.correlation_id == 0,
 	      "memcpy fields %s", r.name);
 	c.fn = XP_CUDA_DEVICE_SYNC;
-	CHECK(xp_cuda_call_to_rec(&c, sizeof(c), &r) == 0 && r.kind == XP_GPU_SYNC &&
+	CHECK(gp_cuda_call_to_rec(&c, sizeof(c), &r) == 0 && r.kind == XP_GPU_SYNC &&
 		      !strcmp(r.name, "cudaDeviceSynchronize"),
 	      "sync");
 	c.fn = XP_CUDA_CU_LAUNCH_KERNEL_EX;
-	CHECK(xp_cuda_call_to_rec(&c, sizeof(c), &r) == 0 && !strcmp(r.name, "cuLaunchKernelEx"),
+	CHECK(gp_cuda_call_to_rec(&c, sizeof(c), &r) == 0 && !strcmp(r.name, "cuLaunchKernelEx"),
 	      "driver launch");
-	CHECK(xp_cuda_call_to_rec(&c, sizeof(c) - 1, &r) == -1, "short record");
+	CHECK(gp_cuda_call_to_rec(&c, sizeof(c) - 1, &r) == -1, "short record");
 	c.fn = XP_CUDA_FN_COUNT;
-	CHECK(xp_cuda_call_to_rec(&c, sizeof(c), &r) == -1, "unknown function");
+	CHECK(gp_cuda_call_to_rec(&c, sizeof(c), &r) == -1, "unknown function");
 	c.fn = XP_CUDA_MEMCPY;
 	c.hdr.type = XP_EV_GPU_FIRST + 1;
-	CHECK(xp_cuda_call_to_rec(&c, sizeof(c), &r) == -1, "other type");
+	CHECK(gp_cuda_call_to_rec(&c, sizeof(c), &r) == -1, "other type");
 	c.hdr.type = XP_EV_CUDA_CALL;
 	c.entry_ns = 6000;
-	CHECK(xp_cuda_call_to_rec(&c, sizeof(c), &r) == -1, "return before entry");
+	CHECK(gp_cuda_call_to_rec(&c, sizeof(c), &r) == -1, "return before entry");
 	for (unsigned f = 0; f < XP_CUDA_FN_COUNT; f++)
-		CHECK(xp_cuda_fn_name(f) != NULL, "name %u", f);
-	CHECK(xp_cuda_fn_name(XP_CUDA_FN_COUNT) == NULL, "out of range");
+		CHECK(gp_cuda_fn_name(f) != NULL, "name %u", f);
+	CHECK(gp_cuda_fn_name(XP_CUDA_FN_COUNT) == NULL, "out of range");
 
 	static const struct {
 		const char *path;
@@ -69,7 +69,7 @@ int main(void)
 		{"", -1},
 	};
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		CHECK(xp_cuda_lib_of(names[i].path) == names[i].lib, "library of '%s'",
+		CHECK(gp_cuda_lib_of(names[i].path) == names[i].lib, "library of '%s'",
 		      names[i].path);
 	return test_result("cuda_uprobes_test");
 }

@@ -32,10 +32,10 @@
 #define ALIGN 8
 
 static struct {
-	struct xp_collector_config cfg;
-	struct xp_cupti_api api;
+	struct gp_collector_config cfg;
+	struct gp_cupti_api api;
 	CUpti_SubscriberHandle sub;
-	struct xp_gpu_writer out;
+	struct gp_gpu_writer out;
 	pthread_mutex_t lock; /* the writer: CUPTI's worker thread and flushes share it */
 	atomic_uint in_flight;
 	atomic_ullong written, dropped, invalid;
@@ -70,8 +70,8 @@ static void report(const char *msg)
 	say(msg);
 	lock();
 	if (g.out.fd >= 0) {
-		xp_gpu_writer_notice(&g.out, msg);
-		xp_gpu_writer_flush(&g.out);
+		gp_gpu_writer_notice(&g.out, msg);
+		gp_gpu_writer_flush(&g.out);
 	}
 	unlock();
 }
@@ -106,13 +106,13 @@ static void CUPTIAPI buffer_requested(uint8_t **buffer, size_t *size, size_t *ma
 static void write_records(uint8_t *buffer, size_t valid)
 {
 	CUpti_Activity *rec = NULL;
-	struct xp_gpu_rec out;
+	struct gp_gpu_rec out;
 
 	lock();
 	while (g.api.ActivityGetNextRecord(buffer, valid, &rec) == CUPTI_SUCCESS) {
-		switch (xp_cupti_convert(rec, &out)) {
+		switch (gp_cupti_convert(rec, &out)) {
 		case XP_CONV_OK:
-			if (xp_gpu_writer_add(&g.out, &out))
+			if (gp_gpu_writer_add(&g.out, &out))
 				atomic_fetch_add(&g.dropped, 1);
 			else
 				atomic_fetch_add(&g.written, 1);
@@ -124,7 +124,7 @@ static void write_records(uint8_t *buffer, size_t valid)
 			break;
 		}
 	}
-	xp_gpu_writer_flush(&g.out);
+	gp_gpu_writer_flush(&g.out);
 	unlock();
 }
 
@@ -140,8 +140,8 @@ static void CUPTIAPI buffer_completed(CUcontext ctx, uint32_t stream, uint8_t *b
 	if (g.api.ActivityGetNumDroppedRecords(ctx, stream, &dropped) == CUPTI_SUCCESS && dropped) {
 		atomic_fetch_add(&g.dropped, dropped);
 		lock();
-		xp_gpu_writer_dropped(&g.out, dropped);
-		xp_gpu_writer_flush(&g.out);
+		gp_gpu_writer_dropped(&g.out, dropped);
+		gp_gpu_writer_flush(&g.out);
 		unlock();
 	}
 	if (buffer) {
@@ -179,8 +179,8 @@ static void finish(void)
 		say(msg);
 	lock();
 	if (atomic_load(&g.invalid))
-		xp_gpu_writer_dropped(&g.out, atomic_load(&g.invalid));
-	xp_gpu_writer_close(&g.out);
+		gp_gpu_writer_dropped(&g.out, atomic_load(&g.invalid));
+	gp_gpu_writer_close(&g.out);
 	unlock();
 }
 
@@ -217,7 +217,7 @@ static void cupti_failed(const char *call, CUptiResult rc)
 			 "module (uprobes) still sees the host side");
 	else
 		snprintf(msg, sizeof(msg), "%s failed: %s: GPU activity not collected", call,
-			 xp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
+			 gp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
 	report(msg);
 }
 
@@ -259,7 +259,7 @@ static void enable_kinds(void)
 		if (rc == CUPTI_SUCCESS)
 			continue;
 		snprintf(msg, sizeof(msg), "activity kind %d not enabled: %s", (int)kinds[i],
-			 xp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
+			 gp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
 		report(msg);
 	}
 	if (g.cfg.flush_ms)
@@ -272,34 +272,34 @@ static void start(void)
 	int rc;
 
 	g.out.fd = -1;
-	if (xp_collector_config_load(&g.cfg, env, err, sizeof(err))) {
+	if (gp_collector_config_load(&g.cfg, env, err, sizeof(err))) {
 		snprintf(msg, sizeof(msg), "bad setting %s: collector disabled", err);
 		say(msg);
 		return;
 	}
 	if (!g.cfg.enabled)
 		return;
-	rc = xp_gpu_writer_open(&g.out, g.cfg.out_dir, (int)getpid(), XP_GPU_SRC_CUPTI);
+	rc = gp_gpu_writer_open(&g.out, g.cfg.out_dir, (int)getpid(), XP_GPU_SRC_CUPTI);
 	if (rc) {
 		snprintf(msg, sizeof(msg), "cannot write %s: %s: collector disabled", g.cfg.out_dir,
 			 strerror(-rc));
 		say(msg);
 		return;
 	}
-	if (xp_cupti_load(&g.api, g.cfg.cupti_lib, err, sizeof(err))) {
+	if (gp_cupti_load(&g.api, g.cfg.cupti_lib, err, sizeof(err))) {
 		snprintf(msg, sizeof(msg), "%s: GPU activity not collected", err);
 		report(msg);
-		xp_gpu_writer_close(&g.out);
+		gp_gpu_writer_close(&g.out);
 		return;
 	}
 	if (claim_cupti()) {
-		xp_gpu_writer_close(&g.out);
+		gp_gpu_writer_close(&g.out);
 		return;
 	}
 	enable_kinds();
 	g.active = 1;
 	atexit(finish);
-	xp_signal_chain_install(finish, writer_busy);
+	gp_signal_chain_install(finish, writer_busy);
 }
 
 /* Called by the CUDA driver when CUDA_INJECTION64_PATH names this library. */

@@ -88,7 +88,7 @@ static const char *const sync_names[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *xp_cupti_api_name(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
+const char *gp_cupti_api_name(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
 {
 	for (size_t i = 0; i < COUNT(api_names); i++)
 		if (api_names[i].kind == kind && api_names[i].cbid == cbid)
@@ -101,7 +101,7 @@ static const char *pick(const char *const *names, size_t n, unsigned idx)
 	return names[idx < n ? idx : 0];
 }
 
-static void set_common(struct xp_gpu_rec *o, enum xp_gpu_kind kind, uint64_t start, uint64_t end,
+static void set_common(struct gp_gpu_rec *o, enum th_gpu_kind kind, uint64_t start, uint64_t end,
 		       uint32_t device, uint32_t stream, uint32_t corr)
 {
 	memset(o, 0, sizeof(*o));
@@ -113,26 +113,26 @@ static void set_common(struct xp_gpu_rec *o, enum xp_gpu_kind kind, uint64_t sta
 	o->correlation_id = corr;
 }
 
-static void convert_overhead(const xp_overhead_t *r, struct xp_gpu_rec *o)
+static void convert_overhead(const gp_overhead_t *r, struct gp_gpu_rec *o)
 {
 	set_common(o, XP_GPU_OVERHEAD, r->start, r->end, 0, 0, r->correlationId);
 	snprintf(o->name, sizeof(o->name), "overhead 0x%x", (unsigned)r->overheadKind);
 }
 
-enum xp_cupti_conv xp_cupti_convert(const CUpti_Activity *rec, struct xp_gpu_rec *o)
+enum gp_cupti_conv gp_cupti_convert(const CUpti_Activity *rec, struct gp_gpu_rec *o)
 {
 	switch (rec->kind) {
 	case CUPTI_ACTIVITY_KIND_KERNEL:
 	case CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL: {
-		const xp_kernel_t *k = (const xp_kernel_t *)rec;
+		const gp_kernel_t *k = (const gp_kernel_t *)rec;
 
 		set_common(o, XP_GPU_KERNEL, k->start, k->end, k->deviceId, k->streamId,
 			   k->correlationId);
-		xp_demangle(k->name, o->name, sizeof(o->name));
+		gp_demangle(k->name, o->name, sizeof(o->name));
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMCPY: {
-		const xp_memcpy_t *m = (const xp_memcpy_t *)rec;
+		const gp_memcpy_t *m = (const gp_memcpy_t *)rec;
 
 		set_common(o, XP_GPU_MEMCPY, m->start, m->end, m->deviceId, m->streamId,
 			   m->correlationId);
@@ -141,7 +141,7 @@ enum xp_cupti_conv xp_cupti_convert(const CUpti_Activity *rec, struct xp_gpu_rec
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_MEMSET: {
-		const xp_memset_t *m = (const xp_memset_t *)rec;
+		const gp_memset_t *m = (const gp_memset_t *)rec;
 
 		set_common(o, XP_GPU_MEMSET, m->start, m->end, m->deviceId, m->streamId,
 			   m->correlationId);
@@ -150,7 +150,7 @@ enum xp_cupti_conv xp_cupti_convert(const CUpti_Activity *rec, struct xp_gpu_rec
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_SYNCHRONIZATION: {
-		const xp_sync_t *s = (const xp_sync_t *)rec;
+		const gp_sync_t *s = (const gp_sync_t *)rec;
 
 		set_common(o, XP_GPU_SYNC, s->start, s->end, 0, s->streamId, s->correlationId);
 		strcpy(o->name, pick(sync_names, COUNT(sync_names), (unsigned)s->type));
@@ -159,7 +159,7 @@ enum xp_cupti_conv xp_cupti_convert(const CUpti_Activity *rec, struct xp_gpu_rec
 	case CUPTI_ACTIVITY_KIND_RUNTIME:
 	case CUPTI_ACTIVITY_KIND_DRIVER: {
 		const CUpti_ActivityAPI *a = (const CUpti_ActivityAPI *)rec;
-		const char *name = xp_cupti_api_name(rec->kind, a->cbid);
+		const char *name = gp_cupti_api_name(rec->kind, a->cbid);
 
 		if (!name)
 			return XP_CONV_SKIP;
@@ -168,7 +168,7 @@ enum xp_cupti_conv xp_cupti_convert(const CUpti_Activity *rec, struct xp_gpu_rec
 		break;
 	}
 	case CUPTI_ACTIVITY_KIND_OVERHEAD:
-		convert_overhead((const xp_overhead_t *)rec, o);
+		convert_overhead((const gp_overhead_t *)rec, o);
 		break;
 	default:
 		return XP_CONV_SKIP;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cupti_convert.h - CUPTI activity records -> compact xp_gpu_rec (pure).
+ * cupti_convert.h - CUPTI activity records -> compact gp_gpu_rec (pure).
  *
  * The record struct of each kind is chosen at compile time from
  * CUPTI_API_VERSION (see cupti_convert.c), so the same source reads the
@@ -19,48 +19,48 @@
  * choice follows Kineto's DeviceProperties.h. Verified against 130001.
  */
 #if CUPTI_API_VERSION >= 130100
-typedef CUpti_ActivityKernel11 xp_kernel_t;
+typedef CUpti_ActivityKernel11 gp_kernel_t;
 #elif CUPTI_API_VERSION >= 130000
-typedef CUpti_ActivityKernel10 xp_kernel_t;
+typedef CUpti_ActivityKernel10 gp_kernel_t;
 #elif CUPTI_API_VERSION >= 19
-typedef CUpti_ActivityKernel9 xp_kernel_t;
+typedef CUpti_ActivityKernel9 gp_kernel_t;
 #else
-typedef CUpti_ActivityKernel4 xp_kernel_t;
+typedef CUpti_ActivityKernel4 gp_kernel_t;
 #endif
 
 #if CUPTI_API_VERSION >= 26
-typedef CUpti_ActivityMemcpy6 xp_memcpy_t;
-typedef CUpti_ActivitySynchronization2 xp_sync_t;
+typedef CUpti_ActivityMemcpy6 gp_memcpy_t;
+typedef CUpti_ActivitySynchronization2 gp_sync_t;
 #elif CUPTI_API_VERSION >= 19
-typedef CUpti_ActivityMemcpy5 xp_memcpy_t;
-typedef CUpti_ActivitySynchronization xp_sync_t;
+typedef CUpti_ActivityMemcpy5 gp_memcpy_t;
+typedef CUpti_ActivitySynchronization gp_sync_t;
 #else
-typedef CUpti_ActivityMemcpy4 xp_memcpy_t;
-typedef CUpti_ActivitySynchronization xp_sync_t;
+typedef CUpti_ActivityMemcpy4 gp_memcpy_t;
+typedef CUpti_ActivitySynchronization gp_sync_t;
 #endif
 
 #if CUPTI_API_VERSION >= 19
-typedef CUpti_ActivityMemset4 xp_memset_t;
+typedef CUpti_ActivityMemset4 gp_memset_t;
 #else
-typedef CUpti_ActivityMemset3 xp_memset_t;
+typedef CUpti_ActivityMemset3 gp_memset_t;
 #endif
 
 #if CUPTI_API_VERSION >= 22
-typedef CUpti_ActivityOverhead3 xp_overhead_t;
+typedef CUpti_ActivityOverhead3 gp_overhead_t;
 #else
-typedef CUpti_ActivityOverhead xp_overhead_t;
+typedef CUpti_ActivityOverhead gp_overhead_t;
 #endif
 
-enum xp_cupti_conv {
+enum gp_cupti_conv {
 	XP_CONV_OK = 1,	      /* *out filled */
 	XP_CONV_SKIP = 0,     /* a kind or API call xperf does not keep */
 	XP_CONV_INVALID = -1, /* no timing (zero timestamps: CUPTI lacked device memory) */
 };
 
 /* Convert one record. Kernel names are demangled. */
-enum xp_cupti_conv xp_cupti_convert(const CUpti_Activity *rec, struct xp_gpu_rec *out);
+enum gp_cupti_conv gp_cupti_convert(const CUpti_Activity *rec, struct gp_gpu_rec *out);
 
 /* The runtime/driver API name xperf keeps for (kind, cbid); NULL when not kept. */
-const char *xp_cupti_api_name(CUpti_ActivityKind kind, CUpti_CallbackId cbid);
+const char *gp_cupti_api_name(CUpti_ActivityKind kind, CUpti_CallbackId cbid);
 
 #endif /* XPERF_GPU_CUPTI_CONVERT_H */

@@ -19,17 +19,17 @@ struct row {
 	unsigned long long start, dur, bytes;
 	char name[512];
 	int expect;
-	char xp_kind[16];
-	char xp_name[512];
+	char gp_kind[16];
+	char gp_name[512];
 };
 
 union any_record {
 	CUpti_Activity base;
 	CUpti_ActivityAPI api;
-	xp_kernel_t kernel;
-	xp_memcpy_t memcpy;
-	xp_memset_t memset;
-	xp_sync_t sync;
+	gp_kernel_t kernel;
+	gp_memcpy_t memcpy;
+	gp_memset_t memset;
+	gp_sync_t sync;
 };
 
 /* Build the real CUPTI struct for a row, as CUPTI would hand it over. */
@@ -105,25 +105,25 @@ static int parse_row(char *line, struct row *r)
 	r->bytes = strtoull(f[7], NULL, 10);
 	snprintf(r->name, sizeof(r->name), "%s", f[8]);
 	r->expect = atoi(f[9]);
-	snprintf(r->xp_kind, sizeof(r->xp_kind), "%s", f[10]);
-	snprintf(r->xp_name, sizeof(r->xp_name), "%s", f[11]);
+	snprintf(r->gp_kind, sizeof(r->gp_kind), "%s", f[10]);
+	snprintf(r->gp_name, sizeof(r->gp_name), "%s", f[11]);
 	return 0;
 }
 
 static void check_row(const struct row *r, int line)
 {
 	union any_record u;
-	struct xp_gpu_rec out;
-	enum xp_cupti_conv rc;
+	struct gp_gpu_rec out;
+	enum gp_cupti_conv rc;
 
 	fill(r, &u);
-	rc = xp_cupti_convert(&u.base, &out);
+	rc = gp_cupti_convert(&u.base, &out);
 	CHECK((int)rc == r->expect, "line %d: result %d, want %d", line, rc, r->expect);
 	if (rc != XP_CONV_OK || r->expect != XP_CONV_OK)
 		return;
-	CHECK(!strcmp(xp_gpu_kind_name(out.kind), r->xp_kind), "line %d: kind %s", line,
-	      xp_gpu_kind_name(out.kind));
-	CHECK(!strcmp(out.name, r->xp_name), "line %d: name '%s'", line, out.name);
+	CHECK(!strcmp(gp_gpu_kind_name(out.kind), r->gp_kind), "line %d: kind %s", line,
+	      gp_gpu_kind_name(out.kind));
+	CHECK(!strcmp(out.name, r->gp_name), "line %d: name '%s'", line, out.name);
 	CHECK(out.start_ns == r->start && out.end_ns == r->start + r->dur, "line %d: times", line);
 	CHECK(out.correlation_id == r->corr, "line %d: correlation %u", line, out.correlation_id);
 	CHECK(out.stream == r->stream, "line %d: stream %u", line, out.stream);
@@ -162,13 +162,13 @@ static void test_json(void)
 				 .start = 1000,
 				 .end = 2500,
 				 .correlationId = 77};
-	struct xp_gpu_rec out;
+	struct gp_gpu_rec out;
 	cJSON *gpu, *a;
 	char *s;
 
-	CHECK(xp_cupti_convert((const CUpti_Activity *)&api, &out) == XP_CONV_OK, "driver launch");
+	CHECK(gp_cupti_convert((const CUpti_Activity *)&api, &out) == XP_CONV_OK, "driver launch");
 	CHECK(!strcmp(out.name, "cuLaunchKernel"), "driver name %s", out.name);
-	gpu = xp_gpu_json(&out, 1, 3, XP_GPU_SRC_CUPTI);
+	gpu = gp_gpu_json(&out, 1, 3, XP_GPU_SRC_CUPTI);
 	CHECK(gpu != NULL, "json");
 	if (!gpu)
 		return;
@@ -188,12 +188,12 @@ static void test_demangle_cut(void)
 {
 	char small[16];
 
-	xp_demangle("_ZN10cask_cudnn20computeOffsetsKernelILb0ELb0EEEvNS_20ComputeOffsetsParamsE",
+	gp_demangle("_ZN10cask_cudnn20computeOffsetsKernelILb0ELb0EEEvNS_20ComputeOffsetsParamsE",
 		    small, sizeof(small));
 	CHECK(!strcmp(small, "void cask_cu..."), "cut: '%s'", small);
-	xp_demangle("_Znot_a_valid_name", small, sizeof(small));
+	gp_demangle("_Znot_a_valid_name", small, sizeof(small));
 	CHECK(!strcmp(small, "_Znot_a_vali..."), "invalid kept: '%s'", small);
-	xp_demangle(NULL, small, sizeof(small));
+	gp_demangle(NULL, small, sizeof(small));
 	CHECK(!strcmp(small, "?"), "null: '%s'", small);
 }
 
@@ -205,6 +205,6 @@ int main(void)
 	test_json();
 	test_demangle_cut();
 	printf("CUPTI_API_VERSION %d, kernel record %zu bytes: %s\n", CUPTI_API_VERSION,
-	       sizeof(xp_kernel_t), test_failures ? "FAIL" : "ok");
+	       sizeof(gp_kernel_t), test_failures ? "FAIL" : "ok");
 	return test_failures ? 1 : 0;
 }

@@ -20,7 +20,7 @@
 
 #define SYM(fn)                                                                                    \
 	{                                                                                          \
-		"cupti" #fn, offsetof(struct xp_cupti_api, fn), 0                                  \
+		"cupti" #fn, offsetof(struct gp_cupti_api, fn), 0                                  \
 	}
 
 /* optional: older CUPTI lacks it; the collector then works without it. */
@@ -35,7 +35,7 @@ static const struct {
 	SYM(GetResultString),
 	SYM(GetTimestamp),
 	{"cuptiActivityRegisterTimestampCallback",
-	 offsetof(struct xp_cupti_api, ActivityRegisterTimestampCallback), 1},
+	 offsetof(struct gp_cupti_api, ActivityRegisterTimestampCallback), 1},
 	SYM(ActivityRegisterCallbacks),
 	SYM(ActivityEnable),
 	SYM(ActivityDisable),
@@ -70,7 +70,7 @@ static void *open_first(const char *path, char *err, size_t errlen)
 	return NULL;
 }
 
-int xp_cupti_load(struct xp_cupti_api *api, const char *path, char *err, size_t errlen)
+int gp_cupti_load(struct gp_cupti_api *api, const char *path, char *err, size_t errlen)
 {
 	memset(api, 0, sizeof(*api));
 	api->handle = open_first(path, err, errlen);
@@ -92,7 +92,7 @@ int xp_cupti_load(struct xp_cupti_api *api, const char *path, char *err, size_t 
 	return 0;
 }
 
-const char *xp_cupti_strerror(const struct xp_cupti_api *api, CUptiResult rc, char *buf, size_t len)
+const char *gp_cupti_strerror(const struct gp_cupti_api *api, CUptiResult rc, char *buf, size_t len)
 {
 	const char *s = NULL;
 

@@ -12,7 +12,7 @@
 #include <cupti.h>
 
 /* The CUPTI entry points the collector calls, resolved with dlsym. */
-struct xp_cupti_api {
+struct gp_cupti_api {
 	void *handle;
 	CUptiResult (*Subscribe)(CUpti_SubscriberHandle *, CUpti_CallbackFunc, void *);
 	CUptiResult (*Unsubscribe)(CUpti_SubscriberHandle);
@@ -37,10 +37,10 @@ struct xp_cupti_api {
  * <cuda>/extras/CUPTI/lib64 and <cuda>/lib64. 0 on success; -1 with a
  * one-line reason in err (dlerror's text, or the missing symbol).
  */
-int xp_cupti_load(struct xp_cupti_api *api, const char *path, char *err, size_t errlen);
+int gp_cupti_load(struct gp_cupti_api *api, const char *path, char *err, size_t errlen);
 
 /* CUPTI's name for a result code, or "CUPTI error N" when unavailable. */
-const char *xp_cupti_strerror(const struct xp_cupti_api *api, CUptiResult rc, char *buf,
+const char *gp_cupti_strerror(const struct gp_cupti_api *api, CUptiResult rc, char *buf,
 			      size_t len);
 
 #endif /* XPERF_GPU_CUPTI_LOADER_H */

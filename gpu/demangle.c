@@ -25,7 +25,7 @@ static void copy_cut(const char *s, char *out, size_t outlen)
 		memcpy(out + outlen - 4, "...", 3);
 }
 
-void xp_demangle(const char *name, char *out, size_t outlen)
+void gp_demangle(const char *name, char *out, size_t outlen)
 {
 	char *d = NULL;
 	int status = -1;

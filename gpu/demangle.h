@@ -14,6 +14,6 @@
  * NUL-terminated; a result longer than outlen - 1 ends in "...".
  * NULL name gives "?".
  */
-void xp_demangle(const char *name, char *out, size_t outlen);
+void gp_demangle(const char *name, char *out, size_t outlen);
 
 #endif /* XPERF_GPU_DEMANGLE_H */

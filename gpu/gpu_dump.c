@@ -14,9 +14,9 @@
 #include "gpu/gpu_records.h"
 #include "lib/json_int.h"
 
-static int print(const struct xp_gpu_set *set)
+static int print(const struct gp_gpu_set *set)
 {
-	cJSON *gpu = xp_gpu_json(set->recs, set->n, set->dropped, set->source);
+	cJSON *gpu = gp_gpu_json(set->recs, set->n, set->dropped, set->source);
 	cJSON *counts = cJSON_CreateObject(), *notes = cJSON_CreateArray();
 	unsigned long long n[XP_GPU_KIND_COUNT] = {0};
 	char *s;
@@ -26,7 +26,7 @@ static int print(const struct xp_gpu_set *set)
 	for (size_t i = 0; i < set->n; i++)
 		n[set->recs[i].kind]++;
 	for (int k = 0; k < XP_GPU_KIND_COUNT; k++)
-		cJSON_AddNumberToObject(counts, xp_gpu_kind_name((enum xp_gpu_kind)k),
+		cJSON_AddNumberToObject(counts, gp_gpu_kind_name((enum th_gpu_kind)k),
 					(double)n[k]);
 	for (size_t i = 0; i < set->n_notices; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(set->notices[i]));
@@ -49,7 +49,7 @@ fail:
 
 int main(int argc, char **argv)
 {
-	struct xp_gpu_set set = {0};
+	struct gp_gpu_set set = {0};
 	char err[512];
 	int rc;
 
@@ -57,12 +57,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: xpgpu-dump DIR\n");
 		return 64;
 	}
-	if (xp_gpu_load_dir(argv[1], &set, err, sizeof(err))) {
+	if (gp_gpu_load_dir(argv[1], &set, err, sizeof(err))) {
 		fprintf(stderr, "xpgpu-dump: %s\n", err);
-		xp_gpu_set_free(&set);
+		gp_gpu_set_free(&set);
 		return 2;
 	}
 	rc = print(&set);
-	xp_gpu_set_free(&set);
+	gp_gpu_set_free(&set);
 	return rc;
 }

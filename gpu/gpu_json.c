@@ -13,9 +13,9 @@ static int add_num(cJSON *o, const char *key, uint64_t v)
 	return xp_json_add_u64(o, key, v) != NULL;
 }
 
-cJSON *xp_gpu_activity_json(const struct xp_gpu_rec *rec)
+cJSON *gp_gpu_activity_json(const struct gp_gpu_rec *rec)
 {
-	const char *kind = xp_gpu_kind_name(rec->kind);
+	const char *kind = gp_gpu_kind_name(rec->kind);
 	cJSON *o;
 
 	if (!kind)
@@ -33,8 +33,8 @@ cJSON *xp_gpu_activity_json(const struct xp_gpu_rec *rec)
 	return NULL;
 }
 
-cJSON *xp_gpu_json(const struct xp_gpu_rec *recs, size_t n, uint64_t dropped,
-		   enum xp_gpu_source src)
+cJSON *gp_gpu_json(const struct gp_gpu_rec *recs, size_t n, uint64_t dropped,
+		   enum gp_gpu_source src)
 {
 	cJSON *gpu = cJSON_CreateObject();
 	cJSON *acts = cJSON_AddArrayToObject(gpu, "activities");
@@ -42,14 +42,14 @@ cJSON *xp_gpu_json(const struct xp_gpu_rec *recs, size_t n, uint64_t dropped,
 	if (!acts)
 		goto fail;
 	for (size_t i = 0; i < n; i++) {
-		cJSON *a = xp_gpu_activity_json(&recs[i]);
+		cJSON *a = gp_gpu_activity_json(&recs[i]);
 
 		if (!a)
 			goto fail;
 		cJSON_AddItemToArray(acts, a);
 	}
 	if (add_num(gpu, "dropped_records", dropped) &&
-	    cJSON_AddStringToObject(gpu, "source", xp_gpu_source_name(src)))
+	    cJSON_AddStringToObject(gpu, "source", gp_gpu_source_name(src)))
 		return gpu;
 fail:
 	cJSON_Delete(gpu);

@@ -11,13 +11,13 @@
 #include "gpu/gpu_records.h"
 
 /* One activity object; NULL on allocation failure or an unknown kind. */
-cJSON *xp_gpu_activity_json(const struct xp_gpu_rec *rec);
+cJSON *gp_gpu_activity_json(const struct gp_gpu_rec *rec);
 
 /*
  * The whole `gpu` object for recs[0..n) (in the given order); NULL on
  * allocation failure. The caller owns the result.
  */
-cJSON *xp_gpu_json(const struct xp_gpu_rec *recs, size_t n, uint64_t dropped,
-		   enum xp_gpu_source src);
+cJSON *gp_gpu_json(const struct gp_gpu_rec *recs, size_t n, uint64_t dropped,
+		   enum gp_gpu_source src);
 
 #endif /* XPERF_GPU_JSON_H */

@@ -27,12 +27,12 @@
 
 enum frame_type { FRAME_ACT = 1, FRAME_DROPPED = 2, FRAME_NOTICE = 3 };
 
-const char *xp_gpu_kind_name(enum xp_gpu_kind kind)
+const char *gp_gpu_kind_name(enum th_gpu_kind kind)
 {
-	return (unsigned)kind < XP_GPU_KIND_COUNT ? xp_gpu_kind_names[kind] : NULL;
+	return (unsigned)kind < XP_GPU_KIND_COUNT ? th_gpu_kind_names[kind] : NULL;
 }
 
-const char *xp_gpu_source_name(enum xp_gpu_source src)
+const char *gp_gpu_source_name(enum gp_gpu_source src)
 {
 	return src == XP_GPU_SRC_UPROBE ? "uprobe" : "cupti";
 }
@@ -94,7 +94,7 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 	return 0;
 }
 
-int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum xp_gpu_source src)
+int gp_gpu_writer_open(struct gp_gpu_writer *w, const char *dir, int pid, enum gp_gpu_source src)
 {
 	char path[4096];
 	struct stat st;
@@ -129,7 +129,7 @@ int xp_gpu_writer_open(struct xp_gpu_writer *w, const char *dir, int pid, enum x
 	return rc;
 }
 
-int xp_gpu_writer_flush(struct xp_gpu_writer *w)
+int gp_gpu_writer_flush(struct gp_gpu_writer *w)
 {
 	int rc = 0;
 
@@ -140,7 +140,7 @@ int xp_gpu_writer_flush(struct xp_gpu_writer *w)
 }
 
 /* Stage one frame; names longer than XP_GPU_NAME_MAX - 1 are cut. */
-static int stage_frame(struct xp_gpu_writer *w, enum frame_type type, const struct xp_gpu_rec *r,
+static int stage_frame(struct gp_gpu_writer *w, enum frame_type type, const struct gp_gpu_rec *r,
 		       const char *name)
 {
 	size_t nlen = strnlen(name, XP_GPU_NAME_MAX - 1);
@@ -149,7 +149,7 @@ static int stage_frame(struct xp_gpu_writer *w, enum frame_type type, const stru
 	if (w->fd < 0)
 		return -EBADF;
 	if (w->len + FRAME_BYTES + nlen > sizeof(w->stage)) {
-		int rc = xp_gpu_writer_flush(w);
+		int rc = gp_gpu_writer_flush(w);
 
 		if (rc)
 			return rc;
@@ -169,28 +169,28 @@ static int stage_frame(struct xp_gpu_writer *w, enum frame_type type, const stru
 	return 0;
 }
 
-int xp_gpu_writer_add(struct xp_gpu_writer *w, const struct xp_gpu_rec *rec)
+int gp_gpu_writer_add(struct gp_gpu_writer *w, const struct gp_gpu_rec *rec)
 {
 	return stage_frame(w, FRAME_ACT, rec, rec->name);
 }
 
-int xp_gpu_writer_dropped(struct xp_gpu_writer *w, uint64_t count)
+int gp_gpu_writer_dropped(struct gp_gpu_writer *w, uint64_t count)
 {
-	struct xp_gpu_rec r = {.bytes = count};
+	struct gp_gpu_rec r = {.bytes = count};
 
 	return stage_frame(w, FRAME_DROPPED, &r, "");
 }
 
-int xp_gpu_writer_notice(struct xp_gpu_writer *w, const char *msg)
+int gp_gpu_writer_notice(struct gp_gpu_writer *w, const char *msg)
 {
-	struct xp_gpu_rec r = {0};
+	struct gp_gpu_rec r = {0};
 
 	return stage_frame(w, FRAME_NOTICE, &r, msg);
 }
 
-int xp_gpu_writer_close(struct xp_gpu_writer *w)
+int gp_gpu_writer_close(struct gp_gpu_writer *w)
 {
-	int rc = xp_gpu_writer_flush(w);
+	int rc = gp_gpu_writer_flush(w);
 
 	if (w->fd >= 0 && close(w->fd) && !rc)
 		rc = -errno;
@@ -204,10 +204,10 @@ static int fail(char *err, size_t errlen, size_t off, const char *why)
 	return -1;
 }
 
-static int parse_header(const uint8_t *p, size_t off, const struct xp_gpu_visitor *v, char *err,
+static int parse_header(const uint8_t *p, size_t off, const struct gp_gpu_visitor *v, char *err,
 			size_t errlen)
 {
-	struct xp_gpu_header h;
+	struct gp_gpu_header h;
 	uint32_t src = get32(p + 12);
 
 	if (memcmp(p, XP_GPU_MAGIC, 6))
@@ -217,20 +217,20 @@ static int parse_header(const uint8_t *p, size_t off, const struct xp_gpu_visito
 	if (src > XP_GPU_SRC_UPROBE)
 		return fail(err, errlen, off, "unknown source");
 	h.pid = (int)get32(p + 8);
-	h.source = (enum xp_gpu_source)src;
+	h.source = (enum gp_gpu_source)src;
 	if (v->header)
 		v->header(v->ctx, &h);
 	return 0;
 }
 
 /* Decode one complete frame at p (head + name). */
-static int parse_frame(const uint8_t *p, size_t off, const struct xp_gpu_visitor *v, char *err,
+static int parse_frame(const uint8_t *p, size_t off, const struct gp_gpu_visitor *v, char *err,
 		       size_t errlen)
 {
-	struct xp_gpu_rec r = {0};
+	struct gp_gpu_rec r = {0};
 	uint16_t nlen = get16(p + 2);
 
-	r.kind = (enum xp_gpu_kind)p[1];
+	r.kind = (enum th_gpu_kind)p[1];
 	r.device = get32(p + 4);
 	r.stream = get32(p + 8);
 	r.correlation_id = get32(p + 12);
@@ -260,8 +260,8 @@ static int parse_frame(const uint8_t *p, size_t off, const struct xp_gpu_visitor
 	return fail(err, errlen, off, "unknown frame type");
 }
 
-int xp_gpu_parse(const uint8_t *data, size_t len, size_t offset, size_t *consumed,
-		 const struct xp_gpu_visitor *v, char *err, size_t errlen)
+int gp_gpu_parse(const uint8_t *data, size_t len, size_t offset, size_t *consumed,
+		 const struct gp_gpu_visitor *v, char *err, size_t errlen)
 {
 	size_t pos = 0;
 

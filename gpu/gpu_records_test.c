@@ -21,7 +21,7 @@ struct tally {
 	uint64_t dropped, last_start;
 };
 
-static void t_header(void *ctx, const struct xp_gpu_header *h)
+static void t_header(void *ctx, const struct gp_gpu_header *h)
 {
 	struct tally *t = ctx;
 
@@ -29,7 +29,7 @@ static void t_header(void *ctx, const struct xp_gpu_header *h)
 	CHECK(h->pid == 4242 && h->source == XP_GPU_SRC_UPROBE, "header pid %d", h->pid);
 }
 
-static void t_record(void *ctx, const struct xp_gpu_rec *r)
+static void t_record(void *ctx, const struct gp_gpu_rec *r)
 {
 	struct tally *t = ctx;
 
@@ -48,10 +48,10 @@ static void t_notice(void *ctx, const char *msg)
 	CHECK(!strcmp(msg, "CUPTI held by another profiler"), "notice '%s'", msg);
 }
 
-static void make_rec(struct xp_gpu_rec *r, int i)
+static void make_rec(struct gp_gpu_rec *r, int i)
 {
 	memset(r, 0, sizeof(*r));
-	r->kind = (enum xp_gpu_kind)(i % XP_GPU_KIND_COUNT);
+	r->kind = (enum th_gpu_kind)(i % XP_GPU_KIND_COUNT);
 	r->device = 1;
 	r->stream = 7 + (uint32_t)i;
 	r->correlation_id = 100 + (uint32_t)i;
@@ -63,22 +63,22 @@ static void make_rec(struct xp_gpu_rec *r, int i)
 
 static char *write_file(const char *dir, int nrec)
 {
-	struct xp_gpu_writer *w = malloc(sizeof(*w));
+	struct gp_gpu_writer *w = malloc(sizeof(*w));
 	static char path[512];
-	struct xp_gpu_rec r;
+	struct gp_gpu_rec r;
 	struct stat st;
 
-	CHECK(xp_gpu_writer_open(w, dir, 4242, XP_GPU_SRC_UPROBE) == 0, "open");
+	CHECK(gp_gpu_writer_open(w, dir, 4242, XP_GPU_SRC_UPROBE) == 0, "open");
 	for (int i = 0; i < nrec; i++) {
 		make_rec(&r, i);
-		CHECK(xp_gpu_writer_add(w, &r) == 0, "add %d", i);
+		CHECK(gp_gpu_writer_add(w, &r) == 0, "add %d", i);
 	}
 	memset(r.name, 'x', sizeof(r.name) - 1); /* too long: cut to 255 */
 	r.name[sizeof(r.name) - 1] = '\0';
-	CHECK(xp_gpu_writer_add(w, &r) == 0, "long name");
-	CHECK(xp_gpu_writer_dropped(w, 17) == 0, "dropped");
-	CHECK(xp_gpu_writer_notice(w, "CUPTI held by another profiler") == 0, "notice");
-	CHECK(xp_gpu_writer_close(w) == 0, "close");
+	CHECK(gp_gpu_writer_add(w, &r) == 0, "long name");
+	CHECK(gp_gpu_writer_dropped(w, 17) == 0, "dropped");
+	CHECK(gp_gpu_writer_notice(w, "CUPTI held by another profiler") == 0, "notice");
+	CHECK(gp_gpu_writer_close(w) == 0, "close");
 	free(w);
 	snprintf(path, sizeof(path), "%s/gpu-4242.uprobe.xpgpu", dir);
 	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600, "mode %o", st.st_mode & 0777);
@@ -98,13 +98,13 @@ static uint8_t *slurp(const char *path, size_t *len)
 /* A consumer following a growing file: `step` more bytes appear each round. */
 static void follow(const uint8_t *data, size_t len, size_t step, struct tally *t)
 {
-	const struct xp_gpu_visitor v = {t_header, t_record, t_dropped, t_notice, t};
+	const struct gp_gpu_visitor v = {t_header, t_record, t_dropped, t_notice, t};
 	size_t off = 0, end = 0, used;
 	char err[128];
 
 	while (end < len) {
 		end = end + step > len ? len : end + step;
-		CHECK(xp_gpu_parse(data + off, end - off, off, &used, &v, err, sizeof(err)) == 0,
+		CHECK(gp_gpu_parse(data + off, end - off, off, &used, &v, err, sizeof(err)) == 0,
 		      "%s", err);
 		off += used;
 	}
@@ -115,11 +115,11 @@ static void test_roundtrip(const char *dir)
 {
 	const int nrec = 3000; /* > one 64 KiB stage */
 	char *path = write_file(dir, nrec), err[256] = "";
-	struct xp_gpu_set set = {0};
+	struct gp_gpu_set set = {0};
 	size_t len;
 	uint8_t *data = slurp(path, &len);
 
-	CHECK(xp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0, "%s", err);
+	CHECK(gp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0, "%s", err);
 	CHECK(set.n == (size_t)nrec + 1, "records %zu", set.n);
 	CHECK(set.dropped == 17 && set.n_notices == 1 && set.truncated == 0 && set.files == 1,
 	      "dropped %llu notices %zu", (unsigned long long)set.dropped, set.n_notices);
@@ -132,15 +132,15 @@ static void test_roundtrip(const char *dir)
 		CHECK(t.headers == 1 && t.records == nrec + 1 && t.dropped == 17 && t.notices == 1,
 		      "step %zu: %d records", step, t.records);
 	}
-	xp_gpu_set_free(&set);
+	gp_gpu_set_free(&set);
 	free(data);
 }
 
 static void test_malformed(const char *dir)
 {
-	const struct xp_gpu_visitor v = {0};
+	const struct gp_gpu_visitor v = {0};
 	char path[512], err[256] = "";
-	struct xp_gpu_set set = {0};
+	struct gp_gpu_set set = {0};
 	uint8_t bad[16 + 40] = "XPGPU";
 	size_t used;
 	FILE *f;
@@ -148,68 +148,68 @@ static void test_malformed(const char *dir)
 	bad[6] = 1;  /* version */
 	bad[16] = 1; /* ACT */
 	bad[17] = 9; /* unknown kind */
-	CHECK(xp_gpu_parse(bad, sizeof(bad), 0, &used, &v, err, sizeof(err)) == -1, "bad kind");
+	CHECK(gp_gpu_parse(bad, sizeof(bad), 0, &used, &v, err, sizeof(err)) == -1, "bad kind");
 	CHECK(!strcmp(err, "offset 16: unknown activity kind"), "%s", err);
 	bad[17] = 0;
 	bad[16 + 16] = 2; /* start 2 > end 0 */
-	CHECK(xp_gpu_parse(bad, sizeof(bad), 0, &used, &v, err, sizeof(err)) == -1, "order");
+	CHECK(gp_gpu_parse(bad, sizeof(bad), 0, &used, &v, err, sizeof(err)) == -1, "order");
 	CHECK(!strcmp(err, "offset 16: activity ends before it starts"), "%s", err);
 	snprintf(path, sizeof(path), "%s/bad.xpgpu", dir);
 	f = fopen(path, "wb");
 	fputs("not a gpu file at all", f);
 	fclose(f);
-	CHECK(xp_gpu_load_dir(dir, &set, err, sizeof(err)) == -1, "bad file accepted");
+	CHECK(gp_gpu_load_dir(dir, &set, err, sizeof(err)) == -1, "bad file accepted");
 	CHECK(strstr(err, "bad.xpgpu: offset 0: not an .xpgpu file (bad magic)") != NULL, "%s",
 	      err);
-	xp_gpu_set_free(&set);
-	CHECK(xp_gpu_load_dir("/nonexistent/xperf", &set, err, sizeof(err)) == 0 && set.n == 0,
+	gp_gpu_set_free(&set);
+	CHECK(gp_gpu_load_dir("/nonexistent/xperf", &set, err, sizeof(err)) == 0 && set.n == 0,
 	      "missing dir is empty");
 }
 
 /* Append n launch records (n may be 0) to pid's file of source src in dir. */
-static void add_launches(const char *dir, int pid, enum xp_gpu_source src, int n)
+static void add_launches(const char *dir, int pid, enum gp_gpu_source src, int n)
 {
-	struct xp_gpu_writer *w = malloc(sizeof(*w));
-	struct xp_gpu_rec r;
+	struct gp_gpu_writer *w = malloc(sizeof(*w));
+	struct gp_gpu_rec r;
 
-	CHECK(w && xp_gpu_writer_open(w, dir, pid, src) == 0, "open %d", pid);
+	CHECK(w && gp_gpu_writer_open(w, dir, pid, src) == 0, "open %d", pid);
 	for (int i = 0; i < n; i++) {
 		make_rec(&r, XP_GPU_LAUNCH);
-		CHECK(xp_gpu_writer_add(w, &r) == 0, "add");
+		CHECK(gp_gpu_writer_add(w, &r) == 0, "add");
 	}
-	CHECK(xp_gpu_writer_close(w) == 0, "close");
+	CHECK(gp_gpu_writer_close(w) == 0, "close");
 	free(w);
 }
 
 /* Both producers on one process: CUPTI's host calls win, a notice-only CUPTI file does not. */
 static void test_superseded(const char *top)
 {
-	struct xp_gpu_set set = {0};
+	struct gp_gpu_set set = {0};
 	char dir[256], err[256];
 
 	snprintf(dir, sizeof(dir), "%s/both", top);
 	add_launches(dir, 7, XP_GPU_SRC_UPROBE, 2);
 	add_launches(dir, 7, XP_GPU_SRC_CUPTI, 0);
 	add_launches(dir, 8, XP_GPU_SRC_UPROBE, 3);
-	CHECK(xp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0 && set.n == 5 && !set.n_notices,
+	CHECK(gp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0 && set.n == 5 && !set.n_notices,
 	      "CUPTI without host calls: uprobe records kept (%zu)", set.n);
-	xp_gpu_set_free(&set);
+	gp_gpu_set_free(&set);
 	add_launches(dir, 7, XP_GPU_SRC_CUPTI, 1);
-	CHECK(xp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0 && set.n == 4, "pid 7: %zu", set.n);
+	CHECK(gp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0 && set.n == 4, "pid 7: %zu", set.n);
 	CHECK(set.n_notices == 1 && strstr(set.notices[0], "pid 7 left out"), "notice");
-	xp_gpu_set_free(&set);
+	gp_gpu_set_free(&set);
 }
 
 static void test_json_kinds(void)
 {
-	struct xp_gpu_rec r;
+	struct gp_gpu_rec r;
 	cJSON *a;
 
 	for (int k = 0; k < XP_GPU_KIND_COUNT; k++) {
 		make_rec(&r, k);
-		a = xp_gpu_activity_json(&r);
+		a = gp_gpu_activity_json(&r);
 		CHECK(a && !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "kind")),
-				   xp_gpu_kind_name((enum xp_gpu_kind)k)),
+				   gp_gpu_kind_name((enum th_gpu_kind)k)),
 		      "kind %d", k);
 		CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(a, "start_ns")) ==
 			      (double)r.start_ns,
@@ -217,8 +217,8 @@ static void test_json_kinds(void)
 		cJSON_Delete(a);
 	}
 	r.kind = XP_GPU_KIND_COUNT;
-	CHECK(xp_gpu_activity_json(&r) == NULL, "unknown kind gives NULL");
-	CHECK(!strcmp(xp_gpu_source_name(XP_GPU_SRC_UPROBE), "uprobe"), "source");
+	CHECK(gp_gpu_activity_json(&r) == NULL, "unknown kind gives NULL");
+	CHECK(!strcmp(gp_gpu_source_name(XP_GPU_SRC_UPROBE), "uprobe"), "source");
 }
 
 int main(void)

@@ -23,22 +23,22 @@
 /* A record file larger than this is refused (about 16 M records). */
 #define XP_GPU_FILE_MAX (1ul << 30)
 
-static void on_header(void *ctx, const struct xp_gpu_header *h)
+static void on_header(void *ctx, const struct gp_gpu_header *h)
 {
-	struct xp_gpu_set *set = ctx;
+	struct gp_gpu_set *set = ctx;
 
 	set->source = h->source;
 	set->files++;
 }
 
 /* The set keeps growing; a failed allocation is counted as a drop, never a crash. */
-static void on_record(void *ctx, const struct xp_gpu_rec *rec)
+static void on_record(void *ctx, const struct gp_gpu_rec *rec)
 {
-	struct xp_gpu_set *set = ctx;
+	struct gp_gpu_set *set = ctx;
 
 	if (set->n == set->cap) {
 		size_t cap = set->cap ? set->cap * 2 : 256;
-		struct xp_gpu_rec *p = realloc(set->recs, cap * sizeof(*p));
+		struct gp_gpu_rec *p = realloc(set->recs, cap * sizeof(*p));
 
 		if (!p) {
 			set->dropped++;
@@ -52,14 +52,14 @@ static void on_record(void *ctx, const struct xp_gpu_rec *rec)
 
 static void on_dropped(void *ctx, uint64_t count)
 {
-	struct xp_gpu_set *set = ctx;
+	struct gp_gpu_set *set = ctx;
 
 	set->dropped += count;
 }
 
 static void on_notice(void *ctx, const char *msg)
 {
-	struct xp_gpu_set *set = ctx;
+	struct gp_gpu_set *set = ctx;
 	char **p = realloc(set->notices, (set->n_notices + 1) * sizeof(*p));
 
 	if (!p)
@@ -70,9 +70,9 @@ static void on_notice(void *ctx, const char *msg)
 		set->n_notices++;
 }
 
-static int load_file(const char *path, struct xp_gpu_set *set, char *err, size_t errlen)
+static int load_file(const char *path, struct gp_gpu_set *set, char *err, size_t errlen)
 {
-	const struct xp_gpu_visitor v = {on_header, on_record, on_dropped, on_notice, set};
+	const struct gp_gpu_visitor v = {on_header, on_record, on_dropped, on_notice, set};
 	char why[256];
 	char *bytes = NULL;
 	size_t len = 0, used;
@@ -83,7 +83,7 @@ static int load_file(const char *path, struct xp_gpu_set *set, char *err, size_t
 		snprintf(err, errlen, "%s: %s", path, xp_in_strerror(rc));
 		return -1;
 	}
-	if (xp_gpu_parse(data, len, 0, &used, &v, why, sizeof(why))) {
+	if (gp_gpu_parse(data, len, 0, &used, &v, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: %s", path, why);
 		free(data);
 		return -1;
@@ -96,7 +96,7 @@ static int load_file(const char *path, struct xp_gpu_set *set, char *err, size_t
 
 static int by_start(const void *a, const void *b)
 {
-	const struct xp_gpu_rec *x = a, *y = b;
+	const struct gp_gpu_rec *x = a, *y = b;
 
 	if (x->start_ns != y->start_ns)
 		return x->start_ns < y->start_ns ? -1 : 1;
@@ -104,7 +104,7 @@ static int by_start(const void *a, const void *b)
 }
 
 /* Whether a set holds host calls (launch or sync records). */
-static int has_host_calls(const struct xp_gpu_set *set)
+static int has_host_calls(const struct gp_gpu_set *set)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (set->recs[i].kind == XP_GPU_LAUNCH || set->recs[i].kind == XP_GPU_SYNC)
@@ -116,9 +116,9 @@ static int has_host_calls(const struct xp_gpu_set *set)
  * name is gpu-<pid>.uprobe.xpgpu and gpu-<pid>.xpgpu, CUPTI's, holds host
  * calls: the uprobe records are the same calls (the notice says so).
  */
-static int superseded(const char *dir, const char *name, struct xp_gpu_set *set)
+static int superseded(const char *dir, const char *name, struct gp_gpu_set *set)
 {
-	struct xp_gpu_set cupti = { 0 };
+	struct gp_gpu_set cupti = { 0 };
 	char path[4096], err[8], note[96];
 	int pid, end = 0, dup;
 
@@ -126,7 +126,7 @@ static int superseded(const char *dir, const char *name, struct xp_gpu_set *set)
 		return 0;
 	snprintf(path, sizeof(path), "%s/gpu-%d.xpgpu", dir, pid);
 	dup = load_file(path, &cupti, err, sizeof(err)) == 0 && has_host_calls(&cupti);
-	xp_gpu_set_free(&cupti);
+	gp_gpu_set_free(&cupti);
 	if (dup) {
 		snprintf(note, sizeof(note),
 			 "uprobe records of pid %d left out: CUPTI recorded the same host calls",
@@ -136,7 +136,7 @@ static int superseded(const char *dir, const char *name, struct xp_gpu_set *set)
 	return dup;
 }
 
-int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t errlen)
+int gp_gpu_load_dir(const char *dir, struct gp_gpu_set *set, char *err, size_t errlen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -163,7 +163,7 @@ int xp_gpu_load_dir(const char *dir, struct xp_gpu_set *set, char *err, size_t e
 	return rc;
 }
 
-int xp_gpu_dir_written_since(const char *dir, time_t since)
+int gp_gpu_dir_written_since(const char *dir, time_t since)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -181,7 +181,7 @@ int xp_gpu_dir_written_since(const char *dir, time_t since)
 	return found;
 }
 
-void xp_gpu_set_free(struct xp_gpu_set *set)
+void gp_gpu_set_free(struct gp_gpu_set *set)
 {
 	for (size_t i = 0; i < set->n_notices; i++)
 		free(set->notices[i]);

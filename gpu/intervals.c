@@ -7,31 +7,31 @@
 
 #include <stdlib.h>
 
-int xp_ivs_add(struct xp_ivs *s, uint64_t start, uint64_t end)
+int gp_ivs_add(struct gp_ivs *s, uint64_t start, uint64_t end)
 {
 	if (end <= start)
 		return 0;
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct xp_gpu_interval *v = realloc(s->v, cap * sizeof(*v));
+		struct gp_gpu_interval *v = realloc(s->v, cap * sizeof(*v));
 
 		if (!v)
 			return -1;
 		s->v = v;
 		s->cap = cap;
 	}
-	s->v[s->n++] = (struct xp_gpu_interval){start, end};
+	s->v[s->n++] = (struct gp_gpu_interval){start, end};
 	return 0;
 }
 
 static int by_start(const void *a, const void *b)
 {
-	const struct xp_gpu_interval *x = a, *y = b;
+	const struct gp_gpu_interval *x = a, *y = b;
 
 	return (x->start_ns > y->start_ns) - (x->start_ns < y->start_ns);
 }
 
-void xp_ivs_norm(struct xp_ivs *s)
+void gp_ivs_norm(struct gp_ivs *s)
 {
 	size_t out = 0;
 
@@ -49,7 +49,7 @@ void xp_ivs_norm(struct xp_ivs *s)
 	s->n = out + 1;
 }
 
-int xp_ivs_intersect(const struct xp_ivs *a, const struct xp_ivs *b, struct xp_ivs *out)
+int gp_ivs_intersect(const struct gp_ivs *a, const struct gp_ivs *b, struct gp_ivs *out)
 {
 	size_t i = 0, j = 0;
 
@@ -58,7 +58,7 @@ int xp_ivs_intersect(const struct xp_ivs *a, const struct xp_ivs *b, struct xp_i
 			a->v[i].start_ns > b->v[j].start_ns ? a->v[i].start_ns : b->v[j].start_ns;
 		uint64_t e = a->v[i].end_ns < b->v[j].end_ns ? a->v[i].end_ns : b->v[j].end_ns;
 
-		if (s < e && xp_ivs_add(out, s, e))
+		if (s < e && gp_ivs_add(out, s, e))
 			return -1;
 		if (a->v[i].end_ns < b->v[j].end_ns)
 			i++;
@@ -68,7 +68,7 @@ int xp_ivs_intersect(const struct xp_ivs *a, const struct xp_ivs *b, struct xp_i
 	return 0;
 }
 
-int xp_ivs_subtract(const struct xp_ivs *a, const struct xp_ivs *b, struct xp_ivs *out)
+int gp_ivs_subtract(const struct gp_ivs *a, const struct gp_ivs *b, struct gp_ivs *out)
 {
 	size_t j = 0;
 
@@ -78,18 +78,18 @@ int xp_ivs_subtract(const struct xp_ivs *a, const struct xp_ivs *b, struct xp_iv
 		while (j < b->n && b->v[j].end_ns <= cur)
 			j++;
 		for (size_t k = j; k < b->n && b->v[k].start_ns < end; k++) {
-			if (b->v[k].start_ns > cur && xp_ivs_add(out, cur, b->v[k].start_ns))
+			if (b->v[k].start_ns > cur && gp_ivs_add(out, cur, b->v[k].start_ns))
 				return -1;
 			if (b->v[k].end_ns > cur)
 				cur = b->v[k].end_ns;
 		}
-		if (cur < end && xp_ivs_add(out, cur, end))
+		if (cur < end && gp_ivs_add(out, cur, end))
 			return -1;
 	}
 	return 0;
 }
 
-uint64_t xp_ivs_len(const struct xp_ivs *s)
+uint64_t gp_ivs_len(const struct gp_ivs *s)
 {
 	uint64_t t = 0;
 
@@ -98,7 +98,7 @@ uint64_t xp_ivs_len(const struct xp_ivs *s)
 	return t;
 }
 
-uint64_t xp_ivs_overlap(const struct xp_ivs *s, uint64_t start, uint64_t end)
+uint64_t gp_ivs_overlap(const struct gp_ivs *s, uint64_t start, uint64_t end)
 {
 	size_t lo = 0, hi = s->n;
 	uint64_t t = 0;
@@ -121,7 +121,7 @@ uint64_t xp_ivs_overlap(const struct xp_ivs *s, uint64_t start, uint64_t end)
 	return t;
 }
 
-void xp_ivs_free(struct xp_ivs *s)
+void gp_ivs_free(struct gp_ivs *s)
 {
 	free(s->v);
 	s->v = NULL;

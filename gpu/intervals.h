@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * intervals.h - sets of half-open nanosecond intervals [start, end), kept
- * sorted and disjoint after xp_ivs_norm. Used by the GPU attribution.
+ * sorted and disjoint after gp_ivs_norm. Used by the GPU attribution.
  */
 #ifndef XPERF_GPU_INTERVALS_H
 #define XPERF_GPU_INTERVALS_H
@@ -11,23 +11,23 @@
 
 #include "gpu/attribute.h"
 
-struct xp_ivs {
-	struct xp_gpu_interval *v;
+struct gp_ivs {
+	struct gp_gpu_interval *v;
 	size_t n, cap;
 };
 
 /* Append [s, e) (empty intervals are ignored). 0, or -1 when out of memory. */
-int xp_ivs_add(struct xp_ivs *s, uint64_t start, uint64_t end);
+int gp_ivs_add(struct gp_ivs *s, uint64_t start, uint64_t end);
 /* Sort and merge overlapping or touching intervals. */
-void xp_ivs_norm(struct xp_ivs *s);
+void gp_ivs_norm(struct gp_ivs *s);
 /* out = a ∩ b, both normalised. 0 or -1. */
-int xp_ivs_intersect(const struct xp_ivs *a, const struct xp_ivs *b, struct xp_ivs *out);
+int gp_ivs_intersect(const struct gp_ivs *a, const struct gp_ivs *b, struct gp_ivs *out);
 /* out = a \ b, both normalised. 0 or -1. */
-int xp_ivs_subtract(const struct xp_ivs *a, const struct xp_ivs *b, struct xp_ivs *out);
+int gp_ivs_subtract(const struct gp_ivs *a, const struct gp_ivs *b, struct gp_ivs *out);
 /* Total length. */
-uint64_t xp_ivs_len(const struct xp_ivs *s);
+uint64_t gp_ivs_len(const struct gp_ivs *s);
 /* Length of s ∩ [start, end), s normalised. */
-uint64_t xp_ivs_overlap(const struct xp_ivs *s, uint64_t start, uint64_t end);
-void xp_ivs_free(struct xp_ivs *s);
+uint64_t gp_ivs_overlap(const struct gp_ivs *s, uint64_t start, uint64_t end);
+void gp_ivs_free(struct gp_ivs *s);
 
 #endif /* XPERF_GPU_INTERVALS_H */

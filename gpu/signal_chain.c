@@ -37,7 +37,7 @@ static void on_signal(int sig, siginfo_t *info, void *uctx)
 	}
 }
 
-void xp_signal_chain_install(void (*flush)(void), int (*busy)(void))
+void gp_signal_chain_install(void (*flush)(void), int (*busy)(void))
 {
 	struct sigaction sa = {.sa_sigaction = on_signal, .sa_flags = SA_SIGINFO | SA_RESTART};
 

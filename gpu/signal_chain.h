@@ -13,6 +13,6 @@
  * (may be NULL) says the interrupted thread is inside the flush path itself
  * (a lock it holds), then chain. Idempotent per process.
  */
-void xp_signal_chain_install(void (*flush)(void), int (*busy)(void));
+void gp_signal_chain_install(void (*flush)(void), int (*busy)(void));
 
 #endif /* XPERF_GPU_SIGNAL_CHAIN_H */

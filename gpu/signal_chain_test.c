@@ -71,8 +71,8 @@ int main(void)
 	sigaction(SIGINT, &sint, NULL);
 	sigaction(SIGQUIT, &ign, NULL);
 	sigaction(SIGTERM, &dfl, NULL);
-	xp_signal_chain_install(flush, busy);
-	xp_signal_chain_install(flush, busy); /* idempotent: no double flush */
+	gp_signal_chain_install(flush, busy);
+	gp_signal_chain_install(flush, busy); /* idempotent: no double flush */
 
 	raise(SIGHUP);
 	CHECK(flushes == 1 && hups == 1, "plain handler: flushes %d hups %d", flushes, hups);

@@ -26,7 +26,7 @@ static uint64_t num(const cJSON *o, const char *key)
 	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, key), &v) ? 0 : v;
 }
 
-int xp_gpu_turn_windows(const struct tt_turn *turn, struct xp_gpu_interval **out)
+int gp_gpu_turn_windows(const struct tt_turn *turn, struct gp_gpu_interval **out)
 {
 	int n = 0;
 
@@ -37,12 +37,12 @@ int xp_gpu_turn_windows(const struct tt_turn *turn, struct xp_gpu_interval **out
 		const struct tt_span *s = &turn->spans[i];
 
 		if (s->domain == XP_DOMAIN_INTELLIGENT)
-			(*out)[n++] = (struct xp_gpu_interval){ s->start_ns, s->end_ns };
+			(*out)[n++] = (struct gp_gpu_interval){ s->start_ns, s->end_ns };
 	}
 	return n;
 }
 
-static int overlaps(const struct xp_gpu_rec *r, const struct xp_gpu_interval *w, int n)
+static int overlaps(const struct gp_gpu_rec *r, const struct gp_gpu_interval *w, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (r->start_ns < w[i].end_ns && w[i].start_ns < r->end_ns)
@@ -62,7 +62,7 @@ static int cmp_u32(const void *a, const void *b)
  * launch call of every selected device activity even when the call itself
  * came before the window (a kernel queued early). keep[i] is set.
  */
-static int select_records(const struct xp_gpu_set *set, const struct xp_gpu_interval *win, int nwin,
+static int select_records(const struct gp_gpu_set *set, const struct gp_gpu_interval *win, int nwin,
 			  char *keep)
 {
 	uint32_t *corr = malloc((set->n ? set->n : 1) * sizeof(*corr));
@@ -71,7 +71,7 @@ static int select_records(const struct xp_gpu_set *set, const struct xp_gpu_inte
 	if (!corr)
 		return -1;
 	for (size_t i = 0; i < set->n; i++) {
-		const struct xp_gpu_rec *r = &set->recs[i];
+		const struct gp_gpu_rec *r = &set->recs[i];
 
 		keep[i] = (char)overlaps(r, win, nwin);
 		if (keep[i] && r->kind != XP_GPU_LAUNCH && r->kind != XP_GPU_SYNC &&
@@ -88,7 +88,7 @@ static int select_records(const struct xp_gpu_set *set, const struct xp_gpu_inte
 }
 
 /* The collectors' notices ("CUPTI held by another profiler") as data-quality warnings, once. */
-static void add_warnings(struct tt_turn *turn, const struct xp_gpu_set *set)
+static void add_warnings(struct tt_turn *turn, const struct gp_gpu_set *set)
 {
 	char line[512];
 
@@ -98,12 +98,12 @@ static void add_warnings(struct tt_turn *turn, const struct xp_gpu_set *set)
 	}
 }
 
-int xp_gpu_merge_turn(struct tt_turn *turn, const struct xp_gpu_set *set)
+int gp_gpu_merge_turn(struct tt_turn *turn, const struct gp_gpu_set *set)
 {
 	uint64_t t0 = turn->start_ns, t1 = turn->end_ns;
-	struct xp_gpu_interval *win;
-	struct xp_gpu_rec *sel = NULL;
-	int nwin = xp_gpu_turn_windows(turn, &win);
+	struct gp_gpu_interval *win;
+	struct gp_gpu_rec *sel = NULL;
+	int nwin = gp_gpu_turn_windows(turn, &win);
 	char *keep = NULL;
 	size_t n = 0;
 	cJSON *gpu = NULL;
@@ -126,7 +126,7 @@ int xp_gpu_merge_turn(struct tt_turn *turn, const struct xp_gpu_set *set)
 		sel[n].end_ns = sel[n].end_ns > t1 ? t1 : sel[n].end_ns;
 		n++;
 	}
-	gpu = xp_gpu_json(sel, n, set->dropped, set->source);
+	gpu = gp_gpu_json(sel, n, set->dropped, set->source);
 	if (gpu) {
 		turn->gpu = gpu;
 		add_warnings(turn, set);
@@ -139,17 +139,17 @@ out:
 }
 
 /* gpu.activities -> records; -1 with a message on the first malformed one. */
-static int read_activities(const cJSON *acts, struct xp_gpu_rec *recs, char *err, size_t errlen)
+static int read_activities(const cJSON *acts, struct gp_gpu_rec *recs, char *err, size_t errlen)
 {
 	const cJSON *a;
 	int i = 0;
 
 	cJSON_ArrayForEach(a, acts)
 	{
-		struct xp_gpu_rec *r = &recs[i];
+		struct gp_gpu_rec *r = &recs[i];
 		const char *name =
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
-		int kind = xp_gpu_kind_parse(
+		int kind = th_gpu_kind_parse(
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kind")));
 
 		memset(r, 0, sizeof(*r));
@@ -160,7 +160,7 @@ static int read_activities(const cJSON *acts, struct xp_gpu_rec *recs, char *err
 				 kind < 0 ? "unknown kind" : "end_ns before start_ns");
 			return -1;
 		}
-		r->kind = (enum xp_gpu_kind)kind;
+		r->kind = (enum th_gpu_kind)kind;
 		r->correlation_id = (uint32_t)num(a, "correlation_id");
 		r->stream = (uint32_t)num(a, "stream");
 		r->device = (uint32_t)num(a, "device");
@@ -171,25 +171,25 @@ static int read_activities(const cJSON *acts, struct xp_gpu_rec *recs, char *err
 	return i;
 }
 
-int xp_gpu_turn_breakdown(const struct tt_turn *turn, struct xp_gpu_breakdown *out, char *err,
+int gp_gpu_turn_breakdown(const struct tt_turn *turn, struct gp_gpu_breakdown *out, char *err,
 			  size_t errlen)
 {
 	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(turn->gpu, "activities");
-	struct xp_gpu_interval *win = NULL;
-	struct xp_gpu_rec *recs;
+	struct gp_gpu_interval *win = NULL;
+	struct gp_gpu_rec *recs;
 	int n, nwin, rc = -1;
 
 	memset(out, 0, sizeof(*out));
 	if (!cJSON_IsArray(acts))
 		return 1;
 	recs = malloc(((size_t)cJSON_GetArraySize(acts) + 1) * sizeof(*recs));
-	nwin = xp_gpu_turn_windows(turn, &win);
+	nwin = gp_gpu_turn_windows(turn, &win);
 	if (!recs || nwin < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	n = read_activities(acts, recs, err, errlen);
-	if (n >= 0 && xp_gpu_attribute(recs, (size_t)n, win, (size_t)nwin, out) == 0)
+	if (n >= 0 && gp_gpu_attribute(recs, (size_t)n, win, (size_t)nwin, out) == 0)
 		rc = 0;
 	else if (n >= 0)
 		snprintf(err, errlen, "out of memory");
@@ -199,11 +199,11 @@ out:
 	return rc;
 }
 
-int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_fn cb, void *ctx,
+int gp_gpu_merge_file(const char *path, const struct gp_gpu_set *set, sc_verror_fn cb, void *ctx,
 		      char *err, size_t errlen)
 {
 	struct tt_turn *turn = tt_turn_load(path, cb, ctx, NULL);
-	int n = turn ? xp_gpu_merge_turn(turn, set) : -1, wr = 0;
+	int n = turn ? gp_gpu_merge_turn(turn, set) : -1, wr = 0;
 
 	if (!turn)
 		snprintf(err, errlen, "%s: not a valid turn file", path);

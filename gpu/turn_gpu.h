@@ -19,7 +19,7 @@
  * The turn's intelligent-domain spans as intervals (caller frees *out).
  * Returns how many, or -1 on allocation failure.
  */
-int xp_gpu_turn_windows(const struct tt_turn *turn, struct xp_gpu_interval **out);
+int gp_gpu_turn_windows(const struct tt_turn *turn, struct gp_gpu_interval **out);
 
 /*
  * Set the turn's `gpu` object (replacing one already there) to the records
@@ -29,7 +29,7 @@ int xp_gpu_turn_windows(const struct tt_turn *turn, struct xp_gpu_interval **out
  * ("gpu: ...", once each). A turn without intelligent spans gets no `gpu`.
  * Returns the number of activities merged, or -1 on allocation failure.
  */
-int xp_gpu_merge_turn(struct tt_turn *turn, const struct xp_gpu_set *set);
+int gp_gpu_merge_turn(struct tt_turn *turn, const struct gp_gpu_set *set);
 
 /*
  * Merge set into the turn file at path (validated first; rewritten
@@ -37,7 +37,7 @@ int xp_gpu_merge_turn(struct tt_turn *turn, const struct xp_gpu_set *set);
  * the file is not a valid turn (each error also goes to cb), -2 when it
  * cannot be written; "path: why" in err.
  */
-int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_fn cb, void *ctx,
+int gp_gpu_merge_file(const char *path, const struct gp_gpu_set *set, sc_verror_fn cb, void *ctx,
 		      char *err, size_t errlen);
 
 /*
@@ -45,7 +45,7 @@ int xp_gpu_merge_file(const char *path, const struct xp_gpu_set *set, xp_verror_
  * intelligent spans. Returns 0; 1 when the turn has no `gpu` object (out
  * zeroed); -1 with "pointer: why" in err when an activity is malformed.
  */
-int xp_gpu_turn_breakdown(const struct tt_turn *turn, struct xp_gpu_breakdown *out, char *err,
+int gp_gpu_turn_breakdown(const struct tt_turn *turn, struct gp_gpu_breakdown *out, char *err,
 			  size_t errlen);
 
 #endif /* XPERF_GPU_TURN_GPU_H */

@@ -14,13 +14,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct xp_gpu_rec recs[3] = {
+	static struct gp_gpu_rec recs[3] = {
 		{.kind = XP_GPU_LAUNCH, .start_ns = 10, .end_ns = 20, .correlation_id = 1},
 		{.kind = XP_GPU_KERNEL, .start_ns = 30, .end_ns = 90, .correlation_id = 1},
 		{.kind = XP_GPU_SYNC, .start_ns = 40, .end_ns = 95},
 	};
-	struct xp_gpu_set set = {.recs = recs, .n = 3};
-	struct xp_gpu_breakdown b;
+	struct gp_gpu_set set = {.recs = recs, .n = 3};
+	struct gp_gpu_breakdown b;
 	char err[128];
 	cJSON *doc = cJSON_ParseWithLength((const char *)data, size);
 	struct tt_turn *turn = doc ? tt_turn_from_json(doc, err, sizeof(err)) : NULL;
@@ -28,9 +28,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cJSON_Delete(doc);
 	if (!turn)
 		return 0;
-	xp_gpu_turn_breakdown(turn, &b, err, sizeof(err));
-	if (xp_gpu_merge_turn(turn, &set) >= 0 &&
-	    xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0) {
+	gp_gpu_turn_breakdown(turn, &b, err, sizeof(err));
+	if (gp_gpu_merge_turn(turn, &set) >= 0 &&
+	    gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0) {
 		uint64_t sum = 0;
 
 		for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)

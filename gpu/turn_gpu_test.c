@@ -30,7 +30,7 @@ static struct tt_turn *sample_turn(void)
 		.kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, .correlation_id = c    \
 	}
 
-static struct xp_gpu_rec recs[] = {
+static struct gp_gpu_rec recs[] = {
 	REC(KERNEL, "early", 500, 1500, 4),		/* before the windows: out */
 	REC(LAUNCH, "cudaLaunchKernel", 1500, 1510, 1), /* before, but launches k1: in */
 	REC(KERNEL, "k1", 2100, 3000, 1),
@@ -46,19 +46,19 @@ static struct xp_gpu_rec recs[] = {
 static void test_merge_and_breakdown(void)
 {
 	char *notices[] = {"CUPTI held by another profiler"};
-	struct xp_gpu_set set = {.recs = recs,
+	struct gp_gpu_set set = {.recs = recs,
 				 .n = sizeof(recs) / sizeof(recs[0]),
 				 .dropped = 4,
 				 .notices = notices,
 				 .n_notices = 1};
 	struct tt_turn *turn = sample_turn();
 	cJSON *gpu, *acts;
-	struct xp_gpu_breakdown b;
+	struct gp_gpu_breakdown b;
 	char err[128] = "";
 	const char *names[] = {"cudaLaunchKernel", "k1", "cudaLaunchKernel", "k2",
 			       "cudaLaunchKernel", "k5"};
 
-	CHECK(xp_gpu_merge_turn(turn, &set) == 6, "merged count");
+	CHECK(gp_gpu_merge_turn(turn, &set) == 6, "merged count");
 	gpu = turn->gpu;
 	acts = cJSON_GetObjectItem(gpu, "activities");
 	CHECK(cJSON_GetArraySize(acts) == 6, "activities %d", cJSON_GetArraySize(acts));
@@ -71,7 +71,7 @@ static void test_merge_and_breakdown(void)
 		      10000,
 	      "clipped");
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(gpu, "dropped_records")) == 4, "dropped");
-	CHECK(xp_gpu_merge_turn(turn, &set) == 6 &&
+	CHECK(gp_gpu_merge_turn(turn, &set) == 6 &&
 		      cJSON_GetArraySize(cJSON_GetObjectItem(turn->gpu, "activities")) == 6,
 	      "re-merge replaces");
 	CHECK(turn->quality.nwarnings == 1 &&
@@ -79,7 +79,7 @@ static void test_merge_and_breakdown(void)
 	      "notice as a warning, once");
 
 	/* windows 5000 ns: compute 900 + 500 + 100; launch 100 + 100 + 100; host 2400 + 800 */
-	CHECK(xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0, "%s", err);
+	CHECK(gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0, "%s", err);
 	CHECK(b.window_ns == 5000 && b.ns[XP_GPU_COMPUTE] == 1500 &&
 		      b.ns[XP_GPU_IDLE_LAUNCH] == 300 && b.ns[XP_GPU_IDLE_HOST_WAIT] == 3200 &&
 		      b.ns[XP_GPU_IDLE_OTHER] == 0,
@@ -92,20 +92,20 @@ static void test_merge_and_breakdown(void)
 
 static void test_edges(void)
 {
-	struct xp_gpu_set set = {.recs = recs, .n = 3};
+	struct gp_gpu_set set = {.recs = recs, .n = 3};
 	struct tt_turn *turn = tt_turn_new("gpu-test", 1, "ebpf", "plaintext");
 	struct tt_turn *bad = tt_turn_new("gpu-test", 2, "ebpf", "plaintext");
-	struct xp_gpu_breakdown b;
+	struct gp_gpu_breakdown b;
 	char err[128] = "";
 
 	turn->end_ns = 10;
 	bad->gpu = cJSON_Parse("{\"activities\":["
 			       "{\"kind\":\"kernel\",\"start_ns\":1,\"end_ns\":2},"
 			       "{\"kind\":\"bogus\",\"start_ns\":1,\"end_ns\":2}]}");
-	CHECK(xp_gpu_merge_turn(turn, &set) == 0 && !turn->gpu,
+	CHECK(gp_gpu_merge_turn(turn, &set) == 0 && !turn->gpu,
 	      "no intelligent span: no gpu object");
-	CHECK(xp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 1, "no gpu object");
-	CHECK(xp_gpu_turn_breakdown(bad, &b, err, sizeof(err)) == -1 &&
+	CHECK(gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 1, "no gpu object");
+	CHECK(gp_gpu_turn_breakdown(bad, &b, err, sizeof(err)) == -1 &&
 		      !strcmp(err, "/gpu/activities/1: unknown kind"),
 	      "bad kind: '%s'", err);
 	tt_turn_free(turn);

@@ -115,6 +115,18 @@ int xp_args_choice(const struct argp_state *state, const char *arg, const char *
 	xp_args_invalid(state, either(names, n, why, sizeof(why)));
 }
 
+void xp_args_list(const struct argp_state *state, const char *arg,
+		  void (*item)(const struct argp_state *state, const char *item, void *ctx),
+		  void *ctx)
+{
+	char buf[1024], *rest = buf, *t;
+
+	if (snprintf(buf, sizeof(buf), "%s", arg) >= (int)sizeof(buf))
+		xp_args_invalid(state, "longer than 1023 bytes");
+	while ((t = strsep(&rest, ","))) /* strsep, not strtok: empty items are seen */
+		item(state, t, ctx);
+}
+
 static int repeatable(const int *keys, int key)
 {
 	while (keys && *keys && *keys != key)
@@ -216,8 +228,8 @@ static error_t command_key(int key, char *arg, struct argp_state *state)
 int xp_args_command(const char *name, const char *doc, const char *const names[], int argc,
 		    char **argv)
 {
-	static const struct argp_option none[] = { { 0 } };
-	const struct xp_args a = { name, none, command_key, "COMMAND [ARG...]", doc, ARGP_IN_ORDER,
+	/* no options: NULL, not an empty table (argp's help leaks an empty one's) */
+	const struct xp_args a = { name, NULL, command_key, "COMMAND [ARG...]", doc, ARGP_IN_ORDER,
 				   NULL };
 	struct command c = { names, 0 };
 

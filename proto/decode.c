@@ -16,8 +16,8 @@
 
 #define XP_DECODE_CHUNK 16384
 
-struct xp_decoder {
-	enum xp_coding coding;
+struct pr_decoder {
+	enum pr_coding coding;
 	int failed, done;
 	size_t out_total, max_out;
 	z_stream z;
@@ -28,7 +28,7 @@ struct xp_decoder {
 
 static const char *const names[] = { "identity", "gzip", "deflate", "br", "zstd", "unknown" };
 
-enum xp_coding xp_coding_parse(const char *v)
+enum pr_coding pr_coding_parse(const char *v)
 {
 	size_t n = strcspn(v, " \t,");
 
@@ -45,14 +45,14 @@ enum xp_coding xp_coding_parse(const char *v)
 	return XP_CODING_UNKNOWN;
 }
 
-const char *xp_coding_name(enum xp_coding c)
+const char *pr_coding_name(enum pr_coding c)
 {
 	return names[c <= XP_CODING_UNKNOWN ? c : XP_CODING_UNKNOWN];
 }
 
-struct xp_decoder *xp_decoder_new(enum xp_coding coding, size_t max_out)
+struct pr_decoder *pr_decoder_new(enum pr_coding coding, size_t max_out)
 {
-	struct xp_decoder *d = calloc(1, sizeof(*d));
+	struct pr_decoder *d = calloc(1, sizeof(*d));
 	int ok = 0;
 
 	if (!d)
@@ -84,7 +84,7 @@ struct xp_decoder *xp_decoder_new(enum xp_coding coding, size_t max_out)
 }
 
 /* Hands n decoded bytes on; -1 past the output limit. */
-static int emit(struct xp_decoder *d, size_t n, xp_decoded_cb out, void *ctx)
+static int emit(struct pr_decoder *d, size_t n, pr_decoded_cb out, void *ctx)
 {
 	if (!n)
 		return 0;
@@ -95,7 +95,7 @@ static int emit(struct xp_decoder *d, size_t n, xp_decoded_cb out, void *ctx)
 	return 0;
 }
 
-static int feed_zlib(struct xp_decoder *d, const char *in, size_t n, xp_decoded_cb out,
+static int feed_zlib(struct pr_decoder *d, const char *in, size_t n, pr_decoded_cb out,
 		     void *ctx)
 {
 	d->z.next_in = (Bytef *)in;
@@ -115,7 +115,7 @@ static int feed_zlib(struct xp_decoder *d, const char *in, size_t n, xp_decoded_
 	return 0;
 }
 
-static int feed_br(struct xp_decoder *d, const char *in, size_t n, xp_decoded_cb out, void *ctx)
+static int feed_br(struct pr_decoder *d, const char *in, size_t n, pr_decoded_cb out, void *ctx)
 {
 	const uint8_t *next_in = (const uint8_t *)in;
 	size_t avail_in = n;
@@ -134,7 +134,7 @@ static int feed_br(struct xp_decoder *d, const char *in, size_t n, xp_decoded_cb
 	}
 }
 
-static int feed_zstd(struct xp_decoder *d, const char *in, size_t n, xp_decoded_cb out,
+static int feed_zstd(struct pr_decoder *d, const char *in, size_t n, pr_decoded_cb out,
 		     void *ctx)
 {
 	ZSTD_inBuffer ib = { in, n, 0 };
@@ -150,7 +150,7 @@ static int feed_zstd(struct xp_decoder *d, const char *in, size_t n, xp_decoded_
 	}
 }
 
-int xp_decoder_feed(struct xp_decoder *d, const char *in, size_t n, xp_decoded_cb out, void *ctx)
+int pr_decoder_feed(struct pr_decoder *d, const char *in, size_t n, pr_decoded_cb out, void *ctx)
 {
 	int rc;
 
@@ -172,7 +172,7 @@ int xp_decoder_feed(struct xp_decoder *d, const char *in, size_t n, xp_decoded_c
 	return rc;
 }
 
-void xp_decoder_free(struct xp_decoder *d)
+void pr_decoder_free(struct pr_decoder *d)
 {
 	if (!d)
 		return;

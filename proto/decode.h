@@ -10,25 +10,25 @@
 
 #include <stddef.h>
 
-enum xp_coding { XP_CODING_IDENTITY, XP_CODING_GZIP, XP_CODING_DEFLATE, XP_CODING_BR,
+enum pr_coding { XP_CODING_IDENTITY, XP_CODING_GZIP, XP_CODING_DEFLATE, XP_CODING_BR,
 		 XP_CODING_ZSTD, XP_CODING_UNKNOWN };
 
 /* The coding a Content-Encoding value names ("" or "identity": none). */
-enum xp_coding xp_coding_parse(const char *content_encoding);
+enum pr_coding pr_coding_parse(const char *content_encoding);
 /* "gzip", "deflate", "br", "zstd", "identity" or "unknown". */
-const char *xp_coding_name(enum xp_coding coding);
+const char *pr_coding_name(enum pr_coding coding);
 
-struct xp_decoder;
-typedef void (*xp_decoded_cb)(void *ctx, const char *data, size_t len);
+struct pr_decoder;
+typedef void (*pr_decoded_cb)(void *ctx, const char *data, size_t len);
 
 /* A decoder for a coding other than identity and unknown; NULL on ENOMEM. */
-struct xp_decoder *xp_decoder_new(enum xp_coding coding, size_t max_out);
+struct pr_decoder *pr_decoder_new(enum pr_coding coding, size_t max_out);
 /*
  * Decodes n bytes, handing every decoded piece to out. 0, or -1 once the
  * input is corrupt or the output passed max_out (a decompression bomb): the
  * decoder then takes nothing more.
  */
-int xp_decoder_feed(struct xp_decoder *d, const char *in, size_t n, xp_decoded_cb out, void *ctx);
-void xp_decoder_free(struct xp_decoder *d);
+int pr_decoder_feed(struct pr_decoder *d, const char *in, size_t n, pr_decoded_cb out, void *ctx);
+void pr_decoder_free(struct pr_decoder *d);
 
 #endif /* XPERF_PROTO_DECODE_H */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void xp_http1_init(struct xp_http1 *p, int is_response, const struct xp_msg_sink *sink)
+void pr_http1_init(struct pr_http1 *p, int is_response, const struct pr_msg_sink *sink)
 {
 	memset(p, 0, sizeof(*p));
 	p->is_response = is_response;
@@ -17,13 +17,13 @@ void xp_http1_init(struct xp_http1 *p, int is_response, const struct xp_msg_sink
 	p->state = XP_H1_HEAD;
 }
 
-static int fail(struct xp_http1 *p)
+static int fail(struct pr_http1 *p)
 {
 	p->state = XP_H1_ERROR;
 	return -1;
 }
 
-static void end_msg(struct xp_http1 *p, int aborted, uint64_t t_ns)
+static void end_msg(struct pr_http1 *p, int aborted, uint64_t t_ns)
 {
 	p->sink->end(p->sink->ctx, p->msg, aborted, t_ns);
 	p->state = XP_H1_HEAD;
@@ -31,9 +31,9 @@ static void end_msg(struct xp_http1 *p, int aborted, uint64_t t_ns)
 }
 
 /* Parses the start line; 0 ok, -1 not HTTP. */
-static int parse_start(struct xp_http1 *p, const char *line, size_t len)
+static int parse_start(struct pr_http1 *p, const char *line, size_t len)
 {
-	struct xp_http_head *h = &p->head;
+	struct pr_http_head *h = &p->head;
 	const char *sp = memchr(line, ' ', len);
 
 	if (p->is_response) {
@@ -44,20 +44,20 @@ static int parse_start(struct xp_http1 *p, const char *line, size_t len)
 	}
 	if (!sp || sp == line || (size_t)(sp - line) >= sizeof(h->method))
 		return -1;
-	xp_head_copy(h->method, sizeof(h->method), line, sp - line);
+	pr_head_copy(h->method, sizeof(h->method), line, sp - line);
 	const char *path = sp + 1;
 	const char *sp2 = memchr(path, ' ', len - (path - line));
 
 	if (!sp2 || len - (sp2 + 1 - line) < 8 || memcmp(sp2 + 1, "HTTP/1.", 7))
 		return -1;
-	xp_head_copy(h->path, sizeof(h->path), path, sp2 - path);
+	pr_head_copy(h->path, sizeof(h->path), path, sp2 - path);
 	return 0;
 }
 
 /* Head complete in p->buf[0..len): decode it and choose the body framing. */
-static int on_head(struct xp_http1 *p, size_t len, uint64_t t_ns)
+static int on_head(struct pr_http1 *p, size_t len, uint64_t t_ns)
 {
-	struct xp_http_head *h = &p->head;
+	struct pr_http_head *h = &p->head;
 	const char *s = p->buf, *end = p->buf + len;
 	const char *eol = memchr(s, '\n', len);
 
@@ -73,7 +73,7 @@ static int on_head(struct xp_http1 *p, size_t len, uint64_t t_ns)
 		const char *colon = memchr(s, ':', eol - s);
 
 		if (colon)
-			xp_head_set(h, s, colon - s, colon + 1, eol - colon - 1);
+			pr_head_set(h, s, colon - s, colon + 1, eol - colon - 1);
 	}
 	if (p->is_response && h->status < 200)
 		return 0; /* 100 Continue and friends: not a message of their own */
@@ -94,7 +94,7 @@ static int on_head(struct xp_http1 *p, size_t len, uint64_t t_ns)
 }
 
 /* Accumulates head bytes; returns bytes consumed or -1. */
-static long feed_head(struct xp_http1 *p, const char *d, size_t len, uint64_t t_ns)
+static long feed_head(struct pr_http1 *p, const char *d, size_t len, uint64_t t_ns)
 {
 	size_t from = p->buf_len > 3 ? p->buf_len - 3 : 0;
 	size_t take = len;
@@ -119,7 +119,7 @@ static long feed_head(struct xp_http1 *p, const char *d, size_t len, uint64_t t_
 }
 
 /* Accumulates one CRLF-terminated line (chunk size or trailer); consumed or -1. */
-static long feed_line(struct xp_http1 *p, const char *d, size_t len, uint64_t t_ns)
+static long feed_line(struct pr_http1 *p, const char *d, size_t len, uint64_t t_ns)
 {
 	const char *nl = memchr(d, '\n', len);
 	size_t take = nl ? (size_t)(nl - d) + 1 : len;
@@ -156,7 +156,7 @@ static long feed_line(struct xp_http1 *p, const char *d, size_t len, uint64_t t_
 }
 
 /* Body bytes counted (passed on or lost): the end of a length or chunk. */
-static void body_advanced(struct xp_http1 *p, uint64_t t_ns)
+static void body_advanced(struct pr_http1 *p, uint64_t t_ns)
 {
 	if (p->remaining > 0)
 		return;
@@ -166,7 +166,7 @@ static void body_advanced(struct xp_http1 *p, uint64_t t_ns)
 		p->state = XP_H1_CHUNK_CRLF;
 }
 
-static size_t feed_body(struct xp_http1 *p, const char *d, size_t len, uint64_t t_ns)
+static size_t feed_body(struct pr_http1 *p, const char *d, size_t len, uint64_t t_ns)
 {
 	size_t take = len;
 
@@ -181,7 +181,7 @@ static size_t feed_body(struct xp_http1 *p, const char *d, size_t len, uint64_t 
 	return take;
 }
 
-int xp_http1_feed(struct xp_http1 *p, const char *data, size_t len, uint64_t t_ns)
+int pr_http1_feed(struct pr_http1 *p, const char *data, size_t len, uint64_t t_ns)
 {
 	while (len > 0) {
 		long used;
@@ -209,7 +209,7 @@ int xp_http1_feed(struct xp_http1 *p, const char *data, size_t len, uint64_t t_n
 	return p->state == XP_H1_ERROR ? -1 : 0;
 }
 
-int xp_http1_skip(struct xp_http1 *p, size_t n, uint64_t t_ns)
+int pr_http1_skip(struct pr_http1 *p, size_t n, uint64_t t_ns)
 {
 	if (p->state == XP_H1_BODY_EOF)
 		return 0;
@@ -220,7 +220,7 @@ int xp_http1_skip(struct xp_http1 *p, size_t n, uint64_t t_ns)
 	return 0;
 }
 
-void xp_http1_close(struct xp_http1 *p, uint64_t t_ns)
+void pr_http1_close(struct pr_http1 *p, uint64_t t_ns)
 {
 	if (p->state == XP_H1_BODY_EOF)
 		end_msg(p, 0, t_ns);

@@ -15,7 +15,7 @@
 
 #define XP_H1_HEAD_MAX 16384
 
-enum xp_h1_state {
+enum pr_h1_state {
 	XP_H1_HEAD,
 	XP_H1_BODY_LEN,
 	XP_H1_CHUNK_SIZE,
@@ -26,24 +26,24 @@ enum xp_h1_state {
 	XP_H1_ERROR,
 };
 
-struct xp_http1 {
-	enum xp_h1_state state;
+struct pr_http1 {
+	enum pr_h1_state state;
 	int is_response; /* this direction carries responses */
 	uint32_t msg;    /* number of the current message (1-based) */
 	uint64_t remaining;
 	size_t buf_len;
-	struct xp_http_head head;
-	const struct xp_msg_sink *sink;
+	struct pr_http_head head;
+	const struct pr_msg_sink *sink;
 	char buf[XP_H1_HEAD_MAX];
 };
 
 /* Prepares a parser; sink callbacks get sink->ctx. */
-void xp_http1_init(struct xp_http1 *p, int is_response, const struct xp_msg_sink *sink);
+void pr_http1_init(struct pr_http1 *p, int is_response, const struct pr_msg_sink *sink);
 /* Feeds bytes read or written at t_ns. 0, or -1 once the stream is not HTTP/1.1. */
-int xp_http1_feed(struct xp_http1 *p, const char *data, size_t len, uint64_t t_ns);
+int pr_http1_feed(struct pr_http1 *p, const char *data, size_t len, uint64_t t_ns);
 /* Accounts for n body bytes the capture lost. 0, or -1 if not inside a body (framing lost). */
-int xp_http1_skip(struct xp_http1 *p, size_t n, uint64_t t_ns);
+int pr_http1_skip(struct pr_http1 *p, size_t n, uint64_t t_ns);
 /* The connection closed: ends a read-until-close body, aborts a partial one. */
-void xp_http1_close(struct xp_http1 *p, uint64_t t_ns);
+void pr_http1_close(struct pr_http1 *p, uint64_t t_ns);
 
 #endif /* XPERF_PROTO_HTTP1_H */

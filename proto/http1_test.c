@@ -9,14 +9,14 @@
 
 struct rec {
 	int heads, ends, aborted;
-	struct xp_http_head last;
+	struct pr_http_head last;
 	uint32_t last_msg;
 	char body[4096];
 	size_t body_len;
 	uint64_t first_body_t;
 };
 
-static void on_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint64_t t)
+static void on_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uint64_t t)
 {
 	struct rec *r = ctx;
 
@@ -52,21 +52,21 @@ static void on_end(void *ctx, uint32_t msg, int aborted, uint64_t t)
 /* Feeds `in` in pieces into a fresh parser; returns the feed result. */
 static int run(struct rec *r, int is_resp, const char *in, size_t piece, int close_at_end)
 {
-	static struct xp_http1 p;
-	struct xp_msg_sink sink = { on_head, on_body, on_end, r };
+	static struct pr_http1 p;
+	struct pr_msg_sink sink = { on_head, on_body, on_end, r };
 	size_t len = strlen(in);
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
-	xp_http1_init(&p, is_resp, &sink);
+	pr_http1_init(&p, is_resp, &sink);
 	for (size_t off = 0; off < len && !rc;) {
 		size_t k = piece && piece < len - off ? piece : len - off;
 
-		rc = xp_http1_feed(&p, in + off, k, 100 + off);
+		rc = pr_http1_feed(&p, in + off, k, 100 + off);
 		off += k;
 	}
 	if (close_at_end)
-		xp_http1_close(&p, 999);
+		pr_http1_close(&p, 999);
 	return rc;
 }
 
@@ -142,25 +142,25 @@ static void test_bad(void)
 static void test_skip(void)
 {
 	struct rec r;
-	struct xp_http1 p;
-	struct xp_msg_sink sink = { on_head, on_body, on_end, &r };
+	struct pr_http1 p;
+	struct pr_msg_sink sink = { on_head, on_body, on_end, &r };
 	const char *head = "HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc";
 
 	memset(&r, 0, sizeof(r));
-	xp_http1_init(&p, 1, &sink);
-	CHECK(xp_http1_feed(&p, head, strlen(head), 1) == 0);
-	CHECK(xp_http1_skip(&p, 5, 2) == 0);
-	CHECK(xp_http1_feed(&p, "xy", 2, 3) == 0);
+	pr_http1_init(&p, 1, &sink);
+	CHECK(pr_http1_feed(&p, head, strlen(head), 1) == 0);
+	CHECK(pr_http1_skip(&p, 5, 2) == 0);
+	CHECK(pr_http1_feed(&p, "xy", 2, 3) == 0);
 	CHECK(r.ends == 1 && r.body_len == 5);
-	CHECK(xp_http1_skip(&p, 1, 4) == -1); /* not inside a body: framing lost */
+	CHECK(pr_http1_skip(&p, 1, 4) == -1); /* not inside a body: framing lost */
 }
 
 int main(void)
 {
-	for (size_t i = 0; i < xp_piece_count; i++) {
-		test_request(xp_piece_sizes[i]);
-		test_chunked(xp_piece_sizes[i]);
-		test_until_close(xp_piece_sizes[i]);
+	for (size_t i = 0; i < pr_piece_count; i++) {
+		test_request(pr_piece_sizes[i]);
+		test_chunked(pr_piece_sizes[i]);
+		test_until_close(pr_piece_sizes[i]);
 	}
 	test_body_with_head();
 	test_bad();

@@ -10,21 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char xp_http2_preface[24] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+const char pr_http2_preface[24] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 enum { F_DATA = 0, F_HEADERS = 1, F_RST_STREAM = 3, F_CONTINUATION = 9 };
 enum { FL_END_STREAM = 0x1, FL_END_HEADERS = 0x4, FL_PADDED = 0x8, FL_PRIORITY = 0x20 };
 
-int xp_http2_init(struct xp_http2 *p, int is_response, const struct xp_msg_sink *sink)
+int pr_http2_init(struct pr_http2 *p, int is_response, const struct pr_msg_sink *sink)
 {
 	memset(p, 0, sizeof(*p));
 	p->is_response = is_response;
 	p->sink = sink;
-	p->preface_left = is_response ? 0 : sizeof(xp_http2_preface);
+	p->preface_left = is_response ? 0 : sizeof(pr_http2_preface);
 	return nghttp2_hd_inflate_new(&p->hd) ? -1 : 0;
 }
 
-void xp_http2_free(struct xp_http2 *p)
+void pr_http2_free(struct pr_http2 *p)
 {
 	if (p->hd)
 		nghttp2_hd_inflate_del(p->hd);
@@ -36,9 +36,9 @@ void xp_http2_free(struct xp_http2 *p)
 }
 
 /* Decodes a complete header block; -1 on an HPACK error. */
-static int decode_block(struct xp_http2 *p, uint64_t t_ns)
+static int decode_block(struct pr_http2 *p, uint64_t t_ns)
 {
-	struct xp_http_head h;
+	struct pr_http_head h;
 	const uint8_t *in = p->block;
 	size_t left = p->block_len;
 
@@ -55,7 +55,7 @@ static int decode_block(struct xp_http2 *p, uint64_t t_ns)
 		in += used;
 		left -= (size_t)used;
 		if (flags & NGHTTP2_HD_INFLATE_EMIT)
-			xp_head_set(&h, (const char *)nv.name, nv.namelen, (const char *)nv.value,
+			pr_head_set(&h, (const char *)nv.name, nv.namelen, (const char *)nv.value,
 				    nv.valuelen);
 		if (flags & NGHTTP2_HD_INFLATE_FINAL) {
 			nghttp2_hd_inflate_end_headers(p->hd);
@@ -74,7 +74,7 @@ static int decode_block(struct xp_http2 *p, uint64_t t_ns)
 	return 0;
 }
 
-static int append_block(struct xp_http2 *p, const unsigned char *d, size_t n)
+static int append_block(struct pr_http2 *p, const unsigned char *d, size_t n)
 {
 	unsigned char *nb;
 
@@ -90,7 +90,7 @@ static int append_block(struct xp_http2 *p, const unsigned char *d, size_t n)
 }
 
 /* Strips padding (and the priority fields of HEADERS); -1 when malformed. */
-static int unpad(struct xp_http2 *p, const unsigned char **d, size_t *n)
+static int unpad(struct pr_http2 *p, const unsigned char **d, size_t *n)
 {
 	size_t pad = 0;
 
@@ -113,7 +113,7 @@ static int unpad(struct xp_http2 *p, const unsigned char **d, size_t *n)
 	return 0;
 }
 
-static int on_frame(struct xp_http2 *p, uint64_t t_ns)
+static int on_frame(struct pr_http2 *p, uint64_t t_ns)
 {
 	const unsigned char *d = p->payload;
 	size_t n = p->flen;
@@ -150,7 +150,7 @@ static int on_frame(struct xp_http2 *p, uint64_t t_ns)
  * Room for `need` bytes of the frame's payload, grown as they arrive: a
  * header alone may claim 16 MiB, and bytes that are not HTTP/2 at all often do.
  */
-static int payload_room(struct xp_http2 *p, size_t need)
+static int payload_room(struct pr_http2 *p, size_t need)
 {
 	size_t cap = p->payload_cap * 2;
 	unsigned char *np;
@@ -169,7 +169,7 @@ static int payload_room(struct xp_http2 *p, size_t need)
 }
 
 /* Reads frame header then payload; bytes consumed or -1. */
-static long feed_frame(struct xp_http2 *p, const char *data, size_t len)
+static long feed_frame(struct pr_http2 *p, const char *data, size_t len)
 {
 	size_t take;
 
@@ -195,14 +195,14 @@ static long feed_frame(struct xp_http2 *p, const char *data, size_t len)
 	return (long)take;
 }
 
-int xp_http2_feed(struct xp_http2 *p, const char *data, size_t len, uint64_t t_ns)
+int pr_http2_feed(struct pr_http2 *p, const char *data, size_t len, uint64_t t_ns)
 {
 	while (len > 0 && !p->failed) {
 		if (p->preface_left) {
-			size_t off = sizeof(xp_http2_preface) - p->preface_left;
+			size_t off = sizeof(pr_http2_preface) - p->preface_left;
 			size_t take = p->preface_left < len ? p->preface_left : len;
 
-			if (memcmp(data, xp_http2_preface + off, take))
+			if (memcmp(data, pr_http2_preface + off, take))
 				p->failed = 1;
 			p->preface_left -= take;
 			data += take;

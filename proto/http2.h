@@ -15,7 +15,7 @@
 
 struct nghttp2_hd_inflater;
 
-struct xp_http2 {
+struct pr_http2 {
 	int is_response;
 	int failed;
 	size_t preface_left; /* bytes of the client preface still to skip */
@@ -30,16 +30,16 @@ struct xp_http2 {
 	uint32_t block_stream;
 	int block_end_stream;
 	struct nghttp2_hd_inflater *hd;
-	const struct xp_msg_sink *sink;
+	const struct pr_msg_sink *sink;
 };
 
 /* 0, or -1 when the HPACK inflater cannot be made. */
-int xp_http2_init(struct xp_http2 *p, int is_response, const struct xp_msg_sink *sink);
+int pr_http2_init(struct pr_http2 *p, int is_response, const struct pr_msg_sink *sink);
 /* Feeds bytes read or written at t_ns. 0, or -1 once the stream is not valid HTTP/2. */
-int xp_http2_feed(struct xp_http2 *p, const char *data, size_t len, uint64_t t_ns);
-void xp_http2_free(struct xp_http2 *p);
+int pr_http2_feed(struct pr_http2 *p, const char *data, size_t len, uint64_t t_ns);
+void pr_http2_free(struct pr_http2 *p);
 
 /* The 24-byte client connection preface. */
-extern const char xp_http2_preface[24];
+extern const char pr_http2_preface[24];
 
 #endif /* XPERF_PROTO_HTTP2_H */

@@ -5,7 +5,7 @@
 
 #include "proto/http2.h"
 
-static void on_head(void *ctx, uint32_t m, const struct xp_http_head *h, uint64_t t)
+static void on_head(void *ctx, uint32_t m, const struct pr_http_head *h, uint64_t t)
 {
 	(void)ctx;
 	(void)m;
@@ -32,14 +32,14 @@ static void on_end(void *ctx, uint32_t m, int aborted, uint64_t t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct xp_msg_sink sink = { on_head, on_body, on_end, NULL };
-	struct xp_http2 p;
+	static const struct pr_msg_sink sink = { on_head, on_body, on_end, NULL };
+	struct pr_http2 p;
 
-	if (xp_http2_init(&p, 1, &sink))
+	if (pr_http2_init(&p, 1, &sink))
 		return 0;
 	/* two feeds: a split in the middle must be handled like any other */
-	xp_http2_feed(&p, (const char *)data, size / 2, 1);
-	xp_http2_feed(&p, (const char *)data + size / 2, size - size / 2, 2);
-	xp_http2_free(&p);
+	pr_http2_feed(&p, (const char *)data, size / 2, 1);
+	pr_http2_feed(&p, (const char *)data + size / 2, size - size / 2, 2);
+	pr_http2_free(&p);
 	return 0;
 }

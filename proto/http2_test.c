@@ -86,11 +86,11 @@ static void build(void)
 	nghttp2_hd_deflate_del(dresp);
 }
 
-static struct xp_llm_exchange got[4];
+static struct pr_llm_exchange got[4];
 static uint64_t first_tok[4];
 static int n_got;
 
-static void on_ex(void *ctx, struct xp_llm_exchange *ex)
+static void on_ex(void *ctx, struct pr_llm_exchange *ex)
 {
 	(void)ctx;
 	if (n_got < 4) {
@@ -103,24 +103,25 @@ static void on_ex(void *ctx, struct xp_llm_exchange *ex)
 
 int main(void)
 {
-	static const struct xp_llm_conn_cfg cfg;
+	static const struct pr_llm_conn_cfg cfg;
 
 	build();
 	/* the response's first read: SETTINGS + HEADERS + first DATA frame */
 	const char *ev1_end = memmem(wire[1], wire_len[1], "data: {}\n\n", 10);
 	size_t first_read = (size_t)(ev1_end - wire[1]) + 10;
-	for (size_t i = 0; i < xp_piece_count; i++) {
-		const struct xp_chunk ch[] = {
+	for (size_t i = 0; i < pr_piece_count; i++) {
+		const struct pr_chunk ch[] = {
 			{ XP_DIR_REQUEST, wire[0], wire_len[0], 100 },
 			{ XP_DIR_RESPONSE, wire[1], first_read, 200 },
 			{ XP_DIR_RESPONSE, wire[1] + first_read, wire_len[1] - first_read, 300 },
 		};
-		struct xp_llm_conn *c = xp_llm_conn_new(&cfg, on_ex, NULL);
+		struct pr_llm_conn *c = pr_llm_conn_new(&cfg);
 
 		n_got = 0;
-		xp_feed_split(c, ch, 3, xp_piece_sizes[i]);
+		pr_feed_split(c, ch, 3, pr_piece_sizes[i]);
+		pr_take(c, on_ex, NULL);
 		CHECK(c->proto == 2);
-		xp_llm_conn_free(c);
+		pr_llm_conn_free(c);
 		CHECK(n_got == 2);
 		CHECK(got[0].msg == 1 && got[0].call.status == 200 && got[0].call.stream);
 		CHECK(!strcmp(got[0].call.req_model, "claude-h2"));
@@ -131,11 +132,11 @@ int main(void)
 		CHECK(got[1].msg == 3 && got[1].aborted && got[1].req_bytes == 2);
 	}
 	/* garbage after the preface fails cleanly */
-	struct xp_http2 p;
-	static const struct xp_msg_sink sink;
+	struct pr_http2 p;
+	static const struct pr_msg_sink sink;
 
-	CHECK(xp_http2_init(&p, 0, &sink) == 0);
-	CHECK(xp_http2_feed(&p, "PRI * HTTP/1.1\r\n", 16, 1) == -1);
-	xp_http2_free(&p);
+	CHECK(pr_http2_init(&p, 0, &sink) == 0);
+	CHECK(pr_http2_feed(&p, "PRI * HTTP/1.1\r\n", 16, 1) == -1);
+	pr_http2_free(&p);
 	return CHECK_DONE();
 }

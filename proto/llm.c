@@ -15,7 +15,7 @@
 #include "proto/llm_tools.h"
 
 struct api_info {
-	enum xp_llm_api api;
+	enum pr_llm_api api;
 	const char *key;  /* name in configuration: "openai-chat" */
 	const char *path; /* default request path suffix */
 	const char *provider;
@@ -35,7 +35,7 @@ static const struct api_info apis[] = {
  * event, and in a whole response (an array there: every element's "text").
  */
 struct text_map {
-	enum xp_llm_api api;
+	enum pr_llm_api api;
 	const char *stream[3];
 	const char *whole[2];
 };
@@ -52,7 +52,7 @@ static const struct text_map text_maps[] = {
 
 /* Where a response object keeps each field (dotted paths, numbers index arrays). */
 struct field_map {
-	enum xp_llm_api api;
+	enum pr_llm_api api;
 	int in_excludes_cache; /* its input count leaves out cache reads and writes */
 	const char *model, *in, *out, *cache_read, *cache_write, *reasoning, *finish;
 };
@@ -73,7 +73,7 @@ static const struct field_map maps[] = {
 	  "done_reason" },
 };
 
-static const struct api_info *api_info(enum xp_llm_api api)
+static const struct api_info *api_info(enum pr_llm_api api)
 {
 	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
 		if (apis[i].api == api)
@@ -81,7 +81,7 @@ static const struct api_info *api_info(enum xp_llm_api api)
 	return NULL;
 }
 
-static const struct field_map *field_map(enum xp_llm_api api)
+static const struct field_map *field_map(enum pr_llm_api api)
 {
 	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
 		if (maps[i].api == api)
@@ -94,7 +94,7 @@ static int has_suffix(const char *path, size_t n, const char *suffix, size_t k)
 	return n >= k && !memcmp(path + n - k, suffix, k);
 }
 
-enum xp_llm_api xp_llm_api_of_path(const char *path, const char *const *extra)
+enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra)
 {
 	size_t n = strcspn(path, "?#");
 
@@ -102,7 +102,7 @@ enum xp_llm_api xp_llm_api_of_path(const char *path, const char *const *extra)
 		const char *eq = strchr(*extra, '=');
 
 		if (eq && has_suffix(path, n, *extra, (size_t)(eq - *extra)))
-			return xp_llm_api_parse(eq + 1);
+			return pr_llm_api_parse(eq + 1);
 	}
 	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
 		if (has_suffix(path, n, apis[i].path, strlen(apis[i].path)))
@@ -110,7 +110,7 @@ enum xp_llm_api xp_llm_api_of_path(const char *path, const char *const *extra)
 	return XP_API_NONE;
 }
 
-enum xp_llm_api xp_llm_api_parse(const char *key)
+enum pr_llm_api pr_llm_api_parse(const char *key)
 {
 	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
 		if (!strcmp(apis[i].key, key))
@@ -118,14 +118,14 @@ enum xp_llm_api xp_llm_api_parse(const char *key)
 	return XP_API_NONE;
 }
 
-const char *xp_llm_provider(enum xp_llm_api api)
+const char *pr_llm_provider(enum pr_llm_api api)
 {
 	const struct api_info *a = api_info(api);
 
 	return a ? a->provider : "unknown";
 }
 
-int64_t xp_llm_input_tokens(const struct xp_llm_call *c)
+int64_t pr_llm_input_tokens(const struct pr_llm_call *c)
 {
 	const struct field_map *m = field_map(c->api);
 	int64_t n = c->input_tokens;
@@ -136,12 +136,12 @@ int64_t xp_llm_input_tokens(const struct xp_llm_call *c)
 	       (c->cache_write_tokens > 0 ? c->cache_write_tokens : 0);
 }
 
-int xp_llm_finish_is_truncation(const char *r)
+int pr_llm_finish_is_truncation(const char *r)
 {
 	return !strcmp(r, "max_tokens") || !strcmp(r, "length") || !strcmp(r, "max_output_tokens");
 }
 
-void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api)
+void pr_llm_call_init(struct pr_llm_call *c, enum pr_llm_api api)
 {
 	const struct api_info *a = api_info(api);
 
@@ -152,7 +152,7 @@ void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api)
 	c->cache_read_tokens = c->cache_write_tokens = c->reasoning_tokens = -1;
 }
 
-void xp_llm_call_free(struct xp_llm_call *c)
+void pr_llm_call_free(struct pr_llm_call *c)
 {
 	for (int i = 0; i < c->n_tools; i++) {
 		free(c->tools[i].args);
@@ -165,7 +165,7 @@ void xp_llm_call_free(struct xp_llm_call *c)
 	c->n_tokens = c->cap_tokens = c->text_len = 0;
 }
 
-void xp_llm_call_move(struct xp_llm_call *dst, struct xp_llm_call *src)
+void pr_llm_call_move(struct pr_llm_call *dst, struct pr_llm_call *src)
 {
 	*dst = *src;
 	for (int i = 0; i < src->n_tools; i++)
@@ -175,7 +175,7 @@ void xp_llm_call_move(struct xp_llm_call *dst, struct xp_llm_call *src)
 	src->n_tokens = src->cap_tokens = src->text_len = 0;
 }
 
-const struct xp_tool_result *xp_llm_result_of(const struct xp_llm_call *c, const char *id)
+const struct pr_tool_result *pr_llm_result_of(const struct pr_llm_call *c, const char *id)
 {
 	for (int i = c->n_results; id[0] && i > 0; i--)
 		if (!strcmp(c->results[i - 1].id, id))
@@ -183,7 +183,7 @@ const struct xp_tool_result *xp_llm_result_of(const struct xp_llm_call *c, const
 	return NULL;
 }
 
-#define jget xp_jget
+#define jget pr_jget
 
 static int nonempty_str(const cJSON *v)
 {
@@ -209,7 +209,7 @@ static void set_int(int64_t *dst, const cJSON *o, const char *path)
 		*dst = n;
 }
 
-static void take_error(struct xp_llm_call *c, const cJSON *o)
+static void take_error(struct pr_llm_call *c, const cJSON *o)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "error");
 
@@ -220,7 +220,7 @@ static void take_error(struct xp_llm_call *c, const cJSON *o)
 }
 
 /* Usage, model, finish reason (and tools when with_tools) from one response object. */
-static void take_fields(struct xp_llm_call *c, const cJSON *o, int with_tools)
+static void take_fields(struct pr_llm_call *c, const cJSON *o, int with_tools)
 {
 	const struct field_map *m = field_map(c->api);
 
@@ -234,17 +234,17 @@ static void take_fields(struct xp_llm_call *c, const cJSON *o, int with_tools)
 	set_int(&c->reasoning_tokens, o, m->reasoning);
 	set_str(c->finish_reason, sizeof(c->finish_reason), o, m->finish);
 	if (with_tools)
-		xp_tools_from_answer(c, o);
+		pr_tools_from_answer(c, o);
 	take_error(c, o);
 }
 
-static void append_text(struct xp_llm_call *c, const char *s)
+static void append_text(struct pr_llm_call *c, const char *s)
 {
-	xp_text_append(&c->text, &c->text_len, XP_LLM_TEXT_MAX, s, strlen(s));
+	pr_text_append(&c->text, &c->text_len, XP_LLM_TEXT_MAX, s, strlen(s));
 }
 
 /* Appends the strings at the paths (an array: each element's "text"). */
-static void take_text(struct xp_llm_call *c, const cJSON *o, const char *const *paths, size_t n)
+static void take_text(struct pr_llm_call *c, const cJSON *o, const char *const *paths, size_t n)
 {
 	for (size_t i = 0; i < n && c->keep_text; i++) {
 		const cJSON *v = paths[i] ? jget(o, paths[i]) : NULL, *it;
@@ -258,7 +258,7 @@ static void take_text(struct xp_llm_call *c, const cJSON *o, const char *const *
 	}
 }
 
-static const struct text_map *text_map(enum xp_llm_api api)
+static const struct text_map *text_map(enum pr_llm_api api)
 {
 	for (size_t i = 0; i < sizeof(text_maps) / sizeof(text_maps[0]); i++)
 		if (text_maps[i].api == api)
@@ -266,7 +266,7 @@ static const struct text_map *text_map(enum xp_llm_api api)
 	return NULL;
 }
 
-static cJSON *parse(struct xp_llm_call *c, const char *d, size_t len)
+static cJSON *parse(struct pr_llm_call *c, const char *d, size_t len)
 {
 	cJSON *j = cJSON_ParseWithLength(d, len);
 
@@ -275,7 +275,7 @@ static cJSON *parse(struct xp_llm_call *c, const char *d, size_t len)
 	return j;
 }
 
-void xp_llm_parse_request(struct xp_llm_call *c, const char *body, size_t len)
+void pr_llm_parse_request(struct pr_llm_call *c, const char *body, size_t len)
 {
 	cJSON *j = parse(c, body, len);
 
@@ -287,11 +287,11 @@ void xp_llm_parse_request(struct xp_llm_call *c, const char *body, size_t len)
 	if (cJSON_IsBool(s))
 		c->stream = cJSON_IsTrue(s);
 	c->tools_offered = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "tools"));
-	xp_tools_from_request(c, j);
+	pr_tools_from_request(c, j);
 	cJSON_Delete(j);
 }
 
-void xp_llm_parse_response(struct xp_llm_call *c, const char *body, size_t len)
+void pr_llm_parse_response(struct pr_llm_call *c, const char *body, size_t len)
 {
 	cJSON *j = parse(c, body, len);
 
@@ -305,7 +305,7 @@ void xp_llm_parse_response(struct xp_llm_call *c, const char *body, size_t len)
 	cJSON_Delete(j);
 }
 
-static void token_at(struct xp_llm_call *c, uint64_t t_ns)
+static void token_at(struct pr_llm_call *c, uint64_t t_ns)
 {
 	if (c->n_tokens == c->cap_tokens) {
 		size_t ncap = c->cap_tokens ? c->cap_tokens * 2 : 64;
@@ -319,15 +319,15 @@ static void token_at(struct xp_llm_call *c, uint64_t t_ns)
 	c->token_ns[c->n_tokens++] = t_ns;
 }
 
-static void anthropic_event(struct xp_llm_call *c, const char *type, const cJSON *j,
+static void anthropic_event(struct pr_llm_call *c, const char *type, const cJSON *j,
 			    uint64_t t_ns)
 {
 	if (!strcmp(type, "message_start")) {
 		take_fields(c, jget(j, "message"), 0);
 	} else if (!strcmp(type, "content_block_start")) {
-		xp_tools_anthropic_event(c, type, j);
+		pr_tools_anthropic_event(c, type, j);
 	} else if (!strcmp(type, "content_block_delta")) {
-		xp_tools_anthropic_event(c, type, j);
+		pr_tools_anthropic_event(c, type, j);
 		token_at(c, t_ns);
 	} else if (!strcmp(type, "message_delta")) {
 		set_int(&c->output_tokens, j, "usage.output_tokens");
@@ -340,11 +340,11 @@ static void anthropic_event(struct xp_llm_call *c, const char *type, const cJSON
 	}
 }
 
-static void openai_chat_chunk(struct xp_llm_call *c, const cJSON *j, uint64_t t_ns)
+static void openai_chat_chunk(struct pr_llm_call *c, const cJSON *j, uint64_t t_ns)
 {
 	const cJSON *delta = jget(j, "choices.0.delta");
 	const cJSON *calls = jget(delta, "tool_calls");
-	int has_calls = xp_tools_chat_delta(c, calls);
+	int has_calls = pr_tools_chat_delta(c, calls);
 
 	take_fields(c, j, 0);
 	if (nonempty_str(jget(delta, "content")) || nonempty_str(jget(delta, "reasoning_content")) ||
@@ -352,7 +352,7 @@ static void openai_chat_chunk(struct xp_llm_call *c, const cJSON *j, uint64_t t_
 		token_at(c, t_ns);
 }
 
-static void responses_event(struct xp_llm_call *c, const char *type, const cJSON *j,
+static void responses_event(struct pr_llm_call *c, const char *type, const cJSON *j,
 			    uint64_t t_ns)
 {
 	size_t n = strlen(type);
@@ -372,7 +372,7 @@ static void responses_event(struct xp_llm_call *c, const char *type, const cJSON
 	}
 }
 
-static void ollama_line(struct xp_llm_call *c, const cJSON *j, uint64_t t_ns)
+static void ollama_line(struct pr_llm_call *c, const cJSON *j, uint64_t t_ns)
 {
 	take_fields(c, j, 1);
 	if (nonempty_str(jget(j, "message.content")) || nonempty_str(jget(j, "response")) ||
@@ -382,7 +382,7 @@ static void ollama_line(struct xp_llm_call *c, const cJSON *j, uint64_t t_ns)
 		c->stream_done = 1;
 }
 
-void xp_llm_stream_event(struct xp_llm_call *c, const char *event, const char *data, size_t len,
+void pr_llm_stream_event(struct pr_llm_call *c, const char *event, const char *data, size_t len,
 			 uint64_t t_ns)
 {
 	if (c->api == XP_API_OPENAI_CHAT && len == 6 && !memcmp(data, "[DONE]", 6)) {

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum xp_llm_api {
+enum pr_llm_api {
 	XP_API_NONE,
 	XP_API_ANTHROPIC,
 	XP_API_OPENAI_CHAT,
@@ -27,7 +27,7 @@ enum xp_llm_api {
 #define XP_TOOL_ARGS_MAX 4096u
 
 /* One tool call the model asked for (llm_tools.c). */
-struct xp_tool_call {
+struct pr_tool_call {
 	char name[64];
 	char id[96];  /* the provider's call id ("toolu_...", "call_..."); may be empty (Ollama) */
 	int index;    /* its position in the stream (content block, tool_calls index) */
@@ -37,14 +37,14 @@ struct xp_tool_call {
 };
 
 /* One tool result the agent sent back in a request (tool_result, function_call_output). */
-struct xp_tool_result {
+struct pr_tool_result {
 	char id[96];
 	int is_error;  /* 1: the agent said the tool failed, 0: it did not, -1: not said */
 	int exit_code; /* -1: not said (Codex-style outputs carry metadata.exit_code) */
 };
 
-struct xp_llm_call {
-	enum xp_llm_api api;
+struct pr_llm_call {
+	enum pr_llm_api api;
 	int stream;          /* the request asked for streaming */
 	int status;          /* HTTP status */
 	char req_model[128];
@@ -57,9 +57,9 @@ struct xp_llm_call {
 	char finish_reason[32];
 	char error_type[64];
 	int tools_offered;          /* tool definitions in the request */
-	struct xp_tool_call tools[XP_LLM_MAX_TOOLS]; /* tools the model asked to call */
+	struct pr_tool_call tools[XP_LLM_MAX_TOOLS]; /* tools the model asked to call */
 	int n_tools;
-	struct xp_tool_result results[XP_LLM_MAX_RESULTS]; /* the request's latest tool results */
+	struct pr_tool_result results[XP_LLM_MAX_RESULTS]; /* the request's latest tool results */
 	int n_results;
 	char conversation_id[128]; /* the agent's session / conversation id, when it sends one */
 	int stream_done;            /* the stream's own end event was seen */
@@ -78,29 +78,29 @@ struct xp_llm_call {
  * first the extra "SUFFIX=API" rules (NULL-terminated list, may be NULL), then
  * the defaults. XP_API_NONE if none matches.
  */
-enum xp_llm_api xp_llm_api_of_path(const char *path, const char *const *extra);
+enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra);
 /* "anthropic", "openai-chat", "openai-responses", "ollama-chat", "ollama-generate". */
-enum xp_llm_api xp_llm_api_parse(const char *key);
+enum pr_llm_api pr_llm_api_parse(const char *key);
 /* "anthropic", "openai" or "ollama". */
-const char *xp_llm_provider(enum xp_llm_api api);
+const char *pr_llm_provider(enum pr_llm_api api);
 /* "stop", "length", "tool_calls" ... normalised: 1 when the output was cut at the token limit. */
 /* Every input token of the call, cache reads and writes included (as OTel's
  * gen_ai.usage.input_tokens counts them; Anthropic's input_tokens leaves them out). */
-int64_t xp_llm_input_tokens(const struct xp_llm_call *c);
-int xp_llm_finish_is_truncation(const char *finish_reason);
+int64_t pr_llm_input_tokens(const struct pr_llm_call *c);
+int pr_llm_finish_is_truncation(const char *finish_reason);
 
-void xp_llm_call_init(struct xp_llm_call *c, enum xp_llm_api api);
-void xp_llm_call_free(struct xp_llm_call *c);
+void pr_llm_call_init(struct pr_llm_call *c, enum pr_llm_api api);
+void pr_llm_call_free(struct pr_llm_call *c);
 /* Moves src into dst (dst owns src's buffers; src keeps none). */
-void xp_llm_call_move(struct xp_llm_call *dst, struct xp_llm_call *src);
+void pr_llm_call_move(struct pr_llm_call *dst, struct pr_llm_call *src);
 /* The tool result the request carries for call id, or NULL. */
-const struct xp_tool_result *xp_llm_result_of(const struct xp_llm_call *c, const char *id);
+const struct pr_tool_result *pr_llm_result_of(const struct pr_llm_call *c, const char *id);
 /* Reads the request body (model, stream, tools offered). */
-void xp_llm_parse_request(struct xp_llm_call *c, const char *body, size_t len);
+void pr_llm_parse_request(struct pr_llm_call *c, const char *body, size_t len);
 /* Reads a whole non-streamed response body. */
-void xp_llm_parse_response(struct xp_llm_call *c, const char *body, size_t len);
+void pr_llm_parse_response(struct pr_llm_call *c, const char *body, size_t len);
 /* Reads one streamed event (an SSE event or an NDJSON line) received at t_ns. */
-void xp_llm_stream_event(struct xp_llm_call *c, const char *event, const char *data, size_t len,
+void pr_llm_stream_event(struct pr_llm_call *c, const char *event, const char *data, size_t len,
 			 uint64_t t_ns);
 
 #endif /* XPERF_PROTO_LLM_H */

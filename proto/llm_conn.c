@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct xp_llm_exchange **slot_of(struct xp_llm_conn *c, uint32_t msg)
+static struct pr_llm_exchange **slot_of(struct pr_llm_conn *c, uint32_t msg)
 {
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (c->pending[i] && c->pending[i]->msg == msg)
@@ -20,7 +20,7 @@ static struct xp_llm_exchange **slot_of(struct xp_llm_conn *c, uint32_t msg)
 	return NULL;
 }
 
-static struct xp_llm_exchange **free_slot(struct xp_llm_conn *c)
+static struct pr_llm_exchange **free_slot(struct pr_llm_conn *c)
 {
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (!c->pending[i])
@@ -28,14 +28,14 @@ static struct xp_llm_exchange **free_slot(struct xp_llm_conn *c)
 	return NULL;
 }
 
-static struct xp_llm_exchange *find(struct xp_llm_conn *c, uint32_t msg)
+static struct pr_llm_exchange *find(struct pr_llm_conn *c, uint32_t msg)
 {
-	struct xp_llm_exchange **s = slot_of(c, msg);
+	struct pr_llm_exchange **s = slot_of(c, msg);
 
 	return s ? *s : NULL;
 }
 
-static int host_ok(const struct xp_llm_conn_cfg *cfg, const char *host)
+static int host_ok(const struct pr_llm_conn_cfg *cfg, const char *host)
 {
 	const char *const *p = cfg->hosts;
 
@@ -47,7 +47,7 @@ static int host_ok(const struct xp_llm_conn_cfg *cfg, const char *host)
 	return 0;
 }
 
-static void append_body(struct xp_llm_exchange *ex, const char *d, size_t n)
+static void append_body(struct pr_llm_exchange *ex, const char *d, size_t n)
 {
 	if (ex->body_len + n > XP_LLM_BODY_MAX) {
 		ex->truncated = 1;
@@ -64,63 +64,72 @@ static void append_body(struct xp_llm_exchange *ex, const char *d, size_t n)
 	ex->body_len += n;
 }
 
-static void drop_body(struct xp_llm_exchange *ex)
+static void drop_body(struct pr_llm_exchange *ex)
 {
 	free(ex->body);
 	ex->body = NULL;
 	ex->body_len = 0;
 }
 
-static void free_exchange(struct xp_llm_exchange *ex)
+void pr_llm_exchange_free(struct pr_llm_exchange *ex)
 {
-	xp_decoder_free(ex->dec[XP_DIR_REQUEST]);
-	xp_decoder_free(ex->dec[XP_DIR_RESPONSE]);
+	pr_decoder_free(ex->dec[XP_DIR_REQUEST]);
+	pr_decoder_free(ex->dec[XP_DIR_RESPONSE]);
 	free(ex->req_text);
-	xp_sse_free(&ex->sse);
-	xp_llm_call_free(&ex->call);
+	pr_sse_free(&ex->sse);
+	pr_llm_call_free(&ex->call);
 	drop_body(ex);
 	free(ex);
 }
 
-/* Hands a finished (or cut) exchange on and forgets it. */
-static void finish(struct xp_llm_conn *c, struct xp_llm_exchange **slot)
+/* Moves a finished (or cut) exchange to the queue the caller takes from. */
+static void finish(struct pr_llm_conn *c, struct pr_llm_exchange **slot)
 {
-	struct xp_llm_exchange *ex = *slot;
+	struct pr_llm_exchange *ex = *slot;
 
 	*slot = NULL;
-	c->cb(c->ctx, ex);
-	free_exchange(ex);
+	*c->done_tail = ex;
+	c->done_tail = &ex->next;
+}
+
+struct pr_llm_exchange *pr_llm_conn_next(struct pr_llm_conn *c)
+{
+	struct pr_llm_exchange *ex = c->done;
+
+	if (ex && !(c->done = ex->next))
+		c->done_tail = &c->done;
+	return ex;
 }
 
 /*
  * A body in a coding other than identity gets a decoder; one xperf cannot
  * decode marks the exchange truncated (its body is unread, not misread).
  */
-static void set_coding(struct xp_llm_exchange *ex, enum xp_dir dir, const char *value)
+static void set_coding(struct pr_llm_exchange *ex, enum pr_dir dir, const char *value)
 {
-	enum xp_coding coding = xp_coding_parse(value);
+	enum pr_coding coding = pr_coding_parse(value);
 
 	ex->coding[dir] = coding;
 	if (coding == XP_CODING_IDENTITY)
 		return;
 	ex->dec[dir] = coding == XP_CODING_UNKNOWN ? NULL :
-		       xp_decoder_new(coding, dir == XP_DIR_REQUEST ? XP_LLM_BODY_MAX :
+		       pr_decoder_new(coding, dir == XP_DIR_REQUEST ? XP_LLM_BODY_MAX :
 								       XP_LLM_DECODED_MAX);
 	if (!ex->dec[dir])
 		ex->truncated = 1;
 }
 
 /* Only a POST to an LLM API path (on an LLM host) is a model call. */
-static int is_model_call(const struct xp_http_head *h, enum xp_llm_api api)
+static int is_model_call(const struct pr_http_head *h, enum pr_llm_api api)
 {
 	return api != XP_API_NONE && (!h->method[0] || !strcmp(h->method, "POST"));
 }
 
-static void req_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint64_t t_ns)
+static void req_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uint64_t t_ns)
 {
-	struct xp_llm_conn *c = ctx;
-	enum xp_llm_api api = xp_llm_api_of_path(h->path, c->cfg->extra_paths);
-	struct xp_llm_exchange **slot = free_slot(c);
+	struct pr_llm_conn *c = ctx;
+	enum pr_llm_api api = pr_llm_api_of_path(h->path, c->cfg->extra_paths);
+	struct pr_llm_exchange **slot = free_slot(c);
 
 	if (!host_ok(c->cfg, h->authority))
 		return;
@@ -130,11 +139,11 @@ static void req_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint
 	}
 	if (!slot)
 		return;
-	struct xp_llm_exchange *ex = calloc(1, sizeof(*ex));
+	struct pr_llm_exchange *ex = calloc(1, sizeof(*ex));
 
 	if (!ex)
 		return;
-	xp_llm_call_init(&ex->call, api);
+	pr_llm_call_init(&ex->call, api);
 	ex->call.keep_text = c->cfg->capture_payloads;
 	ex->msg = msg;
 	ex->req_start_ns = ex->req_end_ns = t_ns;
@@ -151,18 +160,18 @@ static void req_plain(void *ctx, const char *d, size_t n)
 }
 
 /* Body bytes as they came: decoded first when the body is compressed. */
-static void body_in(struct xp_llm_exchange *ex, enum xp_dir dir, const char *d, size_t n,
-		    xp_decoded_cb plain)
+static void body_in(struct pr_llm_exchange *ex, enum pr_dir dir, const char *d, size_t n,
+		    pr_decoded_cb plain)
 {
 	if (ex->coding[dir] == XP_CODING_IDENTITY)
 		plain(ex, d, n);
-	else if (!ex->dec[dir] || xp_decoder_feed(ex->dec[dir], d, n, plain, ex))
+	else if (!ex->dec[dir] || pr_decoder_feed(ex->dec[dir], d, n, plain, ex))
 		ex->truncated = 1;
 }
 
 static void req_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t t_ns)
 {
-	struct xp_llm_exchange *ex = find(ctx, msg);
+	struct pr_llm_exchange *ex = find(ctx, msg);
 
 	if (!ex || ex->req_done)
 		return;
@@ -173,7 +182,7 @@ static void req_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t 
 
 static void req_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 {
-	struct xp_llm_exchange *ex = find(ctx, msg);
+	struct pr_llm_exchange *ex = find(ctx, msg);
 
 	if (!ex || ex->req_done)
 		return;
@@ -181,25 +190,25 @@ static void req_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 	ex->req_end_ns = t_ns;
 	ex->aborted |= aborted;
 	if (ex->body_len)
-		xp_llm_parse_request(&ex->call, ex->body, ex->body_len);
+		pr_llm_parse_request(&ex->call, ex->body, ex->body_len);
 	if (ex->call.keep_text && ex->body_len)
 		ex->req_text = strndup(ex->body, ex->body_len < XP_LLM_TEXT_MAX ? ex->body_len :
 										 XP_LLM_TEXT_MAX);
 	drop_body(ex);
 }
 
-static void on_event(void *ctx, const char *event, const char *data, size_t len, int truncated,
-		     uint64_t t_ns)
+/* An event of the stream, timed by the read that completed it. */
+static void on_event(struct pr_llm_exchange *ex, const struct pr_sse_event *ev, uint64_t t_ns)
 {
-	struct xp_llm_exchange *ex = ctx;
-
-	ex->truncated |= truncated;
-	xp_llm_stream_event(&ex->call, event, data, len, t_ns);
+	if (!ev->data)
+		return;
+	ex->truncated |= ev->truncated;
+	pr_llm_stream_event(&ex->call, ev->name, ev->data, ev->len, t_ns);
 }
 
-static void resp_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uint64_t t_ns)
+static void resp_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uint64_t t_ns)
 {
-	struct xp_llm_exchange *ex = find(ctx, msg);
+	struct pr_llm_exchange *ex = find(ctx, msg);
 
 	if (!ex || ex->resp_head)
 		return;
@@ -210,26 +219,36 @@ static void resp_head(void *ctx, uint32_t msg, const struct xp_http_head *h, uin
 	set_coding(ex, XP_DIR_RESPONSE, h->content_encoding);
 	if (!strncmp(h->content_type, "text/event-stream", 17)) {
 		ex->streaming = 1;
-		xp_sse_init(&ex->sse, 0, on_event, ex);
+		pr_sse_init(&ex->sse, 0);
 	} else if (strstr(h->content_type, "ndjson")) {
 		ex->streaming = 1;
-		xp_sse_init(&ex->sse, 1, on_event, ex);
+		pr_sse_init(&ex->sse, 1);
 	}
 }
 
 static void resp_plain(void *ctx, const char *d, size_t n)
 {
-	struct xp_llm_exchange *ex = ctx;
+	struct pr_llm_exchange *ex = ctx;
 
-	if (!ex->streaming)
+	struct pr_sse_event ev;
+	long used;
+
+	if (!ex->streaming) {
 		append_body(ex, d, n);
-	else if (xp_sse_feed(&ex->sse, d, n, ex->feed_ns))
-		ex->truncated = 1;
+		return;
+	}
+	for (; n; d += used, n -= (size_t)used) {
+		if ((used = pr_sse_feed(&ex->sse, d, n, &ev)) < 0) {
+			ex->truncated = 1;
+			return;
+		}
+		on_event(ex, &ev, ex->feed_ns);
+	}
 }
 
 static void resp_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t t_ns)
 {
-	struct xp_llm_exchange *ex = find(ctx, msg);
+	struct pr_llm_exchange *ex = find(ctx, msg);
 
 	if (!ex || !ex->resp_head)
 		return;
@@ -243,62 +262,63 @@ static void resp_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t
 
 static void resp_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 {
-	struct xp_llm_conn *c = ctx;
-	struct xp_llm_exchange **slot = slot_of(c, msg);
-	struct xp_llm_exchange *ex = slot ? *slot : NULL;
+	struct pr_llm_conn *c = ctx;
+	struct pr_llm_exchange **slot = slot_of(c, msg);
+	struct pr_llm_exchange *ex = slot ? *slot : NULL;
 
 	if (!ex || !ex->resp_head)
 		return;
 	ex->resp_end_ns = t_ns;
 	if (ex->streaming) {
-		xp_sse_finish(&ex->sse, t_ns);
+		struct pr_sse_event ev;
+
+		pr_sse_finish(&ex->sse, &ev);
+		on_event(ex, &ev, t_ns);
 		/* a 2xx stream that ends without its own end event was cut */
 		if (!ex->call.stream_done && ex->call.status < 300)
 			aborted = 1;
 	} else if (ex->body_len && !ex->truncated) {
-		xp_llm_parse_response(&ex->call, ex->body, ex->body_len);
+		pr_llm_parse_response(&ex->call, ex->body, ex->body_len);
 	}
 	ex->aborted |= aborted;
 	finish(c, slot);
 }
 
-struct xp_llm_conn *xp_llm_conn_new(const struct xp_llm_conn_cfg *cfg, xp_exchange_cb cb,
-				    void *ctx)
+struct pr_llm_conn *pr_llm_conn_new(const struct pr_llm_conn_cfg *cfg)
 {
-	struct xp_llm_conn *c = calloc(1, sizeof(*c));
+	struct pr_llm_conn *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->cfg = cfg;
-	c->cb = cb;
-	c->ctx = ctx;
-	c->sink[XP_DIR_REQUEST] = (struct xp_msg_sink){ req_head, req_body, req_end, c };
-	c->sink[XP_DIR_RESPONSE] = (struct xp_msg_sink){ resp_head, resp_body, resp_end, c };
+	c->done_tail = &c->done;
+	c->sink[XP_DIR_REQUEST] = (struct pr_msg_sink){ req_head, req_body, req_end, c };
+	c->sink[XP_DIR_RESPONSE] = (struct pr_msg_sink){ resp_head, resp_body, resp_end, c };
 	return c;
 }
 
 /* Chooses HTTP/1.1 or HTTP/2 from the first request bytes (buffered until sure). */
-static int sniff(struct xp_llm_conn *c, const char *d, size_t n, uint64_t t_ns)
+static int sniff(struct pr_llm_conn *c, const char *d, size_t n, uint64_t t_ns)
 {
 	size_t take = sizeof(c->sniff) - c->sniff_len < n ? sizeof(c->sniff) - c->sniff_len : n;
 
 	memcpy(c->sniff + c->sniff_len, d, take);
 	c->sniff_len += take;
-	if (!memcmp(c->sniff, xp_http2_preface, c->sniff_len) && c->sniff_len < sizeof(c->sniff))
+	if (!memcmp(c->sniff, pr_http2_preface, c->sniff_len) && c->sniff_len < sizeof(c->sniff))
 		return 0; /* still a prefix of the HTTP/2 preface */
-	if (!memcmp(c->sniff, xp_http2_preface, c->sniff_len)) {
+	if (!memcmp(c->sniff, pr_http2_preface, c->sniff_len)) {
 		c->proto = 2;
 		for (int dir = 0; dir < 2; dir++)
-			if (xp_http2_init(&c->h2[dir], dir, &c->sink[dir]))
+			if (pr_http2_init(&c->h2[dir], dir, &c->sink[dir]))
 				c->proto = -1;
 	} else {
 		c->proto = 1;
 		for (int dir = 0; dir < 2; dir++)
-			xp_http1_init(&c->h1[dir], dir, &c->sink[dir]);
+			pr_http1_init(&c->h1[dir], dir, &c->sink[dir]);
 	}
-	if (c->proto < 0 || xp_llm_conn_feed(c, XP_DIR_REQUEST, c->sniff, c->sniff_len, t_ns))
+	if (c->proto < 0 || pr_llm_conn_feed(c, XP_DIR_REQUEST, c->sniff, c->sniff_len, t_ns))
 		return -1;
-	return take == n ? 0 : xp_llm_conn_feed(c, XP_DIR_REQUEST, d + take, n - take, t_ns);
+	return take == n ? 0 : pr_llm_conn_feed(c, XP_DIR_REQUEST, d + take, n - take, t_ns);
 }
 
 /*
@@ -317,9 +337,9 @@ static int request_start(const char *d, size_t n)
 }
 
 /* The request parser holds the start of a "head" that is no request line. */
-static int stale_head(const struct xp_llm_conn *c)
+static int stale_head(const struct pr_llm_conn *c)
 {
-	const struct xp_http1 *p = &c->h1[XP_DIR_REQUEST];
+	const struct pr_http1 *p = &c->h1[XP_DIR_REQUEST];
 
 	return c->proto == 1 && p->state == XP_H1_HEAD && p->buf_len > 0 &&
 	       !request_start(p->buf, p->buf_len);
@@ -330,21 +350,21 @@ static int stale_head(const struct xp_llm_conn *c)
  * the middle of a message, bytes the capture dropped): exchanges in flight
  * are forgotten, the next request is parsed from scratch.
  */
-static void resync(struct xp_llm_conn *c)
+static void resync(struct pr_llm_conn *c)
 {
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (c->pending[i]) {
-			free_exchange(c->pending[i]);
+			pr_llm_exchange_free(c->pending[i]);
 			c->pending[i] = NULL;
 		}
 	for (int dir = 0; dir < 2; dir++)
-		xp_http2_free(&c->h2[dir]);
+		pr_http2_free(&c->h2[dir]);
 	c->proto = 0;
 	c->sniff_len = 0;
 	c->resyncs++;
 }
 
-int xp_llm_conn_feed(struct xp_llm_conn *c, enum xp_dir dir, const char *data, size_t len,
+int pr_llm_conn_feed(struct pr_llm_conn *c, enum pr_dir dir, const char *data, size_t len,
 		     uint64_t t_ns)
 {
 	int rc;
@@ -357,9 +377,9 @@ int xp_llm_conn_feed(struct xp_llm_conn *c, enum xp_dir dir, const char *data, s
 		return sniff(c, data, len, t_ns);
 	}
 	if (c->proto == 1)
-		rc = xp_http1_feed(&c->h1[dir], data, len, t_ns);
+		rc = pr_http1_feed(&c->h1[dir], data, len, t_ns);
 	else if (c->proto == 2)
-		rc = xp_http2_feed(&c->h2[dir], data, len, t_ns);
+		rc = pr_http2_feed(&c->h2[dir], data, len, t_ns);
 	else
 		rc = -1;
 	if (rc)
@@ -367,22 +387,22 @@ int xp_llm_conn_feed(struct xp_llm_conn *c, enum xp_dir dir, const char *data, s
 	return rc;
 }
 
-void xp_llm_conn_lost(struct xp_llm_conn *c, enum xp_dir dir, size_t n, uint64_t t_ns)
+void pr_llm_conn_lost(struct pr_llm_conn *c, enum pr_dir dir, size_t n, uint64_t t_ns)
 {
 	c->lost_bytes += n;
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (c->pending[i])
 			c->pending[i]->truncated = 1;
-	if (c->proto == 1 && xp_http1_skip(&c->h1[dir], n, t_ns) == 0)
+	if (c->proto == 1 && pr_http1_skip(&c->h1[dir], n, t_ns) == 0)
 		return;
 	c->proto = -1; /* framing lost: nothing after this can be trusted */
 }
 
-void xp_llm_conn_close(struct xp_llm_conn *c, uint64_t t_ns)
+void pr_llm_conn_close(struct pr_llm_conn *c, uint64_t t_ns)
 {
 	if (c->proto == 1) {
-		xp_http1_close(&c->h1[XP_DIR_RESPONSE], t_ns);
-		xp_http1_close(&c->h1[XP_DIR_REQUEST], t_ns);
+		pr_http1_close(&c->h1[XP_DIR_RESPONSE], t_ns);
+		pr_http1_close(&c->h1[XP_DIR_REQUEST], t_ns);
 	}
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++) {
 		if (!c->pending[i])
@@ -394,14 +414,16 @@ void xp_llm_conn_close(struct xp_llm_conn *c, uint64_t t_ns)
 	}
 }
 
-void xp_llm_conn_free(struct xp_llm_conn *c)
+void pr_llm_conn_free(struct pr_llm_conn *c)
 {
 	if (!c)
 		return;
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (c->pending[i])
-			free_exchange(c->pending[i]);
+			pr_llm_exchange_free(c->pending[i]);
+	for (struct pr_llm_exchange *ex; (ex = pr_llm_conn_next(c));)
+		pr_llm_exchange_free(ex);
 	for (int dir = 0; dir < 2; dir++)
-		xp_http2_free(&c->h2[dir]);
+		pr_http2_free(&c->h2[dir]);
 	free(c);
 }

@@ -23,15 +23,9 @@ const char *__asan_default_options(void)
 #endif
 #endif
 
-static void on_ex(void *ctx, struct xp_llm_exchange *ex)
-{
-	(void)ctx;
-	(void)ex;
-}
-
 int main(void)
 {
-	static const struct xp_llm_conn_cfg any_host;
+	static const struct pr_llm_conn_cfg any_host;
 	static const char *const writes[] = { "\n", "P\n", "POST\n", "GET /\n", "PATCH\n" };
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	char *map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -40,12 +34,12 @@ int main(void)
 	for (size_t i = 0; map != MAP_FAILED && i < sizeof(writes) / sizeof(*writes); i++) {
 		size_t n = strlen(writes[i]);
 		char *at = memcpy(map + page - n, writes[i], n);
-		struct xp_llm_conn *c = xp_llm_conn_new(&any_host, on_ex, NULL);
+		struct pr_llm_conn *c = pr_llm_conn_new(&any_host);
 
-		xp_llm_conn_lost(c, XP_DIR_REQUEST, 10, 1); /* framing lost */
-		xp_llm_conn_feed(c, XP_DIR_REQUEST, at, n, 2);
+		pr_llm_conn_lost(c, XP_DIR_REQUEST, 10, 1); /* framing lost */
+		pr_llm_conn_feed(c, XP_DIR_REQUEST, at, n, 2);
 		CHECK(c->resyncs == 0);
-		xp_llm_conn_free(c);
+		pr_llm_conn_free(c);
 	}
 	return CHECK_DONE();
 }

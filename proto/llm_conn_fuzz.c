@@ -9,34 +9,36 @@
 
 #include "proto/llm_conn.h"
 
-static void on_ex(void *ctx, struct xp_llm_exchange *ex)
+/* Takes the finished exchanges and touches what a consumer reads. */
+static void take(struct pr_llm_conn *c)
 {
-	(void)ctx;
-	/* touch what a consumer reads */
-	if (ex->call.n_tokens && ex->call.token_ns[ex->call.n_tokens - 1] == 42)
-		ex->truncated = 1;
+	for (struct pr_llm_exchange *ex; (ex = pr_llm_conn_next(c)); pr_llm_exchange_free(ex))
+		if (ex->call.n_tokens && ex->call.token_ns[ex->call.n_tokens - 1] == 42)
+			ex->truncated = 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct xp_llm_conn_cfg cfg;
-	struct xp_llm_conn *c = xp_llm_conn_new(&cfg, on_ex, NULL);
+	static const struct pr_llm_conn_cfg cfg;
+	struct pr_llm_conn *c = pr_llm_conn_new(&cfg);
 	uint64_t t = 0;
 
 	if (!c)
 		return 0;
 	while (size >= 2) {
-		enum xp_dir dir = data[0] & 1 ? XP_DIR_RESPONSE : XP_DIR_REQUEST;
+		enum pr_dir dir = data[0] & 1 ? XP_DIR_RESPONSE : XP_DIR_REQUEST;
 		size_t n = data[1] < size - 2 ? data[1] : size - 2;
 
 		if (data[0] & 0x80)
-			xp_llm_conn_lost(c, dir, n, t++);
+			pr_llm_conn_lost(c, dir, n, t++);
 		else
-			xp_llm_conn_feed(c, dir, (const char *)data + 2, n, t++);
+			pr_llm_conn_feed(c, dir, (const char *)data + 2, n, t++);
+		take(c);
 		data += 2 + n;
 		size -= 2 + n;
 	}
-	xp_llm_conn_close(c, t);
-	xp_llm_conn_free(c);
+	pr_llm_conn_close(c, t);
+	take(c);
+	pr_llm_conn_free(c);
 	return 0;
 }

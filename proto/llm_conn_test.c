@@ -11,7 +11,7 @@
 #include "userspace/testing/check.h"
 
 struct got {
-	struct xp_llm_exchange ex; /* copy; its pointers are not to be followed */
+	struct pr_llm_exchange ex; /* copy; its pointers are not to be followed */
 	uint64_t tok[16];
 	char text[64], req[64]; /* payload text, when captured */
 };
@@ -19,7 +19,7 @@ struct got {
 static struct got got[8];
 static int n_got;
 
-static void on_ex(void *ctx, struct xp_llm_exchange *ex)
+static void on_ex(void *ctx, struct pr_llm_exchange *ex)
 {
 	(void)ctx;
 	if (n_got >= 8)
@@ -32,19 +32,21 @@ static void on_ex(void *ctx, struct xp_llm_exchange *ex)
 	n_got++;
 }
 
-static const struct xp_llm_conn_cfg any_host;
+static const struct pr_llm_conn_cfg any_host;
 
-static void replay(const struct xp_llm_conn_cfg *cfg, const struct xp_chunk *ch, size_t n,
+static void replay(const struct pr_llm_conn_cfg *cfg, const struct pr_chunk *ch, size_t n,
 		   size_t piece, uint64_t close_t)
 {
-	struct xp_llm_conn *c = xp_llm_conn_new(cfg, on_ex, NULL);
+	struct pr_llm_conn *c = pr_llm_conn_new(cfg);
 
 	n_got = 0;
 	memset(got, 0, sizeof(got));
-	xp_feed_split(c, ch, n, piece);
+	pr_feed_split(c, ch, n, piece);
+	pr_take(c, on_ex, NULL);
 	if (close_t)
-		xp_llm_conn_close(c, close_t);
-	xp_llm_conn_free(c);
+		pr_llm_conn_close(c, close_t);
+	pr_take(c, on_ex, NULL);
+	pr_llm_conn_free(c);
 }
 
 #define ANTHROPIC_REQ                                                                          \
@@ -52,7 +54,7 @@ static void replay(const struct xp_llm_conn_cfg *cfg, const struct xp_chunk *ch,
 	"Content-Type: application/json\r\nContent-Length: 90\r\n\r\n"                          \
 	"{\"model\":\"claude-x\",\"stream\":true,\"max_tokens\":64,\"tools\":[{\"name\":\"bash\"}],\"messages\":[]}"
 
-static const struct xp_chunk anthropic_stream[] = {
+static const struct pr_chunk anthropic_stream[] = {
 	{ XP_DIR_REQUEST, ANTHROPIC_REQ, 0, 1000 },
 	/* first token in the same read as the response head */
 	{ XP_DIR_RESPONSE,
@@ -76,7 +78,7 @@ static void test_anthropic_stream(size_t piece)
 {
 	replay(&any_host, anthropic_stream, 4, piece, 0);
 	CHECK(n_got == 1);
-	struct xp_llm_call *c = &got[0].ex.call;
+	struct pr_llm_call *c = &got[0].ex.call;
 
 	CHECK(c->api == XP_API_ANTHROPIC && c->stream == 1 && c->status == 200);
 	CHECK(!strcmp(c->req_model, "claude-x") && !strcmp(c->resp_model, "claude-x-1"));
@@ -96,7 +98,7 @@ static void test_anthropic_aborted(void)
 	CHECK(n_got == 1 && got[0].ex.aborted && got[0].ex.resp_end_ns == 6500);
 }
 
-static const struct xp_chunk openai_stream[] = {
+static const struct pr_chunk openai_stream[] = {
 	{ XP_DIR_REQUEST, "GET /health HTTP/1.1\r\nHost: h\r\n\r\n", 0, 10 },
 	{ XP_DIR_RESPONSE, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", 0, 20 },
 	{ XP_DIR_REQUEST,
@@ -124,7 +126,7 @@ static void test_openai_stream(size_t piece)
 {
 	replay(&any_host, openai_stream, 6, piece, 500);
 	CHECK(n_got == 1);
-	struct xp_llm_call *c = &got[0].ex.call;
+	struct pr_llm_call *c = &got[0].ex.call;
 
 	CHECK(c->api == XP_API_OPENAI_CHAT && c->stream && !strcmp(c->resp_model, "gpt-y-2"));
 	CHECK(c->n_tools == 1 && !strcmp(c->tools[0].name, "bash"));
@@ -134,7 +136,7 @@ static void test_openai_stream(size_t piece)
 	CHECK(!got[0].ex.aborted && got[0].ex.resp_end_ns == 500);
 }
 
-static const struct xp_chunk plain_and_429[] = {
+static const struct pr_chunk plain_and_429[] = {
 	{ XP_DIR_REQUEST,
 	  "POST /v1/messages HTTP/1.1\r\nHost: a\r\nContent-Length: 20\r\n\r\n{\"model\":\"claude-x\"}",
 	  0, 1 },
@@ -158,16 +160,16 @@ static void test_plain_and_429(size_t piece)
 	CHECK(n_got == 2);
 	CHECK(got[0].ex.call.status == 429 && !strcmp(got[0].ex.retry_after, "3"));
 	CHECK(!strcmp(got[0].ex.call.error_type, "rate_limit_error"));
-	struct xp_llm_call *c = &got[1].ex.call;
+	struct pr_llm_call *c = &got[1].ex.call;
 
 	CHECK(c->status == 200 && !c->stream && c->n_tokens == 0 && c->unparsed == 0);
-	CHECK(!strcmp(c->finish_reason, "max_tokens") && xp_llm_finish_is_truncation("max_tokens"));
+	CHECK(!strcmp(c->finish_reason, "max_tokens") && pr_llm_finish_is_truncation("max_tokens"));
 	CHECK(c->n_tools == 1 && !strcmp(c->tools[0].name, "grep"));
 	CHECK(c->input_tokens == 9 && c->output_tokens == 64);
 	CHECK(got[1].ex.resp_start_ns == 4 && got[1].ex.resp_end_ns == 4);
 }
 
-static const struct xp_chunk responses_and_ollama[] = {
+static const struct pr_chunk responses_and_ollama[] = {
 	{ XP_DIR_REQUEST,
 	  "POST /v1/responses HTTP/1.1\r\nHost: a\r\nContent-Length: 15\r\n\r\n{\"stream\":true}",
 	  0, 1 },
@@ -193,7 +195,7 @@ static const struct xp_chunk responses_and_ollama[] = {
 /* Payload text only on opt-in: the answer's text and the request body. */
 static void test_payloads(void)
 {
-	static const struct xp_llm_conn_cfg keep = { NULL, NULL, 1 };
+	static const struct pr_llm_conn_cfg keep = { NULL, NULL, 1 };
 
 	replay(&any_host, responses_and_ollama, 5, 0, 0);
 	CHECK(n_got == 2 && !got[0].text[0] && !got[0].req[0] && !got[1].text[0]);
@@ -206,7 +208,7 @@ static void test_responses_and_ollama(size_t piece)
 {
 	replay(&any_host, responses_and_ollama, 5, piece, 0);
 	CHECK(n_got == 2);
-	struct xp_llm_call *r = &got[0].ex.call, *o = &got[1].ex.call;
+	struct pr_llm_call *r = &got[0].ex.call, *o = &got[1].ex.call;
 
 	CHECK(r->api == XP_API_OPENAI_RESPONSES && r->n_tokens == 1 && r->stream_done);
 	CHECK(!strcmp(r->resp_model, "o-1") && !strcmp(r->finish_reason, "completed"));
@@ -221,15 +223,15 @@ static void test_hosts_and_lost(void)
 {
 	static const char *const hosts[] = { "api.*.com", NULL };
 	static const char *const extra[] = { "/llm=ollama-generate", NULL };
-	const struct xp_llm_conn_cfg only = { NULL, hosts, 0 };
-	const struct xp_llm_conn_cfg custom = { extra, NULL, 0 };
-	const struct xp_chunk gen[] = {
+	const struct pr_llm_conn_cfg only = { NULL, hosts, 0 };
+	const struct pr_llm_conn_cfg custom = { extra, NULL, 0 };
+	const struct pr_chunk gen[] = {
 		{ XP_DIR_REQUEST, "POST /llm HTTP/1.1\r\nContent-Length: 0\r\n\r\n", 0, 1 },
 		{ XP_DIR_RESPONSE, "HTTP/1.1 200 OK\r\nContent-Length: 43\r\n\r\n{\"response\":"
 				   "\"x\",\"done\":true,\"eval_count\":5}",
 		  0, 2 },
 	};
-	struct xp_llm_conn *c;
+	struct pr_llm_conn *c;
 
 	replay(&only, anthropic_stream, 4, 0, 0);
 	CHECK(n_got == 1);
@@ -240,13 +242,15 @@ static void test_hosts_and_lost(void)
 	CHECK(got[0].ex.call.output_tokens == 5);
 	/* bytes lost inside a body: the exchange ends, flagged truncated */
 	n_got = 0;
-	c = xp_llm_conn_new(&any_host, on_ex, NULL);
-	xp_feed_split(c, plain_and_429, 3, 0);
-	xp_llm_conn_feed(c, XP_DIR_RESPONSE, plain_and_429[3].data, 120, 4);
-	xp_llm_conn_lost(c, XP_DIR_RESPONSE, strlen(plain_and_429[3].data) - 120, 5);
+	c = pr_llm_conn_new(&any_host);
+	pr_feed_split(c, plain_and_429, 3, 0);
+	pr_take(c, on_ex, NULL);
+	pr_llm_conn_feed(c, XP_DIR_RESPONSE, plain_and_429[3].data, 120, 4);
+	pr_llm_conn_lost(c, XP_DIR_RESPONSE, strlen(plain_and_429[3].data) - 120, 5);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 2 && got[1].ex.truncated && got[1].ex.resp_end_ns == 5);
 	CHECK(c->lost_bytes == strlen(plain_and_429[3].data) - 120);
-	xp_llm_conn_free(c);
+	pr_llm_conn_free(c);
 }
 
 /*
@@ -255,26 +259,27 @@ static void test_hosts_and_lost(void)
  */
 static void test_resync(size_t piece)
 {
-	const struct xp_chunk ch[] = {
+	const struct pr_chunk ch[] = {
 		{ XP_DIR_REQUEST, "\"stream\":true}", 0, 1 },
 		{ XP_DIR_RESPONSE, "data: {}\n\n\r\n0\r\n\r\n", 0, 2 },
 		anthropic_stream[0], anthropic_stream[1], anthropic_stream[2], anthropic_stream[3],
 	};
-	struct xp_llm_conn *c = xp_llm_conn_new(&any_host, on_ex, NULL);
+	struct pr_llm_conn *c = pr_llm_conn_new(&any_host);
 
 	n_got = 0;
-	xp_feed_split(c, ch, 6, piece);
+	pr_feed_split(c, ch, 6, piece);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 1 && got[0].ex.call.n_tokens == 3 && c->resyncs == 1);
-	xp_llm_conn_free(c);
+	pr_llm_conn_free(c);
 }
 
 int main(void)
 {
-	for (size_t i = 0; i < xp_piece_count; i++) {
-		test_anthropic_stream(xp_piece_sizes[i]);
-		test_openai_stream(xp_piece_sizes[i]);
-		test_plain_and_429(xp_piece_sizes[i]);
-		test_responses_and_ollama(xp_piece_sizes[i]);
+	for (size_t i = 0; i < pr_piece_count; i++) {
+		test_anthropic_stream(pr_piece_sizes[i]);
+		test_openai_stream(pr_piece_sizes[i]);
+		test_plain_and_429(pr_piece_sizes[i]);
+		test_responses_and_ollama(pr_piece_sizes[i]);
 	}
 	test_resync(0);
 	test_resync(1000);

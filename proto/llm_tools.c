@@ -15,7 +15,7 @@
 
 /* Where an answer lists its tool calls. */
 struct call_shape {
-	enum xp_llm_api api;
+	enum pr_llm_api api;
 	const char *list;  /* array of calls */
 	const char *type;  /* required "type" of an element, or NULL */
 	const char *name;  /* name inside an element, or NULL: fixed_name */
@@ -38,7 +38,7 @@ static const struct call_shape call_shapes[] = {
 
 /* Where a request carries the results of earlier tool calls. */
 struct result_shape {
-	enum xp_llm_api api;
+	enum pr_llm_api api;
 	const char *list;      /* array of messages / input items */
 	const char *inner;     /* array inside each element holding the results, or NULL */
 	const char *key;       /* field that must be present (or equal want) */
@@ -66,7 +66,7 @@ static const char *const conversation_paths[] = {
 	"metadata.conversation_id", "prompt_cache_key", "metadata.user_id", NULL,
 };
 
-const cJSON *xp_jget(const cJSON *o, const char *path)
+const cJSON *pr_jget(const cJSON *o, const char *path)
 {
 	char key[64];
 
@@ -88,7 +88,7 @@ const cJSON *xp_jget(const cJSON *o, const char *path)
 
 static const char *str_at(const cJSON *o, const char *path)
 {
-	const cJSON *v = path ? xp_jget(o, path) : NULL;
+	const cJSON *v = path ? pr_jget(o, path) : NULL;
 
 	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
@@ -99,7 +99,7 @@ static void copy(char *dst, size_t cap, const char *s)
 	dst[cap - 1] = '\0';
 }
 
-void xp_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n)
+void pr_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n)
 {
 	if (*len + n > max)
 		n = max - *len;
@@ -113,12 +113,12 @@ void xp_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n
 	(*buf)[*len] = '\0';
 }
 
-static void args_append(struct xp_tool_call *t, const char *s, size_t n)
+static void args_append(struct pr_tool_call *t, const char *s, size_t n)
 {
-	xp_text_append(&t->args, &t->args_len, XP_TOOL_ARGS_MAX, s, n);
+	pr_text_append(&t->args, &t->args_len, XP_TOOL_ARGS_MAX, s, n);
 }
 
-static struct xp_tool_call *by_index(struct xp_llm_call *c, int index)
+static struct pr_tool_call *by_index(struct pr_llm_call *c, int index)
 {
 	for (int i = 0; i < c->n_tools; i++)
 		if (c->tools[i].index == index)
@@ -126,12 +126,12 @@ static struct xp_tool_call *by_index(struct xp_llm_call *c, int index)
 	return NULL;
 }
 
-static struct xp_tool_call *add(struct xp_llm_call *c, const char *name, const char *id,
+static struct pr_tool_call *add(struct pr_llm_call *c, const char *name, const char *id,
 				int index)
 {
 	if (c->n_tools >= XP_LLM_MAX_TOOLS)
 		return NULL;
-	struct xp_tool_call *t = &c->tools[c->n_tools++];
+	struct pr_tool_call *t = &c->tools[c->n_tools++];
 
 	memset(t, 0, sizeof(*t));
 	copy(t->name, sizeof(t->name), name);
@@ -141,7 +141,7 @@ static struct xp_tool_call *add(struct xp_llm_call *c, const char *name, const c
 }
 
 /* Arguments as a string: a JSON string's value, anything else printed as JSON. */
-static void set_args(struct xp_tool_call *t, const cJSON *v)
+static void set_args(struct pr_tool_call *t, const cJSON *v)
 {
 	if (cJSON_IsString(v)) {
 		args_append(t, v->valuestring, strlen(v->valuestring));
@@ -154,7 +154,7 @@ static void set_args(struct xp_tool_call *t, const cJSON *v)
 	}
 }
 
-void xp_tools_from_answer(struct xp_llm_call *c, const cJSON *o)
+void pr_tools_from_answer(struct pr_llm_call *c, const cJSON *o)
 {
 	for (size_t k = 0; k < sizeof(call_shapes) / sizeof(call_shapes[0]); k++) {
 		const struct call_shape *m = &call_shapes[k];
@@ -163,32 +163,32 @@ void xp_tools_from_answer(struct xp_llm_call *c, const cJSON *o)
 
 		if (m->api != c->api)
 			continue;
-		cJSON_ArrayForEach(it, xp_jget(o, m->list)) {
+		cJSON_ArrayForEach(it, pr_jget(o, m->list)) {
 			const char *type = str_at(it, "type");
 			const char *name = m->name ? str_at(it, m->name) : m->fixed_name;
-			struct xp_tool_call *t;
+			struct pr_tool_call *t;
 
 			index++;
 			if ((m->type && (!type || strcmp(type, m->type))) || !name)
 				continue;
 			t = add(c, name, str_at(it, m->id), index - 1);
 			if (t)
-				set_args(t, xp_jget(it, m->args));
+				set_args(t, pr_jget(it, m->args));
 		}
 	}
 }
 
-void xp_tools_anthropic_event(struct xp_llm_call *c, const char *type, const cJSON *j)
+void pr_tools_anthropic_event(struct pr_llm_call *c, const char *type, const cJSON *j)
 {
-	int index = cJSON_IsNumber(xp_jget(j, "index")) ? xp_jget(j, "index")->valueint : -1;
+	int index = cJSON_IsNumber(pr_jget(j, "index")) ? pr_jget(j, "index")->valueint : -1;
 
 	if (!strcmp(type, "content_block_start")) {
-		const cJSON *b = xp_jget(j, "content_block");
+		const cJSON *b = pr_jget(j, "content_block");
 		const char *bt = str_at(b, "type");
 
 		if (bt && !strcmp(bt, "tool_use") && str_at(b, "name")) {
-			struct xp_tool_call *t = add(c, str_at(b, "name"), str_at(b, "id"), index);
-			const cJSON *in = xp_jget(b, "input");
+			struct pr_tool_call *t = add(c, str_at(b, "name"), str_at(b, "id"), index);
+			const cJSON *in = pr_jget(b, "input");
 
 			/* "input": {} announces the arguments that input_json_delta streams */
 			if (t && cJSON_GetArraySize(in) > 0)
@@ -196,21 +196,21 @@ void xp_tools_anthropic_event(struct xp_llm_call *c, const char *type, const cJS
 		}
 	} else if (!strcmp(type, "content_block_delta")) {
 		const char *part = str_at(j, "delta.partial_json");
-		struct xp_tool_call *t = by_index(c, index);
+		struct pr_tool_call *t = by_index(c, index);
 
 		if (t && part)
 			args_append(t, part, strlen(part));
 	}
 }
 
-int xp_tools_chat_delta(struct xp_llm_call *c, const cJSON *calls)
+int pr_tools_chat_delta(struct pr_llm_call *c, const cJSON *calls)
 {
 	const cJSON *it;
 
 	cJSON_ArrayForEach(it, calls) {
-		const cJSON *ix = xp_jget(it, "index");
+		const cJSON *ix = pr_jget(it, "index");
 		int index = cJSON_IsNumber(ix) ? ix->valueint : 0;
-		struct xp_tool_call *t = by_index(c, index);
+		struct pr_tool_call *t = by_index(c, index);
 		const char *part = str_at(it, "function.arguments");
 
 		if (!t && str_at(it, "function.name"))
@@ -222,7 +222,7 @@ int xp_tools_chat_delta(struct xp_llm_call *c, const cJSON *calls)
 }
 
 /* The newest results win: older ones are shifted out when the table is full. */
-static struct xp_tool_result *result_slot(struct xp_llm_call *c)
+static struct pr_tool_result *result_slot(struct pr_llm_call *c)
 {
 	if (c->n_results == XP_LLM_MAX_RESULTS) {
 		memmove(c->results, c->results + 1, (XP_LLM_MAX_RESULTS - 1) * sizeof(c->results[0]));
@@ -235,21 +235,21 @@ static struct xp_tool_result *result_slot(struct xp_llm_call *c)
 static int exit_code_in(const char *output)
 {
 	cJSON *j = output && output[0] == '{' ? cJSON_Parse(output) : NULL;
-	const cJSON *v = xp_jget(j, "metadata.exit_code");
+	const cJSON *v = pr_jget(j, "metadata.exit_code");
 	int code = cJSON_IsNumber(v) ? v->valueint : -1;
 
 	cJSON_Delete(j);
 	return code;
 }
 
-static void take_result(struct xp_llm_call *c, const struct result_shape *m, const cJSON *it)
+static void take_result(struct pr_llm_call *c, const struct result_shape *m, const cJSON *it)
 {
 	const char *key = str_at(it, m->key), *id = str_at(it, m->id);
-	const cJSON *err = m->is_error ? xp_jget(it, m->is_error) : NULL;
+	const cJSON *err = m->is_error ? pr_jget(it, m->is_error) : NULL;
 
 	if (!key || !id || (m->want && strcmp(key, m->want)))
 		return;
-	struct xp_tool_result *r = result_slot(c);
+	struct pr_tool_result *r = result_slot(c);
 
 	copy(r->id, sizeof(r->id), id);
 	r->exit_code = exit_code_in(str_at(it, m->output));
@@ -258,7 +258,7 @@ static void take_result(struct xp_llm_call *c, const struct result_shape *m, con
 		r->is_error = r->exit_code != 0;
 }
 
-static void take_conversation(struct xp_llm_call *c, const cJSON *req)
+static void take_conversation(struct pr_llm_call *c, const cJSON *req)
 {
 	for (const char *const *p = conversation_paths; *p && !c->conversation_id[0]; p++) {
 		const char *v = str_at(req, *p);
@@ -272,7 +272,7 @@ static void take_conversation(struct xp_llm_call *c, const cJSON *req)
 	}
 }
 
-void xp_tools_from_request(struct xp_llm_call *c, const cJSON *req)
+void pr_tools_from_request(struct pr_llm_call *c, const cJSON *req)
 {
 	for (size_t k = 0; k < sizeof(result_shapes) / sizeof(result_shapes[0]); k++) {
 		const struct result_shape *m = &result_shapes[k];
@@ -280,12 +280,12 @@ void xp_tools_from_request(struct xp_llm_call *c, const cJSON *req)
 
 		if (m->api != c->api)
 			continue;
-		cJSON_ArrayForEach(msg, xp_jget(req, m->list)) {
+		cJSON_ArrayForEach(msg, pr_jget(req, m->list)) {
 			if (!m->inner) {
 				take_result(c, m, msg);
 				continue;
 			}
-			cJSON_ArrayForEach(it, xp_jget(msg, m->inner))
+			cJSON_ArrayForEach(it, pr_jget(msg, m->inner))
 				take_result(c, m, it);
 		}
 	}

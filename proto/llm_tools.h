@@ -14,16 +14,16 @@
 #include "proto/llm.h"
 
 /* Appends n bytes of s to *buf (NUL-terminated, *len bytes), cut at max in all. */
-void xp_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n);
+void pr_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n);
 /* Follows a dotted path ("choices.0.delta"); NULL when any step is missing. */
-const cJSON *xp_jget(const cJSON *o, const char *path);
+const cJSON *pr_jget(const cJSON *o, const char *path);
 /* The tool calls of a whole answer object (a response, response.completed's response). */
-void xp_tools_from_answer(struct xp_llm_call *c, const cJSON *o);
+void pr_tools_from_answer(struct pr_llm_call *c, const cJSON *o);
 /* Anthropic content_block_start / content_block_delta events. */
-void xp_tools_anthropic_event(struct xp_llm_call *c, const char *type, const cJSON *j);
+void pr_tools_anthropic_event(struct pr_llm_call *c, const char *type, const cJSON *j);
 /* An OpenAI Chat Completions chunk's delta.tool_calls; 1 when it carried any. */
-int xp_tools_chat_delta(struct xp_llm_call *c, const cJSON *calls);
+int pr_tools_chat_delta(struct pr_llm_call *c, const cJSON *calls);
 /* The tool results and the conversation id of a request body. */
-void xp_tools_from_request(struct xp_llm_call *c, const cJSON *req);
+void pr_tools_from_request(struct pr_llm_call *c, const cJSON *req);
 
 #endif /* XPERF_PROTO_LLM_TOOLS_H */

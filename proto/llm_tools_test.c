@@ -10,29 +10,30 @@
 #include "proto/split_feed.h"
 #include "userspace/testing/check.h"
 
-static struct xp_llm_call got[4];
+static struct pr_llm_call got[4];
 static int n_got;
 
-static void on_ex(void *ctx, struct xp_llm_exchange *ex)
+static void on_ex(void *ctx, struct pr_llm_exchange *ex)
 {
 	(void)ctx;
 	if (n_got < 4)
-		xp_llm_call_move(&got[n_got++], &ex->call);
+		pr_llm_call_move(&got[n_got++], &ex->call);
 }
 
-static struct xp_llm_conn *replay(const struct xp_chunk *ch, size_t n, size_t piece)
+static struct pr_llm_conn *replay(const struct pr_chunk *ch, size_t n, size_t piece)
 {
-	static const struct xp_llm_conn_cfg any;
-	struct xp_llm_conn *c = xp_llm_conn_new(&any, on_ex, NULL);
+	static const struct pr_llm_conn_cfg any;
+	struct pr_llm_conn *c = pr_llm_conn_new(&any);
 
 	for (int i = 0; i < n_got; i++)
-		xp_llm_call_free(&got[i]);
+		pr_llm_call_free(&got[i]);
 	n_got = 0;
-	xp_feed_split(c, ch, n, piece);
+	pr_feed_split(c, ch, n, piece);
+	pr_take(c, on_ex, NULL);
 	return c;
 }
 
-static int tool_is(const struct xp_tool_call *t, const char *name, const char *id, const char *args)
+static int tool_is(const struct pr_tool_call *t, const char *name, const char *id, const char *args)
 {
 	return !strcmp(t->name, name) && !strcmp(t->id, id) && t->args && !strcmp(t->args, args);
 }
@@ -40,7 +41,7 @@ static int tool_is(const struct xp_tool_call *t, const char *name, const char *i
 #define SSE_HEAD "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
 
 /* Anthropic: a probe, a streamed tool_use whose input comes in pieces; the session header. */
-static const struct xp_chunk anthropic[] = {
+static const struct pr_chunk anthropic[] = {
 	{ XP_DIR_REQUEST, "HEAD / HTTP/1.1\r\nHost: a\r\n\r\n", 0, 1 },
 	{ XP_DIR_RESPONSE, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", 0, 2 },
 	{ XP_DIR_REQUEST, "GET /v1/messages HTTP/1.1\r\nHost: a\r\n\r\n", 0, 3 },
@@ -67,20 +68,21 @@ static const struct xp_chunk anthropic[] = {
 
 static void test_anthropic(size_t piece)
 {
-	struct xp_llm_conn *c = replay(anthropic, 7, piece);
+	struct pr_llm_conn *c = replay(anthropic, 7, piece);
 
-	xp_llm_conn_close(c, 40);
+	pr_llm_conn_close(c, 40);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 1 && c->other_requests == 2);
 	CHECK(got[0].n_tools == 1 &&
 	      tool_is(&got[0].tools[0], "Bash", "toolu_1", "{\"command\": \"ls /x\"}"));
 	CHECK(got[0].n_results == 1 && !strcmp(got[0].results[0].id, "toolu_0") &&
-	      got[0].results[0].is_error == 1 && xp_llm_result_of(&got[0], "toolu_0"));
+	      got[0].results[0].is_error == 1 && pr_llm_result_of(&got[0], "toolu_0"));
 	CHECK(!strcmp(got[0].conversation_id, "sess-42")); /* the header wins over the body */
-	xp_llm_conn_free(c);
+	pr_llm_conn_free(c);
 }
 
 /* Chat Completions: two calls streamed by index, the second's arguments interleaved. */
-static const struct xp_chunk chat[] = {
+static const struct pr_chunk chat[] = {
 	{ XP_DIR_REQUEST,
 	  "POST /v1/chat/completions HTTP/1.1\r\nHost: a\r\nContent-Length: 120\r\n\r\n"
 	  "{\"model\":\"g\",\"prompt_cache_key\":\"conv-7\",\"messages\":[{\"role\":\"tool\",\"tool_call_id\":"
@@ -99,27 +101,28 @@ static const struct xp_chunk chat[] = {
 
 static void test_chat(size_t piece)
 {
-	struct xp_llm_conn *c = replay(chat, 3, piece);
+	struct pr_llm_conn *c = replay(chat, 3, piece);
 
-	xp_llm_conn_close(c, 4);
+	pr_llm_conn_close(c, 4);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 1 && got[0].n_tools == 2);
 	CHECK(tool_is(&got[0].tools[0], "shell", "call_a", "{\"cmd\":\"pwd\"}"));
 	CHECK(tool_is(&got[0].tools[1], "read", "call_b", "{}"));
 	CHECK(got[0].n_results == 1 && got[0].results[0].is_error == -1);
 	CHECK(!strcmp(got[0].conversation_id, "conv-7"));
-	xp_llm_conn_free(c);
+	pr_llm_conn_free(c);
 }
 
-static void parse_resp(struct xp_llm_call *c, enum xp_llm_api api, const char *body)
+static void parse_resp(struct pr_llm_call *c, enum pr_llm_api api, const char *body)
 {
-	xp_llm_call_init(c, api);
-	xp_llm_parse_response(c, body, strlen(body));
+	pr_llm_call_init(c, api);
+	pr_llm_parse_response(c, body, strlen(body));
 }
 
 /* Whole answers: Responses function_call and local_shell_call, Anthropic, Ollama. */
 static void test_whole(void)
 {
-	struct xp_llm_call c;
+	struct pr_llm_call c;
 	const char *req = "{\"conversation\":{\"id\":\"conv_1\"},\"input\":[{\"type\":"
 			  "\"function_call_output\",\"call_id\":\"c1\",\"output\":\"{\\\"output\\\":"
 			  "\\\"\\\",\\\"metadata\\\":{\\\"exit_code\\\":2}}\"}]}";
@@ -132,57 +135,57 @@ static void test_whole(void)
 	CHECK(c.n_tools == 2 && tool_is(&c.tools[0], "shell", "c2", "{\"command\":[\"ls\"]}"));
 	CHECK(tool_is(&c.tools[1], "local_shell", "c3",
 		      "{\"type\":\"exec\",\"command\":[\"ls\",\"-l\"]}"));
-	xp_llm_parse_request(&c, req, strlen(req));
+	pr_llm_parse_request(&c, req, strlen(req));
 	CHECK(c.n_results == 1 && c.results[0].exit_code == 2 && c.results[0].is_error == 1);
 	CHECK(!strcmp(c.conversation_id, "conv_1"));
-	xp_llm_call_free(&c);
+	pr_llm_call_free(&c);
 
 	parse_resp(&c, XP_API_ANTHROPIC,
 		   "{\"content\":[{\"type\":\"text\",\"text\":\"t\"},{\"type\":\"tool_use\",\"id\":"
 		   "\"toolu_9\",\"name\":\"bash\",\"input\":{\"command\":\"uname -s\"}}]}");
 	CHECK(c.n_tools == 1 && tool_is(&c.tools[0], "bash", "toolu_9", "{\"command\":\"uname -s\"}"));
-	xp_llm_call_free(&c);
+	pr_llm_call_free(&c);
 	parse_resp(&c, XP_API_OLLAMA_CHAT,
 		   "{\"message\":{\"tool_calls\":[{\"function\":{\"name\":\"f\",\"arguments\":{}}}]}}");
 	CHECK(c.n_tools == 1 && tool_is(&c.tools[0], "f", "", "{}"));
-	xp_llm_call_free(&c);
+	pr_llm_call_free(&c);
 
 	/* Claude Code's metadata.user_id names the session at its end */
 	const char *cc = "{\"metadata\":{\"user_id\":\"user_ab_account_cd_session_0f-1\"}}";
 
-	xp_llm_call_init(&c, XP_API_ANTHROPIC);
-	xp_llm_parse_request(&c, cc, strlen(cc));
+	pr_llm_call_init(&c, XP_API_ANTHROPIC);
+	pr_llm_parse_request(&c, cc, strlen(cc));
 	CHECK(!strcmp(c.conversation_id, "0f-1"));
-	xp_llm_call_free(&c);
+	pr_llm_call_free(&c);
 }
 
 /* More results than the table holds: the newest are kept. */
 static void test_many_results(void)
 {
 	char req[8192] = "{\"messages\":[";
-	struct xp_llm_call c;
+	struct pr_llm_call c;
 
 	for (int i = 0; i < 40; i++)
 		snprintf(req + strlen(req), sizeof(req) - strlen(req),
 			 "%s{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":"
 			 "\"t%d\"}]}", i ? "," : "", i);
 	strcat(req, "]}");
-	xp_llm_call_init(&c, XP_API_ANTHROPIC);
-	xp_llm_parse_request(&c, req, strlen(req));
-	CHECK(c.n_results == XP_LLM_MAX_RESULTS && xp_llm_result_of(&c, "t39") &&
-	      !xp_llm_result_of(&c, "t0") && xp_llm_result_of(&c, "t39")->is_error == 0);
-	xp_llm_call_free(&c);
+	pr_llm_call_init(&c, XP_API_ANTHROPIC);
+	pr_llm_parse_request(&c, req, strlen(req));
+	CHECK(c.n_results == XP_LLM_MAX_RESULTS && pr_llm_result_of(&c, "t39") &&
+	      !pr_llm_result_of(&c, "t0") && pr_llm_result_of(&c, "t39")->is_error == 0);
+	pr_llm_call_free(&c);
 }
 
 int main(void)
 {
-	for (size_t i = 0; i < xp_piece_count; i++) {
-		test_anthropic(xp_piece_sizes[i]);
-		test_chat(xp_piece_sizes[i]);
+	for (size_t i = 0; i < pr_piece_count; i++) {
+		test_anthropic(pr_piece_sizes[i]);
+		test_chat(pr_piece_sizes[i]);
 	}
 	test_whole();
 	test_many_results();
 	for (int i = 0; i < n_got; i++)
-		xp_llm_call_free(&got[i]);
+		pr_llm_call_free(&got[i]);
 	return CHECK_DONE();
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
-void xp_head_copy(char *dst, size_t cap, const char *src, size_t len)
+void pr_head_copy(char *dst, size_t cap, const char *src, size_t len)
 {
 	while (len > 0 && (*src == ' ' || *src == '\t')) {
 		src++;
@@ -40,36 +40,36 @@ static int is_session_header(const char *name, size_t nlen)
 	return 0;
 }
 
-void xp_head_set(struct xp_http_head *h, const char *name, size_t nlen, const char *val,
+void pr_head_set(struct pr_http_head *h, const char *name, size_t nlen, const char *val,
 		 size_t vlen)
 {
 	char num[32];
 
 	if (name_is(name, nlen, "host") || name_is(name, nlen, ":authority")) {
-		xp_head_copy(h->authority, sizeof(h->authority), val, vlen);
+		pr_head_copy(h->authority, sizeof(h->authority), val, vlen);
 	} else if (name_is(name, nlen, "content-type")) {
-		xp_head_copy(h->content_type, sizeof(h->content_type), val, vlen);
+		pr_head_copy(h->content_type, sizeof(h->content_type), val, vlen);
 	} else if (name_is(name, nlen, "retry-after")) {
-		xp_head_copy(h->retry_after, sizeof(h->retry_after), val, vlen);
+		pr_head_copy(h->retry_after, sizeof(h->retry_after), val, vlen);
 	} else if (name_is(name, nlen, "content-encoding")) {
-		xp_head_copy(h->content_encoding, sizeof(h->content_encoding), val, vlen);
+		pr_head_copy(h->content_encoding, sizeof(h->content_encoding), val, vlen);
 	} else if (is_session_header(name, nlen)) {
 		if (!h->session_id[0])
-			xp_head_copy(h->session_id, sizeof(h->session_id), val, vlen);
+			pr_head_copy(h->session_id, sizeof(h->session_id), val, vlen);
 	} else if (name_is(name, nlen, "content-length")) {
-		xp_head_copy(num, sizeof(num), val, vlen);
+		pr_head_copy(num, sizeof(num), val, vlen);
 		h->content_length = strtoll(num, NULL, 10);
 		if (h->content_length < 0)
 			h->content_length = -1;
 	} else if (name_is(name, nlen, "transfer-encoding")) {
-		xp_head_copy(num, sizeof(num), val, vlen);
+		pr_head_copy(num, sizeof(num), val, vlen);
 		h->chunked = strcasestr(num, "chunked") != NULL;
 	} else if (name_is(name, nlen, ":status")) {
-		xp_head_copy(num, sizeof(num), val, vlen);
+		pr_head_copy(num, sizeof(num), val, vlen);
 		h->status = atoi(num);
 	} else if (name_is(name, nlen, ":path")) {
-		xp_head_copy(h->path, sizeof(h->path), val, vlen);
+		pr_head_copy(h->path, sizeof(h->path), val, vlen);
 	} else if (name_is(name, nlen, ":method")) {
-		xp_head_copy(h->method, sizeof(h->method), val, vlen);
+		pr_head_copy(h->method, sizeof(h->method), val, vlen);
 	}
 }

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct xp_http_head {
+struct pr_http_head {
 	int is_response;
 	int status;           /* responses: the status code */
 	char method[16];      /* requests */
@@ -28,8 +28,8 @@ struct xp_http_head {
 	int chunked;
 };
 
-struct xp_msg_sink {
-	void (*head)(void *ctx, uint32_t msg, const struct xp_http_head *h, uint64_t t_ns);
+struct pr_msg_sink {
+	void (*head)(void *ctx, uint32_t msg, const struct pr_http_head *h, uint64_t t_ns);
 	void (*body)(void *ctx, uint32_t msg, const char *data, size_t len, uint64_t t_ns);
 	/* aborted: the message ended because the connection closed before its end */
 	void (*end)(void *ctx, uint32_t msg, int aborted, uint64_t t_ns);
@@ -37,13 +37,13 @@ struct xp_msg_sink {
 };
 
 /* Copies a header value into dst (NUL-terminated, cut to fit). */
-void xp_head_copy(char *dst, size_t cap, const char *src, size_t len);
+void pr_head_copy(char *dst, size_t cap, const char *src, size_t len);
 /*
  * Stores one header of a message head if xperf keeps it (names compared
  * case-insensitively; HTTP/2 pseudo-headers included). Everything else,
  * authorization and cookies in particular, is dropped.
  */
-void xp_head_set(struct xp_http_head *h, const char *name, size_t nlen, const char *val,
+void pr_head_set(struct pr_http_head *h, const char *name, size_t nlen, const char *val,
 		 size_t vlen);
 
 #endif /* XPERF_PROTO_MSG_H */

@@ -97,19 +97,19 @@ static pid_t spawn(char *const argv[], char *err, size_t errlen)
 static int await_ready(pid_t pid, double wait_s, char *err, size_t errlen)
 {
 	const struct timespec tick = { 0, 1000000 };
-	double end = xp_rb_now_s() + (wait_s > 0 ? wait_s : XP_ATTACH_READY_S);
+	double end = rb_now_s() + (wait_s > 0 ? wait_s : XP_ATTACH_READY_S);
 	int st;
 
 	for (;;) {
 		if (waitpid(pid, &st, WNOHANG) == pid) {
 			char how[64];
-			xp_rb_describe_status(st, how, sizeof(how));
+			rb_describe_status(st, how, sizeof(how));
 			snprintf(err, errlen, "%s before it was ready", how);
 			return -1;
 		}
 		if (wait_s <= 0 && waiting(pid))
 			return 0;
-		if (xp_rb_now_s() >= end) {
+		if (rb_now_s() >= end) {
 			if (wait_s > 0)
 				return 0;
 			snprintf(err, errlen,
@@ -124,14 +124,14 @@ static int await_ready(pid_t pid, double wait_s, char *err, size_t errlen)
 	}
 }
 
-pid_t xp_attach_start(const struct xp_attach_spec *s, pid_t target, char *err, size_t errlen)
+pid_t rb_attach_start(const struct rb_attach_spec *s, pid_t target, char *err, size_t errlen)
 {
-	const struct xp_cmd_var vars[] = { { "{PID}", target },
+	const struct rb_cmd_var vars[] = { { "{PID}", target },
 					   { "{SIZE}", s->size },
 					   { "{RUN}", s->run } };
-	struct xp_cmd cmd;
+	struct rb_cmd cmd;
 
-	if (xp_cmd_expand(s->tmpl, vars, 3, &cmd, err, errlen))
+	if (rb_cmd_expand(s->tmpl, vars, 3, &cmd, err, errlen))
 		return -1;
 	pid_t pid = spawn(cmd.argv, err, errlen);
 	if (pid < 0 || await_ready(pid, s->wait_s, err, errlen))
@@ -139,12 +139,12 @@ pid_t xp_attach_start(const struct xp_attach_spec *s, pid_t target, char *err, s
 	return pid;
 }
 
-int xp_attach_stop(pid_t cmd, char *err, size_t errlen)
+int rb_attach_stop(pid_t cmd, char *err, size_t errlen)
 {
 	int st = 0;
 
 	kill(-cmd, SIGINT);
-	int killed = xp_rb_await_exit(cmd, XP_ATTACH_STOP_S);
+	int killed = rb_await_exit(cmd, XP_ATTACH_STOP_S);
 	if (killed)
 		kill(-cmd, SIGKILL); /* and what it started */
 	while (waitpid(cmd, &st, 0) < 0 && errno == EINTR)
@@ -155,6 +155,6 @@ int xp_attach_stop(pid_t cmd, char *err, size_t errlen)
 	}
 	if ((WIFEXITED(st) && WEXITSTATUS(st) == 0) || (WIFSIGNALED(st) && WTERMSIG(st) == SIGINT))
 		return 0;
-	xp_rb_describe_status(st, err, errlen);
+	rb_describe_status(st, err, errlen);
 	return -1;
 }

@@ -22,7 +22,7 @@
 #define XP_ATTACH_READY_S 10 /* longest wait for readiness */
 #define XP_ATTACH_STOP_S 5   /* SIGINT to exit, then SIGKILL */
 
-struct xp_attach_spec {
+struct rb_attach_spec {
 	const char *tmpl; /* {PID}: the run's pid, {SIZE}: its size, {RUN}: 1..reps */
 	long size;
 	int run;
@@ -33,8 +33,8 @@ struct xp_attach_spec {
  * Start the command on target and wait until it is ready. Returns its pid,
  * or -1 with a one-line reason in err (nothing left running).
  */
-pid_t xp_attach_start(const struct xp_attach_spec *s, pid_t target, char *err, size_t errlen);
+pid_t rb_attach_start(const struct rb_attach_spec *s, pid_t target, char *err, size_t errlen);
 /* Stop and reap the command. Returns 0, or -1 with the reason in err. */
-int xp_attach_stop(pid_t cmd, char *err, size_t errlen);
+int rb_attach_stop(pid_t cmd, char *err, size_t errlen);
 
 #endif /* XPERF_RUBRIC_ATTACH_H */

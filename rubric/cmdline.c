@@ -6,7 +6,7 @@
 #include <string.h>
 
 /* Replace every placeholder of vars in t by its decimal value, into out. */
-static int substitute(const char *t, const struct xp_cmd_var *vars, int nvars, char *out,
+static int substitute(const char *t, const struct rb_cmd_var *vars, int nvars, char *out,
 		      size_t cap)
 {
 	size_t o = 0;
@@ -34,7 +34,7 @@ static int substitute(const char *t, const struct xp_cmd_var *vars, int nvars, c
 }
 
 /* Split s into NUL-terminated words in cmd->buf (in place is not possible: quotes shrink). */
-static int split(const char *s, struct xp_cmd *cmd, char *err, size_t errlen)
+static int split(const char *s, struct rb_cmd *cmd, char *err, size_t errlen)
 {
 	size_t o = 0;
 	char quote = 0;
@@ -91,8 +91,8 @@ static int too_long(char *err, size_t errlen)
 	return -1;
 }
 
-int xp_cmd_expand(const char *tmpl, const struct xp_cmd_var *vars, int nvars,
-		  struct xp_cmd *cmd, char *err, size_t errlen)
+int rb_cmd_expand(const char *tmpl, const struct rb_cmd_var *vars, int nvars,
+		  struct rb_cmd *cmd, char *err, size_t errlen)
 {
 	char line[XP_CMD_MAX_LEN / 2];
 
@@ -101,14 +101,14 @@ int xp_cmd_expand(const char *tmpl, const struct xp_cmd_var *vars, int nvars,
 	return split(line, cmd, err, errlen);
 }
 
-int xp_cmd_build(const char *target, const char *binary, long size, int has_size,
-		 struct xp_cmd *cmd, char *err, size_t errlen)
+int rb_cmd_build(const char *target, const char *binary, long size, int has_size,
+		 struct rb_cmd *cmd, char *err, size_t errlen)
 {
-	const struct xp_cmd_var var = { "{SIZE}", size };
+	const struct rb_cmd_var var = { "{SIZE}", size };
 	size_t len = binary ? strlen(binary) : 0;
 
 	if (!binary)
-		return xp_cmd_expand(target, &var, has_size, cmd, err, errlen);
+		return rb_cmd_expand(target, &var, has_size, cmd, err, errlen);
 	if (len >= XP_CMD_MAX_LEN / 2)
 		return too_long(err, errlen);
 	cmd->argc = 0;

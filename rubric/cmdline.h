@@ -14,14 +14,14 @@
 #define XP_CMD_MAX_ARGS 64
 #define XP_CMD_MAX_LEN 4096
 
-struct xp_cmd {
+struct rb_cmd {
 	char buf[XP_CMD_MAX_LEN];	 /* the words, NUL-separated */
 	char *argv[XP_CMD_MAX_ARGS + 1]; /* NULL-terminated */
 	int argc;
 };
 
 /* A placeholder ("{SIZE}", "{PID}") and the number it stands for. */
-struct xp_cmd_var {
+struct rb_cmd_var {
 	const char *name;
 	long value;
 };
@@ -30,15 +30,15 @@ struct xp_cmd_var {
  * Split tmpl with every placeholder of vars[0..nvars) replaced by its decimal
  * value. Returns 0, or -1 with a one-line reason in err.
  */
-int xp_cmd_expand(const char *tmpl, const struct xp_cmd_var *vars, int nvars,
-		  struct xp_cmd *cmd, char *err, size_t errlen);
+int rb_cmd_expand(const char *tmpl, const struct rb_cmd_var *vars, int nvars,
+		  struct rb_cmd *cmd, char *err, size_t errlen);
 
 /*
  * Build the argv of a run: `target` with every {SIZE} replaced by `size`
  * (when has_size), or `binary` with `size` appended as argv[1]. Returns 0,
  * or -1 with a one-line reason in err (unbalanced quote, too long, empty).
  */
-int xp_cmd_build(const char *target, const char *binary, long size, int has_size,
-		 struct xp_cmd *cmd, char *err, size_t errlen);
+int rb_cmd_build(const char *target, const char *binary, long size, int has_size,
+		 struct rb_cmd *cmd, char *err, size_t errlen);
 
 #endif /* XPERF_RUBRIC_CMDLINE_H */

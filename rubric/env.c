@@ -43,7 +43,7 @@ static void cpu_model(char *out, size_t cap)
 		fclose(f);
 }
 
-int xp_rb_which(const char *prog, char *out, size_t cap)
+int rb_which(const char *prog, char *out, size_t cap)
 {
 	const char *path = getenv("PATH");
 	char buf[4096];
@@ -58,12 +58,12 @@ int xp_rb_which(const char *prog, char *out, size_t cap)
 	return -1;
 }
 
-int xp_rb_on_path(const char *prog)
+int rb_on_path(const char *prog)
 {
-	return xp_rb_which(prog, NULL, 0) == 0;
+	return rb_which(prog, NULL, 0) == 0;
 }
 
-static void timestamps(struct xp_rb_env *e)
+static void timestamps(struct rb_env *e)
 {
 	struct timeval tv;
 	struct tm tm;
@@ -78,7 +78,7 @@ static void timestamps(struct xp_rb_env *e)
 	strftime(e->generated_human, sizeof(e->generated_human), "%Y-%m-%d %H:%M:%S UTC", &tm);
 }
 
-void xp_rb_env_probe(struct xp_rb_env *e)
+void rb_env_probe(struct rb_env *e)
 {
 	struct utsname u;
 	struct stat st;
@@ -99,7 +99,7 @@ void xp_rb_env_probe(struct xp_rb_env *e)
 				   ? 99
 				   : atoi(buf);
 	e->pmu = stat("/sys/bus/event_source/devices/cpu", &st) == 0;
-	e->valgrind = xp_rb_on_path("valgrind");
+	e->valgrind = rb_on_path("valgrind");
 	e->ram_mb =
 		(long)((double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) / 1048576.0);
 	timestamps(e);

@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-struct xp_rb_env {
+struct rb_env {
 	char cpu_model[128];
 	char kernel[128];
 	char governor[32]; /* "unknown" when cpufreq is absent */
@@ -25,11 +25,11 @@ struct xp_rb_env {
 };
 
 /* The first executable `prog` of $PATH into out (when not NULL); 0 or -1. */
-int xp_rb_which(const char *prog, char *out, size_t cap);
+int rb_which(const char *prog, char *out, size_t cap);
 /* 1 when an executable `prog` is in a $PATH directory. */
-int xp_rb_on_path(const char *prog);
+int rb_on_path(const char *prog);
 
 /* Probe the machine (cheap: a few small /proc and /sys reads). */
-void xp_rb_env_probe(struct xp_rb_env *e);
+void rb_env_probe(struct rb_env *e);
 
 #endif /* XPERF_RUBRIC_ENV_H */

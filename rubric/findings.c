@@ -41,12 +41,12 @@ static const struct {
 	{ D_MEMORY, "baseline_ratio", "baseline_ratio" },
 };
 
-const char *xp_rb_prescription(int dim)
+const char *rb_prescription(int dim)
 {
 	return dim >= 0 && dim < D_COUNT ? prescriptions[dim] : "See rubric for details.";
 }
 
-void xp_rb_finding_id(const char *root, const char *metric, char id[17])
+void rb_finding_id(const char *root, const char *metric, char id[17])
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
 	unsigned int n = 0;
@@ -63,12 +63,12 @@ void xp_rb_finding_id(const char *root, const char *metric, char id[17])
 }
 
 static cJSON *finding(const char *root, const char *metric, double value, double threshold,
-		      enum xp_rb_tierv tier, int dim)
+		      enum rb_tierv tier, int dim)
 {
 	cJSON *f = cJSON_CreateObject();
 	char id[17];
 
-	xp_rb_finding_id(root, metric, id);
+	rb_finding_id(root, metric, id);
 	cJSON_AddStringToObject(f, "confidence", "high");
 	cJSON_AddArrayToObject(f, "evidence");
 	cJSON_AddStringToObject(f, "id", id);
@@ -84,7 +84,7 @@ static cJSON *finding(const char *root, const char *metric, double value, double
 	cJSON_AddStringToObject(f, "path", root);
 	cJSON_AddStringToObject(f, "severity", tier == T_FAIL ? "high" : "medium");
 	cJSON_AddStringToObject(f, "signal", "PERF");
-	cJSON_AddStringToObject(f, "suggested_action", xp_rb_prescription(dim));
+	cJSON_AddStringToObject(f, "suggested_action", rb_prescription(dim));
 	return f;
 }
 
@@ -106,34 +106,34 @@ static int by_metric(const void *a, const void *b)
 }
 
 /* Findings of one dimension into items[]; returns the new count. */
-static int dim_findings(const struct xp_rb_score *s, int d, const char *root,
-			enum xp_rb_cx expected, cJSON **items, int n)
+static int dim_findings(const struct rb_score *s, int d, const char *root,
+			enum rb_cx expected, cJSON **items, int n)
 {
 	if (d == D_SCALING) {
 		for (int i = 0; i < S_COUNT; i++)
 			if (s->sub_present[i] &&
 			    (s->sub_tier[i] == T_FAIL || s->sub_tier[i] == T_WARN))
-				items[n++] = finding(root, xp_rb_sub_names[i], s->sub_value[i],
-						     xp_rb_sub_pass_bound(i, expected), s->tier, d);
+				items[n++] = finding(root, rb_sub_names[i], s->sub_value[i],
+						     rb_sub_pass_bound(i, expected), s->tier, d);
 		return n;
 	}
 	for (int i = 0; i < s->nm; i++) {
 		const char *name = metric_name(d, s->m[i].key);
 		if (name)
 			items[n++] = finding(root, name, s->m[i].value,
-					     xp_rb_pass_bound(d, s->m[i].key), s->tier, d);
+					     rb_pass_bound(d, s->m[i].key), s->tier, d);
 	}
 	return n;
 }
 
-cJSON *xp_rb_findings_json(const struct xp_rb_result *r, const char *root, enum xp_rb_cx expected)
+cJSON *rb_findings_json(const struct rb_result *r, const char *root, enum rb_cx expected)
 {
 	cJSON *items[D_COUNT * (XP_RB_MAX_METRICS + S_COUNT)];
 	cJSON *arr = cJSON_CreateArray();
 	int n = 0;
 
 	for (int d = 0; d < D_COUNT; d++) {
-		const struct xp_rb_score *s = &r->dim[d];
+		const struct rb_score *s = &r->dim[d];
 		if (s->tier == T_FAIL || s->tier == T_WARN)
 			n = dim_findings(s, d, root, expected, items, n);
 	}

@@ -12,12 +12,12 @@
 #include "rubric/outcome.h"
 
 /* The prescription of a dimension (the original's advice, verbatim). */
-const char *xp_rb_prescription(int dim);
+const char *rb_prescription(int dim);
 
 /* The findings array (caller frees). root names the analysed tree. */
-cJSON *xp_rb_findings_json(const struct xp_rb_result *r, const char *root, enum xp_rb_cx expected);
+cJSON *rb_findings_json(const struct rb_result *r, const char *root, enum rb_cx expected);
 
 /* 16 hex digits of SHA-1 over "perf-benchmark|root|<workload>|metric" into id[17]. */
-void xp_rb_finding_id(const char *root, const char *metric, char id[17]);
+void rb_finding_id(const char *root, const char *metric, char id[17]);
 
 #endif /* XPERF_RUBRIC_FINDINGS_H */

@@ -11,15 +11,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct xp_rb_ref ref;
-	struct xp_rb_base_mem mem;
-	struct xp_rb_ledger l;
+	struct rb_ref ref;
+	struct rb_base_mem mem;
+	struct rb_ledger l;
 	char err[256];
 
-	if (xp_rb_baseline_parse("b", (const char *)data, size, &ref, &mem, err, sizeof(err)) &&
+	if (rb_baseline_parse("b", (const char *)data, size, &ref, &mem, err, sizeof(err)) &&
 	    strncmp(err, "b:", 2))
 		abort(); /* every error names the file and a position */
-	xp_rb_ledger_parse("l", (const char *)data, size, &l);
+	rb_ledger_parse("l", (const char *)data, size, &l);
 	if (l.entries < 0 || l.corrupt < 0)
 		abort();
 	return 0;

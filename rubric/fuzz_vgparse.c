@@ -19,24 +19,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t len = size - 1;
 	switch (data[0] % 3) {
 	case 0: {
-		struct xp_cg_profile p;
-		if (xp_cg_parse("f", buf, len, &p, err, sizeof(err)) == 0) {
+		struct rb_cg_profile p;
+		if (rb_cg_parse("f", buf, len, &p, err, sizeof(err)) == 0) {
 			if (p.nfn > XP_VG_MAX_FNS)
 				abort();
-			xp_cg_free(&p);
+			rb_cg_free(&p);
 		}
 		break;
 	}
 	case 1: {
-		struct xp_cl_profile c;
-		if (xp_cl_parse("f", buf, len, 10, &c, err, sizeof(err)) == 0 &&
+		struct rb_cl_profile c;
+		if (rb_cl_parse("f", buf, len, 10, &c, err, sizeof(err)) == 0 &&
 		    c.mult_paths > c.total_calls)
 			abort();
 		break;
 	}
 	default: {
-		struct xp_ms_profile m;
-		if (xp_ms_parse("f", buf, len, &m, err, sizeof(err)) == 0 &&
+		struct rb_ms_profile m;
+		if (rb_ms_parse("f", buf, len, &m, err, sizeof(err)) == 0 &&
 		    (m.peak_snapshot >= m.nsnap || m.local_maxima > m.nsnap / 2))
 			abort();
 		break;

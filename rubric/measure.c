@@ -33,13 +33,13 @@ static void progress_step(struct progress *p, long size)
 		fputc('\n', stderr);
 }
 
-void xp_rb_size_stats(struct xp_rb_size *z, const struct xp_rb_run *runs)
+void rb_size_stats(struct rb_size *z, const struct rb_run *runs)
 {
 	double v[XP_RB_MAX_REPS];
 
-	z->wall_median = xp_median(z->wall, (size_t)z->nruns);
-	z->wall_mean = xp_mean(z->wall, (size_t)z->nruns);
-	z->wall_cv = xp_cv_pct(z->wall, (size_t)z->nruns);
+	z->wall_median = rb_median(z->wall, (size_t)z->nruns);
+	z->wall_mean = rb_mean(z->wall, (size_t)z->nruns);
+	z->wall_cv = rb_cv_pct(z->wall, (size_t)z->nruns);
 	memset(&z->ctr, 0, sizeof(z->ctr));
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
 		int n = 0;
@@ -52,17 +52,17 @@ void xp_rb_size_stats(struct xp_rb_size *z, const struct xp_rb_run *runs)
 		/* A counter counts only when every run had it. */
 		if (n == z->nruns && n > 0) {
 			z->ctr.mask |= 1ull << c;
-			z->ctr.value[c] = xp_median(v, (size_t)n);
+			z->ctr.value[c] = rb_median(v, (size_t)n);
 			z->ctr.why[c][0] = '\0';
 		}
 	}
 }
 
 /* Keep a scored run: its wall time, peak RSS and counters, and how --attach went. */
-static void keep_run(struct xp_rb_meas *m, struct xp_rb_size *z, const struct xp_rb_run *r,
+static void keep_run(struct rb_meas *m, struct rb_size *z, const struct rb_run *r,
 		     int attached)
 {
-	struct xp_rb_run_rec *rec = &z->rec[z->nruns];
+	struct rb_run_rec *rec = &z->rec[z->nruns];
 
 	rec->maxrss_kb = r->maxrss_kb;
 	rec->mask = r->ctr.mask;
@@ -79,23 +79,23 @@ static void keep_run(struct xp_rb_meas *m, struct xp_rb_size *z, const struct xp
 }
 
 /* Warm-up plus reps runs of one size. Returns 0, 1 (run failed) or 2 (cannot execute). */
-static int measure_size(const struct xp_rb_opts *o, struct xp_rb_meas *m, struct xp_rb_size *z,
+static int measure_size(const struct rb_opts *o, struct rb_meas *m, struct rb_size *z,
 			int has_size, struct progress *pg, char *err, size_t errlen)
 {
-	struct xp_rb_run runs[XP_RB_MAX_REPS], warm;
-	struct xp_attach_spec spec = { o->attach, z->size, 0, o->attach_wait_s };
-	struct xp_run_io io = { o->root, NULL, NULL, 1, o->timeout_s, NULL };
-	struct xp_cmd cmd;
+	struct rb_run runs[XP_RB_MAX_REPS], warm;
+	struct rb_attach_spec spec = { o->attach, z->size, 0, o->attach_wait_s };
+	struct rb_run_io io = { o->root, NULL, NULL, 1, o->timeout_s, NULL };
+	struct rb_cmd cmd;
 
-	if (xp_cmd_build(o->target, o->binary, z->size, has_size, &cmd, err, errlen))
+	if (rb_cmd_build(o->target, o->binary, z->size, has_size, &cmd, err, errlen))
 		return 2;
 	for (int i = -1; i < o->reps; i++) {
-		struct xp_rb_run *r = i < 0 ? &warm : &runs[i];
-		if (xp_rb_interrupted) {
+		struct rb_run *r = i < 0 ? &warm : &runs[i];
+		if (rb_interrupted) {
 			/* Keep what was measured when it still has a spread. */
-			snprintf(err, errlen, "interrupted by signal %d", (int)xp_rb_interrupted);
+			snprintf(err, errlen, "interrupted by signal %d", (int)rb_interrupted);
 			if (z->nruns >= 2)
-				xp_rb_size_stats(z, runs);
+				rb_size_stats(z, runs);
 			else
 				z->nruns = 0;
 			return 1;
@@ -103,7 +103,7 @@ static int measure_size(const struct xp_rb_opts *o, struct xp_rb_meas *m, struct
 		/* --attach observes the scored runs only, numbered as {RUN}. */
 		spec.run = i + 1;
 		io.attach = o->attach && i >= 0 ? &spec : NULL;
-		enum xp_run_status st = xp_rb_run_once(cmd.argv, &io, r, err, errlen);
+		enum rb_run_status st = rb_run_once(cmd.argv, &io, r, err, errlen);
 		progress_step(pg, z->size);
 		if (st == XP_RUN_NOEXEC)
 			return 2;
@@ -114,18 +114,18 @@ static int measure_size(const struct xp_rb_opts *o, struct xp_rb_meas *m, struct
 		if (i >= 0)
 			keep_run(m, z, r, io.attach != NULL);
 	}
-	xp_rb_size_stats(z, runs);
+	rb_size_stats(z, runs);
 	return 0;
 }
 
-int xp_rb_measure(const struct xp_rb_opts *o, struct xp_rb_meas *m, char *err, size_t errlen)
+int rb_measure(const struct rb_opts *o, struct rb_meas *m, char *err, size_t errlen)
 {
 	int groups = o->nsizes ? o->nsizes : 1;
 	struct progress pg = { isatty(2), 0, groups * (o->reps + 1) };
 
 	m->nsizes = groups;
 	for (int i = 0; i < groups; i++) {
-		struct xp_rb_size *z = &m->size[i];
+		struct rb_size *z = &m->size[i];
 		char why[XP_RB_WHY];
 
 		z->size = o->nsizes ? o->sizes[i] : 0;

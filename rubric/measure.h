@@ -17,9 +17,9 @@
  * m->timing_error; earlier sizes keep their data), or 2 when the target
  * cannot be executed at all (err says why; nothing measured).
  */
-int xp_rb_measure(const struct xp_rb_opts *o, struct xp_rb_meas *m, char *err, size_t errlen);
+int rb_measure(const struct rb_opts *o, struct rb_meas *m, char *err, size_t errlen);
 
 /* Fill the statistics of z from its z->nruns wall times and the runs' counters. */
-void xp_rb_size_stats(struct xp_rb_size *z, const struct xp_rb_run *runs);
+void rb_size_stats(struct rb_size *z, const struct rb_run *runs);
 
 #endif /* XPERF_RUBRIC_MEASURE_H */

@@ -10,22 +10,22 @@
 #include "rubric/env.h"
 #include "rubric/runner.h"
 
-int xp_rb_objdump(const struct xp_rb_opts *o, struct xp_rb_meas *m)
+int rb_objdump(const struct rb_opts *o, struct rb_meas *m)
 {
-	struct xp_rb_stage *st = &m->asm_stage;
+	struct rb_stage *st = &m->asm_stage;
 	char exe[4096], dir[512], err[XP_RB_WHY];
-	struct xp_cmd cmd;
-	struct xp_rb_run run;
+	struct rb_cmd cmd;
+	struct rb_run run;
 
 	if (o->tier != XP_RB_ASM)
 		return 0;
-	if (xp_cmd_build(o->target, o->binary, 1, 0, &cmd, err, sizeof(err)) ||
+	if (rb_cmd_build(o->target, o->binary, 1, 0, &cmd, err, sizeof(err)) ||
 	    (strchr(cmd.argv[0], '/') ? snprintf(exe, sizeof(exe), "%s", cmd.argv[0]) < 0
-				      : xp_rb_which(cmd.argv[0], exe, sizeof(exe)))) {
+				      : rb_which(cmd.argv[0], exe, sizeof(exe)))) {
 		snprintf(st->why, sizeof(st->why), "cannot find the target's executable");
 		return -1;
 	}
-	if (!xp_rb_on_path("objdump")) {
+	if (!rb_on_path("objdump")) {
 		snprintf(st->why, sizeof(st->why), "objdump not found on PATH");
 		return 0;
 	}
@@ -33,8 +33,8 @@ int xp_rb_objdump(const struct xp_rb_opts *o, struct xp_rb_meas *m)
 	snprintf(dir, sizeof(dir), "%s/tier4", o->out_dir);
 	snprintf(st->artifact, sizeof(st->artifact), "%s/objdump_%s.txt", dir, base);
 	char *argv[] = { "objdump", "-d", "-S", "-C", "--no-show-raw-insn", exe, NULL };
-	struct xp_run_io io = { NULL, st->artifact, NULL, 0, o->timeout_s, NULL };
-	if (xp_mkdir_p(dir) || xp_rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
+	struct rb_run_io io = { NULL, st->artifact, NULL, 0, o->timeout_s, NULL };
+	if (xp_mkdir_p(dir) || rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
 		snprintf(st->why, sizeof(st->why), "objdump %s: %s", exe, err);
 		return -1;
 	}

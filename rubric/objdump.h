@@ -10,6 +10,6 @@
 #include "rubric/rubric.h"
 
 /* Write the disassembly when the tier is asm; 0, or -1 with m->asm_stage.why. */
-int xp_rb_objdump(const struct xp_rb_opts *o, struct xp_rb_meas *m);
+int rb_objdump(const struct rb_opts *o, struct rb_meas *m);
 
 #endif /* XPERF_RUBRIC_OBJDUMP_H */

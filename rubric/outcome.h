@@ -10,16 +10,16 @@
 #include "rubric/regress.h"
 #include "rubric/rubric.h"
 
-struct xp_rb_outcome {
-	const struct xp_rb_opts *o;
-	const struct xp_rb_meas *m;
-	struct xp_rb_result r;
-	struct xp_rb_env env;
+struct rb_outcome {
+	const struct rb_opts *o;
+	const struct rb_meas *m;
+	struct rb_result r;
+	struct rb_env env;
 	int have_baseline;
-	struct xp_rb_regressions base_regr;
+	struct rb_regressions base_regr;
 	int have_ledger;
-	struct xp_rb_ledger ledger;
-	struct xp_rb_regressions vs_last, vs_best;
+	struct rb_ledger ledger;
+	struct rb_regressions vs_last, vs_best;
 	int have_pct; /* pooled wall-time percentiles (>= 2 samples) */
 	double p50, p95, p99;
 };

@@ -55,8 +55,8 @@ static int write_json(const char *path, cJSON *doc)
 }
 
 /* Baseline: 0 read, -1 invalid (reported). */
-static int read_baseline(const struct xp_rb_opts *o, struct xp_rb_ref *ref,
-			 struct xp_rb_base_mem *mem)
+static int read_baseline(const struct rb_opts *o, struct rb_ref *ref,
+			 struct rb_base_mem *mem)
 {
 	char *buf, err[XP_RB_WHY + 512];
 	size_t len;
@@ -66,7 +66,7 @@ static int read_baseline(const struct xp_rb_opts *o, struct xp_rb_ref *ref,
 		fprintf(stderr, "xperf rubric: %s: %s\n", o->baseline, xp_in_strerror(rc));
 		return -1;
 	}
-	rc = xp_rb_baseline_parse(o->baseline, buf, len, ref, mem, err, sizeof(err));
+	rc = rb_baseline_parse(o->baseline, buf, len, ref, mem, err, sizeof(err));
 	free(buf);
 	if (rc)
 		fprintf(stderr, "xperf rubric: %s\n", err);
@@ -74,7 +74,7 @@ static int read_baseline(const struct xp_rb_opts *o, struct xp_rb_ref *ref,
 }
 
 /* Ledger: a missing file is an empty history. buf/len keep the bytes for the append. */
-static int read_ledger(const struct xp_rb_opts *o, struct xp_rb_outcome *oc, char **buf,
+static int read_ledger(const struct rb_opts *o, struct rb_outcome *oc, char **buf,
 		       size_t *len)
 {
 	int rc = xp_in_read(o->ledger, XP_VG_MAX_BYTES, buf, len);
@@ -86,7 +86,7 @@ static int read_ledger(const struct xp_rb_opts *o, struct xp_rb_outcome *oc, cha
 		fprintf(stderr, "xperf rubric: %s: %s\n", o->ledger, xp_in_strerror(rc));
 		return -1;
 	}
-	xp_rb_ledger_parse(o->ledger, *buf ? *buf : "", *len, &oc->ledger);
+	rb_ledger_parse(o->ledger, *buf ? *buf : "", *len, &oc->ledger);
 	oc->have_ledger = 1;
 	for (int i = 0; i < oc->ledger.corrupt && i < 4; i++)
 		fprintf(stderr, "xperf rubric: warning: %s\n", oc->ledger.warnings[i]);
@@ -94,10 +94,10 @@ static int read_ledger(const struct xp_rb_opts *o, struct xp_rb_outcome *oc, cha
 }
 
 /* Old ledger bytes + this run's line, written whole (never a torn line). */
-static int append_ledger(const struct xp_rb_opts *o, const struct xp_rb_outcome *oc,
+static int append_ledger(const struct rb_opts *o, const struct rb_outcome *oc,
 			 const char *old, size_t len)
 {
-	char *line = xp_rb_ledger_line(oc);
+	char *line = rb_ledger_line(oc);
 	int rc = -1;
 
 	if (line) {
@@ -117,7 +117,7 @@ static int append_ledger(const struct xp_rb_opts *o, const struct xp_rb_outcome 
 	return rc;
 }
 
-static void percentiles(const struct xp_rb_meas *m, struct xp_rb_outcome *oc)
+static void percentiles(const struct rb_meas *m, struct rb_outcome *oc)
 {
 	double all[XP_RB_MAX_SIZES * XP_RB_MAX_REPS];
 	size_t n = 0;
@@ -128,25 +128,25 @@ static void percentiles(const struct xp_rb_meas *m, struct xp_rb_outcome *oc)
 	if (n < 2)
 		return;
 	oc->have_pct = 1;
-	oc->p50 = xp_percentile(all, n, 50);
-	oc->p95 = xp_percentile(all, n, 95);
-	oc->p99 = xp_percentile(all, n, 99);
+	oc->p50 = rb_percentile(all, n, 50);
+	oc->p95 = rb_percentile(all, n, 95);
+	oc->p99 = rb_percentile(all, n, 99);
 }
 
-static void print_console(const struct xp_rb_outcome *oc)
+static void print_console(const struct rb_outcome *oc)
 {
 	int scored = 0;
 
 	for (int d = 0; d < D_COUNT; d++) {
-		const struct xp_rb_score *s = &oc->r.dim[d];
+		const struct rb_score *s = &oc->r.dim[d];
 		scored += s->score >= 0;
-		printf("%-20s %-12s %s\n", xp_rb_dim_names[d], xp_rb_tierv_names[s->tier], s->note);
+		printf("%-20s %-12s %s\n", rb_dim_names[d], rb_tierv_names[s->tier], s->note);
 	}
 	printf("Total: %d/%d, dimensions scored: %d/7; outputs in %s\n", oc->r.total,
 	       oc->r.max_possible, scored, oc->o->out_dir);
 }
 
-static int write_outputs(const struct xp_rb_opts *o, const struct xp_rb_outcome *oc)
+static int write_outputs(const struct rb_opts *o, const struct rb_outcome *oc)
 {
 	char path[4096];
 	char *md = NULL;
@@ -154,18 +154,18 @@ static int write_outputs(const struct xp_rb_opts *o, const struct xp_rb_outcome 
 	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/benchmark_report.md", o->out_dir);
-	rc |= xp_rb_report_md(oc, &md, &len) ? write_out(path, NULL, 0) : write_out(path, md, len);
+	rc |= rb_report_md(oc, &md, &len) ? write_out(path, NULL, 0) : write_out(path, md, len);
 	free(md);
 	snprintf(path, sizeof(path), "%s/benchmark_summary.json", o->out_dir);
-	rc |= write_json(path, xp_rb_summary_json(oc));
+	rc |= write_json(path, rb_summary_json(oc));
 	if (o->findings_out)
 		rc |= write_json(o->findings_out,
-				 xp_rb_findings_json(&oc->r, o->root ? o->root : ".", o->expected));
+				 rb_findings_json(&oc->r, o->root ? o->root : ".", o->expected));
 	return rc;
 }
 
 /* Named outputs that could never be written are refused before any run: 0 or -1. */
-static int check_outputs(const struct xp_rb_opts *o)
+static int check_outputs(const struct rb_opts *o)
 {
 	const char *paths[] = { o->findings_out, o->ledger };
 
@@ -180,25 +180,25 @@ static int check_outputs(const struct xp_rb_opts *o)
 	return 0;
 }
 
-int xp_rb_pipeline(const struct xp_rb_opts *o)
+int rb_pipeline(const struct rb_opts *o)
 {
-	static struct xp_rb_meas m;
-	static struct xp_rb_outcome oc;
-	struct xp_rb_ref base;
-	struct xp_rb_base_mem mem = { 0 };
+	static struct rb_meas m;
+	static struct rb_outcome oc;
+	struct rb_ref base;
+	struct rb_base_mem mem = { 0 };
 	char err[XP_RB_WHY], *ledger_buf = NULL;
 	size_t ledger_len = 0;
 
-	xp_rb_catch_signals();
+	rb_catch_signals();
 	memset(&m, 0, sizeof(m));
 	memset(&oc, 0, sizeof(oc));
 	oc.o = o;
 	oc.m = &m;
-	xp_rb_env_probe(&oc.env);
+	rb_env_probe(&oc.env);
 	if (check_outputs(o) || (o->baseline && read_baseline(o, &base, &mem)) ||
 	    (o->ledger && read_ledger(o, &oc, &ledger_buf, &ledger_len)))
 		return 2;
-	int trc = xp_rb_measure(o, &m, err, sizeof(err));
+	int trc = rb_measure(o, &m, err, sizeof(err));
 	if (trc == 2) {
 		fprintf(stderr, "xperf rubric: %s\n", err);
 		return 2;
@@ -208,16 +208,16 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	if (m.attach_failed)
 		fprintf(stderr, "xperf rubric: --attach failed on %d of %d runs; first: %s\n",
 			m.attach_failed, m.attach_runs, m.attach_error);
-	int failed = xp_rb_valgrind(o, &m);
-	failed += xp_rb_objdump(o, &m) < 0;
-	xp_rb_score_all(&m, o, o->baseline ? &mem : NULL, &oc.r);
+	int failed = rb_valgrind(o, &m);
+	failed += rb_objdump(o, &m) < 0;
+	rb_score_all(&m, o, o->baseline ? &mem : NULL, &oc.r);
 	if (o->baseline) {
 		oc.have_baseline = 1;
-		xp_rb_regress(&base, &oc.r, &oc.base_regr);
+		rb_regress(&base, &oc.r, &oc.base_regr);
 	}
 	if (oc.ledger.entries) {
-		xp_rb_regress(&oc.ledger.last, &oc.r, &oc.vs_last);
-		xp_rb_regress(&oc.ledger.best, &oc.r, &oc.vs_best);
+		rb_regress(&oc.ledger.last, &oc.r, &oc.vs_last);
+		rb_regress(&oc.ledger.best, &oc.r, &oc.vs_best);
 	}
 	percentiles(&m, &oc);
 	int wrc = xp_mkdir_p(o->out_dir);
@@ -228,12 +228,12 @@ int xp_rb_pipeline(const struct xp_rb_opts *o)
 	if (o->ledger)
 		wrc |= append_ledger(o, &oc, ledger_buf ? ledger_buf : "", ledger_len);
 	free(ledger_buf);
-	xp_cg_free(&m.cg);
+	rb_cg_free(&m.cg);
 	print_console(&oc);
-	const struct xp_rb_stage *stages[] = { &m.cg_stage, &m.cl_stage, &m.ms_stage,
+	const struct rb_stage *stages[] = { &m.cg_stage, &m.cl_stage, &m.ms_stage,
 					       &m.asm_stage };
 	for (size_t i = 0; failed && i < sizeof(stages) / sizeof(stages[0]); i++)
 		if (!stages[i]->ran && stages[i]->artifact[0])
 			fprintf(stderr, "xperf rubric: %s\n", stages[i]->why);
-	return trc || failed || wrc || m.attach_failed || xp_rb_interrupted ? 1 : 0;
+	return trc || failed || wrc || m.attach_failed || rb_interrupted ? 1 : 0;
 }

@@ -14,6 +14,6 @@
  * (outputs are still written); 2 invalid input (unreadable baseline, target
  * cannot be executed: nothing written). Errors go to stderr as one line.
  */
-int xp_rb_pipeline(const struct xp_rb_opts *o);
+int rb_pipeline(const struct rb_opts *o);
 
 #endif /* XPERF_RUBRIC_PIPELINE_H */

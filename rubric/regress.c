@@ -12,40 +12,40 @@
 
 static const int tier_rank[5] = { [T_FAIL] = 0, [T_WARN] = 1, [T_PASS] = 2 };
 
-int xp_rb_tier_parse(const char *s)
+int rb_tier_parse(const char *s)
 {
 	for (int t = 0; s && t < 5; t++)
-		if (!strcmp(s, xp_rb_tierv_names[t]))
+		if (!strcmp(s, rb_tierv_names[t]))
 			return t;
 	return -1;
 }
 
-static int ranked(enum xp_rb_tierv t)
+static int ranked(enum rb_tierv t)
 {
 	return t == T_FAIL || t == T_WARN || t == T_PASS;
 }
 
-void xp_rb_regress(const struct xp_rb_ref *ref, const struct xp_rb_result *cur,
-		   struct xp_rb_regressions *out)
+void rb_regress(const struct rb_ref *ref, const struct rb_result *cur,
+		   struct rb_regressions *out)
 {
 	out->n = 0;
 	for (int d = 0; d < D_COUNT; d++) {
-		enum xp_rb_tierv a = ref->tier[d], b = cur->dim[d].tier;
+		enum rb_tierv a = ref->tier[d], b = cur->dim[d].tier;
 		if (!ranked(a) || !ranked(b) || tier_rank[a] - tier_rank[b] < 1)
 			continue;
-		out->r[out->n++] = (struct xp_rb_regr){ d, a, b, tier_rank[a] - tier_rank[b] };
+		out->r[out->n++] = (struct rb_regr){ d, a, b, tier_rank[a] - tier_rank[b] };
 	}
 }
 
 /* Tiers from a {name: tier} object, or from {name: {tier: ...}} when nested. */
-static void read_tiers(const cJSON *dims, struct xp_rb_ref *ref)
+static void read_tiers(const cJSON *dims, struct rb_ref *ref)
 {
 	for (int d = 0; d < D_COUNT; d++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(dims, xp_rb_dim_names[d]);
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(dims, rb_dim_names[d]);
 		if (cJSON_IsObject(v))
 			v = cJSON_GetObjectItemCaseSensitive(v, "tier");
-		int t = cJSON_IsString(v) ? xp_rb_tier_parse(v->valuestring) : -1;
-		ref->tier[d] = t < 0 ? T_NA : (enum xp_rb_tierv)t;
+		int t = cJSON_IsString(v) ? rb_tier_parse(v->valuestring) : -1;
+		ref->tier[d] = t < 0 ? T_NA : (enum rb_tierv)t;
 	}
 }
 
@@ -64,7 +64,7 @@ static void position(const char *buf, size_t off, int *line, int *col)
 	}
 }
 
-static void baseline_memory(const cJSON *dims, struct xp_rb_base_mem *mem)
+static void baseline_memory(const cJSON *dims, struct rb_base_mem *mem)
 {
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(dims, "Memory Profile");
 	const cJSON *peak = cJSON_GetObjectItemCaseSensitive(m, "peak_bytes");
@@ -77,8 +77,8 @@ static void baseline_memory(const cJSON *dims, struct xp_rb_base_mem *mem)
 		snprintf(mem->source, sizeof(mem->source), "%s", src->valuestring);
 }
 
-int xp_rb_baseline_parse(const char *name, const char *buf, size_t len, struct xp_rb_ref *ref,
-			 struct xp_rb_base_mem *mem, char *err, size_t errlen)
+int rb_baseline_parse(const char *name, const char *buf, size_t len, struct rb_ref *ref,
+			 struct rb_base_mem *mem, char *err, size_t errlen)
 {
 	const char *end = NULL;
 	int line, col;
@@ -110,7 +110,7 @@ int xp_rb_baseline_parse(const char *name, const char *buf, size_t len, struct x
 }
 
 /* One ledger line: 0 when it has a dimensions object and a numeric rubric_total. */
-static int ledger_line(const char *s, size_t n, struct xp_rb_ref *ref)
+static int ledger_line(const char *s, size_t n, struct rb_ref *ref)
 {
 	cJSON *doc = cJSON_ParseWithLength(s, n);
 	const cJSON *dims = cJSON_GetObjectItemCaseSensitive(doc, "dimensions");
@@ -133,7 +133,7 @@ static int blank(const char *s, size_t n)
 	return 1;
 }
 
-void xp_rb_ledger_parse(const char *name, const char *buf, size_t len, struct xp_rb_ledger *l)
+void rb_ledger_parse(const char *name, const char *buf, size_t len, struct rb_ledger *l)
 {
 	const char *p = buf, *end = buf + len;
 	int no = 0;
@@ -142,7 +142,7 @@ void xp_rb_ledger_parse(const char *name, const char *buf, size_t len, struct xp
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = (size_t)((nl ? nl : end) - p);
-		struct xp_rb_ref r;
+		struct rb_ref r;
 
 		no++;
 		if (!blank(p, n)) {

@@ -15,35 +15,35 @@
 #include "rubric/score.h"
 
 /* Tiers of a reference run, by dimension (T_NA where absent or unknown). */
-struct xp_rb_ref {
-	enum xp_rb_tierv tier[D_COUNT];
+struct rb_ref {
+	enum rb_tierv tier[D_COUNT];
 	int total;
 };
 
 /* "PASS" -> T_PASS, ..., "N/A (noise)" -> T_NOISE; -1 when unknown. */
-int xp_rb_tier_parse(const char *s);
+int rb_tier_parse(const char *s);
 
 /* Tier drops of cur against ref, in dimension order. */
-void xp_rb_regress(const struct xp_rb_ref *ref, const struct xp_rb_result *cur,
-		   struct xp_rb_regressions *out);
+void rb_regress(const struct rb_ref *ref, const struct rb_result *cur,
+		   struct rb_regressions *out);
 
 /*
  * Read a baseline summary from a buffer (`name` for errors): dimension tiers
  * and the Memory Profile peak. Returns 0, or -1 with "name:line:col: why" in
  * err (invalid JSON, or no rubric.dimensions object).
  */
-int xp_rb_baseline_parse(const char *name, const char *buf, size_t len, struct xp_rb_ref *ref,
-			 struct xp_rb_base_mem *mem, char *err, size_t errlen);
+int rb_baseline_parse(const char *name, const char *buf, size_t len, struct rb_ref *ref,
+			 struct rb_base_mem *mem, char *err, size_t errlen);
 
 /* The ledger's reference entries. */
-struct xp_rb_ledger {
+struct rb_ledger {
 	int entries; /* valid lines */
-	struct xp_rb_ref last, best;
+	struct rb_ref last, best;
 	int corrupt;		     /* lines skipped */
 	char warnings[4][XP_RB_WHY]; /* the first few "Skipped corrupt line N in PATH" */
 };
 
 /* Read a ledger buffer; never fails: corrupt lines are skipped and counted. */
-void xp_rb_ledger_parse(const char *name, const char *buf, size_t len, struct xp_rb_ledger *l);
+void rb_ledger_parse(const char *name, const char *buf, size_t len, struct rb_ledger *l);
 
 #endif /* XPERF_RUBRIC_REGRESS_H */

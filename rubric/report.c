@@ -12,13 +12,13 @@
 #include "rubric/findings.h"
 #include "rubric/score.h"
 
-static void header(FILE *f, const struct xp_rb_outcome *oc)
+static void header(FILE *f, const struct rb_outcome *oc)
 {
-	const struct xp_rb_env *e = &oc->env;
+	const struct rb_env *e = &oc->env;
 
 	fprintf(f, "# Performance Benchmark Report\n\n**Generated**: %s\n", e->generated_human);
 	fprintf(f, "**Root**: `%s`\n**Tier**: %s\n", oc->o->root ? oc->o->root : ".",
-		xp_rb_tier_names[oc->o->tier]);
+		rb_tier_names[oc->o->tier]);
 	if (oc->o->nsizes) {
 		fprintf(f, "**Sizes**: [");
 		for (int i = 0; i < oc->o->nsizes; i++)
@@ -46,9 +46,9 @@ static void header(FILE *f, const struct xp_rb_outcome *oc)
 	fputc('\n', f);
 }
 
-static void scaling(FILE *f, const struct xp_rb_outcome *oc)
+static void scaling(FILE *f, const struct rb_outcome *oc)
 {
-	const struct xp_rb_score *s = &oc->r.dim[D_SCALING];
+	const struct rb_score *s = &oc->r.dim[D_SCALING];
 
 	fprintf(f, "## Algorithmic Scaling Analysis\n\n");
 	if (s->tier == T_NA)
@@ -58,16 +58,16 @@ static void scaling(FILE *f, const struct xp_rb_outcome *oc)
 		fprintf(f,
 			"**Result: %s** (score: %d/4)\n\n| Sub-check | Value | Tier "
 			"|\n|---|---|---|\n",
-			xp_rb_tierv_names[s->tier], s->score);
+			rb_tierv_names[s->tier], s->score);
 	for (int i = 0; i < S_COUNT; i++)
 		if (s->sub_present[i])
-			fprintf(f, "| %s | %g | %s |\n", xp_rb_sub_names[i], s->sub_value[i],
-				xp_rb_tierv_names[s->sub_tier[i]]);
+			fprintf(f, "| %s | %g | %s |\n", rb_sub_names[i], s->sub_value[i],
+				rb_tierv_names[s->sub_tier[i]]);
 	if (s->tier == T_NA) {
 		fprintf(f, "\nMissing sub-checks:\n");
 		for (int i = 0; i < S_COUNT; i++)
 			if (!s->sub_present[i])
-				fprintf(f, "- %s\n", xp_rb_sub_names[i]);
+				fprintf(f, "- %s\n", rb_sub_names[i]);
 		if (!s->sub_present[S_EXPONENT])
 			fprintf(f, "\n*Add at least two real input sizes via `--sizes`, and ensure "
 				   "explicit `--target` commands use `{SIZE}`.*\n");
@@ -76,7 +76,7 @@ static void scaling(FILE *f, const struct xp_rb_outcome *oc)
 		fprintf(f,
 			"\nBest-fit growth class on %s time: **%s** (relative residual of "
 			"t = a + b f(n): linear %.4f, nlogn %.4f, quadratic %.4f)\n",
-			oc->r.fit.time_source, xp_rb_cx_names[oc->r.fit.best],
+			oc->r.fit.time_source, rb_cx_names[oc->r.fit.best],
 			oc->r.fit.residual[XP_CX_LINEAR], oc->r.fit.residual[XP_CX_NLOGN],
 			oc->r.fit.residual[XP_CX_QUADRATIC]);
 	if (s->tier == T_FAIL)
@@ -89,7 +89,7 @@ static void scaling(FILE *f, const struct xp_rb_outcome *oc)
 	fputc('\n', f);
 }
 
-static void regressions(FILE *f, const char *title, const struct xp_rb_regressions *g)
+static void regressions(FILE *f, const char *title, const struct rb_regressions *g)
 {
 	if (g->n == 0) {
 		fprintf(f, "%s: no scored dimension regressed.\n\n", title);
@@ -98,13 +98,13 @@ static void regressions(FILE *f, const char *title, const struct xp_rb_regressio
 	fprintf(f, "%s:\n\n| Dimension | Reference | Current | Tier Drop |\n|---|---|---|---|\n",
 		title);
 	for (int i = 0; i < g->n; i++)
-		fprintf(f, "| %s | %s | %s | %d |\n", xp_rb_dim_names[g->r[i].dim],
-			xp_rb_tierv_names[g->r[i].ref], xp_rb_tierv_names[g->r[i].cur],
+		fprintf(f, "| %s | %s | %s | %d |\n", rb_dim_names[g->r[i].dim],
+			rb_tierv_names[g->r[i].ref], rb_tierv_names[g->r[i].cur],
 			g->r[i].drop);
 	fputc('\n', f);
 }
 
-static void comparisons(FILE *f, const struct xp_rb_outcome *oc)
+static void comparisons(FILE *f, const struct rb_outcome *oc)
 {
 	if (oc->have_baseline) {
 		fprintf(f, "## Baseline Comparison\n\n**Baseline**: `%s`\n\n", oc->o->baseline);
@@ -136,40 +136,40 @@ static const char *band(int total, int max)
 	return "High risk, algorithmic or structural issues likely";
 }
 
-static void scorecard(FILE *f, const struct xp_rb_outcome *oc)
+static void scorecard(FILE *f, const struct rb_outcome *oc)
 {
-	const struct xp_rb_result *r = &oc->r;
+	const struct rb_result *r = &oc->r;
 
 	fprintf(f, "## Rubric Scorecard\n\n**Total: %d/%d** (%s)\n\n", r->total, r->max_possible,
 		band(r->total, r->max_possible));
 	fprintf(f, "| # | Dimension | Score | Tier | Source | Note |\n|---|---|---|---|---|---|\n");
 	for (int d = 0; d < D_COUNT; d++) {
-		const struct xp_rb_score *s = &r->dim[d];
+		const struct rb_score *s = &r->dim[d];
 		char score[8];
 		snprintf(score, sizeof(score), s->score >= 0 ? "%d/4" : "-", s->score);
-		fprintf(f, "| %d | %s | %s | %s | %s | %s |\n", d, xp_rb_dim_names[d], score,
-			xp_rb_tierv_names[s->tier], s->source ? s->source : "", s->note);
+		fprintf(f, "| %d | %s | %s | %s | %s | %s |\n", d, rb_dim_names[d], score,
+			rb_tierv_names[s->tier], s->source ? s->source : "", s->note);
 	}
 	fputc('\n', f);
 }
 
-static void findings(FILE *f, const struct xp_rb_outcome *oc)
+static void findings(FILE *f, const struct rb_outcome *oc)
 {
-	const enum xp_rb_tierv order[2] = { T_FAIL, T_WARN };
+	const enum rb_tierv order[2] = { T_FAIL, T_WARN };
 
 	fprintf(f, "## Findings\n\n");
 	for (int k = 0; k < 2; k++) {
 		for (int d = 0; d < D_COUNT; d++) {
-			const struct xp_rb_score *s = &oc->r.dim[d];
+			const struct rb_score *s = &oc->r.dim[d];
 			if (s->tier != order[k])
 				continue;
-			fprintf(f, "### [%s] %s\n", xp_rb_tierv_names[s->tier], xp_rb_dim_names[d]);
+			fprintf(f, "### [%s] %s\n", rb_tierv_names[s->tier], rb_dim_names[d]);
 			for (int i = 0; i < s->nm; i++)
 				fprintf(f, "- **%s**: %g\n", s->m[i].key, s->m[i].value);
 			for (int i = 0; d == D_SCALING && i < S_COUNT; i++)
 				if (s->sub_present[i] && s->sub_tier[i] != T_PASS)
-					fprintf(f, "- **%s**: %g (%s)\n", xp_rb_sub_names[i],
-						s->sub_value[i], xp_rb_tierv_names[s->sub_tier[i]]);
+					fprintf(f, "- **%s**: %g (%s)\n", rb_sub_names[i],
+						s->sub_value[i], rb_tierv_names[s->sub_tier[i]]);
 			if (s->l4_id)
 				fprintf(f, "- **L4 %s**: %g (%s)\n", s->l4_id, s->l4_value,
 					s->l4_fires ? "fires" : "does not fire");
@@ -180,11 +180,11 @@ static void findings(FILE *f, const struct xp_rb_outcome *oc)
 		   "Micro*\n\n");
 	for (int d = 0; d < D_COUNT; d++)
 		if (oc->r.dim[d].tier == T_FAIL || oc->r.dim[d].tier == T_WARN)
-			fprintf(f, "- **%s**: %s\n", xp_rb_dim_names[d], xp_rb_prescription(d));
+			fprintf(f, "- **%s**: %s\n", rb_dim_names[d], rb_prescription(d));
 	fputc('\n', f);
 }
 
-int xp_rb_report_md(const struct xp_rb_outcome *oc, char **buf, size_t *len)
+int rb_report_md(const struct rb_outcome *oc, char **buf, size_t *len)
 {
 	FILE *f = open_memstream(buf, len);
 

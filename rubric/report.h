@@ -8,6 +8,6 @@
 #include "rubric/outcome.h"
 
 /* Render the report into a malloc'd buffer (*buf, *len); 0 or -1 (no memory). */
-int xp_rb_report_md(const struct xp_rb_outcome *oc, char **buf, size_t *len);
+int rb_report_md(const struct rb_outcome *oc, char **buf, size_t *len);
 
 #endif /* XPERF_RUBRIC_REPORT_H */

@@ -166,7 +166,7 @@ check "--attach tool missing: 2" expect 2 "no-such-tool: not an executable" --bi
 	--out-dir "$T/x" --attach "no-such-tool {PID}"
 check "--attach-wait alone: 64" expect 64 "needs --attach" --binary "$FAULTS" --out-dir "$T/x" \
 	--attach-wait 10
-check "unknown flag: 64, one line" expect 64 "unknown option" --bogus
+check "unknown flag: 64, one line" expect 64 "unrecognized option '--bogus'" --bogus
 "$XPERF" rubric --target "$SCALE nosuchmode {SIZE}" --sizes 10 --tier fast --out-dir "$T/fail" \
 	>/dev/null 2>&1
 rc=$?

@@ -25,14 +25,14 @@
 #include "lib/atomic_file.h"
 #include "rubric/attach.h"
 
-volatile sig_atomic_t xp_rb_interrupted;
+volatile sig_atomic_t rb_interrupted;
 
 static void on_signal(int sig)
 {
-	xp_rb_interrupted = sig;
+	rb_interrupted = sig;
 }
 
-void xp_rb_catch_signals(void)
+void rb_catch_signals(void)
 {
 	struct sigaction sa;
 
@@ -45,7 +45,7 @@ void xp_rb_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-double xp_rb_now_s(void)
+double rb_now_s(void)
 {
 	struct timespec ts;
 
@@ -59,7 +59,7 @@ static int open_out(const char *path)
 }
 
 /* In the child: wait for the go byte, set up stdio and cwd, exec. Never returns. */
-static void child(char *const argv[], const struct xp_run_io *io, int go, int report)
+static void child(char *const argv[], const struct rb_run_io *io, int go, int report)
 {
 	char c;
 	int e = 0;
@@ -82,15 +82,15 @@ static void child(char *const argv[], const struct xp_run_io *io, int go, int re
 }
 
 /* A pidfd makes the wait a poll; without one (kernels before 5.3) there is no limit. */
-int xp_rb_await_exit(pid_t pid, double timeout_s)
+int rb_await_exit(pid_t pid, double timeout_s)
 {
 	int pfd = timeout_s > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
-	double end = xp_rb_now_s() + timeout_s;
+	double end = rb_now_s() + timeout_s;
 	int killed = 0;
 
 	while (pfd >= 0) {
 		struct pollfd p = { pfd, POLLIN, 0 };
-		double left = end - xp_rb_now_s();
+		double left = end - rb_now_s();
 		int rc = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
 		if (rc < 0 && errno == EINTR)
 			continue;
@@ -103,7 +103,7 @@ int xp_rb_await_exit(pid_t pid, double timeout_s)
 	return killed;
 }
 
-void xp_rb_describe_status(int st, char *err, size_t errlen)
+void rb_describe_status(int st, char *err, size_t errlen)
 {
 	if (WIFSIGNALED(st))
 		snprintf(err, errlen, "killed by signal %d (%s)", WTERMSIG(st),
@@ -112,8 +112,8 @@ void xp_rb_describe_status(int st, char *err, size_t errlen)
 		snprintf(err, errlen, "exited with status %d", WEXITSTATUS(st));
 }
 
-enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io,
-				  struct xp_rb_run *run, char *err, size_t errlen)
+enum rb_run_status rb_run_once(char *const argv[], const struct rb_run_io *io,
+				  struct rb_run *run, char *err, size_t errlen)
 {
 	int go[2], rep[2], e = 0;
 	struct xp_counter_set set;
@@ -137,25 +137,25 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io
 	}
 	if (io->counters)
 		xp_counters_open_child(&set, pid, (1ull << XP_CTR_COUNT) - 1);
-	pid_t tool = io->attach ? xp_attach_start(io->attach, pid, run->attach_err,
+	pid_t tool = io->attach ? rb_attach_start(io->attach, pid, run->attach_err,
 						  sizeof(run->attach_err))
 				: -1;
-	double t0 = xp_rb_now_s();
+	double t0 = rb_now_s();
 	ssize_t w = write(go[1], "g", 1);
 	close(go[1]);
 	ssize_t got = read(rep[0], &e, sizeof(e));
 	close(rep[0]);
-	int st = 0, killed = xp_rb_await_exit(pid, io->timeout_s);
+	int st = 0, killed = rb_await_exit(pid, io->timeout_s);
 	pid_t r;
 	while ((r = wait4(pid, &st, 0, &ru)) < 0 && errno == EINTR)
 		;
-	run->wall_s = xp_rb_now_s() - t0;
+	run->wall_s = rb_now_s() - t0;
 	if (io->counters) {
 		xp_counters_read(&set, &run->ctr);
 		xp_counters_close(&set);
 	}
 	if (tool > 0)
-		xp_attach_stop(tool, run->attach_err, sizeof(run->attach_err));
+		rb_attach_stop(tool, run->attach_err, sizeof(run->attach_err));
 	if (r < 0 || w != 1) {
 		snprintf(err, errlen, "wait4: %s", strerror(errno));
 		return XP_RUN_SYSERR;
@@ -171,7 +171,7 @@ enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io
 		return XP_RUN_EXIT;
 	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		xp_rb_describe_status(st, err, errlen);
+		rb_describe_status(st, err, errlen);
 		return XP_RUN_EXIT;
 	}
 	return XP_RUN_OK;

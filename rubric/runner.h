@@ -16,7 +16,7 @@
 #include "rubric/rubric.h"
 
 /* How a run went, beyond the measurements. */
-enum xp_run_status {
+enum rb_run_status {
 	XP_RUN_OK,     /* exited 0 */
 	XP_RUN_EXIT,   /* exited non-zero or was killed: err says which */
 	XP_RUN_NOEXEC, /* execvp failed (missing or not executable): err says why */
@@ -25,35 +25,35 @@ enum xp_run_status {
 
 /*
  * The signal number of a SIGINT/SIGTERM/SIGHUP received since
- * xp_rb_catch_signals(), else 0. Stages stop starting new runs when it is
+ * rb_catch_signals(), else 0. Stages stop starting new runs when it is
  * set, so that the runs already measured are scored and written.
  */
-extern volatile sig_atomic_t xp_rb_interrupted;
-void xp_rb_catch_signals(void);
+extern volatile sig_atomic_t rb_interrupted;
+void rb_catch_signals(void);
 
 /* Where a run happens and where its output goes (NULL: current dir, /dev/null). */
-struct xp_run_io {
+struct rb_run_io {
 	const char *cwd;
 	const char *stdout_path, *stderr_path; /* created 0600, truncated */
 	int counters; /* 0: no perf_event counters (Valgrind and objdump runs) */
 	double timeout_s; /* SIGKILL the run past this many seconds; 0: no limit */
-	const struct xp_attach_spec *attach; /* NULL: no --attach command on this run */
+	const struct rb_attach_spec *attach; /* NULL: no --attach command on this run */
 };
 
-struct xp_attach_spec;
+struct rb_attach_spec;
 
 /* Run argv (argv[0] searched on PATH) once, as io says. */
-enum xp_run_status xp_rb_run_once(char *const argv[], const struct xp_run_io *io,
-				  struct xp_rb_run *run, char *err, size_t errlen);
+enum rb_run_status rb_run_once(char *const argv[], const struct rb_run_io *io,
+				  struct rb_run *run, char *err, size_t errlen);
 
 /* CLOCK_MONOTONIC in seconds. */
-double xp_rb_now_s(void);
+double rb_now_s(void);
 /*
  * Wait until the child pid exits or timeout_s passes (0: no limit), then
  * SIGKILL it; it is left to reap. Returns 1 when it was killed for the limit.
  */
-int xp_rb_await_exit(pid_t pid, double timeout_s);
+int rb_await_exit(pid_t pid, double timeout_s);
 /* "exited with status N" or "killed by signal N (name)" for a wait status. */
-void xp_rb_describe_status(int st, char *err, size_t errlen);
+void rb_describe_status(int st, char *err, size_t errlen);
 
 #endif /* XPERF_RUBRIC_RUNNER_H */

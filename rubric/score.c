@@ -14,43 +14,43 @@
 #include "rubric/stats.h"
 #include "theory/theory.h"
 
-const char *const xp_rb_tier_names[4] = { "fast", "medium", "deep", "asm" };
-const char *const xp_rb_cx_names[XP_CX_COUNT] = { "linear", "nlogn", "quadratic" };
-const char *const xp_rb_tierv_names[5] = { "N/A", "N/A (noise)", "FAIL", "WARN", "PASS" };
-const char *const xp_rb_dim_names[D_COUNT] = {
+const char *const rb_tier_names[4] = { "fast", "medium", "deep", "asm" };
+const char *const rb_cx_names[XP_CX_COUNT] = { "linear", "nlogn", "quadratic" };
+const char *const rb_tierv_names[5] = { "N/A", "N/A (noise)", "FAIL", "WARN", "PASS" };
+const char *const rb_dim_names[D_COUNT] = {
 	"Algorithmic Scaling", "Wall-Time Stability", "CPU Efficiency", "L1 Cache Efficiency",
 	"Last-Level Cache",    "Branch Prediction",   "Memory Profile",
 };
-const char *const xp_rb_sub_names[S_COUNT] = {
+const char *const rb_sub_names[S_COUNT] = {
 	"complexity_exponent", "call_amplification", "data_reuse",
 	"write_amplification", "allocation_churn",   "multiplicative_paths",
 };
-const char *const xp_rb_sub_keys[S_COUNT] = {
+const char *const rb_sub_keys[S_COUNT] = {
 	"k", "ratio", "ratio", "ratio", "peaks", "path_count"
 };
 static const int sub_decimals[S_COUNT] = { 3, 1, 1, 3, 0, 0 };
 
 /* complexity_exponent bounds per --expected-complexity. */
-static const struct xp_rb_bounds k_bounds[XP_CX_COUNT] = {
+static const struct rb_bounds k_bounds[XP_CX_COUNT] = {
 	[XP_CX_LINEAR] = { 1.1, 1.3 },
 	[XP_CX_NLOGN] = { 1.3, 1.5 },
 	[XP_CX_QUADRATIC] = { 2.0, 2.2 },
 };
-static const struct xp_rb_bounds sub_bounds[S_COUNT] = {
+static const struct rb_bounds sub_bounds[S_COUNT] = {
 	[S_CALL_AMP] = { 10, 100 }, [S_DATA_REUSE] = { 10, 100 }, [S_WRITE_AMP] = { 0.2, 0.5 },
 	[S_CHURN] = { 2, 5 }, [S_MULT_PATHS] = { 0, 1 },
 };
-static const struct xp_rb_bounds wall_bounds = { 3, 8 };
-static const struct xp_rb_bounds top_fn_bounds = { 20, 35 };
+static const struct rb_bounds wall_bounds = { 3, 8 };
+static const struct rb_bounds top_fn_bounds = { 20, 35 };
 static const double ipc_pass = 1.5; /* IPC >= 1.5 PASS; the FAIL bound is L4 ipc_low */
-static const struct xp_rb_bounds mem_ratio_bounds = { 1.1, 1.5 };
+static const struct rb_bounds mem_ratio_bounds = { 1.1, 1.5 };
 
 /* Cache and branch dimensions: metric, bounds, cachegrind and counter ratios, L4 twin. */
 static const struct cache_dim {
 	int dim;
 	const char *key;
-	struct xp_rb_bounds b;
-	enum xp_cg_ev num1, num2, den1, den2; /* (num1 + num2) / (den1 + den2); CG_NEV: none */
+	struct rb_bounds b;
+	enum rb_cg_ev num1, num2, den1, den2; /* (num1 + num2) / (den1 + den2); CG_NEV: none */
 	enum xp_counter hw_num, hw_den;
 	const char *l4;
 } cache_dims[] = {
@@ -65,38 +65,38 @@ static const struct cache_dim {
 /* A function row counts when it has at least this share of the program's denominator. */
 #define ROW_MIN_SHARE 0.001
 
-enum xp_rb_tierv xp_rb_grade(double v, struct xp_rb_bounds b)
+enum rb_tierv rb_grade(double v, struct rb_bounds b)
 {
 	return v <= b.pass ? T_PASS : v <= b.warn ? T_WARN : T_FAIL;
 }
 
-int xp_rb_points(enum xp_rb_tierv t)
+int rb_points(enum rb_tierv t)
 {
 	return t == T_PASS ? 4 : t == T_WARN ? 2 : t == T_FAIL ? 0 : -1;
 }
 
-static void set_tier(struct xp_rb_score *s, enum xp_rb_tierv t)
+static void set_tier(struct rb_score *s, enum rb_tierv t)
 {
 	s->tier = t;
-	s->score = xp_rb_points(t);
+	s->score = rb_points(t);
 }
 
-static void add_metric(struct xp_rb_score *s, const char *key, double v, int decimals)
+static void add_metric(struct rb_score *s, const char *key, double v, int decimals)
 {
 	if (s->nm < XP_RB_MAX_METRICS)
-		s->m[s->nm++] = (struct xp_rb_metric){ key, xp_round(v, decimals), decimals };
+		s->m[s->nm++] = (struct rb_metric){ key, rb_round(v, decimals), decimals };
 }
 
-static void not_available(struct xp_rb_score *s, const char *why)
+static void not_available(struct rb_score *s, const char *why)
 {
 	set_tier(s, T_NA);
 	snprintf(s->note, sizeof(s->note), "%s", why);
 }
 
 /* The L4 row `id` against a value; a missing row leaves the score without one. */
-static void l4_check(struct xp_rb_score *s, const char *id, double v)
+static void l4_check(struct rb_score *s, const char *id, double v)
 {
-	const struct xp_l4 *l4 = xp_l4_find(id);
+	const struct th_l4 *l4 = th_l4_find(id);
 
 	if (!l4)
 		return;
@@ -105,9 +105,9 @@ static void l4_check(struct xp_rb_score *s, const char *id, double v)
 	s->l4_fires = l4->cmp == XP_FIRE_ABOVE ? v > l4->threshold : v < l4->threshold;
 }
 
-static const struct xp_rb_size *largest(const struct xp_rb_meas *m)
+static const struct rb_size *largest(const struct rb_meas *m)
 {
-	const struct xp_rb_size *best = NULL;
+	const struct rb_size *best = NULL;
 
 	for (int i = 0; i < m->nsizes; i++)
 		if (m->size[i].nruns > 0 && (!best || m->size[i].size >= best->size))
@@ -115,7 +115,7 @@ static const struct xp_rb_size *largest(const struct xp_rb_meas *m)
 	return best;
 }
 
-static uint64_t cg_sum(const uint64_t *ev, enum xp_cg_ev a, enum xp_cg_ev b)
+static uint64_t cg_sum(const uint64_t *ev, enum rb_cg_ev a, enum rb_cg_ev b)
 {
 	return (a < CG_NEV ? ev[a] : 0) + (b < CG_NEV ? ev[b] : 0);
 }
@@ -125,7 +125,7 @@ static uint64_t cg_sum(const uint64_t *ev, enum xp_cg_ev a, enum xp_cg_ev b)
  * wall time. CPU time is the algorithm's work; wall time adds the waits of a
  * shared machine (load 4 on this 2-core VM made linear look like n^0.7).
  */
-static const char *scaling_times(const struct xp_rb_meas *m, double *n, double *t, size_t *cnt)
+static const char *scaling_times(const struct rb_meas *m, double *n, double *t, size_t *cnt)
 {
 	const uint64_t tc = 1ull << XP_CTR_TASK_CLOCK;
 	int cpu = 1;
@@ -136,7 +136,7 @@ static const char *scaling_times(const struct xp_rb_meas *m, double *n, double *
 			cpu &= (m->size[i].ctr.mask & tc) &&
 			       m->size[i].ctr.value[XP_CTR_TASK_CLOCK] > 0;
 	for (int i = 0; i < m->nsizes; i++) {
-		const struct xp_rb_size *z = &m->size[i];
+		const struct rb_size *z = &m->size[i];
 		if (z->nruns == 0 || !(z->wall_median > 0))
 			continue;
 		n[*cnt] = (double)z->size;
@@ -145,8 +145,8 @@ static const char *scaling_times(const struct xp_rb_meas *m, double *n, double *
 	return cpu ? "task_clock" : "wall";
 }
 
-static void scaling_exponent(const struct xp_rb_meas *m, const struct xp_rb_opts *o,
-			     struct xp_rb_result *r)
+static void scaling_exponent(const struct rb_meas *m, const struct rb_opts *o,
+			     struct rb_result *r)
 {
 	double n[XP_RB_MAX_SIZES], t[XP_RB_MAX_SIZES];
 	size_t cnt;
@@ -154,27 +154,27 @@ static void scaling_exponent(const struct xp_rb_meas *m, const struct xp_rb_opts
 
 	if (o->nsizes < 2 || cnt < 2)
 		return;
-	xp_fit_classes(n, t, cnt, &r->fit);
+	rb_fit_classes(n, t, cnt, &r->fit);
 	/* The class fit needs sizes > 1; k alone follows the original (n > 0). */
-	r->fit.k = xp_loglog_slope(n, t, cnt);
+	r->fit.k = rb_loglog_slope(n, t, cnt);
 	r->fit.time_source = src;
-	struct xp_rb_score *s = &r->dim[D_SCALING];
+	struct rb_score *s = &r->dim[D_SCALING];
 	s->sub_present[S_EXPONENT] = 1;
-	s->sub_value[S_EXPONENT] = xp_round(r->fit.k, 3);
-	s->sub_tier[S_EXPONENT] = xp_rb_grade(s->sub_value[S_EXPONENT], k_bounds[o->expected]);
+	s->sub_value[S_EXPONENT] = rb_round(r->fit.k, 3);
+	s->sub_tier[S_EXPONENT] = rb_grade(s->sub_value[S_EXPONENT], k_bounds[o->expected]);
 }
 
-static void sub_check(struct xp_rb_score *s, int sub, double v)
+static void sub_check(struct rb_score *s, int sub, double v)
 {
 	s->sub_present[sub] = 1;
-	s->sub_value[sub] = xp_round(v, sub_decimals[sub]);
-	s->sub_tier[sub] = xp_rb_grade(s->sub_value[sub], sub_bounds[sub]);
+	s->sub_value[sub] = rb_round(v, sub_decimals[sub]);
+	s->sub_tier[sub] = rb_grade(s->sub_value[sub], sub_bounds[sub]);
 }
 
 /* data_reuse (Dr / N) and write_amplification (Dw / Dr): worst significant function. */
-static void scaling_cachegrind(const struct xp_rb_meas *m, long N, struct xp_rb_score *s)
+static void scaling_cachegrind(const struct rb_meas *m, long N, struct rb_score *s)
 {
-	const struct xp_cg_profile *p = &m->cg;
+	const struct rb_cg_profile *p = &m->cg;
 	double reuse = -1, wamp = -1, n = N > 0 ? (double)N : 1;
 
 	if (!m->cg_stage.ran || p->total[CG_DR] == 0)
@@ -195,10 +195,10 @@ static void scaling_cachegrind(const struct xp_rb_meas *m, long N, struct xp_rb_
 	sub_check(s, S_WRITE_AMP, wamp);
 }
 
-static void score_scaling(const struct xp_rb_meas *m, const struct xp_rb_opts *o,
-			  struct xp_rb_result *r)
+static void score_scaling(const struct rb_meas *m, const struct rb_opts *o,
+			  struct rb_result *r)
 {
-	struct xp_rb_score *s = &r->dim[D_SCALING];
+	struct rb_score *s = &r->dim[D_SCALING];
 	long N = o->valgrind_size;
 	int present = 0, warns = 0, fails = 0;
 
@@ -224,16 +224,16 @@ static void score_scaling(const struct xp_rb_meas *m, const struct xp_rb_opts *o
 }
 
 /* Scored CV = the worst per-size CV; the noise gate turns it into N/A (noise). */
-static void score_wall(const struct xp_rb_meas *m, double max_cv, struct xp_rb_score *s)
+static void score_wall(const struct rb_meas *m, double max_cv, struct rb_score *s)
 {
 	double worst = -1;
 
 	for (int i = 0; i < m->nsizes; i++) {
-		const struct xp_rb_size *z = &m->size[i];
+		const struct rb_size *z = &m->size[i];
 		if (z->nruns == 0 || !(z->wall_median > 0))
 			continue;
 		s->cv_size[s->ncv] = z->size;
-		s->cv_by_size[s->ncv] = xp_round(z->wall_cv, 2);
+		s->cv_by_size[s->ncv] = rb_round(z->wall_cv, 2);
 		worst = fmax(worst, s->cv_by_size[s->ncv++]);
 	}
 	if (worst < 0) {
@@ -248,16 +248,16 @@ static void score_wall(const struct xp_rb_meas *m, double max_cv, struct xp_rb_s
 		s->ncv = 0;
 		return;
 	}
-	set_tier(s, xp_rb_grade(worst, wall_bounds));
+	set_tier(s, rb_grade(worst, wall_bounds));
 }
 
-static enum xp_rb_tierv worse(enum xp_rb_tierv a, enum xp_rb_tierv b)
+static enum rb_tierv worse(enum rb_tierv a, enum rb_tierv b)
 {
 	return a < b ? a : b;
 }
 
 /* IPC is better when higher: PASS >= 1.5, WARN >= the L4 ipc_low bound, else FAIL. */
-static enum xp_rb_tierv ipc_tier(double ipc, double fail_below)
+static enum rb_tierv ipc_tier(double ipc, double fail_below)
 {
 	if (ipc >= ipc_pass)
 		return T_PASS;
@@ -265,11 +265,11 @@ static enum xp_rb_tierv ipc_tier(double ipc, double fail_below)
 }
 
 /* Hotspot concentration (cachegrind self Ir of the top function) and IPC. */
-static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
+static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 {
-	const struct xp_rb_size *z = largest(m);
-	const struct xp_l4 *l4 = xp_l4_find("ipc_low");
-	enum xp_rb_tierv t = T_PASS;
+	const struct rb_size *z = largest(m);
+	const struct th_l4 *l4 = th_l4_find("ipc_low");
+	enum rb_tierv t = T_PASS;
 	uint64_t top = 0;
 	double ipc;
 	int any = 0;
@@ -278,14 +278,14 @@ static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
 		for (size_t i = 0; i < m->cg.nfn; i++)
 			if (m->cg.fn[i].ev[CG_IR] > top)
 				top = m->cg.fn[i].ev[CG_IR];
-		double pct = xp_round(100.0 * (double)top / (double)m->cg.total[CG_IR], 1);
+		double pct = rb_round(100.0 * (double)top / (double)m->cg.total[CG_IR], 1);
 		add_metric(s, "top_fn_pct", pct, 1);
-		t = worse(t, xp_rb_grade(pct, top_fn_bounds));
+		t = worse(t, rb_grade(pct, top_fn_bounds));
 		s->source = "cachegrind";
 		any = 1;
 	}
 	if (z && xp_counters_ratio(&z->ctr, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0) {
-		ipc = xp_round(ipc, 3);
+		ipc = rb_round(ipc, 3);
 		add_metric(s, "IPC", ipc, 3);
 		t = worse(t, ipc_tier(ipc, l4 ? l4->threshold : 1.0));
 		l4_check(s, "ipc_low", ipc);
@@ -308,7 +308,7 @@ static void score_cpu(const struct xp_rb_meas *m, struct xp_rb_score *s)
  * function with a few hundred accesses could decide the score; sums weigh
  * every access once.
  */
-static double cg_total_pct(const struct xp_cg_profile *p, const struct cache_dim *d)
+static double cg_total_pct(const struct rb_cg_profile *p, const struct cache_dim *d)
 {
 	const uint64_t *t = p->filtered ? p->sel : p->total;
 	uint64_t den = cg_sum(t, d->den1, d->den2);
@@ -321,10 +321,10 @@ static double cg_total_pct(const struct xp_cg_profile *p, const struct cache_dim
 }
 
 /* L4 value of a cache dimension: per kilo-instruction, or the plain ratio. */
-static void cache_l4(struct xp_rb_score *s, const struct cache_dim *d, double misses, double den,
+static void cache_l4(struct rb_score *s, const struct cache_dim *d, double misses, double den,
 		     double instructions)
 {
-	const struct xp_l4 *l4 = xp_l4_find(d->l4);
+	const struct th_l4 *l4 = th_l4_find(d->l4);
 
 	if (!l4)
 		return;
@@ -334,10 +334,10 @@ static void cache_l4(struct xp_rb_score *s, const struct cache_dim *d, double mi
 		l4_check(s, d->l4, misses / den);
 }
 
-static void score_cache(const struct xp_rb_meas *m, const struct cache_dim *d,
-			struct xp_rb_score *s)
+static void score_cache(const struct rb_meas *m, const struct cache_dim *d,
+			struct rb_score *s)
 {
-	const struct xp_rb_size *z = largest(m);
+	const struct rb_size *z = largest(m);
 	double v;
 
 	if (z && xp_counters_ratio(&z->ctr, d->hw_num, d->hw_den, &v) == 0) {
@@ -361,13 +361,13 @@ static void score_cache(const struct xp_rb_meas *m, const struct cache_dim *d,
 		set_tier(s, T_NA);
 		return;
 	}
-	set_tier(s, xp_rb_grade(s->m[0].value, d->b));
+	set_tier(s, rb_grade(s->m[0].value, d->b));
 }
 
-static void score_memory(const struct xp_rb_meas *m, const struct xp_rb_base_mem *base,
-			 struct xp_rb_score *s)
+static void score_memory(const struct rb_meas *m, const struct rb_base_mem *base,
+			 struct rb_score *s)
 {
-	const struct xp_rb_size *z = largest(m);
+	const struct rb_size *z = largest(m);
 	double peak = 0;
 
 	if (m->ms_stage.ran && m->ms.peak_bytes > 0) {
@@ -382,11 +382,11 @@ static void score_memory(const struct xp_rb_meas *m, const struct xp_rb_base_mem
 	}
 	add_metric(s, "peak_bytes", peak, 0);
 	if (base && base->peak_bytes > 0 && !strcmp(base->source, s->source)) {
-		double ratio = xp_round(peak / base->peak_bytes, 2);
+		double ratio = rb_round(peak / base->peak_bytes, 2);
 		add_metric(s, "baseline_ratio", ratio, 2);
-		set_tier(s, xp_rb_grade(ratio, mem_ratio_bounds));
+		set_tier(s, rb_grade(ratio, mem_ratio_bounds));
 	} else if (m->ms_stage.ran) {
-		set_tier(s, xp_rb_grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
+		set_tier(s, rb_grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
 		if (s->tier != T_PASS)
 			add_metric(s, "churn_peaks", m->ms.local_maxima, 0);
 	} else {
@@ -395,8 +395,8 @@ static void score_memory(const struct xp_rb_meas *m, const struct xp_rb_base_mem
 	}
 }
 
-void xp_rb_score_all(const struct xp_rb_meas *m, const struct xp_rb_opts *o,
-		     const struct xp_rb_base_mem *base, struct xp_rb_result *r)
+void rb_score_all(const struct rb_meas *m, const struct rb_opts *o,
+		     const struct rb_base_mem *base, struct rb_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	score_scaling(m, o, r);
@@ -413,7 +413,7 @@ void xp_rb_score_all(const struct xp_rb_meas *m, const struct xp_rb_opts *o,
 	}
 }
 
-double xp_rb_pass_bound(int dim, const char *key)
+double rb_pass_bound(int dim, const char *key)
 {
 	for (size_t i = 0; i < sizeof(cache_dims) / sizeof(cache_dims[0]); i++)
 		if (cache_dims[i].dim == dim)
@@ -429,7 +429,7 @@ double xp_rb_pass_bound(int dim, const char *key)
 	return 0.0;
 }
 
-double xp_rb_sub_pass_bound(int sub, enum xp_rb_cx expected)
+double rb_sub_pass_bound(int sub, enum rb_cx expected)
 {
 	return sub == S_EXPONENT ? k_bounds[expected].pass : sub_bounds[sub].pass;
 }

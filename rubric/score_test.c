@@ -17,25 +17,25 @@
 
 #define NEAR(a, b, eps) (fabs((double)(a) - (double)(b)) <= (eps))
 
-static struct xp_rb_opts opts(enum xp_rb_cx cx, long n, int nsizes)
+static struct rb_opts opts(enum rb_cx cx, long n, int nsizes)
 {
-	struct xp_rb_opts o = { .expected = cx, .max_cv = 5.0, .reps = 5, .valgrind_size = n };
+	struct rb_opts o = { .expected = cx, .max_cv = 5.0, .reps = 5, .valgrind_size = n };
 
 	o.nsizes = nsizes;
 	return o;
 }
 
 /* A size group from wall times, statistics filled the way measure.c does. */
-static void put_size(struct xp_rb_meas *m, long size, const double *wall, int n)
+static void put_size(struct rb_meas *m, long size, const double *wall, int n)
 {
-	struct xp_rb_size *z = &m->size[m->nsizes++];
-	struct xp_rb_run runs[XP_RB_MAX_REPS];
+	struct rb_size *z = &m->size[m->nsizes++];
+	struct rb_run runs[XP_RB_MAX_REPS];
 
 	memset(runs, 0, sizeof(runs));
 	z->size = size;
 	z->nruns = n;
 	memcpy(z->wall, wall, (size_t)n * sizeof(*wall));
-	xp_rb_size_stats(z, runs);
+	rb_size_stats(z, runs);
 }
 
 static void test_fit(void)
@@ -43,32 +43,32 @@ static void test_fit(void)
 	const double n1[] = { 0, 100, 1000 }, t1[] = { 1, 10, 100 };
 	const double n3[] = { 1000, 4000, 16000 }, t3[] = { 0.086, 0.206, 0.624 };
 
-	CHECK(NEAR(xp_loglog_slope(n1, t1, 3), 1.0, 1e-12), "vector 1");
-	CHECK(xp_round(xp_loglog_slope(n3, t3, 3), 3) == 0.715, "vector 3: %.4f",
-	      xp_loglog_slope(n3, t3, 3));
-	CHECK(xp_loglog_slope(n1, t1, 1) == 1.0, "fewer than two pairs -> 1.0");
+	CHECK(NEAR(rb_loglog_slope(n1, t1, 3), 1.0, 1e-12), "vector 1");
+	CHECK(rb_round(rb_loglog_slope(n3, t3, 3), 3) == 0.715, "vector 3: %.4f",
+	      rb_loglog_slope(n3, t3, 3));
+	CHECK(rb_loglog_slope(n1, t1, 1) == 1.0, "fewer than two pairs -> 1.0");
 }
 
 /* Vector 2: two sizes, exponent only -> k 1.0 but the dimension is N/A. */
 static void test_vector2(void)
 {
-	struct xp_rb_meas m = { 0 };
-	struct xp_rb_opts o = opts(XP_CX_LINEAR, 10000, 2);
-	struct xp_rb_result r;
+	struct rb_meas m = { 0 };
+	struct rb_opts o = opts(XP_CX_LINEAR, 10000, 2);
+	struct rb_result r;
 
 	put_size(&m, 10, (double[]){ 0.01 }, 1);
 	put_size(&m, 100, (double[]){ 0.1 }, 1);
-	xp_rb_score_all(&m, &o, NULL, &r);
-	const struct xp_rb_score *s = &r.dim[D_SCALING];
+	rb_score_all(&m, &o, NULL, &r);
+	const struct rb_score *s = &r.dim[D_SCALING];
 	CHECK(s->sub_present[S_EXPONENT] && s->sub_value[S_EXPONENT] == 1.0, "k %g",
 	      s->sub_value[S_EXPONENT]);
 	CHECK(s->tier == T_NA && s->score == -1, "N/A with missing sub-checks");
 	CHECK(!strcmp(s->note, "Incomplete evidence for strict scaling rubric"), "%s", s->note);
 }
 
-static struct xp_cg_fn row(const char *name, uint64_t dr, uint64_t dw)
+static struct rb_cg_fn row(const char *name, uint64_t dr, uint64_t dw)
 {
-	struct xp_cg_fn f = { .ev = { [CG_DR] = dr, [CG_DW] = dw } };
+	struct rb_cg_fn f = { .ev = { [CG_DR] = dr, [CG_DW] = dw } };
 
 	snprintf(f.name, sizeof(f.name), "%s", name);
 	return f;
@@ -77,14 +77,14 @@ static struct xp_cg_fn row(const char *name, uint64_t dr, uint64_t dw)
 /* Vectors 4, 5, 6, 13 (as parsed values): ratio sub-checks. */
 static void test_ratio_subchecks(void)
 {
-	struct xp_rb_meas m = { 0 };
-	struct xp_rb_opts o = opts(XP_CX_NLOGN, 100, 0);
-	struct xp_rb_result r;
-	struct xp_cg_fn rows5[] = { row("a.c", 60, 0), row("b.c", 60, 0) };
+	struct rb_meas m = { 0 };
+	struct rb_opts o = opts(XP_CX_NLOGN, 100, 0);
+	struct rb_result r;
+	struct rb_cg_fn rows5[] = { row("a.c", 60, 0), row("b.c", 60, 0) };
 
 	m.cl_stage.ran = 1;
 	m.cl.total_calls = 5000;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_SCALING].sub_value[S_CALL_AMP] == 50.0 &&
 		      r.dim[D_SCALING].sub_tier[S_CALL_AMP] == T_WARN,
 	      "vector 4");
@@ -94,16 +94,16 @@ static void test_ratio_subchecks(void)
 	m.cg.fn = rows5;
 	m.cg.nfn = 2;
 	m.cg.total[CG_DR] = 120;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_SCALING].sub_value[S_DATA_REUSE] == 6.0 &&
 		      r.dim[D_SCALING].sub_tier[S_DATA_REUSE] == T_PASS,
 	      "vector 5: %g", r.dim[D_SCALING].sub_value[S_DATA_REUSE]);
 
-	struct xp_cg_fn rows6[] = { row("hot.c", 100, 100), row("cold.c", 10000, 0) };
+	struct rb_cg_fn rows6[] = { row("hot.c", 100, 100), row("cold.c", 10000, 0) };
 	m.cg.fn = rows6;
 	m.cg.total[CG_DR] = 10100;
 	m.cg.total[CG_DW] = 100;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_SCALING].sub_value[S_WRITE_AMP] == 1.0 &&
 		      r.dim[D_SCALING].sub_tier[S_WRITE_AMP] == T_FAIL,
 	      "vector 6: %g", r.dim[D_SCALING].sub_value[S_WRITE_AMP]);
@@ -111,19 +111,19 @@ static void test_ratio_subchecks(void)
 	m.cl.total_calls = 400;
 	m.cl.mult_paths = 2;
 	o.valgrind_size = 100;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_SCALING].sub_tier[S_MULT_PATHS] == T_FAIL, "vector 13: two paths FAIL");
 }
 
 /* Vectors 7, 8, 9: the noise gate and per-size CVs. */
 static void test_wall(void)
 {
-	struct xp_rb_meas m = { 0 };
-	struct xp_rb_opts o = opts(XP_CX_NLOGN, 10, 0);
-	struct xp_rb_result r;
+	struct rb_meas m = { 0 };
+	struct rb_opts o = opts(XP_CX_NLOGN, 10, 0);
+	struct rb_result r;
 
 	put_size(&m, 0, (double[]){ 1, 1, 1, 3 }, 4);
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_WALL].tier == T_NOISE && r.dim[D_WALL].score == -1, "vector 7 tier");
 	CHECK(NEAR(r.dim[D_WALL].m[0].value, 66.67, 0.005), "vector 7 cv %g",
 	      r.dim[D_WALL].m[0].value);
@@ -135,7 +135,7 @@ static void test_wall(void)
 	m.cg.total[CG_DR] = 1000;
 	m.cg.total[CG_D1MR] = 5; /* L1 0.5 %: PASS */
 	m.cg.have = 1ull << CG_DR | 1ull << CG_D1MR;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_WALL].tier == T_PASS && NEAR(r.dim[D_WALL].m[0].value, 0.82, 0.005),
 	      "vector 8 cv %g", r.dim[D_WALL].m[0].value);
 	CHECK(r.dim[D_L1].tier == T_PASS, "vector 8: L1 PASS");
@@ -147,7 +147,7 @@ static void test_wall(void)
 	o.nsizes = 2;
 	put_size(&m, 10, (double[]){ 0.01, 0.0101 }, 2);
 	put_size(&m, 1000, (double[]){ 1.0, 1.01 }, 2);
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_WALL].tier == T_PASS && r.dim[D_WALL].ncv == 2 &&
 		      r.dim[D_WALL].cv_by_size[0] == 0.7 && r.dim[D_WALL].cv_by_size[1] == 0.7,
 	      "vector 9");
@@ -157,27 +157,27 @@ static void test_percentiles(void)
 {
 	const double v[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
 
-	CHECK(NEAR(xp_percentile(v, 10, 50), 5.5, 1e-9), "vector 10 p50");
-	CHECK(NEAR(xp_percentile(v, 10, 95), 10.45, 1e-9), "vector 10 p95 %g",
-	      xp_percentile(v, 10, 95));
-	CHECK(NEAR(xp_percentile(v, 10, 99), 10.89, 1e-9), "vector 10 p99");
-	CHECK(xp_median((double[]){ 3, 1, 2, 10 }, 4) == 2.5, "median is the middle, not the mean");
+	CHECK(NEAR(rb_percentile(v, 10, 50), 5.5, 1e-9), "vector 10 p50");
+	CHECK(NEAR(rb_percentile(v, 10, 95), 10.45, 1e-9), "vector 10 p95 %g",
+	      rb_percentile(v, 10, 95));
+	CHECK(NEAR(rb_percentile(v, 10, 99), 10.89, 1e-9), "vector 10 p99");
+	CHECK(rb_median((double[]){ 3, 1, 2, 10 }, 4) == 2.5, "median is the middle, not the mean");
 }
 
 /* Vector 11 (CPU concentration) and vector 12 (IPC, branch rate) on recorded counters. */
 static void test_cpu_and_hw(void)
 {
-	struct xp_rb_meas m = { 0 };
-	struct xp_rb_opts o = opts(XP_CX_NLOGN, 10, 0);
-	struct xp_rb_result r;
-	struct xp_cg_fn fns[] = { { .name = "hot", .ev = { [CG_IR] = 80 } },
+	struct rb_meas m = { 0 };
+	struct rb_opts o = opts(XP_CX_NLOGN, 10, 0);
+	struct rb_result r;
+	struct rb_cg_fn fns[] = { { .name = "hot", .ev = { [CG_IR] = 80 } },
 				  { .name = "rest", .ev = { [CG_IR] = 20 } } };
 
 	m.cg_stage.ran = 1;
 	m.cg.fn = fns;
 	m.cg.nfn = 2;
 	m.cg.total[CG_IR] = 100;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_CPU].tier == T_FAIL && r.dim[D_CPU].m[0].value == 80.0, "vector 11");
 
 	memset(&m, 0, sizeof(m));
@@ -189,7 +189,7 @@ static void test_cpu_and_hw(void)
 	c->value[XP_CTR_BRANCH_MISSES] = 1;
 	c->mask = 1ull << XP_CTR_CYCLES | 1ull << XP_CTR_INSTRUCTIONS | 1ull << XP_CTR_BRANCHES |
 		  1ull << XP_CTR_BRANCH_MISSES;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_CPU].tier == T_PASS && r.dim[D_CPU].m[0].value == 2.0, "vector 12 IPC");
 	CHECK(r.dim[D_BRANCH].m[0].value == 10.0 && r.dim[D_BRANCH].tier == T_FAIL &&
 		      !strcmp(r.dim[D_BRANCH].source, "perf_event"),
@@ -197,10 +197,10 @@ static void test_cpu_and_hw(void)
 	CHECK(r.dim[D_BRANCH].l4_id && r.dim[D_BRANCH].l4_fires, "L4 branch_miss_rate 0.1 fires");
 	/* IPC below L4 ipc_low's threshold (1.0) fails; between 1.0 and 1.5 warns. */
 	c->value[XP_CTR_INSTRUCTIONS] = 120;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_CPU].tier == T_WARN && !r.dim[D_CPU].l4_fires, "IPC 1.2 WARN");
 	c->value[XP_CTR_INSTRUCTIONS] = 90;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_CPU].tier == T_FAIL && r.dim[D_CPU].l4_fires, "IPC 0.9 FAIL");
 	CHECK(r.dim[D_L1].tier == T_NA && strstr(r.dim[D_L1].note, "hardware counters"),
 	      "L1 N/A says why: %s", r.dim[D_L1].note);
@@ -212,7 +212,7 @@ static void test_cpu_and_hw(void)
 	c->value[XP_CTR_LLC_MISSES] = 6.0e6; /* 1 % of loads: WARN; 3 MPKI: L4 llc_mpki fires */
 	c->mask |= 1ull << XP_CTR_L1D_LOADS | 1ull << XP_CTR_L1D_MISSES | 1ull << XP_CTR_LLC_LOADS |
 		   1ull << XP_CTR_LLC_MISSES;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_L1].tier == T_WARN && r.dim[D_L1].m[0].value == 2.0 &&
 		      !strcmp(r.dim[D_L1].l4_id, "l1d_miss_rate") && !r.dim[D_L1].l4_fires,
 	      "L1 from counters: %g", r.dim[D_L1].m[0].value);
@@ -224,28 +224,28 @@ static void test_cpu_and_hw(void)
 
 static void test_memory(void)
 {
-	struct xp_rb_meas m = { 0 };
-	struct xp_rb_opts o = opts(XP_CX_NLOGN, 10, 0);
-	struct xp_rb_result r;
-	struct xp_rb_base_mem base = { 1000, "massif" };
+	struct rb_meas m = { 0 };
+	struct rb_opts o = opts(XP_CX_NLOGN, 10, 0);
+	struct rb_result r;
+	struct rb_base_mem base = { 1000, "massif" };
 
 	put_size(&m, 0, (double[]){ 1, 1 }, 2);
 	m.size[0].maxrss_kb = 2048;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_MEMORY].tier == T_NA && r.dim[D_MEMORY].m[0].value == 2048 * 1024.0,
 	      "peak RSS without a baseline: N/A, value kept");
 	m.ms_stage.ran = 1;
 	m.ms.peak_bytes = 1400;
 	m.ms.local_maxima = 4;
-	xp_rb_score_all(&m, &o, NULL, &r);
+	rb_score_all(&m, &o, NULL, &r);
 	CHECK(r.dim[D_MEMORY].tier == T_WARN && !strcmp(r.dim[D_MEMORY].source, "massif"),
 	      "4 heap peaks: WARN");
-	xp_rb_score_all(&m, &o, &base, &r);
+	rb_score_all(&m, &o, &base, &r);
 	CHECK(r.dim[D_MEMORY].tier == T_WARN && r.dim[D_MEMORY].m[1].value == 1.4,
 	      "baseline ratio 1.4 WARN");
 	snprintf(base.source, sizeof(base.source), "rusage");
 	m.ms.local_maxima = 0;
-	xp_rb_score_all(&m, &o, &base, &r);
+	rb_score_all(&m, &o, &base, &r);
 	CHECK(r.dim[D_MEMORY].tier == T_PASS && r.dim[D_MEMORY].nm == 1,
 	      "a baseline from another source is not compared");
 }
@@ -253,15 +253,15 @@ static void test_memory(void)
 /* Vectors 15 and 18: finding ids and the wall-time finding. */
 static void test_findings(void)
 {
-	struct xp_rb_result r = { 0 };
+	struct rb_result r = { 0 };
 	char id[17];
 
-	xp_rb_finding_id("/repo", "l1_miss_rate", id);
+	rb_finding_id("/repo", "l1_miss_rate", id);
 	CHECK(!strcmp(id, "db19268a0fce0a74"), "vector 15 id %s", id);
 	r.dim[D_WALL].tier = T_FAIL;
-	r.dim[D_WALL].m[0] = (struct xp_rb_metric){ "cv", 7.0, 2 };
+	r.dim[D_WALL].m[0] = (struct rb_metric){ "cv", 7.0, 2 };
 	r.dim[D_WALL].nm = 1;
-	cJSON *a = xp_rb_findings_json(&r, "/repo", XP_CX_NLOGN);
+	cJSON *a = rb_findings_json(&r, "/repo", XP_CX_NLOGN);
 	cJSON *f = cJSON_GetArrayItem(a, 0);
 	cJSON *m = cJSON_GetObjectItem(f, "metric");
 	CHECK(cJSON_GetArraySize(a) == 1, "one finding");
@@ -279,7 +279,7 @@ static void test_findings(void)
 static void test_fit_classes(void)
 {
 	double n[4] = { 4096, 16384, 65536, 262144 }, t[3][4];
-	struct xp_rb_fit fit;
+	struct rb_fit fit;
 
 	for (int i = 0; i < 4; i++) {
 		t[0][i] = 1e-6 * n[i];
@@ -287,9 +287,9 @@ static void test_fit_classes(void)
 		t[2][i] = 1e-9 * n[i] * n[i];
 	}
 	for (int c = 0; c < XP_CX_COUNT; c++) {
-		xp_fit_classes(n, t[c], 4, &fit);
-		CHECK(fit.ok && fit.best == c, "class %s identified as %s", xp_rb_cx_names[c],
-		      xp_rb_cx_names[fit.best]);
+		rb_fit_classes(n, t[c], 4, &fit);
+		CHECK(fit.ok && fit.best == c, "class %s identified as %s", rb_cx_names[c],
+		      rb_cx_names[fit.best]);
 	}
 }
 

@@ -19,7 +19,7 @@ static void sorted_copy(const double *v, size_t n, double *out)
 	qsort(out, n, sizeof(*out), cmp_double);
 }
 
-double xp_median(const double *v, size_t n)
+double rb_median(const double *v, size_t n)
 {
 	double s[XP_RB_MAX_REPS * XP_RB_MAX_SIZES];
 
@@ -29,7 +29,7 @@ double xp_median(const double *v, size_t n)
 	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
 }
 
-double xp_mean(const double *v, size_t n)
+double rb_mean(const double *v, size_t n)
 {
 	double sum = 0;
 
@@ -38,9 +38,9 @@ double xp_mean(const double *v, size_t n)
 	return n ? sum / (double)n : 0;
 }
 
-double xp_cv_pct(const double *v, size_t n)
+double rb_cv_pct(const double *v, size_t n)
 {
-	double m = xp_mean(v, n), ss = 0;
+	double m = rb_mean(v, n), ss = 0;
 
 	if (n < 2 || m == 0)
 		return 0;
@@ -49,7 +49,7 @@ double xp_cv_pct(const double *v, size_t n)
 	return 100.0 * sqrt(ss / (double)(n - 1)) / m;
 }
 
-double xp_percentile(const double *v, size_t n, int p)
+double rb_percentile(const double *v, size_t n, int p)
 {
 	double s[XP_RB_MAX_REPS * XP_RB_MAX_SIZES];
 
@@ -66,7 +66,7 @@ double xp_percentile(const double *v, size_t n, int p)
 	return (s[j - 1] * (100 - delta) + s[j] * delta) / 100;
 }
 
-double xp_loglog_slope(const double *x, const double *y, size_t n)
+double rb_loglog_slope(const double *x, const double *y, size_t n)
 {
 	double sx = 0, sy = 0, sxy = 0, sxx = 0;
 	size_t m = 0;
@@ -125,7 +125,7 @@ static double class_residual(int c, const double *n, const double *t, size_t cnt
 	return sqrt(r / (double)cnt);
 }
 
-void xp_fit_classes(const double *n, const double *t, size_t cnt, struct xp_rb_fit *fit)
+void rb_fit_classes(const double *n, const double *t, size_t cnt, struct rb_fit *fit)
 {
 	double f[XP_RB_MAX_SIZES];
 
@@ -136,18 +136,18 @@ void xp_fit_classes(const double *n, const double *t, size_t cnt, struct xp_rb_f
 		if (!(n[i] > 1) || !(t[i] > 0))
 			return;
 	fit->ok = 1;
-	fit->k = xp_loglog_slope(n, t, cnt);
+	fit->k = rb_loglog_slope(n, t, cnt);
 	for (int c = 0; c < XP_CX_COUNT; c++) {
 		for (size_t i = 0; i < cnt; i++)
 			f[i] = grow(c, n[i]);
-		fit->slope[c] = xp_loglog_slope(f, t, cnt);
+		fit->slope[c] = rb_loglog_slope(f, t, cnt);
 		fit->residual[c] = class_residual(c, n, t, cnt);
 		if (fit->residual[c] < fit->residual[fit->best])
 			fit->best = c;
 	}
 }
 
-double xp_round(double v, int d)
+double rb_round(double v, int d)
 {
 	double p = pow(10, d);
 

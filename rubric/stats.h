@@ -11,23 +11,23 @@
 #include "rubric/rubric.h"
 
 /* Median of n values (the mean of the two middle ones when n is even); 0 for n = 0. */
-double xp_median(const double *v, size_t n);
+double rb_median(const double *v, size_t n);
 /* Arithmetic mean; 0 for n = 0. */
-double xp_mean(const double *v, size_t n);
+double rb_mean(const double *v, size_t n);
 /* 100 * sample standard deviation (n - 1) / mean; 0 when n < 2 or the mean is 0. */
-double xp_cv_pct(const double *v, size_t n);
+double rb_cv_pct(const double *v, size_t n);
 /*
  * Percentile p (1..99) by Python's statistics.quantiles(n=100, method
  * "exclusive"), which the original used: extrapolates past the ends.
  * Needs n >= 2.
  */
-double xp_percentile(const double *v, size_t n, int p);
+double rb_percentile(const double *v, size_t n, int p);
 /*
  * Ordinary least-squares slope of ln y on ln x over the pairs with x > 0 and
  * y > 0. Returns 1.0 when fewer than two pairs remain or x does not vary (as
  * the original's _fit_exponent).
  */
-double xp_loglog_slope(const double *x, const double *y, size_t n);
+double rb_loglog_slope(const double *x, const double *y, size_t n);
 /*
  * The growth-class fit: k = slope of ln t on ln n; for each class f (n,
  * n log n, n^2) the slope of ln t on ln f(n) and the relative residual of
@@ -35,8 +35,8 @@ double xp_loglog_slope(const double *x, const double *y, size_t n);
  * smallest residual. Needs every size > 1 and every time > 0 (at least two
  * sizes), else fit->ok = 0.
  */
-void xp_fit_classes(const double *n, const double *t, size_t cnt, struct xp_rb_fit *fit);
+void rb_fit_classes(const double *n, const double *t, size_t cnt, struct rb_fit *fit);
 /* Round half away from zero to d decimals (Python's round for these magnitudes). */
-double xp_round(double v, int d);
+double rb_round(double v, int d);
 
 #endif /* XPERF_RUBRIC_STATS_H */

@@ -15,13 +15,13 @@
 static const int subs_sorted[S_COUNT] = { S_CHURN,	S_CALL_AMP,   S_EXPONENT,
 					  S_DATA_REUSE, S_MULT_PATHS, S_WRITE_AMP };
 
-static void add_tier(cJSON *o, enum xp_rb_tierv t)
+static void add_tier(cJSON *o, enum rb_tierv t)
 {
-	cJSON_AddStringToObject(o, "tier", xp_rb_tierv_names[t]);
+	cJSON_AddStringToObject(o, "tier", rb_tierv_names[t]);
 }
 
 /* sub_checks, and missing_sub_checks when some (not all, not none) are present. */
-static void sub_checks_json(const struct xp_rb_score *s, cJSON *payload)
+static void sub_checks_json(const struct rb_score *s, cJSON *payload)
 {
 	cJSON *subs = cJSON_AddObjectToObject(payload, "sub_checks");
 	int present = 0;
@@ -29,8 +29,8 @@ static void sub_checks_json(const struct xp_rb_score *s, cJSON *payload)
 	for (int i = 0; i < S_COUNT; i++) {
 		if (!s->sub_present[i])
 			continue;
-		cJSON *c = cJSON_AddObjectToObject(subs, xp_rb_sub_names[i]);
-		cJSON_AddNumberToObject(c, xp_rb_sub_keys[i], s->sub_value[i]);
+		cJSON *c = cJSON_AddObjectToObject(subs, rb_sub_names[i]);
+		cJSON_AddNumberToObject(c, rb_sub_keys[i], s->sub_value[i]);
 		add_tier(c, s->sub_tier[i]);
 		present++;
 	}
@@ -40,10 +40,10 @@ static void sub_checks_json(const struct xp_rb_score *s, cJSON *payload)
 	for (int i = 0; i < S_COUNT; i++)
 		if (!s->sub_present[subs_sorted[i]])
 			cJSON_AddItemToArray(missing,
-					     cJSON_CreateString(xp_rb_sub_names[subs_sorted[i]]));
+					     cJSON_CreateString(rb_sub_names[subs_sorted[i]]));
 }
 
-cJSON *xp_rb_dim_json(const struct xp_rb_score *s, int dim)
+cJSON *rb_dim_json(const struct rb_score *s, int dim)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -70,25 +70,25 @@ cJSON *xp_rb_dim_json(const struct xp_rb_score *s, int dim)
 	if (s->l4_id) {
 		cJSON *l4 = cJSON_AddObjectToObject(o, "l4");
 		cJSON_AddStringToObject(l4, "id", s->l4_id);
-		cJSON_AddNumberToObject(l4, "value", xp_round(s->l4_value, 4));
+		cJSON_AddNumberToObject(l4, "value", rb_round(s->l4_value, 4));
 		cJSON_AddBoolToObject(l4, "fires", s->l4_fires);
 	}
 	return o;
 }
 
-static void add_regressions(cJSON *arr, const struct xp_rb_regressions *g, const char *ref_key)
+static void add_regressions(cJSON *arr, const struct rb_regressions *g, const char *ref_key)
 {
 	for (int i = 0; i < g->n; i++) {
 		cJSON *r = cJSON_CreateObject();
-		cJSON_AddStringToObject(r, "dimension", xp_rb_dim_names[g->r[i].dim]);
-		cJSON_AddStringToObject(r, ref_key, xp_rb_tierv_names[g->r[i].ref]);
-		cJSON_AddStringToObject(r, "current_tier", xp_rb_tierv_names[g->r[i].cur]);
+		cJSON_AddStringToObject(r, "dimension", rb_dim_names[g->r[i].dim]);
+		cJSON_AddStringToObject(r, ref_key, rb_tierv_names[g->r[i].ref]);
+		cJSON_AddStringToObject(r, "current_tier", rb_tierv_names[g->r[i].cur]);
 		cJSON_AddNumberToObject(r, "drop", g->r[i].drop);
 		cJSON_AddItemToArray(arr, r);
 	}
 }
 
-static void add_env(cJSON *doc, const struct xp_rb_env *e, const char *cache_model)
+static void add_env(cJSON *doc, const struct rb_env *e, const char *cache_model)
 {
 	cJSON *p = cJSON_AddObjectToObject(doc, "prerequisites");
 	cJSON_AddBoolToObject(p, "valgrind", e->valgrind);
@@ -103,16 +103,16 @@ static void add_env(cJSON *doc, const struct xp_rb_env *e, const char *cache_mod
 	cJSON_AddStringToObject(v, "kernel", e->kernel);
 	cJSON_AddStringToObject(v, "governor", e->governor);
 	cJSON_AddStringToObject(v, "smt", e->smt);
-	cJSON_AddNumberToObject(v, "load_avg_1m", xp_round(e->load_avg_1m, 2));
+	cJSON_AddNumberToObject(v, "load_avg_1m", rb_round(e->load_avg_1m, 2));
 	cJSON_AddStringToObject(v, "timestamp_utc", e->timestamp_utc);
 }
 
 /* Each scored run of z in order ({RUN} - 1): wall time, peak RSS, valid counters. */
-static void add_runs(cJSON *arr, const struct xp_rb_size *z)
+static void add_runs(cJSON *arr, const struct rb_size *z)
 {
 	for (int r = 0; r < z->nruns; r++) {
 		cJSON *o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "wall_s", xp_round(z->wall[r], 6));
+		cJSON_AddNumberToObject(o, "wall_s", rb_round(z->wall[r], 6));
 		cJSON_AddNumberToObject(o, "peak_rss_bytes", (double)z->rec[r].maxrss_kb * 1024);
 		cJSON *vals = cJSON_AddObjectToObject(o, "values");
 		for (int c = 0; c < XP_CTR_COUNT; c++)
@@ -123,7 +123,7 @@ static void add_runs(cJSON *arr, const struct xp_rb_size *z)
 }
 
 /* wall_time_* by size, per-size counters with their reasons, and the runs. */
-static void add_sizes(cJSON *doc, const struct xp_rb_meas *m)
+static void add_sizes(cJSON *doc, const struct rb_meas *m)
 {
 	cJSON *med = cJSON_AddObjectToObject(doc, "wall_time_median_by_size");
 	cJSON *mean = cJSON_AddObjectToObject(doc, "wall_time_mean_by_size");
@@ -131,13 +131,13 @@ static void add_sizes(cJSON *doc, const struct xp_rb_meas *m)
 	cJSON *runs = cJSON_AddObjectToObject(doc, "runs_by_size");
 
 	for (int i = 0; i < m->nsizes; i++) {
-		const struct xp_rb_size *z = &m->size[i];
+		const struct rb_size *z = &m->size[i];
 		char k[32];
 		if (z->nruns == 0)
 			continue;
 		snprintf(k, sizeof(k), "%ld", z->size);
-		cJSON_AddNumberToObject(med, k, xp_round(z->wall_median, 6));
-		cJSON_AddNumberToObject(mean, k, xp_round(z->wall_mean, 6));
+		cJSON_AddNumberToObject(med, k, rb_round(z->wall_median, 6));
+		cJSON_AddNumberToObject(mean, k, rb_round(z->wall_mean, 6));
 		cJSON *c = cJSON_AddObjectToObject(ctr, k);
 		cJSON *vals = cJSON_AddObjectToObject(c, "values");
 		cJSON *un = cJSON_AddObjectToObject(c, "unavailable");
@@ -152,7 +152,7 @@ static void add_sizes(cJSON *doc, const struct xp_rb_meas *m)
 	}
 }
 
-static void add_attach(cJSON *doc, const struct xp_rb_opts *o, const struct xp_rb_meas *m)
+static void add_attach(cJSON *doc, const struct rb_opts *o, const struct rb_meas *m)
 {
 	if (!o->attach)
 		return;
@@ -164,39 +164,39 @@ static void add_attach(cJSON *doc, const struct xp_rb_opts *o, const struct xp_r
 		cJSON_AddStringToObject(a, "first_error", m->attach_error);
 }
 
-static void add_fit(cJSON *doc, const struct xp_rb_fit *f)
+static void add_fit(cJSON *doc, const struct rb_fit *f)
 {
 	if (!f->time_source)
 		return;
 	cJSON *o = cJSON_AddObjectToObject(doc, "complexity_fit");
 	cJSON_AddStringToObject(o, "time_source", f->time_source);
-	cJSON_AddNumberToObject(o, "k", xp_round(f->k, 3));
+	cJSON_AddNumberToObject(o, "k", rb_round(f->k, 3));
 	if (!f->ok)
 		return;
-	cJSON_AddStringToObject(o, "best_class", xp_rb_cx_names[f->best]);
+	cJSON_AddStringToObject(o, "best_class", rb_cx_names[f->best]);
 	for (int c = 0; c < XP_CX_COUNT; c++) {
 		char k[40];
-		snprintf(k, sizeof(k), "slope_vs_%s", xp_rb_cx_names[c]);
-		cJSON_AddNumberToObject(o, k, xp_round(f->slope[c], 3));
-		snprintf(k, sizeof(k), "residual_%s", xp_rb_cx_names[c]);
-		cJSON_AddNumberToObject(o, k, xp_round(f->residual[c], 4));
+		snprintf(k, sizeof(k), "slope_vs_%s", rb_cx_names[c]);
+		cJSON_AddNumberToObject(o, k, rb_round(f->slope[c], 3));
+		snprintf(k, sizeof(k), "residual_%s", rb_cx_names[c]);
+		cJSON_AddNumberToObject(o, k, rb_round(f->residual[c], 4));
 	}
 }
 
-static void add_rubric(cJSON *doc, const struct xp_rb_result *r)
+static void add_rubric(cJSON *doc, const struct rb_result *r)
 {
 	cJSON *rb = cJSON_AddObjectToObject(doc, "rubric");
 	cJSON_AddNumberToObject(rb, "total", r->total);
 	cJSON_AddNumberToObject(rb, "max_possible", r->max_possible);
 	cJSON *dims = cJSON_AddObjectToObject(rb, "dimensions");
 	for (int d = 0; d < D_COUNT; d++)
-		cJSON_AddItemToObject(dims, xp_rb_dim_names[d], xp_rb_dim_json(&r->dim[d], d));
+		cJSON_AddItemToObject(dims, rb_dim_names[d], rb_dim_json(&r->dim[d], d));
 }
 
-cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
+cJSON *rb_summary_json(const struct rb_outcome *oc)
 {
-	const struct xp_rb_result *r = &oc->r;
-	const struct xp_rb_score *sc = &r->dim[D_SCALING];
+	const struct rb_result *r = &oc->r;
+	const struct rb_score *sc = &r->dim[D_SCALING];
 	cJSON *doc = cJSON_CreateObject();
 
 	if (sc->sub_present[S_EXPONENT])
@@ -206,7 +206,7 @@ cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
 	cJSON_AddBoolToObject(doc, "deterministic_tier", r->dim[D_CPU].tier != T_NA);
 	cJSON_AddStringToObject(doc, "generated_at", oc->env.generated_at);
 	cJSON_AddStringToObject(doc, "root", oc->o->root ? oc->o->root : ".");
-	cJSON_AddStringToObject(doc, "tier", xp_rb_tier_names[oc->o->tier]);
+	cJSON_AddStringToObject(doc, "tier", rb_tier_names[oc->o->tier]);
 	if (oc->o->source_prefix)
 		cJSON_AddStringToObject(doc, "source_prefix", oc->o->source_prefix);
 	cJSON *sizes = cJSON_AddArrayToObject(doc, "sizes");
@@ -244,7 +244,7 @@ cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc)
 	return doc;
 }
 
-char *xp_rb_ledger_line(const struct xp_rb_outcome *oc)
+char *rb_ledger_line(const struct rb_outcome *oc)
 {
 	cJSON *doc = cJSON_CreateObject();
 	cJSON *dims = cJSON_AddObjectToObject(doc, "dimensions");
@@ -253,15 +253,15 @@ char *xp_rb_ledger_line(const struct xp_rb_outcome *oc)
 					     D_LL,	D_MEMORY, D_WALL };
 
 	for (int i = 0; i < D_COUNT; i++)
-		cJSON_AddStringToObject(dims, xp_rb_dim_names[sorted[i]],
-					xp_rb_tierv_names[oc->r.dim[sorted[i]].tier]);
+		cJSON_AddStringToObject(dims, rb_dim_names[sorted[i]],
+					rb_tierv_names[oc->r.dim[sorted[i]].tier]);
 	cJSON_AddNumberToObject(doc, "rubric_total", oc->r.total);
-	cJSON_AddStringToObject(doc, "tier", xp_rb_tier_names[oc->o->tier]);
+	cJSON_AddStringToObject(doc, "tier", rb_tier_names[oc->o->tier]);
 	cJSON_AddStringToObject(doc, "timestamp_utc", oc->env.generated_at);
 	/* A flat mean only exists for a single group of runs, as in the original. */
 	if (oc->m->nsizes == 1 && oc->m->size[0].nruns)
 		cJSON_AddNumberToObject(doc, "wall_time_mean",
-					xp_round(oc->m->size[0].wall_mean, 6));
+					rb_round(oc->m->size[0].wall_mean, 6));
 	else
 		cJSON_AddNullToObject(doc, "wall_time_mean");
 	if (oc->have_pct)

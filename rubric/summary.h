@@ -12,14 +12,14 @@
 #include "rubric/outcome.h"
 
 /* The summary document (the caller frees it with cJSON_Delete). */
-cJSON *xp_rb_summary_json(const struct xp_rb_outcome *oc);
+cJSON *rb_summary_json(const struct rb_outcome *oc);
 /* One dimension's payload ({score, tier, metrics..., note?, l4?, sub_checks?}). */
-cJSON *xp_rb_dim_json(const struct xp_rb_score *s, int dim);
+cJSON *rb_dim_json(const struct rb_score *s, int dim);
 /*
  * The ledger line for this run, keys sorted, no newline (malloc'd; NULL on
  * allocation failure): dimensions, rubric_total, tier, timestamp_utc,
  * wall_time_mean, wall_time_p50.
  */
-char *xp_rb_ledger_line(const struct xp_rb_outcome *oc);
+char *rb_ledger_line(const struct rb_outcome *oc);
 
 #endif /* XPERF_RUBRIC_SUMMARY_H */

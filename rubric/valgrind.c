@@ -27,7 +27,7 @@ struct tool {
 	const char *dir;      /* artifact folder under out-dir */
 	const char *file;     /* raw output file name */
 	const char *out_flag; /* option naming the output file */
-	enum xp_rb_tier tier; /* lowest tier that runs it */
+	enum rb_tier tier; /* lowest tier that runs it */
 	const char *extra[6]; /* more options */
 };
 
@@ -42,8 +42,8 @@ static const struct tool tools[] = {
 	  XP_RB_DEEP, { NULL } },
 };
 
-static int parse_stage(const struct tool *t, const struct xp_rb_opts *o, struct xp_rb_meas *m,
-		       struct xp_rb_stage *st)
+static int parse_stage(const struct tool *t, const struct rb_opts *o, struct rb_meas *m,
+		       struct rb_stage *st)
 {
 	char *buf;
 	size_t len;
@@ -55,16 +55,16 @@ static int parse_stage(const struct tool *t, const struct xp_rb_opts *o, struct 
 	}
 	switch (t->kind) {
 	case CACHEGRIND:
-		rc = xp_cg_parse(st->artifact, buf, len, &m->cg, st->why, sizeof(st->why));
+		rc = rb_cg_parse(st->artifact, buf, len, &m->cg, st->why, sizeof(st->why));
 		if (rc == 0 && o->source_prefix)
-			xp_cg_filter(&m->cg, o->source_prefix);
+			rb_cg_filter(&m->cg, o->source_prefix);
 		break;
 	case CALLGRIND:
-		rc = xp_cl_parse(st->artifact, buf, len, o->valgrind_size, &m->cl, st->why,
+		rc = rb_cl_parse(st->artifact, buf, len, o->valgrind_size, &m->cl, st->why,
 				 sizeof(st->why));
 		break;
 	case MASSIF:
-		rc = xp_ms_parse(st->artifact, buf, len, &m->ms, st->why, sizeof(st->why));
+		rc = rb_ms_parse(st->artifact, buf, len, &m->ms, st->why, sizeof(st->why));
 		break;
 	}
 	free(buf);
@@ -72,25 +72,25 @@ static int parse_stage(const struct tool *t, const struct xp_rb_opts *o, struct 
 }
 
 /* Run one tool; 0 ran and parsed, 1 skipped by design, -1 failed (st->why). */
-static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_rb_meas *m,
-		    struct xp_rb_stage *st)
+static int run_tool(const struct tool *t, const struct rb_opts *o, struct rb_meas *m,
+		    struct rb_stage *st)
 {
 	char dir[512], outopt[600], errpath[600], err[XP_RB_WHY];
 	char *argv[XP_CMD_MAX_ARGS + 16];
-	struct xp_cmd cmd;
-	struct xp_rb_run run;
+	struct rb_cmd cmd;
+	struct rb_run run;
 	int n = 0;
 
 	if (o->tier < t->tier) {
-		snprintf(st->why, sizeof(st->why), "not run in tier %s", xp_rb_tier_names[o->tier]);
+		snprintf(st->why, sizeof(st->why), "not run in tier %s", rb_tier_names[o->tier]);
 		return 1;
 	}
-	if (xp_rb_interrupted) {
+	if (rb_interrupted) {
 		snprintf(st->why, sizeof(st->why), "interrupted by signal %d",
-			 (int)xp_rb_interrupted);
+			 (int)rb_interrupted);
 		return 1;
 	}
-	if (!xp_rb_on_path("valgrind")) {
+	if (!rb_on_path("valgrind")) {
 		snprintf(st->why, sizeof(st->why), "valgrind not found on PATH");
 		return 1;
 	}
@@ -98,7 +98,7 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 	snprintf(st->artifact, sizeof(st->artifact), "%s/%s", dir, t->file);
 	snprintf(outopt, sizeof(outopt), "%s%s", t->out_flag, st->artifact);
 	snprintf(errpath, sizeof(errpath), "%s/%s.log", dir, t->name);
-	if (xp_mkdir_p(dir) || xp_cmd_build(o->target, o->binary, o->valgrind_size, o->nsizes > 0,
+	if (xp_mkdir_p(dir) || rb_cmd_build(o->target, o->binary, o->valgrind_size, o->nsizes > 0,
 					    &cmd, err, sizeof(err))) {
 		snprintf(st->why, sizeof(st->why), "cannot prepare %s", dir);
 		return -1;
@@ -114,8 +114,8 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 	for (int i = 0; i < cmd.argc; i++)
 		argv[n++] = cmd.argv[i];
 	argv[n] = NULL;
-	struct xp_run_io io = { o->root, NULL, errpath, 0, o->timeout_s, NULL };
-	if (xp_rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
+	struct rb_run_io io = { o->root, NULL, errpath, 0, o->timeout_s, NULL };
+	if (rb_run_once(argv, &io, &run, err, sizeof(err)) != XP_RUN_OK) {
 		snprintf(st->why, sizeof(st->why), "valgrind %s %s (see %s)", t->name, err,
 			 errpath);
 		return -1;
@@ -126,9 +126,9 @@ static int run_tool(const struct tool *t, const struct xp_rb_opts *o, struct xp_
 	return 0;
 }
 
-int xp_rb_valgrind(const struct xp_rb_opts *o, struct xp_rb_meas *m)
+int rb_valgrind(const struct rb_opts *o, struct rb_meas *m)
 {
-	struct xp_rb_stage *stages[] = { &m->cg_stage, &m->cl_stage, &m->ms_stage };
+	struct rb_stage *stages[] = { &m->cg_stage, &m->cl_stage, &m->ms_stage };
 	int failed = 0;
 
 	snprintf(m->cache_model, sizeof(m->cache_model), "D1=%s, I1=%s, LL=%s", XP_CG_D1, XP_CG_I1,

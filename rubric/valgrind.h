@@ -22,6 +22,6 @@
  * reason and does not stop the others. Returns the number of stages that
  * failed for a reason other than "not in this tier" or "valgrind missing".
  */
-int xp_rb_valgrind(const struct xp_rb_opts *o, struct xp_rb_meas *m);
+int rb_valgrind(const struct rb_opts *o, struct rb_meas *m);
 
 #endif /* XPERF_RUBRIC_VALGRIND_H */

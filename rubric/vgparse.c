@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const xp_cg_ev_names[CG_NEV] = { "Ir",   "Dr",   "Dw", "D1mr", "D1mw",
+const char *const rb_cg_ev_names[CG_NEV] = { "Ir",   "Dr",   "Dw", "D1mr", "D1mw",
 					     "DLmr", "DLmw", "Bc", "Bcm" };
 
 #define MAX_COLS 64 /* event columns a cachegrind file may declare */
@@ -115,8 +115,8 @@ static int parse_events(const char *s, const char *end, int col[CG_NEV], int *nc
 		if (n == MAX_COLS)
 			return -1;
 		for (int e = 0; e < CG_NEV; e++)
-			if (strlen(xp_cg_ev_names[e]) == (size_t)(s - w) &&
-			    !memcmp(w, xp_cg_ev_names[e], (size_t)(s - w)))
+			if (strlen(rb_cg_ev_names[e]) == (size_t)(s - w) &&
+			    !memcmp(w, rb_cg_ev_names[e], (size_t)(s - w)))
 				col[e] = n;
 		n++;
 	}
@@ -127,9 +127,9 @@ static int parse_events(const char *s, const char *end, int col[CG_NEV], int *nc
 /* Parse state of a cachegrind file. */
 struct cg_state {
 	int col[CG_NEV], ncols, summary;
-	struct xp_cg_fn *cur;
+	struct rb_cg_fn *cur;
 	size_t cap;
-	char file[sizeof(((struct xp_cg_fn *)0)->file)]; /* the current fl= */
+	char file[sizeof(((struct rb_cg_fn *)0)->file)]; /* the current fl= */
 };
 
 /* Copy a counted string into a fixed buffer, truncating. */
@@ -142,7 +142,7 @@ static void copy_field(char *dst, size_t cap, const char *s, size_t n)
 }
 
 /* The row of function s[0..n) in the current file, created when new. */
-static struct xp_cg_fn *find_fn(struct xp_cg_profile *p, struct cg_state *st, const char *s,
+static struct rb_cg_fn *find_fn(struct rb_cg_profile *p, struct cg_state *st, const char *s,
 				size_t n)
 {
 	char name[sizeof(p->fn[0].name)];
@@ -155,13 +155,13 @@ static struct xp_cg_fn *find_fn(struct xp_cg_profile *p, struct cg_state *st, co
 		return NULL;
 	if (p->nfn == st->cap) {
 		size_t nc = st->cap ? st->cap * 2 : 64;
-		struct xp_cg_fn *f = realloc(p->fn, nc * sizeof(*f));
+		struct rb_cg_fn *f = realloc(p->fn, nc * sizeof(*f));
 		if (!f)
 			return NULL;
 		p->fn = f;
 		st->cap = nc;
 	}
-	struct xp_cg_fn *f = &p->fn[p->nfn++];
+	struct rb_cg_fn *f = &p->fn[p->nfn++];
 	memset(f, 0, sizeof(*f));
 	memcpy(f->name, name, sizeof(name));
 	memcpy(f->file, st->file, sizeof(f->file));
@@ -176,7 +176,7 @@ static void add_cols(uint64_t *ev, const uint64_t *v, int n, const int col[CG_NE
 			ev[e] += v[col[e]];
 }
 
-static int cg_line(struct cursor *c, struct xp_cg_profile *p, struct cg_state *st, char *err,
+static int cg_line(struct cursor *c, struct rb_cg_profile *p, struct cg_state *st, char *err,
 		   size_t errlen, const char *name)
 {
 	uint64_t v[MAX_COLS + 1];
@@ -220,7 +220,7 @@ static int cg_line(struct cursor *c, struct xp_cg_profile *p, struct cg_state *s
 	return 0; /* desc:, cmd:, fi=, fe=, blank lines: not needed */
 }
 
-int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_profile *out, char *err,
+int rb_cg_parse(const char *name, const char *buf, size_t len, struct rb_cg_profile *out, char *err,
 		size_t errlen)
 {
 	struct cursor c = { buf, buf + len, NULL, 0, 0 };
@@ -230,12 +230,12 @@ int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_prof
 	memset(out, 0, sizeof(*out));
 	while (next_line(&c)) {
 		if (cg_line(&c, out, &st, err, errlen, name)) {
-			xp_cg_free(out);
+			rb_cg_free(out);
 			return -1;
 		}
 	}
 	if (!st.ncols || !st.summary) {
-		xp_cg_free(out);
+		rb_cg_free(out);
 		return fail(err, errlen, name, c.no, "no %s line: not a cachegrind.out file",
 			    st.ncols ? "summary:" : "events:");
 	}
@@ -253,7 +253,7 @@ static int under(const char *file, const char *prefix, size_t n)
 	return 0;
 }
 
-void xp_cg_filter(struct xp_cg_profile *p, const char *prefix)
+void rb_cg_filter(struct rb_cg_profile *p, const char *prefix)
 {
 	size_t kept = 0, n = strlen(prefix);
 
@@ -269,14 +269,14 @@ void xp_cg_filter(struct xp_cg_profile *p, const char *prefix)
 	p->filtered = 1;
 }
 
-void xp_cg_free(struct xp_cg_profile *p)
+void rb_cg_free(struct rb_cg_profile *p)
 {
 	free(p->fn);
 	p->fn = NULL;
 	p->nfn = 0;
 }
 
-int xp_cl_parse(const char *name, const char *buf, size_t len, long n, struct xp_cl_profile *out,
+int rb_cl_parse(const char *name, const char *buf, size_t len, long n, struct rb_cl_profile *out,
 		char *err, size_t errlen)
 {
 	struct cursor c = { buf, buf + len, NULL, 0, 0 };
@@ -301,7 +301,7 @@ int xp_cl_parse(const char *name, const char *buf, size_t len, long n, struct xp
 	return 0;
 }
 
-int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out, char *err,
+int rb_ms_parse(const char *name, const char *buf, size_t len, struct rb_ms_profile *out, char *err,
 		size_t errlen)
 {
 	struct cursor c = { buf, buf + len, NULL, 0, 0 };

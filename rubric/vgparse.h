@@ -21,23 +21,23 @@
 #define XP_VG_MAX_FNS 50000	     /* distinct functions kept from cachegrind */
 
 /* Per file:function self costs and the program totals from summary:. */
-int xp_cg_parse(const char *name, const char *buf, size_t len, struct xp_cg_profile *out, char *err,
+int rb_cg_parse(const char *name, const char *buf, size_t len, struct rb_cg_profile *out, char *err,
 		size_t errlen);
-void xp_cg_free(struct xp_cg_profile *p);
+void rb_cg_free(struct rb_cg_profile *p);
 /*
  * Keep the rows whose source file starts with `prefix`, or has it right
  * after a '/' (debug info may hold absolute or build-relative paths): the
  * original's --source-prefix. Sums them into p->sel and sets p->filtered;
  * totals stay the program's.
  */
-void xp_cg_filter(struct xp_cg_profile *p, const char *prefix);
+void rb_cg_filter(struct rb_cg_profile *p, const char *prefix);
 
 /* Sum of calls= counts, and how many exceed n (0 when n <= 0). */
-int xp_cl_parse(const char *name, const char *buf, size_t len, long n, struct xp_cl_profile *out,
+int rb_cl_parse(const char *name, const char *buf, size_t len, long n, struct rb_cl_profile *out,
 		char *err, size_t errlen);
 
 /* Peak, first peak index and strict interior local maxima of mem_heap_B. */
-int xp_ms_parse(const char *name, const char *buf, size_t len, struct xp_ms_profile *out, char *err,
+int rb_ms_parse(const char *name, const char *buf, size_t len, struct rb_ms_profile *out, char *err,
 		size_t errlen);
 
 #endif /* XPERF_RUBRIC_VGPARSE_H */

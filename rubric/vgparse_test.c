@@ -24,14 +24,14 @@ static char *load(const char *path, size_t *len)
 
 static void test_cachegrind_recorded(void)
 {
-	struct xp_cg_profile p;
+	struct rb_cg_profile p;
 	char err[256];
 	size_t len;
 	char *buf = load("rubric/testdata/cachegrind.out", &len);
 
 	if (!buf)
 		return;
-	CHECK(xp_cg_parse("cachegrind.out", buf, len, &p, err, sizeof(err)) == 0, "%s", err);
+	CHECK(rb_cg_parse("cachegrind.out", buf, len, &p, err, sizeof(err)) == 0, "%s", err);
 	/* cachegrind's stderr summary of this run: I refs 235,909; D refs 34,907 rd + 15,976 wr. */
 	CHECK(p.total[CG_IR] == 235909 && p.total[CG_DR] == 34907 && p.total[CG_DW] == 15976,
 	      "refs %lu %lu %lu", (unsigned long)p.total[CG_IR], (unsigned long)p.total[CG_DR],
@@ -53,13 +53,13 @@ static void test_cachegrind_recorded(void)
 	for (size_t i = 0; i < p.nfn; i++)
 		if (!strcmp(p.fn[i].name, "main") && strstr(p.fn[i].file, "testdata/stream.c"))
 			main_ir = p.fn[i].ev[CG_IR];
-	xp_cg_filter(&p, "/work/wt/rubric/rubric/testdata/");
+	rb_cg_filter(&p, "/work/wt/rubric/rubric/testdata/");
 	CHECK(p.filtered && p.nfn == 1 && !strcmp(p.fn[0].name, "main") && main_ir > 0 &&
 		      p.sel[CG_IR] == main_ir && p.total[CG_IR] == 235909,
 	      "filter: %zu rows, sel Ir %lu", p.nfn, (unsigned long)p.sel[CG_IR]);
-	xp_cg_free(&p);
+	rb_cg_free(&p);
 	/* Cut mid-file: no summary: line any more. */
-	CHECK(xp_cg_parse("cut.out", buf, len / 2, &p, err, sizeof(err)) == -1 &&
+	CHECK(rb_cg_parse("cut.out", buf, len / 2, &p, err, sizeof(err)) == -1 &&
 		      strstr(err, "cut.out:") && strstr(err, "summary"),
 	      "truncated: %s", err);
 	free(buf);
@@ -79,70 +79,70 @@ static void test_cachegrind_broken(void)
 		{ "events: Ir\nsummary: x\n", "cg:2: bad summary" },
 		{ "", "no events:" },
 	};
-	struct xp_cg_profile p;
+	struct rb_cg_profile p;
 	char err[256];
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
-		CHECK(xp_cg_parse("cg", cases[i].in, strlen(cases[i].in), &p, err, sizeof(err)) ==
+		CHECK(rb_cg_parse("cg", cases[i].in, strlen(cases[i].in), &p, err, sizeof(err)) ==
 				      -1 &&
 			      strstr(err, cases[i].want),
 		      "case %zu: '%s'", i, err);
 	}
 	/* Vector 14, in the raw format: totals zipped with the events: line by name. */
 	const char *v14 = "events: Ir I1mr D1mr\nsummary: 123 7 8\n";
-	CHECK(xp_cg_parse("cg", v14, strlen(v14), &p, err, sizeof(err)) == 0 &&
+	CHECK(rb_cg_parse("cg", v14, strlen(v14), &p, err, sizeof(err)) == 0 &&
 		      p.total[CG_IR] == 123 && p.total[CG_D1MR] == 8 && p.total[CG_DR] == 0,
 	      "vector 14: %s", err);
-	xp_cg_free(&p);
+	rb_cg_free(&p);
 	/* Trailing zero counts may be omitted; unknown events are ignored. */
 	const char *ok = "events: Xx Ir Dr\nfn=f\n3 7 100\n4 1\nsummary: 8 100 0\n";
-	CHECK(xp_cg_parse("cg", ok, strlen(ok), &p, err, sizeof(err)) == 0, "%s", err);
+	CHECK(rb_cg_parse("cg", ok, strlen(ok), &p, err, sizeof(err)) == 0, "%s", err);
 	CHECK(p.nfn == 1 && p.fn[0].ev[CG_IR] == 100 && p.fn[0].ev[CG_DR] == 0, "short lines");
 	CHECK(!(p.have & (1ull << CG_BC)), "Bc absent");
-	xp_cg_free(&p);
+	rb_cg_free(&p);
 }
 
 static void test_callgrind(void)
 {
-	struct xp_cl_profile c;
+	struct rb_cl_profile c;
 	char err[256];
 	size_t len;
 	char *buf = load("rubric/testdata/callgrind.out", &len);
 
 	if (buf) {
 		/* grep -o 'calls=[0-9]*' | awk: sum 1069, 11 edges above 10. */
-		CHECK(xp_cl_parse("cl", buf, len, 10, &c, err, sizeof(err)) == 0 &&
+		CHECK(rb_cl_parse("cl", buf, len, 10, &c, err, sizeof(err)) == 0 &&
 			      c.total_calls == 1069 && c.mult_paths == 11,
 		      "recorded: %lu %lu", (unsigned long)c.total_calls,
 		      (unsigned long)c.mult_paths);
-		CHECK(xp_cl_parse("cl", buf, len, 0, &c, err, sizeof(err)) == 0 &&
+		CHECK(rb_cl_parse("cl", buf, len, 0, &c, err, sizeof(err)) == 0 &&
 			      c.mult_paths == 0,
 		      "N 0: no multiplicative paths");
 		free(buf);
 	}
 	/* Vector 13. */
 	const char *v13 = "events: Ir\ncalls=150 1\n0 1\ncalls=250 2\n0 1\n";
-	CHECK(xp_cl_parse("cl", v13, strlen(v13), 100, &c, err, sizeof(err)) == 0 &&
+	CHECK(rb_cl_parse("cl", v13, strlen(v13), 100, &c, err, sizeof(err)) == 0 &&
 		      c.total_calls == 400 && c.mult_paths == 2,
 	      "vector 13");
 	const char *bad = "events: Ir\ncalls=x 1\n";
-	CHECK(xp_cl_parse("cl", bad, strlen(bad), 1, &c, err, sizeof(err)) == -1 &&
+	CHECK(rb_cl_parse("cl", bad, strlen(bad), 1, &c, err, sizeof(err)) == -1 &&
 		      !strcmp(err, "cl:2: bad calls= count"),
 	      "%s", err);
-	CHECK(xp_cl_parse("cl", "calls=1 2\n", 10, 1, &c, err, sizeof(err)) == -1, "no events:");
+	CHECK(rb_cl_parse("cl", "calls=1 2\n", 10, 1, &c, err, sizeof(err)) == -1, "no events:");
 }
 
 static void test_massif(void)
 {
-	struct xp_ms_profile m;
+	struct rb_ms_profile m;
 	char err[256];
 	size_t len;
 	char *buf = load("rubric/testdata/massif.out", &len);
 
 	if (buf) {
 		/* mem_heap_B: 0 40000 44096 44096 4096 0 (a plateau is no strict maximum). */
-		CHECK(xp_ms_parse("ms", buf, len, &m, err, sizeof(err)) == 0 &&
+		CHECK(rb_ms_parse("ms", buf, len, &m, err, sizeof(err)) == 0 &&
 			      m.peak_bytes == 44096 && m.peak_snapshot == 2 && m.nsnap == 6 &&
 			      m.local_maxima == 0,
 		      "recorded: peak %lu at %d of %d, %d maxima", (unsigned long)m.peak_bytes,
@@ -150,11 +150,11 @@ static void test_massif(void)
 		free(buf);
 	}
 	const char *saw = "mem_heap_B=1\nmem_heap_B=3\nmem_heap_B=1\nmem_heap_B=3\nmem_heap_B=1\n";
-	CHECK(xp_ms_parse("ms", saw, strlen(saw), &m, err, sizeof(err)) == 0 &&
+	CHECK(rb_ms_parse("ms", saw, strlen(saw), &m, err, sizeof(err)) == 0 &&
 		      m.local_maxima == 2 && m.peak_snapshot == 1,
 	      "sawtooth");
 	const char *bad = "snapshot=0\nmem_heap_B=-4\n";
-	CHECK(xp_ms_parse("ms", bad, strlen(bad), &m, err, sizeof(err)) == -1 &&
+	CHECK(rb_ms_parse("ms", bad, strlen(bad), &m, err, sizeof(err)) == -1 &&
 		      !strcmp(err, "ms:2: bad mem_heap_B= value"),
 	      "%s", err);
 }

@@ -24,7 +24,7 @@ struct scanner {
 	const unsigned char *p, *end;
 	const unsigned char *line_start;
 	uint32_t line;
-	struct xp_jscan *s;
+	struct sc_jscan *s;
 	int depth, max_depth;
 	size_t max_values;
 	struct level *lv; /* the open containers, outermost first */
@@ -39,7 +39,7 @@ struct level {
 	size_t idx; /* arrays: the current element's index */
 };
 
-size_t xp_jptr_append(char *ptr, size_t cap, size_t len, const char *tok, size_t n)
+size_t sc_jptr_append(char *ptr, size_t cap, size_t len, const char *tok, size_t n)
 {
 	if (len + 5 > cap) /* room for at least "/..." and the NUL */
 		return len;
@@ -70,10 +70,10 @@ static void build_pointer(const struct scanner *sc, char *ptr, size_t cap)
 		char num[24];
 
 		if (l->kind == '[')
-			len = xp_jptr_append(ptr, cap, len, num,
+			len = sc_jptr_append(ptr, cap, len, num,
 					     (size_t)snprintf(num, sizeof(num), "%zu", l->idx));
 		else if (l->key)
-			len = xp_jptr_append(ptr, cap, len, (const char *)l->key, l->klen);
+			len = sc_jptr_append(ptr, cap, len, (const char *)l->key, l->klen);
 	}
 }
 
@@ -258,13 +258,13 @@ static int scan_scalar(struct scanner *sc)
 
 static int record(struct scanner *sc)
 {
-	struct xp_jscan *s = sc->s;
+	struct sc_jscan *s = sc->s;
 
 	if (s->npos == sc->max_values)
 		return fail(sc, sc->p, "more than %zu JSON values", sc->max_values);
 	if (s->npos == s->cap) {
 		size_t cap = s->cap ? s->cap * 2 : 1024;
-		struct xp_jpos *n = realloc(s->pos, cap * sizeof(*n));
+		struct sc_jpos *n = realloc(s->pos, cap * sizeof(*n));
 
 		if (!n)
 			return fail(sc, sc->p, "out of memory");
@@ -368,7 +368,7 @@ static int step(struct scanner *sc, enum state *st)
 	return 0;
 }
 
-int xp_jscan(const char *buf, size_t len, int max_depth, size_t max_values, struct xp_jscan *s)
+int sc_jscan(const char *buf, size_t len, int max_depth, size_t max_values, struct sc_jscan *s)
 {
 	struct scanner sc = {
 		.p = (const unsigned char *)buf, .end = (const unsigned char *)buf + len,
@@ -406,7 +406,7 @@ out:
 	return rc;
 }
 
-void xp_jscan_free(struct xp_jscan *s)
+void sc_jscan_free(struct sc_jscan *s)
 {
 	free(s->pos);
 	s->pos = NULL;

@@ -3,7 +3,7 @@
  * jscan.h - a bounded JSON syntax scanner that remembers where values are.
  *
  * cJSON keeps no positions, and its recursive parser is no place to meet
- * hostile input. xp_jscan() checks the bytes first, iteratively and in linear
+ * hostile input. sc_jscan() checks the bytes first, iteratively and in linear
  * time: strict RFC 8259 syntax, valid UTF-8 (no surrogates, no overlongs),
  * escapes, nesting depth, number length (cJSON truncates literals longer than
  * 63 bytes). On success it records the line:col of every value in document
@@ -17,14 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct xp_jpos {
+struct sc_jpos {
 	uint32_t line, col; /* 1-based; col counts bytes */
 };
 
-struct xp_jscan {
-	struct xp_jpos *pos; /* one per value, pre-order; NULL on failure */
+struct sc_jscan {
+	struct sc_jpos *pos; /* one per value, pre-order; NULL on failure */
 	size_t npos, cap;
-	struct xp_jpos err;  /* failure position */
+	struct sc_jpos err;  /* failure position */
 	char err_ptr[256];   /* JSON pointer of the value being parsed at failure */
 	char err_msg[256];
 };
@@ -33,16 +33,16 @@ struct xp_jscan {
  * Scan buf[0..len). Returns 0 when it is one well-formed JSON value at most
  * max_depth containers deep with at most max_values values (s->pos filled),
  * -1 otherwise (s->err* filled).
- * Always release with xp_jscan_free().
+ * Always release with sc_jscan_free().
  */
-int xp_jscan(const char *buf, size_t len, int max_depth, size_t max_values, struct xp_jscan *s);
-void xp_jscan_free(struct xp_jscan *s);
+int sc_jscan(const char *buf, size_t len, int max_depth, size_t max_values, struct sc_jscan *s);
+void sc_jscan_free(struct sc_jscan *s);
 
 /*
  * Append "/" + token (escaped per RFC 6901: ~ -> ~0, / -> ~1) to the pointer
  * in ptr (capacity cap, always NUL-terminated; a token that does not fit is
  * cut and ends in "..."). `n` is the token length. Returns the new length.
  */
-size_t xp_jptr_append(char *ptr, size_t cap, size_t len, const char *tok, size_t n);
+size_t sc_jptr_append(char *ptr, size_t cap, size_t len, const char *tok, size_t n);
 
 #endif /* XPERF_SCHEMA_JSCAN_H */

@@ -21,35 +21,35 @@
 
 #define MIB (1024u * 1024u)
 
-static cJSON *check(const char *file, const char *buf, size_t len, xp_verror_fn cb, void *ctx,
+static cJSON *check(const char *file, const char *buf, size_t len, sc_verror_fn cb, void *ctx,
 		    int *nerr)
 {
-	struct xp_vctx v = { .file = file, .cb = cb, .cbctx = ctx };
-	struct xp_jscan scan;
+	struct sc_vctx v = { .file = file, .cb = cb, .cbctx = ctx };
+	struct sc_jscan scan;
 	cJSON *root = NULL;
 	char msg[128];
 
 	if (len > XP_VALIDATE_MAX_BYTES) {
 		snprintf(msg, sizeof(msg), "input is %zu bytes, over the %u MiB limit", len,
 			 XP_VALIDATE_MAX_BYTES / MIB);
-		xp_vctx_error_at(&v, 0, 0, "", msg);
-	} else if (xp_jscan(buf, len, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES, &scan)) {
-		xp_vctx_error_at(&v, scan.err.line, scan.err.col, scan.err_ptr, scan.err_msg);
+		sc_vctx_error_at(&v, 0, 0, "", msg);
+	} else if (sc_jscan(buf, len, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES, &scan)) {
+		sc_vctx_error_at(&v, scan.err.line, scan.err.col, scan.err_ptr, scan.err_msg);
 	} else {
 		root = xp_json_parse(buf, len);
 		if (!root) {
-			xp_vctx_error_at(&v, 1, 1, "",
+			sc_vctx_error_at(&v, 1, 1, "",
 					 "cJSON could not parse the document (out of memory?)");
 		} else {
 			v.root = root;
 			v.scan = &scan;
-			xp_vshape_turn(&v, root);
+			sc_vshape_turn(&v, root);
 			if (!v.nerr)
-				xp_vrules_turn(&v, root);
+				sc_vrules_turn(&v, root);
 		}
-		xp_jscan_free(&scan);
+		sc_jscan_free(&scan);
 	}
-	xp_vctx_free(&v);
+	sc_vctx_free(&v);
 	if (v.nerr) {
 		cJSON_Delete(root);
 		root = NULL;
@@ -59,7 +59,7 @@ static cJSON *check(const char *file, const char *buf, size_t len, xp_verror_fn 
 	return root;
 }
 
-int xp_validate_buffer(const char *file, const char *buf, size_t len, xp_verror_fn cb, void *ctx)
+int sc_validate_buffer(const char *file, const char *buf, size_t len, sc_verror_fn cb, void *ctx)
 {
 	int nerr;
 
@@ -67,15 +67,15 @@ int xp_validate_buffer(const char *file, const char *buf, size_t len, xp_verror_
 	return nerr;
 }
 
-cJSON *xp_load_turn_buffer(const char *file, const char *buf, size_t len, xp_verror_fn cb,
+cJSON *sc_load_turn_buffer(const char *file, const char *buf, size_t len, sc_verror_fn cb,
 			   void *ctx, int *nerr)
 {
 	return check(file, buf, len, cb, ctx, nerr);
 }
 
-static void io_error(const char *path, xp_verror_fn cb, void *ctx, const char *msg)
+static void io_error(const char *path, sc_verror_fn cb, void *ctx, const char *msg)
 {
-	struct xp_verror e = { .file = path };
+	struct sc_verror e = { .file = path };
 
 	snprintf(e.msg, sizeof(e.msg), "%s", msg);
 	if (cb)
@@ -120,7 +120,7 @@ static char *read_capped(const char *path, size_t *len, char msg[128])
 	return buf;
 }
 
-cJSON *xp_load_turn(const char *path, xp_verror_fn cb, void *ctx, int *nerr)
+cJSON *sc_load_turn(const char *path, sc_verror_fn cb, void *ctx, int *nerr)
 {
 	char msg[128];
 	size_t len;
@@ -138,15 +138,15 @@ cJSON *xp_load_turn(const char *path, xp_verror_fn cb, void *ctx, int *nerr)
 	return root;
 }
 
-int xp_validate_file(const char *path, xp_verror_fn cb, void *ctx)
+int sc_validate_file(const char *path, sc_verror_fn cb, void *ctx)
 {
 	int nerr;
 
-	cJSON_Delete(xp_load_turn(path, cb, ctx, &nerr));
+	cJSON_Delete(sc_load_turn(path, cb, ctx, &nerr));
 	return nerr;
 }
 
-char *xp_verror_format(const struct xp_verror *e, char *out, size_t outlen)
+char *sc_verror_format(const struct sc_verror *e, char *out, size_t outlen)
 {
 	snprintf(out, outlen, "%s:%d:%d: %s: %s", e->file ? e->file : "<buffer>", e->line,
 		 e->col, e->pointer[0] ? e->pointer : "/", e->msg);

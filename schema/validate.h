@@ -23,7 +23,7 @@
 #define XP_VALIDATE_MAX_ERRORS 100        /* reporting stops after this many per file */
 #define XP_SCHED_TOLERANCE_NS 1000000     /* sched parts may exceed the span by this much */
 
-struct xp_verror {
+struct sc_verror {
 	const char *file;  /* as given by the caller ("<buffer>" when NULL) */
 	int line, col;     /* 1-based; col counts bytes; 0:0 for I/O errors */
 	char pointer[256]; /* JSON pointer of the offending value, "" for the root */
@@ -31,7 +31,7 @@ struct xp_verror {
 };
 
 /* Called once per error, in document order of discovery. */
-typedef void (*xp_verror_fn)(const struct xp_verror *e, void *ctx);
+typedef void (*sc_verror_fn)(const struct sc_verror *e, void *ctx);
 
 /*
  * Validate `len` bytes of `buf` as one TurnTrace v1 file named `file` (used
@@ -39,29 +39,29 @@ typedef void (*xp_verror_fn)(const struct xp_verror *e, void *ctx);
  * Returns the number of errors (0 = valid), counting at most
  * XP_VALIDATE_MAX_ERRORS + 1 (the last one says reporting stopped).
  */
-int xp_validate_buffer(const char *file, const char *buf, size_t len, xp_verror_fn cb, void *ctx);
+int sc_validate_buffer(const char *file, const char *buf, size_t len, sc_verror_fn cb, void *ctx);
 
 /*
  * Validate the file at `path`. An I/O error (missing, unreadable, a
  * directory, over XP_VALIDATE_MAX_BYTES) is reported as one error at 0:0.
  */
-int xp_validate_file(const char *path, xp_verror_fn cb, void *ctx);
+int sc_validate_file(const char *path, sc_verror_fn cb, void *ctx);
 
 /*
  * Read, validate and parse the file at `path`. Returns the cJSON document
  * (the caller frees it with cJSON_Delete) when it is valid, else NULL with
  * every error reported through `cb`. `*nerr` (when not NULL) gets the count.
  */
-cJSON *xp_load_turn(const char *path, xp_verror_fn cb, void *ctx, int *nerr);
+cJSON *sc_load_turn(const char *path, sc_verror_fn cb, void *ctx, int *nerr);
 
-/* Same as xp_load_turn for a buffer already in memory. */
-cJSON *xp_load_turn_buffer(const char *file, const char *buf, size_t len, xp_verror_fn cb,
+/* Same as sc_load_turn for a buffer already in memory. */
+cJSON *sc_load_turn_buffer(const char *file, const char *buf, size_t len, sc_verror_fn cb,
 			   void *ctx, int *nerr);
 
 /*
  * Format `e` as "path:line:col: /json/pointer: message" into out (always
  * NUL-terminated; the root pointer is shown as "/"). Returns `out`.
  */
-char *xp_verror_format(const struct xp_verror *e, char *out, size_t outlen);
+char *sc_verror_format(const struct sc_verror *e, char *out, size_t outlen);
 
 #endif /* XPERF_SCHEMA_VALIDATE_H */

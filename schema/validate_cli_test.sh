@@ -112,7 +112,7 @@ expect "large valid" 0 "" "$tmp/large.json"
 # Usage errors.
 "$xperf" validate >/dev/null 2>&1; [ $? = 64 ] || fail "no arguments: want 64"
 "$xperf" validate --bogus x.json >/dev/null 2>&1; [ $? = 64 ] || fail "--bogus: want 64"
-"$xperf" validate --help | grep -q "^usage: xperf validate" || fail "--help"
+"$xperf" validate --help | grep -q "^Usage: xperf validate" || fail "--help"
 
 [ "$failed" = 0 ] && echo "validate CLI: all checks passed"
 exit "$((failed > 0))"

@@ -10,30 +10,30 @@
 #include "schema/jscan.h"
 #include "schema/validate.h"
 
-static void count(const struct xp_verror *e, void *ctx)
+static void count(const struct sc_verror *e, void *ctx)
 {
 	char line[1024];
 
-	xp_verror_format(e, line, sizeof(line)); /* exercise formatting of every error */
+	sc_verror_format(e, line, sizeof(line)); /* exercise formatting of every error */
 	++*(int *)ctx;
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	int seen = 0, nerr = -1;
-	cJSON *doc = xp_load_turn_buffer("fuzz", (const char *)data, size, count, &seen, &nerr);
-	struct xp_jscan scan;
+	cJSON *doc = sc_load_turn_buffer("fuzz", (const char *)data, size, count, &seen, &nerr);
+	struct sc_jscan scan;
 
 	if (nerr != seen || (doc != NULL) != (nerr == 0) || nerr > XP_VALIDATE_MAX_ERRORS + 1)
 		abort();
 	cJSON_Delete(doc);
-	if (!xp_jscan((const char *)data, size, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES,
+	if (!sc_jscan((const char *)data, size, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES,
 		      &scan)) {
 		doc = cJSON_ParseWithLength((const char *)data, size);
 		if (!doc)
 			abort();
 		cJSON_Delete(doc);
 	}
-	xp_jscan_free(&scan);
+	sc_jscan_free(&scan);
 	return 0;
 }

@@ -23,15 +23,15 @@ struct out {
 	char buf[8192];
 	size_t len;
 	int n;
-	struct xp_verror last;
+	struct sc_verror last;
 };
 
-static void collect(const struct xp_verror *e, void *ctx)
+static void collect(const struct sc_verror *e, void *ctx)
 {
 	struct out *o = ctx;
 	char line[1024];
 
-	xp_verror_format(e, line, sizeof(line));
+	sc_verror_format(e, line, sizeof(line));
 	o->len += (size_t)snprintf(o->buf + o->len, sizeof(o->buf) - o->len, "%s\n", line);
 	if (o->len >= sizeof(o->buf))
 		o->len = sizeof(o->buf) - 1;
@@ -102,7 +102,7 @@ static void test_invalid_fixtures(void)
 		expect = slurp(path, &elen);
 		CHECK(buf && expect && elen > 0, "%s: fixture or its .expect missing", names[i]);
 		if (buf && expect) {
-			xp_validate_buffer(names[i], buf, len, collect, &o);
+			sc_validate_buffer(names[i], buf, len, collect, &o);
 			CHECK(o.n > 0 && !strcmp(o.buf, expect), "%s:\n  want: %s  got:  %s",
 			      names[i], expect, o.n ? o.buf : "(no error)\n");
 		}
@@ -125,7 +125,7 @@ static void test_valid_fixtures(void)
 		cJSON *doc;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		doc = xp_load_turn(path, collect, &o, &nerr);
+		doc = sc_load_turn(path, collect, &o, &nerr);
 		CHECK(doc && nerr == 0, "%s: %s", names[i], o.buf);
 		if (doc && !strcmp(names[i], "llm_turn_full.json"))
 			CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "spans")) == 9,
@@ -151,12 +151,12 @@ static int same_names(const cJSON *arr, const char *(*name)(size_t), size_t n)
 
 static const char *waste_name(size_t i)
 {
-	return xp_waste_kind_table[i].kind;
+	return th_waste_kind_table[i].kind;
 }
 
 static const char *counter_name(size_t i)
 {
-	return xp_counter_name_table[i].name;
+	return th_counter_name_table[i].name;
 }
 
 static void test_schema_file(void)
@@ -173,9 +173,9 @@ static void test_schema_file(void)
 			      "https://json-schema.org/draft/2020-12/schema"),
 	      "schema does not declare draft 2020-12");
 	CHECK(same_names(cJSON_GetObjectItem(cJSON_GetObjectItem(wm, "kind"), "enum"), waste_name,
-			 xp_waste_kind_count), "schema waste kinds differ from theory");
+			 th_waste_kind_count), "schema waste kinds differ from theory");
 	CHECK(same_names(cJSON_GetObjectItem(cJSON_GetObjectItem(defs, "counter_name"), "enum"),
-			 counter_name, xp_counter_name_count),
+			 counter_name, th_counter_name_count),
 	      "schema counter names differ from theory");
 	cJSON_Delete(s);
 	free(buf);
@@ -189,42 +189,42 @@ static void test_limits(void)
 
 	memset(buf, '[', deep);
 	memset(buf + deep, ']', deep);
-	CHECK(xp_validate_buffer("deep", buf, 2 * deep, collect, &o) == 1 &&
+	CHECK(sc_validate_buffer("deep", buf, 2 * deep, collect, &o) == 1 &&
 		      strstr(o.last.msg, "nesting deeper than 64 levels") && o.last.col == 65,
 	      "100,000-deep nesting: %s", o.buf);
 	free(buf);
 
 	buf = calloc(1, (size_t)XP_VALIDATE_MAX_BYTES + 1); /* zero pages, never touched */
 	o.len = 0, o.n = 0;
-	CHECK(buf && xp_validate_buffer("big", buf, (size_t)XP_VALIDATE_MAX_BYTES + 1, collect,
+	CHECK(buf && sc_validate_buffer("big", buf, (size_t)XP_VALIDATE_MAX_BYTES + 1, collect,
 					&o) == 1 && strstr(o.last.msg, "over the 64 MiB limit"),
 	      "oversized buffer: %s", o.buf);
 	free(buf);
 
 	o.len = 0, o.n = 0;
-	CHECK(xp_validate_file("schema/testdata/no-such-file.json", collect, &o) == 1 &&
+	CHECK(sc_validate_file("schema/testdata/no-such-file.json", collect, &o) == 1 &&
 		      o.last.line == 0 && strstr(o.last.msg, "cannot open"),
 	      "missing file: %s", o.buf);
 
-	/* Pointers longer than struct xp_verror.pointer are cut, never overrun (fuzz find). */
+	/* Pointers longer than struct sc_verror.pointer are cut, never overrun (fuzz find). */
 	buf = malloc(64 * 16 + 2);
 	for (int i = 0; i < 60; i++)
 		memcpy(buf + 16 * i, "{\"k/k~kkkkkkkk\": ", 16);
 	memcpy(buf + 16 * 60, "x", 2);
 	o.len = 0, o.n = 0;
-	CHECK(xp_validate_buffer("ptr", buf, strlen(buf), collect, &o) == 1 &&
+	CHECK(sc_validate_buffer("ptr", buf, strlen(buf), collect, &o) == 1 &&
 		      strlen(o.last.pointer) < sizeof(o.last.pointer) &&
 		      !strncmp(o.last.pointer, "/k~1k~0kkkkkkkk/k~1k", 20),
 	      "long pointer: %s", o.buf);
 	free(buf);
 
 	o.len = 0, o.n = 0;
-	CHECK(xp_validate_buffer(NULL, "\"\\u\x10\x10\x10\x10\"", 8, collect, &o) == 1 &&
+	CHECK(sc_validate_buffer(NULL, "\"\\u\x10\x10\x10\x10\"", 8, collect, &o) == 1 &&
 		      !strcmp(o.last.msg, "invalid \\u escape in string"),
 	      "control bytes as hex digits: %s", o.buf);
 
 	o.len = 0, o.n = 0;
-	CHECK(xp_validate_buffer(NULL, "[1, 2, x]", 9, collect, &o) == 1 &&
+	CHECK(sc_validate_buffer(NULL, "[1, 2, x]", 9, collect, &o) == 1 &&
 		      !strcmp(o.buf, "<buffer>:1:8: /2: unexpected 'x', expected a JSON value\n"),
 	      "array pointer: %s", o.buf);
 }
@@ -269,11 +269,11 @@ static void test_big_and_capped(void)
 	struct out o = { .len = 0 };
 	char *s = make_turn(20000, 0);
 
-	CHECK(xp_validate_buffer("big", s, strlen(s), collect, &o) == 0, "20k spans: %s", o.buf);
+	CHECK(sc_validate_buffer("big", s, strlen(s), collect, &o) == 0, "20k spans: %s", o.buf);
 	free(s);
 	s = make_turn(500, 1);
 	o.len = 0, o.n = 0;
-	CHECK(xp_validate_buffer("junk", s, strlen(s), collect, &o) == XP_VALIDATE_MAX_ERRORS + 1 &&
+	CHECK(sc_validate_buffer("junk", s, strlen(s), collect, &o) == XP_VALIDATE_MAX_ERRORS + 1 &&
 		      o.n == XP_VALIDATE_MAX_ERRORS + 1 && strstr(o.last.msg, "too many errors"),
 	      "error cap: %d errors, last %s", o.n, o.last.msg);
 	free(s);

@@ -15,38 +15,38 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t xp_vctx_key(struct xp_vctx *v, const char *key)
+size_t sc_vctx_key(struct sc_vctx *v, const char *key)
 {
 	size_t saved = v->plen;
 
-	v->plen = xp_jptr_append(v->ptr, sizeof(v->ptr), v->plen, key, strlen(key));
+	v->plen = sc_jptr_append(v->ptr, sizeof(v->ptr), v->plen, key, strlen(key));
 	return saved;
 }
 
-size_t xp_vctx_index(struct xp_vctx *v, size_t i)
+size_t sc_vctx_index(struct sc_vctx *v, size_t i)
 {
 	char num[24];
 	size_t saved = v->plen;
 	int n = snprintf(num, sizeof(num), "%zu", i);
 
-	v->plen = xp_jptr_append(v->ptr, sizeof(v->ptr), v->plen, num, (size_t)n);
+	v->plen = sc_jptr_append(v->ptr, sizeof(v->ptr), v->plen, num, (size_t)n);
 	return saved;
 }
 
-void xp_vctx_up(struct xp_vctx *v, size_t saved)
+void sc_vctx_up(struct sc_vctx *v, size_t saved)
 {
 	v->plen = saved;
 	v->ptr[saved] = '\0';
 }
 
-static size_t slot_of(const struct xp_vctx *v, const cJSON *node)
+static size_t slot_of(const struct sc_vctx *v, const cJSON *node)
 {
 	uint64_t h = (uint64_t)(uintptr_t)node * 0x9e3779b97f4a7c15ull;
 
 	return (size_t)(h >> 17) & (v->map_cap - 1);
 }
 
-static void map_put(struct xp_vctx *v, const cJSON *node, uint32_t idx)
+static void map_put(struct sc_vctx *v, const cJSON *node, uint32_t idx)
 {
 	size_t i = slot_of(v, node);
 
@@ -57,7 +57,7 @@ static void map_put(struct xp_vctx *v, const cJSON *node, uint32_t idx)
 }
 
 /* Pair nodes with scanner positions by walking the tree in pre-order. */
-static int build_map(struct xp_vctx *v)
+static int build_map(struct sc_vctx *v)
 {
 	const cJSON *stack[2 * XP_VALIDATE_MAX_DEPTH + 4]; /* one pending sibling per level */
 	int top = 0;
@@ -87,7 +87,7 @@ static int build_map(struct xp_vctx *v)
 	return 0;
 }
 
-static const struct xp_jpos *position(struct xp_vctx *v, const cJSON *node)
+static const struct sc_jpos *position(struct sc_vctx *v, const cJSON *node)
 {
 	if (!v->scan || !v->root || !node || v->map_failed)
 		return NULL;
@@ -101,10 +101,10 @@ static const struct xp_jpos *position(struct xp_vctx *v, const cJSON *node)
 	return NULL;
 }
 
-void xp_vctx_error_at(struct xp_vctx *v, uint32_t line, uint32_t col, const char *ptr,
+void sc_vctx_error_at(struct sc_vctx *v, uint32_t line, uint32_t col, const char *ptr,
 		      const char *msg)
 {
-	struct xp_verror e = { .file = v->file ? v->file : "<buffer>" };
+	struct sc_verror e = { .file = v->file ? v->file : "<buffer>" };
 
 	if (v->nerr > XP_VALIDATE_MAX_ERRORS)
 		return;
@@ -118,9 +118,9 @@ void xp_vctx_error_at(struct xp_vctx *v, uint32_t line, uint32_t col, const char
 		v->cb(&e, v->cbctx);
 }
 
-void xp_vctx_error(struct xp_vctx *v, const cJSON *at, const char *fmt, ...)
+void sc_vctx_error(struct sc_vctx *v, const cJSON *at, const char *fmt, ...)
 {
-	const struct xp_jpos *p = position(v, at);
+	const struct sc_jpos *p = position(v, at);
 	char msg[256];
 	va_list ap;
 
@@ -129,10 +129,10 @@ void xp_vctx_error(struct xp_vctx *v, const cJSON *at, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	xp_vctx_error_at(v, p ? p->line : 1, p ? p->col : 1, v->ptr, msg);
+	sc_vctx_error_at(v, p ? p->line : 1, p ? p->col : 1, v->ptr, msg);
 }
 
-void xp_vctx_free(struct xp_vctx *v)
+void sc_vctx_free(struct sc_vctx *v)
 {
 	free(v->map_key);
 	free(v->map_val);

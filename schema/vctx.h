@@ -15,13 +15,13 @@
 #include "schema/jscan.h"
 #include "schema/validate.h"
 
-struct xp_vctx {
+struct sc_vctx {
 	const char *file;
-	xp_verror_fn cb;
+	sc_verror_fn cb;
 	void *cbctx;
 	int nerr;
 	const cJSON *root;
-	const struct xp_jscan *scan;
+	const struct sc_jscan *scan;
 	/* cJSON node -> index into scan->pos; built on the first error only */
 	const cJSON **map_key;
 	uint32_t *map_val;
@@ -31,23 +31,23 @@ struct xp_vctx {
 	size_t plen;
 };
 
-/* Descend into a member or an element; returns what xp_vctx_up() restores. */
-size_t xp_vctx_key(struct xp_vctx *v, const char *key);
-size_t xp_vctx_index(struct xp_vctx *v, size_t i);
-void xp_vctx_up(struct xp_vctx *v, size_t saved);
+/* Descend into a member or an element; returns what sc_vctx_up() restores. */
+size_t sc_vctx_key(struct sc_vctx *v, const char *key);
+size_t sc_vctx_index(struct sc_vctx *v, size_t i);
+void sc_vctx_up(struct sc_vctx *v, size_t saved);
 
 /*
  * Report an error at node `at` (its line:col; the root's when unknown) with
  * the current pointer. After XP_VALIDATE_MAX_ERRORS errors one last error
  * says reporting stopped; later ones are not counted.
  */
-__attribute__((format(printf, 3, 4))) void xp_vctx_error(struct xp_vctx *v, const cJSON *at,
+__attribute__((format(printf, 3, 4))) void sc_vctx_error(struct sc_vctx *v, const cJSON *at,
 							   const char *fmt, ...);
 
 /* Report an error at a raw position (syntax and I/O errors). */
-void xp_vctx_error_at(struct xp_vctx *v, uint32_t line, uint32_t col, const char *ptr,
+void sc_vctx_error_at(struct sc_vctx *v, uint32_t line, uint32_t col, const char *ptr,
 		      const char *msg);
 
-void xp_vctx_free(struct xp_vctx *v);
+void sc_vctx_free(struct sc_vctx *v);
 
 #endif /* XPERF_SCHEMA_VCTX_H */

@@ -36,7 +36,7 @@ static const cJSON *get(const cJSON *obj, const char *key)
 
 static long long get_ns(const cJSON *obj, const char *key)
 {
-	return xp_vint(get(obj, key));
+	return sc_vint(get(obj, key));
 }
 
 /* A member that may be absent (0 then). */
@@ -44,19 +44,19 @@ static long long opt_ns(const cJSON *obj, const char *key)
 {
 	const cJSON *n = get(obj, key);
 
-	return n ? xp_vint(n) : 0;
+	return n ? sc_vint(n) : 0;
 }
 
 /* Report at member `key` of obj, whose pointer is the current one. */
 #define ERR_AT(v, obj, key, ...)                                                           \
 	do {                                                                               \
-		size_t saved_ = xp_vctx_key((v), (key));                                   \
-		xp_vctx_error((v), get((obj), (key)), __VA_ARGS__);                        \
-		xp_vctx_up((v), saved_);                                                   \
+		size_t saved_ = sc_vctx_key((v), (key));                                   \
+		sc_vctx_error((v), get((obj), (key)), __VA_ARGS__);                        \
+		sc_vctx_up((v), saved_);                                                   \
 	} while (0)
 
 /* start_ns <= end_ns inside the turn, for an object with both. */
-static void check_interval(struct xp_vctx *v, const struct turn *t, const cJSON *o)
+static void check_interval(struct sc_vctx *v, const struct turn *t, const cJSON *o)
 {
 	long long s = get_ns(o, "start_ns"), e = get_ns(o, "end_ns");
 
@@ -69,7 +69,7 @@ static void check_interval(struct xp_vctx *v, const struct turn *t, const cJSON 
 		ERR_AT(v, o, "end_ns", "end_ns %lld is after the turn's end_ns %lld", e, t->end);
 }
 
-static void check_activity(struct xp_vctx *v, const struct turn *t, const cJSON *a)
+static void check_activity(struct sc_vctx *v, const struct turn *t, const cJSON *a)
 {
 	check_interval(v, t, a);
 }
@@ -96,7 +96,7 @@ static const struct span *find(const struct turn *t, long long id)
 	return lo < t->n && t->by_id[lo]->id == id ? t->by_id[lo] : NULL;
 }
 
-static void check_sched(struct xp_vctx *v, const struct span *s)
+static void check_sched(struct sc_vctx *v, const struct span *s)
 {
 	const cJSON *sched = get(s->node, "sched");
 	double sum; /* three values near 2^63 would overflow a long long */
@@ -111,7 +111,7 @@ static void check_sched(struct xp_vctx *v, const struct span *s)
 		       "than 1 ms", sum, s->end - s->start);
 }
 
-static void check_counters(struct xp_vctx *v, const cJSON *span)
+static void check_counters(struct sc_vctx *v, const cJSON *span)
 {
 	const cJSON *ctr = get(span, "counters"), *c;
 	const cJSON *vals = ctr ? get(ctr, "values") : NULL;
@@ -120,20 +120,20 @@ static void check_counters(struct xp_vctx *v, const cJSON *span)
 
 	if (!vals || !why)
 		return;
-	saved = xp_vctx_key(v, "counters");
+	saved = sc_vctx_key(v, "counters");
 	cJSON_ArrayForEach(c, why) {
 		if (get(vals, c->string)) {
-			size_t s2 = xp_vctx_key(v, "unavailable");
+			size_t s2 = sc_vctx_key(v, "unavailable");
 
 			ERR_AT(v, why, c->string,
 			       "counter \"%s\" is both in values and unavailable", c->string);
-			xp_vctx_up(v, s2);
+			sc_vctx_up(v, s2);
 		}
 	}
-	xp_vctx_up(v, saved);
+	sc_vctx_up(v, saved);
 }
 
-static void check_token_times(struct xp_vctx *v, const struct span *s)
+static void check_token_times(struct sc_vctx *v, const struct span *s)
 {
 	const cJSON *attrs = get(s->node, "attributes");
 	const cJSON *times = attrs ? get(attrs, "xperf.token_times_ns") : NULL, *c;
@@ -142,47 +142,47 @@ static void check_token_times(struct xp_vctx *v, const struct span *s)
 
 	if (!times)
 		return;
-	saved = xp_vctx_key(v, "attributes");
-	s2 = xp_vctx_key(v, "xperf.token_times_ns");
+	saved = sc_vctx_key(v, "attributes");
+	s2 = sc_vctx_key(v, "xperf.token_times_ns");
 	cJSON_ArrayForEach(c, times) {
-		long long tt = xp_vint(c);
-		size_t s3 = xp_vctx_index(v, i++);
+		long long tt = sc_vint(c);
+		size_t s3 = sc_vctx_index(v, i++);
 
 		if (tt < prev || tt > s->end)
-			xp_vctx_error(v, c, tt > s->end || tt < s->start
+			sc_vctx_error(v, c, tt > s->end || tt < s->start
 				      ? "token time %lld is outside the span [%lld, %lld]"
 				      : "token time %lld goes backwards", tt, s->start, s->end);
-		xp_vctx_up(v, s3);
+		sc_vctx_up(v, s3);
 		if (tt > prev)
 			prev = tt;
 		if (v->nerr > XP_VALIDATE_MAX_ERRORS)
 			break;
 	}
-	xp_vctx_up(v, s2);
-	xp_vctx_up(v, saved);
+	sc_vctx_up(v, s2);
+	sc_vctx_up(v, saved);
 }
 
-static void check_stage(struct xp_vctx *v, const cJSON *span)
+static void check_stage(struct sc_vctx *v, const cJSON *span)
 {
 	const char *stage = get(span, "stage")->valuestring;
 	const cJSON *custom = get(span, "custom_stage");
 
-	if (!xp_stage_find(stage) && !cJSON_IsTrue(custom))
+	if (!th_stage_find(stage) && !cJSON_IsTrue(custom))
 		ERR_AT(v, span, "stage",
 		       "unknown stage \"%s\" (see `xperf theory`; set custom_stage for your own)",
 		       stage);
 }
 
-static void check_parent(struct xp_vctx *v, const struct turn *t, struct span *s)
+static void check_parent(struct sc_vctx *v, const struct turn *t, struct span *s)
 {
 	const cJSON *pn = get(s->node, "parent");
 	const struct span *p;
 
 	if (cJSON_IsNull(pn))
 		return;
-	p = find(t, xp_vint(pn));
+	p = find(t, sc_vint(pn));
 	if (!p)
-		ERR_AT(v, s->node, "parent", "parent %lld is not a span of this turn", xp_vint(pn));
+		ERR_AT(v, s->node, "parent", "parent %lld is not a span of this turn", sc_vint(pn));
 	else if (p == s)
 		ERR_AT(v, s->node, "parent", "span %lld is its own parent", s->id);
 	else if (p->start > s->start || p->end < s->end)
@@ -193,7 +193,7 @@ static void check_parent(struct xp_vctx *v, const struct turn *t, struct span *s
 }
 
 /* Parent links that loop (possible only among equal intervals): walk each chain once. */
-static void check_cycles(struct xp_vctx *v, struct turn *t)
+static void check_cycles(struct sc_vctx *v, struct turn *t)
 {
 	size_t *mark = calloc(t->n, sizeof(*mark)); /* 0 new, k+1 on walk k, SIZE_MAX done */
 
@@ -207,11 +207,11 @@ static void check_cycles(struct xp_vctx *v, struct turn *t)
 			j = t->spans[j].parent;
 		}
 		if (j != SIZE_MAX && mark[j] == i + 1) {
-			size_t saved = xp_vctx_index(v, j);
+			size_t saved = sc_vctx_index(v, j);
 
 			ERR_AT(v, t->spans[j].node, "parent",
 			       "parent chain of span %lld is a cycle", t->spans[j].id);
-			xp_vctx_up(v, saved);
+			sc_vctx_up(v, saved);
 		}
 		for (j = i; j != SIZE_MAX && mark[j] == i + 1; j = t->spans[j].parent)
 			mark[j] = SIZE_MAX;
@@ -219,7 +219,7 @@ static void check_cycles(struct xp_vctx *v, struct turn *t)
 	free(mark);
 }
 
-static void check_unique_ids(struct xp_vctx *v, const struct turn *t)
+static void check_unique_ids(struct sc_vctx *v, const struct turn *t)
 {
 	for (size_t i = 1; i < t->n; i++) {
 		const struct span *a = t->by_id[i - 1], *b = t->by_id[i];
@@ -227,21 +227,21 @@ static void check_unique_ids(struct xp_vctx *v, const struct turn *t)
 
 		if (a->id != b->id)
 			continue;
-		saved = xp_vctx_index(v, b->index);
+		saved = sc_vctx_index(v, b->index);
 		ERR_AT(v, b->node, "id", "duplicate span id %lld (also /spans/%zu)", b->id,
 		       a->index);
-		xp_vctx_up(v, saved);
+		sc_vctx_up(v, saved);
 	}
 }
 
-static void check_spans(struct xp_vctx *v, struct turn *t)
+static void check_spans(struct sc_vctx *v, struct turn *t)
 {
-	size_t base = xp_vctx_key(v, "spans");
+	size_t base = sc_vctx_key(v, "spans");
 
 	check_unique_ids(v, t);
 	for (size_t i = 0; i < t->n && v->nerr <= XP_VALIDATE_MAX_ERRORS; i++) {
 		struct span *s = &t->spans[i];
-		size_t saved = xp_vctx_index(v, i);
+		size_t saved = sc_vctx_index(v, i);
 
 		check_interval(v, t, s->node);
 		check_parent(v, t, s);
@@ -249,14 +249,14 @@ static void check_spans(struct xp_vctx *v, struct turn *t)
 		check_sched(v, s);
 		check_counters(v, s->node);
 		check_token_times(v, s);
-		xp_vctx_up(v, saved);
+		sc_vctx_up(v, saved);
 	}
 	check_cycles(v, t);
-	xp_vctx_up(v, base);
+	sc_vctx_up(v, base);
 }
 
 /* A mark's time inside the turn and its span, when given, a span of the turn. */
-static void check_mark(struct xp_vctx *v, const struct turn *t, const cJSON *m)
+static void check_mark(struct sc_vctx *v, const struct turn *t, const cJSON *m)
 {
 	const cJSON *span = get(m, "span");
 	long long ts = get_ns(m, "t_ns");
@@ -264,24 +264,24 @@ static void check_mark(struct xp_vctx *v, const struct turn *t, const cJSON *m)
 	if (ts < t->start || ts > t->end)
 		ERR_AT(v, m, "t_ns", "t_ns %lld is outside the turn [%lld, %lld]", ts, t->start,
 		       t->end);
-	if (span && !cJSON_IsNull(span) && !find(t, xp_vint(span)))
-		ERR_AT(v, m, "span", "span %lld is not a span of this turn", xp_vint(span));
+	if (span && !cJSON_IsNull(span) && !find(t, sc_vint(span)))
+		ERR_AT(v, m, "span", "span %lld is not a span of this turn", sc_vint(span));
 }
 
-static void check_fused(struct xp_vctx *v, const struct turn *t, const cJSON *m)
+static void check_fused(struct sc_vctx *v, const struct turn *t, const cJSON *m)
 {
 	const cJSON *attrs = get(m, "attributes");
 
 	check_mark(v, t, m);
 	if (!strcmp(get(m, "kind")->valuestring, "ttft") && !(attrs && get(attrs, "ttft_ns")))
-		xp_vctx_error(v, m, "a ttft mark needs attributes.ttft_ns");
+		sc_vctx_error(v, m, "a ttft mark needs attributes.ttft_ns");
 }
 
-static void check_waste(struct xp_vctx *v, const struct turn *t, const cJSON *m)
+static void check_waste(struct sc_vctx *v, const struct turn *t, const cJSON *m)
 {
 	const char *id = get(m, "l3")->valuestring;
-	const struct xp_l3 *p = xp_l3_find(id);
-	const struct xp_l2 *l2 = p ? xp_l2_find(p->l2_id) : NULL;
+	const struct th_l3 *p = th_l3_find(id);
+	const struct th_l2 *l2 = p ? th_l2_find(p->l2_id) : NULL;
 
 	check_mark(v, t, m);
 	if (!p)
@@ -291,21 +291,21 @@ static void check_waste(struct xp_vctx *v, const struct turn *t, const cJSON *m)
 }
 
 /* Apply fn to every element of the array at `key`, with the element's pointer. */
-static void each(struct xp_vctx *v, const struct turn *t, const cJSON *root, const char *key,
-		 void (*fn)(struct xp_vctx *, const struct turn *, const cJSON *))
+static void each(struct sc_vctx *v, const struct turn *t, const cJSON *root, const char *key,
+		 void (*fn)(struct sc_vctx *, const struct turn *, const cJSON *))
 {
 	const cJSON *arr = get(root, key), *c;
-	size_t base = xp_vctx_key(v, key), i = 0;
+	size_t base = sc_vctx_key(v, key), i = 0;
 
 	cJSON_ArrayForEach(c, arr) {
-		size_t saved = xp_vctx_index(v, i++);
+		size_t saved = sc_vctx_index(v, i++);
 
 		fn(v, t, c);
-		xp_vctx_up(v, saved);
+		sc_vctx_up(v, saved);
 		if (v->nerr > XP_VALIDATE_MAX_ERRORS)
 			break;
 	}
-	xp_vctx_up(v, base);
+	sc_vctx_up(v, base);
 }
 
 static int load_spans(struct turn *t, const cJSON *spans)
@@ -333,7 +333,7 @@ static int load_spans(struct turn *t, const cJSON *spans)
 	return 0;
 }
 
-void xp_vrules_turn(struct xp_vctx *v, const cJSON *root)
+void sc_vrules_turn(struct sc_vctx *v, const cJSON *root)
 {
 	struct turn t = { .start = get_ns(root, "start_ns"), .end = get_ns(root, "end_ns") };
 	const cJSON *gpu = get(root, "gpu");
@@ -343,16 +343,16 @@ void xp_vrules_turn(struct xp_vctx *v, const cJSON *root)
 		return; /* every containment check would fail too */
 	}
 	if (load_spans(&t, get(root, "spans"))) {
-		xp_vctx_error(v, root, "out of memory");
+		sc_vctx_error(v, root, "out of memory");
 	} else {
 		check_spans(v, &t);
 		each(v, &t, root, "fused_marks", check_fused);
 		each(v, &t, root, "waste_marks", check_waste);
 		if (gpu) {
-			size_t saved = xp_vctx_key(v, "gpu");
+			size_t saved = sc_vctx_key(v, "gpu");
 
 			each(v, &t, gpu, "activities", check_activity);
-			xp_vctx_up(v, saved);
+			sc_vctx_up(v, saved);
 		}
 	}
 	free(t.spans);

@@ -54,12 +54,12 @@ struct vfield {
 
 static int waste_kind_known(const char *s)
 {
-	return xp_waste_kind_find(s) != NULL;
+	return th_waste_kind_find(s) != NULL;
 }
 
 static int counter_known(const char *s)
 {
-	return xp_counter_name_find(s) != NULL;
+	return th_counter_name_find(s) != NULL;
 }
 
 static int boot_id_known(const char *s)
@@ -100,8 +100,8 @@ static const struct vtype t_source = ENUM_T(sources);
 static const struct vtype t_clock = ENUM_T(clocks);
 static const struct vtype t_domain = ENUM_T(domains);
 static const struct vtype t_category = ENUM_T(categories);
-static const struct vtype t_fused_kind = ENUM_T(xp_fused_kind_names);
-static const struct vtype t_gpu_kind = ENUM_T(xp_gpu_kind_names);
+static const struct vtype t_fused_kind = ENUM_T(th_fused_kind_names);
+static const struct vtype t_gpu_kind = ENUM_T(th_gpu_kind_names);
 static const struct vtype t_gpu_source = ENUM_T(gpu_sources);
 static const struct vtype t_tier = ENUM_T(tiers);
 static const struct vtype t_tool_identity = ENUM_T(tool_identities);
@@ -243,32 +243,32 @@ static int is_integer(const cJSON *n)
 	return cJSON_IsNumber(n) && isfinite(d) && d == floor(d) && fabs(d) < 9.2e18;
 }
 
-long long xp_vint(const cJSON *n)
+long long sc_vint(const cJSON *n)
 {
 	int64_t v;
 
 	return xp_json_get_i64(n, &v) ? (long long)n->valuedouble : v;
 }
 
-static void check_value(struct xp_vctx *v, const cJSON *n, const struct vtype *t);
+static void check_value(struct sc_vctx *v, const cJSON *n, const struct vtype *t);
 
-static void check_string(struct xp_vctx *v, const cJSON *n, const struct vtype *t)
+static void check_string(struct sc_vctx *v, const cJSON *n, const struct vtype *t)
 {
 	const char *s = n->valuestring;
 	size_t len = strlen(s);
 	char list[160] = "";
 
 	if (len < t->minlen) {
-		xp_vctx_error(v, n, "must not be empty");
+		sc_vctx_error(v, n, "must not be empty");
 	} else if (t->maxlen && len > t->maxlen) {
-		xp_vctx_error(v, n, "longer than %zu bytes", t->maxlen);
+		sc_vctx_error(v, n, "longer than %zu bytes", t->maxlen);
 	} else if (t->charset && s[strspn(s, t->charset)]) {
-		xp_vctx_error(v, n, "character '%c' not allowed (use [A-Za-z0-9._-])",
+		sc_vctx_error(v, n, "character '%c' not allowed (use [A-Za-z0-9._-])",
 			      s[strspn(s, t->charset)]);
 	} else if (t->known && !t->known(s) && t->form) {
-		xp_vctx_error(v, n, "\"%s\" is not %s", s, t->form);
+		sc_vctx_error(v, n, "\"%s\" is not %s", s, t->form);
 	} else if (t->known && !t->known(s)) {
-		xp_vctx_error(v, n, "unknown %s \"%s\"", t->what, s);
+		sc_vctx_error(v, n, "unknown %s \"%s\"", t->what, s);
 	} else if (t->oneof) {
 		for (int i = 0; t->oneof[i]; i++) {
 			if (!strcmp(s, t->oneof[i]))
@@ -276,18 +276,18 @@ static void check_string(struct xp_vctx *v, const cJSON *n, const struct vtype *
 			strncat(list, i ? ", " : "", sizeof(list) - strlen(list) - 1);
 			strncat(list, t->oneof[i], sizeof(list) - strlen(list) - 1);
 		}
-		xp_vctx_error(v, n, "\"%s\" is not one of: %s", s, list);
+		sc_vctx_error(v, n, "\"%s\" is not one of: %s", s, list);
 	}
 }
 
-static void check_int(struct xp_vctx *v, const cJSON *n, const struct vtype *t)
+static void check_int(struct sc_vctx *v, const cJSON *n, const struct vtype *t)
 {
 	if (!is_integer(n))
-		xp_vctx_error(v, n, "expected an integer, got %g", n->valuedouble);
-	else if (xp_vint(n) < t->min)
-		xp_vctx_error(v, n, "must be >= %lld, got %lld", t->min, xp_vint(n));
-	else if (xp_vint(n) > t->max)
-		xp_vctx_error(v, n, "must be <= %lld, got %lld", t->max, xp_vint(n));
+		sc_vctx_error(v, n, "expected an integer, got %g", n->valuedouble);
+	else if (sc_vint(n) < t->min)
+		sc_vctx_error(v, n, "must be >= %lld, got %lld", t->min, sc_vint(n));
+	else if (sc_vint(n) > t->max)
+		sc_vctx_error(v, n, "must be <= %lld, got %lld", t->max, sc_vint(n));
 }
 
 static const struct vfield *field_of(const struct vfield *f, const char *name)
@@ -298,28 +298,28 @@ static const struct vfield *field_of(const struct vfield *f, const char *name)
 	return NULL;
 }
 
-static void check_object(struct xp_vctx *v, const cJSON *n, const struct vtype *t)
+static void check_object(struct sc_vctx *v, const cJSON *n, const struct vtype *t)
 {
 	unsigned long long seen = 0; /* tables have fewer than 64 fields */
 	const cJSON *c;
 
 	cJSON_ArrayForEach(c, n) {
 		const struct vfield *f = field_of(t->fields, c->string);
-		size_t saved = xp_vctx_key(v, c->string);
+		size_t saved = sc_vctx_key(v, c->string);
 		unsigned long long bit = f ? 1ull << (f - t->fields) : 0;
 
 		if (!f)
-			xp_vctx_error(v, c, "unknown property \"%s\"", c->string);
+			sc_vctx_error(v, c, "unknown property \"%s\"", c->string);
 		else if (seen & bit)
-			xp_vctx_error(v, c, "duplicate property \"%s\"", c->string);
+			sc_vctx_error(v, c, "duplicate property \"%s\"", c->string);
 		else
 			check_value(v, c, f->type);
 		seen |= bit;
-		xp_vctx_up(v, saved);
+		sc_vctx_up(v, saved);
 	}
 	for (const struct vfield *f = t->fields; f->name; f++)
 		if (f->required && !(seen & (1ull << (f - t->fields))))
-			xp_vctx_error(v, n, "missing required property \"%s\"", f->name);
+			sc_vctx_error(v, n, "missing required property \"%s\"", f->name);
 }
 
 static int by_key(const void *a, const void *b)
@@ -328,7 +328,7 @@ static int by_key(const void *a, const void *b)
 }
 
 /* Duplicate keys in an open map: sort the members by key, compare neighbours. */
-static void check_dup_keys(struct xp_vctx *v, const cJSON *n)
+static void check_dup_keys(struct sc_vctx *v, const cJSON *n)
 {
 	int count = cJSON_GetArraySize(n), k = 0;
 	const cJSON **m, *c;
@@ -337,7 +337,7 @@ static void check_dup_keys(struct xp_vctx *v, const cJSON *n)
 		return;
 	m = malloc((size_t)count * sizeof(*m));
 	if (!m) {
-		xp_vctx_error(v, n, "out of memory");
+		sc_vctx_error(v, n, "out of memory");
 		return;
 	}
 	cJSON_ArrayForEach(c, n)
@@ -345,16 +345,16 @@ static void check_dup_keys(struct xp_vctx *v, const cJSON *n)
 	qsort(m, (size_t)count, sizeof(*m), by_key);
 	for (k = 1; k < count; k++) {
 		if (!strcmp(m[k - 1]->string, m[k]->string)) {
-			size_t saved = xp_vctx_key(v, m[k]->string);
+			size_t saved = sc_vctx_key(v, m[k]->string);
 
-			xp_vctx_error(v, m[k], "duplicate property \"%s\"", m[k]->string);
-			xp_vctx_up(v, saved);
+			sc_vctx_error(v, m[k], "duplicate property \"%s\"", m[k]->string);
+			sc_vctx_up(v, saved);
 		}
 	}
 	free(m);
 }
 
-static void check_scalar_or_list(struct xp_vctx *v, const cJSON *n)
+static void check_scalar_or_list(struct sc_vctx *v, const cJSON *n)
 {
 	const cJSON *c;
 	size_t i = 0;
@@ -362,53 +362,53 @@ static void check_scalar_or_list(struct xp_vctx *v, const cJSON *n)
 	if (cJSON_IsString(n) || cJSON_IsBool(n) || (cJSON_IsNumber(n) && isfinite(n->valuedouble)))
 		return;
 	if (!cJSON_IsArray(n)) {
-		xp_vctx_error(v, n, "attribute must be a string, number, boolean or an array of "
+		sc_vctx_error(v, n, "attribute must be a string, number, boolean or an array of "
 				    "them, got %s", json_type(n));
 		return;
 	}
 	cJSON_ArrayForEach(c, n) {
-		size_t saved = xp_vctx_index(v, i++);
+		size_t saved = sc_vctx_index(v, i++);
 
 		if (!cJSON_IsString(c) && !cJSON_IsBool(c) &&
 		    !(cJSON_IsNumber(c) && isfinite(c->valuedouble)))
-			xp_vctx_error(v, c, "array attribute items must be strings, numbers or "
+			sc_vctx_error(v, c, "array attribute items must be strings, numbers or "
 					    "booleans, got %s", json_type(c));
-		xp_vctx_up(v, saved);
+		sc_vctx_up(v, saved);
 	}
 }
 
-static void check_map(struct xp_vctx *v, const cJSON *n, const struct vtype *t)
+static void check_map(struct sc_vctx *v, const cJSON *n, const struct vtype *t)
 {
 	const cJSON *c;
 
 	check_dup_keys(v, n);
 	cJSON_ArrayForEach(c, n) {
-		size_t saved = xp_vctx_key(v, c->string);
+		size_t saved = sc_vctx_key(v, c->string);
 		const struct vfield *f =
 			t->kind == V_ATTRS ? field_of(attr_types, c->string) : NULL;
 
 		if (t->known && !t->known(c->string))
-			xp_vctx_error(v, c, "unknown %s \"%s\"", t->what, c->string);
+			sc_vctx_error(v, c, "unknown %s \"%s\"", t->what, c->string);
 		else if (t->kind == V_MAP)
 			check_value(v, c, t->items);
 		else if (f)
 			check_value(v, c, f->type);
 		else
 			check_scalar_or_list(v, c);
-		xp_vctx_up(v, saved);
+		sc_vctx_up(v, saved);
 	}
 }
 
-static void check_array(struct xp_vctx *v, const cJSON *n, const struct vtype *t)
+static void check_array(struct sc_vctx *v, const cJSON *n, const struct vtype *t)
 {
 	const cJSON *c;
 	size_t i = 0;
 
 	cJSON_ArrayForEach(c, n) {
-		size_t saved = xp_vctx_index(v, i++);
+		size_t saved = sc_vctx_index(v, i++);
 
 		check_value(v, c, t->items);
-		xp_vctx_up(v, saved);
+		sc_vctx_up(v, saved);
 	}
 }
 
@@ -436,12 +436,12 @@ static int type_ok(const cJSON *n, enum vkind k)
 	}
 }
 
-static void check_value(struct xp_vctx *v, const cJSON *n, const struct vtype *t)
+static void check_value(struct sc_vctx *v, const cJSON *n, const struct vtype *t)
 {
 	if (t->nullable && cJSON_IsNull(n))
 		return;
 	if (!type_ok(n, t->kind)) {
-		xp_vctx_error(v, n, "expected %s%s, got %s", kind_names[t->kind],
+		sc_vctx_error(v, n, "expected %s%s, got %s", kind_names[t->kind],
 			      t->nullable ? " or null" : "", json_type(n));
 		return;
 	}
@@ -454,7 +454,7 @@ static void check_value(struct xp_vctx *v, const cJSON *n, const struct vtype *t
 		break;
 	case V_NUMBER:
 		if (!isfinite(n->valuedouble) || n->valuedouble < 0)
-			xp_vctx_error(v, n, "must be a finite number >= 0");
+			sc_vctx_error(v, n, "must be a finite number >= 0");
 		break;
 	case V_OBJECT:
 		check_object(v, n, t);
@@ -471,7 +471,7 @@ static void check_value(struct xp_vctx *v, const cJSON *n, const struct vtype *t
 	}
 }
 
-void xp_vshape_turn(struct xp_vctx *v, const cJSON *root)
+void sc_vshape_turn(struct sc_vctx *v, const cJSON *root)
 {
 	check_value(v, root, &t_turn);
 }

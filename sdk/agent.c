@@ -67,7 +67,7 @@ static void read_container_id(char *buf, size_t len)
 	fclose(f);
 }
 
-void xp_agent_collect(struct xp_agent *ag, const char *name, const char *model)
+void sd_agent_collect(struct sd_agent *ag, const char *name, const char *model)
 {
 	snprintf(ag->name, sizeof(ag->name), "%s", name);
 	snprintf(ag->model, sizeof(ag->model), "%s", model ? model : "");

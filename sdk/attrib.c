@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * attrib.c - the names the SDK checks against theory: stage names, fused
- * mark kinds, waste kinds and their L3 point (xp_waste_kind_table). Domains
+ * mark kinds, waste kinds and their L3 point (th_waste_kind_table). Domains
  * and categories are the core's (core/rules.c), applied when the turn is
  * written.
  */
@@ -9,22 +9,22 @@
 
 #include "sdk/internal.h"
 
-int xp_stage_valid(const char *name)
+int sd_stage_valid(const char *name)
 {
-	return xp_name_valid(name, XP_STAGE_MAX);
+	return sd_name_valid(name, XP_STAGE_MAX);
 }
 
-int xp_fused_kind_valid(const char *kind)
+int sd_fused_kind_valid(const char *kind)
 {
-	for (size_t i = 0; kind && xp_fused_kind_names[i]; i++)
-		if (strcmp(kind, xp_fused_kind_names[i]) == 0)
+	for (size_t i = 0; kind && th_fused_kind_names[i]; i++)
+		if (strcmp(kind, th_fused_kind_names[i]) == 0)
 			return 1;
 	return 0;
 }
 
-const char *xp_waste_l3(const char *kind)
+const char *sd_waste_l3(const char *kind)
 {
-	const struct xp_waste_kind *w = kind ? xp_waste_kind_find(kind) : NULL;
+	const struct th_waste_kind *w = kind ? th_waste_kind_find(kind) : NULL;
 
 	return w ? w->l3_id : NULL;
 }

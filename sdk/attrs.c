@@ -242,7 +242,7 @@ static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, 
 		if (!key_valid(a[i].key))
 			return XP_EINVAL;
 		/* the names of key_map are known and harmless: no privacy scan for them */
-		if (map_index(a[i].key) < 0 && xp_withheld(a[i].key, capture))
+		if (map_index(a[i].key) < 0 && sd_withheld(a[i].key, capture))
 			continue;
 		if (counts && a[i].type == XP_ATTR_INT) {
 			if (a[i].u.i < 0)
@@ -257,7 +257,7 @@ static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, 
 	return 0;
 }
 
-int xp_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns)
+int sd_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns)
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(attrs, "xperf.token_times_ns"), *c;
 	double prev = (double)start_ns;
@@ -273,7 +273,7 @@ int xp_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns)
 	return 1;
 }
 
-void xp_attrs_join(cJSON **dst, cJSON *src)
+void sd_attrs_join(cJSON **dst, cJSON *src)
 {
 	cJSON *item;
 
@@ -293,7 +293,7 @@ void xp_attrs_join(cJSON **dst, cJSON *src)
 	cJSON_Delete(src);
 }
 
-int xp_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture)
+int sd_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture)
 {
 	cJSON *tmp = cJSON_CreateObject();
 	int err = tmp ? build(tmp, a, n, capture, map, NULL) : XP_ENOMEM;
@@ -306,7 +306,7 @@ int xp_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, i
 	return 0;
 }
 
-int xp_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
+int sd_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
 		   int capture)
 {
 	cJSON *c = cJSON_CreateObject(), *o = cJSON_CreateObject();

@@ -84,12 +84,12 @@ static void check_rc(int rc)
 		abort();
 }
 
-static void print_error(const struct xp_verror *e, void *ctx)
+static void print_error(const struct sc_verror *e, void *ctx)
 {
 	char line[1024];
 
 	(void)ctx;
-	fprintf(stderr, "fuzz_api: invalid trace: %s\n", xp_verror_format(e, line, sizeof(line)));
+	fprintf(stderr, "fuzz_api: invalid trace: %s\n", sc_verror_format(e, line, sizeof(line)));
 }
 
 /* Every turn file written is validated, then removed (listed, not probed by name:
@@ -108,7 +108,7 @@ static void validate_session(void)
 		if (strncmp(de->d_name, "turn_", 5) || n < 10 || strcmp(de->d_name + n - 5, ".json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (xp_validate_file(path, print_error, NULL))
+		if (sc_validate_file(path, print_error, NULL))
 			abort();
 		remove(path);
 	}

@@ -39,7 +39,7 @@
 #define XP_NO_REASON 0xff
 
 /* One reading at a span boundary, on the calling thread. */
-struct xp_sample {
+struct sd_sample {
 	pid_t tid;
 	uint64_t mono_ns;
 	uint64_t cpu_ns;
@@ -47,11 +47,11 @@ struct xp_sample {
 	struct xp_counter_values ctr;
 };
 
-struct xp_span {
+struct sd_span {
 	int id, parent;             /* parent 0: none */
 	pid_t tid;
 	char stage[XP_STAGE_MAX + 1];
-	const struct xp_stage *st;  /* NULL: custom stage */
+	const struct th_stage *st;  /* NULL: custom stage */
 	unsigned open : 1, llm : 1, measured : 1, detached : 1;
 	int open_children;                    /* spans inside it not left yet */
 	uint64_t start_ns, end_ns;
@@ -64,7 +64,7 @@ struct xp_span {
 	size_t ntokens, tokcap;
 };
 
-struct xp_mark {
+struct sd_mark {
 	unsigned fused : 1;
 	char kind[XP_KIND_MAX + 1];
 	const char *l3;   /* waste marks: theory L3 id */
@@ -75,27 +75,27 @@ struct xp_mark {
 };
 
 /* The innermost open span of one thread in a turn. */
-struct xp_top {
+struct sd_top {
 	pid_t tid;
 	int span;
 };
 
-struct xp_turn {
+struct sd_turn {
 	int index;
 	uint64_t start_ns, end_ns;
 	int complete;
-	struct xp_span *spans; /* id = index + 1 */
+	struct sd_span *spans; /* id = index + 1 */
 	size_t nspans, cap;
-	struct xp_mark *marks;
+	struct sd_mark *marks;
 	size_t nmarks, mcap;
-	struct xp_top *tops;
+	struct sd_top *tops;
 	size_t ntops, tcap;
 	uint64_t dropped;
 	cJSON *warnings;       /* array of strings */
 };
 
 /* What the writer needs to know about the session. */
-struct xp_agent {
+struct sd_agent {
 	char name[128];
 	char model[128];
 	char comm[32];
@@ -105,63 +105,63 @@ struct xp_agent {
 };
 
 /* session.c */
-void xp_lock(void);
-void xp_unlock(void);
-int xp_live(void);                   /* 1 between init and shutdown (recheck under the lock) */
-unsigned xp_generation(void);        /* changes at every init */
-unsigned xp_flags(void);
-int xp_capture(void);                /* 1: keep prompt/completion text (XPERF_CAPTURE_CONTENT) */
-struct xp_turn *xp_turn_get(int handle); /* under the lock; NULL when not open */
-int xp_turn_add(struct xp_turn *t);      /* under the lock; the new handle or XP_ENOMEM */
-struct xp_turn *xp_turn_take(int handle); /* under the lock; removes it from the table */
-int xp_name_valid(const char *s, size_t max); /* [A-Za-z0-9._-]{1,max} */
-int xp_fail(int err);                /* counts a misuse; returns err */
-void xp_count_dropped(uint64_t n);
-uint8_t xp_reason_intern(const char *why); /* takes the lock; XP_NO_REASON when full */
-const char *xp_reason(uint8_t idx);        /* under the lock */
-int xp_session_write(struct xp_turn *t);   /* writes and frees the turn; 0 or XP_EWRITE */
+void sd_lock(void);
+void sd_unlock(void);
+int sd_live(void);                   /* 1 between init and shutdown (recheck under the lock) */
+unsigned sd_generation(void);        /* changes at every init */
+unsigned sd_flags(void);
+int sd_capture(void);                /* 1: keep prompt/completion text (XPERF_CAPTURE_CONTENT) */
+struct sd_turn *sd_turn_get(int handle); /* under the lock; NULL when not open */
+int sd_turn_add(struct sd_turn *t);      /* under the lock; the new handle or XP_ENOMEM */
+struct sd_turn *sd_turn_take(int handle); /* under the lock; removes it from the table */
+int sd_name_valid(const char *s, size_t max); /* [A-Za-z0-9._-]{1,max} */
+int sd_fail(int err);                /* counts a misuse; returns err */
+void sd_count_dropped(uint64_t n);
+uint8_t sd_reason_intern(const char *why); /* takes the lock; XP_NO_REASON when full */
+const char *sd_reason(uint8_t idx);        /* under the lock */
+int sd_session_write(struct sd_turn *t);   /* writes and frees the turn; 0 or XP_EWRITE */
 
 /* probe.c */
-void xp_probe(struct xp_sample *s, int leaving);
-uint64_t xp_now_ns(void);
-void xp_probe_release(void);         /* close the calling thread's counters */
-pid_t xp_tid(void);
+void sd_probe(struct sd_sample *s, int leaving);
+uint64_t sd_now_ns(void);
+void sd_probe_release(void);         /* close the calling thread's counters */
+pid_t sd_tid(void);
 
 /* agent.c */
-void xp_agent_collect(struct xp_agent *ag, const char *name, const char *model);
+void sd_agent_collect(struct sd_agent *ag, const char *name, const char *model);
 
 /* marks.c: under the lock; takes counts and attrs on success (0), else an error */
-int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
+int sd_mark_append(struct sd_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
 		   cJSON *counts, cJSON *attrs);
 
 /* stream.c: under the lock, when an LLM span with recorded tokens is closed */
-void xp_stream_finish(struct xp_turn *t, struct xp_span *sp);
+void sd_stream_finish(struct sd_turn *t, struct sd_span *sp);
 
 /* privacy.c */
-int xp_withheld(const char *key, int capture_content); /* 1: the key is never written */
+int sd_withheld(const char *key, int capture_content); /* 1: the key is never written */
 
 /* attrib.c */
-int xp_stage_valid(const char *name);
-int xp_fused_kind_valid(const char *kind);
-const char *xp_waste_l3(const char *kind); /* NULL: unknown kind */
+int sd_stage_valid(const char *name);
+int sd_fused_kind_valid(const char *kind);
+const char *sd_waste_l3(const char *kind); /* NULL: unknown kind */
 
 /* attrs.c: 0, XP_EINVAL or XP_ENOMEM; on error nothing is built. */
-int xp_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture);
-int xp_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
+int sd_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture);
+int sd_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
 		   int capture);
-void xp_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
+void sd_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
 /* 1 when xperf.token_times_ns (if any) is ordered and inside [start_ns, end_ns]. */
-int xp_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns);
+int sd_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns);
 
 /* writer.c: the turn as the core's (its attributes and marks move there); NULL on ENOMEM */
-struct tt_turn *xp_turn_core(struct xp_turn *t, const char *session_id,
-			     const struct xp_agent *ag);
+struct tt_turn *sd_turn_core(struct sd_turn *t, const char *session_id,
+			     const struct sd_agent *ag);
 
 /* turn.c */
-struct xp_top *xp_top_of(struct xp_turn *t, pid_t tid, int create); /* under the lock */
+struct sd_top *sd_top_of(struct sd_turn *t, pid_t tid, int create); /* under the lock */
 /* The open turn `handle` with the lock held; NULL (lock released) and *err set otherwise. */
-struct xp_turn *xp_lock_turn(int handle, int *err);
-void xp_turn_free(struct xp_turn *t);
-void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete);
+struct sd_turn *sd_lock_turn(int handle, int *err);
+void sd_turn_free(struct sd_turn *t);
+void sd_turn_close(struct sd_turn *t, uint64_t now_ns, int complete);
 
 #endif /* XPERF_SDK_INTERNAL_H */

@@ -19,10 +19,10 @@ struct mark_args {
 	uint64_t t_ns;
 };
 
-int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
+int sd_mark_append(struct sd_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
 		   cJSON *counts, cJSON *attrs)
 {
-	struct xp_mark *mk;
+	struct sd_mark *mk;
 
 	if (t->nmarks >= XPERF_MAX_MARKS) {
 		t->dropped++;
@@ -45,9 +45,9 @@ int xp_mark_append(struct xp_turn *t, const char *kind, const char *l3, int span
 }
 
 /* Under the lock: appends the mark (taking its JSON), or returns an error. */
-static int add_mark(struct xp_turn *t, struct mark_args *m)
+static int add_mark(struct sd_turn *t, struct mark_args *m)
 {
-	const struct xp_top *top = xp_top_of(t, m->tid, 0);
+	const struct sd_top *top = sd_top_of(t, m->tid, 0);
 	int span = top ? top->span : 0, err;
 
 	/* A ttft mark without ttft_ns: time since the start of its span, or of the turn. */
@@ -57,7 +57,7 @@ static int add_mark(struct xp_turn *t, struct mark_args *m)
 
 		cJSON_AddItemToObject(m->attrs, "ttft_ns", xp_json_exact_u64(m->t_ns - since));
 	}
-	err = xp_mark_append(t, m->kind, m->l3, span, m->t_ns, m->counts, m->attrs);
+	err = sd_mark_append(t, m->kind, m->l3, span, m->t_ns, m->counts, m->attrs);
 	if (!err)
 		m->counts = m->attrs = NULL;
 	return err;
@@ -65,21 +65,21 @@ static int add_mark(struct xp_turn *t, struct mark_args *m)
 
 static int mark(int handle, struct mark_args *m)
 {
-	struct xp_turn *t;
+	struct sd_turn *t;
 	int err;
 
-	m->tid = xp_tid();
-	m->t_ns = xp_now_ns();
-	t = xp_lock_turn(handle, &err);
+	m->tid = sd_tid();
+	m->t_ns = sd_now_ns();
+	t = sd_lock_turn(handle, &err);
 	if (t) {
 		err = add_mark(t, m);
-		xp_unlock();
+		sd_unlock();
 	}
 	cJSON_Delete(m->counts);
 	cJSON_Delete(m->attrs);
 	if (err == XP_ELIMIT || err == XP_ENOMEM)
-		xp_count_dropped(1);
-	return err ? xp_fail(err) : 0;
+		sd_count_dropped(1);
+	return err ? sd_fail(err) : 0;
 }
 
 /* Checks the kind, builds the attributes aside, then records the mark. */
@@ -89,16 +89,16 @@ static int mark_checked(int turn, const char *kind, int waste, const struct xper
 	struct mark_args m = { .kind = kind };
 	int err;
 
-	if (!xp_live())
-		return xp_fail(XP_ENOINIT);
+	if (!sd_live())
+		return sd_fail(XP_ENOINIT);
 	if (!kind)
-		return xp_fail(XP_EINVAL);
-	m.l3 = waste ? xp_waste_l3(kind) : NULL;
-	if (waste ? !m.l3 : !xp_fused_kind_valid(kind))
-		return xp_fail(XP_EKIND);
-	err = waste ? xp_attrs_split(&m.counts, &m.attrs, a, n, xp_capture())
-		    : xp_attrs_build(&m.attrs, a, n, 0, xp_capture());
-	return err ? xp_fail(err) : mark(turn, &m);
+		return sd_fail(XP_EINVAL);
+	m.l3 = waste ? sd_waste_l3(kind) : NULL;
+	if (waste ? !m.l3 : !sd_fused_kind_valid(kind))
+		return sd_fail(XP_EKIND);
+	err = waste ? sd_attrs_split(&m.counts, &m.attrs, a, n, sd_capture())
+		    : sd_attrs_build(&m.attrs, a, n, 0, sd_capture());
+	return err ? sd_fail(err) : mark(turn, &m);
 }
 
 int xperf_mark_fused(int turn, const char *kind, const struct xperf_attr *a, size_t n)

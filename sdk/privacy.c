@@ -33,7 +33,7 @@ static int contains_ci(const char *s, const char *sub)
 	return 0;
 }
 
-int xp_withheld(const char *key, int capture_content)
+int sd_withheld(const char *key, int capture_content)
 {
 	for (size_t i = 0; i < sizeof(secret_keys) / sizeof(secret_keys[0]); i++)
 		if (contains_ci(key, secret_keys[i]))

@@ -24,15 +24,15 @@
 
 #define ALL_COUNTERS ((1ull << XP_CTR_COUNT) - 1)
 
-struct xp_thread {
-	unsigned gen; /* xp_generation() when opened; 0: never */
+struct sd_thread {
+	unsigned gen; /* sd_generation() when opened; 0: never */
 	int nopen;    /* counters open; 0: boundaries skip the read */
 	int counted;  /* 1: holds one of the threads_counting slots */
 	struct xp_counter_set set;
 	uint8_t why[XP_CTR_COUNT];
 };
 
-static __thread struct xp_thread self;
+static __thread struct sd_thread self;
 static __thread pid_t self_tid;
 static pthread_key_t exit_key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -66,7 +66,7 @@ static int thread_budget(void)
 static void thread_exit(void *unused)
 {
 	(void)unused;
-	xp_probe_release();
+	sd_probe_release();
 }
 
 static void init_once(void)
@@ -75,14 +75,14 @@ static void init_once(void)
 	pthread_atfork(NULL, NULL, fork_child);
 }
 
-pid_t xp_tid(void)
+pid_t sd_tid(void)
 {
 	if (!self_tid)
 		self_tid = gettid();
 	return self_tid;
 }
 
-uint64_t xp_now_ns(void)
+uint64_t sd_now_ns(void)
 {
 	struct timespec ts;
 
@@ -100,15 +100,15 @@ static uint64_t thread_cpu_ns(void)
 
 static void open_counters(unsigned gen)
 {
-	uint64_t want = (xp_flags() & XPERF_NO_COUNTERS) ? 0 : ALL_COUNTERS;
+	uint64_t want = (sd_flags() & XPERF_NO_COUNTERS) ? 0 : ALL_COUNTERS;
 	int budget = thread_budget(), over = 0;
 
 	for (int c = 0; c < XP_CTR_COUNT; c++)
-		if ((xp_flags() & XPERF_NO_HW_COUNTERS) && xp_counter_is_hw(c))
+		if ((sd_flags() & XPERF_NO_HW_COUNTERS) && xp_counter_is_hw(c))
 			want &= ~(1ull << c);
 
 	pthread_once(&once, init_once);
-	xp_probe_release();
+	sd_probe_release();
 	if (want && __atomic_add_fetch(&threads_counting, 1, __ATOMIC_RELAXED) > budget) {
 		__atomic_sub_fetch(&threads_counting, 1, __ATOMIC_RELAXED);
 		want = 0;
@@ -121,18 +121,18 @@ static void open_counters(unsigned gen)
 			 "not opened: %d threads already hold counters", budget);
 	for (int c = 0; c < XP_CTR_COUNT; c++)
 		self.why[c] = xp_counter_opened(&self.set, c) ? XP_NO_REASON
-							      : xp_reason_intern(self.set.why[c]);
+							      : sd_reason_intern(self.set.why[c]);
 	self.gen = gen;
 	pthread_setspecific(exit_key, &self);
 }
 
-void xp_probe(struct xp_sample *s, int leaving)
+void sd_probe(struct sd_sample *s, int leaving)
 {
-	unsigned gen = xp_generation();
+	unsigned gen = sd_generation();
 
 	if (self.gen != gen)
 		open_counters(gen);
-	s->tid = xp_tid();
+	s->tid = sd_tid();
 	memcpy(s->why, self.why, sizeof(s->why));
 	/*
 	 * The wall clock outermost: the CPU time is read inside the counter
@@ -141,7 +141,7 @@ void xp_probe(struct xp_sample *s, int leaving)
 	 * one counter read inside each span's wall time.
 	 */
 	if (!leaving)
-		s->mono_ns = xp_now_ns();
+		s->mono_ns = sd_now_ns();
 	s->ctr.mask = 0;
 	if (self.nopen)
 		xp_counters_read(&self.set, &s->ctr);
@@ -149,10 +149,10 @@ void xp_probe(struct xp_sample *s, int leaving)
 			    ? (uint64_t)s->ctr.value[XP_CTR_TASK_CLOCK]
 			    : thread_cpu_ns();
 	if (leaving)
-		s->mono_ns = xp_now_ns();
+		s->mono_ns = sd_now_ns();
 }
 
-void xp_probe_release(void)
+void sd_probe_release(void)
 {
 	if (!self.gen)
 		return;

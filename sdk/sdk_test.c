@@ -130,7 +130,7 @@ static void check_counters(const cJSON *span)
 		const cJSON *v = cJSON_GetObjectItem(values, xp_counter_names[i]);
 		const cJSON *r = cJSON_GetObjectItem(why, xp_counter_names[i]);
 
-		if (!xp_counter_name_find(xp_counter_names[i]))
+		if (!th_counter_name_find(xp_counter_names[i]))
 			continue; /* not a TurnTrace counter (yet) */
 		CHECK((v != NULL) != (r != NULL));
 		CHECK(!r || (cJSON_IsString(r) && r->valuestring[0]));

@@ -29,11 +29,11 @@ static struct {
 	int live;
 	unsigned gen;
 	unsigned flags;
-	struct xp_agent agent;
+	struct sd_agent agent;
 	char session_id[129];
 	char dir[PATH_MAX]; /* <trace dir>/<session id> */
 	int next_turn;
-	struct xp_turn **turns;
+	struct sd_turn **turns;
 	size_t nturns, cap;
 	struct xperf_stats stats;
 	int reported;
@@ -41,48 +41,48 @@ static struct {
 	int nreasons;
 } S = { .lock = PTHREAD_MUTEX_INITIALIZER };
 
-void xp_lock(void)
+void sd_lock(void)
 {
 	pthread_mutex_lock(&S.lock);
 }
 
-void xp_unlock(void)
+void sd_unlock(void)
 {
 	pthread_mutex_unlock(&S.lock);
 }
 
-int xp_live(void)
+int sd_live(void)
 {
 	return __atomic_load_n(&S.live, __ATOMIC_ACQUIRE);
 }
 
-unsigned xp_generation(void)
+unsigned sd_generation(void)
 {
 	return __atomic_load_n(&S.gen, __ATOMIC_ACQUIRE);
 }
 
-unsigned xp_flags(void)
+unsigned sd_flags(void)
 {
 	return S.flags;
 }
 
-int xp_capture(void)
+int sd_capture(void)
 {
 	return (S.flags & XPERF_CAPTURE_CONTENT) != 0;
 }
 
-int xp_fail(int err)
+int sd_fail(int err)
 {
 	__atomic_fetch_add(&S.stats.misuse, 1, __ATOMIC_RELAXED);
 	return err;
 }
 
-void xp_count_dropped(uint64_t n)
+void sd_count_dropped(uint64_t n)
 {
 	__atomic_fetch_add(&S.stats.dropped_events, n, __ATOMIC_RELAXED);
 }
 
-struct xp_turn *xp_turn_get(int handle)
+struct sd_turn *sd_turn_get(int handle)
 {
 	for (size_t i = 0; i < S.nturns; i++)
 		if (S.turns[i]->index == handle)
@@ -90,11 +90,11 @@ struct xp_turn *xp_turn_get(int handle)
 	return NULL;
 }
 
-int xp_turn_add(struct xp_turn *t)
+int sd_turn_add(struct sd_turn *t)
 {
 	if (S.nturns == S.cap) {
 		size_t cap = S.cap ? S.cap * 2 : 8;
-		struct xp_turn **n = realloc(S.turns, cap * sizeof(*n));
+		struct sd_turn **n = realloc(S.turns, cap * sizeof(*n));
 
 		if (!n)
 			return XP_ENOMEM;
@@ -106,10 +106,10 @@ int xp_turn_add(struct xp_turn *t)
 	return t->index;
 }
 
-struct xp_turn *xp_turn_take(int handle)
+struct sd_turn *sd_turn_take(int handle)
 {
 	for (size_t i = 0; i < S.nturns; i++) {
-		struct xp_turn *t = S.turns[i];
+		struct sd_turn *t = S.turns[i];
 
 		if (t->index != handle)
 			continue;
@@ -119,11 +119,11 @@ struct xp_turn *xp_turn_take(int handle)
 	return NULL;
 }
 
-uint8_t xp_reason_intern(const char *why)
+uint8_t sd_reason_intern(const char *why)
 {
 	uint8_t idx = XP_NO_REASON;
 
-	xp_lock();
+	sd_lock();
 	for (int i = 0; i < S.nreasons && idx == XP_NO_REASON; i++)
 		if (strncmp(S.reasons[i], why, sizeof(S.reasons[i]) - 1) == 0)
 			idx = (uint8_t)i;
@@ -132,11 +132,11 @@ uint8_t xp_reason_intern(const char *why)
 		idx = (uint8_t)S.nreasons;
 		__atomic_store_n(&S.nreasons, S.nreasons + 1, __ATOMIC_RELEASE);
 	}
-	xp_unlock();
+	sd_unlock();
 	return idx;
 }
 
-const char *xp_reason(uint8_t idx)
+const char *sd_reason(uint8_t idx)
 {
 	/* entries are written before nreasons grows, and never change until the next init */
 	if (idx < __atomic_load_n(&S.nreasons, __ATOMIC_ACQUIRE))
@@ -145,7 +145,7 @@ const char *xp_reason(uint8_t idx)
 }
 
 /* [A-Za-z0-9._-]{1,max}: safe as a file or directory name, and schema-valid. */
-int xp_name_valid(const char *s, size_t max)
+int sd_name_valid(const char *s, size_t max)
 {
 	size_t n = 0;
 
@@ -186,7 +186,7 @@ static int set_paths(const struct xperf_options *o)
 
 	if (!dir || !*dir)
 		dir = DEFAULT_TRACE_DIR;
-	if (sid && !xp_name_valid(sid, 128))
+	if (sid && !sd_name_valid(sid, 128))
 		return XP_EINVAL;
 	if (sid)
 		snprintf(S.session_id, sizeof(S.session_id), "%s", sid);
@@ -199,7 +199,7 @@ static int set_paths(const struct xperf_options *o)
 	return n < 0 || (size_t)n >= sizeof(S.dir) - 32 ? XP_EINVAL : 0;
 }
 
-/* Name and model: UTF-8 that fits struct xp_agent whole (never cut mid-character). */
+/* Name and model: UTF-8 that fits struct sd_agent whole (never cut mid-character). */
 static int agent_text_ok(const char *s, int optional)
 {
 	if (!s)
@@ -210,7 +210,7 @@ static int agent_text_ok(const char *s, int optional)
 /* At exit(), turns still open are written (complete=false), as by xperf_shutdown. */
 static void flush_at_exit(void)
 {
-	if (xp_live())
+	if (sd_live())
 		xperf_shutdown();
 }
 
@@ -224,24 +224,24 @@ static void flush_at_exit(void)
  */
 static void fork_prepare(void)
 {
-	xp_lock();
+	sd_lock();
 }
 
 static void fork_parent(void)
 {
-	xp_unlock();
+	sd_unlock();
 }
 
 static void fork_child(void)
 {
 	for (size_t i = 0; i < S.nturns; i++)
-		xp_turn_free(S.turns[i]);
+		sd_turn_free(S.turns[i]);
 	free(S.turns);
 	S.turns = NULL;
 	S.nturns = S.cap = 0;
 	__atomic_store_n(&S.live, 0, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&S.gen, 1, __ATOMIC_RELEASE);
-	xp_unlock();
+	sd_unlock();
 }
 
 static void register_once(void)
@@ -256,18 +256,18 @@ int xperf_init(const struct xperf_agent_info *agent, const struct xperf_options 
 	int err;
 
 	if (!agent || !agent_text_ok(agent->name, 0) || !agent_text_ok(agent->model, 1))
-		return xp_fail(XP_EINVAL);
-	xp_lock();
+		return sd_fail(XP_EINVAL);
+	sd_lock();
 	if (S.live) {
-		xp_unlock();
-		return xp_fail(XP_EALREADY);
+		sd_unlock();
+		return sd_fail(XP_EALREADY);
 	}
 	err = set_paths(opts);
 	if (err) {
-		xp_unlock();
-		return xp_fail(err);
+		sd_unlock();
+		return sd_fail(err);
 	}
-	xp_agent_collect(&S.agent, agent->name, agent->model);
+	sd_agent_collect(&S.agent, agent->name, agent->model);
 	S.flags = opts ? opts->flags : 0;
 	if (getenv("XPERF_CAPTURE_CONTENT") && strcmp(getenv("XPERF_CAPTURE_CONTENT"), "1") == 0)
 		S.flags |= XPERF_CAPTURE_CONTENT;
@@ -277,37 +277,37 @@ int xperf_init(const struct xperf_agent_info *agent, const struct xperf_options 
 	S.next_turn = 0;
 	__atomic_store_n(&S.live, 1, __ATOMIC_RELEASE);
 	__atomic_fetch_add(&S.gen, 1, __ATOMIC_RELEASE);
-	xp_unlock();
+	sd_unlock();
 	pthread_once(&once, register_once);
 	return 0;
 }
 
 int xperf_shutdown(void)
 {
-	struct xp_turn **turns;
+	struct sd_turn **turns;
 	size_t n;
 	int err = 0;
 
-	xp_lock();
+	sd_lock();
 	if (!S.live) {
-		xp_unlock();
-		return xp_fail(XP_ENOINIT);
+		sd_unlock();
+		return sd_fail(XP_ENOINIT);
 	}
 	turns = S.turns;
 	n = S.nturns;
 	S.turns = NULL;
 	S.nturns = S.cap = 0;
-	xp_unlock();
+	sd_unlock();
 	for (size_t i = 0; i < n; i++) {
-		xp_turn_close(turns[i], xp_now_ns(), 0);
-		if (xp_session_write(turns[i]))
+		sd_turn_close(turns[i], sd_now_ns(), 0);
+		if (sd_session_write(turns[i]))
 			err = XP_EWRITE;
 	}
 	free(turns);
-	xp_probe_release();
-	xp_lock();
+	sd_probe_release();
+	sd_lock();
 	__atomic_store_n(&S.live, 0, __ATOMIC_RELEASE);
-	xp_unlock();
+	sd_unlock();
 	return err;
 }
 
@@ -316,31 +316,31 @@ static void write_failed(const char *path, int err)
 {
 	int first;
 
-	xp_lock();
+	sd_lock();
 	S.stats.write_failures++;
 	first = !S.reported;
 	S.reported = 1;
-	xp_unlock();
+	sd_unlock();
 	if (first)
 		fprintf(stderr, "xperf: cannot write %s: %s (turn dropped; further failures are "
 			"counted in xperf_stats, not reported)\n", path, strerror(-err));
 }
 
-int xp_session_write(struct xp_turn *t)
+int sd_session_write(struct sd_turn *t)
 {
 	char path[PATH_MAX + 32], dir[PATH_MAX], sid[sizeof(S.session_id)];
-	struct xp_agent agent;
+	struct sd_agent agent;
 	struct tt_turn *turn;
 	int err;
 
-	xp_lock();
+	sd_lock();
 	memcpy(dir, S.dir, sizeof(dir));
 	memcpy(sid, S.session_id, sizeof(sid));
 	agent = S.agent;
-	xp_unlock();
+	sd_unlock();
 	snprintf(path, sizeof(path), "%s/turn_%03d.json", dir, t->index);
-	turn = xp_turn_core(t, sid, &agent);
-	xp_turn_free(t);
+	turn = sd_turn_core(t, sid, &agent);
+	sd_turn_free(t);
 	err = turn ? tt_turn_write(turn, dir, path, sizeof(path)) : -ENOMEM;
 	tt_turn_free(turn);
 	if (err) {
@@ -354,14 +354,14 @@ int xp_session_write(struct xp_turn *t)
 int xperf_stats(struct xperf_stats *out)
 {
 	if (!out)
-		return xp_fail(XP_EINVAL);
-	xp_lock();
+		return sd_fail(XP_EINVAL);
+	sd_lock();
 	if (!S.live) {
-		xp_unlock();
-		return xp_fail(XP_ENOINIT);
+		sd_unlock();
+		return sd_fail(XP_ENOINIT);
 	}
 	*out = S.stats;
-	xp_unlock();
+	sd_unlock();
 	return 0;
 }
 
@@ -370,17 +370,17 @@ int xperf_session_dir(char *buf, size_t len)
 	size_t n;
 
 	if (!buf)
-		return xp_fail(XP_EINVAL);
-	xp_lock();
+		return sd_fail(XP_EINVAL);
+	sd_lock();
 	if (!S.live) {
-		xp_unlock();
-		return xp_fail(XP_ENOINIT);
+		sd_unlock();
+		return sd_fail(XP_ENOINIT);
 	}
 	n = strlen(S.dir);
 	if (n < len)
 		memcpy(buf, S.dir, n + 1);
-	xp_unlock();
-	return n < len ? (int)n : xp_fail(XP_EINVAL);
+	sd_unlock();
+	return n < len ? (int)n : sd_fail(XP_EINVAL);
 }
 
 static const char *const messages[] = {

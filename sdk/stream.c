@@ -5,7 +5,7 @@
  * xperf.token_times_ns, its time to first token (xperf.ttft_ns and
  * gen_ai.server.time_to_first_token), a fused ttft mark at the first token,
  * and a fused streaming_gap mark at the end of every gap the theory calls one
- * (xp_stream_gap_threshold, theory/rules.c).
+ * (th_stream_gap_threshold, theory/rules.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +14,17 @@
 
 int xperf_llm_token(int handle, int id)
 {
-	uint64_t now = xp_now_ns();
-	pid_t tid = xp_tid();
-	struct xp_turn *t;
-	struct xp_span *sp;
+	uint64_t now = sd_now_ns();
+	pid_t tid = sd_tid();
+	struct sd_turn *t;
+	struct sd_span *sp;
 	int err;
 
-	if (!xp_live())
-		return xp_fail(XP_ENOINIT);
-	t = xp_lock_turn(handle, &err);
+	if (!sd_live())
+		return sd_fail(XP_ENOINIT);
+	t = sd_lock_turn(handle, &err);
 	if (!t)
-		return xp_fail(err);
+		return sd_fail(err);
 	sp = id >= 1 && (size_t)id <= t->nspans ? &t->spans[id - 1] : NULL;
 	err = !sp ? XP_ENOSPAN : !sp->open ? XP_ECLOSED : !sp->detached && sp->tid != tid
 	      ? XP_ETHREAD : !sp->llm ? XP_ENOTLLM : 0;
@@ -36,15 +36,15 @@ int xperf_llm_token(int handle, int id)
 		sp->tokens[sp->ntokens++] = now;
 	else if (err == XP_ELIMIT || err == XP_ENOMEM)
 		t->dropped++;
-	xp_unlock();
+	sd_unlock();
 	if (err == XP_ELIMIT || err == XP_ENOMEM)
-		xp_count_dropped(1);
-	return err ? xp_fail(err) : 0;
+		sd_count_dropped(1);
+	return err ? sd_fail(err) : 0;
 }
 
-static void mark_gaps(struct xp_turn *t, const struct xp_span *sp)
+static void mark_gaps(struct sd_turn *t, const struct sd_span *sp)
 {
-	uint64_t thr = xp_stream_gap_threshold(sp->tokens, sp->ntokens);
+	uint64_t thr = th_stream_gap_threshold(sp->tokens, sp->ntokens);
 
 	for (size_t i = 1; i < sp->ntokens; i++) {
 		uint64_t gap = sp->tokens[i] - sp->tokens[i - 1];
@@ -53,7 +53,7 @@ static void mark_gaps(struct xp_turn *t, const struct xp_span *sp)
 		if (gap <= thr || !(a = cJSON_CreateObject()))
 			continue;
 		cJSON_AddItemToObject(a, "gap_ns", xp_json_exact_u64(gap));
-		if (xp_mark_append(t, "streaming_gap", NULL, sp->id, sp->tokens[i], NULL, a))
+		if (sd_mark_append(t, "streaming_gap", NULL, sp->id, sp->tokens[i], NULL, a))
 			cJSON_Delete(a);
 	}
 }
@@ -64,7 +64,7 @@ static void put_absent(cJSON *attrs, const char *key, cJSON *v)
 		cJSON_Delete(v);
 }
 
-void xp_stream_finish(struct xp_turn *t, struct xp_span *sp)
+void sd_stream_finish(struct sd_turn *t, struct sd_span *sp)
 {
 	uint64_t ttft;
 	cJSON *times, *mark;
@@ -83,7 +83,7 @@ void xp_stream_finish(struct xp_turn *t, struct xp_span *sp)
 		   cJSON_CreateNumber((double)ttft / 1e9));
 	mark = cJSON_CreateObject();
 	if (mark && cJSON_AddItemToObject(mark, "ttft_ns", xp_json_exact_u64(ttft)) &&
-	    xp_mark_append(t, "ttft", NULL, sp->id, sp->tokens[0], NULL, mark) == 0)
+	    sd_mark_append(t, "ttft", NULL, sp->id, sp->tokens[0], NULL, mark) == 0)
 		mark = NULL;
 	cJSON_Delete(mark);
 	mark_gaps(t, sp);

@@ -62,7 +62,7 @@ static void check(const cJSON *doc, int llm)
 		if (strcmp(kind, "streaming_gap") != 0)
 			continue;
 		CHECK(tu_int(cJSON_GetObjectItem(m, "attributes"), "gap_ns") >
-		      (int64_t)(xp_rules.streaming_gap_min_ms * 1e6));
+		      (int64_t)(th_rules.streaming_gap_min_ms * 1e6));
 		if (tu_int(m, "t_ns") == stall_end)
 			stall = m;
 	}

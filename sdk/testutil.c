@@ -24,12 +24,12 @@ void tu_tmpdir(char *buf, size_t len, const char *tag)
 	}
 }
 
-static void print_error(const struct xp_verror *e, void *ctx)
+static void print_error(const struct sc_verror *e, void *ctx)
 {
 	char line[1024];
 
 	(void)ctx;
-	fprintf(stderr, "invalid trace: %s\n", xp_verror_format(e, line, sizeof(line)));
+	fprintf(stderr, "invalid trace: %s\n", sc_verror_format(e, line, sizeof(line)));
 }
 
 cJSON *tu_load(const char *path)
@@ -38,7 +38,7 @@ cJSON *tu_load(const char *path)
 	char *text;
 	long n;
 	cJSON *doc;
-	int errors = xp_validate_file(path, print_error, NULL);
+	int errors = sc_validate_file(path, print_error, NULL);
 
 	CHECK(errors == 0);
 	f = fopen(path, "r");

@@ -102,7 +102,7 @@ int main(void)
 	 * loaded that it ran under 30% of the time, waiting for a CPU is supply.
 	 */
 	CHECK(strcmp(str(busy_span, "category"),
-		     (double)cpu >= xp_rules.cpu_ratio_supply * (double)dur ? "processing"
+		     (double)cpu >= th_rules.cpu_ratio_supply * (double)dur ? "processing"
 									    : "supply") == 0);
 	/* Outside a sandbox every software counter is read, never a reason. */
 	for (int c = 0; c < XP_CTR_COUNT; c++)

@@ -20,7 +20,7 @@
 #define MAX_WARNINGS 64
 
 /* Adds a warning once (same text, same turn), at most MAX_WARNINGS. */
-static void warn(struct xp_turn *t, const char *fmt, ...)
+static void warn(struct sd_turn *t, const char *fmt, ...)
 {
 	char msg[256];
 	const cJSON *w;
@@ -37,50 +37,50 @@ static void warn(struct xp_turn *t, const char *fmt, ...)
 }
 
 /* The calling thread's top in t; created (span 0) when `create`. */
-struct xp_top *xp_top_of(struct xp_turn *t, pid_t tid, int create)
+struct sd_top *sd_top_of(struct sd_turn *t, pid_t tid, int create)
 {
 	for (size_t i = 0; i < t->ntops; i++)
 		if (t->tops[i].tid == tid)
 			return &t->tops[i];
 	if (!create || xp_grow((void **)&t->tops, &t->tcap, t->ntops + 1, sizeof(*t->tops)))
 		return NULL;
-	t->tops[t->ntops] = (struct xp_top){ tid, 0 };
+	t->tops[t->ntops] = (struct sd_top){ tid, 0 };
 	return &t->tops[t->ntops++];
 }
 
-struct xp_turn *xp_lock_turn(int handle, int *err)
+struct sd_turn *sd_lock_turn(int handle, int *err)
 {
-	struct xp_turn *t;
+	struct sd_turn *t;
 
-	xp_lock();
-	t = xp_live() ? xp_turn_get(handle) : NULL;
+	sd_lock();
+	t = sd_live() ? sd_turn_get(handle) : NULL;
 	if (t)
 		return t;
-	*err = xp_live() ? XP_ENOTURN : XP_ENOINIT;
-	xp_unlock();
+	*err = sd_live() ? XP_ENOTURN : XP_ENOINIT;
+	sd_unlock();
 	return NULL;
 }
 
 int xperf_start_turn(void)
 {
-	struct xp_turn *t;
+	struct sd_turn *t;
 	int handle;
 
-	if (!xp_live())
-		return xp_fail(XP_ENOINIT);
+	if (!sd_live())
+		return sd_fail(XP_ENOINIT);
 	t = calloc(1, sizeof(*t));
 	if (!t || !(t->warnings = cJSON_CreateArray())) {
 		free(t);
-		return xp_fail(XP_ENOMEM);
+		return sd_fail(XP_ENOMEM);
 	}
 	t->complete = 1;
-	t->start_ns = xp_now_ns();
-	xp_lock();
-	handle = xp_live() ? xp_turn_add(t) : XP_ENOINIT;
-	xp_unlock();
+	t->start_ns = sd_now_ns();
+	sd_lock();
+	handle = sd_live() ? sd_turn_add(t) : XP_ENOINIT;
+	sd_unlock();
 	if (handle < 0) {
-		xp_turn_free(t);
-		return xp_fail(handle);
+		sd_turn_free(t);
+		return sd_fail(handle);
 	}
 	return handle;
 }
@@ -95,10 +95,10 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
  * boundary, token or mark after now_ns but recorded it first: everything
  * lies inside the turn.
  */
-void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete)
+void sd_turn_close(struct sd_turn *t, uint64_t now_ns, int complete)
 {
 	for (size_t i = 0; i < t->nspans; i++) {
-		const struct xp_span *sp = &t->spans[i];
+		const struct sd_span *sp = &t->spans[i];
 
 		now_ns = max_u64(now_ns, sp->open ? sp->start_ns : sp->end_ns);
 		if (sp->ntokens)
@@ -110,16 +110,16 @@ void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete)
 	t->end_ns = now_ns;
 	t->complete = complete;
 	for (size_t i = 0; i < t->nspans; i++) {
-		struct xp_span *sp = &t->spans[i];
+		struct sd_span *sp = &t->spans[i];
 
 		if (sp->open) {
 			sp->open = 0;
 			sp->end_ns = now_ns;
 			warn(t, "span %d (%s) was not left before the turn ended: closed at the "
 			     "turn's end, without CPU time or counters", sp->id, sp->stage);
-			xp_stream_finish(t, sp);
+			sd_stream_finish(t, sp);
 		}
-		if (!xp_token_times_ok(sp->attrs, sp->start_ns, sp->end_ns)) {
+		if (!sd_token_times_ok(sp->attrs, sp->start_ns, sp->end_ns)) {
 			cJSON_DeleteItemFromObjectCaseSensitive(sp->attrs, "xperf.token_times_ns");
 			warn(t, "span %d (%s): xperf.token_times_ns dropped, not ordered "
 			     "inside the span", sp->id, sp->stage);
@@ -129,19 +129,19 @@ void xp_turn_close(struct xp_turn *t, uint64_t now_ns, int complete)
 
 int xperf_end_turn(int handle)
 {
-	uint64_t now = xp_now_ns();
-	struct xp_turn *t;
+	uint64_t now = sd_now_ns();
+	struct sd_turn *t;
 	int err;
 
-	if (!xp_lock_turn(handle, &err))
-		return xp_fail(err);
-	t = xp_turn_take(handle);
-	xp_unlock();
-	xp_turn_close(t, now, 1);
-	return xp_session_write(t);
+	if (!sd_lock_turn(handle, &err))
+		return sd_fail(err);
+	t = sd_turn_take(handle);
+	sd_unlock();
+	sd_turn_close(t, now, 1);
+	return sd_session_write(t);
 }
 
-void xp_turn_free(struct xp_turn *t)
+void sd_turn_free(struct sd_turn *t)
 {
 	if (!t)
 		return;
@@ -161,8 +161,8 @@ void xp_turn_free(struct xp_turn *t)
 }
 
 /* Under the lock: the parent of a new span, or an error. */
-static int parent_of(struct xp_turn *t, const struct xperf_span_opts *o, pid_t tid,
-		     struct xp_top **top)
+static int parent_of(struct sd_turn *t, const struct xperf_span_opts *o, pid_t tid,
+		     struct sd_top **top)
 {
 	*top = NULL;
 	if (o->detached) {
@@ -170,16 +170,16 @@ static int parent_of(struct xp_turn *t, const struct xperf_span_opts *o, pid_t t
 			return XP_ENOSPAN;
 		return !o->parent || t->spans[o->parent - 1].open ? o->parent : XP_ECLOSED;
 	}
-	*top = xp_top_of(t, tid, 1);
+	*top = sd_top_of(t, tid, 1);
 	return *top ? (*top)->span : XP_ENOMEM;
 }
 
 /* Under the lock: the new span's id, or an error (nothing changed). */
-static int add_span(struct xp_turn *t, const struct xp_sample *s, const struct xperf_span_opts *o,
+static int add_span(struct sd_turn *t, const struct sd_sample *s, const struct xperf_span_opts *o,
 		    cJSON *attrs)
 {
-	struct xp_top *top;
-	struct xp_span *sp;
+	struct sd_top *top;
+	struct sd_span *sp;
 	int parent;
 
 	if (t->nspans >= XPERF_MAX_SPANS) {
@@ -203,7 +203,7 @@ static int add_span(struct xp_turn *t, const struct xp_sample *s, const struct x
 		top->span = sp->id;
 	sp->tid = s->tid;
 	memcpy(sp->stage, o->stage, strlen(o->stage) + 1); /* validated: at most XP_STAGE_MAX */
-	sp->st = xp_stage_find(o->stage);
+	sp->st = th_stage_find(o->stage);
 	sp->open = 1;
 	sp->llm = o->llm ? 1 : 0;
 	sp->detached = o->detached ? 1 : 0;
@@ -215,7 +215,7 @@ static int add_span(struct xp_turn *t, const struct xp_sample *s, const struct x
 	sp->attrs = attrs;
 	if (!sp->st)
 		warn(t, "custom stage \"%s\" is not in the theory's stage map: charged to the %s "
-		     "domain", o->stage, xp_rules.unknown_stage_domain);
+		     "domain", o->stage, th_rules.unknown_stage_domain);
 	return sp->id;
 }
 
@@ -227,10 +227,10 @@ static int span_attrs(const struct xperf_span_opts *o, cJSON **out)
 	int err;
 
 	*out = NULL;
-	err = o->nattrs ? xp_attrs_build(out, o->attrs, o->nattrs, 1, xp_capture()) : 0;
+	err = o->nattrs ? sd_attrs_build(out, o->attrs, o->nattrs, 1, sd_capture()) : 0;
 	if (!err && o->tool_name)
-		err = xp_attrs_build(&extra, &tool, 1, 1, xp_capture());
-	xp_attrs_join(out, extra);
+		err = sd_attrs_build(&extra, &tool, 1, 1, sd_capture());
+	sd_attrs_join(out, extra);
 	if (err) {
 		cJSON_Delete(*out);
 		*out = NULL;
@@ -241,33 +241,33 @@ static int span_attrs(const struct xperf_span_opts *o, cJSON **out)
 int xperf_enter_ex(int handle, const struct xperf_span_opts *opts)
 {
 	struct xperf_span_opts o;
-	struct xp_sample s;
-	struct xp_turn *t;
+	struct sd_sample s;
+	struct sd_turn *t;
 	cJSON *attrs;
 	int id;
 
 	if (!opts)
-		return xp_fail(XP_EINVAL);
+		return sd_fail(XP_EINVAL);
 	o = *opts;
 	if (o.llm && !o.stage)
 		o.stage = "llm_inference";
-	if (!xp_stage_valid(o.stage) || (o.parent && !o.detached))
-		return xp_fail(XP_EINVAL);
-	if (!xp_live())
-		return xp_fail(XP_ENOINIT);
+	if (!sd_stage_valid(o.stage) || (o.parent && !o.detached))
+		return sd_fail(XP_EINVAL);
+	if (!sd_live())
+		return sd_fail(XP_ENOINIT);
 	if ((id = span_attrs(&o, &attrs)))
-		return xp_fail(id);
-	xp_probe(&s, 0);
-	t = xp_lock_turn(handle, &id);
+		return sd_fail(id);
+	sd_probe(&s, 0);
+	t = sd_lock_turn(handle, &id);
 	if (t) {
 		id = add_span(t, &s, &o, attrs);
-		xp_unlock();
+		sd_unlock();
 	}
 	if (id < 0) {
 		if (id == XP_ELIMIT || id == XP_ENOMEM)
-			xp_count_dropped(1);
+			sd_count_dropped(1);
 		cJSON_Delete(attrs);
-		return xp_fail(id);
+		return sd_fail(id);
 	}
 	return id;
 }
@@ -285,10 +285,10 @@ int xperf_enter_llm(int turn, const char *stage, const struct xperf_attr *attrs,
 }
 
 /* Under the lock: 0 when the calling thread may leave span id now. */
-static int check_leave(struct xp_turn *t, int id, pid_t tid, int llm)
+static int check_leave(struct sd_turn *t, int id, pid_t tid, int llm)
 {
-	const struct xp_span *sp;
-	const struct xp_top *top;
+	const struct sd_span *sp;
+	const struct sd_top *top;
 
 	if (id < 1 || (size_t)id > t->nspans)
 		return XP_ENOSPAN;
@@ -297,7 +297,7 @@ static int check_leave(struct xp_turn *t, int id, pid_t tid, int llm)
 		return XP_ECLOSED;
 	if (!sp->detached && sp->tid != tid)
 		return XP_ETHREAD;
-	top = xp_top_of(t, tid, 0);
+	top = sd_top_of(t, tid, 0);
 	if (sp->open_children || (!sp->detached && (!top || top->span != id)))
 		return XP_EORDER;
 	return llm && !sp->llm ? XP_ENOTLLM : 0;
@@ -308,14 +308,14 @@ static int check_leave(struct xp_turn *t, int id, pid_t tid, int llm)
  * A detached span keeps its wall time only: its thread's CPU time and
  * counters also hold whatever else ran there meanwhile.
  */
-static void close_span(struct xp_turn *t, struct xp_span *sp, const struct xp_sample *s)
+static void close_span(struct sd_turn *t, struct sd_span *sp, const struct sd_sample *s)
 {
 	sp->open = 0;
 	sp->end_ns = s->mono_ns > sp->start_ns ? s->mono_ns : sp->start_ns;
 	if (sp->parent)
 		t->spans[sp->parent - 1].open_children--;
 	if (sp->detached) {
-		xp_stream_finish(t, sp);
+		sd_stream_finish(t, sp);
 		return;
 	}
 	sp->measured = 1;
@@ -327,34 +327,34 @@ static void close_span(struct xp_turn *t, struct xp_span *sp, const struct xp_sa
 		else if (sp->why[c] == XP_NO_REASON)
 			sp->why[c] = s->why[c];
 	}
-	xp_top_of(t, s->tid, 0)->span = sp->parent;
-	xp_stream_finish(t, sp);
+	sd_top_of(t, s->tid, 0)->span = sp->parent;
+	sd_stream_finish(t, sp);
 }
 
 static int leave_span(int handle, int id, int llm, const struct xperf_attr *a, size_t n)
 {
-	struct xp_sample s;
-	struct xp_turn *t;
+	struct sd_sample s;
+	struct sd_turn *t;
 	cJSON *attrs = NULL;
 	int err;
 
-	if (!xp_live())
-		return xp_fail(XP_ENOINIT);
-	xp_probe(&s, 1);
-	if (n && (err = xp_attrs_build(&attrs, a, n, 1, xp_capture())))
-		return xp_fail(err);
-	t = xp_lock_turn(handle, &err);
+	if (!sd_live())
+		return sd_fail(XP_ENOINIT);
+	sd_probe(&s, 1);
+	if (n && (err = sd_attrs_build(&attrs, a, n, 1, sd_capture())))
+		return sd_fail(err);
+	t = sd_lock_turn(handle, &err);
 	if (t) {
 		err = check_leave(t, id, s.tid, llm);
 		if (!err) {
-			xp_attrs_join(&t->spans[id - 1].attrs, attrs);
+			sd_attrs_join(&t->spans[id - 1].attrs, attrs);
 			attrs = NULL;
 			close_span(t, &t->spans[id - 1], &s);
 		}
-		xp_unlock();
+		sd_unlock();
 	}
 	cJSON_Delete(attrs);
-	return err ? xp_fail(err) : 0;
+	return err ? sd_fail(err) : 0;
 }
 
 int xperf_leave(int turn, int span)
@@ -369,25 +369,25 @@ int xperf_leave_llm(int turn, int span, const struct xperf_attr *attrs, size_t n
 
 int xperf_span_set(int handle, int id, const struct xperf_attr *a, size_t n)
 {
-	struct xp_turn *t;
+	struct sd_turn *t;
 	cJSON *attrs = NULL;
 	int err;
 
-	if (!xp_live())
-		return xp_fail(XP_ENOINIT);
-	err = xp_attrs_build(&attrs, a, n, 1, xp_capture());
+	if (!sd_live())
+		return sd_fail(XP_ENOINIT);
+	err = sd_attrs_build(&attrs, a, n, 1, sd_capture());
 	if (err)
-		return xp_fail(err);
-	t = xp_lock_turn(handle, &err);
+		return sd_fail(err);
+	t = sd_lock_turn(handle, &err);
 	if (t) {
 		if (id >= 1 && (size_t)id <= t->nspans) {
-			xp_attrs_join(&t->spans[id - 1].attrs, attrs);
+			sd_attrs_join(&t->spans[id - 1].attrs, attrs);
 			attrs = NULL;
 		} else {
 			err = XP_ENOSPAN;
 		}
-		xp_unlock();
+		sd_unlock();
 	}
 	cJSON_Delete(attrs);
-	return err ? xp_fail(err) : 0;
+	return err ? sd_fail(err) : 0;
 }

@@ -14,12 +14,12 @@
 /* Theory's index of SDK counter c, -1 when TurnTrace does not name it. */
 static int counter_index(int c)
 {
-	const struct xp_counter_name *n = xp_counter_name_find(xp_counter_names[c]);
+	const struct th_counter_name *n = th_counter_name_find(xp_counter_names[c]);
 
-	return n ? (int)(n - xp_counter_name_table) : -1;
+	return n ? (int)(n - th_counter_name_table) : -1;
 }
 
-static int copy_counters(struct tt_span *s, const struct xp_span *sp)
+static int copy_counters(struct tt_span *s, const struct sd_span *sp)
 {
 	s->counters = 1;
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
@@ -32,7 +32,7 @@ static int copy_counters(struct tt_span *s, const struct xp_span *sp)
 			s->ctr_have |= 1u << i;
 		} else {
 			s->ctr_unavail |= 1u << i;
-			if (tt_str_set(&s->ctr_why[i], xp_reason(sp->why[c])))
+			if (tt_str_set(&s->ctr_why[i], sd_reason(sp->why[c])))
 				return -1;
 		}
 	}
@@ -40,7 +40,7 @@ static int copy_counters(struct tt_span *s, const struct xp_span *sp)
 }
 
 /* Moves the span's attributes into s. */
-static int copy_span(struct tt_turn *t, struct xp_span *sp)
+static int copy_span(struct tt_turn *t, struct sd_span *sp)
 {
 	struct tt_span *s = tt_span_add(t, sp->parent, sp->stage, sp->start_ns, sp->end_ns,
 					sp->tid);
@@ -62,7 +62,7 @@ static int copy_span(struct tt_turn *t, struct xp_span *sp)
 }
 
 /* Moves the mark's counts and attributes into the turn. */
-static int copy_mark(struct tt_turn *t, struct xp_mark *m)
+static int copy_mark(struct tt_turn *t, struct sd_mark *m)
 {
 	struct tt_mark *tm = tt_mark_add(t, m->kind, m->fused ? NULL : m->l3, m->span, m->t_ns);
 
@@ -75,7 +75,7 @@ static int copy_mark(struct tt_turn *t, struct xp_mark *m)
 	return 0;
 }
 
-static int copy_agent(struct tt_agent *a, const struct xp_agent *ag)
+static int copy_agent(struct tt_agent *a, const struct sd_agent *ag)
 {
 	a->pid = ag->pid;
 	a->start_time_ns = ag->start_time_ns;
@@ -87,19 +87,19 @@ static int copy_agent(struct tt_agent *a, const struct xp_agent *ag)
 }
 
 /* The reason hardware counters are missing, when a measured span lacks one. */
-static const char *hw_missing(const struct xp_turn *t)
+static const char *hw_missing(const struct sd_turn *t)
 {
 	for (size_t i = 0; i < t->nspans; i++) {
-		const struct xp_span *sp = &t->spans[i];
+		const struct sd_span *sp = &t->spans[i];
 
 		for (int c = 0; sp->measured && c < XP_CTR_COUNT; c++)
 			if (xp_counter_is_hw(c) && !(sp->ctr_mask & (1ull << c)))
-				return xp_reason(sp->why[c]);
+				return sd_reason(sp->why[c]);
 	}
 	return NULL;
 }
 
-static int copy_warnings(struct tt_turn *tt, const struct xp_turn *t)
+static int copy_warnings(struct tt_turn *tt, const struct sd_turn *t)
 {
 	const char *hw = hw_missing(t);
 	const cJSON *w;
@@ -114,7 +114,7 @@ static int copy_warnings(struct tt_turn *tt, const struct xp_turn *t)
 	return tt_warn(tt, msg);
 }
 
-struct tt_turn *xp_turn_core(struct xp_turn *t, const char *session_id, const struct xp_agent *ag)
+struct tt_turn *sd_turn_core(struct sd_turn *t, const char *session_id, const struct sd_agent *ag)
 {
 	struct tt_turn *tt = tt_turn_new(session_id, t->index, "sdk", "sdk");
 	int rc = !tt || copy_agent(&tt->agent, ag) || copy_warnings(tt, t);

@@ -25,34 +25,34 @@ static const double recorded[XP_CTR_COUNT] = {
 	[XP_CTR_BRANCHES] = 1900000,
 };
 
-static void print_error(const struct xp_verror *e, void *ctx)
+static void print_error(const struct sc_verror *e, void *ctx)
 {
 	char line[1024];
 
 	(void)ctx;
-	fprintf(stderr, "invalid: %s\n", xp_verror_format(e, line, sizeof(line)));
+	fprintf(stderr, "invalid: %s\n", sc_verror_format(e, line, sizeof(line)));
 }
 
 int main(void)
 {
-	struct xp_span sp = { .id = 1, .tid = 4242, .stage = "prompt_assembly", .measured = 1,
+	struct sd_span sp = { .id = 1, .tid = 4242, .stage = "prompt_assembly", .measured = 1,
 			      .start_ns = T0 + 1000, .end_ns = T0 + 5001000, .cpu_ns = 4000000,
 			      .ctr_mask = (1ull << XP_CTR_COUNT) - 1 };
-	struct xp_turn t = { .index = 7, .start_ns = T0, .end_ns = T0 + 6000000, .complete = 1,
+	struct sd_turn t = { .index = 7, .start_ns = T0, .end_ns = T0 + 6000000, .complete = 1,
 			     .spans = &sp, .nspans = 1, .warnings = cJSON_CreateArray() };
-	struct xp_agent ag = { .name = "recorded", .pid = 4242 };
+	struct sd_agent ag = { .name = "recorded", .pid = 4242 };
 	const cJSON *s, *values;
 	struct tt_turn *turn;
 	char *text;
 	cJSON *doc;
 	int nerr;
 
-	sp.st = xp_stage_find(sp.stage);
+	sp.st = th_stage_find(sp.stage);
 	memcpy(sp.ctr, recorded, sizeof(sp.ctr));
-	turn = xp_turn_core(&t, "hw-session", &ag);
+	turn = sd_turn_core(&t, "hw-session", &ag);
 	text = tt_turn_text(turn);
 	tt_turn_free(turn);
-	doc = xp_load_turn_buffer("<writer>", text, strlen(text), print_error, NULL, &nerr);
+	doc = sc_load_turn_buffer("<writer>", text, strlen(text), print_error, NULL, &nerr);
 	CHECK(doc != NULL && nerr == 0);
 	CHECK(strstr(text, "\"start_ns\":\t9007199254740993") != NULL); /* exact, not 9.007e15 */
 	s = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "spans"), 0);

@@ -8,19 +8,19 @@
 
 #include "theory/theory.h"
 
-const char *const xp_gpu_kind_names[XP_GPU_KIND_COUNT + 1] = {
+const char *const th_gpu_kind_names[XP_GPU_KIND_COUNT + 1] = {
 	"kernel", "memcpy", "memset", "sync", "launch", "overhead", NULL,
 };
 
-int xp_gpu_kind_parse(const char *name)
+int th_gpu_kind_parse(const char *name)
 {
 	for (int k = 0; name && k < XP_GPU_KIND_COUNT; k++)
-		if (!strcmp(name, xp_gpu_kind_names[k]))
+		if (!strcmp(name, th_gpu_kind_names[k]))
 			return k;
 	return -1;
 }
 
-int xp_gpu_kind_on_device(enum xp_gpu_kind k)
+int th_gpu_kind_on_device(enum th_gpu_kind k)
 {
 	return k == XP_GPU_KERNEL || k == XP_GPU_MEMCPY || k == XP_GPU_MEMSET;
 }

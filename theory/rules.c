@@ -8,38 +8,38 @@
 
 #include "theory/theory.h"
 
-const char *const xp_fused_kind_names[] = {
+const char *const th_fused_kind_names[] = {
 	"ttft", "streaming_gap", "prompt_transfer", "response_transfer", NULL,
 };
 
-enum xp_domain xp_stage_domain(const struct xp_stage *st)
+enum th_domain th_stage_domain(const struct th_stage *st)
 {
-	enum xp_domain d = XP_DOMAIN_COMPUTE;
+	enum th_domain d = XP_DOMAIN_COMPUTE;
 
 	if (st)
 		return st->domain;
-	xp_domain_parse(xp_rules.unknown_stage_domain, &d);
+	th_domain_parse(th_rules.unknown_stage_domain, &d);
 	return d;
 }
 
-int xp_supply_stage(const struct xp_stage *st, const char *stage, enum xp_domain d)
+int th_supply_stage(const struct th_stage *st, const char *stage, enum th_domain d)
 {
 	return (st && st->supply) ||
-	       (xp_domains[d].rule == XP_RULE_NAME_WAIT && stage && strstr(stage, "wait"));
+	       (th_domains[d].rule == XP_RULE_NAME_WAIT && stage && strstr(stage, "wait"));
 }
 
-static int supply_bound(const struct xp_stage *st, const char *stage, int measured,
+static int supply_bound(const struct th_stage *st, const char *stage, int measured,
 			uint64_t on_cpu_ns, uint64_t dur_ns)
 {
-	enum xp_domain d = xp_stage_domain(st);
+	enum th_domain d = th_stage_domain(st);
 
-	if (xp_supply_stage(st, stage, d))
+	if (th_supply_stage(st, stage, d))
 		return 1;
-	return xp_domains[d].rule == XP_RULE_CPU_RATIO && measured && dur_ns > 0 &&
-	       (double)on_cpu_ns < xp_rules.cpu_ratio_supply * (double)dur_ns;
+	return th_domains[d].rule == XP_RULE_CPU_RATIO && measured && dur_ns > 0 &&
+	       (double)on_cpu_ns < th_rules.cpu_ratio_supply * (double)dur_ns;
 }
 
-enum xp_category xp_category_of(const struct xp_stage *st, const char *stage, int wasted,
+enum th_category th_category_of(const struct th_stage *st, const char *stage, int wasted,
 				int measured, uint64_t on_cpu_ns, uint64_t dur_ns)
 {
 	if (wasted)
@@ -55,9 +55,9 @@ static int cmp_u64(const void *x, const void *y)
 	return a < b ? -1 : a > b;
 }
 
-uint64_t xp_stream_gap_threshold(const uint64_t *t, size_t n)
+uint64_t th_stream_gap_threshold(const uint64_t *t, size_t n)
 {
-	uint64_t min_ns = (uint64_t)(xp_rules.streaming_gap_min_ms * 1e6), *g;
+	uint64_t min_ns = (uint64_t)(th_rules.streaming_gap_min_ms * 1e6), *g;
 	double ratio;
 
 	if (n < 3 || !(g = malloc((n - 1) * sizeof(*g))))
@@ -65,7 +65,7 @@ uint64_t xp_stream_gap_threshold(const uint64_t *t, size_t n)
 	for (size_t i = 1; i < n; i++)
 		g[i - 1] = t[i] > t[i - 1] ? t[i] - t[i - 1] : 0;
 	qsort(g, n - 1, sizeof(*g), cmp_u64);
-	ratio = xp_rules.streaming_gap_ratio * (double)g[(n - 1) / 2];
+	ratio = th_rules.streaming_gap_ratio * (double)g[(n - 1) / 2];
 	free(g);
 	if (ratio >= 0x1p64) /* no gap can be that long: none is one */
 		return UINT64_MAX;

@@ -20,47 +20,47 @@ static const void *find(const void *table, size_t n, size_t size, size_t off, co
 #define FIND(table, n, member, key) \
 	find(table, n, sizeof(table[0]), offsetof(__typeof__(table[0]), member), key)
 
-const struct xp_stage *xp_stage_find(const char *name)
+const struct th_stage *th_stage_find(const char *name)
 {
-	return FIND(xp_stage_table, xp_stage_count, name, name);
+	return FIND(th_stage_table, th_stage_count, name, name);
 }
 
-const struct xp_l3 *xp_l3_find(const char *id)
+const struct th_l3 *th_l3_find(const char *id)
 {
-	return FIND(xp_l3_table, xp_l3_count, id, id);
+	return FIND(th_l3_table, th_l3_count, id, id);
 }
 
-const struct xp_l2 *xp_l2_find(const char *id)
+const struct th_l2 *th_l2_find(const char *id)
 {
-	return FIND(xp_l2_table, xp_l2_count, id, id);
+	return FIND(th_l2_table, th_l2_count, id, id);
 }
 
-const struct xp_l4 *xp_l4_find(const char *id)
+const struct th_l4 *th_l4_find(const char *id)
 {
-	return FIND(xp_l4_table, xp_l4_count, id, id);
+	return FIND(th_l4_table, th_l4_count, id, id);
 }
 
-const struct xp_waste_kind *xp_waste_kind_find(const char *kind)
+const struct th_waste_kind *th_waste_kind_find(const char *kind)
 {
-	return FIND(xp_waste_kind_table, xp_waste_kind_count, kind, kind);
+	return FIND(th_waste_kind_table, th_waste_kind_count, kind, kind);
 }
 
-const struct xp_counter_name *xp_counter_name_find(const char *name)
+const struct th_counter_name *th_counter_name_find(const char *name)
 {
-	return FIND(xp_counter_name_table, xp_counter_name_count, name, name);
+	return FIND(th_counter_name_table, th_counter_name_count, name, name);
 }
 
-const struct xp_l2 *xp_l2_of(enum xp_domain d, enum xp_category c)
+const struct th_l2 *th_l2_of(enum th_domain d, enum th_category c)
 {
-	for (size_t i = 0; i < xp_l2_count; i++)
-		if (xp_l2_table[i].domain == d && xp_l2_table[i].category == c)
-			return &xp_l2_table[i];
+	for (size_t i = 0; i < th_l2_count; i++)
+		if (th_l2_table[i].domain == d && th_l2_table[i].category == c)
+			return &th_l2_table[i];
 	return NULL;
 }
 
-int xp_domain_parse(const char *key, enum xp_domain *out)
+int th_domain_parse(const char *key, enum th_domain *out)
 {
-	const struct xp_domain_info *d = FIND(xp_domains, XP_DOMAIN_COUNT, key, key);
+	const struct th_domain_info *d = FIND(th_domains, XP_DOMAIN_COUNT, key, key);
 
 	if (!d)
 		return -1;
@@ -68,9 +68,9 @@ int xp_domain_parse(const char *key, enum xp_domain *out)
 	return 0;
 }
 
-int xp_category_parse(const char *key, enum xp_category *out)
+int th_category_parse(const char *key, enum th_category *out)
 {
-	const struct xp_category_info *c = FIND(xp_categories, XP_CAT_COUNT, key, key);
+	const struct th_category_info *c = FIND(th_categories, XP_CAT_COUNT, key, key);
 
 	if (!c)
 		return -1;

@@ -48,7 +48,7 @@ PY
 
 "$xperf" theory --format xml >/dev/null 2>&1; [ $? = 64 ] || fail "--format xml: want 64"
 "$xperf" theory --bogus >/dev/null 2>&1; [ $? = 64 ] || fail "--bogus: want 64"
-"$xperf" theory --help | grep -q "^usage: xperf theory" || fail "--help"
+"$xperf" theory --help | grep -q "^Usage: xperf theory" || fail "--help"
 "$xperf" nosuch >/dev/null 2>&1; [ $? = 64 ] || fail "unknown command: want 64"
 
 [ "$failed" = 0 ] && echo "theory CLI: all checks passed"

@@ -14,15 +14,15 @@
 #define ABOVE XP_FIRE_ABOVE
 #define BELOW XP_FIRE_BELOW
 
-const char *const xp_grade_names[XP_GRADE_COUNT] = { "A", "B", "C" };
+const char *const th_grade_names[XP_GRADE_COUNT] = { "A", "B", "C" };
 
-const char *const xp_grade_meanings[XP_GRADE_COUNT] = {
+const char *const th_grade_meanings[XP_GRADE_COUNT] = {
 	"measured directly (a timestamp, a counter, an attribute the writer recorded)",
 	"derived from measured values by a fixed formula (ratios, reference rates)",
 	"needs judgement; folded into Processing when the user filters grades to A,B",
 };
 
-const struct xp_domain_info xp_domains[XP_DOMAIN_COUNT] = {
+const struct th_domain_info th_domains[XP_DOMAIN_COUNT] = {
 	{ XP_DOMAIN_COMPUTE, "compute", "Compute domain",
 	  "CPU work of the agent process: prompt assembly, response parsing, tools, bookkeeping.",
 	  XP_RULE_CPU_RATIO },
@@ -35,7 +35,7 @@ const struct xp_domain_info xp_domains[XP_DOMAIN_COUNT] = {
 	  XP_RULE_SUPPLY_LIST },
 };
 
-const struct xp_category_info xp_categories[XP_CAT_COUNT] = {
+const struct th_category_info th_categories[XP_CAT_COUNT] = {
 	{ XP_CAT_SUPPLY, "supply", "Supply Bound", "Waiting for data or a resource.",
 	  "compute: whole span when on_cpu/dur < 0.3, else its off-CPU part (dur - on_cpu); "
 	  "intelligent: stages named *wait* or flagged supply; fused: ttft, streaming_gap, "
@@ -52,7 +52,7 @@ const struct xp_category_info xp_categories[XP_CAT_COUNT] = {
 	  "all of P when the stage has no work attribute" },
 };
 
-const struct xp_l2 xp_l2_table[] = {
+const struct th_l2 th_l2_table[] = {
 	{ "compute.supply", XP_DOMAIN_COMPUTE, XP_CAT_SUPPLY, "Compute waiting",
 	  "Agent threads off-CPU: blocked on tool I/O, sleeping, or runnable but not running.",
 	  "sched.blocked_ns and sched.runq_ns of compute spans (sched_switch), task-clock" },
@@ -91,9 +91,9 @@ const struct xp_l2 xp_l2_table[] = {
 	  "Response bytes delivered at the reference bandwidth.",
 	  "http.response.body.size x reference ns per byte, capped by the span's time" },
 };
-const size_t xp_l2_count = sizeof(xp_l2_table) / sizeof(xp_l2_table[0]);
+const size_t th_l2_count = sizeof(th_l2_table) / sizeof(th_l2_table[0]);
 
-const struct xp_l3 xp_l3_table[] = {
+const struct th_l3 th_l3_table[] = {
 	/* compute.supply */
 	{ "compute.supply.tool_io_blocked", "compute.supply", XP_GRADE_A, "Tool blocked on I/O",
 	  "tool off-CPU blocked time / turn time", "ratio", 0.15, ABOVE,
@@ -276,9 +276,9 @@ const struct xp_l3 xp_l3_table[] = {
 	  "Less than half of the response download ran at the reference bandwidth: see "
 	  "fused.processing.response_transfer." },
 };
-const size_t xp_l3_count = sizeof(xp_l3_table) / sizeof(xp_l3_table[0]);
+const size_t th_l3_count = sizeof(th_l3_table) / sizeof(th_l3_table[0]);
 
-const struct xp_l4 xp_l4_table[] = {
+const struct th_l4 th_l4_table[] = {
 	{ "ipc_low", "Low IPC", "instructions / cycles", "ratio", 1.0, BELOW, "instructions,cycles",
 	  XP_COUNTER_HW,
 	  "Few instructions retire per cycle: the core stalls on memory or branches.",
@@ -326,13 +326,13 @@ const struct xp_l4 xp_l4_table[] = {
 	  "Runnable threads wait for a CPU.",
 	  "Run fewer concurrent processes than cores, or raise the agent's priority." },
 };
-const size_t xp_l4_count = sizeof(xp_l4_table) / sizeof(xp_l4_table[0]);
+const size_t th_l4_count = sizeof(th_l4_table) / sizeof(th_l4_table[0]);
 
 #define IN_TOK "gen_ai.usage.input_tokens"
 #define OUT_TOK "gen_ai.usage.output_tokens"
 
 /* name, domain, supply, effective, l3_home, supply_l3, effective_l3, work_attr, ref_ns */
-const struct xp_stage xp_stage_table[] = {
+const struct th_stage th_stage_table[] = {
 	{ "prompt_assembly", XP_DOMAIN_COMPUTE, 0, 1, "compute.processing.prompt_assembly",
 	  "compute.supply.blocked_wait", "compute.effective.prompt_assembly", IN_TOK, 1000 },
 	{ "response_parse", XP_DOMAIN_COMPUTE, 0, 1, "compute.processing.response_parse",
@@ -392,10 +392,10 @@ const struct xp_stage xp_stage_table[] = {
 	{ "connection_setup", XP_DOMAIN_FUSED, 0, 0, "fused.processing.connection_setup",
 	  "fused.supply.request_upload", NULL, NULL, 0 },
 };
-const size_t xp_stage_count = sizeof(xp_stage_table) / sizeof(xp_stage_table[0]);
+const size_t th_stage_count = sizeof(th_stage_table) / sizeof(th_stage_table[0]);
 
 /* Each waste kind's L3 is the waste point named after it. */
-const struct xp_waste_kind xp_waste_kind_table[] = {
+const struct th_waste_kind th_waste_kind_table[] = {
 	{ "failed_tool_call", "compute.waste.failed_tool_call" },
 	{ "repeated_tool_call", "compute.waste.repeated_tool_call" },
 	{ "retry", "intelligent.waste.retry" },
@@ -404,10 +404,10 @@ const struct xp_waste_kind xp_waste_kind_table[] = {
 	{ "context_overflow", "intelligent.waste.context_overflow" },
 	{ "aborted_stream", "fused.waste.aborted_stream" },
 };
-const size_t xp_waste_kind_count = sizeof(xp_waste_kind_table) / sizeof(xp_waste_kind_table[0]);
+const size_t th_waste_kind_count = sizeof(th_waste_kind_table) / sizeof(th_waste_kind_table[0]);
 
 /* The counter names of TurnTrace spans, in lib/counters.h order. */
-const struct xp_counter_name xp_counter_name_table[] = {
+const struct th_counter_name th_counter_name_table[] = {
 	{ "task_clock_ns", XP_COUNTER_SW, "ns" },
 	{ "context_switches", XP_COUNTER_SW, "count" },
 	{ "cpu_migrations", XP_COUNTER_SW, "count" },
@@ -422,10 +422,10 @@ const struct xp_counter_name xp_counter_name_table[] = {
 	{ "l1d_loads", XP_COUNTER_HW, "count" },
 	{ "llc_loads", XP_COUNTER_HW, "count" },
 };
-const size_t xp_counter_name_count =
-	sizeof(xp_counter_name_table) / sizeof(xp_counter_name_table[0]);
+const size_t th_counter_name_count =
+	sizeof(th_counter_name_table) / sizeof(th_counter_name_table[0]);
 
-const struct xp_rules xp_rules = {
+const struct th_rules th_rules = {
 	.cpu_ratio_supply = 0.3,
 	.drill_threshold = 0.2,
 	.streaming_gap_ratio = 2.0,

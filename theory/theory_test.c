@@ -24,27 +24,27 @@ static void test_l2(void)
 	int seen[XP_DOMAIN_COUNT][XP_CAT_COUNT] = { { 0 } };
 	char want[64];
 
-	CHECK(xp_l2_count == 12, "want 12 L2, have %zu", xp_l2_count);
-	for (size_t i = 0; i < xp_l2_count; i++) {
-		const struct xp_l2 *l2 = &xp_l2_table[i];
+	CHECK(th_l2_count == 12, "want 12 L2, have %zu", th_l2_count);
+	for (size_t i = 0; i < th_l2_count; i++) {
+		const struct th_l2 *l2 = &th_l2_table[i];
 
 		CHECK(l2->domain < XP_DOMAIN_COUNT && l2->category < XP_CAT_COUNT, "%s: bad enum",
 		      l2->id);
 		seen[l2->domain][l2->category]++;
-		snprintf(want, sizeof(want), "%s.%s", xp_domains[l2->domain].key,
-			 xp_categories[l2->category].key);
+		snprintf(want, sizeof(want), "%s.%s", th_domains[l2->domain].key,
+			 th_categories[l2->category].key);
 		CHECK(!strcmp(l2->id, want), "L2 %s should be named %s", l2->id, want);
 		CHECK(nonempty(l2->name) && nonempty(l2->meaning) && nonempty(l2->measured_by),
 		      "%s: empty text", l2->id);
-		CHECK(xp_l2_of(l2->domain, l2->category) == l2, "%s: xp_l2_of", l2->id);
+		CHECK(th_l2_of(l2->domain, l2->category) == l2, "%s: th_l2_of", l2->id);
 	}
 	for (int d = 0; d < XP_DOMAIN_COUNT; d++)
 		for (int c = 0; c < XP_CAT_COUNT; c++)
 			CHECK(seen[d][c] == 1, "domain %d category %d covered %d times", d, c,
 			      seen[d][c]);
 	for (int c = 0; c < XP_CAT_COUNT; c++)
-		CHECK(nonempty(xp_categories[c].formula), "category %s has no formula",
-		      xp_categories[c].key);
+		CHECK(nonempty(th_categories[c].formula), "category %s has no formula",
+		      th_categories[c].key);
 }
 
 static void check_threshold(const char *id, const char *unit, double t)
@@ -57,13 +57,13 @@ static void check_threshold(const char *id, const char *unit, double t)
 
 static void test_l3(void)
 {
-	CHECK(xp_l3_count >= 28, "want >= 28 L3, have %zu", xp_l3_count);
-	for (size_t i = 0; i < xp_l3_count; i++) {
-		const struct xp_l3 *p = &xp_l3_table[i];
+	CHECK(th_l3_count >= 28, "want >= 28 L3, have %zu", th_l3_count);
+	for (size_t i = 0; i < th_l3_count; i++) {
+		const struct th_l3 *p = &th_l3_table[i];
 		size_t n = strlen(p->l2_id);
 
-		CHECK(xp_l3_find(p->id) == p, "%s: duplicate or unfindable id", p->id);
-		CHECK(xp_l2_find(p->l2_id) != NULL, "%s: unknown L2 %s", p->id, p->l2_id);
+		CHECK(th_l3_find(p->id) == p, "%s: duplicate or unfindable id", p->id);
+		CHECK(th_l2_find(p->l2_id) != NULL, "%s: unknown L2 %s", p->id, p->l2_id);
 		CHECK(!strncmp(p->id, p->l2_id, n) && p->id[n] == '.' && p->id[n + 1],
 		      "%s: id does not extend its L2 %s", p->id, p->l2_id);
 		CHECK(p->grade < XP_GRADE_COUNT, "%s: bad grade", p->id);
@@ -74,12 +74,12 @@ static void test_l3(void)
 		      p->id);
 		check_threshold(p->id, p->unit, p->threshold);
 	}
-	for (size_t i = 0; i < xp_l2_count; i++) {
+	for (size_t i = 0; i < th_l2_count; i++) {
 		int n = 0;
 
-		for (size_t j = 0; j < xp_l3_count; j++)
-			n += !strcmp(xp_l3_table[j].l2_id, xp_l2_table[i].id);
-		CHECK(n > 0, "L2 %s has no L3 point", xp_l2_table[i].id);
+		for (size_t j = 0; j < th_l3_count; j++)
+			n += !strcmp(th_l3_table[j].l2_id, th_l2_table[i].id);
+		CHECK(n > 0, "L2 %s has no L3 point", th_l2_table[i].id);
 	}
 }
 
@@ -104,28 +104,28 @@ static void test_required_l3(void)
 	};
 
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		CHECK(xp_l3_find(ids[i]) != NULL, "missing required L3 %s", ids[i]);
+		CHECK(th_l3_find(ids[i]) != NULL, "missing required L3 %s", ids[i]);
 }
 
 /* An L3 id that exists and whose L2 has the given domain and category. */
-static int l3_is(const char *id, enum xp_domain d, enum xp_category c)
+static int l3_is(const char *id, enum th_domain d, enum th_category c)
 {
-	const struct xp_l3 *p = xp_l3_find(id);
-	const struct xp_l2 *l2 = p ? xp_l2_find(p->l2_id) : NULL;
+	const struct th_l3 *p = th_l3_find(id);
+	const struct th_l2 *l2 = p ? th_l2_find(p->l2_id) : NULL;
 
 	return l2 && l2->domain == d && l2->category == c;
 }
 
-static void check_stage(const struct xp_stage *s)
+static void check_stage(const struct th_stage *s)
 {
-	const struct xp_l3 *home = xp_l3_find(s->l3_home);
-	const struct xp_l3 *sup = xp_l3_find(s->supply_l3);
+	const struct th_l3 *home = th_l3_find(s->l3_home);
+	const struct th_l3 *sup = th_l3_find(s->supply_l3);
 
 	CHECK(s->domain < XP_DOMAIN_COUNT, "%s: bad domain", s->name);
 	CHECK(home != NULL, "%s: unknown l3_home %s", s->name, s->l3_home);
-	CHECK(home && xp_l2_find(home->l2_id)->domain == s->domain, "%s: home in another domain",
+	CHECK(home && th_l2_find(home->l2_id)->domain == s->domain, "%s: home in another domain",
 	      s->name);
-	CHECK(sup && xp_l2_find(sup->l2_id)->category == XP_CAT_SUPPLY, "%s: bad supply_l3 %s",
+	CHECK(sup && th_l2_find(sup->l2_id)->category == XP_CAT_SUPPLY, "%s: bad supply_l3 %s",
 	      s->name, s->supply_l3);
 	if (s->supply)
 		CHECK(s->l3_home == s->supply_l3 || !strcmp(s->l3_home, s->supply_l3),
@@ -148,7 +148,7 @@ static void test_stages(void)
 {
 	static const struct {
 		const char *name;
-		enum xp_domain d;
+		enum th_domain d;
 	} seed[] = {
 		{ "prompt_assembly", XP_DOMAIN_COMPUTE }, { "response_parse", XP_DOMAIN_COMPUTE },
 		{ "tool_call", XP_DOMAIN_COMPUTE }, { "tool_compute", XP_DOMAIN_COMPUTE },
@@ -164,22 +164,22 @@ static void test_stages(void)
 	};
 
 	for (size_t i = 0; i < sizeof(seed) / sizeof(seed[0]); i++) {
-		const struct xp_stage *s = xp_stage_find(seed[i].name);
+		const struct th_stage *s = th_stage_find(seed[i].name);
 
 		CHECK(s && s->domain == seed[i].d, "seed stage %s missing or in wrong domain",
 		      seed[i].name);
 	}
-	for (size_t i = 0; i < xp_stage_count; i++) {
-		CHECK(xp_stage_find(xp_stage_table[i].name) == &xp_stage_table[i],
-		      "duplicate stage %s", xp_stage_table[i].name);
-		check_stage(&xp_stage_table[i]);
+	for (size_t i = 0; i < th_stage_count; i++) {
+		CHECK(th_stage_find(th_stage_table[i].name) == &th_stage_table[i],
+		      "duplicate stage %s", th_stage_table[i].name);
+		check_stage(&th_stage_table[i]);
 	}
 	/* The seed's fused rule: ttft/streaming_gap/prompt_transfer are supply. */
-	CHECK(xp_stage_find("ttft")->supply && xp_stage_find("streaming_gap")->supply &&
-		      xp_stage_find("prompt_transfer")->supply &&
-		      !xp_stage_find("response_transfer")->supply, "fused supply list");
-	CHECK(!xp_stage_find("nope"), "unknown stage found");
-	CHECK(fabs(xp_stage_find("decode")->ref_ns_per_unit * xp_rules.ref_decode_tps - 1e9) < 1,
+	CHECK(th_stage_find("ttft")->supply && th_stage_find("streaming_gap")->supply &&
+		      th_stage_find("prompt_transfer")->supply &&
+		      !th_stage_find("response_transfer")->supply, "fused supply list");
+	CHECK(!th_stage_find("nope"), "unknown stage found");
+	CHECK(fabs(th_stage_find("decode")->ref_ns_per_unit * th_rules.ref_decode_tps - 1e9) < 1,
 	      "decode reference disagrees with ref_decode_tps");
 }
 
@@ -191,7 +191,7 @@ static int counters_known(const char *list, int *any_hw)
 	snprintf(buf, sizeof(buf), "%s", list);
 	*any_hw = 0;
 	for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		const struct xp_counter_name *c = xp_counter_name_find(t);
+		const struct th_counter_name *c = th_counter_name_find(t);
 
 		if (c)
 			*any_hw |= c->kind == XP_COUNTER_HW;
@@ -210,15 +210,15 @@ static void test_l4(void)
 	int hw;
 
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		CHECK(xp_l4_find(want[i]) != NULL, "missing L4 %s", want[i]);
-	for (size_t i = 0; i < xp_l4_count; i++) {
-		const struct xp_l4 *r = &xp_l4_table[i];
+		CHECK(th_l4_find(want[i]) != NULL, "missing L4 %s", want[i]);
+	for (size_t i = 0; i < th_l4_count; i++) {
+		const struct th_l4 *r = &th_l4_table[i];
 
 		CHECK(counters_known(r->counters, &hw), "%s: unknown counter in %s", r->id,
 		      r->counters);
 		CHECK((r->kind == XP_COUNTER_HW) == hw, "%s: hw/sw kind disagrees with counters",
 		      r->id);
-		CHECK(xp_l4_find(r->id) == r, "%s: duplicate", r->id);
+		CHECK(th_l4_find(r->id) == r, "%s: duplicate", r->id);
 		CHECK(nonempty(r->formula) && nonempty(r->meaning) && nonempty(r->suggestion),
 		      "%s: text", r->id);
 		check_threshold(r->id, r->unit, r->threshold);
@@ -234,11 +234,11 @@ static void test_counters(void)
 					     "branch_instructions", "l1d_loads", "llc_loads" };
 	const size_t n = sizeof(names) / sizeof(names[0]);
 
-	CHECK(xp_counter_name_count == n, "want %zu counters", n);
-	for (size_t i = 0; i < n && i < xp_counter_name_count; i++) {
-		CHECK(!strcmp(xp_counter_name_table[i].name, names[i]), "counter %zu is %s", i,
-		      xp_counter_name_table[i].name);
-		CHECK((xp_counter_name_table[i].kind == XP_COUNTER_HW) == (i >= 5),
+	CHECK(th_counter_name_count == n, "want %zu counters", n);
+	for (size_t i = 0; i < n && i < th_counter_name_count; i++) {
+		CHECK(!strcmp(th_counter_name_table[i].name, names[i]), "counter %zu is %s", i,
+		      th_counter_name_table[i].name);
+		CHECK((th_counter_name_table[i].kind == XP_COUNTER_HW) == (i >= 5),
 		      "counter %s: wrong kind", names[i]);
 	}
 }
@@ -247,28 +247,28 @@ static void test_waste_and_rules(void)
 {
 	char suffix[64];
 
-	CHECK(xp_waste_kind_count == 7, "want the 7 waste kinds of schema/README.md");
-	for (size_t i = 0; i < xp_waste_kind_count; i++) {
-		const struct xp_waste_kind *w = &xp_waste_kind_table[i];
-		const struct xp_l3 *p = xp_l3_find(w->l3_id);
+	CHECK(th_waste_kind_count == 7, "want the 7 waste kinds of schema/README.md");
+	for (size_t i = 0; i < th_waste_kind_count; i++) {
+		const struct th_waste_kind *w = &th_waste_kind_table[i];
+		const struct th_l3 *p = th_l3_find(w->l3_id);
 
 		snprintf(suffix, sizeof(suffix), ".waste.%s", w->kind);
-		CHECK(p && xp_l2_find(p->l2_id)->category == XP_CAT_WASTE, "%s: bad l3", w->kind);
+		CHECK(p && th_l2_find(p->l2_id)->category == XP_CAT_WASTE, "%s: bad l3", w->kind);
 		CHECK(strstr(w->l3_id, suffix) && !strcmp(strstr(w->l3_id, suffix), suffix),
 		      "%s: l3 %s not named after the kind", w->kind, w->l3_id);
-		CHECK(xp_waste_kind_find(w->kind) == w, "%s: lookup", w->kind);
+		CHECK(th_waste_kind_find(w->kind) == w, "%s: lookup", w->kind);
 	}
-	CHECK(xp_rules.cpu_ratio_supply == 0.3, "seed rule: cpu ratio 0.3");
-	CHECK(xp_rules.drill_threshold == 0.2, "seed rule: drill threshold 20%%");
-	CHECK(xp_rules.streaming_gap_ratio > 1 && xp_rules.streaming_gap_min_ms > 0, "gap rule");
-	CHECK(xp_l3_find(xp_rules.unknown_stage_l3) != NULL, "unknown_stage_l3");
-	CHECK(xp_stage_find(xp_rules.uncovered_stage) != NULL, "uncovered_stage");
-	enum xp_domain d;
-	CHECK(xp_domain_parse(xp_rules.unknown_stage_domain, &d) == 0 && d == XP_DOMAIN_COMPUTE,
+	CHECK(th_rules.cpu_ratio_supply == 0.3, "seed rule: cpu ratio 0.3");
+	CHECK(th_rules.drill_threshold == 0.2, "seed rule: drill threshold 20%%");
+	CHECK(th_rules.streaming_gap_ratio > 1 && th_rules.streaming_gap_min_ms > 0, "gap rule");
+	CHECK(th_l3_find(th_rules.unknown_stage_l3) != NULL, "unknown_stage_l3");
+	CHECK(th_stage_find(th_rules.uncovered_stage) != NULL, "uncovered_stage");
+	enum th_domain d;
+	CHECK(th_domain_parse(th_rules.unknown_stage_domain, &d) == 0 && d == XP_DOMAIN_COMPUTE,
 	      "unknown stages go to compute");
-	CHECK(xp_domain_parse("gpu", &d) == -1, "domain parse accepts junk");
+	CHECK(th_domain_parse("gpu", &d) == -1, "domain parse accepts junk");
 	for (int g = 0; g < XP_GRADE_COUNT; g++)
-		CHECK(nonempty(xp_grade_names[g]) && nonempty(xp_grade_meanings[g]), "grade %d", g);
+		CHECK(nonempty(th_grade_names[g]) && nonempty(th_grade_meanings[g]), "grade %d", g);
 }
 
 int main(void)

@@ -3,7 +3,7 @@
  * capture.c - the capture core: shared maps, module lifecycle, the ring
  * buffer consumer and the drop counters.
  *
- * The three maps every BPF object shares (bpf/common.bpf.h) are created
+ * The four maps every BPF object shares (bpf/common.bpf.h) are created
  * here, before any object is opened, and handed to each object with
  * bpf_map__reuse_fd(): one filter, one ring, one drop array whatever the
  * number of objects. Modules start in modules.c order; a failure stops
@@ -24,12 +24,14 @@
 #include "userspace/module.h"
 #include "userspace/features.h"
 #include "userspace/procfs.h"
+#include "userspace/traced.h"
 
 #define XPC_MAX_MODULES 16
 
 struct xpc {
 	struct xpc_opts opts;
 	int traced_fd;
+	int flags_fd;		/* traced_flags: one byte per tgid (userspace/traced.h) */
 	int events_fd;
 	int drops_fd;
 	struct ring_buffer *rb;
@@ -51,6 +53,13 @@ int xpc_set_error(struct xpc *c, int neg_errno, const char *fmt, ...)
 	vsnprintf(c->err, sizeof(c->err), fmt, ap);
 	va_end(ap);
 	return neg_errno;
+}
+
+int xpc_scan_result(struct xpc *c, int n, __u32 tgid, const char *what)
+{
+	if (n >= 0 || n == -ENOENT || n == -ESRCH)
+		return 0;
+	return xpc_set_error(c, n, "%s of %u: %s", what, tgid, strerror(-n));
 }
 
 const char *xpc_error(const struct xpc *c)
@@ -75,6 +84,7 @@ int xpc_reuse_maps(struct xpc *c, struct bpf_object *obj)
 {
 	const struct { const char *name; int fd; } shared[] = {
 		{ "traced", c->traced_fd },
+		{ "traced_flags", c->flags_fd },
 		{ "events", c->events_fd },
 		{ "drops", c->drops_fd },
 	};
@@ -140,9 +150,13 @@ const char *xpc_type_name(unsigned int type)
 static int create_maps(struct xpc *c)
 {
 	c->traced_fd = bpf_map_create(BPF_MAP_TYPE_HASH, "traced", sizeof(__u32),
-				      sizeof(struct xp_traced), XP_MAX_TRACED, NULL);
+				      sizeof(struct xk_traced), XP_MAX_TRACED, NULL);
 	if (c->traced_fd < 0)
 		return xpc_set_error(c, -errno, "cannot create map traced: %s", strerror(errno));
+	c->flags_fd = xpc_traced_flags_create();
+	if (c->flags_fd < 0)
+		return xpc_set_error(c, c->flags_fd, "cannot create map traced_flags: %s",
+				     strerror(-c->flags_fd));
 	c->events_fd = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0,
 				      c->opts.ring_size, NULL);
 	if (c->events_fd < 0)
@@ -182,7 +196,7 @@ static int on_process(struct xpc *c, __u32 tgid)
 	return 0;
 }
 
-static void on_record(struct xpc *c, const struct xp_hdr *h)
+static void on_record(struct xpc *c, const struct xk_hdr *h)
 {
 	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
 		const struct xpc_module *m = xpc_modules[i];
@@ -194,7 +208,7 @@ static void on_record(struct xpc *c, const struct xp_hdr *h)
 }
 
 /* Whether every module's gate lets the record through now. */
-static bool gated(struct xpc *c, const struct xp_hdr *h)
+static bool gated(struct xpc *c, const struct xk_hdr *h)
 {
 	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
 		const struct xpc_module *m = xpc_modules[i];
@@ -205,7 +219,7 @@ static bool gated(struct xpc *c, const struct xp_hdr *h)
 	return false;
 }
 
-int xpc_release(struct xpc *c, const struct xp_hdr *rec)
+int xpc_release(struct xpc *c, const struct xk_hdr *rec)
 {
 	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, rec) : 0;
 }
@@ -246,7 +260,7 @@ static const volatile uint64_t *map_ring_pos(int fd)
 static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct xpc *c = ctx;
-	const struct xp_hdr *h = data;
+	const struct xk_hdr *h = data;
 	__u32 need;
 
 	if (size < sizeof(*h) || h->size != size || h->type >= XP_EV_TYPE_MAX) {
@@ -262,7 +276,7 @@ static int handle_record(void *ctx, void *data, size_t size)
 	if (c->sample_ring)
 		sample_ring(c);
 	/* An untraced process's exec, for discovery: no module acts on it. */
-	if (h->type == XP_EV_EXEC && ((const struct xp_exec *)h)->flags & XP_EXEC_UNTRACED)
+	if (h->type == XP_EV_EXEC && ((const struct xk_exec *)h)->flags & XP_EXEC_UNTRACED)
 		return xpc_release(c, h);
 	if (h->type == XP_EV_EXEC)
 		on_process(c, h->tgid);
@@ -316,10 +330,10 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 	}
 	c->opts = *opts;
 	set_defaults(&c->opts);
-	c->traced_fd = c->events_fd = c->drops_fd = -1;
+	c->traced_fd = c->flags_fd = c->events_fd = c->drops_fd = -1;
 	if (!c->opts.verbose)
 		libbpf_set_print(libbpf_print);
-	ret = xp_preflight(c->err, sizeof(c->err));
+	ret = xpc_preflight(c->err, sizeof(c->err));
 	if (!ret)
 		ret = create_maps(c);
 	if (!ret)
@@ -343,15 +357,16 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 
 static int add_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
 {
-	struct xp_traced v = { .depth = depth, .root_tgid = root };
+	struct xk_traced v = { .depth = depth, .root_tgid = root };
 	__u32 kids[256];
-	int n;
+	int n, err;
 
 	/* Probes first: the time modules take to attach is not the process's. */
 	on_process(c, tgid);
-	if (bpf_map_update_elem(c->traced_fd, &tgid, &v, BPF_ANY))
-		return xpc_set_error(c, -errno, "cannot trace pid %u: %s", tgid, strerror(errno));
-	n = xp_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
+	err = xpc_traced_add(c->traced_fd, c->flags_fd, tgid, &v);
+	if (err)
+		return xpc_set_error(c, err, "cannot trace pid %u: %s", tgid, strerror(-err));
+	n = xpc_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
 	for (int i = 0; i < n; i++)
 		add_tree(c, kids[i], root, depth + 1);
 	return 0;
@@ -376,7 +391,7 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 
 	if (pid <= 0)
 		return xpc_set_error(c, -EINVAL, "invalid pid %d", (int)pid);
-	tgid = xp_proc_tgid(pid);
+	tgid = xpc_proc_tgid(pid);
 	if (tgid < 0)
 		return xpc_set_error(c, -ESRCH, "no such process: %d", (int)pid);
 	return add_tree(c, tgid, tgid, 0);
@@ -400,7 +415,7 @@ int xpc_poll(struct xpc *c, int timeout_ms)
 		n = 0;
 	if (n < 0)
 		return n;
-	/* BPF wakes us only past a fill level (xp_ring_wakeup): take the rest. */
+	/* BPF wakes us only past a fill level (xk_ring_wakeup): take the rest. */
 	m = ring_buffer__consume(c->rb);
 	return m < 0 ? m : n + m;
 }
@@ -463,6 +478,8 @@ void xpc_close(struct xpc *c)
 			xpc_modules[i]->stop(c->state[i]);
 	if (c->traced_fd >= 0)
 		close(c->traced_fd);
+	if (c->flags_fd >= 0)
+		close(c->flags_fd);
 	if (c->events_fd >= 0)
 		close(c->events_fd);
 	if (c->drops_fd >= 0)

@@ -42,7 +42,7 @@ struct xpc;
  * Called once per record, in ring order. Return 0 to go on; a negative
  * value stops the current xpc_poll()/xpc_drain(), which returns it.
  */
-typedef int (*xpc_event_fn)(void *ctx, const struct xp_hdr *rec);
+typedef int (*xpc_event_fn)(void *ctx, const struct xk_hdr *rec);
 
 struct xpc_opts {
 	size_t ring_size;	/* bytes, power of two >= page size; 0: XPC_RING_DEFAULT */
@@ -54,7 +54,7 @@ struct xpc_opts {
 	bool raw_tp;		/* raw_tp programs even where tp_btf would attach (the fallback) */
 	bool tls_per_process;	/* TLS uprobes in traced processes only, not on every mapper */
 	bool no_cuda;		/* no uprobes on libcudart/libcuda (cuda module off) */
-	int sock_hooks;		/* socket tier's hooks, enum xp_sock_hooks; 0: the cheapest here */
+	int sock_hooks;		/* socket tier's hooks, enum xpc_sock_hooks; 0: the cheapest here */
 	bool discover_execs;	/* every exec on the machine is delivered, untraced ones
 				   flagged XP_EXEC_UNTRACED (modules never see those) */
 	int verbose;		/* >0: libbpf debug messages on stderr */
@@ -119,11 +119,11 @@ int xpc_epoll_fd(const struct xpc *c);
  * Scheduler totals of thread tid so far (the time in its current state
  * since stats->last_ts is not yet included). -ENOENT when not tracked.
  */
-int xpc_thread_stats(struct xpc *c, pid_t tid, struct xp_sched_stats *stats);
+int xpc_thread_stats(struct xpc *c, pid_t tid, struct xk_sched_stats *stats);
 
 /* Call fn for every tracked thread; stops at and returns fn's nonzero value. */
 int xpc_thread_stats_each(struct xpc *c,
-			  int (*fn)(void *ctx, __u32 tid, const struct xp_sched_stats *s),
+			  int (*fn)(void *ctx, __u32 tid, const struct xk_sched_stats *s),
 			  void *ctx);
 
 /* Records lost in the kernel, per type, summed over CPUs. */

@@ -25,7 +25,7 @@ typedef int (*cuda_lib_cb)(void *ctx, const char *path, dev_t dev, ino_t ino);
 
 /*
  * Call cb for each mapping of pid whose file is a CUDA library
- * (xp_cuda_lib_of) and add every other mapped file to `plain`. Returns the
+ * (gp_cuda_lib_of) and add every other mapped file to `plain`. Returns the
  * sum of cb's results, or -errno when /proc/PID cannot be read (ENOENT:
  * no such process) or cb's negative result.
  */

@@ -26,7 +26,7 @@
 
 struct cuda_module {
 	struct cuda_bpf *obj;
-	struct xp_cuda_probes *probes;
+	struct xpc_cuda_probes *probes;
 };
 
 static void cuda_stop(void *state)
@@ -35,7 +35,7 @@ static void cuda_stop(void *state)
 
 	if (!m)
 		return;
-	xp_cuda_probes_free(m->probes);
+	xpc_cuda_probes_free(m->probes);
 	cuda_bpf__destroy(m->obj);
 	free(m);
 }
@@ -54,7 +54,7 @@ static int cuda_start(struct xpc *c, void **state)
 	err = m->obj ? xpc_load_skeleton(c, m->obj->skeleton)
 		     : xpc_set_error(c, -errno, "cuda: cannot open BPF object: %s",
 				     strerror(errno));
-	if (!err && xp_cuda_probes_new(m->obj->obj, xpc_options(c)->verbose > 0, &m->probes))
+	if (!err && xpc_cuda_probes_new(m->obj->obj, xpc_options(c)->verbose > 0, &m->probes))
 		err = xpc_set_error(c, -ENOMEM, "cuda: out of memory");
 	if (err) {
 		cuda_stop(m);
@@ -64,37 +64,32 @@ static int cuda_start(struct xpc *c, void **state)
 	return 0;
 }
 
-/* A scan's result: a process gone before we looked is not an error. */
-static int scanned(struct xpc *c, int n, __u32 tgid)
-{
-	if (n >= 0 || n == -ENOENT || n == -ESRCH)
-		return 0;
-	return xpc_set_error(c, n, "cuda: cannot probe the CUDA libraries of %u: %s", tgid,
-			     strerror(-n));
-}
+/* What a failed scan of a process says (xpc_scan_result). */
+#define SCAN_FAILED "cuda: cannot probe the CUDA libraries"
 
 static int cuda_on_process(struct xpc *c, void *state, __u32 tgid)
 {
 	struct cuda_module *m = state;
 
-	return scanned(c, xp_cuda_probes_scan(m->probes, tgid), tgid);
+	return xpc_scan_result(c, xpc_cuda_probes_scan(m->probes, tgid), tgid, SCAN_FAILED);
 }
 
-static int cuda_on_record(struct xpc *c, void *state, const struct xp_hdr *rec)
+static int cuda_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 {
 	struct cuda_module *m = state;
-	const struct xp_fork *f = (const void *)rec;
+	const struct xk_fork *f = (const void *)rec;
 
 	switch (rec->type) {
 	case XP_EV_MAP_EXEC:
-		return scanned(c, xp_cuda_probes_on_map(m->probes, (const void *)rec), rec->tgid);
+		return xpc_scan_result(c, xpc_cuda_probes_on_map(m->probes, (const void *)rec),
+				       rec->tgid, SCAN_FAILED);
 	case XP_EV_FORK:
 		if (f->flags & XP_FORK_THREAD)
 			return 0;
-		return scanned(c, xp_cuda_probes_on_fork(m->probes, rec->tgid, f->child_tgid),
-			       f->child_tgid);
+		return xpc_scan_result(c, xpc_cuda_probes_on_fork(m->probes, rec->tgid, f->child_tgid),
+				       f->child_tgid, SCAN_FAILED);
 	case XP_EV_EXIT:
-		xp_cuda_probes_on_exit(m->probes, rec->tgid);
+		xpc_cuda_probes_on_exit(m->probes, rec->tgid);
 		return 0;
 	default:
 		return 0;
@@ -104,9 +99,9 @@ static int cuda_on_record(struct xpc *c, void *state, const struct xp_hdr *rec)
 static void cuda_stats_json(void *state, cJSON *o)
 {
 	struct cuda_module *m = state;
-	struct xp_cuda_stats s;
+	struct xpc_cuda_stats s;
 
-	xp_cuda_probes_stats(m->probes, &s);
+	xpc_cuda_probes_stats(m->probes, &s);
 	cJSON_AddNumberToObject(o, "processes", (double)s.processes);
 	cJSON_AddNumberToObject(o, "libraries", (double)s.libs);
 	cJSON_AddNumberToObject(o, "probes", (double)s.probes);
@@ -116,14 +111,14 @@ static void cuda_stats_json(void *state, cJSON *o)
 	cJSON_AddNumberToObject(o, "exited", (double)s.exited);
 }
 
-static int cuda_to_json(const struct xp_hdr *rec, cJSON *o)
+static int cuda_to_json(const struct xk_hdr *rec, cJSON *o)
 {
-	const struct xp_cuda_call *call = (const struct xp_cuda_call *)rec;
+	const struct xk_cuda_call *call = (const struct xk_cuda_call *)rec;
 	const char *fn;
 
 	if (rec->type != XP_EV_CUDA_CALL)
 		return -ENOENT;
-	fn = xp_cuda_fn_name(call->fn);
+	fn = gp_cuda_fn_name(call->fn);
 	if (fn)
 		cJSON_AddStringToObject(o, "fn", fn);
 	else
@@ -138,7 +133,7 @@ static int cuda_to_json(const struct xp_hdr *rec, cJSON *o)
 
 static __u32 cuda_min_size(__u32 type)
 {
-	return type == XP_EV_CUDA_CALL ? sizeof(struct xp_cuda_call) : 0;
+	return type == XP_EV_CUDA_CALL ? sizeof(struct xk_cuda_call) : 0;
 }
 
 const struct xpc_module xpc_mod_cuda = {

@@ -21,7 +21,6 @@
  * quarter of the fd limit is held by them, detached then as one batch on a
  * thread of their own (attaches wait behind it once), the rest at the end.
  */
-#define _GNU_SOURCE /* pthread_tryjoin_np */
 #include "userspace/cuda_probes.h"
 
 #include <errno.h>
@@ -56,7 +55,7 @@ struct cuda_proc {
 	size_t nlibs;
 };
 
-struct xp_cuda_probes {
+struct xpc_cuda_probes {
 	struct bpf_object *obj;
 	struct tls_libset *plain;	/* mapped files that are not CUDA libraries */
 	struct cuda_proc *procs;	/* processes with probes */
@@ -64,15 +63,14 @@ struct xp_cuda_probes {
 	pid_t cur;			/* the process being scanned (attach_lib) */
 	struct bpf_link **dead;		/* links of exited processes, not detached yet */
 	size_t ndead, dead_batch;	/* ... and how many are detached at once */
-	pthread_t *reapers;		/* threads detaching batches of dead links */
-	size_t nreapers;
-	struct xp_cuda_stats stats;
+	struct xpc_detacher reapers;	/* threads detaching batches of dead links */
+	struct xpc_cuda_stats stats;
 	bool verbose;
 };
 
-int xp_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xp_cuda_probes **out)
+int xpc_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xpc_cuda_probes **out)
 {
-	struct xp_cuda_probes *p = calloc(1, sizeof(*p));
+	struct xpc_cuda_probes *p = calloc(1, sizeof(*p));
 	struct rlimit fds;
 
 	*out = NULL;
@@ -89,7 +87,7 @@ int xp_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xp_cuda_prob
 	return 0;
 }
 
-static struct cuda_proc *proc_find(struct xp_cuda_probes *p, pid_t pid)
+static struct cuda_proc *proc_find(struct xpc_cuda_probes *p, pid_t pid)
 {
 	for (size_t i = 0; i < p->nprocs; i++)
 		if (p->procs[i].pid == pid)
@@ -105,7 +103,7 @@ static struct cuda_lib *lib_find(struct cuda_proc *proc, dev_t dev, ino_t ino)
 	return NULL;
 }
 
-static struct cuda_proc *proc_add(struct xp_cuda_probes *p, pid_t pid)
+static struct cuda_proc *proc_add(struct xpc_cuda_probes *p, pid_t pid)
 {
 	struct cuda_proc *grown = realloc(p->procs, (p->nprocs + 1) * sizeof(*grown));
 
@@ -120,7 +118,7 @@ static struct cuda_proc *proc_add(struct xp_cuda_probes *p, pid_t pid)
 /* cuda_lib_cb: probe the library for p->cur unless it has them already. */
 static int attach_lib(void *ctx, const char *path, dev_t dev, ino_t ino)
 {
-	struct xp_cuda_probes *p = ctx;
+	struct xpc_cuda_probes *p = ctx;
 	struct cuda_proc *proc = proc_find(p, p->cur);
 	struct cuda_lib *lib;
 	struct timespec now;
@@ -136,7 +134,7 @@ static int attach_lib(void *ctx, const char *path, dev_t dev, ino_t ino)
 	lib += proc->nlibs++;
 	lib->dev = dev;
 	lib->ino = ino;
-	lib->nlinks = xp_cuda_attach_lib(p->obj, path, p->cur, lib->links);
+	lib->nlinks = gp_cuda_attach_lib(p->obj, path, p->cur, lib->links);
 	clock_gettime(CLOCK_MONOTONIC, &now); /* bpf_ktime_get_ns's clock */
 	lib->attached_ns = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
 	p->stats.libs++;
@@ -146,13 +144,13 @@ static int attach_lib(void *ctx, const char *path, dev_t dev, ino_t ino)
 	return 1;
 }
 
-int xp_cuda_probes_scan(struct xp_cuda_probes *p, pid_t pid)
+int xpc_cuda_probes_scan(struct xpc_cuda_probes *p, pid_t pid)
 {
 	p->cur = pid;
 	return cuda_libs_scan_pid(p->plain, pid, attach_lib, p);
 }
 
-int xp_cuda_probes_on_map(struct xp_cuda_probes *p, const struct xp_map_exec *m)
+int xpc_cuda_probes_on_map(struct xpc_cuda_probes *p, const struct xk_map_exec *m)
 {
 	dev_t dev = makedev(m->dev_major, m->dev_minor);
 	pid_t pid = (pid_t)m->hdr.tgid;
@@ -165,7 +163,7 @@ int xp_cuda_probes_on_map(struct xp_cuda_probes *p, const struct xp_map_exec *m)
 	lib = lib_find(proc_find(p, pid), dev, m->ino);
 	if (!lib) {
 		p->stats.rescans++;
-		n = xp_cuda_probes_scan(p, pid);
+		n = xpc_cuda_probes_scan(p, pid);
 		lib = lib_find(proc_find(p, pid), dev, m->ino);
 	}
 	/* Probed before this record arrived (the exec scan) or by this rescan. */
@@ -175,34 +173,16 @@ int xp_cuda_probes_on_map(struct xp_cuda_probes *p, const struct xp_map_exec *m)
 	return n;
 }
 
-/* Forget the reapers that are done. */
-static void reap_finished(struct xp_cuda_probes *p)
-{
-	for (size_t i = p->nreapers; i > 0; i--)
-		if (!pthread_tryjoin_np(p->reapers[i - 1], NULL))
-			p->reapers[i - 1] = p->reapers[--p->nreapers];
-}
-
 /* Detach the dead links on a thread of their own. */
-static void bury(struct xp_cuda_probes *p)
+static void bury(struct xpc_cuda_probes *p)
 {
-	pthread_t *grown;
-
-	reap_finished(p);
-	grown = realloc(p->reapers, (p->nreapers + 1) * sizeof(*grown));
-	if (!grown) {
-		xpc_destroy_links(p->dead, p->ndead);
-		free(p->dead);
-	} else {
-		p->reapers = grown;
-		p->nreapers += !xpc_destroy_links_bg(p->dead, p->ndead, &grown[p->nreapers]);
-	}
+	xpc_detach_bg(&p->reapers, p->dead, p->ndead);
 	p->dead = NULL;
 	p->ndead = 0;
 }
 
 /* Drop proc's entry; its links join the dead ones (or go now, out of memory). */
-static void proc_retire(struct xp_cuda_probes *p, struct cuda_proc *proc)
+static void proc_retire(struct xpc_cuda_probes *p, struct cuda_proc *proc)
 {
 	struct bpf_link **grown;
 	size_t n = 0;
@@ -228,17 +208,17 @@ static void proc_retire(struct xp_cuda_probes *p, struct cuda_proc *proc)
 		bury(p);
 }
 
-int xp_cuda_probes_on_fork(struct xp_cuda_probes *p, pid_t parent, pid_t child)
+int xpc_cuda_probes_on_fork(struct xpc_cuda_probes *p, pid_t parent, pid_t child)
 {
 	struct cuda_proc *stale = proc_find(p, child);
 
 	/* A new process under a pid whose exit record was lost. */
 	if (stale)
 		proc_retire(p, stale);
-	return proc_find(p, parent) ? xp_cuda_probes_scan(p, child) : 0;
+	return proc_find(p, parent) ? xpc_cuda_probes_scan(p, child) : 0;
 }
 
-void xp_cuda_probes_on_exit(struct xp_cuda_probes *p, pid_t pid)
+void xpc_cuda_probes_on_exit(struct xpc_cuda_probes *p, pid_t pid)
 {
 	struct cuda_proc *proc = proc_find(p, pid);
 
@@ -248,12 +228,12 @@ void xp_cuda_probes_on_exit(struct xp_cuda_probes *p, pid_t pid)
 	p->stats.exited++;
 }
 
-void xp_cuda_probes_stats(const struct xp_cuda_probes *p, struct xp_cuda_stats *out)
+void xpc_cuda_probes_stats(const struct xpc_cuda_probes *p, struct xpc_cuda_stats *out)
 {
 	*out = p->stats;
 }
 
-void xp_cuda_probes_free(struct xp_cuda_probes *p)
+void xpc_cuda_probes_free(struct xpc_cuda_probes *p)
 {
 	if (!p)
 		return;
@@ -261,9 +241,7 @@ void xp_cuda_probes_free(struct xp_cuda_probes *p)
 		proc_retire(p, &p->procs[0]);
 	xpc_destroy_links(p->dead, p->ndead);
 	free(p->dead);
-	while (p->nreapers)
-		pthread_join(p->reapers[--p->nreapers], NULL);
-	free(p->reapers);
+	xpc_detacher_wait(&p->reapers);
 	free(p->procs);
 	tls_libset_free(p->plain);
 	free(p);

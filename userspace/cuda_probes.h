@@ -13,11 +13,11 @@
 #include <sys/types.h>
 
 struct bpf_object;
-struct xp_map_exec;
-struct xp_cuda_probes;
+struct xk_map_exec;
+struct xpc_cuda_probes;
 
 /* What the probes cost and caught so far (capture.json: modules.cuda). */
-struct xp_cuda_stats {
+struct xpc_cuda_stats {
 	uint64_t processes;	/* processes that mapped a CUDA library and got probes */
 	uint64_t libs;		/* (process, library) pairs probed */
 	uint64_t probes;	/* uprobe links made */
@@ -28,31 +28,31 @@ struct xp_cuda_stats {
 };
 
 /* Probes from obj (cuda.bpf.o, loaded). 0 or -ENOMEM. */
-int xp_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xp_cuda_probes **out);
+int xpc_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xpc_cuda_probes **out);
 
 /*
  * Probe the CUDA libraries pid maps that it has no probes on yet (at
  * attach, after exec, after a fork). Returns how many, or -errno
  * (-ENOENT: no such process).
  */
-int xp_cuda_probes_scan(struct xp_cuda_probes *p, pid_t pid);
+int xpc_cuda_probes_scan(struct xpc_cuda_probes *p, pid_t pid);
 
 /*
  * Process m->hdr.tgid mapped a file executable: rescan it unless the file
  * is known not to be a CUDA library or is probed there already. Returns
  * the libraries probed now, or -errno.
  */
-int xp_cuda_probes_on_map(struct xp_cuda_probes *p, const struct xp_map_exec *m);
+int xpc_cuda_probes_on_map(struct xpc_cuda_probes *p, const struct xk_map_exec *m);
 
 /* Process child was forked from parent: it inherits the parent's libraries. */
-int xp_cuda_probes_on_fork(struct xp_cuda_probes *p, pid_t parent, pid_t child);
+int xpc_cuda_probes_on_fork(struct xpc_cuda_probes *p, pid_t parent, pid_t child);
 
 /* Process pid exited: its links are detached later, in a batch (slow). */
-void xp_cuda_probes_on_exit(struct xp_cuda_probes *p, pid_t pid);
+void xpc_cuda_probes_on_exit(struct xpc_cuda_probes *p, pid_t pid);
 
-void xp_cuda_probes_stats(const struct xp_cuda_probes *p, struct xp_cuda_stats *out);
+void xpc_cuda_probes_stats(const struct xpc_cuda_probes *p, struct xpc_cuda_stats *out);
 
 /* Detach everything, wait for exits' detaching, free p (NULL is fine). */
-void xp_cuda_probes_free(struct xp_cuda_probes *p);
+void xpc_cuda_probes_free(struct xpc_cuda_probes *p);
 
 #endif /* XPERF_USERSPACE_CUDA_PROBES_H */

@@ -235,13 +235,13 @@ static int load_rules(struct daemon *d)
 }
 
 /* Whether an exec (record of an untraced process) matches; its argv in ev. */
-static bool exec_matches(const struct daemon *d, const struct xp_exec *e)
+static bool exec_matches(const struct daemon *d, const struct xk_exec *e)
 {
-	return xp_exec_check(e, e->hdr.size) == 0 &&
+	return xpc_exec_check(e, e->hdr.size) == 0 &&
 	       xpd_rules_match(&d->rules, e->data, e->data + e->filename_len, e->args_len);
 }
 
-static void add_agent(struct daemon *d, pid_t tgid, const struct xp_hdr *first)
+static void add_agent(struct daemon *d, pid_t tgid, const struct xk_hdr *first)
 {
 	int err = xpd_agents_add(d->agents, tgid, first);
 
@@ -254,10 +254,10 @@ static void add_agent(struct daemon *d, pid_t tgid, const struct xp_hdr *first)
 		fprintf(stderr, "xperf-bpf daemon: pid %d: %s\n", (int)tgid, strerror(-err));
 }
 
-static int on_event(void *ctx, const struct xp_hdr *rec)
+static int on_event(void *ctx, const struct xk_hdr *rec)
 {
 	struct daemon *d = ctx;
-	const struct xp_exec *e = (const void *)rec;
+	const struct xk_exec *e = (const void *)rec;
 
 	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
 		d->execs_seen++;
@@ -338,7 +338,7 @@ static void scan_running(struct daemon *d)
 	while ((de = readdir(dir))) {
 		int pid = atoi(de->d_name);
 
-		if (pid <= 0 || pid == self || xp_proc_tgid(pid) != pid)
+		if (pid <= 0 || pid == self || xpc_proc_tgid(pid) != pid)
 			continue;
 		if (proc_matches(d, pid) && !ancestor_matches(d, pid))
 			add_agent(d, pid, NULL);

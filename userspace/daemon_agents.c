@@ -111,7 +111,7 @@ static void join_tree(struct xpd_agents *a, struct agent *ag, __u32 tgid)
 	int n;
 
 	join(a, ag, tgid);
-	n = xp_proc_children(tgid, kids, TREE_MAX);
+	n = xpc_proc_children(tgid, kids, TREE_MAX);
 	for (int i = 0; i < n; i++)
 		join_tree(a, ag, kids[i]);
 }
@@ -127,7 +127,7 @@ static uint64_t drops_now(struct xpd_agents *a)
  * DIR/<node>/<session>, locked: a session id already used (a restart
  * within the same second) gets a suffix, so nothing written is touched.
  */
-static int claim_dir(struct agent *ag, pid_t root, const struct xp_hdr *first)
+static int claim_dir(struct agent *ag, pid_t root, const struct xk_hdr *first)
 {
 	char base[XPB_SESSION_ID_MAX], path[PATH_MAX], comm[XP_COMM_LEN + 1] = "";
 	char *const name[] = { comm, NULL };
@@ -136,7 +136,7 @@ static int claim_dir(struct agent *ag, pid_t root, const struct xp_hdr *first)
 
 	/* Named after its exec's comm: a short-lived agent may be gone from /proc. */
 	if (first && first->type == XP_EV_EXEC)
-		memcpy(comm, ((const struct xp_exec *)first)->comm, XP_COMM_LEN);
+		memcpy(comm, ((const struct xk_exec *)first)->comm, XP_COMM_LEN);
 	xpb_session_id(root, comm[0] ? name : NULL, base);
 	snprintf(ag->session_id, sizeof(ag->session_id), "%s", base);
 	for (int k = 2; k < 1000; k++) {
@@ -151,7 +151,7 @@ static int claim_dir(struct agent *ag, pid_t root, const struct xp_hdr *first)
 	return -EEXIST;
 }
 
-static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp_hdr *first)
+static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xk_hdr *first)
 {
 	struct agent *ag = calloc(1, sizeof(*ag));
 
@@ -183,12 +183,12 @@ static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xp
 }
 
 /* A close record of the connection table (an eviction, an exit): the session's only. */
-static int deliver_close(void *ctx, const struct xp_hdr *rec)
+static int deliver_close(void *ctx, const struct xk_hdr *rec)
 {
 	return xpb_sinks_event(((struct agent *)ctx)->sinks, rec);
 }
 
-static int deliver(struct xpd_agents *a, struct agent *ag, const struct xp_hdr *rec)
+static int deliver(struct xpd_agents *a, struct agent *ag, const struct xk_hdr *rec)
 {
 	int err = xpd_conns_record(ag->conns, rec, deliver_close, ag);
 
@@ -199,13 +199,13 @@ static int deliver(struct xpd_agents *a, struct agent *ag, const struct xp_hdr *
 	return xpb_sinks_event(ag->sinks, rec) ?: err;
 }
 
-static bool in_kernel(const struct xp_hdr *first)
+static bool in_kernel(const struct xk_hdr *first)
 {
 	return first && first->type == XP_EV_EXEC &&
-	       ((const struct xp_exec *)first)->flags & XP_EXEC_DISCOVERED;
+	       ((const struct xk_exec *)first)->flags & XP_EXEC_DISCOVERED;
 }
 
-int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xp_hdr *first)
+int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xk_hdr *first)
 {
 	struct agent *ag;
 	int err;
@@ -296,7 +296,7 @@ static int leave(struct xpd_agents *a, __u32 tgid)
 	return session_end(a, ag);
 }
 
-int xpd_agents_route(struct xpd_agents *a, const struct xp_hdr *rec)
+int xpd_agents_route(struct xpd_agents *a, const struct xk_hdr *rec)
 {
 	struct agent *ag = agent_of(a, rec->tgid);
 	int err;
@@ -308,8 +308,8 @@ int xpd_agents_route(struct xpd_agents *a, const struct xp_hdr *rec)
 		a->n.records_unowned++;
 		return 0;
 	}
-	if (rec->type == XP_EV_FORK && !(((const struct xp_fork *)rec)->flags & XP_FORK_THREAD))
-		join(a, ag, ((const struct xp_fork *)rec)->child_tgid);
+	if (rec->type == XP_EV_FORK && !(((const struct xk_fork *)rec)->flags & XP_FORK_THREAD))
+		join(a, ag, ((const struct xk_fork *)rec)->child_tgid);
 	err = deliver(a, ag, rec);
 	if (rec->type == XP_EV_EXIT)
 		err = leave(a, rec->tgid) ?: err;

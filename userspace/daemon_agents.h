@@ -47,13 +47,13 @@ struct xpd_agents *xpd_agents_new(struct xpc *c, const struct xpd_agents_opts *o
  * in an agent's tree), -EUSERS (cap reached), -ESRCH (gone), other -errno.
  * first: its exec record, delivered to the new session (may be NULL).
  */
-int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xp_hdr *first);
+int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xk_hdr *first);
 
 /* Whether tgid belongs to a traced agent's tree. */
 bool xpd_agents_has(const struct xpd_agents *a, pid_t tgid);
 
 /* A traced record: to its agent's session; fork and exit update the trees. */
-int xpd_agents_route(struct xpd_agents *a, const struct xp_hdr *rec);
+int xpd_agents_route(struct xpd_agents *a, const struct xk_hdr *rec);
 
 /* End the sessions of trees whose processes are all gone (lost exit records). */
 void xpd_agents_sweep(struct xpd_agents *a);

@@ -37,7 +37,7 @@ struct xpd_conns {
 /* What rec does to the table. */
 enum op { OP_NONE, OP_USE, OP_CLOSE, OP_EXIT };
 
-static enum op classify(const struct xp_hdr *rec, uint8_t *tier, uint64_t *id)
+static enum op classify(const struct xk_hdr *rec, uint8_t *tier, uint64_t *id)
 {
 	switch (rec->type) {
 	case XP_EV_TLS_DATA:
@@ -45,7 +45,7 @@ static enum op classify(const struct xp_hdr *rec, uint8_t *tier, uint64_t *id)
 		if (rec->size < sizeof(*rec) + sizeof(__u64))
 			return OP_NONE;
 		*tier = XPD_CONN_TLS;
-		*id = ((const struct xp_tls_free *)rec)->ssl;	/* first field after hdr in both */
+		*id = ((const struct xk_tls_free *)rec)->ssl;	/* first field after hdr in both */
 		return rec->type == XP_EV_TLS_FREE ? OP_CLOSE : OP_USE;
 	case XP_EV_SOCK_CONNECT:
 	case XP_EV_SOCK_ACCEPT:
@@ -55,7 +55,7 @@ static enum op classify(const struct xp_hdr *rec, uint8_t *tier, uint64_t *id)
 		if (rec->size < sizeof(*rec) + sizeof(__u64))
 			return OP_NONE;
 		*tier = XPD_CONN_SOCKET;
-		*id = ((const struct xp_sock_conn *)rec)->sock_id;	/* likewise */
+		*id = ((const struct xk_sock_conn *)rec)->sock_id;	/* likewise */
 		return rec->type == XP_EV_SOCK_CLOSE ? OP_CLOSE : OP_USE;
 	case XP_EV_EXIT:
 		return OP_EXIT;
@@ -105,10 +105,10 @@ static int close_conn(struct xpd_conns *t, struct conn *c, uint64_t now, xpd_con
 		      void *ctx)
 {
 	union {
-		struct xp_tls_free tls;
-		struct xp_sock_conn sock;
+		struct xk_tls_free tls;
+		struct xk_sock_conn sock;
 	} r;
-	struct xp_hdr *h = &r.tls.hdr;
+	struct xk_hdr *h = &r.tls.hdr;
 
 	memset(&r, 0, sizeof(r));
 	h->ts_ns = now;
@@ -128,7 +128,7 @@ static int close_conn(struct xpd_conns *t, struct conn *c, uint64_t now, xpd_con
 	return emit(ctx, h);
 }
 
-static int enter(struct xpd_conns *t, const struct xp_hdr *rec, uint8_t tier, uint64_t id,
+static int enter(struct xpd_conns *t, const struct xk_hdr *rec, uint8_t tier, uint64_t id,
 		 xpd_conns_emit emit, void *ctx)
 {
 	struct conn *c;
@@ -152,7 +152,7 @@ static int enter(struct xpd_conns *t, const struct xp_hdr *rec, uint8_t tier, ui
 	return err;
 }
 
-static int exit_closes(struct xpd_conns *t, const struct xp_hdr *rec, xpd_conns_emit emit,
+static int exit_closes(struct xpd_conns *t, const struct xk_hdr *rec, xpd_conns_emit emit,
 		       void *ctx)
 {
 	struct conn *c, *next;
@@ -168,7 +168,7 @@ static int exit_closes(struct xpd_conns *t, const struct xp_hdr *rec, xpd_conns_
 	return err;
 }
 
-int xpd_conns_record(struct xpd_conns *t, const struct xp_hdr *rec, xpd_conns_emit emit,
+int xpd_conns_record(struct xpd_conns *t, const struct xk_hdr *rec, xpd_conns_emit emit,
 		     void *ctx)
 {
 	uint8_t tier = 0;

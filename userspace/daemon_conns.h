@@ -30,7 +30,7 @@ struct xpd_conn_counts {
 };
 
 /* Delivers a close record made by the table (to the agent's session). */
-typedef int (*xpd_conns_emit)(void *ctx, const struct xp_hdr *rec);
+typedef int (*xpd_conns_emit)(void *ctx, const struct xk_hdr *rec);
 
 struct xpd_conns;
 
@@ -43,7 +43,7 @@ struct xpd_conns *xpd_conns_new(unsigned int max);
  * it, an exit closes its process's connections. Returns the first error of
  * emit, else 0.
  */
-int xpd_conns_record(struct xpd_conns *t, const struct xp_hdr *rec, xpd_conns_emit emit,
+int xpd_conns_record(struct xpd_conns *t, const struct xk_hdr *rec, xpd_conns_emit emit,
 		     void *ctx);
 
 void xpd_conns_counts(const struct xpd_conns *t, struct xpd_conn_counts *out);

@@ -9,26 +9,26 @@
 
 struct emitted {
 	int n;
-	struct xp_hdr last;
+	struct xk_hdr last;
 	uint64_t last_id;
 };
 
-static int emit(void *ctx, const struct xp_hdr *rec)
+static int emit(void *ctx, const struct xk_hdr *rec)
 {
 	struct emitted *e = ctx;
 
 	e->n++;
 	e->last = *rec;
-	e->last_id = ((const struct xp_tls_free *)rec)->ssl;
-	CHECK(rec->size == (rec->type == XP_EV_TLS_FREE ? sizeof(struct xp_tls_free) :
-						       sizeof(struct xp_sock_conn)));
+	e->last_id = ((const struct xk_tls_free *)rec)->ssl;
+	CHECK(rec->size == (rec->type == XP_EV_TLS_FREE ? sizeof(struct xk_tls_free) :
+						       sizeof(struct xk_sock_conn)));
 	return 0;
 }
 
 static void feed(struct xpd_conns *t, struct emitted *e, uint16_t type, uint32_t tgid,
 		 uint64_t id, uint64_t ts)
 {
-	struct xp_sock_conn r = { .hdr = { .type = type, .size = sizeof(r), .ts_ns = ts,
+	struct xk_sock_conn r = { .hdr = { .type = type, .size = sizeof(r), .ts_ns = ts,
 					   .tgid = tgid, .start_ns = 7 }, .sock_id = id };
 
 	CHECK(xpd_conns_record(t, &r.hdr, emit, e) == 0);

@@ -7,7 +7,7 @@
 
 #include "userspace/exec_decode.h"
 
-int xp_exec_check(const struct xp_exec *e, size_t size)
+int xpc_exec_check(const struct xk_exec *e, size_t size)
 {
 	size_t total;
 
@@ -21,7 +21,7 @@ int xp_exec_check(const struct xp_exec *e, size_t size)
 	return 0;
 }
 
-int xp_exec_args(const struct xp_exec *e,
+int xpc_exec_args(const struct xk_exec *e,
 		 void (*fn)(void *ctx, const char *arg, size_t len), void *ctx)
 {
 	const char *p = e->data + e->filename_len;
@@ -39,7 +39,7 @@ int xp_exec_args(const struct xp_exec *e,
 	return n;
 }
 
-int xp_exec_cwd(const struct xp_exec *e, char *out, size_t outlen)
+int xpc_exec_cwd(const struct xk_exec *e, char *out, size_t outlen)
 {
 	const char *base = e->data + e->filename_len + e->args_len;
 	size_t end = e->cwd_len, pos = 0;

@@ -13,27 +13,27 @@
 #include "bpf/xperf.h"
 #include "bpf/proc.h"
 
-/* Bytes of struct xp_exec before data[]. */
-#define XP_EXEC_FIXED ((size_t)offsetof(struct xp_exec, data))
+/* Bytes of struct xk_exec before data[]. */
+#define XP_EXEC_FIXED ((size_t)offsetof(struct xk_exec, data))
 
 /*
  * 0 when the record of `size` bytes is consistent: size == hdr.size, the
  * three lengths add up to the size and the filename is NUL-terminated.
  * -1 otherwise (the other functions then must not be called).
  */
-int xp_exec_check(const struct xp_exec *e, size_t size);
+int xpc_exec_check(const struct xk_exec *e, size_t size);
 
 /*
  * Call fn for each argv element, in order; an argument cut by
  * XP_ARGS_MAX is passed with the bytes present. Returns the count.
  */
-int xp_exec_args(const struct xp_exec *e,
+int xpc_exec_args(const struct xk_exec *e,
 		 void (*fn)(void *ctx, const char *arg, size_t len), void *ctx);
 
 /*
  * The cwd as an absolute path ("/" when empty) in out; returns its
  * length, or -1 when out is too small.
  */
-int xp_exec_cwd(const struct xp_exec *e, char *out, size_t outlen);
+int xpc_exec_cwd(const struct xk_exec *e, char *out, size_t outlen);
 
 #endif /* XPERF_USERSPACE_EXEC_DECODE_H */

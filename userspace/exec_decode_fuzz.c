@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * exec_decode_fuzz.c - XP_EV_EXEC decoding of arbitrary ring bytes: a
- * record is decoded only if xp_exec_check() accepts it, as proc.c does.
+ * record is decoded only if xpc_exec_check() accepts it, as proc.c does.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@ static void ignore(void *ctx, const char *arg, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct xp_exec *e;
+	struct xk_exec *e;
 	char cwd[XP_CWD_MAX + XP_CWD_DEPTH + 2];
 	size_t sum = 0;
 
@@ -26,11 +26,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	e = malloc(size < XP_EXEC_FIXED ? XP_EXEC_FIXED : size);
 	memset(e, 0, XP_EXEC_FIXED);
 	memcpy(e, data, size);
-	if (size >= sizeof(struct xp_hdr))
+	if (size >= sizeof(struct xk_hdr))
 		e->hdr.size = size;
-	if (xp_exec_check(e, size) == 0) {
-		xp_exec_args(e, ignore, &sum);
-		xp_exec_cwd(e, cwd, sizeof(cwd));
+	if (xpc_exec_check(e, size) == 0) {
+		xpc_exec_args(e, ignore, &sum);
+		xpc_exec_cwd(e, cwd, sizeof(cwd));
 	}
 	free(e);
 	return 0;

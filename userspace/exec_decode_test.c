@@ -7,7 +7,7 @@
 #include "userspace/testing/check.h"
 
 /* Build a record as proc.bpf.c does: filename, argv, cwd leaf first. */
-static size_t build(struct xp_exec *e, const char *fn, const char *args, size_t args_len,
+static size_t build(struct xk_exec *e, const char *fn, const char *args, size_t args_len,
 		    const char *cwd, size_t cwd_len)
 {
 	size_t off = strlen(fn) + 1;
@@ -39,36 +39,36 @@ static void collect(void *ctx, const char *arg, size_t len)
 
 int main(void)
 {
-	struct xp_exec *e = calloc(1, sizeof(*e));
+	struct xk_exec *e = calloc(1, sizeof(*e));
 	struct args a = { 0 };
 	char cwd[64];
 	size_t size;
 
 	size = build(e, "/usr/bin/ls", "ls\0-l\0/tmp\0", 11, "b\0a\0", 4);
-	CHECK(xp_exec_check(e, size) == 0);
-	CHECK(xp_exec_args(e, collect, &a) == 3);
+	CHECK(xpc_exec_check(e, size) == 0);
+	CHECK(xpc_exec_args(e, collect, &a) == 3);
 	CHECK(!strcmp(a.seen[0], "ls") && !strcmp(a.seen[1], "-l") && !strcmp(a.seen[2], "/tmp"));
-	CHECK(xp_exec_cwd(e, cwd, sizeof(cwd)) == 4 && !strcmp(cwd, "/a/b"));
-	CHECK(xp_exec_cwd(e, cwd, 4) == -1);	/* too small: no overflow */
+	CHECK(xpc_exec_cwd(e, cwd, sizeof(cwd)) == 4 && !strcmp(cwd, "/a/b"));
+	CHECK(xpc_exec_cwd(e, cwd, 4) == -1);	/* too small: no overflow */
 
 	/* argv cut by XP_ARGS_MAX: the last argument has no NUL. */
 	memset(&a, 0, sizeof(a));
 	size = build(e, "/bin/x", "x\0abc", 5, "", 0);
-	CHECK(xp_exec_check(e, size) == 0);
-	CHECK(xp_exec_args(e, collect, &a) == 2 && !strcmp(a.seen[1], "abc"));
-	CHECK(xp_exec_cwd(e, cwd, sizeof(cwd)) == 1 && !strcmp(cwd, "/"));
+	CHECK(xpc_exec_check(e, size) == 0);
+	CHECK(xpc_exec_args(e, collect, &a) == 2 && !strcmp(a.seen[1], "abc"));
+	CHECK(xpc_exec_cwd(e, cwd, sizeof(cwd)) == 1 && !strcmp(cwd, "/"));
 
 	/* Inconsistent records are refused. */
 	size = build(e, "/bin/x", "x\0", 2, "", 0);
-	CHECK(xp_exec_check(e, size + 1) == -1);
+	CHECK(xpc_exec_check(e, size + 1) == -1);
 	e->args_len = 40;
-	CHECK(xp_exec_check(e, size) == -1);
+	CHECK(xpc_exec_check(e, size) == -1);
 	build(e, "/bin/x", "x\0", 2, "", 0);
 	e->data[e->filename_len - 1] = 'x';
-	CHECK(xp_exec_check(e, size) == -1);
+	CHECK(xpc_exec_check(e, size) == -1);
 	e->filename_len = 0;
-	CHECK(xp_exec_check(e, size) == -1);
-	CHECK(xp_exec_check(e, 3) == -1);
+	CHECK(xpc_exec_check(e, size) == -1);
+	CHECK(xpc_exec_check(e, 3) == -1);
 	free(e);
 	return CHECK_DONE();
 }

@@ -29,7 +29,7 @@ static bool has_cap(const struct __user_cap_data_struct d[2], int cap)
 	return d[cap / 32].effective & (1u << (cap % 32));
 }
 
-int xp_preflight(char *err, size_t errlen)
+int xpc_preflight(char *err, size_t errlen)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
 	struct __user_cap_data_struct d[2] = {};
@@ -73,7 +73,7 @@ void xpc_autoload_tp(struct bpf_object *obj, bool force_raw)
 		raw = find_by_section(obj, sec);
 		if (!raw)
 			continue;
-		if (!force_raw && xp_tp_btf_ok(s + 7))
+		if (!force_raw && xpc_tp_btf_ok(s + 7))
 			bpf_program__set_autoload(raw, false);
 		else
 			bpf_program__set_autoload(p, false);

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "userspace/sock_hooks.h"	/* xp_tp_btf_ok() */
+#include "userspace/sock_hooks.h"	/* xpc_tp_btf_ok() */
 
 #define XP_BTF_PATH "/sys/kernel/btf/vmlinux"
 
@@ -19,7 +19,7 @@
  * kernel has BTF. Otherwise a one-line message in err and -EPERM (neither
  * root nor CAP_BPF + CAP_PERFMON) or -ENOENT (no kernel BTF).
  */
-int xp_preflight(char *err, size_t errlen);
+int xpc_preflight(char *err, size_t errlen);
 
 
 #endif /* XPERF_USERSPACE_FEATURES_H */

@@ -43,7 +43,7 @@ cJSON *xpc_modules_json(const struct xpc *c)
 }
 
 /* A module's cJSON fields for rec, appended as members; -ENOENT: not its type. */
-static int tree_fields(const struct xpc_module *m, const struct xp_hdr *rec, struct xp_jout *j)
+static int tree_fields(const struct xpc_module *m, const struct xk_hdr *rec, struct xp_jout *j)
 {
 	cJSON *o = cJSON_CreateObject();
 	char *text;
@@ -62,7 +62,7 @@ static int tree_fields(const struct xpc_module *m, const struct xp_hdr *rec, str
 	return err;
 }
 
-int xpc_record_write(struct xp_jout *j, const struct xp_hdr *rec)
+int xpc_record_write(struct xp_jout *j, const struct xk_hdr *rec)
 {
 	int err = -ENOENT;
 

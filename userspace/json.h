@@ -24,7 +24,7 @@ struct xp_jout;
  * (j->err) when memory ran out and the text is cut. A type no module owns
  * gets the header fields only.
  */
-int xpc_record_write(struct xp_jout *j, const struct xp_hdr *rec);
+int xpc_record_write(struct xp_jout *j, const struct xk_hdr *rec);
 
 /* {"exec": 3, ...}: the nonzero entries of a per-type array, by type name. */
 cJSON *xpc_counts_json(const uint64_t v[XP_EV_TYPE_MAX]);
@@ -35,7 +35,7 @@ struct xpc;
 cJSON *xpc_modules_json(const struct xpc *c);
 
 /* The time and switch counts of a thread's scheduler totals (sched.c). */
-void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o);
+void xpc_sched_stats_json(const struct xk_sched_stats *s, cJSON *o);
 
 
 #endif /* XPERF_USERSPACE_JSON_H */

@@ -6,6 +6,7 @@
  * started from threads the waits partly overlap (bench/gpu_uprobe's second
  * table shows what detaching still costs at the end of a run).
  */
+#define _GNU_SOURCE /* pthread_tryjoin_np */
 #include "userspace/links.h"
 
 #include <errno.h>
@@ -69,4 +70,29 @@ int xpc_destroy_links_bg(struct bpf_link **links, size_t n, pthread_t *t)
 	xpc_destroy_links(links, n);
 	free(links);
 	return -err;
+}
+
+void xpc_detach_bg(struct xpc_detacher *d, struct bpf_link **links, size_t n)
+{
+	pthread_t *grown;
+
+	for (size_t i = d->n; i > 0; i--)
+		if (!pthread_tryjoin_np(d->threads[i - 1], NULL))
+			d->threads[i - 1] = d->threads[--d->n];
+	grown = realloc(d->threads, (d->n + 1) * sizeof(*grown));
+	if (!grown) {
+		xpc_destroy_links(links, n);
+		free(links);
+		return;
+	}
+	d->threads = grown;
+	d->n += !xpc_destroy_links_bg(links, n, &grown[d->n]);
+}
+
+void xpc_detacher_wait(struct xpc_detacher *d)
+{
+	while (d->n)
+		pthread_join(d->threads[--d->n], NULL);
+	free(d->threads);
+	d->threads = NULL;
 }

@@ -24,4 +24,20 @@ void xpc_destroy_links(struct bpf_link **links, size_t n);
  */
 int xpc_destroy_links_bg(struct bpf_link **links, size_t n, pthread_t *t);
 
+/* Threads detaching batches of links in the background (xpc_detach_bg). */
+struct xpc_detacher {
+	pthread_t *threads;
+	size_t n;
+};
+
+/*
+ * Destroy links[0..n) and free(links) on a thread of d (done here if none
+ * can be started); threads found finished are joined first, so d holds
+ * only those still running.
+ */
+void xpc_detach_bg(struct xpc_detacher *d, struct bpf_link **links, size_t n);
+
+/* Wait for every thread of d and free what it holds. */
+void xpc_detacher_wait(struct xpc_detacher *d);
+
 #endif /* XPERF_USERSPACE_LINKS_H */

@@ -21,7 +21,7 @@ struct dir_state {
 	bool passed, checking;
 	unsigned int unjoined;	/* read: first calls in a row not joined to a socket */
 	uint64_t sock_id;	/* write: the socket its ciphertext went out on */
-	struct xp_hdr **held;
+	struct xk_hdr **held;
 	size_t nheld, cap;
 	uint32_t tid;
 	uint64_t need, got, since_ns, deadline_ns;
@@ -32,7 +32,7 @@ struct conn {
 	uint16_t id;
 	uint64_t start_ns, ssl;
 	uint64_t probed_ns;	/* the file's probes cover this process since (probed_since) */
-	struct dir_state d[2];	/* by enum xp_tls_dir */
+	struct dir_state d[2];	/* by enum xk_tls_dir */
 };
 
 struct send {
@@ -192,9 +192,9 @@ static int grow(void **arr, size_t n, size_t *cap, size_t size)
 	return 0;
 }
 
-static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const struct xp_hdr *rec)
+static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const struct xk_hdr *rec)
 {
-	struct xp_hdr *copy;
+	struct xk_hdr *copy;
 
 	if (lc->held_bytes + rec->size > LC_HELD_MAX) {
 		lc->counts.held_over++;
@@ -211,7 +211,7 @@ static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const 
 	return LC_HOLD;
 }
 
-static struct conn *conn_of(struct locate_check *lc, const struct xp_tls_data *t)
+static struct conn *conn_of(struct locate_check *lc, const struct xk_tls_data *t)
 {
 	for (size_t i = 0; i < lc->nconns; i++) {
 		struct conn *c = &lc->conns[i];
@@ -275,7 +275,7 @@ static bool seen_from_start(struct locate_check *lc, const struct conn *c, uint6
  * call is dropped and the next call tries again, the file not blamed.
  */
 static enum lc_verdict http_check(struct locate_check *lc, struct conn *c, int dir,
-				  const struct xp_tls_data *t, uint64_t sock_id)
+				  const struct xk_tls_data *t, uint64_t sock_id)
 {
 	if (lc_http_start((const uint8_t *)t->data, t->len, dir)) {
 		pass(lc, c, dir);
@@ -299,12 +299,12 @@ static void judge(struct locate_check *lc, struct conn *c, int dir)
 
 	d->checking = false;
 	if (d->nheld)
-		http_check(lc, c, dir, (const struct xp_tls_data *)d->held[0], d->sock_id);
+		http_check(lc, c, dir, (const struct xk_tls_data *)d->held[0], d->sock_id);
 	else
 		pass(lc, c, dir);
 }
 
-static void on_sock(struct locate_check *lc, const struct xp_sock_data *s)
+static void on_sock(struct locate_check *lc, const struct xk_sock_data *s)
 {
 	if (s->dir == XP_SOCK_RECV) {
 		struct recv_total *r = recv_of(lc, s->hdr.tgid, s->sock_id);
@@ -329,7 +329,7 @@ static void on_sock(struct locate_check *lc, const struct xp_sock_data *s)
 	}
 }
 
-static void on_connect(struct locate_check *lc, const struct xp_sock_conn *k)
+static void on_connect(struct locate_check *lc, const struct xk_sock_conn *k)
 {
 	struct recv_total *r = recv_of(lc, k->hdr.tgid, k->sock_id);
 
@@ -361,7 +361,7 @@ static void expire(struct locate_check *lc, uint64_t now_ns)
 
 /* The first call of a direction on a connection: socket, then HTTP checks. */
 static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
-				  const struct xp_tls_data *t)
+				  const struct xk_tls_data *t)
 {
 	int dir = t->dir == XP_TLS_READ;
 	struct dir_state *d = &c->d[dir];
@@ -409,7 +409,7 @@ static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
 	return LC_HOLD;
 }
 
-static enum lc_verdict on_tls(struct locate_check *lc, const struct xp_tls_data *t)
+static enum lc_verdict on_tls(struct locate_check *lc, const struct xk_tls_data *t)
 {
 	struct conn *c;
 	struct dir_state *d;
@@ -446,26 +446,26 @@ void locate_check_finish(struct locate_check *lc)
 	expire(lc, UINT64_MAX);
 }
 
-enum lc_verdict locate_check_record(struct locate_check *lc, const struct xp_hdr *rec)
+enum lc_verdict locate_check_record(struct locate_check *lc, const struct xk_hdr *rec)
 {
 	expire(lc, rec->ts_ns);
-	if (rec->type == XP_EV_SOCK_DATA && rec->size >= sizeof(struct xp_sock_data)) {
+	if (rec->type == XP_EV_SOCK_DATA && rec->size >= sizeof(struct xk_sock_data)) {
 		on_sock(lc, (const void *)rec);
 		return LC_PASS;
 	}
 	if ((rec->type == XP_EV_SOCK_CONNECT || rec->type == XP_EV_SOCK_ACCEPT) &&
-	    rec->size >= sizeof(struct xp_sock_conn)) {
+	    rec->size >= sizeof(struct xk_sock_conn)) {
 		on_connect(lc, (const void *)rec);
 		return LC_PASS;
 	}
-	if (rec->type != XP_EV_TLS_DATA || rec->size < offsetof(struct xp_tls_data, data))
+	if (rec->type != XP_EV_TLS_DATA || rec->size < offsetof(struct xk_tls_data, data))
 		return LC_PASS;
 	{
-		const struct xp_tls_data *t = (const void *)rec;
+		const struct xk_tls_data *t = (const void *)rec;
 
 		if (!t->located)
 			return LC_PASS;
-		if (t->len > rec->size - offsetof(struct xp_tls_data, data) || t->dir > XP_TLS_READ)
+		if (t->len > rec->size - offsetof(struct xk_tls_data, data) || t->dir > XP_TLS_READ)
 			return lc->counts.withheld++, LC_DROP;
 		return on_tls(lc, t);
 	}

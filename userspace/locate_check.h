@@ -2,7 +2,7 @@
 /*
  * locate_check.h - the self-check of located TLS functions (fail closed).
  *
- * Plaintext from a function found by analysis (xp_tls_data.located != 0)
+ * Plaintext from a function found by analysis (xk_tls_data.located != 0)
  * is held back until, on the same connection and direction, it agrees with
  * the socket tier and parses as HTTP:
  *  - write: the first call's bytes start an HTTP/1.1 request line or the
@@ -49,7 +49,7 @@ enum lc_state { LC_UNCHECKED = 0, LC_TRUSTED = 1, LC_FAILED = 2 };
 
 struct lc_hooks {
 	/* A held record now passes: deliver it (in arrival order). */
-	void (*release)(void *ctx, const struct xp_hdr *rec);
+	void (*release)(void *ctx, const struct xk_hdr *rec);
 	/* File id failed: function ("SSL_write"/"SSL_read"), check, detail. Once per id. */
 	void (*failed)(void *ctx, unsigned int id, const char *function, const char *check,
 		       const char *detail);
@@ -74,7 +74,7 @@ struct locate_check *locate_check_new(const struct lc_hooks *hooks);
 void locate_check_free(struct locate_check *lc);
 
 /* Feed any record, in ring order; the verdict for it (LC_HOLD: copied). */
-enum lc_verdict locate_check_record(struct locate_check *lc, const struct xp_hdr *rec);
+enum lc_verdict locate_check_record(struct locate_check *lc, const struct xk_hdr *rec);
 
 /*
  * The run ends: a write still waiting for its ciphertext will not see it

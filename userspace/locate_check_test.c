@@ -20,7 +20,7 @@
 static int released, failures;
 static char failed_check[16];
 
-static void on_release(void *ctx, const struct xp_hdr *rec)
+static void on_release(void *ctx, const struct xk_hdr *rec)
 {
 	(void)ctx;
 	(void)rec;
@@ -35,14 +35,14 @@ static void on_failed(void *ctx, unsigned int id, const char *fn, const char *ch
 	strncpy(failed_check, check, sizeof(failed_check) - 1);
 }
 
-static struct xp_tls_data *tls(int dir, uint64_t ts, const char *text, uint64_t pos)
+static struct xk_tls_data *tls(int dir, uint64_t ts, const char *text, uint64_t pos)
 {
-	static struct xp_tls_data d;
+	static struct xk_tls_data d;
 	size_t n = strlen(text);
 
 	memset(&d, 0, sizeof(d));
-	d.hdr = (struct xp_hdr){ .type = XP_EV_TLS_DATA, .tgid = 7, .tid = 8, .ts_ns = ts,
-				 .size = (__u32)(offsetof(struct xp_tls_data, data) + n) };
+	d.hdr = (struct xk_hdr){ .type = XP_EV_TLS_DATA, .tgid = 7, .tid = 8, .ts_ns = ts,
+				 .size = (__u32)(offsetof(struct xk_tls_data, data) + n) };
 	d.ssl = 0x1000;
 	d.sock_id = dir == XP_TLS_READ ? 99 : 0;
 	d.pos = pos;
@@ -56,7 +56,7 @@ static struct xp_tls_data *tls(int dir, uint64_t ts, const char *text, uint64_t 
 
 static enum lc_verdict sock(struct locate_check *lc, int dir, uint64_t ts, uint32_t len)
 {
-	struct xp_sock_data s = { .hdr = { .type = XP_EV_SOCK_DATA, .size = sizeof(s), .tgid = 7,
+	struct xk_sock_data s = { .hdr = { .type = XP_EV_SOCK_DATA, .size = sizeof(s), .tgid = 7,
 					   .tid = 8, .ts_ns = ts },
 				  .sock_id = 99, .len = len, .dir = (__u8)dir };
 
@@ -65,7 +65,7 @@ static enum lc_verdict sock(struct locate_check *lc, int dir, uint64_t ts, uint3
 
 static void connect_seen(struct locate_check *lc)
 {
-	struct xp_sock_conn k = { .hdr = { .type = XP_EV_SOCK_CONNECT, .size = sizeof(k),
+	struct xk_sock_conn k = { .hdr = { .type = XP_EV_SOCK_CONNECT, .size = sizeof(k),
 					   .tgid = 7, .tid = 8, .ts_ns = 1 },
 				  .sock_id = 99 };
 

@@ -44,7 +44,7 @@ struct xpc_module {
 	 * Any record, before the user's callback sees it: act on it (e.g.
 	 * probe a library a traced process just mapped). May be NULL.
 	 */
-	int (*on_record)(struct xpc *c, void *state, const struct xp_hdr *rec);
+	int (*on_record)(struct xpc *c, void *state, const struct xk_hdr *rec);
 	/*
 	 * Whether the record, after every on_record, reaches the user:
 	 * XPC_DELIVER, XPC_WITHHOLD (never), or XPC_HOLD (the module kept a
@@ -52,7 +52,7 @@ struct xpc_module {
 	 * NULL (deliver). The TLS module holds plaintext of located functions
 	 * until it is self-checked (locate_check.h).
 	 */
-	int (*gate)(struct xpc *c, void *state, const struct xp_hdr *rec);
+	int (*gate)(struct xpc *c, void *state, const struct xk_hdr *rec);
 	/* Add the module's live counters to h (the daemon's metrics; cheap). May be NULL. */
 	void (*health)(const void *state, struct xpc_health *h);
 	/* Add the module's end-of-run counters to obj (capture.json). May be NULL. */
@@ -62,12 +62,12 @@ struct xpc_module {
 	 * object (the header fields are already there). 0 if handled, -ENOENT
 	 * if not its type. May be NULL. The fast path of --raw: no tree.
 	 */
-	int (*write_json)(const struct xp_hdr *rec, struct xp_jout *out);
+	int (*write_json)(const struct xk_hdr *rec, struct xp_jout *out);
 	/*
 	 * The same as fields of a cJSON object, for the types write_json does
 	 * not handle (each type has one of the two). May be NULL.
 	 */
-	int (*to_json)(const struct xp_hdr *rec, struct cJSON *obj);
+	int (*to_json)(const struct xk_hdr *rec, struct cJSON *obj);
 	/* Minimum size of a record of `type` if the module owns it, else 0. */
 	__u32 (*min_size)(__u32 type);
 	/* Detach and free; state may be NULL. */
@@ -77,7 +77,7 @@ struct xpc_module {
 enum { XPC_DELIVER = 0, XPC_WITHHOLD = 1, XPC_HOLD = 2 };
 
 /* Deliver a record a gate held (a copy is fine) to the user's callback now. */
-int xpc_release(struct xpc *c, const struct xp_hdr *rec);
+int xpc_release(struct xpc *c, const struct xk_hdr *rec);
 
 /* The modules, in start order (modules.c). */
 extern const struct xpc_module *const xpc_modules[];
@@ -111,5 +111,12 @@ void *xpc_module_state(const struct xpc *c, const struct xpc_module *m);
 /* Record a one-line error message (printf format); returns neg_errno. */
 int xpc_set_error(struct xpc *c, int neg_errno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * A module's scan of process tgid returned n (>= 0 or -errno): a process
+ * gone before it was looked at is not an error; another failure is recorded
+ * as "<what> of <tgid>: <reason>" and returned.
+ */
+int xpc_scan_result(struct xpc *c, int n, __u32 tgid, const char *what);
 
 #endif /* XPERF_USERSPACE_MODULE_H */

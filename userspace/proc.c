@@ -77,11 +77,11 @@ static __u32 proc_min_size(__u32 type)
 {
 	switch (type) {
 	case XP_EV_FORK:
-		return sizeof(struct xp_fork);
+		return sizeof(struct xk_fork);
 	case XP_EV_EXEC:
 		return XP_EXEC_FIXED + 1;
 	case XP_EV_EXIT:
-		return sizeof(struct xp_exit);
+		return sizeof(struct xk_exit);
 	default:
 		return 0;
 	}
@@ -106,12 +106,12 @@ static void add_arg(void *ctx, const char *arg, size_t len)
 	a->prev = s;
 }
 
-static void exec_json(const struct xp_exec *e, struct xp_jout *j)
+static void exec_json(const struct xk_exec *e, struct xp_jout *j)
 {
 	char cwd[XP_CWD_MAX + XP_CWD_DEPTH + 2], cid[XP_CONTAINER_ID_LEN];
 	struct args_json args = { j, NULL };
 
-	if (xp_exec_check(e, e->hdr.size)) {
+	if (xpc_exec_check(e, e->hdr.size)) {
 		xp_jout_bool(j, "malformed", true);
 		return;
 	}
@@ -120,21 +120,21 @@ static void exec_json(const struct xp_exec *e, struct xp_jout *j)
 	xp_jout_strn(j, "comm", e->comm, sizeof(e->comm));
 	xp_jout_str(j, "filename", e->data);
 	xp_jout_open(j, "argv", '[');
-	xp_exec_args(e, add_arg, &args);
+	xpc_exec_args(e, add_arg, &args);
 	xp_jout_close(j, ']');
 	free(args.prev);
-	if (xp_exec_cwd(e, cwd, sizeof(cwd)) >= 0)
+	if (xpc_exec_cwd(e, cwd, sizeof(cwd)) >= 0)
 		xp_jout_str(j, "cwd", cwd);
 	xp_jout_u64(j, "cgroup_id", e->cgroup_id);
 	xp_jout_strn(j, "cgroup", e->cgroup, sizeof(e->cgroup));
-	if (xp_parse_container_id(e->cgroup, strnlen(e->cgroup, sizeof(e->cgroup)), cid))
+	if (xpc_parse_container_id(e->cgroup, strnlen(e->cgroup, sizeof(e->cgroup)), cid))
 		xp_jout_str(j, "container_id", cid);
 	xp_jout_bool(j, "args_truncated", e->flags & XP_EXEC_ARGS_TRUNC);
 	xp_jout_bool(j, "cwd_truncated", e->flags & XP_EXEC_CWD_TRUNC);
 	xp_jout_bool(j, "cwd_outside_root", e->flags & XP_EXEC_CWD_UNREACHABLE);
 }
 
-static void exit_json(const struct xp_exit *e, struct xp_jout *j)
+static void exit_json(const struct xk_exit *e, struct xp_jout *j)
 {
 	xp_jout_u64(j, "ppid", e->ppid);
 	xp_jout_strn(j, "comm", e->comm, sizeof(e->comm));
@@ -148,7 +148,7 @@ static void exit_json(const struct xp_exit *e, struct xp_jout *j)
 	xp_jout_u64(j, "maxrss_kb", e->maxrss_kb);
 }
 
-static void fork_json(const struct xp_fork *e, struct xp_jout *j)
+static void fork_json(const struct xk_fork *e, struct xp_jout *j)
 {
 	xp_jout_u64(j, "child_tgid", e->child_tgid);
 	xp_jout_u64(j, "child_tid", e->child_tid);
@@ -158,17 +158,17 @@ static void fork_json(const struct xp_fork *e, struct xp_jout *j)
 	xp_jout_strn(j, "comm", e->comm, sizeof(e->comm));
 }
 
-static int proc_write_json(const struct xp_hdr *rec, struct xp_jout *j)
+static int proc_write_json(const struct xk_hdr *rec, struct xp_jout *j)
 {
 	switch (rec->type) {
 	case XP_EV_FORK:
-		fork_json((const struct xp_fork *)rec, j);
+		fork_json((const struct xk_fork *)rec, j);
 		return 0;
 	case XP_EV_EXEC:
-		exec_json((const struct xp_exec *)rec, j);
+		exec_json((const struct xk_exec *)rec, j);
 		return 0;
 	case XP_EV_EXIT:
-		exit_json((const struct xp_exit *)rec, j);
+		exit_json((const struct xk_exit *)rec, j);
 		return 0;
 	default:
 		return -ENOENT;

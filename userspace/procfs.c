@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * procfs.c - /proc readers and their pure parsers (procfs.h). Readers are
+ * procfs.c - /proc readers (status, children, cgroup, maps) and their pure
+ * parsers (procfs.h). Readers are
  * used only at attach time; everything per event comes from the kernel,
  * since a short-lived tool call is gone before /proc could be read.
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +17,7 @@
 
 #include "userspace/procfs.h"
 
-int xp_parse_status_tgid(const char *buf, size_t len)
+int xpc_parse_status_tgid(const char *buf, size_t len)
 {
 	static const char key[] = "\nTgid:";
 	size_t k = sizeof(key) - 1;
@@ -38,7 +41,7 @@ int xp_parse_status_tgid(const char *buf, size_t len)
 	return -1;
 }
 
-int xp_parse_pid_list(const char *buf, size_t len, __u32 *out, int max)
+int xpc_parse_pid_list(const char *buf, size_t len, __u32 *out, int max)
 {
 	int n = 0;
 	size_t i = 0;
@@ -64,7 +67,7 @@ int xp_parse_pid_list(const char *buf, size_t len, __u32 *out, int max)
 	return n;
 }
 
-int xp_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_ID_LEN])
+int xpc_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_ID_LEN])
 {
 	size_t run = 0;
 
@@ -98,17 +101,17 @@ static ssize_t slurp(const char *path, char *buf, size_t size)
 	return total;
 }
 
-int xp_proc_tgid(int pid)
+int xpc_proc_tgid(int pid)
 {
 	char path[64], buf[4096];
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
 	n = slurp(path, buf, sizeof(buf));
-	return n < 0 ? -1 : xp_parse_status_tgid(buf, n);
+	return n < 0 ? -1 : xpc_parse_status_tgid(buf, n);
 }
 
-int xp_proc_children(__u32 tgid, __u32 *out, int max)
+int xpc_proc_children(__u32 tgid, __u32 *out, int max)
 {
 	char path[96], buf[4096];
 	struct dirent *de;
@@ -127,10 +130,54 @@ int xp_proc_children(__u32 tgid, __u32 *out, int max)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%u/task/%.16s/children", tgid, de->d_name);
 		len = slurp(path, buf, sizeof(buf));
-		got = len < 0 ? 0 : xp_parse_pid_list(buf, len, out + n, max - n);
+		got = len < 0 ? 0 : xpc_parse_pid_list(buf, len, out + n, max - n);
 		if (got > 0)
 			n += got;
 	}
 	closedir(d);
 	return n;
+}
+
+int xpc_maps_parse_line(const char *line, struct xpc_map_ent *e)
+{
+	int used = 0;
+
+	memset(e, 0, sizeof(*e));
+	if (sscanf(line, "%lx-%lx %4s %lx %x:%x %lu%n", &e->start, &e->end, e->perms, &e->offset,
+		   &e->dev_major, &e->dev_minor, &e->inode, &used) != 7 || used <= 0)
+		return -1;
+	if (e->end < e->start || strlen(e->perms) != 4)
+		return -1;
+	line += used;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	e->path = *line && *line != '\n' ? line : NULL;
+	return 0;
+}
+
+int xpc_maps_walk(pid_t pid, xpc_map_cb cb, void *ctx)
+{
+	char root[64], path[PATH_MAX], *line = NULL;
+	struct xpc_map_ent e;
+	size_t cap = 0;
+	int sum = 0, r = 0;
+	FILE *f;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (r >= 0 && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (xpc_maps_parse_line(line, &e) || !e.path || e.path[0] != '/' ||
+		    strstr(e.path, " (deleted)"))
+			continue;
+		snprintf(path, sizeof(path), "%s%s", root, e.path);
+		r = cb(ctx, path, &e);
+		sum += r > 0 ? r : 0;
+	}
+	free(line);
+	fclose(f);
+	return r < 0 ? r : sum;
 }

@@ -10,8 +10,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char id[XP_CONTAINER_ID_LEN];
 	__u32 pids[16];
 
-	xp_parse_status_tgid((const char *)data, size);
-	xp_parse_pid_list((const char *)data, size, pids, 16);
-	xp_parse_container_id((const char *)data, size, id);
+	xpc_parse_status_tgid((const char *)data, size);
+	xpc_parse_pid_list((const char *)data, size, pids, 16);
+	xpc_parse_container_id((const char *)data, size, id);
 	return 0;
 }

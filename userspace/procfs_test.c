@@ -10,28 +10,28 @@
 
 static void test_status(void)
 {
-	CHECK(xp_parse_status_tgid(S("Name:\tbash\nState:\tS\nTgid:\t4242\nNgid:\t0\n")) == 4242);
-	CHECK(xp_parse_status_tgid(S("Name:\tx\nTgid:   17")) == 17);
-	CHECK(xp_parse_status_tgid(S("Name:\tx\nTgid:\n")) == -1);
-	CHECK(xp_parse_status_tgid(S("Name:\tx\nTgid:\t99999999999\n")) == -1);
-	CHECK(xp_parse_status_tgid(S("Tgid:\t5\n")) == -1);	/* never the first line */
-	CHECK(xp_parse_status_tgid(S("")) == -1);
+	CHECK(xpc_parse_status_tgid(S("Name:\tbash\nState:\tS\nTgid:\t4242\nNgid:\t0\n")) == 4242);
+	CHECK(xpc_parse_status_tgid(S("Name:\tx\nTgid:   17")) == 17);
+	CHECK(xpc_parse_status_tgid(S("Name:\tx\nTgid:\n")) == -1);
+	CHECK(xpc_parse_status_tgid(S("Name:\tx\nTgid:\t99999999999\n")) == -1);
+	CHECK(xpc_parse_status_tgid(S("Tgid:\t5\n")) == -1);	/* never the first line */
+	CHECK(xpc_parse_status_tgid(S("")) == -1);
 	/* The running test itself, through /proc. */
-	CHECK(xp_proc_tgid(getpid()) == getpid());
-	CHECK(xp_proc_tgid(0x7ffffff0) == -1);
+	CHECK(xpc_proc_tgid(getpid()) == getpid());
+	CHECK(xpc_proc_tgid(0x7ffffff0) == -1);
 }
 
 static void test_pid_list(void)
 {
 	__u32 v[4];
 
-	CHECK(xp_parse_pid_list(S("12 345 6 "), v, 4) == 3 && v[0] == 12 && v[1] == 345 &&
+	CHECK(xpc_parse_pid_list(S("12 345 6 "), v, 4) == 3 && v[0] == 12 && v[1] == 345 &&
 	      v[2] == 6);
-	CHECK(xp_parse_pid_list(S(""), v, 4) == 0);
-	CHECK(xp_parse_pid_list(S("1 2 3 4 5 6"), v, 4) == 4 && v[3] == 4);
-	CHECK(xp_parse_pid_list(S("12x 3"), v, 4) == -1);
-	CHECK(xp_parse_pid_list(S("-1"), v, 4) == -1);
-	CHECK(xp_parse_pid_list(S("99999999999"), v, 4) == -1);
+	CHECK(xpc_parse_pid_list(S(""), v, 4) == 0);
+	CHECK(xpc_parse_pid_list(S("1 2 3 4 5 6"), v, 4) == 4 && v[3] == 4);
+	CHECK(xpc_parse_pid_list(S("12x 3"), v, 4) == -1);
+	CHECK(xpc_parse_pid_list(S("-1"), v, 4) == -1);
+	CHECK(xpc_parse_pid_list(S("99999999999"), v, 4) == -1);
 }
 
 static void test_container_id(void)
@@ -46,14 +46,14 @@ static void test_container_id(void)
 	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
 		snprintf(path, sizeof(path), shapes[i], id);
 		memset(out, 0, sizeof(out));
-		CHECK(xp_parse_container_id(path, strlen(path), out) == 1 && !strcmp(out, id));
+		CHECK(xpc_parse_container_id(path, strlen(path), out) == 1 && !strcmp(out, id));
 	}
-	CHECK(xp_parse_container_id(S("user@1000.service"), out) == 0);
-	CHECK(xp_parse_container_id(S(""), out) == 0);
+	CHECK(xpc_parse_container_id(S("user@1000.service"), out) == 0);
+	CHECK(xpc_parse_container_id(S(""), out) == 0);
 	/* 63 and 65 hex digits are not an id. */
-	CHECK(xp_parse_container_id(id + 1, 63, out) == 0);
+	CHECK(xpc_parse_container_id(id + 1, 63, out) == 0);
 	snprintf(path, sizeof(path), "%sa", id);
-	CHECK(xp_parse_container_id(path, strlen(path), out) == 0);
+	CHECK(xpc_parse_container_id(path, strlen(path), out) == 0);
 }
 
 int main(void)

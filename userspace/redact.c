@@ -15,7 +15,7 @@
 #include <string.h>
 
 /* One rule for every writer: lib/secrets.h names the headers that carry secrets. */
-bool xp_redact_header_name(const char *name, size_t len)
+bool xpc_redact_header_name(const char *name, size_t len)
 {
 	for (size_t i = 0; i < len; i++) /* a header name is a token ('{"key"' is a body) */
 		if (!isalnum((unsigned char)name[i]) && name[i] != '-' && name[i] != '_')
@@ -31,7 +31,7 @@ static size_t secret_value_at(const char *p, size_t left)
 	while (name < left && p[name] != ':' && p[name] != ' ' && p[name] != '\r' &&
 	       p[name] != '\n')
 		name++;
-	if (!name || !xp_redact_header_name(p, name))
+	if (!name || !xpc_redact_header_name(p, name))
 		return 0;
 	for (i = name; i < left && p[i] == ' '; i++)
 		;
@@ -93,7 +93,7 @@ static size_t put_request(char *out, size_t o, size_t cap, const char *p, size_t
 	return o;
 }
 
-size_t xp_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
+size_t xpc_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
 		       size_t *n_redacted)
 {
 	size_t i = 0, o = 0, n = 0;

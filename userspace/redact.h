@@ -4,8 +4,9 @@
  * The values of headers whose name is a secret's (lib/secrets.h:
  * Authorization, Proxy-Authorization, x-api-key, x-goog-api-key, Cookie,
  * Set-Cookie, x-auth-token, ...) are replaced by XP_REDACTED, and so are
- * the values of such query parameters in a request line (?key=, ?api_key=), in HTTP/1.x header blocks and for HTTP/2 header lists
- * decoded from HPACK. Pure functions: no I/O, no state.
+ * the values of such query parameters in a request line (?key=, ?api_key=),
+ * in HTTP/1.x header blocks. HTTP/2 header blocks (HPACK) are zeroed whole
+ * instead (h2_scrub.h). Pure functions: no I/O, no state.
  */
 #ifndef XPERF_USERSPACE_REDACT_H
 #define XPERF_USERSPACE_REDACT_H
@@ -16,7 +17,7 @@
 #define XP_REDACTED "[redacted]"
 
 /* Whether a header name (len bytes, any case) carries a credential. */
-bool xp_redact_header_name(const char *name, size_t len);
+bool xpc_redact_header_name(const char *name, size_t len);
 
 /*
  * Copy len bytes of HTTP/1.x text from in to out (out_cap bytes), with the
@@ -27,7 +28,7 @@ bool xp_redact_header_name(const char *name, size_t len);
  * written (never more than out_cap; the output is cut there), and sets
  * *n_redacted to the number of values replaced when it is not NULL.
  */
-size_t xp_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
+size_t xpc_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
 		       size_t *n_redacted);
 
 #endif /* XPERF_USERSPACE_REDACT_H */

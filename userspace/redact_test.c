@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* redact_test.c - credential headers never survive xp_redact_http1. */
+/* redact_test.c - credential headers never survive xpc_redact_http1. */
 #include <string.h>
 
 #include "userspace/redact.h"
@@ -7,7 +7,7 @@
 
 static const char *redact(const char *in, char *out, size_t cap, size_t *n)
 {
-	size_t len = xp_redact_http1(in, strlen(in), out, cap - 1, n);
+	size_t len = xpc_redact_http1(in, strlen(in), out, cap - 1, n);
 
 	out[len] = '\0';
 	return out;
@@ -47,8 +47,8 @@ int main(void)
 	redact("POST /v1/messages?beta=true HTTP/1.1\r\n", out, sizeof(out), &n);
 	CHECK(n == 0 && !strcmp(out, "POST /v1/messages?beta=true HTTP/1.1\r\n"));
 	/* Output is cut at out_cap, never overrun. */
-	CHECK(xp_redact_http1(req, strlen(req), out, 10, NULL) == 10);
-	CHECK(xp_redact_header_name("Proxy-Authorization", 19));
-	CHECK(!xp_redact_header_name("authorizatio", 12));
+	CHECK(xpc_redact_http1(req, strlen(req), out, 10, NULL) == 10);
+	CHECK(xpc_redact_header_name("Proxy-Authorization", 19));
+	CHECK(!xpc_redact_header_name("authorizatio", 12));
 	return CHECK_DONE();
 }

@@ -82,7 +82,7 @@ int xpb_sinks_begin(struct xpb_sinks *s, const struct xpb_run *run)
 	return 0;
 }
 
-int xpb_sinks_event(void *ctx, const struct xp_hdr *rec)
+int xpb_sinks_event(void *ctx, const struct xk_hdr *rec)
 {
 	struct xpb_sinks *s = ctx;
 

@@ -25,7 +25,7 @@ int xpb_sinks_begin(struct xpb_sinks *s, const struct xpb_run *run);
 void xpb_sinks_free(struct xpb_sinks *s);
 
 /* The xpc_opts.on_event callback that feeds every sink (ctx: the sinks). */
-int xpb_sinks_event(void *ctx, const struct xp_hdr *rec);
+int xpb_sinks_event(void *ctx, const struct xk_hdr *rec);
 
 /* The run ended: every begun sink writes its outputs; frees s. 0 or -EIO. */
 int xpb_sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *counts);

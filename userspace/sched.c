@@ -51,7 +51,7 @@ static int tstats_fd(struct xpc *c)
 	return obj ? bpf_map__fd(obj->maps.tstats) : -1;
 }
 
-int xpc_thread_stats(struct xpc *c, pid_t tid, struct xp_sched_stats *stats)
+int xpc_thread_stats(struct xpc *c, pid_t tid, struct xk_sched_stats *stats)
 {
 	int fd = tstats_fd(c);
 	__u32 key = tid;
@@ -64,12 +64,12 @@ int xpc_thread_stats(struct xpc *c, pid_t tid, struct xp_sched_stats *stats)
 }
 
 int xpc_thread_stats_each(struct xpc *c,
-			  int (*fn)(void *ctx, __u32 tid, const struct xp_sched_stats *s),
+			  int (*fn)(void *ctx, __u32 tid, const struct xk_sched_stats *s),
 			  void *ctx)
 {
 	int fd = tstats_fd(c), ret;
 	__u32 key, next, *prev = NULL;
-	struct xp_sched_stats s;
+	struct xk_sched_stats s;
 
 	if (fd < 0)
 		return xpc_set_error(c, -ENOENT, "scheduler tracing is not running");
@@ -89,9 +89,9 @@ static __u32 sched_min_size(__u32 type)
 {
 	switch (type) {
 	case XP_EV_SCHED:
-		return sizeof(struct xp_sched);
+		return sizeof(struct xk_sched);
 	case XP_EV_THREAD_EXIT:
-		return sizeof(struct xp_thread_exit);
+		return sizeof(struct xk_thread_exit);
 	default:
 		return 0;
 	}
@@ -110,7 +110,7 @@ static const char *state_name(unsigned int s)
 }
 
 /* The totals a thread's JSON shows (capture.json and XP_EV_THREAD_EXIT alike). */
-#define STAT(f) { #f, offsetof(struct xp_sched_stats, f) }
+#define STAT(f) { #f, offsetof(struct xk_sched_stats, f) }
 static const struct {
 	const char *name;
 	size_t off;
@@ -119,21 +119,21 @@ static const struct {
 	STAT(nr_voluntary), STAT(nr_involuntary), STAT(nr_wakeups),
 };
 
-static __u64 stat_value(const struct xp_sched_stats *s, size_t i)
+static __u64 stat_value(const struct xk_sched_stats *s, size_t i)
 {
 	return *(const __u64 *)((const char *)s + stat_fields[i].off);
 }
 
-void xpc_sched_stats_json(const struct xp_sched_stats *s, cJSON *o)
+void xpc_sched_stats_json(const struct xk_sched_stats *s, cJSON *o)
 {
 	for (size_t i = 0; i < sizeof(stat_fields) / sizeof(stat_fields[0]); i++)
 		xp_json_add_u64(o, stat_fields[i].name, stat_value(s, i));
 }
 
-static int sched_write_json(const struct xp_hdr *rec, struct xp_jout *j)
+static int sched_write_json(const struct xk_hdr *rec, struct xp_jout *j)
 {
-	const struct xp_sched *e = (const struct xp_sched *)rec;
-	const struct xp_sched_stats *s = &((const struct xp_thread_exit *)rec)->stats;
+	const struct xk_sched *e = (const struct xk_sched *)rec;
+	const struct xk_sched_stats *s = &((const struct xk_thread_exit *)rec)->stats;
 
 	switch (rec->type) {
 	case XP_EV_SCHED:

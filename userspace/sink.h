@@ -74,7 +74,7 @@ struct xpb_sink {
 	 */
 	int (*begin)(const struct xpb_run *run, void **state);
 	/* Each record, in ring order. Negative: stop the run with an error. */
-	int (*on_event)(void *state, const struct xp_hdr *rec);
+	int (*on_event)(void *state, const struct xk_hdr *rec);
 	/*
 	 * The run ended (target exit, --duration, signal) and the ring was
 	 * drained: write outputs. c is still open (thread stats, counts).

@@ -90,7 +90,7 @@ static int end_line(struct raw *r, size_t mark, int err)
 	return r->out.len >= RAW_FLUSH ? flush(r) : 0;
 }
 
-static int raw_event(void *state, const struct xp_hdr *rec)
+static int raw_event(void *state, const struct xk_hdr *rec)
 {
 	struct raw *r = state;
 	size_t mark = r->out.len;

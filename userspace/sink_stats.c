@@ -39,7 +39,7 @@ static int stats_begin(const struct xpb_run *run, void **state)
 	return 0;
 }
 
-static void add_thread(cJSON *arr, __u32 tid, const struct xp_sched_stats *st, bool exited)
+static void add_thread(cJSON *arr, __u32 tid, const struct xk_sched_stats *st, bool exited)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -53,17 +53,17 @@ static void add_thread(cJSON *arr, __u32 tid, const struct xp_sched_stats *st, b
 	cJSON_AddItemToArray(arr, o);
 }
 
-static int stats_event(void *state, const struct xp_hdr *rec)
+static int stats_event(void *state, const struct xk_hdr *rec)
 {
 	struct stats *s = state;
 
 	if (rec->type == XP_EV_THREAD_EXIT)
-		add_thread(s->threads, rec->tid, &((const struct xp_thread_exit *)rec)->stats,
+		add_thread(s->threads, rec->tid, &((const struct xk_thread_exit *)rec)->stats,
 			   true);
 	return 0;
 }
 
-static int live_thread(void *ctx, __u32 tid, const struct xp_sched_stats *st)
+static int live_thread(void *ctx, __u32 tid, const struct xk_sched_stats *st)
 {
 	struct stats *s = ctx;
 

@@ -70,13 +70,13 @@ static long enter(struct cur *c, long len)
 	return 0;
 }
 
-static enum xp_sni_result fail(long r)
+static enum xpc_sni_result fail(long r)
 {
 	return r == -1 ? XP_SNI_TRUNCATED : XP_SNI_INVALID;
 }
 
 /* The server_name extension body: copy the first host_name. */
-static enum xp_sni_result host_name(struct cur c, char *out)
+static enum xpc_sni_result host_name(struct cur c, char *out)
 {
 	long r = enter(&c, take(&c, 2)), type, n;
 
@@ -98,7 +98,7 @@ static enum xp_sni_result host_name(struct cur c, char *out)
 	return XP_SNI_OK;
 }
 
-static enum xp_sni_result extensions(struct cur c, char *out)
+static enum xpc_sni_result extensions(struct cur c, char *out)
 {
 	long r;
 
@@ -126,7 +126,7 @@ static enum xp_sni_result extensions(struct cur c, char *out)
 	return XP_SNI_ABSENT;
 }
 
-enum xp_sni_result xp_sni_parse(const uint8_t *buf, size_t len, char out[XP_SNI_MAX])
+enum xpc_sni_result xpc_sni_parse(const uint8_t *buf, size_t len, char out[XP_SNI_MAX])
 {
 	struct cur c = { buf, 0, len, (size_t)-1 };
 	long r;
@@ -151,7 +151,7 @@ enum xp_sni_result xp_sni_parse(const uint8_t *buf, size_t len, char out[XP_SNI_
 	return extensions(c, out);
 }
 
-const char *xp_sni_result_str(enum xp_sni_result r)
+const char *xpc_sni_result_str(enum xpc_sni_result r)
 {
 	static const char *const names[] = { "ok", "absent", "truncated", "not-tls", "invalid" };
 

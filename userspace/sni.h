@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum xp_sni_result {
+enum xpc_sni_result {
 	XP_SNI_OK = 0,		/* out holds the host name */
 	XP_SNI_ABSENT = 1,	/* a ClientHello without a server_name extension */
 	XP_SNI_TRUNCATED = 2,	/* a ClientHello, cut before its SNI */
@@ -26,9 +26,9 @@ enum xp_sni_result {
  * (NUL-terminated; printable ASCII only, else XP_SNI_INVALID). out must
  * hold XP_SNI_MAX bytes; it is "" unless the result is XP_SNI_OK.
  */
-enum xp_sni_result xp_sni_parse(const uint8_t *buf, size_t len, char out[XP_SNI_MAX]);
+enum xpc_sni_result xpc_sni_parse(const uint8_t *buf, size_t len, char out[XP_SNI_MAX]);
 
 /* A static name for a result ("ok", "absent", ...). */
-const char *xp_sni_result_str(enum xp_sni_result r);
+const char *xpc_sni_result_str(enum xpc_sni_result r);
 
 #endif /* XPERF_USERSPACE_SNI_H */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* sni_fuzz.c - xp_sni_parse on arbitrary bytes: any result, never a bad read. */
+/* sni_fuzz.c - xpc_sni_parse on arbitrary bytes: any result, never a bad read. */
 #include <string.h>
 
 #include "userspace/sni.h"
@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char name[XP_SNI_MAX];
 
-	if (xp_sni_parse(data, size, name) == XP_SNI_OK && !name[0])
+	if (xpc_sni_parse(data, size, name) == XP_SNI_OK && !name[0])
 		__builtin_trap();
 	return 0;
 }

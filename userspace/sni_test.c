@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sni_test.c - xp_sni_parse on real ClientHellos (made by python's ssl,
+ * sni_test.c - xpc_sni_parse on real ClientHellos (made by python's ssl,
  * OpenSSL 3, in testdata/sni), every prefix of them, corruptions, and
  * non-TLS bytes.
  */
@@ -28,11 +28,11 @@ int main(void)
 	size_t first_ok = 0;
 
 	CHECK(n > 100);
-	CHECK(xp_sni_parse(hello, n, name) == XP_SNI_OK);
+	CHECK(xpc_sni_parse(hello, n, name) == XP_SNI_OK);
 	CHECK(!strcmp(name, "api.anthropic.com"));
 	/* Every prefix: TRUNCATED until the name is complete, then OK. */
 	for (size_t len = 0; len < n; len++) {
-		enum xp_sni_result r = xp_sni_parse(hello, len, name);
+		enum xpc_sni_result r = xpc_sni_parse(hello, len, name);
 
 		CHECK(r == XP_SNI_TRUNCATED || r == XP_SNI_OK);
 		if (r == XP_SNI_OK && !first_ok)
@@ -45,14 +45,14 @@ int main(void)
 	memcpy(bad, hello, n);
 	bad[6] = 0, bad[7] = 0, bad[8] = 48;	/* ClientHello of 48 bytes... */
 	bad[43] = 0xff;				/* ...holding a 255-byte session_id */
-	CHECK(xp_sni_parse(bad, n, name) == XP_SNI_INVALID);
+	CHECK(xpc_sni_parse(bad, n, name) == XP_SNI_INVALID);
 	CHECK(name[0] == '\0');
 	n = load("userspace/testdata/sni/python_nosni.bin", hello, sizeof(hello));
 	CHECK(n > 100);
-	CHECK(xp_sni_parse(hello, n, name) == XP_SNI_ABSENT);
-	CHECK(xp_sni_parse((const uint8_t *)"GET / HTTP/1.1\r\n", 16, name) == XP_SNI_NOT_TLS);
-	CHECK(xp_sni_parse((const uint8_t *)"\x17\x03\x03\x00\x10", 5, name) == XP_SNI_NOT_TLS);
-	CHECK(xp_sni_parse(hello, 0, name) == XP_SNI_TRUNCATED);
-	CHECK(!strcmp(xp_sni_result_str(XP_SNI_ABSENT), "absent"));
+	CHECK(xpc_sni_parse(hello, n, name) == XP_SNI_ABSENT);
+	CHECK(xpc_sni_parse((const uint8_t *)"GET / HTTP/1.1\r\n", 16, name) == XP_SNI_NOT_TLS);
+	CHECK(xpc_sni_parse((const uint8_t *)"\x17\x03\x03\x00\x10", 5, name) == XP_SNI_NOT_TLS);
+	CHECK(xpc_sni_parse(hello, 0, name) == XP_SNI_TRUNCATED);
+	CHECK(!strcmp(xpc_sni_result_str(XP_SNI_ABSENT), "absent"));
 	return CHECK_DONE();
 }

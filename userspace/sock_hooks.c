@@ -28,12 +28,12 @@ static const char *const socket_tps[] = {
 	"mmap_lock_released",
 };
 
-const char *xp_sock_hooks_name(enum xp_sock_hooks h)
+const char *xpc_sock_hooks_name(enum xpc_sock_hooks h)
 {
 	return (unsigned int)h < sizeof(names) / sizeof(names[0]) ? names[h] : NULL;
 }
 
-int xp_sock_hooks_parse(const char *s)
+int xpc_sock_hooks_parse(const char *s)
 {
 	for (unsigned int i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i]))
@@ -70,13 +70,15 @@ static int load_stub(const char *name, enum bpf_attach_type type)
 	};
 	int id = vmlinux_id(name, type);
 
-	if (id <= 0)
+	if (id <= 0) {
+		errno = ENOENT;
 		return -1;
+	}
 	opts.attach_btf_id = id;
 	return bpf_prog_load(BPF_PROG_TYPE_TRACING, NULL, "GPL", insns, 2, &opts);
 }
 
-bool xp_tp_btf_ok(const char *name)
+bool xpc_tp_btf_ok(const char *name)
 {
 	int fd = load_stub(name, BPF_TRACE_RAW_TP);
 
@@ -85,22 +87,41 @@ bool xp_tp_btf_ok(const char *name)
 	return fd >= 0;
 }
 
-bool xp_fentry_ok(const char *func)
+int xpc_fentry_ok(const char *func)
 {
-	int fd = load_stub(func, BPF_TRACE_FENTRY), link = -1;
+	int fd = load_stub(func, BPF_TRACE_FENTRY), link = -1, err;
 
 	if (fd >= 0)
 		link = bpf_link_create(fd, 0, BPF_TRACE_FENTRY, NULL);
+	err = link >= 0 ? 0 : errno ? -errno : -ENOENT;
 	if (link >= 0)
 		close(link);
 	if (fd >= 0)
 		close(fd);
-	return link >= 0;
+	return err;
 }
 
-bool xp_kprobes_ok(void)
+bool xpc_kprobes_ok(void)
 {
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
+}
+
+/*
+ * What the socket functions' own hooks would run on here, said with the
+ * evidence (capture.json's reason): the kernel's answer to an fentry
+ * program on tcp_sendmsg, and whether it has a kprobe event source.
+ */
+static void others_why(char *buf, size_t len)
+{
+	int fentry = xpc_fentry_ok("tcp_sendmsg");
+
+	if (!fentry)
+		snprintf(buf, len, "fentry available, no fentry hooks built");
+	else if (xpc_kprobes_ok())
+		snprintf(buf, len, "kprobes available, no kprobe hooks built");
+	else
+		snprintf(buf, len, "no fentry: an fentry program on tcp_sendmsg was refused: %s; "
+			 "no kprobes: no kprobe event source", strerror(-fentry));
 }
 
 /* The first socket tracepoint this kernel lacks, or NULL. */
@@ -109,19 +130,18 @@ static const char *missing_tp(bool watch_maps)
 	size_t n = sizeof(socket_tps) / sizeof(socket_tps[0]) - !watch_maps;
 
 	for (size_t i = 0; i < n; i++)
-		if (!xp_tp_btf_ok(socket_tps[i]))
+		if (!xpc_tp_btf_ok(socket_tps[i]))
 			return socket_tps[i];
 	return NULL;
 }
 
-int xp_sock_hooks_pick(enum xp_sock_hooks want, bool watch_maps, char *why, size_t len)
+int xpc_sock_hooks_pick(enum xpc_sock_hooks want, bool watch_maps, char *why, size_t len)
 {
 	const char *missing = want == XP_SOCK_HOOKS_SYSCALLS ? NULL : missing_tp(watch_maps);
 	/* Not built (no machine here has them to test on): said, so a reader knows. */
-	const char *others = xp_fentry_ok("tcp_sendmsg")
-				     ? "fentry available, no fentry hooks built"
-				     : xp_kprobes_ok() ? "kprobes available, no kprobe hooks built"
-						       : "no fentry, no kprobes";
+	char others[160];
+
+	others_why(others, sizeof(others));
 
 	if (want == XP_SOCK_HOOKS_SYSCALLS) {
 		snprintf(why, len, "syscalls: forced: every syscall of "

@@ -12,17 +12,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum xp_sock_hooks {
+enum xpc_sock_hooks {
 	XP_SOCK_HOOKS_AUTO = 0,	/* the cheapest this kernel offers */
 	XP_SOCK_HOOKS_SOCKET,	/* sock:sock_{send,recv}_length, inet_sock_set_state... */
 	XP_SOCK_HOOKS_SYSCALLS,	/* raw_syscalls sys_enter/sys_exit: the fallback */
 };
 
 /* "auto", "socket", "syscalls"; NULL for another value. */
-const char *xp_sock_hooks_name(enum xp_sock_hooks h);
+const char *xpc_sock_hooks_name(enum xpc_sock_hooks h);
 
 /* The mode named s, or -1. */
-int xp_sock_hooks_parse(const char *s);
+int xpc_sock_hooks_parse(const char *s);
 
 /*
  * Resolve want (AUTO: the cheapest available) for this kernel; watch_maps:
@@ -30,15 +30,18 @@ int xp_sock_hooks_parse(const char *s);
  * tracepoint). Writes the one-line reason into why. Returns the mode, or
  * -EOPNOTSUPP when a forced mode is not available here (why says so).
  */
-int xp_sock_hooks_pick(enum xp_sock_hooks want, bool watch_maps, char *why, size_t len);
+int xpc_sock_hooks_pick(enum xpc_sock_hooks want, bool watch_maps, char *why, size_t len);
 
 /* true when a tp_btf program can attach to tracepoint `name` here. */
-bool xp_tp_btf_ok(const char *name);
+bool xpc_tp_btf_ok(const char *name);
 
-/* true when an fentry program can attach to kernel function `func` (BPF trampolines). */
-bool xp_fentry_ok(const char *func);
+/*
+ * 0 when an fentry program can attach to kernel function `func` (BPF
+ * trampolines), else the kernel's -errno (this VM kind: -EPERM at load).
+ */
+int xpc_fentry_ok(const char *func);
 
 /* true when the kernel has a kprobe PMU (perf_event kprobes). */
-bool xp_kprobes_ok(void);
+bool xpc_kprobes_ok(void);
 
 #endif /* XPERF_USERSPACE_SOCK_HOOKS_H */

@@ -30,7 +30,7 @@ static void child(char *const argv[], int gate, int err)
 	_exit(127);
 }
 
-int xp_resolve_command(const char *name, char *out, size_t outlen)
+int xpc_resolve_command(const char *name, char *out, size_t outlen)
 {
 	const char *path = getenv("PATH");
 
@@ -49,7 +49,7 @@ int xp_resolve_command(const char *name, char *out, size_t outlen)
 	return -ENOENT;
 }
 
-int xp_spawn_gated(char *const argv[], struct xp_spawn *s)
+int xpc_spawn_gated(char *const argv[], struct xpc_spawn *s)
 {
 	int gate[2], err[2];
 
@@ -82,7 +82,7 @@ int xp_spawn_gated(char *const argv[], struct xp_spawn *s)
 	return 0;
 }
 
-int xp_spawn_release(struct xp_spawn *s)
+int xpc_spawn_release(struct xpc_spawn *s)
 {
 	int e = 0;
 	ssize_t n;
@@ -103,7 +103,7 @@ int xp_spawn_release(struct xp_spawn *s)
 	return 0;
 }
 
-void xp_spawn_abort(struct xp_spawn *s)
+void xpc_spawn_abort(struct xpc_spawn *s)
 {
 	close(s->gate_fd);
 	close(s->err_fd);

@@ -2,7 +2,8 @@
 /*
  * tls_json.c - TLS and socket records -> JSON (tls_json.h). Every size is
  * checked against the record's own length fields before a byte is read;
- * payload text only on request, credentials redacted (redact.h); the
+ * payload text only on request, credentials redacted (redact.h; HTTP/2
+ * header blocks zeroed, h2_scrub.h); the
  * ClientHello prefix is reduced to its server name and never output.
  */
 #include <arpa/inet.h>
@@ -13,27 +14,28 @@
 #include <string.h>
 
 #include "lib/json_int.h"
+#include "userspace/h2_scrub.h"
 #include "userspace/redact.h"
 #include "userspace/sni.h"
 #include "userspace/tls_json.h"
 
-__u32 xp_tls_record_min_size(__u32 type)
+__u32 xpc_tls_record_min_size(__u32 type)
 {
 	switch (type) {
 	case XP_EV_TLS_DATA:
-		return offsetof(struct xp_tls_data, data);
+		return offsetof(struct xk_tls_data, data);
 	case XP_EV_TLS_FREE:
-		return sizeof(struct xp_tls_free);
+		return sizeof(struct xk_tls_free);
 	case XP_EV_SOCK_CONNECT:
 	case XP_EV_SOCK_ACCEPT:
 	case XP_EV_SOCK_CLOSE:
-		return sizeof(struct xp_sock_conn);
+		return sizeof(struct xk_sock_conn);
 	case XP_EV_SOCK_DATA:
-		return sizeof(struct xp_sock_data);
+		return sizeof(struct xk_sock_data);
 	case XP_EV_SOCK_SNI:
-		return offsetof(struct xp_sock_sni, data);
+		return offsetof(struct xk_sock_sni, data);
 	case XP_EV_MAP_EXEC:
-		return sizeof(struct xp_map_exec);
+		return sizeof(struct xk_map_exec);
 	default:
 		return 0;
 	}
@@ -47,7 +49,7 @@ static void add_hex(cJSON *o, const char *key, __u64 v)
 	cJSON_AddStringToObject(o, key, buf);
 }
 
-static void add_tuple(cJSON *o, const struct xp_sock_tuple *t)
+static void add_tuple(cJSON *o, const struct xk_sock_tuple *t)
 {
 	static const __u8 v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 	char s[INET6_ADDRSTRLEN], d[INET6_ADDRSTRLEN];
@@ -97,19 +99,48 @@ static char *base64(const unsigned char *s, size_t n)
 	return out;
 }
 
+/* HTTP/2 connections met so far (their frames are followed across records). */
+static struct xpc_h2_scrub *h2;
+
+/*
+ * An HTTP/2 record's bytes into out with its header blocks zeroed
+ * (h2_scrub.h); the number of bytes, or -1 when it is not HTTP/2 (or
+ * memory ran out) and -2 when it must be withheld.
+ */
+static long h2_payload(const struct xk_tls_data *d, char *out, cJSON *o)
+{
+	size_t zeroed;
+	enum xpc_h2_verdict v;
+
+	if (!h2 && !(h2 = xpc_h2_scrub_new()))
+		return -1;
+	memcpy(out, d->data, d->len);
+	v = xpc_h2_scrub(h2, d->hdr.tgid, d->ssl, d->dir == XP_TLS_READ, d->pos,
+			(unsigned char *)out, d->len, &zeroed);
+	if (v == XP_H2_WITHHELD)
+		cJSON_AddStringToObject(o, "payload_withheld", "HTTP/2 frames not placeable");
+	else if (v == XP_H2_SCRUBBED)
+		cJSON_AddNumberToObject(o, "h2_header_bytes_zeroed", (double)zeroed);
+	return v == XP_H2_PLAIN ? -1 : v == XP_H2_WITHHELD ? -2 : (long)d->len;
+}
+
 /*
  * The payload, credentials redacted: "payload" when it is valid UTF-8
- * (HTTP headers, JSON), else "payload_base64" (binary, HTTP/2 frames,
- * compressed bodies), so the JSON stays valid and no byte is lost.
+ * (HTTP headers, JSON), else "payload_base64" (binary, HTTP/2 frames with
+ * their HPACK header blocks zeroed, compressed bodies), so the JSON stays
+ * valid and no byte but a credential's is lost.
  */
-static void add_payload(cJSON *o, const char *data, size_t len)
+static void add_payload(cJSON *o, const struct xk_tls_data *d)
 {
-	size_t cap = 2 * len + sizeof(XP_REDACTED), n;	/* a value can grow to [redacted] */
+	size_t cap = 2 * d->len + sizeof(XP_REDACTED), n; /* a value can grow to [redacted] */
 	char *out = malloc(cap + 1), *b64;
+	long h2_len = out ? h2_payload(d, out, o) : -1;
 
-	if (!out)
+	if (h2_len == -2 || !out) {
+		free(out);
 		return;
-	n = xp_redact_http1(data, len, out, cap, NULL);
+	}
+	n = h2_len >= 0 ? (size_t)h2_len : xpc_redact_http1(d->data, d->len, out, cap, NULL);
 	out[n] = '\0';
 	if (json_text((const unsigned char *)out, n)) {
 		cJSON_AddStringToObject(o, "payload", out);
@@ -122,9 +153,9 @@ static void add_payload(cJSON *o, const char *data, size_t len)
 	free(out);
 }
 
-static int tls_data_json(const struct xp_tls_data *d, cJSON *o, bool payloads)
+static int tls_data_json(const struct xk_tls_data *d, cJSON *o, bool payloads)
 {
-	if (d->hdr.size != offsetof(struct xp_tls_data, data) + d->len || d->len > XP_TLS_CHUNK) {
+	if (d->hdr.size != offsetof(struct xk_tls_data, data) + d->len || d->len > XP_TLS_CHUNK) {
 		cJSON_AddBoolToObject(o, "malformed", 1);
 		return 0;
 	}
@@ -141,17 +172,17 @@ static int tls_data_json(const struct xp_tls_data *d, cJSON *o, bool payloads)
 	cJSON_AddBoolToObject(o, "copy_failed", d->flags & XP_TLS_COPY_FAIL);
 	cJSON_AddBoolToObject(o, "new_conn", d->flags & XP_TLS_NEW_CONN);
 	if (payloads)
-		add_payload(o, d->data, d->len);
+		add_payload(o, d);
 	return 0;
 }
 
-static int sock_json(const struct xp_hdr *rec, cJSON *o)
+static int sock_json(const struct xk_hdr *rec, cJSON *o)
 {
-	const struct xp_sock_conn *k = (const void *)rec;
-	const struct xp_sock_data *d = (const void *)rec;
-	const struct xp_sock_sni *s = (const void *)rec;
+	const struct xk_sock_conn *k = (const void *)rec;
+	const struct xk_sock_data *d = (const void *)rec;
+	const struct xk_sock_sni *s = (const void *)rec;
 	char name[XP_SNI_MAX];
-	enum xp_sni_result r;
+	enum xpc_sni_result r;
 
 	switch (rec->type) {
 	case XP_EV_SOCK_DATA:
@@ -165,11 +196,11 @@ static int sock_json(const struct xp_hdr *rec, cJSON *o)
 			add_hex(o, "ssl", d->ssl);
 		return 0;
 	case XP_EV_SOCK_SNI:
-		r = xp_sni_parse((const uint8_t *)s->data,
-				 rec->size - offsetof(struct xp_sock_sni, data), name);
+		r = xpc_sni_parse((const uint8_t *)s->data,
+				 rec->size - offsetof(struct xk_sock_sni, data), name);
 		xp_json_add_u64(o, "sock_id", s->sock_id);
 		add_tuple(o, &s->tuple);
-		cJSON_AddStringToObject(o, "sni_result", xp_sni_result_str(r));
+		cJSON_AddStringToObject(o, "sni_result", xpc_sni_result_str(r));
 		if (r == XP_SNI_OK)
 			cJSON_AddStringToObject(o, "sni", name);
 		return 0;
@@ -186,7 +217,7 @@ static int sock_json(const struct xp_hdr *rec, cJSON *o)
 	}
 }
 
-static int map_exec_json(const struct xp_map_exec *m, cJSON *o)
+static int map_exec_json(const struct xk_map_exec *m, cJSON *o)
 {
 	char dev[32];
 
@@ -197,10 +228,10 @@ static int map_exec_json(const struct xp_map_exec *m, cJSON *o)
 	return 0;
 }
 
-int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads)
+int xpc_tls_record_json(const struct xk_hdr *rec, cJSON *o, bool payloads)
 {
-	const struct xp_tls_free *f = (const void *)rec;
-	__u32 min = xp_tls_record_min_size(rec->type);
+	const struct xk_tls_free *f = (const void *)rec;
+	__u32 min = xpc_tls_record_min_size(rec->type);
 
 	if (!min)
 		return -ENOENT;
@@ -214,6 +245,8 @@ int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads)
 		return map_exec_json((const void *)rec, o);
 	if (rec->type != XP_EV_TLS_FREE)
 		return sock_json(rec, o);
+	if (h2)
+		xpc_h2_scrub_end(h2, rec->tgid, f->ssl);
 	add_hex(o, "ssl", f->ssl);
 	xp_json_add_u64(o, "sock_id", f->sock_id);
 	xp_json_add_u64(o, "bytes_written", f->bytes[XP_TLS_WRITE]);

@@ -16,7 +16,7 @@
 #include "bpf/tls.h"
 
 /* Smallest valid size of a record of `type`, 0 if not a TLS/socket type. */
-__u32 xp_tls_record_min_size(__u32 type);
+__u32 xpc_tls_record_min_size(__u32 type);
 
 /*
  * Add the body fields of rec (rec->size bytes readable) to o. Payload
@@ -25,6 +25,6 @@ __u32 xp_tls_record_min_size(__u32 type);
  * A record whose lengths do not add up gets "malformed": true and nothing
  * else. Returns 0, or -ENOENT when the type is not a TLS/socket one.
  */
-int xp_tls_record_json(const struct xp_hdr *rec, cJSON *o, bool payloads);
+int xpc_tls_record_json(const struct xk_hdr *rec, cJSON *o, bool payloads);
 
 #endif /* XPERF_USERSPACE_TLS_JSON_H */

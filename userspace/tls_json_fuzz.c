@@ -8,7 +8,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct xp_hdr *rec;
+	struct xk_hdr *rec;
 	cJSON *o;
 
 	if (size < sizeof(*rec))
@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rec->size = size;	/* the capture core guarantees size bytes */
 	rec->type = XP_EV_TLS_DATA + rec->type % 16;
 	o = cJSON_CreateObject();
-	xp_tls_record_json(rec, o, rec->cpu & 1);
+	xpc_tls_record_json(rec, o, rec->cpu & 1);
 	cJSON_Delete(o);
 	free(rec);
 	return 0;

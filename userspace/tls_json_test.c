@@ -11,12 +11,12 @@
 #include "userspace/testing/check.h"
 #include "userspace/tls_json.h"
 
-static char *to_text(const struct xp_hdr *rec, bool payloads, int *rc)
+static char *to_text(const struct xk_hdr *rec, bool payloads, int *rc)
 {
 	cJSON *o = cJSON_CreateObject();
 	char *s;
 
-	*rc = xp_tls_record_json(rec, o, payloads);
+	*rc = xpc_tls_record_json(rec, o, payloads);
 	s = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	return s;
@@ -24,14 +24,14 @@ static char *to_text(const struct xp_hdr *rec, bool payloads, int *rc)
 
 static void tls_data(void)
 {
-	static struct xp_tls_data d;
+	static struct xk_tls_data d;
 	const char *req = "POST /v1/messages HTTP/1.1\r\nx-api-key: sk-SECRET\r\n\r\n{\"q\":1}";
 	char *s;
 	int rc;
 
 	d.hdr.type = XP_EV_TLS_DATA;
 	d.len = strlen(req);
-	d.hdr.size = offsetof(struct xp_tls_data, data) + d.len;
+	d.hdr.size = offsetof(struct xk_tls_data, data) + d.len;
 	d.ssl = 0xabc;
 	d.pos = 4096;
 	d.flags = XP_TLS_TRUNC;
@@ -48,19 +48,19 @@ static void tls_data(void)
 	/* Binary (not UTF-8, NUL inside): base64, nothing lost, JSON valid. */
 	memcpy(d.data, "\x00\xff\xfe" "abc", 6);
 	d.len = 6;
-	d.hdr.size = offsetof(struct xp_tls_data, data) + d.len;
+	d.hdr.size = offsetof(struct xk_tls_data, data) + d.len;
 	s = to_text(&d.hdr, true, &rc);
 	CHECK(rc == 0 && strstr(s, "\"payload_base64\":\"AP/+YWJj\"") && !strstr(s, "\"payload\""));
 	free(s);
 	memcpy(d.data, "caf\xc3\xa9", 5);	/* UTF-8 text stays text */
 	d.len = 5;
-	d.hdr.size = offsetof(struct xp_tls_data, data) + d.len;
+	d.hdr.size = offsetof(struct xk_tls_data, data) + d.len;
 	s = to_text(&d.hdr, true, &rc);
 	CHECK(rc == 0 && strstr(s, "\"payload\":\"caf\xc3\xa9\""));
 	free(s);
 	memcpy(d.data, "ab\xc3", 3);		/* a cut sequence is not text */
 	d.len = 3;
-	d.hdr.size = offsetof(struct xp_tls_data, data) + d.len;
+	d.hdr.size = offsetof(struct xk_tls_data, data) + d.len;
 	s = to_text(&d.hdr, true, &rc);
 	CHECK(rc == 0 && strstr(s, "payload_base64"));
 	free(s);
@@ -72,8 +72,8 @@ static void tls_data(void)
 
 static void sock_records(void)
 {
-	static struct xp_sock_sni sni;
-	struct xp_sock_data d = { .hdr = { .type = XP_EV_SOCK_DATA, .size = sizeof(d) } };
+	static struct xk_sock_sni sni;
+	struct xk_sock_data d = { .hdr = { .type = XP_EV_SOCK_DATA, .size = sizeof(d) } };
 	FILE *f = fopen("userspace/testdata/sni/python_anthropic.bin", "rb");
 	char *s;
 	int rc;
@@ -92,7 +92,7 @@ static void sock_records(void)
 	if (f)
 		fclose(f);
 	sni.hdr.type = XP_EV_SOCK_SNI;
-	sni.hdr.size = offsetof(struct xp_sock_sni, data) + sni.len;
+	sni.hdr.size = offsetof(struct xk_sock_sni, data) + sni.len;
 	s = to_text(&sni.hdr, true, &rc);
 	CHECK(rc == 0 && strstr(s, "\"sni\":\"api.anthropic.com\"") && strlen(s) < 400);
 	free(s);
@@ -101,7 +101,7 @@ static void sock_records(void)
 	CHECK(rc == -ENOENT);
 	free(s);
 	d.hdr.type = XP_EV_SOCK_CLOSE;	/* shorter than a connection record */
-	d.hdr.size = sizeof(struct xp_hdr);
+	d.hdr.size = sizeof(struct xk_hdr);
 	s = to_text(&d.hdr, true, &rc);
 	CHECK(rc == 0 && strstr(s, "malformed"));
 	free(s);
@@ -110,7 +110,7 @@ static void sock_records(void)
 /* A library mapped after exec: its device as /proc/PID/maps writes it. */
 static void map_exec(void)
 {
-	struct xp_map_exec m = { .hdr = { .type = XP_EV_MAP_EXEC, .size = sizeof(m) },
+	struct xk_map_exec m = { .hdr = { .type = XP_EV_MAP_EXEC, .size = sizeof(m) },
 				 .addr = 0x7f00dead0000, .ino = 10952897, .dev_major = 254 };
 	char *s;
 	int rc;

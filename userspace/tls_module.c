@@ -34,13 +34,13 @@ static bool keep_payloads;
 
 /* The module's state: the probes and the self-check of located functions. */
 struct tls_state {
-	struct xp_tls_probes *probes;
+	struct xpc_tls_probes *probes;
 	struct locate_check *check;
 	struct xpc *c;
 	/* First failure per located file id, for capture.json. */
 	struct failure {
 		unsigned int id;
-		char function[16], check[16], detail[160];
+		char function[32], check[16], detail[160];
 	} *failures;
 	size_t nfailures;
 };
@@ -50,7 +50,7 @@ static int reuse(void *ctx, struct bpf_object *obj)
 	return xpc_reuse_maps(ctx, obj);
 }
 
-static void release(void *ctx, const struct xp_hdr *rec)
+static void release(void *ctx, const struct xk_hdr *rec)
 {
 	struct tls_state *s = ctx;
 
@@ -61,16 +61,18 @@ static uint64_t probed_since(void *ctx, unsigned int id, uint32_t tgid)
 {
 	struct tls_state *s = ctx;
 
-	return xp_tls_probes_located_since(s->probes, id, tgid);
+	return xpc_tls_probes_located_since(s->probes, id, tgid);
 }
 
 static void check_failed(void *ctx, unsigned int id, const char *function, const char *check,
 			 const char *detail)
 {
 	struct tls_state *s = ctx;
-	const struct xp_tls_located *l = xp_tls_probes_located(s->probes, id);
+	const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
 	struct failure *n = realloc(s->failures, (s->nfailures + 1) * sizeof(*n));
 
+	if (l)	/* the stack's own name for it: "SSL_read", "take_received_plaintext" */
+		function = locate_fn_name(l->r, !strcmp(function, "SSL_read"));
 	fprintf(stderr,
 		"xperf-bpf: %s: located %s failed the self-check '%s' (%s): its connections stay "
 		"in the ciphertext tier\n",
@@ -88,7 +90,7 @@ static void check_failed(void *ctx, unsigned int id, const char *function, const
 static int tls_start(struct xpc *c, void **state)
 {
 	const struct xpc_opts *xo = xpc_options(c);
-	struct xp_tls_opts o = {
+	struct xpc_tls_opts o = {
 		.cap_bytes = xo->payload_cap,
 		.no_plaintext = xo->no_plaintext,
 		.per_pid = xo->tls_per_process,
@@ -108,7 +110,7 @@ static int tls_start(struct xpc *c, void **state)
 		return xpc_set_error(c, -ENOMEM, "tls: out of memory");
 	}
 	s->c = c;
-	err = xp_tls_probes_open(&s->probes, &o);
+	err = xpc_tls_probes_open(&s->probes, &o);
 	if (err) {
 		locate_check_free(s->check);
 		free(s);
@@ -119,34 +121,31 @@ static int tls_start(struct xpc *c, void **state)
 	return 0;
 }
 
-/* A scan's result: a process gone before we looked is not an error. */
-static int scanned(struct xpc *c, int n, __u32 tgid)
-{
-	if (n == -ENOENT || n == -ESRCH || n >= 0)
-		return 0;
-	return xpc_set_error(c, n, "tls: cannot attach to the TLS libraries of %u: %s", tgid,
-			     strerror(-n));
-}
+/* What a failed scan of a process says (xpc_scan_result). */
+#define SCAN_FAILED "tls: cannot attach to the TLS libraries"
 
 static int tls_on_process(struct xpc *c, void *state, __u32 tgid)
 {
 	struct tls_state *s = state;
 
-	return scanned(c, xp_tls_probes_attach_pid(s->probes, tgid), tgid);
+	return xpc_scan_result(c, xpc_tls_probes_attach_pid(s->probes, tgid), tgid, SCAN_FAILED);
 }
 
-static int tls_on_record(struct xpc *c, void *state, const struct xp_hdr *rec)
+static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 {
 	struct tls_state *s = state;
 
 	if (rec->type == XP_EV_MAP_EXEC)
-		return scanned(c, xp_tls_probes_on_map(s->probes, (const void *)rec), rec->tgid);
+		return xpc_scan_result(c, xpc_tls_probes_on_map(s->probes, (const void *)rec),
+				       rec->tgid, SCAN_FAILED);
 	if (rec->type == XP_EV_SOCK_DATA)
-		xp_tls_probes_on_io(s->probes, rec->tgid, rec->ts_ns);
+		xpc_tls_probes_on_io(s->probes, rec->tgid, rec->ts_ns);
+	if (rec->type == XP_EV_EXIT)
+		xpc_tls_probes_on_exit(s->probes, rec->tgid);
 	return 0;
 }
 
-static int tls_gate(struct xpc *c, void *state, const struct xp_hdr *rec)
+static int tls_gate(struct xpc *c, void *state, const struct xk_hdr *rec)
 {
 	struct tls_state *s = state;
 	static const int verdicts[] = { [LC_PASS] = XPC_DELIVER, [LC_DROP] = XPC_WITHHOLD,
@@ -164,8 +163,8 @@ static void report_unchecked(const struct tls_state *s)
 	struct lc_counts n;
 
 	locate_check_counts(s->check, &n);
-	for (unsigned int id = 1; n.withheld && id <= xp_tls_probes_nlocated(s->probes); id++) {
-		const struct xp_tls_located *l = xp_tls_probes_located(s->probes, id);
+	for (unsigned int id = 1; n.withheld && id <= xpc_tls_probes_nlocated(s->probes); id++) {
+		const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
 
 		if (l->r->status == LOCATE_FOUND && locate_check_state(s->check, id) == LC_UNCHECKED)
 			fprintf(stderr, "xperf-bpf: %s: located %s functions never passed the "
@@ -180,8 +179,8 @@ static void located_json(const struct tls_state *s, cJSON *o)
 	cJSON *arr = cJSON_AddArrayToObject(o, "located");
 	struct lc_counts n;
 
-	for (unsigned int id = 1; arr && id <= xp_tls_probes_nlocated(s->probes); id++) {
-		const struct xp_tls_located *l = xp_tls_probes_located(s->probes, id);
+	for (unsigned int id = 1; arr && id <= xpc_tls_probes_nlocated(s->probes); id++) {
+		const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
 		cJSON *e = cJSON_CreateObject();
 		char off[32];
 
@@ -230,18 +229,18 @@ static void tls_health(const void *state, struct xpc_health *h)
 static void tls_stats_json(void *state, cJSON *o)
 {
 	const struct tls_state *s = state;
-	struct xp_tls_late l;
+	struct xpc_tls_late l;
 	const char *why;
-	int hooks = xp_tls_probes_sock_hooks(s->probes, &why);
+	int hooks = xpc_tls_probes_sock_hooks(s->probes, &why);
 	cJSON *late;
 
-	cJSON_AddStringToObject(o, "socket_hooks", xp_sock_hooks_name(hooks));
+	cJSON_AddStringToObject(o, "socket_hooks", xpc_sock_hooks_name(hooks));
 	cJSON_AddStringToObject(o, "socket_hooks_why", why);
 	locate_check_finish(s->check);	/* capture.json is written at the end of the run */
 	report_unchecked(s);
 	located_json(s, o);
 	late = cJSON_AddObjectToObject(o, "late_libs");
-	xp_tls_probes_late(s->probes, &l);
+	xpc_tls_probes_late(s->probes, &l);
 	if (!late)
 		return;
 	cJSON_AddNumberToObject(late, "map_records", (double)l.maps);
@@ -254,16 +253,16 @@ static void tls_stats_json(void *state, cJSON *o)
 static int tls_on_command(struct xpc *c, void *state, __u32 tgid, const char *path)
 {
 	struct tls_state *s = state;
-	int n = xp_tls_probes_attach_file(s->probes, path, tgid);
+	int n = xpc_tls_probes_attach_file(s->probes, path, tgid);
 
 	if (n < 0)
 		return xpc_set_error(c, n, "tls: cannot attach to %s: %s", path, strerror(-n));
 	return 0;
 }
 
-static int tls_to_json(const struct xp_hdr *rec, cJSON *o)
+static int tls_to_json(const struct xk_hdr *rec, cJSON *o)
 {
-	return xp_tls_record_json(rec, o, keep_payloads);
+	return xpc_tls_record_json(rec, o, keep_payloads);
 }
 
 static void tls_stop(void *state)
@@ -272,7 +271,7 @@ static void tls_stop(void *state)
 
 	if (!s)
 		return;
-	xp_tls_probes_close(s->probes);
+	xpc_tls_probes_close(s->probes);
 	locate_check_free(s->check);
 	free(s->failures);
 	free(s);
@@ -288,6 +287,6 @@ const struct xpc_module xpc_mod_tls = {
 	.health = tls_health,
 	.stats_json = tls_stats_json,
 	.to_json = tls_to_json,
-	.min_size = xp_tls_record_min_size,
+	.min_size = xpc_tls_record_min_size,
 	.stop = tls_stop,
 };

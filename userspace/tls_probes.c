@@ -14,7 +14,7 @@
  * inherited (bpf/TLS.md: measured, and the cost of this mode).
  * With the plaintext tier on (or watch_maps), the sock object also
  * announces files a traced process maps executable after exec
- * (bpf/map_watch.bpf.h): xp_tls_probes_on_map() probes them and counts
+ * (bpf/map_watch.bpf.h): xpc_tls_probes_on_map() probes them and counts
  * what that was late for.
  */
 #include "userspace/tls_probes.h"
@@ -49,9 +49,9 @@ struct late_window {
 	uint64_t from_ns, to_ns;
 };
 
-/* A located file: what xp_tls_probes_located() hands out, owning its result. */
+/* A located file: what xpc_tls_probes_located() hands out, owning its result. */
 struct located {
-	struct xp_tls_located pub;
+	struct xpc_tls_located pub;
 	struct locate_result r;
 };
 
@@ -64,7 +64,7 @@ struct located_at {
 
 #define MAX_LOCATED 0xffff	/* the cookie is 16 bits */
 
-struct xp_tls_probes {
+struct xpc_tls_probes {
 	struct tls_bpf *tls;
 	struct locator *locator;	/* NULL with no_plaintext */
 	struct located *located;
@@ -77,11 +77,13 @@ struct xp_tls_probes {
 	size_t npids;
 	pid_t cur_pid;			/* what attach_lib attaches to: -1 or a pid */
 	struct bpf_link **links;
+	pid_t *link_pids;		/* links[i] probes process link_pids[i], or -1: all */
 	size_t nlinks, cap;
+	struct xpc_detacher detaching;	/* threads detaching exited processes' links */
 	bool verbose, per_pid_mode;
-	int sock_hooks;			/* enum xp_sock_hooks loaded */
-	char sock_hooks_why[256];
-	struct xp_tls_late late;
+	int sock_hooks;			/* enum xpc_sock_hooks loaded */
+	char sock_hooks_why[384];
+	struct xpc_tls_late late;
 	struct late_window windows[LATE_WINDOWS];	/* a ring: the last ones */
 	size_t nwindows;
 };
@@ -116,25 +118,30 @@ static struct bpf_program *uprobe_prog(struct tls_bpf *t, const struct uprobe_sp
 	return t->progs.ssl_free;
 }
 
-static int keep_link(struct xp_tls_probes *p, struct bpf_link *l)
+/* Keep link l, which probes p->cur_pid. */
+static int keep_link(struct xpc_tls_probes *p, struct bpf_link *l)
 {
 	if (p->nlinks == p->cap) {
 		size_t cap = p->cap ? p->cap * 2 : 32;
 		struct bpf_link **n = realloc(p->links, cap * sizeof(*n));
+		pid_t *pids = n ? realloc(p->link_pids, cap * sizeof(*pids)) : NULL;
 
-		if (!n) {
+		if (n)
+			p->links = n;
+		if (!pids) {
 			bpf_link__destroy(l);
 			return -ENOMEM;
 		}
-		p->links = n;
+		p->link_pids = pids;
 		p->cap = cap;
 	}
+	p->link_pids[p->nlinks] = p->cur_pid;
 	p->links[p->nlinks++] = l;
 	return 0;
 }
 
 /* Remember a located file; its id (1-based) or 0 when the table is full. */
-static unsigned int add_located(struct xp_tls_probes *p, const char *path,
+static unsigned int add_located(struct xpc_tls_probes *p, const char *path,
 				const struct locate_result *r)
 {
 	struct located *n;
@@ -159,7 +166,7 @@ static unsigned int add_located(struct xp_tls_probes *p, const char *path,
 static uint64_t mono_ns(void);
 
 /* Remember when id's probes went in for p->cur_pid (for the self-check's mid-stream rule). */
-static void note_located_at(struct xp_tls_probes *p, unsigned int id)
+static void note_located_at(struct xpc_tls_probes *p, unsigned int id)
 {
 	struct located_at *n = realloc(p->located_at, (p->nlocated_at + 1) * sizeof(*n));
 
@@ -179,14 +186,23 @@ struct located_probe {
 /*
  * Where the probes of a located file go. BoringSSL's SSL_write/SSL_read
  * have OpenSSL's signatures: the same entry programs and the return
- * program. Go's (*Conn).Write/Read: entry programs of the register ABI
- * and the return program on each RET instruction.
+ * program. rustls's send_appdata_encrypt too (connection, buffer,
+ * length; bytes taken returned); its take_received_plaintext has the
+ * whole record at entry (rustls_read_enter). Go's (*Conn).Write/Read:
+ * entry programs of the register ABI and the return program on each RET
+ * instruction.
  */
-static size_t located_probes(const struct xp_tls_probes *p, const struct locate_result *r,
+static size_t located_probes(const struct xpc_tls_probes *p, const struct locate_result *r,
 			     struct located_probe *out)
 {
 	size_t n = 0;
 
+	if (!strcmp(r->stack, "rustls")) {
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
+		out[n++] = (struct located_probe){ p->tls->progs.rustls_read_enter, r->read_off, false };
+		return n;
+	}
 	if (strcmp(r->stack, "go")) {
 		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
 		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
@@ -209,7 +225,7 @@ static size_t located_probes(const struct xp_tls_probes *p, const struct locate_
  * the self-check. A stack found but not resolved is said once on stderr
  * and kept for capture.json.
  */
-static int attach_located(struct xp_tls_probes *p, const char *path,
+static int attach_located(struct xpc_tls_probes *p, const char *path,
 			  const struct locate_result *r)
 {
 	unsigned int id = add_located(p, path, r);
@@ -249,7 +265,7 @@ static int attach_located(struct xp_tls_probes *p, const char *path,
 static int attach_lib(void *ctx, const char *path, unsigned int syms,
 		      const struct locate_result *loc)
 {
-	struct xp_tls_probes *p = ctx;
+	struct xpc_tls_probes *p = ctx;
 
 	if (loc)
 		return attach_located(p, path, loc);
@@ -278,7 +294,7 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 	return 0;
 }
 
-static int open_tls(struct xp_tls_probes *p, const struct xp_tls_opts *o)
+static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 {
 	int err;
 
@@ -297,10 +313,10 @@ static int open_tls(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 }
 
 /* Keep the programs of one hook set of sock.bpf.c (sock_hooks.h). */
-static int pick_hooks(struct xp_tls_probes *p, int want, bool watch_maps)
+static int pick_hooks(struct xpc_tls_probes *p, int want, bool watch_maps)
 {
 	struct bpf_program *prog;
-	int h = xp_sock_hooks_pick(want, watch_maps, p->sock_hooks_why,
+	int h = xpc_sock_hooks_pick(want, watch_maps, p->sock_hooks_why,
 				   sizeof(p->sock_hooks_why));
 
 	if (h < 0) {
@@ -323,7 +339,7 @@ static int pick_hooks(struct xp_tls_probes *p, int want, bool watch_maps)
 }
 
 /* sock shares the loader's maps and, with the TLS tier, its tls_calls. */
-static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
+static int open_sock(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 {
 	int err;
 
@@ -337,6 +353,8 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 		err = err ?: bpf_map__reuse_fd(p->sock->maps.events,
 					       bpf_map__fd(p->tls->maps.events));
 		err = err ?: bpf_map__reuse_fd(p->sock->maps.drops, bpf_map__fd(p->tls->maps.drops));
+		err = err ?: bpf_map__reuse_fd(p->sock->maps.traced_flags,
+					       bpf_map__fd(p->tls->maps.traced_flags));
 	} else {
 		err = 0;
 	}
@@ -352,9 +370,9 @@ static int open_sock(struct xp_tls_probes *p, const struct xp_tls_opts *o)
 	return err ?: sock_bpf__attach(p->sock);
 }
 
-int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o)
+int xpc_tls_probes_open(struct xpc_tls_probes **out, const struct xpc_tls_opts *o)
 {
-	struct xp_tls_probes *p = calloc(1, sizeof(*p));
+	struct xpc_tls_probes *p = calloc(1, sizeof(*p));
 	int err;
 
 	*out = NULL;
@@ -380,7 +398,7 @@ int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o)
 			fprintf(stderr, "xperf-bpf: cannot load sock.bpf.o: %s\n", strerror(-err));
 	}
 	if (err) {
-		xp_tls_probes_close(p);
+		xpc_tls_probes_close(p);
 		return err;
 	}
 	*out = p;
@@ -388,7 +406,7 @@ int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o)
 }
 
 /* The set of examined libraries for pid; sets p->cur_pid. NULL on ENOMEM. */
-static struct tls_libset *libs_for(struct xp_tls_probes *p, pid_t pid)
+static struct tls_libset *libs_for(struct xpc_tls_probes *p, pid_t pid)
 {
 	struct pid_libs *n;
 
@@ -409,7 +427,7 @@ static struct tls_libset *libs_for(struct xp_tls_probes *p, pid_t pid)
 	return n[p->npids++].libs;
 }
 
-int xp_tls_probes_attach_pid(struct xp_tls_probes *p, pid_t pid)
+int xpc_tls_probes_attach_pid(struct xpc_tls_probes *p, pid_t pid)
 {
 	struct tls_libset *set;
 
@@ -419,7 +437,7 @@ int xp_tls_probes_attach_pid(struct xp_tls_probes *p, pid_t pid)
 	return set ? tls_libs_scan_pid(set, pid, attach_lib, p) : -ENOMEM;
 }
 
-int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path, pid_t pid)
+int xpc_tls_probes_attach_file(struct xpc_tls_probes *p, const char *path, pid_t pid)
 {
 	struct tls_libset *set;
 
@@ -437,7 +455,7 @@ static uint64_t mono_ns(void)
 	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-int xp_tls_probes_on_map(struct xp_tls_probes *p, const struct xp_map_exec *m)
+int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 {
 	struct tls_libset *set;
 	uint64_t now;
@@ -473,7 +491,7 @@ int xp_tls_probes_on_map(struct xp_tls_probes *p, const struct xp_map_exec *m)
 	return n;
 }
 
-void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns)
+void xpc_tls_probes_on_io(struct xpc_tls_probes *p, uint32_t tgid, uint64_t ts_ns)
 {
 	size_t n = p->nwindows < LATE_WINDOWS ? p->nwindows : LATE_WINDOWS;
 
@@ -487,18 +505,75 @@ void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns)
 	}
 }
 
-void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out)
+/* Take pid's links out of p into a new array (*out, *n); -ENOMEM leaves them. */
+static int take_links(struct xpc_tls_probes *p, pid_t pid, struct bpf_link ***out, size_t *n)
+{
+	size_t kept = 0, taken = 0;
+	struct bpf_link **t;
+
+	for (size_t i = 0; i < p->nlinks; i++)
+		taken += p->link_pids[i] == pid;
+	*n = taken;
+	*out = NULL;
+	if (!taken)
+		return 0;
+	t = malloc(taken * sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	taken = 0;
+	for (size_t i = 0; i < p->nlinks; i++) {
+		if (p->link_pids[i] == pid) {
+			t[taken++] = p->links[i];
+			continue;
+		}
+		p->links[kept] = p->links[i];
+		p->link_pids[kept++] = p->link_pids[i];
+	}
+	p->nlinks = kept;
+	*out = t;
+	return 0;
+}
+
+/* Forget the libraries examined for pid: a reused pid is examined afresh. */
+static void forget_pid(struct xpc_tls_probes *p, pid_t pid)
+{
+	for (size_t i = 0; i < p->npids; i++) {
+		if (p->per_pid[i].pid == pid) {
+			tls_libset_free(p->per_pid[i].libs);
+			p->per_pid[i] = p->per_pid[--p->npids];
+			return;
+		}
+	}
+}
+
+int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid)
+{
+	struct bpf_link **links;
+	size_t n;
+	int err;
+
+	if (!p->per_pid_mode || pid <= 0)
+		return 0;
+	forget_pid(p, pid);
+	err = take_links(p, pid, &links, &n);
+	if (err || !n)
+		return err;
+	xpc_detach_bg(&p->detaching, links, n);
+	return (int)n;
+}
+
+void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *out)
 {
 	*out = p->late;
 }
 
-int xp_tls_probes_sock_hooks(const struct xp_tls_probes *p, const char **why)
+int xpc_tls_probes_sock_hooks(const struct xpc_tls_probes *p, const char **why)
 {
 	*why = p->sock_hooks_why;
 	return p->sock_hooks;
 }
 
-const struct xp_tls_located *xp_tls_probes_located(const struct xp_tls_probes *p, unsigned int id)
+const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes *p, unsigned int id)
 {
 	struct located *l;
 
@@ -509,7 +584,7 @@ const struct xp_tls_located *xp_tls_probes_located(const struct xp_tls_probes *p
 	return &l->pub;
 }
 
-uint64_t xp_tls_probes_located_since(const struct xp_tls_probes *p, unsigned int id,
+uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned int id,
 				     uint32_t tgid)
 {
 	for (size_t i = 0; i < p->nlocated_at; i++) {
@@ -521,12 +596,12 @@ uint64_t xp_tls_probes_located_since(const struct xp_tls_probes *p, unsigned int
 	return UINT64_MAX;
 }
 
-unsigned int xp_tls_probes_nlocated(const struct xp_tls_probes *p)
+unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p)
 {
 	return (unsigned int)p->nlocated;
 }
 
-int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name)
+int xpc_tls_probes_map_fd(const struct xpc_tls_probes *p, const char *name)
 {
 	struct bpf_object *obj = p->tls ? p->tls->obj : p->sock->obj;
 	struct bpf_map *m = bpf_object__find_map_by_name(obj, name);
@@ -534,12 +609,14 @@ int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name)
 	return m ? bpf_map__fd(m) : -1;
 }
 
-void xp_tls_probes_close(struct xp_tls_probes *p)
+void xpc_tls_probes_close(struct xpc_tls_probes *p)
 {
 	if (!p)
 		return;
 	xpc_destroy_links(p->links, p->nlinks);
+	xpc_detacher_wait(&p->detaching);
 	free(p->links);
+	free(p->link_pids);
 	sock_bpf__destroy(p->sock);
 	tls_bpf__destroy(p->tls);
 	tls_libset_free(p->libs);

@@ -15,7 +15,7 @@
 
 struct bpf_object;
 
-struct xp_tls_opts {
+struct xpc_tls_opts {
 	uint32_t cap_bytes;	/* plaintext bytes kept per SSL call; 0: default */
 	bool no_plaintext;	/* ciphertext tier only (--no-plaintext) */
 	bool verbose;		/* print each attached library on stderr */
@@ -33,7 +33,7 @@ struct xp_tls_opts {
 	 * forks without exec runs on its parent's breakpoints (bpf/TLS.md).
 	 */
 	bool per_pid;
-	int sock_hooks;		/* enum xp_sock_hooks (sock_hooks.h); 0: the cheapest here */
+	int sock_hooks;		/* enum xpc_sock_hooks (sock_hooks.h); 0: the cheapest here */
 	/*
 	 * Make obj share the loader's traced/events/drops maps before load
 	 * (capture.c: xpc_reuse_maps); NULL: the objects keep their own
@@ -48,7 +48,7 @@ struct xp_tls_opts {
 	const char *locate_dir;
 };
 
-struct xp_tls_probes;
+struct xpc_tls_probes;
 
 /*
  * Open, configure, load and attach the socket programs (and, unless
@@ -56,7 +56,7 @@ struct xp_tls_probes;
  * with the calls below). Returns 0 or -errno; on error *out is NULL and
  * a one-line reason was printed on stderr.
  */
-int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o);
+int xpc_tls_probes_open(struct xpc_tls_probes **out, const struct xpc_tls_opts *o);
 
 /*
  * Find the TLS libraries process pid uses (tls_libs.h) and attach to each
@@ -64,14 +64,14 @@ int xp_tls_probes_open(struct xp_tls_probes **out, const struct xp_tls_opts *o);
  * Returns the number of libraries attached now, or -errno (-ENOENT: no
  * such process). A no-op with no_plaintext.
  */
-int xp_tls_probes_attach_pid(struct xp_tls_probes *p, pid_t pid);
+int xpc_tls_probes_attach_pid(struct xpc_tls_probes *p, pid_t pid);
 
 /*
  * The same for one executable or library file, for process pid (used in
  * per_pid mode; pass the process about to exec it). 1 if attached, 0 if
  * not TLS or already done.
  */
-int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path, pid_t pid);
+int xpc_tls_probes_attach_file(struct xpc_tls_probes *p, const char *path, pid_t pid);
 
 /*
  * What libraries mapped after exec cost and caught (XP_EV_MAP_EXEC). The
@@ -79,7 +79,7 @@ int xp_tls_probes_attach_file(struct xp_tls_probes *p, const char *path, pid_t p
  * within that window loses its first calls, and io_unprobed bounds them:
  * the process's socket reads/writes inside the window (TLS or not).
  */
-struct xp_tls_late {
+struct xpc_tls_late {
 	uint64_t maps;		/* XP_EV_MAP_EXEC records handled */
 	uint64_t scans;		/* ... naming a file not examined yet: maps rescanned */
 	uint64_t libs;		/* TLS libraries those rescans attached to */
@@ -88,55 +88,64 @@ struct xp_tls_late {
 				   after the mapping of one gone before it was probed */
 };
 
-struct xp_map_exec;
+struct xk_map_exec;
 
 /*
  * Process m->hdr.tgid mapped a file executable: rescan it unless that file
  * was examined already. Returns the libraries attached, or -errno (-ENOENT:
  * the process is gone).
  */
-int xp_tls_probes_on_map(struct xp_tls_probes *p, const struct xp_map_exec *m);
+int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m);
 
 /* A socket read/write of tgid at ts_ns (XP_EV_SOCK_DATA), for io_unprobed. */
-void xp_tls_probes_on_io(struct xp_tls_probes *p, uint32_t tgid, uint64_t ts_ns);
-
-/* The counts so far. */
-void xp_tls_probes_late(const struct xp_tls_probes *p, struct xp_tls_late *out);
+void xpc_tls_probes_on_io(struct xpc_tls_probes *p, uint32_t tgid, uint64_t ts_ns);
 
 /*
- * The hooks the socket tier runs on (enum xp_sock_hooks) and the one-line
+ * Process pid exited (XP_EV_EXIT): in per_pid mode, detach its uprobes (on
+ * threads of their own: each removal waits for the kernel, links.h) and
+ * forget its libraries, so a long run does not keep every child's links
+ * to the end and a reused pid is examined afresh. Returns the links being
+ * detached, 0 (not per_pid, none) or -ENOMEM.
+ */
+int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid);
+
+/* The counts so far. */
+void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *out);
+
+/*
+ * The hooks the socket tier runs on (enum xpc_sock_hooks) and the one-line
  * reason they were chosen (sock_hooks.h).
  */
-int xp_tls_probes_sock_hooks(const struct xp_tls_probes *p, const char **why);
+int xpc_tls_probes_sock_hooks(const struct xpc_tls_probes *p, const char **why);
 
 /*
  * A file whose TLS functions were found by analysis (or whose known stack
  * could not be resolved: r.status LOCATE_FAILED, nothing attached). Its id
- * (1-based) is the uprobes' cookie, in xp_tls_data.located.
+ * (1-based) is the uprobes' cookie, in xk_tls_data.located.
  */
 struct locate_result;
-struct xp_tls_located {
+struct xpc_tls_located {
 	char path[256];
 	const struct locate_result *r;
 };
 
-/* Located file `id` (xp_tls_data.located), NULL if none. */
-const struct xp_tls_located *xp_tls_probes_located(const struct xp_tls_probes *p, unsigned int id);
+/* Located file `id` (xk_tls_data.located), NULL if none. */
+const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes *p, unsigned int id);
 
 /*
  * Since when (CLOCK_MONOTONIC ns) located file id's probes cover process
  * tgid (its own, per_pid mode, or the file's, pid -1); UINT64_MAX if none.
  */
-uint64_t xp_tls_probes_located_since(const struct xp_tls_probes *p, unsigned int id,
+uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned int id,
 				     uint32_t tgid);
 
 /* How many files the locator reported (ids 1..n). */
-unsigned int xp_tls_probes_nlocated(const struct xp_tls_probes *p);
+unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p);
 
 /* fd of a map of the loaded objects ("traced", "events", "drops"), or -1. */
-int xp_tls_probes_map_fd(const struct xp_tls_probes *p, const char *name);
+int xpc_tls_probes_map_fd(const struct xpc_tls_probes *p, const char *name);
 
 /* Detach everything and free p (NULL is fine). */
-void xp_tls_probes_close(struct xp_tls_probes *p);
+void xpc_tls_probes_close(struct xpc_tls_probes *p);
 
 #endif /* XPERF_USERSPACE_TLS_PROBES_H */

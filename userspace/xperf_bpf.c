@@ -38,11 +38,11 @@ static struct env {
 } env = { .run.unwritten = &env.unwritten, .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf " XP_VERSION;
-static const char exit_doc[] =
-	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
-	"64 usage error, 75 session directory in use by another run,\n"
-	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).";
-/* Each subcommand's own help (argp fills paragraphs); `xperf-bpf --help` shows doc. */
+#define EXIT_DOC                                                            \
+	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"  \
+	"64 usage error, 75 session directory in use by another run,\n"         \
+	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON)."
+/* Each subcommand's own help; `xperf-bpf --help` shows doc. */
 static const char record_doc[] =
 	"Run CMD and trace it and every process it starts with eBPF (processes, scheduler, "
 	"TLS, sockets, CUDA calls); its turns go to DIR/<session>/ as it runs.\n"
@@ -50,14 +50,14 @@ static const char record_doc[] =
 	"EXAMPLES:\n"
 	"    xperf-bpf record -o .xperf/traces -- python3 agent.py\n"
 	"    xperf-bpf record --raw events.jsonl --duration 60 -- node agent.js\n"
-	"\v";
+	"\v" EXIT_DOC;
 static const char attach_doc[] =
 	"Trace the running process PID, its threads and every process it starts from now "
 	"on, until it exits or --duration ends; its turns go to DIR/<session>/.\n"
 	"\n"
 	"EXAMPLES:\n"
 	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
-	"\v";
+	"\v" EXIT_DOC;
 static const char doc[] =
 	"Trace an AI agent's process tree with eBPF: processes, scheduler, TLS, sockets, "
 	"CUDA launch/copy/sync calls.\v"
@@ -69,10 +69,7 @@ static const char doc[] =
 	"EXAMPLES:\n"
 	"    xperf-bpf attach --pid 1234 --duration 30 -o traces\n"
 	"    xperf-bpf record --raw events.jsonl -- python3 agent.py\n"
-	"\n"
-	"Exit status: 0 ok, 1 runtime failure, 2 no such process or command,\n"
-	"64 usage error, 75 session directory in use by another run,\n"
-	"77 not permitted (needs root or CAP_BPF+CAP_PERFMON).\n"
+	"\n" EXIT_DOC "\n"
 	"The options of each: 'xperf-bpf record --help', 'xperf-bpf attach --help',\n"
 	"'xperf-bpf daemon --help'.";
 
@@ -138,7 +135,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.opts.tls_per_process = true;
 		break;
 	case OPT_SOCK_HOOKS:
-		env.opts.sock_hooks = xp_sock_hooks_parse(arg);
+		env.opts.sock_hooks = xpc_sock_hooks_parse(arg);
 		if (env.opts.sock_hooks < 0)
 			xp_args_invalid(state, "auto, socket or syscalls");
 		break;
@@ -185,18 +182,17 @@ static const struct argp_option *options_of(bool record)
 static void parse_args(int argc, char **argv)
 {
 	static const int repeatable[] = { 'v', 0 };
-	static char full_doc[2048];
-	struct xp_args args = { NULL, NULL, parse_arg, NULL, full_doc, ARGP_IN_ORDER, repeatable };
+	struct xp_args args = { NULL, NULL, parse_arg, NULL, NULL, ARGP_IN_ORDER, repeatable };
 	const char *hooks;
 
 	env.record = !strcmp(argv[0], "record");
-	snprintf(full_doc, sizeof(full_doc), "%s%s", env.record ? record_doc : attach_doc, exit_doc);
+	args.doc = env.record ? record_doc : attach_doc;
 	args.name = env.record ? "xperf-bpf record" : "xperf-bpf attach";
 	args.options = options_of(env.record);
 	args.args_doc = env.record ? "-- CMD [ARG...]" : "--pid PID";
 	/* The flag wins; the variable lets a node agent (or a test) set it for every run. */
 	hooks = getenv("XPERF_SOCKET_HOOKS");
-	if (hooks && (env.opts.sock_hooks = xp_sock_hooks_parse(hooks)) < 0) {
+	if (hooks && (env.opts.sock_hooks = xpc_sock_hooks_parse(hooks)) < 0) {
 		fprintf(stderr, "xperf-bpf: invalid XPERF_SOCKET_HOOKS (auto, socket, syscalls): %s\n",
 			hooks);
 		exit(XP_EXIT_USAGE);
@@ -247,32 +243,32 @@ static int claim_session(pid_t root)
  * trace its pid, then let it exec. The pid joins the filter last, just
  * before the release, so the time the gate held it is not the command's.
  */
-static int start_command(struct xpc *c, struct xp_spawn *sp)
+static int start_command(struct xpc *c, struct xpc_spawn *sp)
 {
 	char path[PATH_MAX];
 	int err;
 
 	setenv("XPERF_GPU_DIR", xpb_gpu_dir(env.run.out_dir, path, sizeof(path)), 1);
-	err = xp_spawn_gated(env.run.command, sp);
+	err = xpc_spawn_gated(env.run.command, sp);
 
 	if (err) {
 		fprintf(stderr, "xperf-bpf: cannot fork: %s\n", strerror(-err));
 		return XP_EXIT_FAIL;
 	}
-	if (xp_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
+	if (xpc_resolve_command(env.run.command[0], path, sizeof(path)) == 0)
 		xpc_add_command(c, sp->pid, path);
 	err = claim_session(sp->pid);
 	if (err) {
-		xp_spawn_abort(sp);
+		xpc_spawn_abort(sp);
 		return err;
 	}
 	err = xpc_add_pid(c, sp->pid);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
-		xp_spawn_abort(sp);
+		xpc_spawn_abort(sp);
 		return XP_EXIT_FAIL;
 	}
-	err = xp_spawn_release(sp);
+	err = xpc_spawn_release(sp);
 	if (err) {
 		fprintf(stderr, "xperf-bpf: %s: %s\n", env.run.command[0], strerror(-err));
 		return XP_EXIT_INVALID;
@@ -297,7 +293,7 @@ static void report_child(pid_t pid)
 int main(int argc, char **argv)
 {
 	struct xpb_sinks *sinks = NULL;
-	struct xp_spawn sp = { .pid = -1 };
+	struct xpc_spawn sp = { .pid = -1 };
 	struct xpc *c = NULL;
 	char msg[256];
 	int err, code;

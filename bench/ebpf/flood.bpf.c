@@ -19,9 +19,9 @@ const volatile __u32 batch = 256;
 __u64 produced, lost;
 
 /* Each record is a copy of one filled per run: the producer is kept cheap. */
-static long one(__u32 i, struct xp_sched *tmpl)
+static long one(__u32 i, struct xk_sched *tmpl)
 {
-	struct xp_sched *e = xp_reserve(XP_EV_SCHED, sizeof(*e));
+	struct xk_sched *e = xk_reserve(XP_EV_SCHED, sizeof(*e));
 
 	if (!e) {
 		lost++;
@@ -29,7 +29,7 @@ static long one(__u32 i, struct xp_sched *tmpl)
 	}
 	*e = *tmpl;
 	e->prev_ns = i;
-	xp_submit(e);
+	xk_submit(e);
 	produced++;
 	return 0;
 }
@@ -37,9 +37,9 @@ static long one(__u32 i, struct xp_sched *tmpl)
 SEC("raw_tp")
 int flood(void *ctx)
 {
-	struct xp_sched tmpl = { .prev_state = XP_TS_ONCPU, .state = XP_TS_RUNQ };
+	struct xk_sched tmpl = { .prev_state = XP_TS_ONCPU, .state = XP_TS_RUNQ };
 
-	xp_fill_hdr(&tmpl.hdr, XP_EV_SCHED, sizeof(tmpl), bpf_get_current_task_btf());
+	xk_fill_hdr(&tmpl.hdr, XP_EV_SCHED, sizeof(tmpl), bpf_get_current_task_btf());
 	bpf_loop(batch, one, &tmpl, 0);
 	return 0;
 }

@@ -2,7 +2,7 @@
 # run.py [--seconds 60 | --runs N] [--only a,b] [--corpus DIR] [--nice 19] - runs
 # every libFuzzer target of the repository (the tests tagged "fuzz") one after
 # the other with the seeds and dictionary its test uses, and prints a table:
-# executions, execs/s, coverage (edges: cov, features: ft) after the seeds and
+# executions, execs/s, wall time, coverage (edges: cov, features: ft) after the seeds and
 # at the end, corpus size, and findings (a crash, leak, timeout or OOM stops a
 # target; its input is saved and named). New inputs grow a corpus kept under
 # --corpus (default /tmp/xperf-fuzz/<target>) so a later run goes on from there;
@@ -61,6 +61,7 @@ def run_one(binary, flags, seeds, corpus, art, limit, niceness):
         kind = "ubsan"
     return {
         "execs": execs,
+        "wall": wall,
         "rate": execs / wall if wall else 0,
         "cov0": last(r"INITED cov: (\d+)", log, default=0),
         "cov": last(r"cov: (\d+)", log, default=0),
@@ -93,8 +94,8 @@ def main():
     limit = ["-runs=%d" % a.runs] if a.runs else ["-max_total_time=%d" % a.seconds]
     print("%s, load average %.1f, %s" % (time.strftime("%Y-%m-%d %H:%M"), os.getloadavg()[0],
                                           " ".join(limit)))
-    print("| target | execs | execs/s | cov seeds | cov end | ft end | corpus | findings |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |", flush=True)
+    print("| target | execs | execs/s | time | cov seeds | cov end | ft end | corpus | findings |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |", flush=True)
     bad = 0
     for pkg, name, binary, flags, seeds in plan:
         corpus = os.path.join(a.corpus, name)
@@ -105,9 +106,9 @@ def main():
         with open(os.path.join(a.corpus, name + ".log"), "w") as f:
             f.write(r["log"])
         bad += bool(r["finding"])
-        print("| %s:%s | %d | %.0f | %d | %d | %d | %d | %s |" % (
-            pkg, name, r["execs"], r["rate"], r["cov0"], r["cov"], r["ft"], r["corp"],
-            r["finding"] or "none"), flush=True)
+        print("| %s:%s | %d | %.0f | %d s | %d | %d | %d | %d | %s |" % (
+            pkg, name, r["execs"], r["rate"], r["wall"], r["cov0"], r["cov"], r["ft"],
+            r["corp"], r["finding"] or "none"), flush=True)
     return 1 if bad else 0
 
 

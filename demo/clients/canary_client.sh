@@ -7,10 +7,12 @@
 #   python3: the key from the environment (env KEY=secret on the command line),
 #            sent as a header, a query parameter, a cookie and in the body;
 #   node:    --api-key SECRET on its command line, sent as Authorization: Bearer;
-#   bun:     a single-file executable (BoringSSL, ciphertext tier) given --token.
+#   bun:     a single-file executable (BoringSSL, ciphertext tier) given --token;
+#   curl --http2 (to H2_PORT, clients/h2_server.js): x-api-key and the query in HPACK
+#            (Huffman-coded: no grep finds them), the body in a DATA frame.
 set -uo pipefail
 # the secret comes in the environment: a bare argument is no secret anyone can tell
-port=$1 ca=$2 c=$CANARY bun_exe=$3
+port=$1 ca=$2 c=$CANARY bun_exe=$3 h2_port=$4
 url=https://localhost:$port
 body='{"model":"mock-sonnet","max_tokens":16,"messages":[{"role":"user","content":"'$c'"}]}'
 curl -sS --cacert "$ca" -o /dev/null -H "x-api-key: $c" -H "authorization:$c" \
@@ -39,4 +41,6 @@ req.end(JSON.stringify({ model: "mock-sonnet", max_tokens: 16,
 	messages: [{ role: "user", content: key }] }));
 ' "$port" "$ca" --api-key "$c"
 [ -x "$bun_exe" ] && "$bun_exe" "$port" "$ca" --token "$c"
+curl -sS --http2 --cacert "$ca" -o /dev/null -H "x-api-key: $c" \
+	-H 'content-type: application/json' "https://localhost:$h2_port/v1/messages?key=$c" -d "$body"
 exit 0

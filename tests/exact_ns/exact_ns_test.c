@@ -137,7 +137,7 @@ static void check_turns(const char *base, const char *dir, uint64_t by)
 			break;
 		}
 		b = load(pb, &tb);
-		CHECK(b && xp_validate_file(pb, NULL, NULL) == 0, "%s is valid", pb);
+		CHECK(b && sc_validate_file(pb, NULL, NULL) == 0, "%s is valid", pb);
 		CHECK(tb && !strstr(tb, "e+"), "%s has no exponent", pb);
 		compare(a, b, by, 0, &nstamps);
 		cJSON_Delete(a);
@@ -172,9 +172,9 @@ static int first_model_span(const char *path, uint64_t *s, uint64_t *e)
 static void check_merge(const char *tmp, const char *dir, uint64_t by)
 {
 	char turn[768], gdir[512], err[256], lit[32];
-	struct xp_gpu_rec rec = { .kind = XP_GPU_KERNEL, .correlation_id = 7 };
-	struct xp_gpu_writer w;
-	struct xp_gpu_set set = { 0 };
+	struct gp_gpu_rec rec = { .kind = XP_GPU_KERNEL, .correlation_id = 7 };
+	struct gp_gpu_writer w;
+	struct gp_gpu_set set = { 0 };
 	uint64_t s = 0, e = 0;
 	char *text;
 
@@ -184,13 +184,13 @@ static void check_merge(const char *tmp, const char *dir, uint64_t by)
 	rec.start_ns = s + 1001; /* odd: a double would round it */
 	rec.end_ns = s + 2001;
 	snprintf(rec.name, sizeof(rec.name), "gemm");
-	CHECK(!xp_gpu_writer_open(&w, gdir, 4242, XP_GPU_SRC_CUPTI) &&
-		      !xp_gpu_writer_add(&w, &rec) && !xp_gpu_writer_close(&w),
+	CHECK(!gp_gpu_writer_open(&w, gdir, 4242, XP_GPU_SRC_CUPTI) &&
+		      !gp_gpu_writer_add(&w, &rec) && !gp_gpu_writer_close(&w),
 	      "write %s", gdir);
-	CHECK(!xp_gpu_load_dir(gdir, &set, err, sizeof(err)) && set.n == 1, "load: %s", err);
-	CHECK(xp_gpu_merge_file(turn, &set, NULL, NULL, err, sizeof(err)) == 1, "merge: %s", err);
-	xp_gpu_set_free(&set);
-	CHECK(xp_validate_file(turn, NULL, NULL) == 0, "merged turn is valid");
+	CHECK(!gp_gpu_load_dir(gdir, &set, err, sizeof(err)) && set.n == 1, "load: %s", err);
+	CHECK(gp_gpu_merge_file(turn, &set, NULL, NULL, err, sizeof(err)) == 1, "merge: %s", err);
+	gp_gpu_set_free(&set);
+	CHECK(sc_validate_file(turn, NULL, NULL) == 0, "merged turn is valid");
 	text = slurp(turn);
 	snprintf(lit, sizeof(lit), "%llu", (unsigned long long)rec.start_ns);
 	CHECK(text && strstr(text, lit) && !strstr(text, "e+"), "merged file holds %s", lit);

@@ -12,11 +12,7 @@
  *   summary.json            streams (bytes, gaps, flags, cookie), SNIs,
  *                           connections, drops, libraries probed after
  *                           exec (late_*, tls_probes.h).
- * Usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...
- *        tlscap -o DIR [-c CAP] [-r RING] [-n] -p PID    (attach until PID exits)
- *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext,
- *   -P: uprobes per traced process (tls_probes.h per_pid),
- *   -S MODE: the socket tier's hooks (auto, socket, syscalls: sock_hooks.h)
+ * Usage: tlscap -o DIR [OPTION...] -- CMD ARGS...  or  -p PID (tlscap --help).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,9 +31,11 @@
 #include "bpf/xperf.h"
 #include "bpf/sock.h"
 #include "bpf/tls.h"
+#include "lib/args.h"
 #include "userspace/sni.h"
 #include "userspace/sock_hooks.h"
 #include "userspace/tls_probes.h"
+#include "userspace/traced.h"
 
 #define MAX_STREAMS 256
 
@@ -50,7 +48,7 @@ struct stream {
 
 struct cap {
 	const char *dir;
-	struct xp_tls_probes *probes;
+	struct xpc_tls_probes *probes;
 	struct stream streams[MAX_STREAMS];
 	int nstreams;
 	FILE *sock_tsv;
@@ -77,12 +75,12 @@ static struct stream *stream_get(struct cap *c, __u32 tgid, __u64 ssl, __u8 dir)
 	return s;
 }
 
-static void on_tls(struct cap *c, const struct xp_tls_data *d, size_t size)
+static void on_tls(struct cap *c, const struct xk_tls_data *d, size_t size)
 {
 	struct stream *s;
 
-	if (size < offsetof(struct xp_tls_data, data) ||
-	    size != offsetof(struct xp_tls_data, data) + d->len) {
+	if (size < offsetof(struct xk_tls_data, data) ||
+	    size != offsetof(struct xk_tls_data, data) + d->len) {
 		fprintf(stderr, "tlscap: malformed TLS record (%zu bytes)\n", size);
 		return;
 	}
@@ -106,7 +104,7 @@ static void on_tls(struct cap *c, const struct xp_tls_data *d, size_t size)
 }
 
 /* SSL_free: the final stream lengths, even where the last records were lost. */
-static void on_free(struct cap *c, const struct xp_tls_free *f)
+static void on_free(struct cap *c, const struct xk_tls_free *f)
 {
 	for (__u8 dir = XP_TLS_WRITE; dir <= XP_TLS_READ; dir++) {
 		struct stream *s = stream_get(c, f->hdr.tgid, f->ssl, dir);
@@ -123,7 +121,7 @@ static void on_free(struct cap *c, const struct xp_tls_free *f)
 	}
 }
 
-static cJSON *tuple_json(const struct xp_sock_tuple *t, __u64 sock_id)
+static cJSON *tuple_json(const struct xk_sock_tuple *t, __u64 sock_id)
 {
 	cJSON *o = cJSON_CreateObject();
 	char a[INET6_ADDRSTRLEN];
@@ -139,40 +137,40 @@ static cJSON *tuple_json(const struct xp_sock_tuple *t, __u64 sock_id)
 
 static int on_event(void *ctx, void *data, size_t size)
 {
-	const struct xp_hdr *h = data;
+	const struct xk_hdr *h = data;
 	struct cap *c = ctx;
 
 	if (size < sizeof(*h))
 		return 0;
-	if (h->type == XP_EV_MAP_EXEC && size >= sizeof(struct xp_map_exec)) {
+	if (h->type == XP_EV_MAP_EXEC && size >= sizeof(struct xk_map_exec)) {
 		/* A library mapped after exec (dlopen, a new mount namespace). */
-		xp_tls_probes_on_map(c->probes, data);
+		xpc_tls_probes_on_map(c->probes, data);
 	} else if (h->type == XP_EV_TLS_DATA) {
 		on_tls(c, data, size);
-	} else if (h->type == XP_EV_TLS_FREE && size >= sizeof(struct xp_tls_free)) {
+	} else if (h->type == XP_EV_TLS_FREE && size >= sizeof(struct xk_tls_free)) {
 		on_free(c, data);
-	} else if (h->type == XP_EV_SOCK_DATA && size >= sizeof(struct xp_sock_data)) {
-		const struct xp_sock_data *d = data;
+	} else if (h->type == XP_EV_SOCK_DATA && size >= sizeof(struct xk_sock_data)) {
+		const struct xk_sock_data *d = data;
 
-		xp_tls_probes_on_io(c->probes, h->tgid, h->ts_ns);
+		xpc_tls_probes_on_io(c->probes, h->tgid, h->ts_ns);
 		fprintf(c->sock_tsv, "%llu\t%llu\t%llu\t%u\t%u\t%llx\t%u\t%u\t%u\t%d\n",
 			(unsigned long long)d->call_ns, (unsigned long long)h->ts_ns,
 			(unsigned long long)d->sock_id, d->dir, d->len, (unsigned long long)d->ssl,
 			d->tuple.sport, d->tuple.dport, h->tgid, d->fd);
-	} else if (h->type == XP_EV_SOCK_SNI && size >= offsetof(struct xp_sock_sni, data)) {
-		const struct xp_sock_sni *s = data;
+	} else if (h->type == XP_EV_SOCK_SNI && size >= offsetof(struct xk_sock_sni, data)) {
+		const struct xk_sock_sni *s = data;
 		char name[XP_SNI_MAX];
-		enum xp_sni_result r;
+		enum xpc_sni_result r;
 		cJSON *o = tuple_json(&s->tuple, s->sock_id);
 
-		r = xp_sni_parse((const uint8_t *)s->data,
-				 size - offsetof(struct xp_sock_sni, data), name);
-		cJSON_AddStringToObject(o, "result", xp_sni_result_str(r));
+		r = xpc_sni_parse((const uint8_t *)s->data,
+				 size - offsetof(struct xk_sock_sni, data), name);
+		cJSON_AddStringToObject(o, "result", xpc_sni_result_str(r));
 		cJSON_AddStringToObject(o, "sni", name);
 		cJSON_AddItemToArray(c->snis, o);
 	} else if (h->type >= XP_EV_SOCK_CONNECT && h->type <= XP_EV_SOCK_CLOSE &&
-		   size >= sizeof(struct xp_sock_conn)) {
-		const struct xp_sock_conn *k = data;
+		   size >= sizeof(struct xk_sock_conn)) {
+		const struct xk_sock_conn *k = data;
 		cJSON *o = tuple_json(&k->tuple, k->sock_id);
 
 		cJSON_AddNumberToObject(o, "type", h->type);
@@ -188,7 +186,7 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	int ncpu = libbpf_num_possible_cpus();
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
 	__u64 vals[ncpu > 0 ? ncpu : 1], total = 0;
-	struct xp_tls_late late;
+	struct xpc_tls_late late;
 	const char *why;
 
 	/* A connection's socket, learned in one direction, names both. */
@@ -222,8 +220,8 @@ static cJSON *summary(struct cap *c, int drops_fd)
 				total += vals[i];
 	cJSON_AddNumberToObject(root, "drops", (double)total);
 	cJSON_AddStringToObject(root, "socket_hooks",
-				xp_sock_hooks_name(xp_tls_probes_sock_hooks(c->probes, &why)));
-	xp_tls_probes_late(c->probes, &late);
+				xpc_sock_hooks_name(xpc_tls_probes_sock_hooks(c->probes, &why)));
+	xpc_tls_probes_late(c->probes, &late);
 	cJSON_AddNumberToObject(root, "late_libs", (double)late.libs);
 	cJSON_AddNumberToObject(root, "late_rescans", (double)late.scans);
 	cJSON_AddNumberToObject(root, "late_attach_ms_max", late.attach_ns_max / 1e6);
@@ -234,13 +232,13 @@ static cJSON *summary(struct cap *c, int drops_fd)
 }
 
 /* The file execvp would run, so its probes are in place before it starts. */
-static void attach_cmd(struct xp_tls_probes *p, const char *cmd, pid_t pid)
+static void attach_cmd(struct xpc_tls_probes *p, const char *cmd, pid_t pid)
 {
 	const char *path = getenv("PATH");
 	char buf[4096];
 
 	if (strchr(cmd, '/') || !path) {
-		xp_tls_probes_attach_file(p, cmd, pid);
+		xpc_tls_probes_attach_file(p, cmd, pid);
 		return;
 	}
 	for (const char *d = path; *d;) {
@@ -248,7 +246,7 @@ static void attach_cmd(struct xp_tls_probes *p, const char *cmd, pid_t pid)
 
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, d, cmd);
 		if (!access(buf, X_OK)) {
-			xp_tls_probes_attach_file(p, buf, pid);
+			xpc_tls_probes_attach_file(p, buf, pid);
 			return;
 		}
 		d += n + (d[n] == ':');
@@ -256,9 +254,16 @@ static void attach_cmd(struct xp_tls_probes *p, const char *cmd, pid_t pid)
 }
 
 /* Fork CMD held on a pipe; trace it, then let it exec. */
-static pid_t spawn_traced(struct xp_tls_probes *p, char **argv)
+/* Put pid in the probes' traced set (its traced_flags byte first); non-zero on failure. */
+static int trace_pid(struct xpc_tls_probes *p, pid_t pid, const struct xk_traced *t)
 {
-	struct xp_traced t = { 0 };
+	return xpc_traced_add(xpc_tls_probes_map_fd(p, "traced"),
+			     xpc_tls_probes_map_fd(p, "traced_flags"), pid, t);
+}
+
+static pid_t spawn_traced(struct xpc_tls_probes *p, char **argv)
+{
+	struct xk_traced t = { 0 };
 	int gate[2];
 	pid_t pid;
 	char go;
@@ -276,9 +281,8 @@ static pid_t spawn_traced(struct xp_tls_probes *p, char **argv)
 	}
 	close(gate[0]);
 	t.root_tgid = pid;
-	if (pid < 0 ||
-	    bpf_map_update_elem(xp_tls_probes_map_fd(p, "traced"), &pid, &t, BPF_ANY) ||
-	    xp_tls_probes_attach_pid(p, pid) < 0)
+	if (pid < 0 || trace_pid(p, pid, &t) ||
+	    xpc_tls_probes_attach_pid(p, pid) < 0)
 		fprintf(stderr, "tlscap: cannot trace the child\n");
 	else
 		attach_cmd(p, argv[0], pid);
@@ -289,12 +293,11 @@ static pid_t spawn_traced(struct xp_tls_probes *p, char **argv)
 }
 
 /* attach --pid: trace a running process; its connections are mid-stream. */
-static pid_t trace_running(struct xp_tls_probes *p, pid_t pid)
+static pid_t trace_running(struct xpc_tls_probes *p, pid_t pid)
 {
-	struct xp_traced t = { .root_tgid = pid };
+	struct xk_traced t = { .root_tgid = pid };
 
-	if (bpf_map_update_elem(xp_tls_probes_map_fd(p, "traced"), &pid, &t, BPF_ANY) ||
-	    xp_tls_probes_attach_pid(p, pid) < 0) {
+	if (trace_pid(p, pid, &t) || xpc_tls_probes_attach_pid(p, pid) < 0) {
 		fprintf(stderr, "tlscap: cannot trace %d\n", pid);
 		return -1;
 	}
@@ -310,67 +313,96 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+static const struct argp_option options[] = {
+	{ NULL, 'o', "DIR", 0, "where the capture goes (required)", 0 },
+	{ NULL, 'c', "CAP", 0, "bytes captured per SSL call", 0 },
+	{ NULL, 'r', "RING", 0, "ring bytes", 0 },
+	{ NULL, 'n', NULL, 0, "no plaintext tier (--no-plaintext)", 0 },
+	{ NULL, 'p', "PID", 0, "attach to PID until it exits, instead of running CMD", 0 },
+	{ NULL, 'P', NULL, 0, "uprobes per traced process (tls_probes.h per_pid)", 0 },
+	{ NULL, 'S', "MODE", 0, "the socket tier's hooks: auto, socket, syscalls", 0 },
+	{ 0 },
+};
+
+struct args {
+	struct xpc_tls_opts o;
+	const char *dir;
+	char **cmd;
+	pid_t attach;
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct args *a = state->input;
+
+	switch (key) {
+	case 'o': a->dir = arg; break;
+	case 'c': a->o.cap_bytes = xp_args_integer(state, arg, 1, UINT32_MAX, "bytes"); break;
+	case 'r': a->o.ring_size = xp_args_integer(state, arg, 4096, 1 << 30, "bytes"); break;
+	case 'n': a->o.no_plaintext = true; break;
+	case 'p': a->attach = xp_args_integer(state, arg, 1, 4194304, "a process id"); break;
+	case 'P': a->o.per_pid = true; break;
+	case 'S':
+		if ((a->o.sock_hooks = xpc_sock_hooks_parse(arg)) < 0)
+			xp_args_invalid(state, "auto, socket or syscalls");
+		break;
+	case ARGP_KEY_ARG:
+		a->cmd = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->dir || !a->cmd == !a->attach)
+			xp_args_fail(state, "-o DIR and either -p PID or -- CMD ARGS...");
+		break;
+	default: return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct xp_tls_opts o = { .verbose = true };
+	static const struct xp_args args = { "tlscap", options, parse_arg, "-- CMD ARGS...",
+					     "Test harness of the TLS and socket tiers.",
+					     ARGP_IN_ORDER, NULL };
+	struct args a = { .o = { .verbose = true } };
 	struct cap c = { 0 };
-	struct xp_tls_probes *p = NULL;
+	struct xpc_tls_probes *p = NULL;
 	struct ring_buffer *rb = NULL;
-	int opt, status = 0, err;
+	int status = 0, err;
 	char path[512];
 	cJSON *sum;
-	pid_t pid, attach = 0;
+	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "o:c:r:np:PS:")) != -1) {
-		if (opt == 'o')
-			c.dir = optarg;
-		else if (opt == 'c')
-			o.cap_bytes = strtoul(optarg, NULL, 0);
-		else if (opt == 'r')
-			o.ring_size = strtoul(optarg, NULL, 0);
-		else if (opt == 'n')
-			o.no_plaintext = true;
-		else if (opt == 'p')
-			attach = strtol(optarg, NULL, 10);
-		else if (opt == 'P')
-			o.per_pid = true;
-		else if (opt == 'S' && (o.sock_hooks = xp_sock_hooks_parse(optarg)) >= 0)
-			continue;
-		else
-			return 64;
-	}
-	if (!c.dir || (optind >= argc) == (attach <= 0)) {
-		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] [-P] [-S MODE] "
-			"{-p PID | -- CMD ARGS...}\n");
+	if (xp_args_parse(&args, argc, argv, &a))
 		return 64;
-	}
+	c.dir = a.dir;
 	snprintf(path, sizeof(path), "%s/sock.tsv", c.dir);
 	c.sock_tsv = fopen(path, "we");
 	c.snis = cJSON_CreateArray();
 	c.conns = cJSON_CreateArray();
-	err = c.sock_tsv ? xp_tls_probes_open(&p, &o) : -errno;
+	err = c.sock_tsv ? xpc_tls_probes_open(&p, &a.o) : -errno;
 	if (err)
 		return 1;
 	c.probes = p;
-	rb = ring_buffer__new(xp_tls_probes_map_fd(p, "events"), on_event, &c, NULL);
+	rb = ring_buffer__new(xpc_tls_probes_map_fd(p, "events"), on_event, &c, NULL);
 	if (!rb)
 		return 1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (attach > 0) {
-		pid = trace_running(p, attach);
+	if (a.attach > 0) {
+		pid = trace_running(p, a.attach);
 	} else {
-		pid = spawn_traced(p, argv + optind);
+		pid = spawn_traced(p, a.cmd);
 	}
 	while (pid > 0 && !stop) {
 		ring_buffer__poll(rb, 100);
-		if (attach > 0 ? kill(pid, 0) != 0 : waitpid(pid, &status, WNOHANG) == pid)
+		if (a.attach > 0 ? kill(pid, 0) != 0 : waitpid(pid, &status, WNOHANG) == pid)
 			break;
 	}
 	while (ring_buffer__consume(rb) > 0)
 		;
-	sum = summary(&c, xp_tls_probes_map_fd(p, "drops"));
-	if (attach <= 0)	/* not our child: its status is the caller's to check */
+	sum = summary(&c, xpc_tls_probes_map_fd(p, "drops"));
+	if (a.attach <= 0)	/* not our child: its status is the caller's to check */
 		cJSON_AddNumberToObject(sum, "exit_status",
 					WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	snprintf(path, sizeof(path), "%s/summary.json", c.dir);
@@ -387,6 +419,6 @@ int main(int argc, char **argv)
 	cJSON_Delete(sum);
 	fclose(c.sock_tsv);
 	ring_buffer__free(rb);
-	xp_tls_probes_close(p);
+	xpc_tls_probes_close(p);
 	return pid > 0 && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

@@ -26,6 +26,23 @@ struct locator {
 
 static const char *const status_names[] = { "none", "found", "failed" };
 
+/* What each stack's located write and read functions are. */
+static const struct {
+	const char *stack, *fn[2];
+} fn_names[] = {
+	{ "boringssl", { "SSL_write", "SSL_read" } },
+	{ "go", { "crypto/tls.(*Conn).Write", "crypto/tls.(*Conn).Read" } },
+	{ "rustls", { "send_appdata_encrypt", "take_received_plaintext" } },
+};
+
+const char *locate_fn_name(const struct locate_result *r, bool read)
+{
+	for (size_t i = 0; i < sizeof(fn_names) / sizeof(fn_names[0]); i++)
+		if (!strcmp(r->stack, fn_names[i].stack))
+			return fn_names[i].fn[read];
+	return read ? "SSL_read" : "SSL_write";
+}
+
 /* Go's crypto/tls, from .gopclntab: 0 if the file is not Go with crypto/tls. */
 static int locate_go(const struct elf_view *v, struct locate_result *out)
 {
@@ -49,6 +66,25 @@ static int locate_go(const struct elf_view *v, struct locate_result *out)
 	return 1;
 }
 
+/* rustls, by its record layer's panic Location and call graph: 0 if no rustls. */
+static int locate_rustls(const struct elf_view *v, struct locate_result *out)
+{
+	struct rustls_found f;
+	int r = rustls_locate(v, &f, out->why, sizeof(out->why));
+
+	if (r == 0)
+		return 0;
+	snprintf(out->stack, sizeof(out->stack), "rustls");
+	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
+	if (r < 0)
+		return 1;
+	out->write_off = f.write.offset;
+	out->read_off = f.read.offset;
+	snprintf(out->why, sizeof(out->why), "record_layer.rs panic site in %u functions, call graph",
+		 f.sites);
+	return 1;
+}
+
 void locate_image(const void *img, size_t len, struct locate_result *out)
 {
 	struct boringssl_found b;
@@ -65,7 +101,7 @@ void locate_image(const void *img, size_t len, struct locate_result *out)
 		snprintf(out->why, sizeof(out->why), "%s", err);
 		return;
 	}
-	if (locate_go(&v, out))
+	if (locate_go(&v, out) || locate_rustls(&v, out))
 		return;
 	r = boringssl_locate(&v, &b, out->why, sizeof(out->why));
 	if (r == 0)

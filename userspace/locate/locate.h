@@ -25,6 +25,7 @@
 
 #include "userspace/locate/boringssl.h"
 #include "userspace/locate/gopclntab.h"
+#include "userspace/locate/rustls.h"
 
 /* Bump when the analysis changes what it finds: older disk entries are ignored. */
 #define LOCATE_VERSION 3
@@ -37,9 +38,10 @@ enum locate_status {
 
 struct locate_result {
 	enum locate_status status;
-	char stack[16];		/* "boringssl" or "go" (crypto/tls) */
+	char stack[16];		/* "boringssl", "go" (crypto/tls) or "rustls" */
 	uint64_t write_off, read_off;	/* file offsets of SSL_write, SSL_read (Go: the
-					 * entries of (*Conn).Write, (*Conn).Read) */
+					 * entries of (*Conn).Write, (*Conn).Read; rustls:
+					 * send_appdata_encrypt, take_received_plaintext) */
 	/* Go: file offsets of their RET instructions (uprobes, never a uretprobe). */
 	uint64_t write_rets[GO_MAX_RETS], read_rets[GO_MAX_RETS];
 	unsigned int nwrite_rets, nread_rets;
@@ -66,6 +68,9 @@ void locator_free(struct locator *l);
  * filled, or -errno if the file cannot be read (out->why says so).
  */
 int locator_file(struct locator *l, int fd, struct locate_result *out);
+
+/* The name of r's located write (read: false) or read function, e.g. "SSL_write". */
+const char *locate_fn_name(const struct locate_result *r, bool read);
 
 /* The cache directory xperf uses: $XPERF_CACHE_DIR, else /var/cache/xperf/locate. */
 const char *locator_default_dir(void);

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * traced.h - adding a process to the traced set from userspace: the
+ * `traced` hash and its `traced_flags` byte (bpf/common.bpf.h), in the
+ * order the BPF programs rely on (the byte first: a clear byte means
+ * untraced, and the hash is then not asked).
+ */
+#ifndef XPERF_USERSPACE_TRACED_H
+#define XPERF_USERSPACE_TRACED_H
+
+#include <linux/types.h>
+
+#include "bpf/xperf.h"
+
+/* A new `traced_flags` map sized for this machine's pid_max: its fd, or -errno. */
+int xpc_traced_flags_create(void);
+
+/* traced[tgid] = *v, tgid's byte of flags_fd set first. 0 or -errno. */
+int xpc_traced_add(int traced_fd, int flags_fd, __u32 tgid, const struct xk_traced *v);
+
+#endif /* XPERF_USERSPACE_TRACED_H */
