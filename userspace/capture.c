@@ -399,9 +399,7 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 
 int xpc_untrace(struct xpc *c, pid_t tgid)
 {
-	__u32 key = (__u32)tgid;
-
-	return bpf_map_delete_elem(c->traced_fd, &key) ? -errno : 0;
+	return xpc_traced_remove(c->traced_fd, c->flags_fd, (__u32)tgid);
 }
 
 int xpc_poll(struct xpc *c, int timeout_ms)
