@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * traced.h - adding a process to the traced set from userspace (and taking
- * one out): the
- * `traced` hash and its `traced_flags` byte (bpf/common.bpf.h), in the
- * order the BPF programs rely on (the byte first: a clear byte means
- * untraced, and the hash is then not asked).
+ * traced.h - adding a process to the traced set from userspace, and taking
+ * one out: the `traced` hash and its `traced_flags` byte (bpf/common.bpf.h),
+ * in the order the BPF programs rely on (the byte set first and cleared
+ * last: a clear byte means untraced, and the hash is then not asked).
  */
 #ifndef XPERF_USERSPACE_TRACED_H
 #define XPERF_USERSPACE_TRACED_H
