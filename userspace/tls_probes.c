@@ -613,7 +613,7 @@ void xpc_tls_probes_close(struct xpc_tls_probes *p)
 {
 	if (!p)
 		return;
-	xpc_destroy_links(p->links, p->nlinks);
+	xpc_release_links(p->links, p->nlinks);
 	xpc_detacher_wait(&p->detaching);
 	free(p->links);
 	free(p->link_pids);
