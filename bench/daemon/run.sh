@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: MIT
 # bench/daemon/run.sh [REPS] - what `xperf-bpf daemon` costs as the agents of a node grow,
 # and whether it keeps up with processes that start fast (root; REPS >= 5, default 5;
-# about 4 minutes at 5 on a 2-core machine). Results: bench/daemon/README.md.
+# about 7 minutes at 5 on a 2-core machine). Results: bench/daemon/README.md.
 #
-# Table 1: 1, 10 and 50 concurrent agent processes, each making 8 streaming calls to the
-# mock provider (demo/mock_provider.py, over TLS): python3 (the system libssl) and a
+# Table 1: 1, 10 and 50 concurrent agent processes, each making 8 (BENCH_CALLS=N: N)
+# streaming calls to the mock provider (demo/mock_provider.py, over TLS): python3 (the system libssl) and a
 # `bun build --compile` client (BoringSSL inside, found by the locator). Every
 # configuration runs bare (no daemon: the daemon's uprobes are on the library files, so
 # bare means none loaded) and traced (a daemon per run, the agents discovered by its
