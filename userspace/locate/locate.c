@@ -80,8 +80,10 @@ static int locate_rustls(const struct elf_view *v, struct locate_result *out)
 		return 1;
 	out->write_off = f.write.offset;
 	out->read_off = f.read.offset;
-	snprintf(out->why, sizeof(out->why), "record_layer.rs panic site in %u functions, call graph",
-		 f.sites);
+	out->conn_off = f.conn_off;
+	snprintf(out->why, sizeof(out->why),
+		 "record_layer.rs panic site in %u functions, call graph, id %s", f.sites,
+		 f.conn_off ? "the boxed encrypter" : "the CommonState's address");
 	return 1;
 }
 
@@ -95,7 +97,7 @@ void locate_image(const void *img, size_t len, struct locate_result *out)
 	out->status = LOCATE_NONE;
 	out->stack[0] = '\0';
 	out->write_off = out->read_off = 0;
-	out->nwrite_rets = out->nread_rets = 0;
+	out->nwrite_rets = out->nread_rets = out->conn_off = 0;
 	err = elf_view_open(&v, img, len);
 	if (err) {
 		snprintf(out->why, sizeof(out->why), "%s", err);
@@ -203,7 +205,7 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 	if (!f)
 		return -1;
 	r->why[0] = r->stack[0] = '\0';
-	r->nwrite_rets = r->nread_rets = 0;
+	r->nwrite_rets = r->nread_rets = r->conn_off = 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "xperf-locate %u", &version) == 1)
@@ -212,6 +214,7 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 		sscanf(line, "stack %15s", r->stack);
 		sscanf(line, "SSL_write 0x%" SCNx64, &r->write_off);
 		sscanf(line, "SSL_read 0x%" SCNx64, &r->read_off);
+		sscanf(line, "conn_off %" SCNu32, &r->conn_off);
 		if (sscanf(line, "SSL_write_ret 0x%" SCNx64, &ret) == 1 && r->nwrite_rets < GO_MAX_RETS)
 			r->write_rets[r->nwrite_rets++] = ret;
 		if (sscanf(line, "SSL_read_ret 0x%" SCNx64, &ret) == 1 && r->nread_rets < GO_MAX_RETS)
@@ -240,9 +243,9 @@ static void disk_write(const struct locator *l, const struct locate_result *r)
 	disk_path(l, r->key, path, sizeof(path));
 	n = snprintf(buf, sizeof(buf),
 		     "xperf-locate %d\nkey %s\nstatus %s\nstack %s\nSSL_write 0x%" PRIx64
-		     "\nSSL_read 0x%" PRIx64 "\nwhy %s\n",
+		     "\nSSL_read 0x%" PRIx64 "\nconn_off %" PRIu32 "\nwhy %s\n",
 		     LOCATE_VERSION, r->key, status_names[r->status], r->stack, r->write_off,
-		     r->read_off, r->why);
+		     r->read_off, r->conn_off, r->why);
 	for (unsigned int i = 0; i < r->nwrite_rets && n > 0 && (size_t)n < sizeof(buf); i++)
 		n += snprintf(buf + n, sizeof(buf) - n, "SSL_write_ret 0x%" PRIx64 "\n", r->write_rets[i]);
 	for (unsigned int i = 0; i < r->nread_rets && n > 0 && (size_t)n < sizeof(buf); i++)
