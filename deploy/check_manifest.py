@@ -43,8 +43,9 @@ def check_agent(c, spec, errs):
         errs.append("node-agent: a default seccomp profile refuses bpf(2)")
     env = env_of(c)
     args = c.get("args", [])
-    if not {"--exe", "--cmdline", "--rules"} & set(args):
-        errs.append("node-agent: no discovery rule in args (--exe, --cmdline, --rules)")
+    if not {"--exe", "--cmdline", "--host", "--path", "--rules"} & set(args):
+        errs.append("node-agent: no discovery rule in args (--exe, --cmdline, --host, --path, "
+                    "--rules)")
     if env.get("NODE_NAME", {}).get("valueFrom", {}).get("fieldRef", {}).get(
             "fieldPath") != "spec.nodeName":
         errs.append("node-agent: NODE_NAME must come from spec.nodeName")

@@ -155,6 +155,15 @@ int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino)
 	return 0;
 }
 
+void tls_libset_forget(struct tls_libset *set, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->seen[i].dev == dev && set->seen[i].ino == ino) {
+			set->seen[i] = set->seen[--set->n];
+			return;
+		}
+}
+
 int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
 {
 	if (tls_libset_has(set, dev, ino))
@@ -208,6 +217,12 @@ int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, 
 	if (!tls_syms_usable(syms))
 		return 0;
 	added = cb(ctx, path, syms, NULL);
+	/*
+	 * Not probed (e.g. the process was still in its exec, where
+	 * /proc/PID/root lookups can fail): its next mapping tries again.
+	 */
+	if (added < 0)
+		tls_libset_forget(set, st.st_dev, st.st_ino);
 	return added < 0 ? added : 1;
 }
 

@@ -95,6 +95,7 @@ static int tls_start(struct xpc *c, void **state)
 		.no_plaintext = xo->no_plaintext,
 		.per_pid = xo->tls_per_process,
 		.sock_hooks = xo->sock_hooks,
+		.discover_net = xo->discover_net,
 		.watch_maps = !xo->no_cuda,
 		.verbose = xo->verbose > 0,
 		.reuse_maps = reuse,
@@ -275,6 +276,24 @@ static void tls_stop(void *state)
 	locate_check_free(s->check);
 	free(s->failures);
 	free(s);
+}
+
+int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned int n)
+{
+	struct tls_state *s = xpc_module_state(c, &xpc_mod_tls);
+	int err;
+
+	if (!s)
+		return xpc_set_error(c, -ENOENT, "tls: not running");
+	err = xpc_tls_probes_discover(s->probes, kind, names, n);
+	return err ? xpc_set_error(c, err, "sock: discovery rules: %s", strerror(-err)) : 0;
+}
+
+int xpc_discover_stats(struct xpc *c, uint64_t stats[XP_DSTAT_MAX])
+{
+	struct tls_state *s = xpc_module_state(c, &xpc_mod_tls);
+
+	return s ? xpc_tls_probes_discover_stats(s->probes, stats) : -ENOENT;
 }
 
 const struct xpc_module xpc_mod_tls = {

@@ -129,6 +129,7 @@ static void test_rustls(uint8_t *img, size_t len)
 	locate_image(img, len, &r);
 	CHECK(r.status == LOCATE_FOUND && !strcmp(r.stack, "rustls"));
 	CHECK(write && read && r.write_off == write && r.read_off == read);
+	CHECK(r.conn_off == 5 * sizeof(uintptr_t) + 1);	/* fake_rustls.c: after cs[5] */
 	CHECK(!strcmp(locate_fn_name(&r, true), "take_received_plaintext"));
 	for (size_t cut = 0; cut < len; cut += 37) {
 		locate_image(img, cut, &r);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "userspace/locate/func_bounds.h"
+#include "userspace/locate/x86_insn.h"
 
 #define MAX_ENDS 8		/* copies of the file name in .rodata */
 #define MAX_LOCS 16		/* Locations naming it */
@@ -345,6 +346,67 @@ static int receiver(const struct scan *s, const struct set *helpers, const struc
 	return 0;
 }
 
+/*
+ * Step 4: the offset in CommonState of the boxed encrypter, from
+ * send_appdata_encrypt's own code: registers copied from its first
+ * argument (rdi) hold the CommonState; a 64-bit load from one of them at
+ * displacement d, then an indirect call through the loaded register (or
+ * through a function pointer loaded from it: instrumented code), is a
+ * vtable call on the Box<dyn> {data, vtable} at d - 8. Decoded linearly
+ * from the entry (no path is followed): every such call must agree.
+ * 0 when none is found (the caller keeps the address as the id).
+ */
+static uint32_t encrypter_offset(const struct scan *s, uint64_t f)
+{
+	unsigned int self = 1u << 7;	/* registers holding the CommonState: rdi */
+	int64_t loaded[16];
+	unsigned int from_self = 0;	/* registers loaded from [self + loaded[r]] */
+	unsigned int fn_ptr = 0;	/* registers loaded from [from_self reg + k]: loaded[r] kept */
+	int64_t found = -1;
+	struct func_range fn;
+
+	if (func_bounds_find(&s->fb, f, &fn))
+		return 0;
+	for (uint64_t a = fn.start; a < fn.end;) {
+		uint64_t off = a - s->text.addr;
+		struct x86_insn in;
+		unsigned int reg, rm;
+
+		if (off >= s->text.len || !x86_decode(s->text.data + off, s->text.len - off, &in))
+			return 0;
+		a += in.len;
+		if (in.map != X86_MAP_1 || !in.has_modrm)
+			continue;
+		reg = x86_reg(&in);
+		rm = x86_rm(&in);
+		if ((in.opcode == 0x89 || in.opcode == 0x8b) && (in.rex & 8) && (in.modrm >> 6) == 3) {
+			unsigned int src = in.opcode == 0x89 ? reg : rm, dst = in.opcode == 0x89 ? rm : reg;
+
+			self = (self & ~(1u << dst)) | (((self >> src) & 1) << dst);
+			from_self &= ~(1u << dst);
+			fn_ptr &= ~(1u << dst);
+		} else if (in.opcode == 0x8b && (in.rex & 8) && (in.modrm & 7) != 4 && !in.rip_rel) {
+			bool vt = (from_self >> rm) & 1;
+			int64_t d = vt ? loaded[rm] : in.disp;
+
+			self &= ~(1u << reg);
+			from_self &= ~(1u << reg);
+			fn_ptr &= ~(1u << reg);
+			if (vt || ((self >> rm) & 1)) {
+				loaded[reg] = d;
+				*(vt ? &fn_ptr : &from_self) |= 1u << reg;
+			}
+		} else if (in.opcode == 0xff && ((in.modrm >> 3) & 7) == 2 &&
+			   ((in.modrm >> 6) == 3 ? (fn_ptr >> rm) & 1 :
+			    (in.modrm & 7) != 4 && !in.rip_rel && ((from_self >> rm) & 1))) {
+			if (found >= 0 && found != loaded[rm])
+				return 0;
+			found = loaded[rm];
+		}
+	}
+	return found >= 8 ? (uint32_t)(found - 8) + 1 : 0;
+}
+
 static int fail(char *why, size_t wl, const char *msg, size_t n, size_t want)
 {
 	snprintf(why, wl, "%s: %zu found, want %zu", msg, n, want);
@@ -385,6 +447,7 @@ static int resolve(struct scan *s, struct rustls_found *out, char *why, size_t w
 	}
 	if (rx.n != 1)
 		return fail(why, wl, "take_received_plaintext candidates", rx.n, 1);
+	out->conn_off = encrypter_offset(s, appdata);
 	out->write = (struct located_fn){ "send_appdata_encrypt", appdata, 0 };
 	out->read = (struct located_fn){ "take_received_plaintext", rx.a[0], 0 };
 	if (elf_view_file_offset(s->v, appdata, &out->write.offset) ||
