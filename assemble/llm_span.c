@@ -154,11 +154,11 @@ int xt_llm_span(struct tt_turn *d, const struct xt_exchange *e, const struct xt_
 		first = e->answered ? e->req_end_ns : e->resp_end_ns;
 	if (known)
 		s = xt_sched_query(sched, e->tid, e->req_start_ns, e->resp_end_ns);
+	struct tt_span *sp;
 	int id = xt_doc_span(d, 0, "llm_inference", e->req_start_ns, e->resp_end_ns, e->tid,
-			     known ? &s : NULL, NULL);
+			     known ? &s : NULL, &sp);
 
-	/* ids count the spans from 1: the span just added, before the next moves it */
-	if (id < 0 || genai_attrs(&d->spans[id - 1], e, first - e->req_end_ns))
+	if (id < 0 || genai_attrs(sp, e, first - e->req_end_ns))
 		return -1;
 	if (child(d, id, "prompt_transfer", e->req_start_ns, e->req_end_ns, e, sched) < 0 ||
 	    child(d, id, "ttft", e->req_end_ns, first, e, sched) < 0)

@@ -17,7 +17,7 @@ const char *const tt_exchange_num_names[TT_EX_NUM_COUNT] = {
 	"gen_ai.usage.reasoning.output_tokens",
 };
 
-/* As the assembler writes a model call (assemble/llm_span.c). */
+/* As the assembler writes a model call (assemble/llm_span.c) and a process (assemble/turn.c). */
 const char *const tt_exchange_order[] = {
 	"gen_ai.provider.name", "gen_ai.conversation.id", "gen_ai.request.model",
 	"gen_ai.response.model", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
@@ -27,7 +27,9 @@ const char *const tt_exchange_order[] = {
 	"xperf.stream", "server.address", "server.port", "url.path", "http.request.body.size",
 	"http.response.body.size", "error.type", "xperf.payload.request",
 	"xperf.payload.completion", "xperf.ciphertext.start_ns", "xperf.ciphertext.end_ns",
-	"xperf.ciphertext.ttft_ns", "xperf.tool_calls", TT_TOKEN_TIMES_ATTR,
+	"xperf.ciphertext.ttft_ns", "xperf.tool_calls", TT_TOKEN_TIMES_ATTR, "tool.name",
+	"process.command_line", "process.pid", "process.exit.code", "process.exit.signal",
+	"process.cpu_ns",
 };
 const size_t tt_exchange_order_count = sizeof(tt_exchange_order) / sizeof(*tt_exchange_order);
 

@@ -45,7 +45,7 @@ enum tt_ex_num {
 extern const char *const tt_exchange_num_names[TT_EX_NUM_COUNT];
 #define TT_TOKEN_TIMES_ATTR "xperf.token_times_ns"
 /*
- * The order a model call's attributes are written in (write.c places a typed
+ * The order a model call's and a process's attributes are written in (write.c places a typed
  * fact among the free-form ones by it; other names stay where they are).
  */
 extern const char *const tt_exchange_order[];
