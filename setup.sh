@@ -12,7 +12,8 @@ DEBS=(bazel-bootstrap clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev libcjs
       libnghttp2-dev libbrotli-dev libzstd-dev libmicrohttpd-dev libssl-dev libclang-rt-14-dev bpftrace libbpf-tools
       linux-perf valgrind golang-go openssl python3 hyperfine python3-jsonschema
       prometheus yamllint python3-brotli python3-zstandard python3-h2 chromium
-      cargo librust-ureq-dev librust-rustls-dev librust-rustls-pemfile-dev librust-rustls-native-certs-dev)
+      cargo librust-ureq-dev librust-rustls-dev librust-rustls-pemfile-dev librust-rustls-native-certs-dev
+      librust-hyper-rustls-dev librust-hyper-dev librust-h2-dev librust-tokio-dev librust-tokio-macros-dev)
 
 missing=()
 for p in "${DEBS[@]}"; do
@@ -45,7 +46,7 @@ if [ ! -x third_party/npm/node_modules/bun/bin/bun.exe ] ||
 fi
 # Older Bun releases for the locator's tests (//tests/tls:locate_bun_test).
 tests/tls/bun_releases.sh >/dev/null
-# The rustls client of //tests/tls:locate_rustls_test, built offline from Debian's crates.
+# The rustls clients of //tests/tls:locate_rustls_test, built offline from Debian's crates.
 tests/tls/rust_client.sh >/dev/null
 
 [ "${1:-}" = "--deps-only" ] && exit 0

@@ -140,9 +140,8 @@ static uint64_t take_probes(struct xt_session *s, uint32_t tgid, uint64_t limit)
 }
 
 /* From the plaintext tracker: keep what the turn model needs. */
-static void on_plain_exchange(void *ctx, struct pr_llm_exchange *x)
+static void add_plain(struct xt_session *s, struct pr_llm_exchange *x)
 {
-	struct xt_session *s = ctx;
 	struct xt_exchange *e = calloc(1, sizeof(*e));
 
 	if (!e) {
@@ -173,6 +172,13 @@ static void on_plain_exchange(void *ctx, struct pr_llm_exchange *x)
 		free_exchange(e);
 		s->failed = 1;
 	}
+}
+
+/* The exchanges the tracker finished with the bytes, loss or close just handed to it. */
+static void take_plain(struct xt_session *s, struct pr_llm_conn *c)
+{
+	for (struct pr_llm_exchange *x; (x = pr_llm_conn_next(c)); pr_llm_exchange_free(x))
+		add_plain(s, x);
 }
 
 /* Exchanges of the first turn among one agent's pending ones (sel, n of them). */
@@ -533,7 +539,7 @@ static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
 	memset(c, 0, sizeof(*c));
 	c->tgid = tgid;
 	c->id = id;
-	c->c = pr_llm_conn_new(&s->cfg->llm, on_plain_exchange, s);
+	c->c = pr_llm_conn_new(&s->cfg->llm);
 	if (!c->c)
 		return NULL;
 	s->n_conns++;
@@ -556,6 +562,7 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 
 	if (ev->pos > *pos) {
 		pr_llm_conn_lost(c->c, dir, (size_t)(ev->pos - *pos), ev->ts_ns);
+		take_plain(s, c->c);
 		s->truncated++;
 	} else if (ev->pos < *pos) { /* already seen (a repeated record): skip the overlap */
 		uint64_t skip = *pos - ev->pos < n ? *pos - ev->pos : n;
@@ -567,6 +574,7 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 
 	if (n)
 		pr_llm_conn_feed(c->c, dir, d, n, ev->ts_ns);
+	take_plain(s, c->c);
 	for (; other < c->c->other_requests; other++)
 		add_probe(s, ev->tgid, ev->ts_ns);
 	if (ev->pos + ev->len > *pos)
@@ -574,6 +582,7 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 	/* A call cut at the payload cap: its tail is a gap now, not when the next call comes. */
 	if (ev->pos + ev->len + ev->lost > *pos) {
 		pr_llm_conn_lost(c->c, dir, (size_t)(ev->pos + ev->len + ev->lost - *pos), ev->ts_ns);
+		take_plain(s, c->c);
 		s->truncated++;
 		*pos = ev->pos + ev->len + ev->lost;
 	}
@@ -582,6 +591,7 @@ static void feed_tls(struct xt_session *s, const struct xt_event *ev)
 static void close_conn(struct xt_session *s, size_t i, uint64_t t)
 {
 	pr_llm_conn_close(s->conns[i].c, t);
+	take_plain(s, s->conns[i].c);
 	pr_llm_conn_free(s->conns[i].c);
 	s->conns[i] = s->conns[--s->n_conns];
 }

@@ -178,11 +178,14 @@ static __always_inline void *xk_reserve(__u32 type, __u32 size)
  * (bpf_ringbuf_reserve needs a constant size); counts the drop on failure.
  * size must be bounded for the verifier by the caller (masking). These
  * records are rare (exec, SNI) and wake the consumer at once: an exec is
- * when userspace attaches uprobes to the new image, the sooner the better.
+ * when userspace attaches uprobes to the new image (and the daemon filters
+ * a new agent in), the sooner the better. Forced: the default wakes only a
+ * consumer that has read everything before, and records submitted without
+ * a wakeup may be pending (measured: execs read up to a poll, 100 ms, late).
  */
 static __always_inline int xk_output(void *rec, __u32 type, __u64 size)
 {
-	long err = bpf_ringbuf_output(&events, rec, size, 0);
+	long err = bpf_ringbuf_output(&events, rec, size, BPF_RB_FORCE_WAKEUP);
 
 	if (err)
 		xk_count_drop(type);

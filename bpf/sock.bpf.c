@@ -35,6 +35,7 @@
 #include "sock.h"
 #include "sock_emit.bpf.h"
 #include "map_watch.bpf.h"
+#include "discover_net.bpf.h"
 
 #define EINPROGRESS 115
 #define ECONNREFUSED 111
@@ -55,6 +56,23 @@ struct {
 	__type(value, struct sock_call);
 } pending SEC(".maps");
 
+/* A send syscall of an untraced process, at entry: network discovery (discover_net.bpf.h). */
+static __always_inline bool discover_enter(struct pt_regs *regs, int call)
+{
+	struct sock_call p = { .call = call };
+	struct sock *sk;
+	__u64 id, len;
+
+	p.fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	sk = fd_sock(p.fd, &id);
+	if (!sk)
+		return false;
+	p.arg = PT_REGS_PARM2_CORE_SYSCALL(regs);
+	len = call == XP_SOCK_WRITE || call == XP_SOCK_SENDTO ? PT_REGS_PARM3_CORE_SYSCALL(regs)
+							     : XP_SOCK_PREFIX;
+	return discover_send(sk, id, &p, len);
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
 {
@@ -64,7 +82,9 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
 	struct sock *sk;
 	__u64 id;
 
-	if (call < 0 || !xk_traced())
+	if (call < 0)
+		return 0;
+	if (!xk_traced() && !(discover_net && call_sends(call) && discover_enter(regs, call)))
 		return 0;
 	p.fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
 	if (call == XP_SOCK_CLOSE) {
@@ -205,14 +225,17 @@ static __always_inline void sock_first_io(struct sock *sk, __u64 key, __u64 id,
 
 static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 {
+	bool on = xk_traced() != NULL;
 	struct sock_call p;
 	__u64 id;
 
-	/* The process first: its traced_flags byte is cheaper than sk's two reads. */
-	if (ret <= 0 || !sk || !xk_traced() || !sock_is_tcp(sk))
+	/* An untraced process's send is examined for discovery only (discover_net). */
+	if (ret <= 0 || !sk || (!on && !(discover_net && send)) || !sock_is_tcp(sk))
 		return 0;
 	id = sock_ino(sk);
 	call_from_regs(sk, &p);
+	if (!on && !discover_send(sk, id, &p, ret))
+		return 0;
 	sock_first_io(sk, (__u64)sk, id, &p);
 	emit_data(sk, id, &p, ret, send);
 	return 0;

@@ -97,4 +97,39 @@ struct xk_sock_sni {
 	char data[XP_SOCK_PREFIX];
 };
 
+/*
+ * Network discovery (the daemon's `host` and `path` rules, discover_net.bpf.h):
+ * the first send of an untraced process's TCP connection is examined in the
+ * kernel; a ClientHello whose server name, or a plaintext HTTP request whose
+ * path, is in the rule maps makes the process traced at once, and this record
+ * (a few bytes: never the data) says so. Names are NUL-padded, at most 63 bytes.
+ */
+#define XP_DISCOVER_NAME 64
+
+enum xk_discover_kind {
+	XP_DISCOVER_HOST = 1,	/* name: the ClientHello's server name (SNI) */
+	XP_DISCOVER_PATH = 2,	/* name: the request's path, up to '?' */
+};
+
+/* XP_EV_SOCK_DISCOVER: the current process matched a network rule, traced from now. */
+struct xk_sock_discover {
+	struct xk_hdr hdr;
+	__u64 sock_id;
+	struct xk_sock_tuple tuple;
+	__u32 kind;		/* enum xk_discover_kind */
+	__u32 pad;
+	char name[XP_DISCOVER_NAME];
+};
+
+/* Counters of discover_stats (per CPU): what the kernel examined and let go. */
+enum xk_discover_stat {
+	XP_DSTAT_CONNS = 0,	/* first sends of untraced TCP connections examined */
+	XP_DSTAT_HELLOS = 1,	/* of those, TLS ClientHellos */
+	XP_DSTAT_NO_SNI = 2,	/* ClientHellos without a readable name (absent, cut, > 63 bytes) */
+	XP_DSTAT_REQUESTS = 3,	/* plaintext HTTP requests */
+	XP_DSTAT_MATCHED = 4,	/* processes made traced */
+	XP_DSTAT_UNREAD = 5,	/* first sends whose bytes could not be read */
+	XP_DSTAT_MAX = 6,
+};
+
 #endif /* XPERF_BPF_SOCK_H */

@@ -387,12 +387,44 @@ int BPF_KPROBE(go_rw_ret)
 }
 
 /*
- * rustls's CommonState::take_received_plaintext(&mut self, Payload),
- * located (userspace/locate/rustls.h): each decrypted application-data
- * record as it joins the received-plaintext queue, complete at entry (no
- * return probe). rdi is the connection, the same CommonState as
- * send_appdata_encrypt's (which takes ssl_write_enter + ssl_rw_exit: its
- * arguments and usize return are SSL_write's); rsi points at the record's
+ * rustls (userspace/locate/rustls.h). Both located functions take the
+ * CommonState in rdi. Its address is no id (a Rust value moves: hyper
+ * moves the connection into its task after the HTTP/2 preface); the id is
+ * the address of the record layer's boxed message encrypter, a heap
+ * object that stays put, read at the offset the locator found in the
+ * CommonState (the uprobe's cookie >> 16, plus 1; 0: the address).
+ */
+static __always_inline __u64 rustls_conn(struct pt_regs *ctx)
+{
+	__u64 self = PT_REGS_PARM1(ctx), off = bpf_get_attach_cookie(ctx) >> 16, id = 0;
+
+	if (off && !bpf_probe_read_user(&id, sizeof(id), (void *)(self + off - 1)) && id)
+		return id;
+	return self;
+}
+
+/*
+ * CommonState::send_appdata_encrypt(&mut self, &[u8], Limit) -> usize:
+ * SSL_write's shape (buffer in rsi, length in rdx, bytes taken in rax at
+ * return: ssl_rw_exit).
+ */
+SEC("uprobe/rustls_send_appdata")
+int BPF_KPROBE(rustls_write_enter)
+{
+	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct xk_tls_call c;
+
+	if (!xk_traced())
+		return 0;
+	c = new_call(ctx, rustls_conn(ctx), PT_REGS_PARM2(ctx), 0, XP_TLS_FN_WRITE);
+	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
+	return 0;
+}
+
+/*
+ * CommonState::take_received_plaintext(&mut self, Payload): each
+ * decrypted application-data record as it joins the received-plaintext
+ * queue, complete at entry (no return probe). rsi points at the record's
  * Vec<u8>: {ptr, cap, len} as rustc 1.63 lays it out, {cap, ptr, len} in
  * later ones, so the pointer is the larger of the first two words and the
  * length the third, never above the capacity. rustls does no I/O: the
@@ -410,6 +442,6 @@ int BPF_KPROBE(rustls_read_enter)
 	cap = w[0] > w[1] ? w[1] : w[0];
 	if (w[2] > cap)
 		return 0;
-	c = new_call(ctx, PT_REGS_PARM1(ctx), ptr, 0, XP_TLS_FN_READ);
+	c = new_call(ctx, rustls_conn(ctx), ptr, 0, XP_TLS_FN_READ);
 	return call_finish(&c, w[2]);
 }

@@ -42,7 +42,7 @@ enum xk_event_type {
 	XP_EV_SOCK_DATA = 26,	/* one read/write on a socket: size, timing */
 	XP_EV_SOCK_CLOSE = 27,
 	XP_EV_SOCK_SNI = 28,	/* server name from a TLS ClientHello */
-	XP_EV_SOCK_RSV_29 = 29,
+	XP_EV_SOCK_DISCOVER = 29,	/* an untraced process matched a network rule (discovery) */
 	/* 32..47: GPU, cuda.bpf.c (cuda.h) */
 	XP_EV_GPU_FIRST = 32,
 	XP_EV_CUDA_CALL = 32,	/* a CUDA launch/copy/sync call returned */

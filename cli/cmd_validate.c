@@ -163,8 +163,7 @@ static void validate_dir(const char *dir, struct totals *t)
 
 int cmd_validate(int argc, char **argv)
 {
-	static const struct argp_option none[] = { { 0 } };
-	static const struct xp_args args = { "xperf validate", none, parse_arg, "FILE|DIR...", doc,
+	static const struct xp_args args = { "xperf validate", NULL, parse_arg, "FILE|DIR...", doc,
 					     0, NULL };
 	struct totals t = { 0 };
 	struct stat st;

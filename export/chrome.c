@@ -101,14 +101,12 @@ int64_t xe_chrome_place(struct chrome *c, struct xe_out *o, int64_t pid, int64_t
 
 static int put_turn(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 {
-	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
 	char name[320];
 	cJSON *ev, *args;
 	int64_t drawn;
 
 	if (t->first_of_session) {
-		snprintf(name, sizeof(name), "%s %s",
-			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(agent, "name")),
+		snprintf(name, sizeof(name), "%s %s", t->turn->agent.name ? t->turn->agent.name : "",
 			 t->session_id);
 		xe_chrome_meta(o, "process_name", t->session, 0, name);
 	}
@@ -255,7 +253,7 @@ static void track_name(const struct xe_span *s, int64_t tid, int64_t agent, char
 
 static int put_spans(struct chrome *c, const struct xe_turn *t, struct xe_out *o, int64_t *drawn)
 {
-	int64_t agent = (int64_t)xe_u64(cJSON_GetObjectItemCaseSensitive(t->doc, "agent"), "pid");
+	int64_t agent = t->turn->agent.pid;
 	char track[192];
 
 	span_threads(t, agent, drawn);

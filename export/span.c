@@ -68,16 +68,11 @@ int xe_spans_build(struct xe_turn *t)
 	t->ids = calloc(cap, sizeof(*t->ids));
 	if (!t->spans || !t->ids)
 		return -1;
-	cJSON_ArrayForEach(sp, spans)
-	{
-		t->spans[n] = (struct xe_span){ .item = sp,
-						  .id = (int64_t)xe_u64(sp, "id"),
-						  .parent = (int64_t)xe_u64(sp, "parent"),
-						  .start = xe_u64(sp, "start_ns"),
-						  .end = xe_u64(sp, "end_ns"),
-						  .tid = (int64_t)xe_u64(sp, "tid"),
-						  .ex = &t->turn->spans[n].ex };
-		n++;
+	cJSON_ArrayForEach(sp, spans) {
+		const struct tt_span *ts = &t->turn->spans[n];
+
+		t->spans[n++] = (struct xe_span){ sp, ts->id, ts->parent, -1, ts->start_ns,
+						  ts->end_ns, ts->tid, &ts->ex };
 	}
 	qsort(t->spans, n, sizeof(*t->spans), by_time);
 	for (size_t i = 0; i < n; i++)

@@ -115,15 +115,15 @@ static int seen_before(struct walk *w, const struct xe_turn *t)
 /* t->offset and t->boot_id from t's clock anchor and the boots seen before; -1 memory. */
 static int date_turn(struct walk *w, struct xe_turn *t)
 {
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(t->doc, "clock_anchor");
+	const struct xp_clock_anchor *a = &t->turn->anchor;
 	struct boot *p;
 	size_t i = 0;
 
-	t->boot_id = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "boot_id"));
+	t->boot_id = t->turn->has_anchor && a->boot_id[0] ? a->boot_id : NULL;
 	t->offset = w->opt->clock_offset_ns;
-	if (!a || w->opt->clock_offset_forced)
+	if (!t->turn->has_anchor || w->opt->clock_offset_forced)
 		return 0;
-	t->offset = (int64_t)(xe_u64(a, "realtime_ns") - xe_u64(a, "monotonic_ns"));
+	t->offset = (int64_t)(a->realtime_ns - a->monotonic_ns);
 	if (!t->boot_id)
 		return 0;
 	while (i < w->nboots && strcmp(w->boots[i].id, t->boot_id))
@@ -143,13 +143,12 @@ static int date_turn(struct walk *w, struct xe_turn *t)
 
 static int walk_turn(struct walk *w, struct xe_turn *t)
 {
-	const cJSON *sid = cJSON_GetObjectItemCaseSensitive(t->doc, "session_id");
 	int seen, rc;
 
-	t->session_id = cJSON_GetStringValue(sid);
-	t->turn_index = (int64_t)xe_u64(t->doc, "turn_index");
-	t->start = xe_u64(t->doc, "start_ns");
-	t->end = xe_u64(t->doc, "end_ns");
+	t->session_id = t->turn->session_id;
+	t->turn_index = t->turn->index;
+	t->start = t->turn->start_ns;
+	t->end = t->turn->end_ns;
 	if (date_turn(w, t) || number_session(w, t) || (seen = seen_before(w, t)) < 0 ||
 	    xe_spans_build(t))
 		return XE_EFAIL;

@@ -193,6 +193,9 @@ for a in t.get("gpu", {}).get("activities", []):
 print("turn:", got, "program:", prog, "source", t.get("gpu", {}).get("source"))
 sys.exit(0 if got == prog and len(prog) == 5 and t["gpu"]["source"] == "uprobe" else 1)
 PY
+# Each child waits 1.5 s before its calls: its probes are attached when xperf-bpf
+# reads the fork record, which took over 0.5 s at a load average of 20 (the
+# third child was gone by then: ESRCH, its calls unseen).
 echo "7. a libcudart loaded late (dlopen) and 3 children forked without exec, one after the other, with --no-plaintext"
 CUDART=$(ldd "$HOST" | awk '/libcudart/ { print $3 }')
 XPERF_SESSION_ID=late "$XPERF_BPF" record -q --no-plaintext -o "$T/late" --raw "$T/late.jsonl" \
@@ -206,7 +209,7 @@ kids = []
 for _ in range(3):
     kids.append(os.fork())
     if kids[-1] == 0:
-        time.sleep(0.5)
+        time.sleep(1.5)
         for _ in range($N): lib.cudaStreamSynchronize(None)
         os._exit(0)
     os.waitpid(kids[-1], 0)

@@ -228,8 +228,8 @@ static error_t command_key(int key, char *arg, struct argp_state *state)
 int xp_args_command(const char *name, const char *doc, const char *const names[], int argc,
 		    char **argv)
 {
-	static const struct argp_option none[] = { { 0 } };
-	const struct xp_args a = { name, none, command_key, "COMMAND [ARG...]", doc, ARGP_IN_ORDER,
+	/* no options: NULL, not an empty table (argp's help leaks an empty one's) */
+	const struct xp_args a = { name, NULL, command_key, "COMMAND [ARG...]", doc, ARGP_IN_ORDER,
 				   NULL };
 	struct command c = { names, 0 };
 

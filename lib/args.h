@@ -1,19 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * args.h - the one argument parser of every xperf command: glibc argp, as
- * libbpf-tools use it (docs/architecture.md, "Conventions"), with the rules
- * all commands share written here once:
- *   - a usage error is one line on stderr and exit 64 (lib/exit_codes.h):
- *     "PROG: invalid --depth 'L7': L1, L2, L3 or L4"; an unknown option or a
- *     missing value is getopt's own line ("PROG: unrecognized option
- *     '--bogus'"), with no help text after it;
- *   - an option given twice is a usage error (the last one would silently
- *     win), except for the keys a command declares repeatable;
- *   - -h and --help print the help on stdout and exit 0, as --version does
- *     the binary's version (argp_program_version);
- *   - a number is the whole argument, finite (no nan, no inf), in range.
- * A long option takes --name VALUE, --name=VALUE or a unique prefix of its
- * name; a short one -o VALUE or -oVALUE; "--" ends the options.
+ * args.h - the one argument parser of every xperf command: glibc argp (as
+ * libbpf-tools) with the rules all commands share, written here once
+ * (docs/architecture.md, "One argument parser"): one-line usage errors and
+ * exit 64, an option given twice refused, -h, strict numbers and lists.
  */
 #ifndef XPERF_LIB_ARGS_H
 #define XPERF_LIB_ARGS_H

@@ -70,10 +70,11 @@ static void test_stream(const char *coding, const char *file, size_t piece)
 		{ XP_DIR_RESPONSE, c2, (size_t)l2, 200 },
 		{ XP_DIR_RESPONSE, c3, (size_t)l3, 300 },
 	};
-	struct pr_llm_conn *c = pr_llm_conn_new(&any, on_ex, NULL);
+	struct pr_llm_conn *c = pr_llm_conn_new(&any);
 
 	n_got = 0;
 	pr_feed_split(c, ch, 4, piece);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 1 && !got.truncated && !got.aborted && got.call.stream_done);
 	CHECK(got.call.n_tokens == 3 && got.call.output_tokens == 3 && got.resp_bytes == n);
 	CHECK(got.coding[XP_DIR_RESPONSE] == pr_coding_parse(coding));
@@ -98,10 +99,11 @@ static void test_request(void)
 		{ XP_DIR_RESPONSE, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}", 0, 2 },
 	};
 	for (size_t i = 0; i < pr_piece_count; i++) {
-		struct pr_llm_conn *c = pr_llm_conn_new(&any, on_ex, NULL);
+		struct pr_llm_conn *c = pr_llm_conn_new(&any);
 
 		n_got = 0;
 		pr_feed_split(c, ch, 2, pr_piece_sizes[i]);
+		pr_take(c, on_ex, NULL);
 		CHECK(n_got == 1 && !strcmp(got.call.req_model, "mock-sonnet") &&
 		      got.call.tools_offered == 1 && got.req_bytes == n && !got.truncated);
 		pr_llm_conn_free(c);

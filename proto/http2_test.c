@@ -115,10 +115,11 @@ int main(void)
 			{ XP_DIR_RESPONSE, wire[1], first_read, 200 },
 			{ XP_DIR_RESPONSE, wire[1] + first_read, wire_len[1] - first_read, 300 },
 		};
-		struct pr_llm_conn *c = pr_llm_conn_new(&cfg, on_ex, NULL);
+		struct pr_llm_conn *c = pr_llm_conn_new(&cfg);
 
 		n_got = 0;
 		pr_feed_split(c, ch, 3, pr_piece_sizes[i]);
+		pr_take(c, on_ex, NULL);
 		CHECK(c->proto == 2);
 		pr_llm_conn_free(c);
 		CHECK(n_got == 2);

@@ -71,7 +71,7 @@ static void drop_body(struct pr_llm_exchange *ex)
 	ex->body_len = 0;
 }
 
-static void free_exchange(struct pr_llm_exchange *ex)
+void pr_llm_exchange_free(struct pr_llm_exchange *ex)
 {
 	pr_decoder_free(ex->dec[XP_DIR_REQUEST]);
 	pr_decoder_free(ex->dec[XP_DIR_RESPONSE]);
@@ -82,14 +82,23 @@ static void free_exchange(struct pr_llm_exchange *ex)
 	free(ex);
 }
 
-/* Hands a finished (or cut) exchange on and forgets it. */
+/* Moves a finished (or cut) exchange to the queue the caller takes from. */
 static void finish(struct pr_llm_conn *c, struct pr_llm_exchange **slot)
 {
 	struct pr_llm_exchange *ex = *slot;
 
 	*slot = NULL;
-	c->cb(c->ctx, ex);
-	free_exchange(ex);
+	*c->done_tail = ex;
+	c->done_tail = &ex->next;
+}
+
+struct pr_llm_exchange *pr_llm_conn_next(struct pr_llm_conn *c)
+{
+	struct pr_llm_exchange *ex = c->done;
+
+	if (ex && !(c->done = ex->next))
+		c->done_tail = &c->done;
+	return ex;
 }
 
 /*
@@ -188,13 +197,13 @@ static void req_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 	drop_body(ex);
 }
 
-static void on_event(void *ctx, const char *event, const char *data, size_t len, int truncated,
-		     uint64_t t_ns)
+/* An event of the stream, timed by the read that completed it. */
+static void on_event(struct pr_llm_exchange *ex, const struct pr_sse_event *ev, uint64_t t_ns)
 {
-	struct pr_llm_exchange *ex = ctx;
-
-	ex->truncated |= truncated;
-	pr_llm_stream_event(&ex->call, event, data, len, t_ns);
+	if (!ev->data)
+		return;
+	ex->truncated |= ev->truncated;
+	pr_llm_stream_event(&ex->call, ev->name, ev->data, ev->len, t_ns);
 }
 
 static void resp_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uint64_t t_ns)
@@ -210,10 +219,10 @@ static void resp_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uin
 	set_coding(ex, XP_DIR_RESPONSE, h->content_encoding);
 	if (!strncmp(h->content_type, "text/event-stream", 17)) {
 		ex->streaming = 1;
-		pr_sse_init(&ex->sse, 0, on_event, ex);
+		pr_sse_init(&ex->sse, 0);
 	} else if (strstr(h->content_type, "ndjson")) {
 		ex->streaming = 1;
-		pr_sse_init(&ex->sse, 1, on_event, ex);
+		pr_sse_init(&ex->sse, 1);
 	}
 }
 
@@ -221,10 +230,20 @@ static void resp_plain(void *ctx, const char *d, size_t n)
 {
 	struct pr_llm_exchange *ex = ctx;
 
-	if (!ex->streaming)
+	struct pr_sse_event ev;
+	long used;
+
+	if (!ex->streaming) {
 		append_body(ex, d, n);
-	else if (pr_sse_feed(&ex->sse, d, n, ex->feed_ns))
-		ex->truncated = 1;
+		return;
+	}
+	for (; n; d += used, n -= (size_t)used) {
+		if ((used = pr_sse_feed(&ex->sse, d, n, &ev)) < 0) {
+			ex->truncated = 1;
+			return;
+		}
+		on_event(ex, &ev, ex->feed_ns);
+	}
 }
 
 static void resp_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t t_ns)
@@ -251,7 +270,10 @@ static void resp_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 		return;
 	ex->resp_end_ns = t_ns;
 	if (ex->streaming) {
-		pr_sse_finish(&ex->sse, t_ns);
+		struct pr_sse_event ev;
+
+		pr_sse_finish(&ex->sse, &ev);
+		on_event(ex, &ev, t_ns);
 		/* a 2xx stream that ends without its own end event was cut */
 		if (!ex->call.stream_done && ex->call.status < 300)
 			aborted = 1;
@@ -262,16 +284,14 @@ static void resp_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)
 	finish(c, slot);
 }
 
-struct pr_llm_conn *pr_llm_conn_new(const struct pr_llm_conn_cfg *cfg, pr_exchange_cb cb,
-				    void *ctx)
+struct pr_llm_conn *pr_llm_conn_new(const struct pr_llm_conn_cfg *cfg)
 {
 	struct pr_llm_conn *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return NULL;
 	c->cfg = cfg;
-	c->cb = cb;
-	c->ctx = ctx;
+	c->done_tail = &c->done;
 	c->sink[XP_DIR_REQUEST] = (struct pr_msg_sink){ req_head, req_body, req_end, c };
 	c->sink[XP_DIR_RESPONSE] = (struct pr_msg_sink){ resp_head, resp_body, resp_end, c };
 	return c;
@@ -334,7 +354,7 @@ static void resync(struct pr_llm_conn *c)
 {
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (c->pending[i]) {
-			free_exchange(c->pending[i]);
+			pr_llm_exchange_free(c->pending[i]);
 			c->pending[i] = NULL;
 		}
 	for (int dir = 0; dir < 2; dir++)
@@ -400,7 +420,9 @@ void pr_llm_conn_free(struct pr_llm_conn *c)
 		return;
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
 		if (c->pending[i])
-			free_exchange(c->pending[i]);
+			pr_llm_exchange_free(c->pending[i]);
+	for (struct pr_llm_exchange *ex; (ex = pr_llm_conn_next(c));)
+		pr_llm_exchange_free(ex);
 	for (int dir = 0; dir < 2; dir++)
 		pr_http2_free(&c->h2[dir]);
 	free(c);

@@ -6,8 +6,8 @@
  * request whose path (and host, when host patterns are set) names an LLM API
  * opens an exchange; its response is followed as SSE/NDJSON or as one JSON
  * document (bodies decoded first when they are compressed: gzip, deflate,
- * br, zstd), and the finished exchange is handed to the callback with its
- * timings. Requests that are no model call (HEAD/GET probes, model listings,
+ * br, zstd), and the finished exchange waits, with its timings, for the
+ * caller to take it (pr_llm_conn_next) after each feed, loss or close. Requests that are no model call (HEAD/GET probes, model listings,
  * token counting, telemetry, OAuth) are counted in other_requests. Nothing but metadata is kept: bodies are parsed and dropped.
  */
 #ifndef XPERF_PROTO_LLM_CONN_H
@@ -48,18 +48,12 @@ struct pr_llm_exchange {
 	int aborted;   /* the connection ended or the stream was reset before the end */
 	int truncated; /* the capture lost bytes of this exchange */
 	int streaming; /* response is SSE or NDJSON */
+	struct pr_llm_exchange *next; /* finished ones, in the order they finished */
 	struct pr_sse sse;
 	char *body; /* request body, then a non-streamed response body */
 	size_t body_len;
 	char *req_text; /* capture_payloads: the request body (cut at XP_LLM_TEXT_MAX) */
 };
-
-/*
- * Called once per finished exchange; ex is freed after the call returns. The
- * callback may keep ex->call.token_ns, ex->call.text and ex->req_text by
- * setting them to NULL (it then owns them).
- */
-typedef void (*pr_exchange_cb)(void *ctx, struct pr_llm_exchange *ex);
 
 struct pr_llm_conn {
 	const struct pr_llm_conn_cfg *cfg;
@@ -73,13 +67,11 @@ struct pr_llm_conn {
 	uint64_t lost_bytes;
 	unsigned resyncs;
 	unsigned other_requests; /* requests to an LLM host that are no model call (probes...) */ /* times parsing started over at a request after losing the framing */
-	pr_exchange_cb cb;
-	void *ctx;
+	struct pr_llm_exchange *done, **done_tail; /* finished, not yet taken */
 };
 
 /* Allocates a tracker; NULL on ENOMEM. cfg must outlive it. */
-struct pr_llm_conn *pr_llm_conn_new(const struct pr_llm_conn_cfg *cfg, pr_exchange_cb cb,
-				    void *ctx);
+struct pr_llm_conn *pr_llm_conn_new(const struct pr_llm_conn_cfg *cfg);
 /*
  * Feeds bytes of one direction seen at t_ns. 0, or -1 while the connection is
  * not parseable HTTP (it is picked up again at the next HTTP/1.1 request line:
@@ -91,7 +83,14 @@ int pr_llm_conn_feed(struct pr_llm_conn *c, enum pr_dir dir, const char *data, s
 void pr_llm_conn_lost(struct pr_llm_conn *c, enum pr_dir dir, size_t n, uint64_t t_ns);
 /* The connection closed at t_ns: unfinished exchanges are handed on, aborted. */
 void pr_llm_conn_close(struct pr_llm_conn *c, uint64_t t_ns);
-/* Frees the tracker and anything still pending (not handed on). */
+/*
+ * The next finished exchange, NULL when none: the caller owns it and frees it
+ * with pr_llm_exchange_free (it may keep call.token_ns, call.text and
+ * req_text by setting them to NULL first).
+ */
+struct pr_llm_exchange *pr_llm_conn_next(struct pr_llm_conn *c);
+void pr_llm_exchange_free(struct pr_llm_exchange *ex);
+/* Frees the tracker and every exchange still pending or not taken. */
 void pr_llm_conn_free(struct pr_llm_conn *c);
 
 #endif /* XPERF_PROTO_LLM_CONN_H */

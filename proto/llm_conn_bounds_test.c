@@ -23,12 +23,6 @@ const char *__asan_default_options(void)
 #endif
 #endif
 
-static void on_ex(void *ctx, struct pr_llm_exchange *ex)
-{
-	(void)ctx;
-	(void)ex;
-}
-
 int main(void)
 {
 	static const struct pr_llm_conn_cfg any_host;
@@ -40,7 +34,7 @@ int main(void)
 	for (size_t i = 0; map != MAP_FAILED && i < sizeof(writes) / sizeof(*writes); i++) {
 		size_t n = strlen(writes[i]);
 		char *at = memcpy(map + page - n, writes[i], n);
-		struct pr_llm_conn *c = pr_llm_conn_new(&any_host, on_ex, NULL);
+		struct pr_llm_conn *c = pr_llm_conn_new(&any_host);
 
 		pr_llm_conn_lost(c, XP_DIR_REQUEST, 10, 1); /* framing lost */
 		pr_llm_conn_feed(c, XP_DIR_REQUEST, at, n, 2);

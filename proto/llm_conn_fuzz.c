@@ -9,18 +9,18 @@
 
 #include "proto/llm_conn.h"
 
-static void on_ex(void *ctx, struct pr_llm_exchange *ex)
+/* Takes the finished exchanges and touches what a consumer reads. */
+static void take(struct pr_llm_conn *c)
 {
-	(void)ctx;
-	/* touch what a consumer reads */
-	if (ex->call.n_tokens && ex->call.token_ns[ex->call.n_tokens - 1] == 42)
-		ex->truncated = 1;
+	for (struct pr_llm_exchange *ex; (ex = pr_llm_conn_next(c)); pr_llm_exchange_free(ex))
+		if (ex->call.n_tokens && ex->call.token_ns[ex->call.n_tokens - 1] == 42)
+			ex->truncated = 1;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const struct pr_llm_conn_cfg cfg;
-	struct pr_llm_conn *c = pr_llm_conn_new(&cfg, on_ex, NULL);
+	struct pr_llm_conn *c = pr_llm_conn_new(&cfg);
 	uint64_t t = 0;
 
 	if (!c)
@@ -33,10 +33,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			pr_llm_conn_lost(c, dir, n, t++);
 		else
 			pr_llm_conn_feed(c, dir, (const char *)data + 2, n, t++);
+		take(c);
 		data += 2 + n;
 		size -= 2 + n;
 	}
 	pr_llm_conn_close(c, t);
+	take(c);
 	pr_llm_conn_free(c);
 	return 0;
 }

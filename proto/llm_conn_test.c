@@ -37,13 +37,15 @@ static const struct pr_llm_conn_cfg any_host;
 static void replay(const struct pr_llm_conn_cfg *cfg, const struct pr_chunk *ch, size_t n,
 		   size_t piece, uint64_t close_t)
 {
-	struct pr_llm_conn *c = pr_llm_conn_new(cfg, on_ex, NULL);
+	struct pr_llm_conn *c = pr_llm_conn_new(cfg);
 
 	n_got = 0;
 	memset(got, 0, sizeof(got));
 	pr_feed_split(c, ch, n, piece);
+	pr_take(c, on_ex, NULL);
 	if (close_t)
 		pr_llm_conn_close(c, close_t);
+	pr_take(c, on_ex, NULL);
 	pr_llm_conn_free(c);
 }
 
@@ -240,10 +242,12 @@ static void test_hosts_and_lost(void)
 	CHECK(got[0].ex.call.output_tokens == 5);
 	/* bytes lost inside a body: the exchange ends, flagged truncated */
 	n_got = 0;
-	c = pr_llm_conn_new(&any_host, on_ex, NULL);
+	c = pr_llm_conn_new(&any_host);
 	pr_feed_split(c, plain_and_429, 3, 0);
+	pr_take(c, on_ex, NULL);
 	pr_llm_conn_feed(c, XP_DIR_RESPONSE, plain_and_429[3].data, 120, 4);
 	pr_llm_conn_lost(c, XP_DIR_RESPONSE, strlen(plain_and_429[3].data) - 120, 5);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 2 && got[1].ex.truncated && got[1].ex.resp_end_ns == 5);
 	CHECK(c->lost_bytes == strlen(plain_and_429[3].data) - 120);
 	pr_llm_conn_free(c);
@@ -260,10 +264,11 @@ static void test_resync(size_t piece)
 		{ XP_DIR_RESPONSE, "data: {}\n\n\r\n0\r\n\r\n", 0, 2 },
 		anthropic_stream[0], anthropic_stream[1], anthropic_stream[2], anthropic_stream[3],
 	};
-	struct pr_llm_conn *c = pr_llm_conn_new(&any_host, on_ex, NULL);
+	struct pr_llm_conn *c = pr_llm_conn_new(&any_host);
 
 	n_got = 0;
 	pr_feed_split(c, ch, 6, piece);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 1 && got[0].ex.call.n_tokens == 3 && c->resyncs == 1);
 	pr_llm_conn_free(c);
 }

@@ -23,12 +23,13 @@ static void on_ex(void *ctx, struct pr_llm_exchange *ex)
 static struct pr_llm_conn *replay(const struct pr_chunk *ch, size_t n, size_t piece)
 {
 	static const struct pr_llm_conn_cfg any;
-	struct pr_llm_conn *c = pr_llm_conn_new(&any, on_ex, NULL);
+	struct pr_llm_conn *c = pr_llm_conn_new(&any);
 
 	for (int i = 0; i < n_got; i++)
 		pr_llm_call_free(&got[i]);
 	n_got = 0;
 	pr_feed_split(c, ch, n, piece);
+	pr_take(c, on_ex, NULL);
 	return c;
 }
 
@@ -70,6 +71,7 @@ static void test_anthropic(size_t piece)
 	struct pr_llm_conn *c = replay(anthropic, 7, piece);
 
 	pr_llm_conn_close(c, 40);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 1 && c->other_requests == 2);
 	CHECK(got[0].n_tools == 1 &&
 	      tool_is(&got[0].tools[0], "Bash", "toolu_1", "{\"command\": \"ls /x\"}"));
@@ -102,6 +104,7 @@ static void test_chat(size_t piece)
 	struct pr_llm_conn *c = replay(chat, 3, piece);
 
 	pr_llm_conn_close(c, 4);
+	pr_take(c, on_ex, NULL);
 	CHECK(n_got == 1 && got[0].n_tools == 2);
 	CHECK(tool_is(&got[0].tools[0], "shell", "call_a", "{\"cmd\":\"pwd\"}"));
 	CHECK(tool_is(&got[0].tools[1], "read", "call_b", "{}"));

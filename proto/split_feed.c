@@ -20,3 +20,10 @@ void pr_feed_split(struct pr_llm_conn *c, const struct pr_chunk *ch, size_t n, s
 		}
 	}
 }
+
+void pr_take(struct pr_llm_conn *c, void (*on_ex)(void *ctx, struct pr_llm_exchange *ex),
+	     void *ctx)
+{
+	for (struct pr_llm_exchange *ex; (ex = pr_llm_conn_next(c)); pr_llm_exchange_free(ex))
+		on_ex(ctx, ex);
+}

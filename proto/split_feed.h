@@ -19,6 +19,9 @@ struct pr_chunk {
 
 /* Feeds the chunks in order, each cut into pieces of `piece` bytes (0: whole). */
 void pr_feed_split(struct pr_llm_conn *c, const struct pr_chunk *ch, size_t n, size_t piece);
+/* Hands every exchange c finished so far to on_ex, in order, then frees it. */
+void pr_take(struct pr_llm_conn *c, void (*on_ex)(void *ctx, struct pr_llm_exchange *ex),
+	     void *ctx);
 /* Piece sizes every test runs: whole, 1 byte, and a few odd sizes. */
 extern const size_t pr_piece_sizes[];
 extern const size_t pr_piece_count;

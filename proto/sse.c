@@ -5,12 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void pr_sse_init(struct pr_sse *s, int ndjson, pr_sse_cb cb, void *ctx)
+void pr_sse_init(struct pr_sse *s, int ndjson)
 {
 	memset(s, 0, sizeof(*s));
 	s->ndjson = ndjson;
-	s->cb = cb;
-	s->ctx = ctx;
 }
 
 void pr_sse_free(struct pr_sse *s)
@@ -45,28 +43,38 @@ static int append(char **buf, size_t *len, size_t *cap, const char *d, size_t n,
 	return 0;
 }
 
-static void emit(struct pr_sse *s, uint64_t t_ns)
+static void clear(struct pr_sse *s)
 {
-	if (s->have_data)
-		s->cb(s->ctx, s->event, s->data ? s->data : "", s->data_len, s->truncated, t_ns);
 	s->event[0] = '\0';
 	s->data_len = 0;
 	s->have_data = 0;
 	s->truncated = 0;
+	s->handed = 0;
+}
+
+/* A blank line ends the event: handed out when it has data (cleared on the next call). */
+static void emit(struct pr_sse *s, struct pr_sse_event *ev)
+{
+	if (!s->have_data) {
+		clear(s);
+		return;
+	}
+	*ev = (struct pr_sse_event){ s->event, s->data ? s->data : "", s->data_len, s->truncated };
+	s->handed = 1;
 }
 
 /* One complete line (without its line break). */
-static int on_line(struct pr_sse *s, const char *l, size_t n, uint64_t t_ns)
+static int on_line(struct pr_sse *s, const char *l, size_t n, struct pr_sse_event *ev)
 {
 	if (s->ndjson) {
 		if (n == 0)
 			return 0;
-		s->cb(s->ctx, "", l, n, s->truncated, t_ns);
+		*ev = (struct pr_sse_event){ "", l, n, s->truncated };
 		s->truncated = 0;
 		return 0;
 	}
 	if (n == 0) {
-		emit(s, t_ns);
+		emit(s, ev);
 		return 0;
 	}
 	const char *colon = memchr(l, ':', n);
@@ -93,35 +101,43 @@ static int on_line(struct pr_sse *s, const char *l, size_t n, uint64_t t_ns)
 	return 0; /* comments (":"), id, retry: nothing to time */
 }
 
-int pr_sse_feed(struct pr_sse *s, const char *data, size_t len, uint64_t t_ns)
+long pr_sse_feed(struct pr_sse *s, const char *data, size_t len, struct pr_sse_event *ev)
 {
-	while (len > 0) {
-		const char *nl = memchr(data, '\n', len);
-		size_t take = nl ? (size_t)(nl - data) : len;
+	size_t used = 0;
 
-		if (append(&s->line, &s->line_len, &s->line_cap, data, take, &s->truncated))
+	memset(ev, 0, sizeof(*ev));
+	if (s->handed)
+		clear(s);
+	while (used < len && !ev->data) {
+		const char *d = data + used;
+		const char *nl = memchr(d, '\n', len - used);
+		size_t take = nl ? (size_t)(nl - d) : len - used;
+
+		if (append(&s->line, &s->line_len, &s->line_cap, d, take, &s->truncated))
 			return -1;
 		if (!nl)
-			return 0;
+			return (long)len;
 		size_t n = s->line_len;
 
 		if (n && s->line[n - 1] == '\r')
 			n--;
-		if (on_line(s, s->line ? s->line : "", n, t_ns))
+		if (on_line(s, s->line ? s->line : "", n, ev))
 			return -1;
 		s->line_len = 0;
-		data += take + 1;
-		len -= take + 1;
+		used += take + 1;
 	}
-	return 0;
+	return (long)used;
 }
 
-void pr_sse_finish(struct pr_sse *s, uint64_t t_ns)
+void pr_sse_finish(struct pr_sse *s, struct pr_sse_event *ev)
 {
+	memset(ev, 0, sizeof(*ev));
+	if (s->handed)
+		clear(s);
 	if (s->line_len) {
-		on_line(s, s->line, s->line_len, t_ns);
+		on_line(s, s->line, s->line_len, ev);
 		s->line_len = 0;
 	}
 	if (!s->ndjson)
-		emit(s, t_ns);
+		emit(s, ev);
 }

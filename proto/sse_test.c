@@ -13,33 +13,43 @@ struct rec {
 	uint64_t t[8];
 };
 
-static void on_ev(void *ctx, const char *ev, const char *d, size_t len, int trunc, uint64_t t)
+static void on_ev(struct rec *r, const struct pr_sse_event *ev, uint64_t t)
 {
-	struct rec *r = ctx;
-
+	if (!ev->data)
+		return;
 	if (r->n < 8) {
-		snprintf(r->events[r->n], sizeof(r->events[0]), "%s", ev);
-		snprintf(r->data[r->n], sizeof(r->data[0]), "%.*s", (int)len, d);
+		snprintf(r->events[r->n], sizeof(r->events[0]), "%s", ev->name);
+		snprintf(r->data[r->n], sizeof(r->data[0]), "%.*s", (int)ev->len, ev->data);
 		r->t[r->n] = t;
 	}
-	r->truncated += trunc;
+	r->truncated += ev->truncated;
 	r->n++;
 }
 
+/* Feeds in pieces; an event is timed by the piece (its offset) that completed it. */
 static void run(struct rec *r, int ndjson, const char *in, size_t piece)
 {
 	struct pr_sse s;
+	struct pr_sse_event ev;
 	size_t len = strlen(in);
 
 	memset(r, 0, sizeof(*r));
-	pr_sse_init(&s, ndjson, on_ev, r);
+	pr_sse_init(&s, ndjson);
 	for (size_t off = 0; off < len;) {
 		size_t k = piece && piece < len - off ? piece : len - off;
+		long used;
 
-		CHECK(pr_sse_feed(&s, in + off, k, off) == 0);
+		for (size_t at = 0; at < k; at += (size_t)used) {
+			used = pr_sse_feed(&s, in + off + at, k - at, &ev);
+			CHECK(used > 0);
+			if (used <= 0)
+				break;
+			on_ev(r, &ev, off);
+		}
 		off += k;
 	}
-	pr_sse_finish(&s, 7777);
+	pr_sse_finish(&s, &ev);
+	on_ev(r, &ev, 7777);
 	pr_sse_free(&s);
 }
 
@@ -59,6 +69,10 @@ int main(void)
 		run(&r, 1, "{\"a\":1}\n\n{\"b\":2}\r\n{\"c\"", piece);
 		CHECK(r.n == 3 && !strcmp(r.data[1], "{\"b\":2}") && !strcmp(r.data[2], "{\"c\""));
 	}
+	/* a blank line after a name without data ends nothing: the name is forgotten */
+	run(&r, 0, "event: skip\n\ndata: y\n\nevent: z\ndata: w\n\n", 0);
+	CHECK(r.n == 2 && !strcmp(r.events[0], "") && !strcmp(r.data[0], "y") &&
+	      !strcmp(r.events[1], "z") && !strcmp(r.data[1], "w"));
 	/* the event is timed by the read that completed it */
 	run(&r, 0, "data: a\n\n", 0);
 	CHECK(r.n == 1 && r.t[0] == 0);

@@ -55,6 +55,13 @@ int xpc_set_error(struct xpc *c, int neg_errno, const char *fmt, ...)
 	return neg_errno;
 }
 
+int xpc_scan_result(struct xpc *c, int n, __u32 tgid, const char *what)
+{
+	if (n >= 0 || n == -ENOENT || n == -ESRCH)
+		return 0;
+	return xpc_set_error(c, n, "%s of %u: %s", what, tgid, strerror(-n));
+}
+
 const char *xpc_error(const struct xpc *c)
 {
 	return c->err;
@@ -127,6 +134,7 @@ static const char *const type_names[XP_EV_TYPE_MAX] = {
 	[XP_EV_SOCK_DATA] = "sock_data",
 	[XP_EV_SOCK_CLOSE] = "sock_close",
 	[XP_EV_SOCK_SNI] = "sock_sni",
+	[XP_EV_SOCK_DISCOVER] = "sock_discover",
 	[XP_EV_CUDA_CALL] = "cuda_call",
 };
 
@@ -348,21 +356,51 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 	return 0;
 }
 
-static int add_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
+/* Into the kernel filter: tgid and its live descendants (the kernel adds later forks). */
+static int filter_tree(struct xpc *c, __u32 tgid, __u32 root, __u32 depth)
 {
 	struct xk_traced v = { .depth = depth, .root_tgid = root };
 	__u32 kids[256];
 	int n, err;
 
-	/* Probes first: the time modules take to attach is not the process's. */
-	on_process(c, tgid);
 	err = xpc_traced_add(c->traced_fd, c->flags_fd, tgid, &v);
 	if (err)
 		return xpc_set_error(c, err, "cannot trace pid %u: %s", tgid, strerror(-err));
 	n = xpc_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
 	for (int i = 0; i < n; i++)
-		add_tree(c, kids[i], root, depth + 1);
+		filter_tree(c, kids[i], root, depth + 1);
 	return 0;
+}
+
+/* Every module's probes for tgid and its live descendants. */
+static void probe_tree(struct xpc *c, __u32 tgid)
+{
+	__u32 kids[256];
+	int n;
+
+	on_process(c, tgid);
+	n = xpc_proc_children(tgid, kids, sizeof(kids) / sizeof(kids[0]));
+	for (int i = 0; i < n; i++)
+		probe_tree(c, kids[i]);
+}
+
+static int add_tree(struct xpc *c, __u32 tgid)
+{
+	int err;
+
+	/*
+	 * A running process (filter_first): its records from now on, probes
+	 * as they come (a locator run can take a second). A held one (record's
+	 * gate): probes first, so that attach time is not its blocked time.
+	 */
+	if (c->opts.filter_first) {
+		err = filter_tree(c, tgid, tgid, 0);
+		if (!err)
+			probe_tree(c, tgid);
+		return err;
+	}
+	probe_tree(c, tgid);
+	return filter_tree(c, tgid, tgid, 0);
 }
 
 int xpc_add_command(struct xpc *c, pid_t pid, const char *path)
@@ -387,7 +425,12 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 	tgid = xpc_proc_tgid(pid);
 	if (tgid < 0)
 		return xpc_set_error(c, -ESRCH, "no such process: %d", (int)pid);
-	return add_tree(c, tgid, tgid, 0);
+	return add_tree(c, tgid);
+}
+
+int xpc_untrace(struct xpc *c, pid_t tgid)
+{
+	return xpc_traced_remove(c->traced_fd, c->flags_fd, (__u32)tgid);
 }
 
 int xpc_poll(struct xpc *c, int timeout_ms)

@@ -30,6 +30,7 @@
 #include "bpf/xperf.h"
 #include "bpf/proc.h"
 #include "bpf/sched.h"
+#include "bpf/sock.h"
 #include "bpf/tls.h"
 
 #define XPC_RING_DEFAULT (16u << 20)	/* bytes: see userspace/README.md */
@@ -57,6 +58,10 @@ struct xpc_opts {
 	int sock_hooks;		/* socket tier's hooks, enum xpc_sock_hooks; 0: the cheapest here */
 	bool discover_execs;	/* every exec on the machine is delivered, untraced ones
 				   flagged XP_EXEC_UNTRACED (modules never see those) */
+	bool discover_net;	/* untraced processes' first sends on TCP are examined for
+				   xpc_discover_net()'s names (bpf/discover_net.bpf.h) */
+	bool filter_first;	/* xpc_add_pid: the kernel filter before the probes (a running
+				   agent's first calls count more than attach time) */
 	int verbose;		/* >0: libbpf debug messages on stderr */
 	xpc_event_fn on_event;	/* may be NULL (records are then only counted) */
 	void *ctx;		/* passed to on_event */
@@ -78,6 +83,13 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 int xpc_add_pid(struct xpc *c, pid_t pid);
 
 /*
+ * Stop tracing process tgid from now on (the daemon refuses an agent the
+ * kernel traced at its exec): children it starts later are not traced;
+ * records already in the ring still come. 0 or -ENOENT (not traced).
+ */
+int xpc_untrace(struct xpc *c, pid_t tgid);
+
+/*
  * pid (already added, held before exec) will exec `path`: let every module
  * attach to that file now, before the first instruction runs. A module that
  * fails is reported with -v only: the command still runs, traced by the
@@ -92,6 +104,18 @@ int xpc_add_command(struct xpc *c, pid_t pid, const char *path);
  * exec record carries XP_EXEC_DISCOVERED. Replaces the previous set.
  */
 int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n);
+
+/*
+ * With discover_net: an untraced process whose TCP connection opens with a
+ * ClientHello naming one of these hosts (kind XP_DISCOVER_HOST) or with a
+ * plaintext HTTP request to one of these paths (XP_DISCOVER_PATH) becomes a
+ * traced root in the kernel at that send; an XP_EV_SOCK_DISCOVER record
+ * (bpf/sock.h) says so. Exact names of at most 63 bytes. Replaces the set.
+ */
+int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned int n);
+
+/* The kernel's network-discovery counters (enum xk_discover_stat in bpf/sock.h). */
+int xpc_discover_stats(struct xpc *c, uint64_t stats[XP_DSTAT_MAX]);
 
 /*
  * Wait up to timeout_ms for records and deliver them, then deliver what

@@ -2,7 +2,7 @@
 /*
  * cuda_libs.c - CUDA library discovery for the cuda module (cuda_libs.h).
  *
- * The maps walk is the TLS module's (tls_maps_walk); unlike a TLS library,
+ * The maps walk is procfs.c's (xpc_maps_walk); unlike a TLS library,
  * a CUDA library is recognised by its file name (gp_cuda_lib_of): nothing
  * links the CUDA runtime under another name, and libbpf resolves the
  * probed symbols itself, saying so when one is missing. Any mapping counts
@@ -21,8 +21,8 @@ struct scan {
 	void *ctx;
 };
 
-/* tls_map_cb: a CUDA library goes to cb, any other file into `plain`. */
-static int scan_mapping(void *ctx, const char *path, const struct tls_map_ent *e)
+/* xpc_map_cb: a CUDA library goes to cb, any other file into `plain`. */
+static int scan_mapping(void *ctx, const char *path, const struct xpc_map_ent *e)
 {
 	struct scan *s = ctx;
 	dev_t dev = makedev(e->dev_major, e->dev_minor);
@@ -36,5 +36,5 @@ int cuda_libs_scan_pid(struct tls_libset *plain, pid_t pid, cuda_lib_cb cb, void
 {
 	struct scan s = { plain, cb, ctx };
 
-	return tls_maps_walk(pid, scan_mapping, &s);
+	return xpc_maps_walk(pid, scan_mapping, &s);
 }

@@ -64,20 +64,14 @@ static int cuda_start(struct xpc *c, void **state)
 	return 0;
 }
 
-/* A scan's result: a process gone before we looked is not an error. */
-static int scanned(struct xpc *c, int n, __u32 tgid)
-{
-	if (n >= 0 || n == -ENOENT || n == -ESRCH)
-		return 0;
-	return xpc_set_error(c, n, "cuda: cannot probe the CUDA libraries of %u: %s", tgid,
-			     strerror(-n));
-}
+/* What a failed scan of a process says (xpc_scan_result). */
+#define SCAN_FAILED "cuda: cannot probe the CUDA libraries"
 
 static int cuda_on_process(struct xpc *c, void *state, __u32 tgid)
 {
 	struct cuda_module *m = state;
 
-	return scanned(c, xpc_cuda_probes_scan(m->probes, tgid), tgid);
+	return xpc_scan_result(c, xpc_cuda_probes_scan(m->probes, tgid), tgid, SCAN_FAILED);
 }
 
 static int cuda_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
@@ -87,12 +81,13 @@ static int cuda_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 
 	switch (rec->type) {
 	case XP_EV_MAP_EXEC:
-		return scanned(c, xpc_cuda_probes_on_map(m->probes, (const void *)rec), rec->tgid);
+		return xpc_scan_result(c, xpc_cuda_probes_on_map(m->probes, (const void *)rec),
+				       rec->tgid, SCAN_FAILED);
 	case XP_EV_FORK:
 		if (f->flags & XP_FORK_THREAD)
 			return 0;
-		return scanned(c, xpc_cuda_probes_on_fork(m->probes, rec->tgid, f->child_tgid),
-			       f->child_tgid);
+		return xpc_scan_result(c, xpc_cuda_probes_on_fork(m->probes, rec->tgid, f->child_tgid),
+				       f->child_tgid, SCAN_FAILED);
 	case XP_EV_EXIT:
 		xpc_cuda_probes_on_exit(m->probes, rec->tgid);
 		return 0;

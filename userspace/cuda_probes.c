@@ -239,7 +239,7 @@ void xpc_cuda_probes_free(struct xpc_cuda_probes *p)
 		return;
 	while (p->nprocs)
 		proc_retire(p, &p->procs[0]);
-	xpc_destroy_links(p->dead, p->ndead);
+	xpc_release_links(p->dead, p->ndead); /* live processes' probes: links.c */
 	free(p->dead);
 	xpc_detacher_wait(&p->reapers);
 	free(p->procs);

@@ -4,8 +4,9 @@
  * one ring) for every agent of the node. The proc object reports every
  * exec (XP_EXEC_UNTRACED for processes not traced yet); an exec that
  * matches the rules makes its process a traced agent, with its
- * descendants, before its next record. One /proc scan at start finds the
- * agents already running. SIGHUP reloads the rules file; SIGTERM/SIGINT
+ * descendants, before its next record; so does, in the kernel, a process
+ * whose connection names a `host` or `path` rule (daemon_discover.h). One
+ * /proc scan at start finds the agents already running. SIGHUP reloads the rules file; SIGTERM/SIGINT
  * end every session (open turns written with complete: false) and exit 0.
  */
 #include "userspace/daemon.h"
@@ -24,6 +25,7 @@
 #include "lib/atomic_file.h"
 #include "lib/exit_codes.h"
 #include "userspace/daemon_agents.h"
+#include "userspace/daemon_discover.h"
 #include "userspace/daemon_metrics.h"
 #include "userspace/daemon_retention.h"
 #include "userspace/daemon_rules.h"
@@ -39,12 +41,13 @@
 static const char doc[] =
 	"Trace every AI agent of this machine with one set of BPF programs: a process whose "
 	"executable or command line matches a rule becomes traced with its descendants, from "
-	"its exec on (or from start, for one already running); each agent tree gets its own "
+	"its exec on (or from start, for one already running), as does one whose connection "
+	"names a rule's host or path, from that send on; each agent tree gets its own "
 	"session directory DIR/<node>/<session>/ with the files of `xperf-bpf record`.\v"
 	"Exit status: 0 ok (SIGTERM/SIGINT), 1 runtime failure, 64 usage or rules error,\n"
 	"77 not permitted (needs CAP_BPF, CAP_PERFMON, CAP_SYS_PTRACE).";
 
-enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
+enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_HOST, OPT_PATH, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
        OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_MAX_CONNS,
        OPT_METRICS_INTERVAL };
 
@@ -53,10 +56,15 @@ static const struct argp_option options[] = {
 	{ "node", OPT_NODE, "NAME", 0,
 	  "the node's directory under DIR (default $NODE_NAME, else the host name)", 0 },
 	{ "rules", OPT_RULES, "FILE", 0,
-	  "rules file: lines `exe GLOB` or `cmdline GLOB`, '#' comments; reloaded on SIGHUP "
+	  "rules file: lines `exe GLOB`, `cmdline GLOB`, `host NAME` (TLS server name) or "
+	  "`path /PATH` (plaintext HTTP), '#' comments; reloaded on SIGHUP "
 	  "(userspace/daemon_rules.h)", 0 },
 	{ "exe", OPT_EXE, "GLOB", 0, "a rule on the executable (repeatable)", 0 },
 	{ "cmdline", OPT_CMDLINE, "GLOB", 0, "a rule on the command line (repeatable)", 0 },
+	{ "host", OPT_HOST, "NAME", 0,
+	  "a rule on the server name of a TLS connection, exact (repeatable)", 0 },
+	{ "path", OPT_PATH, "/PATH", 0,
+	  "a rule on a plaintext HTTP request's path, exact (repeatable)", 0 },
 	{ "max-agents", OPT_MAX_AGENTS, "N", 0,
 	  "agents traced at once; more are refused, counted (default 256)", 0 },
 	{ "max-connections", OPT_MAX_CONNS, "N", 0,
@@ -125,6 +133,9 @@ static void signals(void)
 	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up is not our end */
 }
 
+/* The rule kind of --exe, --cmdline, --host, --path (in OPT_ order). */
+static const char *const rule_kinds[] = { "exe", "cmdline", "host", "path" };
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
 	struct daemon *d = state->input;
@@ -143,8 +154,15 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_EXE:
 	case OPT_CMDLINE:
-		if (xpd_rules_add(&d->flag_rules, key == OPT_EXE ? "exe" : "cmdline", arg))
+		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
 			xp_args_invalid(state, "a glob under 256 bytes, 256 rules at most");
+		break;
+	case OPT_HOST:
+	case OPT_PATH:
+		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
+			xp_args_invalid(state, key == OPT_HOST ?
+				"a host name of at most 63 bytes, no wildcard" :
+				"a path of at most 63 bytes from '/', no space, '?' or wildcard");
 		break;
 	case OPT_MAX_AGENTS:
 		d->ao.max_agents = xp_args_integer(state, arg, 1, 100000, "1..100000");
@@ -184,7 +202,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case ARGP_KEY_END:
 		if (!d->rules_path && !d->flag_rules.n)
-			xp_args_fail(state, "no rules: give --rules FILE, --exe GLOB or --cmdline GLOB");
+			xp_args_fail(state, "no rules: give --rules FILE, --exe GLOB, --cmdline GLOB, "
+					    "--host NAME or --path /PATH");
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -195,23 +214,27 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 static int parse_args(struct daemon *d, int argc, char **argv)
 {
 	/* -o too: the image's entrypoint gives one, a pod's args may give another */
-	static const int repeatable[] = { OPT_EXE, OPT_CMDLINE, 'v', 'o', 0 };
+	static const int repeatable[] = { OPT_EXE, OPT_CMDLINE, OPT_HOST, OPT_PATH, 'v', 'o', 0 };
 	static const struct xp_args args = { "xperf-bpf daemon", options, parse_arg, NULL, doc, 0,
 					     repeatable };
 
 	return xp_args_parse(&args, argc, argv, d);
 }
 
-/* The exact exe names go to the kernel, which then traces them from their exec. */
+/*
+ * The exact exe names, the hosts and the paths go to the kernel, which then
+ * traces a process from its exec, or from the send that names one.
+ */
 static int push_names(struct daemon *d, struct xpc *c)
 {
 	const char *names[XPD_RULES_MAX];
 	unsigned int n = xpd_rules_exact_names(&d->rules, names, XPD_RULES_MAX);
 
-	if (!xpc_discover_names(c, names, n))
-		return 0;
-	fprintf(stderr, "xperf-bpf daemon: %s\n", xpc_error(c));
-	return -EIO;
+	if (xpc_discover_names(c, names, n)) {
+		fprintf(stderr, "xperf-bpf daemon: %s\n", xpc_error(c));
+		return -EIO;
+	}
+	return xpd_discover_push(c, &d->rules);
 }
 
 /* Flag rules, then the file's; the rules in force change only when the whole file is valid. */
@@ -261,6 +284,11 @@ static int on_event(void *ctx, const struct xk_hdr *rec)
 
 	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
 		d->execs_seen++;
+		add_agent(d, rec->tgid, rec);
+		return d->err;
+	}
+	/* Traced by the kernel at this send: a session even if it is gone by now. */
+	if (rec->type == XP_EV_SOCK_DISCOVER) {
 		add_agent(d, rec->tgid, rec);
 		return d->err;
 	}
@@ -467,6 +495,8 @@ int xpb_daemon_main(int argc, char **argv)
 		 node_name(d->node, host, sizeof(host)));
 	d->ao.node_dir = d->node_dir;
 	d->opts.discover_execs = true;
+	d->opts.discover_net = true;
+	d->opts.filter_first = true;
 	d->opts.on_event = on_event;
 	d->opts.ctx = d;
 	signals();
@@ -513,6 +543,7 @@ out:
 		if (xpd_agents_free(d->agents))
 			code = XP_EXIT_FAIL;
 		report(c, &n, d);
+		xpd_discover_report(c);
 	}
 	xpd_metrics_stop(d->metrics);
 	xpc_close(c);

@@ -199,8 +199,11 @@ static int deliver(struct xpd_agents *a, struct agent *ag, const struct xk_hdr *
 	return xpb_sinks_event(ag->sinks, rec) ?: err;
 }
 
+/* Traced by the kernel already: at its exec (discover_comm) or at a send naming a host or path. */
 static bool in_kernel(const struct xk_hdr *first)
 {
+	if (first && first->type == XP_EV_SOCK_DISCOVER)
+		return true;
 	return first && first->type == XP_EV_EXEC &&
 	       ((const struct xk_exec *)first)->flags & XP_EXEC_DISCOVERED;
 }
@@ -214,14 +217,23 @@ int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xk_hdr *first)
 		return -EEXIST;
 	if (a->n.agents_active >= a->o.max_agents) {
 		a->n.agents_refused++;
+		if (in_kernel(first))	/* traced by the kernel at its exec: no more */
+			xpc_untrace(a->c, tgid);
 		return -EUSERS;
 	}
-	/* Traced by the kernel at its exec already (discover_comm), else now. */
+	/* Traced by the kernel already (in_kernel), else now. */
 	err = in_kernel(first) ? 0 : xpc_add_pid(a->c, tgid);
 	if (err) {
 		a->n.agents_missed += err == -ESRCH;
 		return err;
 	}
+	/*
+	 * Traced at a send: its children of before and its TLS probes now
+	 * (exec-time ones get theirs from the exec record). Gone already is
+	 * no loss: what it did since the send is in the ring.
+	 */
+	if (first && first->type == XP_EV_SOCK_DISCOVER)
+		xpc_add_pid(a->c, tgid);
 	ag = agent_new(a, tgid, first);
 	if (!ag)
 		return -ENOMEM;

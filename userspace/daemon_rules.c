@@ -10,19 +10,60 @@
 
 #define RULES_FILE_MAX (1 << 20)
 
+static const char *const kinds[] = {
+	[XPD_EXE] = "exe", [XPD_CMDLINE] = "cmdline", [XPD_HOST] = "host", [XPD_PATH] = "path",
+};
+
+static int kind_of(const char *kind)
+{
+	for (unsigned int k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (!strcmp(kind, kinds[k]))
+			return k;
+	return -1;
+}
+
+/* Why a host or path cannot be matched in the kernel, or NULL. */
+static const char *net_name_error(enum xpd_rule_kind kind, const char *name)
+{
+	const char *ok = kind == XPD_HOST ? "abcdefghijklmnopqrstuvwxyz0123456789.-"
+					  : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789/-._~%!$&'()+,;=:@";
+
+	if (strlen(name) > XPD_NET_NAME_MAX)
+		return kind == XPD_HOST ? "host name longer than 63 bytes"
+					: "path longer than 63 bytes";
+	if (kind == XPD_PATH && name[0] != '/')
+		return "path must start with '/'";
+	if (name[strspn(name, ok)])
+		return kind == XPD_HOST ? "not a host name (letters, digits, '.', '-'; no wildcard)"
+					: "not a request path (no space, '?', '#' or wildcard)";
+	return NULL;
+}
+
+static void lowercase(char *s)
+{
+	for (; *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s += 'a' - 'A';
+}
+
 int xpd_rules_add(struct xpd_rules *r, const char *kind, const char *pattern)
 {
+	int k = kind_of(kind);
 	struct xpd_rule *rule;
 
-	if (strcmp(kind, "exe") && strcmp(kind, "cmdline"))
-		return -EINVAL;
-	if (!*pattern || strlen(pattern) >= XPD_PATTERN_MAX)
+	if (k < 0 || !*pattern || strlen(pattern) >= XPD_PATTERN_MAX)
 		return -EINVAL;
 	if (r->n >= XPD_RULES_MAX)
 		return -ENOSPC;
-	rule = &r->rule[r->n++];
-	rule->kind = strcmp(kind, "exe") ? XPD_CMDLINE : XPD_EXE;
+	rule = &r->rule[r->n];
 	snprintf(rule->pattern, sizeof(rule->pattern), "%s", pattern);
+	if (k == XPD_HOST)
+		lowercase(rule->pattern);
+	if ((k == XPD_HOST || k == XPD_PATH) && net_name_error(k, rule->pattern))
+		return -EINVAL;
+	rule->kind = k;
+	r->n++;
 	return 0;
 }
 
@@ -30,6 +71,8 @@ int xpd_rules_add(struct xpd_rules *r, const char *kind, const char *pattern)
 static const char *parse_line(struct xpd_rules *r, char *line)
 {
 	char *kind, *pattern, *end;
+	const char *why;
+	int k;
 
 	line[strcspn(line, "#")] = '\0';
 	kind = line + strspn(line, " \t");
@@ -42,12 +85,18 @@ static const char *parse_line(struct xpd_rules *r, char *line)
 	end = pattern + strlen(pattern);
 	while (end > pattern && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 		*--end = '\0';
-	if (strcmp(kind, "exe") && strcmp(kind, "cmdline"))
-		return "unknown rule (expected: exe GLOB, cmdline GLOB)";
+	k = kind_of(kind);
+	if (k < 0)
+		return "unknown rule (expected: exe GLOB, cmdline GLOB, host NAME, path /PATH)";
 	if (!*pattern)
 		return "missing pattern";
 	if (strlen(pattern) >= XPD_PATTERN_MAX)
 		return "pattern longer than 255 bytes";
+	if (k == XPD_HOST)
+		lowercase(pattern);
+	why = k == XPD_HOST || k == XPD_PATH ? net_name_error(k, pattern) : NULL;
+	if (why)
+		return why;
 	return xpd_rules_add(r, kind, pattern) ? "more than 256 rules" : NULL;
 }
 
@@ -136,7 +185,7 @@ bool xpd_rules_match(const struct xpd_rules *r, const char *exe, const char *arg
 		const struct xpd_rule *rule = &r->rule[i];
 
 		if (rule->kind == XPD_EXE ? match_exe(rule->pattern, exe)
-					  : fnmatch(rule->pattern, line, 0) == 0)
+		    : rule->kind == XPD_CMDLINE && fnmatch(rule->pattern, line, 0) == 0)
 			return true;
 	}
 	return false;
@@ -154,5 +203,16 @@ unsigned int xpd_rules_exact_names(const struct xpd_rules *r, const char **names
 		    !p[strcspn(p, "/*?[\\")])
 			names[n++] = p;
 	}
+	return n;
+}
+
+unsigned int xpd_rules_net_names(const struct xpd_rules *r, enum xpd_rule_kind kind,
+				 const char **names, unsigned int max)
+{
+	unsigned int n = 0;
+
+	for (unsigned int i = 0; i < r->n && n < max; i++)
+		if (r->rule[i].kind == kind)
+			names[n++] = r->rule[i].pattern;
 	return n;
 }

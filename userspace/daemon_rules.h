@@ -7,9 +7,14 @@
  *
  *     exe     GLOB     # the executable's path (GLOB with a '/'), else its basename
  *     cmdline GLOB     # the arguments joined by single spaces
+ *     host    NAME     # a TLS connection to this server name (SNI), exact
+ *     path    /PATH    # a plaintext HTTP request to this path (query ignored), exact
  *
  * Globs are fnmatch(3) patterns (no FNM_PATHNAME: '*' crosses '/').
- * A process matches when any rule does.
+ * A process matches when any rule does: exe and cmdline at its exec (or
+ * the start-up scan), host and path at the first send of a connection
+ * (the kernel decides those: bpf/discover_net.bpf.h). Host names are
+ * kept lowercase; names and paths are at most 63 bytes.
  */
 #ifndef XPERF_USERSPACE_DAEMON_RULES_H
 #define XPERF_USERSPACE_DAEMON_RULES_H
@@ -20,8 +25,9 @@
 #define XPD_RULES_MAX 256
 #define XPD_PATTERN_MAX 256
 #define XPD_KERNEL_NAME_MAX 14	/* longest exact name matched in the kernel (comm is 15) */
+#define XPD_NET_NAME_MAX 63	/* longest host or path (bpf/sock.h XP_DISCOVER_NAME) */
 
-enum xpd_rule_kind { XPD_EXE, XPD_CMDLINE };
+enum xpd_rule_kind { XPD_EXE, XPD_CMDLINE, XPD_HOST, XPD_PATH };
 
 struct xpd_rule {
 	enum xpd_rule_kind kind;
@@ -33,7 +39,10 @@ struct xpd_rules {
 	unsigned int n;
 };
 
-/* Add one rule ("exe" or "cmdline"); -EINVAL (bad kind/empty/too long), -ENOSPC (full). */
+/*
+ * Add one rule ("exe", "cmdline", "host" or "path"); -EINVAL (bad kind, empty,
+ * too long, not a host name or path), -ENOSPC (full).
+ */
 int xpd_rules_add(struct xpd_rules *r, const char *kind, const char *pattern);
 
 /*
@@ -57,5 +66,9 @@ bool xpd_rules_match(const struct xpd_rules *r, const char *exe, const char *arg
  */
 unsigned int xpd_rules_exact_names(const struct xpd_rules *r, const char **names,
 				   unsigned int max);
+
+/* The names of the host (or path) rules, for the kernel: fills names, returns their count. */
+unsigned int xpd_rules_net_names(const struct xpd_rules *r, enum xpd_rule_kind kind,
+				 const char **names, unsigned int max);
 
 #endif /* XPERF_USERSPACE_DAEMON_RULES_H */

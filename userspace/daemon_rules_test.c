@@ -27,7 +27,8 @@ static void test_errors(void)
 	char err[256] = "", longp[400];
 
 	CHECK(xpd_rules_parse(&r, "f.rules", "exe a\nbinary b\n", err, sizeof(err)) == -EINVAL);
-	CHECK(!strcmp(err, "f.rules:2: unknown rule (expected: exe GLOB, cmdline GLOB)"));
+	CHECK(!strcmp(err, "f.rules:2: unknown rule (expected: exe GLOB, cmdline GLOB, host NAME, "
+			   "path /PATH)"));
 	CHECK(xpd_rules_parse(&r, "f.rules", "\n\ncmdline   # nothing\n", err, sizeof(err)) ==
 	      -EINVAL);
 	CHECK(!strcmp(err, "f.rules:3: missing pattern"));
@@ -39,7 +40,36 @@ static void test_errors(void)
 	CHECK(xpd_rules_load(&r, "/nonexistent/rules", err, sizeof(err)) == -ENOENT);
 	CHECK(!strcmp(err, "/nonexistent/rules: No such file or directory"));
 	CHECK(xpd_rules_add(&r, "exe", "") == -EINVAL);
+	CHECK(xpd_rules_add(&r, "binary", "x") == -EINVAL);
+}
+
+/* host and path rules: what the kernel can match exactly, else file:line. */
+static void test_net(void)
+{
+	struct xpd_rules r = { 0 };
+	const char *names[4];
+	char err[256] = "";
+
+	CHECK(xpd_rules_parse(&r, "n", "host API.Anthropic.com\npath /v1/messages\nexe x\n", err,
+			      sizeof(err)) == 0);
+	CHECK(r.n == 3 && r.rule[0].kind == XPD_HOST && r.rule[1].kind == XPD_PATH);
+	CHECK(xpd_rules_net_names(&r, XPD_HOST, names, 4) == 1 &&
+	      !strcmp(names[0], "api.anthropic.com"));
+	CHECK(xpd_rules_net_names(&r, XPD_PATH, names, 4) == 1 && !strcmp(names[0], "/v1/messages"));
+	/* a host or path rule never matches an exec */
+	CHECK(!xpd_rules_match(&r, "/usr/bin/api.anthropic.com", ARGS("/v1/messages")));
+	CHECK(xpd_rules_parse(&r, "n", "exe a\nhost *.openai.azure.com\n", err, sizeof(err)) ==
+	      -EINVAL);
+	CHECK(!strcmp(err, "n:2: not a host name (letters, digits, '.', '-'; no wildcard)"));
+	CHECK(xpd_rules_parse(&r, "n", "path v1/messages\n", err, sizeof(err)) == -EINVAL);
+	CHECK(!strcmp(err, "n:1: path must start with '/'"));
+	CHECK(xpd_rules_parse(&r, "n", "path /v1/*\n", err, sizeof(err)) == -EINVAL);
+	CHECK(!strcmp(err, "n:1: not a request path (no space, '?', '#' or wildcard)"));
+	CHECK(xpd_rules_parse(&r, "n", "host a234567890123456789012345678901234567890123456789012345"
+			      "678901234\n", err, sizeof(err)) == -EINVAL);
+	CHECK(!strcmp(err, "n:1: host name longer than 63 bytes"));
 	CHECK(xpd_rules_add(&r, "path", "x") == -EINVAL);
+	CHECK(xpd_rules_add(&r, "host", "a b") == -EINVAL);
 }
 
 static void test_match(void)
@@ -62,6 +92,7 @@ int main(void)
 {
 	test_parse();
 	test_errors();
+	test_net();
 	test_match();
 	return CHECK_DONE();
 }

@@ -34,6 +34,7 @@ struct h2_conn {
 
 struct xpc_h2_scrub {
 	uint64_t clock;
+	size_t top; /* slots ever taken: conn[top..] are all free */
 	struct h2_conn conn[H2_CONNS];
 };
 
@@ -49,7 +50,7 @@ void xpc_h2_scrub_free(struct xpc_h2_scrub *s)
 
 static struct h2_conn *find(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl)
 {
-	for (size_t i = 0; i < H2_CONNS; i++)
+	for (size_t i = 0; i < s->top; i++)
 		if (s->conn[i].used && s->conn[i].tgid == tgid && s->conn[i].ssl == ssl)
 			return &s->conn[i];
 	return NULL;
@@ -63,6 +64,8 @@ static struct h2_conn *add(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl)
 	for (size_t i = 0; i < H2_CONNS && c->used; i++)
 		if (s->conn[i].used < c->used)
 			c = &s->conn[i];
+	if ((size_t)(c - s->conn) >= s->top)
+		s->top = (size_t)(c - s->conn) + 1;
 	memset(c, 0, sizeof(*c));
 	c->tgid = tgid;
 	c->ssl = ssl;

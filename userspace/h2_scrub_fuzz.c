@@ -48,15 +48,17 @@ static void check_stream(const struct stream *st, size_t skip)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct xpc_h2_scrub *s = xpc_h2_scrub_new();
+	static struct xpc_h2_scrub *s;
 	unsigned char buf[256];
 	int preface[CONNS] = { 0 }, seen[CONNS] = { 0 };
 
-	if (!s)
+	if (!s && !(s = xpc_h2_scrub_new()))
 		return 0;
-	for (int c = 0; c < CONNS; c++)
+	for (int c = 0; c < CONNS; c++) { /* one scrubber for every run: end the last run's */
+		xpc_h2_scrub_end(s, 0, c);
 		for (int dir = 0; dir < 2; dir++)
 			streams[c][dir].len = streams[c][dir].pos = streams[c][dir].broken = 0;
+	}
 	for (size_t i = 0; i + 2 <= size;) {
 		int ctl = data[i], dir = ctl & 1, conn = (ctl >> 2) % CONNS;
 		size_t len = data[i + 1], zeroed = 0, made = 0;
@@ -101,6 +103,5 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (int dir = 0; dir < 2 && preface[c]; dir++)
 			if (!streams[c][dir].broken)
 				check_stream(&streams[c][dir], dir ? 0 : sizeof(pr_http2_preface));
-	xpc_h2_scrub_free(s);
 	return 0;
 }

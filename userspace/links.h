@@ -17,6 +17,13 @@ struct bpf_link;
 void xpc_destroy_links(struct bpf_link **links, size_t n);
 
 /*
+ * The same from a child process, which a SIGKILL of this one does not
+ * interrupt (links.c: the kernel leaks a uprobe whose removal is): for the
+ * TLS libraries' probes, which every process mapping the library traps on.
+ */
+void xpc_release_links(struct bpf_link **links, size_t n);
+
+/*
  * Destroy links[0..n) and free(links) on a thread of its own, so the
  * caller (the ring consumer) does not wait; join *t before the programs'
  * object is destroyed. 0, or -errno when no thread could be started (then

@@ -112,4 +112,11 @@ void *xpc_module_state(const struct xpc *c, const struct xpc_module *m);
 int xpc_set_error(struct xpc *c, int neg_errno, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * A module's scan of process tgid returned n (>= 0 or -errno): a process
+ * gone before it was looked at is not an error; another failure is recorded
+ * as "<what> of <tgid>: <reason>" and returned.
+ */
+int xpc_scan_result(struct xpc *c, int n, __u32 tgid, const char *what);
+
 #endif /* XPERF_USERSPACE_MODULE_H */

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * procfs.c - /proc readers and their pure parsers (procfs.h). Readers are
+ * procfs.c - /proc readers (status, children, cgroup, maps) and their pure
+ * parsers (procfs.h). Readers are
  * used only at attach time; everything per event comes from the kernel,
  * since a short-lived tool call is gone before /proc could be read.
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,4 +136,48 @@ int xpc_proc_children(__u32 tgid, __u32 *out, int max)
 	}
 	closedir(d);
 	return n;
+}
+
+int xpc_maps_parse_line(const char *line, struct xpc_map_ent *e)
+{
+	int used = 0;
+
+	memset(e, 0, sizeof(*e));
+	if (sscanf(line, "%lx-%lx %4s %lx %x:%x %lu%n", &e->start, &e->end, e->perms, &e->offset,
+		   &e->dev_major, &e->dev_minor, &e->inode, &used) != 7 || used <= 0)
+		return -1;
+	if (e->end < e->start || strlen(e->perms) != 4)
+		return -1;
+	line += used;
+	while (*line == ' ' || *line == '\t')
+		line++;
+	e->path = *line && *line != '\n' ? line : NULL;
+	return 0;
+}
+
+int xpc_maps_walk(pid_t pid, xpc_map_cb cb, void *ctx)
+{
+	char root[64], path[PATH_MAX], *line = NULL;
+	struct xpc_map_ent e;
+	size_t cap = 0;
+	int sum = 0, r = 0;
+	FILE *f;
+
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (r >= 0 && getline(&line, &cap, f) > 0) {
+		line[strcspn(line, "\n")] = '\0';
+		if (xpc_maps_parse_line(line, &e) || !e.path || e.path[0] != '/' ||
+		    strstr(e.path, " (deleted)"))
+			continue;
+		snprintf(path, sizeof(path), "%s%s", root, e.path);
+		r = cb(ctx, path, &e);
+		sum += r > 0 ? r : 0;
+	}
+	free(line);
+	fclose(f);
+	return r < 0 ? r : sum;
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <linux/types.h>
+#include <sys/types.h>
 
 #define XP_CONTAINER_ID_LEN 65	/* 64 hex digits + NUL */
 
@@ -33,5 +34,36 @@ int xpc_proc_tgid(int pid);
 
 /* Children of every thread of process tgid, at most max; -1 on error. */
 int xpc_proc_children(__u32 tgid, __u32 *out, int max);
+
+/* One line of /proc/PID/maps. */
+struct xpc_map_ent {
+	unsigned long start, end, offset;
+	unsigned int dev_major, dev_minor;
+	unsigned long inode;
+	char perms[5];
+	const char *path;	/* into the parsed line; NULL for anonymous */
+};
+
+/*
+ * Parse one /proc/PID/maps line (no newline needed). Returns 0 and fills
+ * *e, path pointing into `line`, or -1 when the line is malformed.
+ */
+int xpc_maps_parse_line(const char *line, struct xpc_map_ent *e);
+
+/*
+ * One file mapping of a process: path is the file through /proc/PID/root,
+ * e the maps line. Returns >= 0 (added to the walk's result) or a negative
+ * errno that stops the walk.
+ */
+typedef int (*xpc_map_cb)(void *ctx, const char *path, const struct xpc_map_ent *e);
+
+/*
+ * Call cb for each mapping of pid backed by a file that still exists
+ * (/proc/PID/maps; anonymous, pseudo and deleted ones are skipped), in
+ * address order, several times for a file mapped in several pieces.
+ * Returns the sum of cb's results, or -errno when /proc/PID/maps cannot
+ * be read (ENOENT: no such process), or cb's negative result.
+ */
+int xpc_maps_walk(pid_t pid, xpc_map_cb cb, void *ctx);
 
 #endif /* XPERF_USERSPACE_PROCFS_H */

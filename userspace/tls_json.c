@@ -34,6 +34,8 @@ __u32 xpc_tls_record_min_size(__u32 type)
 		return sizeof(struct xk_sock_data);
 	case XP_EV_SOCK_SNI:
 		return offsetof(struct xk_sock_sni, data);
+	case XP_EV_SOCK_DISCOVER:
+		return sizeof(struct xk_sock_discover);
 	case XP_EV_MAP_EXEC:
 		return sizeof(struct xk_map_exec);
 	default:
@@ -176,6 +178,21 @@ static int tls_data_json(const struct xk_tls_data *d, cJSON *o, bool payloads)
 	return 0;
 }
 
+/* What a network rule matched: the kind and the name (the SNI or the path, never data). */
+static int discover_json(const struct xk_sock_discover *d, cJSON *o)
+{
+	char name[XP_DISCOVER_NAME];
+
+	xp_json_add_u64(o, "sock_id", d->sock_id);
+	add_tuple(o, &d->tuple);
+	cJSON_AddStringToObject(o, "rule", d->kind == XP_DISCOVER_HOST ? "host" :
+					   d->kind == XP_DISCOVER_PATH ? "path" : "unknown");
+	memcpy(name, d->name, sizeof(name));
+	name[sizeof(name) - 1] = '\0';
+	cJSON_AddStringToObject(o, "name", name);
+	return 0;
+}
+
 static int sock_json(const struct xk_hdr *rec, cJSON *o)
 {
 	const struct xk_sock_conn *k = (const void *)rec;
@@ -243,6 +260,8 @@ int xpc_tls_record_json(const struct xk_hdr *rec, cJSON *o, bool payloads)
 		return tls_data_json((const void *)rec, o, payloads);
 	if (rec->type == XP_EV_MAP_EXEC)
 		return map_exec_json((const void *)rec, o);
+	if (rec->type == XP_EV_SOCK_DISCOVER)
+		return discover_json((const void *)rec, o);
 	if (rec->type != XP_EV_TLS_FREE)
 		return sock_json(rec, o);
 	if (h2)

@@ -125,10 +125,35 @@ static void map_exec(void)
 	free(s);
 }
 
+/* A network rule's match: the kind and the name, even one filling its 64 bytes (no NUL). */
+static void discover(void)
+{
+	struct xk_sock_discover d = { .hdr = { .type = XP_EV_SOCK_DISCOVER, .size = sizeof(d) },
+				      .kind = XP_DISCOVER_HOST };
+	char *s;
+	int rc;
+
+	memcpy(d.name, "api.anthropic.com", 17);
+	s = to_text(&d.hdr, false, &rc);
+	CHECK(rc == 0 && strstr(s, "\"rule\":\"host\"") &&
+	      strstr(s, "\"name\":\"api.anthropic.com\""));
+	free(s);
+	d.kind = XP_DISCOVER_PATH;
+	memset(d.name, 'a', sizeof(d.name));
+	s = to_text(&d.hdr, false, &rc);
+	CHECK(rc == 0 && strstr(s, "\"rule\":\"path\"") && strlen(strstr(s, "\"name\"")) < 80);
+	free(s);
+	d.hdr.size = sizeof(d) - 1;
+	s = to_text(&d.hdr, false, &rc);
+	CHECK(rc == 0 && strstr(s, "malformed") && !strstr(s, "rule"));
+	free(s);
+}
+
 int main(void)
 {
 	tls_data();
 	sock_records();
 	map_exec();
+	discover();
 	return CHECK_DONE();
 }

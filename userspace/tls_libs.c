@@ -55,23 +55,6 @@ struct tls_libset {
 	struct locator *locator;	/* NULL: symbols only */
 };
 
-int tls_maps_parse_line(const char *line, struct tls_map_ent *e)
-{
-	int used = 0;
-
-	memset(e, 0, sizeof(*e));
-	if (sscanf(line, "%lx-%lx %4s %lx %x:%x %lu%n", &e->start, &e->end, e->perms, &e->offset,
-		   &e->dev_major, &e->dev_minor, &e->inode, &used) != 7 || used <= 0)
-		return -1;
-	if (e->end < e->start || strlen(e->perms) != 4)
-		return -1;
-	line += used;
-	while (*line == ' ' || *line == '\t')
-		line++;
-	e->path = *line && *line != '\n' ? line : NULL;
-	return 0;
-}
-
 /* The dynsym section's defined functions, matched against ssl_syms. */
 static unsigned int elf_ssl_syms(Elf *elf)
 {
@@ -172,6 +155,15 @@ int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino)
 	return 0;
 }
 
+void tls_libset_forget(struct tls_libset *set, dev_t dev, ino_t ino)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (set->seen[i].dev == dev && set->seen[i].ino == ino) {
+			set->seen[i] = set->seen[--set->n];
+			return;
+		}
+}
+
 int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
 {
 	if (tls_libset_has(set, dev, ino))
@@ -225,6 +217,12 @@ int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, 
 	if (!tls_syms_usable(syms))
 		return 0;
 	added = cb(ctx, path, syms, NULL);
+	/*
+	 * Not probed (e.g. the process was still in its exec, where
+	 * /proc/PID/root lookups can fail): its next mapping tries again.
+	 */
+	if (added < 0)
+		tls_libset_forget(set, st.st_dev, st.st_ino);
 	return added < 0 ? added : 1;
 }
 
@@ -261,41 +259,14 @@ static int scan_root(struct tls_libset *set, const char *root, tls_lib_cb cb, vo
 	return found;
 }
 
-int tls_maps_walk(pid_t pid, tls_map_cb cb, void *ctx)
-{
-	char root[64], path[PATH_MAX], *line = NULL;
-	struct tls_map_ent e;
-	size_t cap = 0;
-	int sum = 0, r = 0;
-	FILE *f;
-
-	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (r >= 0 && getline(&line, &cap, f) > 0) {
-		line[strcspn(line, "\n")] = '\0';
-		if (tls_maps_parse_line(line, &e) || !e.path || e.path[0] != '/' ||
-		    strstr(e.path, " (deleted)"))
-			continue;
-		snprintf(path, sizeof(path), "%s%s", root, e.path);
-		r = cb(ctx, path, &e);
-		sum += r > 0 ? r : 0;
-	}
-	free(line);
-	fclose(f);
-	return r < 0 ? r : sum;
-}
-
 struct scan {
 	struct tls_libset *set;
 	tls_lib_cb cb;
 	void *ctx;
 };
 
-/* tls_map_cb: an executable mapping is examined as a file. */
-static int scan_mapping(void *ctx, const char *path, const struct tls_map_ent *e)
+/* xpc_map_cb: an executable mapping is examined as a file. */
+static int scan_mapping(void *ctx, const char *path, const struct xpc_map_ent *e)
 {
 	struct scan *s = ctx;
 
@@ -310,6 +281,6 @@ int tls_libs_scan_pid(struct tls_libset *set, pid_t pid, tls_lib_cb cb, void *ct
 
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
 	found = scan_root(set, root, cb, ctx);
-	r = found < 0 ? found : tls_maps_walk(pid, scan_mapping, &s);
+	r = found < 0 ? found : xpc_maps_walk(pid, scan_mapping, &s);
 	return r < 0 ? r : found + r;
 }

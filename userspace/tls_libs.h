@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "userspace/procfs.h"
+
 /* Bits of the SSL_* functions an ELF object defines and exports. */
 enum tls_sym {
 	TLS_SYM_WRITE = 1,
@@ -32,21 +34,6 @@ static inline int tls_syms_usable(unsigned int syms)
 {
 	return (syms & (TLS_SYM_WRITE | TLS_SYM_WRITE_EX)) && (syms & (TLS_SYM_READ | TLS_SYM_READ_EX));
 }
-
-/* One line of /proc/PID/maps. */
-struct tls_map_ent {
-	unsigned long start, end, offset;
-	unsigned int dev_major, dev_minor;
-	unsigned long inode;
-	char perms[5];
-	const char *path;	/* into the parsed line; NULL for anonymous */
-};
-
-/*
- * Parse one /proc/PID/maps line (no newline needed). Returns 0 and fills
- * *e, path pointing into `line`, or -1 when the line is malformed.
- */
-int tls_maps_parse_line(const char *line, struct tls_map_ent *e);
 
 /*
  * Symbols of enum tls_sym that the ELF image (len bytes at buf) defines in
@@ -87,21 +74,8 @@ int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino);
 /* Remember (dev, ino): 1 when it was new, 0 if already there, -ENOMEM. */
 int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino);
 
-/*
- * One file mapping of a process: path is the file through /proc/PID/root,
- * e the maps line. Returns >= 0 (added to the walk's result) or a negative
- * errno that stops the walk.
- */
-typedef int (*tls_map_cb)(void *ctx, const char *path, const struct tls_map_ent *e);
-
-/*
- * Call cb for each mapping of pid backed by a file that still exists
- * (/proc/PID/maps; anonymous, pseudo and deleted ones are skipped), in
- * address order, several times for a file mapped in several pieces.
- * Returns the sum of cb's results, or -errno when /proc/PID/maps cannot
- * be read (ENOENT: no such process), or cb's negative result.
- */
-int tls_maps_walk(pid_t pid, tls_map_cb cb, void *ctx);
+/* Forget a file (its probes could not be attached): the next scan that meets it tries again. */
+void tls_libset_forget(struct tls_libset *set, dev_t dev, ino_t ino);
 
 /*
  * Examine every executable file mapping of pid and, once each, the

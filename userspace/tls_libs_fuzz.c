@@ -9,13 +9,13 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *line = malloc(size + 1);
-	struct tls_map_ent e;
+	struct xpc_map_ent e;
 
 	if (!line)
 		return 0;
 	memcpy(line, data, size);
 	line[size] = '\0';
-	if (!tls_maps_parse_line(line, &e) && e.path && (e.path < line || e.path > line + size))
+	if (!xpc_maps_parse_line(line, &e) && e.path && (e.path < line || e.path > line + size))
 		__builtin_trap();
 	free(line);
 	tls_elf_ssl_syms_mem(data, size);

@@ -23,20 +23,20 @@ static int found(void *ctx, const char *path, unsigned int syms, const struct lo
 
 int main(void)
 {
-	struct tls_map_ent e;
+	struct xpc_map_ent e;
 	struct tls_libset *set = tls_libset_new();
 	unsigned int syms = 0;
 	struct stat st;
 	int fd;
 
-	CHECK(!tls_maps_parse_line("7f1c2a000000-7f1c2a05f000 r-xp 00020000 08:01 1311542   "
+	CHECK(!xpc_maps_parse_line("7f1c2a000000-7f1c2a05f000 r-xp 00020000 08:01 1311542   "
 				   "       /usr/lib/x86_64-linux-gnu/libssl.so.3", &e));
 	CHECK(e.start == 0x7f1c2a000000UL && e.end == 0x7f1c2a05f000UL && e.offset == 0x20000);
 	CHECK(e.dev_major == 8 && e.dev_minor == 1 && e.inode == 1311542);
 	CHECK(!strcmp(e.perms, "r-xp") && !strcmp(e.path, "/usr/lib/x86_64-linux-gnu/libssl.so.3"));
-	CHECK(!tls_maps_parse_line("7ffd0000-7ffd1000 rw-p 00000000 00:00 0", &e) && !e.path);
-	CHECK(tls_maps_parse_line("garbage", &e) == -1);
-	CHECK(tls_maps_parse_line("2000-1000 r-xp 0 0:0 0 /x", &e) == -1);
+	CHECK(!xpc_maps_parse_line("7ffd0000-7ffd1000 rw-p 00000000 00:00 0", &e) && !e.path);
+	CHECK(xpc_maps_parse_line("garbage", &e) == -1);
+	CHECK(xpc_maps_parse_line("2000-1000 r-xp 0 0:0 0 /x", &e) == -1);
 
 	fd = open("/lib/x86_64-linux-gnu/libssl.so.3", O_RDONLY);
 	CHECK(fd >= 0);

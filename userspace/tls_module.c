@@ -97,6 +97,7 @@ static int tls_start(struct xpc *c, void **state)
 		.no_plaintext = xo->no_plaintext,
 		.per_pid = xo->tls_per_process,
 		.sock_hooks = xo->sock_hooks,
+		.discover_net = xo->discover_net,
 		.watch_maps = !xo->no_cuda,
 		.verbose = xo->verbose > 0,
 		.reuse_maps = reuse,
@@ -123,20 +124,14 @@ static int tls_start(struct xpc *c, void **state)
 	return 0;
 }
 
-/* A scan's result: a process gone before we looked is not an error. */
-static int scanned(struct xpc *c, int n, __u32 tgid)
-{
-	if (n == -ENOENT || n == -ESRCH || n >= 0)
-		return 0;
-	return xpc_set_error(c, n, "tls: cannot attach to the TLS libraries of %u: %s", tgid,
-			     strerror(-n));
-}
+/* What a failed scan of a process says (xpc_scan_result). */
+#define SCAN_FAILED "tls: cannot attach to the TLS libraries"
 
 static int tls_on_process(struct xpc *c, void *state, __u32 tgid)
 {
 	struct tls_state *s = state;
 
-	return scanned(c, xpc_tls_probes_attach_pid(s->probes, tgid), tgid);
+	return xpc_scan_result(c, xpc_tls_probes_attach_pid(s->probes, tgid), tgid, SCAN_FAILED);
 }
 
 static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
@@ -144,7 +139,8 @@ static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 	struct tls_state *s = state;
 
 	if (rec->type == XP_EV_MAP_EXEC)
-		return scanned(c, xpc_tls_probes_on_map(s->probes, (const void *)rec), rec->tgid);
+		return xpc_scan_result(c, xpc_tls_probes_on_map(s->probes, (const void *)rec),
+				       rec->tgid, SCAN_FAILED);
 	if (rec->type == XP_EV_SOCK_DATA)
 		xpc_tls_probes_on_io(s->probes, rec->tgid, rec->ts_ns);
 	if (rec->type == XP_EV_EXIT)
@@ -287,6 +283,24 @@ static void tls_stop(void *state)
 	locate_check_free(s->check);
 	free(s->failures);
 	free(s);
+}
+
+int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned int n)
+{
+	struct tls_state *s = xpc_module_state(c, &xpc_mod_tls);
+	int err;
+
+	if (!s)
+		return xpc_set_error(c, -ENOENT, "tls: not running");
+	err = xpc_tls_probes_discover(s->probes, kind, names, n);
+	return err ? xpc_set_error(c, err, "sock: discovery rules: %s", strerror(-err)) : 0;
+}
+
+int xpc_discover_stats(struct xpc *c, uint64_t stats[XP_DSTAT_MAX])
+{
+	struct tls_state *s = xpc_module_state(c, &xpc_mod_tls);
+
+	return s ? xpc_tls_probes_discover_stats(s->probes, stats) : -ENOENT;
 }
 
 const struct xpc_module xpc_mod_tls = {

@@ -28,6 +28,8 @@
 #include <sys/sysmacros.h>
 #include <time.h>
 
+#include <bpf/bpf.h>
+
 #include "bpf/sock.skel.h"
 #include "bpf/tls.skel.h"
 #include "bpf/xperf.h"
@@ -200,14 +202,16 @@ struct located_probe {
 	struct bpf_program *prog;
 	uint64_t off;
 	bool ret;	/* a uretprobe (BoringSSL); Go's returns are plain uprobes on RETs */
+	uint64_t cookie_hi;	/* above the file id in the cookie (rustls: the id's offset) */
 };
 
 /*
  * Where the probes of a located file go. BoringSSL's SSL_write/SSL_read
  * have OpenSSL's signatures: the same entry programs and the return
- * program. rustls's send_appdata_encrypt too (connection, buffer,
- * length; bytes taken returned); its take_received_plaintext has the
- * whole record at entry (rustls_read_enter). Go's (*Conn).Write/Read:
+ * program. rustls's send_appdata_encrypt and take_received_plaintext:
+ * rustls_write_enter (buffer, length; bytes taken returned: the return
+ * program) and rustls_read_enter (the whole record at entry), the id's
+ * offset in the cookie above the file id. Go's (*Conn).Write/Read:
  * entry programs of the register ABI and the return program on each RET
  * instruction.
  */
@@ -217,24 +221,26 @@ static size_t located_probes(const struct xpc_tls_probes *p, const struct locate
 	size_t n = 0;
 
 	if (!strcmp(r->stack, "rustls")) {
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
-		out[n++] = (struct located_probe){ p->tls->progs.rustls_read_enter, r->read_off, false };
+		out[n++] = (struct located_probe){ p->tls->progs.rustls_write_enter, r->write_off, false,
+						   r->conn_off };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true, 0 };
+		out[n++] = (struct located_probe){ p->tls->progs.rustls_read_enter, r->read_off, false,
+						   r->conn_off };
 		return n;
 	}
 	if (strcmp(r->stack, "go")) {
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false };
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true };
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_read_enter, r->read_off, false };
-		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->read_off, true };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_write_enter, r->write_off, false, 0 };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->write_off, true, 0 };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_read_enter, r->read_off, false, 0 };
+		out[n++] = (struct located_probe){ p->tls->progs.ssl_rw_exit, r->read_off, true, 0 };
 		return n;
 	}
-	out[n++] = (struct located_probe){ p->tls->progs.go_write_enter, r->write_off, false };
-	out[n++] = (struct located_probe){ p->tls->progs.go_read_enter, r->read_off, false };
+	out[n++] = (struct located_probe){ p->tls->progs.go_write_enter, r->write_off, false, 0 };
+	out[n++] = (struct located_probe){ p->tls->progs.go_read_enter, r->read_off, false, 0 };
 	for (unsigned int i = 0; i < r->nwrite_rets; i++)
-		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->write_rets[i], false };
+		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->write_rets[i], false, 0 };
 	for (unsigned int i = 0; i < r->nread_rets; i++)
-		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->read_rets[i], false };
+		out[n++] = (struct located_probe){ p->tls->progs.go_rw_ret, r->read_rets[i], false, 0 };
 	return n;
 }
 
@@ -258,7 +264,8 @@ static int attach_located(struct xpc_tls_probes *p, const char *path,
 	}
 	n = located_probes(p, r, at);
 	for (size_t i = 0; i < n; i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = at[i].ret, .bpf_cookie = id);
+		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = at[i].ret,
+			    .bpf_cookie = id | at[i].cookie_hi << 16);
 		struct bpf_link *l = bpf_program__attach_uprobe_opts(at[i].prog, p->cur_pid, path,
 								     at[i].off, &uo);
 		int err;
@@ -285,6 +292,7 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 		      const struct locate_result *loc)
 {
 	struct xpc_tls_probes *p = ctx;
+	size_t before = p->nlinks;
 
 	if (loc)
 		return attach_located(p, path, loc);
@@ -298,15 +306,15 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 			continue;
 		l = bpf_program__attach_uprobe_opts(uprobe_prog(p->tls, &uprobes[i]), p->cur_pid,
 						    path, 0, &uo);
-		if (!l) {
-			err = -errno;
+		err = l ? keep_link(p, l) : -errno;
+		if (err) {
 			fprintf(stderr, "xperf-bpf: %s: cannot attach uprobe to %s: %s\n", path,
 				uprobes[i].func, strerror(-err));
+			/* All or none: a retry must not probe a function twice. */
+			while (p->nlinks > before)
+				bpf_link__destroy(p->links[--p->nlinks]);
 			return err;
 		}
-		err = keep_link(p, l);
-		if (err)
-			return err;
 	}
 	if (p->verbose)
 		fprintf(stderr, "xperf-bpf: TLS probes on %s (pid %d)\n", path, (int)p->cur_pid);
@@ -384,6 +392,7 @@ static int open_sock(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 					bpf_map__fd(p->tls->maps.tls_last_recv));
 	/* Libraries mapped after exec: for the plaintext tier and o->watch_maps. */
 	p->sock->rodata->watch_maps = p->tls != NULL || o->watch_maps;
+	p->sock->rodata->discover_net = o->discover_net;
 	err = err ?: pick_hooks(p, o->sock_hooks, p->sock->rodata->watch_maps);
 	err = err ?: sock_bpf__load(p->sock);
 	return err ?: sock_bpf__attach(p->sock);
@@ -620,6 +629,53 @@ void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *ou
 	*out = p->late;
 }
 
+int xpc_tls_probes_discover(struct xpc_tls_probes *p, int kind, const char *const *names,
+			    unsigned int n)
+{
+	struct bpf_map *m = kind == XP_DISCOVER_HOST ? p->sock->maps.discover_hosts
+						     : p->sock->maps.discover_paths;
+	int fd = bpf_map__fd(m);
+	char key[XP_DISCOVER_NAME], next[XP_DISCOVER_NAME];
+	__u8 one = 1;
+
+	/* Empty it first: a reload removes the names no longer wanted. */
+	while (!bpf_map_get_next_key(fd, NULL, next))
+		if (bpf_map_delete_elem(fd, next))
+			break;
+	for (unsigned int i = 0; i < n; i++) {
+		if (strlen(names[i]) >= sizeof(key))
+			return -ENAMETOOLONG;
+		memset(key, 0, sizeof(key));
+		memcpy(key, names[i], strlen(names[i]));
+		if (bpf_map_update_elem(fd, key, &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+int xpc_tls_probes_discover_stats(struct xpc_tls_probes *p, uint64_t stats[XP_DSTAT_MAX])
+{
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(p->sock->maps.discover_stats);
+	__u64 *v;
+
+	if (ncpu <= 0)
+		return -EINVAL;
+	v = calloc(ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (__u32 k = 0; k < XP_DSTAT_MAX; k++) {
+		stats[k] = 0;
+		if (bpf_map_lookup_elem(fd, &k, v)) {
+			free(v);
+			return -errno;
+		}
+		for (int i = 0; i < ncpu; i++)
+			stats[k] += v[i];
+	}
+	free(v);
+	return 0;
+}
+
 int xpc_tls_probes_sock_hooks(const struct xpc_tls_probes *p, const char **why)
 {
 	*why = p->sock_hooks_why;
@@ -666,7 +722,7 @@ void xpc_tls_probes_close(struct xpc_tls_probes *p)
 {
 	if (!p)
 		return;
-	xpc_destroy_links(p->links, p->nlinks);
+	xpc_release_links(p->links, p->nlinks);
 	detach_dead(p, UINT64_MAX);
 	xpc_detacher_wait(&p->detaching);
 	free(p->dead);

@@ -12,6 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <linux/types.h>
+
+#include "bpf/xperf.h"
+#include "bpf/sock.h"
 
 struct bpf_object;
 
@@ -34,6 +38,7 @@ struct xpc_tls_opts {
 	 */
 	bool per_pid;
 	int sock_hooks;		/* enum xpc_sock_hooks (sock_hooks.h); 0: the cheapest here */
+	bool discover_net;	/* examine untraced processes' first sends (discover_net.bpf.h) */
 	/*
 	 * Make obj share the loader's traced/events/drops maps before load
 	 * (capture.c: xpc_reuse_maps); NULL: the objects keep their own
@@ -127,6 +132,17 @@ void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *ou
  * reason they were chosen (sock_hooks.h).
  */
 int xpc_tls_probes_sock_hooks(const struct xpc_tls_probes *p, const char **why);
+
+/*
+ * Network discovery (discover_net): replace the host names (SNI) or the
+ * paths (kind: enum xk_discover_kind) the kernel makes traced; each at most
+ * XP_DISCOVER_NAME - 1 bytes. 0 or -errno.
+ */
+int xpc_tls_probes_discover(struct xpc_tls_probes *p, int kind, const char *const *names,
+			    unsigned int n);
+
+/* The kernel's discovery counters (enum xk_discover_stat), summed over CPUs. */
+int xpc_tls_probes_discover_stats(struct xpc_tls_probes *p, uint64_t stats[XP_DSTAT_MAX]);
 
 /*
  * A file whose TLS functions were found by analysis (or whose known stack

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# locate.sh [REPEATS] - what the function locator costs per file: the three
+# locate.sh [REPEATS] [FILE...] - what the function locator costs per file: the three
 # Bun releases of //tests/tls:locate_bun_test (~100 MB each), a stripped Go
-# client, and files without a known stack (node: 90 MB, libc). Each row
+# client, the stripped rustls client of //tests/tls:locate_rustls_test, and
+# files without a known stack (node: 90 MB, libc), then any FILE given (e.g. an
+# agent installed from npm). Each row
 # runs xperf-locate REPEATS times as a new process: "first sight" with no
 # cache (the analysis), "cached" with the disk cache an earlier run wrote
 # (what every later run and every other app built with that Bun costs).
@@ -16,8 +18,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 (cd "$tmp" && cp "$OLDPWD/tests/tls/client_llm.go" . &&
  GOCACHE=$tmp/gocache GO111MODULE=off GOFLAGS= go build -ldflags='-s -w' -o goclient client_llm.go)
-files=($(tests/tls/bun_releases.sh) "$tmp/goclient" "$(readlink -f "$(command -v node)")"
-       /lib/x86_64-linux-gnu/libc.so.6)
+files=($(tests/tls/bun_releases.sh) "$tmp/goclient" "$(tests/tls/rust_client.sh)"
+       "$(readlink -f "$(command -v node)")"
+       /lib/x86_64-linux-gnu/libc.so.6 "${@:2}")
 ms() {	# the time column of xperf-locate's line
 	"$loc" "$@" | awk -F'\t' '{ sub(/ ms/, "", $6); print $6 }'
 }

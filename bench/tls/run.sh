@@ -11,8 +11,10 @@
 # the same writes through Go's crypto/tls (go_writer.go, no symbols used):
 # bare, and traced with (*Conn).Write located from .gopclntab (entry
 # uprobe + uprobes on its RETs), and through Bun's BoringSSL (bun_writer.js,
-# `bun build --compile`: SSL_write located by analysis, uprobe + uretprobe);
-# their ratios are to go_bare and bun_bare.
+# `bun build --compile`: SSL_write located by analysis, uprobe + uretprobe)
+# and through rustls (rustls_writer.rs, stripped, from Debian's crates by
+# tests/tls/rust_client.sh: send_appdata_encrypt located by analysis,
+# uprobe + uretprobe); their ratios are to go_bare, bun_bare, rustls_bare.
 # Configurations alternate within each repeat; prints medians, min-max and
 # the ratio to bare. Then one traced run with kernel.bpf_stats_enabled=1:
 # the time inside each BPF program per run (what is ours, apart from the
@@ -38,6 +40,7 @@ gow=$tmp/go_writer
 (cd "$tmp" && "$OLDPWD/third_party/npm/node_modules/bun/bin/bun.exe" build --compile \
 	"$OLDPWD/bench/tls/bun_writer.js" --outfile bun_writer > /dev/null)
 bunw=$tmp/bun_writer
+rustw=$(tests/tls/rust_client.sh rustls_writer)
 
 # Run "$@" (a bpftrace script or nothing) in the background, then time the writer.
 with_bpftrace() {
@@ -73,7 +76,7 @@ quiet() {
 declare -A res
 names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_traced_syscalls
        xperf_untraced xperf_per_pid_traced xperf_per_pid_untraced xperf_sock_only go_bare
-       go_xperf_traced bun_bare bun_xperf_traced)
+       go_xperf_traced bun_bare bun_xperf_traced rustls_bare rustls_xperf_traced)
 mkdir -p "$tmp/cap"
 for r in $(seq "$R"); do
 	quiet
@@ -105,6 +108,11 @@ for r in $(seq "$R"); do
 	quiet
 	res[bun_xperf_traced]+="$(XPERF_CACHE_DIR=$tmp/locate "$tlscap" -o "$tmp/cap" -- "$bunw" "$port" \
 		"$N" 2>/dev/null),"
+	quiet
+	res[rustls_bare]+="$("$rustw" "$port" "$tmp/certs/ca.pem" "$N"),"
+	quiet
+	res[rustls_xperf_traced]+="$(XPERF_CACHE_DIR=$tmp/locate "$tlscap" -o "$tmp/cap" -- "$rustw" \
+		"$port" "$tmp/certs/ca.pem" "$N" 2>/dev/null),"
 done
 python3 - "$N" "$R" "${names[@]}" <<PY
 import statistics, sys
@@ -118,7 +126,7 @@ print("SSL_write of 100 bytes, %s writes x %s repeats: CPU ns per call of the wr
 print("| configuration | median CPU ns | min-max | added ns | ratio | median wall ns |")
 print("|---|---|---|---|---|---|")
 for k in names:
-    base = k.split("_")[0] + "_bare" if k.split("_")[0] in ("go", "bun") else "bare"
+    base = k.split("_")[0] + "_bare" if k.split("_")[0] in ("go", "bun", "rustls") else "bare"
     bare = statistics.median(cpu[base])
     m = statistics.median(cpu[k])
     print("| %s | %.0f | %.0f-%.0f | %+.0f | %.2f | %.0f |"

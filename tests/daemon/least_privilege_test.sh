@@ -40,8 +40,7 @@ run() {
 	for _ in $(seq 200); do grep -q ready "$tmp/$name.err" && break; sleep 0.05; done
 	grep -q ready "$tmp/$name.err" || { cat "$tmp/$name.err"; echo "FAIL: $name: not ready"; exit 1; }
 	grep '^Cap\(Eff\|Bnd\|Amb\)' "/proc/$d/status" > "$tmp/$name.caps"
-	# DELAY_S: its calls start once the daemon has surely attached (see README: attach time)
-	DELAY_S=1.5 "$py" "$tmp/agent.py" "$(cat "$tmp/mock/port")" "$tmp/mock/ca.pem" > /dev/null &
+	"$py" "$tmp/agent.py" "$(cat "$tmp/mock/port")" "$tmp/mock/ca.pem" > /dev/null &
 	a=$!
 	wait $a
 	echo $a > "$tmp/$name.pid"

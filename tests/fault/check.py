@@ -126,8 +126,8 @@ def main():
         dead = time.monotonic_ns()
         session(a[1], a[2], a[3] == "TERM")
         calls(a[4], dead, 0, True)
-        if len(a) > 5:
-            calls(a[5], dead, int(a[6]), False, True)
+        if len(a) > 5:  # up to 15 s for the rest: killed early, its command was not found to wait on
+            calls(a[5], dead, int(a[6]), True, True)
     elif a[0] == "session":
         session(a[1], a[2], "--clean" in a, opt("--losses"))
     elif a[0] == "unwritten":

@@ -12,11 +12,7 @@
  *   summary.json            streams (bytes, gaps, flags, cookie), SNIs,
  *                           connections, drops, libraries probed after
  *                           exec (late_*, tls_probes.h).
- * Usage: tlscap -o DIR [-c CAP] [-r RING] [-n] -- CMD ARGS...
- *        tlscap -o DIR [-c CAP] [-r RING] [-n] -p PID    (attach until PID exits)
- *   -c: bytes captured per SSL call, -r: ring bytes, -n: --no-plaintext,
- *   -P: uprobes per traced process (tls_probes.h per_pid),
- *   -S MODE: the socket tier's hooks (auto, socket, syscalls: sock_hooks.h)
+ * Usage: tlscap -o DIR [OPTION...] -- CMD ARGS...  or  -p PID (tlscap --help).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,6 +31,7 @@
 #include "bpf/xperf.h"
 #include "bpf/sock.h"
 #include "bpf/tls.h"
+#include "lib/args.h"
 #include "userspace/sni.h"
 #include "userspace/sock_hooks.h"
 #include "userspace/tls_probes.h"
@@ -316,45 +313,74 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+static const struct argp_option options[] = {
+	{ NULL, 'o', "DIR", 0, "where the capture goes (required)", 0 },
+	{ NULL, 'c', "CAP", 0, "bytes captured per SSL call", 0 },
+	{ NULL, 'r', "RING", 0, "ring bytes", 0 },
+	{ NULL, 'n', NULL, 0, "no plaintext tier (--no-plaintext)", 0 },
+	{ NULL, 'p', "PID", 0, "attach to PID until it exits, instead of running CMD", 0 },
+	{ NULL, 'P', NULL, 0, "uprobes per traced process (tls_probes.h per_pid)", 0 },
+	{ NULL, 'S', "MODE", 0, "the socket tier's hooks: auto, socket, syscalls", 0 },
+	{ 0 },
+};
+
+struct args {
+	struct xpc_tls_opts o;
+	const char *dir;
+	char **cmd;
+	pid_t attach;
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct args *a = state->input;
+
+	switch (key) {
+	case 'o': a->dir = arg; break;
+	case 'c': a->o.cap_bytes = xp_args_integer(state, arg, 1, UINT32_MAX, "bytes"); break;
+	case 'r': a->o.ring_size = xp_args_integer(state, arg, 4096, 1 << 30, "bytes"); break;
+	case 'n': a->o.no_plaintext = true; break;
+	case 'p': a->attach = xp_args_integer(state, arg, 1, 4194304, "a process id"); break;
+	case 'P': a->o.per_pid = true; break;
+	case 'S':
+		if ((a->o.sock_hooks = xpc_sock_hooks_parse(arg)) < 0)
+			xp_args_invalid(state, "auto, socket or syscalls");
+		break;
+	case ARGP_KEY_ARG:
+		a->cmd = &state->argv[state->next - 1];
+		state->next = state->argc;
+		break;
+	case ARGP_KEY_END:
+		if (!a->dir || !a->cmd == !a->attach)
+			xp_args_fail(state, "-o DIR and either -p PID or -- CMD ARGS...");
+		break;
+	default: return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	struct xpc_tls_opts o = { .verbose = true };
+	static const struct xp_args args = { "tlscap", options, parse_arg, "-- CMD ARGS...",
+					     "Test harness of the TLS and socket tiers.",
+					     ARGP_IN_ORDER, NULL };
+	struct args a = { .o = { .verbose = true } };
 	struct cap c = { 0 };
 	struct xpc_tls_probes *p = NULL;
 	struct ring_buffer *rb = NULL;
-	int opt, status = 0, err;
+	int status = 0, err;
 	char path[512];
 	cJSON *sum;
-	pid_t pid, attach = 0;
+	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "o:c:r:np:PS:")) != -1) {
-		if (opt == 'o')
-			c.dir = optarg;
-		else if (opt == 'c')
-			o.cap_bytes = strtoul(optarg, NULL, 0);
-		else if (opt == 'r')
-			o.ring_size = strtoul(optarg, NULL, 0);
-		else if (opt == 'n')
-			o.no_plaintext = true;
-		else if (opt == 'p')
-			attach = strtol(optarg, NULL, 10);
-		else if (opt == 'P')
-			o.per_pid = true;
-		else if (opt == 'S' && (o.sock_hooks = xpc_sock_hooks_parse(optarg)) >= 0)
-			continue;
-		else
-			return 64;
-	}
-	if (!c.dir || (optind >= argc) == (attach <= 0)) {
-		fprintf(stderr, "usage: tlscap -o DIR [-c CAP] [-r RING] [-n] [-P] [-S MODE] "
-			"{-p PID | -- CMD ARGS...}\n");
+	if (xp_args_parse(&args, argc, argv, &a))
 		return 64;
-	}
+	c.dir = a.dir;
 	snprintf(path, sizeof(path), "%s/sock.tsv", c.dir);
 	c.sock_tsv = fopen(path, "we");
 	c.snis = cJSON_CreateArray();
 	c.conns = cJSON_CreateArray();
-	err = c.sock_tsv ? xpc_tls_probes_open(&p, &o) : -errno;
+	err = c.sock_tsv ? xpc_tls_probes_open(&p, &a.o) : -errno;
 	if (err)
 		return 1;
 	c.probes = p;
@@ -363,20 +389,20 @@ int main(int argc, char **argv)
 		return 1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	if (attach > 0) {
-		pid = trace_running(p, attach);
+	if (a.attach > 0) {
+		pid = trace_running(p, a.attach);
 	} else {
-		pid = spawn_traced(p, argv + optind);
+		pid = spawn_traced(p, a.cmd);
 	}
 	while (pid > 0 && !stop) {
 		ring_buffer__poll(rb, 100);
-		if (attach > 0 ? kill(pid, 0) != 0 : waitpid(pid, &status, WNOHANG) == pid)
+		if (a.attach > 0 ? kill(pid, 0) != 0 : waitpid(pid, &status, WNOHANG) == pid)
 			break;
 	}
 	while (ring_buffer__consume(rb) > 0)
 		;
 	sum = summary(&c, xpc_tls_probes_map_fd(p, "drops"));
-	if (attach <= 0)	/* not our child: its status is the caller's to check */
+	if (a.attach <= 0)	/* not our child: its status is the caller's to check */
 		cJSON_AddNumberToObject(sum, "exit_status",
 					WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 	snprintf(path, sizeof(path), "%s/summary.json", c.dir);

@@ -43,18 +43,25 @@ const char *locate_fn_name(const struct locate_result *r, bool read)
 	return read ? "SSL_read" : "SSL_write";
 }
 
+/*
+ * A stack's analysis answered r (1: found, -1: failed, 0: not this stack):
+ * name it in out; true when the caller has more to fill (found).
+ */
+static bool stack_found(struct locate_result *out, const char *stack, int r)
+{
+	snprintf(out->stack, sizeof(out->stack), "%s", stack);
+	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
+	return r > 0;
+}
+
 /* Go's crypto/tls, from .gopclntab: 0 if the file is not Go with crypto/tls. */
 static int locate_go(const struct elf_view *v, struct locate_result *out)
 {
 	struct go_found g;
 	int r = go_locate(v, &g, out->why, sizeof(out->why));
 
-	if (r == 0)
-		return 0;
-	snprintf(out->stack, sizeof(out->stack), "go");
-	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
-	if (r < 0)
-		return 1;
+	if (r == 0 || !stack_found(out, "go", r))
+		return r != 0;
 	out->write_off = g.write.offset;
 	out->read_off = g.read.offset;
 	memcpy(out->write_rets, g.write.rets, sizeof(g.write.rets));
@@ -72,16 +79,14 @@ static int locate_rustls(const struct elf_view *v, struct locate_result *out)
 	struct rustls_found f;
 	int r = rustls_locate(v, &f, out->why, sizeof(out->why));
 
-	if (r == 0)
-		return 0;
-	snprintf(out->stack, sizeof(out->stack), "rustls");
-	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
-	if (r < 0)
-		return 1;
+	if (r == 0 || !stack_found(out, "rustls", r))
+		return r != 0;
 	out->write_off = f.write.offset;
 	out->read_off = f.read.offset;
-	snprintf(out->why, sizeof(out->why), "record_layer.rs panic site in %u functions, call graph",
-		 f.sites);
+	out->conn_off = f.conn_off;
+	snprintf(out->why, sizeof(out->why),
+		 "record_layer.rs panic site in %u functions, call graph, id %s", f.sites,
+		 f.conn_off ? "the boxed encrypter" : "the CommonState's address");
 	return 1;
 }
 
@@ -95,7 +100,7 @@ void locate_image(const void *img, size_t len, struct locate_result *out)
 	out->status = LOCATE_NONE;
 	out->stack[0] = '\0';
 	out->write_off = out->read_off = 0;
-	out->nwrite_rets = out->nread_rets = 0;
+	out->nwrite_rets = out->nread_rets = out->conn_off = 0;
 	err = elf_view_open(&v, img, len);
 	if (err) {
 		snprintf(out->why, sizeof(out->why), "%s", err);
@@ -104,14 +109,8 @@ void locate_image(const void *img, size_t len, struct locate_result *out)
 	if (locate_go(&v, out) || locate_rustls(&v, out))
 		return;
 	r = boringssl_locate(&v, &b, out->why, sizeof(out->why));
-	if (r == 0)
+	if (r == 0 || !stack_found(out, "boringssl", r))
 		return;
-	snprintf(out->stack, sizeof(out->stack), "boringssl");
-	if (r < 0) {
-		out->status = LOCATE_FAILED;
-		return;
-	}
-	out->status = LOCATE_FOUND;
 	out->write_off = b.write.offset;
 	out->read_off = b.read.offset;
 	snprintf(out->why, sizeof(out->why), "%u error calls, bounds from %s", b.sites, b.bounds);
@@ -203,7 +202,7 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 	if (!f)
 		return -1;
 	r->why[0] = r->stack[0] = '\0';
-	r->nwrite_rets = r->nread_rets = 0;
+	r->nwrite_rets = r->nread_rets = r->conn_off = 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "xperf-locate %u", &version) == 1)
@@ -212,6 +211,7 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 		sscanf(line, "stack %15s", r->stack);
 		sscanf(line, "SSL_write 0x%" SCNx64, &r->write_off);
 		sscanf(line, "SSL_read 0x%" SCNx64, &r->read_off);
+		sscanf(line, "conn_off %" SCNu32, &r->conn_off);
 		if (sscanf(line, "SSL_write_ret 0x%" SCNx64, &ret) == 1 && r->nwrite_rets < GO_MAX_RETS)
 			r->write_rets[r->nwrite_rets++] = ret;
 		if (sscanf(line, "SSL_read_ret 0x%" SCNx64, &ret) == 1 && r->nread_rets < GO_MAX_RETS)
@@ -240,9 +240,9 @@ static void disk_write(const struct locator *l, const struct locate_result *r)
 	disk_path(l, r->key, path, sizeof(path));
 	n = snprintf(buf, sizeof(buf),
 		     "xperf-locate %d\nkey %s\nstatus %s\nstack %s\nSSL_write 0x%" PRIx64
-		     "\nSSL_read 0x%" PRIx64 "\nwhy %s\n",
+		     "\nSSL_read 0x%" PRIx64 "\nconn_off %" PRIu32 "\nwhy %s\n",
 		     LOCATE_VERSION, r->key, status_names[r->status], r->stack, r->write_off,
-		     r->read_off, r->why);
+		     r->read_off, r->conn_off, r->why);
 	for (unsigned int i = 0; i < r->nwrite_rets && n > 0 && (size_t)n < sizeof(buf); i++)
 		n += snprintf(buf + n, sizeof(buf) - n, "SSL_write_ret 0x%" PRIx64 "\n", r->write_rets[i]);
 	for (unsigned int i = 0; i < r->nread_rets && n > 0 && (size_t)n < sizeof(buf); i++)

@@ -28,7 +28,7 @@
 #include "userspace/locate/rustls.h"
 
 /* Bump when the analysis changes what it finds: older disk entries are ignored. */
-#define LOCATE_VERSION 3
+#define LOCATE_VERSION 4
 
 enum locate_status {
 	LOCATE_NONE = 0,	/* no stack the locator knows (e.g. libc) */
@@ -45,6 +45,7 @@ struct locate_result {
 	/* Go: file offsets of their RET instructions (uprobes, never a uretprobe). */
 	uint64_t write_rets[GO_MAX_RETS], read_rets[GO_MAX_RETS];
 	unsigned int nwrite_rets, nread_rets;
+	uint32_t conn_off;	/* rustls: 1 + offset of the connection's id (rustls.h), 0: none */
 	char key[80];		/* identity: "build-id:<hex>" or "inode:<dev>:<ino>:<size>:<mtime>" */
 	char why[192];		/* FAILED/NONE: one line; FOUND: how (bounds, sites) */
 	bool from_cache;	/* memory or disk */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * locate_fuzz.c - the locator's analysis on arbitrary bytes: ELF view,
- * .eh_frame, the int3 layout, the x86-64 decoder and the BoringSSL
- * analysis must end with a result or a reason, never a crash. Seeds: a
- * small stripped ELF with BoringSSL's shapes, and its truncation.
+ * .eh_frame, the int3 layout, the x86-64 decoder and the BoringSSL, Go
+ * and rustls analyses (Locations, relocations, the call graph) must end
+ * with a result or a reason, never a crash. Seeds: small stripped ELFs
+ * with BoringSSL's and rustls's shapes, and a truncation.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,12 +12,14 @@
 
 #include "userspace/locate/boringssl.h"
 #include "userspace/locate/gopclntab.h"
+#include "userspace/locate/rustls.h"
 #include "userspace/locate/x86_insn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct boringssl_found f;
 	struct go_found g;
+	struct rustls_found rf;
 	struct elf_view v;
 	struct x86_insn in;
 	char why[192];
@@ -27,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(copy, data, size);
 	if (!elf_view_open(&v, copy, size) &&
 	    ((boringssl_locate(&v, &f, why, sizeof(why)) == 1 && !f.write.addr) ||
-	     (go_locate(&v, &g, why, sizeof(why)) == 1 && !g.write.nrets)))
+	     (go_locate(&v, &g, why, sizeof(why)) == 1 && !g.write.nrets) ||
+	     (rustls_locate(&v, &rf, why, sizeof(why)) == 1 && rf.write.addr == rf.read.addr)))
 		__builtin_trap();
 	for (size_t i = 0; i < size && i < 256;) {
 		int n = x86_decode(copy + i, size - i, &in);

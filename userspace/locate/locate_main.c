@@ -8,29 +8,51 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 #include <unistd.h>
 
+#include "lib/args.h"
+#include "lib/exit_codes.h"
 #include "userspace/locate/locate.h"
 
 static const char *const status_names[] = { "none", "found", "failed" };
 
+static const struct argp_option options[] = {
+	{ "cache", 256, "DIR", 0, "the disk cache (default: memory only, every call analyzes)", 0 },
+	{ 0 },
+};
+
+struct args {
+	const char *dir;
+	int first;
+};
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	struct args *a = state->input;
+
+	if (key == 256)
+		a->dir = arg;
+	else if (key == ARGP_KEY_ARG)
+		a->first = state->next - 1, state->next = state->argc;
+	else if (key == ARGP_KEY_NO_ARGS)
+		xp_args_fail(state, "no FILE given");
+	else
+		return ARGP_ERR_UNKNOWN;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	const char *dir = NULL;
+	static const struct xp_args args = { "xperf-locate", options, parse_arg, "FILE...",
+					     "What the TLS locator finds in each file.", 0, NULL };
+	struct args a = { 0 };
 	struct locator *l;
-	int i = 1, rc = 0;
+	int i, rc = 0;
 
-	if (argc > 2 && !strcmp(argv[1], "--cache")) {
-		dir = argv[2];
-		i = 3;
-	}
-	if (i >= argc) {
-		fprintf(stderr, "usage: xperf-locate [--cache DIR] FILE...\n");
-		return 64;
-	}
-	l = locator_new(dir);
-	for (; l && i < argc; i++) {
+	if (xp_args_parse(&args, argc, argv, &a))
+		return XP_EXIT_USAGE;
+	l = locator_new(a.dir);
+	for (i = a.first; l && i < argc; i++) {
 		struct locate_result r;
 		int fd = open(argv[i], O_RDONLY | O_CLOEXEC);
 

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * locate_test.c - the locator on a small ELF with BoringSSL's shapes
- * (testdata/fake_boringssl.c): found; changed reason codes and every
- * truncation fail with a reason, never a crash; the disk cache answers a
- * second locator; the x86-64 decoder's lengths on known encodings.
+ * locate_test.c - the locator on small ELFs with BoringSSL's shapes
+ * (testdata/fake_boringssl.c) and rustls's (testdata/fake_rustls.c):
+ * found (rustls's at its symbols' offsets); changed reason codes, a
+ * renamed crate path, a broken call graph and every truncation fail with
+ * a reason, never a crash; the disk cache answers a second locator; the
+ * x86-64 decoder's lengths on known encodings.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "userspace/testing/check.h"
 
 #define FAKE "userspace/locate/fake_boringssl"
+#define FAKE_RUSTLS "userspace/locate/fake_rustls"
 
 static uint8_t *slurp(const char *path, size_t *len)
 {
@@ -82,6 +85,73 @@ static void test_found_and_broken(uint8_t *img, size_t len)
 	CHECK(patched >= 2 && r.status == LOCATE_FAILED && strstr(r.why, "SSL_write"));
 }
 
+/* File offset (and size) of symbol name in .symtab (the fake keeps its symbols), 0 if absent. */
+static uint64_t symbol_offset(const uint8_t *img, size_t len, const char *name, uint64_t *size)
+{
+	struct elf_span sym, str;
+	struct elf_view v;
+	uint64_t off = 0;
+
+	if (elf_view_open(&v, img, len) || elf_view_section(&v, ".symtab", &sym) ||
+	    elf_view_section(&v, ".strtab", &str))
+		return 0;
+	for (size_t k = 0; k + 24 <= sym.len; k += 24) {
+		uint32_t at;
+		uint64_t value;
+
+		memcpy(&at, sym.data + k, 4);
+		memcpy(&value, sym.data + k + 8, 8);
+		memcpy(size, sym.data + k + 16, 8);
+		if (at < str.len && !strncmp((const char *)str.data + at, name, str.len - at) &&
+		    !elf_view_file_offset(&v, value, &off))
+			return off;
+	}
+	return 0;
+}
+
+/* Replace every occurrence of from (n bytes) by to; how many. */
+static size_t patch(uint8_t *img, size_t len, const char *from, const char *to, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i + n <= len; i++)
+		if (!memcmp(img + i, from, n) && ++k)
+			memcpy(img + i, to, n);
+	return k;
+}
+
+static void test_rustls(uint8_t *img, size_t len)
+{
+	uint64_t size, write = symbol_offset(img, len, "send_appdata_encrypt", &size);
+	uint64_t read_size, read = symbol_offset(img, len, "take_received_plaintext", &read_size);
+	struct locate_result r;
+
+	locate_image(img, len, &r);
+	CHECK(r.status == LOCATE_FOUND && !strcmp(r.stack, "rustls"));
+	CHECK(write && read && r.write_off == write && r.read_off == read);
+	CHECK(r.conn_off == 5 * sizeof(uintptr_t) + 1);	/* fake_rustls.c: after cs[5] */
+	CHECK(!strcmp(locate_fn_name(&r, true), "take_received_plaintext"));
+	for (size_t cut = 0; cut < len; cut += 37) {
+		locate_image(img, cut, &r);
+		CHECK(r.status != LOCATE_FOUND && r.why[0]);
+	}
+	/* take_received_plaintext's calls become nops (decoded: a byte e8 may be inside another). */
+	for (size_t i = read; i + 15 <= len && i < read + read_size;) {
+		struct x86_insn in;
+		int n = x86_decode(img + i, len - i, &in);
+
+		if (n == 5 && in.map == X86_MAP_1 && (in.opcode == 0xe8 || in.opcode == 0xe9))
+			memcpy(img + i, "\x0f\x1f\x44\x00\x00", 5);
+		i += n ? (size_t)n : 1;
+	}
+	locate_image(img, len, &r);
+	CHECK(r.status == LOCATE_FAILED && strstr(r.why, "take_received_plaintext"));
+	/* Another crate's record_layer.rs is not rustls's. */
+	CHECK(patch(img, len, "/rustls-0", "/rusty--0", 9) == 1);
+	locate_image(img, len, &r);
+	CHECK(r.status == LOCATE_NONE);
+}
+
 static void test_cache(void)
 {
 	char dir[] = "/tmp/locate_test.XXXXXX";
@@ -112,6 +182,11 @@ int main(void)
 	if (img)
 		test_found_and_broken(img, len);
 	test_cache();
+	free(img);
+	img = slurp(FAKE_RUSTLS, &len);
+	CHECK(img != NULL);
+	if (img)
+		test_rustls(img, len);
 	free(img);
 	return CHECK_DONE();
 }

@@ -13,11 +13,13 @@
 #include <string.h>
 
 #include "userspace/locate/func_bounds.h"
+#include "userspace/locate/x86_insn.h"
 
 #define MAX_ENDS 8		/* copies of the file name in .rodata */
 #define MAX_LOCS 16		/* Locations naming it */
-#define MAX_SET 16		/* functions in any set below */
+#define MAX_SET 64		/* functions in any set below */
 #define MAX_CALLERS 32		/* a helper called from more places is not a signature */
+#define MAX_CAND 512		/* candidates for the read function: helpers x callers */
 #define R_X86_64_RELATIVE 8
 
 static const char file_tail[] = "/src/record_layer.rs";
@@ -28,8 +30,12 @@ struct set {
 	size_t n;
 };
 
-struct edge {
-	uint64_t to, site;	/* a direct call or jmp rel32 at site, to a function start */
+/* The callers of one function, found with others' in one pass over .text. */
+struct callers_of {
+	uint64_t target;
+	struct set by;
+	bool many;		/* more than MAX_CALLERS: a common helper, no signature */
+	bool by_sender;		/* one of them calls send_msg (step 3) */
 };
 
 struct scan {
@@ -40,8 +46,6 @@ struct scan {
 	uint64_t locs[MAX_LOCS];
 	size_t nlocs;
 	struct func_bounds fb;
-	struct edge *edges;		/* sorted by to */
-	size_t nedges;
 };
 
 static bool set_has(const struct set *s, uint64_t a)
@@ -153,63 +157,36 @@ static uint64_t rel32_target(const struct scan *s, size_t i)
 	return s->text.addr + i + 5 + (int64_t)d;
 }
 
-static int edge_cmp(const void *a, const void *b)
+static int by_target(const void *a, const void *b)
 {
-	const struct edge *x = a, *y = b;
+	const struct callers_of *x = a, *y = b;
 
-	return x->to < y->to ? -1 : x->to > y->to;
+	return x->target < y->target ? -1 : x->target > y->target;
 }
 
-/* Every direct call or jmp to a function start, sorted by target. */
-static int build_edges(struct scan *s)
+/*
+ * The callers (direct call or jmp rel32, from another function) of each
+ * of the n targets, in one pass over .text: a handful of passes in all,
+ * never a whole call graph (a 300 MB agent has millions of calls).
+ */
+static void find_callers(const struct scan *s, struct callers_of *c, size_t n)
 {
-	size_t cap = 1024;
-
-	s->edges = malloc(cap * sizeof(*s->edges));
-	for (size_t i = 0; s->edges && i + 5 <= s->text.len; i++) {
-		uint64_t t = rel32_target(s, i);
-
-		if (!t || !is_start(s, t))
-			continue;
-		if (s->nedges == cap) {
-			struct edge *n = realloc(s->edges, 2 * cap * sizeof(*n));
-
-			if (!n)
-				return -1;
-			s->edges = n;
-			cap *= 2;
-		}
-		s->edges[s->nedges++] = (struct edge){ t, s->text.addr + i };
-	}
-	if (!s->edges)
-		return -1;
-	qsort(s->edges, s->nedges, sizeof(*s->edges), edge_cmp);
-	return 0;
-}
-
-/* Functions calling or jumping to f (not f itself); -1 past max (a common helper). */
-static int callers(const struct scan *s, uint64_t f, struct set *out, size_t max)
-{
-	size_t lo = 0, hi = s->nedges;
-
-	out->n = 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->edges[mid].to < f)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < s->nedges && s->edges[lo].to == f; lo++) {
+	if (!n)
+		return;
+	qsort(c, n, sizeof(*c), by_target);
+	for (size_t i = 0; i + 5 <= s->text.len; i++) {
+		struct callers_of key = { .target = rel32_target(s, i) }, *hit;
 		struct func_range fn;
 
-		if (func_bounds_find(&s->fb, s->edges[lo].site, &fn) || fn.start == f)
+		if (key.target < c[0].target || key.target > c[n - 1].target)
 			continue;
-		if (set_add(out, fn.start) || out->n > max)
-			return -1;
+		hit = bsearch(&key, c, n, sizeof(*c), by_target);
+		if (!hit || hit->many || func_bounds_find(&s->fb, s->text.addr + i, &fn) ||
+		    fn.start == hit->target)
+			continue;
+		if (set_add(&hit->by, fn.start) || hit->by.n > MAX_CALLERS)
+			hit->many = true;
 	}
-	return 0;
 }
 
 /* Functions f calls or jumps to directly (not itself). */
@@ -259,8 +236,12 @@ static int encrypt_sites(struct scan *s, struct set *enc)
 			    set_add(&sites, fn.start))
 				return -1;
 	}
-	if (sites.n == 1)	/* send_single_fragment not inlined: its callers */
-		return callers(s, sites.a[0], enc, MAX_SET);
+	if (sites.n == 1) {	/* send_single_fragment not inlined: its callers */
+		struct callers_of c = { .target = sites.a[0] };
+
+		find_callers(s, &c, 1);
+		sites = c.by;
+	}
 	*enc = sites;
 	return 0;
 }
@@ -278,45 +259,167 @@ static void common_callees(const struct scan *s, uint64_t a, uint64_t b, struct 
 			set_add(out, ca.a[i]);
 }
 
-/*
- * Step 3: candidates for take_received_plaintext among the callers of
- * helper h: not a sender, calling no sender, called by one that sends.
- */
-static void receivers(const struct scan *s, uint64_t h, const struct set *senders,
-		      const struct set *send_msg, struct set *out)
+/* A candidate and the number of helpers that named it. */
+struct vote {
+	uint64_t fn;
+	unsigned int n;
+};
+
+/* Count a vote for each function of cand. */
+static void vote(struct vote *v, size_t *nv, const struct set *cand)
 {
-	struct set by, up;
+	for (size_t k = 0; k < cand->n; k++) {
+		size_t j = 0;
 
-	out->n = 0;
-	if (callers(s, h, &by, MAX_CALLERS))
-		return;
-	for (size_t i = 0; i < by.n; i++) {
-		uint64_t f = by.a[i];
-		bool sent_by_caller = false;
-
-		if (set_has(senders, f) || calls_any(s, f, senders) || callers(s, f, &up, MAX_CALLERS))
+		while (j < *nv && v[j].fn != cand->a[k])
+			j++;
+		if (j == *nv && *nv == MAX_CAND)
 			continue;
-		for (size_t k = 0; k < up.n && !sent_by_caller; k++)
-			sent_by_caller = calls_any(s, up.a[k], send_msg);
-		if (sent_by_caller)
-			set_add(out, f);
+		if (j == *nv)
+			v[(*nv)++] = (struct vote){ cand->a[k], 0 };
+		v[j].n++;
 	}
 }
 
-static int fail(char *why, size_t wl, const char *msg, size_t n)
+/*
+ * Step 3: take_received_plaintext among the callers of the sealing
+ * functions' common helpers: not a sender nor one of the helpers,
+ * calling no sender, called by a function that calls send_msg. Each helper votes for its candidates;
+ * the function most helpers name wins, alone (rx holds the tie, if any).
+ * A helper shared for other reasons (a sanitizer's report function)
+ * names other functions but not most. Two passes over .text: the
+ * helpers' callers, theirs.
+ */
+static int receiver(const struct scan *s, const struct set *helpers, const struct set *senders,
+		    const struct set *send_msg, struct set *rx)
 {
-	snprintf(why, wl, "%s (%zu found, want 1)", msg, n);
+	struct callers_of *h = calloc(helpers->n + 1, sizeof(*h)), *f = calloc(MAX_CAND, sizeof(*f));
+	struct vote *v = calloc(MAX_CAND, sizeof(*v));
+	size_t nf = 0, nv = 0;
+	unsigned int best = 0;
+
+	rx->n = 0;
+	if (!h || !f || !v) {
+		free(h);
+		free(f);
+		free(v);
+		return -1;
+	}
+	for (size_t i = 0; i < helpers->n; i++)
+		h[i].target = helpers->a[i];
+	find_callers(s, h, helpers->n);
+	for (size_t i = 0; i < helpers->n; i++)
+		for (size_t k = 0; !h[i].many && k < h[i].by.n && nf < MAX_CAND; k++) {
+			uint64_t c = h[i].by.a[k];
+			bool seen = false;
+
+			for (size_t j = 0; j < nf && !seen; j++)
+				seen = f[j].target == c;
+			if (!seen && !set_has(senders, c) && !set_has(helpers, c) &&
+			    !calls_any(s, c, senders))
+				f[nf++].target = c;
+		}
+	find_callers(s, f, nf);
+	for (size_t k = 0; k < nf; k++)
+		for (size_t j = 0; !f[k].many && j < f[k].by.n && !f[k].by_sender; j++)
+			f[k].by_sender = calls_any(s, f[k].by.a[j], send_msg);
+	for (size_t i = 0; i < helpers->n; i++) {
+		struct set cand = { .n = 0 };
+
+		for (size_t k = 0; !h[i].many && k < h[i].by.n; k++) {
+			struct callers_of key = { .target = h[i].by.a[k] };
+			const struct callers_of *hit = bsearch(&key, f, nf, sizeof(*f), by_target);
+
+			if (hit && !hit->many && hit->by_sender)
+				set_add(&cand, key.target);
+		}
+		vote(v, &nv, &cand);
+	}
+	for (size_t k = 0; k < nv; k++)
+		best = v[k].n > best ? v[k].n : best;
+	for (size_t k = 0; k < nv; k++)
+		if (v[k].n == best)
+			set_add(rx, v[k].fn);
+	free(h);
+	free(f);
+	free(v);
+	return 0;
+}
+
+/*
+ * Step 4: the offset in CommonState of the boxed encrypter, from
+ * send_appdata_encrypt's own code: registers copied from its first
+ * argument (rdi) hold the CommonState; a 64-bit load from one of them at
+ * displacement d, then an indirect call through the loaded register (or
+ * through a function pointer loaded from it: instrumented code), is a
+ * vtable call on the Box<dyn> {data, vtable} at d - 8. Decoded linearly
+ * from the entry (no path is followed): every such call must agree.
+ * 0 when none is found (the caller keeps the address as the id).
+ */
+static uint32_t encrypter_offset(const struct scan *s, uint64_t f)
+{
+	unsigned int self = 1u << 7;	/* registers holding the CommonState: rdi */
+	int64_t loaded[16];
+	unsigned int from_self = 0;	/* registers loaded from [self + loaded[r]] */
+	unsigned int fn_ptr = 0;	/* registers loaded from [from_self reg + k]: loaded[r] kept */
+	int64_t found = -1;
+	struct func_range fn;
+
+	if (func_bounds_find(&s->fb, f, &fn))
+		return 0;
+	for (uint64_t a = fn.start; a < fn.end;) {
+		uint64_t off = a - s->text.addr;
+		struct x86_insn in;
+		unsigned int reg, rm;
+
+		if (off >= s->text.len || !x86_decode(s->text.data + off, s->text.len - off, &in))
+			return 0;
+		a += in.len;
+		if (in.map != X86_MAP_1 || !in.has_modrm)
+			continue;
+		reg = x86_reg(&in);
+		rm = x86_rm(&in);
+		if ((in.opcode == 0x89 || in.opcode == 0x8b) && (in.rex & 8) && (in.modrm >> 6) == 3) {
+			unsigned int src = in.opcode == 0x89 ? reg : rm, dst = in.opcode == 0x89 ? rm : reg;
+
+			self = (self & ~(1u << dst)) | (((self >> src) & 1) << dst);
+			from_self &= ~(1u << dst);
+			fn_ptr &= ~(1u << dst);
+		} else if (in.opcode == 0x8b && (in.rex & 8) && (in.modrm & 7) != 4 && !in.rip_rel) {
+			bool vt = (from_self >> rm) & 1;
+			int64_t d = vt ? loaded[rm] : in.disp;
+
+			self &= ~(1u << reg);
+			from_self &= ~(1u << reg);
+			fn_ptr &= ~(1u << reg);
+			if (vt || ((self >> rm) & 1)) {
+				loaded[reg] = d;
+				*(vt ? &fn_ptr : &from_self) |= 1u << reg;
+			}
+		} else if (in.opcode == 0xff && ((in.modrm >> 3) & 7) == 2 &&
+			   ((in.modrm >> 6) == 3 ? (fn_ptr >> rm) & 1 :
+			    (in.modrm & 7) != 4 && !in.rip_rel && ((from_self >> rm) & 1))) {
+			if (found >= 0 && found != loaded[rm])
+				return 0;
+			found = loaded[rm];
+		}
+	}
+	return found >= 8 ? (uint32_t)(found - 8) + 1 : 0;
+}
+
+static int fail(char *why, size_t wl, const char *msg, size_t n, size_t want)
+{
+	snprintf(why, wl, "%s: %zu found, want %zu", msg, n, want);
 	return -1;
 }
 
 static int resolve(struct scan *s, struct rustls_found *out, char *why, size_t wl)
 {
-	struct set enc = { .n = 0 }, common, send_msg = { .n = 0 }, senders, rx = { .n = 0 }, cand;
+	struct set enc = { .n = 0 }, common, send_msg = { .n = 0 }, helpers = { .n = 0 }, senders, rx;
 	uint64_t appdata = 0, msg = 0;
-	bool first = true;
 
 	if (encrypt_sites(s, &enc) || enc.n != 2)
-		return fail(why, wl, "functions sealing records (record_layer.rs panic site)", enc.n);
+		return fail(why, wl, "functions sealing records (record_layer.rs panic site)", enc.n, 2);
 	out->sites = (unsigned int)enc.n;
 	common_callees(s, enc.a[0], enc.a[1], &common);
 	for (size_t i = 0; i < common.n; i++)
@@ -331,29 +434,20 @@ static int resolve(struct scan *s, struct rustls_found *out, char *why, size_t w
 		*(called ? &msg : &appdata) = enc.a[k];
 	}
 	if (!send_msg.n || !msg || !appdata)
-		return fail(why, wl, "send_msg calling back exactly one sealing function", send_msg.n);
+		return fail(why, wl, "send_msg calling back exactly one sealing function", send_msg.n, 1);
 	senders = enc;
 	for (size_t i = 0; i < send_msg.n; i++)
 		set_add(&senders, send_msg.a[i]);
-	for (size_t i = 0; i < common.n; i++) {
-		if (set_has(&send_msg, common.a[i]))
-			continue;
-		receivers(s, common.a[i], &senders, &send_msg, &cand);
-		if (!cand.n)
-			continue;
-		if (first) {
-			rx = cand;
-			first = false;
-			continue;
-		}
-		for (size_t k = 0; k < rx.n;)	/* intersect */
-			if (set_has(&cand, rx.a[k]))
-				k++;
-			else
-				rx.a[k] = rx.a[--rx.n];
+	for (size_t i = 0; i < common.n; i++)
+		if (!set_has(&send_msg, common.a[i]))
+			set_add(&helpers, common.a[i]);
+	if (receiver(s, &helpers, &senders, &send_msg, &rx)) {
+		snprintf(why, wl, "out of memory");
+		return -1;
 	}
 	if (rx.n != 1)
-		return fail(why, wl, "take_received_plaintext candidates", rx.n);
+		return fail(why, wl, "take_received_plaintext candidates", rx.n, 1);
+	out->conn_off = encrypter_offset(s, appdata);
 	out->write = (struct located_fn){ "send_appdata_encrypt", appdata, 0 };
 	out->read = (struct located_fn){ "take_received_plaintext", rx.a[0], 0 };
 	if (elf_view_file_offset(s->v, appdata, &out->write.offset) ||
@@ -389,8 +483,7 @@ int rustls_locate(const struct elf_view *v, struct rustls_found *out, char *why,
 		func_bounds_close(&s.fb);
 		return -1;
 	}
-	r = build_edges(&s) ? (snprintf(why, wl, "out of memory"), -1) : resolve(&s, out, why, wl);
-	free(s.edges);
+	r = resolve(&s, out, why, wl);
 	func_bounds_close(&s.fb);
 	return r;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rustls.h - the plaintext boundary of rustls (0.20-0.22: CommonState
- * with a RecordLayer of boxed MessageEncrypter/MessageDecrypter) linked
+ * rustls.h - the plaintext boundary of rustls (0.20: CommonState with a
+ * RecordLayer of boxed MessageEncrypter/MessageDecrypter) linked
  * into a stripped Rust executable, found by analysis of its panic
  * locations and call graph, no version's bytes or offsets:
  *
@@ -28,13 +28,19 @@
  *     Vec's drop), sends nothing itself, and is called by the traffic
  *     states, which do send (key updates, alerts). It must be the only
  *     such function (rdi: the connection, rsi: the Vec by reference).
- * One connection id (the CommonState) serves both directions. Anything
- * not found exactly once locates nothing, with the step in `why`.
+ * One connection id serves both directions: not the CommonState's address
+ * (a Rust value moves: hyper moves its connection after the HTTP/2
+ * preface) but that of the record layer's boxed MessageEncrypter, a heap
+ * object that stays put: send_appdata_encrypt loads the Box<dyn> from its
+ * CommonState argument, {data, vtable}, and calls the vtable's encrypt;
+ * decoding it gives the Box's offset in CommonState (rustls.c step 4). Anything not
+ * found exactly once locates nothing, with the step in `why`.
  */
 #ifndef XPERF_USERSPACE_LOCATE_RUSTLS_H
 #define XPERF_USERSPACE_LOCATE_RUSTLS_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "userspace/locate/boringssl.h"
 #include "userspace/locate/elf_view.h"
@@ -42,6 +48,8 @@
 struct rustls_found {
 	struct located_fn write, read;	/* send_appdata_encrypt, take_received_plaintext */
 	unsigned int sites;		/* functions loading a record_layer.rs Location */
+	uint32_t conn_off;		/* 1 + offset of the boxed encrypter in CommonState;
+					 * 0: not found (the CommonState's address is the id) */
 };
 
 /*

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * discover_net.bpf.h - network discovery for the daemon (BPF only; sock.h):
+ * an untraced process whose TCP connection opens with a TLS ClientHello
+ * naming a host of `discover_hosts`, or with a plaintext HTTP request to a
+ * path of `discover_paths`, becomes traced in the kernel before its send
+ * returns. Only a connection's first send is examined (one LRU lookup for
+ * every later send of an untraced process); the bytes are parsed here and
+ * never leave the kernel: a match writes one small XP_EV_SOCK_DISCOVER
+ * record, anything else only counts (discover_stats). sock.bpf.c calls
+ * discover_send() from both of its hook sets.
+ */
+#ifndef XPERF_BPF_DISCOVER_NET_BPF_H
+#define XPERF_BPF_DISCOVER_NET_BPF_H
+
+#include "common.bpf.h"
+#include "sock.h"
+#include "sock_emit.bpf.h"
+
+#define EEXIST 17
+#define DISCOVER_RULES_MAX 256
+#define HELLO_EXTS_MAX 32	/* extensions walked looking for server_name */
+#define METHOD_MAX 8		/* "OPTIONS " is the longest HTTP method */
+#define AT(b, o) ((__u32)(b)[(o) & (XP_SOCK_PREFIX - 1)])
+#define BE16(b, o) (AT(b, o) << 8 | AT(b, (o) + 1))
+
+/* On in the daemon only (xpc_opts.discover_net). */
+const volatile bool discover_net = false;
+
+struct discover_name {
+	char s[XP_DISCOVER_NAME];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DISCOVER_RULES_MAX);
+	__type(key, struct discover_name);
+	__type(value, __u8);
+} discover_hosts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, DISCOVER_RULES_MAX);
+	__type(key, struct discover_name);
+	__type(value, __u8);
+} discover_paths SEC(".maps");
+
+/* Connections whose first send was examined (key: sock_id). */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 65536);
+	__type(key, __u64);
+	__type(value, __u8);
+} discover_seen SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, XP_DSTAT_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} discover_stats SEC(".maps");
+
+/* The first bytes of the send, and the name read from them (zero-padded: a map key). */
+struct discover_scratch {
+	__u8 buf[XP_SOCK_PREFIX + XP_DISCOVER_NAME];
+	struct discover_name name;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct discover_scratch);
+} discover_heap SEC(".maps");
+
+static __always_inline void dstat(__u32 i)
+{
+	__u64 *n = bpf_map_lookup_elem(&discover_stats, &i);
+
+	if (n)
+		*n += 1;
+}
+
+/*
+ * The server name of the ClientHello in b (n bytes) into name: 0, or -1
+ * when absent, cut off or longer than a rule can be. Offsets are masked
+ * for the verifier and checked against n for the truth.
+ */
+static __always_inline int hello_sni(const __u8 *b, __u32 n, struct discover_name *name)
+{
+	__u32 off = 43, type, len;	/* record 5 + handshake 4 + version 2 + random 32 */
+
+	if (off + 1 > n)
+		return -1;
+	off += 1 + AT(b, off);		/* session id */
+	if (off + 2 > n)
+		return -1;
+	off += 2 + BE16(b, off);	/* cipher suites */
+	if (off + 1 > n)
+		return -1;
+	off += 1 + AT(b, off) + 2;	/* compression methods, extensions' length */
+	for (int i = 0; i < HELLO_EXTS_MAX; i++) {
+		if (off + 4 > n)
+			return -1;
+		type = BE16(b, off);
+		len = BE16(b, off + 2);
+		if (type != 0) {
+			off += 4 + len;
+			continue;
+		}
+		/* server_name: list length 2, name type 1, name length 2, name */
+		if (off + 9 > n)
+			return -1;
+		len = BE16(b, off + 7);
+		if (!len || len >= XP_DISCOVER_NAME || off + 9 + len > n)
+			return -1;
+		for (__u32 j = 0; j < XP_DISCOVER_NAME - 1 && j < len; j++)
+			name->s[j] = AT(b, off + 9 + j);
+		return 0;
+	}
+	return -1;
+}
+
+/* The path of the HTTP request line in b ("POST /v1/messages?x HTTP/1.1"): 0 or -1. */
+static __always_inline int request_path(const __u8 *b, __u32 n, struct discover_name *name)
+{
+	__u32 off = 0, c;
+
+	for (; off < METHOD_MAX && off < n; off++) {
+		c = AT(b, off);
+		if (c == ' ')
+			break;
+		if (c < 'A' || c > 'Z')
+			return -1;
+	}
+	if (!off || off >= METHOD_MAX || off + 1 >= n || AT(b, off + 1) != '/')
+		return -1;
+	off++;
+	for (__u32 i = 0; i < XP_DISCOVER_NAME - 1; i++) {
+		if (off + i >= n)
+			return -1;
+		c = AT(b, off + i);
+		if (c == ' ' || c == '?')
+			return 0;
+		name->s[i & (XP_DISCOVER_NAME - 1)] = c;
+	}
+	return -1;
+}
+
+/* What the first bytes name, by kind: 0 (nothing a rule can match) or enum xk_discover_kind. */
+static __always_inline __u32 discover_parse(struct discover_scratch *s, __u32 n)
+{
+	if (n > 5 && s->buf[0] == 0x16 && s->buf[5] == 0x01) {
+		dstat(XP_DSTAT_HELLOS);
+		if (!hello_sni(s->buf, n, &s->name))
+			return bpf_map_lookup_elem(&discover_hosts, &s->name) ? XP_DISCOVER_HOST : 0;
+		dstat(XP_DSTAT_NO_SNI);
+		return 0;
+	}
+	if (request_path(s->buf, n, &s->name))
+		return 0;
+	dstat(XP_DSTAT_REQUESTS);
+	return bpf_map_lookup_elem(&discover_paths, &s->name) ? XP_DISCOVER_PATH : 0;
+}
+
+/* The current process joins the traced set as a root and says why. */
+static __always_inline bool discover_trace(struct sock *sk, __u64 id, __u32 kind,
+					   const struct discover_name *name)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u32 tgid = t->tgid;
+	struct xk_traced root = { .root_tgid = tgid, .start_ns = xk_start_ns(t) };
+	struct xk_sock_discover *e;
+	long err = xk_trace(tgid, &root, BPF_NOEXIST);
+
+	if (err == -EEXIST)	/* another thread of it was first */
+		return true;
+	if (err) {
+		xk_count_drop(XP_EV_NONE);
+		return false;
+	}
+	dstat(XP_DSTAT_MATCHED);
+	e = xk_reserve(XP_EV_SOCK_DISCOVER, sizeof(*e));
+	if (!e)
+		return true;
+	xk_fill_hdr(&e->hdr, XP_EV_SOCK_DISCOVER, sizeof(*e), t);
+	e->sock_id = id;
+	read_tuple(sk, &e->tuple);
+	e->kind = kind;
+	e->pad = 0;
+	__builtin_memcpy(e->name, name->s, sizeof(e->name));
+	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);	/* the daemon probes it at once */
+	return true;
+}
+
+/*
+ * A send of `sent` bytes (an upper bound at syscall entry) by an untraced
+ * process on sk: true when this made the process traced.
+ */
+static __always_inline bool discover_send(struct sock *sk, __u64 id, const struct sock_call *p,
+					  __u64 sent)
+{
+	struct discover_scratch *s;
+	__u64 n = sent, src;
+	__u32 zero = 0, kind;
+	__u8 one = 1;
+
+	if (bpf_map_lookup_elem(&discover_seen, &id) ||
+	    bpf_map_update_elem(&discover_seen, &id, &one, BPF_NOEXIST))
+		return false;
+	dstat(XP_DSTAT_CONNS);
+	s = bpf_map_lookup_elem(&discover_heap, &zero);
+	src = send_src(p, &n);
+	if (!s || !src) {
+		dstat(XP_DSTAT_UNREAD);
+		return false;
+	}
+	barrier_var(n);
+	if (n > XP_SOCK_PREFIX)
+		n = XP_SOCK_PREFIX;
+	if (bpf_probe_read_user(s->buf, n, (void *)src)) {
+		dstat(XP_DSTAT_UNREAD);
+		return false;
+	}
+	__builtin_memset(&s->name, 0, sizeof(s->name));
+	kind = discover_parse(s, n);
+	return kind && discover_trace(sk, id, kind, &s->name);
+}
+
+#endif /* XPERF_BPF_DISCOVER_NET_BPF_H */

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# discover_net_test.sh - network discovery of `xperf-bpf daemon` on the running
+# kernel: python3 agents that match no exec rule, against the mock provider over
+# TLS (the server name of their ClientHello set per agent) and a plaintext HTTP
+# endpoint (a local model server's shape):
+#   - `host llm.test`: the first such agent is traced in the kernel at its
+#     ClientHello (the socket tier has every byte of its connection; its libssl
+#     is not probed yet, so its plaintext starts when the daemon has probed it),
+#     a second one whole from its first call (libssl probed by then),
+#   - an agent whose ClientHello names another host: none of its records reaches
+#     the ring (--raw holds every record read, owned or not),
+#   - SIGHUP: a host with a wildcard is refused (file:line), then `host other.test`
+#     and `path /v1/plain` replace the rules: other.test is traced, llm.test no
+#     more, and a plaintext request to /v1/plain is traced (one before was not).
+# check_discover_net.py holds the assertions (ground truth: the mock's own log and
+# the plaintext server's, the kernel's own TCP byte counters at close).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
+py=/usr/bin/python3 # Debian's (not a shim): the system libssl
+tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/discover_net.XXXXXX")
+pids=()
+trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
+pids+=($!)
+mkdir -p "$tmp/plain"
+"$py" "$here/plain_server.py" "$tmp/plain" &
+pids+=($!)
+for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && [ -s "$tmp/plain/port" ] && break; sleep 0.1; done
+port=$(cat "$tmp/mock/port")
+pport=$(cat "$tmp/plain/port")
+ca=$tmp/mock/ca.pem
+# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s)
+wait_for() {
+	for _ in $(seq 200); do grep -q -- "$1" "$2" && return 0; sleep 0.05; done
+	echo "FAIL: no '$1' in $2:" >&2
+	cat "$2" >&2
+	exit 1
+}
+# agent NAME SNI [PORT PATH]: one net_agent.py run to its end; its pid in $tmp/NAME.pid
+agent() {
+	"$py" "$here/net_agent.py" "${3:-$port}" "$ca" "$2" ${4:+"$4"} > "$tmp/$1.out" &
+	echo $! > "$tmp/$1.pid"
+	wait $!
+}
+
+printf '# LLM endpoints, matched in the kernel\nhost LLM.test   # kept lowercase\n' > "$tmp/rules"
+XPERF_CACHE_DIR=$tmp/locate "$xperf" daemon -o "$tmp/out" --node netnode --rules "$tmp/rules" \
+	--raw "$tmp/raw.jsonl" 2> "$tmp/daemon.err" &
+daemon=$!
+pids+=($daemon)
+wait_for ready "$tmp/daemon.err"
+CALLS=3 agent first llm.test
+agent second llm.test
+agent stranger other.test
+agent plain_before - "$pport" /v1/plain
+
+printf 'host *.test\n' > "$tmp/rules.new"
+mv "$tmp/rules.new" "$tmp/rules"
+kill -HUP $daemon
+wait_for "rules:1: not a host name" "$tmp/daemon.err"
+printf 'host other.test\npath /v1/plain\n' > "$tmp/rules.new"
+mv "$tmp/rules.new" "$tmp/rules"
+kill -HUP $daemon
+wait_for "2 rules loaded" "$tmp/daemon.err"
+agent reloaded other.test
+agent dropped llm.test
+agent plain_after - "$pport" /v1/plain
+sleep 0.5 # the last session's exit reaches the daemon
+
+kill -TERM $daemon
+rc=0
+wait $daemon || rc=$?
+cat "$tmp/daemon.err"
+python3 "$here/check_discover_net.py" "$tmp" --rc $rc
