@@ -148,7 +148,8 @@ static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 	if (rec->type == XP_EV_FORK && !(((const struct xk_fork *)rec)->flags & XP_FORK_THREAD)) {
 		pid_t child = ((const struct xk_fork *)rec)->child_tgid;
 
-		return scanned(c, xpc_tls_probes_on_fork(s->probes, child), child);
+		return xpc_scan_result(c, xpc_tls_probes_on_fork(s->probes, child), child,
+				       SCAN_FAILED);
 	}
 	return 0;
 }
