@@ -29,7 +29,7 @@ struct tt_turn *xt_doc_new(const char *session_id, int turn_index, int complete,
 }
 
 int xt_doc_span(struct tt_turn *d, int parent, const char *stage, uint64_t a, uint64_t b,
-		uint32_t tid, const struct xt_sched_sum *sched, cJSON **attrs)
+		uint32_t tid, const struct xt_sched_sum *sched, struct tt_span **span)
 {
 	struct tt_span *s = tt_span_add(d, parent > 0 ? parent : 0, stage, a, b, tid);
 
@@ -41,8 +41,8 @@ int xt_doc_span(struct tt_turn *d, int parent, const char *stage, uint64_t a, ui
 		s->runq_ns = sched->runq_ns;
 		s->blocked_ns = sched->blocked_ns;
 	}
-	if (attrs)
-		*attrs = s->attrs;
+	if (span)
+		*span = s;
 	return (int)s->id;
 }
 

@@ -51,10 +51,19 @@ static void add_redacted(cJSON *at, const char *key, const char *s)
 	free(r);
 }
 
-static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
+/* The usage counts in the order the file lists them. */
+static const enum tt_ex_num usage_num[] = {
+	TT_EX_INPUT_TOKENS, TT_EX_OUTPUT_TOKENS, TT_EX_CACHE_READ_TOKENS,
+	TT_EX_CACHE_WRITE_TOKENS, TT_EX_REASONING_TOKENS,
+};
+
+/* The usage counts, TTFT, status, response size and token times go typed (core/turn.h). */
+static int genai_attrs(struct tt_span *sp, const struct xt_exchange *e, uint64_t ttft)
 {
 	const struct pr_llm_call *c = &e->call;
-	cJSON *arr;
+	const int64_t usage[] = { pr_llm_input_tokens(c), c->output_tokens, c->cache_read_tokens,
+				  c->cache_write_tokens, c->reasoning_tokens };
+	cJSON *at = sp->attrs, *arr;
 
 	cJSON_AddStringToObject(at, "gen_ai.provider.name", pr_llm_provider(c->api));
 	if (c->conversation_id[0])
@@ -63,35 +72,24 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 		cJSON_AddStringToObject(at, "gen_ai.request.model", c->req_model);
 	if (c->resp_model[0])
 		cJSON_AddStringToObject(at, "gen_ai.response.model", c->resp_model);
-	if (c->input_tokens >= 0)
-		cJSON_AddNumberToObject(at, "gen_ai.usage.input_tokens",
-					(double)pr_llm_input_tokens(c));
-	if (c->output_tokens >= 0)
-		cJSON_AddNumberToObject(at, "gen_ai.usage.output_tokens", (double)c->output_tokens);
-	if (c->cache_read_tokens >= 0)
-		cJSON_AddNumberToObject(at, "gen_ai.usage.cache_read.input_tokens",
-					(double)c->cache_read_tokens);
-	if (c->cache_write_tokens >= 0)
-		cJSON_AddNumberToObject(at, "gen_ai.usage.cache_creation.input_tokens",
-					(double)c->cache_write_tokens);
-	if (c->reasoning_tokens >= 0)
-		cJSON_AddNumberToObject(at, "gen_ai.usage.reasoning.output_tokens",
-					(double)c->reasoning_tokens);
+	for (size_t i = 0; i < sizeof(usage_num) / sizeof(*usage_num); i++)
+		if (usage[i] >= 0)
+			tt_ex_set(&sp->ex, usage_num[i], (double)usage[i]);
 	if (c->finish_reason[0]) {
 		arr = cJSON_AddArrayToObject(at, "gen_ai.response.finish_reasons");
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->finish_reason));
 	}
 	if (e->answered) {
 		cJSON_AddNumberToObject(at, "gen_ai.server.time_to_first_token", (double)ttft / 1e9);
-		xp_json_add_u64(at, "xperf.ttft_ns", ttft);
+		tt_ex_set(&sp->ex, TT_EX_TTFT_NS, (double)ttft);
 	}
 	if (c->status) /* unknown in the ciphertext tier */
-		cJSON_AddNumberToObject(at, "http.response.status_code", c->status);
+		tt_ex_set(&sp->ex, TT_EX_STATUS, c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
 	server_attrs(at, e->host);
 	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
-	xp_json_add_u64(at, "http.response.body.size", e->resp_bytes);
+	tt_ex_set(&sp->ex, TT_EX_RESPONSE_BYTES, (double)e->resp_bytes);
 	if (c->error_type[0])
 		cJSON_AddStringToObject(at, "error.type", c->error_type);
 	if (e->req_text) /* opt-in (--capture-payloads): the prompt and the answer */
@@ -106,9 +104,7 @@ static void genai_attrs(cJSON *at, const struct xt_exchange *e, uint64_t ttft)
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i].name));
-	arr = cJSON_AddArrayToObject(at, "xperf.token_times_ns");
-	for (size_t i = 0; i < c->n_tokens; i++)
-		cJSON_AddItemToArray(arr, xp_json_exact_u64(c->token_ns[i]));
+	return tt_ex_set_tokens(&sp->ex, c->token_ns, c->n_tokens);
 }
 
 static void waste(struct tt_turn *d, const struct xt_exchange *e, int id)
@@ -158,12 +154,12 @@ int xt_llm_span(struct tt_turn *d, const struct xt_exchange *e, const struct xt_
 		first = e->answered ? e->req_end_ns : e->resp_end_ns;
 	if (known)
 		s = xt_sched_query(sched, e->tid, e->req_start_ns, e->resp_end_ns);
+	struct tt_span *sp;
 	int id = xt_doc_span(d, 0, "llm_inference", e->req_start_ns, e->resp_end_ns, e->tid,
-			     known ? &s : NULL, &at);
+			     known ? &s : NULL, &sp);
 
-	if (id < 0)
+	if (id < 0 || genai_attrs(sp, e, first - e->req_end_ns))
 		return -1;
-	genai_attrs(at, e, first - e->req_end_ns);
 	if (child(d, id, "prompt_transfer", e->req_start_ns, e->req_end_ns, e, sched) < 0 ||
 	    child(d, id, "ttft", e->req_end_ns, first, e, sched) < 0)
 		return -1;

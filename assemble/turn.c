@@ -202,15 +202,17 @@ static const struct xt_sched_sum *sched_of(const struct layout *l, uint32_t tid,
 	return buf;
 }
 
-/* The process attributes of a tool or agent_subprocess span. */
-static void proc_attrs(cJSON *at, const struct xt_proc *p)
+/* The process attributes of a tool or agent_subprocess span; its exit code goes typed. */
+static void proc_attrs(struct tt_span *sp, const struct xt_proc *p)
 {
+	cJSON *at = sp->attrs;
+
 	cJSON_AddStringToObject(at, "tool.name", p->tool[0] ? p->tool : "unknown");
 	cJSON_AddStringToObject(at, "process.command_line", p->cmdline);
 	cJSON_AddNumberToObject(at, "process.pid", p->pid);
 	if (!p->exited)
 		return;
-	cJSON_AddNumberToObject(at, "process.exit.code", xt_exit_code(p->wait_status));
+	tt_ex_set(&sp->ex, TT_EX_EXIT_CODE, xt_exit_code(p->wait_status));
 	if (xt_exit_signal(p->wait_status))
 		cJSON_AddNumberToObject(at, "process.exit.signal", xt_exit_signal(p->wait_status));
 	xp_json_add_u64(at, "process.cpu_ns", p->cpu_ns);
@@ -250,18 +252,18 @@ static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg
 	const struct xt_proc *p = t->proc;
 	struct xt_sched_sum buf;
 	char key[1024];
-	cJSON *at;
+	struct tt_span *sp;
 	uint32_t tid = p ? p->pid : l->tid;
 	int id = xt_doc_span(d, 0, "tool_call", s->a, s->b, tid,
-			     sched_of(l, tid, s->a, s->b, &buf), &at);
+			     sched_of(l, tid, s->a, s->b, &buf), &sp);
 
 	if (id < 0)
 		return -1;
 	if (p)
-		proc_attrs(at, p);
+		proc_attrs(sp, p);
 	else
-		cJSON_AddStringToObject(at, "tool.name", t->call->name);
-	call_attrs(at, t, l->in->capture_payloads);
+		cJSON_AddStringToObject(sp->attrs, "tool.name", t->call->name);
+	call_attrs(sp->attrs, t, l->in->capture_payloads);
 	if ((p && p->exited && p->wait_status) || (t->result && t->result->is_error == 1))
 		cJSON_AddStringToObject(xt_doc_waste(d, "failed_tool_call", s->b, id,
 						     "failed_calls", 1),
@@ -285,15 +287,15 @@ static int emit_subproc(struct tt_turn *d, const struct layout *l, const struct 
 {
 	const struct xt_proc *p = s->tool->proc;
 	struct xt_sched_sum buf;
-	cJSON *at;
+	struct tt_span *sp;
 	int id = xt_doc_span(d, 0, "agent_subprocess", s->a, s->b, p->pid,
-			     sched_of(l, p->pid, s->a, s->b, &buf), &at);
+			     sched_of(l, p->pid, s->a, s->b, &buf), &sp);
 
 	if (id < 0)
 		return -1;
-	proc_attrs(at, p);
+	proc_attrs(sp, p);
 	if (!l->tools.identity_known)
-		cJSON_AddStringToObject(at, "xperf.tool.identity", "unknown");
+		cJSON_AddStringToObject(sp->attrs, "xperf.tool.identity", "unknown");
 	return 0;
 }
 

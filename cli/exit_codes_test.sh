@@ -102,6 +102,10 @@ expect 64 "xperf-bpf -d nan" -- $bpf record -q -d nan -- true
 expect 64 "xperf-bpf -d inf" -- $bpf record -q -d inf -- true
 expect 64 "xperf-bpf -d twice" -- $bpf record -q -d 1 --duration 2 -- true
 expect 64 "xperf-bpf --raw twice" -- $bpf record -q --raw "$t/a" --raw "$t/b" -- true
+expect 64 "xperf-bpf daemon --node twice" -- $bpf daemon --exe x --node a --node=b; said "--node given twice"
+expect 64 "diff --seed twice" -- $xperf diff "$t/fleet" "$t/fleet" --seed 1 --seed=2
+expect 64 "analyze --measurability A,,B" -- $xperf analyze turn "$turn" --measurability A,,B
+expect 64 "diff --resamples inf" -- $xperf diff "$t/fleet" "$t/fleet" --resamples inf
 
 # OTLP clock offsets that overflow int64 or reach before 1970
 for off in 9223372036854775807 -9223372036854775807; do

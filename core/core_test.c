@@ -121,6 +121,44 @@ static void check_round_trip(struct tt_turn *t)
 	rmdir(dir);
 }
 
+/*
+ * A writer's typed facts go among its free-form attributes in
+ * tt_exchange_order, and a turn read back is written as it was read.
+ */
+static void check_typed_write(void)
+{
+	static const char want[] = "\"gen_ai.request.model\":\t\"m\",\n"
+				   "\t\t\t\t\"gen_ai.usage.input_tokens\":\t12,\n"
+				   "\t\t\t\t\"xperf.stream\":\ttrue,\n"
+				   "\t\t\t\t\"http.response.body.size\":\t9007199254740992,\n"
+				   "\t\t\t\t\"xperf.token_times_ns\":\t[9007199254740993]";
+	struct tt_turn *t = tt_turn_new("core-test", 1, "ebpf", "plaintext"), *back;
+	struct tt_span *s = tt_span_add(t, 0, "llm_inference", T0, T0 + MS, 7);
+	uint64_t tok = T0;
+	char *text, *again = NULL;
+	int nerr = 0;
+
+	tt_str_set(&t->agent.name, "agent");
+	t->agent.pid = 42;
+	t->end_ns = T0 + MS;
+	cJSON_AddStringToObject(s->attrs, "gen_ai.request.model", "m");
+	cJSON_AddBoolToObject(s->attrs, "xperf.stream", 1);
+	tt_ex_set(&s->ex, TT_EX_RESPONSE_BYTES, 9007199254740992.0);
+	tt_ex_set(&s->ex, TT_EX_INPUT_TOKENS, 12);
+	CHECK(tt_ex_set_tokens(&s->ex, &tok, 1) == 0 && tt_turn_categorize(t) == 0, "typed");
+	text = tt_turn_text(t);
+	CHECK(text && strstr(text, want), "typed facts in order:\n%s", text ? text : "");
+	back = text ? tt_turn_load_buffer("<typed>", text, strlen(text), NULL, NULL, &nerr) : NULL;
+	CHECK(back && nerr == 0 && back->spans[0].ex.ntokens == 1, "read back");
+	if (back)
+		again = tt_turn_text(back);
+	CHECK(again && !strcmp(again, text), "a turn read back is written as it was");
+	free(again);
+	free(text);
+	tt_turn_free(back);
+	tt_turn_free(t);
+}
+
 static void check_refusal(void)
 {
 	static const char bad[] = "{\"session_id\":\"s\",\"turn_index\":1,\"start_ns\":5,"
@@ -145,6 +183,7 @@ int main(void)
 	check_rules(t);
 	check_gaps();
 	check_round_trip(t);
+	check_typed_write();
 	check_refusal();
 	tt_turn_free(t);
 	return test_failures != 0;

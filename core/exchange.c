@@ -17,6 +17,22 @@ const char *const tt_exchange_num_names[TT_EX_NUM_COUNT] = {
 	"gen_ai.usage.reasoning.output_tokens",
 };
 
+/* As the assembler writes a model call (assemble/llm_span.c) and a process (assemble/turn.c). */
+const char *const tt_exchange_order[] = {
+	"gen_ai.provider.name", "gen_ai.conversation.id", "gen_ai.request.model",
+	"gen_ai.response.model", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
+	"gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_creation.input_tokens",
+	"gen_ai.usage.reasoning.output_tokens", "gen_ai.response.finish_reasons",
+	"gen_ai.server.time_to_first_token", "xperf.ttft_ns", "http.response.status_code",
+	"xperf.stream", "server.address", "server.port", "url.path", "http.request.body.size",
+	"http.response.body.size", "error.type", "xperf.payload.request",
+	"xperf.payload.completion", "xperf.ciphertext.start_ns", "xperf.ciphertext.end_ns",
+	"xperf.ciphertext.ttft_ns", "xperf.tool_calls", TT_TOKEN_TIMES_ATTR, "tool.name",
+	"process.command_line", "process.pid", "process.exit.code", "process.exit.signal",
+	"process.cpu_ns",
+};
+const size_t tt_exchange_order_count = sizeof(tt_exchange_order) / sizeof(*tt_exchange_order);
+
 static const cJSON *attr(const cJSON *a, const char *name)
 {
 	return cJSON_GetObjectItemCaseSensitive(a, name);
@@ -51,6 +67,7 @@ static int token_times(struct tt_exchange *ex, const cJSON *times)
 	int n = cJSON_IsArray(times) ? cJSON_GetArraySize(times) : 0;
 	const cJSON *it;
 
+	ex->token_times = cJSON_IsArray(times);
 	if (n <= 0)
 		return 0;
 	if (!(ex->token_ns = calloc((size_t)n, sizeof(*ex->token_ns))))
@@ -81,5 +98,20 @@ int tt_exchange_read(struct tt_span *s)
 		ex->model = cJSON_GetStringValue(attr(a, "gen_ai.request.model"));
 	ex->tool = cJSON_GetStringValue(attr(a, "tool.name"));
 	ex->finish_length = finish_length(attr(a, "gen_ai.response.finish_reasons"));
-	return token_times(ex, attr(a, "xperf.token_times_ns"));
+	return token_times(ex, attr(a, TT_TOKEN_TIMES_ATTR));
+}
+
+int tt_ex_set_tokens(struct tt_exchange *ex, const uint64_t *t, size_t n)
+{
+	uint64_t *copy = n ? malloc(n * sizeof(*t)) : NULL;
+
+	if (n && !copy)
+		return -1;
+	if (n)
+		memcpy(copy, t, n * sizeof(*t));
+	free(ex->token_ns);
+	ex->token_ns = copy;
+	ex->ntokens = n;
+	ex->token_times = 1;
+	return 0;
 }

@@ -43,11 +43,20 @@ enum tt_ex_num {
 	TT_EX_NUM_COUNT
 };
 extern const char *const tt_exchange_num_names[TT_EX_NUM_COUNT];
+#define TT_TOKEN_TIMES_ATTR "xperf.token_times_ns"
+/*
+ * The order a model call's and a process's attributes are written in (write.c places a typed
+ * fact among the free-form ones by it; other names stay where they are).
+ */
+extern const char *const tt_exchange_order[];
+extern const size_t tt_exchange_order_count;
 
 /*
  * A span's exchange, typed (exchange.c): what the analyzer and the exporters
  * read instead of looking attributes up by name. The reader fills it from the
  * span's attributes; strings point into them (valid while the turn lives).
+ * A writer fills num[] and the token times, which the writer emits unless
+ * the attributes already hold them (a turn read back, the SDK's caller's).
  */
 struct tt_exchange {
 	double num[TT_EX_NUM_COUNT]; /* finite, well inside the int64 range */
@@ -57,6 +66,7 @@ struct tt_exchange {
 	int finish_length;           /* a finish reason says the answer was cut (length, max_tokens) */
 	uint64_t *token_ns;          /* xperf.token_times_ns (the valid ones), owned; NULL */
 	size_t ntokens;
+	int token_times;             /* 1: xperf.token_times_ns given (maybe empty) */
 };
 
 /* Which scheduler values a span carries (bits of tt_span.sched). */
@@ -171,6 +181,13 @@ static inline int tt_ex_has(const struct tt_exchange *ex, enum tt_ex_num i)
 {
 	return (ex->have >> i) & 1u;
 }
+static inline void tt_ex_set(struct tt_exchange *ex, enum tt_ex_num i, double v)
+{
+	ex->num[i] = v;
+	ex->have |= 1u << i;
+}
+/* Sets the token times to a copy of t[0..n); -1 on ENOMEM. */
+int tt_ex_set_tokens(struct tt_exchange *ex, const uint64_t *t, size_t n);
 
 /*
  * rules.c - theory's rules over a whole turn, the one place they are applied.

@@ -42,6 +42,57 @@ static void put_ref(cJSON *o, const char *key, const cJSON *obj)
 	put(o, key, cJSON_CreateObjectReference(obj ? obj->child : NULL));
 }
 
+/* Where name falls in tt_exchange_order; -1: not there. */
+static long order_rank(const char *name)
+{
+	for (size_t r = 0; r < tt_exchange_order_count; r++)
+		if (!strcmp(tt_exchange_order[r], name))
+			return (long)r;
+	return -1;
+}
+
+/* A count exact (as the assembler wrote it), anything else as cJSON prints it. */
+static cJSON *number(double v)
+{
+	return v >= 0 && v == (double)(uint64_t)v ? xp_json_exact_u64((uint64_t)v) :
+						    cJSON_CreateNumber(v);
+}
+
+/* The typed fact `name` of s->ex, unless the attributes already hold it. */
+static void put_fact(cJSON *o, const struct tt_span *s, const char *name)
+{
+	const struct tt_exchange *ex = &s->ex;
+
+	if (cJSON_GetObjectItemCaseSensitive(s->attrs, name))
+		return;
+	if (ex->token_times && !strcmp(name, TT_TOKEN_TIMES_ATTR)) {
+		cJSON *arr = put(o, name, cJSON_CreateArray());
+
+		for (size_t i = 0; i < ex->ntokens; i++)
+			cJSON_AddItemToArray(arr, xp_json_exact_u64(ex->token_ns[i]));
+		return;
+	}
+	for (int i = 0; i < TT_EX_NUM_COUNT; i++)
+		if (tt_ex_has(ex, i) && !strcmp(name, tt_exchange_num_names[i]))
+			put(o, name, number(ex->num[i]));
+}
+
+/* The attributes with the typed facts among them in tt_exchange_order. */
+static void put_attrs(cJSON *o, const struct tt_span *s)
+{
+	cJSON *at = put(o, "attributes", cJSON_CreateObject());
+	const cJSON *it;
+	size_t r = 0;
+
+	cJSON_ArrayForEach(it, s->attrs) {
+		for (long k = order_rank(it->string); k >= 0 && r < (size_t)k; r++)
+			put_fact(at, s, tt_exchange_order[r]);
+		cJSON_AddItemReferenceToObject(at, it->string, (cJSON *)it);
+	}
+	for (; r < tt_exchange_order_count; r++)
+		put_fact(at, s, tt_exchange_order[r]);
+}
+
 static cJSON *counters_json(const struct tt_span *s)
 {
 	cJSON *o = cJSON_CreateObject();
@@ -85,7 +136,10 @@ static cJSON *span_json(const struct tt_span *s)
 	}
 	if (s->counters)
 		put(o, "counters", counters_json(s));
-	put_ref(o, "attributes", s->attrs);
+	if (s->ex.have || s->ex.token_times)
+		put_attrs(o, s);
+	else
+		put_ref(o, "attributes", s->attrs);
 	return o;
 }
 

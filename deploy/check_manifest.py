@@ -3,8 +3,8 @@
 # say, checked without kubectl: the privileges the node agent needs (privileged, or the
 # exact capabilities with an unconfined seccomp profile), hostPID, the BTF and trace
 # mounts, GPU node selection, resources on every container (the agent's memory limit
-# covering its BPF ring buffer), its discovery rules, the exporter's port matching the prometheus.io
-# annotations, and a Dockerfile on Debian bookworm whose packages provide every shared
+# covering its BPF ring buffer), its discovery rules, its /metrics port matching the prometheus.io
+# annotations and probes, and a Dockerfile on Debian bookworm whose packages provide every shared
 # library the binaries link (their ELF NEEDED entries, mapped to Debian packages with
 # dpkg on this bookworm machine). Prints one line per problem; exits 1 on any.
 import os
@@ -64,27 +64,27 @@ def check_agent(c, spec, errs):
     return trace_dir
 
 
-def check_exporter(c, trace_dir, annotations, errs):
+def check_metrics(c, annotations, errs):
+    """The daemon serves /metrics itself: its listen port, the container port and the
+    scrape annotations agree."""
     args = c.get("args", [])
-    port = str(c.get("ports", [{}])[0].get("containerPort"))
-    if args[:3] != ["fleet", "serve", trace_dir]:
-        errs.append("exporter: does not serve %s: %s" % (trace_dir, args))
-    if "--listen" not in args or not args[args.index("--listen") + 1].endswith(":" + port):
-        errs.append("exporter: --listen does not use containerPort %s" % port)
+    ports = {p.get("name"): str(p.get("containerPort")) for p in c.get("ports", [])}
+    port = ports.get("metrics")
+    if not port:
+        return errs.append("node-agent: no containerPort named metrics")
+    if "--metrics-listen" not in args or \
+            not args[args.index("--metrics-listen") + 1].endswith(":" + port):
+        errs.append("node-agent: --metrics-listen does not use containerPort %s" % port)
     want = {"prometheus.io/scrape": "true", "prometheus.io/port": port,
             "prometheus.io/path": "/metrics"}
     for k, v in want.items():
         if annotations.get(k) != v:
             errs.append("annotation %s = %r, want %r" % (k, annotations.get(k), v))
-    mounts = {m["mountPath"]: m for m in c.get("volumeMounts", [])}
-    if not mounts.get(trace_dir, {}).get("readOnly"):
-        errs.append("exporter: traces should be mounted read-only")
-    state = args[args.index("--state") + 1] if "--state" in args else None
-    if not state or os.path.dirname(state) not in mounts or \
-            mounts[os.path.dirname(state)].get("readOnly"):
-        errs.append("exporter: --state must name a file in a writable mount (counters' ledger)")
-    if c.get("securityContext", {}).get("capabilities", {}).get("drop") != ["ALL"]:
-        errs.append("exporter: capabilities not dropped")
+    for probe in ("readinessProbe", "livenessProbe"):
+        get = c.get(probe, {}).get("httpGet", {})
+        if get.get("path") != "/metrics" or get.get("port") not in ("metrics", int(port)):
+            errs.append("node-agent: %s is not an HTTP GET of /metrics on the metrics port"
+                        % probe)
 
 
 def check_daemonset(ds, errs):
@@ -102,10 +102,11 @@ def check_daemonset(ds, errs):
     if vols.get("btf", {}).get("hostPath", {}).get("path") != "/sys/kernel/btf":
         errs.append("no hostPath volume for /sys/kernel/btf")
     cs = {c["name"]: c for c in spec["containers"]}
-    if set(cs) != {"node-agent", "exporter"}:
-        return errs.append("containers %s, want node-agent and exporter" % sorted(cs))
+    if set(cs) != {"node-agent"}:
+        return errs.append("containers %s, want node-agent alone (it serves /metrics)"
+                           % sorted(cs))
     trace_dir = check_agent(cs["node-agent"], spec, errs)
-    check_exporter(cs["exporter"], trace_dir, tpl["metadata"].get("annotations", {}), errs)
+    check_metrics(cs["node-agent"], tpl["metadata"].get("annotations", {}), errs)
     for c in cs.values():
         res = c.get("resources", {})
         if not all(k in res.get(w, {}) for w in ("requests", "limits") for k in ("cpu", "memory")):

@@ -428,6 +428,11 @@ int xpc_add_pid(struct xpc *c, pid_t pid)
 	return add_tree(c, tgid);
 }
 
+int xpc_untrace(struct xpc *c, pid_t tgid)
+{
+	return xpc_traced_remove(c->traced_fd, c->flags_fd, (__u32)tgid);
+}
+
 int xpc_poll(struct xpc *c, int timeout_ms)
 {
 	int n, m;

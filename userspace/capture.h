@@ -83,6 +83,13 @@ int xpc_open(const struct xpc_opts *opts, struct xpc **out, char *err, size_t er
 int xpc_add_pid(struct xpc *c, pid_t pid);
 
 /*
+ * Stop tracing process tgid from now on (the daemon refuses an agent the
+ * kernel traced at its exec): children it starts later are not traced;
+ * records already in the ring still come. 0 or -ENOENT (not traced).
+ */
+int xpc_untrace(struct xpc *c, pid_t tgid);
+
+/*
  * pid (already added, held before exec) will exec `path`: let every module
  * attach to that file now, before the first instruction runs. A module that
  * fails is reported with -v only: the command still runs, traced by the

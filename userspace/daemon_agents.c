@@ -217,6 +217,8 @@ int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xk_hdr *first)
 		return -EEXIST;
 	if (a->n.agents_active >= a->o.max_agents) {
 		a->n.agents_refused++;
+		if (in_kernel(first))	/* traced by the kernel at its exec: no more */
+			xpc_untrace(a->c, tgid);
 		return -EUSERS;
 	}
 	/* Traced by the kernel already (in_kernel), else now. */

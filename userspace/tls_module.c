@@ -20,6 +20,8 @@
 #include <cjson/cJSON.h>
 #include <bpf/libbpf.h>
 
+#include "bpf/xperf.h"
+#include "bpf/proc.h"
 #include "userspace/locate/locate.h"
 #include "userspace/locate_check.h"
 #include "userspace/module.h"
@@ -143,6 +145,12 @@ static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 		xpc_tls_probes_on_io(s->probes, rec->tgid, rec->ts_ns);
 	if (rec->type == XP_EV_EXIT)
 		xpc_tls_probes_on_exit(s->probes, rec->tgid);
+	if (rec->type == XP_EV_FORK && !(((const struct xk_fork *)rec)->flags & XP_FORK_THREAD)) {
+		pid_t child = ((const struct xk_fork *)rec)->child_tgid;
+
+		return xpc_scan_result(c, xpc_tls_probes_on_fork(s->probes, child), child,
+				       SCAN_FAILED);
+	}
 	return 0;
 }
 

@@ -11,7 +11,9 @@
  * per_pid mode they go on each (process, library) instead: the kernel then
  * plants breakpoints only in traced processes, so no other process pays
  * the trap; a child that forks without exec runs on the breakpoints it
- * inherited (bpf/TLS.md: measured, and the cost of this mode).
+ * inherited while its parent lives (bpf/TLS.md: measured, and the cost of
+ * this mode). A process's links are detached when its exit record arrives
+ * (xpc_tls_probes_on_exit), on threads of their own.
  * With the plaintext tier on (or watch_maps), the sock object also
  * announces files a traced process maps executable after exec
  * (bpf/map_watch.bpf.h): xpc_tls_probes_on_map() probes them and counts
@@ -57,6 +59,21 @@ struct located {
 	struct locate_result r;
 };
 
+/*
+ * The links of an exited process, kept DETACH_GRACE_NS: detaching any link
+ * on a function makes the kernel remove that function's breakpoints from
+ * every mm no remaining probe names, including a child forked without
+ * exec that still runs on inherited breakpoints until its own links
+ * (xpc_tls_probes_on_fork) are in; the grace covers that attach.
+ */
+struct dead_links {
+	struct bpf_link **links;
+	size_t n;
+	uint64_t exit_ns;
+};
+
+#define DETACH_GRACE_NS (2ULL * 1000 * 1000 * 1000)
+
 /* When located file id's probes went in for pid (-1: every process). */
 struct located_at {
 	unsigned int id;
@@ -82,6 +99,8 @@ struct xpc_tls_probes {
 	pid_t *link_pids;		/* links[i] probes process link_pids[i], or -1: all */
 	size_t nlinks, cap;
 	struct xpc_detacher detaching;	/* threads detaching exited processes' links */
+	struct dead_links *dead;	/* exited processes' links, detached after a grace */
+	size_t ndead;
 	bool verbose, per_pid_mode;
 	int sock_hooks;			/* enum xpc_sock_hooks loaded */
 	char sock_hooks_why[384];
@@ -555,19 +574,53 @@ static void forget_pid(struct xpc_tls_probes *p, pid_t pid)
 	}
 }
 
+/* Detach the dead links older than the grace (all with now = UINT64_MAX). */
+static void detach_dead(struct xpc_tls_probes *p, uint64_t now)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < p->ndead; i++) {
+		struct dead_links *d = &p->dead[i];
+
+		if (now - d->exit_ns >= DETACH_GRACE_NS)
+			xpc_detach_bg(&p->detaching, d->links, d->n);
+		else
+			p->dead[kept++] = *d;
+	}
+	p->ndead = kept;
+}
+
+int xpc_tls_probes_on_fork(struct xpc_tls_probes *p, pid_t child)
+{
+	if (!p->per_pid_mode || !p->tls)
+		return 0;
+	detach_dead(p, mono_ns());
+	forget_pid(p, child);	/* a reused pid whose exit record was lost */
+	return xpc_tls_probes_attach_pid(p, child);
+}
+
 int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid)
 {
+	uint64_t now = mono_ns();
+	struct dead_links *d;
 	struct bpf_link **links;
 	size_t n;
 	int err;
 
 	if (!p->per_pid_mode || pid <= 0)
 		return 0;
+	detach_dead(p, now);
 	forget_pid(p, pid);
 	err = take_links(p, pid, &links, &n);
 	if (err || !n)
 		return err;
-	xpc_detach_bg(&p->detaching, links, n);
+	d = realloc(p->dead, (p->ndead + 1) * sizeof(*d));
+	if (!d) {
+		xpc_detach_bg(&p->detaching, links, n);
+		return (int)n;
+	}
+	p->dead = d;
+	p->dead[p->ndead++] = (struct dead_links){ links, n, now };
 	return (int)n;
 }
 
@@ -670,7 +723,9 @@ void xpc_tls_probes_close(struct xpc_tls_probes *p)
 	if (!p)
 		return;
 	xpc_release_links(p->links, p->nlinks);
+	detach_dead(p, UINT64_MAX);
 	xpc_detacher_wait(&p->detaching);
+	free(p->dead);
 	free(p->links);
 	free(p->link_pids);
 	sock_bpf__destroy(p->sock);

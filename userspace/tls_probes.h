@@ -33,7 +33,7 @@ struct xpc_tls_opts {
 	/*
 	 * Uprobes per traced process instead of per library (pid -1): other
 	 * processes using the same libssl no longer trap (bench/tls), but each
-	 * traced process gets its own links, kept to the end; a child that
+	 * traced process gets its own links, detached at its exit; a child that
 	 * forks without exec runs on its parent's breakpoints (bpf/TLS.md).
 	 */
 	bool per_pid;
@@ -104,6 +104,16 @@ int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 
 /* A socket read/write of tgid at ts_ns (XP_EV_SOCK_DATA), for io_unprobed. */
 void xpc_tls_probes_on_io(struct xpc_tls_probes *p, uint32_t tgid, uint64_t ts_ns);
+
+/*
+ * A traced process forked child (XP_EV_FORK, not a thread): in per_pid
+ * mode, attach the child's own uprobes. Its inherited breakpoints do not
+ * last: the kernel removes them from every mm no probe's filter names
+ * whenever a link on the same function is detached (another process's
+ * exit), so a child forked without exec needs links of its own. Returns
+ * what xpc_tls_probes_attach_pid() does; 0 in per-library mode.
+ */
+int xpc_tls_probes_on_fork(struct xpc_tls_probes *p, pid_t child);
 
 /*
  * Process pid exited (XP_EV_EXIT): in per_pid mode, detach its uprobes (on

@@ -37,8 +37,8 @@ int xpc_traced_flags_create(void)
 	return fd < 0 ? -errno : fd;
 }
 
-/* Set tgid's byte; a tgid beyond the map (pid_max raised since) has none. */
-static int flag_set(int flags_fd, __u32 tgid)
+/* Set or clear tgid's byte; a tgid beyond the map (pid_max raised since) has none. */
+static int flag_put(int flags_fd, __u32 tgid, unsigned char on)
 {
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
@@ -53,16 +53,23 @@ static int flag_set(int flags_fd, __u32 tgid)
 	p = mmap(NULL, page, PROT_READ | PROT_WRITE, MAP_SHARED, flags_fd, off);
 	if (p == MAP_FAILED)
 		return -errno;
-	p[tgid - off] = 1;
+	p[tgid - off] = on;
 	munmap(p, page);
 	return 0;
 }
 
 int xpc_traced_add(int traced_fd, int flags_fd, __u32 tgid, const struct xk_traced *v)
 {
-	int err = flag_set(flags_fd, tgid);
+	int err = flag_put(flags_fd, tgid, 1);
 
 	if (err)
 		return err;
 	return bpf_map_update_elem(traced_fd, &tgid, v, BPF_ANY) ? -errno : 0;
+}
+
+int xpc_traced_remove(int traced_fd, int flags_fd, __u32 tgid)
+{
+	int err = bpf_map_delete_elem(traced_fd, &tgid) ? -errno : 0;
+
+	return flag_put(flags_fd, tgid, 0) ?: err;
 }

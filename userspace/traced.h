@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * traced.h - adding a process to the traced set from userspace: the
- * `traced` hash and its `traced_flags` byte (bpf/common.bpf.h), in the
- * order the BPF programs rely on (the byte first: a clear byte means
- * untraced, and the hash is then not asked).
+ * traced.h - adding a process to the traced set from userspace, and taking
+ * one out: the `traced` hash and its `traced_flags` byte (bpf/common.bpf.h),
+ * in the order the BPF programs rely on (the byte set first and cleared
+ * last: a clear byte means untraced, and the hash is then not asked).
  */
 #ifndef XPERF_USERSPACE_TRACED_H
 #define XPERF_USERSPACE_TRACED_H
@@ -17,5 +17,8 @@ int xpc_traced_flags_create(void);
 
 /* traced[tgid] = *v, tgid's byte of flags_fd set first. 0 or -errno. */
 int xpc_traced_add(int traced_fd, int flags_fd, __u32 tgid, const struct xk_traced *v);
+
+/* Take tgid out: the hash first, its byte last (as xk_untrace). 0 or -errno (-ENOENT). */
+int xpc_traced_remove(int traced_fd, int flags_fd, __u32 tgid);
 
 #endif /* XPERF_USERSPACE_TRACED_H */

@@ -6,7 +6,10 @@
 # and socket), no more, no fewer. Ground truth: the connections the mock accepted
 # (one bytes file each) and the calls it answered. The evictions are in the session's
 # capture.json ("bounds") and in /metrics (promtool-valid), and every call is still a
-# turn (only idle state was evicted).
+# turn (only idle state was evicted). With --max-agents 1, three agents started while it
+# runs are refused, counted: two matched by a cmdline rule (refused before anything of
+# them is traced) and one by an exe rule, which the kernel traces at its exec: the daemon
+# stops tracing it at once, so its exit 0.6 s later never reaches the ring (--raw).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
@@ -23,7 +26,11 @@ pids+=($!)
 for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
 port=$(cat "$tmp/mock/port")
 cp "$here/conn_agent.py" "$tmp/conn_agent.py"
-"$xperf" daemon -o "$tmp/out" --node b --cmdline '*/conn_agent.py*' --max-connections $max \
+# ([.], [a]: the globs do not match a command line holding them, another daemon's)
+cp /bin/sleep "$tmp/refusedagent"
+cp /bin/sleep "$tmp/refusedexe"
+"$xperf" daemon -o "$tmp/out" --node b --cmdline '*/conn_agent[.]py*' --max-connections $max \
+	--cmdline '*/refused[a]gent*' --exe refusedexe --max-agents 1 --raw "$tmp/raw.jsonl" \
 	--metrics-listen 127.0.0.1:0 2> "$tmp/err" &
 d=$!
 pids+=($d)
@@ -32,7 +39,15 @@ mport=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$tmp/err")
 [ -n "$mport" ] || fail "no metrics port"
 # DELAY_S: the first agent of a fresh daemon often gets no plaintext for calls made right
 # after its exec (userspace/README.md, "Known bug").
-DELAY_S=1 "$py" "$tmp/conn_agent.py" "$port" "$tmp/mock/ca.pem" $conns > "$tmp/agent.out"
+DELAY_S=1 HOLD_S=3 "$py" "$tmp/conn_agent.py" "$port" "$tmp/mock/ca.pem" $conns \
+	> "$tmp/agent.out" &
+agent=$!
+for _ in $(seq 300); do grep -q connections "$tmp/agent.out" && break; sleep 0.05; done
+"$tmp/refusedagent" 0.1; "$tmp/refusedagent" 0.1 # while the first agent holds, traced
+"$tmp/refusedexe" 0.6 &
+refused_exe=$!
+wait $refused_exe
+wait $agent
 grep -q "connections $conns" "$tmp/agent.out" || fail "the agent did not make its calls"
 for _ in $(seq 60); do grep -q 'session .* ended' "$tmp/err" && break; sleep 0.05; done
 sleep 1.2 # the next /metrics refresh
@@ -61,7 +76,16 @@ for tier in tls socket; do
 	[ "$got" = $want ] || fail "metrics: $tier evictions $got, not $want"
 done
 [ "$(value xperf_daemon_connections_open)" = 0 ] || fail "connections still open after exit"
+[ "$(value xperf_daemon_agents_refused_total)" = 3 ] || fail "refused: not the 3 agents"
+[ "$(value xperf_daemon_agents_traced_total)" = 1 ] || fail "traced: not the 1 agent"
+[ "$(grep -c 'refused: 1 agents traced' "$tmp/err")" = 3 ] || fail "no line per refusal"
+python3 - "$tmp/raw.jsonl" $refused_exe <<'PY' || fail "the refused exe-rule agent still traced"
+import json, sys
+recs = [json.loads(x) for x in open(sys.argv[1])]
+assert recs[-1]["type"] == "end"
+assert not [r for r in recs if r.get("tgid") == int(sys.argv[2]) and r["type"] == "exit"]
+PY
 turns=$(ls "$(dirname "$cap")" | grep -c '^turn_.*\.json$')
 [ "$turns" = $conns ] || fail "$turns turns, not one per call ($conns)"
 echo "PASS: $conns connections, cap $max: $want evicted in each tier (capture.json," \
-	"/metrics); $turns turns"
+	"/metrics); $turns turns; 3 agents refused at --max-agents 1"

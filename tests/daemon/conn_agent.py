@@ -4,7 +4,7 @@
 provider one after another, makes one streaming call on each and keeps every one
 open (idle) until it has made them all, then closes them and exits: with a cap of
 M connections per agent, the daemon must evict CONNS - M of them in each tier.
-DELAY_S before the first connection."""
+DELAY_S before the first connection, HOLD_S after the last is closed."""
 import http.client
 import json
 import os
@@ -29,3 +29,4 @@ for i in range(n):
 for conn in conns:
     conn.close()
 print("connections", len(conns), flush=True)
+time.sleep(float(os.environ.get("HOLD_S", "0")))

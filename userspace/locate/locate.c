@@ -43,18 +43,25 @@ const char *locate_fn_name(const struct locate_result *r, bool read)
 	return read ? "SSL_read" : "SSL_write";
 }
 
+/*
+ * A stack's analysis answered r (1: found, -1: failed, 0: not this stack):
+ * name it in out; true when the caller has more to fill (found).
+ */
+static bool stack_found(struct locate_result *out, const char *stack, int r)
+{
+	snprintf(out->stack, sizeof(out->stack), "%s", stack);
+	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
+	return r > 0;
+}
+
 /* Go's crypto/tls, from .gopclntab: 0 if the file is not Go with crypto/tls. */
 static int locate_go(const struct elf_view *v, struct locate_result *out)
 {
 	struct go_found g;
 	int r = go_locate(v, &g, out->why, sizeof(out->why));
 
-	if (r == 0)
-		return 0;
-	snprintf(out->stack, sizeof(out->stack), "go");
-	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
-	if (r < 0)
-		return 1;
+	if (r == 0 || !stack_found(out, "go", r))
+		return r != 0;
 	out->write_off = g.write.offset;
 	out->read_off = g.read.offset;
 	memcpy(out->write_rets, g.write.rets, sizeof(g.write.rets));
@@ -72,12 +79,8 @@ static int locate_rustls(const struct elf_view *v, struct locate_result *out)
 	struct rustls_found f;
 	int r = rustls_locate(v, &f, out->why, sizeof(out->why));
 
-	if (r == 0)
-		return 0;
-	snprintf(out->stack, sizeof(out->stack), "rustls");
-	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
-	if (r < 0)
-		return 1;
+	if (r == 0 || !stack_found(out, "rustls", r))
+		return r != 0;
 	out->write_off = f.write.offset;
 	out->read_off = f.read.offset;
 	out->conn_off = f.conn_off;
@@ -106,14 +109,8 @@ void locate_image(const void *img, size_t len, struct locate_result *out)
 	if (locate_go(&v, out) || locate_rustls(&v, out))
 		return;
 	r = boringssl_locate(&v, &b, out->why, sizeof(out->why));
-	if (r == 0)
+	if (r == 0 || !stack_found(out, "boringssl", r))
 		return;
-	snprintf(out->stack, sizeof(out->stack), "boringssl");
-	if (r < 0) {
-		out->status = LOCATE_FAILED;
-		return;
-	}
-	out->status = LOCATE_FOUND;
 	out->write_off = b.write.offset;
 	out->read_off = b.read.offset;
 	snprintf(out->why, sizeof(out->why), "%u error calls, bounds from %s", b.sites, b.bounds);
