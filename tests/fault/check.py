@@ -24,6 +24,7 @@
       the run): a turn was written after the first missing one, and
       capture.json's data_quality.turns_not_written is N too.
 """
+QUIET_S = 5
 GRACE_S = 5
 import glob
 import json
@@ -77,10 +78,17 @@ def untrapped_since(recs, after):
 
 def calls(log, after=0, least=0, wait=False, ended=False):
     end = time.monotonic() + (15 if wait else 0) + (GRACE_S if after else 0)
+    seen, grew = -1, time.monotonic()
     while True:
         recs = [json.loads(l) for l in open(log)] if os.path.exists(log) else []
+        if len(recs) != seen:
+            seen, grew = len(recs), time.monotonic()
         clear = untrapped_since(recs, after) if after else 0
-        if ended and (not recs or all(r["t0_ns"] < after for r in recs)):
+        # ended: the command was not found to wait on; it is taken as over once its log
+        # has stood still for QUIET_S with no call after `after` (a record stopped in its
+        # start-up can take seconds to exit while the command calls on: seen in CI)
+        if ended and time.monotonic() - grew > QUIET_S and \
+                (not recs or all(r["t0_ns"] < after for r in recs)):
             least, after = (0 if not recs else least), 0
             break
         if (len(recs) >= least and clear is not None) or time.monotonic() > end:
