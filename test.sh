@@ -14,9 +14,12 @@ cd "$(dirname "$0")"
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-bazel test //... 2>&1 | tee -a "$log" | grep -vE "linux-sandbox|^\s*$" 
+# (the filter drops lines that carry nothing: sandbox notices, blank lines and
+# gold's warnings about ASan's local thunks, ~130 per sanitizer link)
+noise="linux-sandbox|^\s*$|Cannot export local symbol '__asan"
+bazel test //... 2>&1 | tee -a "$log" | grep -vE "$noise"
 bazel test --config=asan --symlink_prefix=bazel-asan- --test_tag_filters=-local,-noasan //... 2>&1 |
-	tee -a "$log" | grep -vE "linux-sandbox|^\s*$"
+	tee -a "$log" | grep -vE "$noise"
 bazel build //sdk:libxperf.so //cli:xperf >/dev/null 2>&1
 # (printed with >&2, not `tee /dev/stderr`: that reopens stderr with O_TRUNC and
 # empties a log file that stderr was redirected to)
@@ -28,6 +31,13 @@ else
 	echo "//bindings/python:bazel_bin_check FAILED" >>"$log"
 fi
 
+# A failing test's name and the end of its log come last, where a CI tail shows them.
+for t in $(grep -oE "^//\S+\s+(FAILED|TIMEOUT|FLAKY|INCOMPLETE)" "$log" | awk '{print $1}' | sort -u); do
+	f="bazel-testlogs/$(sed 's|^//||; s|:|/|' <<<"$t")/test.log"
+	[[ -f $f ]] || f="bazel-asan-testlogs/$(sed 's|^//||; s|:|/|' <<<"$t")/test.log"
+	echo "=== $t: last lines of $f"
+	tail -n 25 "$f" 2>/dev/null
+done
 passed=$(grep -cE "^//\S+\s+(\(cached\) )?PASSED" "$log")
 failed=$(grep -cE "^//\S+\s+(\(cached\) )?(FAILED|TIMEOUT|NO STATUS|FLAKY|INCOMPLETE|REMOTE FAILURE|FAILED TO BUILD)" "$log")
 builderr=$(grep -cE "^ERROR: " "$log")
