@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * daemon_discover.h - the daemon's network discovery: its `host` and `path`
+ * discover.h - the daemon's network discovery: its `host` and `path`
  * rules go to the kernel (bpf/discover_net.bpf.h), which makes a process
  * traced at the first send that names one and writes XP_EV_SOCK_DISCOVER;
  * what the kernel examined and let go is counted there and said here.
@@ -9,7 +9,7 @@
 #define XPERF_USERSPACE_DAEMON_DISCOVER_H
 
 #include "userspace/capture.h"
-#include "userspace/daemon_rules.h"
+#include "userspace/daemon/rules.h"
 
 /* The rules' hosts and paths into the kernel (replacing the last set): 0 or -EIO, said on stderr. */
 int xpd_discover_push(struct xpc *c, const struct xpd_rules *r);

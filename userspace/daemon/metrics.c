@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * daemon_metrics.c - the daemon's /metrics endpoint (daemon_metrics.h): its
+ * metrics.c - the daemon's /metrics endpoint (metrics.h): its
  * health as Prometheus text, and the registered exporters rescanned on a
  * thread of their own.
  */
-#include "userspace/daemon_metrics.h"
+#include "userspace/daemon/metrics.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-/* daemon_rules_fuzz.c - the rules file parser and the matcher on arbitrary bytes. */
+/* rules_fuzz.c - the rules file parser and the matcher on arbitrary bytes. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "userspace/daemon_rules.h"
+#include "userspace/daemon/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

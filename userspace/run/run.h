@@ -4,13 +4,13 @@
  * until the target exits, --duration passes or SIGINT/SIGTERM arrives, then
  * drain the ring, report losses and let the sinks write their outputs.
  */
-#ifndef XPERF_USERSPACE_RUN_H
-#define XPERF_USERSPACE_RUN_H
+#ifndef XPERF_USERSPACE_RUN_RUN_H
+#define XPERF_USERSPACE_RUN_RUN_H
 
 #include "lib/args.h"
 #include "lib/exit_codes.h" /* XP_EXIT_*: xperf-bpf returns them */
 #include "userspace/capture.h"
-#include "userspace/sink.h"
+#include "userspace/run/sink.h"
 
 struct xpb_sinks;
 
@@ -44,4 +44,4 @@ size_t xpb_ring_size_arg(const struct argp_state *state, const char *arg);
 /* Install SIGINT/SIGTERM handlers that make xpb_run() stop cleanly. */
 void xpb_signals(void);
 
-#endif /* XPERF_USERSPACE_RUN_H */
+#endif /* XPERF_USERSPACE_RUN_RUN_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * daemon_conns.h - one agent's connections, capped (`--max-connections`).
+ * conns.h - one agent's connections, capped (`--max-connections`).
  * A connection is (tgid, SSL*) in the TLS tier and (tgid, socket inode) in
  * the socket tier: the keys the turn assembler keeps state under, each tier
  * in a table of its own. A record of a connection not seen yet, when the

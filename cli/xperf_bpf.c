@@ -21,8 +21,8 @@
 #include "lib/dir_lock.h"
 #include "lib/version.h"
 #include "userspace/capture.h"
-#include "userspace/daemon.h"
-#include "userspace/run.h"
+#include "userspace/daemon/daemon.h"
+#include "userspace/run/run.h"
 #include "userspace/sock_hooks.h"
 #include "userspace/spawn.h"
 
@@ -302,7 +302,7 @@ int main(int argc, char **argv)
 	int k = xp_args_command("xperf-bpf", doc, commands, argc, argv);
 
 	if (!strcmp(argv[k], "daemon"))
-		return xpb_daemon_main(argc - k, argv + k);
+		return xpd_main(argc - k, argv + k);
 	parse_args(argc - k, argv + k);
 	sinks = xpb_sinks_new();
 	if (!sinks) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * daemon_agents.h - the daemon's traced agents: one session per agent tree
+ * agents.h - the daemon's traced agents: one session per agent tree
  * (its sinks, its directory DIR/<node>/<session>/ locked while it runs),
  * and which agent each traced process belongs to (fork and exit records
  * keep that current; a sweep catches an exit whose record was lost).
@@ -13,7 +13,7 @@
 #include <sys/types.h>
 
 #include "userspace/capture.h"
-#include "userspace/daemon_conns.h"
+#include "userspace/daemon/conns.h"
 
 struct xpd_agents;
 

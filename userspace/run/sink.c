@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* sink.c - what every sink shares (sink.h). */
-#include "userspace/sink.h"
+#include "userspace/run/sink.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * daemon_conns.c - an agent's connection table (daemon_conns.h): a hash of
+ * conns.c - an agent's connection table (conns.h): a hash of
  * (tier, tgid, id) for lookup and, per tier, a list in order of last use, so
  * finding, refreshing and evicting are O(1); an exit walks the lists once.
  */
-#include "userspace/daemon_conns.h"
+#include "userspace/daemon/conns.h"
 
 #include <stdlib.h>
 #include <string.h>

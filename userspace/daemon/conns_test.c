@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-/* daemon_conns_test.c - the capped connection table: LRU eviction, closes, exits, counts. */
+/* conns_test.c - the capped connection table: LRU eviction, closes, exits, counts. */
 #include <string.h>
 
-#include "userspace/daemon_conns.h"
+#include "userspace/daemon/conns.h"
 #include "bpf/sock.h"
 #include "bpf/tls.h"
 #include "userspace/testing/check.h"

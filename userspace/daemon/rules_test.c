@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-/* daemon_rules_test.c - the daemon's rules: parsing, file:line errors, matching. */
+/* rules_test.c - the daemon's rules: parsing, file:line errors, matching. */
 #include <errno.h>
 #include <string.h>
 
-#include "userspace/daemon_rules.h"
+#include "userspace/daemon/rules.h"
 #include "userspace/testing/check.h"
 
 #define ARGS(x) x, sizeof(x)

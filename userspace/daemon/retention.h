@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * daemon_retention.h - the daemon's disk bound: session directories under
+ * retention.h - the daemon's disk bound: session directories under
  * DIR/<node> older than an age, or beyond a total size (oldest first), are
  * deleted. A session in use (its .lock held, by this daemon or any other
  * xperf-bpf run) is never touched; neither is anything but a directory

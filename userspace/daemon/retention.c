@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* daemon_retention.c - delete old sessions, oldest first (daemon_retention.h). */
+/* retention.c - delete old sessions, oldest first (retention.h). */
 #define _GNU_SOURCE
-#include "userspace/daemon_retention.h"
+#include "userspace/daemon/retention.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * daemon_metrics.h - the daemon's own Prometheus endpoint (libmicrohttpd).
+ * metrics.h - the daemon's own Prometheus endpoint (libmicrohttpd).
  * GET /metrics serves two texts, each swapped in whole under a mutex so a
  * scrape never waits on the ring nor on a scan: the daemon's health, which
  * the main loop renders each second (xpd_metrics_health), and the figures of
@@ -18,7 +18,7 @@
 #include <stdio.h>
 
 #include "userspace/capture.h"
-#include "userspace/daemon_agents.h"
+#include "userspace/daemon/agents.h"
 
 /*
  * Metrics of a higher layer over the node's session directory, linked in by

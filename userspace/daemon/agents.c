@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * daemon_agents.c - agents, their sessions and their process trees
- * (daemon_agents.h). A process is found by a hash of tgids; each agent's
+ * agents.c - agents, their sessions and their process trees
+ * (agents.h). A process is found by a hash of tgids; each agent's
  * session is the sinks of `record` (sink.h) over its own xpb_run, so its
  * directory holds the same files as a `record` run of that agent.
  */
-#include "userspace/daemon_agents.h"
+#include "userspace/daemon/agents.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -19,7 +19,7 @@
 
 #include "lib/dir_lock.h"
 #include "userspace/procfs.h"
-#include "userspace/run.h"
+#include "userspace/run/run.h"
 
 #define BUCKETS 4096
 

@@ -5,11 +5,11 @@
  * exec (XP_EXEC_UNTRACED for processes not traced yet); an exec that
  * matches the rules makes its process a traced agent, with its
  * descendants, before its next record; so does, in the kernel, a process
- * whose connection names a `host` or `path` rule (daemon_discover.h). One
+ * whose connection names a `host` or `path` rule (discover.h). One
  * /proc scan at start finds the agents already running. SIGHUP reloads the rules file; SIGTERM/SIGINT
  * end every session (open turns written with complete: false) and exit 0.
  */
-#include "userspace/daemon.h"
+#include "userspace/daemon/daemon.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,15 +24,15 @@
 #include "lib/args.h"
 #include "lib/atomic_file.h"
 #include "lib/exit_codes.h"
-#include "userspace/daemon_agents.h"
-#include "userspace/daemon_discover.h"
-#include "userspace/daemon_metrics.h"
-#include "userspace/daemon_retention.h"
-#include "userspace/daemon_rules.h"
+#include "userspace/daemon/agents.h"
+#include "userspace/daemon/discover.h"
+#include "userspace/daemon/metrics.h"
+#include "userspace/daemon/retention.h"
+#include "userspace/daemon/rules.h"
 #include "userspace/exec_decode.h"
 #include "userspace/procfs.h"
-#include "userspace/run.h"
-#include "userspace/sink.h"
+#include "userspace/run/run.h"
+#include "userspace/run/sink.h"
 
 #define SWEEP_EVERY_S 1.0
 #define RETENTION_EVERY_S 60.0
@@ -58,7 +58,7 @@ static const struct argp_option options[] = {
 	{ "rules", OPT_RULES, "FILE", 0,
 	  "rules file: lines `exe GLOB`, `cmdline GLOB`, `host NAME` (TLS server name) or "
 	  "`path /PATH` (plaintext HTTP), '#' comments; reloaded on SIGHUP "
-	  "(userspace/daemon_rules.h)", 0 },
+	  "(userspace/daemon/rules.h)", 0 },
 	{ "exe", OPT_EXE, "GLOB", 0, "a rule on the executable (repeatable)", 0 },
 	{ "cmdline", OPT_CMDLINE, "GLOB", 0, "a rule on the command line (repeatable)", 0 },
 	{ "host", OPT_HOST, "NAME", 0,
@@ -473,7 +473,7 @@ static const char *node_name(const char *flag, char *buf, size_t len)
 	return buf;
 }
 
-int xpb_daemon_main(int argc, char **argv)
+int xpd_main(int argc, char **argv)
 {
 	struct daemon *d = calloc(1, sizeof(*d));
 	char host[256], msg[256];

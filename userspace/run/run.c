@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 
-#include "userspace/run.h"
+#include "userspace/run/run.h"
 
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434

@@ -16,7 +16,7 @@
 #include "lib/atomic_file.h"
 #include "lib/json_int.h"
 #include "userspace/json.h"
-#include "userspace/sink.h"
+#include "userspace/run/sink.h"
 
 struct stats {
 	const struct xpb_run *run;

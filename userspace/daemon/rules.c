@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* daemon_rules.c - the daemon's discovery rules (daemon_rules.h). */
-#include "userspace/daemon_rules.h"
+/* rules.c - the daemon's discovery rules (rules.h). */
+#include "userspace/daemon/rules.h"
 
 #include <errno.h>
 #include <fnmatch.h>

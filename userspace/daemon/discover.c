@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* daemon_discover.c - the daemon's network discovery (daemon_discover.h). */
-#include "userspace/daemon_discover.h"
+/* discover.c - the daemon's network discovery (discover.h). */
+#include "userspace/daemon/discover.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,8 +4,8 @@
  * point for turn assembly): each sink sees every record and the end of
  * the run. Sinks are listed once in sinks.c and run in that order.
  */
-#ifndef XPERF_USERSPACE_SINK_H
-#define XPERF_USERSPACE_SINK_H
+#ifndef XPERF_USERSPACE_RUN_SINK_H
+#define XPERF_USERSPACE_RUN_SINK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -36,7 +36,7 @@ const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len);
  */
 const char *xpb_session_id(pid_t root, char *const *command, char *buf);
 
-/* The daemon's caps on one session's state (userspace/daemon_conns.h), for capture.json. */
+/* The daemon's caps on one session's state (userspace/daemon/conns.h), for capture.json. */
 struct xpb_bounds {
 	unsigned int max_connections;	/* per agent and tier (--max-connections) */
 	uint64_t peak[2];		/* most held at once: TLS, socket tier */
@@ -87,4 +87,4 @@ struct xpb_sink {
 extern const struct xpb_sink *const xpb_sinks[];
 extern const unsigned int xpb_nsinks;
 
-#endif /* XPERF_USERSPACE_SINK_H */
+#endif /* XPERF_USERSPACE_RUN_SINK_H */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * daemon_rules.h - which processes `xperf-bpf daemon` traces: glob patterns
+ * rules.h - which processes `xperf-bpf daemon` traces: glob patterns
  * on the executable and the command line, from a rules file and flags.
  *
  * File format (one rule a line; '#' starts a comment; blank lines ignored):

@@ -21,7 +21,7 @@
 #include "lib/json_int.h"
 #include "lib/json_out.h"
 #include "userspace/json.h"
-#include "userspace/sink.h"
+#include "userspace/run/sink.h"
 
 /* Bytes gathered before a write(2): ~1,000 records, one syscall. */
 #define RAW_FLUSH (256 * 1024)
