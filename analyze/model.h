@@ -210,16 +210,9 @@ double xa_slope(double n, double sx, double sy, double sxx, double sxy);
 /* Read row i of the per-turn table back; 0 ok. */
 int xa_session_row(const struct xa_session *s, size_t i, struct xa_row *r);
 
-/* analyze.c: analyse a parsed document without validating it (the fuzz target's entry;
- * xa_trace_from_json refuses what it cannot use). XA_OK, XA_EINVALID or XA_EFAIL. */
-int xa_analyze_doc(cJSON *doc, const char *name, const struct xa_options *o,
-		   struct xa_turn **out);
-
 /* turn.c: build a trace from the core's turn; 0 ok, -1 on data it cannot use or memory. */
 struct tt_turn;
 int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trace *tr);
-/* The same from a parsed document, read by the core (its objects move out of doc). */
-int xa_trace_from_json(cJSON *doc, const char *path, struct xa_trace *tr);
 void xa_trace_free(struct xa_trace *tr);
 
 /* gpu.c: fill tr->gpu from the turn's `gpu` object (NULL: zeros). 0 ok, -1 bad. */

@@ -149,18 +149,6 @@ int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trac
 	return xa_gpu_stats(tr, t->gpu);
 }
 
-int xa_trace_from_json(cJSON *doc, const char *path, struct xa_trace *tr)
-{
-	char err[256];
-	struct tt_turn *t = tt_turn_from_json(doc, err, sizeof(err));
-	int rc = t ? xa_trace_from_turn(t, path, tr) : -1;
-
-	if (!t)
-		memset(tr, 0, sizeof(*tr));
-	tt_turn_free(t);
-	return rc;
-}
-
 void xa_trace_free(struct xa_trace *tr)
 {
 	for (size_t i = 0; tr->spans && i < tr->nspans; i++)

@@ -199,20 +199,34 @@ static void check_take(void)
 	tt_turn_free(t);
 }
 
+static void keep_first(const struct sc_verror *e, void *ctx)
+{
+	struct sc_verror *first = ctx;
+
+	if (first->line < 0)
+		*first = *e;
+}
+
+/* The reader refuses with the validator's position and pointer. */
 static void check_refusal(void)
 {
-	static const char bad[] = "{\"session_id\":\"s\",\"turn_index\":1,\"start_ns\":5,"
-				  "\"end_ns\":9,\"agent\":{\"name\":\"a\",\"pid\":1},"
-				  "\"spans\":[{\"id\":1,\"parent\":3,\"stage\":\"decode\","
-				  "\"domain\":\"intelligent\",\"category\":\"processing\","
-				  "\"start_ns\":5,\"end_ns\":6}],\"fused_marks\":[],"
-				  "\"waste_marks\":[],\"data_quality\":{}}";
-	cJSON *doc = cJSON_Parse(bad);
-	char err[128] = "";
+	static const char bad[] =
+		"{\"schema_version\":\"1.0\",\"session_id\":\"s\",\"turn_index\":1,"
+		"\"complete\":true,\"source\":\"sdk\",\"clock\":\"CLOCK_MONOTONIC\",\"start_ns\":5,"
+		"\"end_ns\":9,\"agent\":{\"name\":\"a\",\"pid\":1},"
+		"\"spans\":[{\"id\":1,\"parent\":3,\"stage\":\"decode\","
+		"\"domain\":\"intelligent\",\"category\":\"processing\","
+		"\"start_ns\":5,\"end_ns\":6}],\"fused_marks\":[],\"waste_marks\":[],"
+		"\"data_quality\":{\"tier\":\"sdk\",\"dropped_events\":0,"
+		"\"truncated_payloads\":0,\"warnings\":[]}}";
+	struct sc_verror first = { .line = -1 };
+	int nerr = 0;
 
-	CHECK(tt_turn_from_json(doc, err, sizeof(err)) == NULL, "unknown parent refused");
-	CHECK(strstr(err, "/spans") != NULL, "pointer in: %s", err);
-	cJSON_Delete(doc);
+	CHECK(tt_turn_load_buffer("bad", bad, strlen(bad), keep_first, &first, &nerr) == NULL &&
+	      nerr > 0, "unknown parent refused");
+	CHECK(!strcmp(first.pointer, "/spans/0/parent") && first.line == 1 &&
+	      strstr(first.msg, "parent 3 is not a span"), "pointer and position: %d:%d %s %s",
+	      first.line, first.col, first.pointer, first.msg);
 }
 
 int main(void)

@@ -98,6 +98,17 @@ static int long_integer(const char *lit, size_t len)
 	return len - sign >= EXACT_DIGITS;
 }
 
+cJSON *xp_json_number(const char *lit, size_t len, double d)
+{
+	cJSON *n = cJSON_CreateNumber(d);
+
+	if (n && long_integer(lit, len) && !(n->valuestring = strndup(lit, len))) {
+		cJSON_Delete(n);
+		return NULL;
+	}
+	return n;
+}
+
 /* Keep the literals of n, its siblings and their descendants; -1 when out of memory. */
 static int keep(cJSON *n, const char **p, const char *end)
 {

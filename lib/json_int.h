@@ -29,6 +29,9 @@ cJSON *xp_json_exact_i64(int64_t v);
 /* Add xp_json_exact_u64(v) to obj under key; NULL (obj unchanged) when out of memory. */
 cJSON *xp_json_add_u64(cJSON *obj, const char *key, uint64_t v);
 
+/* A number node for the literal lit[0..len) whose value is d, the literal kept as above. */
+cJSON *xp_json_number(const char *lit, size_t len, double d);
+
 /*
  * cJSON_ParseWithLength, then every integer literal of 16 digits or more is
  * kept on its node. NULL when the text is not JSON or memory runs out.
