@@ -18,18 +18,6 @@
 #define TWO_POW_64 18446744073709551616.0
 #define TWO_POW_63 9223372036854775808.0
 
-/* A number node of v carrying its literal; NULL when out of memory. */
-static cJSON *with_literal(double v, const char *lit)
-{
-	cJSON *n = cJSON_CreateNumber(v);
-
-	if (n && !(n->valuestring = strdup(lit))) {
-		cJSON_Delete(n);
-		return NULL;
-	}
-	return n;
-}
-
 cJSON *xp_json_exact_u64(uint64_t v)
 {
 	char lit[24];
@@ -37,7 +25,7 @@ cJSON *xp_json_exact_u64(uint64_t v)
 	if ((double)v < EXACT_MIN)
 		return cJSON_CreateNumber((double)v);
 	snprintf(lit, sizeof(lit), "%llu", (unsigned long long)v);
-	return with_literal((double)v, lit);
+	return xp_json_number(lit, strlen(lit), (double)v);
 }
 
 cJSON *xp_json_exact_i64(int64_t v)
@@ -47,7 +35,7 @@ cJSON *xp_json_exact_i64(int64_t v)
 	if ((double)v < EXACT_MIN && (double)v > -EXACT_MIN)
 		return cJSON_CreateNumber((double)v);
 	snprintf(lit, sizeof(lit), "%lld", (long long)v);
-	return with_literal((double)v, lit);
+	return xp_json_number(lit, strlen(lit), (double)v);
 }
 
 cJSON *xp_json_add_u64(cJSON *obj, const char *key, uint64_t v)
