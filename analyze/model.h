@@ -39,8 +39,8 @@ struct xa_span {
 	uint32_t var_have;       /* bit i: var[i] measured */
 	uint32_t var_unavail;    /* bit i: var[i] listed as unavailable */
 	char why[XA_REASON];     /* the first reason given for an unavailable counter */
-	struct tt_exchange ex;   /* the core's, copied: token_ns owned (<= XA_NS_MAX), model and
-				  * tool NULL (copied below) */
+	struct tt_exchange ex;   /* the core's numbers and token_ns (owned, <= XA_NS_MAX); its
+				  * strings are not copied (model and tool below) */
 	char model[64];          /* gen_ai.response.model, else gen_ai.request.model */
 	char tool[48];           /* tool.name, "" when none */
 	int64_t tid;             /* 0: not known */

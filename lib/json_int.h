@@ -24,6 +24,7 @@
 
 /* A number node holding v exactly; NULL when out of memory. */
 cJSON *xp_json_exact_u64(uint64_t v);
+cJSON *xp_json_exact_i64(int64_t v);
 
 /* Add xp_json_exact_u64(v) to obj under key; NULL (obj unchanged) when out of memory. */
 cJSON *xp_json_add_u64(cJSON *obj, const char *key, uint64_t v);
