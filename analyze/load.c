@@ -36,14 +36,12 @@ static void on_error(const struct sc_verror *e, void *arg)
 }
 
 /* Build tr from a turn the core read (freed here); a refusal is reported like an error. */
-/* tr is empty on failure (a refused turn too): the caller may free it either way. */
 static int build(struct tt_turn *t, const char *name, struct xa_trace *tr, struct err_ctx *c)
 {
 	int rc = t ? xa_trace_from_turn(t, name, tr) : -1;
 
 	if (!t)
-		memset(tr, 0, sizeof(*tr));
-
+		memset(tr, 0, sizeof(*tr)); /* freeing it is then harmless */
 	tt_turn_free(t);
 	if (t && rc) {
 		struct sc_verror e = { .file = name };

@@ -219,7 +219,8 @@ void xa_trace_free(struct xa_trace *tr);
 int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu);
 
 /* load.c: read + validate + build one turn. XA_OK, XA_EINVALID, XA_EFAIL.
- * Errors go to err (one line each); the first one is also copied to first. */
+ * Errors go to err (one line each); the first one is also copied to first. On failure tr is
+ * empty (xa_trace_free on it does nothing). */
 int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen);
 /* Same for a buffer in memory. */
 int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err);
