@@ -29,9 +29,7 @@ pids+=($d)
 for _ in $(seq 200); do grep -q ready "$tmp/err" && break; sleep 0.05; done
 mport=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$tmp/err")
 [ -n "$mport" ] || fail "no metrics port"
-# DELAY_S: the first agent of a fresh daemon often gets no plaintext for calls made right
-# after its exec (userspace/daemon/README.md, "Known bug").
-DELAY_S=1 HOLD_S=3 "$py" "$tmp/conn_agent.py" "$port" "$tmp/mock/ca.pem" $conns \
+HOLD_S=3 "$py" "$tmp/conn_agent.py" "$port" "$tmp/mock/ca.pem" $conns \
 	> "$tmp/agent.out" &
 agent=$!
 for _ in $(seq 300); do grep -q connections "$tmp/agent.out" && break; sleep 0.05; done

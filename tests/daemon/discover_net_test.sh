@@ -5,9 +5,9 @@
 # TLS (the server name of their ClientHello set per agent) and a plaintext HTTP
 # endpoint (a local model server's shape):
 #   - `host llm.test`: the first such agent is traced in the kernel at its
-#     ClientHello (the socket tier has every byte of its connection; its libssl
-#     is not probed yet, so its plaintext starts when the daemon has probed it),
-#     a second one whole from its first call (libssl probed by then),
+#     ClientHello (the socket tier has every byte of its connection, and the
+#     plaintext tier every call: the node's libssl was probed at the daemon's
+#     start), a second one the same,
 #   - an agent whose ClientHello names another host: none of its records reaches
 #     the ring (--raw holds every record read, owned or not),
 #   - SIGHUP: a host with a wildcard is refused (file:line), then `host other.test`
