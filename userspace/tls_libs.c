@@ -228,35 +228,46 @@ int xpc_tls_libs_scan_file(struct xpc_tls_libset *set, const char *path, xpc_tls
 	return added < 0 ? added : 1;
 }
 
-/* libssl.so* in the standard directories of root (once per root inode). */
-static int scan_root(struct xpc_tls_libset *set, const char *root, xpc_tls_lib_cb cb, void *ctx)
+/* libssl.so* in one standard directory of root: the count reported, or a cb error. */
+static int scan_dir(struct xpc_tls_libset *set, const char *root, const char *dir,
+		    xpc_tls_lib_cb cb, void *ctx)
 {
 	char path[PATH_MAX];
+	struct dirent *de;
+	int found = 0, r = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s%s", root, dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (r >= 0 && (de = readdir(d))) {
+		if (strncmp(de->d_name, "libssl.so", 9))
+			continue;
+		snprintf(path, sizeof(path), "%s%s/%s", root, dir, de->d_name);
+		r = xpc_tls_libs_scan_file(set, path, cb, ctx);
+		found += r > 0 ? r : 0;
+	}
+	closedir(d);
+	return r < 0 ? r : found;
+}
+
+int xpc_tls_libs_scan_root(struct xpc_tls_libset *set, const char *root, xpc_tls_lib_cb cb,
+			   void *ctx)
+{
 	int found = 0, r;
 	struct stat st;
 
 	if (stat(root, &st) || xpc_tls_libset_add(set, st.st_dev, st.st_ino) != 1)
 		return 0;
 	for (size_t i = 0; i < sizeof(lib_dirs) / sizeof(lib_dirs[0]); i++) {
-		struct dirent *de;
-		DIR *d;
-
-		snprintf(path, sizeof(path), "%s%s", root, lib_dirs[i]);
-		d = opendir(path);
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			if (strncmp(de->d_name, "libssl.so", 9))
-				continue;
-			snprintf(path, sizeof(path), "%s%s/%s", root, lib_dirs[i], de->d_name);
-			r = xpc_tls_libs_scan_file(set, path, cb, ctx);
-			if (r < 0) {
-				closedir(d);
-				return r;
-			}
-			found += r;
+		r = scan_dir(set, root, lib_dirs[i], cb, ctx);
+		if (r < 0) {
+			/* Not probed (its process gone mid-scan): the next process of that root tries again. */
+			xpc_tls_libset_forget(set, st.st_dev, st.st_ino);
+			return r;
 		}
-		closedir(d);
+		found += r;
 	}
 	return found;
 }
@@ -282,7 +293,7 @@ int xpc_tls_libs_scan_pid(struct xpc_tls_libset *set, pid_t pid, xpc_tls_lib_cb 
 	int found, r;
 
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	found = scan_root(set, root, cb, ctx);
+	found = xpc_tls_libs_scan_root(set, root, cb, ctx);
 	r = found < 0 ? found : xpc_maps_walk(pid, scan_mapping, &s);
 	return r < 0 ? r : found + r;
 }

@@ -88,6 +88,15 @@ void xpc_tls_libset_forget(struct xpc_tls_libset *set, dev_t dev, ino_t ino);
 int xpc_tls_libs_scan_pid(struct xpc_tls_libset *set, pid_t pid, xpc_tls_lib_cb cb, void *ctx);
 
 /*
+ * Examine, once per root (dev, inode), the libssl.so* files of the standard
+ * library directories under root ("/proc/PID/root"): the daemon probes its
+ * node's at start. Returns the number reported, or a negative cb result (the
+ * root is then forgotten: the next scan of it tries again).
+ */
+int xpc_tls_libs_scan_root(struct xpc_tls_libset *set, const char *root, xpc_tls_lib_cb cb,
+			   void *ctx);
+
+/*
  * Examine one file (e.g. the command `record` is about to exec): 1 if it
  * was new and reported, 0 if not TLS, seen before or unreadable, <0 error.
  */

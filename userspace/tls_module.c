@@ -299,6 +299,18 @@ int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned
 	return err ? xpc_set_error(c, err, "sock: discovery rules: %s", strerror(-err)) : 0;
 }
 
+int xpc_probe_node_libs(struct xpc *c, pid_t pid)
+{
+	struct tls_state *s = xpc_module_state(c, &xpc_mod_tls);
+	int n;
+
+	if (!s)
+		return 0;
+	n = xpc_tls_probes_attach_root(s->probes, pid);
+	return n < 0 ? xpc_set_error(c, n, "tls: the TLS libraries of pid %d's root: %s",
+				     (int)pid, strerror(-n)) : n;
+}
+
 int xpc_discover_stats(struct xpc *c, uint64_t stats[XP_DSTAT_MAX])
 {
 	struct tls_state *s = xpc_module_state(c, &xpc_mod_tls);

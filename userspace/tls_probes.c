@@ -466,6 +466,17 @@ int xpc_tls_probes_attach_pid(struct xpc_tls_probes *p, pid_t pid)
 	return set ? xpc_tls_libs_scan_pid(set, pid, attach_lib, p) : -ENOMEM;
 }
 
+int xpc_tls_probes_attach_root(struct xpc_tls_probes *p, pid_t pid)
+{
+	char root[64];
+
+	if (!p->tls || p->per_pid_mode)
+		return 0;
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	p->cur_pid = -1;
+	return xpc_tls_libs_scan_root(p->libs, root, attach_lib, p);
+}
+
 int xpc_tls_probes_attach_file(struct xpc_tls_probes *p, const char *path, pid_t pid)
 {
 	struct xpc_tls_libset *set;

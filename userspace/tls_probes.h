@@ -72,6 +72,15 @@ int xpc_tls_probes_open(struct xpc_tls_probes **out, const struct xpc_tls_opts *
 int xpc_tls_probes_attach_pid(struct xpc_tls_probes *p, pid_t pid);
 
 /*
+ * Ahead of any process (per-library mode only): attach to the libssl.so* of
+ * the standard library directories of pid's root, so a process traced later
+ * that uses one is covered from its first call, not from when its discovery
+ * has paid for the first uprobe on the file (bpf/TLS.md). Returns the number
+ * attached, 0 in per_pid mode or with no_plaintext, or -errno.
+ */
+int xpc_tls_probes_attach_root(struct xpc_tls_probes *p, pid_t pid);
+
+/*
  * The same for one executable or library file, for process pid (used in
  * per_pid mode; pass the process about to exec it). 1 if attached, 0 if
  * not TLS or already done.

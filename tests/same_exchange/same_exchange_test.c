@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * same_exchange_test.c - one model call recorded through the SDK (its
- * caller's attributes in reverse order, short keys and OpenTelemetry names
- * mixed) and assembled from an exchange (assemble/llm_span.c) with the same
- * facts: both fill the core's typed exchange and the one writer writes the
- * llm_inference span's attributes byte for byte alike.
+ * same_exchange_test.c - the SDK and the turn assembler fill the core's typed
+ * exchange and the one writer writes their spans' attributes byte for byte
+ * alike: one model call recorded through the SDK (its caller's attributes in
+ * reverse order, short keys and OpenTelemetry names mixed) and assembled from
+ * an exchange (assemble/llm_span.c) with the same facts; then every span of
+ * the assembler's fixtures (model calls, tool calls, subprocesses, the
+ * ciphertext tier) given to the SDK as its caller's attributes in reverse order.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include <unistd.h>
 
 #include "assemble/doc.h"
+#include "assemble/fixture.h"
+#include "assemble/session.h"
 #include "assemble/llm_span.h"
 #include "core/write.h"
 #include "lib/json_int.h"
@@ -139,10 +143,146 @@ static char *assembled_attrs(const int64_t *tok)
 	return at;
 }
 
+/* at's members as SDK attributes, last first; strings and arrays point into at. */
+static size_t to_attrs(const cJSON *at, struct xperf_attr *out, size_t cap)
+{
+	const cJSON *m[64], *e;
+	size_t n = 0, k = 0;
+
+	cJSON_ArrayForEach(e, at)
+		if (n < sizeof(m) / sizeof(*m))
+			m[n++] = e;
+	CHECK(n < sizeof(m) / sizeof(*m) && n <= cap, "%zu attributes", n);
+	while (n-- && k < cap) {
+		struct xperf_attr *a = &out[k++];
+		int64_t i;
+
+		a->key = m[n]->string;
+		if (cJSON_IsString(m[n])) {
+			*a = XP_STR(a->key, m[n]->valuestring);
+		} else if (cJSON_IsBool(m[n])) {
+			*a = XP_BOOL(a->key, cJSON_IsTrue(m[n]));
+		} else if (cJSON_IsNumber(m[n])) {
+			*a = xp_json_get_i64(m[n], &i) || (double)i != m[n]->valuedouble ?
+				     XP_DBL(a->key, m[n]->valuedouble) : XP_INT(a->key, i);
+		} else { /* the fixtures' arrays are of strings */
+			const char **v = calloc((size_t)cJSON_GetArraySize(m[n]) + 1, sizeof(*v));
+			size_t nv = 0;
+
+			cJSON_ArrayForEach(e, m[n])
+				v[nv++] = e->valuestring;
+			a->type = XP_ATTR_STR_ARRAY;
+			a->u.strs.v = v;
+			a->u.strs.n = nv;
+		}
+	}
+	return k;
+}
+
+static void free_attrs(struct xperf_attr *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i].type == XP_ATTR_STR_ARRAY)
+			free((void *)a[i].u.strs.v);
+}
+
+static cJSON *load(const char *path)
+{
+	size_t len;
+	char *text = slurp(path, &len);
+	cJSON *doc = xp_json_parse(text, len);
+
+	free(text);
+	return doc;
+}
+
+/*
+ * The SDK's turn of asm's spans: each one's stage, its attributes given last
+ * first. Returns how many spans were written alike. Token times stay out:
+ * the SDK keeps only those inside its own span's clock.
+ */
+static int same_turn(cJSON *asm_turn)
+{
+	struct xperf_attr a[64];
+	cJSON *spans = cJSON_GetObjectItem(asm_turn, "spans"), *sp, *doc;
+	int turn = xperf_start_turn(), alike = 0, k = 0;
+	char path[512];
+
+	cJSON_ArrayForEach(sp, spans) {
+		cJSON *at = cJSON_GetObjectItem(sp, "attributes");
+		const char *stage = cJSON_GetStringValue(cJSON_GetObjectItem(sp, "stage"));
+		int id = xperf_enter(turn, stage, NULL);
+		size_t n;
+
+		cJSON_DeleteItemFromObject(at, "xperf.token_times_ns");
+		n = to_attrs(at, a, sizeof(a) / sizeof(*a));
+		CHECK(xperf_span_set(turn, id, a, n) == 0 && xperf_leave(turn, id) == 0, "%s", stage);
+		free_attrs(a, n);
+	}
+	CHECK(xperf_end_turn(turn) == 0, "end turn");
+	xperf_session_dir(path, sizeof(path));
+	snprintf(path + strlen(path), sizeof(path) - strlen(path), "/turn_%03d.json", turn);
+	doc = load(path);
+	unlink(path);
+	cJSON_ArrayForEach(sp, cJSON_GetObjectItem(doc, "spans")) {
+		char *mine = xp_json_print(cJSON_GetObjectItem(sp, "attributes"), 0);
+		char *theirs = xp_json_print(
+			cJSON_GetObjectItem(cJSON_GetArrayItem(spans, k++), "attributes"), 0);
+
+		CHECK(mine && theirs && !strcmp(mine, theirs), "span %d:\nsdk:       %s\n"
+		      "assembler: %s", k, mine ? mine : "", theirs ? theirs : "");
+		alike += mine && theirs && !strcmp(mine, theirs);
+		free(mine);
+		free(theirs);
+	}
+	cJSON_Delete(doc);
+	return alike;
+}
+
+static int replayed(void *ctx, const struct xt_event *ev)
+{
+	return xt_session_event(ctx, ev);
+}
+
+/* Every span of every turn the assembler writes from the fixture, through the SDK. */
+static int same_fixture(const char *fixture, const char *tmp)
+{
+	struct xt_config cfg = { .out_dir = tmp, .session_id = "asm", .no_clock_anchor = 1 };
+	struct xt_session *s = xt_session_new(&cfg);
+	char path[512];
+	int alike = 0;
+
+	CHECK(s && !xt_fixture_read(fixture, replayed, s) && !xt_session_finish(s, UINT64_MAX / 2, 1),
+	      "replay %s", fixture);
+	for (int i = 1; s; i++) {
+		snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_dir(s), i);
+		cJSON *doc = access(path, F_OK) ? NULL : load(path);
+
+		if (!doc)
+			break;
+		alike += same_turn(doc);
+		cJSON_Delete(doc);
+		unlink(path);
+	}
+	if (s)
+		rmdir(xt_session_dir(s));
+	xt_session_free(s);
+	return alike;
+}
+
 int main(void)
 {
+	static const char *const fixtures[] = {
+		"assemble/testdata/demo_plain.jsonl", "assemble/testdata/demo_both.jsonl",
+		"assemble/testdata/demo_cipher.jsonl", "assemble/testdata/concurrent.jsonl",
+		"assemble/testdata/fidelity.jsonl",
+	};
+	char tmp[] = "/tmp/same_fixtureXXXXXX", dir[512];
+	struct xperf_options o = { .trace_dir = tmp, .session_id = "sdk",
+				   .flags = XPERF_NO_COUNTERS };
 	int64_t tok[2];
 	char *sdk = sdk_attrs(tok), *asm_ = assembled_attrs(tok);
+	int alike = 0;
 
 	CHECK(sdk && asm_ && !strcmp(sdk, asm_), "the same bytes:\nsdk:       %s\nassembler: %s",
 	      sdk ? sdk : "", asm_ ? asm_ : "");
@@ -150,5 +290,15 @@ int main(void)
 	      "the exchange's order, not the caller's");
 	free(sdk);
 	free(asm_);
+
+	CHECK(mkdtemp(tmp) != NULL, "mkdtemp");
+	CHECK(xperf_init(&(struct xperf_agent_info){ "same", NULL }, &o) == 0, "init");
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(*fixtures); i++)
+		alike += same_fixture(fixtures[i], tmp);
+	CHECK(alike > 100, "%d spans written alike", alike);
+	xperf_session_dir(dir, sizeof(dir));
+	rmdir(dir);
+	rmdir(tmp);
+	xperf_shutdown();
 	return test_failures != 0;
 }

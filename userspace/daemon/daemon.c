@@ -352,6 +352,29 @@ static bool ancestor_matches(const struct daemon *d, int pid)
 	return false;
 }
 
+/*
+ * The node's libssl is probed before the first agent is found: the first
+ * uprobe on a file costs the kernel a wait (the trace-event mutex, an RCU
+ * grace period: measured up to 1.6 s on a loaded node) that an agent found
+ * at its exec would spend making its first calls unseen. The node's root is
+ * init's (a DaemonSet with hostPID), else (not readable) the daemon's own.
+ */
+static void probe_node_libs(struct daemon *d, struct xpc *c)
+{
+	const pid_t roots[] = { 1, getpid() };
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		int n = xpc_probe_node_libs(c, roots[i]);
+
+		if (n < 0)
+			fprintf(stderr, "xperf-bpf daemon: %s (probed at an agent's discovery "
+					"instead)\n", xpc_error(c));
+		else if (d->opts.verbose)
+			fprintf(stderr, "xperf-bpf daemon: %d TLS libraries probed under "
+					"/proc/%d/root\n", n, (int)roots[i]);
+	}
+}
+
 /* The one /proc scan: agents already running when the daemon starts. */
 static void scan_running(struct daemon *d)
 {
@@ -527,6 +550,7 @@ int xpd_main(int argc, char **argv)
 		code = XP_EXIT_USAGE;
 		goto out;
 	}
+	probe_node_libs(d, c);
 	retention(d);
 	scan_running(d);
 	publish(d, c);
