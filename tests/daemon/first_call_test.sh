@@ -24,10 +24,12 @@ pids+=($!)
 for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
 port=$(cat "$tmp/mock/port")
 ca=$tmp/mock/ca.pem
+# Names of this run only (another run of this test may trace at the same time); [.]: the
+# glob does not match a command line holding it, the daemon's own.
+curl_name=fcurl$$
 cp "$here/agent.py" "$tmp/firstcall_agent.py"
-cp /usr/bin/curl "$tmp/firstcallcurl"
-# ([.]: the glob does not match a command line holding it, another daemon's)
-rules=(--cmdline '*/firstcall_agent[.]py*' --exe firstcallcurl)
+cp /usr/bin/curl "$tmp/$curl_name"
+rules=(--cmdline "*$tmp/firstcall_agent[.]py*" --exe "$curl_name")
 missed=0
 for run in $(seq "$runs"); do
 	dir=$tmp/run$run
@@ -43,7 +45,7 @@ for run in $(seq "$runs"); do
 		agent=$! kind=python3 marker="call 0 of pid $!"
 	else
 		marker="first call of run $run"
-		"$tmp/firstcallcurl" -sS --cacert "$ca" -H 'content-type: application/json' \
+		"$tmp/$curl_name" -sS --cacert "$ca" -H 'content-type: application/json' \
 			-d "{\"model\":\"gpt-test\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"$marker\"}]}" \
 			"https://localhost:$port/v1/chat/completions" > "$dir/agent.out" &
 		agent=$! kind=curl
