@@ -58,15 +58,6 @@ static cJSON *number(double v)
 						    cJSON_CreateNumber(v);
 }
 
-static cJSON *strings(char *const *s, size_t n)
-{
-	cJSON *arr = cJSON_CreateArray();
-
-	for (size_t i = 0; arr && i < n; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(s[i]));
-	return arr;
-}
-
 static cJSON *times(const uint64_t *t, size_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -86,7 +77,8 @@ static cJSON *fact(const struct tt_exchange *ex, const cJSON *attrs, const char 
 		if (!strcmp(name, tt_exchange_str_names[i]))
 			return ex->str[i] ? cJSON_CreateString(ex->str[i]) : NULL;
 	if (!strcmp(name, TT_FINISH_ATTR))
-		return ex->finish_given ? strings(ex->finish, ex->nfinish) : NULL;
+		return ex->finish_given ? cJSON_CreateStringArray((const char *const *)ex->finish,
+								   (int)ex->nfinish) : NULL;
 	if (!strcmp(name, TT_TOKEN_TIMES_ATTR))
 		return ex->token_times ? times(ex->token_ns, ex->ntokens) : NULL;
 	/* TTFT in seconds too (OpenTelemetry's), when the ns come from ex, not the attributes */

@@ -16,19 +16,11 @@
 # (31 processes seen, 6 to 8 kept), and its calls are still turns.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon_bounds.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+. "$here/lib.sh"
 fail() { echo "FAIL: $*"; cat "$tmp/err" 2>/dev/null; exit 1; }
 conns=6 max=2 spawn=30 max_procs=8
 mkdir -p "$tmp/bytes"
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" \
-	--bytes "$tmp/bytes" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
+start_mock --bytes "$tmp/bytes"
 cp "$here/conn_agent.py" "$tmp/conn_agent.py"
 # Names of this run only (another run of this test may trace at the same time); [.], [a]:
 # the globs do not match a command line holding them, the daemon's own.

@@ -10,23 +10,17 @@ import glob
 import json
 import os
 import re
-import sys
+
+from checklib import done, expect, jsonl, mock_received, sessions_by_root
 
 ap = argparse.ArgumentParser()
 ap.add_argument("tmp")
 ap.add_argument("--rc", type=int, required=True)
 a = ap.parse_args()
-errs = []
-
-
-def expect(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        errs.append(what)
 
 
 def load(path):
-    return [json.loads(line) for line in open(os.path.join(a.tmp, path))]
+    return jsonl(os.path.join(a.tmp, path))
 
 
 pid = {n: int(open(os.path.join(a.tmp, n + ".pid")).read())
@@ -36,10 +30,8 @@ raw = [r for r in load("raw.jsonl") if "tgid" in r]
 by_pid = {}
 for r in raw:
     by_pid.setdefault(r["tgid"], []).append(r)
-sessions = {}
-for cap in glob.glob(os.path.join(a.tmp, "out", "netnode", "*", "capture.json")):
-    sessions[json.load(open(cap))["root_pid"]] = os.path.dirname(cap)
-received = [e["t_ns"] for e in load("mock.jsonl") if e.get("event") == "request_received"]
+sessions = sessions_by_root(os.path.join(a.tmp, "out"), "netnode")
+received = mock_received(a.tmp)
 mock, at = {}, 0
 for n, count in (("first", 3), ("second", 2), ("stranger", 2), ("reloaded", 2), ("dropped", 2)):
     mock[n], at = received[at:at + count], at + count
@@ -131,5 +123,4 @@ n = [int(x) for x in m.groups()] if m else []
 expect(m and n[1] >= 5 and n[3] >= 2 and n[5] == 4,
        "the daemon's counters: >= 5 ClientHellos and >= 2 HTTP requests examined, "
        "4 processes traced (%s)" % n)
-print("PASS" if not errs else "%d failure(s)" % len(errs))
-sys.exit(1 if errs else 0)
+done()

@@ -17,27 +17,13 @@
 # the plaintext server's, the kernel's own TCP byte counters at close).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3 # Debian's (not a shim): the system libssl
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/discover_net.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
-pids+=($!)
+. "$here/lib.sh"
+start_mock
 mkdir -p "$tmp/plain"
 "$py" "$here/plain_server.py" "$tmp/plain" &
 pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && [ -s "$tmp/plain/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
+for _ in $(seq 100); do [ -s "$tmp/plain/port" ] && break; sleep 0.1; done
 pport=$(cat "$tmp/plain/port")
-ca=$tmp/mock/ca.pem
-# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s)
-wait_for() {
-	for _ in $(seq 200); do grep -q -- "$1" "$2" && return 0; sleep 0.05; done
-	echo "FAIL: no '$1' in $2:" >&2
-	cat "$2" >&2
-	exit 1
-}
 # agent NAME SNI [PORT PATH]: one net_agent.py run to its end; its pid in $tmp/NAME.pid
 agent() {
 	"$py" "$here/net_agent.py" "${3:-$port}" "$ca" "$2" ${4:+"$4"} > "$tmp/$1.out" &
