@@ -14,11 +14,7 @@
 #     start with its file:line, exit 64.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3 # Debian's (not a shim): the system libssl
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/discover_wildcard.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+. "$here/lib.sh"
 fail() { echo "FAIL: $*"; cat "$tmp/daemon.err" 2>/dev/null; exit 1; }
 
 printf 'host *.azure.test\nhost api.*.test\n' > "$tmp/bad.rules"
@@ -27,10 +23,7 @@ rc=0
 [ $rc = 64 ] || fail "a bad wildcard: exit $rc, not 64"
 grep -q "bad.rules:2: " "$tmp/bad.err" || fail "no file:line for the bad wildcard: $(cat "$tmp/bad.err")"
 
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
+start_mock
 # A zone of this run only (another run of this test may trace at the same time).
 zone=az$$.test
 printf '# a provider'"'"'s regional endpoints\nhost *.%s\n' "${zone^}" > "$tmp/rules"
@@ -38,13 +31,12 @@ printf '# a provider'"'"'s regional endpoints\nhost *.%s\n' "${zone^}" > "$tmp/r
 	--metrics-listen 127.0.0.1:0 2> "$tmp/daemon.err" &
 daemon=$!
 pids+=($daemon)
-for _ in $(seq 200); do grep -qs ready "$tmp/daemon.err" && break; sleep 0.05; done
-grep -q ready "$tmp/daemon.err" || fail "daemon not ready"
+wait_for ready "$tmp/daemon.err"
 mport=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$tmp/daemon.err")
 names=("eastus.openai.$zone" "One.${zone^^}" "$zone" "evil$zone")
 agents=()
 for sni in "${names[@]}"; do
-	"$py" "$here/net_agent.py" "$port" "$tmp/mock/ca.pem" "$sni" > "$tmp/$sni.out" &
+	"$py" "$here/net_agent.py" "$port" "$ca" "$sni" > "$tmp/$sni.out" &
 	agents+=($!)
 	wait $! || fail "agent $sni failed"
 done

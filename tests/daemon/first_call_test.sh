@@ -12,18 +12,9 @@
 # the agent's plaintext: an SSL_write by the agent's pid whose payload holds that body.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3 # Debian's (not a shim): the system libssl
+. "$here/lib.sh"
 runs=${RUNS:-20}
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon_first_call.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" \
-	--bytes "$tmp/bytes" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
-ca=$tmp/mock/ca.pem
+start_mock --bytes "$tmp/bytes"
 # Names of this run only (another run of this test may trace at the same time); [.]: the
 # glob does not match a command line holding it, the daemon's own.
 curl_name=fcurl$$
