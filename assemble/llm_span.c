@@ -87,39 +87,37 @@ static const enum tt_ex_num usage_num[] = {
 	TT_EX_CACHE_WRITE_TOKENS, TT_EX_REASONING_TOKENS,
 };
 
-/* The usage counts, TTFT, status, response size and token times go typed (core/turn.h). */
+/* The exchange's facts go typed (core/turn.h); the writer places the rest among them. */
 static int genai_attrs(struct tt_span *sp, const struct xt_exchange *e, uint64_t ttft)
 {
 	const struct pr_llm_call *c = &e->call;
 	const int64_t usage[] = { pr_llm_input_tokens(c), c->output_tokens, c->cache_read_tokens,
 				  c->cache_write_tokens, c->reasoning_tokens };
+	const char *finish = c->finish_reason;
+	struct tt_exchange *ex = &sp->ex;
 	cJSON *at = sp->attrs, *arr;
+	int rc = tt_ex_set_str(ex, TT_EX_PROVIDER, pr_llm_provider(c->api));
 
-	cJSON_AddStringToObject(at, "gen_ai.provider.name", pr_llm_provider(c->api));
 	if (c->conversation_id[0])
 		cJSON_AddStringToObject(at, "gen_ai.conversation.id", c->conversation_id);
 	if (c->req_model[0])
-		cJSON_AddStringToObject(at, "gen_ai.request.model", c->req_model);
+		rc |= tt_ex_set_str(ex, TT_EX_REQUEST_MODEL, c->req_model);
 	if (c->resp_model[0])
-		cJSON_AddStringToObject(at, "gen_ai.response.model", c->resp_model);
+		rc |= tt_ex_set_str(ex, TT_EX_RESPONSE_MODEL, c->resp_model);
 	for (size_t i = 0; i < sizeof(usage_num) / sizeof(*usage_num); i++)
 		if (usage[i] >= 0)
-			tt_ex_set(&sp->ex, usage_num[i], (double)usage[i]);
-	if (c->finish_reason[0]) {
-		arr = cJSON_AddArrayToObject(at, "gen_ai.response.finish_reasons");
-		cJSON_AddItemToArray(arr, cJSON_CreateString(c->finish_reason));
-	}
-	if (e->answered) {
-		cJSON_AddNumberToObject(at, "gen_ai.server.time_to_first_token", (double)ttft / 1e9);
-		tt_ex_set(&sp->ex, TT_EX_TTFT_NS, (double)ttft);
-	}
+			tt_ex_set(ex, usage_num[i], (double)usage[i]);
+	if (finish[0])
+		rc |= tt_ex_set_finish(ex, &finish, 1);
+	if (e->answered) /* also in seconds, by the writer */
+		tt_ex_set(ex, TT_EX_TTFT_NS, (double)ttft);
 	if (c->status) /* unknown in the ciphertext tier */
-		tt_ex_set(&sp->ex, TT_EX_STATUS, c->status);
+		tt_ex_set(ex, TT_EX_STATUS, c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
 	server_attrs(at, e->host);
 	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
-	tt_ex_set(&sp->ex, TT_EX_RESPONSE_BYTES, (double)e->resp_bytes);
+	tt_ex_set(ex, TT_EX_RESPONSE_BYTES, (double)e->resp_bytes);
 	if (c->error_type[0])
 		cJSON_AddStringToObject(at, "error.type", c->error_type);
 	if (e->req_text) /* opt-in (--capture-payloads): the prompt and the answer */
@@ -134,7 +132,7 @@ static int genai_attrs(struct tt_span *sp, const struct xt_exchange *e, uint64_t
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i].name));
-	return tt_ex_set_tokens(&sp->ex, c->token_ns, c->n_tokens);
+	return rc | tt_ex_set_tokens(ex, c->token_ns, c->n_tokens);
 }
 
 static void waste(struct tt_turn *d, const struct xt_exchange *e, int id)
@@ -144,7 +142,7 @@ static void waste(struct tt_turn *d, const struct xt_exchange *e, int id)
 	if (c->status >= 400)
 		cJSON_AddNumberToObject(xt_doc_waste(d, "llm_error", e->resp_end_ns, id, "errors", 1),
 					"http.response.status_code", c->status);
-	if (c->finish_reason[0] && pr_llm_finish_is_truncation(c->finish_reason))
+	if (d->spans[id - 1].ex.finish_length) /* the core's rule (core/exchange.c) */
 		cJSON_AddStringToObject(xt_doc_waste(d, "truncated_output", e->resp_end_ns, id,
 						     "truncations", 1),
 					"finish_reason", c->finish_reason);

@@ -42,13 +42,13 @@ static void put_ref(cJSON *o, const char *key, const cJSON *obj)
 	put(o, key, cJSON_CreateObjectReference(obj ? obj->child : NULL));
 }
 
-/* Where name falls in tt_exchange_order; -1: not there. */
-static long order_rank(const char *name)
+/* Whether name is one of tt_exchange_order. */
+static int ordered(const char *name)
 {
 	for (size_t r = 0; r < tt_exchange_order_count; r++)
 		if (!strcmp(tt_exchange_order[r], name))
-			return (long)r;
-	return -1;
+			return 1;
+	return 0;
 }
 
 /* A count exact (as the assembler wrote it), anything else as cJSON prints it. */
@@ -58,39 +58,68 @@ static cJSON *number(double v)
 						    cJSON_CreateNumber(v);
 }
 
-/* The typed fact `name` of s->ex, unless the attributes already hold it. */
-static void put_fact(cJSON *o, const struct tt_span *s, const char *name)
+static cJSON *times(const uint64_t *t, size_t n)
 {
-	const struct tt_exchange *ex = &s->ex;
+	cJSON *arr = cJSON_CreateArray();
 
-	if (cJSON_GetObjectItemCaseSensitive(s->attrs, name))
-		return;
-	if (ex->token_times && !strcmp(name, TT_TOKEN_TIMES_ATTR)) {
-		cJSON *arr = put(o, name, cJSON_CreateArray());
-
-		for (size_t i = 0; i < ex->ntokens; i++)
-			cJSON_AddItemToArray(arr, xp_json_exact_u64(ex->token_ns[i]));
-		return;
-	}
-	for (int i = 0; i < TT_EX_NUM_COUNT; i++)
-		if (tt_ex_has(ex, i) && !strcmp(name, tt_exchange_num_names[i]))
-			put(o, name, number(ex->num[i]));
+	for (size_t i = 0; arr && i < n; i++)
+		cJSON_AddItemToArray(arr, xp_json_exact_u64(t[i]));
+	return arr;
 }
 
-/* The attributes with the typed facts among them in tt_exchange_order. */
-static void put_attrs(cJSON *o, const struct tt_span *s)
+/* The value of typed fact `name` of ex, NULL when ex does not hold it. */
+static cJSON *fact(const struct tt_exchange *ex, const cJSON *attrs, const char *name)
 {
-	cJSON *at = put(o, "attributes", cJSON_CreateObject());
-	const cJSON *it;
-	size_t r = 0;
+	for (int i = 0; i < TT_EX_NUM_COUNT; i++)
+		if (!strcmp(name, tt_exchange_num_names[i]))
+			return tt_ex_has(ex, i) ? number(ex->num[i]) : NULL;
+	for (int i = 0; i < TT_EX_STR_COUNT; i++)
+		if (!strcmp(name, tt_exchange_str_names[i]))
+			return ex->str[i] ? cJSON_CreateString(ex->str[i]) : NULL;
+	if (!strcmp(name, TT_FINISH_ATTR))
+		return ex->finish_given ? cJSON_CreateStringArray((const char *const *)ex->finish,
+								   (int)ex->nfinish) : NULL;
+	if (!strcmp(name, TT_TOKEN_TIMES_ATTR))
+		return ex->token_times ? times(ex->token_ns, ex->ntokens) : NULL;
+	/* TTFT in seconds too (OpenTelemetry's), when the ns come from ex, not the attributes */
+	if (!strcmp(name, TT_TTFT_S_ATTR) && tt_ex_has(ex, TT_EX_TTFT_NS) &&
+	    !cJSON_GetObjectItemCaseSensitive(attrs, tt_exchange_num_names[TT_EX_TTFT_NS]))
+		return cJSON_CreateNumber(ex->num[TT_EX_TTFT_NS] / 1e9);
+	return NULL;
+}
 
-	cJSON_ArrayForEach(it, s->attrs) {
-		for (long k = order_rank(it->string); k >= 0 && r < (size_t)k; r++)
-			put_fact(at, s, tt_exchange_order[r]);
-		cJSON_AddItemReferenceToObject(at, it->string, (cJSON *)it);
+static int ex_empty(const struct tt_exchange *ex)
+{
+	for (int i = 0; i < TT_EX_STR_COUNT; i++)
+		if (ex->str[i])
+			return 0;
+	return !ex->have && !ex->finish_given && !ex->token_times;
+}
+
+/*
+ * The attributes: those of tt_exchange_order first, in its order, each from
+ * the span's attributes or else from its typed exchange, then the others as
+ * they come. Every writer's span is written alike.
+ */
+cJSON *tt_span_attrs_json(const struct tt_span *s)
+{
+	cJSON *at = cJSON_CreateObject(), *v;
+	const cJSON *it;
+
+	if (!s->attrs->child && ex_empty(&s->ex))
+		return at;
+	for (size_t r = 0; r < tt_exchange_order_count; r++) {
+		const char *name = tt_exchange_order[r];
+
+		if ((v = cJSON_GetObjectItemCaseSensitive(s->attrs, name)))
+			cJSON_AddItemReferenceToObject(at, name, v);
+		else if ((v = fact(&s->ex, s->attrs, name)))
+			put(at, name, v);
 	}
-	for (; r < tt_exchange_order_count; r++)
-		put_fact(at, s, tt_exchange_order[r]);
+	cJSON_ArrayForEach(it, s->attrs)
+		if (!ordered(it->string))
+			cJSON_AddItemReferenceToObject(at, it->string, (cJSON *)it);
+	return at;
 }
 
 static cJSON *counters_json(const struct tt_span *s)
@@ -109,7 +138,7 @@ static cJSON *counters_json(const struct tt_span *s)
 	return o;
 }
 
-static cJSON *span_json(const struct tt_span *s)
+cJSON *tt_span_json(const struct tt_span *s)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -136,14 +165,11 @@ static cJSON *span_json(const struct tt_span *s)
 	}
 	if (s->counters)
 		put(o, "counters", counters_json(s));
-	if (s->ex.have || s->ex.token_times)
-		put_attrs(o, s);
-	else
-		put_ref(o, "attributes", s->attrs);
+	put(o, "attributes", tt_span_attrs_json(s));
 	return o;
 }
 
-static cJSON *mark_json(const struct tt_mark *m)
+cJSON *tt_mark_json(const struct tt_mark *m)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -159,7 +185,7 @@ static cJSON *mark_json(const struct tt_mark *m)
 	return o;
 }
 
-static cJSON *agent_json(const struct tt_agent *ag)
+cJSON *tt_agent_json(const struct tt_agent *ag)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -178,7 +204,7 @@ static cJSON *agent_json(const struct tt_agent *ag)
 	return o;
 }
 
-static cJSON *quality_json(const struct tt_quality *q)
+cJSON *tt_quality_json(const struct tt_quality *q)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *w = put(o, "warnings", cJSON_CreateArray());
@@ -195,7 +221,7 @@ static cJSON *quality_json(const struct tt_quality *q)
 	return o;
 }
 
-static cJSON *anchor_json(const struct xp_clock_anchor *a)
+cJSON *tt_anchor_json(const struct xp_clock_anchor *a)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -211,7 +237,7 @@ static void marks_json(cJSON *doc, const char *key, const struct tt_mark *m, siz
 	cJSON *arr = put(doc, key, cJSON_CreateArray());
 
 	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr, mark_json(&m[i]));
+		cJSON_AddItemToArray(arr, tt_mark_json(&m[i]));
 }
 
 cJSON *tt_turn_json(const struct tt_turn *t)
@@ -225,16 +251,16 @@ cJSON *tt_turn_json(const struct tt_turn *t)
 	put_str(doc, "source", t->source);
 	put_str(doc, "clock", "CLOCK_MONOTONIC");
 	if (t->has_anchor)
-		put(doc, "clock_anchor", anchor_json(&t->anchor));
+		put(doc, "clock_anchor", tt_anchor_json(&t->anchor));
 	put_u64(doc, "start_ns", t->start_ns);
 	put_u64(doc, "end_ns", t->end_ns);
-	put(doc, "agent", agent_json(&t->agent));
+	put(doc, "agent", tt_agent_json(&t->agent));
 	spans = put(doc, "spans", cJSON_CreateArray());
 	for (size_t i = 0; i < t->nspans; i++)
-		cJSON_AddItemToArray(spans, span_json(&t->spans[i]));
+		cJSON_AddItemToArray(spans, tt_span_json(&t->spans[i]));
 	marks_json(doc, "fused_marks", t->fused, t->nfused);
 	marks_json(doc, "waste_marks", t->waste, t->nwaste);
-	put(doc, "data_quality", quality_json(&t->quality));
+	put(doc, "data_quality", tt_quality_json(&t->quality));
 	if (t->gpu)
 		put_ref(doc, "gpu", t->gpu);
 	return doc;

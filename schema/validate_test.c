@@ -4,7 +4,8 @@
  *
  * Every testdata/invalid/X.json must produce exactly the lines of X.expect
  * (file:line:col: /pointer: message); every testdata/valid file must load
- * with no error. Then: turntrace.schema.json is JSON, declares draft 2020-12
+ * with no error, its values reaching a sink with their slots (9 spans, 4 token
+ * times in llm_turn_full), and a sink gets nothing after a first error. Then: turntrace.schema.json is JSON, declares draft 2020-12
  * and lists the same waste kinds and counter names as theory; 100,000-deep
  * nesting fails fast with one error; oversized input is refused unread; the
  * error cap holds; a 20,000-span turn validates; I/O errors are reported.
@@ -16,7 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "lib/test_check.h"
+#include "schema/jtok.h"
 #include "theory/theory.h"
 
 struct out {
@@ -112,6 +116,24 @@ static void test_invalid_fixtures(void)
 	}
 }
 
+/* What a reader gets from the validator (validate.h: slots, whole free-form parts). */
+struct count {
+	size_t values, opened, closed, spans, tree_values, tokens;
+};
+
+static int count_value(void *ctx, const struct sc_vval *v)
+{
+	struct count *c = ctx;
+
+	c->values++;
+	c->opened += v->ev->type == SC_J_OBJECT || v->ev->type == SC_J_ARRAY;
+	c->closed += v->ev->type == SC_J_END;
+	c->spans += v->slot == SC_SPAN && v->ev->type == SC_J_OBJECT;
+	c->tree_values += v->tree != SC_NONE;
+	c->tokens += v->slot == SC_TOKEN_TIME;
+	return 0;
+}
+
 static void test_valid_fixtures(void)
 {
 	const char *dir = "schema/testdata/valid";
@@ -121,18 +143,33 @@ static void test_valid_fixtures(void)
 	CHECK(n >= 2, "want valid fixtures");
 	for (size_t i = 0; i < n; i++) {
 		struct out o = { .len = 0 };
-		int nerr = -1;
-		cJSON *doc;
+		struct count c = { 0 };
+		struct sc_vsink sink = { count_value, &c };
+		int nerr;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		doc = sc_load_turn(path, collect, &o, &nerr);
-		CHECK(doc && nerr == 0, "%s: %s", names[i], o.buf);
-		if (doc && !strcmp(names[i], "llm_turn_full.json"))
-			CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "spans")) == 9,
-			      "llm_turn_full: spans lost in loading");
-		cJSON_Delete(doc);
+		nerr = sc_validate_file_into(path, collect, &o, &sink);
+		CHECK(nerr == 0, "%s: %s", names[i], o.buf);
+		CHECK(c.opened == c.closed && c.values > 10, "%s: %zu values, %zu opened, %zu closed",
+		      names[i], c.values, c.opened, c.closed);
+		if (!strcmp(names[i], "llm_turn_full.json"))
+			CHECK(c.spans == 9 && c.tree_values > 20 && c.tokens == 4,
+			      "llm_turn_full: %zu spans, %zu attribute values, %zu token times",
+			      c.spans, c.tree_values, c.tokens);
 		free(names[i]);
 	}
+}
+
+/* A reader gets values only while the document has no error: after the first, nothing. */
+static void test_sink_stops(void)
+{
+	struct count c = { 0 };
+	struct sc_vsink sink = { count_value, &c };
+	struct out o = { .len = 0 };
+
+	CHECK(sc_validate_file_into("schema/testdata/invalid/wrong_type.json", collect, &o,
+				    &sink) == 1 && c.values == 1,
+	      "values after the error at turn_index: %zu (%s)", c.values, o.buf);
 }
 
 /* The names of a JSON array of strings match a theory table column. */
@@ -283,6 +320,7 @@ int main(void)
 {
 	test_invalid_fixtures();
 	test_valid_fixtures();
+	test_sink_stops();
 	test_schema_file();
 	test_limits();
 	test_big_and_capped();
