@@ -44,6 +44,7 @@ struct {
 struct discover_scratch {
 	__u8 buf[XP_SOCK_PREFIX + XP_DISCOVER_NAME];
 	struct discover_name name;
+	struct xk_host_key host;	/* a server name, reversed (discover_net.bpf.h) */
 };
 
 struct {
