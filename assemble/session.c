@@ -666,6 +666,7 @@ struct xt_session *xt_session_new(const struct xt_config *cfg)
 	snprintf(s->dir, sizeof(s->dir), "%s/%s", cfg->out_dir, cfg->session_id);
 	xt_procs_init(&s->procs);
 	s->procs.keep_bodies = cfg->llm.capture_payloads;
+	s->procs.max = cfg->max_procs;
 	s->sched = xt_sched_new();
 	s->cipher = xt_cipher_new(cfg->cipher_hosts, on_cipher_exchange, s);
 	if (!s->sched || !s->cipher) {
@@ -736,12 +737,13 @@ int xt_session_event(struct xt_session *s, const struct xt_event *ev)
 {
 	struct xt_event adj = *ev;
 
-	if (!s->first_ts || ev->ts_ns < s->first_ts)
-		s->first_ts = ev->ts_ns;
 	s->cur_tgid = ev->tgid;
 	s->cur_tid = ev->tid;
 	if (ev->kind == XT_TLS || ev->kind == XT_SOCK)
 		adj.ts_ns = io_time(s, ev);
+	/* from the time given to the event: a write's is its call's entry, before its record */
+	if (!s->first_ts || adj.ts_ns < s->first_ts)
+		s->first_ts = adj.ts_ns;
 	route(s, &adj);
 	if (s->failed) {
 		fprintf(stderr, "xperf: out of memory while assembling turns\n");
@@ -779,6 +781,11 @@ int xt_session_unwritten(const struct xt_session *s, int *first_err)
 int xt_session_turns(const struct xt_session *s)
 {
 	return s->turns;
+}
+
+uint64_t xt_session_procs_evicted(const struct xt_session *s)
+{
+	return s->procs.evicted;
 }
 
 int xt_session_exchanges(const struct xt_session *s)
