@@ -21,10 +21,10 @@ static uint64_t union_len(struct gp_ivs *s)
 int xa_gpu_stats(struct xa_trace *tr, const struct tt_turn *t)
 {
 	size_t n = 0;
-	struct tt_gpu_act *acts = tt_gpu_acts(t, &n);
+	struct tt_gpu_act *acts;
 	struct gp_ivs busy = { 0 }, kern = { 0 };
 	uint64_t lo = UINT64_MAX, hi = 0;
-	int rc = acts ? 0 : -1;
+	int rc = tt_gpu_acts(t, &acts, &n) ? -1 : 0;
 
 	for (size_t i = 0; !rc && i < n; i++) {
 		const struct tt_gpu_act *a = &acts[i];

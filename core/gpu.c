@@ -18,20 +18,21 @@ static uint64_t u64_of(const cJSON *o, const char *key)
 	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, key), &v) ? 0 : v;
 }
 
-struct tt_gpu_act *tt_gpu_acts(const struct tt_turn *t, size_t *n)
+int tt_gpu_acts(const struct tt_turn *t, struct tt_gpu_act **out, size_t *n)
 {
 	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(t->gpu, "activities"), *it;
 	struct tt_gpu_act *a = calloc((size_t)cJSON_GetArraySize(acts) + 1, sizeof(*a));
 
+	*out = a;
 	*n = 0;
 	if (!a)
-		return NULL;
+		return -1;
 	cJSON_ArrayForEach(it, acts) {
 		int kind = th_gpu_kind_parse(
 			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "kind")));
 
 		if (kind < 0)
-			continue; /* not in a turn read or merged: the validator knows theory's kinds */
+			return -2;
 		a[(*n)++] = (struct tt_gpu_act){
 			.kind = (enum th_gpu_kind)kind,
 			.name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name")),
@@ -40,10 +41,11 @@ struct tt_gpu_act *tt_gpu_acts(const struct tt_turn *t, size_t *n)
 			.device = u64_of(it, "device"),
 			.stream = u64_of(it, "stream"),
 			.correlation_id = u64_of(it, "correlation_id"),
+			.bytes = u64_of(it, "bytes"),
 			.json = it,
 		};
 	}
-	return a;
+	return 0;
 }
 
 uint64_t tt_gpu_dropped(const struct tt_turn *t)

@@ -128,9 +128,11 @@ static int put_flows(struct chrome *c, struct act *a, size_t n, struct xe_out *o
 int xe_chrome_gpu(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 {
 	size_t n = 0;
-	struct tt_gpu_act *g = tt_gpu_acts(t->turn, &n);
+	struct tt_gpu_act *g;
+	int rc = tt_gpu_acts(t->turn, &g, &n);
 	struct act *a = calloc(n + 1, sizeof(*a));
-	int rc = g && a ? 0 : -1;
+
+	rc = rc || !a ? -1 : 0;
 
 	for (size_t i = 0; !rc && i < n; i++)
 		a[i] = (struct act){ .a = &g[i],
