@@ -140,18 +140,35 @@ static __always_inline void xk_fill_hdr(struct xk_hdr *h, __u32 type, __u32 size
 }
 
 /*
- * Wake the consumer only once an eighth of the ring is pending. A wakeup
- * per record costs the traced program a context switch of the consumer
- * per event (measured: a pipe ping-pong ran 6.7x slower with per-record
- * wakeups, 1.2x without); the consumer also polls on a short timeout
- * (userspace/capture.c), which bounds the delivery delay of quiet periods.
+ * The consumer's position (plus one) when this object last forced a
+ * wakeup: one forced wakeup per object per consumer pass (xk_ring_wakeup).
+ */
+__u64 xk_woken_cons;
+
+/*
+ * Records are submitted without a wakeup: the consumer polls on a timer
+ * (100 ms, userspace/capture.c: the bound on a record's delivery delay)
+ * and wakes at once for the rare urgent ones (xk_output). Once an eighth
+ * of the ring is pending, one record forces a wakeup, and no other until
+ * the consumer has read on (its position moved): a forced wakeup is an
+ * irq_work, a self-IPI that costs the producing program microseconds in a
+ * VM (bench/tls/gap.sh: forcing one per record while the consumer lagged
+ * cost the traced SSL_write +5 us). Once woken, the consumer reads until
+ * the ring is empty (its poll is level-triggered), so one is enough. Each
+ * object has its own xk_woken_cons: at most one wakeup each per pass.
  */
 static __always_inline __u64 xk_ring_wakeup(void)
 {
-	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
-	__u64 size = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
+	__u64 cons;
 
-	return avail >= size / 8 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) <
+	    bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 8)
+		return BPF_RB_NO_WAKEUP;
+	cons = bpf_ringbuf_query(&events, BPF_RB_CONS_POS) + 1;
+	if (xk_woken_cons == cons)
+		return BPF_RB_NO_WAKEUP;
+	xk_woken_cons = cons;
+	return BPF_RB_FORCE_WAKEUP;
 }
 
 /* Submit a record from xk_reserve(). */
