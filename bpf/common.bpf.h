@@ -112,17 +112,20 @@ static __always_inline __u64 xk_start_ns(struct task_struct *task)
 	return BPF_CORE_READ(task, group_leader, start_time);
 }
 
-/* The file behind fd in the current process, or NULL. */
+/*
+ * The file behind fd in the current process, or NULL. The task is a
+ * trusted BTF pointer: its fields are plain loads; the fd array's slot
+ * (a pointer to pointers, untyped for the verifier) takes one probe read.
+ */
 static __always_inline struct file *fd_file(__s32 fd)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct fdtable *fdt = t->files->fdt;
 	struct file *f = NULL;
 
-	if (fd < 0 || (__u32)fd >= BPF_CORE_READ(fdt, max_fds))
+	if (fd < 0 || (__u32)fd >= fdt->max_fds)
 		return NULL;
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
 	return f;
 }
 
@@ -137,6 +140,25 @@ static __always_inline void xk_fill_hdr(struct xk_hdr *h, __u32 type, __u32 size
 	h->tgid = BPF_CORE_READ(task, tgid);
 	h->tid = BPF_CORE_READ(task, pid);
 	h->start_ns = xk_start_ns(task);
+}
+
+/*
+ * The same about the current task, without probe reads: its ids from
+ * bpf_get_current_pid_tgid(), its process's start through the trusted
+ * BTF pointer (the hot records: TLS data, socket data).
+ */
+static __always_inline void xk_fill_hdr_cur(struct xk_hdr *h, __u32 type, __u32 size)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid();
+
+	h->type = type;
+	h->cpu = bpf_get_smp_processor_id();
+	h->size = size;
+	h->ts_ns = bpf_ktime_get_ns();
+	h->tgid = id >> 32;
+	h->tid = (__u32)id;
+	h->start_ns = t->group_leader->start_time;
 }
 
 /*

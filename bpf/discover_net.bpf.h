@@ -183,7 +183,7 @@ static __always_inline bool discover_trace(struct sock *sk, __u64 id, __u32 kind
 	e = xk_reserve(XP_EV_SOCK_DISCOVER, sizeof(*e));
 	if (!e)
 		return true;
-	xk_fill_hdr(&e->hdr, XP_EV_SOCK_DISCOVER, sizeof(*e), t);
+	xk_fill_hdr_cur(&e->hdr, XP_EV_SOCK_DISCOVER, sizeof(*e));
 	e->sock_id = id;
 	read_tuple(sk, &e->tuple);
 	e->kind = kind;
