@@ -103,19 +103,6 @@ int xa_analyze_turn_buffer(const char *name, const char *buf, size_t len,
 	return rc ? rc : finish(&tr, o, NULL, 0, out);
 }
 
-int xa_analyze_doc(cJSON *doc, const char *name, const struct xa_options *o,
-		   struct xa_turn **out)
-{
-	struct xa_trace tr;
-
-	*out = NULL;
-	if (xa_trace_from_json(doc, name, &tr)) {
-		xa_trace_free(&tr);
-		return XA_EINVALID;
-	}
-	return finish(&tr, o, NULL, 0, out);
-}
-
 /* Analyse turn `idx` of the session and fold it in; skipped files are counted. */
 static int session_turn(struct xa_session *s, const struct xa_scan *sc, int64_t idx, FILE *err)
 {

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * analyze_fuzz.c - libFuzzer target for the analyzer's input side. Each input
- * goes twice through the pipeline and all three reporters: once through the
- * validator (the path `xperf analyze` takes), and once parsed by cJSON and
- * handed to the turn builder unvalidated, which must refuse what it cannot
- * use instead of crashing. Every accepted turn must still sum to its wall time.
+ * goes through the one reader (core/read.c: validated as it is read, the path
+ * `xperf analyze` takes), the pipeline and all three reporters. Every
+ * accepted turn must still sum to its wall time.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,17 +34,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct xa_options o;
 	struct xa_turn *t = NULL;
-	cJSON *doc;
 
 	xa_options_default(&o);
 	if (!xa_analyze_turn_buffer("<fuzz>", (const char *)data, size, &o, &t, NULL))
 		render(t);
 	xa_turn_free(t);
-	t = NULL;
-	doc = cJSON_ParseWithLength((const char *)data, size);
-	if (doc && !xa_analyze_doc(doc, "<fuzz>", &o, &t))
-		render(t);
-	xa_turn_free(t);
-	cJSON_Delete(doc);
 	return 0;
 }

@@ -40,6 +40,8 @@ static int build(struct tt_turn *t, const char *name, struct xa_trace *tr, struc
 {
 	int rc = t ? xa_trace_from_turn(t, name, tr) : -1;
 
+	if (!t)
+		memset(tr, 0, sizeof(*tr)); /* freeing it is then harmless */
 	tt_turn_free(t);
 	if (t && rc) {
 		struct sc_verror e = { .file = name };

@@ -39,8 +39,8 @@ struct xa_span {
 	uint32_t var_have;       /* bit i: var[i] measured */
 	uint32_t var_unavail;    /* bit i: var[i] listed as unavailable */
 	char why[XA_REASON];     /* the first reason given for an unavailable counter */
-	struct tt_exchange ex;   /* the core's, copied: token_ns owned (<= XA_NS_MAX), model and
-				  * tool NULL (copied below) */
+	struct tt_exchange ex;   /* the core's numbers and token_ns (owned, <= XA_NS_MAX); its
+				  * strings are not copied (model and tool below) */
 	char model[64];          /* gen_ai.response.model, else gen_ai.request.model */
 	char tool[48];           /* tool.name, "" when none */
 	int64_t tid;             /* 0: not known */
@@ -210,23 +210,17 @@ double xa_slope(double n, double sx, double sy, double sxx, double sxy);
 /* Read row i of the per-turn table back; 0 ok. */
 int xa_session_row(const struct xa_session *s, size_t i, struct xa_row *r);
 
-/* analyze.c: analyse a parsed document without validating it (the fuzz target's entry;
- * xa_trace_from_json refuses what it cannot use). XA_OK, XA_EINVALID or XA_EFAIL. */
-int xa_analyze_doc(cJSON *doc, const char *name, const struct xa_options *o,
-		   struct xa_turn **out);
-
 /* turn.c: build a trace from the core's turn; 0 ok, -1 on data it cannot use or memory. */
 struct tt_turn;
 int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trace *tr);
-/* The same from a parsed document, read by the core (its objects move out of doc). */
-int xa_trace_from_json(cJSON *doc, const char *path, struct xa_trace *tr);
 void xa_trace_free(struct xa_trace *tr);
 
 /* gpu.c: fill tr->gpu from the turn's `gpu` object (NULL: zeros). 0 ok, -1 bad. */
 int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu);
 
 /* load.c: read + validate + build one turn. XA_OK, XA_EINVALID, XA_EFAIL.
- * Errors go to err (one line each); the first one is also copied to first. */
+ * Errors go to err (one line each); the first one is also copied to first. On failure tr is
+ * empty (xa_trace_free on it does nothing). */
 int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen);
 /* Same for a buffer in memory. */
 int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err);

@@ -51,12 +51,13 @@ static void read_counters(struct xa_span *s, const struct tt_span *sp)
 /* The span's typed exchange (core/exchange.c), copied: the turn is freed after. */
 static void read_exchange(struct xa_span *s, const struct tt_exchange *ex)
 {
-	s->ex = *ex;
-	s->ex.model = s->ex.tool = NULL;
-	s->ex.token_ns = NULL;
-	s->ex.ntokens = 0;
-	copy_str(s->model, sizeof(s->model), ex->model ? ex->model : "");
-	copy_str(s->tool, sizeof(s->tool), ex->tool ? ex->tool : "");
+	const char *model = tt_ex_model(ex), *tool = ex->str[TT_EX_TOOL];
+
+	s->ex = (struct tt_exchange){ .have = ex->have, .finish_length = ex->finish_length,
+				      .token_times = ex->token_times };
+	memcpy(s->ex.num, ex->num, sizeof(s->ex.num));
+	copy_str(s->model, sizeof(s->model), model ? model : "");
+	copy_str(s->tool, sizeof(s->tool), tool ? tool : "");
 	if (!ex->ntokens || !(s->ex.token_ns = calloc(ex->ntokens, sizeof(*s->ex.token_ns))))
 		return;
 	for (size_t i = 0; i < ex->ntokens; i++)
@@ -146,18 +147,6 @@ int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trac
 			return -1;
 	read_marks(tr, t);
 	return xa_gpu_stats(tr, t->gpu);
-}
-
-int xa_trace_from_json(cJSON *doc, const char *path, struct xa_trace *tr)
-{
-	char err[256];
-	struct tt_turn *t = tt_turn_from_json(doc, err, sizeof(err));
-	int rc = t ? xa_trace_from_turn(t, path, tr) : -1;
-
-	if (!t)
-		memset(tr, 0, sizeof(*tr));
-	tt_turn_free(t);
-	return rc;
 }
 
 void xa_trace_free(struct xa_trace *tr)

@@ -52,15 +52,16 @@ static void test_expr(void)
 static int load(const char *spans, const char *marks, struct xa_trace *tr)
 {
 	char buf[4096];
-	cJSON *doc;
 	int rc;
 
 	snprintf(buf, sizeof(buf),
-		 "{\"turn_index\":1,\"start_ns\":0,\"end_ns\":1000,\"spans\":[%s],"
-		 "\"waste_marks\":[%s],\"fused_marks\":[]}", spans, marks);
-	doc = cJSON_Parse(buf);
-	rc = doc ? xa_trace_from_json(doc, "inline", tr) : -1;
-	cJSON_Delete(doc);
+		 "{\"schema_version\":\"1.0\",\"session_id\":\"s\",\"turn_index\":1,"
+		 "\"complete\":true,\"source\":\"sdk\",\"clock\":\"CLOCK_MONOTONIC\","
+		 "\"start_ns\":0,\"end_ns\":1000,\"agent\":{\"name\":\"a\",\"pid\":1},"
+		 "\"spans\":[%s],\"waste_marks\":[%s],\"fused_marks\":[],\"data_quality\":"
+		 "{\"tier\":\"sdk\",\"dropped_events\":0,\"truncated_payloads\":0,"
+		 "\"warnings\":[]}}", spans, marks);
+	rc = xa_load_buffer("inline", buf, strlen(buf), tr, NULL);
 	if (!rc) {
 		for (size_t i = 0; i < tr->nspans; i++)
 			tr->spans[i].domain = tr->spans[i].stage->domain;

@@ -31,7 +31,7 @@ static int proc_event(const struct xk_hdr *rec, struct xt_event *ev)
 	if (rec->type == XP_EV_EXEC) {
 		const struct xk_exec *e = (const void *)rec;
 
-		if (rec->size < XP_EXEC_FIXED || xpc_exec_check(e, rec->size))
+		if (rec->size < XPC_EXEC_FIXED || xpc_exec_check(e, rec->size))
 			return -1;
 		ev->kind = XT_EXEC;
 		ev->argv = e->data + e->filename_len;
@@ -112,7 +112,8 @@ static int sock_event(const struct xk_hdr *rec, struct xt_event *ev, struct xt_a
 
 		if (rec->size < fixed)
 			return -1;
-		if (xpc_sni_parse((const uint8_t *)s->data, rec->size - fixed, buf->text) != XP_SNI_OK)
+		if (xpc_sni_parse((const uint8_t *)s->data, rec->size - fixed, buf->text) !=
+		    XPC_SNI_OK)
 			return 0;
 		ev->kind = XT_SOCK_OPEN;
 		ev->conn = s->sock_id;

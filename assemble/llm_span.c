@@ -13,6 +13,36 @@
 #include "lib/secrets.h"
 #include "theory/theory.h"
 
+/* Where an exchange's child spans meet: start <= req_end <= first <= end. */
+struct phases {
+	uint64_t start, req_end, first, end;
+};
+
+static uint64_t clamp(uint64_t t, uint64_t lo, uint64_t hi)
+{
+	return t < lo ? lo : t > hi ? hi : t;
+}
+
+/*
+ * The one place an exchange is cut into prompt_transfer, ttft and decode,
+ * each inside the exchange and in order. The first token is the first token
+ * event (an answer not streamed: its first byte), also in an answer cut by
+ * the end of tracing: the tokens seen before the cut are its decode (a cut
+ * answer's decode once collapsed onto its end while its streaming gaps stayed
+ * among the tokens, outside it). With no answer byte seen, it is all ttft.
+ */
+static struct phases phases_of(const struct xt_exchange *e)
+{
+	struct phases p = { .start = e->req_start_ns, .end = e->resp_end_ns };
+	uint64_t first = e->call.n_tokens ? e->call.token_ns[0] : e->resp_start_ns;
+
+	if (p.end < p.start)
+		p.end = p.start;
+	p.req_end = clamp(e->req_end_ns, p.start, p.end);
+	p.first = clamp(first ? first : p.end, p.req_end, p.end);
+	return p;
+}
+
 /* The time before token i; tokens recorded out of order have none between them. */
 static uint64_t gap_before(const uint64_t *t, size_t i)
 {
@@ -57,39 +87,37 @@ static const enum tt_ex_num usage_num[] = {
 	TT_EX_CACHE_WRITE_TOKENS, TT_EX_REASONING_TOKENS,
 };
 
-/* The usage counts, TTFT, status, response size and token times go typed (core/turn.h). */
+/* The exchange's facts go typed (core/turn.h); the writer places the rest among them. */
 static int genai_attrs(struct tt_span *sp, const struct xt_exchange *e, uint64_t ttft)
 {
 	const struct pr_llm_call *c = &e->call;
 	const int64_t usage[] = { pr_llm_input_tokens(c), c->output_tokens, c->cache_read_tokens,
 				  c->cache_write_tokens, c->reasoning_tokens };
+	const char *finish = c->finish_reason;
+	struct tt_exchange *ex = &sp->ex;
 	cJSON *at = sp->attrs, *arr;
+	int rc = tt_ex_set_str(ex, TT_EX_PROVIDER, pr_llm_provider(c->api));
 
-	cJSON_AddStringToObject(at, "gen_ai.provider.name", pr_llm_provider(c->api));
 	if (c->conversation_id[0])
 		cJSON_AddStringToObject(at, "gen_ai.conversation.id", c->conversation_id);
 	if (c->req_model[0])
-		cJSON_AddStringToObject(at, "gen_ai.request.model", c->req_model);
+		rc |= tt_ex_set_str(ex, TT_EX_REQUEST_MODEL, c->req_model);
 	if (c->resp_model[0])
-		cJSON_AddStringToObject(at, "gen_ai.response.model", c->resp_model);
+		rc |= tt_ex_set_str(ex, TT_EX_RESPONSE_MODEL, c->resp_model);
 	for (size_t i = 0; i < sizeof(usage_num) / sizeof(*usage_num); i++)
 		if (usage[i] >= 0)
-			tt_ex_set(&sp->ex, usage_num[i], (double)usage[i]);
-	if (c->finish_reason[0]) {
-		arr = cJSON_AddArrayToObject(at, "gen_ai.response.finish_reasons");
-		cJSON_AddItemToArray(arr, cJSON_CreateString(c->finish_reason));
-	}
-	if (e->answered) {
-		cJSON_AddNumberToObject(at, "gen_ai.server.time_to_first_token", (double)ttft / 1e9);
-		tt_ex_set(&sp->ex, TT_EX_TTFT_NS, (double)ttft);
-	}
+			tt_ex_set(ex, usage_num[i], (double)usage[i]);
+	if (finish[0])
+		rc |= tt_ex_set_finish(ex, &finish, 1);
+	if (e->answered) /* also in seconds, by the writer */
+		tt_ex_set(ex, TT_EX_TTFT_NS, (double)ttft);
 	if (c->status) /* unknown in the ciphertext tier */
-		tt_ex_set(&sp->ex, TT_EX_STATUS, c->status);
+		tt_ex_set(ex, TT_EX_STATUS, c->status);
 	cJSON_AddBoolToObject(at, "xperf.stream", c->stream);
 	server_attrs(at, e->host);
 	add_redacted(at, "url.path", e->path); /* "?key=..." stays out */
 	xp_json_add_u64(at, "http.request.body.size", e->req_bytes);
-	tt_ex_set(&sp->ex, TT_EX_RESPONSE_BYTES, (double)e->resp_bytes);
+	tt_ex_set(ex, TT_EX_RESPONSE_BYTES, (double)e->resp_bytes);
 	if (c->error_type[0])
 		cJSON_AddStringToObject(at, "error.type", c->error_type);
 	if (e->req_text) /* opt-in (--capture-payloads): the prompt and the answer */
@@ -104,7 +132,7 @@ static int genai_attrs(struct tt_span *sp, const struct xt_exchange *e, uint64_t
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i].name));
-	return tt_ex_set_tokens(&sp->ex, c->token_ns, c->n_tokens);
+	return rc | tt_ex_set_tokens(ex, c->token_ns, c->n_tokens);
 }
 
 static void waste(struct tt_turn *d, const struct xt_exchange *e, int id)
@@ -114,7 +142,7 @@ static void waste(struct tt_turn *d, const struct xt_exchange *e, int id)
 	if (c->status >= 400)
 		cJSON_AddNumberToObject(xt_doc_waste(d, "llm_error", e->resp_end_ns, id, "errors", 1),
 					"http.response.status_code", c->status);
-	if (c->finish_reason[0] && pr_llm_finish_is_truncation(c->finish_reason))
+	if (d->spans[id - 1].ex.finish_length) /* the core's rule (core/exchange.c) */
 		cJSON_AddStringToObject(xt_doc_waste(d, "truncated_output", e->resp_end_ns, id,
 						     "truncations", 1),
 					"finish_reason", c->finish_reason);
@@ -122,15 +150,15 @@ static void waste(struct tt_turn *d, const struct xt_exchange *e, int id)
 		xt_doc_waste(d, "aborted_stream", e->resp_end_ns, id, "aborted", 1);
 }
 
-/* Gaps between token events inside decode span `dec`. */
-static int gaps(struct tt_turn *d, int dec, const struct xt_exchange *e,
+/* Gaps between token events inside decode span `dec` (p->first to p->end). */
+static int gaps(struct tt_turn *d, int dec, const struct xt_exchange *e, const struct phases *p,
 		const struct xt_sched *sched)
 {
 	const uint64_t *t = e->call.token_ns;
 	uint64_t thr = th_stream_gap_threshold(t, e->call.n_tokens);
 
 	for (size_t i = 1; i < e->call.n_tokens; i++) {
-		if (gap_before(t, i) <= thr)
+		if (gap_before(t, i) <= thr || t[i - 1] < p->first || t[i] > p->end)
 			continue;
 		int id = child(d, dec, "streaming_gap", t[i - 1], t[i], e, sched);
 		cJSON *at = id > 0 ? xt_doc_fused(d, "streaming_gap", t[i - 1], id) : NULL;
@@ -145,33 +173,31 @@ static int gaps(struct tt_turn *d, int dec, const struct xt_exchange *e,
 
 int xt_llm_span(struct tt_turn *d, const struct xt_exchange *e, const struct xt_sched *sched)
 {
-	uint64_t first = e->call.n_tokens ? e->call.token_ns[0] : e->resp_start_ns;
+	const struct phases p = phases_of(e);
 	cJSON *at;
 	struct xt_sched_sum s;
 	int known = xt_sched_known(sched, e->tid);
 
-	if (!e->answered || first < e->req_end_ns)
-		first = e->answered ? e->req_end_ns : e->resp_end_ns;
 	if (known)
-		s = xt_sched_query(sched, e->tid, e->req_start_ns, e->resp_end_ns);
+		s = xt_sched_query(sched, e->tid, p.start, p.end);
 	struct tt_span *sp;
-	int id = xt_doc_span(d, 0, "llm_inference", e->req_start_ns, e->resp_end_ns, e->tid,
-			     known ? &s : NULL, &sp);
+	int id = xt_doc_span(d, 0, "llm_inference", p.start, p.end, e->tid, known ? &s : NULL,
+			     &sp);
 
-	if (id < 0 || genai_attrs(sp, e, first - e->req_end_ns))
+	if (id < 0 || genai_attrs(sp, e, p.first - p.req_end))
 		return -1;
-	if (child(d, id, "prompt_transfer", e->req_start_ns, e->req_end_ns, e, sched) < 0 ||
-	    child(d, id, "ttft", e->req_end_ns, first, e, sched) < 0)
+	if (child(d, id, "prompt_transfer", p.start, p.req_end, e, sched) < 0 ||
+	    child(d, id, "ttft", p.req_end, p.first, e, sched) < 0)
 		return -1;
-	int dec = child(d, id, "decode", first, e->resp_end_ns, e, sched);
+	int dec = child(d, id, "decode", p.first, p.end, e, sched);
 
-	if (dec < 0 || gaps(d, dec, e, sched))
+	if (dec < 0 || gaps(d, dec, e, &p, sched))
 		return -1;
 	if (e->answered) {
-		at = xt_doc_fused(d, "ttft", first, id);
+		at = xt_doc_fused(d, "ttft", p.first, id);
 		if (!at)
 			return -1;
-		xp_json_add_u64(at, "ttft_ns", first - e->req_end_ns);
+		xp_json_add_u64(at, "ttft_ns", p.first - p.req_end);
 	}
 	waste(d, e, id);
 	return id;

@@ -202,29 +202,29 @@ static const struct xt_sched_sum *sched_of(const struct layout *l, uint32_t tid,
 	return buf;
 }
 
-/* The process attributes of a tool or agent_subprocess span; its exit code goes typed. */
-static void proc_attrs(struct tt_span *sp, const struct xt_proc *p)
+/* The process attributes of a tool or agent_subprocess span; its tool and exit code go typed. */
+static int proc_attrs(struct tt_span *sp, const struct xt_proc *p)
 {
 	cJSON *at = sp->attrs;
 
-	cJSON_AddStringToObject(at, "tool.name", p->tool[0] ? p->tool : "unknown");
 	cJSON_AddStringToObject(at, "process.command_line", p->cmdline);
 	cJSON_AddNumberToObject(at, "process.pid", p->pid);
-	if (!p->exited)
-		return;
-	tt_ex_set(&sp->ex, TT_EX_EXIT_CODE, xt_exit_code(p->wait_status));
-	if (xt_exit_signal(p->wait_status))
-		cJSON_AddNumberToObject(at, "process.exit.signal", xt_exit_signal(p->wait_status));
-	xp_json_add_u64(at, "process.cpu_ns", p->cpu_ns);
+	if (p->exited) {
+		tt_ex_set(&sp->ex, TT_EX_EXIT_CODE, xt_exit_code(p->wait_status));
+		if (xt_exit_signal(p->wait_status))
+			cJSON_AddNumberToObject(at, "process.exit.signal",
+						xt_exit_signal(p->wait_status));
+		xp_json_add_u64(at, "process.cpu_ns", p->cpu_ns);
+	}
+	return tt_ex_set_str(&sp->ex, TT_EX_TOOL, p->tool[0] ? p->tool : "unknown");
 }
 
-static void call_attrs(cJSON *at, const struct xt_tool *t, int capture)
+/* What the model asked for: the call's name and id go typed. */
+static int call_attrs(struct tt_span *sp, const struct xt_tool *t, int capture)
 {
 	const struct pr_tool_call *c = t->call;
+	cJSON *at = sp->attrs;
 
-	cJSON_AddStringToObject(at, "gen_ai.tool.name", c->name);
-	if (c->id[0])
-		cJSON_AddStringToObject(at, "gen_ai.tool.call.id", c->id);
 	if (capture && c->args) /* opt-in (--capture-payloads): what the model asked to run */
 		cJSON_AddStringToObject(at, "gen_ai.tool.call.arguments", c->args);
 	if (!t->proc)
@@ -233,6 +233,8 @@ static void call_attrs(cJSON *at, const struct xt_tool *t, int capture)
 		cJSON_AddBoolToObject(at, "xperf.tool.result.is_error", t->result->is_error);
 	if (t->result && t->result->exit_code >= 0)
 		cJSON_AddNumberToObject(at, "xperf.tool.result.exit_code", t->result->exit_code);
+	return tt_ex_set_str(&sp->ex, TT_EX_TOOL_CALL, c->name) ||
+	       (c->id[0] && tt_ex_set_str(&sp->ex, TT_EX_TOOL_CALL_ID, c->id));
 }
 
 /*
@@ -257,13 +259,9 @@ static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg
 	int id = xt_doc_span(d, 0, "tool_call", s->a, s->b, tid,
 			     sched_of(l, tid, s->a, s->b, &buf), &sp);
 
-	if (id < 0)
+	if (id < 0 || (p ? proc_attrs(sp, p) : tt_ex_set_str(&sp->ex, TT_EX_TOOL, t->call->name)) ||
+	    call_attrs(sp, t, l->in->capture_payloads))
 		return -1;
-	if (p)
-		proc_attrs(sp, p);
-	else
-		cJSON_AddStringToObject(sp->attrs, "tool.name", t->call->name);
-	call_attrs(sp->attrs, t, l->in->capture_payloads);
 	if ((p && p->exited && p->wait_status) || (t->result && t->result->is_error == 1))
 		cJSON_AddStringToObject(xt_doc_waste(d, "failed_tool_call", s->b, id,
 						     "failed_calls", 1),
@@ -291,9 +289,8 @@ static int emit_subproc(struct tt_turn *d, const struct layout *l, const struct 
 	int id = xt_doc_span(d, 0, "agent_subprocess", s->a, s->b, p->pid,
 			     sched_of(l, p->pid, s->a, s->b, &buf), &sp);
 
-	if (id < 0)
+	if (id < 0 || proc_attrs(sp, p))
 		return -1;
-	proc_attrs(sp, p);
 	if (!l->tools.identity_known)
 		cJSON_AddStringToObject(sp->attrs, "xperf.tool.identity", "unknown");
 	return 0;

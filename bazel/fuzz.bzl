@@ -46,7 +46,9 @@ _fuzz_binary = rule(
     executable = True,
 )
 
-def xp_fuzz_test(name, srcs, deps = [], corpus = None, dict = None, min_cov = 0, seconds = 15, tags = []):
+def xp_fuzz_test(name, srcs, deps = [], corpus = None, corpus_of = None, dict = None, min_cov = 0, seconds = 15, tags = []):
+    """corpus: a directory of this package; corpus_of: seeds another package keeps, as
+    (label of its filegroup, their directory from the repository root)."""
     native.cc_binary(
         name = name + "_harness",
         srcs = srcs,
@@ -65,6 +67,9 @@ def xp_fuzz_test(name, srcs, deps = [], corpus = None, dict = None, min_cov = 0,
         native.filegroup(name = name + "_seeds", srcs = native.glob([corpus + "/**"]), testonly = True)
         data.append(":" + name + "_seeds")
         args.append("%s/%s" % (native.package_name(), corpus))
+    if corpus_of:
+        data.append(corpus_of[0])
+        args.append(corpus_of[1])
     native.sh_test(
         name = name,
         srcs = ["//bazel:run_fuzz.sh"],

@@ -28,7 +28,7 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 const volatile bool fork_threads = true;
 /*
  * Report the exec of every process, traced or not (XP_EXEC_UNTRACED): the
- * daemon's discovery (userspace/daemon.c) matches them against its rules.
+ * daemon's discovery (userspace/daemon/daemon.c) matches them against its rules.
  * Only the exec: nothing else of an untraced process reaches the ring.
  */
 const volatile bool exec_untraced = false;

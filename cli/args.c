@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "lib/atomic_file.h"
@@ -48,4 +49,18 @@ int cmd_arg_dir(const char *cmd, const char *path)
 	fprintf(stderr, "xperf %s: %s: %s\n", cmd, path,
 		errno == ENOENT ? "no such directory" : "not a directory");
 	return XP_EXIT_INVALID;
+}
+
+error_t cmd_mode_path(struct cmd_mode_path *mp, int key, char *arg, struct argp_state *state)
+{
+	if (key == ARGP_KEY_ARG && state->arg_num < 2) {
+		*(state->arg_num ? &mp->path : &mp->mode) = arg;
+		return 0;
+	}
+	if (key != ARGP_KEY_END)
+		return ARGP_ERR_UNKNOWN;
+	if (!mp->path || (strcmp(mp->mode, mp->modes[0]) && strcmp(mp->mode, mp->modes[1])))
+		xp_args_fail(state, "expected '%s %s' or '%s %s'", mp->modes[0], mp->path_of[0],
+			     mp->modes[1], mp->path_of[1]);
+	return 0;
 }

@@ -33,6 +33,20 @@ int cmd_report(const char *cmd, const char *out, int (*render)(const void *ctx, 
 	       const void *ctx);
 
 /*
+ * The "MODE PATH" positionals of `analyze turn FILE|session DIR` and
+ * `fleet report|serve DIR`. cmd_mode_path() takes ARGP_KEY_ARG and
+ * ARGP_KEY_END (one of modes, then one path, or the usage error naming both
+ * forms) and answers ARGP_ERR_UNKNOWN to every other key, so a parser ends
+ * with `default: return cmd_mode_path(&a->pos, key, arg, state);`.
+ */
+struct cmd_mode_path {
+	const char *modes[2], *path_of[2]; /* {"turn", "session"}, {"FILE", "DIR"} */
+	const char *mode, *path;
+};
+
+error_t cmd_mode_path(struct cmd_mode_path *mp, int key, char *arg, struct argp_state *state);
+
+/*
  * 0 when path is a directory; else prints "xperf CMD: PATH: no such
  * directory" (or "not a directory") and returns XP_EXIT_INVALID.
  */

@@ -35,7 +35,8 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-	const char *mode, *path, *out, *prices;
+	struct cmd_mode_path pos;
+	const char *out, *prices;
 	struct xa_options opt;
 };
 
@@ -74,17 +75,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'o':
 		a->out = arg;
 		break;
-	case ARGP_KEY_ARG:
-		if (state->arg_num > 1)
-			return ARGP_ERR_UNKNOWN;
-		*(state->arg_num ? &a->path : &a->mode) = arg;
-		break;
-	case ARGP_KEY_END:
-		if (!a->path || (strcmp(a->mode, "turn") && strcmp(a->mode, "session")))
-			xp_args_fail(state, "expected 'turn FILE' or 'session DIR'");
-		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cmd_mode_path(&a->pos, key, arg, state);
 	}
 	return 0;
 }
@@ -109,7 +101,7 @@ int cmd_analyze(int argc, char **argv)
 					     "turn FILE\nsession DIR", doc, 0, NULL };
 	struct xa_session *s = NULL;
 	struct xa_turn *t = NULL;
-	struct args a = { 0 };
+	struct args a = { .pos = { .modes = { "turn", "session" }, .path_of = { "FILE", "DIR" } } };
 	struct xa_prices *prices;
 	int rc;
 
@@ -118,14 +110,14 @@ int cmd_analyze(int argc, char **argv)
 	if (cmd_prices(a.prices, &prices))
 		return XP_EXIT_INVALID;
 	a.opt.prices = prices;
-	if (!strcmp(a.mode, "turn"))
-		rc = xa_analyze_turn_file(a.path, &a.opt, &t, stderr);
+	if (!strcmp(a.pos.mode, "turn"))
+		rc = xa_analyze_turn_file(a.pos.path, &a.opt, &t, stderr);
 	else
-		rc = xa_analyze_session_dir(a.path, &a.opt, &s, stderr);
+		rc = xa_analyze_session_dir(a.pos.path, &a.opt, &s, stderr);
 	if (rc == XA_OK)
 		rc = emit(&a, t, s);
 	else if (rc == XA_EFAIL)
-		fprintf(stderr, "xperf analyze: %s: analysis failed\n", a.path);
+		fprintf(stderr, "xperf analyze: %s: analysis failed\n", a.pos.path);
 	xa_turn_free(t);
 	xa_session_free(s);
 	xa_prices_free(prices);

@@ -38,7 +38,8 @@ static const struct argp_option options[] = {
 };
 
 struct args {
-	const char *mode, *dir, *out, *listen, *prices, *state;
+	struct cmd_mode_path pos;
+	const char *out, *listen, *prices, *state;
 	enum fleet_format format;
 	unsigned interval;
 };
@@ -67,17 +68,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'o':
 		a->out = arg;
 		break;
-	case ARGP_KEY_ARG:
-		if (state->arg_num > 1)
-			return ARGP_ERR_UNKNOWN;
-		*(state->arg_num ? &a->dir : &a->mode) = arg;
-		break;
-	case ARGP_KEY_END:
-		if (!a->dir || (strcmp(a->mode, "report") && strcmp(a->mode, "serve")))
-			xp_args_fail(state, "expected 'report DIR' or 'serve DIR'");
-		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return cmd_mode_path(&a->pos, key, arg, state);
 	}
 	return 0;
 }
@@ -103,15 +95,15 @@ static int report(const struct args *args, struct xa_prices *prices)
 	struct fleet_agg a;
 	int rc;
 
-	if (fleet_agg_init(&a, args->dir) || (a.prices = prices, 0) ||
-	    fleet_collect(args->dir, &a, stderr)) {
+	if (fleet_agg_init(&a, args->pos.path) || (a.prices = prices, 0) ||
+	    fleet_collect(args->pos.path, &a, stderr)) {
 		fleet_agg_free(&a);
 		return XP_EXIT_FAIL;
 	}
 	if (!a.sessions) {
 		fprintf(stderr,
 			"xperf fleet: %s: no valid session (DIR/NODE/SESSION/turn_*.json)\n",
-			args->dir);
+			args->pos.path);
 		rc = XP_EXIT_INVALID;
 	} else {
 		const struct report r = { &a, args->format };
@@ -131,8 +123,8 @@ static int serve(const struct args *a, struct xa_prices *prices)
 	char state[4096];
 	int rc;
 
-	snprintf(state, sizeof(state), "%s/%s", a->dir, DEFAULT_STATE);
-	rc = fleet_serve(a->dir, a->listen, a->interval, a->state ? a->state : state, prices);
+	snprintf(state, sizeof(state), "%s/%s", a->pos.path, DEFAULT_STATE);
+	rc = fleet_serve(a->pos.path, a->listen, a->interval, a->state ? a->state : state, prices);
 	return rc == -2 ? XP_EXIT_USAGE : rc ? XP_EXIT_FAIL : XP_EXIT_OK;
 }
 
@@ -140,15 +132,16 @@ int cmd_fleet(int argc, char **argv)
 {
 	static const struct xp_args args = { "xperf fleet", options, parse_arg,
 					     "report DIR\nserve DIR", doc, 0, NULL };
-	struct args a = { .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVAL };
+	struct args a = { .pos = { .modes = { "report", "serve" }, .path_of = { "DIR", "DIR" } },
+			  .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVAL };
 	struct xa_prices *prices;
 	int rc;
 
 	if (xp_args_parse(&args, argc, argv, &a))
 		return XP_EXIT_USAGE;
-	if (cmd_arg_dir("fleet", a.dir) || cmd_prices(a.prices, &prices))
+	if (cmd_arg_dir("fleet", a.pos.path) || cmd_prices(a.prices, &prices))
 		return XP_EXIT_INVALID;
-	rc = !strcmp(a.mode, "serve") ? serve(&a, prices) : report(&a, prices);
+	rc = !strcmp(a.pos.mode, "serve") ? serve(&a, prices) : report(&a, prices);
 	xa_prices_free(prices);
 	return rc;
 }

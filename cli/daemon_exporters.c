@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * daemon_exporters.c - the metrics `xperf-bpf daemon` serves next to its own
- * health (userspace/daemon_metrics.h), one line each: the fleet's figures
+ * health (userspace/daemon/metrics.h), one line each: the fleet's figures
  * over the node's sessions, the same as `xperf fleet serve` has them.
  */
 #include "fleet/fleet.h"
-#include "userspace/daemon_metrics.h"
+#include "userspace/daemon/metrics.h"
 
 static void *fleet_open(const char *node_dir, const char *state_path)
 {

@@ -4,7 +4,7 @@
  * inside `xperf-bpf`: one gpu-<tgid>.uprobe.xpgpu per traced process that
  * made CUDA calls, in the run's GPU directory (xpb_gpu_dir: <trace dir>/gpu
  * unless XPERF_GPU_DIR is set), the directory the turn sink merges from at
- * the end of the run (it ends after this one: userspace/sinks.c), next to
+ * the end of the run (it ends after this one: cli/xperf_bpf_sinks.c), next to
  * what an injected CUPTI collector wrote. A process's file is closed when
  * it exits. Records lost in the ring, or that could not be written, go
  * into the root's file as one dropped frame at the end, so the turns'
@@ -18,7 +18,7 @@
 
 #include "gpu/cuda_uprobes.h"
 #include "gpu/gpu_records.h"
-#include "userspace/sink.h"
+#include "userspace/run/sink.h"
 
 /* The open file of one process (a list: a few CUDA processes at a time). */
 struct proc_file {

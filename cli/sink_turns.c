@@ -19,7 +19,7 @@
 #include "cli/run_report.h"
 #include "assemble/session.h"
 #include "gpu/turn_gpu.h"
-#include "userspace/sink.h"
+#include "userspace/run/sink.h"
 
 #define XT_MAX_RULES 32
 

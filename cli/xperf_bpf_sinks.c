@@ -3,7 +3,7 @@
  * sinks.c - the record consumers of `xperf-bpf`, in call order (one line
  * each; turn assembly plugs in here).
  */
-#include "userspace/sink.h"
+#include "userspace/run/sink.h"
 
 extern const struct xpb_sink xpb_sink_raw;
 extern const struct xpb_sink xpb_sink_stats;

@@ -39,8 +39,9 @@ static void check_exchange(const struct tt_exchange *ex)
 	CHECK(tt_ex_has(ex, TT_EX_INPUT_TOKENS) && ex->num[TT_EX_INPUT_TOKENS] == 12, "tokens");
 	CHECK(!tt_ex_has(ex, TT_EX_OUTPUT_TOKENS), "absent stays absent");
 	CHECK(tt_ex_has(ex, TT_EX_STATUS) && ex->num[TT_EX_STATUS] == 500, "status");
-	CHECK(ex->model && !strcmp(ex->model, "m-req"), "model: the request's");
-	CHECK(ex->tool && !strcmp(ex->tool, "grep") && ex->finish_length, "tool, cut answer");
+	CHECK(tt_ex_model(ex) && !strcmp(tt_ex_model(ex), "m-req"), "model: the request's");
+	CHECK(ex->str[TT_EX_TOOL] && !strcmp(ex->str[TT_EX_TOOL], "grep"), "tool");
+	CHECK(ex->finish_given && ex->nfinish == 1 && ex->finish_length, "cut answer");
 	CHECK(ex->ntokens == 2 && ex->token_ns[1] == T0 + 720 * MS, "token times exact");
 }
 
@@ -114,7 +115,7 @@ static void check_round_trip(struct tt_turn *t)
 		CHECK(back->waste[1].span_ix == -1, "a span-less mark binds to no span");
 		check_rules(back);
 		check_exchange(&back->spans[3].ex);
-		CHECK(back->spans[0].ex.have == 0 && !back->spans[0].ex.model, "no exchange");
+		CHECK(back->spans[0].ex.have == 0 && !tt_ex_model(&back->spans[0].ex), "no exchange");
 	}
 	tt_turn_free(back);
 	unlink(path);
@@ -159,20 +160,73 @@ static void check_typed_write(void)
 	tt_turn_free(t);
 }
 
+/*
+ * tt_exchange_take types a writer's attributes given in any order; the writer
+ * puts them in tt_exchange_order, the others after them (a literal above 2^53
+ * stays an attribute, exact; the TTFT in seconds follows from the typed ns).
+ */
+static void check_take(void)
+{
+	static const char want[] = "{\"gen_ai.request.model\":\"m\","
+		"\"gen_ai.usage.output_tokens\":5,\"gen_ai.response.finish_reasons\":[\"stop\"],"
+		"\"gen_ai.server.time_to_first_token\":2,\"xperf.ttft_ns\":2000000000,"
+		"\"xperf.stream\":true,\"http.response.body.size\":9007199254740993,"
+		"\"tool.name\":\"x\",\"custom\":1}";
+	struct tt_turn *t = tt_turn_new("core-test", 1, "sdk", "sdk");
+	struct tt_span *s = tt_span_add(t, 0, "llm_inference", T0, T0 + MS, 7);
+	cJSON *a = s->attrs, *doc, *at;
+	char *text;
+
+	cJSON_AddNumberToObject(a, "custom", 1);
+	cJSON_AddStringToObject(a, "tool.name", "x");
+	cJSON_AddItemToObject(a, "http.response.body.size", xp_json_exact_u64(T0));
+	cJSON_AddBoolToObject(a, "xperf.stream", 1);
+	cJSON_AddNumberToObject(a, "xperf.ttft_ns", 2e9);
+	cJSON_AddItemToArray(cJSON_AddArrayToObject(a, "gen_ai.response.finish_reasons"),
+			     cJSON_CreateString("stop"));
+	cJSON_AddStringToObject(a, "gen_ai.request.model", "m");
+	cJSON_AddNumberToObject(a, "gen_ai.usage.output_tokens", 5);
+	CHECK(tt_exchange_take(s) == 0 && cJSON_GetArraySize(a) == 3, "facts taken");
+	CHECK(s->ex.str[TT_EX_REQUEST_MODEL] && s->ex.num[TT_EX_OUTPUT_TOKENS] == 5 &&
+	      !s->ex.finish_length, "typed");
+	doc = tt_turn_json(t);
+	at = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "spans"), 0),
+				 "attributes");
+	text = at ? xp_json_print(at, 0) : NULL;
+	CHECK(text && !strcmp(text, want), "canonical order:\n%s", text ? text : "");
+	free(text);
+	cJSON_Delete(doc);
+	tt_turn_free(t);
+}
+
+static void keep_first(const struct sc_verror *e, void *ctx)
+{
+	struct sc_verror *first = ctx;
+
+	if (first->line < 0)
+		*first = *e;
+}
+
+/* The reader refuses with the validator's position and pointer. */
 static void check_refusal(void)
 {
-	static const char bad[] = "{\"session_id\":\"s\",\"turn_index\":1,\"start_ns\":5,"
-				  "\"end_ns\":9,\"agent\":{\"name\":\"a\",\"pid\":1},"
-				  "\"spans\":[{\"id\":1,\"parent\":3,\"stage\":\"decode\","
-				  "\"domain\":\"intelligent\",\"category\":\"processing\","
-				  "\"start_ns\":5,\"end_ns\":6}],\"fused_marks\":[],"
-				  "\"waste_marks\":[],\"data_quality\":{}}";
-	cJSON *doc = cJSON_Parse(bad);
-	char err[128] = "";
+	static const char bad[] =
+		"{\"schema_version\":\"1.0\",\"session_id\":\"s\",\"turn_index\":1,"
+		"\"complete\":true,\"source\":\"sdk\",\"clock\":\"CLOCK_MONOTONIC\",\"start_ns\":5,"
+		"\"end_ns\":9,\"agent\":{\"name\":\"a\",\"pid\":1},"
+		"\"spans\":[{\"id\":1,\"parent\":3,\"stage\":\"decode\","
+		"\"domain\":\"intelligent\",\"category\":\"processing\","
+		"\"start_ns\":5,\"end_ns\":6}],\"fused_marks\":[],\"waste_marks\":[],"
+		"\"data_quality\":{\"tier\":\"sdk\",\"dropped_events\":0,"
+		"\"truncated_payloads\":0,\"warnings\":[]}}";
+	struct sc_verror first = { .line = -1 };
+	int nerr = 0;
 
-	CHECK(tt_turn_from_json(doc, err, sizeof(err)) == NULL, "unknown parent refused");
-	CHECK(strstr(err, "/spans") != NULL, "pointer in: %s", err);
-	cJSON_Delete(doc);
+	CHECK(tt_turn_load_buffer("bad", bad, strlen(bad), keep_first, &first, &nerr) == NULL &&
+	      nerr > 0, "unknown parent refused");
+	CHECK(!strcmp(first.pointer, "/spans/0/parent") && first.line == 1 &&
+	      strstr(first.msg, "parent 3 is not a span"), "pointer and position: %d:%d %s %s",
+	      first.line, first.col, first.pointer, first.msg);
 }
 
 int main(void)
@@ -184,6 +238,7 @@ int main(void)
 	check_gaps();
 	check_round_trip(t);
 	check_typed_write();
+	check_take();
 	check_refusal();
 	tt_turn_free(t);
 	return test_failures != 0;

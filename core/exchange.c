@@ -17,23 +17,28 @@ const char *const tt_exchange_num_names[TT_EX_NUM_COUNT] = {
 	"gen_ai.usage.reasoning.output_tokens",
 };
 
-/* As the assembler writes a model call (assemble/llm_span.c) and a process (assemble/turn.c). */
+const char *const tt_exchange_str_names[TT_EX_STR_COUNT] = {
+	"gen_ai.provider.name", "gen_ai.request.model", "gen_ai.response.model",
+	"tool.name", "gen_ai.tool.name", "gen_ai.tool.call.id",
+};
+
+/* A model call's, then a process's, then a tool call's (assemble/llm_span.c, assemble/turn.c). */
 const char *const tt_exchange_order[] = {
 	"gen_ai.provider.name", "gen_ai.conversation.id", "gen_ai.request.model",
 	"gen_ai.response.model", "gen_ai.usage.input_tokens", "gen_ai.usage.output_tokens",
 	"gen_ai.usage.cache_read.input_tokens", "gen_ai.usage.cache_creation.input_tokens",
-	"gen_ai.usage.reasoning.output_tokens", "gen_ai.response.finish_reasons",
-	"gen_ai.server.time_to_first_token", "xperf.ttft_ns", "http.response.status_code",
-	"xperf.stream", "server.address", "server.port", "url.path", "http.request.body.size",
-	"http.response.body.size", "error.type", "xperf.payload.request",
-	"xperf.payload.completion", "xperf.ciphertext.start_ns", "xperf.ciphertext.end_ns",
-	"xperf.ciphertext.ttft_ns", "xperf.tool_calls", TT_TOKEN_TIMES_ATTR, "tool.name",
-	"process.command_line", "process.pid", "process.exit.code", "process.exit.signal",
-	"process.cpu_ns",
+	"gen_ai.usage.reasoning.output_tokens", TT_FINISH_ATTR, TT_TTFT_S_ATTR, "xperf.ttft_ns",
+	"http.response.status_code", "xperf.stream", "server.address", "server.port", "url.path",
+	"http.request.body.size", "http.response.body.size", "error.type",
+	"xperf.payload.request", "xperf.payload.completion", "xperf.ciphertext.start_ns",
+	"xperf.ciphertext.end_ns", "xperf.ciphertext.ttft_ns", "xperf.tool_calls",
+	TT_TOKEN_TIMES_ATTR, "tool.name", "process.command_line", "process.pid",
+	"process.exit.code", "process.exit.signal", "process.cpu_ns", "gen_ai.tool.name",
+	"gen_ai.tool.call.id",
 };
 const size_t tt_exchange_order_count = sizeof(tt_exchange_order) / sizeof(*tt_exchange_order);
 
-static const cJSON *attr(const cJSON *a, const char *name)
+static cJSON *attr(const cJSON *a, const char *name)
 {
 	return cJSON_GetObjectItemCaseSensitive(a, name);
 }
@@ -44,21 +49,29 @@ static int in_range(const cJSON *n)
 	return cJSON_IsNumber(n) && n->valuedouble > -4.6e18 && n->valuedouble < 4.6e18;
 }
 
-static const char *nonempty(const cJSON *a, const char *name)
+/* A cut answer: the model stopped at its token limit (OpenAI's, Anthropic's, Responses'). */
+static int cut(const char *reason)
 {
-	const char *s = cJSON_GetStringValue(attr(a, name));
-
-	return s && s[0] ? s : NULL;
+	return !strcmp(reason, "length") || !strcmp(reason, "max_tokens") ||
+	       !strcmp(reason, "max_output_tokens");
 }
 
-static int finish_length(const cJSON *reasons)
+/* The string elements of reasons; given when all of them are strings. */
+static int finish_reasons(struct tt_exchange *ex, const cJSON *reasons)
 {
+	const char *r[64];
+	size_t n = 0, all = 1;
 	const cJSON *it;
 
-	cJSON_ArrayForEach(it, reasons)
-		if (cJSON_IsString(it) && (!strcmp(it->valuestring, "length") ||
-					   !strcmp(it->valuestring, "max_tokens")))
-			return 1;
+	cJSON_ArrayForEach(it, reasons) {
+		if (cJSON_IsString(it) && n < sizeof(r) / sizeof(*r))
+			r[n++] = it->valuestring;
+		else
+			all = 0;
+	}
+	if (cJSON_IsArray(reasons) && tt_ex_set_finish(ex, r, n))
+		return -1;
+	ex->finish_given = cJSON_IsArray(reasons) && all;
 	return 0;
 }
 
@@ -78,27 +91,102 @@ static int token_times(struct tt_exchange *ex, const cJSON *times)
 	return 0;
 }
 
+void tt_exchange_free(struct tt_exchange *ex)
+{
+	for (int i = 0; i < TT_EX_STR_COUNT; i++)
+		free(ex->str[i]);
+	for (size_t i = 0; i < ex->nfinish; i++)
+		free(ex->finish[i]);
+	free(ex->finish);
+	free(ex->token_ns);
+	memset(ex, 0, sizeof(*ex));
+}
+
 int tt_exchange_read(struct tt_span *s)
 {
 	struct tt_exchange *ex = &s->ex;
 	const cJSON *a = s->attrs;
 
-	free(ex->token_ns);
-	memset(ex, 0, sizeof(*ex));
+	tt_exchange_free(ex);
 	for (int i = 0; i < TT_EX_NUM_COUNT; i++) {
 		const cJSON *n = attr(a, tt_exchange_num_names[i]);
 
-		if (in_range(n)) {
-			ex->num[i] = n->valuedouble;
-			ex->have |= 1u << i;
-		}
+		if (in_range(n))
+			tt_ex_set(ex, i, n->valuedouble);
 	}
-	ex->model = nonempty(a, "gen_ai.response.model");
-	if (!ex->model)
-		ex->model = cJSON_GetStringValue(attr(a, "gen_ai.request.model"));
-	ex->tool = cJSON_GetStringValue(attr(a, "tool.name"));
-	ex->finish_length = finish_length(attr(a, "gen_ai.response.finish_reasons"));
+	for (int i = 0; i < TT_EX_STR_COUNT; i++) {
+		const char *v = cJSON_GetStringValue(attr(a, tt_exchange_str_names[i]));
+
+		if (v && tt_ex_set_str(ex, i, v))
+			return -1;
+	}
+	if (finish_reasons(ex, attr(a, TT_FINISH_ATTR)))
+		return -1;
 	return token_times(ex, attr(a, TT_TOKEN_TIMES_ATTR));
+}
+
+static void drop(cJSON *a, const char *name)
+{
+	cJSON_DeleteItemFromObjectCaseSensitive(a, name);
+}
+
+int tt_exchange_take(struct tt_span *s)
+{
+	struct tt_exchange *ex = &s->ex;
+	cJSON *a = s->attrs;
+
+	if (tt_exchange_read(s))
+		return -1;
+	for (int i = 0; i < TT_EX_NUM_COUNT; i++) {
+		const cJSON *n = attr(a, tt_exchange_num_names[i]);
+
+		if (tt_ex_has(ex, i) && !n->valuestring) /* a kept literal stays exact */
+			drop(a, tt_exchange_num_names[i]);
+	}
+	for (int i = 0; i < TT_EX_STR_COUNT; i++)
+		if (ex->str[i])
+			drop(a, tt_exchange_str_names[i]);
+	if (ex->finish_given)
+		drop(a, TT_FINISH_ATTR);
+	if (ex->token_times && ex->ntokens == (size_t)cJSON_GetArraySize(attr(a, TT_TOKEN_TIMES_ATTR)))
+		drop(a, TT_TOKEN_TIMES_ATTR);
+	return 0;
+}
+
+int tt_ex_set_str(struct tt_exchange *ex, enum tt_ex_str i, const char *v)
+{
+	char *copy = strdup(v);
+
+	if (!copy)
+		return -1;
+	free(ex->str[i]);
+	ex->str[i] = copy;
+	return 0;
+}
+
+int tt_ex_set_finish(struct tt_exchange *ex, const char *const *r, size_t n)
+{
+	char **copy = calloc(n + 1, sizeof(*copy));
+	size_t i = 0;
+
+	for (; copy && i < n && (copy[i] = strdup(r[i])); i++)
+		;
+	if (!copy || i < n) {
+		while (copy && i--)
+			free(copy[i]);
+		free(copy);
+		return -1;
+	}
+	for (i = 0; i < ex->nfinish; i++)
+		free(ex->finish[i]);
+	free(ex->finish);
+	ex->finish = copy;
+	ex->nfinish = n;
+	ex->finish_given = 1;
+	ex->finish_length = 0;
+	for (i = 0; i < n; i++)
+		ex->finish_length |= cut(r[i]);
+	return 0;
 }
 
 int tt_ex_set_tokens(struct tt_exchange *ex, const uint64_t *t, size_t n)

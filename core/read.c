@@ -1,285 +1,380 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * read.c - validated TurnTrace documents -> struct tt_turn (read.h). The
- * conversion trusts nothing (the fuzz targets feed it unvalidated JSON):
- * what a reader needs (times, spans, ids, marks' L3) missing or mistyped
- * refuses the turn; labels missing (session, agent, data quality) read as "?".
+ * read.c - TurnTrace bytes -> struct tt_turn (read.h), in the validator's one
+ * pass: each value the schema names arrives with its slot (validate.h) and
+ * goes straight into its field; the free-form parts (attributes, waste
+ * counts, the gpu section) are built as the small cJSON objects the turn
+ * keeps. No tree of the whole document exists at any time: what stays is
+ * the typed turn. The validator stops handing out values at its first
+ * error, and a turn with any error is never returned.
  */
 #include "core/read.h"
 
-#include <stdarg.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/json_int.h"
+#include "schema/jtok.h"
 
 struct rd {
 	struct tt_turn *t;
-	char *err;
-	size_t errlen;
+	int anchor;     /* bit 0: monotonic_ns, bit 1: realtime_ns */
+	int custom;     /* the span being read has custom_stage true */
+	int waste;      /* the mark being read is a waste mark */
+	cJSON *root;    /* the free-form part being built, until it is placed */
+	cJSON *open[XP_VALIDATE_MAX_DEPTH + 1];
+	int depth;
 };
 
-static int fail(struct rd *r, const char *fmt, ...)
+static struct tt_span *cur_span(struct rd *r)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(r->err, r->errlen, fmt, ap);
-	va_end(ap);
-	return -1;
+	return &r->t->spans[r->t->nspans - 1];
 }
 
-static const cJSON *get(const cJSON *o, const char *key)
+static struct tt_mark *cur_mark(struct rd *r)
 {
-	return cJSON_GetObjectItemCaseSensitive(o, key);
+	return r->waste ? &r->t->waste[r->t->nwaste - 1] : &r->t->fused[r->t->nfused - 1];
 }
 
-/* A non-negative integer, exact; -1 when absent or not one. */
-static int u64_of(const cJSON *o, const char *key, uint64_t *out)
+static uint64_t ns(const struct sc_jev *ev)
 {
-	return xp_json_get_u64(get(o, key), out);
+	return (uint64_t)sc_vint(ev); /* the schema took it as an integer >= 0 */
 }
 
-/* An id: a positive integer, or 0 for null/absent; -1 otherwise. */
-static int id_of(const cJSON *o, const char *key, int64_t *out)
+/* A counter value (a finite number >= 0): exact when written as an integer. */
+static int counter(const struct sc_jev *ev, uint64_t *out)
 {
-	const cJSON *n = get(o, key);
+	char lit[64], *end;
 
-	*out = 0;
-	if (!n || cJSON_IsNull(n))
+	if (ev->integer && ev->lit[0] != '-' && ev->litlen < sizeof(lit)) {
+		memcpy(lit, ev->lit, ev->litlen);
+		lit[ev->litlen] = '\0';
+		errno = 0;
+		*out = strtoull(lit, &end, 10);
+		if (!errno)
+			return 0;
+	}
+	if (!(ev->num >= 0 && ev->num < 1.8e19))
+		return -1;
+	*out = (uint64_t)ev->num;
+	return 0;
+}
+
+static cJSON *node_of(const struct sc_jev *ev)
+{
+	switch (ev->type) {
+	case SC_J_OBJECT:
+		return cJSON_CreateObject();
+	case SC_J_ARRAY:
+		return cJSON_CreateArray();
+	case SC_J_STRING:
+		return cJSON_CreateString(ev->str);
+	case SC_J_NUMBER:
+		return xp_json_number(ev->lit, ev->litlen, ev->num);
+	case SC_J_TRUE:
+	case SC_J_FALSE:
+		return cJSON_CreateBool(ev->type == SC_J_TRUE);
+	default:
+		return cJSON_CreateNull();
+	}
+}
+
+/* A finished free-form part goes to its place in the turn. */
+static void place(struct rd *r, enum sc_slot tree)
+{
+	cJSON **dst = tree == SC_GPU ? &r->t->gpu
+		    : tree == SC_SPAN_ATTRS ? &cur_span(r)->attrs
+		    : tree == SC_MARK_COUNTS ? &cur_mark(r)->counts : &cur_mark(r)->attrs;
+
+	cJSON_Delete(*dst);
+	*dst = r->root;
+	r->root = NULL;
+}
+
+/* An event inside a free-form part. */
+static int tree_event(struct rd *r, const struct sc_vval *val)
+{
+	const struct sc_jev *ev = val->ev;
+	cJSON *n, *up;
+
+	if (ev->type == SC_J_END) {
+		if (!--r->depth)
+			place(r, val->tree);
 		return 0;
-	return xp_json_get_i64(n, out) || *out < 1 ? -1 : 0;
+	}
+	if (!(n = node_of(ev)))
+		return -1;
+	if (!r->depth) {
+		r->root = n;
+	} else if (cJSON_IsArray(up = r->open[r->depth - 1])) {
+		cJSON_AddItemToArray(up, n);
+	} else if (!cJSON_AddItemToObject(up, ev->key, n)) {
+		cJSON_Delete(n);
+		return -1;
+	}
+	if (ev->type == SC_J_OBJECT || ev->type == SC_J_ARRAY)
+		r->open[r->depth++] = n;
+	return 0;
 }
 
-static int str_of(const cJSON *o, const char *key, char **out)
+static int span_value(struct rd *r, const struct sc_vval *val)
 {
-	const cJSON *n = get(o, key);
+	struct tt_span *s = cur_span(r);
+	const struct sc_jev *ev = val->ev;
+	const struct th_counter_name *c;
+	int i;
 
-	return cJSON_IsString(n) ? tt_str_set(out, n->valuestring) : 0;
-}
-
-/* Moves o[key] (an object) out of the document; NULL when absent or not an object. */
-static cJSON *take(cJSON *o, const char *key)
-{
-	cJSON *n = cJSON_GetObjectItemCaseSensitive(o, key);
-
-	return cJSON_IsObject(n) ? cJSON_DetachItemViaPointer(o, n) : NULL;
-}
-
-static void read_counters(struct tt_span *s, const cJSON *c)
-{
-	const cJSON *it;
-
-	if (!cJSON_IsObject(c))
-		return;
-	s->counters = 1;
-	for (size_t i = 0; i < th_counter_name_count && i < TT_COUNTERS_MAX; i++) {
-		const char *name = th_counter_name_table[i].name;
-		const cJSON *why = get(get(c, "unavailable"), name);
-
-		it = get(get(c, "values"), name);
-		if (it && !xp_json_get_u64(it, &s->ctr[i]))
-			s->ctr_have |= 1u << i;
-		else if (cJSON_IsNumber(it) && it->valuedouble >= 0 && it->valuedouble < 1.8e19)
-			s->ctr[i] = (uint64_t)it->valuedouble, s->ctr_have |= 1u << i;
-		if (why) {
+	switch (val->slot) {
+	case SC_SPAN_ID:
+		s->id = sc_vint(ev);
+		break;
+	case SC_SPAN_PARENT:
+		s->parent = ev->type == SC_J_NULL ? 0 : sc_vint(ev);
+		break;
+	case SC_SPAN_STAGE:
+		s->st = th_stage_find(ev->str);
+		return tt_str_set(&s->stage, ev->str);
+	case SC_SPAN_CUSTOM:
+		r->custom = ev->type == SC_J_TRUE;
+		break;
+	case SC_SPAN_DOMAIN:
+		return th_domain_parse(ev->str, &s->domain);
+	case SC_SPAN_CATEGORY:
+		return th_category_parse(ev->str, &s->category);
+	case SC_SPAN_START:
+		s->start_ns = ns(ev);
+		break;
+	case SC_SPAN_END:
+		s->end_ns = ns(ev);
+		break;
+	case SC_SPAN_TID:
+		s->tid = sc_vint(ev);
+		break;
+	case SC_SCHED_ON_CPU:
+		s->on_cpu_ns = ns(ev), s->sched |= TT_SCHED_ON_CPU;
+		break;
+	case SC_SCHED_RUNQ:
+		s->runq_ns = ns(ev), s->sched |= TT_SCHED_RUNQ;
+		break;
+	case SC_SCHED_BLOCKED:
+		s->blocked_ns = ns(ev), s->sched |= TT_SCHED_BLOCKED;
+		break;
+	case SC_COUNTERS:
+		s->counters = 1;
+		break;
+	case SC_CTR_VALUE:
+	case SC_CTR_WHY:
+		c = th_counter_name_find(ev->key);
+		i = c ? (int)(c - th_counter_name_table) : TT_COUNTERS_MAX;
+		if (i >= TT_COUNTERS_MAX)
+			break;
+		if (val->slot == SC_CTR_WHY) {
 			s->ctr_unavail |= 1u << i;
-			tt_str_set(&s->ctr_why[i], cJSON_GetStringValue(why));
+			return tt_str_set(&s->ctr_why[i], ev->str);
 		}
+		if (!counter(ev, &s->ctr[i]))
+			s->ctr_have |= 1u << i;
+		break;
+	default:
+		break;
 	}
+	return 0;
 }
 
-static void read_sched(struct tt_span *s, const cJSON *o)
+static int mark_value(struct rd *r, const struct sc_vval *val)
 {
-	if (!u64_of(o, "on_cpu_ns", &s->on_cpu_ns))
-		s->sched |= TT_SCHED_ON_CPU;
-	if (!u64_of(o, "runq_ns", &s->runq_ns))
-		s->sched |= TT_SCHED_RUNQ;
-	if (!u64_of(o, "blocked_ns", &s->blocked_ns))
-		s->sched |= TT_SCHED_BLOCKED;
-}
+	struct tt_mark *m = cur_mark(r);
+	const struct th_l3 *p;
 
-static int read_span(struct rd *r, cJSON *j, int i)
-{
-	const cJSON *stage = get(j, "stage"), *dom = get(j, "domain"), *cat = get(j, "category");
-	uint64_t a, b;
-	int64_t id, parent;
-	struct tt_span *s;
-
-	if (!cJSON_IsObject(j) || !cJSON_IsString(stage) || id_of(j, "id", &id) || id < 1 ||
-	    id_of(j, "parent", &parent) || u64_of(j, "start_ns", &a) || u64_of(j, "end_ns", &b))
-		return fail(r, "/spans/%d: id, parent, stage, start_ns or end_ns missing or bad", i);
-	if (!cJSON_IsString(dom) || !cJSON_IsString(cat))
-		return fail(r, "/spans/%d: domain or category missing", i);
-	if (!(s = tt_span_add(r->t, parent, stage->valuestring, a, b, 0)))
-		return fail(r, "out of memory");
-	s->id = id;
-	if (th_domain_parse(dom->valuestring, &s->domain) ||
-	    th_category_parse(cat->valuestring, &s->category))
-		return fail(r, "/spans/%d: unknown domain or category", i);
-	if (cJSON_IsTrue(get(j, "custom_stage")))
-		s->st = NULL;
-	id_of(j, "tid", &s->tid);
-	read_sched(s, get(j, "sched"));
-	read_counters(s, get(j, "counters"));
-	cJSON *attrs = take(j, "attributes");
-
-	if (attrs) {
-		cJSON_Delete(s->attrs);
-		s->attrs = attrs;
+	switch (val->slot) {
+	case SC_MARK_KIND:
+		return tt_str_set(&m->kind, val->ev->str);
+	case SC_MARK_L3:
+		p = th_l3_find(val->ev->str);
+		m->l3 = p ? p->id : ""; /* unknown: the rules refuse the turn */
+		break;
+	case SC_MARK_SPAN:
+		m->span = val->ev->type == SC_J_NULL ? 0 : sc_vint(val->ev);
+		break;
+	case SC_MARK_T:
+		m->t_ns = ns(val->ev);
+		break;
+	default:
+		break;
 	}
-	return tt_exchange_read(s) ? fail(r, "out of memory") : 0;
+	return 0;
 }
 
-static int read_mark(struct rd *r, cJSON *j, const char *list, int i)
+/* A span or a mark starts or ends. */
+static int item(struct rd *r, const struct sc_vval *val)
 {
-	const cJSON *kind = get(j, "kind"), *l3 = get(j, "l3");
-	const struct th_l3 *p = cJSON_IsString(l3) ? th_l3_find(l3->valuestring) : NULL;
-	int waste = !strcmp(list, "waste_marks");
 	struct tt_mark *m;
-	int64_t span;
-	uint64_t t;
 
-	if (!cJSON_IsObject(j) || !cJSON_IsString(kind) || u64_of(j, "t_ns", &t) ||
-	    id_of(j, "span", &span) || (waste && !p))
-		return fail(r, "/%s/%d: kind, l3, t_ns or span missing or bad", list, i);
-	if (!(m = tt_mark_add(r->t, kind->valuestring, waste ? p->id : NULL, span, t)))
-		return fail(r, "out of memory");
-	cJSON_Delete(m->attrs);
-	m->attrs = take(j, "attributes");
-	m->counts = take(j, "counts");
-	return 0;
-}
-
-/* Each element is removed from doc once read: a large turn is not held twice. */
-static int read_list(struct rd *r, cJSON *doc, const char *list)
-{
-	cJSON *arr = (cJSON *)get(doc, list), *j;
-	int i = 0;
-
-	if (!cJSON_IsArray(arr) && (arr || !strcmp(list, "spans")))
-		return fail(r, "/%s: missing", list);
-	while (arr && (j = arr->child)) {
-		if (strcmp(list, "spans") ? read_mark(r, j, list, i) : read_span(r, j, i))
-			return -1;
-		cJSON_Delete(cJSON_DetachItemViaPointer(arr, j));
-		i++;
+	r->waste = val->slot == SC_WASTE;
+	if (val->ev->type == SC_J_END) {
+		if (val->slot != SC_SPAN)
+			return 0;
+		if (r->custom)
+			cur_span(r)->st = NULL;
+		return tt_exchange_read(cur_span(r));
 	}
+	if (val->slot == SC_SPAN) {
+		r->custom = 0;
+		return tt_span_add(r->t, 0, "", 0, 0, 0) ? 0 : -1;
+	}
+	if (!(m = tt_mark_add(r->t, "", r->waste ? "" : NULL, 0, 0)))
+		return -1;
+	cJSON_Delete(m->attrs); /* as in the file: none unless given */
+	m->attrs = NULL;
 	return 0;
 }
 
-static int read_agent(struct rd *r, const cJSON *a)
-{
-	struct tt_agent *ag = &r->t->agent;
-	const cJSON *c = get(a, "container_id");
-
-	if (a && (!cJSON_IsObject(a) || id_of(a, "pid", &ag->pid)))
-		return fail(r, "/agent: not an object with a pid");
-	u64_of(a, "start_time_ns", &ag->start_time_ns);
-	ag->container_known = c != NULL;
-	return str_of(a, "name", &ag->name) || str_of(a, "model", &ag->model) ||
-	       str_of(a, "comm", &ag->comm) || str_of(a, "container_id", &ag->container_id)
-		       ? fail(r, "out of memory") : 0;
-}
-
-static int read_quality(struct rd *r, const cJSON *q)
-{
-	struct tt_quality *tq = &r->t->quality;
-	const cJSON *w;
-
-	snprintf(tq->tier, sizeof(tq->tier), "%s",
-		 cJSON_IsString(get(q, "tier")) ? get(q, "tier")->valuestring : "?");
-	u64_of(q, "dropped_events", &tq->dropped_events);
-	u64_of(q, "truncated_payloads", &tq->truncated_payloads);
-	tq->has_non_llm_requests = !u64_of(q, "non_llm_requests", &tq->non_llm_requests);
-	snprintf(tq->tool_identity, sizeof(tq->tool_identity), "%s",
-		 cJSON_IsString(get(q, "tool_identity")) ? get(q, "tool_identity")->valuestring : "");
-	cJSON_ArrayForEach(w, get(q, "warnings"))
-		if (cJSON_IsString(w) && tt_warn(r->t, w->valuestring))
-			return fail(r, "out of memory");
-	return 0;
-}
-
-static void read_anchor(struct tt_turn *t, const cJSON *a)
-{
-	const char *boot = cJSON_GetStringValue(get(a, "boot_id"));
-
-	t->has_anchor = !u64_of(a, "monotonic_ns", &t->anchor.monotonic_ns) &&
-			!u64_of(a, "realtime_ns", &t->anchor.realtime_ns);
-	snprintf(t->anchor.boot_id, sizeof(t->anchor.boot_id), "%s",
-		 t->has_anchor && boot ? boot : "");
-}
-
-static int read_turn(struct rd *r, cJSON *doc)
+static int turn_value(struct rd *r, const struct sc_vval *val)
 {
 	struct tt_turn *t = r->t;
-	const cJSON *src = get(doc, "source");
+	const struct sc_jev *ev = val->ev;
+	const char *s = ev->type == SC_J_STRING ? ev->str : NULL;
 
-	if (u64_of(doc, "start_ns", &t->start_ns) || u64_of(doc, "end_ns", &t->end_ns) ||
-	    t->start_ns > t->end_ns || xp_json_get_i64(get(doc, "turn_index"), &t->index))
-		return fail(r, "/: turn_index, start_ns or end_ns missing or bad");
-	t->complete = cJSON_IsTrue(get(doc, "complete"));
-	read_anchor(t, get(doc, "clock_anchor"));
-	snprintf(t->source, sizeof(t->source), "%s", cJSON_IsString(src) ? src->valuestring : "?");
-	if (read_agent(r, get(doc, "agent")) || read_list(r, doc, "spans") ||
-	    read_list(r, doc, "fused_marks") || read_list(r, doc, "waste_marks") ||
-	    read_quality(r, get(doc, "data_quality")))
-		return -1;
-	t->gpu = take(doc, "gpu");
+	switch (val->slot) {
+	case SC_SESSION:
+		return tt_str_set(&t->session_id, s);
+	case SC_TURN_INDEX:
+		t->index = sc_vint(ev);
+		break;
+	case SC_COMPLETE:
+		t->complete = ev->type == SC_J_TRUE;
+		break;
+	case SC_SOURCE:
+		snprintf(t->source, sizeof(t->source), "%s", s);
+		break;
+	case SC_START:
+		t->start_ns = ns(ev);
+		break;
+	case SC_END:
+		t->end_ns = ns(ev);
+		break;
+	case SC_ANCHOR_MONO:
+		t->anchor.monotonic_ns = ns(ev), r->anchor |= 1;
+		break;
+	case SC_ANCHOR_REAL:
+		t->anchor.realtime_ns = ns(ev), r->anchor |= 2;
+		break;
+	case SC_ANCHOR_BOOT:
+		snprintf(t->anchor.boot_id, sizeof(t->anchor.boot_id), "%s", s);
+		break;
+	case SC_AGENT_NAME:
+		return tt_str_set(&t->agent.name, s);
+	case SC_AGENT_MODEL:
+		return tt_str_set(&t->agent.model, s);
+	case SC_AGENT_COMM:
+		return tt_str_set(&t->agent.comm, s);
+	case SC_AGENT_CONTAINER:
+		t->agent.container_known = 1;
+		return tt_str_set(&t->agent.container_id, s);
+	case SC_AGENT_PID:
+		t->agent.pid = sc_vint(ev);
+		break;
+	case SC_AGENT_START:
+		t->agent.start_time_ns = ns(ev);
+		break;
+	case SC_DQ_TIER:
+		snprintf(t->quality.tier, sizeof(t->quality.tier), "%s", s);
+		break;
+	case SC_DQ_DROPPED:
+		t->quality.dropped_events = ns(ev);
+		break;
+	case SC_DQ_TRUNCATED:
+		t->quality.truncated_payloads = ns(ev);
+		break;
+	case SC_DQ_NON_LLM:
+		t->quality.non_llm_requests = ns(ev), t->quality.has_non_llm_requests = 1;
+		break;
+	case SC_DQ_TOOL_IDENTITY:
+		snprintf(t->quality.tool_identity, sizeof(t->quality.tool_identity), "%s", s);
+		break;
+	case SC_DQ_WARNING:
+		return tt_warn(t, s);
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int on_value(void *ctx, const struct sc_vval *val)
+{
+	struct rd *r = ctx;
+
+	if (val->tree)
+		return tree_event(r, val);
+	switch (val->slot) {
+	case SC_SPAN:
+	case SC_FUSED:
+	case SC_WASTE:
+		return item(r, val);
+	case SC_SPAN_ID ... SC_CTR_WHY:
+		return span_value(r, val);
+	case SC_MARK_KIND ... SC_MARK_T:
+		return mark_value(r, val);
+	default:
+		return turn_value(r, val);
+	}
+}
+
+/* What the validator leaves to the typed turn: the index, the waste binding. */
+static const char *finish(struct rd *r)
+{
+	struct tt_turn *t = r->t;
+
+	t->has_anchor = r->anchor == 3;
+	if (!t->has_anchor)
+		t->anchor.boot_id[0] = '\0';
 	if (tt_turn_index(t))
-		return fail(r, "/spans: duplicate ids, unknown parents or a parent cycle");
+		return "/spans: duplicate ids, unknown parents or a parent cycle (or out of memory)";
 	tt_turn_bind_waste(t);
 	for (size_t i = 0; i < t->nwaste; i++)
 		if (t->waste[i].span && t->waste[i].span_ix < 0)
-			return fail(r, "/waste_marks/%zu/span: no such span", i);
-	return 0;
+			return "/waste_marks: a mark names no span of the turn";
+	return NULL;
 }
 
-struct tt_turn *tt_turn_from_json(cJSON *doc, char *err, size_t errlen)
+/* buf NULL: the file at name. */
+static struct tt_turn *load(const char *name, const char *buf, size_t len, sc_verror_fn cb,
+			    void *ctx, int *nerr)
 {
-	const cJSON *sid = get(doc, "session_id");
-	struct rd r = { NULL, err, errlen };
-
-	if (!cJSON_IsObject(doc)) {
-		fail(&r, "/: not an object");
-		return NULL;
-	}
-	if (!(r.t = tt_turn_new(cJSON_IsString(sid) ? sid->valuestring : "?", 0, "?", "?"))) {
-		fail(&r, "out of memory");
-		return NULL;
-	}
-	if (read_turn(&r, doc)) {
-		tt_turn_free(r.t);
-		return NULL;
-	}
-	return r.t;
-}
-
-/* A conversion failure of a validated document, as one more error. */
-static struct tt_turn *convert(const char *name, cJSON *doc, sc_verror_fn cb, void *ctx,
-			       int *nerr)
-{
+	struct rd r = { .t = tt_turn_new("?", 0, "?", "?") };
+	struct sc_vsink sink = { on_value, &r };
 	struct sc_verror e = { .file = name ? name : "<buffer>" };
-	struct tt_turn *t = doc ? tt_turn_from_json(doc, e.msg, sizeof(e.msg)) : NULL;
+	const char *why = r.t ? NULL : "out of memory";
+	int n = why ? 0 : buf ? sc_validate_buffer_into(name, buf, len, cb, ctx, &sink)
+			      : sc_validate_file_into(name, cb, ctx, &sink);
 
-	if (doc && !t) {
+	if (!n && !why)
+		why = finish(&r);
+	if (why) {
+		snprintf(e.msg, sizeof(e.msg), "%s", why);
 		if (cb)
 			cb(&e, ctx);
-		if (nerr)
-			(*nerr)++;
+		n++;
 	}
-	cJSON_Delete(doc);
-	return t;
+	cJSON_Delete(r.root);
+	if (n) {
+		tt_turn_free(r.t);
+		r.t = NULL;
+	}
+	if (nerr)
+		*nerr = n;
+	return r.t;
 }
 
 struct tt_turn *tt_turn_load(const char *path, sc_verror_fn cb, void *ctx, int *nerr)
 {
-	return convert(path, sc_load_turn(path, cb, ctx, nerr), cb, ctx, nerr);
+	return load(path, NULL, 0, cb, ctx, nerr);
 }
 
 struct tt_turn *tt_turn_load_buffer(const char *name, const char *buf, size_t len,
 				    sc_verror_fn cb, void *ctx, int *nerr)
 {
-	return convert(name, sc_load_turn_buffer(name, buf, len, cb, ctx, nerr), cb, ctx, nerr);
+	return load(name, buf ? buf : "", len, cb, ctx, nerr);
 }

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * read.h - the one TurnTrace reader (read.c): a file or buffer is validated
- * by //schema:validate (every error with its line:col and JSON pointer),
- * then turned into a struct tt_turn, indexed (parents, depths) and with its
- * waste marks bound (rules.c). Readers never walk the JSON themselves.
+ * read.h - the one TurnTrace reader (read.c): a file or buffer becomes a
+ * struct tt_turn in one pass over its bytes, validated on the way by
+ * //schema:validate (every error with its line:col and JSON pointer, the
+ * same ones `xperf validate` prints), indexed (parents, depths) and with its
+ * waste marks bound (rules.c). No tree of the document is built; readers
+ * never walk the JSON themselves.
  */
 #ifndef XPERF_CORE_READ_H
 #define XPERF_CORE_READ_H
@@ -15,12 +17,5 @@
 struct tt_turn *tt_turn_load(const char *path, sc_verror_fn cb, void *ctx, int *nerr);
 struct tt_turn *tt_turn_load_buffer(const char *name, const char *buf, size_t len,
 				    sc_verror_fn cb, void *ctx, int *nerr);
-/*
- * A parsed document (validated or not: anything missing or mistyped refuses
- * it, with the offending pointer in err). doc is consumed: its spans and
- * marks are removed as they are read, their attribute, count and gpu objects
- * move into the turn. NULL on refusal or ENOMEM.
- */
-struct tt_turn *tt_turn_from_json(cJSON *doc, char *err, size_t errlen);
 
 #endif /* XPERF_CORE_READ_H */

@@ -42,7 +42,7 @@ static void span_free(struct tt_span *s)
 	for (int i = 0; i < TT_COUNTERS_MAX; i++)
 		free(s->ctr_why[i]);
 	cJSON_Delete(s->attrs);
-	free(s->ex.token_ns);
+	tt_exchange_free(&s->ex);
 }
 
 static void marks_free(struct tt_mark *m, size_t n)

@@ -45,26 +45,45 @@ enum tt_ex_num {
 extern const char *const tt_exchange_num_names[TT_EX_NUM_COUNT];
 #define TT_TOKEN_TIMES_ATTR "xperf.token_times_ns"
 /*
- * The order a model call's and a process's attributes are written in (write.c places a typed
- * fact among the free-form ones by it; other names stay where they are).
+ * The strings of a span's exchange: who answered (provider, models) and which
+ * tool ran or was asked for. tt_exchange_str_names[] holds their attribute names.
+ */
+enum tt_ex_str {
+	TT_EX_PROVIDER,       /* gen_ai.provider.name */
+	TT_EX_REQUEST_MODEL,  /* gen_ai.request.model */
+	TT_EX_RESPONSE_MODEL, /* gen_ai.response.model */
+	TT_EX_TOOL,           /* tool.name: the tool the span ran */
+	TT_EX_TOOL_CALL,      /* gen_ai.tool.name: the tool the model asked for */
+	TT_EX_TOOL_CALL_ID,   /* gen_ai.tool.call.id */
+	TT_EX_STR_COUNT
+};
+extern const char *const tt_exchange_str_names[TT_EX_STR_COUNT];
+#define TT_FINISH_ATTR "gen_ai.response.finish_reasons"
+#define TT_TTFT_S_ATTR "gen_ai.server.time_to_first_token" /* xperf.ttft_ns in seconds */
+
+/*
+ * The order every writer emits a span's attributes in (write.c): these names
+ * first, typed or free-form, then the other attributes in their own order.
  */
 extern const char *const tt_exchange_order[];
 extern const size_t tt_exchange_order_count;
 
 /*
  * A span's exchange, typed (exchange.c): what the analyzer and the exporters
- * read instead of looking attributes up by name. The reader fills it from the
- * span's attributes; strings point into them (valid while the turn lives).
- * A writer fills num[] and the token times, which the writer emits unless
- * the attributes already hold them (a turn read back, the SDK's caller's).
+ * read instead of looking attributes up by name. Writers (the assembler, the
+ * SDK) fill it; the reader fills it from the span's attributes. The writer
+ * emits a fact unless the attributes already hold it (a turn read back).
+ * Strings, the finish reasons and the token times are owned (tt_exchange_free).
  */
 struct tt_exchange {
 	double num[TT_EX_NUM_COUNT]; /* finite, well inside the int64 range */
 	uint32_t have;               /* bit i: num[i] given */
-	const char *model;           /* gen_ai.response.model, else gen_ai.request.model; NULL */
-	const char *tool;            /* tool.name; NULL */
+	char *str[TT_EX_STR_COUNT];  /* NULL: not given */
+	char **finish;               /* gen_ai.response.finish_reasons */
+	size_t nfinish;
+	int finish_given;            /* 1: the finish reasons are given (maybe none) */
 	int finish_length;           /* a finish reason says the answer was cut (length, max_tokens) */
-	uint64_t *token_ns;          /* xperf.token_times_ns (the valid ones), owned; NULL */
+	uint64_t *token_ns;          /* xperf.token_times_ns (the valid ones); NULL */
 	size_t ntokens;
 	int token_times;             /* 1: xperf.token_times_ns given (maybe empty) */
 };
@@ -88,7 +107,7 @@ struct tt_span {
 	uint32_t ctr_have, ctr_unavail;   /* bit i: ctr[i] measured / listed unavailable */
 	char *ctr_why[TT_COUNTERS_MAX];   /* reason of each unavailable counter */
 	cJSON *attrs;    /* object; never NULL once added */
-	struct tt_exchange ex; /* typed from attrs by tt_exchange_read (the reader calls it) */
+	struct tt_exchange ex; /* filled by the writers, or from attrs by the reader */
 	/* tt_turn_index, tt_turn_bind_waste: */
 	int parent_ix;   /* index of the parent in turn->spans, -1: none */
 	int depth;       /* 0 for top-level spans */
@@ -176,6 +195,13 @@ int tt_turn_index(struct tt_turn *t);
 
 /* Fills s->ex from s->attrs (a value of the wrong type is left out); -1 on ENOMEM. */
 int tt_exchange_read(struct tt_span *s);
+/*
+ * Types the exchange facts of s->attrs into s->ex and removes them from the
+ * attributes, so that the writer places them (an integer above 2^53 stays an
+ * attribute, exact). What a writer that collects attributes (the SDK) calls.
+ */
+int tt_exchange_take(struct tt_span *s);
+void tt_exchange_free(struct tt_exchange *ex); /* empties it */
 /* Whether s->ex has num[i]. */
 static inline int tt_ex_has(const struct tt_exchange *ex, enum tt_ex_num i)
 {
@@ -186,6 +212,17 @@ static inline void tt_ex_set(struct tt_exchange *ex, enum tt_ex_num i, double v)
 	ex->num[i] = v;
 	ex->have |= 1u << i;
 }
+/* The model that answered: the response's when it names one, else the request's; NULL. */
+static inline const char *tt_ex_model(const struct tt_exchange *ex)
+{
+	const char *m = ex->str[TT_EX_RESPONSE_MODEL];
+
+	return m && m[0] ? m : ex->str[TT_EX_REQUEST_MODEL];
+}
+/* Sets string i to a copy of v; -1 on ENOMEM. */
+int tt_ex_set_str(struct tt_exchange *ex, enum tt_ex_str i, const char *v);
+/* Sets the finish reasons to a copy of r[0..n) (and finish_length); -1 on ENOMEM. */
+int tt_ex_set_finish(struct tt_exchange *ex, const char *const *r, size_t n);
 /* Sets the token times to a copy of t[0..n); -1 on ENOMEM. */
 int tt_ex_set_tokens(struct tt_exchange *ex, const uint64_t *t, size_t n);
 

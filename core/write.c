@@ -42,13 +42,13 @@ static void put_ref(cJSON *o, const char *key, const cJSON *obj)
 	put(o, key, cJSON_CreateObjectReference(obj ? obj->child : NULL));
 }
 
-/* Where name falls in tt_exchange_order; -1: not there. */
-static long order_rank(const char *name)
+/* Whether name is one of tt_exchange_order. */
+static int ordered(const char *name)
 {
 	for (size_t r = 0; r < tt_exchange_order_count; r++)
 		if (!strcmp(tt_exchange_order[r], name))
-			return (long)r;
-	return -1;
+			return 1;
+	return 0;
 }
 
 /* A count exact (as the assembler wrote it), anything else as cJSON prints it. */
@@ -58,39 +58,75 @@ static cJSON *number(double v)
 						    cJSON_CreateNumber(v);
 }
 
-/* The typed fact `name` of s->ex, unless the attributes already hold it. */
-static void put_fact(cJSON *o, const struct tt_span *s, const char *name)
+static cJSON *strings(char *const *s, size_t n)
 {
-	const struct tt_exchange *ex = &s->ex;
+	cJSON *arr = cJSON_CreateArray();
 
-	if (cJSON_GetObjectItemCaseSensitive(s->attrs, name))
-		return;
-	if (ex->token_times && !strcmp(name, TT_TOKEN_TIMES_ATTR)) {
-		cJSON *arr = put(o, name, cJSON_CreateArray());
-
-		for (size_t i = 0; i < ex->ntokens; i++)
-			cJSON_AddItemToArray(arr, xp_json_exact_u64(ex->token_ns[i]));
-		return;
-	}
-	for (int i = 0; i < TT_EX_NUM_COUNT; i++)
-		if (tt_ex_has(ex, i) && !strcmp(name, tt_exchange_num_names[i]))
-			put(o, name, number(ex->num[i]));
+	for (size_t i = 0; arr && i < n; i++)
+		cJSON_AddItemToArray(arr, cJSON_CreateString(s[i]));
+	return arr;
 }
 
-/* The attributes with the typed facts among them in tt_exchange_order. */
+static cJSON *times(const uint64_t *t, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+
+	for (size_t i = 0; arr && i < n; i++)
+		cJSON_AddItemToArray(arr, xp_json_exact_u64(t[i]));
+	return arr;
+}
+
+/* The value of typed fact `name` of ex, NULL when ex does not hold it. */
+static cJSON *fact(const struct tt_exchange *ex, const cJSON *attrs, const char *name)
+{
+	for (int i = 0; i < TT_EX_NUM_COUNT; i++)
+		if (!strcmp(name, tt_exchange_num_names[i]))
+			return tt_ex_has(ex, i) ? number(ex->num[i]) : NULL;
+	for (int i = 0; i < TT_EX_STR_COUNT; i++)
+		if (!strcmp(name, tt_exchange_str_names[i]))
+			return ex->str[i] ? cJSON_CreateString(ex->str[i]) : NULL;
+	if (!strcmp(name, TT_FINISH_ATTR))
+		return ex->finish_given ? strings(ex->finish, ex->nfinish) : NULL;
+	if (!strcmp(name, TT_TOKEN_TIMES_ATTR))
+		return ex->token_times ? times(ex->token_ns, ex->ntokens) : NULL;
+	/* TTFT in seconds too (OpenTelemetry's), when the ns come from ex, not the attributes */
+	if (!strcmp(name, TT_TTFT_S_ATTR) && tt_ex_has(ex, TT_EX_TTFT_NS) &&
+	    !cJSON_GetObjectItemCaseSensitive(attrs, tt_exchange_num_names[TT_EX_TTFT_NS]))
+		return cJSON_CreateNumber(ex->num[TT_EX_TTFT_NS] / 1e9);
+	return NULL;
+}
+
+static int ex_empty(const struct tt_exchange *ex)
+{
+	for (int i = 0; i < TT_EX_STR_COUNT; i++)
+		if (ex->str[i])
+			return 0;
+	return !ex->have && !ex->finish_given && !ex->token_times;
+}
+
+/*
+ * The attributes: those of tt_exchange_order first, in its order, each from
+ * the span's attributes or else from its typed exchange, then the others as
+ * they come. Every writer's span is written alike.
+ */
 static void put_attrs(cJSON *o, const struct tt_span *s)
 {
-	cJSON *at = put(o, "attributes", cJSON_CreateObject());
+	cJSON *at = put(o, "attributes", cJSON_CreateObject()), *v;
 	const cJSON *it;
-	size_t r = 0;
 
-	cJSON_ArrayForEach(it, s->attrs) {
-		for (long k = order_rank(it->string); k >= 0 && r < (size_t)k; r++)
-			put_fact(at, s, tt_exchange_order[r]);
-		cJSON_AddItemReferenceToObject(at, it->string, (cJSON *)it);
+	if (!s->attrs->child && ex_empty(&s->ex))
+		return;
+	for (size_t r = 0; r < tt_exchange_order_count; r++) {
+		const char *name = tt_exchange_order[r];
+
+		if ((v = cJSON_GetObjectItemCaseSensitive(s->attrs, name)))
+			cJSON_AddItemReferenceToObject(at, name, v);
+		else if ((v = fact(&s->ex, s->attrs, name)))
+			put(at, name, v);
 	}
-	for (; r < tt_exchange_order_count; r++)
-		put_fact(at, s, tt_exchange_order[r]);
+	cJSON_ArrayForEach(it, s->attrs)
+		if (!ordered(it->string))
+			cJSON_AddItemReferenceToObject(at, it->string, (cJSON *)it);
 }
 
 static cJSON *counters_json(const struct tt_span *s)
@@ -136,10 +172,7 @@ static cJSON *span_json(const struct tt_span *s)
 	}
 	if (s->counters)
 		put(o, "counters", counters_json(s));
-	if (s->ex.have || s->ex.token_times)
-		put_attrs(o, s);
-	else
-		put_ref(o, "attributes", s->attrs);
+	put_attrs(o, s);
 	return o;
 }
 

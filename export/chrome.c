@@ -241,7 +241,7 @@ static int put_tokens(struct chrome *c, const struct xe_turn *t, struct xe_out *
 /* The track a span is drawn on: the agent's main thread, a tool's process, another thread. */
 static void track_name(const struct xe_span *s, int64_t tid, int64_t agent, char *out, size_t len)
 {
-	const char *tool = s->ex->tool;
+	const char *tool = s->ex->str[TT_EX_TOOL];
 
 	if (tid == agent)
 		snprintf(out, len, "main thread %lld", (long long)tid);

@@ -32,12 +32,13 @@
  */
 static const struct operation {
 	const char *stage, *name;
-	const char *subject[3];
+	enum tt_ex_str subject[2]; /* of the span's typed exchange */
+	int nsubject;
 	int kind;
 } operations[] = {
-	{ "llm_inference", "chat", { "gen_ai.request.model", "gen_ai.response.model", NULL },
+	{ "llm_inference", "chat", { TT_EX_REQUEST_MODEL, TT_EX_RESPONSE_MODEL }, 2,
 	  SPAN_KIND_CLIENT },
-	{ "tool_call", "execute_tool", { "tool.name", NULL }, SPAN_KIND_INTERNAL },
+	{ "tool_call", "execute_tool", { TT_EX_TOOL }, 1, SPAN_KIND_INTERNAL },
 };
 
 /* LLM endpoints that are no chat: url.path suffix -> gen_ai.operation.name. */
@@ -165,12 +166,13 @@ static const char *operation_name(const struct operation *op, const cJSON *span)
 
 /* "{operation} {subject}", or the operation alone when no subject is known. */
 static void operation_span_name(const struct operation *op, const char *opname,
-				const cJSON *span, const char *agent_model, char *out, size_t len)
+				const struct tt_exchange *ex, const char *agent_model, char *out,
+				size_t len)
 {
 	const char *subject = NULL;
 
-	for (size_t i = 0; !subject && op->subject[i]; i++)
-		subject = cJSON_GetStringValue(xe_attr(span, op->subject[i]));
+	for (int i = 0; !subject && i < op->nsubject; i++)
+		subject = ex->str[op->subject[i]];
 	if (!subject && op->kind == SPAN_KIND_CLIENT)
 		subject = agent_model;
 	snprintf(out, len, "%s%s%s", opname, subject && *subject ? " " : "",
@@ -285,7 +287,7 @@ static cJSON *file_span(const struct xe_turn *t, const struct xe_span *s, struct
 	cJSON *sp, *attrs;
 
 	if (op)
-		operation_span_name(op, opname, s->item,
+		operation_span_name(op, opname, s->ex,
 				    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(agent, "model")),
 				    name, sizeof(name));
 	else

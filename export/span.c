@@ -96,7 +96,7 @@ void xe_spans_free(struct xe_turn *t)
 void xe_span_name(const struct xe_span *s, char *out, size_t len)
 {
 	const char *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->item, "stage"));
-	const char *tool = s->ex->tool;
+	const char *tool = s->ex->str[TT_EX_TOOL];
 
 	snprintf(out, len, "%s%s%s", stage ? stage : "?", tool ? " " : "", tool ? tool : "");
 }

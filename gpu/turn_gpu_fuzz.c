@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * turn_gpu_fuzz.c - turn files come from disk (possibly hand-edited or cut):
- * reading any JSON document as a turn (core/read.c, unvalidated), merging
+ * reading any bytes as a turn (core/read.c, which validates as it reads), merging
  * records into it and reading a breakdown back must never crash, whatever
  * the shape of spans and gpu.activities.
  */
@@ -22,10 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct gp_gpu_set set = {.recs = recs, .n = 3};
 	struct gp_gpu_breakdown b;
 	char err[128];
-	cJSON *doc = cJSON_ParseWithLength((const char *)data, size);
-	struct tt_turn *turn = doc ? tt_turn_from_json(doc, err, sizeof(err)) : NULL;
+	struct tt_turn *turn = tt_turn_load_buffer("<fuzz>", (const char *)data, size, NULL,
+						    NULL, NULL);
 
-	cJSON_Delete(doc);
 	if (!turn)
 		return 0;
 	gp_gpu_turn_breakdown(turn, &b, err, sizeof(err));

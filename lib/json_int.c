@@ -20,17 +20,22 @@
 
 cJSON *xp_json_exact_u64(uint64_t v)
 {
-	cJSON *n = cJSON_CreateNumber((double)v);
 	char lit[24];
 
-	if (!n || (double)v < EXACT_MIN)
-		return n;
+	if ((double)v < EXACT_MIN)
+		return cJSON_CreateNumber((double)v);
 	snprintf(lit, sizeof(lit), "%llu", (unsigned long long)v);
-	n->valuestring = strdup(lit);
-	if (n->valuestring)
-		return n;
-	cJSON_Delete(n);
-	return NULL;
+	return xp_json_number(lit, strlen(lit), (double)v);
+}
+
+cJSON *xp_json_exact_i64(int64_t v)
+{
+	char lit[24];
+
+	if ((double)v < EXACT_MIN && (double)v > -EXACT_MIN)
+		return cJSON_CreateNumber((double)v);
+	snprintf(lit, sizeof(lit), "%lld", (long long)v);
+	return xp_json_number(lit, strlen(lit), (double)v);
 }
 
 cJSON *xp_json_add_u64(cJSON *obj, const char *key, uint64_t v)
@@ -79,6 +84,17 @@ static int long_integer(const char *lit, size_t len)
 		if (lit[i] < '0' || lit[i] > '9')
 			return 0;
 	return len - sign >= EXACT_DIGITS;
+}
+
+cJSON *xp_json_number(const char *lit, size_t len, double d)
+{
+	cJSON *n = cJSON_CreateNumber(d);
+
+	if (n && long_integer(lit, len) && !(n->valuestring = strndup(lit, len))) {
+		cJSON_Delete(n);
+		return NULL;
+	}
+	return n;
 }
 
 /* Keep the literals of n, its siblings and their descendants; -1 when out of memory. */

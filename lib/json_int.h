@@ -24,9 +24,13 @@
 
 /* A number node holding v exactly; NULL when out of memory. */
 cJSON *xp_json_exact_u64(uint64_t v);
+cJSON *xp_json_exact_i64(int64_t v);
 
 /* Add xp_json_exact_u64(v) to obj under key; NULL (obj unchanged) when out of memory. */
 cJSON *xp_json_add_u64(cJSON *obj, const char *key, uint64_t v);
+
+/* A number node for the literal lit[0..len) whose value is d, the literal kept as above. */
+cJSON *xp_json_number(const char *lit, size_t len, double d);
 
 /*
  * cJSON_ParseWithLength, then every integer literal of 16 digits or more is

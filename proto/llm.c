@@ -136,11 +136,6 @@ int64_t pr_llm_input_tokens(const struct pr_llm_call *c)
 	       (c->cache_write_tokens > 0 ? c->cache_write_tokens : 0);
 }
 
-int pr_llm_finish_is_truncation(const char *r)
-{
-	return !strcmp(r, "max_tokens") || !strcmp(r, "length") || !strcmp(r, "max_output_tokens");
-}
-
 void pr_llm_call_init(struct pr_llm_call *c, enum pr_llm_api api)
 {
 	const struct api_info *a = api_info(api);

@@ -83,11 +83,9 @@ enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra);
 enum pr_llm_api pr_llm_api_parse(const char *key);
 /* "anthropic", "openai" or "ollama". */
 const char *pr_llm_provider(enum pr_llm_api api);
-/* "stop", "length", "tool_calls" ... normalised: 1 when the output was cut at the token limit. */
 /* Every input token of the call, cache reads and writes included (as OTel's
  * gen_ai.usage.input_tokens counts them; Anthropic's input_tokens leaves them out). */
 int64_t pr_llm_input_tokens(const struct pr_llm_call *c);
-int pr_llm_finish_is_truncation(const char *finish_reason);
 
 void pr_llm_call_init(struct pr_llm_call *c, enum pr_llm_api api);
 void pr_llm_call_free(struct pr_llm_call *c);

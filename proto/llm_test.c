@@ -30,7 +30,7 @@ int main(void)
 		   "\"tool_calls\":[{\"function\":{\"name\":\"a\"}},{\"function\":{\"name\":\"b\"}}]}}],"
 		   "\"usage\":{\"prompt_tokens\":3,\"completion_tokens\":4}}");
 	CHECK(c.n_tools == 2 && !strcmp(c.tools[1].name, "b") && c.output_tokens == 4);
-	CHECK(pr_llm_finish_is_truncation(c.finish_reason) && !pr_llm_finish_is_truncation("stop"));
+	CHECK(!strcmp(c.finish_reason, "length"));
 
 	/* a count out of range is no count (was UB: a double cast to int64_t) */
 	parse_resp(&c, XP_API_OPENAI_CHAT,

@@ -1,76 +1,91 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validate.c - entry points of the TurnTrace validator (see validate.h):
- * read a file with a size cap, scan its bytes (jscan.c), parse with cJSON,
- * check the shape (vshape.c), then the cross-field rules (vrules.c).
+ * read a file with a size cap, pull its values from the tokenizer (jtok.c)
+ * through the shape checks (vshape.c), then the cross-field rules (vrules.c).
  */
 #include "schema/validate.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lib/json_int.h"
-#include "schema/jscan.h"
+#include "schema/jtok.h"
 #include "schema/vcheck.h"
 #include "schema/vctx.h"
 
 #define MIB (1024u * 1024u)
 
-static cJSON *check(const char *file, const char *buf, size_t len, sc_verror_fn cb, void *ctx,
-		    int *nerr)
+long long sc_vint(const struct sc_jev *ev)
+{
+	char lit[64], *end;
+	long long v;
+
+	if (ev->integer && ev->litlen < sizeof(lit)) {
+		memcpy(lit, ev->lit, ev->litlen);
+		lit[ev->litlen] = '\0';
+		errno = 0;
+		v = strtoll(lit, &end, 10);
+		if (!errno)
+			return v;
+	}
+	if (!(ev->num > -9.2e18 && ev->num < 9.2e18)) /* not an integer the schema accepts */
+		return ev->num < 0 ? LLONG_MIN : LLONG_MAX;
+	return (long long)ev->num;
+}
+
+/* One pass: the tokenizer's events through the shape checks, then the rules. */
+static void scan(struct sc_vctx *v, const char *buf, size_t len, const struct sc_vsink *sink)
+{
+	struct sc_vrules *rules = sc_vrules_new();
+	struct sc_vshape *shape = rules ? sc_vshape_new(v, rules, sink) : NULL;
+	struct sc_jtok tok;
+	struct sc_jev ev;
+	int rc;
+
+	if (sc_jtok_init(&tok, buf, len, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES) ||
+	    !shape) {
+		sc_vctx_error_at(v, 1, 1, "", "out of memory");
+	} else {
+		while ((rc = sc_jtok_next(&tok, &ev)) > 0)
+			sc_vshape_feed(shape, &ev);
+		if (rc < 0) { /* not JSON: its shape does not matter */
+			sc_vctx_drop(v);
+			sc_vctx_error_at(v, tok.err.line, tok.err.col, tok.err_ptr, tok.err_msg);
+		} else if (!v->nerr) {
+			sc_vrules_turn(v, rules);
+		}
+	}
+	sc_jtok_free(&tok);
+	sc_vshape_free(shape);
+	sc_vrules_free(rules);
+}
+
+int sc_validate_buffer_into(const char *file, const char *buf, size_t len, sc_verror_fn cb,
+			    void *ctx, const struct sc_vsink *sink)
 {
 	struct sc_vctx v = { .file = file, .cb = cb, .cbctx = ctx };
-	struct sc_jscan scan;
-	cJSON *root = NULL;
 	char msg[128];
 
 	if (len > XP_VALIDATE_MAX_BYTES) {
 		snprintf(msg, sizeof(msg), "input is %zu bytes, over the %u MiB limit", len,
 			 XP_VALIDATE_MAX_BYTES / MIB);
 		sc_vctx_error_at(&v, 0, 0, "", msg);
-	} else if (sc_jscan(buf, len, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES, &scan)) {
-		sc_vctx_error_at(&v, scan.err.line, scan.err.col, scan.err_ptr, scan.err_msg);
 	} else {
-		root = xp_json_parse(buf, len);
-		if (!root) {
-			sc_vctx_error_at(&v, 1, 1, "",
-					 "cJSON could not parse the document (out of memory?)");
-		} else {
-			v.root = root;
-			v.scan = &scan;
-			sc_vshape_turn(&v, root);
-			if (!v.nerr)
-				sc_vrules_turn(&v, root);
-		}
-		sc_jscan_free(&scan);
+		scan(&v, buf, len, sink);
 	}
-	sc_vctx_free(&v);
-	if (v.nerr) {
-		cJSON_Delete(root);
-		root = NULL;
-	}
-	if (nerr)
-		*nerr = v.nerr;
-	return root;
+	sc_vctx_flush(&v);
+	return v.nerr;
 }
 
 int sc_validate_buffer(const char *file, const char *buf, size_t len, sc_verror_fn cb, void *ctx)
 {
-	int nerr;
-
-	cJSON_Delete(check(file, buf, len, cb, ctx, &nerr));
-	return nerr;
-}
-
-cJSON *sc_load_turn_buffer(const char *file, const char *buf, size_t len, sc_verror_fn cb,
-			   void *ctx, int *nerr)
-{
-	return check(file, buf, len, cb, ctx, nerr);
+	return sc_validate_buffer_into(file, buf, len, cb, ctx, NULL);
 }
 
 static void io_error(const char *path, sc_verror_fn cb, void *ctx, const char *msg)
@@ -120,30 +135,26 @@ static char *read_capped(const char *path, size_t *len, char msg[128])
 	return buf;
 }
 
-cJSON *sc_load_turn(const char *path, sc_verror_fn cb, void *ctx, int *nerr)
+int sc_validate_file_into(const char *path, sc_verror_fn cb, void *ctx,
+			  const struct sc_vsink *sink)
 {
 	char msg[128];
 	size_t len;
 	char *buf = read_capped(path, &len, msg);
-	cJSON *root;
+	int nerr;
 
 	if (!buf) {
 		io_error(path, cb, ctx, msg);
-		if (nerr)
-			*nerr = 1;
-		return NULL;
+		return 1;
 	}
-	root = check(path, buf, len, cb, ctx, nerr);
+	nerr = sc_validate_buffer_into(path, buf, len, cb, ctx, sink);
 	free(buf);
-	return root;
+	return nerr;
 }
 
 int sc_validate_file(const char *path, sc_verror_fn cb, void *ctx)
 {
-	int nerr;
-
-	cJSON_Delete(sc_load_turn(path, cb, ctx, &nerr));
-	return nerr;
+	return sc_validate_file_into(path, cb, ctx, NULL);
 }
 
 char *sc_verror_format(const struct sc_verror *e, char *out, size_t outlen)

@@ -2,11 +2,13 @@
 /*
  * validate.h - the TurnTrace v1 validator (schema/README.md is the contract).
  *
- * A bounded, iterative scanner first checks the raw bytes (size cap, UTF-8,
- * JSON syntax, nesting cap) and records the line:col of every value; then
- * cJSON parses the text and the rules of turntrace.schema.json plus the rules
- * JSON Schema cannot express (ordered times, spans inside the turn, unique
- * ids, parents, stages and L3 ids known to theory, sched sums) are checked.
+ * One pass over the bytes: a bounded, iterative tokenizer (jtok.h) checks
+ * them (size cap, UTF-8, JSON syntax, nesting cap) and hands out each value
+ * with its line:col; the rules of turntrace.schema.json are checked on each
+ * value as it comes (vshape.c), and the rules JSON Schema cannot express
+ * (ordered times, spans inside the turn, unique ids, parents, stages and L3
+ * ids known to theory, sched sums) once the document ended (vrules.c), over
+ * the few facts they need. No tree of the document is built.
  * Every error names the file, the line:col of the offending value, its JSON
  * pointer (RFC 6901) and a one-line message. Nothing here prints or exits.
  */
@@ -14,8 +16,6 @@
 #define XPERF_SCHEMA_VALIDATE_H
 
 #include <stddef.h>
-
-#include <cjson/cJSON.h>
 
 #define XP_VALIDATE_MAX_BYTES (64u << 20) /* larger files are rejected, unread */
 #define XP_VALIDATE_MAX_DEPTH 64          /* deeper nesting is rejected */
@@ -48,15 +48,58 @@ int sc_validate_buffer(const char *file, const char *buf, size_t len, sc_verror_
 int sc_validate_file(const char *path, sc_verror_fn cb, void *ctx);
 
 /*
- * Read, validate and parse the file at `path`. Returns the cJSON document
- * (the caller frees it with cJSON_Delete) when it is valid, else NULL with
- * every error reported through `cb`. `*nerr` (when not NULL) gets the count.
+ * What a reader gets from the validator's single pass (core/read.c fills a
+ * struct tt_turn from it): each value the schema names, with the slot that
+ * says which field it is, while no error has been found. The free-form parts
+ * (attributes, waste counts, the gpu section) come whole: every event inside
+ * them, container ends included, carries the part's slot in `tree`.
  */
-cJSON *sc_load_turn(const char *path, sc_verror_fn cb, void *ctx, int *nerr);
+enum sc_slot {
+	SC_NONE,
+	SC_SESSION, SC_TURN_INDEX, SC_COMPLETE, SC_SOURCE, SC_START, SC_END,
+	SC_ANCHOR_MONO, SC_ANCHOR_REAL, SC_ANCHOR_BOOT,
+	SC_AGENT_NAME, SC_AGENT_MODEL, SC_AGENT_PID, SC_AGENT_START, SC_AGENT_COMM,
+	SC_AGENT_CONTAINER,
+	SC_SPAN, /* a span's object: its start and its end */
+	SC_SPAN_ID, SC_SPAN_PARENT, SC_SPAN_STAGE, SC_SPAN_CUSTOM, SC_SPAN_DOMAIN,
+	SC_SPAN_CATEGORY, SC_SPAN_START, SC_SPAN_END, SC_SPAN_TID,
+	SC_SCHED, SC_SCHED_ON_CPU, SC_SCHED_RUNQ, SC_SCHED_BLOCKED,
+	SC_COUNTERS, SC_CTR_VALUE, SC_CTR_WHY, /* map entries: the counter name is ev->key */
+	SC_SPAN_ATTRS,                         /* tree */
+	SC_FUSED, SC_WASTE,                    /* a mark's object */
+	SC_MARK_KIND, SC_MARK_L3, SC_MARK_SPAN, SC_MARK_T,
+	SC_MARK_COUNTS, SC_MARK_ATTRS,         /* trees */
+	SC_GPU,                                /* tree */
+	SC_GPU_ACTIVITY, SC_GPU_START, SC_GPU_END,
+	SC_DQ_TIER, SC_DQ_DROPPED, SC_DQ_TRUNCATED, SC_DQ_WARNING, SC_DQ_NON_LLM,
+	SC_DQ_TOOL_IDENTITY,
+	SC_TOKEN_TIMES, SC_TOKEN_TIME, SC_ATTR_TTFT_NS, /* inside attributes */
+};
 
-/* Same as sc_load_turn for a buffer already in memory. */
-cJSON *sc_load_turn_buffer(const char *file, const char *buf, size_t len, sc_verror_fn cb,
-			   void *ctx, int *nerr);
+struct sc_jev;
+
+struct sc_vval {
+	enum sc_slot slot;     /* the field; SC_NONE for values the schema leaves unnamed */
+	enum sc_slot tree;     /* the free-form part around it; SC_NONE outside */
+	const struct sc_jev *ev; /* schema/jtok.h: type, position, key, string or number */
+};
+
+/* Returns 0, or -1 on ENOMEM (reported as an error at the value; no more values come). */
+typedef int (*sc_vsink_fn)(void *ctx, const struct sc_vval *v);
+
+struct sc_vsink {
+	sc_vsink_fn fn;
+	void *ctx;
+};
+
+/* sc_validate_buffer / sc_validate_file that also hand the values to sink (NULL: none). */
+int sc_validate_buffer_into(const char *file, const char *buf, size_t len, sc_verror_fn cb,
+			    void *ctx, const struct sc_vsink *sink);
+int sc_validate_file_into(const char *path, sc_verror_fn cb, void *ctx,
+			  const struct sc_vsink *sink);
+
+/* The integer a number event spells: exact for integer literals that fit int64. */
+long long sc_vint(const struct sc_jev *ev);
 
 /*
  * Format `e` as "path:line:col: /json/pointer: message" into out (always

@@ -1,39 +1,66 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * validate_fuzz.c - libFuzzer target for the TurnTrace validator: any bytes
- * must give a bounded error count, no crash, no leak, no sanitizer report; a
- * document is returned exactly when there is no error; and whatever the
- * scanner accepts, cJSON parses (the scanner is the stricter of the two).
+ * must give a bounded error count, no crash, no leak, no sanitizer report;
+ * values reach a sink only while no error was found, containers open and
+ * close in pairs; and whatever the tokenizer accepts, cJSON parses (the
+ * tokenizer is the stricter of the two).
  */
 #include <stdlib.h>
 
-#include "schema/jscan.h"
+#include <cjson/cJSON.h>
+
+#include "schema/jtok.h"
 #include "schema/validate.h"
+
+struct seen {
+	int errors;
+	long depth;
+};
 
 static void count(const struct sc_verror *e, void *ctx)
 {
 	char line[1024];
 
 	sc_verror_format(e, line, sizeof(line)); /* exercise formatting of every error */
-	++*(int *)ctx;
+	++((struct seen *)ctx)->errors;
+}
+
+static int value(void *ctx, const struct sc_vval *v)
+{
+	struct seen *s = ctx;
+
+	if (s->errors) /* errors are held to the end: none may have been reported yet */
+		abort();
+	s->depth += v->ev->type == SC_J_OBJECT || v->ev->type == SC_J_ARRAY;
+	s->depth -= v->ev->type == SC_J_END;
+	if (s->depth < 0)
+		abort();
+	return 0;
 }
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	int seen = 0, nerr = -1;
-	cJSON *doc = sc_load_turn_buffer("fuzz", (const char *)data, size, count, &seen, &nerr);
-	struct sc_jscan scan;
+	struct seen s = { 0, 0 };
+	struct sc_vsink sink = { value, &s };
+	int nerr = sc_validate_buffer_into("fuzz", (const char *)data, size, count, &s, &sink);
+	struct sc_jtok tok;
+	struct sc_jev ev;
+	int rc = -1;
 
-	if (nerr != seen || (doc != NULL) != (nerr == 0) || nerr > XP_VALIDATE_MAX_ERRORS + 1)
+	if (nerr != s.errors || nerr > XP_VALIDATE_MAX_ERRORS + 1 || (!nerr && s.depth))
 		abort();
-	cJSON_Delete(doc);
-	if (!sc_jscan((const char *)data, size, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES,
-		      &scan)) {
-		doc = cJSON_ParseWithLength((const char *)data, size);
+	if (!sc_jtok_init(&tok, (const char *)data, size, XP_VALIDATE_MAX_DEPTH,
+			  XP_VALIDATE_MAX_VALUES))
+		while ((rc = sc_jtok_next(&tok, &ev)) > 0)
+			;
+	sc_jtok_free(&tok);
+	if (!rc) {
+		cJSON *doc = cJSON_ParseWithLength((const char *)data, size);
+
 		if (!doc)
 			abort();
 		cJSON_Delete(doc);
 	}
-	sc_jscan_free(&scan);
 	return 0;
 }

@@ -16,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "lib/test_check.h"
+#include "schema/jtok.h"
 #include "theory/theory.h"
 
 struct out {
@@ -112,6 +115,24 @@ static void test_invalid_fixtures(void)
 	}
 }
 
+/* What a reader gets from the validator (validate.h: slots, whole free-form parts). */
+struct count {
+	size_t values, opened, closed, spans, tree_values, tokens;
+};
+
+static int count_value(void *ctx, const struct sc_vval *v)
+{
+	struct count *c = ctx;
+
+	c->values++;
+	c->opened += v->ev->type == SC_J_OBJECT || v->ev->type == SC_J_ARRAY;
+	c->closed += v->ev->type == SC_J_END;
+	c->spans += v->slot == SC_SPAN && v->ev->type == SC_J_OBJECT;
+	c->tree_values += v->tree != SC_NONE;
+	c->tokens += v->slot == SC_TOKEN_TIME;
+	return 0;
+}
+
 static void test_valid_fixtures(void)
 {
 	const char *dir = "schema/testdata/valid";
@@ -121,16 +142,19 @@ static void test_valid_fixtures(void)
 	CHECK(n >= 2, "want valid fixtures");
 	for (size_t i = 0; i < n; i++) {
 		struct out o = { .len = 0 };
-		int nerr = -1;
-		cJSON *doc;
+		struct count c = { 0 };
+		struct sc_vsink sink = { count_value, &c };
+		int nerr;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		doc = sc_load_turn(path, collect, &o, &nerr);
-		CHECK(doc && nerr == 0, "%s: %s", names[i], o.buf);
-		if (doc && !strcmp(names[i], "llm_turn_full.json"))
-			CHECK(cJSON_GetArraySize(cJSON_GetObjectItem(doc, "spans")) == 9,
-			      "llm_turn_full: spans lost in loading");
-		cJSON_Delete(doc);
+		nerr = sc_validate_file_into(path, collect, &o, &sink);
+		CHECK(nerr == 0, "%s: %s", names[i], o.buf);
+		CHECK(c.opened == c.closed && c.values > 10, "%s: %zu values, %zu opened, %zu closed",
+		      names[i], c.values, c.opened, c.closed);
+		if (!strcmp(names[i], "llm_turn_full.json"))
+			CHECK(c.spans == 9 && c.tree_values > 20 && c.tokens == 4,
+			      "llm_turn_full: %zu spans, %zu attribute values, %zu token times",
+			      c.spans, c.tree_values, c.tokens);
 		free(names[i]);
 	}
 }

@@ -11,7 +11,6 @@
  * written (credentials, content without opt-in) is decided in privacy.c. A
  * call applies all its attributes or none (they are built aside, then merged).
  */
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +24,7 @@ enum want { STR, INT, UINT, STATUS, NUM, UNUM, BOOL, STRS, UINTS };
 
 enum how {
 	PLAIN,
-	WRAP,    /* a string array, or one string that becomes a one-element array */
-	TTFT_NS, /* also written in seconds as gen_ai.server.time_to_first_token */
+	WRAP, /* a string array, or one string that becomes a one-element array */
 };
 
 static const struct {
@@ -51,11 +49,12 @@ static const struct {
 	{ "finish_reason", "gen_ai.response.finish_reasons", STR, WRAP },
 	{ "finish_reasons", "gen_ai.response.finish_reasons", STRS, PLAIN },
 	{ "time_to_first_token", "gen_ai.server.time_to_first_token", UNUM, PLAIN },
-	{ "ttft_ns", "xperf.ttft_ns", UINT, TTFT_NS },
+	{ "ttft_ns", "xperf.ttft_ns", UINT, PLAIN }, /* the core adds it in seconds */
 	{ "stream", "xperf.stream", BOOL, PLAIN },
 	{ "token_times_ns", "xperf.token_times_ns", UINTS, PLAIN },
 	{ "status_code", "http.response.status_code", STATUS, PLAIN },
 	{ "tool_name", "tool.name", STR, PLAIN },
+	{ "tool_call_id", "gen_ai.tool.call.id", STR, PLAIN },
 	{ "exit_code", "process.exit.code", INT, PLAIN },
 	{ "command_line", "process.command_line", STR, PLAIN },
 	{ "response_size", "http.response.body.size", UINT, PLAIN },
@@ -134,15 +133,6 @@ static int type_ok(const struct xperf_attr *a, enum want w)
 	return 0;
 }
 
-/* An exact integer literal (see writer.c: cJSON would print it with %1.15g). */
-static cJSON *int_json(int64_t v)
-{
-	char buf[24];
-
-	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	return cJSON_CreateRaw(buf);
-}
-
 /* The JSON value of one attribute; NULL when malformed (or out of memory). */
 static cJSON *value_json(const struct xperf_attr *a)
 {
@@ -152,7 +142,7 @@ static cJSON *value_json(const struct xperf_attr *a)
 	case XP_ATTR_STR:
 		return a->u.s ? string_json(a->u.s) : NULL;
 	case XP_ATTR_INT:
-		return int_json(a->u.i);
+		return xp_json_exact_i64(a->u.i);
 	case XP_ATTR_DOUBLE:
 		return isfinite(a->u.d) ? cJSON_CreateNumber(a->u.d) : NULL;
 	case XP_ATTR_BOOL:
@@ -172,7 +162,7 @@ static cJSON *value_json(const struct xperf_attr *a)
 			return NULL;
 		arr = cJSON_CreateArray();
 		for (size_t i = 0; arr && i < a->u.ints.n; i++)
-			cJSON_AddItemToArray(arr, int_json(a->u.ints.v[i]));
+			cJSON_AddItemToArray(arr, xp_json_exact_i64(a->u.ints.v[i]));
 		return arr;
 	}
 	return NULL;
@@ -219,9 +209,6 @@ static int add_one(cJSON *obj, const struct xperf_attr *a, int map)
 		cJSON_AddItemToArray(arr, v);
 		v = arr;
 	}
-	if (key_map[m].how == TTFT_NS)
-		put(obj, "gen_ai.server.time_to_first_token",
-		    cJSON_CreateNumber((double)a->u.i / 1e9));
 	put(obj, key_map[m].to, v);
 	return 0;
 }
@@ -247,7 +234,7 @@ static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, 
 		if (counts && a[i].type == XP_ATTR_INT) {
 			if (a[i].u.i < 0)
 				return XP_EINVAL;
-			put(counts, a[i].key, int_json(a[i].u.i));
+			put(counts, a[i].key, xp_json_exact_i64(a[i].u.i));
 			continue;
 		}
 		err = add_one(obj, &a[i], map);
@@ -255,22 +242,6 @@ static int build(cJSON *obj, const struct xperf_attr *a, size_t n, int capture, 
 			return err;
 	}
 	return 0;
-}
-
-int sd_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns)
-{
-	const cJSON *t = cJSON_GetObjectItemCaseSensitive(attrs, "xperf.token_times_ns"), *c;
-	double prev = (double)start_ns;
-
-	cJSON_ArrayForEach(c, t) {
-		/* written by int_json: a number, or a raw integer above INT32_MAX */
-		double v = cJSON_IsRaw(c) ? strtod(c->valuestring, NULL) : c->valuedouble;
-
-		if (v < prev || v > (double)end_ns)
-			return 0;
-		prev = v;
-	}
-	return 1;
 }
 
 void sd_attrs_join(cJSON **dst, cJSON *src)

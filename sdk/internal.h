@@ -5,13 +5,13 @@
  *   session.c  the one session: init/shutdown, the lock, the table of open turns
  *   turn.c     turns and spans: the public calls that record them
  *   marks.c    fused and waste marks
- *   stream.c   streamed tokens: token times, ttft, streaming gaps
+ *   stream.c   streamed tokens: ttft and streaming-gap marks, the typed token times
  *   probe.c    per-thread measurement: clocks and perf_event counters
  *   agent.c    who the agent process is: pid, comm, start time, container
  *   attrib.c   names theory knows: stages, fused kinds, waste kinds -> L3
  *   attrs.c    attributes: OpenTelemetry names and types
  *   privacy.c  credentials and content kept out of the files
- *   writer.c   the finished turn handed to the core (core/), which categorizes and writes it
+ *   writer.c   the finished turn as the core's (core/): exchange facts typed, categorized, written
  *
  * One mutex (session.c) guards the session and every turn; measurements are
  * taken outside it, so the lock is held only for bookkeeping.
@@ -134,8 +134,10 @@ void sd_agent_collect(struct sd_agent *ag, const char *name, const char *model);
 int sd_mark_append(struct sd_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
 		   cJSON *counts, cJSON *attrs);
 
-/* stream.c: under the lock, when an LLM span with recorded tokens is closed */
+/* stream.c: under the lock, when an LLM span with recorded tokens is closed (its marks) */
 void sd_stream_finish(struct sd_turn *t, struct sd_span *sp);
+/* stream.c: s's token times, TTFT and xperf.stream from sp's tokens, unless given; -1 on ENOMEM */
+int sd_stream_facts(struct tt_span *s, const struct sd_span *sp);
 
 /* privacy.c */
 int sd_withheld(const char *key, int capture_content); /* 1: the key is never written */
@@ -150,8 +152,6 @@ int sd_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, i
 int sd_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
 		   int capture);
 void sd_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
-/* 1 when xperf.token_times_ns (if any) is ordered and inside [start_ns, end_ns]. */
-int sd_token_times_ok(const cJSON *attrs, uint64_t start_ns, uint64_t end_ns);
 
 /* writer.c: the turn as the core's (its attributes and marks move there); NULL on ENOMEM */
 struct tt_turn *sd_turn_core(struct sd_turn *t, const char *session_id,

@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stream.c - streamed LLM answers: xperf_llm_token records when each token
- * (or chunk) arrived; when the span ends they become its
- * xperf.token_times_ns, its time to first token (xperf.ttft_ns and
- * gen_ai.server.time_to_first_token), a fused ttft mark at the first token,
- * and a fused streaming_gap mark at the end of every gap the theory calls one
- * (th_stream_gap_threshold, theory/rules.c).
+ * (or chunk) arrived; when the span ends they become a fused ttft mark at the
+ * first token and a fused streaming_gap mark at the end of every gap the
+ * theory calls one (th_stream_gap_threshold, theory/rules.c); when the turn is
+ * written, the span's typed token times and time to first token (core/turn.h).
  */
-#include <stdlib.h>
-#include <string.h>
-
 #include "sdk/internal.h"
 
 int xperf_llm_token(int handle, int id)
@@ -58,33 +54,32 @@ static void mark_gaps(struct sd_turn *t, const struct sd_span *sp)
 	}
 }
 
-static void put_absent(cJSON *attrs, const char *key, cJSON *v)
-{
-	if (cJSON_GetObjectItemCaseSensitive(attrs, key) || !cJSON_AddItemToObject(attrs, key, v))
-		cJSON_Delete(v);
-}
-
 void sd_stream_finish(struct sd_turn *t, struct sd_span *sp)
 {
-	uint64_t ttft;
-	cJSON *times, *mark;
+	cJSON *mark;
 
-	if (!sp->ntokens || (!sp->attrs && !(sp->attrs = cJSON_CreateObject())))
+	if (!sp->ntokens)
 		return;
-	ttft = sp->tokens[0] - sp->start_ns;
-	times = cJSON_CreateArray();
-	for (size_t i = 0; times && i < sp->ntokens; i++)
-		cJSON_AddItemToArray(times, xp_json_exact_u64(sp->tokens[i]));
-	/* What the caller gave explicitly wins over what was recorded. */
-	put_absent(sp->attrs, "xperf.token_times_ns", times);
-	put_absent(sp->attrs, "xperf.stream", cJSON_CreateTrue());
-	put_absent(sp->attrs, "xperf.ttft_ns", xp_json_exact_u64(ttft));
-	put_absent(sp->attrs, "gen_ai.server.time_to_first_token",
-		   cJSON_CreateNumber((double)ttft / 1e9));
 	mark = cJSON_CreateObject();
-	if (mark && cJSON_AddItemToObject(mark, "ttft_ns", xp_json_exact_u64(ttft)) &&
+	if (mark && cJSON_AddItemToObject(mark, "ttft_ns",
+					  xp_json_exact_u64(sp->tokens[0] - sp->start_ns)) &&
 	    sd_mark_append(t, "ttft", NULL, sp->id, sp->tokens[0], NULL, mark) == 0)
 		mark = NULL;
 	cJSON_Delete(mark);
 	mark_gaps(t, sp);
+}
+
+int sd_stream_facts(struct tt_span *s, const struct sd_span *sp)
+{
+	struct tt_exchange *ex = &s->ex;
+
+	if (!sp->ntokens)
+		return 0;
+	/* What the caller gave explicitly wins over what was recorded. */
+	if (!tt_ex_has(ex, TT_EX_TTFT_NS))
+		tt_ex_set(ex, TT_EX_TTFT_NS, (double)(sp->tokens[0] - sp->start_ns));
+	if (!cJSON_GetObjectItemCaseSensitive(s->attrs, "xperf.stream") &&
+	    !cJSON_AddTrueToObject(s->attrs, "xperf.stream"))
+		return -1;
+	return ex->token_times ? 0 : tt_ex_set_tokens(ex, sp->tokens, sp->ntokens);
 }

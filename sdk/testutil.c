@@ -85,8 +85,6 @@ int64_t tu_int(const cJSON *obj, const char *key)
 
 	if (cJSON_IsNumber(v))
 		return (int64_t)v->valuedouble;
-	if (cJSON_IsRaw(v))
-		return strtoll(v->valuestring, NULL, 10);
 	return -1;
 }
 

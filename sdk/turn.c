@@ -119,11 +119,6 @@ void sd_turn_close(struct sd_turn *t, uint64_t now_ns, int complete)
 			     "turn's end, without CPU time or counters", sp->id, sp->stage);
 			sd_stream_finish(t, sp);
 		}
-		if (!sd_token_times_ok(sp->attrs, sp->start_ns, sp->end_ns)) {
-			cJSON_DeleteItemFromObjectCaseSensitive(sp->attrs, "xperf.token_times_ns");
-			warn(t, "span %d (%s): xperf.token_times_ns dropped, not ordered "
-			     "inside the span", sp->id, sp->stage);
-		}
 	}
 }
 

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "core/write.h"
 #include "lib/clock_anchor.h"
@@ -39,7 +40,33 @@ static int copy_counters(struct tt_span *s, const struct sd_span *sp)
 	return 0;
 }
 
-/* Moves the span's attributes into s. */
+/* Token times not ordered inside the span are dropped, with a warning. */
+static int tokens_inside(struct tt_turn *t, struct tt_span *s)
+{
+	struct tt_exchange *ex = &s->ex;
+	uint64_t prev = s->start_ns;
+	char msg[160];
+	size_t i = 0;
+
+	for (; i < ex->ntokens; prev = ex->token_ns[i++])
+		if (ex->token_ns[i] < prev || ex->token_ns[i] > s->end_ns)
+			break;
+	if (i == ex->ntokens)
+		return 0;
+	free(ex->token_ns);
+	ex->token_ns = NULL;
+	ex->ntokens = 0;
+	ex->token_times = 0;
+	snprintf(msg, sizeof(msg), "span %lld (%s): xperf.token_times_ns dropped, not ordered "
+		 "inside the span", (long long)s->id, s->stage);
+	return tt_warn(t, msg);
+}
+
+/*
+ * Moves the span's attributes into s; its exchange facts (the caller's, then
+ * the recorded tokens') go typed, so the core writes them as it writes the
+ * assembler's.
+ */
 static int copy_span(struct tt_turn *t, struct sd_span *sp)
 {
 	struct tt_span *s = tt_span_add(t, sp->parent, sp->stage, sp->start_ns, sp->end_ns,
@@ -58,7 +85,7 @@ static int copy_span(struct tt_turn *t, struct sd_span *sp)
 		s->attrs = sp->attrs;
 		sp->attrs = NULL;
 	}
-	return 0;
+	return tt_exchange_take(s) || sd_stream_facts(s, sp) || tokens_inside(t, s);
 }
 
 /* Moves the mark's counts and attributes into the turn. */

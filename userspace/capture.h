@@ -114,6 +114,17 @@ int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n);
  */
 int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned int n);
 
+/*
+ * Probe now the TLS libraries (libssl.so*) of the standard library
+ * directories of pid's root (the daemon: pid 1, the node's), ahead of any
+ * process that will use them: the first uprobe on a file costs the kernel a
+ * wait of its own (tens of ms idle, over a second on a loaded node), which a
+ * process found at its exec would otherwise spend making its first calls.
+ * Returns the number of files probed, 0 without the plaintext tier or in
+ * per-process mode, or a negative errno (message in xpc_error()).
+ */
+int xpc_probe_node_libs(struct xpc *c, pid_t pid);
+
 /* The kernel's network-discovery counters (enum xk_discover_stat in bpf/sock.h). */
 int xpc_discover_stats(struct xpc *c, uint64_t stats[XP_DSTAT_MAX]);
 

@@ -16,8 +16,8 @@
 #include "gpu/cuda_uprobes.h"
 
 struct scan {
-	struct tls_libset *plain;
-	cuda_lib_cb cb;
+	struct xpc_tls_libset *plain;
+	xpc_cuda_lib_cb cb;
 	void *ctx;
 };
 
@@ -29,10 +29,10 @@ static int scan_mapping(void *ctx, const char *path, const struct xpc_map_ent *e
 
 	if (gp_cuda_lib_of(path) >= 0)
 		return s->cb(s->ctx, path, dev, e->inode);
-	return tls_libset_add(s->plain, dev, e->inode) < 0 ? -ENOMEM : 0;
+	return xpc_tls_libset_add(s->plain, dev, e->inode) < 0 ? -ENOMEM : 0;
 }
 
-int cuda_libs_scan_pid(struct tls_libset *plain, pid_t pid, cuda_lib_cb cb, void *ctx)
+int xpc_cuda_libs_scan_pid(struct xpc_tls_libset *plain, pid_t pid, xpc_cuda_lib_cb cb, void *ctx)
 {
 	struct scan s = { plain, cb, ctx };
 

@@ -21,7 +21,7 @@
  * is mapped in several pieces). Returns >= 0 (added to the scan's result)
  * or a negative errno that stops the scan.
  */
-typedef int (*cuda_lib_cb)(void *ctx, const char *path, dev_t dev, ino_t ino);
+typedef int (*xpc_cuda_lib_cb)(void *ctx, const char *path, dev_t dev, ino_t ino);
 
 /*
  * Call cb for each mapping of pid whose file is a CUDA library
@@ -29,6 +29,6 @@ typedef int (*cuda_lib_cb)(void *ctx, const char *path, dev_t dev, ino_t ino);
  * sum of cb's results, or -errno when /proc/PID cannot be read (ENOENT:
  * no such process) or cb's negative result.
  */
-int cuda_libs_scan_pid(struct tls_libset *plain, pid_t pid, cuda_lib_cb cb, void *ctx);
+int xpc_cuda_libs_scan_pid(struct xpc_tls_libset *plain, pid_t pid, xpc_cuda_lib_cb cb, void *ctx);
 
 #endif /* XPERF_USERSPACE_CUDA_LIBS_H */

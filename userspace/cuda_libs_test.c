@@ -62,7 +62,7 @@ static ino_t map_file(const char *top, const char *name, int prot)
 int main(void)
 {
 	char top[] = "/tmp/cuda_libs_test.XXXXXX", path[512], cmd[600];
-	struct tls_libset *plain = tls_libset_new();
+	struct xpc_tls_libset *plain = xpc_tls_libset_new();
 	struct seen s = { .top = top };
 	struct stat st;
 	ino_t cudnn;
@@ -77,12 +77,12 @@ int main(void)
 	cudnn = map_file(top, "lib64/libcudnn.so.9", PROT_READ | PROT_EXEC);
 	map_file(top, "lib64/libcudart.so.99.1", 0);
 
-	CHECK(cuda_libs_scan_pid(plain, getpid(), report, &s) >= 2);
+	CHECK(xpc_cuda_libs_scan_pid(plain, getpid(), report, &s) >= 2);
 	CHECK(s.runtime == 1 && s.driver == 1 && s.other == 0);
-	CHECK(!stat(top, &st) && tls_libset_has(plain, st.st_dev, cudnn));
-	CHECK(cuda_libs_scan_pid(plain, 0x3fffffff, report, &s) == -ENOENT);
+	CHECK(!stat(top, &st) && xpc_tls_libset_has(plain, st.st_dev, cudnn));
+	CHECK(xpc_cuda_libs_scan_pid(plain, 0x3fffffff, report, &s) == -ENOENT);
 
-	tls_libset_free(plain);
+	xpc_tls_libset_free(plain);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", top);
 	CHECK(system(cmd) == 0);
 	return CHECK_DONE();

@@ -57,7 +57,7 @@ struct cuda_proc {
 
 struct xpc_cuda_probes {
 	struct bpf_object *obj;
-	struct tls_libset *plain;	/* mapped files that are not CUDA libraries */
+	struct xpc_tls_libset *plain;	/* mapped files that are not CUDA libraries */
 	struct cuda_proc *procs;	/* processes with probes */
 	size_t nprocs;
 	pid_t cur;			/* the process being scanned (attach_lib) */
@@ -74,7 +74,7 @@ int xpc_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xpc_cuda_pr
 	struct rlimit fds;
 
 	*out = NULL;
-	if (!p || !(p->plain = tls_libset_new())) {
+	if (!p || !(p->plain = xpc_tls_libset_new())) {
 		free(p);
 		return -ENOMEM;
 	}
@@ -115,7 +115,7 @@ static struct cuda_proc *proc_add(struct xpc_cuda_probes *p, pid_t pid)
 	return &grown[p->nprocs++];
 }
 
-/* cuda_lib_cb: probe the library for p->cur unless it has them already. */
+/* xpc_cuda_lib_cb: probe the library for p->cur unless it has them already. */
 static int attach_lib(void *ctx, const char *path, dev_t dev, ino_t ino)
 {
 	struct xpc_cuda_probes *p = ctx;
@@ -147,7 +147,7 @@ static int attach_lib(void *ctx, const char *path, dev_t dev, ino_t ino)
 int xpc_cuda_probes_scan(struct xpc_cuda_probes *p, pid_t pid)
 {
 	p->cur = pid;
-	return cuda_libs_scan_pid(p->plain, pid, attach_lib, p);
+	return xpc_cuda_libs_scan_pid(p->plain, pid, attach_lib, p);
 }
 
 int xpc_cuda_probes_on_map(struct xpc_cuda_probes *p, const struct xk_map_exec *m)
@@ -158,7 +158,7 @@ int xpc_cuda_probes_on_map(struct xpc_cuda_probes *p, const struct xk_map_exec *
 	int n = 0;
 
 	p->stats.map_records++;
-	if (m->ino && tls_libset_has(p->plain, dev, m->ino))
+	if (m->ino && xpc_tls_libset_has(p->plain, dev, m->ino))
 		return 0;
 	lib = lib_find(proc_find(p, pid), dev, m->ino);
 	if (!lib) {
@@ -243,6 +243,6 @@ void xpc_cuda_probes_free(struct xpc_cuda_probes *p)
 	free(p->dead);
 	xpc_detacher_wait(&p->reapers);
 	free(p->procs);
-	tls_libset_free(p->plain);
+	xpc_tls_libset_free(p->plain);
 	free(p);
 }

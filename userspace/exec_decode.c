@@ -11,9 +11,9 @@ int xpc_exec_check(const struct xk_exec *e, size_t size)
 {
 	size_t total;
 
-	if (size < XP_EXEC_FIXED || e->hdr.size != size)
+	if (size < XPC_EXEC_FIXED || e->hdr.size != size)
 		return -1;
-	total = XP_EXEC_FIXED + (size_t)e->filename_len + e->args_len + e->cwd_len;
+	total = XPC_EXEC_FIXED + (size_t)e->filename_len + e->args_len + e->cwd_len;
 	if (total != size || e->filename_len == 0)
 		return -1;
 	if (e->data[e->filename_len - 1] != '\0')

@@ -14,7 +14,7 @@
 #include "bpf/proc.h"
 
 /* Bytes of struct xk_exec before data[]. */
-#define XP_EXEC_FIXED ((size_t)offsetof(struct xk_exec, data))
+#define XPC_EXEC_FIXED ((size_t)offsetof(struct xk_exec, data))
 
 /*
  * 0 when the record of `size` bytes is consistent: size == hdr.size, the

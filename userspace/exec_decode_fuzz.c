@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size > sizeof(*e))
 		return 0;
 	/* Exactly `size` bytes allocated: any over-read is an ASan report. */
-	e = malloc(size < XP_EXEC_FIXED ? XP_EXEC_FIXED : size);
-	memset(e, 0, XP_EXEC_FIXED);
+	e = malloc(size < XPC_EXEC_FIXED ? XPC_EXEC_FIXED : size);
+	memset(e, 0, XPC_EXEC_FIXED);
 	memcpy(e, data, size);
 	if (size >= sizeof(struct xk_hdr))
 		e->hdr.size = size;

@@ -19,7 +19,7 @@ static size_t build(struct xk_exec *e, const char *fn, const char *args, size_t 
 	e->filename_len = off;
 	e->args_len = args_len;
 	e->cwd_len = cwd_len;
-	e->hdr.size = XP_EXEC_FIXED + off + args_len + cwd_len;
+	e->hdr.size = XPC_EXEC_FIXED + off + args_len + cwd_len;
 	return e->hdr.size;
 }
 

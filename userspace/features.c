@@ -41,9 +41,9 @@ int xpc_preflight(char *err, size_t errlen)
 			 "(running as uid %u without them)", (unsigned int)geteuid());
 		return -EPERM;
 	}
-	if (access(XP_BTF_PATH, R_OK)) {
+	if (access(XPC_BTF_PATH, R_OK)) {
 		snprintf(err, errlen, "no kernel BTF: %s: %s (needs CONFIG_DEBUG_INFO_BTF=y)",
-			 XP_BTF_PATH, strerror(errno));
+			 XPC_BTF_PATH, strerror(errno));
 		return -ENOENT;
 	}
 	return 0;

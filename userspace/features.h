@@ -12,7 +12,7 @@
 
 #include "userspace/sock_hooks.h"	/* xpc_tp_btf_ok() */
 
-#define XP_BTF_PATH "/sys/kernel/btf/vmlinux"
+#define XPC_BTF_PATH "/sys/kernel/btf/vmlinux"
 
 /*
  * 0 when the process may load and attach tracing BPF programs and the

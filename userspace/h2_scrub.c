@@ -142,19 +142,19 @@ enum xpc_h2_verdict xpc_h2_scrub(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t
 		c = add(s, tgid, ssl); /* met in the middle: binary, frames from the first byte */
 	}
 	if (!c)
-		return XP_H2_PLAIN;
+		return XPC_H2_PLAIN;
 	c->used = ++s->clock;
 	d = &c->d[dir & 1];
 	if (!d->placed || pos != d->next) {
 		if (!tiles(buf, len)) {
 			d->placed = 0;
-			return XP_H2_WITHHELD;
+			return XPC_H2_WITHHELD;
 		}
 		*d = (struct h2_dir){ .placed = 1 };
 	}
 	*zeroed = walk(d, buf, len);
 	d->next = pos + len;
-	return XP_H2_SCRUBBED;
+	return XPC_H2_SCRUBBED;
 }
 
 void xpc_h2_scrub_end(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl)

@@ -24,9 +24,9 @@
 #include <stdint.h>
 
 enum xpc_h2_verdict {
-	XP_H2_PLAIN,	/* not HTTP/2: the HTTP/1 redactor's (userspace/redact.h) */
-	XP_H2_SCRUBBED, /* HTTP/2 frames, header blocks zeroed */
-	XP_H2_WITHHELD, /* HTTP/2 whose frames cannot be placed: write none of it */
+	XPC_H2_PLAIN,		/* not HTTP/2: the HTTP/1 redactor's (userspace/redact.h) */
+	XPC_H2_SCRUBBED,	/* HTTP/2 frames, header blocks zeroed */
+	XPC_H2_WITHHELD,	/* HTTP/2 whose frames cannot be placed: write none of it */
 };
 
 struct xpc_h2_scrub;
@@ -38,7 +38,7 @@ void xpc_h2_scrub_free(struct xpc_h2_scrub *s);
 /*
  * One record of connection (tgid, ssl): len bytes at stream position pos of
  * direction dir (0 write, 1 read), zeroed in place where they belong to a
- * header block; *zeroed: how many (set for XP_H2_SCRUBBED).
+ * header block; *zeroed: how many (set for XPC_H2_SCRUBBED).
  */
 enum xpc_h2_verdict xpc_h2_scrub(struct xpc_h2_scrub *s, uint32_t tgid, uint64_t ssl, int dir,
 			       uint64_t pos, unsigned char *buf, size_t len, size_t *zeroed);

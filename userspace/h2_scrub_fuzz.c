@@ -82,14 +82,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				abort(); /* a byte changed to something else than zero */
 			made += buf[k] != data[i + k];
 		}
-		if ((v != XP_H2_PLAIN && v != XP_H2_SCRUBBED && v != XP_H2_WITHHELD) ||
-		    made > zeroed || (v != XP_H2_SCRUBBED && zeroed))
+		if ((v != XPC_H2_PLAIN && v != XPC_H2_SCRUBBED && v != XPC_H2_WITHHELD) ||
+		    made > zeroed || (v != XPC_H2_SCRUBBED && zeroed))
 			abort();
 		if (!dir && !seen[conn] && len >= sizeof(pr_http2_preface) &&
 		    !memcmp(buf, pr_http2_preface, sizeof(pr_http2_preface)) && !st->broken)
 			preface[conn] = 1;
 		seen[conn] = 1;
-		if (v != XP_H2_SCRUBBED || st->len + len > MAX_STREAM)
+		if (v != XPC_H2_SCRUBBED || st->len + len > MAX_STREAM)
 			st->broken = 1;
 		else {
 			memcpy(st->in + st->len, data + i, len);

@@ -86,8 +86,8 @@ static void check_cut(struct xpc_h2_scrub *s, uint64_t ssl, int dir, const unsig
 	size_t z1, z2, want = 0;
 
 	memcpy(out, in, len);
-	CHECK(xpc_h2_scrub(s, 7, ssl, dir, 0, out, cut, &z1) == XP_H2_SCRUBBED, "cut %zu", cut);
-	CHECK(xpc_h2_scrub(s, 7, ssl, dir, cut, out + cut, len - cut, &z2) == XP_H2_SCRUBBED,
+	CHECK(xpc_h2_scrub(s, 7, ssl, dir, 0, out, cut, &z1) == XPC_H2_SCRUBBED, "cut %zu", cut);
+	CHECK(xpc_h2_scrub(s, 7, ssl, dir, cut, out + cut, len - cut, &z2) == XPC_H2_SCRUBBED,
 	      "cut %zu, second", cut);
 	for (size_t i = 0; i < len; i++) {
 		want += block[i];
@@ -120,24 +120,27 @@ static void check_lost_and_plain(void)
 	size_t cn = client(c, cb), z, first = 24 + 9 + 6; /* preface + SETTINGS */
 
 	memcpy(buf, c, cn);
-	CHECK(xpc_h2_scrub(s, 7, 1, 0, 0, buf, first, &z) == XP_H2_SCRUBBED);
+	CHECK(xpc_h2_scrub(s, 7, 1, 0, 0, buf, first, &z) == XPC_H2_SCRUBBED);
 	/* bytes lost: a record in the middle of the HEADERS frame cannot be placed */
-	CHECK(xpc_h2_scrub(s, 7, 1, 0, first + 100, buf + first + 3, 20, &z) == XP_H2_WITHHELD);
+	CHECK(xpc_h2_scrub(s, 7, 1, 0, first + 100, buf + first + 3, 20, &z) == XPC_H2_WITHHELD);
 	/* the next record of whole frames is placed again (the DATA frame) */
-	CHECK(xpc_h2_scrub(s, 7, 1, 0, 5000, buf + cn - DATA_FRAME, DATA_FRAME, &z) == XP_H2_SCRUBBED && !z,
-	      "DATA after a loss: %zu zeroed", z);
+	CHECK(xpc_h2_scrub(s, 7, 1, 0, 5000, buf + cn - DATA_FRAME, DATA_FRAME, &z) ==
+	      XPC_H2_SCRUBBED && !z, "DATA after a loss: %zu zeroed", z);
 	/* HTTP/1 text on another connection */
-	CHECK(xpc_h2_scrub(s, 7, 2, 0, 0, (unsigned char *)http1, strlen(http1), &z) == XP_H2_PLAIN);
+	CHECK(xpc_h2_scrub(s, 7, 2, 0, 0, (unsigned char *)http1, strlen(http1), &z) ==
+	      XPC_H2_PLAIN);
 	/* the SSL* reused for an HTTP/1 connection: a new write stream from 0 */
-	CHECK(xpc_h2_scrub(s, 7, 1, 0, 0, (unsigned char *)http1, strlen(http1), &z) == XP_H2_PLAIN);
+	CHECK(xpc_h2_scrub(s, 7, 1, 0, 0, (unsigned char *)http1, strlen(http1), &z) ==
+	      XPC_H2_PLAIN);
 	/* met in the middle: a record of whole frames (the HEADERS and CONTINUATION) */
 	memcpy(buf, c, cn);
-	CHECK(xpc_h2_scrub(s, 8, 3, 0, 900, buf + first, cn - first - DATA_FRAME, &z) == XP_H2_SCRUBBED);
+	CHECK(xpc_h2_scrub(s, 8, 3, 0, 900, buf + first, cn - first - DATA_FRAME, &z) ==
+	      XPC_H2_SCRUBBED);
 	CHECK(!memmem(buf, cn, SECRET, strlen(SECRET)), "the key left in a frame met mid-stream");
 	/* ended: its state goes, the same SSL* is a new connection */
 	xpc_h2_scrub_end(s, 8, 3);
 	CHECK(xpc_h2_scrub(s, 8, 3, 1, 900, (unsigned char *)http1, strlen(http1), &z) ==
-	      XP_H2_PLAIN);
+	      XPC_H2_PLAIN);
 	xpc_h2_scrub_free(s);
 }
 

@@ -47,10 +47,10 @@ struct recv_total {
 	uint64_t connect_ns;	/* when */
 };
 
-struct locate_check {
-	struct lc_hooks hooks;
-	struct lc_counts counts;
-	uint8_t state[MAX_IDS];	/* enum lc_state by file id */
+struct xpc_locate_check {
+	struct xpc_lc_hooks hooks;
+	struct xpc_lc_counts counts;
+	uint8_t state[MAX_IDS];	/* enum xpc_lc_state by file id */
 	struct conn *conns;
 	size_t nconns, capconns;
 	struct recv_total *recvs;
@@ -62,16 +62,16 @@ struct locate_check {
 
 static const char *const fn_names[] = { "SSL_write", "SSL_read" };
 
-struct locate_check *locate_check_new(const struct lc_hooks *hooks)
+struct xpc_locate_check *xpc_locate_check_new(const struct xpc_lc_hooks *hooks)
 {
-	struct locate_check *lc = calloc(1, sizeof(*lc));
+	struct xpc_locate_check *lc = calloc(1, sizeof(*lc));
 
 	if (lc)
 		lc->hooks = *hooks;
 	return lc;
 }
 
-static void drop_held(struct locate_check *lc, struct dir_state *d)
+static void drop_held(struct xpc_locate_check *lc, struct dir_state *d)
 {
 	for (size_t i = 0; i < d->nheld; i++) {
 		lc->held_bytes -= d->held[i]->size;
@@ -83,7 +83,7 @@ static void drop_held(struct locate_check *lc, struct dir_state *d)
 	d->nheld = d->cap = 0;
 }
 
-void locate_check_free(struct locate_check *lc)
+void xpc_locate_check_free(struct xpc_locate_check *lc)
 {
 	if (!lc)
 		return;
@@ -95,12 +95,12 @@ void locate_check_free(struct locate_check *lc)
 	free(lc);
 }
 
-enum lc_state locate_check_state(const struct locate_check *lc, unsigned int id)
+enum xpc_lc_state xpc_locate_check_state(const struct xpc_locate_check *lc, unsigned int id)
 {
-	return id < MAX_IDS ? (enum lc_state)lc->state[id] : LC_UNCHECKED;
+	return id < MAX_IDS ? (enum xpc_lc_state)lc->state[id] : XPC_LC_UNCHECKED;
 }
 
-void locate_check_counts(const struct locate_check *lc, struct lc_counts *out)
+void xpc_locate_check_counts(const struct xpc_locate_check *lc, struct xpc_lc_counts *out)
 {
 	uint64_t held = 0;
 
@@ -126,7 +126,7 @@ static bool http1_request(const uint8_t *p, size_t n)
 	       p[i + 9] == '\r' && p[i + 10] == '\n';
 }
 
-bool lc_http_start(const uint8_t *p, size_t n, bool is_read)
+bool xpc_lc_http_start(const uint8_t *p, size_t n, bool is_read)
 {
 	static const char preface[] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
@@ -142,12 +142,12 @@ bool lc_http_start(const uint8_t *p, size_t n, bool is_read)
 	       !p[8] && (((uint32_t)p[0] << 16 | p[1] << 8 | p[2]) % 6) == 0;
 }
 
-static void fail(struct locate_check *lc, unsigned int id, int dir, const char *check,
+static void fail(struct xpc_locate_check *lc, unsigned int id, int dir, const char *check,
 		 const char *detail)
 {
-	if (lc->state[id] == LC_FAILED)
+	if (lc->state[id] == XPC_LC_FAILED)
 		return;
-	lc->state[id] = LC_FAILED;
+	lc->state[id] = XPC_LC_FAILED;
 	for (size_t i = 0; i < lc->nconns; i++)
 		if (lc->conns[i].id == id)
 			for (int k = 0; k < 2; k++)
@@ -156,15 +156,15 @@ static void fail(struct locate_check *lc, unsigned int id, int dir, const char *
 		lc->hooks.failed(lc->hooks.ctx, id, fn_names[dir], check, detail);
 }
 
-static void pass(struct locate_check *lc, struct conn *c, int dir)
+static void pass(struct xpc_locate_check *lc, struct conn *c, int dir)
 {
 	struct dir_state *d = &c->d[dir];
 
 	d->passed = true;
 	d->checking = false;
 	lc->counts.passed++;
-	if (lc->state[c->id] == LC_UNCHECKED)
-		lc->state[c->id] = LC_TRUSTED;
+	if (lc->state[c->id] == XPC_LC_UNCHECKED)
+		lc->state[c->id] = XPC_LC_TRUSTED;
 	for (size_t i = 0; i < d->nheld; i++) {
 		if (lc->hooks.release)
 			lc->hooks.release(lc->hooks.ctx, d->held[i]);
@@ -192,26 +192,27 @@ static int grow(void **arr, size_t n, size_t *cap, size_t size)
 	return 0;
 }
 
-static enum lc_verdict hold(struct locate_check *lc, struct dir_state *d, const struct xk_hdr *rec)
+static enum xpc_lc_verdict hold(struct xpc_locate_check *lc, struct dir_state *d,
+				const struct xk_hdr *rec)
 {
 	struct xk_hdr *copy;
 
-	if (lc->held_bytes + rec->size > LC_HELD_MAX) {
+	if (lc->held_bytes + rec->size > XPC_LC_HELD_MAX) {
 		lc->counts.held_over++;
-		return LC_DROP;
+		return XPC_LC_DROP;
 	}
 	if (grow((void **)&d->held, d->nheld, &d->cap, sizeof(*d->held)))
-		return LC_DROP;
+		return XPC_LC_DROP;
 	copy = malloc(rec->size);
 	if (!copy)
-		return LC_DROP;
+		return XPC_LC_DROP;
 	memcpy(copy, rec, rec->size);
 	d->held[d->nheld++] = copy;
 	lc->held_bytes += rec->size;
-	return LC_HOLD;
+	return XPC_LC_HOLD;
 }
 
-static struct conn *conn_of(struct locate_check *lc, const struct xk_tls_data *t)
+static struct conn *conn_of(struct xpc_locate_check *lc, const struct xk_tls_data *t)
 {
 	for (size_t i = 0; i < lc->nconns; i++) {
 		struct conn *c = &lc->conns[i];
@@ -229,7 +230,7 @@ static struct conn *conn_of(struct locate_check *lc, const struct xk_tls_data *t
 	return &lc->conns[lc->nconns++];
 }
 
-static struct recv_total *recv_of(struct locate_check *lc, uint32_t tgid, uint64_t sock_id)
+static struct recv_total *recv_of(struct xpc_locate_check *lc, uint32_t tgid, uint64_t sock_id)
 {
 	for (size_t i = 0; i < lc->nrecvs; i++)
 		if (lc->recvs[i].tgid == tgid && lc->recvs[i].sock_id == sock_id)
@@ -241,7 +242,7 @@ static struct recv_total *recv_of(struct locate_check *lc, uint32_t tgid, uint64
 }
 
 /* Bytes thread (tgid, tid) sent over TCP since ts_ns, from the recent sends; *sock: the last socket. */
-static uint64_t sent_since(const struct locate_check *lc, uint32_t tgid, uint32_t tid,
+static uint64_t sent_since(const struct xpc_locate_check *lc, uint32_t tgid, uint32_t tid,
 			   uint64_t ts_ns, uint64_t *sock)
 {
 	size_t n = lc->nsends < SEND_RING ? lc->nsends : SEND_RING;
@@ -259,7 +260,7 @@ static uint64_t sent_since(const struct locate_check *lc, uint32_t tgid, uint32_
 }
 
 /* Whether connection c's socket was opened after its probes were in place: seen from byte 0. */
-static bool seen_from_start(struct locate_check *lc, const struct conn *c, uint64_t sock_id)
+static bool seen_from_start(struct xpc_locate_check *lc, const struct conn *c, uint64_t sock_id)
 {
 	for (size_t i = 0; i < lc->nrecvs; i++)
 		if (lc->recvs[i].tgid == c->tgid && lc->recvs[i].sock_id == sock_id)
@@ -274,26 +275,26 @@ static bool seen_from_start(struct locate_check *lc, const struct conn *c, uint6
  * mid-stream (attach --pid to a running agent) may be inside a body: the
  * call is dropped and the next call tries again, the file not blamed.
  */
-static enum lc_verdict http_check(struct locate_check *lc, struct conn *c, int dir,
-				  const struct xk_tls_data *t, uint64_t sock_id)
+static enum xpc_lc_verdict http_check(struct xpc_locate_check *lc, struct conn *c, int dir,
+				      const struct xk_tls_data *t, uint64_t sock_id)
 {
-	if (lc_http_start((const uint8_t *)t->data, t->len, dir)) {
+	if (xpc_lc_http_start((const uint8_t *)t->data, t->len, dir)) {
 		pass(lc, c, dir);
-		return LC_PASS;
+		return XPC_LC_PASS;
 	}
 	if (!seen_from_start(lc, c, sock_id)) {
 		drop_held(lc, &c->d[dir]);
 		memset(&c->d[dir], 0, sizeof(c->d[dir]));
-		return LC_DROP;
+		return XPC_LC_DROP;
 	}
 	fail(lc, c->id, dir, "http",
 	     dir ? "first read is not an HTTP/1.1 status line or HTTP/2 SETTINGS frame"
 		 : "first write is not an HTTP/1.1 request line or the HTTP/2 preface");
-	return LC_DROP;
+	return XPC_LC_DROP;
 }
 
 /* A write's ciphertext went out: its HTTP check, on the held first record. */
-static void judge(struct locate_check *lc, struct conn *c, int dir)
+static void judge(struct xpc_locate_check *lc, struct conn *c, int dir)
 {
 	struct dir_state *d = &c->d[dir];
 
@@ -304,7 +305,7 @@ static void judge(struct locate_check *lc, struct conn *c, int dir)
 		pass(lc, c, dir);
 }
 
-static void on_sock(struct locate_check *lc, const struct xk_sock_data *s)
+static void on_sock(struct xpc_locate_check *lc, const struct xk_sock_data *s)
 {
 	if (s->dir == XP_SOCK_RECV) {
 		struct recv_total *r = recv_of(lc, s->hdr.tgid, s->sock_id);
@@ -329,7 +330,7 @@ static void on_sock(struct locate_check *lc, const struct xk_sock_data *s)
 	}
 }
 
-static void on_connect(struct locate_check *lc, const struct xk_sock_conn *k)
+static void on_connect(struct xpc_locate_check *lc, const struct xk_sock_conn *k)
 {
 	struct recv_total *r = recv_of(lc, k->hdr.tgid, k->sock_id);
 
@@ -341,7 +342,7 @@ static void on_connect(struct locate_check *lc, const struct xk_sock_conn *k)
 }
 
 /* Writes whose ciphertext never went out within the window fail. */
-static void expire(struct locate_check *lc, uint64_t now_ns)
+static void expire(struct xpc_locate_check *lc, uint64_t now_ns)
 {
 	char detail[160];
 
@@ -360,8 +361,8 @@ static void expire(struct locate_check *lc, uint64_t now_ns)
 }
 
 /* The first call of a direction on a connection: socket, then HTTP checks. */
-static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
-				  const struct xk_tls_data *t)
+static enum xpc_lc_verdict first_call(struct xpc_locate_check *lc, struct conn *c,
+				      const struct xk_tls_data *t)
 {
 	int dir = t->dir == XP_TLS_READ;
 	struct dir_state *d = &c->d[dir];
@@ -369,56 +370,57 @@ static enum lc_verdict first_call(struct locate_check *lc, struct conn *c,
 	char detail[160];
 
 	if (t->offset != 0 || (t->flags & XP_TLS_COPY_FAIL))
-		return lc->counts.withheld++, LC_DROP;	/* the rest of a skipped call */
+		return lc->counts.withheld++, XPC_LC_DROP;	/* the rest of a skipped call */
 	if (dir == XP_TLS_READ) {
-		if (!t->sock_id && ++d->unjoined >= LC_UNJOINED_MAX) {
+		if (!t->sock_id && ++d->unjoined >= XPC_LC_UNJOINED_MAX) {
 			snprintf(detail, sizeof(detail), "%u reads in a row not joined to a TCP socket",
 				 d->unjoined);
 			fail(lc, c->id, dir, "socket", detail);
-			return LC_DROP;
+			return XPC_LC_DROP;
 		}
 		if (!t->sock_id)	/* not joined to a socket (yet): try the next call */
-			return lc->counts.withheld++, LC_DROP;
+			return lc->counts.withheld++, XPC_LC_DROP;
 		r = recv_of(lc, t->hdr.tgid, t->sock_id);
-		if (r && r->bytes < t->pos + t->call_len + LC_TLS_OVERHEAD &&
+		if (r && r->bytes < t->pos + t->call_len + XPC_LC_TLS_OVERHEAD &&
 		    seen_from_start(lc, c, t->sock_id)) {
 			snprintf(detail, sizeof(detail),
 				 "%u plaintext bytes at %llu, socket %llu received %llu",
 				 t->call_len, (unsigned long long)t->pos,
 				 (unsigned long long)t->sock_id, (unsigned long long)r->bytes);
 			fail(lc, c->id, dir, "socket", detail);
-			return LC_DROP;
+			return XPC_LC_DROP;
 		}
-		if (!r || r->bytes < t->call_len + LC_TLS_OVERHEAD)
-			return lc->counts.withheld++, LC_DROP;	/* mid-stream: too little seen yet */
+		if (!r || r->bytes < t->call_len + XPC_LC_TLS_OVERHEAD)
+			return lc->counts.withheld++,
+			       XPC_LC_DROP; /* mid-stream: too little seen yet */
 		return http_check(lc, c, dir, t, t->sock_id);
 	}
 	d->checking = true;
 	d->tid = t->hdr.tid;
 	d->since_ns = t->call_ns;
-	d->deadline_ns = t->hdr.ts_ns + LC_SEND_WINDOW_NS;
-	d->need = (uint64_t)t->call_len + LC_TLS_OVERHEAD;
+	d->deadline_ns = t->hdr.ts_ns + XPC_LC_SEND_WINDOW_NS;
+	d->need = (uint64_t)t->call_len + XPC_LC_TLS_OVERHEAD;
 	d->got = sent_since(lc, t->hdr.tgid, t->hdr.tid, t->call_ns, &d->sock_id);
-	if (hold(lc, d, &t->hdr) != LC_HOLD) {
+	if (hold(lc, d, &t->hdr) != XPC_LC_HOLD) {
 		d->checking = false;
-		return LC_DROP;
+		return XPC_LC_DROP;
 	}
 	/* Held even when its ciphertext already went out: judge() releases the copy. */
 	if (d->got >= d->need)
 		judge(lc, c, dir);
-	return LC_HOLD;
+	return XPC_LC_HOLD;
 }
 
-static enum lc_verdict on_tls(struct locate_check *lc, const struct xk_tls_data *t)
+static enum xpc_lc_verdict on_tls(struct xpc_locate_check *lc, const struct xk_tls_data *t)
 {
 	struct conn *c;
 	struct dir_state *d;
 
-	if (lc->state[t->located] == LC_FAILED)
-		return lc->counts.withheld++, LC_DROP;
+	if (lc->state[t->located] == XPC_LC_FAILED)
+		return lc->counts.withheld++, XPC_LC_DROP;
 	c = conn_of(lc, t);
 	if (!c)
-		return lc->counts.withheld++, LC_DROP;
+		return lc->counts.withheld++, XPC_LC_DROP;
 	if ((t->flags & XP_TLS_NEW_CONN) && t->pos == 0 && (c->d[0].passed || c->d[1].passed)) {
 		for (int k = 0; k < 2; k++) {	/* the SSL* now serves a new connection */
 			drop_held(lc, &c->d[k]);
@@ -427,18 +429,18 @@ static enum lc_verdict on_tls(struct locate_check *lc, const struct xk_tls_data 
 	}
 	d = &c->d[t->dir == XP_TLS_READ];
 	if (d->passed)
-		return LC_PASS;
+		return XPC_LC_PASS;
 	if (d->checking)
 		return hold(lc, d, &t->hdr);
 	return first_call(lc, c, t);
 }
 
-void locate_check_finish(struct locate_check *lc)
+void xpc_locate_check_finish(struct xpc_locate_check *lc)
 {
 	for (size_t i = 0; i < lc->nconns; i++) {
 		struct conn *c = &lc->conns[i];
 
-		if (c->d[XP_TLS_WRITE].checking && lc->state[c->id] == LC_TRUSTED) {
+		if (c->d[XP_TLS_WRITE].checking && lc->state[c->id] == XPC_LC_TRUSTED) {
 			drop_held(lc, &c->d[XP_TLS_WRITE]);
 			c->d[XP_TLS_WRITE].checking = false;
 		}
@@ -446,27 +448,27 @@ void locate_check_finish(struct locate_check *lc)
 	expire(lc, UINT64_MAX);
 }
 
-enum lc_verdict locate_check_record(struct locate_check *lc, const struct xk_hdr *rec)
+enum xpc_lc_verdict xpc_locate_check_record(struct xpc_locate_check *lc, const struct xk_hdr *rec)
 {
 	expire(lc, rec->ts_ns);
 	if (rec->type == XP_EV_SOCK_DATA && rec->size >= sizeof(struct xk_sock_data)) {
 		on_sock(lc, (const void *)rec);
-		return LC_PASS;
+		return XPC_LC_PASS;
 	}
 	if ((rec->type == XP_EV_SOCK_CONNECT || rec->type == XP_EV_SOCK_ACCEPT) &&
 	    rec->size >= sizeof(struct xk_sock_conn)) {
 		on_connect(lc, (const void *)rec);
-		return LC_PASS;
+		return XPC_LC_PASS;
 	}
 	if (rec->type != XP_EV_TLS_DATA || rec->size < offsetof(struct xk_tls_data, data))
-		return LC_PASS;
+		return XPC_LC_PASS;
 	{
 		const struct xk_tls_data *t = (const void *)rec;
 
 		if (!t->located)
-			return LC_PASS;
+			return XPC_LC_PASS;
 		if (t->len > rec->size - offsetof(struct xk_tls_data, data) || t->dir > XP_TLS_READ)
-			return lc->counts.withheld++, LC_DROP;
+			return lc->counts.withheld++, XPC_LC_DROP;
 		return on_tls(lc, t);
 	}
 }

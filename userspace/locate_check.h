@@ -20,10 +20,10 @@
  * probes were in place in that process: one joined
  * mid-stream (attach to a running agent) may be inside a body, so a call
  * that does not start HTTP there is dropped and the next call tries again;
- * a read not (yet) joined to a socket likewise, LC_UNJOINED_MAX times. Any failure distrusts the whole
- * located file: its held records are dropped, later ones too, and the
- * failure is reported once (file id, function, check, detail). Garbage is
- * never delivered as plaintext; the socket tier goes on as before.
+ * a read not (yet) joined to a socket likewise, XPC_LC_UNJOINED_MAX times. Any failure distrusts
+ * the whole located file: its held records are dropped, later ones too, and the failure is reported
+ * once (file id, function, check, detail). Garbage is never delivered as plaintext; the socket tier
+ * goes on as before.
  */
 #ifndef XPERF_USERSPACE_LOCATE_CHECK_H
 #define XPERF_USERSPACE_LOCATE_CHECK_H
@@ -36,18 +36,18 @@
 
 #include "bpf/xperf.h"
 
-#define LC_SEND_WINDOW_NS (200ull * 1000 * 1000)
-#define LC_TLS_OVERHEAD 17	/* a TLS record's header and AEAD tag, at least */
-#define LC_HELD_MAX (64u << 20)
+#define XPC_LC_SEND_WINDOW_NS (200ull * 1000 * 1000)
+#define XPC_LC_TLS_OVERHEAD 17	/* a TLS record's header and AEAD tag, at least */
+#define XPC_LC_HELD_MAX (64u << 20)	/* bytes held at most; beyond, dropped and counted */
 /* Reads not joined to a socket (nested or the thread's last receive) before the file fails. */
-#define LC_UNJOINED_MAX 3	/* bytes held at most; beyond, dropped and counted */
+#define XPC_LC_UNJOINED_MAX 3
 
-enum lc_verdict { LC_PASS = 0, LC_DROP = 1, LC_HOLD = 2 };
+enum xpc_lc_verdict { XPC_LC_PASS = 0, XPC_LC_DROP = 1, XPC_LC_HOLD = 2 };
 
 /* A located file's standing, per id. */
-enum lc_state { LC_UNCHECKED = 0, LC_TRUSTED = 1, LC_FAILED = 2 };
+enum xpc_lc_state { XPC_LC_UNCHECKED = 0, XPC_LC_TRUSTED = 1, XPC_LC_FAILED = 2 };
 
-struct lc_hooks {
+struct xpc_lc_hooks {
 	/* A held record now passes: deliver it (in arrival order). */
 	void (*release)(void *ctx, const struct xk_hdr *rec);
 	/* File id failed: function ("SSL_write"/"SSL_read"), check, detail. Once per id. */
@@ -62,33 +62,33 @@ struct lc_hooks {
 	void *ctx;
 };
 
-struct lc_counts {
+struct xpc_lc_counts {
 	uint64_t passed;	/* connection directions that passed */
 	uint64_t withheld;	/* records never delivered (failed, or still held at the end) */
-	uint64_t held_over;	/* records dropped because LC_HELD_MAX was reached */
+	uint64_t held_over;	/* records dropped because XPC_LC_HELD_MAX was reached */
 };
 
-struct locate_check;
+struct xpc_locate_check;
 
-struct locate_check *locate_check_new(const struct lc_hooks *hooks);
-void locate_check_free(struct locate_check *lc);
+struct xpc_locate_check *xpc_locate_check_new(const struct xpc_lc_hooks *hooks);
+void xpc_locate_check_free(struct xpc_locate_check *lc);
 
-/* Feed any record, in ring order; the verdict for it (LC_HOLD: copied). */
-enum lc_verdict locate_check_record(struct locate_check *lc, const struct xk_hdr *rec);
+/* Feed any record, in ring order; the verdict for it (XPC_LC_HOLD: copied). */
+enum xpc_lc_verdict xpc_locate_check_record(struct xpc_locate_check *lc, const struct xk_hdr *rec);
 
 /*
  * The run ends: a write still waiting for its ciphertext will not see it
  * (its process exited right after the call). Its file fails unless already
  * trusted (then only that write is dropped).
  */
-void locate_check_finish(struct locate_check *lc);
+void xpc_locate_check_finish(struct xpc_locate_check *lc);
 
 /* State of located file id, and counts. */
-enum lc_state locate_check_state(const struct locate_check *lc, unsigned int id);
-void locate_check_counts(const struct locate_check *lc, struct lc_counts *out);
+enum xpc_lc_state xpc_locate_check_state(const struct xpc_locate_check *lc, unsigned int id);
+void xpc_locate_check_counts(const struct xpc_locate_check *lc, struct xpc_lc_counts *out);
 
 /* Whether data starts an HTTP/1.1 request or the HTTP/2 preface (write), or
  * an HTTP/1.1 status line or an HTTP/2 SETTINGS frame (read). */
-bool lc_http_start(const uint8_t *data, size_t len, bool is_read);
+bool xpc_lc_http_start(const uint8_t *data, size_t len, bool is_read);
 
 #endif /* XPERF_USERSPACE_LOCATE_CHECK_H */

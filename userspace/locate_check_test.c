@@ -54,22 +54,22 @@ static struct xk_tls_data *tls(int dir, uint64_t ts, const char *text, uint64_t 
 	return &d;
 }
 
-static enum lc_verdict sock(struct locate_check *lc, int dir, uint64_t ts, uint32_t len)
+static enum xpc_lc_verdict sock(struct xpc_locate_check *lc, int dir, uint64_t ts, uint32_t len)
 {
 	struct xk_sock_data s = { .hdr = { .type = XP_EV_SOCK_DATA, .size = sizeof(s), .tgid = 7,
 					   .tid = 8, .ts_ns = ts },
 				  .sock_id = 99, .len = len, .dir = (__u8)dir };
 
-	return locate_check_record(lc, &s.hdr);
+	return xpc_locate_check_record(lc, &s.hdr);
 }
 
-static void connect_seen(struct locate_check *lc)
+static void connect_seen(struct xpc_locate_check *lc)
 {
 	struct xk_sock_conn k = { .hdr = { .type = XP_EV_SOCK_CONNECT, .size = sizeof(k),
 					   .tgid = 7, .tid = 8, .ts_ns = 1 },
 				  .sock_id = 99 };
 
-	CHECK(locate_check_record(lc, &k.hdr) == LC_PASS);
+	CHECK(xpc_locate_check_record(lc, &k.hdr) == XPC_LC_PASS);
 }
 
 /* The file's probes went in at 5 ms. */
@@ -79,115 +79,122 @@ static uint64_t probed_at_5ms(void *ctx, unsigned int id, uint32_t tgid)
 	return 5 * MS;
 }
 
-static struct locate_check *fresh(void)
+static struct xpc_locate_check *fresh(void)
 {
-	struct lc_hooks h = { on_release, on_failed, NULL, NULL };
+	struct xpc_lc_hooks h = { on_release, on_failed, NULL, NULL };
 
 	released = failures = 0;
 	failed_check[0] = '\0';
-	return locate_check_new(&h);
+	return xpc_locate_check_new(&h);
 }
 
 static void test_pass(void)
 {
-	struct locate_check *lc = fresh();
+	struct xpc_locate_check *lc = fresh();
 	const char *req = "POST /v1/messages HTTP/1.1\r\nhost: x\r\n\r\n";
 	const char *resp = "HTTP/1.1 200 OK\r\n\r\n";
 
-	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 10 * MS, req, 0)->hdr) == LC_HOLD);
-	CHECK(sock(lc, XP_SOCK_SEND, 11 * MS, 10) == LC_PASS && released == 0);
-	CHECK(sock(lc, XP_SOCK_SEND, 12 * MS, (uint32_t)strlen(req) + 12) == LC_PASS);
-	CHECK(released == 1 && locate_check_state(lc, 1) == LC_TRUSTED);
-	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 13 * MS, "more", 41)->hdr) == LC_PASS);
-	CHECK(sock(lc, XP_SOCK_RECV, 20 * MS, 4000) == LC_PASS);
-	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 21 * MS, resp, 0)->hdr) == LC_PASS);
+	CHECK(xpc_locate_check_record(lc, &tls(XP_TLS_WRITE, 10 * MS, req, 0)->hdr) == XPC_LC_HOLD);
+	CHECK(sock(lc, XP_SOCK_SEND, 11 * MS, 10) == XPC_LC_PASS && released == 0);
+	CHECK(sock(lc, XP_SOCK_SEND, 12 * MS, (uint32_t)strlen(req) + 12) == XPC_LC_PASS);
+	CHECK(released == 1 && xpc_locate_check_state(lc, 1) == XPC_LC_TRUSTED);
+	CHECK(xpc_locate_check_record(lc, &tls(XP_TLS_WRITE, 13 * MS, "more", 41)->hdr) ==
+	      XPC_LC_PASS);
+	CHECK(sock(lc, XP_SOCK_RECV, 20 * MS, 4000) == XPC_LC_PASS);
+	CHECK(xpc_locate_check_record(lc, &tls(XP_TLS_READ, 21 * MS, resp, 0)->hdr) == XPC_LC_PASS);
 	CHECK(failures == 0);
-	locate_check_free(lc);
+	xpc_locate_check_free(lc);
 }
 
 static void test_fail(void)
 {
-	struct locate_check *lc = fresh();
-	struct lc_counts n;
+	struct xpc_locate_check *lc = fresh();
+	struct xpc_lc_counts n;
 
 	/* The ciphertext of the request never goes out: fails at the deadline. */
-	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 10 * MS, "GET / HTTP/1.1\r\n\r\n", 0)->hdr) ==
-	      LC_HOLD);
-	CHECK(sock(lc, XP_SOCK_SEND, 10 * MS + LC_SEND_WINDOW_NS + 1, 5) == LC_PASS);
+	CHECK(xpc_locate_check_record(
+		      lc, &tls(XP_TLS_WRITE, 10 * MS, "GET / HTTP/1.1\r\n\r\n", 0)->hdr) ==
+	      XPC_LC_HOLD);
+	CHECK(sock(lc, XP_SOCK_SEND, 10 * MS + XPC_LC_SEND_WINDOW_NS + 1, 5) == XPC_LC_PASS);
 	CHECK(failures == 1 && !strcmp(failed_check, "socket") && released == 0);
-	CHECK(locate_check_state(lc, 1) == LC_FAILED);
-	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 900 * MS, "HTTP/1.1 200 OK\r\n", 0)->hdr) ==
-	      LC_DROP);
-	locate_check_counts(lc, &n);
+	CHECK(xpc_locate_check_state(lc, 1) == XPC_LC_FAILED);
+	CHECK(xpc_locate_check_record(lc,
+				      &tls(XP_TLS_READ, 900 * MS, "HTTP/1.1 200 OK\r\n", 0)->hdr) ==
+	      XPC_LC_DROP);
+	xpc_locate_check_counts(lc, &n);
 	CHECK(n.withheld == 2 && failures == 1);
-	locate_check_free(lc);
+	xpc_locate_check_free(lc);
 
 	/* The run ends with a write whose ciphertext never went out. */
 	lc = fresh();
-	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 10 * MS, "GET / HTTP/1.1\r\n\r\n", 0)->hdr) ==
-	      LC_HOLD);
-	locate_check_finish(lc);
+	CHECK(xpc_locate_check_record(
+		      lc, &tls(XP_TLS_WRITE, 10 * MS, "GET / HTTP/1.1\r\n\r\n", 0)->hdr) ==
+	      XPC_LC_HOLD);
+	xpc_locate_check_finish(lc);
 	CHECK(failures == 1 && !strcmp(failed_check, "socket") && released == 0);
-	locate_check_free(lc);
+	xpc_locate_check_free(lc);
 
 	/* A response bigger than what its socket received since its connect. */
 	lc = fresh();
 	connect_seen(lc);
-	CHECK(sock(lc, XP_SOCK_RECV, 1 * MS, 10) == LC_PASS);
-	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 2 * MS, "HTTP/1.1 200 OK\r\n", 0)->hdr) ==
-	      LC_DROP);
+	CHECK(sock(lc, XP_SOCK_RECV, 1 * MS, 10) == XPC_LC_PASS);
+	CHECK(xpc_locate_check_record(
+		      lc, &tls(XP_TLS_READ, 2 * MS, "HTTP/1.1 200 OK\r\n", 0)->hdr) == XPC_LC_DROP);
 	CHECK(failures == 1 && !strcmp(failed_check, "socket"));
-	locate_check_free(lc);
+	xpc_locate_check_free(lc);
 
 	/* Garbage on a connection seen from its connect, its ciphertext sent. */
 	lc = fresh();
 	connect_seen(lc);
-	CHECK(locate_check_record(lc, &tls(XP_TLS_WRITE, 2 * MS, "\x16\x03\x01 binary", 0)->hdr) ==
-	      LC_HOLD);
-	CHECK(sock(lc, XP_SOCK_SEND, 3 * MS, 100) == LC_PASS);
+	CHECK(xpc_locate_check_record(lc,
+				      &tls(XP_TLS_WRITE, 2 * MS, "\x16\x03\x01 binary", 0)->hdr) ==
+	      XPC_LC_HOLD);
+	CHECK(sock(lc, XP_SOCK_SEND, 3 * MS, 100) == XPC_LC_PASS);
 	CHECK(failures == 1 && !strcmp(failed_check, "http") && released == 0);
-	locate_check_free(lc);
+	xpc_locate_check_free(lc);
 }
 
 /* Joined mid-stream (attach): a body is not blamed, the next response start passes. */
 static void test_mid_stream(void)
 {
-	struct locate_check *lc = fresh();
+	struct xpc_locate_check *lc = fresh();
 
-	CHECK(sock(lc, XP_SOCK_RECV, 1 * MS, 4000) == LC_PASS);
-	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 2 * MS, "data: {\"x\":1}\n\n", 0)->hdr) ==
-	      LC_DROP);
-	CHECK(failures == 0 && locate_check_state(lc, 1) == LC_UNCHECKED);
-	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 3 * MS, "HTTP/1.1 200 OK\r\n", 16)->hdr) ==
-	      LC_PASS);
-	CHECK(failures == 0 && locate_check_state(lc, 1) == LC_TRUSTED);
-	locate_check_free(lc);
+	CHECK(sock(lc, XP_SOCK_RECV, 1 * MS, 4000) == XPC_LC_PASS);
+	CHECK(xpc_locate_check_record(
+		      lc, &tls(XP_TLS_READ, 2 * MS, "data: {\"x\":1}\n\n", 0)->hdr) == XPC_LC_DROP);
+	CHECK(failures == 0 && xpc_locate_check_state(lc, 1) == XPC_LC_UNCHECKED);
+	CHECK(xpc_locate_check_record(lc,
+				      &tls(XP_TLS_READ, 3 * MS, "HTTP/1.1 200 OK\r\n", 16)->hdr) ==
+	      XPC_LC_PASS);
+	CHECK(failures == 0 && xpc_locate_check_state(lc, 1) == XPC_LC_TRUSTED);
+	xpc_locate_check_free(lc);
 
 	/* Its connect was seen, but before the probes were in place: mid-stream too. */
 	{
-		struct lc_hooks h = { on_release, on_failed, probed_at_5ms, NULL };
+		struct xpc_lc_hooks h = {on_release, on_failed, probed_at_5ms, NULL};
 
 		failures = 0;
-		lc = locate_check_new(&h);
+		lc = xpc_locate_check_new(&h);
 	}
 	connect_seen(lc);	/* at 1 ns */
-	CHECK(sock(lc, XP_SOCK_RECV, 6 * MS, 4000) == LC_PASS);
-	CHECK(locate_check_record(lc, &tls(XP_TLS_READ, 7 * MS, "data: {}\n\n", 0)->hdr) == LC_DROP);
-	CHECK(failures == 0 && locate_check_state(lc, 1) == LC_UNCHECKED);
-	locate_check_free(lc);
+	CHECK(sock(lc, XP_SOCK_RECV, 6 * MS, 4000) == XPC_LC_PASS);
+	CHECK(xpc_locate_check_record(lc, &tls(XP_TLS_READ, 7 * MS, "data: {}\n\n", 0)->hdr) ==
+	      XPC_LC_DROP);
+	CHECK(failures == 0 && xpc_locate_check_state(lc, 1) == XPC_LC_UNCHECKED);
+	xpc_locate_check_free(lc);
 }
 
 static void test_http(void)
 {
 	static const char settings[] = "\x00\x00\x12\x04\x00\x00\x00\x00\x00";
 
-	CHECK(lc_http_start((const uint8_t *)"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 24, false));
-	CHECK(lc_http_start((const uint8_t *)"GET /x HTTP/1.0\r\n", 17, false));
-	CHECK(!lc_http_start((const uint8_t *)"GET /x HTTP/1.1", 15, false));
-	CHECK(!lc_http_start((const uint8_t *)"HTTP/1.1 200 OK\r\n", 17, false));
-	CHECK(lc_http_start((const uint8_t *)"HTTP/1.1 429 Too", 16, true));
-	CHECK(lc_http_start((const uint8_t *)settings, 9, true));
-	CHECK(!lc_http_start((const uint8_t *)"\x00\x00\x12\x00\x00\x00\x00\x00\x01", 9, true));
+	CHECK(xpc_lc_http_start((const uint8_t *)"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 24, false));
+	CHECK(xpc_lc_http_start((const uint8_t *)"GET /x HTTP/1.0\r\n", 17, false));
+	CHECK(!xpc_lc_http_start((const uint8_t *)"GET /x HTTP/1.1", 15, false));
+	CHECK(!xpc_lc_http_start((const uint8_t *)"HTTP/1.1 200 OK\r\n", 17, false));
+	CHECK(xpc_lc_http_start((const uint8_t *)"HTTP/1.1 429 Too", 16, true));
+	CHECK(xpc_lc_http_start((const uint8_t *)settings, 9, true));
+	CHECK(!xpc_lc_http_start((const uint8_t *)"\x00\x00\x12\x00\x00\x00\x00\x00\x01", 9, true));
 }
 
 int main(void)

@@ -79,7 +79,7 @@ static __u32 proc_min_size(__u32 type)
 	case XP_EV_FORK:
 		return sizeof(struct xk_fork);
 	case XP_EV_EXEC:
-		return XP_EXEC_FIXED + 1;
+		return XPC_EXEC_FIXED + 1;
 	case XP_EV_EXIT:
 		return sizeof(struct xk_exit);
 	default:
@@ -108,7 +108,7 @@ static void add_arg(void *ctx, const char *arg, size_t len)
 
 static void exec_json(const struct xk_exec *e, struct xp_jout *j)
 {
-	char cwd[XP_CWD_MAX + XP_CWD_DEPTH + 2], cid[XP_CONTAINER_ID_LEN];
+	char cwd[XP_CWD_MAX + XP_CWD_DEPTH + 2], cid[XPC_CONTAINER_ID_LEN];
 	struct args_json args = { j, NULL };
 
 	if (xpc_exec_check(e, e->hdr.size)) {

@@ -67,7 +67,7 @@ int xpc_parse_pid_list(const char *buf, size_t len, __u32 *out, int max)
 	return n;
 }
 
-int xpc_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_ID_LEN])
+int xpc_parse_container_id(const char *path, size_t len, char out[XPC_CONTAINER_ID_LEN])
 {
 	size_t run = 0;
 
@@ -76,7 +76,7 @@ int xpc_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_I
 			run++;
 			continue;
 		}
-		if (run == XP_CONTAINER_ID_LEN - 1) {
+		if (run == XPC_CONTAINER_ID_LEN - 1) {
 			memcpy(out, path + i - run, run);
 			out[run] = '\0';
 			return 1;

@@ -10,7 +10,7 @@
 #include <linux/types.h>
 #include <sys/types.h>
 
-#define XP_CONTAINER_ID_LEN 65	/* 64 hex digits + NUL */
+#define XPC_CONTAINER_ID_LEN 65	/* 64 hex digits + NUL */
 
 /* Tgid: of /proc/PID/status text; -1 when absent or malformed. */
 int xpc_parse_status_tgid(const char *buf, size_t len);
@@ -25,9 +25,9 @@ int xpc_parse_pid_list(const char *buf, size_t len, __u32 *out, int max);
  * The container id in a cgroup path or leaf name: the first run of exactly
  * 64 hex digits ("docker-<id>.scope", "cri-containerd-<id>.scope",
  * "crio-<id>", "libpod-<id>.scope", "/docker/<id>"). 1 and the id in out
- * (XP_CONTAINER_ID_LEN bytes) when found, 0 when not.
+ * (XPC_CONTAINER_ID_LEN bytes) when found, 0 when not.
  */
-int xpc_parse_container_id(const char *path, size_t len, char out[XP_CONTAINER_ID_LEN]);
+int xpc_parse_container_id(const char *path, size_t len, char out[XPC_CONTAINER_ID_LEN]);
 
 /* Process (tgid) of thread or process pid; -1 if it does not exist. */
 int xpc_proc_tgid(int pid);

@@ -7,7 +7,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char id[XP_CONTAINER_ID_LEN];
+	char id[XPC_CONTAINER_ID_LEN];
 	__u32 pids[16];
 
 	xpc_parse_status_tgid((const char *)data, size);

@@ -37,7 +37,7 @@ static void test_pid_list(void)
 static void test_container_id(void)
 {
 	static const char id[] = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
-	char out[XP_CONTAINER_ID_LEN], path[256];
+	char out[XPC_CONTAINER_ID_LEN], path[256];
 	static const char *const shapes[] = {
 		"docker-%s.scope", "cri-containerd-%s.scope", "crio-%s", "libpod-%s.scope",
 		"/kubepods/burstable/pod1234/%s", "/docker/%s",

@@ -80,7 +80,7 @@ static size_t put_request(char *out, size_t o, size_t cap, const char *p, size_t
 
 		if (eq && eq + 1 < p + end && xp_secret_name(p + i, (size_t)(eq - p) - i)) {
 			o = put(out, o, cap, p + i, (size_t)(eq - p) + 1 - i);
-			o = put(out, o, cap, XP_REDACTED, sizeof(XP_REDACTED) - 1);
+			o = put(out, o, cap, XPC_REDACTED, sizeof(XPC_REDACTED) - 1);
 			(*nred)++;
 		} else {
 			o = put(out, o, cap, p + i, end - i);
@@ -105,7 +105,7 @@ size_t xpc_redact_http1(const char *in, size_t len, char *out, size_t out_cap,
 			eol++;
 		if (v) {
 			o = put(out, o, out_cap, in + i, v);
-			o = put(out, o, out_cap, " " XP_REDACTED, sizeof(XP_REDACTED));
+			o = put(out, o, out_cap, " " XPC_REDACTED, sizeof(XPC_REDACTED));
 			n++;
 		} else if (request_line(in + i, eol - i)) {
 			o = put_request(out, o, out_cap, in + i, eol - i, &n);

@@ -3,7 +3,7 @@
  * redact.h - credentials out of captured HTTP before anything is kept.
  * The values of headers whose name is a secret's (lib/secrets.h:
  * Authorization, Proxy-Authorization, x-api-key, x-goog-api-key, Cookie,
- * Set-Cookie, x-auth-token, ...) are replaced by XP_REDACTED, and so are
+ * Set-Cookie, x-auth-token, ...) are replaced by XPC_REDACTED, and so are
  * the values of such query parameters in a request line (?key=, ?api_key=),
  * in HTTP/1.x header blocks. HTTP/2 header blocks (HPACK) are zeroed whole
  * instead (h2_scrub.h). Pure functions: no I/O, no state.
@@ -14,14 +14,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define XP_REDACTED "[redacted]"
+#define XPC_REDACTED "[redacted]"
 
 /* Whether a header name (len bytes, any case) carries a credential. */
 bool xpc_redact_header_name(const char *name, size_t len);
 
 /*
  * Copy len bytes of HTTP/1.x text from in to out (out_cap bytes), with the
- * value of every credential header line replaced by XP_REDACTED. Header
+ * value of every credential header line replaced by XPC_REDACTED. Header
  * lines are recognised anywhere a line starts (so a header block split
  * across reads or preceded by a body is still covered); a credential
  * header cut by the end of `in` is redacted to the end. Returns the bytes

@@ -25,8 +25,8 @@ int main(void)
 	redact(req, out, sizeof(out), &n);
 	CHECK(n == 4);
 	CHECK(!strstr(out, "SECRET"));
-	CHECK(strstr(out, "x-api-key: " XP_REDACTED "\r\n"));
-	CHECK(strstr(out, "AUTHORIZATION: " XP_REDACTED "\r\n"));
+	CHECK(strstr(out, "x-api-key: " XPC_REDACTED "\r\n"));
+	CHECK(strstr(out, "AUTHORIZATION: " XPC_REDACTED "\r\n"));
 	CHECK(strstr(out, "Host: api.anthropic.com\r\n"));
 	CHECK(strstr(out, "Content-Length: 2\r\n\r\n{\"authorization\": \"in body"));
 	/* A header cut by the end of the buffer is redacted to the end. */
@@ -42,8 +42,8 @@ int main(void)
 	/* A request line's query: parameters named like a secret, wherever they stand. */
 	redact("GET /v1/models?key=LEAK&alt=sse&api_key=LEAK2 HTTP/1.1\r\nHost: h\r\n", out,
 	       sizeof(out), &n);
-	CHECK(n == 2 && !strcmp(out, "GET /v1/models?key=" XP_REDACTED "&alt=sse&api_key=" XP_REDACTED
-				    " HTTP/1.1\r\nHost: h\r\n"));
+	CHECK(n == 2 && !strcmp(out, "GET /v1/models?key=" XPC_REDACTED
+				     "&alt=sse&api_key=" XPC_REDACTED " HTTP/1.1\r\nHost: h\r\n"));
 	redact("POST /v1/messages?beta=true HTTP/1.1\r\n", out, sizeof(out), &n);
 	CHECK(n == 0 && !strcmp(out, "POST /v1/messages?beta=true HTTP/1.1\r\n"));
 	/* Output is cut at out_cap, never overrun. */

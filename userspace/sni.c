@@ -72,7 +72,7 @@ static long enter(struct cur *c, long len)
 
 static enum xpc_sni_result fail(long r)
 {
-	return r == -1 ? XP_SNI_TRUNCATED : XP_SNI_INVALID;
+	return r == -1 ? XPC_SNI_TRUNCATED : XPC_SNI_INVALID;
 }
 
 /* The server_name extension body: copy the first host_name. */
@@ -86,16 +86,16 @@ static enum xpc_sni_result host_name(struct cur c, char *out)
 	n = take(&c, 2);
 	if (type < 0 || n < 0)
 		return fail(type < 0 ? type : n);
-	if (type != NAME_TYPE_HOST || n == 0 || n >= XP_SNI_MAX || c.lim - c.pos < (size_t)n)
-		return XP_SNI_INVALID;
+	if (type != NAME_TYPE_HOST || n == 0 || n >= XPC_SNI_MAX || c.lim - c.pos < (size_t)n)
+		return XPC_SNI_INVALID;
 	if (c.cap < c.pos + n)
-		return XP_SNI_TRUNCATED;
+		return XPC_SNI_TRUNCATED;
 	for (long i = 0; i < n; i++)
 		if (c.b[c.pos + i] <= 0x20 || c.b[c.pos + i] >= 0x7f)
-			return XP_SNI_INVALID;
+			return XPC_SNI_INVALID;
 	memcpy(out, c.b + c.pos, n);
 	out[n] = '\0';
-	return XP_SNI_OK;
+	return XPC_SNI_OK;
 }
 
 static enum xpc_sni_result extensions(struct cur c, char *out)
@@ -103,7 +103,7 @@ static enum xpc_sni_result extensions(struct cur c, char *out)
 	long r;
 
 	if (c.pos == c.lim)
-		return XP_SNI_ABSENT;	/* TLS 1.0 style: no extensions at all */
+		return XPC_SNI_ABSENT;	/* TLS 1.0 style: no extensions at all */
 	r = enter(&c, take(&c, 2));
 	if (r < 0)
 		return fail(r);
@@ -123,21 +123,21 @@ static enum xpc_sni_result extensions(struct cur c, char *out)
 		if (r < 0)
 			return fail(r);
 	}
-	return XP_SNI_ABSENT;
+	return XPC_SNI_ABSENT;
 }
 
-enum xpc_sni_result xpc_sni_parse(const uint8_t *buf, size_t len, char out[XP_SNI_MAX])
+enum xpc_sni_result xpc_sni_parse(const uint8_t *buf, size_t len, char out[XPC_SNI_MAX])
 {
 	struct cur c = { buf, 0, len, (size_t)-1 };
 	long r;
 
 	out[0] = '\0';
 	if (len >= 1 && buf[0] != TLS_HANDSHAKE)
-		return XP_SNI_NOT_TLS;
+		return XPC_SNI_NOT_TLS;
 	if (len < 6)
-		return XP_SNI_TRUNCATED;
+		return XPC_SNI_TRUNCATED;
 	if (buf[1] != 3 || buf[5] != HS_CLIENT_HELLO)
-		return XP_SNI_NOT_TLS;
+		return XPC_SNI_NOT_TLS;
 	c.pos = 3;
 	r = skip(&c, 2 + 1);			/* record length (a ClientHello may span
 						 * records), handshake type (checked) */

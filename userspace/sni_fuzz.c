@@ -6,9 +6,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char name[XP_SNI_MAX];
+	char name[XPC_SNI_MAX];
 
-	if (xpc_sni_parse(data, size, name) == XP_SNI_OK && !name[0])
+	if (xpc_sni_parse(data, size, name) == XPC_SNI_OK && !name[0])
 		__builtin_trap();
 	return 0;
 }

@@ -17,9 +17,9 @@
 #include <bpf/libbpf.h>
 
 static const char *const names[] = {
-	[XP_SOCK_HOOKS_AUTO] = "auto",
-	[XP_SOCK_HOOKS_SOCKET] = "socket",
-	[XP_SOCK_HOOKS_SYSCALLS] = "syscalls",
+	[XPC_SOCK_HOOKS_AUTO] = "auto",
+	[XPC_SOCK_HOOKS_SOCKET] = "socket",
+	[XPC_SOCK_HOOKS_SYSCALLS] = "syscalls",
 };
 
 /* The tracepoints of the socket hooks (bpf/sock.bpf.c), the map watch's last. */
@@ -137,30 +137,30 @@ static const char *missing_tp(bool watch_maps)
 
 int xpc_sock_hooks_pick(enum xpc_sock_hooks want, bool watch_maps, char *why, size_t len)
 {
-	const char *missing = want == XP_SOCK_HOOKS_SYSCALLS ? NULL : missing_tp(watch_maps);
+	const char *missing = want == XPC_SOCK_HOOKS_SYSCALLS ? NULL : missing_tp(watch_maps);
 	/* Not built (no machine here has them to test on): said, so a reader knows. */
 	char others[160];
 
 	others_why(others, sizeof(others));
 
-	if (want == XP_SOCK_HOOKS_SYSCALLS) {
+	if (want == XPC_SOCK_HOOKS_SYSCALLS) {
 		snprintf(why, len, "syscalls: forced: every syscall of "
 			 "every process runs a program");
-		return XP_SOCK_HOOKS_SYSCALLS;
+		return XPC_SOCK_HOOKS_SYSCALLS;
 	}
 	if (!missing) {
 		snprintf(why, len, "socket: %s sock_send_length, sock_recv_length, "
 			 "inet_sock_set_state, tcp_destroy_sock%s with BTF (%s)",
-			 want == XP_SOCK_HOOKS_SOCKET ? "forced" : "this kernel has",
+			 want == XPC_SOCK_HOOKS_SOCKET ? "forced" : "this kernel has",
 			 watch_maps ? ", mmap_lock_released" : "", others);
-		return XP_SOCK_HOOKS_SOCKET;
+		return XPC_SOCK_HOOKS_SOCKET;
 	}
-	if (want == XP_SOCK_HOOKS_SOCKET) {
+	if (want == XPC_SOCK_HOOKS_SOCKET) {
 		snprintf(why, len, "socket: not available: no tp_btf tracepoint %s (kernel < 6.4?)",
 			 missing);
 		return -EOPNOTSUPP;
 	}
 	snprintf(why, len, "syscalls: no tp_btf tracepoint %s (kernel < 6.4?), %s: every "
 		 "syscall of every process runs a program", missing, others);
-	return XP_SOCK_HOOKS_SYSCALLS;
+	return XPC_SOCK_HOOKS_SYSCALLS;
 }

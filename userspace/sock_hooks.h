@@ -13,9 +13,9 @@
 #include <stddef.h>
 
 enum xpc_sock_hooks {
-	XP_SOCK_HOOKS_AUTO = 0,	/* the cheapest this kernel offers */
-	XP_SOCK_HOOKS_SOCKET,	/* sock:sock_{send,recv}_length, inet_sock_set_state... */
-	XP_SOCK_HOOKS_SYSCALLS,	/* raw_syscalls sys_enter/sys_exit: the fallback */
+	XPC_SOCK_HOOKS_AUTO = 0,	/* the cheapest this kernel offers */
+	XPC_SOCK_HOOKS_SOCKET,		/* sock:sock_{send,recv}_length, inet_sock_set_state... */
+	XPC_SOCK_HOOKS_SYSCALLS,	/* raw_syscalls sys_enter/sys_exit: the fallback */
 };
 
 /* "auto", "socket", "syscalls"; NULL for another value. */

@@ -119,11 +119,11 @@ static long h2_payload(const struct xk_tls_data *d, char *out, cJSON *o)
 	memcpy(out, d->data, d->len);
 	v = xpc_h2_scrub(h2, d->hdr.tgid, d->ssl, d->dir == XP_TLS_READ, d->pos,
 			(unsigned char *)out, d->len, &zeroed);
-	if (v == XP_H2_WITHHELD)
+	if (v == XPC_H2_WITHHELD)
 		cJSON_AddStringToObject(o, "payload_withheld", "HTTP/2 frames not placeable");
-	else if (v == XP_H2_SCRUBBED)
+	else if (v == XPC_H2_SCRUBBED)
 		cJSON_AddNumberToObject(o, "h2_header_bytes_zeroed", (double)zeroed);
-	return v == XP_H2_PLAIN ? -1 : v == XP_H2_WITHHELD ? -2 : (long)d->len;
+	return v == XPC_H2_PLAIN ? -1 : v == XPC_H2_WITHHELD ? -2 : (long)d->len;
 }
 
 /*
@@ -134,7 +134,7 @@ static long h2_payload(const struct xk_tls_data *d, char *out, cJSON *o)
  */
 static void add_payload(cJSON *o, const struct xk_tls_data *d)
 {
-	size_t cap = 2 * d->len + sizeof(XP_REDACTED), n; /* a value can grow to [redacted] */
+	size_t cap = 2 * d->len + sizeof(XPC_REDACTED), n; /* a value can grow to [redacted] */
 	char *out = malloc(cap + 1), *b64;
 	long h2_len = out ? h2_payload(d, out, o) : -1;
 
@@ -198,7 +198,7 @@ static int sock_json(const struct xk_hdr *rec, cJSON *o)
 	const struct xk_sock_conn *k = (const void *)rec;
 	const struct xk_sock_data *d = (const void *)rec;
 	const struct xk_sock_sni *s = (const void *)rec;
-	char name[XP_SNI_MAX];
+	char name[XPC_SNI_MAX];
 	enum xpc_sni_result r;
 
 	switch (rec->type) {
@@ -218,7 +218,7 @@ static int sock_json(const struct xk_hdr *rec, cJSON *o)
 		xp_json_add_u64(o, "sock_id", s->sock_id);
 		add_tuple(o, &s->tuple);
 		cJSON_AddStringToObject(o, "sni_result", xpc_sni_result_str(r));
-		if (r == XP_SNI_OK)
+		if (r == XPC_SNI_OK)
 			cJSON_AddStringToObject(o, "sni", name);
 		return 0;
 	default:

@@ -37,11 +37,11 @@ static const struct {
 	const char *name;
 	unsigned int bit;
 } ssl_syms[] = {
-	{ "SSL_write", TLS_SYM_WRITE },
-	{ "SSL_read", TLS_SYM_READ },
-	{ "SSL_write_ex", TLS_SYM_WRITE_EX },
-	{ "SSL_read_ex", TLS_SYM_READ_EX },
-	{ "SSL_free", TLS_SYM_FREE },
+	{ "SSL_write", XPC_TLS_SYM_WRITE },
+	{ "SSL_read", XPC_TLS_SYM_READ },
+	{ "SSL_write_ex", XPC_TLS_SYM_WRITE_EX },
+	{ "SSL_read_ex", XPC_TLS_SYM_READ_EX },
+	{ "SSL_free", XPC_TLS_SYM_FREE },
 };
 
 struct devino {
@@ -49,10 +49,10 @@ struct devino {
 	ino_t ino;
 };
 
-struct tls_libset {
+struct xpc_tls_libset {
 	struct devino *seen;
 	size_t n, cap;
-	struct locator *locator;	/* NULL: symbols only */
+	struct loc_locator *locator;	/* NULL: symbols only */
 };
 
 /* The dynsym section's defined functions, matched against ssl_syms. */
@@ -90,7 +90,7 @@ static unsigned int elf_ssl_syms(Elf *elf)
 	return mask;
 }
 
-unsigned int tls_elf_ssl_syms_mem(const void *buf, size_t len)
+unsigned int xpc_tls_elf_ssl_syms_mem(const void *buf, size_t len)
 {
 	unsigned int mask = 0;
 	char *copy;
@@ -113,7 +113,7 @@ unsigned int tls_elf_ssl_syms_mem(const void *buf, size_t len)
 	return mask;
 }
 
-unsigned int tls_elf_ssl_syms_fd(int fd)
+unsigned int xpc_tls_elf_ssl_syms_fd(int fd)
 {
 	unsigned int mask = 0;
 	Elf *elf;
@@ -129,17 +129,17 @@ unsigned int tls_elf_ssl_syms_fd(int fd)
 	return mask;
 }
 
-struct tls_libset *tls_libset_new(void)
+struct xpc_tls_libset *xpc_tls_libset_new(void)
 {
-	return calloc(1, sizeof(struct tls_libset));
+	return calloc(1, sizeof(struct xpc_tls_libset));
 }
 
-void tls_libset_locate(struct tls_libset *set, struct locator *l)
+void xpc_tls_libset_locate(struct xpc_tls_libset *set, struct loc_locator *l)
 {
 	set->locator = l;
 }
 
-void tls_libset_free(struct tls_libset *set)
+void xpc_tls_libset_free(struct xpc_tls_libset *set)
 {
 	if (!set)
 		return;
@@ -147,7 +147,7 @@ void tls_libset_free(struct tls_libset *set)
 	free(set);
 }
 
-int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino)
+int xpc_tls_libset_has(const struct xpc_tls_libset *set, dev_t dev, ino_t ino)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (set->seen[i].dev == dev && set->seen[i].ino == ino)
@@ -155,7 +155,7 @@ int tls_libset_has(const struct tls_libset *set, dev_t dev, ino_t ino)
 	return 0;
 }
 
-void tls_libset_forget(struct tls_libset *set, dev_t dev, ino_t ino)
+void xpc_tls_libset_forget(struct xpc_tls_libset *set, dev_t dev, ino_t ino)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (set->seen[i].dev == dev && set->seen[i].ino == ino) {
@@ -164,9 +164,9 @@ void tls_libset_forget(struct tls_libset *set, dev_t dev, ino_t ino)
 		}
 }
 
-int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
+int xpc_tls_libset_add(struct xpc_tls_libset *set, dev_t dev, ino_t ino)
 {
-	if (tls_libset_has(set, dev, ino))
+	if (xpc_tls_libset_has(set, dev, ino))
 		return 0;
 	if (set->n == set->cap) {
 		size_t cap = set->cap ? set->cap * 2 : 64;
@@ -182,19 +182,21 @@ int tls_libset_add(struct tls_libset *set, dev_t dev, ino_t ino)
 }
 
 /* An object without SSL_* symbols: what the locator finds in it (closes fd). */
-static int located(struct tls_libset *set, int fd, const char *path, tls_lib_cb cb, void *ctx)
+static int located(struct xpc_tls_libset *set, int fd, const char *path, xpc_tls_lib_cb cb,
+		   void *ctx)
 {
-	struct locate_result r;
-	int err = locator_file(set->locator, fd, &r);
+	struct loc_result r;
+	int err = loc_locator_file(set->locator, fd, &r);
 
 	close(fd);
-	if (err || r.status == LOCATE_NONE)
+	if (err || r.status == LOC_NONE)
 		return 0;
 	err = cb(ctx, path, 0, &r);
-	return err < 0 ? err : r.status == LOCATE_FOUND;
+	return err < 0 ? err : r.status == LOC_FOUND;
 }
 
-int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, void *ctx)
+int xpc_tls_libs_scan_file(struct xpc_tls_libset *set, const char *path, xpc_tls_lib_cb cb,
+			   void *ctx)
 {
 	unsigned int syms;
 	struct stat st;
@@ -207,14 +209,14 @@ int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, 
 		close(fd);
 		return 0;
 	}
-	added = tls_libset_add(set, st.st_dev, st.st_ino);
-	syms = added == 1 ? tls_elf_ssl_syms_fd(fd) : 0;
-	if (added == 1 && !tls_syms_usable(syms) && set->locator)
+	added = xpc_tls_libset_add(set, st.st_dev, st.st_ino);
+	syms = added == 1 ? xpc_tls_elf_ssl_syms_fd(fd) : 0;
+	if (added == 1 && !xpc_tls_syms_usable(syms) && set->locator)
 		return located(set, fd, path, cb, ctx);
 	close(fd);
 	if (added < 0)
 		return added;
-	if (!tls_syms_usable(syms))
+	if (!xpc_tls_syms_usable(syms))
 		return 0;
 	added = cb(ctx, path, syms, NULL);
 	/*
@@ -222,46 +224,57 @@ int tls_libs_scan_file(struct tls_libset *set, const char *path, tls_lib_cb cb, 
 	 * /proc/PID/root lookups can fail): its next mapping tries again.
 	 */
 	if (added < 0)
-		tls_libset_forget(set, st.st_dev, st.st_ino);
+		xpc_tls_libset_forget(set, st.st_dev, st.st_ino);
 	return added < 0 ? added : 1;
 }
 
-/* libssl.so* in the standard directories of root (once per root inode). */
-static int scan_root(struct tls_libset *set, const char *root, tls_lib_cb cb, void *ctx)
+/* libssl.so* in one standard directory of root: the count reported, or a cb error. */
+static int scan_dir(struct xpc_tls_libset *set, const char *root, const char *dir,
+		    xpc_tls_lib_cb cb, void *ctx)
 {
 	char path[PATH_MAX];
+	struct dirent *de;
+	int found = 0, r = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s%s", root, dir);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (r >= 0 && (de = readdir(d))) {
+		if (strncmp(de->d_name, "libssl.so", 9))
+			continue;
+		snprintf(path, sizeof(path), "%s%s/%s", root, dir, de->d_name);
+		r = xpc_tls_libs_scan_file(set, path, cb, ctx);
+		found += r > 0 ? r : 0;
+	}
+	closedir(d);
+	return r < 0 ? r : found;
+}
+
+int xpc_tls_libs_scan_root(struct xpc_tls_libset *set, const char *root, xpc_tls_lib_cb cb,
+			   void *ctx)
+{
 	int found = 0, r;
 	struct stat st;
 
-	if (stat(root, &st) || tls_libset_add(set, st.st_dev, st.st_ino) != 1)
+	if (stat(root, &st) || xpc_tls_libset_add(set, st.st_dev, st.st_ino) != 1)
 		return 0;
 	for (size_t i = 0; i < sizeof(lib_dirs) / sizeof(lib_dirs[0]); i++) {
-		struct dirent *de;
-		DIR *d;
-
-		snprintf(path, sizeof(path), "%s%s", root, lib_dirs[i]);
-		d = opendir(path);
-		if (!d)
-			continue;
-		while ((de = readdir(d))) {
-			if (strncmp(de->d_name, "libssl.so", 9))
-				continue;
-			snprintf(path, sizeof(path), "%s%s/%s", root, lib_dirs[i], de->d_name);
-			r = tls_libs_scan_file(set, path, cb, ctx);
-			if (r < 0) {
-				closedir(d);
-				return r;
-			}
-			found += r;
+		r = scan_dir(set, root, lib_dirs[i], cb, ctx);
+		if (r < 0) {
+			/* Not probed (its process gone mid-scan): the next process of that root tries again. */
+			xpc_tls_libset_forget(set, st.st_dev, st.st_ino);
+			return r;
 		}
-		closedir(d);
+		found += r;
 	}
 	return found;
 }
 
 struct scan {
-	struct tls_libset *set;
-	tls_lib_cb cb;
+	struct xpc_tls_libset *set;
+	xpc_tls_lib_cb cb;
 	void *ctx;
 };
 
@@ -270,17 +283,17 @@ static int scan_mapping(void *ctx, const char *path, const struct xpc_map_ent *e
 {
 	struct scan *s = ctx;
 
-	return e->perms[2] == 'x' ? tls_libs_scan_file(s->set, path, s->cb, s->ctx) : 0;
+	return e->perms[2] == 'x' ? xpc_tls_libs_scan_file(s->set, path, s->cb, s->ctx) : 0;
 }
 
-int tls_libs_scan_pid(struct tls_libset *set, pid_t pid, tls_lib_cb cb, void *ctx)
+int xpc_tls_libs_scan_pid(struct xpc_tls_libset *set, pid_t pid, xpc_tls_lib_cb cb, void *ctx)
 {
 	struct scan s = { set, cb, ctx };
 	char root[64];
 	int found, r;
 
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
-	found = scan_root(set, root, cb, ctx);
+	found = xpc_tls_libs_scan_root(set, root, cb, ctx);
 	r = found < 0 ? found : xpc_maps_walk(pid, scan_mapping, &s);
 	return r < 0 ? r : found + r;
 }

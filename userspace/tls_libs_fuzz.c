@@ -18,6 +18,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!xpc_maps_parse_line(line, &e) && e.path && (e.path < line || e.path > line + size))
 		__builtin_trap();
 	free(line);
-	tls_elf_ssl_syms_mem(data, size);
+	xpc_tls_elf_ssl_syms_mem(data, size);
 	return 0;
 }

@@ -13,7 +13,7 @@
 #include "userspace/testing/check.h"
 #include "userspace/tls_libs.h"
 
-static int found(void *ctx, const char *path, unsigned int syms, const struct locate_result *loc)
+static int found(void *ctx, const char *path, unsigned int syms, const struct loc_result *loc)
 {
 	(void)path;
 	(void)loc;
@@ -24,7 +24,7 @@ static int found(void *ctx, const char *path, unsigned int syms, const struct lo
 int main(void)
 {
 	struct xpc_map_ent e;
-	struct tls_libset *set = tls_libset_new();
+	struct xpc_tls_libset *set = xpc_tls_libset_new();
 	unsigned int syms = 0;
 	struct stat st;
 	int fd;
@@ -40,36 +40,40 @@ int main(void)
 
 	fd = open("/lib/x86_64-linux-gnu/libssl.so.3", O_RDONLY);
 	CHECK(fd >= 0);
-	CHECK(tls_elf_ssl_syms_fd(fd) == (TLS_SYM_WRITE | TLS_SYM_READ | TLS_SYM_WRITE_EX |
-					  TLS_SYM_READ_EX | TLS_SYM_FREE));
+	CHECK(xpc_tls_elf_ssl_syms_fd(fd) ==
+	      (XPC_TLS_SYM_WRITE | XPC_TLS_SYM_READ | XPC_TLS_SYM_WRITE_EX | XPC_TLS_SYM_READ_EX |
+	       XPC_TLS_SYM_FREE));
 	close(fd);
 	fd = open("/lib/x86_64-linux-gnu/libc.so.6", O_RDONLY);
-	CHECK(fd >= 0 && tls_elf_ssl_syms_fd(fd) == 0);
+	CHECK(fd >= 0 && xpc_tls_elf_ssl_syms_fd(fd) == 0);
 	close(fd);
 	fd = open("/usr/bin/node", O_RDONLY);
 	if (fd >= 0)	/* node links OpenSSL statically and exports SSL_* */
-		CHECK(tls_syms_usable(tls_elf_ssl_syms_fd(fd)));
+		CHECK(xpc_tls_syms_usable(xpc_tls_elf_ssl_syms_fd(fd)));
 	close(fd);
-	CHECK(tls_elf_ssl_syms_mem("\x7f" "ELF", 4) == 0);
+	CHECK(xpc_tls_elf_ssl_syms_mem("\x7f"
+				       "ELF",
+				       4) == 0);
 	/* A static build with only the _ex pair (ANOLISA #1513) is usable. */
 	fd = open("userspace/libssl_ex_only.so", O_RDONLY);
-	CHECK(fd >= 0 && tls_elf_ssl_syms_fd(fd) == (TLS_SYM_WRITE_EX | TLS_SYM_READ_EX));
+	CHECK(fd >= 0 &&
+	      xpc_tls_elf_ssl_syms_fd(fd) == (XPC_TLS_SYM_WRITE_EX | XPC_TLS_SYM_READ_EX));
 	close(fd);
-	CHECK(tls_syms_usable(TLS_SYM_WRITE_EX | TLS_SYM_READ_EX));
-	CHECK(!tls_syms_usable(TLS_SYM_WRITE | TLS_SYM_WRITE_EX | TLS_SYM_FREE));
+	CHECK(xpc_tls_syms_usable(XPC_TLS_SYM_WRITE_EX | XPC_TLS_SYM_READ_EX));
+	CHECK(!xpc_tls_syms_usable(XPC_TLS_SYM_WRITE | XPC_TLS_SYM_WRITE_EX | XPC_TLS_SYM_FREE));
 
 	/* This process maps no libssl, but its root's lib dirs hold one. */
 	CHECK(set != NULL);
-	CHECK(tls_libs_scan_pid(set, getpid(), found, &syms) >= 1);
-	CHECK(tls_syms_usable(syms));
+	CHECK(xpc_tls_libs_scan_pid(set, getpid(), found, &syms) >= 1);
+	CHECK(xpc_tls_syms_usable(syms));
 	syms = 0;
-	CHECK(tls_libs_scan_pid(set, getpid(), found, &syms) == 0 && syms == 0);
-	CHECK(tls_libs_scan_file(set, "/lib/x86_64-linux-gnu/libssl.so.3", found, &syms) == 0);
+	CHECK(xpc_tls_libs_scan_pid(set, getpid(), found, &syms) == 0 && syms == 0);
+	CHECK(xpc_tls_libs_scan_file(set, "/lib/x86_64-linux-gnu/libssl.so.3", found, &syms) == 0);
 	/* What a scan examined is known by (dev, inode), as XP_EV_MAP_EXEC names it. */
 	CHECK(!stat("/lib/x86_64-linux-gnu/libssl.so.3", &st) &&
-	      tls_libset_has(set, st.st_dev, st.st_ino));
-	CHECK(!stat("/etc/hostname", &st) && !tls_libset_has(set, st.st_dev, st.st_ino));
-	CHECK(tls_libs_scan_pid(set, 0x7ffffff0, found, &syms) == -ENOENT);
-	tls_libset_free(set);
+	      xpc_tls_libset_has(set, st.st_dev, st.st_ino));
+	CHECK(!stat("/etc/hostname", &st) && !xpc_tls_libset_has(set, st.st_dev, st.st_ino));
+	CHECK(xpc_tls_libs_scan_pid(set, 0x7ffffff0, found, &syms) == -ENOENT);
+	xpc_tls_libset_free(set);
 	return CHECK_DONE();
 }

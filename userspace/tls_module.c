@@ -37,7 +37,7 @@ static bool keep_payloads;
 /* The module's state: the probes and the self-check of located functions. */
 struct tls_state {
 	struct xpc_tls_probes *probes;
-	struct locate_check *check;
+	struct xpc_locate_check *check;
 	struct xpc *c;
 	/* First failure per located file id, for capture.json. */
 	struct failure {
@@ -74,7 +74,7 @@ static void check_failed(void *ctx, unsigned int id, const char *function, const
 	struct failure *n = realloc(s->failures, (s->nfailures + 1) * sizeof(*n));
 
 	if (l)	/* the stack's own name for it: "SSL_read", "take_received_plaintext" */
-		function = locate_fn_name(l->r, !strcmp(function, "SSL_read"));
+		function = loc_fn_name(l->r, !strcmp(function, "SSL_read"));
 	fprintf(stderr,
 		"xperf-bpf: %s: located %s failed the self-check '%s' (%s): its connections stay "
 		"in the ciphertext tier\n",
@@ -104,18 +104,18 @@ static int tls_start(struct xpc *c, void **state)
 		.ctx = c,
 	};
 	struct tls_state *s = calloc(1, sizeof(*s));
-	struct lc_hooks hooks = { release, check_failed, probed_since, s };
+	struct xpc_lc_hooks hooks = { release, check_failed, probed_since, s };
 	int err;
 
 	keep_payloads = xo->capture_payloads;
-	if (!s || !(s->check = locate_check_new(&hooks))) {
+	if (!s || !(s->check = xpc_locate_check_new(&hooks))) {
 		free(s);
 		return xpc_set_error(c, -ENOMEM, "tls: out of memory");
 	}
 	s->c = c;
 	err = xpc_tls_probes_open(&s->probes, &o);
 	if (err) {
-		locate_check_free(s->check);
+		xpc_locate_check_free(s->check);
 		free(s);
 		return xpc_set_error(c, err, "tls: cannot load the TLS/socket probes: %s",
 				     strerror(-err));
@@ -157,11 +157,11 @@ static int tls_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 static int tls_gate(struct xpc *c, void *state, const struct xk_hdr *rec)
 {
 	struct tls_state *s = state;
-	static const int verdicts[] = { [LC_PASS] = XPC_DELIVER, [LC_DROP] = XPC_WITHHOLD,
-					[LC_HOLD] = XPC_HOLD };
+	static const int verdicts[] = { [XPC_LC_PASS] = XPC_DELIVER, [XPC_LC_DROP] = XPC_WITHHOLD,
+					[XPC_LC_HOLD] = XPC_HOLD };
 
 	(void)c;
-	return verdicts[locate_check_record(s->check, rec)];
+	return verdicts[xpc_locate_check_record(s->check, rec)];
 }
 
 static const char *const check_states[] = { "unchecked", "trusted", "failed" };
@@ -169,13 +169,14 @@ static const char *const check_states[] = { "unchecked", "trusted", "failed" };
 /* At the end: a located file whose plaintext was withheld but never judged is said too. */
 static void report_unchecked(const struct tls_state *s)
 {
-	struct lc_counts n;
+	struct xpc_lc_counts n;
 
-	locate_check_counts(s->check, &n);
+	xpc_locate_check_counts(s->check, &n);
 	for (unsigned int id = 1; n.withheld && id <= xpc_tls_probes_nlocated(s->probes); id++) {
 		const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
 
-		if (l->r->status == LOCATE_FOUND && locate_check_state(s->check, id) == LC_UNCHECKED)
+		if (l->r->status == LOC_FOUND &&
+		    xpc_locate_check_state(s->check, id) == XPC_LC_UNCHECKED)
 			fprintf(stderr, "xperf-bpf: %s: located %s functions never passed the "
 				"self-check: their connections stayed in the ciphertext tier\n",
 				l->path, l->r->stack);
@@ -186,7 +187,7 @@ static void report_unchecked(const struct tls_state *s)
 static void located_json(const struct tls_state *s, cJSON *o)
 {
 	cJSON *arr = cJSON_AddArrayToObject(o, "located");
-	struct lc_counts n;
+	struct xpc_lc_counts n;
 
 	for (unsigned int id = 1; arr && id <= xpc_tls_probes_nlocated(s->probes); id++) {
 		const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
@@ -202,7 +203,7 @@ static void located_json(const struct tls_state *s, cJSON *o)
 		cJSON_AddStringToObject(e, "how", l->r->why);
 		cJSON_AddBoolToObject(e, "from_cache", l->r->from_cache);
 		cJSON_AddNumberToObject(e, "locate_ms", l->r->ms);
-		if (l->r->status != LOCATE_FOUND) {
+		if (l->r->status != LOC_FOUND) {
 			cJSON_AddStringToObject(e, "status", "not located");
 			continue;
 		}
@@ -210,7 +211,8 @@ static void located_json(const struct tls_state *s, cJSON *o)
 		cJSON_AddStringToObject(e, "SSL_write", off);
 		snprintf(off, sizeof(off), "0x%llx", (unsigned long long)l->r->read_off);
 		cJSON_AddStringToObject(e, "SSL_read", off);
-		cJSON_AddStringToObject(e, "status", check_states[locate_check_state(s->check, id)]);
+		cJSON_AddStringToObject(e, "status",
+					check_states[xpc_locate_check_state(s->check, id)]);
 		for (size_t i = 0; i < s->nfailures; i++) {
 			if (s->failures[i].id != id)
 				continue;
@@ -219,7 +221,7 @@ static void located_json(const struct tls_state *s, cJSON *o)
 			cJSON_AddStringToObject(e, "failed_detail", s->failures[i].detail);
 		}
 	}
-	locate_check_counts(s->check, &n);
+	xpc_locate_check_counts(s->check, &n);
 	cJSON_AddNumberToObject(o, "located_checks_passed", (double)n.passed);
 	cJSON_AddNumberToObject(o, "located_records_withheld", (double)(n.withheld + n.held_over));
 }
@@ -228,9 +230,9 @@ static void located_json(const struct tls_state *s, cJSON *o)
 static void tls_health(const void *state, struct xpc_health *h)
 {
 	const struct tls_state *s = state;
-	struct lc_counts n;
+	struct xpc_lc_counts n;
 
-	locate_check_counts(s->check, &n);
+	xpc_locate_check_counts(s->check, &n);
 	h->located_failed += s->nfailures;
 	h->located_withheld += n.withheld + n.held_over;
 }
@@ -245,7 +247,7 @@ static void tls_stats_json(void *state, cJSON *o)
 
 	cJSON_AddStringToObject(o, "socket_hooks", xpc_sock_hooks_name(hooks));
 	cJSON_AddStringToObject(o, "socket_hooks_why", why);
-	locate_check_finish(s->check);	/* capture.json is written at the end of the run */
+	xpc_locate_check_finish(s->check);	/* capture.json is written at the end of the run */
 	report_unchecked(s);
 	located_json(s, o);
 	late = cJSON_AddObjectToObject(o, "late_libs");
@@ -281,7 +283,7 @@ static void tls_stop(void *state)
 	if (!s)
 		return;
 	xpc_tls_probes_close(s->probes);
-	locate_check_free(s->check);
+	xpc_locate_check_free(s->check);
 	free(s->failures);
 	free(s);
 }
@@ -295,6 +297,18 @@ int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned
 		return xpc_set_error(c, -ENOENT, "tls: not running");
 	err = xpc_tls_probes_discover(s->probes, kind, names, n);
 	return err ? xpc_set_error(c, err, "sock: discovery rules: %s", strerror(-err)) : 0;
+}
+
+int xpc_probe_node_libs(struct xpc *c, pid_t pid)
+{
+	struct tls_state *s = xpc_module_state(c, &xpc_mod_tls);
+	int n;
+
+	if (!s)
+		return 0;
+	n = xpc_tls_probes_attach_root(s->probes, pid);
+	return n < 0 ? xpc_set_error(c, n, "tls: the TLS libraries of pid %d's root: %s",
+				     (int)pid, strerror(-n)) : n;
 }
 
 int xpc_discover_stats(struct xpc *c, uint64_t stats[XP_DSTAT_MAX])

@@ -42,7 +42,7 @@
 /* Per-process mode: the libraries examined for each process. */
 struct pid_libs {
 	pid_t pid;
-	struct tls_libset *libs;
+	struct xpc_tls_libset *libs;
 };
 
 /* Windows between a late library's mapping and its probes (io_unprobed). */
@@ -56,7 +56,7 @@ struct late_window {
 /* A located file: what xpc_tls_probes_located() hands out, owning its result. */
 struct located {
 	struct xpc_tls_located pub;
-	struct locate_result r;
+	struct loc_result r;
 };
 
 /*
@@ -85,13 +85,13 @@ struct located_at {
 
 struct xpc_tls_probes {
 	struct tls_bpf *tls;
-	struct locator *locator;	/* NULL with no_plaintext */
+	struct loc_locator *locator;	/* NULL with no_plaintext */
 	struct located *located;
 	size_t nlocated;
 	struct located_at *located_at;
 	size_t nlocated_at;
 	struct sock_bpf *sock;
-	struct tls_libset *libs;	/* all processes (pid -1 uprobes) */
+	struct xpc_tls_libset *libs;	/* all processes (pid -1 uprobes) */
 	struct pid_libs *per_pid;	/* per_pid mode: one set per process */
 	size_t npids;
 	pid_t cur_pid;			/* what attach_lib attaches to: -1 or a pid */
@@ -112,16 +112,16 @@ struct xpc_tls_probes {
 /* The uprobes of one library: function, program, return probe or not. */
 struct uprobe_spec {
 	const char *func;
-	unsigned int sym;	/* enum tls_sym bit the library must export */
+	unsigned int sym; /* enum xpc_tls_sym bit the library must export */
 	bool ret;
 };
 
 static const struct uprobe_spec uprobes[] = {
-	{ "SSL_write", TLS_SYM_WRITE, false },	  { "SSL_write", TLS_SYM_WRITE, true },
-	{ "SSL_read", TLS_SYM_READ, false },	  { "SSL_read", TLS_SYM_READ, true },
-	{ "SSL_write_ex", TLS_SYM_WRITE_EX, false }, { "SSL_write_ex", TLS_SYM_WRITE_EX, true },
-	{ "SSL_read_ex", TLS_SYM_READ_EX, false },	  { "SSL_read_ex", TLS_SYM_READ_EX, true },
-	{ "SSL_free", TLS_SYM_FREE, false },
+	{"SSL_write", XPC_TLS_SYM_WRITE, false},       {"SSL_write", XPC_TLS_SYM_WRITE, true},
+	{"SSL_read", XPC_TLS_SYM_READ, false},	       {"SSL_read", XPC_TLS_SYM_READ, true},
+	{"SSL_write_ex", XPC_TLS_SYM_WRITE_EX, false}, {"SSL_write_ex", XPC_TLS_SYM_WRITE_EX, true},
+	{"SSL_read_ex", XPC_TLS_SYM_READ_EX, false},   {"SSL_read_ex", XPC_TLS_SYM_READ_EX, true},
+	{"SSL_free", XPC_TLS_SYM_FREE, false},
 };
 
 static struct bpf_program *uprobe_prog(struct tls_bpf *t, const struct uprobe_spec *u)
@@ -163,7 +163,7 @@ static int keep_link(struct xpc_tls_probes *p, struct bpf_link *l)
 
 /* Remember a located file; its id (1-based) or 0 when the table is full. */
 static unsigned int add_located(struct xpc_tls_probes *p, const char *path,
-				const struct locate_result *r)
+				const struct loc_result *r)
 {
 	struct located *n;
 
@@ -215,7 +215,7 @@ struct located_probe {
  * entry programs of the register ABI and the return program on each RET
  * instruction.
  */
-static size_t located_probes(const struct xpc_tls_probes *p, const struct locate_result *r,
+static size_t located_probes(const struct xpc_tls_probes *p, const struct loc_result *r,
 			     struct located_probe *out)
 {
 	size_t n = 0;
@@ -251,13 +251,13 @@ static size_t located_probes(const struct xpc_tls_probes *p, const struct locate
  * and kept for capture.json.
  */
 static int attach_located(struct xpc_tls_probes *p, const char *path,
-			  const struct locate_result *r)
+			  const struct loc_result *r)
 {
 	unsigned int id = add_located(p, path, r);
-	struct located_probe at[4 + 2 * GO_MAX_RETS];
+	struct located_probe at[4 + 2 * LOC_GO_MAX_RETS];
 	size_t n;
 
-	if (r->status != LOCATE_FOUND || !id) {
+	if (r->status != LOC_FOUND || !id) {
 		fprintf(stderr, "xperf-bpf: %s: %s TLS found but its functions not located (%s): "
 			"its connections stay in the ciphertext tier\n", path, r->stack, r->why);
 		return 0;
@@ -287,9 +287,9 @@ static int attach_located(struct xpc_tls_probes *p, const char *path,
 	return 0;
 }
 
-/* tls_lib_cb: attach every probe the library has symbols for, or what was located. */
+/* xpc_tls_lib_cb: attach every probe the library has symbols for, or what was located. */
 static int attach_lib(void *ctx, const char *path, unsigned int syms,
-		      const struct locate_result *loc)
+		      const struct loc_result *loc)
 {
 	struct xpc_tls_probes *p = ctx;
 	size_t before = p->nlinks;
@@ -356,7 +356,7 @@ static int pick_hooks(struct xpc_tls_probes *p, int want, bool watch_maps)
 	bpf_object__for_each_program(prog, p->sock->obj) {
 		const char *tp = bpf_program__section_name(prog) + strlen("tp_btf/");
 		bool syscalls = !strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit");
-		bool keep = syscalls == (h == XP_SOCK_HOOKS_SYSCALLS);
+		bool keep = syscalls == (h == XPC_SOCK_HOOKS_SYSCALLS);
 
 		if (!strcmp(tp, "mmap_lock_released"))
 			keep = keep && watch_maps;
@@ -408,12 +408,13 @@ int xpc_tls_probes_open(struct xpc_tls_probes **out, const struct xpc_tls_opts *
 		return -ENOMEM;
 	p->verbose = o->verbose;
 	p->per_pid_mode = o->per_pid;
-	p->libs = tls_libset_new();
+	p->libs = xpc_tls_libset_new();
 	err = p->libs ? 0 : -ENOMEM;
 	if (!err && !o->no_plaintext) {
-		p->locator = locator_new(o->locate_dir ? o->locate_dir : locator_default_dir());
+		p->locator =
+			loc_locator_new(o->locate_dir ? o->locate_dir : loc_locator_default_dir());
 		err = p->locator ? 0 : -ENOMEM;
-		tls_libset_locate(p->libs, p->locator);
+		xpc_tls_libset_locate(p->libs, p->locator);
 	}
 	if (!err && !o->no_plaintext) {
 		err = open_tls(p, o);
@@ -434,7 +435,7 @@ int xpc_tls_probes_open(struct xpc_tls_probes **out, const struct xpc_tls_opts *
 }
 
 /* The set of examined libraries for pid; sets p->cur_pid. NULL on ENOMEM. */
-static struct tls_libset *libs_for(struct xpc_tls_probes *p, pid_t pid)
+static struct xpc_tls_libset *libs_for(struct xpc_tls_probes *p, pid_t pid)
 {
 	struct pid_libs *n;
 
@@ -448,31 +449,42 @@ static struct tls_libset *libs_for(struct xpc_tls_probes *p, pid_t pid)
 	if (!n)
 		return NULL;
 	p->per_pid = n;
-	n[p->npids] = (struct pid_libs){ pid, tls_libset_new() };
+	n[p->npids] = (struct pid_libs){ pid, xpc_tls_libset_new() };
 	if (!n[p->npids].libs)
 		return NULL;
-	tls_libset_locate(n[p->npids].libs, p->locator);
+	xpc_tls_libset_locate(n[p->npids].libs, p->locator);
 	return n[p->npids++].libs;
 }
 
 int xpc_tls_probes_attach_pid(struct xpc_tls_probes *p, pid_t pid)
 {
-	struct tls_libset *set;
+	struct xpc_tls_libset *set;
 
 	if (!p->tls)
 		return 0;
 	set = libs_for(p, pid);
-	return set ? tls_libs_scan_pid(set, pid, attach_lib, p) : -ENOMEM;
+	return set ? xpc_tls_libs_scan_pid(set, pid, attach_lib, p) : -ENOMEM;
+}
+
+int xpc_tls_probes_attach_root(struct xpc_tls_probes *p, pid_t pid)
+{
+	char root[64];
+
+	if (!p->tls || p->per_pid_mode)
+		return 0;
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	p->cur_pid = -1;
+	return xpc_tls_libs_scan_root(p->libs, root, attach_lib, p);
 }
 
 int xpc_tls_probes_attach_file(struct xpc_tls_probes *p, const char *path, pid_t pid)
 {
-	struct tls_libset *set;
+	struct xpc_tls_libset *set;
 
 	if (!p->tls)
 		return 0;
 	set = libs_for(p, pid);
-	return set ? tls_libs_scan_file(set, path, attach_lib, p) : -ENOMEM;
+	return set ? xpc_tls_libs_scan_file(set, path, attach_lib, p) : -ENOMEM;
 }
 
 static uint64_t mono_ns(void)
@@ -485,7 +497,7 @@ static uint64_t mono_ns(void)
 
 int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 {
-	struct tls_libset *set;
+	struct xpc_tls_libset *set;
 	uint64_t now;
 	bool gone;
 	int n;
@@ -496,10 +508,10 @@ int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 	set = libs_for(p, m->hdr.tgid);
 	if (!set)
 		return -ENOMEM;
-	if (m->ino && tls_libset_has(set, makedev(m->dev_major, m->dev_minor), m->ino))
+	if (m->ino && xpc_tls_libset_has(set, makedev(m->dev_major, m->dev_minor), m->ino))
 		return 0;
 	p->late.scans++;
-	n = tls_libs_scan_pid(set, m->hdr.tgid, attach_lib, p);
+	n = xpc_tls_libs_scan_pid(set, m->hdr.tgid, attach_lib, p);
 	gone = n == -ENOENT || n == -ESRCH;
 	if (n <= 0 && !gone)
 		return n;
@@ -567,7 +579,7 @@ static void forget_pid(struct xpc_tls_probes *p, pid_t pid)
 {
 	for (size_t i = 0; i < p->npids; i++) {
 		if (p->per_pid[i].pid == pid) {
-			tls_libset_free(p->per_pid[i].libs);
+			xpc_tls_libset_free(p->per_pid[i].libs);
 			p->per_pid[i] = p->per_pid[--p->npids];
 			return;
 		}
@@ -730,12 +742,12 @@ void xpc_tls_probes_close(struct xpc_tls_probes *p)
 	free(p->link_pids);
 	sock_bpf__destroy(p->sock);
 	tls_bpf__destroy(p->tls);
-	tls_libset_free(p->libs);
-	locator_free(p->locator);
+	xpc_tls_libset_free(p->libs);
+	loc_locator_free(p->locator);
 	free(p->located);
 	free(p->located_at);
 	for (size_t i = 0; i < p->npids; i++)
-		tls_libset_free(p->per_pid[i].libs);
+		xpc_tls_libset_free(p->per_pid[i].libs);
 	free(p->per_pid);
 	free(p);
 }

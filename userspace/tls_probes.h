@@ -48,7 +48,7 @@ struct xpc_tls_opts {
 	void *ctx;
 	/*
 	 * Disk cache of the function locator (userspace/locate/locate.h) for
-	 * executables without SSL_* symbols; NULL: locator_default_dir().
+	 * executables without SSL_* symbols; NULL: loc_locator_default_dir().
 	 */
 	const char *locate_dir;
 };
@@ -70,6 +70,15 @@ int xpc_tls_probes_open(struct xpc_tls_probes **out, const struct xpc_tls_opts *
  * such process). A no-op with no_plaintext.
  */
 int xpc_tls_probes_attach_pid(struct xpc_tls_probes *p, pid_t pid);
+
+/*
+ * Ahead of any process (per-library mode only): attach to the libssl.so* of
+ * the standard library directories of pid's root, so a process traced later
+ * that uses one is covered from its first call, not from when its discovery
+ * has paid for the first uprobe on the file (bpf/TLS.md). Returns the number
+ * attached, 0 in per_pid mode or with no_plaintext, or -errno.
+ */
+int xpc_tls_probes_attach_root(struct xpc_tls_probes *p, pid_t pid);
 
 /*
  * The same for one executable or library file, for process pid (used in
@@ -146,13 +155,13 @@ int xpc_tls_probes_discover_stats(struct xpc_tls_probes *p, uint64_t stats[XP_DS
 
 /*
  * A file whose TLS functions were found by analysis (or whose known stack
- * could not be resolved: r.status LOCATE_FAILED, nothing attached). Its id
+ * could not be resolved: r.status LOC_FAILED, nothing attached). Its id
  * (1-based) is the uprobes' cookie, in xk_tls_data.located.
  */
-struct locate_result;
+struct loc_result;
 struct xpc_tls_located {
 	char path[256];
-	const struct locate_result *r;
+	const struct loc_result *r;
 };
 
 /* Located file `id` (xk_tls_data.located), NULL if none. */

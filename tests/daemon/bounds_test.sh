@@ -12,19 +12,11 @@
 # stops tracing it at once, so its exit 0.6 s later never reaches the ring (--raw).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon_bounds.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+. "$here/lib.sh"
 fail() { echo "FAIL: $*"; cat "$tmp/err" 2>/dev/null; exit 1; }
 conns=6 max=2
 mkdir -p "$tmp/bytes"
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" \
-	--bytes "$tmp/bytes" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
+start_mock --bytes "$tmp/bytes"
 cp "$here/conn_agent.py" "$tmp/conn_agent.py"
 # ([.], [a]: the globs do not match a command line holding them, another daemon's)
 cp /bin/sleep "$tmp/refusedagent"
@@ -37,9 +29,7 @@ pids+=($d)
 for _ in $(seq 200); do grep -q ready "$tmp/err" && break; sleep 0.05; done
 mport=$(sed -n 's/.*metrics on port \([0-9]*\).*/\1/p' "$tmp/err")
 [ -n "$mport" ] || fail "no metrics port"
-# DELAY_S: the first agent of a fresh daemon often gets no plaintext for calls made right
-# after its exec (userspace/README.md, "Known bug").
-DELAY_S=1 HOLD_S=3 "$py" "$tmp/conn_agent.py" "$port" "$tmp/mock/ca.pem" $conns \
+HOLD_S=3 "$py" "$tmp/conn_agent.py" "$port" "$tmp/mock/ca.pem" $conns \
 	> "$tmp/agent.out" &
 agent=$!
 for _ in $(seq 300); do grep -q connections "$tmp/agent.out" && break; sleep 0.05; done

@@ -10,19 +10,13 @@ import argparse
 import glob
 import json
 import os
-import sys
+
+from checklib import done, expect, jsonl, mock_received
 
 ap = argparse.ArgumentParser()
 ap.add_argument("tmp")
 ap.add_argument("--rc", type=int, required=True)
 a = ap.parse_args()
-errs = []
-
-
-def expect(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        errs.append(what)
 
 
 def read(name):
@@ -30,9 +24,8 @@ def read(name):
 
 
 pid = int(read("agent.pid"))
-raw = [r for r in map(json.loads, open(os.path.join(a.tmp, "raw.jsonl"))) if r.get("tgid") == pid]
-received = [e["t_ns"] for e in map(json.loads, open(os.path.join(a.tmp, "mock.jsonl")))
-            if e.get("event") == "request_received"]
+raw = [r for r in jsonl(os.path.join(a.tmp, "raw.jsonl")) if r.get("tgid") == pid]
+received = mock_received(a.tmp)
 expect(a.rc == 0, "daemon exit status 0 on SIGTERM (got %d)" % a.rc)
 expect(read("host_view") == "", "the agent's executable is not at its path on the host")
 expect(read("host_libssl") != read("ctr_libssl"), "its libssl is another inode than the host's")
@@ -56,5 +49,4 @@ expect(len(received) == 2 and len(spans) == 2 and
        "its 2 calls whole in plaintext (uprobes on the copy), each spanning the mock's receipt "
        "(%d calls, %d requests)" % (len(spans), len(received)))
 expect(any(r["type"] == "tls_data" for r in raw), "TLS plaintext records of it in the ring")
-print("PASS" if not errs else "%d failure(s)" % len(errs))
-sys.exit(1 if errs else 0)
+done()

@@ -8,7 +8,8 @@ import argparse
 import glob
 import json
 import os
-import sys
+
+from checklib import done, expect, jsonl, mock_received, sessions_by_root
 
 ap = argparse.ArgumentParser()
 ap.add_argument("tmp")
@@ -16,25 +17,14 @@ for name in ("rc", "stop-ms", "before", "after", "plain", "held", "old-rule", "n
     ap.add_argument("--" + name, type=int, required=True)
 ap.add_argument("--quick", type=int, nargs="+", required=True)
 a = ap.parse_args()
-errs = []
 
 
-def expect(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        errs.append(what)
-
-
-raw = [json.loads(line) for line in open(os.path.join(a.tmp, "raw.jsonl"))]
+raw = jsonl(os.path.join(a.tmp, "raw.jsonl"))
 by_pid = {}
 for r in raw:
     by_pid.setdefault(r.get("tgid"), []).append(r)
-sessions = {}
-for cap in glob.glob(os.path.join(a.tmp, "out", "testnode", "*", "capture.json")):
-    c = json.load(open(cap))
-    sessions[c["root_pid"]] = os.path.dirname(cap)
-requests = sum(1 for line in open(os.path.join(a.tmp, "mock.jsonl"))
-               if json.loads(line).get("event") == "request_received")
+sessions = sessions_by_root(os.path.join(a.tmp, "out"), "testnode")
+requests = len(mock_received(a.tmp))
 
 
 def turns(pid):
@@ -73,5 +63,4 @@ for pid in a.quick:
     expect(pid in sessions and "exec" in types(pid) and ex and 0 < life < 100,
            "short-lived agent pid %d: a session, its exec and its exit (lived %.2f ms)" %
            (pid, life))
-print("PASS" if not errs else "%d failure(s)" % len(errs))
-sys.exit(1 if errs else 0)
+done()

@@ -3,19 +3,13 @@
 """check_least_privilege.py TMP - the assertions of least_privilege_test.sh over
 TMP/least.{caps,err,pid} and TMP/least/raw.jsonl."""
 import glob
-import json
 import os
 import sys
 
+from checklib import done, expect, jsonl
+
 tmp = sys.argv[1]
-errs = []
 CAP = {"sys_ptrace": 19, "perfmon": 38, "bpf": 39}
-
-
-def expect(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        errs.append(what)
 
 
 def run(name):
@@ -24,7 +18,7 @@ def run(name):
         k, v = line.split(":")
         caps[k] = int(v, 16)
     pid = int(open(os.path.join(tmp, name + ".pid")).read())
-    raw = [json.loads(x) for x in open(os.path.join(tmp, name, "raw.jsonl"))]
+    raw = jsonl(os.path.join(tmp, name, "raw.jsonl"))
     mine = {r["type"] for r in raw if r.get("tgid") == pid}
     sessions = glob.glob(os.path.join(tmp, name, "out", "lp", "python3-%d-*" % pid))
     err = open(os.path.join(tmp, name + ".err")).read()
@@ -41,5 +35,4 @@ need = {"exec", "exit", "sched", "sock_connect", "sock_sni", "sock_data"}
 expect(need <= mine, "least: exec, exit, scheduler and socket tier traced (%s)" % sorted(mine))
 expect("tls_data" not in mine and "Permission denied" in err,
        "least: no plaintext, the uprobe refusal said on stderr")
-print("PASS" if not errs else "%d failure(s)" % len(errs))
-sys.exit(1 if errs else 0)
+done()

@@ -14,7 +14,8 @@ over the scrapes DIR/scrape_*.prom of the daemon's /metrics, in order:
 import argparse
 import glob
 import re
-import sys
+
+from checklib import done, expect
 
 ap = argparse.ArgumentParser()
 ap.add_argument("dir")
@@ -22,14 +23,7 @@ ap.add_argument("fleet_prom")
 ap.add_argument("--agents", type=int, required=True)
 ap.add_argument("--turns", type=int, required=True)
 a = ap.parse_args()
-errs = []
 SAMPLE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{.*\})? (\S+)$')
-
-
-def expect(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        errs.append(what)
 
 
 def parse(path):
@@ -45,7 +39,7 @@ def parse(path):
         elif line and not line.startswith("#"):
             m = SAMPLE.match(line)
             if not m:
-                errs.append("%s: bad line %r" % (path, line))
+                expect(False, "%s: bad line %r" % (path, line))
                 continue
             series[m.group(1) + (m.group(2) or "")] = float(m.group(3))
     return series, types, helps
@@ -97,4 +91,4 @@ bad = [f for f in fams if types.get(f) == "counter" and not f.endswith("_total")
 expect(not bad, "counters end in _total %s" % bad)
 bad = [s for s in last if re.search(r'\b(pid|tgid|session|path)="', s)]
 expect(not bad, "no per-process or per-session label %s" % bad[:3])
-sys.exit(1 if errs else 0)
+done()

@@ -9,27 +9,20 @@ import glob
 import hashlib
 import json
 import os
-import sys
+
+from checklib import done, expect, mock_received
 
 ap = argparse.ArgumentParser()
 ap.add_argument("tmp")
 ap.add_argument("--agent", type=int, required=True)
 a = ap.parse_args()
-errs = []
-
-
-def expect(ok, what):
-    print(("ok   " if ok else "FAIL ") + what)
-    if not ok:
-        errs.append(what)
 
 
 out = os.path.join(a.tmp, "out")
 for n in (1, 2):
     rc = int(open(os.path.join(a.tmp, "rc%d" % n)).read())
     expect(rc == 0, "daemon %d: exit status 0 on SIGTERM (got %d)" % (n, rc))
-received = [e["t_ns"] for e in map(json.loads, open(os.path.join(a.tmp, "mock.jsonl")))
-            if e.get("event") == "request_received"]
+received = mock_received(a.tmp)
 expect(len(received) == 4, "the mock received 4 requests (got %d)" % len(received))
 sessions = sorted(os.path.dirname(c) for c in glob.glob(os.path.join(out, "rnode", "*",
                                                                         "capture.json")))
@@ -73,5 +66,4 @@ if len(sessions) == 2 and len(received) == 4:
         expect(len(c) == 2 and mine and not theirs,
                "%s's session %s: the 2 calls made while it ran, whole, and no other (%d calls)" %
                (what, os.path.basename(d), len(c)))
-print("PASS" if not errs else "%d failure(s)" % len(errs))
-sys.exit(1 if errs else 0)
+done()

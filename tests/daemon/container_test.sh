@@ -10,15 +10,9 @@
 # the mock's log (check_container.py).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3 # Debian's (not a shim): the system libssl
+. "$here/lib.sh"
 lib=/lib/x86_64-linux-gnu/libssl.so.3
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/container.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
+start_mock
 mkdir -p "$tmp/image" "$tmp/ctr"
 cp "$(readlink -f "$py")" "$tmp/image/python3-ctr"
 cp "$here/agent.py" "$tmp/image/agent.py"

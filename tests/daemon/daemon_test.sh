@@ -13,16 +13,8 @@
 # check_daemon.py holds the assertions (ground truth: the mock's own log, the pids).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3 # Debian's (not a shim): the system libssl
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
-ca=$tmp/mock/ca.pem
+. "$here/lib.sh"
+start_mock
 mkdir -p "$tmp/bin"
 cp /bin/true "$tmp/bin/quickagent"
 cp "$here/agent.py" "$tmp/plain.py"
@@ -30,13 +22,6 @@ cp "$here/agent.py" "$tmp/other.py"
 cp "$here/agent.py" "$tmp/agent.py"
 printf '# agents of daemon_test\ncmdline */agent.py*\nexe quickagent   # a 1 ms agent\n' \
 	> "$tmp/rules"
-# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s)
-wait_for() {
-	for _ in $(seq 200); do grep -q -- "$1" "$2" && return 0; sleep 0.05; done
-	echo "FAIL: no '$1' in $2:" >&2
-	cat "$2" >&2
-	exit 1
-}
 
 "$py" "$tmp/agent.py" "$port" "$ca" "$tmp/gate" > "$tmp/before.out" &
 before=$!

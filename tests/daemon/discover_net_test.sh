@@ -5,9 +5,9 @@
 # TLS (the server name of their ClientHello set per agent) and a plaintext HTTP
 # endpoint (a local model server's shape):
 #   - `host llm.test`: the first such agent is traced in the kernel at its
-#     ClientHello (the socket tier has every byte of its connection; its libssl
-#     is not probed yet, so its plaintext starts when the daemon has probed it),
-#     a second one whole from its first call (libssl probed by then),
+#     ClientHello (the socket tier has every byte of its connection, and the
+#     plaintext tier every call: the node's libssl was probed at the daemon's
+#     start), a second one the same,
 #   - an agent whose ClientHello names another host: none of its records reaches
 #     the ring (--raw holds every record read, owned or not),
 #   - SIGHUP: a host with a wildcard is refused (file:line), then `host other.test`
@@ -17,27 +17,13 @@
 # the plaintext server's, the kernel's own TCP byte counters at close).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3 # Debian's (not a shim): the system libssl
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/discover_net.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
-pids+=($!)
+. "$here/lib.sh"
+start_mock
 mkdir -p "$tmp/plain"
 "$py" "$here/plain_server.py" "$tmp/plain" &
 pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && [ -s "$tmp/plain/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
+for _ in $(seq 100); do [ -s "$tmp/plain/port" ] && break; sleep 0.1; done
 pport=$(cat "$tmp/plain/port")
-ca=$tmp/mock/ca.pem
-# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s)
-wait_for() {
-	for _ in $(seq 200); do grep -q -- "$1" "$2" && return 0; sleep 0.05; done
-	echo "FAIL: no '$1' in $2:" >&2
-	cat "$2" >&2
-	exit 1
-}
 # agent NAME SNI [PORT PATH]: one net_agent.py run to its end; its pid in $tmp/NAME.pid
 agent() {
 	"$py" "$here/net_agent.py" "${3:-$port}" "$ca" "$2" ${4:+"$4"} > "$tmp/$1.out" &

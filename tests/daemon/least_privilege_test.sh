@@ -10,16 +10,10 @@
 # (root) captures the same agent's plaintext, so the "no plaintext" check can fail.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3
 # /tmp, not TEST_TMPDIR: uid 65534 must reach it (TEST_TMPDIR lies under /root)
-tmp=$(mktemp -d /tmp/daemon_lp.XXXXXX)
+TMPROOT=/tmp . "$here/lib.sh"
 chmod 755 "$tmp"
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
+start_mock
 cp "$here/agent.py" "$tmp/agent.py"
 # The binary where uid 65534 can run it (the runfiles may sit under /root).
 cp "$xperf" "$tmp/xperf-bpf"

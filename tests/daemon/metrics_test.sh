@@ -9,22 +9,15 @@
 # directory and ledger.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf_bpf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-xperf=${XPERF:-$(readlink -f "$here/../../cli/xperf")}
-py=/usr/bin/python3
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon_metrics.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+. "$here/lib.sh"
+xperf_cli=${XPERF:-$(readlink -f "$here/../../cli/xperf")}
 fail() { echo "FAIL: $*"; cat "$tmp/err"; exit 1; }
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
+start_mock
 cp /bin/true "$tmp/metricagent"
 # A name no other process on the machine has (other tests run agent.py too).
 cp "$here/agent.py" "$tmp/metrics_agent.py"
 printf 'exe metricagent\ncmdline */metrics_agent.py*\n' > "$tmp/rules"
-"$xperf_bpf" daemon -o "$tmp/out" --node m --rules "$tmp/rules" --metrics-listen 127.0.0.1:0 \
+"$xperf" daemon -o "$tmp/out" --node m --rules "$tmp/rules" --metrics-listen 127.0.0.1:0 \
 	--metrics-interval 1 2> "$tmp/err" &
 d=$!
 pids+=($d)
@@ -43,9 +36,7 @@ mkdir "$tmp/scrapes"
 	done
 ) &
 scraper=$!
-# DELAY_S: the first agents of a fresh daemon often get no plaintext for calls made right
-# after their exec (userspace/README.md, "Known bug").
-agent() { DELAY_S=1 CALLS=$1 "$py" "$tmp/metrics_agent.py" "$port" "$tmp/mock/ca.pem" > /dev/null; }
+agent() { CALLS=$1 "$py" "$tmp/metrics_agent.py" "$port" "$tmp/mock/ca.pem" > /dev/null; }
 agents=0 calls=0
 agent 2; agents=$((agents + 1)); calls=$((calls + 2))
 "$tmp/metricagent"; "$tmp/metricagent"; agents=$((agents + 2))
@@ -65,7 +56,7 @@ kill -TERM $d
 wait $d
 # `xperf fleet serve` over the same node directory, from a copy of the daemon's ledger.
 cp "$tmp/out/m/.xperf-fleet-state.json" "$tmp/state.json"
-"$xperf" fleet serve "$tmp/out/m" --listen 127.0.0.1:0 --interval 3600 \
+"$xperf_cli" fleet serve "$tmp/out/m" --listen 127.0.0.1:0 --interval 3600 \
 	--state "$tmp/state.json" 2> "$tmp/serve.err" &
 s=$!
 pids+=($s)

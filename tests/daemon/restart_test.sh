@@ -9,21 +9,8 @@
 # with the mock's own log of the 4 requests as ground truth).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3 # Debian's (not a shim): the system libssl
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/restart.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
-# wait_for PATTERN FILE: until FILE has a line matching PATTERN (10 s)
-wait_for() {
-	for _ in $(seq 200); do grep -q -- "$1" "$2" && return 0; sleep 0.05; done
-	echo "FAIL: no '$1' in $2:" >&2
-	cat "$2" >&2
-	exit 1
-}
+. "$here/lib.sh"
+start_mock
 # daemon N: one daemon run in the background, ready; its pid in $daemon
 daemon() {
 	"$xperf" daemon -o "$tmp/out" --node rnode --cmdline '*/restart_agent.py*' \

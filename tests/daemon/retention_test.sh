@@ -6,10 +6,7 @@
 # holds stays however old, and so does a directory that is no session (no .lock).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon_ret.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
+. "$here/lib.sh"
 node=$tmp/out/rt
 # session NAME BYTES AGE: a session directory (.lock, one file of BYTES) last touched AGE ago
 session() {

@@ -159,7 +159,7 @@ static int on_event(void *ctx, void *data, size_t size)
 			d->tuple.sport, d->tuple.dport, h->tgid, d->fd);
 	} else if (h->type == XP_EV_SOCK_SNI && size >= offsetof(struct xk_sock_sni, data)) {
 		const struct xk_sock_sni *s = data;
-		char name[XP_SNI_MAX];
+		char name[XPC_SNI_MAX];
 		enum xpc_sni_result r;
 		cJSON *o = tuple_json(&s->tuple, s->sock_id);
 

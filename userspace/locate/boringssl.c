@@ -65,17 +65,17 @@ struct site {
 	uint64_t addr;		/* the instruction loading the file name */
 	uint64_t target;	/* the call's target */
 	unsigned int bits;	/* enum reason_bit of its reason, 0 if not one we use */
-	struct func_range fn;
+	struct loc_func_range fn;
 };
 
 struct scan {
-	const struct elf_view *v;
-	struct elf_span text, rodata;
+	const struct loc_elf_view *v;
+	struct loc_elf_span text, rodata;
 	uint64_t strings[MAX_STRINGS];
 	size_t nstrings;
 	struct site *sites;
 	size_t nsites;
-	struct func_bounds fb;
+	struct loc_func_bounds fb;
 };
 
 static void say(char *why, size_t len, const char *fmt, ...)
@@ -176,22 +176,23 @@ static int simulate(const struct scan *s, struct site *st)
 
 	for (int k = 0; k < SIM_INSNS; k++) {
 		uint64_t off = pc - s->text.addr;
-		struct x86_insn in;
+		struct loc_x86_insn in;
 
-		if (off >= s->text.len || !x86_decode(s->text.data + off, s->text.len - off, &in))
+		if (off >= s->text.len ||
+		    !loc_x86_decode(s->text.data + off, s->text.len - off, &in))
 			return -1;
 		pc += in.len;
-		if (in.map == X86_MAP_1 && in.opcode == 0xe8) {
+		if (in.map == LOC_X86_MAP_1 && in.opcode == 0xe8) {
 			st->target = pc + in.rel;
 			break;
 		}
-		if (in.map == X86_MAP_1 && (in.opcode == 0xe9 || in.opcode == 0xeb)) {
+		if (in.map == LOC_X86_MAP_1 && (in.opcode == 0xe9 || in.opcode == 0xeb)) {
 			if (++jumps > 2)
 				return -1;
 			pc += in.rel;
 			continue;
 		}
-		if (in.map != X86_MAP_1)
+		if (in.map != LOC_X86_MAP_1)
 			continue;
 		if ((in.opcode & 0xf8) == 0xb8) {
 			unsigned int r = (in.opcode & 7) | ((in.rex & 1) << 3);
@@ -199,21 +200,21 @@ static int simulate(const struct scan *s, struct site *st)
 			val[r] = in.imm & ((in.rex & 8) ? ~0ull : 0xffffffffull);
 			known[r] = true;
 		} else if (in.opcode == 0xc7 && (in.modrm >> 6) == 3) {
-			val[x86_rm(&in)] = (uint32_t)in.imm;
-			known[x86_rm(&in)] = true;
+			val[loc_x86_rm(&in)] = (uint32_t)in.imm;
+			known[loc_x86_rm(&in)] = true;
 		} else if ((in.opcode == 0x31 || in.opcode == 0x33) && (in.modrm >> 6) == 3 &&
-			   x86_rm(&in) == x86_reg(&in)) {
-			val[x86_rm(&in)] = 0;
-			known[x86_rm(&in)] = true;
+			   loc_x86_rm(&in) == loc_x86_reg(&in)) {
+			val[loc_x86_rm(&in)] = 0;
+			known[loc_x86_rm(&in)] = true;
 		} else if (in.opcode == 0x8d && in.rip_rel) {
-			val[x86_reg(&in)] = (int64_t)(pc + in.disp);
-			known[x86_reg(&in)] = true;
+			val[loc_x86_reg(&in)] = (int64_t)(pc + in.disp);
+			known[loc_x86_reg(&in)] = true;
 		} else if (in.opcode == 0xff && ((in.modrm >> 3) & 7) == 2) {
 			return -1;	/* an indirect call first */
 		} else if (in.has_modrm) {
-			known[x86_reg(&in)] = false;
+			known[loc_x86_reg(&in)] = false;
 			if ((in.modrm >> 6) == 3)
-				known[x86_rm(&in)] = false;
+				known[loc_x86_rm(&in)] = false;
 		} else if ((in.opcode & 0xf0) == 0x50) {
 			known[(in.opcode & 7) | ((in.rex & 1) << 3)] = false;
 		} else if (in.opcode == 0xc3 || (in.opcode & 0xf0) == 0x70) {
@@ -268,7 +269,7 @@ static unsigned int fn_bits(const struct scan *s, uint64_t start)
 }
 
 /* Whether fn contains a direct call (e8 rel32) to target. */
-static bool calls(const struct scan *s, const struct func_range *fn, uint64_t target)
+static bool calls(const struct scan *s, const struct loc_func_range *fn, uint64_t target)
 {
 	uint64_t lo = fn->start - s->text.addr, hi = fn->end - s->text.addr;
 
@@ -289,12 +290,12 @@ static bool calls(const struct scan *s, const struct func_range *fn, uint64_t ta
  * starts of the function sig must call. Returns the count (up to max).
  */
 static size_t match(const struct scan *s, const struct sig *sig, const uint64_t *callee,
-		    size_t ncallee, struct func_range *out, size_t max)
+		    size_t ncallee, struct loc_func_range *out, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->nsites && n < max; i++) {
-		const struct func_range *fn = &s->sites[i].fn;
+		const struct loc_func_range *fn = &s->sites[i].fn;
 		unsigned int bits;
 		bool dup = false, called = !callee;
 
@@ -328,9 +329,9 @@ static bool is_called(const struct scan *s, uint64_t addr)
 	return false;
 }
 
-static int resolve(struct scan *s, struct boringssl_found *out, char *why, size_t wl)
+static int resolve(struct scan *s, struct loc_boringssl_found *out, char *why, size_t wl)
 {
-	struct func_range found[NSIGS][4];
+	struct loc_func_range found[NSIGS][4];
 	size_t n[NSIGS];
 	uint64_t impl[4];
 
@@ -346,21 +347,21 @@ static int resolve(struct scan *s, struct boringssl_found *out, char *why, size_
 			return -1;
 		}
 	}
-	out->write = (struct located_fn){ "SSL_write", found[SIG_WRITE][0].start, 0 };
-	out->read = (struct located_fn){ "SSL_read", found[SIG_READ][0].start, 0 };
+	out->write = (struct loc_located_fn){ "SSL_write", found[SIG_WRITE][0].start, 0 };
+	out->read = (struct loc_located_fn){ "SSL_read", found[SIG_READ][0].start, 0 };
 	if (!is_called(s, out->write.addr) || !is_called(s, out->read.addr)) {
 		say(why, wl, "SSL_write or SSL_read is never called directly: not a function start");
 		return -1;
 	}
-	if (elf_view_file_offset(s->v, out->write.addr, &out->write.offset) ||
-	    elf_view_file_offset(s->v, out->read.addr, &out->read.offset)) {
+	if (loc_elf_view_file_offset(s->v, out->write.addr, &out->write.offset) ||
+	    loc_elf_view_file_offset(s->v, out->read.addr, &out->read.offset)) {
 		say(why, wl, "SSL_write/SSL_read outside every loadable segment");
 		return -1;
 	}
 	return 1;
 }
 
-static int analyze(struct scan *s, struct boringssl_found *out, char *why, size_t wl)
+static int analyze(struct scan *s, struct loc_boringssl_found *out, char *why, size_t wl)
 {
 	const char *err;
 	size_t k = 0;
@@ -378,14 +379,14 @@ static int analyze(struct scan *s, struct boringssl_found *out, char *why, size_
 		say(why, wl, "ssl_lib.cc is in .rodata but no error call passes it: not BoringSSL code");
 		return 0;
 	}
-	err = func_bounds_open(&s->fb, s->v);
+	err = loc_func_bounds_open(&s->fb, s->v);
 	if (err) {
 		say(why, wl, "function bounds: %s", err);
 		return -1;
 	}
 	k = 0;
 	for (size_t i = 0; i < s->nsites; i++)
-		if (func_bounds_find(&s->fb, s->sites[i].addr, &s->sites[i].fn) >= 0)
+		if (loc_func_bounds_find(&s->fb, s->sites[i].addr, &s->sites[i].fn) >= 0)
 			s->sites[k++] = s->sites[i];
 	s->nsites = k;
 	out->bounds = s->fb.source;
@@ -393,15 +394,15 @@ static int analyze(struct scan *s, struct boringssl_found *out, char *why, size_
 	return resolve(s, out, why, wl);
 }
 
-int boringssl_locate(const struct elf_view *v, struct boringssl_found *out, char *why,
-		     size_t wl)
+int loc_boringssl_locate(const struct loc_elf_view *v, struct loc_boringssl_found *out, char *why,
+			 size_t wl)
 {
 	struct scan s = { .v = v };
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (elf_view_section(v, ".rodata", &s.rodata) || elf_view_section(v, ".text", &s.text) ||
-	    !s.text.len) {
+	if (loc_elf_view_section(v, ".rodata", &s.rodata) ||
+	    loc_elf_view_section(v, ".text", &s.text) || !s.text.len) {
 		say(why, wl, "no .rodata or .text section");
 		return 0;
 	}
@@ -416,7 +417,7 @@ int boringssl_locate(const struct elf_view *v, struct boringssl_found *out, char
 		return -1;
 	}
 	r = analyze(&s, out, why, wl);
-	func_bounds_close(&s.fb);
+	loc_func_bounds_close(&s.fb);
 	free(s.sites);
 	return r;
 }

@@ -33,14 +33,14 @@
 #include "userspace/locate/elf_view.h"
 
 /* A function found: its name, virtual address and file offset (for uprobes). */
-struct located_fn {
+struct loc_located_fn {
 	const char *name;
 	uint64_t addr;
 	uint64_t offset;
 };
 
-struct boringssl_found {
-	struct located_fn write, read;
+struct loc_boringssl_found {
+	struct loc_located_fn write, read;
 	const char *bounds;	/* how functions were delimited (func_bounds.h) */
 	unsigned int sites;	/* error calls naming ssl_lib.cc that were decoded */
 };
@@ -51,7 +51,7 @@ struct boringssl_found {
  * most files cost, or no error call passing it), -1 when it has one that
  * could not be resolved (why says which step failed). why gets one line.
  */
-int boringssl_locate(const struct elf_view *v, struct boringssl_found *out, char *why,
-		     size_t whylen);
+int loc_boringssl_locate(const struct loc_elf_view *v, struct loc_boringssl_found *out, char *why,
+			 size_t whylen);
 
 #endif /* XPERF_USERSPACE_LOCATE_BORINGSSL_H */

@@ -9,12 +9,12 @@
 #include <elf.h>
 #include <string.h>
 
-static int in_bounds(const struct elf_view *v, uint64_t off, uint64_t len)
+static int in_bounds(const struct loc_elf_view *v, uint64_t off, uint64_t len)
 {
 	return off <= v->len && len <= v->len - off;
 }
 
-static const Elf64_Shdr *shdr(const struct elf_view *v, unsigned int i, Elf64_Shdr *tmp)
+static const Elf64_Shdr *shdr(const struct loc_elf_view *v, unsigned int i, Elf64_Shdr *tmp)
 {
 	if (i >= v->shnum)
 		return NULL;
@@ -23,13 +23,13 @@ static const Elf64_Shdr *shdr(const struct elf_view *v, unsigned int i, Elf64_Sh
 }
 
 /* The NT_GNU_BUILD_ID note of section .note.gnu.build-id, if any. */
-static void read_build_id(struct elf_view *v)
+static void read_build_id(struct loc_elf_view *v)
 {
-	struct elf_span s;
+	struct loc_elf_span s;
 	Elf64_Nhdr n;
 	uint64_t desc;
 
-	if (elf_view_section(v, ".note.gnu.build-id", &s) || s.len < sizeof(n))
+	if (loc_elf_view_section(v, ".note.gnu.build-id", &s) || s.len < sizeof(n))
 		return;
 	memcpy(&n, s.data, sizeof(n));
 	desc = sizeof(n) + (((uint64_t)n.n_namesz + 3) & ~3ull);
@@ -40,7 +40,7 @@ static void read_build_id(struct elf_view *v)
 	v->build_id_len = n.n_descsz;
 }
 
-const char *elf_view_open(struct elf_view *v, const void *img, size_t len)
+const char *loc_elf_view_open(struct loc_elf_view *v, const void *img, size_t len)
 {
 	Elf64_Ehdr eh;
 
@@ -69,7 +69,7 @@ const char *elf_view_open(struct elf_view *v, const void *img, size_t len)
 	return NULL;
 }
 
-int elf_view_section(const struct elf_view *v, const char *name, struct elf_span *out)
+int loc_elf_view_section(const struct loc_elf_view *v, const char *name, struct loc_elf_span *out)
 {
 	Elf64_Shdr strs, s;
 	size_t nlen = strlen(name);
@@ -92,7 +92,7 @@ int elf_view_section(const struct elf_view *v, const char *name, struct elf_span
 	return -1;
 }
 
-int elf_view_file_offset(const struct elf_view *v, uint64_t addr, uint64_t *off)
+int loc_elf_view_file_offset(const struct loc_elf_view *v, uint64_t addr, uint64_t *off)
 {
 	for (unsigned int i = 0; i < v->phnum; i++) {
 		Elf64_Phdr p;

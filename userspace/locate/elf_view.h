@@ -13,13 +13,13 @@
 #include <stdint.h>
 
 /* Bytes of a section (or a part of the image) and where it is loaded. */
-struct elf_span {
+struct loc_elf_span {
 	const uint8_t *data;	/* NULL when absent */
 	size_t len;
 	uint64_t addr;		/* virtual address of data[0] */
 };
 
-struct elf_view {
+struct loc_elf_view {
 	const uint8_t *img;
 	size_t len;
 	uint64_t shoff, phoff;
@@ -32,15 +32,15 @@ struct elf_view {
  * Check the header (ELF64, little-endian, x86-64, tables inside the image)
  * and read the build-id. Returns NULL or a static one-line reason.
  */
-const char *elf_view_open(struct elf_view *v, const void *img, size_t len);
+const char *loc_elf_view_open(struct loc_elf_view *v, const void *img, size_t len);
 
 /* Section `name` (e.g. ".text"); 0 and an empty span when absent or out of bounds. */
-int elf_view_section(const struct elf_view *v, const char *name, struct elf_span *out);
+int loc_elf_view_section(const struct loc_elf_view *v, const char *name, struct loc_elf_span *out);
 
 /*
  * File offset of virtual address addr, from the PT_LOAD segment holding it
  * (what perf/uprobes take); 0 with *off set, -1 when no segment maps it.
  */
-int elf_view_file_offset(const struct elf_view *v, uint64_t addr, uint64_t *off);
+int loc_elf_view_file_offset(const struct loc_elf_view *v, uint64_t addr, uint64_t *off);
 
 #endif /* XPERF_USERSPACE_LOCATE_ELF_VIEW_H */

@@ -117,7 +117,8 @@ static int cie_encoding(struct rd r, uint8_t *enc)
 }
 
 /* The encoding of the CIE an FDE points to: id is the FDE's CIE pointer at body. */
-static int fde_encoding(const struct elf_span *eh, const uint8_t *body, uint32_t id, uint8_t *enc)
+static int fde_encoding(const struct loc_elf_span *eh, const uint8_t *body, uint32_t id,
+			uint8_t *enc)
 {
 	const uint8_t *cie;
 	uint32_t clen;
@@ -135,32 +136,32 @@ static int fde_encoding(const struct elf_span *eh, const uint8_t *body, uint32_t
 	return cie_encoding(c, enc);
 }
 
-static int add(struct func_bounds *fb, size_t *cap, uint64_t start, uint64_t len)
+static int add(struct loc_func_bounds *fb, size_t *cap, uint64_t start, uint64_t len)
 {
 	if (!len || start + len < start)
 		return 0;
 	if (fb->n == *cap) {
 		size_t ncap = *cap ? *cap * 2 : 4096;
-		struct func_range *n = realloc(fb->fde, ncap * sizeof(*n));
+		struct loc_func_range *n = realloc(fb->fde, ncap * sizeof(*n));
 
 		if (!n)
 			return -1;
 		fb->fde = n;
 		*cap = ncap;
 	}
-	fb->fde[fb->n++] = (struct func_range){ start, start + len };
+	fb->fde[fb->n++] = (struct loc_func_range){ start, start + len };
 	return 0;
 }
 
 static int cmp_range(const void *a, const void *b)
 {
-	const struct func_range *x = a, *y = b;
+	const struct loc_func_range *x = a, *y = b;
 
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
 /* Walk the CIE/FDE records; a CIE is looked up by the FDE's back pointer. */
-static const char *read_eh_frame(struct func_bounds *fb, const struct elf_span *eh)
+static const char *read_eh_frame(struct loc_func_bounds *fb, const struct loc_elf_span *eh)
 {
 	struct rd r = { eh->data, eh->data + eh->len, eh->addr };
 	size_t cap = 0;
@@ -196,20 +197,20 @@ static const char *read_eh_frame(struct func_bounds *fb, const struct elf_span *
 	return NULL;
 }
 
-const char *func_bounds_open(struct func_bounds *fb, const struct elf_view *v)
+const char *loc_func_bounds_open(struct loc_func_bounds *fb, const struct loc_elf_view *v)
 {
-	struct elf_span eh;
+	struct loc_elf_span eh;
 	const char *why;
 
 	memset(fb, 0, sizeof(*fb));
-	if (elf_view_section(v, ".text", &fb->text) || !fb->text.len)
+	if (loc_elf_view_section(v, ".text", &fb->text) || !fb->text.len)
 		return "no .text section";
 	fb->source = "int3 padding";
-	if (elf_view_section(v, ".eh_frame", &eh) || !eh.len)
+	if (loc_elf_view_section(v, ".eh_frame", &eh) || !eh.len)
 		return NULL;
 	why = read_eh_frame(fb, &eh);
 	if (why) {
-		func_bounds_close(fb);
+		loc_func_bounds_close(fb);
 		return why;
 	}
 	fb->source = fb->n ? "eh_frame, else int3 padding" : "int3 padding";
@@ -217,14 +218,14 @@ const char *func_bounds_open(struct func_bounds *fb, const struct elf_view *v)
 }
 
 /* A function starts at a 16-byte boundary right after an int3. */
-static int padded_start(const struct elf_span *t, uint64_t off)
+static int padded_start(const struct loc_elf_span *t, uint64_t off)
 {
 	return off % ALIGN == 0 && off > 0 && t->data[off - 1] == 0xcc;
 }
 
-static int find_layout(const struct func_bounds *fb, uint64_t addr, struct func_range *out)
+static int find_layout(const struct loc_func_bounds *fb, uint64_t addr, struct loc_func_range *out)
 {
-	const struct elf_span *t = &fb->text;
+	const struct loc_elf_span *t = &fb->text;
 	uint64_t off = addr - t->addr, s, e;
 
 	for (s = off & ~(uint64_t)(ALIGN - 1); s > 0 && !padded_start(t, s); s -= ALIGN)
@@ -236,11 +237,12 @@ static int find_layout(const struct func_bounds *fb, uint64_t addr, struct func_
 	/* The function's own bytes end at the int3 run before the next start. */
 	while (e > off + 1 && e <= t->len && t->data[e - 1] == 0xcc)
 		e--;
-	*out = (struct func_range){ t->addr + s, t->addr + (e < t->len ? e : t->len) };
+	*out = (struct loc_func_range){t->addr + s, t->addr + (e < t->len ? e : t->len)};
 	return 0;
 }
 
-int func_bounds_find(const struct func_bounds *fb, uint64_t addr, struct func_range *out)
+int loc_func_bounds_find(const struct loc_func_bounds *fb, uint64_t addr,
+			 struct loc_func_range *out)
 {
 	size_t lo = 0, hi = fb->n;
 
@@ -262,7 +264,7 @@ int func_bounds_find(const struct func_bounds *fb, uint64_t addr, struct func_ra
 	return find_layout(fb, addr, out) ? -1 : 1;
 }
 
-void func_bounds_close(struct func_bounds *fb)
+void loc_func_bounds_close(struct loc_func_bounds *fb)
 {
 	free(fb->fde);
 	fb->fde = NULL;

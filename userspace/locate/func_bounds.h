@@ -19,29 +19,30 @@
 
 #include "userspace/locate/elf_view.h"
 
-struct func_range {
+struct loc_func_range {
 	uint64_t start, end;	/* virtual addresses, end exclusive */
 };
 
-struct func_bounds {
-	struct func_range *fde;	/* sorted by start; NULL without .eh_frame */
+struct loc_func_bounds {
+	struct loc_func_range *fde;	/* sorted by start; NULL without .eh_frame */
 	size_t n;
-	struct elf_span text;	/* for the int3 layout */
-	const char *source;	/* how: "eh_frame, else int3 padding" or "int3 padding" */
+	struct loc_elf_span text;	/* for the int3 layout */
+	const char *source;		/* how: "eh_frame, else int3 padding" or "int3 padding" */
 };
 
 /*
  * Read the FDEs of v's .eh_frame (if any) and keep .text. Returns NULL or a
  * static reason (malformed .eh_frame, out of memory, no .text).
  */
-const char *func_bounds_open(struct func_bounds *fb, const struct elf_view *v);
+const char *loc_func_bounds_open(struct loc_func_bounds *fb, const struct loc_elf_view *v);
 
 /*
  * The function holding addr: 0 (from an FDE) or 1 (from the int3 layout:
  * addresses no FDE covers) with *out, or -1 when none is known.
  */
-int func_bounds_find(const struct func_bounds *fb, uint64_t addr, struct func_range *out);
+int loc_func_bounds_find(const struct loc_func_bounds *fb, uint64_t addr,
+			 struct loc_func_range *out);
 
-void func_bounds_close(struct func_bounds *fb);
+void loc_func_bounds_close(struct loc_func_bounds *fb);
 
 #endif /* XPERF_USERSPACE_LOCATE_FUNC_BOUNDS_H */

@@ -60,19 +60,19 @@ static const char *fn_name(const struct table *t, uint64_t i, uint32_t *entry)
 }
 
 /* Decode [addr, end) and keep the file offsets of its RETs. */
-static int find_rets(const struct elf_view *v, const struct elf_span *text, struct go_fn *fn,
-		     uint64_t end)
+static int find_rets(const struct loc_elf_view *v, const struct loc_elf_span *text,
+		     struct loc_go_fn *fn, uint64_t end)
 {
 	uint64_t pc = fn->addr;
 
 	while (pc < end) {
 		uint64_t off = pc - text->addr, foff;
-		struct x86_insn in;
+		struct loc_x86_insn in;
 
-		if (off >= text->len || !x86_decode(text->data + off, text->len - off, &in))
+		if (off >= text->len || !loc_x86_decode(text->data + off, text->len - off, &in))
 			return -1;
-		if (in.map == X86_MAP_1 && in.opcode == 0xc3) {
-			if (fn->nrets == GO_MAX_RETS || elf_view_file_offset(v, pc, &foff))
+		if (in.map == LOC_X86_MAP_1 && in.opcode == 0xc3) {
+			if (fn->nrets == LOC_GO_MAX_RETS || loc_elf_view_file_offset(v, pc, &foff))
 				return -1;
 			fn->rets[fn->nrets++] = foff;
 		}
@@ -81,13 +81,13 @@ static int find_rets(const struct elf_view *v, const struct elf_span *text, stru
 	return fn->nrets ? 0 : -1;
 }
 
-static int open_table(const struct elf_view *v, struct table *t, char *why, size_t wl)
+static int open_table(const struct loc_elf_view *v, struct table *t, char *why, size_t wl)
 {
-	struct elf_span s;
+	struct loc_elf_span s;
 	uint32_t magic;
 	uint64_t h[8];
 
-	if (elf_view_section(v, ".gopclntab", &s) || s.len < HDR_LEN) {
+	if (loc_elf_view_section(v, ".gopclntab", &s) || s.len < HDR_LEN) {
 		say(why, wl, "no .gopclntab: not a Go program");
 		return 0;
 	}
@@ -109,11 +109,11 @@ static int open_table(const struct elf_view *v, struct table *t, char *why, size
 	return 1;
 }
 
-int go_locate(const struct elf_view *v, struct go_found *out, char *why, size_t wl)
+int loc_go_locate(const struct loc_elf_view *v, struct loc_go_found *out, char *why, size_t wl)
 {
-	struct go_fn *fns[2] = { &out->write, &out->read };
+	struct loc_go_fn *fns[2] = { &out->write, &out->read };
 	uint64_t ends[2] = { 0, 0 };
-	struct elf_span text;
+	struct loc_elf_span text;
 	struct table t;
 	int r;
 
@@ -137,13 +137,13 @@ int go_locate(const struct elf_view *v, struct go_found *out, char *why, size_t 
 		say(why, wl, "a Go program without crypto/tls");
 		return 0;
 	}
-	if (elf_view_section(v, ".text", &text)) {
+	if (loc_elf_view_section(v, ".text", &text)) {
 		say(why, wl, "no .text section");
 		return -1;
 	}
 	for (int k = 0; k < 2; k++) {
 		if (!fns[k]->addr || ends[k] <= fns[k]->addr ||
-		    elf_view_file_offset(v, fns[k]->addr, &fns[k]->offset) ||
+		    loc_elf_view_file_offset(v, fns[k]->addr, &fns[k]->offset) ||
 		    find_rets(v, &text, fns[k], ends[k])) {
 			say(why, wl, "%s: missing, or its RET instructions cannot be decoded", names[k]);
 			return -1;

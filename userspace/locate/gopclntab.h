@@ -18,16 +18,16 @@
 
 #include "userspace/locate/elf_view.h"
 
-#define GO_MAX_RETS 16
+#define LOC_GO_MAX_RETS 16
 
-struct go_fn {
+struct loc_go_fn {
 	uint64_t addr, offset;			/* entry: virtual address, file offset */
-	uint64_t rets[GO_MAX_RETS];		/* file offsets of its RET instructions */
+	uint64_t rets[LOC_GO_MAX_RETS];		/* file offsets of its RET instructions */
 	unsigned int nrets;
 };
 
-struct go_found {
-	struct go_fn write, read;
+struct loc_go_found {
+	struct loc_go_fn write, read;
 	unsigned int nfunc;			/* functions in the table */
 };
 
@@ -36,6 +36,6 @@ struct go_found {
  * program with crypto/tls (why says which), -1 when it is one that cannot
  * be handled (an older pclntab, an undecodable body: why says).
  */
-int go_locate(const struct elf_view *v, struct go_found *out, char *why, size_t whylen);
+int loc_go_locate(const struct loc_elf_view *v, struct loc_go_found *out, char *why, size_t whylen);
 
 #endif /* XPERF_USERSPACE_LOCATE_GOPCLNTAB_H */

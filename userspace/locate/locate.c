@@ -18,9 +18,9 @@
 #include "lib/atomic_file.h"
 #include "userspace/locate/elf_view.h"
 
-struct locator {
+struct loc_locator {
 	char *dir;
-	struct locate_result *mem;
+	struct loc_result *mem;
 	size_t n, cap;
 };
 
@@ -35,7 +35,7 @@ static const struct {
 	{ "rustls", { "send_appdata_encrypt", "take_received_plaintext" } },
 };
 
-const char *locate_fn_name(const struct locate_result *r, bool read)
+const char *loc_fn_name(const struct loc_result *r, bool read)
 {
 	for (size_t i = 0; i < sizeof(fn_names) / sizeof(fn_names[0]); i++)
 		if (!strcmp(r->stack, fn_names[i].stack))
@@ -47,18 +47,18 @@ const char *locate_fn_name(const struct locate_result *r, bool read)
  * A stack's analysis answered r (1: found, -1: failed, 0: not this stack):
  * name it in out; true when the caller has more to fill (found).
  */
-static bool stack_found(struct locate_result *out, const char *stack, int r)
+static bool stack_found(struct loc_result *out, const char *stack, int r)
 {
 	snprintf(out->stack, sizeof(out->stack), "%s", stack);
-	out->status = r > 0 ? LOCATE_FOUND : LOCATE_FAILED;
+	out->status = r > 0 ? LOC_FOUND : LOC_FAILED;
 	return r > 0;
 }
 
 /* Go's crypto/tls, from .gopclntab: 0 if the file is not Go with crypto/tls. */
-static int locate_go(const struct elf_view *v, struct locate_result *out)
+static int locate_go(const struct loc_elf_view *v, struct loc_result *out)
 {
-	struct go_found g;
-	int r = go_locate(v, &g, out->why, sizeof(out->why));
+	struct loc_go_found g;
+	int r = loc_go_locate(v, &g, out->why, sizeof(out->why));
 
 	if (r == 0 || !stack_found(out, "go", r))
 		return r != 0;
@@ -74,10 +74,10 @@ static int locate_go(const struct elf_view *v, struct locate_result *out)
 }
 
 /* rustls, by its record layer's panic Location and call graph: 0 if no rustls. */
-static int locate_rustls(const struct elf_view *v, struct locate_result *out)
+static int locate_rustls(const struct loc_elf_view *v, struct loc_result *out)
 {
-	struct rustls_found f;
-	int r = rustls_locate(v, &f, out->why, sizeof(out->why));
+	struct loc_rustls_found f;
+	int r = loc_rustls_locate(v, &f, out->why, sizeof(out->why));
 
 	if (r == 0 || !stack_found(out, "rustls", r))
 		return r != 0;
@@ -90,25 +90,25 @@ static int locate_rustls(const struct elf_view *v, struct locate_result *out)
 	return 1;
 }
 
-void locate_image(const void *img, size_t len, struct locate_result *out)
+void loc_image(const void *img, size_t len, struct loc_result *out)
 {
-	struct boringssl_found b;
-	struct elf_view v;
+	struct loc_boringssl_found b;
+	struct loc_elf_view v;
 	const char *err;
 	int r;
 
-	out->status = LOCATE_NONE;
+	out->status = LOC_NONE;
 	out->stack[0] = '\0';
 	out->write_off = out->read_off = 0;
 	out->nwrite_rets = out->nread_rets = out->conn_off = 0;
-	err = elf_view_open(&v, img, len);
+	err = loc_elf_view_open(&v, img, len);
 	if (err) {
 		snprintf(out->why, sizeof(out->why), "%s", err);
 		return;
 	}
 	if (locate_go(&v, out) || locate_rustls(&v, out))
 		return;
-	r = boringssl_locate(&v, &b, out->why, sizeof(out->why));
+	r = loc_boringssl_locate(&v, &b, out->why, sizeof(out->why));
 	if (r == 0 || !stack_found(out, "boringssl", r))
 		return;
 	out->write_off = b.write.offset;
@@ -116,9 +116,9 @@ void locate_image(const void *img, size_t len, struct locate_result *out)
 	snprintf(out->why, sizeof(out->why), "%u error calls, bounds from %s", b.sites, b.bounds);
 }
 
-struct locator *locator_new(const char *cache_dir)
+struct loc_locator *loc_locator_new(const char *cache_dir)
 {
-	struct locator *l = calloc(1, sizeof(*l));
+	struct loc_locator *l = calloc(1, sizeof(*l));
 
 	if (l && cache_dir && !(l->dir = strdup(cache_dir))) {
 		free(l);
@@ -127,7 +127,7 @@ struct locator *locator_new(const char *cache_dir)
 	return l;
 }
 
-void locator_free(struct locator *l)
+void loc_locator_free(struct loc_locator *l)
 {
 	if (!l)
 		return;
@@ -136,14 +136,14 @@ void locator_free(struct locator *l)
 	free(l);
 }
 
-const char *locator_default_dir(void)
+const char *loc_locator_default_dir(void)
 {
 	const char *d = getenv("XPERF_CACHE_DIR");
 
 	return d && *d ? d : "/var/cache/xperf/locate";
 }
 
-static void make_key(const struct elf_view *v, const struct stat *st, char *key, size_t len)
+static void make_key(const struct loc_elf_view *v, const struct stat *st, char *key, size_t len)
 {
 	size_t k;
 
@@ -158,7 +158,7 @@ static void make_key(const struct elf_view *v, const struct stat *st, char *key,
 		k += (size_t)snprintf(key + k, len - k, "%02x", v->build_id[i]);
 }
 
-static const struct locate_result *mem_find(const struct locator *l, const char *key)
+static const struct loc_result *mem_find(const struct loc_locator *l, const char *key)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (!strcmp(l->mem[i].key, key))
@@ -166,11 +166,11 @@ static const struct locate_result *mem_find(const struct locator *l, const char 
 	return NULL;
 }
 
-static void mem_add(struct locator *l, const struct locate_result *r)
+static void mem_add(struct loc_locator *l, const struct loc_result *r)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 32;
-		struct locate_result *n = realloc(l->mem, cap * sizeof(*n));
+		struct loc_result *n = realloc(l->mem, cap * sizeof(*n));
 
 		if (!n)
 			return;	/* a cache that cannot grow only costs a new analysis */
@@ -180,7 +180,7 @@ static void mem_add(struct locator *l, const struct locate_result *r)
 	l->mem[l->n++] = *r;
 }
 
-static void disk_path(const struct locator *l, const char *key, char *path, size_t len)
+static void disk_path(const struct loc_locator *l, const char *key, char *path, size_t len)
 {
 	snprintf(path, len, "%s/%s.loc", l->dir, key);
 	for (char *p = path + strlen(l->dir) + 1; *p; p++)
@@ -189,7 +189,7 @@ static void disk_path(const struct locator *l, const char *key, char *path, size
 }
 
 /* A disk entry in this version's format; -1 when absent or not ours. */
-static int disk_read(const struct locator *l, const char *key, struct locate_result *r)
+static int disk_read(const struct loc_locator *l, const char *key, struct loc_result *r)
 {
 	char path[4096], line[256], status[16] = "";
 	unsigned int version = 0;
@@ -206,15 +206,17 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (sscanf(line, "xperf-locate %u", &version) == 1)
-			ok |= version == LOCATE_VERSION;
+			ok |= version == LOC_VERSION;
 		sscanf(line, "status %15s", status);
 		sscanf(line, "stack %15s", r->stack);
 		sscanf(line, "SSL_write 0x%" SCNx64, &r->write_off);
 		sscanf(line, "SSL_read 0x%" SCNx64, &r->read_off);
 		sscanf(line, "conn_off %" SCNu32, &r->conn_off);
-		if (sscanf(line, "SSL_write_ret 0x%" SCNx64, &ret) == 1 && r->nwrite_rets < GO_MAX_RETS)
+		if (sscanf(line, "SSL_write_ret 0x%" SCNx64, &ret) == 1 &&
+		    r->nwrite_rets < LOC_GO_MAX_RETS)
 			r->write_rets[r->nwrite_rets++] = ret;
-		if (sscanf(line, "SSL_read_ret 0x%" SCNx64, &ret) == 1 && r->nread_rets < GO_MAX_RETS)
+		if (sscanf(line, "SSL_read_ret 0x%" SCNx64, &ret) == 1 &&
+		    r->nread_rets < LOC_GO_MAX_RETS)
 			r->read_rets[r->nread_rets++] = ret;
 		if (!strncmp(line, "why ", 4))
 			snprintf(r->why, sizeof(r->why), "%s", line + 4);
@@ -222,15 +224,15 @@ static int disk_read(const struct locator *l, const char *key, struct locate_res
 	fclose(f);
 	if (!ok || (strcmp(status, "found") && strcmp(status, "failed")))
 		return -1;
-	r->status = strcmp(status, "found") ? LOCATE_FAILED : LOCATE_FOUND;
-	if (r->status == LOCATE_FOUND &&
+	r->status = strcmp(status, "found") ? LOC_FAILED : LOC_FOUND;
+	if (r->status == LOC_FOUND &&
 	    (!r->write_off || !r->read_off ||
 	     (!strcmp(r->stack, "go") && (!r->nwrite_rets || !r->nread_rets))))
 		return -1;
 	return 0;
 }
 
-static void disk_write(const struct locator *l, const struct locate_result *r)
+static void disk_write(const struct loc_locator *l, const struct loc_result *r)
 {
 	char path[4096], buf[2048];
 	int n;
@@ -241,7 +243,7 @@ static void disk_write(const struct locator *l, const struct locate_result *r)
 	n = snprintf(buf, sizeof(buf),
 		     "xperf-locate %d\nkey %s\nstatus %s\nstack %s\nSSL_write 0x%" PRIx64
 		     "\nSSL_read 0x%" PRIx64 "\nconn_off %" PRIu32 "\nwhy %s\n",
-		     LOCATE_VERSION, r->key, status_names[r->status], r->stack, r->write_off,
+		     LOC_VERSION, r->key, status_names[r->status], r->stack, r->write_off,
 		     r->read_off, r->conn_off, r->why);
 	for (unsigned int i = 0; i < r->nwrite_rets && n > 0 && (size_t)n < sizeof(buf); i++)
 		n += snprintf(buf + n, sizeof(buf) - n, "SSL_write_ret 0x%" PRIx64 "\n", r->write_rets[i]);
@@ -259,11 +261,11 @@ static double since_ms(const struct timespec *t0)
 	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
 }
 
-int locator_file(struct locator *l, int fd, struct locate_result *out)
+int loc_locator_file(struct loc_locator *l, int fd, struct loc_result *out)
 {
-	const struct locate_result *hit;
+	const struct loc_result *hit;
 	struct timespec t0;
-	struct elf_view v;
+	struct loc_elf_view v;
 	struct stat st;
 	void *img;
 
@@ -278,7 +280,7 @@ int locator_file(struct locator *l, int fd, struct locate_result *out)
 		snprintf(out->why, sizeof(out->why), "cannot map the file: %s", strerror(errno));
 		return -errno;
 	}
-	make_key(elf_view_open(&v, img, (size_t)st.st_size) ? NULL : &v, &st, out->key,
+	make_key(loc_elf_view_open(&v, img, (size_t)st.st_size) ? NULL : &v, &st, out->key,
 		 sizeof(out->key));
 	hit = mem_find(l, out->key);
 	if (hit) {
@@ -288,9 +290,9 @@ int locator_file(struct locator *l, int fd, struct locate_result *out)
 		out->from_cache = true;
 		mem_add(l, out);
 	} else {
-		locate_image(img, (size_t)st.st_size, out);
+		loc_image(img, (size_t)st.st_size, out);
 		mem_add(l, out);
-		if (l->dir && out->status != LOCATE_NONE)
+		if (l->dir && out->status != LOC_NONE)
 			disk_write(l, out);
 	}
 	munmap(img, (size_t)st.st_size);

@@ -28,22 +28,22 @@
 #include "userspace/locate/rustls.h"
 
 /* Bump when the analysis changes what it finds: older disk entries are ignored. */
-#define LOCATE_VERSION 4
+#define LOC_VERSION 4
 
-enum locate_status {
-	LOCATE_NONE = 0,	/* no stack the locator knows (e.g. libc) */
-	LOCATE_FOUND = 1,	/* functions below */
-	LOCATE_FAILED = 2,	/* a known stack whose functions could not be resolved: why */
+enum loc_status {
+	LOC_NONE = 0,	/* no stack the locator knows (e.g. libc) */
+	LOC_FOUND = 1,	/* functions below */
+	LOC_FAILED = 2,	/* a known stack whose functions could not be resolved: why */
 };
 
-struct locate_result {
-	enum locate_status status;
+struct loc_result {
+	enum loc_status status;
 	char stack[16];		/* "boringssl", "go" (crypto/tls) or "rustls" */
 	uint64_t write_off, read_off;	/* file offsets of SSL_write, SSL_read (Go: the
 					 * entries of (*Conn).Write, (*Conn).Read; rustls:
 					 * send_appdata_encrypt, take_received_plaintext) */
 	/* Go: file offsets of their RET instructions (uprobes, never a uretprobe). */
-	uint64_t write_rets[GO_MAX_RETS], read_rets[GO_MAX_RETS];
+	uint64_t write_rets[LOC_GO_MAX_RETS], read_rets[LOC_GO_MAX_RETS];
 	unsigned int nwrite_rets, nread_rets;
 	uint32_t conn_off;	/* rustls: 1 + offset of the connection's id (rustls.h), 0: none */
 	char key[80];		/* identity: "build-id:<hex>" or "inode:<dev>:<ino>:<size>:<mtime>" */
@@ -56,24 +56,24 @@ struct locate_result {
  * Pure analysis of an ELF image in memory (fuzzed): fills status, stack,
  * offsets, why; never the key or cache fields.
  */
-void locate_image(const void *img, size_t len, struct locate_result *out);
+void loc_image(const void *img, size_t len, struct loc_result *out);
 
-struct locator;
+struct loc_locator;
 
 /* cache_dir: where entries are kept on disk; NULL: memory only. NULL on ENOMEM. */
-struct locator *locator_new(const char *cache_dir);
-void locator_free(struct locator *l);
+struct loc_locator *loc_locator_new(const char *cache_dir);
+void loc_locator_free(struct loc_locator *l);
 
 /*
  * Locate in the open file fd (read through mmap). Returns 0 with *out
  * filled, or -errno if the file cannot be read (out->why says so).
  */
-int locator_file(struct locator *l, int fd, struct locate_result *out);
+int loc_locator_file(struct loc_locator *l, int fd, struct loc_result *out);
 
 /* The name of r's located write (read: false) or read function, e.g. "SSL_write". */
-const char *locate_fn_name(const struct locate_result *r, bool read);
+const char *loc_fn_name(const struct loc_result *r, bool read);
 
 /* The cache directory xperf uses: $XPERF_CACHE_DIR, else /var/cache/xperf/locate. */
-const char *locator_default_dir(void);
+const char *loc_locator_default_dir(void);
 
 #endif /* XPERF_USERSPACE_LOCATE_LOCATE_H */

@@ -17,24 +17,24 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct boringssl_found f;
-	struct go_found g;
-	struct rustls_found rf;
-	struct elf_view v;
-	struct x86_insn in;
+	struct loc_boringssl_found f;
+	struct loc_go_found g;
+	struct loc_rustls_found rf;
+	struct loc_elf_view v;
+	struct loc_x86_insn in;
 	char why[192];
 	uint8_t *copy = malloc(size ? size : 1);	/* exact size: ASan sees overreads */
 
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
-	if (!elf_view_open(&v, copy, size) &&
-	    ((boringssl_locate(&v, &f, why, sizeof(why)) == 1 && !f.write.addr) ||
-	     (go_locate(&v, &g, why, sizeof(why)) == 1 && !g.write.nrets) ||
-	     (rustls_locate(&v, &rf, why, sizeof(why)) == 1 && rf.write.addr == rf.read.addr)))
+	if (!loc_elf_view_open(&v, copy, size) &&
+	    ((loc_boringssl_locate(&v, &f, why, sizeof(why)) == 1 && !f.write.addr) ||
+	     (loc_go_locate(&v, &g, why, sizeof(why)) == 1 && !g.write.nrets) ||
+	     (loc_rustls_locate(&v, &rf, why, sizeof(why)) == 1 && rf.write.addr == rf.read.addr)))
 		__builtin_trap();
 	for (size_t i = 0; i < size && i < 256;) {
-		int n = x86_decode(copy + i, size - i, &in);
+		int n = loc_x86_decode(copy + i, size - i, &in);
 
 		if (n > 15 || (size_t)n > size - i)
 			__builtin_trap();

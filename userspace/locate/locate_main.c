@@ -46,17 +46,17 @@ int main(int argc, char **argv)
 	static const struct xp_args args = { "xperf-locate", options, parse_arg, "FILE...",
 					     "What the TLS locator finds in each file.", 0, NULL };
 	struct args a = { 0 };
-	struct locator *l;
+	struct loc_locator *l;
 	int i, rc = 0;
 
 	if (xp_args_parse(&args, argc, argv, &a))
 		return XP_EXIT_USAGE;
-	l = locator_new(a.dir);
+	l = loc_locator_new(a.dir);
 	for (i = a.first; l && i < argc; i++) {
-		struct locate_result r;
+		struct loc_result r;
 		int fd = open(argv[i], O_RDONLY | O_CLOEXEC);
 
-		if (fd < 0 || locator_file(l, fd, &r)) {
+		if (fd < 0 || loc_locator_file(l, fd, &r)) {
 			fprintf(stderr, "xperf-locate: %s: cannot read\n", argv[i]);
 			rc = 1;
 		} else {
@@ -69,6 +69,6 @@ int main(int argc, char **argv)
 		if (fd >= 0)
 			close(fd);
 	}
-	locator_free(l);
+	loc_locator_free(l);
 	return l ? rc : 1;
 }

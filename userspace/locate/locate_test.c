@@ -56,44 +56,45 @@ static void test_decoder(void)
 		{ "\x06", 0, 1 },					/* invalid in 64-bit mode */
 		{ "\x48\x8d", 0, 2 },				/* cut off */
 	};
-	struct x86_insn in;
+	struct loc_x86_insn in;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		if (x86_decode((const uint8_t *)cases[i].bytes, cases[i].avail, &in) != cases[i].len)
+		if (loc_x86_decode((const uint8_t *)cases[i].bytes, cases[i].avail, &in) !=
+		    cases[i].len)
 			CHECK(!"decoder length" || !fprintf(stderr, "case %zu\n", i));
-	x86_decode((const uint8_t *)"\x48\x8d\x0d\x10\x00\x00\x00", 7, &in);
-	CHECK(in.rip_rel && in.disp == 0x10 && x86_reg(&in) == 1);
+	loc_x86_decode((const uint8_t *)"\x48\x8d\x0d\x10\x00\x00\x00", 7, &in);
+	CHECK(in.rip_rel && in.disp == 0x10 && loc_x86_reg(&in) == 1);
 }
 
 static void test_found_and_broken(uint8_t *img, size_t len)
 {
-	struct locate_result r;
+	struct loc_result r;
 	size_t patched = 0;
 
-	locate_image(img, len, &r);
-	CHECK(r.status == LOCATE_FOUND && !strcmp(r.stack, "boringssl"));
+	loc_image(img, len, &r);
+	CHECK(r.status == LOC_FOUND && !strcmp(r.stack, "boringssl"));
 	CHECK(r.write_off && r.read_off && r.write_off != r.read_off && r.write_off < len);
 	for (size_t cut = 0; cut < len; cut += 61) {
-		locate_image(img, cut, &r);
-		CHECK(r.status != LOCATE_FOUND && r.why[0]);
+		loc_image(img, cut, &r);
+		CHECK(r.status != LOC_FOUND && r.why[0]);
 	}
 	/* SSL_HANDSHAKE_FAILURE (215) becomes 216 everywhere: nothing matches. */
 	for (size_t i = 0; i + 5 <= len; i++)
 		if (!memcmp(img + i, "\xba\xd7\x00\x00\x00", 5) && ++patched)
 			img[i + 1] = 0xd8;
-	locate_image(img, len, &r);
-	CHECK(patched >= 2 && r.status == LOCATE_FAILED && strstr(r.why, "SSL_write"));
+	loc_image(img, len, &r);
+	CHECK(patched >= 2 && r.status == LOC_FAILED && strstr(r.why, "SSL_write"));
 }
 
 /* File offset (and size) of symbol name in .symtab (the fake keeps its symbols), 0 if absent. */
 static uint64_t symbol_offset(const uint8_t *img, size_t len, const char *name, uint64_t *size)
 {
-	struct elf_span sym, str;
-	struct elf_view v;
+	struct loc_elf_span sym, str;
+	struct loc_elf_view v;
 	uint64_t off = 0;
 
-	if (elf_view_open(&v, img, len) || elf_view_section(&v, ".symtab", &sym) ||
-	    elf_view_section(&v, ".strtab", &str))
+	if (loc_elf_view_open(&v, img, len) || loc_elf_view_section(&v, ".symtab", &sym) ||
+	    loc_elf_view_section(&v, ".strtab", &str))
 		return 0;
 	for (size_t k = 0; k + 24 <= sym.len; k += 24) {
 		uint32_t at;
@@ -103,7 +104,7 @@ static uint64_t symbol_offset(const uint8_t *img, size_t len, const char *name, 
 		memcpy(&value, sym.data + k + 8, 8);
 		memcpy(size, sym.data + k + 16, 8);
 		if (at < str.len && !strncmp((const char *)str.data + at, name, str.len - at) &&
-		    !elf_view_file_offset(&v, value, &off))
+		    !loc_elf_view_file_offset(&v, value, &off))
 			return off;
 	}
 	return 0;
@@ -124,51 +125,51 @@ static void test_rustls(uint8_t *img, size_t len)
 {
 	uint64_t size, write = symbol_offset(img, len, "send_appdata_encrypt", &size);
 	uint64_t read_size, read = symbol_offset(img, len, "take_received_plaintext", &read_size);
-	struct locate_result r;
+	struct loc_result r;
 
-	locate_image(img, len, &r);
-	CHECK(r.status == LOCATE_FOUND && !strcmp(r.stack, "rustls"));
+	loc_image(img, len, &r);
+	CHECK(r.status == LOC_FOUND && !strcmp(r.stack, "rustls"));
 	CHECK(write && read && r.write_off == write && r.read_off == read);
 	CHECK(r.conn_off == 5 * sizeof(uintptr_t) + 1);	/* fake_rustls.c: after cs[5] */
-	CHECK(!strcmp(locate_fn_name(&r, true), "take_received_plaintext"));
+	CHECK(!strcmp(loc_fn_name(&r, true), "take_received_plaintext"));
 	for (size_t cut = 0; cut < len; cut += 37) {
-		locate_image(img, cut, &r);
-		CHECK(r.status != LOCATE_FOUND && r.why[0]);
+		loc_image(img, cut, &r);
+		CHECK(r.status != LOC_FOUND && r.why[0]);
 	}
 	/* take_received_plaintext's calls become nops (decoded: a byte e8 may be inside another). */
 	for (size_t i = read; i + 15 <= len && i < read + read_size;) {
-		struct x86_insn in;
-		int n = x86_decode(img + i, len - i, &in);
+		struct loc_x86_insn in;
+		int n = loc_x86_decode(img + i, len - i, &in);
 
-		if (n == 5 && in.map == X86_MAP_1 && (in.opcode == 0xe8 || in.opcode == 0xe9))
+		if (n == 5 && in.map == LOC_X86_MAP_1 && (in.opcode == 0xe8 || in.opcode == 0xe9))
 			memcpy(img + i, "\x0f\x1f\x44\x00\x00", 5);
 		i += n ? (size_t)n : 1;
 	}
-	locate_image(img, len, &r);
-	CHECK(r.status == LOCATE_FAILED && strstr(r.why, "take_received_plaintext"));
+	loc_image(img, len, &r);
+	CHECK(r.status == LOC_FAILED && strstr(r.why, "take_received_plaintext"));
 	/* Another crate's record_layer.rs is not rustls's. */
 	CHECK(patch(img, len, "/rustls-0", "/rusty--0", 9) == 1);
-	locate_image(img, len, &r);
-	CHECK(r.status == LOCATE_NONE);
+	loc_image(img, len, &r);
+	CHECK(r.status == LOC_NONE);
 }
 
 static void test_cache(void)
 {
 	char dir[] = "/tmp/locate_test.XXXXXX";
-	struct locate_result a, b;
-	struct locator *l1, *l2;
+	struct loc_result a, b;
+	struct loc_locator *l1, *l2;
 	int fd = open(FAKE, O_RDONLY);
 
 	CHECK(mkdtemp(dir) != NULL);
-	l1 = locator_new(dir);
-	l2 = locator_new(dir);
-	CHECK(fd >= 0 && !locator_file(l1, fd, &a) && !a.from_cache && a.status == LOCATE_FOUND);
+	l1 = loc_locator_new(dir);
+	l2 = loc_locator_new(dir);
+	CHECK(fd >= 0 && !loc_locator_file(l1, fd, &a) && !a.from_cache && a.status == LOC_FOUND);
 	CHECK(!strncmp(a.key, "build-id:", 9));
-	CHECK(!locator_file(l1, fd, &b) && b.from_cache && b.write_off == a.write_off);
-	CHECK(!locator_file(l2, fd, &b) && b.from_cache && b.write_off == a.write_off &&
-	      b.read_off == a.read_off && b.status == LOCATE_FOUND);
-	locator_free(l1);
-	locator_free(l2);
+	CHECK(!loc_locator_file(l1, fd, &b) && b.from_cache && b.write_off == a.write_off);
+	CHECK(!loc_locator_file(l2, fd, &b) && b.from_cache && b.write_off == a.write_off &&
+	      b.read_off == a.read_off && b.status == LOC_FOUND);
+	loc_locator_free(l1);
+	loc_locator_free(l2);
 	close(fd);
 }
 

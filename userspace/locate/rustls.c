@@ -39,13 +39,13 @@ struct callers_of {
 };
 
 struct scan {
-	const struct elf_view *v;
-	struct elf_span text, rodata;
+	const struct loc_elf_view *v;
+	struct loc_elf_span text, rodata;
 	uint64_t ends[MAX_ENDS];	/* end addresses of ".../rustls-*" + file_tail */
 	size_t nends;
 	uint64_t locs[MAX_LOCS];
 	size_t nlocs;
-	struct func_bounds fb;
+	struct loc_func_bounds fb;
 };
 
 static bool set_has(const struct set *s, uint64_t a)
@@ -86,7 +86,7 @@ static void find_ends(struct scan *s)
 }
 
 /* 8 bytes at virtual address a inside span sp; -1 outside. */
-static int span_u64(const struct elf_span *sp, uint64_t a, uint64_t *out)
+static int span_u64(const struct loc_elf_span *sp, uint64_t a, uint64_t *out)
 {
 	if (!sp->data || a < sp->addr || a - sp->addr > sp->len || sp->len - (a - sp->addr) < 8)
 		return -1;
@@ -95,7 +95,7 @@ static int span_u64(const struct elf_span *sp, uint64_t a, uint64_t *out)
 }
 
 /* A Location at address at with file pointer ptr (its len is the next word) naming ours. */
-static void try_location(struct scan *s, const struct elf_span *sp, uint64_t at, uint64_t ptr)
+static void try_location(struct scan *s, const struct loc_elf_span *sp, uint64_t at, uint64_t ptr)
 {
 	uint64_t len;
 
@@ -115,10 +115,10 @@ static void try_location(struct scan *s, const struct elf_span *sp, uint64_t at,
 static void find_locations(struct scan *s)
 {
 	static const char *const homes[] = { ".data.rel.ro", ".rodata" };
-	struct elf_span rela, sp;
+	struct loc_elf_span rela, sp;
 
 	for (size_t h = 0; h < sizeof(homes) / sizeof(homes[0]); h++) {
-		if (elf_view_section(s->v, homes[h], &sp))
+		if (loc_elf_view_section(s->v, homes[h], &sp))
 			continue;
 		for (size_t k = 0; k + 16 <= sp.len; k += 8) {
 			uint64_t w;
@@ -126,7 +126,7 @@ static void find_locations(struct scan *s)
 			memcpy(&w, sp.data + k, 8);
 			try_location(s, &sp, sp.addr + k, w);
 		}
-		if (elf_view_section(s->v, ".rela.dyn", &rela))
+		if (loc_elf_view_section(s->v, ".rela.dyn", &rela))
 			continue;
 		for (size_t k = 0; k + 24 <= rela.len; k += 24) {
 			uint64_t r[3];
@@ -141,9 +141,9 @@ static void find_locations(struct scan *s)
 /* The function starting exactly at a (an FDE start), else 0. */
 static bool is_start(const struct scan *s, uint64_t a)
 {
-	struct func_range fn;
+	struct loc_func_range fn;
 
-	return func_bounds_find(&s->fb, a, &fn) == 0 && fn.start == a;
+	return loc_func_bounds_find(&s->fb, a, &fn) == 0 && fn.start == a;
 }
 
 /* Target of a call (e8) or jmp (e9) rel32 at text offset i, 0 if none. */
@@ -176,12 +176,12 @@ static void find_callers(const struct scan *s, struct callers_of *c, size_t n)
 	qsort(c, n, sizeof(*c), by_target);
 	for (size_t i = 0; i + 5 <= s->text.len; i++) {
 		struct callers_of key = { .target = rel32_target(s, i) }, *hit;
-		struct func_range fn;
+		struct loc_func_range fn;
 
 		if (key.target < c[0].target || key.target > c[n - 1].target)
 			continue;
 		hit = bsearch(&key, c, n, sizeof(*c), by_target);
-		if (!hit || hit->many || func_bounds_find(&s->fb, s->text.addr + i, &fn) ||
+		if (!hit || hit->many || loc_func_bounds_find(&s->fb, s->text.addr + i, &fn) ||
 		    fn.start == hit->target)
 			continue;
 		if (set_add(&hit->by, fn.start) || hit->by.n > MAX_CALLERS)
@@ -192,10 +192,10 @@ static void find_callers(const struct scan *s, struct callers_of *c, size_t n)
 /* Functions f calls or jumps to directly (not itself). */
 static void callees(const struct scan *s, uint64_t f, struct set *out)
 {
-	struct func_range fn;
+	struct loc_func_range fn;
 
 	out->n = 0;
-	if (func_bounds_find(&s->fb, f, &fn) || fn.start < s->text.addr)
+	if (loc_func_bounds_find(&s->fb, f, &fn) || fn.start < s->text.addr)
 		return;
 	for (uint64_t a = fn.start; a < fn.end && a + 5 <= s->text.addr + s->text.len; a++) {
 		uint64_t t = rel32_target(s, a - s->text.addr);
@@ -220,7 +220,7 @@ static bool calls_any(const struct scan *s, uint64_t f, const struct set *target
 static int encrypt_sites(struct scan *s, struct set *enc)
 {
 	const uint8_t *t = s->text.data;
-	struct func_range fn;
+	struct loc_func_range fn;
 	struct set sites = { .n = 0 };
 
 	for (size_t i = 1; i + 6 <= s->text.len; i++) {
@@ -232,7 +232,8 @@ static int encrypt_sites(struct scan *s, struct set *enc)
 		memcpy(&d, t + i + 2, 4);
 		target = s->text.addr + i + 6 + (int64_t)d;
 		for (size_t k = 0; k < s->nlocs; k++)
-			if (target == s->locs[k] && !func_bounds_find(&s->fb, s->text.addr + i, &fn) &&
+			if (target == s->locs[k] &&
+			    !loc_func_bounds_find(&s->fb, s->text.addr + i, &fn) &&
 			    set_add(&sites, fn.start))
 				return -1;
 	}
@@ -363,22 +364,23 @@ static uint32_t encrypter_offset(const struct scan *s, uint64_t f)
 	unsigned int from_self = 0;	/* registers loaded from [self + loaded[r]] */
 	unsigned int fn_ptr = 0;	/* registers loaded from [from_self reg + k]: loaded[r] kept */
 	int64_t found = -1;
-	struct func_range fn;
+	struct loc_func_range fn;
 
-	if (func_bounds_find(&s->fb, f, &fn))
+	if (loc_func_bounds_find(&s->fb, f, &fn))
 		return 0;
 	for (uint64_t a = fn.start; a < fn.end;) {
 		uint64_t off = a - s->text.addr;
-		struct x86_insn in;
+		struct loc_x86_insn in;
 		unsigned int reg, rm;
 
-		if (off >= s->text.len || !x86_decode(s->text.data + off, s->text.len - off, &in))
+		if (off >= s->text.len ||
+		    !loc_x86_decode(s->text.data + off, s->text.len - off, &in))
 			return 0;
 		a += in.len;
-		if (in.map != X86_MAP_1 || !in.has_modrm)
+		if (in.map != LOC_X86_MAP_1 || !in.has_modrm)
 			continue;
-		reg = x86_reg(&in);
-		rm = x86_rm(&in);
+		reg = loc_x86_reg(&in);
+		rm = loc_x86_rm(&in);
 		if ((in.opcode == 0x89 || in.opcode == 0x8b) && (in.rex & 8) && (in.modrm >> 6) == 3) {
 			unsigned int src = in.opcode == 0x89 ? reg : rm, dst = in.opcode == 0x89 ? rm : reg;
 
@@ -413,7 +415,7 @@ static int fail(char *why, size_t wl, const char *msg, size_t n, size_t want)
 	return -1;
 }
 
-static int resolve(struct scan *s, struct rustls_found *out, char *why, size_t wl)
+static int resolve(struct scan *s, struct loc_rustls_found *out, char *why, size_t wl)
 {
 	struct set enc = { .n = 0 }, common, send_msg = { .n = 0 }, helpers = { .n = 0 }, senders, rx;
 	uint64_t appdata = 0, msg = 0;
@@ -448,25 +450,26 @@ static int resolve(struct scan *s, struct rustls_found *out, char *why, size_t w
 	if (rx.n != 1)
 		return fail(why, wl, "take_received_plaintext candidates", rx.n, 1);
 	out->conn_off = encrypter_offset(s, appdata);
-	out->write = (struct located_fn){ "send_appdata_encrypt", appdata, 0 };
-	out->read = (struct located_fn){ "take_received_plaintext", rx.a[0], 0 };
-	if (elf_view_file_offset(s->v, appdata, &out->write.offset) ||
-	    elf_view_file_offset(s->v, rx.a[0], &out->read.offset)) {
+	out->write = (struct loc_located_fn){ "send_appdata_encrypt", appdata, 0 };
+	out->read = (struct loc_located_fn){ "take_received_plaintext", rx.a[0], 0 };
+	if (loc_elf_view_file_offset(s->v, appdata, &out->write.offset) ||
+	    loc_elf_view_file_offset(s->v, rx.a[0], &out->read.offset)) {
 		snprintf(why, wl, "functions outside every loadable segment");
 		return -1;
 	}
 	return 1;
 }
 
-int rustls_locate(const struct elf_view *v, struct rustls_found *out, char *why, size_t wl)
+int loc_rustls_locate(const struct loc_elf_view *v, struct loc_rustls_found *out, char *why,
+		      size_t wl)
 {
 	struct scan s = { .v = v };
 	const char *err;
 	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (elf_view_section(v, ".rodata", &s.rodata) || elf_view_section(v, ".text", &s.text) ||
-	    !s.text.len || !s.rodata.len) {
+	if (loc_elf_view_section(v, ".rodata", &s.rodata) ||
+	    loc_elf_view_section(v, ".text", &s.text) || !s.text.len || !s.rodata.len) {
 		snprintf(why, wl, "no .rodata or .text section");
 		return 0;
 	}
@@ -477,13 +480,13 @@ int rustls_locate(const struct elf_view *v, struct rustls_found *out, char *why,
 		snprintf(why, wl, "no panic Location naming rustls's record_layer.rs");
 		return 0;
 	}
-	err = func_bounds_open(&s.fb, v);
+	err = loc_func_bounds_open(&s.fb, v);
 	if (err || !s.fb.n) {
 		snprintf(why, wl, "function bounds: %s", err ? err : "no .eh_frame");
-		func_bounds_close(&s.fb);
+		loc_func_bounds_close(&s.fb);
 		return -1;
 	}
 	r = resolve(&s, out, why, wl);
-	func_bounds_close(&s.fb);
+	loc_func_bounds_close(&s.fb);
 	return r;
 }

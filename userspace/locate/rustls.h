@@ -45,11 +45,12 @@
 #include "userspace/locate/boringssl.h"
 #include "userspace/locate/elf_view.h"
 
-struct rustls_found {
-	struct located_fn write, read;	/* send_appdata_encrypt, take_received_plaintext */
-	unsigned int sites;		/* functions loading a record_layer.rs Location */
-	uint32_t conn_off;		/* 1 + offset of the boxed encrypter in CommonState;
-					 * 0: not found (the CommonState's address is the id) */
+struct loc_rustls_found {
+	struct loc_located_fn write, read;	/* send_appdata_encrypt, take_received_plaintext */
+	unsigned int sites;			/* functions loading a record_layer.rs Location */
+	/* 1 + offset of the boxed encrypter in CommonState; 0: not found (the CommonState's
+	 * address is the id) */
+	uint32_t conn_off;
 };
 
 /*
@@ -58,6 +59,7 @@ struct rustls_found {
  * .rodata for most files), -1 when it has one that could not be resolved
  * (why says which step failed).
  */
-int rustls_locate(const struct elf_view *v, struct rustls_found *out, char *why, size_t whylen);
+int loc_rustls_locate(const struct loc_elf_view *v, struct loc_rustls_found *out, char *why,
+		      size_t whylen);
 
 #endif /* XPERF_USERSPACE_LOCATE_RUSTLS_H */

@@ -82,7 +82,7 @@ static int take(struct cursor *c, size_t k, int64_t *val, bool sign)
 }
 
 /* ModRM, SIB and displacement. */
-static int modrm(struct cursor *c, struct x86_insn *in)
+static int modrm(struct cursor *c, struct loc_x86_insn *in)
 {
 	int64_t d = 0;
 	unsigned int mod, rm;
@@ -114,7 +114,7 @@ static int modrm(struct cursor *c, struct x86_insn *in)
 }
 
 /* The operands described by kind (enum above), after the opcode. */
-static int operands(struct cursor *c, struct x86_insn *in, unsigned int kind)
+static int operands(struct cursor *c, struct loc_x86_insn *in, unsigned int kind)
 {
 	unsigned int imm = kind & 7;
 	int64_t v;
@@ -137,7 +137,7 @@ static int operands(struct cursor *c, struct x86_insn *in, unsigned int kind)
 }
 
 /* The one-byte opcodes whose operands the table cannot say. */
-static int irregular(struct cursor *c, struct x86_insn *in, unsigned int *kind)
+static int irregular(struct cursor *c, struct loc_x86_insn *in, unsigned int *kind)
 {
 	uint8_t op = in->opcode;
 
@@ -157,7 +157,7 @@ static int irregular(struct cursor *c, struct x86_insn *in, unsigned int *kind)
 }
 
 /* VEX (C4/C5) and EVEX (62): map from the prefix, then opcode and ModRM. */
-static int vex(struct cursor *c, struct x86_insn *in, uint8_t lead)
+static int vex(struct cursor *c, struct loc_x86_insn *in, uint8_t lead)
 {
 	size_t payload = lead == 0xc5 ? 1 : lead == 0xc4 ? 2 : 3;
 	unsigned int map = 1;
@@ -171,14 +171,14 @@ static int vex(struct cursor *c, struct x86_insn *in, uint8_t lead)
 	c->i += payload;
 	in->map = map;
 	in->opcode = c->p[c->i++];
-	if ((map != X86_MAP_0F || (map0f[in->opcode] & M)) && modrm(c, in))
+	if ((map != LOC_X86_MAP_0F || (map0f[in->opcode] & M)) && modrm(c, in))
 		return -1;	/* vzeroupper/vzeroall (0F 77) have no ModRM */
-	if (map == X86_MAP_0F3A || (map == X86_MAP_0F && (map0f[in->opcode] & 7) == I8))
+	if (map == LOC_X86_MAP_0F3A || (map == LOC_X86_MAP_0F && (map0f[in->opcode] & 7) == I8))
 		return operands(c, in, I8);
 	return 0;
 }
 
-int x86_decode(const uint8_t *p, size_t avail, struct x86_insn *in)
+int loc_x86_decode(const uint8_t *p, size_t avail, struct loc_x86_insn *in)
 {
 	struct cursor c = { p, avail, 0 };
 	unsigned int kind;
@@ -206,14 +206,14 @@ int x86_decode(const uint8_t *p, size_t avail, struct x86_insn *in)
 		r = irregular(&c, in, &kind);
 		r = r ? r : operands(&c, in, kind);
 	} else if (c.i < c.n && (p[c.i] == 0x38 || p[c.i] == 0x3a)) {
-		in->map = p[c.i] == 0x38 ? X86_MAP_0F38 : X86_MAP_0F3A;
+		in->map = p[c.i] == 0x38 ? LOC_X86_MAP_0F38 : LOC_X86_MAP_0F3A;
 		c.i++;
 		if (c.i >= c.n)
 			return 0;
 		in->opcode = p[c.i++];
-		r = operands(&c, in, in->map == X86_MAP_0F38 ? M : M | I8);
+		r = operands(&c, in, in->map == LOC_X86_MAP_0F38 ? M : M | I8);
 	} else if (c.i < c.n) {
-		in->map = X86_MAP_0F;
+		in->map = LOC_X86_MAP_0F;
 		in->opcode = p[c.i++];
 		r = operands(&c, in, map0f[in->opcode]);
 	} else {

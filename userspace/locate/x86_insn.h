@@ -13,16 +13,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum x86_map {
-	X86_MAP_1 = 0,		/* one-byte opcodes */
-	X86_MAP_0F = 1,
-	X86_MAP_0F38 = 2,
-	X86_MAP_0F3A = 3,
+enum loc_x86_map {
+	LOC_X86_MAP_1 = 0,		/* one-byte opcodes */
+	LOC_X86_MAP_0F = 1,
+	LOC_X86_MAP_0F38 = 2,
+	LOC_X86_MAP_0F3A = 3,
 };
 
-struct x86_insn {
+struct loc_x86_insn {
 	uint8_t len;		/* bytes, 1..15 */
-	uint8_t map;		/* enum x86_map */
+	uint8_t map;		/* enum loc_x86_map */
 	uint8_t opcode;
 	uint8_t rex;		/* 0x40..0x4f, 0 if none (VEX/EVEX: 0) */
 	bool opsize16;		/* 0x66 prefix */
@@ -37,15 +37,15 @@ struct x86_insn {
 };
 
 /* Decode the instruction at p; its length, or 0 if invalid or cut off. */
-int x86_decode(const uint8_t *p, size_t avail, struct x86_insn *in);
+int loc_x86_decode(const uint8_t *p, size_t avail, struct loc_x86_insn *in);
 
 /* ModRM fields with REX extensions: the reg operand and the r/m register (mod == 3). */
-static inline unsigned int x86_reg(const struct x86_insn *in)
+static inline unsigned int loc_x86_reg(const struct loc_x86_insn *in)
 {
 	return ((in->modrm >> 3) & 7) | ((in->rex & 4) << 1);
 }
 
-static inline unsigned int x86_rm(const struct x86_insn *in)
+static inline unsigned int loc_x86_rm(const struct loc_x86_insn *in)
 {
 	return (in->modrm & 7) | ((in->rex & 1) << 3);
 }
