@@ -8,8 +8,9 @@
 # sched_switch, sched_wakeup, sched_wakeup_new); under programs that do only
 # xperf's filter for an untraced task ("filter": the traced_flags byte of the
 # tasks' tgids); and untraced while `xperf-bpf attach` traces an idle process
-# (all its default programs and its consumer). REPS rounds (default 11), the
-# four modes in a rotating order within each, so that the load of other jobs
+# (xperf_other: all its default programs and its consumer; xperf_nowatch: with
+# --no-plaintext --no-cuda, no map watch and no uprobes). REPS rounds (default
+# 11), the modes in a rotating order within each, so that the load of other jobs
 # hits each alike. PIN=CPU runs both ends of the ping-pong on that CPU (no
 # cross-CPU wakeups: a steadier measure). Prints the CPU time of the
 # ping-pong's two processes (median, min-max), the ratio of medians to bare
@@ -34,6 +35,19 @@ trap 'kill $sleeper 2>/dev/null; sysctl -qw kernel.bpf_stats_enabled=$stats_was;
 
 cpu_ns() { python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["cpu_ns"])'; }
 
+# steady PID: until the BPF programs PID holds stay the same for 1 s (xperf-bpf
+# loads and attaches for seconds: enabling a tracepoint or a uprobe interrupts
+# every CPU, which a run overlapping it would pay)
+steady() {
+	local now last=-1
+	while :; do
+		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u || true)
+		[ -n "$now" ] && [ "$now" = "$last" ] && return
+		last=$now
+		sleep 1
+	done
+}
+
 # start_mode MODE: load MODE's programs (the loader's pid in $loader); stop_mode: unload them
 start_mode() {
 	case $1 in
@@ -43,13 +57,11 @@ start_mode() {
 		loader=$!
 		until grep -q attached "$T/floor.out" 2>/dev/null; do sleep 0.05; done
 		sleep 0.5 ;;
-	xperf_other)
-		"$XB" attach -q --pid $sleeper -o "$T/att" &
+	xperf_other|xperf_nowatch)
+		"$XB" attach -q $([ $1 = xperf_nowatch ] && echo --no-plaintext --no-cuda) \
+			--pid $sleeper -o "$T/att" &
 		loader=$!
-		until [ -e /proc/$loader/fdinfo ] && grep -qs prog_id /proc/$loader/fdinfo/*; do
-			sleep 0.05
-		done
-		sleep 0.5 ;;
+		steady $loader ;;
 	esac
 }
 stop_mode() { [ -z "$loader" ] || { kill -INT $loader; wait $loader || true; }; }
@@ -64,10 +76,10 @@ quiet() {
 	echo "sched_floor.sh: foreign syscall probes stay loaded; results are not clean" >&2
 }
 
-modes=(bare empty filter xperf_other)
+modes=(bare empty filter xperf_other xperf_nowatch)
 for r in $(seq "$REPS"); do
-	for i in 0 1 2 3; do
-		mode=${modes[$(((r + i) % 4))]}
+	for i in 0 1 2 3 4; do
+		mode=${modes[$(((r + i) % 5))]}
 		quiet
 		start_mode $mode
 		echo "$r $mode $($PIN "$WL" pingpong "$ROUNDS" | cpu_ns)" >> "$T/runs"
@@ -77,7 +89,7 @@ done
 
 # ns per call of each program during one ping-pong, per mode with programs
 sysctl -qw kernel.bpf_stats_enabled=1
-for mode in empty filter xperf_other; do
+for mode in empty filter xperf_other xperf_nowatch; do
 	start_mode $mode
 	ids=$(cat /proc/$loader/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u)
 	for id in $ids; do bpftool prog show id "$id" -j; echo; done > "$T/$mode.before"
@@ -97,12 +109,12 @@ for line in open(t + "/runs"):
     cpu.setdefault(mode, []).append(int(ns) / 1e6)
     by_rep.setdefault(r, {})[mode] = int(ns)
 bare = med(cpu["bare"])
-print("Ping-pong, %s round trips, %s rounds of the four modes (rotating order): CPU ms of its"
+print("Ping-pong, %s round trips, %s rounds of the modes (rotating order): CPU ms of its"
       " two processes" % (rounds, reps))
 print()
 print("| mode | CPU ms | min-max | ratio of medians | paired ratio: median (min-max) |")
 print("| --- | --- | --- | --- | --- |")
-for mode in ("bare", "empty", "filter", "xperf_other"):
+for mode in ("bare", "empty", "filter", "xperf_other", "xperf_nowatch"):
     v = sorted(cpu[mode])
     paired = sorted(m[mode] / m["bare"] for m in by_rep.values())
     print("| %s | %.1f | %.1f-%.1f | %.3f | %.3f (%.3f-%.3f) |" % (
@@ -123,7 +135,7 @@ print("Programs during one ping-pong (kernel.bpf_stats: calls by the whole machi
 print()
 print("| mode | program | calls | ns/call | ms in all |")
 print("| --- | --- | --- | --- | --- |")
-for mode in ("empty", "filter", "xperf_other"):
+for mode in ("empty", "filter", "xperf_other", "xperf_nowatch"):
     a, b = load("%s/%s.before" % (t, mode)), load("%s/%s.after" % (t, mode))
     for name in sorted(b):
         c = b[name][0] - a.get(name, (0, 0))[0]
