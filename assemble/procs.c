@@ -33,8 +33,55 @@ struct xt_proc *xt_procs_find(const struct xt_procs *t, uint32_t pid)
 	return NULL;
 }
 
+static int by_exit(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Forget the earliest exited processes until a quarter of max is free (or
+ * no exited one is left), keeping the others in order: finding a pid goes
+ * newest first (pids get reused).
+ */
+static void evict(struct xt_procs *t)
+{
+	size_t keep = t->max - (t->max / 4 ? t->max / 4 : 1), want = t->n - keep;
+	size_t exited = 0, drop, kept = 0, at_cut = 0;
+	uint64_t *ends = malloc(t->n * sizeof(*ends)), cut;
+
+	if (!ends)
+		return;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->p[i].exited)
+			ends[exited++] = t->p[i].exit_ns;
+	if (!exited) {
+		free(ends);
+		return;
+	}
+	qsort(ends, exited, sizeof(*ends), by_exit);
+	drop = want < exited ? want : exited;
+	cut = ends[drop - 1];
+	for (size_t i = 0; i < drop; i++)
+		at_cut += ends[i] == cut;	/* of those exited at the cut, this many go */
+	free(ends);
+	for (size_t i = 0; i < t->n; i++) {
+		const struct xt_proc *p = &t->p[i];
+		bool go = p->exited && (p->exit_ns < cut || (p->exit_ns == cut && at_cut));
+
+		at_cut -= go && p->exit_ns == cut;
+		if (!go)
+			t->p[kept++] = *p;
+	}
+	t->evicted += t->n - kept;
+	t->n = kept;
+}
+
 static struct xt_proc *add(struct xt_procs *t, uint32_t pid)
 {
+	if (t->max && t->n >= t->max)
+		evict(t);
 	if (t->n == t->cap) {
 		size_t ncap = t->cap ? t->cap * 2 : 32;
 		struct xt_proc *np = realloc(t->p, ncap * sizeof(*np));

@@ -27,6 +27,15 @@ struct xt_procs {
 	struct xt_proc *p;
 	size_t n, cap;
 	bool keep_bodies; /* --capture-payloads: a command line's -d/--data bodies are kept */
+	/*
+	 * Processes kept at most (0: no bound; the daemon's --max-processes). At
+	 * the bound the earliest exited quarter is forgotten: their turns are
+	 * written long since, as a rule; a tool call of one in a turn not yet
+	 * written is lost, counted. Live processes are never forgotten (the
+	 * kernel's traced set bounds them).
+	 */
+	size_t max;
+	uint64_t evicted; /* exited processes forgotten at max */
 };
 
 void xt_procs_init(struct xt_procs *t);

@@ -105,10 +105,45 @@ static void test_cmdline_secret(void)
 	xt_procs_free(&t);
 }
 
+/*
+ * At max the earliest exited quarter goes, counted; live processes and the
+ * order (newest pid first) stay: the root lives, 11 children fork, all but
+ * the last exit in an order of their own.
+ */
+static void test_procs_bound(void)
+{
+	struct xt_procs t;
+	struct xt_event ev = { .kind = XT_FORK, .ts_ns = 1, .tgid = 1, .child = 1 };
+	static const uint64_t exit_at[] = { 90, 20, 80, 10, 70, 60, 50, 40, 30, 100 };
+
+	xt_procs_init(&t);
+	t.max = 8;
+	CHECK(xt_procs_event(&t, &ev) == 0); /* the root, alive to the end */
+	for (uint32_t pid = 2; pid <= 12; pid++) {
+		ev = (struct xt_event){ .kind = XT_FORK, .ts_ns = pid, .tgid = 1, .child = pid };
+		CHECK(xt_procs_event(&t, &ev) == 0);
+		if (pid - 2 < sizeof(exit_at) / sizeof(exit_at[0])) {
+			ev = (struct xt_event){ .kind = XT_EXIT, .ts_ns = exit_at[pid - 2], .tgid = pid };
+			CHECK(xt_procs_event(&t, &ev) == 0);
+		}
+	}
+	/* forks 2..8 filled it (8 with the root); 9's fork evicted 5 and 3 (exits 10, 20), */
+	/* 11's evicted 10 and 9 (30, 40): 6 and 7 (exits 60, 50) were not the earliest then */
+	CHECK(t.evicted == 4 && t.n == 8);
+	CHECK(!xt_procs_find(&t, 5) && !xt_procs_find(&t, 3) && !xt_procs_find(&t, 10) &&
+	      !xt_procs_find(&t, 9));
+	CHECK(xt_procs_find(&t, 1) && !xt_procs_find(&t, 1)->exited); /* live: kept */
+	CHECK(xt_procs_find(&t, 12) && xt_procs_find(&t, 2) && xt_procs_find(&t, 11));
+	for (size_t i = 1; i < t.n; i++)
+		CHECK(t.p[i - 1].fork_ns < t.p[i].fork_ns); /* still in the order they came */
+	xt_procs_free(&t);
+}
+
 int main(void)
 {
 	test_sched();
 	test_procs();
+	test_procs_bound();
 	test_cmdline_secret();
 	return CHECK_DONE();
 }

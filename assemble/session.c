@@ -666,6 +666,7 @@ struct xt_session *xt_session_new(const struct xt_config *cfg)
 	snprintf(s->dir, sizeof(s->dir), "%s/%s", cfg->out_dir, cfg->session_id);
 	xt_procs_init(&s->procs);
 	s->procs.keep_bodies = cfg->llm.capture_payloads;
+	s->procs.max = cfg->max_procs;
 	s->sched = xt_sched_new();
 	s->cipher = xt_cipher_new(cfg->cipher_hosts, on_cipher_exchange, s);
 	if (!s->sched || !s->cipher) {
@@ -779,6 +780,11 @@ int xt_session_unwritten(const struct xt_session *s, int *first_err)
 int xt_session_turns(const struct xt_session *s)
 {
 	return s->turns;
+}
+
+uint64_t xt_session_procs_evicted(const struct xt_session *s)
+{
+	return s->procs.evicted;
 }
 
 int xt_session_exchanges(const struct xt_session *s)

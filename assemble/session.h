@@ -24,6 +24,7 @@ struct xt_config {
 	struct pr_llm_conn_cfg llm; /* plaintext tier: path rules and host patterns */
 	const char *const *cipher_hosts; /* ciphertext tier: fnmatch patterns of LLM hosts */
 	int ciphertext;         /* 1: time exchanges from socket events (no plaintext) */
+	size_t max_procs;       /* processes kept at most, 0: no bound (procs.h: xt_procs.max) */
 	int no_clock_anchor;    /* 1: files carry no clock_anchor (a replay: the events were
 				 * recorded on another clock than this machine's now) */
 	/*
@@ -59,6 +60,8 @@ int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited);
 int xt_session_unwritten(const struct xt_session *s, int *first_err);
 /* Turns assembled so far (written, or held for late records). */
 int xt_session_turns(const struct xt_session *s);
+/* Exited processes forgotten at cfg->max_procs so far. */
+uint64_t xt_session_procs_evicted(const struct xt_session *s);
 /* Exchanges seen so far. */
 int xt_session_exchanges(const struct xt_session *s);
 /* The directory the turn files go to (out_dir/session_id). */

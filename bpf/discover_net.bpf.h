@@ -2,9 +2,9 @@
 /*
  * discover_net.bpf.h - network discovery for the daemon (BPF only; sock.h):
  * an untraced process whose TCP connection opens with a TLS ClientHello
- * naming a host of `discover_hosts`, or with a plaintext HTTP request to a
- * path of `discover_paths`, becomes traced in the kernel before its send
- * returns. Only a connection's first send is examined (one LRU lookup for
+ * naming a host of `discover_hosts` (exact, or under a `*.` rule), or with
+ * a plaintext HTTP request to a path of `discover_paths`, becomes traced in
+ * the kernel before its send returns. Only a connection's first send is examined (one LRU lookup for
  * every later send of an untraced process); the bytes are parsed here and
  * never leave the kernel: a match writes one small XP_EV_SOCK_DISCOVER
  * record, anything else only counts (discover_stats). sock.bpf.c calls
@@ -31,10 +31,12 @@ struct discover_name {
 	char s[XP_DISCOVER_NAME];
 };
 
+/* Host rules, exact and `*.` suffixes (struct xk_host_key, bpf/sock.h). */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
 	__uint(max_entries, DISCOVER_RULES_MAX);
-	__type(key, struct discover_name);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, struct xk_host_key);
 	__type(value, __u8);
 } discover_hosts SEC(".maps");
 
@@ -64,6 +66,7 @@ struct {
 struct discover_scratch {
 	__u8 buf[XP_SOCK_PREFIX + XP_DISCOVER_NAME];
 	struct discover_name name;
+	struct xk_host_key host;	/* a server name, reversed */
 };
 
 struct {
@@ -82,13 +85,53 @@ static __always_inline void dstat(__u32 i)
 }
 
 /*
- * The server name of the ClientHello in b (n bytes) into name: 0, or -1
- * when absent, cut off or longer than a rule can be. Offsets are masked
- * for the verifier and checked against n for the truth.
+ * c lowercased, without a branch: one per byte of a name would multiply
+ * the verifier's states. t = c - 'A' is in [0, 26) for an uppercase letter:
+ * then both ~t and t - 26 are negative.
  */
-static __always_inline int hello_sni(const __u8 *b, __u32 n, struct discover_name *name)
+static __always_inline char lower(__u32 c)
 {
+	__s64 t = (__s64)c - 'A';
+
+	return (char)(c + ((((__u64)(~t & (t - 26))) >> 63) << 5));
+}
+
+/* Where the server name lies in the scratch's bytes (bpf_loop's context). */
+struct sni_at {
+	__u32 at, len;
+};
+
+/*
+ * bpf_loop body: byte j of the server name, lowercased, into the name and,
+ * reversed, into the host key (a callback is verified once, where a loop
+ * bounded by the name's length would be verified per length).
+ */
+static long copy_sni(__u32 j, struct sni_at *n)
+{
+	__u32 zero = 0;
+	struct discover_scratch *s = bpf_map_lookup_elem(&discover_heap, &zero);
+	char c;
+
+	if (!s || j >= n->len || j >= XP_DISCOVER_NAME - 1)
+		return 1;
+	barrier_var(j);	/* keep the masks below: the verifier sees no bound on a copy of j */
+	c = lower(AT(s->buf, n->at + j));
+	s->name.s[j & (XP_DISCOVER_NAME - 1)] = c;
+	s->host.rname[(n->len - 1 - j) & (XP_DISCOVER_NAME - 1)] = c;
+	return 0;
+}
+
+/*
+ * The server name of the ClientHello in the scratch's first n bytes,
+ * lowercased, into its name and, reversed, its host key: 0, or -1 when
+ * absent, cut off or longer than a rule can be. Offsets are masked for the
+ * verifier and checked against n for the truth.
+ */
+static __always_inline int hello_sni(struct discover_scratch *s, __u32 n)
+{
+	const __u8 *b = s->buf;
 	__u32 off = 43, type, len;	/* record 5 + handshake 4 + version 2 + random 32 */
+	struct sni_at at = {};
 
 	if (off + 1 > n)
 		return -1;
@@ -114,8 +157,9 @@ static __always_inline int hello_sni(const __u8 *b, __u32 n, struct discover_nam
 		len = BE16(b, off + 7);
 		if (!len || len >= XP_DISCOVER_NAME || off + 9 + len > n)
 			return -1;
-		for (__u32 j = 0; j < XP_DISCOVER_NAME - 1 && j < len; j++)
-			name->s[j] = AT(b, off + 9 + j);
+		at = (struct sni_at){ off + 9, len };
+		bpf_loop(XP_DISCOVER_NAME - 1, copy_sni, &at, 0);
+		s->host.prefixlen = XP_DISCOVER_NAME * 8;
 		return 0;
 	}
 	return -1;
@@ -152,8 +196,8 @@ static __always_inline __u32 discover_parse(struct discover_scratch *s, __u32 n)
 {
 	if (n > 5 && s->buf[0] == 0x16 && s->buf[5] == 0x01) {
 		dstat(XP_DSTAT_HELLOS);
-		if (!hello_sni(s->buf, n, &s->name))
-			return bpf_map_lookup_elem(&discover_hosts, &s->name) ? XP_DISCOVER_HOST : 0;
+		if (!hello_sni(s, n))
+			return bpf_map_lookup_elem(&discover_hosts, &s->host) ? XP_DISCOVER_HOST : 0;
 		dstat(XP_DSTAT_NO_SNI);
 		return 0;
 	}
@@ -223,6 +267,7 @@ static __always_inline bool discover_send(struct sock *sk, __u64 id, const struc
 		return false;
 	}
 	__builtin_memset(&s->name, 0, sizeof(s->name));
+	__builtin_memset(&s->host, 0, sizeof(s->host));
 	kind = discover_parse(s, n);
 	return kind && discover_trace(sk, id, kind, &s->name);
 }

@@ -106,6 +106,18 @@ struct xk_sock_sni {
  */
 #define XP_DISCOVER_NAME 64
 
+/*
+ * A key of discover_hosts, an LPM trie: the host name reversed, so that a
+ * rule `*.example.com` is the prefix "moc.elpmaxe." (prefixlen: its bits)
+ * and an exact rule `api.example.com` the prefix "moc.elpmaxe.ipa" with its
+ * NUL (nothing longer matches). A ClientHello's name is looked up reversed,
+ * lowercased and NUL-padded, its prefixlen the whole key.
+ */
+struct xk_host_key {
+	__u32 prefixlen;
+	char rname[XP_DISCOVER_NAME];
+};
+
 enum xk_discover_kind {
 	XP_DISCOVER_HOST = 1,	/* name: the ClientHello's server name (SNI) */
 	XP_DISCOVER_PATH = 2,	/* name: the request's path, up to '?' */

@@ -99,6 +99,7 @@ static int turns_begin(const struct xpb_run *run, void **state)
 	t->cfg.llm.hosts = env_list("XPERF_LLM_HOSTS", &t->env_copy[1], t->hosts);
 	t->cfg.cipher_hosts = t->cfg.llm.hosts;
 	t->cfg.llm.capture_payloads = run->capture_payloads;
+	t->cfg.max_procs = run->bounds ? run->bounds->max_processes : 0;
 	t->cfg.hold = gpu_source_seen;
 	t->cfg.before_write = gpu_merge;
 	t->cfg.hook_ctx = t;
@@ -127,7 +128,10 @@ static int turns_event(void *state, const struct xk_hdr *rec)
 		return 0;
 	if (!t->s && session_start(t))
 		return -ENOMEM;
-	return xt_session_event(t->s, &ev) ? -EIO : 0;
+	rc = xt_session_event(t->s, &ev) ? -EIO : 0;
+	if (t->run->bounds)	/* the daemon's /metrics reads it while the session runs */
+		t->run->bounds->processes_evicted = xt_session_procs_evicted(t->s);
+	return rc;
 }
 
 /* The agent ended: gone, or a zombie waiting to be reaped. */

@@ -58,15 +58,6 @@ static cJSON *number(double v)
 						    cJSON_CreateNumber(v);
 }
 
-static cJSON *strings(char *const *s, size_t n)
-{
-	cJSON *arr = cJSON_CreateArray();
-
-	for (size_t i = 0; arr && i < n; i++)
-		cJSON_AddItemToArray(arr, cJSON_CreateString(s[i]));
-	return arr;
-}
-
 static cJSON *times(const uint64_t *t, size_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
@@ -86,7 +77,8 @@ static cJSON *fact(const struct tt_exchange *ex, const cJSON *attrs, const char 
 		if (!strcmp(name, tt_exchange_str_names[i]))
 			return ex->str[i] ? cJSON_CreateString(ex->str[i]) : NULL;
 	if (!strcmp(name, TT_FINISH_ATTR))
-		return ex->finish_given ? strings(ex->finish, ex->nfinish) : NULL;
+		return ex->finish_given ? cJSON_CreateStringArray((const char *const *)ex->finish,
+								   (int)ex->nfinish) : NULL;
 	if (!strcmp(name, TT_TOKEN_TIMES_ATTR))
 		return ex->token_times ? times(ex->token_ns, ex->ntokens) : NULL;
 	/* TTFT in seconds too (OpenTelemetry's), when the ns come from ex, not the attributes */
@@ -109,13 +101,13 @@ static int ex_empty(const struct tt_exchange *ex)
  * the span's attributes or else from its typed exchange, then the others as
  * they come. Every writer's span is written alike.
  */
-static void put_attrs(cJSON *o, const struct tt_span *s)
+cJSON *tt_span_attrs_json(const struct tt_span *s)
 {
-	cJSON *at = put(o, "attributes", cJSON_CreateObject()), *v;
+	cJSON *at = cJSON_CreateObject(), *v;
 	const cJSON *it;
 
 	if (!s->attrs->child && ex_empty(&s->ex))
-		return;
+		return at;
 	for (size_t r = 0; r < tt_exchange_order_count; r++) {
 		const char *name = tt_exchange_order[r];
 
@@ -127,6 +119,7 @@ static void put_attrs(cJSON *o, const struct tt_span *s)
 	cJSON_ArrayForEach(it, s->attrs)
 		if (!ordered(it->string))
 			cJSON_AddItemReferenceToObject(at, it->string, (cJSON *)it);
+	return at;
 }
 
 static cJSON *counters_json(const struct tt_span *s)
@@ -145,7 +138,7 @@ static cJSON *counters_json(const struct tt_span *s)
 	return o;
 }
 
-static cJSON *span_json(const struct tt_span *s)
+cJSON *tt_span_json(const struct tt_span *s)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -172,11 +165,11 @@ static cJSON *span_json(const struct tt_span *s)
 	}
 	if (s->counters)
 		put(o, "counters", counters_json(s));
-	put_attrs(o, s);
+	put(o, "attributes", tt_span_attrs_json(s));
 	return o;
 }
 
-static cJSON *mark_json(const struct tt_mark *m)
+cJSON *tt_mark_json(const struct tt_mark *m)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -192,7 +185,7 @@ static cJSON *mark_json(const struct tt_mark *m)
 	return o;
 }
 
-static cJSON *agent_json(const struct tt_agent *ag)
+cJSON *tt_agent_json(const struct tt_agent *ag)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -211,7 +204,7 @@ static cJSON *agent_json(const struct tt_agent *ag)
 	return o;
 }
 
-static cJSON *quality_json(const struct tt_quality *q)
+cJSON *tt_quality_json(const struct tt_quality *q)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *w = put(o, "warnings", cJSON_CreateArray());
@@ -228,7 +221,7 @@ static cJSON *quality_json(const struct tt_quality *q)
 	return o;
 }
 
-static cJSON *anchor_json(const struct xp_clock_anchor *a)
+cJSON *tt_anchor_json(const struct xp_clock_anchor *a)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -244,7 +237,7 @@ static void marks_json(cJSON *doc, const char *key, const struct tt_mark *m, siz
 	cJSON *arr = put(doc, key, cJSON_CreateArray());
 
 	for (size_t i = 0; i < n; i++)
-		cJSON_AddItemToArray(arr, mark_json(&m[i]));
+		cJSON_AddItemToArray(arr, tt_mark_json(&m[i]));
 }
 
 cJSON *tt_turn_json(const struct tt_turn *t)
@@ -258,16 +251,16 @@ cJSON *tt_turn_json(const struct tt_turn *t)
 	put_str(doc, "source", t->source);
 	put_str(doc, "clock", "CLOCK_MONOTONIC");
 	if (t->has_anchor)
-		put(doc, "clock_anchor", anchor_json(&t->anchor));
+		put(doc, "clock_anchor", tt_anchor_json(&t->anchor));
 	put_u64(doc, "start_ns", t->start_ns);
 	put_u64(doc, "end_ns", t->end_ns);
-	put(doc, "agent", agent_json(&t->agent));
+	put(doc, "agent", tt_agent_json(&t->agent));
 	spans = put(doc, "spans", cJSON_CreateArray());
 	for (size_t i = 0; i < t->nspans; i++)
-		cJSON_AddItemToArray(spans, span_json(&t->spans[i]));
+		cJSON_AddItemToArray(spans, tt_span_json(&t->spans[i]));
 	marks_json(doc, "fused_marks", t->fused, t->nfused);
 	marks_json(doc, "waste_marks", t->waste, t->nwaste);
-	put(doc, "data_quality", quality_json(&t->quality));
+	put(doc, "data_quality", tt_quality_json(&t->quality));
 	if (t->gpu)
 		put_ref(doc, "gpu", t->gpu);
 	return doc;

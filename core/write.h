@@ -11,6 +11,16 @@
 
 /* The document; it refers to t's attribute objects (free it before t). NULL on ENOMEM. */
 cJSON *tt_turn_json(const struct tt_turn *t);
+/*
+ * Its parts as the document has them, for a reader that shows one (the Chrome
+ * export's args); like the document, they refer to t's attribute objects.
+ */
+cJSON *tt_span_json(const struct tt_span *s);
+cJSON *tt_span_attrs_json(const struct tt_span *s); /* the span's "attributes", in order */
+cJSON *tt_mark_json(const struct tt_mark *m);
+cJSON *tt_agent_json(const struct tt_agent *ag);
+cJSON *tt_quality_json(const struct tt_quality *q);
+cJSON *tt_anchor_json(const struct xp_clock_anchor *a);
 /* The document as formatted text (caller frees); NULL on ENOMEM. */
 char *tt_turn_text(const struct tt_turn *t);
 /* Writes the file at path (atomic, 0600); 0 or -errno. */

@@ -14,11 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/write.h"
 #include "lib/json_int.h"
 
-/* Turn fields shown in the turn slice's args. */
-static const char *const turn_args[] = { "session_id", "turn_index", "complete", "source", "agent",
-					 "clock_anchor", "data_quality" };
 /* Span fields left out of a span's args: they are the event's ts, dur, tid and cat. */
 static const char *const span_dropped[] = { "start_ns", "end_ns", "tid", "domain" };
 
@@ -116,12 +114,14 @@ static int put_turn(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 	if (!ev)
 		return -1;
 	args = cJSON_AddObjectToObject(ev, "args");
-	for (size_t i = 0; i < sizeof(turn_args) / sizeof(turn_args[0]); i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(t->doc, turn_args[i]);
-
-		if (v)
-			cJSON_AddItemToObject(args, turn_args[i], cJSON_Duplicate(v, 1));
-	}
+	cJSON_AddStringToObject(args, "session_id", t->session_id);
+	xp_json_add_u64(args, "turn_index", (uint64_t)t->turn_index);
+	cJSON_AddBoolToObject(args, "complete", t->turn->complete);
+	cJSON_AddStringToObject(args, "source", t->turn->source);
+	cJSON_AddItemToObject(args, "agent", tt_agent_json(&t->turn->agent));
+	if (t->turn->has_anchor)
+		cJSON_AddItemToObject(args, "clock_anchor", tt_anchor_json(&t->turn->anchor));
+	cJSON_AddItemToObject(args, "data_quality", tt_quality_json(&t->turn->quality));
 	xe_put(o, ev);
 	return 0;
 }
@@ -130,7 +130,7 @@ static int put_turn(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 static void span_threads(const struct xe_turn *t, int64_t agent_pid, int64_t *th)
 {
 	for (size_t i = 0; i < t->nspans; i++)
-		th[i] = t->spans[i].tid;
+		th[i] = t->spans[i].ts->tid;
 	for (size_t i = 0; i < t->nspans; i++) {
 		int j = (int)i, k = (int)i;
 
@@ -147,22 +147,22 @@ static cJSON *span_event(struct chrome *c, struct xe_out *o, const struct xe_spa
 			 int64_t tid, const char *track, int64_t *drawn)
 {
 	char name[160], why[64];
-	const char *l3 = xe_span_l3_home(s->item);
-	const char *domain =
-		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->item, "domain"));
+	const struct tt_span *ts = s->ts;
+	const char *l3 = xe_span_l3_home(s);
 	cJSON *args, *ev;
 
 	xe_span_name(s, name, sizeof(name));
-	ev = xe_chrome_slice(c, o, pid, tid, s->start, s->end, track, domain, name, drawn);
+	ev = xe_chrome_slice(c, o, pid, tid, ts->start_ns, ts->end_ns, track,
+			     th_domains[ts->domain].key, name, drawn);
 	if (!ev)
 		return NULL;
-	args = cJSON_Duplicate(s->item, 1);
+	args = tt_span_json(ts);
 	for (size_t i = 0; i < sizeof(span_dropped) / sizeof(span_dropped[0]); i++)
 		cJSON_DeleteItemFromObjectCaseSensitive(args, span_dropped[i]);
 	/* shown as the "tokens received" counter */
 	cJSON_DeleteItemFromObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(args, "attributes"),
-						"xperf.token_times_ns");
-	xp_json_add_u64(args, "dur_ns", s->end - s->start); /* the microsecond grid rounds it */
+						TT_TOKEN_TIMES_ATTR);
+	xp_json_add_u64(args, "dur_ns", ts->end_ns - ts->start_ns); /* the microsecond grid rounds it */
 	if (l3)
 		cJSON_AddStringToObject(args, "l3_home", l3);
 	if (xe_span_failed(s, why, sizeof(why)))
@@ -191,20 +191,20 @@ static struct token_step *token_steps(const struct chrome *c, const struct xe_tu
 	struct token_step *st;
 
 	for (size_t i = 0; i < t->nspans; i++)
-		cap += t->spans[i].ex->ntokens + 2;
+		cap += t->spans[i].ts->ex.ntokens + 2;
 	if (!(st = malloc(cap * sizeof(*st))))
 		return NULL;
 	*n = 0;
 	for (size_t i = 0; i < t->nspans; i++) {
-		const struct tt_exchange *ex = t->spans[i].ex;
+		const struct tt_span *ts = t->spans[i].ts;
+		const struct tt_exchange *ex = &ts->ex;
 
 		if (!ex->ntokens)
 			continue;
-		st[(*n)++] = (struct token_step){ xe_chrome_us(c, t->spans[i].start), 0 };
+		st[(*n)++] = (struct token_step){ xe_chrome_us(c, ts->start_ns), 0 };
 		for (size_t k = 0; k < ex->ntokens; k++)
 			st[(*n)++] = (struct token_step){ xe_chrome_us(c, ex->token_ns[k]), 1 };
-		st[(*n)++] = (struct token_step){ xe_chrome_us(c, t->spans[i].end),
-						  -(int)ex->ntokens };
+		st[(*n)++] = (struct token_step){ xe_chrome_us(c, ts->end_ns), -(int)ex->ntokens };
 	}
 	qsort(st, *n, sizeof(*st), by_us); /* equal stamps: the sum is what is drawn */
 	return st;
@@ -241,7 +241,7 @@ static int put_tokens(struct chrome *c, const struct xe_turn *t, struct xe_out *
 /* The track a span is drawn on: the agent's main thread, a tool's process, another thread. */
 static void track_name(const struct xe_span *s, int64_t tid, int64_t agent, char *out, size_t len)
 {
-	const char *tool = s->ex->str[TT_EX_TOOL];
+	const char *tool = s->ts->ex.str[TT_EX_TOOL];
 
 	if (tid == agent)
 		snprintf(out, len, "main thread %lld", (long long)tid);
@@ -272,20 +272,17 @@ static int put_spans(struct chrome *c, const struct xe_turn *t, struct xe_out *o
 
 /* Marks as instants: on their span's track, or process-wide when they name none. */
 static void put_marks(const struct chrome *c, const struct xe_turn *t, struct xe_out *o,
-		      const int64_t *drawn, const char *key, const char *cat)
+		      const int64_t *drawn, const struct tt_mark *m, size_t n, const char *cat)
 {
-	const cJSON *m;
 	char name[80];
 
-	cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(t->doc, key))
-	{
-		int ix = xe_span_find(t, (int64_t)xe_u64(m, "span"));
-		cJSON *args = cJSON_Duplicate(m, 1), *ev;
+	for (; n--; m++) {
+		int ix = xe_span_find(t, m->span);
+		cJSON *args = tt_mark_json(m), *ev;
 
-		snprintf(name, sizeof(name), "%s: %s", cat,
-			 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "kind")));
+		snprintf(name, sizeof(name), "%s: %s", cat, m->kind);
 		ev = xe_chrome_event("i", t->session, ix >= 0 ? drawn[ix] : XE_TID_TURNS,
-				     xe_chrome_us(c, xe_u64(m, "t_ns")), cat, name);
+				     xe_chrome_us(c, m->t_ns), cat, name);
 		cJSON_AddStringToObject(ev, "s", ix >= 0 ? "t" : "p");
 		cJSON_DeleteItemFromObjectCaseSensitive(args, "t_ns");
 		cJSON_AddItemToObject(ev, "args", args);
@@ -301,8 +298,8 @@ static int chrome_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 
 	c->offset = t->offset;
 	if (drawn && !put_turn(c, t, o) && !put_spans(c, t, o, drawn)) {
-		put_marks(c, t, o, drawn, "waste_marks", "waste");
-		put_marks(c, t, o, drawn, "fused_marks", "fused");
+		put_marks(c, t, o, drawn, t->turn->waste, t->turn->nwaste, "waste");
+		put_marks(c, t, o, drawn, t->turn->fused, t->turn->nfused, "fused");
 		rc = xe_chrome_gpu(c, t, o);
 	}
 	free(drawn);

@@ -24,6 +24,14 @@ struct act {
 	int host;
 };
 
+/* A non-negative integer member of a validated activity; 0 when absent. */
+static uint64_t u64_of(const cJSON *act, const char *key)
+{
+	uint64_t v;
+
+	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(act, key), &v) ? 0 : v;
+}
+
 static int by_time(const void *a, const void *b)
 {
 	const struct act *x = a, *y = b;
@@ -73,7 +81,7 @@ static int name_device(struct chrome *c, struct xe_out *o, int64_t pid)
 static int put_activity(struct chrome *c, struct act *a, struct xe_out *o)
 {
 	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a->item, "name"));
-	int64_t stream = (int64_t)xe_u64(a->item, "stream");
+	int64_t stream = (int64_t)u64_of(a->item, "stream");
 	char track[48];
 	cJSON *ev, *args;
 
@@ -134,8 +142,7 @@ static int put_flows(struct chrome *c, struct act *a, size_t n, struct xe_out *o
 
 int xe_chrome_gpu(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 {
-	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(
-		cJSON_GetObjectItemCaseSensitive(t->doc, "gpu"), "activities"), *it;
+	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(t->turn->gpu, "activities"), *it;
 	size_t n = 0;
 	struct act *a = calloc((size_t)cJSON_GetArraySize(acts) + 1, sizeof(*a));
 	int rc = 0;
@@ -148,10 +155,10 @@ int xe_chrome_gpu(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 
 		a[n++] = (struct act){ .item = it,
 				       .kind = kind,
-				       .start = xe_u64(it, "start_ns"),
-				       .end = xe_u64(it, "end_ns"),
-				       .pid = XE_GPU_PID_BASE + (int64_t)xe_u64(it, "device"),
-				       .corr = (int64_t)xe_u64(it, "correlation_id"),
+				       .start = u64_of(it, "start_ns"),
+				       .end = u64_of(it, "end_ns"),
+				       .pid = XE_GPU_PID_BASE + (int64_t)u64_of(it, "device"),
+				       .corr = (int64_t)u64_of(it, "correlation_id"),
 				       .host = is_host(kind) };
 	}
 	qsort(a, n, sizeof(*a), by_time);

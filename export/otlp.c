@@ -17,7 +17,9 @@
 
 #include "export/export.h"
 #include "export/walk.h"
+#include "core/write.h"
 #include "lib/host_port.h"
+#include "lib/json_int.h"
 #include "lib/version.h"
 
 #define SPAN_KIND_INTERNAL 1
@@ -55,22 +57,6 @@ static const struct {
 	{ "gen_ai.server.time_to_first_token", "gen_ai.response.time_to_first_chunk" },
 };
 
-/* Span members shown as attributes under these names (the open maps get a prefix). */
-static const struct {
-	const char *member, *key;
-} span_fields[] = {
-	{ "stage", "xperf.stage" },	  { "domain", "xperf.domain" },
-	{ "category", "xperf.category" }, { "custom_stage", "xperf.custom_stage" },
-	{ "id", "xperf.span_id" },	  { "tid", "thread.id" },
-};
-
-static const struct {
-	const char *member, *key;
-} turn_fields[] = {
-	{ "session_id", "xperf.session_id" }, { "turn_index", "xperf.turn_index" },
-	{ "complete", "xperf.complete" },     { "source", "xperf.source" },
-};
-
 struct otlp {
 	int open;         /* a resourceSpans entry is open */
 	size_t nresource; /* entries written */
@@ -78,7 +64,7 @@ struct otlp {
 
 /* One mark, sorted by the span it is attached to (-1: the root), then time. */
 struct mark {
-	const cJSON *item;
+	const struct tt_mark *m;
 	const char *cat; /* "waste", "fused" */
 	int span;
 	uint64_t t;
@@ -140,19 +126,18 @@ static void add_time(cJSON *obj, const char *key, uint64_t mono, int64_t offset)
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static const struct operation *operation_of(const cJSON *span)
+static const struct operation *operation_of(const struct tt_span *s)
 {
-	const char *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage"));
-
-	for (size_t i = 0; stage && i < COUNT(operations); i++)
-		if (!strcmp(stage, operations[i].stage))
+	for (size_t i = 0; i < COUNT(operations); i++)
+		if (!strcmp(s->stage, operations[i].stage))
 			return &operations[i];
 	return NULL;
 }
 
-static const char *operation_name(const struct operation *op, const cJSON *span)
+static const char *operation_name(const struct operation *op, const struct tt_span *s)
 {
-	const char *path = cJSON_GetStringValue(xe_attr(span, "url.path"));
+	const char *path =
+		cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->attrs, "url.path"));
 	size_t len = path ? strlen(path) : 0;
 
 	for (size_t i = 0; path && i < COUNT(completion_paths); i++) {
@@ -229,19 +214,17 @@ static void file_attrs(cJSON *attrs, const cJSON *map, int operation)
 
 static cJSON *event_of(const struct mark *m, int64_t offset)
 {
-	const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m->item, "kind"));
-	const cJSON *l3 = cJSON_GetObjectItemCaseSensitive(m->item, "l3");
 	cJSON *ev = cJSON_CreateObject(), *attrs;
 	char name[80];
 
 	add_time(ev, "timeUnixNano", m->t, offset);
-	snprintf(name, sizeof(name), "xperf.%s.%s", m->cat, kind);
+	snprintf(name, sizeof(name), "xperf.%s.%s", m->cat, m->m->kind);
 	cJSON_AddStringToObject(ev, "name", name);
 	attrs = cJSON_AddArrayToObject(ev, "attributes");
-	if (l3)
-		xe_otlp_attr(attrs, "xperf.l3", l3);
-	xe_otlp_attr_map(attrs, "xperf.count.", cJSON_GetObjectItemCaseSensitive(m->item, "counts"));
-	xe_otlp_attr_map(attrs, "", cJSON_GetObjectItemCaseSensitive(m->item, "attributes"));
+	if (m->m->l3)
+		xe_otlp_attr_str(attrs, "xperf.l3", m->m->l3);
+	xe_otlp_attr_map(attrs, "xperf.count.", m->m->counts);
+	xe_otlp_attr_map(attrs, "", m->m->attrs);
 	return ev;
 }
 
@@ -275,46 +258,66 @@ static cJSON *span_head(struct ids tr, int64_t id, int64_t parent, const char *n
 	return sp;
 }
 
-static cJSON *file_span(const struct xe_turn *t, const struct xe_span *s, struct ids tr,
+/* The span's scheduler and counter values, under xperf.sched.*, xperf.counter*. */
+static void measured_attrs(cJSON *attrs, const struct tt_span *s)
+{
+	static const char *const sched[] = { "on_cpu_ns", "runq_ns", "blocked_ns" };
+	const uint64_t ns[] = { s->on_cpu_ns, s->runq_ns, s->blocked_ns };
+	char key[96];
+
+	for (int i = 0; i < 3; i++)
+		if (s->sched & (1u << i)) {
+			snprintf(key, sizeof(key), "xperf.sched.%s", sched[i]);
+			xe_otlp_attr_take(attrs, key, xp_json_exact_u64(ns[i]));
+		}
+	for (size_t c = 0; c < th_counter_name_count && c < TT_COUNTERS_MAX; c++)
+		if (s->ctr_have & (1u << c)) {
+			snprintf(key, sizeof(key), "xperf.counter.%s", th_counter_name_table[c].name);
+			xe_otlp_attr_take(attrs, key, xp_json_exact_u64(s->ctr[c]));
+		}
+	for (size_t c = 0; c < th_counter_name_count && c < TT_COUNTERS_MAX; c++)
+		if (!(s->ctr_have & (1u << c)) && (s->ctr_unavail & (1u << c))) {
+			snprintf(key, sizeof(key), "xperf.counter_unavailable.%s",
+				 th_counter_name_table[c].name);
+			xe_otlp_attr_str(attrs, key, s->ctr_why[c] ? s->ctr_why[c] : "unavailable");
+		}
+}
+
+static cJSON *file_span(const struct xe_turn *t, const struct xe_span *xs, struct ids tr,
 			int64_t offset)
 {
-	const cJSON *sched = cJSON_GetObjectItemCaseSensitive(s->item, "sched");
-	const cJSON *counters = cJSON_GetObjectItemCaseSensitive(s->item, "counters");
-	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
-	const struct operation *op = operation_of(s->item);
-	const char *l3 = xe_span_l3_home(s->item), *opname = op ? operation_name(op, s->item) : NULL;
+	const struct tt_span *s = xs->ts;
+	const struct operation *op = operation_of(s);
+	const char *l3 = xe_span_l3_home(xs), *opname = op ? operation_name(op, s) : NULL;
 	char name[160], why[64];
-	cJSON *sp, *attrs;
+	cJSON *sp, *attrs, *map = tt_span_attrs_json(s);
 
 	if (op)
-		operation_span_name(op, opname, s->ex,
-				    cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(agent, "model")),
-				    name, sizeof(name));
+		operation_span_name(op, opname, &s->ex, t->turn->agent.model, name, sizeof(name));
 	else
-		xe_span_name(s, name, sizeof(name));
-	sp = span_head(tr, s->id, s->parent, name, op ? op->kind : SPAN_KIND_INTERNAL, s->start,
-		       s->end, offset);
+		xe_span_name(xs, name, sizeof(name));
+	sp = span_head(tr, s->id, s->parent, name, op ? op->kind : SPAN_KIND_INTERNAL, s->start_ns,
+		       s->end_ns, offset);
 	attrs = cJSON_AddArrayToObject(sp, "attributes");
 	if (op) {
 		xe_otlp_attr_str(attrs, "gen_ai.operation.name", opname);
 		xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->session_id);
 	}
-	file_attrs(attrs, cJSON_GetObjectItemCaseSensitive(s->item, "attributes"), op != NULL);
-	xe_otlp_cost(attrs, s->ex);
-	for (size_t i = 0; i < sizeof(span_fields) / sizeof(span_fields[0]); i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(s->item, span_fields[i].member);
-
-		if (v)
-			xe_otlp_attr(attrs, span_fields[i].key, v);
-	}
+	file_attrs(attrs, map, op != NULL);
+	cJSON_Delete(map);
+	xe_otlp_cost(attrs, &s->ex);
+	xe_otlp_attr_str(attrs, "xperf.stage", s->stage);
+	xe_otlp_attr_str(attrs, "xperf.domain", th_domains[s->domain].key);
+	xe_otlp_attr_str(attrs, "xperf.category", th_categories[s->category].key);
+	if (!s->st)
+		xe_otlp_attr_take(attrs, "xperf.custom_stage", cJSON_CreateTrue());
+	xe_otlp_attr_take(attrs, "xperf.span_id", xp_json_exact_u64((uint64_t)s->id));
+	if (s->tid)
+		xe_otlp_attr_take(attrs, "thread.id", xp_json_exact_u64((uint64_t)s->tid));
 	if (l3)
 		xe_otlp_attr_str(attrs, "xperf.l3", l3);
-	xe_otlp_attr_map(attrs, "xperf.sched.", sched);
-	xe_otlp_attr_map(attrs, "xperf.counter.",
-			 cJSON_GetObjectItemCaseSensitive(counters, "values"));
-	xe_otlp_attr_map(attrs, "xperf.counter_unavailable.",
-			 cJSON_GetObjectItemCaseSensitive(counters, "unavailable"));
-	if (xe_span_failed(s, why, sizeof(why))) {
+	measured_attrs(attrs, s);
+	if (xe_span_failed(xs, why, sizeof(why))) {
 		cJSON *status = cJSON_AddObjectToObject(sp, "status");
 
 		cJSON_AddNumberToObject(status, "code", STATUS_CODE_ERROR);
@@ -325,23 +328,23 @@ static cJSON *file_span(const struct xe_turn *t, const struct xe_span *s, struct
 
 static cJSON *root_span(const struct xe_turn *t, struct ids tr, int64_t offset)
 {
-	const cJSON *dq = cJSON_GetObjectItemCaseSensitive(t->doc, "data_quality");
-	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
-	const cJSON *agent_name = cJSON_GetObjectItemCaseSensitive(agent, "name");
+	const char *agent = t->turn->agent.name ? t->turn->agent.name : "";
+	cJSON *sp, *attrs, *dq = tt_quality_json(&t->turn->quality);
 	char name[160];
-	cJSON *sp, *attrs;
 
 	/* in-process: the agent is the traced process itself */
-	snprintf(name, sizeof(name), "invoke_agent %s", cJSON_GetStringValue(agent_name));
+	snprintf(name, sizeof(name), "invoke_agent %s", agent);
 	sp = span_head(tr, 0, -1, name, SPAN_KIND_INTERNAL, t->start, t->end, offset);
 	attrs = cJSON_AddArrayToObject(sp, "attributes");
 	xe_otlp_attr_str(attrs, "gen_ai.operation.name", "invoke_agent");
-	xe_otlp_attr(attrs, "gen_ai.agent.name", agent_name);
+	xe_otlp_attr_str(attrs, "gen_ai.agent.name", agent);
 	xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->session_id);
-	for (size_t i = 0; i < sizeof(turn_fields) / sizeof(turn_fields[0]); i++)
-		xe_otlp_attr(attrs, turn_fields[i].key,
-			     cJSON_GetObjectItemCaseSensitive(t->doc, turn_fields[i].member));
+	xe_otlp_attr_str(attrs, "xperf.session_id", t->session_id);
+	xe_otlp_attr_take(attrs, "xperf.turn_index", xp_json_exact_u64((uint64_t)t->turn_index));
+	xe_otlp_attr_take(attrs, "xperf.complete", cJSON_CreateBool(t->turn->complete));
+	xe_otlp_attr_str(attrs, "xperf.source", t->turn->source);
 	xe_otlp_attr_map(attrs, "xperf.data_quality.", dq);
+	cJSON_Delete(dq);
 	return sp;
 }
 
@@ -357,45 +360,36 @@ static int by_span_time(const void *a, const void *b)
 /* Both kinds of marks, sorted by span (root first). NULL on memory. */
 static struct mark *collect_marks(const struct xe_turn *t, size_t *n)
 {
-	static const char *const lists[][2] = { { "waste_marks", "waste" },
-						{ "fused_marks", "fused" } };
-	size_t cap = 1;
-	struct mark *m;
-	const cJSON *it;
+	const struct tt_turn *tt = t->turn;
+	struct mark *m = malloc((tt->nwaste + tt->nfused + 1) * sizeof(*m));
 
-	for (size_t l = 0; l < 2; l++)
-		cap += (size_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(t->doc,
-										   lists[l][0]));
-	if (!(m = malloc(cap * sizeof(*m))))
+	if (!m)
 		return NULL;
 	*n = 0;
-	for (size_t l = 0; l < 2; l++)
-		cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(t->doc, lists[l][0]))
-			m[(*n)++] = (struct mark){ it, lists[l][1],
-						   xe_span_find(t, (int64_t)xe_u64(it, "span")),
-						   xe_u64(it, "t_ns") };
+	for (size_t i = 0; i < tt->nwaste + tt->nfused; i++) {
+		int waste = i < tt->nwaste;
+		const struct tt_mark *tm = waste ? &tt->waste[i] : &tt->fused[i - tt->nwaste];
+
+		m[(*n)++] = (struct mark){ tm, waste ? "waste" : "fused",
+					   xe_span_find(t, tm->span), tm->t_ns };
+	}
 	qsort(m, *n, sizeof(*m), by_span_time);
 	return m;
 }
 
 static cJSON *resource_of(const struct xe_turn *t)
 {
-	static const struct {
-		const char *member, *key;
-	} agent_fields[] = {
-		{ "name", "service.name" },		 { "pid", "process.pid" },
-		{ "comm", "process.executable.name" }, { "model", "xperf.agent.model" },
-		{ "container_id", "container.id" },
-	};
-	const cJSON *agent = cJSON_GetObjectItemCaseSensitive(t->doc, "agent");
+	const struct tt_agent *ag = &t->turn->agent;
 	cJSON *res = cJSON_CreateObject(), *attrs = cJSON_AddArrayToObject(res, "attributes");
 
-	for (size_t i = 0; i < sizeof(agent_fields) / sizeof(agent_fields[0]); i++) {
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(agent, agent_fields[i].member);
-
-		if (v && !cJSON_IsNull(v))
-			xe_otlp_attr(attrs, agent_fields[i].key, v);
-	}
+	xe_otlp_attr_str(attrs, "service.name", ag->name ? ag->name : "");
+	xe_otlp_attr_take(attrs, "process.pid", xp_json_exact_u64((uint64_t)ag->pid));
+	if (ag->comm)
+		xe_otlp_attr_str(attrs, "process.executable.name", ag->comm);
+	if (ag->model)
+		xe_otlp_attr_str(attrs, "xperf.agent.model", ag->model);
+	if (ag->container_id)
+		xe_otlp_attr_str(attrs, "container.id", ag->container_id);
 	xe_otlp_attr_str(attrs, "xperf.session_id", t->session_id);
 	if (t->boot_id)
 		xe_otlp_attr_str(attrs, "xperf.boot_id", t->boot_id);
@@ -439,8 +433,8 @@ static int out_of_epoch(const struct xe_turn *t, const struct mark *m, size_t n,
 
 	for (; k < total; k++) {
 		*bad = k == 0 ? t->start : k == 1 ? t->end
-			: k < 2 + 2 * t->nspans ? (k % 2 ? t->spans[(k - 2) / 2].end
-							  : t->spans[(k - 2) / 2].start)
+			: k < 2 + 2 * t->nspans ? (k % 2 ? t->spans[(k - 2) / 2].ts->end_ns
+							  : t->spans[(k - 2) / 2].ts->start_ns)
 						 : m[k - 2 - 2 * t->nspans].t;
 		if (!in_epoch(*bad, offset))
 			return 1;

@@ -13,6 +13,8 @@
 
 /* Append {"key": key, "value": AnyValue of v} to the attribute list attrs (v not taken). */
 void xe_otlp_attr(cJSON *attrs, const char *key, const cJSON *v);
+/* The same, v freed: a typed value made a cJSON one (xp_json_exact_u64, cJSON_CreateBool). */
+void xe_otlp_attr_take(cJSON *attrs, const char *key, cJSON *v);
 /* The same for C values. */
 void xe_otlp_attr_str(cJSON *attrs, const char *key, const char *s);
 void xe_otlp_attr_int(cJSON *attrs, const char *key, int64_t v);

@@ -72,6 +72,12 @@ void xe_otlp_attr(cJSON *attrs, const char *key, const cJSON *v)
 	add(attrs, key, any_value(v, is_double_attr(key)));
 }
 
+void xe_otlp_attr_take(cJSON *attrs, const char *key, cJSON *v)
+{
+	xe_otlp_attr(attrs, key, v);
+	cJSON_Delete(v);
+}
+
 void xe_otlp_attr_str(cJSON *attrs, const char *key, const char *s)
 {
 	cJSON *any = cJSON_CreateObject();

@@ -15,13 +15,10 @@ void xe_otlp_cost(cJSON *attrs, const struct tt_exchange *ex)
 {
 	double tok[XA_TOK_COUNT] = { 0 }, usd[XA_TOK_COUNT], sum = 0;
 	const char *model = tt_ex_model(ex);
-	cJSON *v;
 
 	if (!model || !xa_tok_of(ex, tok) || xa_call_cost(xa_prices_default(), model, tok, usd))
 		return;
 	for (int k = 0; k < XA_TOK_COUNT; k++)
 		sum += usd[k];
-	v = cJSON_CreateNumber(sum);
-	xe_otlp_attr(attrs, "xperf.cost.usd", v);
-	cJSON_Delete(v);
+	xe_otlp_attr_take(attrs, "xperf.cost.usd", cJSON_CreateNumber(sum));
 }

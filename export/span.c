@@ -10,30 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/json_int.h"
-#include "theory/theory.h"
-
-uint64_t xe_u64(const cJSON *obj, const char *key)
-{
-	uint64_t v;
-
-	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(obj, key), &v) ? 0 : v;
-}
-
-const cJSON *xe_attr(const cJSON *obj, const char *name)
-{
-	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(obj, "attributes"),
-						name);
-}
-
 static int by_time(const void *a, const void *b)
 {
-	const struct xe_span *x = a, *y = b;
+	const struct tt_span *x = ((const struct xe_span *)a)->ts, *y = ((const struct xe_span *)b)->ts;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end > y->end ? -1 : 1;
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	if (x->end_ns != y->end_ns)
+		return x->end_ns > y->end_ns ? -1 : 1;
 	return (x->id > y->id) - (x->id < y->id);
 }
 
@@ -61,26 +45,21 @@ int xe_span_find(const struct xe_turn *t, int64_t id)
 
 int xe_spans_build(struct xe_turn *t)
 {
-	const cJSON *spans = cJSON_GetObjectItemCaseSensitive(t->doc, "spans"), *sp;
-	size_t cap = (size_t)cJSON_GetArraySize(spans) + 1, n = 0;
+	size_t n = t->turn->nspans;
 
-	t->spans = calloc(cap, sizeof(*t->spans));
-	t->ids = calloc(cap, sizeof(*t->ids));
+	t->spans = calloc(n + 1, sizeof(*t->spans));
+	t->ids = calloc(n + 1, sizeof(*t->ids));
 	if (!t->spans || !t->ids)
 		return -1;
-	cJSON_ArrayForEach(sp, spans) {
-		const struct tt_span *ts = &t->turn->spans[n];
-
-		t->spans[n++] = (struct xe_span){ sp, ts->id, ts->parent, -1, ts->start_ns,
-						  ts->end_ns, ts->tid, &ts->ex };
-	}
+	for (size_t i = 0; i < n; i++)
+		t->spans[i] = (struct xe_span){ &t->turn->spans[i], -1 };
 	qsort(t->spans, n, sizeof(*t->spans), by_time);
 	for (size_t i = 0; i < n; i++)
-		t->ids[i] = (struct xe_id_ix){ t->spans[i].id, (int)i };
+		t->ids[i] = (struct xe_id_ix){ t->spans[i].ts->id, (int)i };
 	qsort(t->ids, n, sizeof(*t->ids), by_id);
 	t->nspans = n;
 	for (size_t i = 0; i < n; i++)
-		t->spans[i].parent_ix = xe_span_find(t, t->spans[i].parent);
+		t->spans[i].parent_ix = xe_span_find(t, t->spans[i].ts->parent);
 	return 0;
 }
 
@@ -95,10 +74,9 @@ void xe_spans_free(struct xe_turn *t)
 
 void xe_span_name(const struct xe_span *s, char *out, size_t len)
 {
-	const char *stage = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(s->item, "stage"));
-	const char *tool = s->ex->str[TT_EX_TOOL];
+	const char *tool = s->ts->ex.str[TT_EX_TOOL];
 
-	snprintf(out, len, "%s%s%s", stage ? stage : "?", tool ? " " : "", tool ? tool : "");
+	snprintf(out, len, "%s%s%s", s->ts->stage, tool ? " " : "", tool ? tool : "");
 }
 
 /* v as cJSON's valueint has it (saturated), for the message. */
@@ -109,7 +87,7 @@ static int as_int(double v)
 
 int xe_span_failed(const struct xe_span *s, char *msg, size_t len)
 {
-	const struct tt_exchange *ex = s->ex;
+	const struct tt_exchange *ex = &s->ts->ex;
 
 	if (tt_ex_has(ex, TT_EX_STATUS) && ex->num[TT_EX_STATUS] >= 400) {
 		snprintf(msg, len, "HTTP status %d", as_int(ex->num[TT_EX_STATUS]));
@@ -120,13 +98,4 @@ int xe_span_failed(const struct xe_span *s, char *msg, size_t len)
 		return 1;
 	}
 	return 0;
-}
-
-const char *xe_span_l3_home(const cJSON *span)
-{
-	const cJSON *custom = cJSON_GetObjectItemCaseSensitive(span, "custom_stage");
-	const struct th_stage *st =
-		th_stage_find(cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(span, "stage")));
-
-	return st && !cJSON_IsTrue(custom) ? st->l3_home : NULL;
 }

@@ -2,7 +2,7 @@
 /*
  * walk.c - hand every turn of the inputs to a format, one turn in memory at
  * a time: a file is read by the core (core/read.h: validated, typed) and the
- * formats walk the core's canonical document of it (core/write.h); a session
+ * formats read that typed turn; a session
  * directory is walked in turn-index order by the analyzer's scanner. The
  * first invalid input stops the walk with its first error as one line.
  *
@@ -20,7 +20,6 @@
 #include "analyze/analyze.h"
 #include "lib/clock_anchor.h"
 #include "core/read.h"
-#include "core/write.h"
 
 /* A session of the export: its id and the turn indexes seen, sorted. */
 struct session {
@@ -166,11 +165,9 @@ static int walk_file(struct walk *w, const char *path)
 	struct first_error first = { "", 0 };
 	struct xe_turn t = { .path = path };
 	struct tt_turn *turn = tt_turn_load(path, keep_first, &first, NULL);
-	cJSON *doc = turn ? tt_turn_json(turn) : NULL;
 	int rc;
 
-	if (!doc) {
-		tt_turn_free(turn);
+	if (!turn) {
 		fprintf(w->err, "xperf export: %s", first.line);
 		if (first.count > 1)
 			fprintf(w->err, " (and %d more: xperf validate lists them)", first.count - 1);
@@ -178,10 +175,8 @@ static int walk_file(struct walk *w, const char *path)
 		return XE_EINVALID;
 	}
 	t.turn = turn;
-	t.doc = doc;
 	rc = walk_turn(w, &t);
 	xe_spans_free(&t);
-	cJSON_Delete(doc);
 	tt_turn_free(turn);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * walk.h - what the export formats share: the walk over loaded turns (walk.c),
- * the span table of a turn and the readers of validated TurnTrace values
+ * the span table of a turn and the values both formats derive from a span
  * (span.c), and the event writer (emit.c).
  */
 #ifndef XPERF_EXPORT_WALK_H
@@ -18,18 +18,13 @@
 
 /* One span of a turn, sorted by start, longer first (parents before children). */
 struct xe_span {
-	const cJSON *item;
-	int64_t id, parent; /* parent: 0 for none */
-	int parent_ix;      /* index in the sorted table, -1 for none */
-	uint64_t start, end;
-	int64_t tid;        /* 0 when the file gives none */
-	const struct tt_exchange *ex; /* the core's typed exchange of the span */
+	const struct tt_span *ts; /* as read (core/turn.h) */
+	int parent_ix;            /* index in the sorted table, -1 for none */
 };
 
 /* One valid turn, as each format sees it. */
 struct xe_turn {
 	const struct tt_turn *turn; /* as read (core/read.h) */
-	const cJSON *doc;           /* turn's canonical document (tt_turn_json): spans in its order */
 	const char *path;
 	const char *session_id;
 	int64_t turn_index;
@@ -73,21 +68,20 @@ void xe_otlp_free(void *st);
 int xe_walk(char *const *paths, int npaths, const struct xe_options *opt,
 	    const struct xe_format_ops *ops, void *st, struct xe_out *o, FILE *err);
 
-/* span.c: the span table of t->doc (sorted, parents resolved). 0 ok, -1 memory. */
+/* span.c: the span table of t->turn (sorted, parents resolved). 0 ok, -1 memory. */
 int xe_spans_build(struct xe_turn *t);
 void xe_spans_free(struct xe_turn *t);
 /* Index of span `id` in the sorted table, -1 when absent. */
 int xe_span_find(const struct xe_turn *t, int64_t id);
-/* A non-negative integer field (validated); 0 when absent. */
-uint64_t xe_u64(const cJSON *obj, const char *key);
 /* "stage" or "stage tool" (tool.name); the displayed name in both formats. */
 void xe_span_name(const struct xe_span *s, char *out, size_t len);
 /* The span failed (HTTP status >= 400, non-zero exit code): 1 and why in msg, else 0. */
 int xe_span_failed(const struct xe_span *s, char *msg, size_t len);
 /* L3 point the span's stage charges by default (theory's stage map); NULL for custom stages. */
-const char *xe_span_l3_home(const cJSON *span);
-/* attributes[name] of obj, NULL when absent. */
-const cJSON *xe_attr(const cJSON *obj, const char *name);
+static inline const char *xe_span_l3_home(const struct xe_span *s)
+{
+	return s->ts->st ? s->ts->st->l3_home : NULL;
+}
 
 /* emit.c: write item as the next element of the current list, and free it. */
 void xe_put(struct xe_out *o, cJSON *item);

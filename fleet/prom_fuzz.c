@@ -9,6 +9,7 @@
  * node and agent names must have as many lines as one with plain names: no
  * name can inject a sample.
  */
+#define _GNU_SOURCE /* fopencookie */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,21 @@ static char *escaped(const uint8_t *in, size_t len, size_t *outlen)
 	return buf;
 }
 
+/*
+ * A stream that only counts the newlines written to it. The exposition is
+ * about 40 KB: kept in a memstream and counted byte by byte in this
+ * (instrumented) file, that count alone took 40% of each run and the
+ * buffer's growth much of the rest (214 runs/s); memchr is not instrumented.
+ */
+static ssize_t count_lines(void *cookie, const char *buf, size_t len)
+{
+	size_t *lines = cookie;
+
+	for (const char *p = buf, *end = buf + len; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		++*lines;
+	return (ssize_t)len;
+}
+
 static size_t lines_with_names(const char *node, const char *agent)
 {
 	unsigned fired[th_l3_count];
@@ -59,21 +75,18 @@ static size_t lines_with_names(const char *node, const char *agent)
 	struct fleet_input in = { .path = "/p", .node = node, .agent = agent, .turns = 1,
 				  .fired = fired, .ns = ns };
 	struct fleet_agg a;
-	char *buf = NULL;
-	size_t n = 0, lines = 0;
+	size_t lines = 0;
 	FILE *f;
 
 	memset(fired, 0, sizeof(fired));
 	memset(ns, 0, sizeof(ns));
 	if (fleet_agg_init(&a, "/") || fleet_add_session(&a, &in) ||
-	    fleet_add_bad(&a, node, agent, 0) || !(f = open_memstream(&buf, &n)))
+	    fleet_add_bad(&a, node, agent, 0) ||
+	    !(f = fopencookie(&lines, "w", (cookie_io_functions_t){ .write = count_lines })))
 		abort();
 	if (fleet_prom_write(&a, f))
 		abort();
 	fclose(f);
-	for (size_t i = 0; i < n; i++)
-		lines += buf[i] == '\n';
-	free(buf);
 	fleet_agg_free(&a);
 	return lines;
 }

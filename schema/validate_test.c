@@ -4,7 +4,8 @@
  *
  * Every testdata/invalid/X.json must produce exactly the lines of X.expect
  * (file:line:col: /pointer: message); every testdata/valid file must load
- * with no error. Then: turntrace.schema.json is JSON, declares draft 2020-12
+ * with no error, its values reaching a sink with their slots (9 spans, 4 token
+ * times in llm_turn_full), and a sink gets nothing after a first error. Then: turntrace.schema.json is JSON, declares draft 2020-12
  * and lists the same waste kinds and counter names as theory; 100,000-deep
  * nesting fails fast with one error; oversized input is refused unread; the
  * error cap holds; a 20,000-span turn validates; I/O errors are reported.
@@ -159,6 +160,18 @@ static void test_valid_fixtures(void)
 	}
 }
 
+/* A reader gets values only while the document has no error: after the first, nothing. */
+static void test_sink_stops(void)
+{
+	struct count c = { 0 };
+	struct sc_vsink sink = { count_value, &c };
+	struct out o = { .len = 0 };
+
+	CHECK(sc_validate_file_into("schema/testdata/invalid/wrong_type.json", collect, &o,
+				    &sink) == 1 && c.values == 1,
+	      "values after the error at turn_index: %zu (%s)", c.values, o.buf);
+}
+
 /* The names of a JSON array of strings match a theory table column. */
 static int same_names(const cJSON *arr, const char *(*name)(size_t), size_t n)
 {
@@ -307,6 +320,7 @@ int main(void)
 {
 	test_invalid_fixtures();
 	test_valid_fixtures();
+	test_sink_stops();
 	test_schema_file();
 	test_limits();
 	test_big_and_capped();

@@ -110,7 +110,8 @@ int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n);
  * ClientHello naming one of these hosts (kind XP_DISCOVER_HOST) or with a
  * plaintext HTTP request to one of these paths (XP_DISCOVER_PATH) becomes a
  * traced root in the kernel at that send; an XP_EV_SOCK_DISCOVER record
- * (bpf/sock.h) says so. Exact names of at most 63 bytes. Replaces the set.
+ * (bpf/sock.h) says so. Names of at most 63 bytes: paths exact, hosts exact
+ * or `*.SUFFIX` (every name below SUFFIX). Replaces the set.
  */
 int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned int n);
 

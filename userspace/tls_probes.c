@@ -641,25 +641,53 @@ void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *ou
 	*out = p->late;
 }
 
+/* An exact host or a `*.` suffix as its discover_hosts key (bpf/sock.h); -ENAMETOOLONG. */
+static int host_key(const char *name, struct xk_host_key *k)
+{
+	bool wild = !strncmp(name, "*.", 2);
+	const char *s = wild ? name + 1 : name;	/* "*.example.com": ".example.com" */
+	size_t n = strlen(s);
+
+	if (n + !wild > sizeof(k->rname))
+		return -ENAMETOOLONG;
+	memset(k, 0, sizeof(*k));
+	for (size_t i = 0; i < n; i++)
+		k->rname[i] = s[n - 1 - i];
+	k->prefixlen = (__u32)(n + !wild) * 8;	/* an exact name: its NUL too */
+	return 0;
+}
+
+/* A path as its discover_paths key: NUL-padded. */
+static int path_key(const char *name, char *key)
+{
+	if (strlen(name) >= XP_DISCOVER_NAME)
+		return -ENAMETOOLONG;
+	memset(key, 0, XP_DISCOVER_NAME);
+	memcpy(key, name, strlen(name));
+	return 0;
+}
+
 int xpc_tls_probes_discover(struct xpc_tls_probes *p, int kind, const char *const *names,
 			    unsigned int n)
 {
-	struct bpf_map *m = kind == XP_DISCOVER_HOST ? p->sock->maps.discover_hosts
-						     : p->sock->maps.discover_paths;
-	int fd = bpf_map__fd(m);
-	char key[XP_DISCOVER_NAME], next[XP_DISCOVER_NAME];
+	bool hosts = kind == XP_DISCOVER_HOST;
+	int fd = bpf_map__fd(hosts ? p->sock->maps.discover_hosts : p->sock->maps.discover_paths);
+	union {
+		struct xk_host_key host;
+		char path[XP_DISCOVER_NAME];
+	} key, next;
 	__u8 one = 1;
 
 	/* Empty it first: a reload removes the names no longer wanted. */
-	while (!bpf_map_get_next_key(fd, NULL, next))
-		if (bpf_map_delete_elem(fd, next))
+	while (!bpf_map_get_next_key(fd, NULL, &next))
+		if (bpf_map_delete_elem(fd, &next))
 			break;
 	for (unsigned int i = 0; i < n; i++) {
-		if (strlen(names[i]) >= sizeof(key))
-			return -ENAMETOOLONG;
-		memset(key, 0, sizeof(key));
-		memcpy(key, names[i], strlen(names[i]));
-		if (bpf_map_update_elem(fd, key, &one, BPF_ANY))
+		int err = hosts ? host_key(names[i], &key.host) : path_key(names[i], key.path);
+
+		if (err)
+			return err;
+		if (bpf_map_update_elem(fd, &key, &one, BPF_ANY))
 			return -errno;
 	}
 	return 0;
@@ -668,6 +696,7 @@ int xpc_tls_probes_discover(struct xpc_tls_probes *p, int kind, const char *cons
 int xpc_tls_probes_discover_stats(struct xpc_tls_probes *p, uint64_t stats[XP_DSTAT_MAX])
 {
 	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(p->sock->maps.discover_stats);
+	uint64_t sum[XP_DSTAT_MAX] = { 0 };
 	__u64 *v;
 
 	if (ncpu <= 0)
@@ -676,15 +705,15 @@ int xpc_tls_probes_discover_stats(struct xpc_tls_probes *p, uint64_t stats[XP_DS
 	if (!v)
 		return -ENOMEM;
 	for (__u32 k = 0; k < XP_DSTAT_MAX; k++) {
-		stats[k] = 0;
 		if (bpf_map_lookup_elem(fd, &k, v)) {
 			free(v);
-			return -errno;
+			return -errno;	/* stats untouched: a counter read never goes down */
 		}
 		for (int i = 0; i < ncpu; i++)
-			stats[k] += v[i];
+			sum[k] += v[i];
 	}
 	free(v);
+	memcpy(stats, sum, sizeof(sum));
 	return 0;
 }
 

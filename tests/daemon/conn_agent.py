@@ -4,16 +4,20 @@
 provider one after another, makes one streaming call on each and keeps every one
 open (idle) until it has made them all, then closes them and exits: with a cap of
 M connections per agent, the daemon must evict CONNS - M of them in each tier.
-DELAY_S before the first connection, HOLD_S after the last is closed."""
+DELAY_S before the first connection, HOLD_S after the last is closed; SPAWN: that
+many short processes (/bin/true, one after another) before the first connection."""
 import http.client
 import json
 import os
 import ssl
+import subprocess
 import sys
 import time
 
 port, ca, n = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 time.sleep(float(os.environ.get("DELAY_S", "0")))
+for _ in range(int(os.environ.get("SPAWN", "0"))):
+    subprocess.run(["/bin/true"], check=True)
 ctx = ssl.create_default_context(cafile=ca)
 conns = []
 for i in range(n):

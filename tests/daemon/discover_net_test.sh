@@ -10,7 +10,7 @@
 #     start), a second one the same,
 #   - an agent whose ClientHello names another host: none of its records reaches
 #     the ring (--raw holds every record read, owned or not),
-#   - SIGHUP: a host with a wildcard is refused (file:line), then `host other.test`
+#   - SIGHUP: a host with a misplaced wildcard is refused (file:line), then `host other.test`
 #     and `path /v1/plain` replace the rules: other.test is traced, llm.test no
 #     more, and a plaintext request to /v1/plain is traced (one before was not).
 # check_discover_net.py holds the assertions (ground truth: the mock's own log and
@@ -42,10 +42,10 @@ agent second llm.test
 agent stranger other.test
 agent plain_before - "$pport" /v1/plain
 
-printf 'host *.test\n' > "$tmp/rules.new"
+printf 'host llm.*.test\n' > "$tmp/rules.new"
 mv "$tmp/rules.new" "$tmp/rules"
 kill -HUP $daemon
-wait_for "rules:1: not a host name" "$tmp/daemon.err"
+wait_for "rules:1: a wildcard only as the whole first label" "$tmp/daemon.err"
 printf 'host other.test\npath /v1/plain\n' > "$tmp/rules.new"
 mv "$tmp/rules.new" "$tmp/rules"
 kill -HUP $daemon

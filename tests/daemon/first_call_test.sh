@@ -12,22 +12,15 @@
 # the agent's plaintext: an SSL_write by the agent's pid whose payload holds that body.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-xperf=${XPERF_BPF:-$(readlink -f "$here/../../cli/xperf-bpf")}
-py=/usr/bin/python3 # Debian's (not a shim): the system libssl
+. "$here/lib.sh"
 runs=${RUNS:-20}
-tmp=$(mktemp -d "${TEST_TMPDIR:-/tmp}/daemon_first_call.XXXXXX")
-pids=()
-trap 'kill "${pids[@]}" 2>/dev/null || true; rm -rf "$tmp"' EXIT
-"$py" "$here/../../demo/mock_provider.py" --dir "$tmp/mock" --log "$tmp/mock.jsonl" \
-	--bytes "$tmp/bytes" &
-pids+=($!)
-for _ in $(seq 100); do [ -s "$tmp/mock/port" ] && break; sleep 0.1; done
-port=$(cat "$tmp/mock/port")
-ca=$tmp/mock/ca.pem
+start_mock --bytes "$tmp/bytes"
+# Names of this run only (another run of this test may trace at the same time); [.]: the
+# glob does not match a command line holding it, the daemon's own.
+curl_name=fcurl$$
 cp "$here/agent.py" "$tmp/firstcall_agent.py"
-cp /usr/bin/curl "$tmp/firstcallcurl"
-# ([.]: the glob does not match a command line holding it, another daemon's)
-rules=(--cmdline '*/firstcall_agent[.]py*' --exe firstcallcurl)
+cp /usr/bin/curl "$tmp/$curl_name"
+rules=(--cmdline "*$tmp/firstcall_agent[.]py*" --exe "$curl_name")
 missed=0
 for run in $(seq "$runs"); do
 	dir=$tmp/run$run
@@ -43,7 +36,7 @@ for run in $(seq "$runs"); do
 		agent=$! kind=python3 marker="call 0 of pid $!"
 	else
 		marker="first call of run $run"
-		"$tmp/firstcallcurl" -sS --cacert "$ca" -H 'content-type: application/json' \
+		"$tmp/$curl_name" -sS --cacert "$ca" -H 'content-type: application/json' \
 			-d "{\"model\":\"gpt-test\",\"stream\":true,\"messages\":[{\"role\":\"user\",\"content\":\"$marker\"}]}" \
 			"https://localhost:$port/v1/chat/completions" > "$dir/agent.out" &
 		agent=$! kind=curl

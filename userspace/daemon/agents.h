@@ -22,6 +22,7 @@ struct xpd_agents_opts {
 	const char *raw_path;		/* --raw FILE: every routed record, NULL: none */
 	unsigned int max_agents;	/* more are refused (counted) */
 	unsigned int max_connections;	/* per agent: the idlest evicted beyond (counted) */
+	unsigned int max_processes;	/* per agent, the turn assembler's process table */
 	bool capture_payloads;
 	bool quiet;
 };
@@ -37,6 +38,7 @@ struct xpd_counters {
 	uint64_t records_unowned;	/* traced records of no known agent */
 	uint64_t connections_open;	/* held now, all agents (a gauge) */
 	uint64_t connections_evicted[XPD_CONN_TIERS];
+	uint64_t processes_evicted;	/* exited processes the agents' assemblers forgot */
 };
 
 /* NULL on ENOMEM or when the raw dump cannot be opened (message printed). */

@@ -49,7 +49,7 @@ static const char doc[] =
 
 enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_HOST, OPT_PATH, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
        OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_MAX_CONNS,
-       OPT_METRICS_INTERVAL };
+       OPT_METRICS_INTERVAL, OPT_MAX_PROCS };
 
 static const struct argp_option options[] = {
 	{ "output", 'o', "DIR", 0, "root of the sessions (default .xperf/traces)", 0 },
@@ -62,7 +62,8 @@ static const struct argp_option options[] = {
 	{ "exe", OPT_EXE, "GLOB", 0, "a rule on the executable (repeatable)", 0 },
 	{ "cmdline", OPT_CMDLINE, "GLOB", 0, "a rule on the command line (repeatable)", 0 },
 	{ "host", OPT_HOST, "NAME", 0,
-	  "a rule on the server name of a TLS connection, exact (repeatable)", 0 },
+	  "a rule on the server name of a TLS connection: exact, or *.SUFFIX for the names "
+	  "below SUFFIX (repeatable)", 0 },
 	{ "path", OPT_PATH, "/PATH", 0,
 	  "a rule on a plaintext HTTP request's path, exact (repeatable)", 0 },
 	{ "max-agents", OPT_MAX_AGENTS, "N", 0,
@@ -70,6 +71,9 @@ static const struct argp_option options[] = {
 	{ "max-connections", OPT_MAX_CONNS, "N", 0,
 	  "connections an agent keeps state for, per tier (TLS, socket); beyond, the one idle "
 	  "longest is evicted, counted (default 1024)", 0 },
+	{ "max-processes", OPT_MAX_PROCS, "N", 0,
+	  "processes an agent's turn assembler keeps; beyond, the earliest exited are "
+	  "forgotten, counted (default 4096)", 0 },
 	{ "retention-days", OPT_RET_DAYS, "D", 0,
 	  "delete sessions untouched for D days (at start, then each minute; sessions in use "
 	  "are never touched)", 0 },
@@ -105,6 +109,8 @@ struct daemon {
 	uint64_t sessions_deleted;	/* by retention */
 	char node_dir[PATH_MAX];
 	uint64_t execs_seen;		/* exec records of untraced processes */
+	uint64_t matches[XPD_RULE_KINDS][XPD_OUTCOMES];	/* processes a rule matched, by outcome */
+	uint64_t net[XP_DSTAT_MAX];	/* the kernel's network discovery (last read) */
 	int err;
 };
 
@@ -161,7 +167,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_PATH:
 		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
 			xp_args_invalid(state, key == OPT_HOST ?
-				"a host name of at most 63 bytes, no wildcard" :
+				"a host name of at most 63 bytes ('*.' first for the names below one)" :
 				"a path of at most 63 bytes from '/', no space, '?' or wildcard");
 		break;
 	case OPT_MAX_AGENTS:
@@ -178,6 +184,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MAX_CONNS:
 		d->ao.max_connections = xp_args_integer(state, arg, 1, 1000000, "1..1000000");
+		break;
+	case OPT_MAX_PROCS:
+		d->ao.max_processes = xp_args_integer(state, arg, 1, 10000000, "1..10000000");
 		break;
 	case OPT_RET_DAYS:
 		d->retention.max_age_s = 86400.0 * xp_args_integer(state, arg, 1, 36500, "1..36500");
@@ -257,17 +266,38 @@ static int load_rules(struct daemon *d)
 	return ret;
 }
 
-/* Whether an exec (record of an untraced process) matches; its argv in ev. */
-static bool exec_matches(const struct daemon *d, const struct xk_exec *e)
+/* The kind of rule an exec (record of an untraced process) matches, or -1. */
+static int exec_matches(const struct daemon *d, const struct xk_exec *e)
 {
-	return xpc_exec_check(e, e->hdr.size) == 0 &&
-	       xpd_rules_match(&d->rules, e->data, e->data + e->filename_len, e->args_len);
+	if (xpc_exec_check(e, e->hdr.size))
+		return -1;
+	return xpd_rules_match(&d->rules, e->data, e->data + e->filename_len, e->args_len);
 }
 
-static void add_agent(struct daemon *d, pid_t tgid, const struct xk_hdr *first)
+/* What xpd_agents_add() made of a match. */
+static enum xpd_outcome outcome(int err)
+{
+	switch (err) {
+	case 0:
+		return XPD_TRACED;
+	case -EEXIST:
+		return XPD_IN_TREE;
+	case -EUSERS:
+		return XPD_REFUSED;
+	case -ESRCH:
+		return XPD_GONE;
+	default:
+		return XPD_FAILED;
+	}
+}
+
+/* Process tgid matched a rule of this kind: a new agent, unless it cannot be. */
+static void add_agent(struct daemon *d, pid_t tgid, const struct xk_hdr *first,
+		      enum xpd_rule_kind kind)
 {
 	int err = xpd_agents_add(d->agents, tgid, first);
 
+	d->matches[kind][outcome(err)]++;
 	if (err == -EUSERS && !d->ao.quiet)
 		fprintf(stderr, "xperf-bpf daemon: pid %d refused: %u agents traced "
 				"(--max-agents)\n", (int)tgid, d->ao.max_agents);
@@ -282,21 +312,26 @@ static int on_event(void *ctx, const struct xk_hdr *rec)
 	struct daemon *d = ctx;
 	const struct xk_exec *e = (const void *)rec;
 
+	int kind;
+
 	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
 		d->execs_seen++;
-		add_agent(d, rec->tgid, rec);
+		add_agent(d, rec->tgid, rec, XPD_EXE);
 		return d->err;
 	}
 	/* Traced by the kernel at this send: a session even if it is gone by now. */
 	if (rec->type == XP_EV_SOCK_DISCOVER) {
-		add_agent(d, rec->tgid, rec);
+		kind = ((const struct xk_sock_discover *)rec)->kind == XP_DISCOVER_HOST ? XPD_HOST
+											 : XPD_PATH;
+		add_agent(d, rec->tgid, rec, kind);
 		return d->err;
 	}
 	if (rec->type != XP_EV_EXEC || !(e->flags & XP_EXEC_UNTRACED))
 		return xpd_agents_route(d->agents, rec) ? -EIO : 0;
 	d->execs_seen++;
-	if (exec_matches(d, e))
-		add_agent(d, rec->tgid, rec);
+	kind = exec_matches(d, e);
+	if (kind >= 0)
+		add_agent(d, rec->tgid, rec, kind);
 	return d->err;
 }
 
@@ -312,8 +347,8 @@ static ssize_t read_small(const char *path, char *buf, size_t len)
 	return n;
 }
 
-/* A running process against the rules: its /proc exe and cmdline. */
-static bool proc_matches(const struct daemon *d, int pid)
+/* A running process against the rules (its /proc exe and cmdline): the kind matched, or -1. */
+static int proc_matches(const struct daemon *d, int pid)
 {
 	char path[64], exe[PATH_MAX] = "", args[CMDLINE_MAX];
 	ssize_t n;
@@ -324,7 +359,7 @@ static bool proc_matches(const struct daemon *d, int pid)
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
 	n = read_small(path, args, sizeof(args));
 	if (n <= 0)
-		return false;	/* a kernel thread, or gone */
+		return -1;	/* a kernel thread, or gone */
 	return xpd_rules_match(&d->rules, exe, args, n);
 }
 
@@ -347,7 +382,7 @@ static int parent_of(int pid)
 static bool ancestor_matches(const struct daemon *d, int pid)
 {
 	for (int p = parent_of(pid), depth = 0; p > 1 && depth < 64; p = parent_of(p), depth++)
-		if (proc_matches(d, p))
+		if (proc_matches(d, p) >= 0)
 			return true;
 	return false;
 }
@@ -387,12 +422,13 @@ static void scan_running(struct daemon *d)
 		return;
 	}
 	while ((de = readdir(dir))) {
-		int pid = atoi(de->d_name);
+		int pid = atoi(de->d_name), kind;
 
 		if (pid <= 0 || pid == self || xpc_proc_tgid(pid) != pid)
 			continue;
-		if (proc_matches(d, pid) && !ancestor_matches(d, pid))
-			add_agent(d, pid, NULL);
+		kind = proc_matches(d, pid);
+		if (kind >= 0 && !ancestor_matches(d, pid))
+			add_agent(d, pid, NULL, kind);
 	}
 	closedir(dir);
 }
@@ -414,11 +450,15 @@ static void publish(struct daemon *d, struct xpc *c)
 		.execs_seen = d->execs_seen,
 		.max_agents = d->ao.max_agents,
 		.max_connections = d->ao.max_connections,
+		.max_processes = d->ao.max_processes,
 		.rules = d->rules.n,
+		.matches = d->matches,
+		.net = d->net,
 	};
 
 	if (!d->metrics || xpc_counts(c, &h.counts))
 		return;
+	xpc_discover_stats(c, d->net);	/* left as they were when unread: never lower */
 	xpc_health(c, &h.core);
 	xpd_metrics_health(d->metrics, &h);
 }
@@ -507,6 +547,7 @@ int xpd_main(int argc, char **argv)
 		return XP_EXIT_FAIL;
 	d->ao.max_agents = 256;
 	d->ao.max_connections = 1024;
+	d->ao.max_processes = 4096;
 	code = parse_args(d, argc, argv);
 	if (!code && load_rules(d))
 		code = XP_EXIT_USAGE;

@@ -262,6 +262,48 @@ static void agents_text(FILE *f, const struct xpd_health *h)
 	labelled(f, "connections_evicted_total", "Idle connections whose state was evicted "
 		 "(--max-connections reached), by tier.", "tier", tier_name,
 		 n->connections_evicted, XPD_CONN_TIERS, true);
+	metric(f, "processes_max", "gauge", "Processes an agent's turn assembler keeps at most "
+	       "(--max-processes).", h->max_processes);
+	metric(f, "processes_evicted_total", "counter", "Exited processes the agents' turn "
+	       "assemblers forgot at --max-processes.", n->processes_evicted);
+}
+
+static const char *const outcome_names[XPD_OUTCOMES] = {
+	[XPD_TRACED] = "traced", [XPD_IN_TREE] = "in_tree", [XPD_REFUSED] = "refused",
+	[XPD_GONE] = "gone", [XPD_FAILED] = "failed",
+};
+
+/* The kernel's network discovery (bpf/discover_net.bpf.h), one counter each. */
+static const struct {
+	unsigned int stat;
+	const char *name, *help;
+} net_metrics[] = {
+	{ XP_DSTAT_CONNS, "net_connections_examined_total",
+	  "First sends of untraced processes' TCP connections examined in the kernel." },
+	{ XP_DSTAT_HELLOS, "net_client_hellos_total", "Of those, TLS ClientHellos." },
+	{ XP_DSTAT_NO_SNI, "net_client_hellos_unnamed_total", "ClientHellos without a readable "
+	  "server name (none, cut, longer than 63 bytes)." },
+	{ XP_DSTAT_REQUESTS, "net_http_requests_total", "Of those, plaintext HTTP requests." },
+	{ XP_DSTAT_UNREAD, "net_unread_total", "First sends whose bytes could not be read." },
+	{ XP_DSTAT_MATCHED, "net_traced_total", "Processes the kernel traced at a send naming a "
+	  "host or path rule." },
+};
+
+/* Every (rule kind, outcome) series, zeros too: none appears or goes away later. */
+static void discovery_text(FILE *f, const struct xpd_health *h)
+{
+	fprintf(f, "# HELP xperf_daemon_rule_matches_total Processes a discovery rule matched, by "
+		"the rule's kind (exe, cmdline: at exec or the start-up scan; host, path: in the "
+		"kernel, at a connection's first send) and what came of it.\n"
+		"# TYPE xperf_daemon_rule_matches_total counter\n");
+	for (unsigned int k = 0; k < XPD_RULE_KINDS; k++)
+		for (unsigned int o = 0; o < XPD_OUTCOMES; o++)
+			fprintf(f, "xperf_daemon_rule_matches_total{rule=\"%s\",outcome=\"%s\"} "
+				"%llu\n", xpd_rule_kind_name(k), outcome_names[o],
+				(unsigned long long)h->matches[k][o]);
+	for (size_t i = 0; i < sizeof(net_metrics) / sizeof(net_metrics[0]); i++)
+		metric(f, net_metrics[i].name, "counter", net_metrics[i].help,
+		       h->net[net_metrics[i].stat]);
 }
 
 static void core_text(FILE *f, const struct xpd_health *h)
@@ -296,6 +338,7 @@ void xpd_metrics_health(struct xpd_metrics *m, const struct xpd_health *h)
 	if (!f)
 		return;
 	agents_text(f, h);
+	discovery_text(f, h);
 	core_text(f, h);
 	if (fclose(f))
 		free(text);

@@ -19,6 +19,7 @@
 
 #include "userspace/capture.h"
 #include "userspace/daemon/agents.h"
+#include "userspace/daemon/rules.h"
 
 /*
  * Metrics of a higher layer over the node's session directory, linked in by
@@ -45,6 +46,16 @@ struct xpd_metrics_opts {
 	int quiet;			/* no line per rescan */
 };
 
+/* What came of a process a rule matched (xperf_daemon_rule_matches_total's outcome). */
+enum xpd_outcome {
+	XPD_TRACED,	/* a new agent */
+	XPD_IN_TREE,	/* in a traced agent's tree already */
+	XPD_REFUSED,	/* --max-agents reached */
+	XPD_GONE,	/* exited before it could be traced */
+	XPD_FAILED,	/* no session (out of memory, its directory) */
+	XPD_OUTCOMES
+};
+
 /* What the daemon knows of itself, rendered each second. */
 struct xpd_health {
 	const struct xpd_counters *agents;
@@ -52,7 +63,9 @@ struct xpd_health {
 	struct xpc_health core;
 	uint64_t sessions_deleted;	/* by retention */
 	uint64_t execs_seen;		/* exec records of untraced processes */
-	unsigned int max_agents, max_connections, rules;
+	unsigned int max_agents, max_connections, max_processes, rules;
+	const uint64_t (*matches)[XPD_OUTCOMES];	/* [enum xpd_rule_kind][outcome] */
+	const uint64_t *net;		/* the kernel's discover_stats (enum xk_discover_stat) */
 };
 
 struct xpd_metrics;

@@ -14,6 +14,11 @@ static const char *const kinds[] = {
 	[XPD_EXE] = "exe", [XPD_CMDLINE] = "cmdline", [XPD_HOST] = "host", [XPD_PATH] = "path",
 };
 
+const char *xpd_rule_kind_name(enum xpd_rule_kind kind)
+{
+	return kind < XPD_RULE_KINDS ? kinds[kind] : "?";
+}
+
 static int kind_of(const char *kind)
 {
 	for (unsigned int k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
@@ -28,14 +33,20 @@ static const char *net_name_error(enum xpd_rule_kind kind, const char *name)
 	const char *ok = kind == XPD_HOST ? "abcdefghijklmnopqrstuvwxyz0123456789.-"
 					  : "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 					    "0123456789/-._~%!$&'()+,;=:@";
+	/* `*.example.com`: the names below example.com (the kernel's LPM trie, bpf/sock.h) */
+	const char *rest = kind == XPD_HOST && !strncmp(name, "*.", 2) ? name + 2 : name;
 
 	if (strlen(name) > XPD_NET_NAME_MAX)
 		return kind == XPD_HOST ? "host name longer than 63 bytes"
 					: "path longer than 63 bytes";
 	if (kind == XPD_PATH && name[0] != '/')
 		return "path must start with '/'";
-	if (name[strspn(name, ok)])
-		return kind == XPD_HOST ? "not a host name (letters, digits, '.', '-'; no wildcard)"
+	if (rest != name && (!*rest || *rest == '.'))
+		return "a wildcard host needs a name after '*.' (*.example.com)";
+	if (kind == XPD_HOST && strchr(rest, '*'))
+		return "a wildcard only as the whole first label (*.example.com)";
+	if (rest[strspn(rest, ok)])
+		return kind == XPD_HOST ? "not a host name (letters, digits, '.', '-'; '*.' first)"
 					: "not a request path (no space, '?', '#' or wildcard)";
 	return NULL;
 }
@@ -168,8 +179,8 @@ static bool match_exe(const char *pattern, const char *exe)
 	return fnmatch(pattern, exe, 0) == 0;
 }
 
-bool xpd_rules_match(const struct xpd_rules *r, const char *exe, const char *args,
-		     size_t args_len)
+int xpd_rules_match(const struct xpd_rules *r, const char *exe, const char *args,
+		    size_t args_len)
 {
 	char line[1024];
 	size_t n = args_len < sizeof(line) ? args_len : sizeof(line) - 1;
@@ -186,9 +197,9 @@ bool xpd_rules_match(const struct xpd_rules *r, const char *exe, const char *arg
 
 		if (rule->kind == XPD_EXE ? match_exe(rule->pattern, exe)
 		    : rule->kind == XPD_CMDLINE && fnmatch(rule->pattern, line, 0) == 0)
-			return true;
+			return rule->kind;
 	}
-	return false;
+	return -1;
 }
 
 unsigned int xpd_rules_exact_names(const struct xpd_rules *r, const char **names,

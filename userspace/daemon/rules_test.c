@@ -57,10 +57,9 @@ static void test_net(void)
 	      !strcmp(names[0], "api.anthropic.com"));
 	CHECK(xpd_rules_net_names(&r, XPD_PATH, names, 4) == 1 && !strcmp(names[0], "/v1/messages"));
 	/* a host or path rule never matches an exec */
-	CHECK(!xpd_rules_match(&r, "/usr/bin/api.anthropic.com", ARGS("/v1/messages")));
-	CHECK(xpd_rules_parse(&r, "n", "exe a\nhost *.openai.azure.com\n", err, sizeof(err)) ==
-	      -EINVAL);
-	CHECK(!strcmp(err, "n:2: not a host name (letters, digits, '.', '-'; no wildcard)"));
+	CHECK(xpd_rules_match(&r, "/usr/bin/api.anthropic.com", ARGS("/v1/messages")) < 0);
+	CHECK(xpd_rules_parse(&r, "n", "exe a\nhost api_x.com\n", err, sizeof(err)) == -EINVAL);
+	CHECK(!strcmp(err, "n:2: not a host name (letters, digits, '.', '-'; '*.' first)"));
 	CHECK(xpd_rules_parse(&r, "n", "path v1/messages\n", err, sizeof(err)) == -EINVAL);
 	CHECK(!strcmp(err, "n:1: path must start with '/'"));
 	CHECK(xpd_rules_parse(&r, "n", "path /v1/*\n", err, sizeof(err)) == -EINVAL);
@@ -72,6 +71,39 @@ static void test_net(void)
 	CHECK(xpd_rules_add(&r, "host", "a b") == -EINVAL);
 }
 
+/* `*.SUFFIX` hosts: the whole first label only, lowercased, file:line otherwise. */
+static void test_wildcard(void)
+{
+	static const struct {
+		const char *line, *err;
+	} bad[] = {
+		{ "host api.*.azure.com", "w:1: a wildcard only as the whole first label (*.example.com)" },
+		{ "host *api.azure.com", "w:1: a wildcard only as the whole first label (*.example.com)" },
+		{ "host *.*.azure.com", "w:1: a wildcard only as the whole first label (*.example.com)" },
+		{ "host azure.com.*", "w:1: a wildcard only as the whole first label (*.example.com)" },
+		{ "host *", "w:1: a wildcard only as the whole first label (*.example.com)" },
+		{ "host *.", "w:1: a wildcard host needs a name after '*.' (*.example.com)" },
+		{ "host *..com", "w:1: a wildcard host needs a name after '*.' (*.example.com)" },
+		{ "host *.a_b.com", "w:1: not a host name (letters, digits, '.', '-'; '*.' first)" },
+	};
+	struct xpd_rules r = { 0 };
+	const char *names[4];
+	char err[256] = "";
+
+	CHECK(xpd_rules_parse(&r, "w", "host *.OpenAI.Azure.com  # regional endpoints\n", err,
+			      sizeof(err)) == 0);
+	CHECK(xpd_rules_net_names(&r, XPD_HOST, names, 4) == 1 &&
+	      !strcmp(names[0], "*.openai.azure.com"));
+	CHECK(xpd_rules_exact_names(&r, names, 4) == 0); /* never an exe name for the kernel */
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		CHECK(xpd_rules_parse(&r, "w", bad[i].line, err, sizeof(err)) == -EINVAL);
+		CHECK(!strcmp(err, bad[i].err));
+	}
+	CHECK(xpd_rules_add(&r, "host", "*.example.com") == 0);
+	CHECK(xpd_rules_add(&r, "host", "a.*.example.com") == -EINVAL);
+	CHECK(xpd_rules_add(&r, "cmdline", "*.example.com") == 0); /* a glob there: no rule */
+}
+
 static void test_match(void)
 {
 	struct xpd_rules r = { 0 };
@@ -79,13 +111,15 @@ static void test_match(void)
 	CHECK(xpd_rules_add(&r, "exe", "node") == 0);
 	CHECK(xpd_rules_add(&r, "exe", "/opt/*/codex") == 0);
 	CHECK(xpd_rules_add(&r, "cmdline", "python3 *agent.py*") == 0);
-	CHECK(xpd_rules_match(&r, "/usr/bin/node", ARGS("node\0x.js")));
-	CHECK(!xpd_rules_match(&r, "/usr/bin/nodejs", ARGS("nodejs\0x.js")));
-	CHECK(xpd_rules_match(&r, "/opt/v1/codex", ARGS("codex")));
-	CHECK(!xpd_rules_match(&r, "/usr/bin/codex", ARGS("codex")));
-	CHECK(xpd_rules_match(&r, "/usr/bin/python3", ARGS("python3\0/srv/agent.py\0--x")));
-	CHECK(!xpd_rules_match(&r, "/usr/bin/python3", ARGS("python3\0/srv/server.py")));
-	CHECK(!xpd_rules_match(&r, "/usr/bin/python3", "", 0));
+	CHECK(xpd_rules_match(&r, "/usr/bin/node", ARGS("node\0x.js")) == XPD_EXE);
+	CHECK(xpd_rules_match(&r, "/usr/bin/nodejs", ARGS("nodejs\0x.js")) < 0);
+	CHECK(xpd_rules_match(&r, "/opt/v1/codex", ARGS("codex")) == XPD_EXE);
+	CHECK(xpd_rules_match(&r, "/usr/bin/codex", ARGS("codex")) < 0);
+	CHECK(xpd_rules_match(&r, "/usr/bin/python3", ARGS("python3\0/srv/agent.py\0--x")) ==
+	      XPD_CMDLINE);
+	CHECK(xpd_rules_match(&r, "/usr/bin/python3", ARGS("python3\0/srv/server.py")) < 0);
+	CHECK(xpd_rules_match(&r, "/usr/bin/python3", "", 0) < 0);
+	CHECK(!strcmp(xpd_rule_kind_name(XPD_CMDLINE), "cmdline"));
 }
 
 int main(void)
@@ -93,6 +127,7 @@ int main(void)
 	test_parse();
 	test_errors();
 	test_net();
+	test_wildcard();
 	test_match();
 	return CHECK_DONE();
 }

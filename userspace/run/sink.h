@@ -36,11 +36,17 @@ const char *xpb_gpu_dir(const char *out_dir, char *buf, size_t len);
  */
 const char *xpb_session_id(pid_t root, char *const *command, char *buf);
 
-/* The daemon's caps on one session's state (userspace/daemon/conns.h), for capture.json. */
+/*
+ * The daemon's caps on one session's state, for capture.json: its connections
+ * (userspace/daemon/conns.h) and the turn assembler's process table, whose
+ * evictions the turns sink counts here as they happen.
+ */
 struct xpb_bounds {
 	unsigned int max_connections;	/* per agent and tier (--max-connections) */
 	uint64_t peak[2];		/* most held at once: TLS, socket tier */
 	uint64_t evicted[2];		/* idle ones closed to make room */
+	unsigned int max_processes;	/* per agent (--max-processes) */
+	uint64_t processes_evicted;	/* exited processes the assembler forgot */
 };
 
 /* What the run's sinks could not write, for capture.json's data_quality (stats ends last). */
@@ -62,7 +68,7 @@ struct xpb_run {
 	struct xpb_unwritten *unwritten; /* sinks count here what they could not write, or NULL */
 	/* Whether process tgid is the run's (the daemon's runs share one core); NULL: all are. */
 	bool (*owns)(const struct xpb_run *run, __u32 tgid);
-	const struct xpb_bounds *bounds;	/* the daemon's sessions; NULL: no caps */
+	struct xpb_bounds *bounds;	/* the daemon's sessions; NULL: no caps */
 };
 
 struct xpb_sink {

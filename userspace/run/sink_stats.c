@@ -92,6 +92,8 @@ static void bounds_json(const struct xpb_bounds *b, cJSON *o)
 	cJSON_AddNumberToObject(j, "max_connections", b->max_connections);
 	by_tier(j, "connections_peak", b->peak);
 	by_tier(j, "connections_evicted", b->evicted);
+	cJSON_AddNumberToObject(j, "max_processes", b->max_processes);
+	xp_json_add_u64(j, "processes_evicted", b->processes_evicted);
 }
 
 static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
