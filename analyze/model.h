@@ -215,8 +215,8 @@ struct tt_turn;
 int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trace *tr);
 void xa_trace_free(struct xa_trace *tr);
 
-/* gpu.c: fill tr->gpu from the turn's `gpu` object (NULL: zeros). 0 ok, -1 bad. */
-int xa_gpu_stats(struct xa_trace *tr, const cJSON *gpu);
+/* gpu.c: fill tr->gpu from the turn's GPU activities (none: zeros). 0 ok, -1 bad or memory. */
+int xa_gpu_stats(struct xa_trace *tr, const struct tt_turn *t);
 
 /* load.c: read + validate + build one turn. XA_OK, XA_EINVALID, XA_EFAIL.
  * Errors go to err (one line each); the first one is also copied to first. On failure tr is

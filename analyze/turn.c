@@ -146,7 +146,7 @@ int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trac
 		if (read_span(&t->spans[tr->nspans], tr, &tr->spans[tr->nspans]))
 			return -1;
 	read_marks(tr, t);
-	return xa_gpu_stats(tr, t->gpu);
+	return xa_gpu_stats(tr, t);
 }
 
 void xa_trace_free(struct xa_trace *tr)

@@ -737,12 +737,13 @@ int xt_session_event(struct xt_session *s, const struct xt_event *ev)
 {
 	struct xt_event adj = *ev;
 
-	if (!s->first_ts || ev->ts_ns < s->first_ts)
-		s->first_ts = ev->ts_ns;
 	s->cur_tgid = ev->tgid;
 	s->cur_tid = ev->tid;
 	if (ev->kind == XT_TLS || ev->kind == XT_SOCK)
 		adj.ts_ns = io_time(s, ev);
+	/* from the time given to the event: a write's is its call's entry, before its record */
+	if (!s->first_ts || adj.ts_ns < s->first_ts)
+		s->first_ts = adj.ts_ns;
 	route(s, &adj);
 	if (s->failed) {
 		fprintf(stderr, "xperf: out of memory while assembling turns\n");

@@ -308,6 +308,56 @@ static void cap_fixture(const char *out, size_t keep)
 		fclose(o);
 }
 
+/*
+ * An attach whose first event is a request's SSL_write record, its call
+ * entered 100 us before it (the write's time): every turn file validates
+ * (fault detach_test once wrote an exchange starting before its turn, the
+ * session begun at the record).
+ */
+static void check_attach_mid_write(const char *tmp)
+{
+	char file[512], dir[512], path[600];
+	struct xt_config cfg = { .out_dir = dir, .session_id = "midwrite" };
+	FILE *in = fopen(TD "demo_plain.jsonl", "r"), *o;
+	char *line = NULL;
+	size_t cap = 0;
+	int started = 0;
+
+	snprintf(file, sizeof(file), "%s/midwrite.jsonl", tmp);
+	snprintf(dir, sizeof(dir), "%s/midwrite", tmp);
+	o = fopen(file, "w");
+	while (in && o && getline(&line, &cap, in) > 0) {
+		cJSON *ev = started ? NULL : cJSON_Parse(line);
+		const char *dir_s = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "dir"));
+
+		if (!started && dir_s && !strcmp(dir_s, "write")) {
+			char *text;
+
+			cJSON_AddNumberToObject(ev, "call_ns", num(ev, "ts_ns") - 100000);
+			text = cJSON_PrintUnformatted(ev);
+			fprintf(o, "%s\n", text);
+			free(text);
+			started = 1;
+		} else if (started) {
+			fputs(line, o);
+		}
+		cJSON_Delete(ev);
+	}
+	free(line);
+	if (in)
+		fclose(in);
+	if (o)
+		fclose(o);
+	struct xt_session *s = replay(&cfg, file, 1);
+
+	CHECK(started && xt_session_turns(s) > 0);
+	for (int i = 1; i <= xt_session_turns(s); i++) {
+		snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_dir(s), i);
+		CHECK(sc_validate_file(path, print_error, NULL) == 0);
+	}
+	xt_session_free(s);
+}
+
 /* A request cut at the cap: flagged in data_quality, its model unknown, the rest intact. */
 static void check_capped(const char *tmp)
 {
@@ -422,6 +472,7 @@ int main(void)
 	check_every_cut(tmp, TD "demo_plain.jsonl", 0);
 	check_every_cut(tmp, TD "demo_cipher.jsonl", 1);
 	check_every_cut(tmp, TD "demo_both.jsonl", 0);
+	check_attach_mid_write(tmp);
 
 	cJSON_Delete(p.waste);
 	cJSON_Delete(c.waste);

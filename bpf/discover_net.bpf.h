@@ -8,28 +8,22 @@
  * every later send of an untraced process); the bytes are parsed here and
  * never leave the kernel: a match writes one small XP_EV_SOCK_DISCOVER
  * record, anything else only counts (discover_stats). sock.bpf.c calls
- * discover_send() from both of its hook sets.
+ * discover_send() from both of its hook sets; the request-line matcher and
+ * the adoption are discover_path.bpf.h's (shared with tls.bpf.c).
  */
 #ifndef XPERF_BPF_DISCOVER_NET_BPF_H
 #define XPERF_BPF_DISCOVER_NET_BPF_H
 
 #include "common.bpf.h"
+#include "discover_path.bpf.h"
 #include "sock.h"
 #include "sock_emit.bpf.h"
 
-#define EEXIST 17
-#define DISCOVER_RULES_MAX 256
 #define HELLO_EXTS_MAX 32	/* extensions walked looking for server_name */
-#define METHOD_MAX 8		/* "OPTIONS " is the longest HTTP method */
-#define AT(b, o) ((__u32)(b)[(o) & (XP_SOCK_PREFIX - 1)])
 #define BE16(b, o) (AT(b, o) << 8 | AT(b, (o) + 1))
 
 /* On in the daemon only (xpc_opts.discover_net). */
 const volatile bool discover_net = false;
-
-struct discover_name {
-	char s[XP_DISCOVER_NAME];
-};
 
 /* Host rules, exact and `*.` suffixes (struct xk_host_key, bpf/sock.h). */
 struct {
@@ -40,13 +34,6 @@ struct {
 	__type(value, __u8);
 } discover_hosts SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, DISCOVER_RULES_MAX);
-	__type(key, struct discover_name);
-	__type(value, __u8);
-} discover_paths SEC(".maps");
-
 /* Connections whose first send was examined (key: sock_id). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -54,35 +41,6 @@ struct {
 	__type(key, __u64);
 	__type(value, __u8);
 } discover_seen SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, XP_DSTAT_MAX);
-	__type(key, __u32);
-	__type(value, __u64);
-} discover_stats SEC(".maps");
-
-/* The first bytes of the send, and the name read from them (zero-padded: a map key). */
-struct discover_scratch {
-	__u8 buf[XP_SOCK_PREFIX + XP_DISCOVER_NAME];
-	struct discover_name name;
-	struct xk_host_key host;	/* a server name, reversed */
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct discover_scratch);
-} discover_heap SEC(".maps");
-
-static __always_inline void dstat(__u32 i)
-{
-	__u64 *n = bpf_map_lookup_elem(&discover_stats, &i);
-
-	if (n)
-		*n += 1;
-}
 
 /*
  * c lowercased, without a branch: one per byte of a name would multiply
@@ -165,32 +123,6 @@ static __always_inline int hello_sni(struct discover_scratch *s, __u32 n)
 	return -1;
 }
 
-/* The path of the HTTP request line in b ("POST /v1/messages?x HTTP/1.1"): 0 or -1. */
-static __always_inline int request_path(const __u8 *b, __u32 n, struct discover_name *name)
-{
-	__u32 off = 0, c;
-
-	for (; off < METHOD_MAX && off < n; off++) {
-		c = AT(b, off);
-		if (c == ' ')
-			break;
-		if (c < 'A' || c > 'Z')
-			return -1;
-	}
-	if (!off || off >= METHOD_MAX || off + 1 >= n || AT(b, off + 1) != '/')
-		return -1;
-	off++;
-	for (__u32 i = 0; i < XP_DISCOVER_NAME - 1; i++) {
-		if (off + i >= n)
-			return -1;
-		c = AT(b, off + i);
-		if (c == ' ' || c == '?')
-			return 0;
-		name->s[i & (XP_DISCOVER_NAME - 1)] = c;
-	}
-	return -1;
-}
-
 /* What the first bytes name, by kind: 0 (nothing a rule can match) or enum xk_discover_kind. */
 static __always_inline __u32 discover_parse(struct discover_scratch *s, __u32 n)
 {
@@ -201,39 +133,21 @@ static __always_inline __u32 discover_parse(struct discover_scratch *s, __u32 n)
 		dstat(XP_DSTAT_NO_SNI);
 		return 0;
 	}
-	if (request_path(s->buf, n, &s->name))
-		return 0;
-	dstat(XP_DSTAT_REQUESTS);
-	return bpf_map_lookup_elem(&discover_paths, &s->name) ? XP_DISCOVER_PATH : 0;
+	return discover_path_rule(s, n) ? XP_DISCOVER_PATH : 0;
 }
 
 /* The current process joins the traced set as a root and says why. */
 static __always_inline bool discover_trace(struct sock *sk, __u64 id, __u32 kind,
 					   const struct discover_name *name)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-	__u32 tgid = t->tgid;
-	struct xk_traced root = { .root_tgid = tgid, .start_ns = xk_start_ns(t) };
 	struct xk_sock_discover *e;
-	long err = xk_trace(tgid, &root, BPF_NOEXIST);
 
-	if (err == -EEXIST)	/* another thread of it was first */
-		return true;
-	if (err) {
-		xk_count_drop(XP_EV_NONE);
+	if (!discover_join(kind, name, id, &e))
 		return false;
+	if (e) {
+		read_tuple(sk, &e->tuple);
+		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);	/* the daemon probes it at once */
 	}
-	dstat(XP_DSTAT_MATCHED);
-	e = xk_reserve(XP_EV_SOCK_DISCOVER, sizeof(*e));
-	if (!e)
-		return true;
-	xk_fill_hdr_cur(&e->hdr, XP_EV_SOCK_DISCOVER, sizeof(*e));
-	e->sock_id = id;
-	read_tuple(sk, &e->tuple);
-	e->kind = kind;
-	e->pad = 0;
-	__builtin_memcpy(e->name, name->s, sizeof(e->name));
-	bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);	/* the daemon probes it at once */
 	return true;
 }
 

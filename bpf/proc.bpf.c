@@ -86,7 +86,13 @@ static int handle_fork(struct task_struct *parent, struct task_struct *child)
 	e->flags = thread ? XP_FORK_THREAD : 0;
 	e->depth = thread ? pt->depth : pt->depth + 1;
 	BPF_CORE_READ_STR_INTO(&e->comm, child, comm);
-	xk_submit(e);
+	/*
+	 * A new process gets its per-process uprobes (cuda, --tls-per-process)
+	 * from this record, racing its first calls: wake the consumer now, as
+	 * for an exec (xk_output), not at its next poll (100 ms). A thread
+	 * shares its process's probes: batched.
+	 */
+	bpf_ringbuf_submit(e, thread ? xk_ring_wakeup() : BPF_RB_FORCE_WAKEUP);
 	return 0;
 }
 

@@ -102,7 +102,10 @@ struct xk_sock_sni {
  * the first send of an untraced process's TCP connection is examined in the
  * kernel; a ClientHello whose server name, or a plaintext HTTP request whose
  * path, is in the rule maps makes the process traced at once, and this record
- * (a few bytes: never the data) says so. Names are NUL-padded, at most 63 bytes.
+ * (a few bytes: never the data) says so. So does an untraced process's
+ * SSL_write(_ex) starting a request to a `path` rule (tls.bpf.c): sock_id 0 and
+ * a zero tuple then (the socket is not known at the call's entry). Names are
+ * NUL-padded, at most 63 bytes.
  */
 #define XP_DISCOVER_NAME 64
 
@@ -138,7 +141,7 @@ enum xk_discover_stat {
 	XP_DSTAT_CONNS = 0,	/* first sends of untraced TCP connections examined */
 	XP_DSTAT_HELLOS = 1,	/* of those, TLS ClientHellos */
 	XP_DSTAT_NO_SNI = 2,	/* ClientHellos without a readable name (absent, cut, > 63 bytes) */
-	XP_DSTAT_REQUESTS = 3,	/* plaintext HTTP requests */
+	XP_DSTAT_REQUESTS = 3,	/* HTTP/1.x request lines (a first send, an untraced SSL write) */
 	XP_DSTAT_MATCHED = 4,	/* processes made traced */
 	XP_DSTAT_UNREAD = 5,	/* first sends whose bytes could not be read */
 	XP_DSTAT_MAX = 6,

@@ -14,7 +14,9 @@
  * from sock.bpf.c through `tls_calls` and is remembered per connection.
  *
  * Untraced processes pay, beyond the uprobe trap itself (see per_pid in
- * userspace/tls_probes.h), one hash lookup per probe and nothing else.
+ * userspace/tls_probes.h), one map lookup per probe and nothing else; in
+ * the daemon with `path` rules loaded, an untraced process's SSL_write
+ * also has its first bytes read for a request line (discover_write()).
  * One program body serves all four functions: the variants differ by
  * enum xk_tls_fn only.
  */
@@ -23,6 +25,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_tracing.h>
 #include "common.bpf.h"
+#include "discover_path.bpf.h"
 #include "tls.h"
 #include "tls_calls.bpf.h"
 
@@ -92,12 +95,48 @@ static __always_inline struct xk_tls_call new_call(struct pt_regs *ctx, __u64 ss
 	return c;
 }
 
+/*
+ * The daemon's `path` rules in TLS: an untraced process whose SSL_write(_ex)
+ * starts an HTTP/1.x request to a rule's path becomes traced here, this call
+ * included (discover_path.bpf.h). Only the request line is read. Written by
+ * userspace at each rule load: without path rules this is one load of a
+ * global, no helper call.
+ */
+__u32 discover_path_rules = 0;
+
+static __always_inline bool discover_write(struct pt_regs *ctx, enum xk_tls_fn fn)
+{
+	struct discover_scratch *s;
+	struct xk_sock_discover *e;
+	__u64 n = PT_REGS_PARM3(ctx);
+	__u32 zero = 0;
+
+	if (!discover_path_rules || fn_dir(fn) != XP_TLS_WRITE)
+		return false;
+	if (fn == XP_TLS_FN_WRITE)	/* SSL_write's length is an int */
+		n = (int)n > 0 ? (__u32)n : 0;
+	s = bpf_map_lookup_elem(&discover_heap, &zero);
+	barrier_var(n);
+	if (n > DISCOVER_LINE_MAX)
+		n = DISCOVER_LINE_MAX;
+	if (!s || !n || bpf_probe_read_user(s->buf, n, (void *)PT_REGS_PARM2(ctx)))
+		return false;
+	__builtin_memset(&s->name, 0, sizeof(s->name));
+	if (!discover_path_rule(s, n) || !discover_join(XP_DISCOVER_PATH, &s->name, 0, &e))
+		return false;
+	if (e) {	/* no socket yet at entry: the tuple is left zero */
+		__builtin_memset(&e->tuple, 0, sizeof(e->tuple));
+		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	}
+	return true;
+}
+
 static __always_inline int call_enter(struct pt_regs *ctx, enum xk_tls_fn fn)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	struct xk_tls_call c;
 
-	if (!xk_traced())
+	if (!xk_traced() && !discover_write(ctx, fn))
 		return 0;
 	c = new_call(ctx, PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx),
 		     fn_is_ex(fn) ? PT_REGS_PARM4(ctx) : 0, fn);

@@ -340,6 +340,9 @@ int main(int argc, char **argv)
 		if (code)
 			goto cleanup;
 		env.run.root = env.pid;
+		/* the line a script waits for before it starts what is to be traced */
+		if (!env.run.quiet)
+			fprintf(stderr, "xperf-bpf: tracing pid %d\n", (int)env.pid);
 	}
 	code = xpb_run(c, sinks, &env.run, env.duration);
 	sinks = NULL;

@@ -166,6 +166,26 @@ struct tt_id_ix {
 	int ix;
 };
 
+/*
+ * gpu.c - one activity of the turn's `gpu` section (schema/README.md), typed.
+ * The section itself stays the object the reader or the GPU merge stored.
+ */
+struct tt_gpu_act {
+	enum th_gpu_kind kind;
+	const char *name;          /* NULL: none */
+	uint64_t start_ns, end_ns;
+	uint64_t device, stream, correlation_id, bytes; /* 0 when absent */
+	const cJSON *json;         /* the activity as stored (what the Chrome args show) */
+};
+/*
+ * t's activities in order into *out (caller frees; they point into t->gpu), *n of
+ * them, none without a gpu section. 0; -1 on ENOMEM; -2 when activity *n has no
+ * kind of theory's (a section no reader validated: the reader checks kinds).
+ */
+int tt_gpu_acts(const struct tt_turn *t, struct tt_gpu_act **out, size_t *n);
+/* gpu.dropped_records; 0 without a gpu section. */
+uint64_t tt_gpu_dropped(const struct tt_turn *t);
+
 /* A new empty turn (source "ebpf" or "sdk"); NULL on ENOMEM. */
 struct tt_turn *tt_turn_new(const char *session_id, int64_t index, const char *source,
 			    const char *tier);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * chrome_gpu.c - a turn's GPU activity (its `gpu` section, gpu/turn_gpu.c)
- * on device tracks: GPU d is a process, each stream a thread for the work
- * the device did (kernels, copies, sets), and one "host calls" thread for
+ * chrome_gpu.c - a turn's GPU activity (its `gpu` section, typed by the
+ * core's tt_gpu_acts) on device tracks: GPU d is a process, each stream a
+ * thread for the work the device did (kernels, copies, sets), and one "host calls" thread for
  * the calls the host made (launch, sync, overhead). A flow arrow goes from
  * each launch to the device work with the same correlation id.
  */
@@ -13,51 +13,32 @@
 
 #include "lib/json_int.h"
 
-/* Activity kinds that are host calls, not device work. */
-static const char *const host_kinds[] = { "launch", "sync", "overhead" };
-
+/* An activity as drawn: the core's typed one, its device's pid, the tid it landed on. */
 struct act {
-	const cJSON *item;
-	const char *kind;
-	uint64_t start, end;
-	int64_t pid, corr, tid;
-	int host;
+	const struct tt_gpu_act *a;
+	int64_t pid, tid;
+	int host; /* a host call (launch, sync, overhead), not device work */
 };
-
-/* A non-negative integer member of a validated activity; 0 when absent. */
-static uint64_t u64_of(const cJSON *act, const char *key)
-{
-	uint64_t v;
-
-	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(act, key), &v) ? 0 : v;
-}
 
 static int by_time(const void *a, const void *b)
 {
-	const struct act *x = a, *y = b;
+	const struct tt_gpu_act *x = ((const struct act *)a)->a, *y = ((const struct act *)b)->a;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return (x->end < y->end) - (x->end > y->end);
+	if (x->start_ns != y->start_ns)
+		return x->start_ns < y->start_ns ? -1 : 1;
+	return (x->end_ns < y->end_ns) - (x->end_ns > y->end_ns);
 }
 
 /* Launches first, by correlation id: the flow sources. */
 static int by_launch_corr(const void *a, const void *b)
 {
-	const struct act *x = *(const struct act *const *)a, *y = *(const struct act *const *)b;
-	int lx = !strcmp(x->kind, "launch"), ly = !strcmp(y->kind, "launch");
+	const struct tt_gpu_act *x = (*(const struct act *const *)a)->a;
+	const struct tt_gpu_act *y = (*(const struct act *const *)b)->a;
+	int lx = x->kind == XP_GPU_LAUNCH, ly = y->kind == XP_GPU_LAUNCH;
 
 	if (lx != ly)
 		return ly - lx;
-	return (x->corr > y->corr) - (x->corr < y->corr);
-}
-
-static int is_host(const char *kind)
-{
-	for (size_t i = 0; i < sizeof(host_kinds) / sizeof(host_kinds[0]); i++)
-		if (!strcmp(kind, host_kinds[i]))
-			return 1;
-	return 0;
+	return (x->correlation_id > y->correlation_id) - (x->correlation_id < y->correlation_id);
 }
 
 /* process_name of GPU pid, once per export. 0 ok, -1 memory. */
@@ -80,22 +61,23 @@ static int name_device(struct chrome *c, struct xe_out *o, int64_t pid)
 
 static int put_activity(struct chrome *c, struct act *a, struct xe_out *o)
 {
-	const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a->item, "name"));
-	int64_t stream = (int64_t)u64_of(a->item, "stream");
+	const struct tt_gpu_act *g = a->a;
+	int64_t stream = (int64_t)g->stream;
 	char track[48];
 	cJSON *ev, *args;
 
 	if (name_device(c, o, a->pid))
 		return -1;
 	snprintf(track, sizeof(track), a->host ? "host calls" : "stream %lld", (long long)stream);
-	ev = xe_chrome_slice(c, o, a->pid, a->host ? XE_TID_GPU_HOST : stream, a->start, a->end,
-			     track, "gpu", name ? name : a->kind, &a->tid);
+	ev = xe_chrome_slice(c, o, a->pid, a->host ? XE_TID_GPU_HOST : stream, g->start_ns,
+			     g->end_ns, track, "gpu", g->name ? g->name : th_gpu_kind_names[g->kind],
+			     &a->tid);
 	if (!ev)
 		return -1;
-	args = cJSON_Duplicate(a->item, 1);
+	args = cJSON_Duplicate(g->json, 1); /* the activity as stored, its times as ts and dur */
 	cJSON_DeleteItemFromObjectCaseSensitive(args, "start_ns");
 	cJSON_DeleteItemFromObjectCaseSensitive(args, "end_ns");
-	xp_json_add_u64(args, "dur_ns", a->end - a->start);
+	xp_json_add_u64(args, "dur_ns", g->end_ns - g->start_ns);
 	cJSON_AddItemToObject(ev, "args", args);
 	xe_put(o, ev);
 	return 0;
@@ -104,7 +86,8 @@ static int put_activity(struct chrome *c, struct act *a, struct xe_out *o)
 static void put_flow_end(const struct chrome *c, struct xe_out *o, const char *ph, int64_t id,
 			 const struct act *a)
 {
-	cJSON *ev = xe_chrome_event(ph, a->pid, a->tid, xe_chrome_us(c, a->start), "gpu", "launch");
+	cJSON *ev = xe_chrome_event(ph, a->pid, a->tid, xe_chrome_us(c, a->a->start_ns), "gpu",
+				    "launch");
 
 	cJSON_AddNumberToObject(ev, "id", (double)id);
 	if (!strcmp(ph, "f"))
@@ -123,12 +106,14 @@ static int put_flows(struct chrome *c, struct act *a, size_t n, struct xe_out *o
 	for (size_t i = 0; i < n; i++)
 		ix[i] = &a[i];
 	qsort(ix, n, sizeof(*ix), by_launch_corr);
-	while (nl < n && !strcmp(ix[nl]->kind, "launch"))
+	while (nl < n && ix[nl]->a->kind == XP_GPU_LAUNCH)
 		nl++;
 	for (size_t i = 0; i < n; i++) {
-		struct act key = { .kind = "launch", .corr = a[i].corr }, *pk = &key, **hit;
+		struct tt_gpu_act launch = { .kind = XP_GPU_LAUNCH,
+					     .correlation_id = a[i].a->correlation_id };
+		struct act key = { .a = &launch }, *pk = &key, **hit;
 
-		if (a[i].host || !a[i].corr)
+		if (a[i].host || !launch.correlation_id)
 			continue;
 		hit = bsearch(&pk, ix, nl, sizeof(*ix), by_launch_corr);
 		if (!hit)
@@ -142,30 +127,24 @@ static int put_flows(struct chrome *c, struct act *a, size_t n, struct xe_out *o
 
 int xe_chrome_gpu(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 {
-	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(t->turn->gpu, "activities"), *it;
 	size_t n = 0;
-	struct act *a = calloc((size_t)cJSON_GetArraySize(acts) + 1, sizeof(*a));
-	int rc = 0;
+	struct tt_gpu_act *g;
+	int rc = tt_gpu_acts(t->turn, &g, &n);
+	struct act *a = calloc(n + 1, sizeof(*a));
 
-	if (!a)
-		return -1;
-	cJSON_ArrayForEach(it, acts)
-	{
-		const char *kind = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "kind"));
+	rc = rc || !a ? -1 : 0;
 
-		a[n++] = (struct act){ .item = it,
-				       .kind = kind,
-				       .start = u64_of(it, "start_ns"),
-				       .end = u64_of(it, "end_ns"),
-				       .pid = XE_GPU_PID_BASE + (int64_t)u64_of(it, "device"),
-				       .corr = (int64_t)u64_of(it, "correlation_id"),
-				       .host = is_host(kind) };
-	}
-	qsort(a, n, sizeof(*a), by_time);
+	for (size_t i = 0; !rc && i < n; i++)
+		a[i] = (struct act){ .a = &g[i],
+				     .pid = XE_GPU_PID_BASE + (int64_t)g[i].device,
+				     .host = !th_gpu_kind_on_device(g[i].kind) };
+	if (!rc)
+		qsort(a, n, sizeof(*a), by_time);
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = put_activity(c, &a[i], o);
 	if (!rc)
 		rc = put_flows(c, a, n, o);
 	free(a);
+	free(g);
 	return rc;
 }

@@ -12,7 +12,7 @@ HOST=gpu/cuda_calls
 DUMP=gpu/xpgpu-dump
 T=${TEST_TMPDIR:-$(mktemp -d)}
 . gpu/check_lib.sh
-counts() { sed 's/ total_ns=[0-9]*//' "$1"; }
+counts() { sed 's/ total_ns=[0-9]* median_ns=[0-9]*//' "$1"; }
 
 "$HOST" 5 >"$T/bare.out" 2>"$T/bare.err"
 bare_rc=$?

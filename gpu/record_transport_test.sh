@@ -16,7 +16,8 @@ T=${TEST_TMPDIR:-$(mktemp -d)}
 unset XPERF_GPU_DIR
 "$XPERF_BPF" record -q -o "$T/traces" -- sh -c \
 	"echo \"\$XPERF_GPU_DIR\" >'$T/seen'; LD_PRELOAD='$LIB' '$HOST' 3 >/dev/null" 2>"$T/rec.err"
-check "record exits 0 (stderr: $(head -c 300 "$T/rec.err"))" test $? -eq 0
+rc=$? # (before the label's $(...), which sets $? anew)
+check "record exits 0 (stderr: $(head -c 300 "$T/rec.err"))" test $rc -eq 0
 check "the command sees XPERF_GPU_DIR=<trace dir>/gpu" test "$(cat "$T/seen")" = "$T/traces/gpu"
 check "the collector wrote its records there" compgen -G "$T/traces/gpu/gpu-*.xpgpu"
 check "the records file is mode 0600" \

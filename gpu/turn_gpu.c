@@ -16,15 +16,6 @@
 #include "core/write.h"
 #include "gpu/gpu_json.h"
 #include "lib/atomic_file.h"
-#include "lib/json_int.h"
-
-/* A non-negative integer field, exact (lib/json_int.h); 0 when absent or out of range. */
-static uint64_t num(const cJSON *o, const char *key)
-{
-	uint64_t v;
-
-	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, key), &v) ? 0 : v;
-}
 
 int gp_gpu_turn_windows(const struct tt_turn *turn, struct gp_gpu_interval **out)
 {
@@ -138,62 +129,49 @@ out:
 	return gpu ? (int)n : -1;
 }
 
-/* gpu.activities -> records; -1 with a message on the first malformed one. */
-static int read_activities(const cJSON *acts, struct gp_gpu_rec *recs, char *err, size_t errlen)
+/* The core's typed activities -> records (*n); -1 with a message on the first malformed one. */
+static int read_activities(const struct tt_turn *turn, struct gp_gpu_rec **recs, size_t *n,
+			   char *err, size_t errlen)
 {
-	const cJSON *a;
-	int i = 0;
+	struct tt_gpu_act *a;
+	int rc = tt_gpu_acts(turn, &a, n);
+	size_t i = 0;
 
-	cJSON_ArrayForEach(a, acts)
-	{
-		struct gp_gpu_rec *r = &recs[i];
-		const char *name =
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "name"));
-		int kind = th_gpu_kind_parse(
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(a, "kind")));
-
-		memset(r, 0, sizeof(*r));
-		r->start_ns = num(a, "start_ns");
-		r->end_ns = num(a, "end_ns");
-		if (kind < 0 || r->end_ns < r->start_ns) {
-			snprintf(err, errlen, "/gpu/activities/%d: %s", i,
-				 kind < 0 ? "unknown kind" : "end_ns before start_ns");
-			return -1;
-		}
-		r->kind = (enum th_gpu_kind)kind;
-		r->correlation_id = (uint32_t)num(a, "correlation_id");
-		r->stream = (uint32_t)num(a, "stream");
-		r->device = (uint32_t)num(a, "device");
-		r->bytes = num(a, "bytes");
-		snprintf(r->name, sizeof(r->name), "%s", name ? name : "?");
-		i++;
+	*recs = calloc(*n + 1, sizeof(**recs));
+	for (; rc != -1 && *recs && i < *n && a[i].end_ns >= a[i].start_ns; i++) {
+		(*recs)[i] = (struct gp_gpu_rec){ a[i].kind, (uint32_t)a[i].device,
+						  (uint32_t)a[i].stream, (uint32_t)a[i].correlation_id,
+						  a[i].start_ns, a[i].end_ns, a[i].bytes, "" };
+		snprintf((*recs)[i].name, sizeof((*recs)[i].name), "%s", a[i].name ? a[i].name : "?");
 	}
-	return i;
+	free(a);
+	if (rc == -1 || !*recs)
+		snprintf(err, errlen, "out of memory");
+	else if (i < *n || rc)
+		snprintf(err, errlen, "/gpu/activities/%zu: %s", i,
+			 i < *n ? "end_ns before start_ns" : "unknown kind");
+	return rc || !*recs || i < *n ? -1 : 0;
 }
 
 int gp_gpu_turn_breakdown(const struct tt_turn *turn, struct gp_gpu_breakdown *out, char *err,
 			  size_t errlen)
 {
-	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(turn->gpu, "activities");
 	struct gp_gpu_interval *win = NULL;
-	struct gp_gpu_rec *recs;
-	int n, nwin, rc = -1;
+	struct gp_gpu_rec *recs = NULL;
+	size_t n;
+	int nwin, rc = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (!cJSON_IsArray(acts))
+	if (!turn->gpu)
 		return 1;
-	recs = malloc(((size_t)cJSON_GetArraySize(acts) + 1) * sizeof(*recs));
 	nwin = gp_gpu_turn_windows(turn, &win);
-	if (!recs || nwin < 0) {
+	if (nwin < 0)
 		snprintf(err, errlen, "out of memory");
-		goto out;
+	else if (!read_activities(turn, &recs, &n, err, errlen)) {
+		rc = gp_gpu_attribute(recs, n, win, (size_t)nwin, out) ? -1 : 0;
+		if (rc)
+			snprintf(err, errlen, "out of memory");
 	}
-	n = read_activities(acts, recs, err, errlen);
-	if (n >= 0 && gp_gpu_attribute(recs, (size_t)n, win, (size_t)nwin, out) == 0)
-		rc = 0;
-	else if (n >= 0)
-		snprintf(err, errlen, "out of memory");
-out:
 	free(recs);
 	free(win);
 	return rc;

@@ -109,9 +109,11 @@ int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n);
  * With discover_net: an untraced process whose TCP connection opens with a
  * ClientHello naming one of these hosts (kind XP_DISCOVER_HOST) or with a
  * plaintext HTTP request to one of these paths (XP_DISCOVER_PATH) becomes a
- * traced root in the kernel at that send; an XP_EV_SOCK_DISCOVER record
- * (bpf/sock.h) says so. Names of at most 63 bytes: paths exact, hosts exact
- * or `*.SUFFIX` (every name below SUFFIX). Replaces the set.
+ * traced root in the kernel at that send; so does one whose SSL_write(_ex)
+ * (the plaintext tier's probes) starts a request to one of these paths. An
+ * XP_EV_SOCK_DISCOVER record (bpf/sock.h) says so. Names of at most 63
+ * bytes: paths exact, hosts exact or `*.SUFFIX` (every name below SUFFIX).
+ * Replaces the set.
  */
 int xpc_discover_net(struct xpc *c, int kind, const char *const *names, unsigned int n);
 

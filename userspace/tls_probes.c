@@ -390,6 +390,13 @@ static int open_sock(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 	if (!err && p->tls)
 		err = bpf_map__reuse_fd(p->sock->maps.tls_last_recv,
 					bpf_map__fd(p->tls->maps.tls_last_recv));
+	/* One set of `path` rules and counters for both places a request is seen. */
+	if (!err && p->tls)
+		err = bpf_map__reuse_fd(p->sock->maps.discover_paths,
+					bpf_map__fd(p->tls->maps.discover_paths));
+	if (!err && p->tls)
+		err = bpf_map__reuse_fd(p->sock->maps.discover_stats,
+					bpf_map__fd(p->tls->maps.discover_stats));
 	/* Libraries mapped after exec: for the plaintext tier and o->watch_maps. */
 	p->sock->rodata->watch_maps = p->tls != NULL || o->watch_maps;
 	p->sock->rodata->discover_net = o->discover_net;
@@ -690,6 +697,9 @@ int xpc_tls_probes_discover(struct xpc_tls_probes *p, int kind, const char *cons
 		if (bpf_map_update_elem(fd, &key, &one, BPF_ANY))
 			return -errno;
 	}
+	/* SSL writes of untraced processes are read only while path rules exist. */
+	if (kind == XP_DISCOVER_PATH && p->tls)
+		p->tls->bss->discover_path_rules = n;
 	return 0;
 }
 

@@ -13,10 +13,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 xperf_cli=${XPERF:-$(readlink -f "$here/../../cli/xperf")}
 fail() { echo "FAIL: $*"; cat "$tmp/err"; exit 1; }
 start_mock
-cp /bin/true "$tmp/metricagent"
-# A name no other process on the machine has (other tests run agent.py too).
+# Names of this run only: other tests run agent.py too, and another run of this test may
+# trace at the same time.
+short=magent$$
+cp /bin/true "$tmp/$short"
 cp "$here/agent.py" "$tmp/metrics_agent.py"
-printf 'exe metricagent\ncmdline */metrics_agent.py*\n' > "$tmp/rules"
+printf 'exe %s\ncmdline *%s/metrics_agent.py*\n' "$short" "$tmp" > "$tmp/rules"
 "$xperf" daemon -o "$tmp/out" --node m --rules "$tmp/rules" --metrics-listen 127.0.0.1:0 \
 	--metrics-interval 1 2> "$tmp/err" &
 d=$!
@@ -39,15 +41,15 @@ scraper=$!
 agent() { CALLS=$1 "$py" "$tmp/metrics_agent.py" "$port" "$tmp/mock/ca.pem" > /dev/null; }
 agents=0 calls=0
 agent 2; agents=$((agents + 1)); calls=$((calls + 2))
-"$tmp/metricagent"; "$tmp/metricagent"; agents=$((agents + 2))
+"$tmp/$short"; "$tmp/$short"; agents=$((agents + 2))
 sleep 1.5 # a fleet rescan sees the first session
 first=$(ls -d "$tmp"/out/m/python3-*)
 rm -rf "$first" # as retention would: its turns stay counted
-printf '# reloaded\nexe metricagent\ncmdline */metrics_agent.py*\n' > "$tmp/rules"
+printf '# reloaded\nexe %s\ncmdline *%s/metrics_agent.py*\n' "$short" "$tmp" > "$tmp/rules"
 kill -HUP $d
 for _ in $(seq 100); do grep -q 'rules loaded' "$tmp/err" && break; sleep 0.05; done
 agent 1; agents=$((agents + 1)); calls=$((calls + 1))
-"$tmp/metricagent"; agents=$((agents + 1))
+"$tmp/$short"; agents=$((agents + 1))
 agent 3; agents=$((agents + 1)); calls=$((calls + 3))
 sleep 2.5 # the last session's end and a fleet rescan after it
 touch "$tmp/stop"

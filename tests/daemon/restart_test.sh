@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 start_mock
 # daemon N: one daemon run in the background, ready; its pid in $daemon
 daemon() {
-	"$xperf" daemon -o "$tmp/out" --node rnode --cmdline '*/restart_agent.py*' \
+	"$xperf" daemon -o "$tmp/out" --node rnode --cmdline "*$tmp/restart_agent[.]py*" \
 		--raw "$tmp/raw$1.jsonl" 2> "$tmp/daemon$1.err" &
 	daemon=$!
 	pids+=($daemon)
@@ -29,7 +29,8 @@ stop() {
 }
 
 # The agent runs before the first daemon (found by its /proc scan), its calls wait for it.
-cp "$here/agent.py" "$tmp/restart_agent.py" # a name no other process on the machine has
+# A path of this run only: another run of this test at the same time is none of its agents.
+cp "$here/agent.py" "$tmp/restart_agent.py"
 THEN_GATE=$tmp/gate2 "$py" "$tmp/restart_agent.py" "$(cat "$tmp/mock/port")" "$tmp/mock/ca.pem" \
 	"$tmp/gate1" > "$tmp/agent.out" &
 agent=$!

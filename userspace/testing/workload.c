@@ -9,7 +9,9 @@
  *   syscalls N     N write(2)s of 1 byte to /dev/null; print the wall time
  *   mmaps N        N mmap(PROT_EXEC) + munmap of a page of this executable
  *                  (a dlopen's syscall, the TLS tier's map watch); the same
- *   late MS        after MS ms start one thread and one child (sh -c "exit 7")
+ *   late MS        at SIGUSR1 (after MS ms at most) start one thread and one
+ *                  child (sh -c "exit 7"); its pid goes to stderr once the
+ *                  signal is awaited (a test sends it once its tracer is in)
  *   pingpong N [R] N round trips of one byte between two processes over
  *                  pipes (6 scheduler state changes each), paced to R round
  *                  trips per second when R > 0; print the wall time of the
@@ -18,6 +20,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,12 +133,20 @@ static void mmaps(long n)
 	close(fd);
 }
 
+static void on_go(int sig)
+{
+	(void)sig;
+}
+
 static void late(long ms)
 {
 	struct timespec d = { ms / 1000, (ms % 1000) * 1000000L };
+	struct sigaction go = { .sa_handler = on_go };
 	pthread_t t;
 	pid_t child;
 
+	sigaction(SIGUSR1, &go, NULL);	/* no SA_RESTART: the signal ends the sleep */
+	fprintf(stderr, "%d\n", (int)getpid());
 	nanosleep(&d, NULL);
 	pthread_create(&t, NULL, noop, NULL);
 	pthread_join(t, NULL);

@@ -5,13 +5,20 @@
 # exec and exit code, and the run ends by itself when the shell exits.
 source "$(dirname "$(realpath "$0")")/lib.sh"
 
-sh -c "\"$WL\" late 1500 > \"$T/late.out\"; true" &
+# The workload starts its thread and child at SIGUSR1, sent once xperf-bpf
+# says it is tracing (under load its start-up alone took over 2 s).
+sh -c "\"$WL\" late 30000 > \"$T/late.out\" 2> \"$T/late.pid\"; true" &
 shell=$!
-sleep 0.3
-timeout 20 "$XB" attach --pid $shell -q --raw "$T/raw.jsonl" -o "$T/out" ||
-	fail "attach exited with $?"
+for _ in $(seq 200); do [ -s "$T/late.pid" ] && break; sleep 0.05; done
+wl=$(cat "$T/late.pid")
+timeout 40 "$XB" attach --pid $shell --raw "$T/raw.jsonl" -o "$T/out" 2> "$T/attach.err" &
+xb=$!
+for _ in $(seq 400); do grep -q "^xperf-bpf: tracing pid $shell$" "$T/attach.err" && break; sleep 0.05; done
+kill -USR1 "$wl"
+wait $xb || fail "attach exited with $? ($(cat "$T/attach.err"))"
 wait $shell
-wl=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])' < "$T/late.out")
+[ "$(python3 -c 'import json,sys; print(json.load(sys.stdin)["pid"])' < "$T/late.out")" = "$wl" ] ||
+	fail "the workload's pid is not $wl"
 child=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["child"])' < "$T/late.out")
 
 py "$T/raw.jsonl" 'first("fork", tgid=wl, thread=True) is not None' wl="$wl"
