@@ -59,7 +59,7 @@ c-dlopen)	# no libssl at exec: renamed copies dlopen'd later from a temp dir
 python-late-lib)	# `import ssl` maps copies from LD_LIBRARY_PATH (a venv's, conda's)
 	mkdir "$tmp/lib"
 	cp /lib/x86_64-linux-gnu/libssl.so.3 /lib/x86_64-linux-gnu/libcrypto.so.3 "$tmp/lib"
-	cmd=(env LD_LIBRARY_PATH="$tmp/lib" IMPORT_DELAY_S=1.5 python3 "$here/client.py" "$port" "$ca"
+	cmd=(env LD_LIBRARY_PATH="$tmp/lib" WAIT_PROBED=1 python3 "$here/client.py" "$port" "$ca"
 	     $body 300000)
 	mode=late ;;
 attach)	mode=attach ;;
