@@ -112,17 +112,20 @@ static __always_inline __u64 xk_start_ns(struct task_struct *task)
 	return BPF_CORE_READ(task, group_leader, start_time);
 }
 
-/* The file behind fd in the current process, or NULL. */
+/*
+ * The file behind fd in the current process, or NULL. The task is a
+ * trusted BTF pointer: its fields are plain loads; the fd array's slot
+ * (a pointer to pointers, untyped for the verifier) takes one probe read.
+ */
 static __always_inline struct file *fd_file(__s32 fd)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct fdtable *fdt = BPF_CORE_READ(t, files, fdt);
-	struct file **fds = BPF_CORE_READ(fdt, fd);
+	struct fdtable *fdt = t->files->fdt;
 	struct file *f = NULL;
 
-	if (fd < 0 || (__u32)fd >= BPF_CORE_READ(fdt, max_fds))
+	if (fd < 0 || (__u32)fd >= fdt->max_fds)
 		return NULL;
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
 	return f;
 }
 
@@ -140,18 +143,54 @@ static __always_inline void xk_fill_hdr(struct xk_hdr *h, __u32 type, __u32 size
 }
 
 /*
- * Wake the consumer only once an eighth of the ring is pending. A wakeup
- * per record costs the traced program a context switch of the consumer
- * per event (measured: a pipe ping-pong ran 6.7x slower with per-record
- * wakeups, 1.2x without); the consumer also polls on a short timeout
- * (userspace/capture.c), which bounds the delivery delay of quiet periods.
+ * The same about the current task, without probe reads: its ids from
+ * bpf_get_current_pid_tgid(), its process's start through the trusted
+ * BTF pointer (the hot records: TLS data, socket data).
+ */
+static __always_inline void xk_fill_hdr_cur(struct xk_hdr *h, __u32 type, __u32 size)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+	__u64 id = bpf_get_current_pid_tgid();
+
+	h->type = type;
+	h->cpu = bpf_get_smp_processor_id();
+	h->size = size;
+	h->ts_ns = bpf_ktime_get_ns();
+	h->tgid = id >> 32;
+	h->tid = (__u32)id;
+	h->start_ns = t->group_leader->start_time;
+}
+
+/*
+ * The consumer's position (plus one) when this object last forced a
+ * wakeup: one forced wakeup per object per consumer pass (xk_ring_wakeup).
+ */
+__u64 xk_woken_cons;
+
+/*
+ * Records are submitted without a wakeup: the consumer polls on a timer
+ * (100 ms, userspace/capture.c: the bound on a record's delivery delay)
+ * and wakes at once for the rare urgent ones (xk_output). Once an eighth
+ * of the ring is pending, one record forces a wakeup, and no other until
+ * the consumer has read on (its position moved): a forced wakeup is an
+ * irq_work, a self-IPI that costs the producing program microseconds in a
+ * VM (bench/tls/gap.sh: forcing one per record while the consumer lagged
+ * cost the traced SSL_write +5 us). Once woken, the consumer reads until
+ * the ring is empty (its poll is level-triggered), so one is enough. Each
+ * object has its own xk_woken_cons: at most one wakeup each per pass.
  */
 static __always_inline __u64 xk_ring_wakeup(void)
 {
-	__u64 avail = bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA);
-	__u64 size = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
+	__u64 cons;
 
-	return avail >= size / 8 ? BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP;
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) <
+	    bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 8)
+		return BPF_RB_NO_WAKEUP;
+	cons = bpf_ringbuf_query(&events, BPF_RB_CONS_POS) + 1;
+	if (xk_woken_cons == cons)
+		return BPF_RB_NO_WAKEUP;
+	xk_woken_cons = cons;
+	return BPF_RB_FORCE_WAKEUP;
 }
 
 /* Submit a record from xk_reserve(). */

@@ -61,8 +61,7 @@ static __always_inline int on_return(__u32 fn, long ret)
 		return 0;
 	rec = xk_reserve(XP_EV_CUDA_CALL, sizeof(*rec));
 	if (rec) {
-		xk_fill_hdr(&rec->hdr, XP_EV_CUDA_CALL, sizeof(*rec),
-			    (struct task_struct *)bpf_get_current_task());
+		xk_fill_hdr_cur(&rec->hdr, XP_EV_CUDA_CALL, sizeof(*rec));
 		rec->entry_ns = e->ts;
 		rec->bytes = e->bytes;
 		rec->target = e->target;

@@ -73,7 +73,7 @@ static __always_inline int map_announce(struct map_key *k, __u64 addr)
 		bpf_map_delete_elem(&maps_seen, k);	/* the next mapping retries */
 		return 0;
 	}
-	xk_fill_hdr(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e), task);
+	xk_fill_hdr_cur(&e->hdr, XP_EV_MAP_EXEC, sizeof(*e));
 	e->addr = addr;
 	e->ino = k->ino;
 	e->dev_major = k->dev >> 20;

@@ -108,8 +108,8 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	long nr = BPF_CORE_READ(regs, orig_ax);
 	struct sock_call p, *pp;
+	struct sock_facts f = {};
 	struct sock *sk;
-	__u64 id;
 
 	if (nr == NR_MMAP)
 		return watch_maps ? map_watch(regs, ret) : 0;
@@ -122,16 +122,16 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	bpf_map_delete_elem(&pending, &tid);
 	if (p.call == XP_SOCK_ACCEPT)
 		p.fd = ret;
-	sk = fd_sock(p.fd, &id);
+	sk = fd_sock(p.fd, &f.id);
 	if (!sk)
 		return 0;
 	if (p.call == XP_SOCK_CONNECT) {
 		if (ret == 0 || ret == -EINPROGRESS)
-			emit_conn(XP_EV_SOCK_CONNECT, sk, id, p.fd, ret, NULL);
+			emit_conn(XP_EV_SOCK_CONNECT, sk, f.id, p.fd, ret, NULL);
 	} else if (p.call == XP_SOCK_ACCEPT) {
-		emit_conn(XP_EV_SOCK_ACCEPT, sk, id, p.fd, 0, NULL);
+		emit_conn(XP_EV_SOCK_ACCEPT, sk, f.id, p.fd, 0, NULL);
 	} else if (ret > 0) {
-		emit_data(sk, id, &p, ret, call_sends(p.call));
+		emit_data(sk, &f, &p, ret, call_sends(p.call));
 	}
 	return 0;
 }
@@ -139,19 +139,21 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 /* ---- socket hooks ---- */
 
 /*
- * A TCP socket of a traced process (key: struct sock *): who owns it, and
- * whether its connect or accept was announced. A connection completes and
- * ends in softirq, on another process's time, so records about it are
- * written for this owner. Passive sockets enter at their handshake
- * (SOCK_PASSIVE, any process: a listener's owner is not known there) and
- * get their owner, and the accept record, at their first I/O.
+ * A TCP socket of a traced process (key: struct sock *): who owns it,
+ * whether its connect or accept was announced, and the facts its records
+ * repeat (sock_emit.bpf.h), cached at its first I/O so that a later call
+ * reads nothing of the socket but its file, to check the fd. A connection
+ * completes and ends in softirq, on another process's time, so records
+ * about it are written for this owner. Passive sockets enter at their
+ * handshake (SOCK_PASSIVE, any process: a listener's owner is not known
+ * there) and get their owner, and the accept record, at their first I/O.
  */
 #define SOCK_PASSIVE 1
 #define SOCK_OPENED 2	/* connect or accept announced: close is too */
 
 struct sock_owner {
 	struct xk_hdr who;	/* tgid, tid, start_ns of the owner */
-	__u64 sock_id;
+	struct sock_facts facts;
 	__s32 fd;
 	__u32 flags;
 };
@@ -168,30 +170,32 @@ static __always_inline struct pt_regs *user_regs(void)
 	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
 }
 
+/* sk's inode number, its sock_id; sk is a BTF pointer (tp_btf): plain loads. */
 static __always_inline __u64 sock_ino(struct sock *sk)
 {
-	return BPF_CORE_READ(sk, sk_socket, file, f_inode, i_ino);
+	return sk->sk_socket->file->f_inode->i_ino;
 }
 
 /*
  * The socket call the current thread is in, from its user registers: the
  * syscall, its fd (checked to be sk's: sendfile, splice and io_uring name
- * other fds or none) and buffer argument.
+ * other fds or none) and buffer argument. sk and the registers are BTF
+ * pointers (tp_btf, bpf_task_pt_regs): plain loads.
  */
 static __always_inline void call_from_regs(struct sock *sk, struct sock_call *p)
 {
 	struct pt_regs *regs = user_regs();
-	int call = call_of(BPF_CORE_READ(regs, orig_ax));
-	__s32 fd = BPF_CORE_READ(regs, di);
+	int call = call_of(regs->orig_ax);
+	__s32 fd = regs->di;
 
 	p->call_ns = 0;
 	p->call = call < 0 ? XP_SOCK_OTHER : call;
 	p->fd = -1;
 	p->arg = 0;
-	if (call < 0 || fd_file(fd) != BPF_CORE_READ(sk, sk_socket, file))
+	if (call < 0 || fd_file(fd) != sk->sk_socket->file)
 		return;
 	p->fd = fd;
-	p->arg = BPF_CORE_READ(regs, si);
+	p->arg = regs->si;
 }
 
 static __always_inline void owner_set(struct sock_owner *o, __u64 id, __s32 fd)
@@ -201,43 +205,67 @@ static __always_inline void owner_set(struct sock_owner *o, __u64 id, __s32 fd)
 	o->who.tgid = t->tgid;
 	o->who.tid = t->pid;
 	o->who.start_ns = xk_start_ns(t);
-	o->sock_id = id;
+	o->facts.id = id;
 	o->fd = fd;
 }
 
-/* First I/O of a traced process on sk: take it; announce an accepted one. */
-static __always_inline void sock_first_io(struct sock *sk, __u64 key, __u64 id,
-					  const struct sock_call *p)
+/*
+ * First I/O of a traced process on sk (o: its entry, if any): take it;
+ * announce an accepted one. The entry, NULL if the map refused it.
+ */
+static __always_inline struct sock_owner *sock_first_io(struct sock *sk, struct sock_owner *o,
+							__u64 key, __u64 id,
+							const struct sock_call *p)
 {
-	struct sock_owner *o = bpf_map_lookup_elem(&socks, &key), fresh = {};
+	struct sock_owner fresh = {};
 
-	if (o && o->who.tgid)
-		return;
-	if (!o) {	/* connected before tracing began: no connect record */
+	/* Not seen at connect (connected before tracing began: no connect record), or an
+	 * entry left by a freed sock whose memory this one reuses (its inode tells). */
+	if (!o || o->who.tgid) {
 		owner_set(&fresh, id, p->fd);
-		bpf_map_update_elem(&socks, &key, &fresh, BPF_NOEXIST);
-		return;
+		bpf_map_update_elem(&socks, &key, &fresh, BPF_ANY);
+		return bpf_map_lookup_elem(&socks, &key);
 	}
 	owner_set(o, id, p->fd);
 	o->flags |= SOCK_OPENED;
 	emit_conn(XP_EV_SOCK_ACCEPT, sk, id, p->fd, 0, NULL);
+	return o;
 }
 
+/*
+ * A socket call moved ret bytes on sk. For a socket of a traced process
+ * seen before, one lookup of its entry and the loads of its inode and fd:
+ * its protocol and tuple are read at first sight only (sock_facts).
+ */
 static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 {
 	bool on = xk_traced() != NULL;
+	struct sock_facts facts = {};
+	struct sock_owner *o = NULL;
+	__u64 key = (__u64)sk;
 	struct sock_call p;
-	__u64 id;
 
 	/* An untraced process's send is examined for discovery only (discover_net). */
-	if (ret <= 0 || !sk || (!on && !(discover_net && send)) || !sock_is_tcp(sk))
+	if (ret <= 0 || !sk || (!on && !(discover_net && send)))
 		return 0;
-	id = sock_ino(sk);
+	facts.id = sock_ino(sk);
+	if (on)
+		o = bpf_map_lookup_elem(&socks, &key);
+	if (o && o->who.tgid && o->facts.id == facts.id) {
+		call_from_regs(sk, &p);
+		emit_data(sk, &o->facts, &p, ret, send);
+		return 0;
+	}
+	if (!sock_is_tcp(sk))
+		return 0;
 	call_from_regs(sk, &p);
-	if (!on && !discover_send(sk, id, &p, ret))
-		return 0;
-	sock_first_io(sk, (__u64)sk, id, &p);
-	emit_data(sk, id, &p, ret, send);
+	if (!on) {
+		if (!discover_send(sk, facts.id, &p, ret))
+			return 0;
+		o = bpf_map_lookup_elem(&socks, &key);	/* traced from now */
+	}
+	o = sock_first_io(sk, o, key, facts.id, &p);
+	emit_data(sk, o ? &o->facts : &facts, &p, ret, send);
 	return 0;
 }
 
@@ -258,11 +286,11 @@ static __always_inline void sock_connecting(struct sock *sk)
 {
 	struct pt_regs *regs = user_regs();
 	struct sock_owner o = {};
-	__s32 fd = BPF_CORE_READ(regs, di);
+	__s32 fd = regs->di;
 
 	if (!xk_traced())
 		return;
-	if (call_of(BPF_CORE_READ(regs, orig_ax)) != XP_SOCK_CONNECT)
+	if (call_of(regs->orig_ax) != XP_SOCK_CONNECT)
 		fd = -1;
 	owner_set(&o, sock_ino(sk), fd);
 	o.flags = SOCK_OPENED;
@@ -281,7 +309,7 @@ static __always_inline void sock_connected(struct sock *sk, int state)
 		err = -(err ? err : ECONNREFUSED);
 	else
 		err = 0;
-	emit_conn(XP_EV_SOCK_CONNECT, sk, o->sock_id, o->fd, err, &o->who);
+	emit_conn(XP_EV_SOCK_CONNECT, sk, o->facts.id, o->fd, err, &o->who);
 }
 
 /* sk is closing (or destroyed): the close record for its owner, once. */
@@ -296,11 +324,11 @@ static __always_inline void sock_closed(struct sock *sk)
 	if (o->who.tgid) {
 		fd = o->fd;
 		regs = user_regs();
-		if (call_of(BPF_CORE_READ(regs, orig_ax)) == XP_SOCK_CLOSE &&
+		if (call_of(regs->orig_ax) == XP_SOCK_CLOSE &&
 		    (bpf_get_current_pid_tgid() >> 32) == o->who.tgid)
-			fd = BPF_CORE_READ(regs, di);
-		emit_conn(XP_EV_SOCK_CLOSE, sk, o->sock_id, fd, 0, &o->who);
-		bpf_map_delete_elem(&prefix_done, &o->sock_id);
+			fd = regs->di;
+		emit_conn(XP_EV_SOCK_CLOSE, sk, o->facts.id, fd, 0, &o->who);
+		bpf_map_delete_elem(&prefix_done, &o->facts.id);
 	}
 	bpf_map_delete_elem(&socks, &sk);
 }

@@ -27,6 +27,22 @@ struct sock_call {
 	__u32 call;	/* enum xk_sock_call */
 };
 
+/*
+ * What the records say about a socket: its id, and what the socket hooks
+ * cache per socket (sock.bpf.c's `socks`) so that a call reads nothing of
+ * it again: its 4-tuple (fixed once connected) and that its first send was
+ * taken. The raw syscall hooks keep none: flags 0, read per call.
+ */
+#define SOCK_FACT_TUPLE 1	/* tuple holds the socket's 4-tuple */
+#define SOCK_FACT_PREFIX 2	/* its first send was taken (prefix_done holds it) */
+
+struct sock_facts {
+	__u64 id;	/* sock_id: the socket's inode number */
+	struct xk_sock_tuple tuple;
+	__u32 flags;	/* SOCK_FACT_* */
+	__u32 pad;
+};
+
 /* Sockets whose first send was already taken (key: sock_id). */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -130,7 +146,7 @@ static __always_inline void emit_conn(__u32 type, struct sock *sk, __u64 id, __s
 
 	if (!e)
 		return;
-	xk_fill_hdr(&e->hdr, type, sizeof(*e), bpf_get_current_task_btf());
+	xk_fill_hdr_cur(&e->hdr, type, sizeof(*e));
 	if (owner) {
 		e->hdr.tgid = owner->tgid;
 		e->hdr.tid = owner->tid;
@@ -186,8 +202,7 @@ static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct 
 		n = XP_SOCK_PREFIX;
 	if (bpf_probe_read_user(e->data, n, (void *)src))
 		return;
-	xk_fill_hdr(&e->hdr, XP_EV_SOCK_SNI, offsetof(struct xk_sock_sni, data) + n,
-		    bpf_get_current_task_btf());
+	xk_fill_hdr_cur(&e->hdr, XP_EV_SOCK_SNI, offsetof(struct xk_sock_sni, data) + n);
 	e->sock_id = id;
 	read_tuple(sk, &e->tuple);
 	e->len = n;
@@ -198,33 +213,40 @@ static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct 
 /*
  * A read or write of the current thread moved ret bytes on sk: the record,
  * the SSL* -> socket join (tls_calls) and, for a receive, the thread's last
- * receive (tls_last_recv).
+ * receive (tls_last_recv). f: what is known of sk; what it lacks is read
+ * (the tuple) or asked (prefix_done) and marked for the next call.
  */
-static __always_inline void emit_data(struct sock *sk, __u64 id, const struct sock_call *p,
-				      long ret, bool send)
+static __always_inline void emit_data(struct sock *sk, struct sock_facts *f,
+				      const struct sock_call *p, long ret, bool send)
 {
+	__u64 id = f->id;
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct xk_tls_call *call = bpf_map_lookup_elem(&tls_calls, &tid);
+	struct xk_tls_call *call = tls_call_of(tid);
 	struct xk_sock_data *e;
 
 	if (call) {
 		call->sock_id = id;
 		call->fd = p->fd;
 	}
-	if (send) {
+	if (send && !(f->flags & SOCK_FACT_PREFIX)) {
 		emit_prefix(sk, id, p, ret);
-	} else {
+		f->flags |= SOCK_FACT_PREFIX;
+	} else if (!send) {
 		struct xk_tls_last_recv lr = { .sock_id = id, .ts_ns = bpf_ktime_get_ns(),
 					       .fd = p->fd };
 
-		bpf_map_update_elem(&tls_last_recv, &tid, &lr, BPF_ANY);
+		tls_last_recv_set(tid, &lr);
 	}
 	e = xk_reserve(XP_EV_SOCK_DATA, sizeof(*e));
 	if (!e)
 		return;
-	xk_fill_hdr(&e->hdr, XP_EV_SOCK_DATA, sizeof(*e), bpf_get_current_task_btf());
+	xk_fill_hdr_cur(&e->hdr, XP_EV_SOCK_DATA, sizeof(*e));
+	if (!(f->flags & SOCK_FACT_TUPLE)) {
+		read_tuple(sk, &f->tuple);
+		f->flags |= SOCK_FACT_TUPLE;
+	}
 	e->sock_id = id;
-	read_tuple(sk, &e->tuple);
+	e->tuple = f->tuple;
 	e->ssl = call ? call->ssl : 0;
 	e->call_ns = p->call_ns;
 	e->len = ret;

@@ -140,7 +140,7 @@ static __always_inline int call_enter(struct pt_regs *ctx, enum xk_tls_fn fn)
 		return 0;
 	c = new_call(ctx, PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx),
 		     fn_is_ex(fn) ? PT_REGS_PARM4(ctx) : 0, fn);
-	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
+	tls_call_begin(tid, &c);
 	return 0;
 }
 
@@ -178,7 +178,7 @@ static __always_inline struct tls_conn *conn_get(__u64 ssl, __u32 tgid, __u64 st
  * would (XP_EV_TLS_FREE with its totals) and start again at position 0.
  */
 static __always_inline void conn_restart(struct tls_conn *conn, __u64 ssl, __u64 sock_id,
-					 struct task_struct *task, __u8 *flags)
+					 __u8 *flags)
 {
 	struct xk_tls_free *e;
 
@@ -186,7 +186,7 @@ static __always_inline void conn_restart(struct tls_conn *conn, __u64 ssl, __u64
 		return;
 	e = xk_reserve(XP_EV_TLS_FREE, sizeof(*e));
 	if (e) {
-		xk_fill_hdr(&e->hdr, XP_EV_TLS_FREE, sizeof(*e), task);
+		xk_fill_hdr_cur(&e->hdr, XP_EV_TLS_FREE, sizeof(*e));
 		e->ssl = ssl;
 		e->sock_id = conn->sock_id;
 		e->bytes[0] = conn->pos[0];
@@ -252,7 +252,6 @@ static __always_inline int call_finish(struct xk_tls_call *c, __u64 moved)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tid = (__u32)id, zero = 0;
-	struct task_struct *task = (void *)bpf_get_current_task();
 	struct chunk_ctx cc = {};
 	struct xk_tls_data *r;
 	struct tls_conn *conn;
@@ -262,12 +261,12 @@ static __always_inline int call_finish(struct xk_tls_call *c, __u64 moved)
 	if (!moved || moved > 0xffffffffULL || !r)
 		return 0;
 	dir = fn_dir(c->fn);
-	xk_fill_hdr(&r->hdr, XP_EV_TLS_DATA, 0, task);
+	xk_fill_hdr_cur(&r->hdr, XP_EV_TLS_DATA, 0);
 	conn = conn_get(c->ssl, id >> 32, r->hdr.start_ns, &cc.first_flags);
 	if (!conn)
 		return 0;
 	if (c->located)
-		conn_restart(conn, c->ssl, c->sock_id, task, &cc.first_flags);
+		conn_restart(conn, c->ssl, c->sock_id, &cc.first_flags);
 	if (c->sock_id) {
 		conn->sock_id = c->sock_id;
 		conn->fd = c->fd;
@@ -295,12 +294,12 @@ static __always_inline int call_finish(struct xk_tls_call *c, __u64 moved)
 static __always_inline int call_exit(struct pt_regs *ctx)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct xk_tls_call c, *cp = bpf_map_lookup_elem(&tls_calls, &tid);
+	struct xk_tls_call c, *cp = tls_call_of(tid);
 
 	if (!cp)
 		return 0;
 	c = *cp;
-	bpf_map_delete_elem(&tls_calls, &tid);
+	tls_call_end(cp);
 	return call_finish(&c, call_moved(ctx, &c));
 }
 
@@ -350,7 +349,7 @@ int BPF_KPROBE(ssl_free, __u64 ssl)
 		return 0;
 	e = xk_reserve(XP_EV_TLS_FREE, sizeof(*e));
 	if (e) {
-		xk_fill_hdr(&e->hdr, XP_EV_TLS_FREE, sizeof(*e), (void *)bpf_get_current_task());
+		xk_fill_hdr_cur(&e->hdr, XP_EV_TLS_FREE, sizeof(*e));
 		e->ssl = ssl;
 		e->sock_id = conn->sock_id;
 		e->bytes[0] = conn->pos[0];
@@ -388,7 +387,7 @@ static __always_inline int go_enter(struct pt_regs *ctx, enum xk_tls_fn fn)
 		return 0;
 	c = new_call(ctx, ctx->ax, ctx->bx, 0, fn);
 	bpf_map_update_elem(&go_calls, &g, &c, BPF_ANY);
-	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
+	tls_call_begin(tid, &c);
 	return 0;
 }
 
@@ -416,11 +415,11 @@ int BPF_KPROBE(go_rw_ret)
 		return 0;
 	c = *cp;
 	bpf_map_delete_elem(&go_calls, &g);
-	tc = bpf_map_lookup_elem(&tls_calls, &tid);
+	tc = tls_call_of(tid);
 	if (tc && tc->ssl == c.ssl && tc->call_ns == c.call_ns) {
 		c.sock_id = tc->sock_id;	/* still on the thread it entered on */
 		c.fd = tc->fd;
-		bpf_map_delete_elem(&tls_calls, &tid);
+		tls_call_end(tc);
 	}
 	return call_finish(&c, n > 0 ? (__u64)n : 0);
 }
@@ -456,7 +455,7 @@ int BPF_KPROBE(rustls_write_enter)
 	if (!xk_traced())
 		return 0;
 	c = new_call(ctx, rustls_conn(ctx), PT_REGS_PARM2(ctx), 0, XP_TLS_FN_WRITE);
-	bpf_map_update_elem(&tls_calls, &tid, &c, BPF_ANY);
+	tls_call_begin(tid, &c);
 	return 0;
 }
 

@@ -89,9 +89,10 @@ struct xk_tls_free {
 };
 
 /*
- * Value of `tls_calls` (key: tid), the SSL call a thread is inside. It is
- * shared with sock.bpf.c, whose hooks on the socket syscalls nested in the
- * call fill `sock_id` and `fd`: that is how an SSL* learns its socket.
+ * Value of `tls_calls` (key: tid), the SSL call a thread is inside (ssl
+ * 0: none; tls_calls.bpf.h). It is shared with sock.bpf.c, whose hooks on
+ * the socket syscalls nested in the call fill `sock_id` and `fd`: that is
+ * how an SSL* learns its socket.
  */
 struct xk_tls_call {
 	__u64 ssl;

@@ -105,17 +105,17 @@ static int put_turn(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 
 	if (t->first_of_session) {
 		snprintf(name, sizeof(name), "%s %s", t->turn->agent.name ? t->turn->agent.name : "",
-			 t->session_id);
+			 t->turn->session_id);
 		xe_chrome_meta(o, "process_name", t->session, 0, name);
 	}
-	snprintf(name, sizeof(name), "turn %lld", (long long)t->turn_index);
-	ev = xe_chrome_slice(c, o, t->session, XE_TID_TURNS, t->start, t->end, "turns", "turn", name,
-			     &drawn);
+	snprintf(name, sizeof(name), "turn %lld", (long long)t->turn->index);
+	ev = xe_chrome_slice(c, o, t->session, XE_TID_TURNS, t->turn->start_ns, t->turn->end_ns,
+			     "turns", "turn", name, &drawn);
 	if (!ev)
 		return -1;
 	args = cJSON_AddObjectToObject(ev, "args");
-	cJSON_AddStringToObject(args, "session_id", t->session_id);
-	xp_json_add_u64(args, "turn_index", (uint64_t)t->turn_index);
+	cJSON_AddStringToObject(args, "session_id", t->turn->session_id);
+	xp_json_add_u64(args, "turn_index", (uint64_t)t->turn->index);
 	cJSON_AddBoolToObject(args, "complete", t->turn->complete);
 	cJSON_AddStringToObject(args, "source", t->turn->source);
 	cJSON_AddItemToObject(args, "agent", tt_agent_json(&t->turn->agent));

@@ -301,7 +301,7 @@ static cJSON *file_span(const struct xe_turn *t, const struct xe_span *xs, struc
 	attrs = cJSON_AddArrayToObject(sp, "attributes");
 	if (op) {
 		xe_otlp_attr_str(attrs, "gen_ai.operation.name", opname);
-		xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->session_id);
+		xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->turn->session_id);
 	}
 	file_attrs(attrs, map, op != NULL);
 	cJSON_Delete(map);
@@ -334,13 +334,13 @@ static cJSON *root_span(const struct xe_turn *t, struct ids tr, int64_t offset)
 
 	/* in-process: the agent is the traced process itself */
 	snprintf(name, sizeof(name), "invoke_agent %s", agent);
-	sp = span_head(tr, 0, -1, name, SPAN_KIND_INTERNAL, t->start, t->end, offset);
+	sp = span_head(tr, 0, -1, name, SPAN_KIND_INTERNAL, t->turn->start_ns, t->turn->end_ns, offset);
 	attrs = cJSON_AddArrayToObject(sp, "attributes");
 	xe_otlp_attr_str(attrs, "gen_ai.operation.name", "invoke_agent");
 	xe_otlp_attr_str(attrs, "gen_ai.agent.name", agent);
-	xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->session_id);
-	xe_otlp_attr_str(attrs, "xperf.session_id", t->session_id);
-	xe_otlp_attr_take(attrs, "xperf.turn_index", xp_json_exact_u64((uint64_t)t->turn_index));
+	xe_otlp_attr_str(attrs, "gen_ai.conversation.id", t->turn->session_id);
+	xe_otlp_attr_str(attrs, "xperf.session_id", t->turn->session_id);
+	xe_otlp_attr_take(attrs, "xperf.turn_index", xp_json_exact_u64((uint64_t)t->turn->index));
 	xe_otlp_attr_take(attrs, "xperf.complete", cJSON_CreateBool(t->turn->complete));
 	xe_otlp_attr_str(attrs, "xperf.source", t->turn->source);
 	xe_otlp_attr_map(attrs, "xperf.data_quality.", dq);
@@ -390,7 +390,7 @@ static cJSON *resource_of(const struct xe_turn *t)
 		xe_otlp_attr_str(attrs, "xperf.agent.model", ag->model);
 	if (ag->container_id)
 		xe_otlp_attr_str(attrs, "container.id", ag->container_id);
-	xe_otlp_attr_str(attrs, "xperf.session_id", t->session_id);
+	xe_otlp_attr_str(attrs, "xperf.session_id", t->turn->session_id);
 	if (t->boot_id)
 		xe_otlp_attr_str(attrs, "xperf.boot_id", t->boot_id);
 	return res;
@@ -432,7 +432,7 @@ static int out_of_epoch(const struct xe_turn *t, const struct mark *m, size_t n,
 	size_t k = 0, total = 2 + 2 * t->nspans + n;
 
 	for (; k < total; k++) {
-		*bad = k == 0 ? t->start : k == 1 ? t->end
+		*bad = k == 0 ? t->turn->start_ns : k == 1 ? t->turn->end_ns
 			: k < 2 + 2 * t->nspans ? (k % 2 ? t->spans[(k - 2) / 2].ts->end_ns
 							  : t->spans[(k - 2) / 2].ts->start_ns)
 						 : m[k - 2 - 2 * t->nspans].t;
@@ -445,7 +445,7 @@ static int out_of_epoch(const struct xe_turn *t, const struct mark *m, size_t n,
 static int otlp_turn(void *st, const struct xe_turn *t, struct xe_out *o)
 {
 	struct otlp *s = st;
-	struct ids tr = trace_id(t->session_id, t->turn_index);
+	struct ids tr = trace_id(t->turn->session_id, t->turn->index);
 	size_t nmarks = 0, next = 0;
 	struct mark *m = collect_marks(t, &nmarks);
 	int64_t offset = t->offset;

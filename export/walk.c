@@ -65,7 +65,7 @@ static int number_session(struct walk *w, struct xe_turn *t)
 {
 	size_t i = 0;
 
-	while (i < w->nsessions && strcmp(w->sessions[i].id, t->session_id))
+	while (i < w->nsessions && strcmp(w->sessions[i].id, t->turn->session_id))
 		i++;
 	if (i == w->nsessions) {
 		struct session *p = realloc(w->sessions, (i + 1) * sizeof(*p));
@@ -73,7 +73,7 @@ static int number_session(struct walk *w, struct xe_turn *t)
 		if (!p)
 			return -1;
 		w->sessions = p;
-		p[i] = (struct session){ strdup(t->session_id), NULL, 0 };
+		p[i] = (struct session){ strdup(t->turn->session_id), NULL, 0 };
 		if (!p[i].id)
 			return -1;
 		w->nsessions++;
@@ -95,17 +95,17 @@ static int seen_before(struct walk *w, const struct xe_turn *t)
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
-		if (s->turns[mid] < t->turn_index)
+		if (s->turns[mid] < t->turn->index)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < s->nturns && s->turns[lo] == t->turn_index)
+	if (lo < s->nturns && s->turns[lo] == t->turn->index)
 		return 1;
 	if (!(p = realloc(s->turns, (s->nturns + 1) * sizeof(*p))))
 		return -1;
 	memmove(&p[lo + 1], &p[lo], (s->nturns - lo) * sizeof(*p));
-	p[lo] = t->turn_index;
+	p[lo] = t->turn->index;
 	s->turns = p;
 	s->nturns++;
 	return 0;
@@ -144,16 +144,12 @@ static int walk_turn(struct walk *w, struct xe_turn *t)
 {
 	int seen, rc;
 
-	t->session_id = t->turn->session_id;
-	t->turn_index = t->turn->index;
-	t->start = t->turn->start_ns;
-	t->end = t->turn->end_ns;
 	if (date_turn(w, t) || number_session(w, t) || (seen = seen_before(w, t)) < 0 ||
 	    xe_spans_build(t))
 		return XE_EFAIL;
 	if (seen) {
 		fprintf(w->err, "xperf export: %s: turn %lld of session %s is given twice\n", t->path,
-			(long long)t->turn_index, t->session_id);
+			(long long)t->turn->index, t->turn->session_id);
 		return XE_EINVALID;
 	}
 	rc = w->ops->turn(w->st, t, w->o);

@@ -26,9 +26,6 @@ struct xe_span {
 struct xe_turn {
 	const struct tt_turn *turn; /* as read (core/read.h) */
 	const char *path;
-	const char *session_id;
-	int64_t turn_index;
-	uint64_t start, end;
 	int64_t offset;     /* Unix-epoch ns - CLOCK_MONOTONIC ns for this turn (walk.c) */
 	const char *boot_id; /* the clock_anchor's boot id, NULL when the file gives none */
 	int session;        /* 1-based, in order of first appearance */

@@ -15,6 +15,7 @@
 
 #include "bpf/xperf.h"
 #include "bpf/cuda.h"
+#include "bpf/uprobe_attach.h"
 
 static const struct {
 	const char *sym;
@@ -70,14 +71,13 @@ static int attach_fn(struct bpf_object *obj, int f, const char *path, int pid,
 		     struct bpf_link *links[2])
 {
 	for (int ret = 0; ret < 2; ret++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = fns[f].sym, .retprobe = ret);
 		struct bpf_program *p;
 		char name[64];
 
 		snprintf(name, sizeof(name), "%s_%s", ret ? "exit" : "enter", fns[f].sym);
 		p = bpf_object__find_program_by_name(obj, name);
 		errno = ENOENT;
-		links[ret] = p ? bpf_program__attach_uprobe_opts(p, pid, path, 0, &o) : NULL;
+		links[ret] = p ? xk_uprobe_attach(p, pid, path, fns[f].sym, 0, ret, 0) : NULL;
 		if (!links[ret]) {
 			int err = -errno;
 

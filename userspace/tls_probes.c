@@ -34,6 +34,7 @@
 #include "bpf/tls.skel.h"
 #include "bpf/xperf.h"
 #include "bpf/tls.h"
+#include "bpf/uprobe_attach.h"
 #include "userspace/links.h"
 #include "userspace/locate/locate.h"
 #include "userspace/sock_hooks.h"
@@ -264,10 +265,8 @@ static int attach_located(struct xpc_tls_probes *p, const char *path,
 	}
 	n = located_probes(p, r, at);
 	for (size_t i = 0; i < n; i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .retprobe = at[i].ret,
-			    .bpf_cookie = id | at[i].cookie_hi << 16);
-		struct bpf_link *l = bpf_program__attach_uprobe_opts(at[i].prog, p->cur_pid, path,
-								     at[i].off, &uo);
+		struct bpf_link *l = xk_uprobe_attach(at[i].prog, p->cur_pid, path, NULL, at[i].off,
+						      at[i].ret, id | at[i].cookie_hi << 16);
 		int err;
 
 		if (!l) {
@@ -297,15 +296,13 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 	if (loc)
 		return attach_located(p, path, loc);
 	for (size_t i = 0; i < sizeof(uprobes) / sizeof(uprobes[0]); i++) {
-		LIBBPF_OPTS(bpf_uprobe_opts, uo, .func_name = uprobes[i].func,
-			    .retprobe = uprobes[i].ret);
 		struct bpf_link *l;
 		int err;
 
 		if (!(syms & uprobes[i].sym))
 			continue;
-		l = bpf_program__attach_uprobe_opts(uprobe_prog(p->tls, &uprobes[i]), p->cur_pid,
-						    path, 0, &uo);
+		l = xk_uprobe_attach(uprobe_prog(p->tls, &uprobes[i]), p->cur_pid, path,
+				     uprobes[i].func, 0, uprobes[i].ret, 0);
 		err = l ? keep_link(p, l) : -errno;
 		if (err) {
 			fprintf(stderr, "xperf-bpf: %s: cannot attach uprobe to %s: %s\n", path,

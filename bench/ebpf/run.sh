@@ -63,9 +63,17 @@ hooks_of() {	# the xperf-bpf options of a mode
 	esac
 }
 
-wait_loaded() {	# until process $1 holds BPF programs, and a little more
-	until [ -e /proc/$1/fdinfo ] && grep -qs prog_id /proc/$1/fdinfo/*; do sleep 0.05; done
-	sleep 0.3
+# until the BPF programs process $1 holds stay the same for 1 s: xperf-bpf loads and
+# attaches for seconds, and enabling a tracepoint or a uprobe interrupts every CPU,
+# which a workload overlapping it would pay (sched_floor.sh measured it)
+wait_loaded() {
+	local now last=-1
+	while :; do
+		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u || true)
+		[ -n "$now" ] && [ "$now" = "$last" ] && return
+		last=$now
+		sleep 1
+	done
 }
 
 # Other sessions on this machine may load syscall probes of their own (xperf-bpf

@@ -16,6 +16,8 @@ from checklib import done, expect, jsonl, mock_received, sessions_by_root
 ap = argparse.ArgumentParser()
 ap.add_argument("tmp")
 ap.add_argument("--rc", type=int, required=True)
+for name in ("llm", "other", "path"):  # the run's own host names and path
+    ap.add_argument("--" + name, required=True)
 a = ap.parse_args()
 
 
@@ -90,23 +92,23 @@ expect(len(received) == 11, "the mock received 11 requests (got %d)" % len(recei
 # The first agent, traced in the kernel at its ClientHello: the socket tier has its first
 # call whole (every byte, each send and receive timed), and so has the plaintext tier: the
 # node's libssl was probed at the daemon's start, before any agent (userspace/README.md).
-recs = discovered("first", "host", "llm.test")
+recs = discovered("first", "host", a.llm)
 sni = [r.get("sni") for r in recs if r["type"] == "sock_sni"]
-expect(sni == ["llm.test"], "first: its ClientHello's server name in the session (%s)" % sni)
+expect(sni == [a.llm], "first: its ClientHello's server name in the session (%s)" % sni)
 expect(recs and recs[0]["ts_ns"] < mock["first"][0],
        "first: traced before the mock received its first request")
 for name in ("first", "second", "reloaded"):
-    host = "other.test" if name == "reloaded" else "llm.test"
+    host = a.other if name == "reloaded" else a.llm
     if name != "first":
         discovered(name, "host", host)
     expect(all(matched(name, t) for t in mock[name]),
            "%s: every call a complete LLM call in plaintext spanning the mock's receipt "
            "(%d of %d)" % (name, sum(matched(name, t) for t in mock[name]), len(mock[name])))
 # Plaintext HTTP by path.
-recs = discovered("plain_after", "path", "/v1/plain")
+recs = discovered("plain_after", "path", a.path)
 ports = {r["sport"] for r in recs if r["type"] == "sock_data"}
 served = [e for e in plain_log if e["client_port"] in ports]
-expect(len(served) == 2 and all(e["path"] == "/v1/plain" for e in served),
+expect(len(served) == 2 and all(e["path"] == a.path for e in served),
        "plain_after: the server's log has its 2 requests on the traced connection (%d)" %
        len(served))
 # Never traced: no session, and not one record of theirs in the ring.

@@ -4,7 +4,8 @@
 # kernel: python3 agents that match no exec rule, against the mock provider over
 # TLS (the server name of their ClientHello set per agent) and a plaintext HTTP
 # endpoint (a local model server's shape):
-#   - `host llm.test`: the first such agent is traced in the kernel at its
+#   - `host llm.test` (llmNNN.test: names of this run only, other.test and /v1/plain too):
+#     the first such agent is traced in the kernel at its
 #     ClientHello (the socket tier has every byte of its connection, and the
 #     plaintext tier every call: the node's libssl was probed at the daemon's
 #     start), a second one the same,
@@ -31,32 +32,36 @@ agent() {
 	wait $!
 }
 
-printf '# LLM endpoints, matched in the kernel\nhost LLM.test   # kept lowercase\n' > "$tmp/rules"
+# Hosts and a path of this run only (llmNNN.test...): another run of this test at the same
+# time, from another worktree, is none of its agents.
+llm=llm$$.test other=other$$.test plainp=/v1/plain$$
+printf '# LLM endpoints, matched in the kernel\nhost %s   # kept lowercase\n' "${llm^^}" > "$tmp/rules"
 XPERF_CACHE_DIR=$tmp/locate "$xperf" daemon -o "$tmp/out" --node netnode --rules "$tmp/rules" \
 	--raw "$tmp/raw.jsonl" 2> "$tmp/daemon.err" &
 daemon=$!
 pids+=($daemon)
 wait_for ready "$tmp/daemon.err"
-CALLS=3 agent first llm.test
-agent second llm.test
-agent stranger other.test
-agent plain_before - "$pport" /v1/plain
+CALLS=3 agent first "$llm"
+agent second "$llm"
+agent stranger "$other"
+agent plain_before - "$pport" "$plainp"
 
 printf 'host llm.*.test\n' > "$tmp/rules.new"
 mv "$tmp/rules.new" "$tmp/rules"
 kill -HUP $daemon
 wait_for "rules:1: a wildcard only as the whole first label" "$tmp/daemon.err"
-printf 'host other.test\npath /v1/plain\n' > "$tmp/rules.new"
+printf 'host %s\npath %s\n' "$other" "$plainp" > "$tmp/rules.new"
 mv "$tmp/rules.new" "$tmp/rules"
 kill -HUP $daemon
 wait_for "2 rules loaded" "$tmp/daemon.err"
-agent reloaded other.test
-agent dropped llm.test
-agent plain_after - "$pport" /v1/plain
+agent reloaded "$other"
+agent dropped "$llm"
+agent plain_after - "$pport" "$plainp"
 sleep 0.5 # the last session's exit reaches the daemon
 
 kill -TERM $daemon
 rc=0
 wait $daemon || rc=$?
 cat "$tmp/daemon.err"
-python3 "$here/check_discover_net.py" "$tmp" --rc $rc
+python3 "$here/check_discover_net.py" "$tmp" --rc $rc --llm "$llm" --other "$other" \
+	--path "$plainp"

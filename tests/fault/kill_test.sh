@@ -7,6 +7,7 @@
 # (137 for SIGKILL, 0 for SIGTERM: a clean stop), every turn file valid and
 # capture.json valid (there, with no temporary file, after SIGTERM), no BPF
 # program or link the run held left in the kernel, no uprobe_events entry, no
+# "leaking uprobe" line from one of its threads in the kernel log, no
 # int3 in the agent's SSL_write for its next call; the agents never harmed
 # (every call answered whole, every tool run). FAULT_SEED replays a run.
 source "$(dirname "$(realpath "$0")")/lib.sh"
@@ -29,6 +30,7 @@ i=0
 while read -r sig mode delay; do
 	i=$((i + 1))
 	sid=fault-$i
+	since=$(boot_s)
 	if [ "$mode" = attach ]; then
 		XPERF_SESSION_ID=$sid "$XB" attach --pid "$agent" -q -o "$T/out" 2> "$T/$sid.err" &
 	else
@@ -40,6 +42,7 @@ while read -r sig mode delay; do
 	cmd=$(pgrep -P $xb || true) # record: the command it started
 	progs=$(ids $xb prog_id)
 	links=$(ids $xb link_id)
+	tids=$(ls /proc/$xb/task 2> /dev/null || true)
 	want=0
 	[ "$sig" = KILL ] && want=137
 	kill -"$sig" $xb 2> /dev/null || want=0 # it ended before the fault
@@ -54,6 +57,7 @@ while read -r sig mode delay; do
 	python3 "$HERE/check.py" cycle "$XPERF" "$T/out/$sid" "$sig" "$T/agent.jsonl" \
 		$([ "$mode" = record ] && echo "$T/$sid.jsonl 12")
 	gone "$progs" "$links"
+	unleaked "$sid" "$since" "$tids"
 done < "$T/plan"
 kill -0 "$agent" || fail "the agent died"
 python3 "$HERE/check.py" calls "$T/agent.jsonl" --min 10

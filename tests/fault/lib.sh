@@ -61,6 +61,22 @@ gone() {
 	done
 }
 
+# boot_s: now, in the kernel log's clock (seconds since boot).
+boot_s() {
+	cut -d' ' -f1 /proc/uptime
+}
+
+# unleaked WHAT SINCE "TIDS": the kernel's log has no "failed to unregister, leaking
+# uprobe" line since SINCE (boot_s) from one of these threads (a killed tracer's:
+# bpf/uprobe_attach.h; thread ids are reused, so older lines do not count).
+unleaked() {
+	local tid
+	for tid in $3; do
+		! dmesg 2> /dev/null | awk -v t="$2" -F'[][]' '$2 + 0 >= t' |
+			grep -q "uprobe: xperf-bpf:$tid failed to unregister" ||
+			fail "$1: the kernel leaked a uprobe of the killed run (thread $tid)"
+	done
+}
 
 # untrapped WHAT: a fresh process mapping the traced library finds no int3 in its
 # SSL_write (no uprobe left on it); else names who holds one (bpftool perf).

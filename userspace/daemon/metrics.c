@@ -283,10 +283,11 @@ static const struct {
 	{ XP_DSTAT_HELLOS, "net_client_hellos_total", "Of those, TLS ClientHellos." },
 	{ XP_DSTAT_NO_SNI, "net_client_hellos_unnamed_total", "ClientHellos without a readable "
 	  "server name (none, cut, longer than 63 bytes)." },
-	{ XP_DSTAT_REQUESTS, "net_http_requests_total", "Of those, plaintext HTTP requests." },
+	{ XP_DSTAT_REQUESTS, "net_http_requests_total", "HTTP/1.x request lines examined: a "
+	  "plaintext connection's first send, an untraced process's SSL write." },
 	{ XP_DSTAT_UNREAD, "net_unread_total", "First sends whose bytes could not be read." },
-	{ XP_DSTAT_MATCHED, "net_traced_total", "Processes the kernel traced at a send naming a "
-	  "host or path rule." },
+	{ XP_DSTAT_MATCHED, "net_traced_total", "Processes the kernel traced at a send (or an "
+	  "SSL write) naming a host or path rule." },
 };
 
 /* Every (rule kind, outcome) series, zeros too: none appears or goes away later. */
