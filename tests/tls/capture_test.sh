@@ -53,12 +53,13 @@ c-dlopen)	# no libssl at exec: renamed copies dlopen'd later from a temp dir
 	mkdir "$tmp/lib"
 	cp /lib/x86_64-linux-gnu/libssl.so.3 "$tmp/lib/libssl-late.so.3"
 	cp /lib/x86_64-linux-gnu/libcrypto.so.3 "$tmp/lib/libcrypto-late.so.3"
-	export TLS_LIB_DIR=$tmp/lib TLS_DLOPEN_WAIT_MS=500 TLS_CALL_WAIT_MS=1500
+	# (its calls wait for the probes: under load they came over 1.5 s after the dlopen)
+	export TLS_LIB_DIR=$tmp/lib TLS_DLOPEN_WAIT_MS=500 TLS_WAIT_PROBED=1
 	cmd=("$here/tls_client_dlopen" "$port" "$ca" $body 300000); mode=late ;;
 python-late-lib)	# `import ssl` maps copies from LD_LIBRARY_PATH (a venv's, conda's)
 	mkdir "$tmp/lib"
 	cp /lib/x86_64-linux-gnu/libssl.so.3 /lib/x86_64-linux-gnu/libcrypto.so.3 "$tmp/lib"
-	cmd=(env LD_LIBRARY_PATH="$tmp/lib" IMPORT_DELAY_S=1.5 python3 "$here/client.py" "$port" "$ca"
+	cmd=(env LD_LIBRARY_PATH="$tmp/lib" WAIT_PROBED=1 python3 "$here/client.py" "$port" "$ca"
 	     $body 300000)
 	mode=late ;;
 attach)	mode=attach ;;

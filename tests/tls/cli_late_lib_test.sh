@@ -18,7 +18,7 @@ cp /lib/x86_64-linux-gnu/libcrypto.so.3 "$tmp/lib/libcrypto-late.so.3"
 # Calls of at most 27000 bytes: under the default 4 MiB payload cap.
 client=("$here/tls_client_dlopen" "$port" "$tmp/certs/ca.pem" 60000 30000)
 export TLS_LIB_DIR=$tmp/lib TLS_DLOPEN_WAIT_MS=500
-TLS_CALL_WAIT_MS=1500 "$xperf" record -q --capture-payloads --raw "$tmp/late.jsonl" \
+TLS_WAIT_PROBED=1 "$xperf" record -q --capture-payloads --raw "$tmp/late.jsonl" \
 	-o "$tmp/late" -- "${client[@]}"
 TLS_CALL_WAIT_MS=0 "$xperf" record -q --capture-payloads --raw "$tmp/race.jsonl" \
 	-o "$tmp/race" -- "${client[@]}"

@@ -7,7 +7,8 @@
  * standard directory, under a name and inode never seen. Linked with
  * tls_client.c as tls_client_dlopen, nothing else changes in the client.
  * It waits $TLS_DLOPEN_WAIT_MS before the dlopen (the scan a tracer makes
- * at exec has come and gone) and $TLS_CALL_WAIT_MS after it, as an `import`
+ * at exec has come and gone) and $TLS_CALL_WAIT_MS (or until probed:
+ * $TLS_WAIT_PROBED) after it, as an `import`
  * runs long before the first request (bpf/TLS.md: the window before the
  * probes attach; 0 makes the first calls race the attach).
  */
@@ -43,6 +44,33 @@ static void wait_ms(const char *env)
 	nanosleep(&ts, NULL);
 }
 
+/*
+ * $TLS_WAIT_PROBED: wait (60 s at most) until each function a tracer's tls
+ * module probes starts with a breakpoint (int3) here, SSL_free the last it
+ * attaches (userspace/tls_probes.c), instead of a fixed $TLS_CALL_WAIT_MS:
+ * the probes of a library mapped late took over 1.5 s under load.
+ */
+static void wait_probed(void *h)
+{
+	static const char *const probed[] = { "SSL_write", "SSL_read", "SSL_write_ex",
+					      "SSL_read_ex", "SSL_free" };
+	struct timespec tick = { 0, 10 * 1000000 };
+
+	for (int i = 0; i < 6000; i++) {
+		size_t n = 0;
+
+		for (size_t k = 0; k < sizeof(probed) / sizeof(probed[0]); k++) {
+			const unsigned char *code = dlsym(h, probed[k]);
+
+			n += code && *code == 0xcc;
+		}
+		if (n == sizeof(probed) / sizeof(probed[0]))
+			return;
+		nanosleep(&tick, NULL);
+	}
+	fprintf(stderr, "ssl_dlopen: no breakpoints after 60 s\n");
+}
+
 static void *libssl(void)
 {
 	static void *h;
@@ -57,7 +85,10 @@ static void *libssl(void)
 	wait_ms("TLS_DLOPEN_WAIT_MS");
 	load(dir, "libcrypto-late.so.3", RTLD_NOW | RTLD_GLOBAL);
 	h = load(dir, "libssl-late.so.3", RTLD_NOW);
-	wait_ms("TLS_CALL_WAIT_MS");
+	if (getenv("TLS_WAIT_PROBED"))
+		wait_probed(h);
+	else
+		wait_ms("TLS_CALL_WAIT_MS");
 	return h;
 }
 
