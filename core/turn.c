@@ -73,7 +73,7 @@ void tt_turn_free(struct tt_turn *t)
 	free(t->agent.container_id);
 	free(t->session_id);
 	free(t->ids);
-	cJSON_Delete(t->gpu);
+	tt_gpu_free(t->gpu);
 	free(t);
 }
 

@@ -232,6 +232,38 @@ cJSON *tt_anchor_json(const struct xp_clock_anchor *a)
 	return o;
 }
 
+cJSON *tt_gpu_act_json(const struct tt_gpu_act *a)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	put_str(o, "kind", th_gpu_kind_names[a->kind]);
+	if (a->have & TT_GPU_NAME)
+		put_str(o, "name", a->name);
+	put_u64(o, "start_ns", a->start_ns);
+	put_u64(o, "end_ns", a->end_ns);
+	if (a->have & TT_GPU_DEVICE)
+		put_u64(o, "device", a->device);
+	if (a->have & TT_GPU_STREAM)
+		put_u64(o, "stream", a->stream);
+	if (a->have & TT_GPU_CORR)
+		put_u64(o, "correlation_id", a->correlation_id);
+	if (a->have & TT_GPU_BYTES)
+		put_u64(o, "bytes", a->bytes);
+	return o;
+}
+
+cJSON *tt_gpu_json(const struct tt_gpu *g)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *acts = put(o, "activities", cJSON_CreateArray());
+
+	for (size_t i = 0; i < g->nacts; i++)
+		cJSON_AddItemToArray(acts, tt_gpu_act_json(&g->acts[i]));
+	put_u64(o, "dropped_records", g->dropped);
+	put_str(o, "source", g->source);
+	return o;
+}
+
 static void marks_json(cJSON *doc, const char *key, const struct tt_mark *m, size_t n)
 {
 	cJSON *arr = put(doc, key, cJSON_CreateArray());
@@ -262,7 +294,7 @@ cJSON *tt_turn_json(const struct tt_turn *t)
 	marks_json(doc, "waste_marks", t->waste, t->nwaste);
 	put(doc, "data_quality", tt_quality_json(&t->quality));
 	if (t->gpu)
-		put_ref(doc, "gpu", t->gpu);
+		put(doc, "gpu", tt_gpu_json(t->gpu));
 	return doc;
 }
 
