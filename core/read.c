@@ -161,8 +161,7 @@ static int span_value(struct rd *r, const struct sc_vval *val)
 		s->blocked_ns = ns(ev), s->sched |= TT_SCHED_BLOCKED;
 		break;
 	case SC_COUNTERS:
-		s->counters = 1;
-		break;
+		return tt_span_counters(s) ? 0 : -1;
 	case SC_CTR_VALUE:
 	case SC_CTR_WHY:
 		c = th_counter_name_find(ev->key);
@@ -170,11 +169,11 @@ static int span_value(struct rd *r, const struct sc_vval *val)
 		if (i >= TT_COUNTERS_MAX)
 			break;
 		if (val->slot == SC_CTR_WHY) {
-			s->ctr_unavail |= 1u << i;
-			return tt_str_set(&s->ctr_why[i], ev->str);
+			s->ctr->unavail |= 1u << i;
+			return tt_str_set(&s->ctr->why[i], ev->str);
 		}
-		if (!counter(ev, &s->ctr[i]))
-			s->ctr_have |= 1u << i;
+		if (!counter(ev, &s->ctr->val[i]))
+			s->ctr->have |= 1u << i;
 		break;
 	default:
 		break;

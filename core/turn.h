@@ -88,6 +88,13 @@ struct tt_exchange {
 	int token_times;             /* 1: xperf.token_times_ns given (maybe empty) */
 };
 
+/* A span's counters object, by index in theory's counter names. */
+struct tt_counters {
+	uint64_t val[TT_COUNTERS_MAX];
+	uint32_t have, unavail;         /* bit i: val[i] measured / listed unavailable */
+	char *why[TT_COUNTERS_MAX];     /* reason of each unavailable counter */
+};
+
 /* Which scheduler values a span carries (bits of tt_span.sched). */
 enum { TT_SCHED_ON_CPU = 1, TT_SCHED_RUNQ = 2, TT_SCHED_BLOCKED = 4, TT_SCHED_ALL = 7 };
 
@@ -102,10 +109,7 @@ struct tt_span {
 	int64_t tid;     /* 0: not known */
 	unsigned sched;  /* TT_SCHED_* present */
 	uint64_t on_cpu_ns, runq_ns, blocked_ns;
-	int counters;    /* 1: the span has a counters object */
-	uint64_t ctr[TT_COUNTERS_MAX];    /* by index in theory's counter names */
-	uint32_t ctr_have, ctr_unavail;   /* bit i: ctr[i] measured / listed unavailable */
-	char *ctr_why[TT_COUNTERS_MAX];   /* reason of each unavailable counter */
+	struct tt_counters *ctr; /* NULL: no counters object (most spans; out of line: 264 bytes) */
 	cJSON *attrs;    /* object; never NULL once added */
 	struct tt_exchange ex; /* filled by the writers, or from attrs by the reader */
 	/* tt_turn_index, tt_turn_bind_waste: */
@@ -211,6 +215,8 @@ int tt_str_set(char **dst, const char *src);
  */
 struct tt_span *tt_span_add(struct tt_turn *t, int64_t parent, const char *stage,
 			    uint64_t start_ns, uint64_t end_ns, int64_t tid);
+/* s's counters object, made empty when it has none; NULL on ENOMEM. */
+struct tt_counters *tt_span_counters(struct tt_span *s);
 /* Adds a fused (l3 NULL) or waste mark, empty attrs; NULL on ENOMEM. */
 struct tt_mark *tt_mark_add(struct tt_turn *t, const char *kind, const char *l3, int64_t span,
 			    uint64_t t_ns);

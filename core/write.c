@@ -122,18 +122,18 @@ cJSON *tt_span_attrs_json(const struct tt_span *s)
 	return at;
 }
 
-static cJSON *counters_json(const struct tt_span *s)
+static cJSON *counters_json(const struct tt_counters *k)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *values = put(o, "values", cJSON_CreateObject());
 	cJSON *unavailable = put(o, "unavailable", cJSON_CreateObject());
 
 	for (size_t c = 0; c < th_counter_name_count && c < TT_COUNTERS_MAX; c++) {
-		if (s->ctr_have & (1u << c))
-			put_u64(values, th_counter_name_table[c].name, s->ctr[c]);
-		else if (s->ctr_unavail & (1u << c))
+		if (k->have & (1u << c))
+			put_u64(values, th_counter_name_table[c].name, k->val[c]);
+		else if (k->unavail & (1u << c))
 			put_str(unavailable, th_counter_name_table[c].name,
-				s->ctr_why[c] ? s->ctr_why[c] : "unavailable");
+				k->why[c] ? k->why[c] : "unavailable");
 	}
 	return o;
 }
@@ -163,8 +163,8 @@ cJSON *tt_span_json(const struct tt_span *s)
 		if (s->sched & TT_SCHED_BLOCKED)
 			put_u64(sc, "blocked_ns", s->blocked_ns);
 	}
-	if (s->counters)
-		put(o, "counters", counters_json(s));
+	if (s->ctr)
+		put(o, "counters", counters_json(s->ctr));
 	put(o, "attributes", tt_span_attrs_json(s));
 	return o;
 }
