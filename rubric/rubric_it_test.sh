@@ -184,7 +184,17 @@ check "--timeout: the run is killed, exit 1, reason written" py "$T/slow/$S" \
 "$XPERF" rubric --target "$SCALE linear {SIZE}" --sizes 100000,200000 --tier fast --reps 40 \
 	--out-dir "$T/sig" >/dev/null 2>&1 &
 pid=$!
-sleep 2
+# SIGTERM once the warm-up and two scored runs of the first size are over (its 4th run seen;
+# runs take 0.4 s or more): a fixed 2 s was under 2 scored runs on a loaded machine, which
+# keeps none.
+runs=""
+for _ in $(seq 3000); do
+	for p in $(pgrep -f "scale linear 100000" || true); do
+		[[ " $runs " == *" $p "* ]] || runs="$runs $p"
+	done
+	[ "$(wc -w <<< "$runs")" -ge 4 ] && break
+	sleep 0.02
+done
 kill -TERM "$pid"
 wait "$pid"
 rc=$?
