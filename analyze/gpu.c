@@ -20,14 +20,13 @@ static uint64_t union_len(struct gp_ivs *s)
 
 int xa_gpu_stats(struct xa_trace *tr, const struct tt_turn *t)
 {
-	size_t n = 0;
-	struct tt_gpu_act *acts;
+	size_t n = t->gpu ? t->gpu->nacts : 0;
 	struct gp_ivs busy = { 0 }, kern = { 0 };
 	uint64_t lo = UINT64_MAX, hi = 0;
-	int rc = tt_gpu_acts(t, &acts, &n) ? -1 : 0;
+	int rc = 0;
 
-	for (size_t i = 0; !rc && i < n; i++) {
-		const struct tt_gpu_act *a = &acts[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct tt_gpu_act *a = &t->gpu->acts[i];
 		uint64_t a0 = a->start_ns, b0 = a->end_ns;
 
 		if (b0 < a0 || b0 > XA_NS_MAX ||
@@ -50,10 +49,9 @@ int xa_gpu_stats(struct xa_trace *tr, const struct tt_turn *t)
 		tr->gpu.phase = n > 0 ? hi - lo : 0;
 		tr->gpu.busy = union_len(&busy);
 		tr->gpu.kernel = union_len(&kern);
-		tr->gpu.dropped = tt_gpu_dropped(t);
+		tr->gpu.dropped = t->gpu ? t->gpu->dropped : 0;
 	}
 	gp_ivs_free(&busy);
 	gp_ivs_free(&kern);
-	free(acts);
 	return rc;
 }

@@ -33,17 +33,17 @@ static void copy_str(char *dst, size_t len, const char *s)
 	dst[k] = '\0';
 }
 
-static void read_counters(struct xa_span *s, const struct tt_span *sp)
+static void read_counters(struct xa_span *s, const struct tt_counters *k)
 {
-	for (size_t i = 0; i < th_counter_name_count && i < TT_COUNTERS_MAX; i++) {
-		if (sp->ctr_have & (1u << i)) {
-			s->var[i] = (double)sp->ctr[i];
+	for (size_t i = 0; k && i < th_counter_name_count && i < TT_COUNTERS_MAX; i++) {
+		if (k->have & (1u << i)) {
+			s->var[i] = (double)k->val[i];
 			s->var_have |= 1u << i;
 		}
-		if (sp->ctr_unavail & (1u << i)) {
+		if (k->unavail & (1u << i)) {
 			s->var_unavail |= 1u << i;
-			if (!s->why[0] && sp->ctr_why[i])
-				copy_str(s->why, sizeof(s->why), sp->ctr_why[i]);
+			if (!s->why[0] && k->why[i])
+				copy_str(s->why, sizeof(s->why), k->why[i]);
 		}
 	}
 }
@@ -92,7 +92,7 @@ static int read_span(const struct tt_span *sp, const struct xa_trace *tr, struct
 		s->var[th_counter_name_count + 1] = (double)s->on_cpu;
 		s->var_have |= 3u << th_counter_name_count;
 	}
-	read_counters(s, sp);
+	read_counters(s, sp->ctr);
 	read_exchange(s, &sp->ex);
 	return 0;
 }

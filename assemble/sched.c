@@ -23,11 +23,17 @@ struct thread {
 struct xt_sched {
 	struct thread *th;
 	size_t n, cap;
+	size_t max_marks; /* per thread, 0: no bound */
+	uint64_t evicted;
 };
 
-struct xt_sched *xt_sched_new(void)
+struct xt_sched *xt_sched_new(size_t max_marks)
 {
-	return calloc(1, sizeof(struct xt_sched));
+	struct xt_sched *s = calloc(1, sizeof(struct xt_sched));
+
+	if (s)
+		s->max_marks = max_marks;
+	return s;
 }
 
 void xt_sched_free(struct xt_sched *s)
@@ -65,8 +71,27 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
-static int push(struct thread *th, uint64_t t, enum xt_state st)
+/* Forgets th's first k transitions. */
+static void forget(struct thread *th, size_t k)
 {
+	memmove(th->m, th->m + k, (th->n - k) * sizeof(*th->m));
+	th->n -= k;
+}
+
+/* At the bound, the earliest quarter goes (at least one): amortized, not one per event. */
+static void bound(struct xt_sched *s, struct thread *th)
+{
+	if (!s->max_marks || th->n < s->max_marks)
+		return;
+	size_t k = th->n - s->max_marks + 1 + s->max_marks / 4;
+
+	forget(th, k);
+	s->evicted += k;
+}
+
+static int push(struct xt_sched *s, struct thread *th, uint64_t t, enum xt_state st)
+{
+	bound(s, th);
 	if (grow((void **)&th->m, &th->cap, th->n + 1, sizeof(*th->m)))
 		return -1;
 	/* events from different CPUs may arrive slightly out of order */
@@ -92,10 +117,10 @@ int xt_sched_add(struct xt_sched *s, const struct xt_event *ev)
 		memset(th, 0, sizeof(*th));
 		th->tid = ev->tid;
 		if (ev->prev_state != XT_ST_UNKNOWN && ev->prev_ns && ev->prev_ns <= ev->ts_ns &&
-		    push(th, ev->ts_ns - ev->prev_ns, ev->prev_state))
+		    push(s, th, ev->ts_ns - ev->prev_ns, ev->prev_state))
 			return -1;
 	}
-	return push(th, ev->ts_ns, ev->state);
+	return push(s, th, ev->ts_ns, ev->state);
 }
 
 int xt_sched_known(const struct xt_sched *s, uint32_t tid)
@@ -159,7 +184,11 @@ void xt_sched_prune(struct xt_sched *s, uint64_t t)
 
 		while (k + 1 < th->n && th->m[k + 1].t <= t)
 			k++;
-		memmove(th->m, th->m + k, (th->n - k) * sizeof(*th->m));
-		th->n -= k;
+		forget(th, k);
 	}
+}
+
+uint64_t xt_sched_evicted(const struct xt_sched *s)
+{
+	return s->evicted;
 }

@@ -8,6 +8,8 @@
 #ifndef XPERF_ASSEMBLE_SCHED_H
 #define XPERF_ASSEMBLE_SCHED_H
 
+#include <stddef.h>
+
 #include "assemble/event.h"
 
 struct xt_sched_sum {
@@ -16,7 +18,13 @@ struct xt_sched_sum {
 
 struct xt_sched;
 
-struct xt_sched *xt_sched_new(void);
+/*
+ * max_marks: transitions kept per thread, 0 for no bound (the daemon's
+ * --max-sched-marks). A thread at the bound forgets its earliest quarter,
+ * counted (xt_sched_evicted): time before its first kept transition is then
+ * counted nowhere, as before any transition; the state in force is kept.
+ */
+struct xt_sched *xt_sched_new(size_t max_marks);
 void xt_sched_free(struct xt_sched *s);
 /* Records one transition; 0, or -1 on ENOMEM. */
 int xt_sched_add(struct xt_sched *s, const struct xt_event *ev);
@@ -39,6 +47,8 @@ uint64_t xt_sched_next(const struct xt_sched *s, uint32_t tid, enum xt_state st,
  * run-queue delay.
  */
 uint64_t xt_sched_wakeup(const struct xt_sched *s, uint32_t tid, uint64_t from, uint64_t to);
+/* Transitions forgotten at max_marks so far (not those xt_sched_prune let go). */
+uint64_t xt_sched_evicted(const struct xt_sched *s);
 /* Forgets transitions before t (keeping the state in force at t). */
 void xt_sched_prune(struct xt_sched *s, uint64_t t);
 

@@ -19,7 +19,7 @@ static struct xt_event sched_ev(uint64_t t, uint32_t tid, enum xt_state st, enum
 
 static void test_sched(void)
 {
-	struct xt_sched *s = xt_sched_new();
+	struct xt_sched *s = xt_sched_new(0);
 	struct xt_event ev[] = {
 		sched_ev(100, 7, XT_ST_ONCPU, XT_ST_BLOCKED, 50), /* blocked 50..100 */
 		sched_ev(200, 7, XT_ST_BLOCKED, XT_ST_ONCPU, 100),
@@ -47,6 +47,44 @@ static void test_sched(void)
 	xt_sched_prune(s, 260);
 	q = xt_sched_query(s, 7, 0, 400);
 	CHECK(q.on_cpu_ns == 50 && q.runq_ns == 100); /* the state in force at 260 stays */
+	xt_sched_free(s);
+}
+
+/* Past max_marks a thread's earliest quarter goes, counted; other threads keep theirs. */
+static void test_sched_bound(void)
+{
+	struct xt_sched *s = xt_sched_new(8);
+	struct xt_event other = sched_ev(150, 9, XT_ST_ONCPU, XT_ST_UNKNOWN, 0);
+
+	CHECK(xt_sched_add(s, &other) == 0);
+	for (uint64_t i = 1; i <= 20; i++) { /* on CPU at odd hundreds, blocked at even ones */
+		struct xt_event ev = sched_ev(100 * i, 7, i % 2 ? XT_ST_ONCPU : XT_ST_BLOCKED,
+					      XT_ST_UNKNOWN, 0);
+
+		CHECK(xt_sched_add(s, &ev) == 0);
+	}
+	/* the 9th, 12th, 15th and 18th transitions each found 8 kept: 3 went each time */
+	CHECK(xt_sched_evicted(s) == 12);
+	struct xt_sched_sum q = xt_sched_query(s, 7, 0, 2100);
+
+	/* 1300..2100 kept (8 transitions), nothing counted before the first kept one */
+	CHECK(q.on_cpu_ns == 400 && q.blocked_ns == 400);
+	CHECK(xt_sched_next(s, 7, XT_ST_ONCPU, 0, 0) == 1300);
+	CHECK(xt_sched_wakeup(s, 7, 0, 1250) == 0);
+	CHECK(xt_sched_query(s, 9, 0, 200).on_cpu_ns == 50);
+	for (uint64_t i = 21; i <= 1000; i++) {
+		struct xt_event ev = sched_ev(100 * i, 7, i % 2 ? XT_ST_ONCPU : XT_ST_BLOCKED,
+					      XT_ST_UNKNOWN, 0);
+
+		CHECK(xt_sched_add(s, &ev) == 0);
+	}
+	/* never more than 8 kept: the earliest kept of 1000 is at least the 993rd */
+	CHECK(xt_sched_next(s, 7, XT_ST_ONCPU, 0, 0) >= 99300);
+	uint64_t evicted = xt_sched_evicted(s);
+
+	CHECK(evicted >= 992 && evicted <= 1000 - 6);
+	xt_sched_prune(s, 100000); /* pruning is not eviction */
+	CHECK(xt_sched_evicted(s) == evicted);
 	xt_sched_free(s);
 }
 
@@ -142,6 +180,7 @@ static void test_procs_bound(void)
 int main(void)
 {
 	test_sched();
+	test_sched_bound();
 	test_procs();
 	test_procs_bound();
 	test_cmdline_secret();

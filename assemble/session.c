@@ -667,7 +667,7 @@ struct xt_session *xt_session_new(const struct xt_config *cfg)
 	xt_procs_init(&s->procs);
 	s->procs.keep_bodies = cfg->llm.capture_payloads;
 	s->procs.max = cfg->max_procs;
-	s->sched = xt_sched_new();
+	s->sched = xt_sched_new(cfg->max_sched_marks);
 	s->cipher = xt_cipher_new(cfg->cipher_hosts, on_cipher_exchange, s);
 	if (!s->sched || !s->cipher) {
 		xt_session_free(s);
@@ -786,6 +786,11 @@ int xt_session_turns(const struct xt_session *s)
 uint64_t xt_session_procs_evicted(const struct xt_session *s)
 {
 	return s->procs.evicted;
+}
+
+uint64_t xt_session_sched_evicted(const struct xt_session *s)
+{
+	return xt_sched_evicted(s->sched);
 }
 
 int xt_session_exchanges(const struct xt_session *s)

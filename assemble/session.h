@@ -25,6 +25,7 @@ struct xt_config {
 	const char *const *cipher_hosts; /* ciphertext tier: fnmatch patterns of LLM hosts */
 	int ciphertext;         /* 1: time exchanges from socket events (no plaintext) */
 	size_t max_procs;       /* processes kept at most, 0: no bound (procs.h: xt_procs.max) */
+	size_t max_sched_marks; /* scheduler transitions kept per thread, 0: no bound (sched.h) */
 	int no_clock_anchor;    /* 1: files carry no clock_anchor (a replay: the events were
 				 * recorded on another clock than this machine's now) */
 	/*
@@ -62,6 +63,8 @@ int xt_session_unwritten(const struct xt_session *s, int *first_err);
 int xt_session_turns(const struct xt_session *s);
 /* Exited processes forgotten at cfg->max_procs so far. */
 uint64_t xt_session_procs_evicted(const struct xt_session *s);
+/* Scheduler transitions forgotten at cfg->max_sched_marks so far. */
+uint64_t xt_session_sched_evicted(const struct xt_session *s);
 /* Exchanges seen so far. */
 int xt_session_exchanges(const struct xt_session *s);
 /* The directory the turn files go to (out_dir/session_id). */

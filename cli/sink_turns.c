@@ -100,6 +100,7 @@ static int turns_begin(const struct xpb_run *run, void **state)
 	t->cfg.cipher_hosts = t->cfg.llm.hosts;
 	t->cfg.llm.capture_payloads = run->capture_payloads;
 	t->cfg.max_procs = run->bounds ? run->bounds->max_processes : 0;
+	t->cfg.max_sched_marks = run->bounds ? run->bounds->max_sched_marks : 0;
 	t->cfg.hold = gpu_source_seen;
 	t->cfg.before_write = gpu_merge;
 	t->cfg.hook_ctx = t;
@@ -129,8 +130,10 @@ static int turns_event(void *state, const struct xk_hdr *rec)
 	if (!t->s && session_start(t))
 		return -ENOMEM;
 	rc = xt_session_event(t->s, &ev) ? -EIO : 0;
-	if (t->run->bounds)	/* the daemon's /metrics reads it while the session runs */
+	if (t->run->bounds) {	/* the daemon's /metrics reads them while the session runs */
 		t->run->bounds->processes_evicted = xt_session_procs_evicted(t->s);
+		t->run->bounds->sched_marks_evicted = xt_session_sched_evicted(t->s);
+	}
 	return rc;
 }
 

@@ -1,54 +1,46 @@
 // SPDX-License-Identifier: MIT
 /*
- * gpu.c - the turn's `gpu` section typed (turn.h): its activities as
- * struct tt_gpu_act, read from the object the reader or the GPU merge
- * stored, in one place for every reader of GPU activity.
+ * gpu.c - the turn's `gpu` section (turn.h): built by the GPU merge and the
+ * reader, walked by the writer, the analyzer, the Chrome export and
+ * `xperf gpu`.
  */
 #include "core/turn.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-#include "lib/json_int.h"
+#include "lib/grow.h"
 
-/* A non-negative integer member (validated); 0 when absent. */
-static uint64_t u64_of(const cJSON *o, const char *key)
+struct tt_gpu *tt_gpu_new(const char *source, uint64_t dropped)
 {
-	uint64_t v;
+	struct tt_gpu *g = calloc(1, sizeof(*g));
 
-	return xp_json_get_u64(cJSON_GetObjectItemCaseSensitive(o, key), &v) ? 0 : v;
-}
-
-int tt_gpu_acts(const struct tt_turn *t, struct tt_gpu_act **out, size_t *n)
-{
-	const cJSON *acts = cJSON_GetObjectItemCaseSensitive(t->gpu, "activities"), *it;
-	struct tt_gpu_act *a = calloc((size_t)cJSON_GetArraySize(acts) + 1, sizeof(*a));
-
-	*out = a;
-	*n = 0;
-	if (!a)
-		return -1;
-	cJSON_ArrayForEach(it, acts) {
-		int kind = th_gpu_kind_parse(
-			cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "kind")));
-
-		if (kind < 0)
-			return -2;
-		a[(*n)++] = (struct tt_gpu_act){
-			.kind = (enum th_gpu_kind)kind,
-			.name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "name")),
-			.start_ns = u64_of(it, "start_ns"),
-			.end_ns = u64_of(it, "end_ns"),
-			.device = u64_of(it, "device"),
-			.stream = u64_of(it, "stream"),
-			.correlation_id = u64_of(it, "correlation_id"),
-			.bytes = u64_of(it, "bytes"),
-			.json = it,
-		};
+	if (g) {
+		snprintf(g->source, sizeof(g->source), "%s", source);
+		g->dropped = dropped;
 	}
-	return 0;
+	return g;
 }
 
-uint64_t tt_gpu_dropped(const struct tt_turn *t)
+struct tt_gpu_act *tt_gpu_add(struct tt_gpu *g, enum th_gpu_kind kind, uint64_t start_ns,
+			      uint64_t end_ns)
 {
-	return u64_of(t->gpu, "dropped_records");
+	struct tt_gpu_act *a;
+
+	if (xp_grow((void **)&g->acts, &g->cap, g->nacts + 1, sizeof(*a)))
+		return NULL;
+	a = &g->acts[g->nacts++];
+	*a = (struct tt_gpu_act){ .kind = kind, .start_ns = start_ns, .end_ns = end_ns };
+	return a;
+}
+
+void tt_gpu_free(struct tt_gpu *g)
+{
+	if (!g)
+		return;
+	for (size_t i = 0; i < g->nacts; i++)
+		free(g->acts[i].name);
+	free(g->acts);
+	free(g);
 }

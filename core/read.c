@@ -3,7 +3,7 @@
  * read.c - TurnTrace bytes -> struct tt_turn (read.h), in the validator's one
  * pass: each value the schema names arrives with its slot (validate.h) and
  * goes straight into its field; the free-form parts (attributes, waste
- * counts, the gpu section) are built as the small cJSON objects the turn
+ * counts) are built as the small cJSON objects the turn
  * keeps. No tree of the whole document exists at any time: what stays is
  * the typed turn. The validator stops handing out values at its first
  * error, and a turn with any error is never returned.
@@ -84,8 +84,7 @@ static cJSON *node_of(const struct sc_jev *ev)
 /* A finished free-form part goes to its place in the turn. */
 static void place(struct rd *r, enum sc_slot tree)
 {
-	cJSON **dst = tree == SC_GPU ? &r->t->gpu
-		    : tree == SC_SPAN_ATTRS ? &cur_span(r)->attrs
+	cJSON **dst = tree == SC_SPAN_ATTRS ? &cur_span(r)->attrs
 		    : tree == SC_MARK_COUNTS ? &cur_mark(r)->counts : &cur_mark(r)->attrs;
 
 	cJSON_Delete(*dst);
@@ -162,8 +161,7 @@ static int span_value(struct rd *r, const struct sc_vval *val)
 		s->blocked_ns = ns(ev), s->sched |= TT_SCHED_BLOCKED;
 		break;
 	case SC_COUNTERS:
-		s->counters = 1;
-		break;
+		return tt_span_counters(s) ? 0 : -1;
 	case SC_CTR_VALUE:
 	case SC_CTR_WHY:
 		c = th_counter_name_find(ev->key);
@@ -171,11 +169,11 @@ static int span_value(struct rd *r, const struct sc_vval *val)
 		if (i >= TT_COUNTERS_MAX)
 			break;
 		if (val->slot == SC_CTR_WHY) {
-			s->ctr_unavail |= 1u << i;
-			return tt_str_set(&s->ctr_why[i], ev->str);
+			s->ctr->unavail |= 1u << i;
+			return tt_str_set(&s->ctr->why[i], ev->str);
 		}
-		if (!counter(ev, &s->ctr[i]))
-			s->ctr_have |= 1u << i;
+		if (!counter(ev, &s->ctr->val[i]))
+			s->ctr->have |= 1u << i;
 		break;
 	default:
 		break;
@@ -202,6 +200,57 @@ static int mark_value(struct rd *r, const struct sc_vval *val)
 		m->t_ns = ns(val->ev);
 		break;
 	default:
+		break;
+	}
+	return 0;
+}
+
+/* The gpu section: its object, an activity's, their members. */
+static int gpu_value(struct rd *r, const struct sc_vval *val)
+{
+	struct tt_gpu *g = r->t->gpu;
+	struct tt_gpu_act *a = g && g->nacts ? &g->acts[g->nacts - 1] : NULL;
+	const struct sc_jev *ev = val->ev;
+	int kind;
+
+	if (ev->type == SC_J_END)
+		return 0;
+	switch (val->slot) {
+	case SC_GPU:
+		tt_gpu_free(g);
+		return (r->t->gpu = tt_gpu_new("", 0)) ? 0 : -1;
+	case SC_GPU_DROPPED:
+		g->dropped = ns(ev);
+		break;
+	case SC_GPU_SOURCE:
+		snprintf(g->source, sizeof(g->source), "%s", ev->str);
+		break;
+	case SC_GPU_ACTIVITY:
+		return tt_gpu_add(g, XP_GPU_KERNEL, 0, 0) ? 0 : -1;
+	case SC_GPU_KIND:
+		kind = th_gpu_kind_parse(ev->str);
+		a->kind = kind < 0 ? XP_GPU_KERNEL : (enum th_gpu_kind)kind; /* the schema checked it */
+		break;
+	case SC_GPU_NAME:
+		a->have |= TT_GPU_NAME;
+		return tt_str_set(&a->name, ev->str);
+	case SC_GPU_START:
+		a->start_ns = ns(ev);
+		break;
+	case SC_GPU_END:
+		a->end_ns = ns(ev);
+		break;
+	case SC_GPU_DEVICE:
+		a->device = ns(ev), a->have |= TT_GPU_DEVICE;
+		break;
+	case SC_GPU_STREAM:
+		a->stream = ns(ev), a->have |= TT_GPU_STREAM;
+		break;
+	case SC_GPU_CORR:
+		a->correlation_id = ns(ev), a->have |= TT_GPU_CORR;
+		break;
+	default:
+		a->bytes = ns(ev), a->have |= TT_GPU_BYTES;
 		break;
 	}
 	return 0;
@@ -317,6 +366,8 @@ static int on_value(void *ctx, const struct sc_vval *val)
 		return span_value(r, val);
 	case SC_MARK_KIND ... SC_MARK_T:
 		return mark_value(r, val);
+	case SC_GPU ... SC_GPU_BYTES:
+		return gpu_value(r, val);
 	default:
 		return turn_value(r, val);
 	}

@@ -39,8 +39,9 @@ struct tt_turn *tt_turn_new(const char *session_id, int64_t index, const char *s
 static void span_free(struct tt_span *s)
 {
 	free(s->stage);
-	for (int i = 0; i < TT_COUNTERS_MAX; i++)
-		free(s->ctr_why[i]);
+	for (int i = 0; s->ctr && i < TT_COUNTERS_MAX; i++)
+		free(s->ctr->why[i]);
+	free(s->ctr);
 	cJSON_Delete(s->attrs);
 	tt_exchange_free(&s->ex);
 }
@@ -73,7 +74,7 @@ void tt_turn_free(struct tt_turn *t)
 	free(t->agent.container_id);
 	free(t->session_id);
 	free(t->ids);
-	cJSON_Delete(t->gpu);
+	tt_gpu_free(t->gpu);
 	free(t);
 }
 
@@ -102,6 +103,11 @@ struct tt_span *tt_span_add(struct tt_turn *t, int64_t parent, const char *stage
 	free(t->ids); /* the index is rebuilt on demand */
 	t->ids = NULL;
 	return s;
+}
+
+struct tt_counters *tt_span_counters(struct tt_span *s)
+{
+	return s->ctr ? s->ctr : (s->ctr = calloc(1, sizeof(*s->ctr)));
 }
 
 struct tt_mark *tt_mark_add(struct tt_turn *t, const char *kind, const char *l3, int64_t span,

@@ -88,6 +88,13 @@ struct tt_exchange {
 	int token_times;             /* 1: xperf.token_times_ns given (maybe empty) */
 };
 
+/* A span's counters object, by index in theory's counter names. */
+struct tt_counters {
+	uint64_t val[TT_COUNTERS_MAX];
+	uint32_t have, unavail;         /* bit i: val[i] measured / listed unavailable */
+	char *why[TT_COUNTERS_MAX];     /* reason of each unavailable counter */
+};
+
 /* Which scheduler values a span carries (bits of tt_span.sched). */
 enum { TT_SCHED_ON_CPU = 1, TT_SCHED_RUNQ = 2, TT_SCHED_BLOCKED = 4, TT_SCHED_ALL = 7 };
 
@@ -102,10 +109,7 @@ struct tt_span {
 	int64_t tid;     /* 0: not known */
 	unsigned sched;  /* TT_SCHED_* present */
 	uint64_t on_cpu_ns, runq_ns, blocked_ns;
-	int counters;    /* 1: the span has a counters object */
-	uint64_t ctr[TT_COUNTERS_MAX];    /* by index in theory's counter names */
-	uint32_t ctr_have, ctr_unavail;   /* bit i: ctr[i] measured / listed unavailable */
-	char *ctr_why[TT_COUNTERS_MAX];   /* reason of each unavailable counter */
+	struct tt_counters *ctr; /* NULL: no counters object (most spans; out of line: 264 bytes) */
 	cJSON *attrs;    /* object; never NULL once added */
 	struct tt_exchange ex; /* filled by the writers, or from attrs by the reader */
 	/* tt_turn_index, tt_turn_bind_waste: */
@@ -157,7 +161,7 @@ struct tt_turn {
 	struct tt_mark *fused, *waste;
 	size_t nfused, fcap, nwaste, wcap;
 	struct tt_quality quality;
-	cJSON *gpu;                /* the `gpu` section (gpu/turn_gpu.h); NULL: none */
+	struct tt_gpu *gpu;        /* the `gpu` section; NULL: none */
 	struct tt_id_ix *ids;      /* span ids sorted (tt_turn_index), NULL before */
 };
 
@@ -166,25 +170,35 @@ struct tt_id_ix {
 	int ix;
 };
 
-/*
- * gpu.c - one activity of the turn's `gpu` section (schema/README.md), typed.
- * The section itself stays the object the reader or the GPU merge stored.
- */
+/* Which optional members a GPU activity has (bits of tt_gpu_act.have). */
+enum {
+	TT_GPU_NAME = 1, TT_GPU_DEVICE = 2, TT_GPU_STREAM = 4, TT_GPU_CORR = 8, TT_GPU_BYTES = 16,
+	TT_GPU_ALL = 31
+};
+
+/* One activity of the turn's `gpu` section (schema/README.md). */
 struct tt_gpu_act {
 	enum th_gpu_kind kind;
-	const char *name;          /* NULL: none */
+	unsigned have;             /* TT_GPU_* members given (a merged activity has all) */
+	char *name;                /* NULL: none */
 	uint64_t start_ns, end_ns;
 	uint64_t device, stream, correlation_id, bytes; /* 0 when absent */
-	const cJSON *json;         /* the activity as stored (what the Chrome args show) */
 };
-/*
- * t's activities in order into *out (caller frees; they point into t->gpu), *n of
- * them, none without a gpu section. 0; -1 on ENOMEM; -2 when activity *n has no
- * kind of theory's (a section no reader validated: the reader checks kinds).
- */
-int tt_gpu_acts(const struct tt_turn *t, struct tt_gpu_act **out, size_t *n);
-/* gpu.dropped_records; 0 without a gpu section. */
-uint64_t tt_gpu_dropped(const struct tt_turn *t);
+
+/* The `gpu` section: filled by the GPU merge or the reader, written by the writer. */
+struct tt_gpu {
+	struct tt_gpu_act *acts;   /* in the order merged (or read) */
+	size_t nacts, cap;
+	uint64_t dropped;          /* dropped_records */
+	char source[8];            /* "cupti" or "uprobe" */
+};
+
+/* gpu.c: a new empty section; NULL on ENOMEM. */
+struct tt_gpu *tt_gpu_new(const char *source, uint64_t dropped);
+/* Adds an activity with no optional member; NULL on ENOMEM. Pointers move on the next add. */
+struct tt_gpu_act *tt_gpu_add(struct tt_gpu *g, enum th_gpu_kind kind, uint64_t start_ns,
+			      uint64_t end_ns);
+void tt_gpu_free(struct tt_gpu *g);
 
 /* A new empty turn (source "ebpf" or "sdk"); NULL on ENOMEM. */
 struct tt_turn *tt_turn_new(const char *session_id, int64_t index, const char *source,
@@ -201,6 +215,8 @@ int tt_str_set(char **dst, const char *src);
  */
 struct tt_span *tt_span_add(struct tt_turn *t, int64_t parent, const char *stage,
 			    uint64_t start_ns, uint64_t end_ns, int64_t tid);
+/* s's counters object, made empty when it has none; NULL on ENOMEM. */
+struct tt_counters *tt_span_counters(struct tt_span *s);
 /* Adds a fused (l3 NULL) or waste mark, empty attrs; NULL on ENOMEM. */
 struct tt_mark *tt_mark_add(struct tt_turn *t, const char *kind, const char *l3, int64_t span,
 			    uint64_t t_ns);

@@ -122,18 +122,18 @@ cJSON *tt_span_attrs_json(const struct tt_span *s)
 	return at;
 }
 
-static cJSON *counters_json(const struct tt_span *s)
+static cJSON *counters_json(const struct tt_counters *k)
 {
 	cJSON *o = cJSON_CreateObject();
 	cJSON *values = put(o, "values", cJSON_CreateObject());
 	cJSON *unavailable = put(o, "unavailable", cJSON_CreateObject());
 
 	for (size_t c = 0; c < th_counter_name_count && c < TT_COUNTERS_MAX; c++) {
-		if (s->ctr_have & (1u << c))
-			put_u64(values, th_counter_name_table[c].name, s->ctr[c]);
-		else if (s->ctr_unavail & (1u << c))
+		if (k->have & (1u << c))
+			put_u64(values, th_counter_name_table[c].name, k->val[c]);
+		else if (k->unavail & (1u << c))
 			put_str(unavailable, th_counter_name_table[c].name,
-				s->ctr_why[c] ? s->ctr_why[c] : "unavailable");
+				k->why[c] ? k->why[c] : "unavailable");
 	}
 	return o;
 }
@@ -163,8 +163,8 @@ cJSON *tt_span_json(const struct tt_span *s)
 		if (s->sched & TT_SCHED_BLOCKED)
 			put_u64(sc, "blocked_ns", s->blocked_ns);
 	}
-	if (s->counters)
-		put(o, "counters", counters_json(s));
+	if (s->ctr)
+		put(o, "counters", counters_json(s->ctr));
 	put(o, "attributes", tt_span_attrs_json(s));
 	return o;
 }
@@ -232,6 +232,38 @@ cJSON *tt_anchor_json(const struct xp_clock_anchor *a)
 	return o;
 }
 
+cJSON *tt_gpu_act_json(const struct tt_gpu_act *a)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	put_str(o, "kind", th_gpu_kind_names[a->kind]);
+	if (a->have & TT_GPU_NAME)
+		put_str(o, "name", a->name);
+	put_u64(o, "start_ns", a->start_ns);
+	put_u64(o, "end_ns", a->end_ns);
+	if (a->have & TT_GPU_DEVICE)
+		put_u64(o, "device", a->device);
+	if (a->have & TT_GPU_STREAM)
+		put_u64(o, "stream", a->stream);
+	if (a->have & TT_GPU_CORR)
+		put_u64(o, "correlation_id", a->correlation_id);
+	if (a->have & TT_GPU_BYTES)
+		put_u64(o, "bytes", a->bytes);
+	return o;
+}
+
+cJSON *tt_gpu_json(const struct tt_gpu *g)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *acts = put(o, "activities", cJSON_CreateArray());
+
+	for (size_t i = 0; i < g->nacts; i++)
+		cJSON_AddItemToArray(acts, tt_gpu_act_json(&g->acts[i]));
+	put_u64(o, "dropped_records", g->dropped);
+	put_str(o, "source", g->source);
+	return o;
+}
+
 static void marks_json(cJSON *doc, const char *key, const struct tt_mark *m, size_t n)
 {
 	cJSON *arr = put(doc, key, cJSON_CreateArray());
@@ -262,7 +294,7 @@ cJSON *tt_turn_json(const struct tt_turn *t)
 	marks_json(doc, "waste_marks", t->waste, t->nwaste);
 	put(doc, "data_quality", tt_quality_json(&t->quality));
 	if (t->gpu)
-		put_ref(doc, "gpu", t->gpu);
+		put(doc, "gpu", tt_gpu_json(t->gpu));
 	return doc;
 }
 

@@ -21,6 +21,8 @@ cJSON *tt_mark_json(const struct tt_mark *m);
 cJSON *tt_agent_json(const struct tt_agent *ag);
 cJSON *tt_quality_json(const struct tt_quality *q);
 cJSON *tt_anchor_json(const struct xp_clock_anchor *a);
+cJSON *tt_gpu_json(const struct tt_gpu *g);
+cJSON *tt_gpu_act_json(const struct tt_gpu_act *a);
 /* The document as formatted text (caller frees); NULL on ENOMEM. */
 char *tt_turn_text(const struct tt_turn *t);
 /* Writes the file at path (atomic, 0600); 0 or -errno. */

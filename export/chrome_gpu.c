@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * chrome_gpu.c - a turn's GPU activity (its `gpu` section, typed by the
- * core's tt_gpu_acts) on device tracks: GPU d is a process, each stream a
+ * chrome_gpu.c - a turn's GPU activity (its typed `gpu` section, core/turn.h)
+ * on device tracks: GPU d is a process, each stream a
  * thread for the work the device did (kernels, copies, sets), and one "host calls" thread for
  * the calls the host made (launch, sync, overhead). A flow arrow goes from
  * each launch to the device work with the same correlation id.
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/write.h"
 #include "lib/json_int.h"
 
 /* An activity as drawn: the core's typed one, its device's pid, the tid it landed on. */
@@ -74,7 +75,7 @@ static int put_activity(struct chrome *c, struct act *a, struct xe_out *o)
 			     &a->tid);
 	if (!ev)
 		return -1;
-	args = cJSON_Duplicate(g->json, 1); /* the activity as stored, its times as ts and dur */
+	args = tt_gpu_act_json(g); /* the activity as written, its times as ts and dur */
 	cJSON_DeleteItemFromObjectCaseSensitive(args, "start_ns");
 	cJSON_DeleteItemFromObjectCaseSensitive(args, "end_ns");
 	xp_json_add_u64(args, "dur_ns", g->end_ns - g->start_ns);
@@ -127,12 +128,10 @@ static int put_flows(struct chrome *c, struct act *a, size_t n, struct xe_out *o
 
 int xe_chrome_gpu(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 {
-	size_t n = 0;
-	struct tt_gpu_act *g;
-	int rc = tt_gpu_acts(t->turn, &g, &n);
+	size_t n = t->turn->gpu ? t->turn->gpu->nacts : 0;
+	const struct tt_gpu_act *g = n ? t->turn->gpu->acts : NULL;
 	struct act *a = calloc(n + 1, sizeof(*a));
-
-	rc = rc || !a ? -1 : 0;
+	int rc = a ? 0 : -1;
 
 	for (size_t i = 0; !rc && i < n; i++)
 		a[i] = (struct act){ .a = &g[i],
@@ -145,6 +144,5 @@ int xe_chrome_gpu(struct chrome *c, const struct xe_turn *t, struct xe_out *o)
 	if (!rc)
 		rc = put_flows(c, a, n, o);
 	free(a);
-	free(g);
 	return rc;
 }

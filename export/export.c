@@ -5,7 +5,6 @@
  */
 #include "export/export.h"
 
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -62,6 +61,5 @@ int xe_export(char *const *paths, int npaths, const struct xe_options *o, FILE *
 	if (rc == XE_EFAIL)
 		fprintf(err, "xperf export: out of memory or write error\n");
 	formats[i].destroy(st);
-	free(w.buf);
 	return rc;
 }

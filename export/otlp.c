@@ -263,6 +263,7 @@ static void measured_attrs(cJSON *attrs, const struct tt_span *s)
 {
 	static const char *const sched[] = { "on_cpu_ns", "runq_ns", "blocked_ns" };
 	const uint64_t ns[] = { s->on_cpu_ns, s->runq_ns, s->blocked_ns };
+	const struct tt_counters *k = s->ctr ? s->ctr : &(struct tt_counters){ .have = 0 };
 	char key[96];
 
 	for (int i = 0; i < 3; i++)
@@ -271,15 +272,15 @@ static void measured_attrs(cJSON *attrs, const struct tt_span *s)
 			xe_otlp_attr_take(attrs, key, xp_json_exact_u64(ns[i]));
 		}
 	for (size_t c = 0; c < th_counter_name_count && c < TT_COUNTERS_MAX; c++)
-		if (s->ctr_have & (1u << c)) {
+		if (k->have & (1u << c)) {
 			snprintf(key, sizeof(key), "xperf.counter.%s", th_counter_name_table[c].name);
-			xe_otlp_attr_take(attrs, key, xp_json_exact_u64(s->ctr[c]));
+			xe_otlp_attr_take(attrs, key, xp_json_exact_u64(k->val[c]));
 		}
 	for (size_t c = 0; c < th_counter_name_count && c < TT_COUNTERS_MAX; c++)
-		if (!(s->ctr_have & (1u << c)) && (s->ctr_unavail & (1u << c))) {
+		if (!(k->have & (1u << c)) && (k->unavail & (1u << c))) {
 			snprintf(key, sizeof(key), "xperf.counter_unavailable.%s",
 				 th_counter_name_table[c].name);
-			xe_otlp_attr_str(attrs, key, s->ctr_why[c] ? s->ctr_why[c] : "unavailable");
+			xe_otlp_attr_str(attrs, key, k->why[c] ? k->why[c] : "unavailable");
 		}
 }
 

@@ -36,11 +36,9 @@ struct xe_turn {
 	struct xe_id_ix *ids; /* span ids sorted, for xe_span_find */
 };
 
-/* The writer: events go out as compact JSON, one per line, through one reused buffer. */
+/* The writer: events go out as compact JSON, one per line, written straight to f. */
 struct xe_out {
 	FILE *f;
-	char *buf;
-	size_t cap;
 	size_t nitems; /* items written since xe_out_list_reset: separators */
 	int failed;
 };

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "gpu/demangle.h"
-#include "gpu/gpu_json.h"
+#include "core/write.h"
+#include "gpu/turn_gpu.h"
 #include "gpu/test_check.h"
 
 struct row {
@@ -163,15 +164,19 @@ static void test_json(void)
 				 .end = 2500,
 				 .correlationId = 77};
 	struct gp_gpu_rec out;
+	struct tt_gpu *section;
 	cJSON *gpu, *a;
 	char *s;
 
 	CHECK(gp_cupti_convert((const CUpti_Activity *)&api, &out) == XP_CONV_OK, "driver launch");
 	CHECK(!strcmp(out.name, "cuLaunchKernel"), "driver name %s", out.name);
-	gpu = gp_gpu_json(&out, 1, 3, XP_GPU_SRC_CUPTI);
+	section = gp_gpu_section(&out, 1, 3, XP_GPU_SRC_CUPTI);
+	gpu = section ? tt_gpu_json(section) : NULL;
 	CHECK(gpu != NULL, "json");
-	if (!gpu)
+	if (!gpu) {
+		tt_gpu_free(section);
 		return;
+	}
 	a = cJSON_GetArrayItem(cJSON_GetObjectItem(gpu, "activities"), 0);
 	CHECK(!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(a, "kind")), "launch"), "kind");
 	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(a, "end_ns")) == 2500, "end_ns");
@@ -182,6 +187,7 @@ static void test_json(void)
 	CHECK(s && strstr(s, "\"bytes\":0"), "%s", s ? s : "(null)");
 	free(s);
 	cJSON_Delete(gpu);
+	tt_gpu_free(section);
 }
 
 static void test_demangle_cut(void)

@@ -10,13 +10,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gpu/gpu_json.h"
+#include "core/write.h"
 #include "gpu/gpu_records.h"
+#include "gpu/turn_gpu.h"
 #include "lib/json_int.h"
 
 static int print(const struct gp_gpu_set *set)
 {
-	cJSON *gpu = gp_gpu_json(set->recs, set->n, set->dropped, set->source);
+	struct tt_gpu *section = gp_gpu_section(set->recs, set->n, set->dropped, set->source);
+	cJSON *gpu = section ? tt_gpu_json(section) : NULL;
 	cJSON *counts = cJSON_CreateObject(), *notes = cJSON_CreateArray();
 	unsigned long long n[XP_GPU_KIND_COUNT] = {0};
 	char *s;
@@ -35,6 +37,7 @@ static int print(const struct gp_gpu_set *set)
 	xp_json_add_u64(gpu, "truncated_files", set->truncated);
 	s = xp_json_print(gpu, 1);
 	cJSON_Delete(gpu);
+	tt_gpu_free(section);
 	if (!s)
 		return 1;
 	puts(s);
@@ -42,6 +45,7 @@ static int print(const struct gp_gpu_set *set)
 	return 0;
 fail:
 	cJSON_Delete(gpu);
+	tt_gpu_free(section);
 	cJSON_Delete(counts);
 	cJSON_Delete(notes);
 	return 1;

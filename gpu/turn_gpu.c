@@ -14,7 +14,6 @@
 
 #include "core/read.h"
 #include "core/write.h"
-#include "gpu/gpu_json.h"
 #include "lib/atomic_file.h"
 
 int gp_gpu_turn_windows(const struct tt_turn *turn, struct gp_gpu_interval **out)
@@ -89,6 +88,30 @@ static void add_warnings(struct tt_turn *turn, const struct gp_gpu_set *set)
 	}
 }
 
+struct tt_gpu *gp_gpu_section(const struct gp_gpu_rec *recs, size_t n, uint64_t dropped,
+			      enum gp_gpu_source src)
+{
+	struct tt_gpu *g = tt_gpu_new(gp_gpu_source_name(src), dropped);
+	struct tt_gpu_act *a;
+
+	for (size_t i = 0; g && i < n; i++) {
+		const struct gp_gpu_rec *r = &recs[i];
+
+		if (!gp_gpu_kind_name(r->kind) ||
+		    !(a = tt_gpu_add(g, r->kind, r->start_ns, r->end_ns)) ||
+		    !(a->name = strdup(r->name))) {
+			tt_gpu_free(g);
+			return NULL;
+		}
+		a->have = TT_GPU_ALL;
+		a->device = r->device;
+		a->stream = r->stream;
+		a->correlation_id = r->correlation_id;
+		a->bytes = r->bytes;
+	}
+	return g;
+}
+
 int gp_gpu_merge_turn(struct tt_turn *turn, const struct gp_gpu_set *set)
 {
 	uint64_t t0 = turn->start_ns, t1 = turn->end_ns;
@@ -97,9 +120,8 @@ int gp_gpu_merge_turn(struct tt_turn *turn, const struct gp_gpu_set *set)
 	int nwin = gp_gpu_turn_windows(turn, &win);
 	char *keep = NULL;
 	size_t n = 0;
-	cJSON *gpu = NULL;
 
-	cJSON_Delete(turn->gpu);
+	tt_gpu_free(turn->gpu);
 	turn->gpu = NULL;
 	if (nwin <= 0) {
 		free(win);
@@ -117,40 +139,36 @@ int gp_gpu_merge_turn(struct tt_turn *turn, const struct gp_gpu_set *set)
 		sel[n].end_ns = sel[n].end_ns > t1 ? t1 : sel[n].end_ns;
 		n++;
 	}
-	gpu = gp_gpu_json(sel, n, set->dropped, set->source);
-	if (gpu) {
-		turn->gpu = gpu;
+	turn->gpu = gp_gpu_section(sel, n, set->dropped, set->source);
+	if (turn->gpu)
 		add_warnings(turn, set);
-	}
 out:
 	free(keep);
 	free(sel);
 	free(win);
-	return gpu ? (int)n : -1;
+	return turn->gpu ? (int)n : -1;
 }
 
-/* The core's typed activities -> records (*n); -1 with a message on the first malformed one. */
-static int read_activities(const struct tt_turn *turn, struct gp_gpu_rec **recs, size_t *n,
-			   char *err, size_t errlen)
+/* The section's activities -> records (*n); -1 with a message on the first malformed one. */
+static int read_activities(const struct tt_gpu *g, struct gp_gpu_rec **recs, char *err,
+			   size_t errlen)
 {
-	struct tt_gpu_act *a;
-	int rc = tt_gpu_acts(turn, &a, n);
 	size_t i = 0;
 
-	*recs = calloc(*n + 1, sizeof(**recs));
-	for (; rc != -1 && *recs && i < *n && a[i].end_ns >= a[i].start_ns; i++) {
-		(*recs)[i] = (struct gp_gpu_rec){ a[i].kind, (uint32_t)a[i].device,
-						  (uint32_t)a[i].stream, (uint32_t)a[i].correlation_id,
-						  a[i].start_ns, a[i].end_ns, a[i].bytes, "" };
-		snprintf((*recs)[i].name, sizeof((*recs)[i].name), "%s", a[i].name ? a[i].name : "?");
+	*recs = calloc(g->nacts + 1, sizeof(**recs));
+	for (; *recs && i < g->nacts && g->acts[i].end_ns >= g->acts[i].start_ns; i++) {
+		const struct tt_gpu_act *a = &g->acts[i];
+
+		(*recs)[i] = (struct gp_gpu_rec){ a->kind, (uint32_t)a->device,
+						  (uint32_t)a->stream, (uint32_t)a->correlation_id,
+						  a->start_ns, a->end_ns, a->bytes, "" };
+		snprintf((*recs)[i].name, sizeof((*recs)[i].name), "%s", a->name ? a->name : "?");
 	}
-	free(a);
-	if (rc == -1 || !*recs)
+	if (!*recs)
 		snprintf(err, errlen, "out of memory");
-	else if (i < *n || rc)
-		snprintf(err, errlen, "/gpu/activities/%zu: %s", i,
-			 i < *n ? "end_ns before start_ns" : "unknown kind");
-	return rc || !*recs || i < *n ? -1 : 0;
+	else if (i < g->nacts)
+		snprintf(err, errlen, "/gpu/activities/%zu: end_ns before start_ns", i);
+	return !*recs || i < g->nacts ? -1 : 0;
 }
 
 int gp_gpu_turn_breakdown(const struct tt_turn *turn, struct gp_gpu_breakdown *out, char *err,
@@ -158,7 +176,6 @@ int gp_gpu_turn_breakdown(const struct tt_turn *turn, struct gp_gpu_breakdown *o
 {
 	struct gp_gpu_interval *win = NULL;
 	struct gp_gpu_rec *recs = NULL;
-	size_t n;
 	int nwin, rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -167,8 +184,8 @@ int gp_gpu_turn_breakdown(const struct tt_turn *turn, struct gp_gpu_breakdown *o
 	nwin = gp_gpu_turn_windows(turn, &win);
 	if (nwin < 0)
 		snprintf(err, errlen, "out of memory");
-	else if (!read_activities(turn, &recs, &n, err, errlen)) {
-		rc = gp_gpu_attribute(recs, n, win, (size_t)nwin, out) ? -1 : 0;
+	else if (!read_activities(turn->gpu, &recs, err, errlen)) {
+		rc = gp_gpu_attribute(recs, turn->gpu->nacts, win, (size_t)nwin, out) ? -1 : 0;
 		if (rc)
 			snprintf(err, errlen, "out of memory");
 	}

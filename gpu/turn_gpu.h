@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * turn_gpu.h - GPU records <-> TurnTrace documents (cJSON), for the turn
- * assembler (merge) and the analyzer (breakdown of a written turn).
+ * turn_gpu.h - GPU records <-> the turn's typed `gpu` section (core/turn.h),
+ * for the turn assembler (merge), `xperf gpu` (breakdown of a written turn)
+ * and xpgpu-dump.
  */
 #ifndef XPERF_GPU_TURN_GPU_H
 #define XPERF_GPU_TURN_GPU_H
 
 #include <stddef.h>
-
-#include <cjson/cJSON.h>
 
 #include "core/turn.h"
 #include "gpu/attribute.h"
@@ -22,7 +21,14 @@
 int gp_gpu_turn_windows(const struct tt_turn *turn, struct gp_gpu_interval **out);
 
 /*
- * Set the turn's `gpu` object (replacing one already there) to the records
+ * recs[0..n) as a `gpu` section (every member given), with dropped and src;
+ * NULL on ENOMEM or a record of no known kind. The caller frees it (tt_gpu_free).
+ */
+struct tt_gpu *gp_gpu_section(const struct gp_gpu_rec *recs, size_t n, uint64_t dropped,
+			      enum gp_gpu_source src);
+
+/*
+ * Set the turn's `gpu` section (replacing one already there) to the records
  * of set that overlap an intelligent span of the turn, clipped to the turn's
  * [start_ns, end_ns] so the file stays valid, in start order; plus the set's
  * dropped count and source. The set's notices become data_quality.warnings

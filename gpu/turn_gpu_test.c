@@ -52,28 +52,21 @@ static void test_merge_and_breakdown(void)
 				 .notices = notices,
 				 .n_notices = 1};
 	struct tt_turn *turn = sample_turn();
-	cJSON *gpu, *acts;
+	const struct tt_gpu *gpu;
 	struct gp_gpu_breakdown b;
 	char err[128] = "";
 	const char *names[] = {"cudaLaunchKernel", "k1", "cudaLaunchKernel", "k2",
 			       "cudaLaunchKernel", "k5"};
 
-	CHECK(gp_gpu_merge_turn(turn, &set) == 6, "merged count");
+	CHECK(gp_gpu_merge_turn(turn, &set) == 6 && turn->gpu, "merged count");
 	gpu = turn->gpu;
-	acts = cJSON_GetObjectItem(gpu, "activities");
-	CHECK(cJSON_GetArraySize(acts) == 6, "activities %d", cJSON_GetArraySize(acts));
-	for (int i = 0; i < 6 && i < cJSON_GetArraySize(acts); i++)
-		CHECK(!strcmp(cJSON_GetStringValue(
-				      cJSON_GetObjectItem(cJSON_GetArrayItem(acts, i), "name")),
-			      names[i]),
-		      "activity %d", i);
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetArrayItem(acts, 5), "end_ns")) ==
-		      10000,
-	      "clipped");
-	CHECK(cJSON_GetNumberValue(cJSON_GetObjectItem(gpu, "dropped_records")) == 4, "dropped");
-	CHECK(gp_gpu_merge_turn(turn, &set) == 6 &&
-		      cJSON_GetArraySize(cJSON_GetObjectItem(turn->gpu, "activities")) == 6,
-	      "re-merge replaces");
+	CHECK(gpu->nacts == 6, "activities %zu", gpu->nacts);
+	for (size_t i = 0; i < 6 && i < gpu->nacts; i++)
+		CHECK(!strcmp(gpu->acts[i].name, names[i]) && gpu->acts[i].have == TT_GPU_ALL,
+		      "activity %zu", i);
+	CHECK(gpu->acts[5].end_ns == 10000, "clipped");
+	CHECK(gpu->dropped == 4 && !strcmp(gpu->source, "cupti"), "dropped, source");
+	CHECK(gp_gpu_merge_turn(turn, &set) == 6 && turn->gpu->nacts == 6, "re-merge replaces");
 	CHECK(turn->quality.nwarnings == 1 &&
 		      !strcmp(turn->quality.warnings[0], "gpu: CUPTI held by another profiler"),
 	      "notice as a warning, once");
@@ -96,18 +89,20 @@ static void test_edges(void)
 	struct tt_turn *turn = tt_turn_new("gpu-test", 1, "ebpf", "plaintext");
 	struct tt_turn *bad = tt_turn_new("gpu-test", 2, "ebpf", "plaintext");
 	struct gp_gpu_breakdown b;
+	struct gp_gpu_rec unknown = {.kind = XP_GPU_KIND_COUNT};
 	char err[128] = "";
 
+	CHECK(!gp_gpu_section(&unknown, 1, 0, XP_GPU_SRC_CUPTI), "a record of no kind: no section");
 	turn->end_ns = 10;
-	bad->gpu = cJSON_Parse("{\"activities\":["
-			       "{\"kind\":\"kernel\",\"start_ns\":1,\"end_ns\":2},"
-			       "{\"kind\":\"bogus\",\"start_ns\":1,\"end_ns\":2}]}");
+	bad->gpu = tt_gpu_new("cupti", 0);
+	tt_gpu_add(bad->gpu, XP_GPU_KERNEL, 1, 2);
+	tt_gpu_add(bad->gpu, XP_GPU_KERNEL, 3, 2);
 	CHECK(gp_gpu_merge_turn(turn, &set) == 0 && !turn->gpu,
 	      "no intelligent span: no gpu object");
 	CHECK(gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 1, "no gpu object");
 	CHECK(gp_gpu_turn_breakdown(bad, &b, err, sizeof(err)) == -1 &&
-		      !strcmp(err, "/gpu/activities/1: unknown kind"),
-	      "bad kind: '%s'", err);
+		      !strcmp(err, "/gpu/activities/1: end_ns before start_ns"),
+	      "backwards activity: '%s'", err);
 	tt_turn_free(turn);
 	tt_turn_free(bad);
 }

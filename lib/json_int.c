@@ -201,13 +201,3 @@ char *xp_json_print(cJSON *root, int formatted)
 	flip(root, 0);
 	return text;
 }
-
-int xp_json_print_into(cJSON *root, char *buf, int len, int formatted)
-{
-	int fit;
-
-	flip(root, 1);
-	fit = cJSON_PrintPreallocated(root, buf, len, formatted) ? 1 : 0;
-	flip(root, 0);
-	return fit;
-}

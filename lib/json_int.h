@@ -49,7 +49,4 @@ int xp_json_get_i64(const cJSON *n, int64_t *out);
 /* cJSON_Print / cJSON_PrintUnformatted, with kept literals printed as written. */
 char *xp_json_print(cJSON *root, int formatted);
 
-/* The same into buf[0..len) (cJSON_PrintPreallocated): 1 when it fit, else 0. */
-int xp_json_print_into(cJSON *root, char *buf, int len, int formatted);
-
 #endif /* XPERF_LIB_JSON_INT_H */

@@ -16,7 +16,7 @@ static const uint64_t values[] = {
 static void round_trip(int formatted)
 {
 	cJSON *arr = cJSON_CreateArray(), *back;
-	char *text, *again, buf[512];
+	char *text, *again;
 	int i = 0;
 
 	for (size_t k = 0; k < NVALUES; k++)
@@ -25,10 +25,6 @@ static void round_trip(int formatted)
 	CHECK(text && strstr(text, "1049342731070000") && strstr(text, "9007199254740993") &&
 		      strstr(text, "18446744073709551615") && !strchr(text, 'e'),
 	      "printed %s", text);
-	CHECK(text && xp_json_print_into(arr, buf, sizeof(buf), formatted) && !strcmp(buf, text),
-	      "printed into a buffer: %s", buf);
-	CHECK(!xp_json_print_into(arr, buf, 8, formatted) && cJSON_IsNumber(arr->child->next->next),
-	      "a buffer too small: 0, nodes restored");
 	back = xp_json_parse(text, strlen(text));
 	for (cJSON *n = back ? back->child : NULL; n; n = n->next, i++) {
 		uint64_t v = 1;

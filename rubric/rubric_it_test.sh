@@ -114,8 +114,10 @@ L=$T/ledger.jsonl
 head -2 "$L" >"$T/ledger.before"
 "$XPERF" rubric --binary "$FAULTS" --sizes 40000 --tier fast --out-dir "$T/r3" \
 	--baseline "$T/r2/$S" --baseline-ledger "$L" --findings-out "$T/findings.json" >/dev/null 2>&1
-check "same program against its baseline: memory PASS" py "$T/r2/$S" \
-	"d['rubric']['dimensions']['Memory Profile']['tier']=='PASS' and not d['regression_blocker']"
+# Only Memory Profile is asserted: on a loaded machine Wall-Time Stability may
+# drop a tier between r1 and r2, which is a real (noise) regression, not this check's.
+check "same program against its baseline: memory PASS, no memory regression" py "$T/r2/$S" \
+	"d['rubric']['dimensions']['Memory Profile']['tier']=='PASS' and not any(r['dimension']=='Memory Profile' for r in d['baseline_regressions'])"
 check "20x the memory: PASS -> FAIL, drop 2, blocker" py "$T/r3/$S" \
 	"d['regression_blocker'] and {'dimension':'Memory Profile','baseline_tier':'PASS','current_tier':'FAIL','drop':2} in d['baseline_regressions']"
 check "ledger vs_last and vs_best report the drop" py "$T/r3/$S" \

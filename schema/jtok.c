@@ -5,7 +5,8 @@
  * One pass, an explicit stack of at most max_depth containers, no recursion:
  * 100,000 nested brackets cost one error, not a stack overflow. The JSON
  * pointer of the value being parsed is built from the stack only when an
- * error needs it.
+ * error needs it. Input read in pieces is refilled between tokens only
+ * (whole_token): the scanners below see each token in one piece.
  */
 #include "schema/jtok.h"
 
@@ -18,15 +19,17 @@
 #include "lib/utf8.h"
 
 #define MAX_NUMBER_LEN 63 /* cJSON copies number literals into a 64-byte buffer */
+#define KEY_KEPT 256      /* bytes of a key kept for pointers (they are cut at 255) */
 
 enum state { S_VALUE, S_VALUE_OR_END, S_AFTER, S_KEY, S_KEY_OR_END, S_FAILED };
 
 /* An open container and where the scan is inside it. */
 struct sc_jlevel {
-	char kind;                /* '{' or '[' */
-	const unsigned char *key; /* objects: the current member's key as written, NULL between members */
+	char kind;          /* '{' or '[' */
+	int keyed;          /* objects: in a member (0 between members) */
+	char key[KEY_KEPT]; /* its key as written, the first klen bytes */
 	size_t klen;
-	size_t idx; /* arrays: the current element's index */
+	size_t idx;         /* arrays: the current element's index */
 };
 
 size_t sc_jptr_append(char *ptr, size_t cap, size_t len, const char *tok, size_t n)
@@ -62,9 +65,15 @@ static void build_pointer(const struct sc_jtok *t, char *ptr, size_t cap)
 		if (l->kind == '[')
 			len = sc_jptr_append(ptr, cap, len, num,
 					     (size_t)snprintf(num, sizeof(num), "%zu", l->idx));
-		else if (l->key)
-			len = sc_jptr_append(ptr, cap, len, (const char *)l->key, l->klen);
+		else if (l->keyed)
+			len = sc_jptr_append(ptr, cap, len, l->key, l->klen);
 	}
+}
+
+/* The column of the byte at `at` (1-based, bytes). */
+static uint32_t col_of(const struct sc_jtok *t, const unsigned char *at)
+{
+	return (uint32_t)(t->base + (uint64_t)(at - t->win) - t->line_off) + 1;
 }
 
 __attribute__((format(printf, 3, 4))) static int fail(struct sc_jtok *t, const unsigned char *at,
@@ -73,7 +82,7 @@ __attribute__((format(printf, 3, 4))) static int fail(struct sc_jtok *t, const u
 	va_list ap;
 
 	t->err.line = t->line;
-	t->err.col = (uint32_t)(at - t->line_start) + 1;
+	t->err.col = col_of(t, at);
 	build_pointer(t, t->err_ptr, sizeof(t->err_ptr));
 	va_start(ap, fmt);
 	vsnprintf(t->err_msg, sizeof(t->err_msg), fmt, ap);
@@ -92,14 +101,79 @@ static const char *show(unsigned char c, char buf[16])
 	return buf;
 }
 
+/*
+ * More input after [p, end), moved to the window's start (grown when [p, end)
+ * fills it): 1; 0 at the end of input; -1 when the read failed. Pointers into
+ * the window other than p and end are stale afterwards.
+ */
+static int refill(struct sc_jtok *t)
+{
+	size_t keep = (size_t)(t->end - t->p);
+	unsigned char *w;
+	ssize_t r;
+
+	if (!t->read || t->eof || t->io_failed)
+		return t->io_failed ? -1 : 0;
+	t->base += (uint64_t)(t->p - t->win);
+	memmove(t->own, t->p, keep);
+	if (keep == t->wcap) {
+		if (!(w = realloc(t->own, 2 * t->wcap)))
+			return fail(t, t->p, "out of memory");
+		t->own = w;
+		t->wcap *= 2;
+	}
+	t->win = t->p = t->own;
+	t->end = t->own + keep;
+	r = t->read(t->rctx, t->own + keep, t->wcap - keep);
+	if (r < 0) {
+		t->io_failed = 1;
+		return fail(t, t->p, "read failed");
+	}
+	t->eof = !r;
+	t->end += r;
+	return r > 0;
+}
+
+/*
+ * The token at p whole in the window, with the byte after it (a string to its
+ * closing quote, a number or a literal to its first other byte), or up to
+ * the end of input: 0, or -1 when reading failed.
+ */
+static int whole_token(struct sc_jtok *t)
+{
+	size_t i = 1, k;
+	const unsigned char *q;
+	int rc;
+
+	for (;;) {
+		if (i >= (size_t)(t->end - t->p)) {
+			if ((rc = refill(t)) <= 0)
+				return rc;
+		} else if (*t->p != '"') { /* a number or a literal */
+			if (!t->p[i] || !strchr("0123456789+-.eEabcdefghijklmnopqrstuvwxyz", t->p[i]))
+				return 0;
+			i++;
+		} else if (!(q = memchr(t->p + i, '"', (size_t)(t->end - t->p) - i))) {
+			i = (size_t)(t->end - t->p);
+		} else { /* a quote ends the string unless an odd run of backslashes escapes it */
+			i = (size_t)(q - t->p);
+			for (k = 0; t->p[i - 1 - k] == '\\'; k++)
+				;
+			if (!(k & 1))
+				return 0;
+			i++;
+		}
+	}
+}
+
 static void skip_ws(struct sc_jtok *t)
 {
-	while (t->p < t->end) {
+	while (t->p < t->end || refill(t) > 0) {
 		unsigned char c = *t->p;
 
 		if (c == '\n') {
 			t->line++;
-			t->line_start = t->p + 1;
+			t->line_off = t->base + (uint64_t)(t->p + 1 - t->win);
 		} else if (c != ' ' && c != '\t' && c != '\r') {
 			return;
 		}
@@ -233,8 +307,11 @@ static int scan_string(struct sc_jtok *t, char **buf, size_t *cap, int key)
 		return fail(t, t->p, "out of memory");
 	(*buf)[o.len] = '\0';
 	if (key) {
-		t->lv[t->depth - 1].key = start;
-		t->lv[t->depth - 1].klen = (size_t)(t->p - start);
+		struct sc_jlevel *l = &t->lv[t->depth - 1];
+
+		l->keyed = 1;
+		l->klen = (size_t)(t->p - start) < KEY_KEPT ? (size_t)(t->p - start) : KEY_KEPT;
+		memcpy(l->key, start, l->klen);
 	}
 	t->p++;
 	t->slen = o.len;
@@ -293,6 +370,8 @@ static int scan_scalar(struct sc_jtok *t, struct sc_jev *ev)
 	unsigned char c = *t->p;
 	char b[16];
 
+	if (whole_token(t))
+		return -1;
 	if (c == '"') {
 		ev->type = SC_J_STRING;
 		if (scan_string(t, &t->str, &t->scap, 0))
@@ -328,7 +407,7 @@ static int value(struct sc_jtok *t, struct sc_jev *ev)
 		return fail(t, t->p, "more than %zu JSON values", t->max_values);
 	t->values++;
 	ev->pos.line = t->line;
-	ev->pos.col = (uint32_t)(t->p - t->line_start) + 1;
+	ev->pos.col = col_of(t, t->p);
 	ev->depth = t->depth;
 	ev->key = t->depth && t->lv[t->depth - 1].kind == '{' ? t->key : NULL;
 	if (c != '{' && c != '[') {
@@ -349,7 +428,7 @@ static int close_level(struct sc_jtok *t, struct sc_jev *ev)
 {
 	ev->type = SC_J_END;
 	ev->pos.line = t->line;
-	ev->pos.col = (uint32_t)(t->p - t->line_start) + 1;
+	ev->pos.col = col_of(t, t->p);
 	ev->depth = --t->depth;
 	ev->key = NULL;
 	t->p++;
@@ -372,7 +451,7 @@ static int after_value(struct sc_jtok *t, struct sc_jev *ev)
 		l->idx++;
 		t->state = S_VALUE;
 	} else {
-		l->key = NULL; /* errors in the next key belong to the object */
+		l->keyed = 0; /* errors in the next key belong to the object */
 		t->state = S_KEY;
 	}
 	return 0;
@@ -385,7 +464,7 @@ static int member_key(struct sc_jtok *t)
 
 	if (*t->p != '"')
 		return fail(t, t->p, "unexpected %s, expected a property name", show(*t->p, b));
-	if (scan_string(t, &t->key, &t->kcap, 1))
+	if (whole_token(t) || scan_string(t, &t->key, &t->kcap, 1))
 		return -1;
 	skip_ws(t);
 	if (t->p >= t->end)
@@ -432,22 +511,25 @@ int sc_jtok_next(struct sc_jtok *t, struct sc_jev *ev)
 		if (t->state == S_FAILED)
 			return -1;
 		skip_ws(t);
+		if (t->state == S_FAILED)
+			return -1;
 		if (t->p == t->end) {
 			if (t->state == S_AFTER && !t->depth)
 				return 0;
-			return fail(t, t->p, t->end > t->begin ? "unexpected end of input"
-							       : "empty file");
+			return fail(t, t->p, t->base + (uint64_t)(t->end - t->win) ?
+					     "unexpected end of input" : "empty file");
 		}
 		rc = step(t, ev);
 	}
 	return rc;
 }
 
-int sc_jtok_init(struct sc_jtok *t, const char *buf, size_t len, int max_depth,
-		 size_t max_values)
+/* The window (buf, len) and the limits; -1 on ENOMEM. */
+static int init(struct sc_jtok *t, const unsigned char *buf, size_t len, int max_depth,
+		size_t max_values)
 {
 	memset(t, 0, sizeof(*t));
-	t->begin = t->p = t->line_start = (const unsigned char *)buf;
+	t->win = t->p = buf;
 	t->end = t->p + len;
 	t->line = 1;
 	t->max_depth = max_depth;
@@ -456,11 +538,32 @@ int sc_jtok_init(struct sc_jtok *t, const char *buf, size_t len, int max_depth,
 	return t->lv ? 0 : fail(t, t->p, "out of memory");
 }
 
+int sc_jtok_init(struct sc_jtok *t, const char *buf, size_t len, int max_depth,
+		 size_t max_values)
+{
+	return init(t, (const unsigned char *)buf, len, max_depth, max_values);
+}
+
+int sc_jtok_init_read(struct sc_jtok *t, sc_jread_fn read, void *ctx, size_t window,
+		      int max_depth, size_t max_values)
+{
+	unsigned char *w = malloc(window ? window : 1);
+	int rc = init(t, w, 0, max_depth, max_values);
+
+	t->read = read;
+	t->rctx = ctx;
+	t->own = w;
+	t->wcap = window ? window : 1;
+	return rc || !w ? fail(t, t->p, "out of memory") : 0;
+}
+
 void sc_jtok_free(struct sc_jtok *t)
 {
 	free(t->lv);
 	free(t->key);
 	free(t->str);
+	free(t->own);
 	t->lv = NULL;
+	t->own = NULL;
 	t->key = t->str = NULL;
 }

@@ -11,12 +11,17 @@
  * strings and numbers, the value; a failure names its position, the JSON
  * pointer being parsed and the reason. The validator (vshape.c) pulls it,
  * and through it the one TurnTrace reader (core/read.c).
+ *
+ * Input comes whole (a buffer) or from a read function into a fixed window
+ * that is refilled: a token is always scanned whole (the window grows only
+ * for a token longer than itself), so memory does not grow with the input.
  */
 #ifndef XPERF_SCHEMA_JTOK_H
 #define XPERF_SCHEMA_JTOK_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct sc_jpos {
 	uint32_t line, col; /* 1-based; col counts bytes */
@@ -48,8 +53,17 @@ struct sc_jev {
 
 struct sc_jlevel;
 
+/* Reads up to cap bytes into buf: the count, 0 at the end of input, -1 on failure. */
+typedef ssize_t (*sc_jread_fn)(void *ctx, void *buf, size_t cap);
+
 struct sc_jtok {
-	const unsigned char *begin, *p, *end, *line_start;
+	const unsigned char *win, *p, *end; /* the bytes at hand, [p, end) not yet scanned */
+	uint64_t base, line_off; /* input offsets of win[0] and of the current line */
+	sc_jread_fn read;        /* NULL: the input is all in win */
+	void *rctx;
+	unsigned char *own;      /* the window when read is set */
+	size_t wcap;
+	int eof, io_failed;      /* io_failed: read returned -1 (err_msg says "read failed") */
 	uint32_t line;
 	int state, depth, max_depth;
 	size_t values, max_values;
@@ -64,6 +78,9 @@ struct sc_jtok {
 /* Start on buf[0..len) (kept, not copied); -1 on ENOMEM. Always release with sc_jtok_free(). */
 int sc_jtok_init(struct sc_jtok *t, const char *buf, size_t len, int max_depth,
 		 size_t max_values);
+/* Start on what read(ctx, ...) gives, through a window of `window` bytes (>= 1). */
+int sc_jtok_init_read(struct sc_jtok *t, sc_jread_fn read, void *ctx, size_t window,
+		      int max_depth, size_t max_values);
 /*
  * The next value into *ev (its strings valid until the next call): 1; 0 once
  * the document ended with nothing but whitespace after it; -1 on a syntax

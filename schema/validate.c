@@ -20,6 +20,7 @@
 #include "schema/vctx.h"
 
 #define MIB (1024u * 1024u)
+#define SC_VALIDATE_WINDOW (64u * 1024u) /* a file is read through this many bytes */
 
 long long sc_vint(const struct sc_jev *ev)
 {
@@ -39,29 +40,32 @@ long long sc_vint(const struct sc_jev *ev)
 	return (long long)ev->num;
 }
 
-/* One pass: the tokenizer's events through the shape checks, then the rules. */
-static void scan(struct sc_vctx *v, const char *buf, size_t len, const struct sc_vsink *sink)
+/* One pass: the tokenizer's events through the shape checks, then the rules. io: a read's failure. */
+static void scan(struct sc_vctx *v, struct sc_jtok *tok, int ok, const struct sc_vsink *sink,
+		 const char *io)
 {
 	struct sc_vrules *rules = sc_vrules_new();
 	struct sc_vshape *shape = rules ? sc_vshape_new(v, rules, sink) : NULL;
-	struct sc_jtok tok;
 	struct sc_jev ev;
 	int rc;
 
-	if (sc_jtok_init(&tok, buf, len, XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES) ||
-	    !shape) {
+	if (!ok || !shape) {
 		sc_vctx_error_at(v, 1, 1, "", "out of memory");
 	} else {
-		while ((rc = sc_jtok_next(&tok, &ev)) > 0)
+		while ((rc = sc_jtok_next(tok, &ev)) > 0)
 			sc_vshape_feed(shape, &ev);
-		if (rc < 0) { /* not JSON: its shape does not matter */
+		if (rc < 0) { /* not JSON (or not read): its shape does not matter */
 			sc_vctx_drop(v);
-			sc_vctx_error_at(v, tok.err.line, tok.err.col, tok.err_ptr, tok.err_msg);
+			if (tok->io_failed)
+				sc_vctx_error_at(v, 0, 0, "", io);
+			else
+				sc_vctx_error_at(v, tok->err.line, tok->err.col, tok->err_ptr,
+						 tok->err_msg);
 		} else if (!v->nerr) {
 			sc_vrules_turn(v, rules);
 		}
 	}
-	sc_jtok_free(&tok);
+	sc_jtok_free(tok);
 	sc_vshape_free(shape);
 	sc_vrules_free(rules);
 }
@@ -70,6 +74,7 @@ int sc_validate_buffer_into(const char *file, const char *buf, size_t len, sc_ve
 			    void *ctx, const struct sc_vsink *sink)
 {
 	struct sc_vctx v = { .file = file, .cb = cb, .cbctx = ctx };
+	struct sc_jtok tok;
 	char msg[128];
 
 	if (len > XP_VALIDATE_MAX_BYTES) {
@@ -77,7 +82,8 @@ int sc_validate_buffer_into(const char *file, const char *buf, size_t len, sc_ve
 			 XP_VALIDATE_MAX_BYTES / MIB);
 		sc_vctx_error_at(&v, 0, 0, "", msg);
 	} else {
-		scan(&v, buf, len, sink);
+		scan(&v, &tok, !sc_jtok_init(&tok, buf, len, XP_VALIDATE_MAX_DEPTH,
+					     XP_VALIDATE_MAX_VALUES), sink, NULL);
 	}
 	sc_vctx_flush(&v);
 	return v.nerr;
@@ -88,68 +94,67 @@ int sc_validate_buffer(const char *file, const char *buf, size_t len, sc_verror_
 	return sc_validate_buffer_into(file, buf, len, cb, ctx, NULL);
 }
 
-static void io_error(const char *path, sc_verror_fn cb, void *ctx, const char *msg)
-{
-	struct sc_verror e = { .file = path };
+/* A regular file of at most XP_VALIDATE_MAX_BYTES, read up to its size when opened. */
+struct capped {
+	int fd;
+	size_t left;
+	char msg[128];
+};
 
-	snprintf(e.msg, sizeof(e.msg), "%s", msg);
-	if (cb)
-		cb(&e, ctx);
+static ssize_t read_capped(void *ctx, void *buf, size_t cap)
+{
+	struct capped *f = ctx;
+	ssize_t r = 0;
+
+	while (f->left && (r = read(f->fd, buf, cap < f->left ? cap : f->left)) < 0 &&
+	       errno == EINTR)
+		;
+	if (f->left && r <= 0) {
+		snprintf(f->msg, sizeof(f->msg), "read failed: %s",
+			 r < 0 ? strerror(errno) : "short read");
+		return -1;
+	}
+	f->left -= (size_t)r; /* a file that grows while we read is cut at its size when opened */
+	return r;
 }
 
-/* Read a whole regular file of at most XP_VALIDATE_MAX_BYTES; NULL with msg on failure. */
-static char *read_capped(const char *path, size_t *len, char msg[128])
+/* Opens path into f; -1 with f->msg on failure. */
+static int open_capped(const char *path, struct capped *f)
 {
 	struct stat st;
-	char *buf = NULL;
-	size_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
-	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(msg, 128, "cannot open: %s", strerror(errno));
-	} else if (!S_ISREG(st.st_mode)) {
-		snprintf(msg, 128, "not a regular file");
-	} else if ((unsigned long long)st.st_size > XP_VALIDATE_MAX_BYTES) {
-		snprintf(msg, 128, "file is %lld bytes, over the %u MiB limit",
+	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (f->fd < 0 || fstat(f->fd, &st))
+		snprintf(f->msg, sizeof(f->msg), "cannot open: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(f->msg, sizeof(f->msg), "not a regular file");
+	else if ((unsigned long long)st.st_size > XP_VALIDATE_MAX_BYTES)
+		snprintf(f->msg, sizeof(f->msg), "file is %lld bytes, over the %u MiB limit",
 			 (long long)st.st_size, XP_VALIDATE_MAX_BYTES / MIB);
-	} else if (!(buf = malloc((size_t)st.st_size + 1))) {
-		snprintf(msg, 128, "out of memory");
-	} else {
-		ssize_t r;
-
-		/* A file that grows while we read is cut at its size when opened. */
-		while (n < (size_t)st.st_size &&
-		       ((r = read(fd, buf + n, (size_t)st.st_size - n)) > 0 ||
-			(r < 0 && errno == EINTR)))
-			n += r > 0 ? (size_t)r : 0;
-		if (n < (size_t)st.st_size) {
-			snprintf(msg, 128, "read failed: %s",
-				 r < 0 ? strerror(errno) : "short read");
-			free(buf);
-			buf = NULL;
-		}
+	else {
+		f->left = (size_t)st.st_size;
+		return 0;
 	}
-	if (fd >= 0)
-		close(fd);
-	*len = n;
-	return buf;
+	return -1;
 }
 
 int sc_validate_file_into(const char *path, sc_verror_fn cb, void *ctx,
 			  const struct sc_vsink *sink)
 {
-	char msg[128];
-	size_t len;
-	char *buf = read_capped(path, &len, msg);
-	int nerr;
+	struct sc_vctx v = { .file = path, .cb = cb, .cbctx = ctx };
+	struct capped f = { .fd = -1 };
+	struct sc_jtok tok;
 
-	if (!buf) {
-		io_error(path, cb, ctx, msg);
-		return 1;
-	}
-	nerr = sc_validate_buffer_into(path, buf, len, cb, ctx, sink);
-	free(buf);
-	return nerr;
+	if (open_capped(path, &f))
+		sc_vctx_error_at(&v, 0, 0, "", f.msg);
+	else
+		scan(&v, &tok, !sc_jtok_init_read(&tok, read_capped, &f, SC_VALIDATE_WINDOW,
+						  XP_VALIDATE_MAX_DEPTH, XP_VALIDATE_MAX_VALUES),
+		     sink, f.msg);
+	if (f.fd >= 0)
+		close(f.fd);
+	sc_vctx_flush(&v);
+	return v.nerr;
 }
 
 int sc_validate_file(const char *path, sc_verror_fn cb, void *ctx)

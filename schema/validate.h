@@ -51,7 +51,7 @@ int sc_validate_file(const char *path, sc_verror_fn cb, void *ctx);
  * What a reader gets from the validator's single pass (core/read.c fills a
  * struct tt_turn from it): each value the schema names, with the slot that
  * says which field it is, while no error has been found. The free-form parts
- * (attributes, waste counts, the gpu section) come whole: every event inside
+ * (attributes, waste counts) come whole: every event inside
  * them, container ends included, carries the part's slot in `tree`.
  */
 enum sc_slot {
@@ -69,8 +69,10 @@ enum sc_slot {
 	SC_FUSED, SC_WASTE,                    /* a mark's object */
 	SC_MARK_KIND, SC_MARK_L3, SC_MARK_SPAN, SC_MARK_T,
 	SC_MARK_COUNTS, SC_MARK_ATTRS,         /* trees */
-	SC_GPU,                                /* tree */
-	SC_GPU_ACTIVITY, SC_GPU_START, SC_GPU_END,
+	SC_GPU, SC_GPU_DROPPED, SC_GPU_SOURCE,
+	SC_GPU_ACTIVITY, /* an activity's object */
+	SC_GPU_KIND, SC_GPU_NAME, SC_GPU_START, SC_GPU_END, SC_GPU_DEVICE, SC_GPU_STREAM,
+	SC_GPU_CORR, SC_GPU_BYTES,
 	SC_DQ_TIER, SC_DQ_DROPPED, SC_DQ_TRUNCATED, SC_DQ_WARNING, SC_DQ_NON_LLM,
 	SC_DQ_TOOL_IDENTITY,
 	SC_TOKEN_TIMES, SC_TOKEN_TIME, SC_ATTR_TTFT_NS, /* inside attributes */

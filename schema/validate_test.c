@@ -8,12 +8,15 @@
  * times in llm_turn_full), and a sink gets nothing after a first error. Then: turntrace.schema.json is JSON, declares draft 2020-12
  * and lists the same waste kinds and counter names as theory; 100,000-deep
  * nesting fails fast with one error; oversized input is refused unread; the
- * error cap holds; a 20,000-span turn validates; I/O errors are reported.
+ * error cap holds; a 20,000-span turn validates; I/O errors are reported;
+ * every fixture moved so that the edge of the 64 KiB window a file is read
+ * through falls inside it gives the same lines read from disk as from memory.
  */
 #include "schema/validate.h"
 
 #include <dirent.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -316,6 +319,51 @@ static void test_big_and_capped(void)
 	free(s);
 }
 
+/* Fixture `name` of dir behind pad spaces, from disk (through the window) and from memory. */
+static void check_moved(const char *dir, const char *name, size_t pad)
+{
+	char path[512], tmp[] = "/tmp/validate_window.XXXXXX";
+	struct out disk = { .len = 0 }, mem = { .len = 0 };
+	size_t len = 0;
+	char *buf, *moved;
+	int fd = mkstemp(tmp);
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	buf = slurp(path, &len);
+	moved = buf ? malloc(pad + len) : NULL;
+	CHECK(fd >= 0 && moved, "%s: cannot move it", name);
+	if (fd >= 0 && moved) {
+		memset(moved, ' ', pad);
+		memcpy(moved + pad, buf, len);
+		CHECK(write(fd, moved, pad + len) == (ssize_t)(pad + len), "%s: write", name);
+		sc_validate_file(tmp, collect, &disk);
+		sc_validate_buffer(tmp, moved, pad + len, collect, &mem);
+		CHECK(disk.n == mem.n && !strcmp(disk.buf, mem.buf), "%s + %zu: disk:\n%s memory:\n%s",
+		      name, pad, disk.buf, mem.buf);
+	}
+	if (fd >= 0)
+		close(fd), unlink(tmp);
+	free(moved);
+	free(buf);
+}
+
+static void test_window_edge(void)
+{
+	static const char *const dirs[] = { "schema/testdata/invalid", "schema/testdata/valid" };
+	static const size_t into[] = { 1, 2, 7, 40, 300 }; /* bytes of the fixture before the edge */
+	char *names[256];
+
+	for (size_t d = 0; d < 2; d++) {
+		size_t n = list_json(dirs[d], names, 256);
+
+		for (size_t i = 0; i < n; i++) {
+			for (size_t k = 0; k < sizeof(into) / sizeof(into[0]); k++)
+				check_moved(dirs[d], names[i], 65536 - into[k]);
+			free(names[i]);
+		}
+	}
+}
+
 int main(void)
 {
 	test_invalid_fixtures();
@@ -324,6 +372,7 @@ int main(void)
 	test_schema_file();
 	test_limits();
 	test_big_and_capped();
+	test_window_edge();
 	if (test_failures)
 		fprintf(stderr, "%d validator check(s) failed\n", test_failures);
 	return test_failures != 0;

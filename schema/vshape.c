@@ -189,10 +189,11 @@ static const struct vfield waste_fields[] = {
 static const struct vtype t_waste = OBJ_T(waste_fields);
 
 static const struct vfield activity_fields[] = {
-	{ "kind", 1, &t_gpu_kind, SC_NONE, 0 }, { "name", 0, &t_str, SC_NONE, 0 },
+	{ "kind", 1, &t_gpu_kind, SC_GPU_KIND, 0 }, { "name", 0, &t_str, SC_GPU_NAME, 0 },
 	{ "start_ns", 1, &t_ns, SC_GPU_START, 0 }, { "end_ns", 1, &t_ns, SC_GPU_END, 0 },
-	{ "device", 0, &t_ns, SC_NONE, 0 }, { "stream", 0, &t_ns, SC_NONE, 0 },
-	{ "correlation_id", 0, &t_ns, SC_NONE, 0 }, { "bytes", 0, &t_ns, SC_NONE, 0 }, END_F,
+	{ "device", 0, &t_ns, SC_GPU_DEVICE, 0 }, { "stream", 0, &t_ns, SC_GPU_STREAM, 0 },
+	{ "correlation_id", 0, &t_ns, SC_GPU_CORR, 0 }, { "bytes", 0, &t_ns, SC_GPU_BYTES, 0 },
+	END_F,
 };
 static const struct vtype t_activity = OBJ_T(activity_fields);
 
@@ -203,7 +204,8 @@ static const struct vtype t_activities = LIST_T(&t_activity, SC_GPU_ACTIVITY);
 
 static const struct vfield gpu_fields[] = {
 	{ "activities", 1, &t_activities, SC_NONE, 0 },
-	{ "dropped_records", 1, &t_ns, SC_NONE, 0 }, { "source", 1, &t_gpu_source, SC_NONE, 0 },
+	{ "dropped_records", 1, &t_ns, SC_GPU_DROPPED, 0 },
+	{ "source", 1, &t_gpu_source, SC_GPU_SOURCE, 0 },
 	END_F,
 };
 static const struct vtype t_gpu = OBJ_T(gpu_fields);
@@ -225,7 +227,7 @@ static const struct vfield turn_fields[] = {
 	{ "clock_anchor", 0, &t_anchor, SC_NONE, 0 }, { "start_ns", 1, &t_ns, SC_START, 0 },
 	{ "end_ns", 1, &t_ns, SC_END, 0 }, { "agent", 1, &t_agent, SC_NONE, 0 },
 	{ "spans", 1, &t_spans, SC_NONE, 0 }, { "fused_marks", 1, &t_fused_list, SC_NONE, 0 },
-	{ "waste_marks", 1, &t_waste_list, SC_NONE, 0 }, { "gpu", 0, &t_gpu, SC_GPU, 1 },
+	{ "waste_marks", 1, &t_waste_list, SC_NONE, 0 }, { "gpu", 0, &t_gpu, SC_GPU, 0 },
 	{ "data_quality", 1, &t_dq, SC_NONE, 0 }, END_F,
 };
 static const struct vtype t_turn = OBJ_T(turn_fields);

@@ -22,18 +22,21 @@ static int counter_index(int c)
 
 static int copy_counters(struct tt_span *s, const struct sd_span *sp)
 {
-	s->counters = 1;
+	struct tt_counters *k = tt_span_counters(s);
+
+	if (!k)
+		return -1;
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
 		int i = counter_index(c);
 
 		if (i < 0 || i >= TT_COUNTERS_MAX)
 			continue;
 		if (sp->ctr_mask & (1ull << c)) {
-			s->ctr[i] = (uint64_t)llround(sp->ctr[c] > 0 ? sp->ctr[c] : 0);
-			s->ctr_have |= 1u << i;
+			k->val[i] = (uint64_t)llround(sp->ctr[c] > 0 ? sp->ctr[c] : 0);
+			k->have |= 1u << i;
 		} else {
-			s->ctr_unavail |= 1u << i;
-			if (tt_str_set(&s->ctr_why[i], sd_reason(sp->why[c])))
+			k->unavail |= 1u << i;
+			if (tt_str_set(&k->why[i], sd_reason(sp->why[c])))
 				return -1;
 		}
 	}

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """bench.py XPERF_BPF BUN REPS - the measurements of bench/daemon/run.sh (see there)."""
+import ctypes
 import glob
 import json
 import os
@@ -15,13 +16,16 @@ import time
 XPERF, BUN, REPS = sys.argv[1], sys.argv[2], int(sys.argv[3])
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-AGENTS = (1, 10, 50)
+# (traced agents, bystanders): 1, 10 and 50 agents; BENCH_BYSTANDERS=1 adds 1 among 49
+# bystanders (the SSL calls of 50 processes trapping, one traced: is a change with N the
+# tracing's, or the trap path's, warmer when it runs more often?)
+CONFIGS = ((1, 0), (10, 0), (50, 0)) + (((1, 49),) if os.environ.get("BENCH_BYSTANDERS") else ())
 # streaming calls per agent (mock "simple": 60 ms TTFT, 12 tokens 10 ms apart)
 CALLS = int(os.environ.get("BENCH_CALLS", "8"))
 SPAWN_RATE, SPAWN_S = 1000, 3
 TMP = tempfile.mkdtemp(prefix="bench_daemon.")
-CLK = os.sysconf("SC_CLK_TCK")
 PROCS = []         # killed at exit, whatever happens
+T0 = time.monotonic()
 
 
 def wait_for(pred, timeout, what):
@@ -33,9 +37,15 @@ def wait_for(pred, timeout, what):
     sys.exit("bench/daemon: timed out waiting for " + what)
 
 
-def cpu_s(pid):
-    f = open("/proc/%d/stat" % pid).read().rsplit(")", 1)[1].split()
-    return (int(f[11]) + int(f[12])) / CLK
+def cpu_ns(pid):
+    """CPU time of every thread of pid (schedstat: ns, not 10 ms ticks)."""
+    ns = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            ns += int(open("/proc/%d/task/%s/schedstat" % (pid, tid)).read().split()[0])
+        except OSError:
+            pass
+    return ns
 
 
 def rss_kib(pid, key):
@@ -47,7 +57,7 @@ def rss_kib(pid, key):
 
 def uprobe_stats(pid):
     """Run count and time of the daemon's uprobe programs (prog_type kprobe: the TLS ones;
-    CUDA's have no calls here), from its fds' fdinfo (kernel.bpf_stats_enabled on)."""
+    CUDA's have no calls here), from its fds' fdinfo (BPF_ENABLE_STATS: enable_bpf_stats)."""
     cnt = ns = 0
     for fd in os.listdir("/proc/%d/fd" % pid):
         try:
@@ -62,10 +72,21 @@ def uprobe_stats(pid):
     return cnt, ns
 
 
+def twin_env():
+    """An environment whose libssl is a copy (another inode: the daemon's uprobes, on the
+    node's libssl file, never fire in it)."""
+    lib = os.path.join(TMP, "lib")
+    if not os.path.isdir(lib):
+        os.mkdir(lib)
+        for so in ("libssl.so.3", "libcrypto.so.3"):
+            shutil.copy(os.path.join("/lib/x86_64-linux-gnu", so), lib)
+    return dict(os.environ, LD_LIBRARY_PATH=lib)
+
+
 def start_mock():
     d = os.path.join(TMP, "mock")
     p = subprocess.Popen([sys.executable, os.path.join(ROOT, "demo/mock_provider.py"), "--dir", d],
-                         stdout=subprocess.DEVNULL)
+                         stdout=subprocess.DEVNULL, env=twin_env())  # its own calls trap nothing
     wait_for(lambda: os.path.exists(d + "/port") and open(d + "/port").read().strip(), 10, "mock")
     return p, open(d + "/port").read().strip(), d + "/ca.pem"
 
@@ -80,93 +101,129 @@ def start_daemon(out, err_path, *args):
     return p
 
 
-def agent_cmd(client, port, ca, gate):
+# The three kinds of agent process: the same program each, under other names or files.
+TRACED, TWIN, BYSTANDER = "traced", "twin", "bystander"
+
+
+def agent_cmd(client, kind, port, ca, gate, calls):
+    """TRACED: matched by the daemon's rules. TWIN: bench_twin.py on the copied libssl, a
+    copy of the Bun executable: no rule matches it, no uprobe sits on it. BYSTANDER: on the
+    probed files (the node's libssl, the traced Bun executable's inode through a hard
+    link) under a name no rule matches: every SSL call traps, the program filters it out."""
     if client == "python3":
-        return [shutil.which("python3"), os.path.join(TMP, "bench_agent.py"), port, ca, gate,
-                str(CALLS)]
-    return [os.path.join(TMP, "benchbun"), port, gate, str(CALLS)]
+        script = {TRACED: "bench_agent.py", TWIN: "bench_twin.py", BYSTANDER: "bench_bys.py"}
+        return [shutil.which("python3"), os.path.join(TMP, script[kind]), port, ca, gate,
+                str(calls)]
+    exe = {TRACED: "benchbun", TWIN: "benchtwin", BYSTANDER: "benchbys"}
+    return [os.path.join(TMP, exe[kind]), port, gate, str(calls)]
 
 
-def one_run(client, n, traced, port, ca, rep):
-    """CPU of the agents over their calls, and (traced) the daemon's figures."""
-    tag = "%s-%d-%s-%d" % (client, n, "traced" if traced else "bare", rep)
-    gate, out, errp = [os.path.join(TMP, tag + x) for x in (".gate", ".out", ".err")]
-    daemon = None
-    if traced:
-        daemon = start_daemon(out, errp, "--exe", "benchbun", "--cmdline", "*/bench_agent.py*")
-    env = dict(os.environ, NODE_EXTRA_CA_CERTS=ca)
-    agents = [subprocess.Popen(agent_cmd(client, port, ca, gate), stdout=subprocess.PIPE, env=env)
-              for _ in range(n)]
-    if traced:  # every agent traced before the calls: the python ones are added by the daemon
-        wait_for(lambda: open(errp).read().count("tracing pid") >= n, 30, "the agents traced")
-    else:
-        time.sleep(0.5)
-    d_cpu0 = cpu_s(daemon.pid) if daemon else 0
-    u0 = uprobe_stats(daemon.pid) if daemon else (0, 0)
-    t0 = time.monotonic()
+class Daemon:
+    """One daemon for a (repeat, client): its stderr read from where the last run stopped."""
+
+    def __init__(self, tag):
+        self.out, self.errp = os.path.join(TMP, tag + ".out"), os.path.join(TMP, tag + ".err")
+        self.p = start_daemon(self.out, self.errp, "--exe", "benchbun",
+                              "--cmdline", "*/bench_agent.py*")
+        self.seen = 0
+
+    def count(self, what):
+        return open(self.errp).read()[self.seen:].count(what)
+
+    def stop(self):
+        self.p.send_signal(signal.SIGTERM)
+        self.p.wait()
+        shutil.rmtree(self.out, ignore_errors=True)
+
+
+def one_run(d, client, n, port, ca, calls=CALLS, bystanders=0):
+    """n traced agents, n twins and some bystanders started together, gated together: the
+    CPU of the first two kinds over the calls, the traced ones' SSL calls (their sessions'
+    records) and the daemon's figures."""
+    gate = os.path.join(TMP, "gate.%d" % time.monotonic_ns())
+    d.seen = len(open(d.errp).read())
+    env = {k: dict(twin_env() if k == TWIN else os.environ, NODE_EXTRA_CA_CERTS=ca)
+           for k in (TRACED, TWIN, BYSTANDER)}
+    kinds = [TRACED, TWIN] * n + [BYSTANDER] * bystanders
+    agents = [(k, subprocess.Popen(agent_cmd(client, k, port, ca, gate, calls),
+                                   stdout=subprocess.PIPE, env=env[k])) for k in kinds]
+    # every agent traced before the calls: the python ones are added by the daemon
+    wait_for(lambda: d.count("tracing pid") >= n, 30, "the agents traced")
     open(gate, "w").close()
-    cpu = 0
-    for a in agents:
+    for _, a in agents:  # a first call each (its handshake), out of the measure
+        if a.stdout.readline().strip() != b"warm":
+            sys.exit("bench/daemon: a %s agent failed its first call" % client)
+    d_cpu0, u0 = cpu_ns(d.p.pid), uprobe_stats(d.p.pid)
+    open(gate + ".go", "w").close()
+    cpu = {k: 0 for k in (TRACED, TWIN, BYSTANDER)}
+    for k, a in agents:
         o, _ = a.communicate()
         if a.returncode:
             sys.exit("bench/daemon: a %s agent failed (%d)" % (client, a.returncode))
-        cpu += json.loads(o)["cpu_us"]
-    wall = time.monotonic() - t0
-    r = {"cpu_us": cpu, "wall_s": wall}
-    if daemon:
-        wait_for(lambda: open(errp).read().count("ended") >= n, 10, "the sessions' end")
-        r["daemon_cpu_s"] = cpu_s(daemon.pid) - d_cpu0
-        u1 = uprobe_stats(daemon.pid)
-        r["uprobe_runs"], r["uprobe_ns"] = u1[0] - u0[0], u1[1] - u0[1]
-        r["rss_kib"] = rss_kib(daemon.pid, "VmRSS")
-        r["hwm_kib"] = rss_kib(daemon.pid, "VmHWM")
-        daemon.send_signal(signal.SIGTERM)
-        daemon.wait()
-        caps = [json.load(open(p)) for p in glob.glob(out + "/n/*/capture.json")]
-        r["ssl_calls"] = sum(c["records"].get("tls_data", 0) for c in caps)
-        r["lost"] = sum(c.get("dropped", 0) for c in caps)
-        r["sessions"] = len(caps)
-        shutil.rmtree(out, ignore_errors=True)
-    return r
+        cpu[k] += json.loads(o)["cpu_us"]
+    rss = rss_kib(d.p.pid, "VmRSS")
+    wait_for(lambda: d.count("ended") >= n, 20, "the sessions' end")
+    u1 = uprobe_stats(d.p.pid)
+    pids = [a.pid for k, a in agents if k == TRACED]
+    caps = [json.load(open(c)) for pid in pids
+            for c in glob.glob("%s/n/*-%d-*/capture.json" % (d.out, pid))]
+    # every call has the same records (16 python, 15 Bun): the first call's share goes
+    ssl_calls = sum(c["records"].get("tls_data", 0) for c in caps) * calls // (calls + 1)
+    return {"traced_us": cpu[TRACED], "twin_us": cpu[TWIN], "ssl_calls": ssl_calls,
+            "daemon_cpu_ms": (cpu_ns(d.p.pid) - d_cpu0) / 1e6,
+            "uprobe_runs": u1[0] - u0[0], "uprobe_ns": u1[1] - u0[1],
+            "rss_kib": rss, "sessions": len(caps),
+            "lost": sum(c.get("dropped", 0) for c in caps)}
 
 
-def spread(xs):
-    return "%.1f (%.1f-%.1f)" % (statistics.median(xs), min(xs), max(xs))
+def spread(xs, fmt="%.1f"):
+    return (fmt + " (" + fmt + "-" + fmt + ")") % (statistics.median(xs), min(xs), max(xs))
 
 
 def per_call_table(port, ca):
     runs = {}
-    for rep in range(REPS):  # interleaved: every configuration once per repeat
+    for rep in range(REPS):
         for client in ("python3", "bun"):
-            for n in AGENTS:
-                for traced in (False, True):
-                    runs.setdefault((client, n, traced), []).append(
-                        one_run(client, n, traced, port, ca, rep))
-                print("  rep %d/%d %s x%d done" % (rep + 1, REPS, client, n), file=sys.stderr)
-    print("\n## Per-SSL-call cost, 1/10/50 concurrent agents (%d streaming calls each; "
-          "%d interleaved runs: median (min-max))\n" % (CALLS, REPS))
-    print("| client | agents | SSL calls/agent | bare CPU µs/call | added µs/call "
-          "| added vs 1 agent | uprobe runs/call | BPF ns/run | BPF vs 1 agent "
-          "| daemon CPU ms/agent | daemon RSS MiB (peak) | lost |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+            d = Daemon("%s-%d" % (client, rep))
+            if client == "bun":  # warm-up: its executable located and probed
+                one_run(d, client, 1, port, ca, calls=1)
+            for n, bys in CONFIGS:
+                r = one_run(d, client, n, port, ca, bystanders=bys)
+                if r["sessions"] != n:
+                    sys.exit("bench/daemon: %d sessions for %d agents" % (r["sessions"], n))
+                runs.setdefault((client, n, bys), []).append(r)
+            d.stop()
+            print("  rep %d/%d %s done at %.0f s" % (rep + 1, REPS, client,
+                                                     time.monotonic() - T0), file=sys.stderr)
+    print("\n## Per-SSL-call cost, 1/10/50 concurrent traced agents, each beside an untraced twin "
+          "(%d streaming calls each; %d repeats: median (min-max))\n" % (CALLS, REPS))
+    print("| client | agents | SSL calls/agent | twin CPU µs/call | traced CPU µs/call "
+          "| added µs/call | added vs 1 agent | uprobe runs/call | BPF ns/run | BPF vs 1 agent "
+          "| daemon CPU ms/agent | daemon RSS MiB | lost |")
+    print("| --- " * 13 + "|")
+    per = lambda r, k: r[k] / max(r["ssl_calls"], 1)
+    added = lambda r: (r["traced_us"] - r["twin_us"]) / max(r["ssl_calls"], 1)
+    bpf = lambda r: r["uprobe_ns"] / max(r["uprobe_runs"], 1)
+    med = lambda f, rs: statistics.median([f(r) for r in rs])
     for client in ("python3", "bun"):
-        base = bpf_base = None
-        for n in AGENTS:
-            bare, tr = runs[(client, n, False)], runs[(client, n, True)]
-            calls = [t["ssl_calls"] for t in tr]
-            added = [(t["cpu_us"] - b["cpu_us"]) / max(t["ssl_calls"], 1) for b, t in zip(bare, tr)]
-            bare_call = [b["cpu_us"] / max(t["ssl_calls"], 1) for b, t in zip(bare, tr)]
-            bpf = [t["uprobe_ns"] / max(t["uprobe_runs"], 1) for t in tr]
-            base = base or statistics.median(added)
-            bpf_base = bpf_base or statistics.median(bpf)
-            print("| %s | %d | %d | %s | %s | %s | %.2f | %s | %.2fx | %s | %.1f (%.1f) | %d |" % (
-                client, n, statistics.median(calls) // n, spread(bare_call), spread(added),
-                "%.2fx" % (statistics.median(added) / base) if base > 0 else "n/a",
-                statistics.median([t["uprobe_runs"] / max(t["ssl_calls"], 1) for t in tr]),
-                spread(bpf), statistics.median(bpf) / bpf_base if bpf_base else float("nan"),
-                spread([t["daemon_cpu_s"] * 1e3 / n for t in tr]),
-                statistics.median([t["rss_kib"] for t in tr]) / 1024,
-                max(t["hwm_kib"] for t in tr) / 1024, sum(t["lost"] for t in tr)))
+        one = runs[(client, 1, 0)]
+        for n, bys in CONFIGS:
+            rs = runs[(client, n, bys)]
+            # ratio of the medians; in parentheses the ratios of each repeat (one daemon)
+            ratio = [added(r) / added(o) if added(o) > 0 else float("nan") for r, o in zip(rs, one)]
+            bratio = [bpf(r) / bpf(o) for r, o in zip(rs, one)]
+            print("| %s | %s | %d | %s | %s | %s | %.2f (%.2f-%.2f) | %.2f | %s | %.2f (%.2f-%.2f) "
+                  "| %s | %.1f | %d |" % (
+                      client, "%d + %d bystanders" % (n, bys) if bys else str(n),
+                      med(lambda r: r["ssl_calls"], rs) // n,
+                      spread([per(r, "twin_us") for r in rs]),
+                      spread([per(r, "traced_us") for r in rs]), spread([added(r) for r in rs]),
+                      med(added, rs) / med(added, one), min(ratio), max(ratio),
+                      med(lambda r: r["uprobe_runs"] / max(r["ssl_calls"], 1), rs),
+                      spread([bpf(r) for r in rs], "%.0f"),
+                      med(bpf, rs) / med(bpf, one), min(bratio), max(bratio),
+                      spread([r["daemon_cpu_ms"] / n for r in rs], "%.2f"),
+                      med(lambda r: r["rss_kib"], rs) / 1024, sum(r["lost"] for r in rs)))
     return runs
 
 
@@ -220,13 +277,25 @@ def exec_exit_table():
     return len(execs) == exits == sp["started"] == sp["exited"]
 
 
+def enable_bpf_stats():
+    """BPF run-time statistics on while the returned fd is open (BPF_ENABLE_STATS), whatever
+    another job does with the kernel.bpf_stats_enabled sysctl meanwhile."""
+    attr = ctypes.c_uint32(0)  # BPF_STATS_RUN_TIME
+    fd = ctypes.CDLL(None, use_errno=True).syscall(321, 32, ctypes.byref(attr), 4)  # bpf(2)
+    if fd < 0:
+        sys.exit("bench/daemon: BPF_ENABLE_STATS: " + os.strerror(ctypes.get_errno()))
+    return fd
+
+
 def main():
-    shutil.copy(os.path.join(HERE, "agent.py"), os.path.join(TMP, "bench_agent.py"))
+    for name in ("bench_agent.py", "bench_twin.py", "bench_bys.py"):
+        shutil.copy(os.path.join(HERE, "agent.py"), os.path.join(TMP, name))
     subprocess.check_call([BUN, "build", "--compile", os.path.join(HERE, "agent.js"),
                            "--outfile", os.path.join(TMP, "benchbun")], stdout=subprocess.DEVNULL)
+    shutil.copy(os.path.join(TMP, "benchbun"), os.path.join(TMP, "benchtwin"))
+    os.link(os.path.join(TMP, "benchbun"), os.path.join(TMP, "benchbys"))  # the same inode
     mock, port, ca = start_mock()
-    stats_was = open("/proc/sys/kernel/bpf_stats_enabled").read().strip()
-    open("/proc/sys/kernel/bpf_stats_enabled", "w").write("1")
+    stats = enable_bpf_stats()
     try:
         print("# bench/daemon: %s, %d CPUs, kernel %s" % (
             time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.cpu_count(), os.uname().release))
@@ -234,7 +303,7 @@ def main():
             per_call_table(port, ca)
         ok = exec_exit_table()
     finally:
-        open("/proc/sys/kernel/bpf_stats_enabled", "w").write(stats_was)
+        os.close(stats)
         for p in PROCS + [mock]:
             if p.poll() is None:
                 p.kill()

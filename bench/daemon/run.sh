@@ -2,18 +2,18 @@
 # SPDX-License-Identifier: MIT
 # bench/daemon/run.sh [REPS] - what `xperf-bpf daemon` costs as the agents of a node grow,
 # and whether it keeps up with processes that start fast (root; REPS >= 5, default 5;
-# about 7 minutes at 5 on a 2-core machine). Results: bench/daemon/README.md.
+# under 5 minutes at 5 on a 2-core machine). Results and method: bench/daemon/README.md.
 #
-# Table 1: 1, 10 and 50 concurrent agent processes, each making 8 (BENCH_CALLS=N: N)
-# streaming calls to the mock provider (demo/mock_provider.py, over TLS): python3 (the system libssl) and a
-# `bun build --compile` client (BoringSSL inside, found by the locator). Every
-# configuration runs bare (no daemon: the daemon's uprobes are on the library files, so
-# bare means none loaded) and traced (a daemon per run, the agents discovered by its
-# rules), interleaved, REPS times. Each agent measures its own CPU time over its calls
-# (getrusage / process.cpuUsage: no start-up); the added cost per SSL call is (traced -
-# bare) / the SSL calls the traced run recorded (tls_data records of every session),
-# computed per pair of runs, median (min-max). Also the daemon's CPU time from the gate
-# to the sessions' end per agent, its RSS, and records lost.
+# Table 1: 1, 10 and 50 concurrent traced agent processes, each making 8 (BENCH_CALLS=N: N)
+# streaming calls to the mock provider (demo/mock_provider.py, over TLS) after one
+# out of the measure: python3 (the system libssl) and a `bun build --compile` client
+# (BoringSSL inside, found by the locator). Beside each traced agent, in the same run
+# and gated together, an untraced twin: the same program on files no uprobe sits on (a
+# copy of libssl, a copy of the executable). Added cost per SSL call = (traced - twin
+# CPU) / the traced SSL calls (their sessions' records); with BPF run time per program
+# run (BPF_ENABLE_STATS), the daemon's CPU (schedstat) per agent, its RSS and records
+# lost; one daemon per repeat and client; median (min-max) of REPS repeats.
+# BENCH_BYSTANDERS=1 adds a control row: 1 traced agent among 49 untraced ones that trap.
 #
 # Table 2: SPAWN_RATE (1000) processes a second for 3 s (a copy of /bin/true matched by
 # an `exe` rule: each one an agent, traced from its exec), counted three ways on the

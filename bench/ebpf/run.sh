@@ -38,6 +38,7 @@
 # per record from xperf-bpf's /proc/PID/stat across the flood.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+. bench/bpf_progs.sh
 REPS=${1:-5}
 bazel build -c opt //cli:xperf-bpf //userspace/testing:workload \
 	//bench/ebpf:flood_producer >/dev/null 2>&1
@@ -63,40 +64,17 @@ hooks_of() {	# the xperf-bpf options of a mode
 	esac
 }
 
-# until the BPF programs process $1 holds stay the same for 1 s: xperf-bpf loads and
-# attaches for seconds, and enabling a tracepoint or a uprobe interrupts every CPU,
-# which a workload overlapping it would pay (sched_floor.sh measured it)
-wait_loaded() {
-	local now last=-1
-	while :; do
-		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u || true)
-		[ -n "$now" ] && [ "$now" = "$last" ] && return
-		last=$now
-		sleep 1
-	done
-}
-
-# Other sessions on this machine may load syscall probes of their own (xperf-bpf
-# tests on the fallback): wait until none is loaded, so that bare rows stay bare.
-quiet() {
-	for _ in $(seq 300); do
-		bpftool prog show | grep -qE "name (sys_enter|sys_exit) " || return 0
-		sleep 0.2
-	done
-	echo "run.sh: foreign syscall probes stay loaded; results are not clean" >&2
-}
-
 run_mode() {	# run_mode MODE WORKLOAD-ARGS... -> "wall_ns cpu_ns"
 	local mode=$1 line xb
 	shift
-	quiet
+	quiet_probes "sys_enter|sys_exit" syscall
 	case $mode in
 	bare) line=$("$WL" "$@") ;;
 	traced*) line=$("$XB" record -q $(hooks_of $mode) -- "$WL" "$@") ;;
 	other*)
 		"$XB" attach -q $(hooks_of $mode) --pid $sleeper -o "$T/attached" &
 		xb=$!
-		wait_loaded $xb
+		steady_prog_ids $xb 1 > /dev/null
 		line=$("$WL" "$@")
 		kill -INT $xb
 		wait $xb || true ;;
@@ -120,17 +98,6 @@ for _ in $(seq "$REPS"); do
 	done
 done
 
-prog_ids() {	# the BPF programs process $1 holds, once their number is steady
-	local now last=-1
-	while :; do
-		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u || true)
-		[ -n "$now" ] && [ "$now" = "$last" ] && break
-		last=$now
-		sleep 0.5
-	done
-	echo "$now"
-}
-
 prog_stats() {	# prog_stats MODE WORKLOAD IDS...: "mode workload name calls ns" per program
 	local mode=$1 wl=$2 id
 	shift 2
@@ -151,12 +118,12 @@ for w in "syscalls 500000" "pingpong 20000"; do
 	"$XB" record -q -- sh -c "\"$WL\" $1 $2 > \"$T/wl.out\"; sleep 5" &
 	xb=$!
 	until [ -s "$T/wl.out" ]; do sleep 0.05; done
-	prog_stats traced "$1" $(prog_ids $xb) >> "$T/t2"
+	prog_stats traced "$1" $(steady_prog_ids $xb 0.5) >> "$T/t2"
 	wait $xb
 	for mode in other other_syscalls; do
 		"$XB" attach -q $(hooks_of $mode) --pid $sleeper &
 		xb=$!
-		ids=$(prog_ids $xb)
+		ids=$(steady_prog_ids $xb 0.5)
 		"$WL" "$1" "$2" > /dev/null
 		prog_stats $mode "$1" $ids >> "$T/t2"
 		kill -INT $xb

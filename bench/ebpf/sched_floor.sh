@@ -22,6 +22,7 @@ REPS=${1:-11}
 ROUNDS=${2:-20000}
 PIN=${PIN:+taskset -c $PIN}	# PIN=CPU: both ends of the ping-pong on that CPU
 cd "$(dirname "$0")/../.."
+. bench/bpf_progs.sh
 bazel build -c opt //cli:xperf-bpf //userspace/testing:workload \
 	//bench/ebpf:sched_floor_attach >/dev/null 2>&1
 XB=$PWD/bazel-bin/cli/xperf-bpf
@@ -34,19 +35,6 @@ sleeper=$!
 trap 'kill $sleeper 2>/dev/null; sysctl -qw kernel.bpf_stats_enabled=$stats_was; rm -rf "$T"' EXIT
 
 cpu_ns() { python3 -c 'import json, sys; print(json.loads(sys.stdin.readline())["cpu_ns"])'; }
-
-# steady PID: until the BPF programs PID holds stay the same for 1 s (xperf-bpf
-# loads and attaches for seconds: enabling a tracepoint or a uprobe interrupts
-# every CPU, which a run overlapping it would pay)
-steady() {
-	local now last=-1
-	while :; do
-		now=$(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u || true)
-		[ -n "$now" ] && [ "$now" = "$last" ] && return
-		last=$now
-		sleep 1
-	done
-}
 
 # start_mode MODE: load MODE's programs (the loader's pid in $loader); stop_mode: unload them
 start_mode() {
@@ -61,26 +49,16 @@ start_mode() {
 		"$XB" attach -q $([ $1 = xperf_nowatch ] && echo --no-plaintext --no-cuda) \
 			--pid $sleeper -o "$T/att" &
 		loader=$!
-		steady $loader ;;
+		steady_prog_ids $loader 1 > /dev/null ;;
 	esac
 }
 stop_mode() { [ -z "$loader" ] || { kill -INT $loader; wait $loader || true; }; }
-
-# Other sessions on this machine may load syscall probes of their own (xperf-bpf
-# tests on the fallback: every syscall of every process pays): wait until none is.
-quiet() {
-	for _ in $(seq 300); do
-		bpftool prog show | grep -qE "name (sys_enter|sys_exit) " || return 0
-		sleep 0.2
-	done
-	echo "sched_floor.sh: foreign syscall probes stay loaded; results are not clean" >&2
-}
 
 modes=(bare empty filter xperf_other xperf_nowatch)
 for r in $(seq "$REPS"); do
 	for i in 0 1 2 3 4; do
 		mode=${modes[$(((r + i) % 5))]}
-		quiet
+		quiet_probes "sys_enter|sys_exit" syscall # on the fallback every syscall pays
 		start_mode $mode
 		echo "$r $mode $($PIN "$WL" pingpong "$ROUNDS" | cpu_ns)" >> "$T/runs"
 		stop_mode
@@ -91,16 +69,18 @@ done
 sysctl -qw kernel.bpf_stats_enabled=1
 for mode in empty filter xperf_other xperf_nowatch; do
 	start_mode $mode
-	ids=$(cat /proc/$loader/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u)
-	for id in $ids; do bpftool prog show id "$id" -j; echo; done > "$T/$mode.before"
+	ids=$(prog_ids $loader)
+	prog_stats_json $ids > "$T/$mode.before"
 	"$WL" pingpong "$ROUNDS" > /dev/null
-	for id in $ids; do bpftool prog show id "$id" -j; echo; done > "$T/$mode.after"
+	prog_stats_json $ids > "$T/$mode.after"
 	stop_mode
 done
 sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 
 python3 - "$T" "$REPS" "$ROUNDS" <<'PY'
-import json, statistics, sys
+import statistics, sys
+sys.path.insert(0, "bench")
+from bpf_progs import load
 t, reps, rounds = sys.argv[1:4]
 med = statistics.median
 cpu, by_rep = {}, {}
@@ -120,15 +100,6 @@ for mode in ("bare", "empty", "filter", "xperf_other", "xperf_nowatch"):
     print("| %s | %.1f | %.1f-%.1f | %.3f | %.3f (%.3f-%.3f) |" % (
         mode, med(v), v[0], v[-1], med(v) / bare, med(paired), paired[0], paired[-1]))
 
-def load(f):
-    out = {}
-    for line in open(f):
-        line = line.strip()
-        if line:
-            p = json.loads(line)
-            if "name" in p:
-                out[p["name"]] = (p.get("run_cnt", 0), p.get("run_time_ns", 0))
-    return out
 print()
 print("Programs during one ping-pong (kernel.bpf_stats: calls by the whole machine, ns per call"
       " with bpf_stats' own two clock reads)")

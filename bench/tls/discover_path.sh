@@ -20,6 +20,7 @@ bench=$(readlink -f bazel-bin/bench/tls/ssl_bench)
 xperf=$(readlink -f bazel-bin/cli/xperf-bpf)
 base=${XPERF_BPF_BASE:-}
 . bench/tls/sink.sh
+. bench/bpf_progs.sh
 old=$(sysctl -n kernel.bpf_stats_enabled)
 sysctl -qw kernel.bpf_stats_enabled=1
 
@@ -38,7 +39,7 @@ daemon() {
 
 # prog_ns PID: ns per run of PID's ssl_write_enter
 prog_ns() {
-	for id in $(cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u); do
+	for id in $(prog_ids "$1"); do
 		bpftool prog show id "$id"
 	done | awk '/name ssl_write_enter / {
 		for (i = 1; i <= NF; i++) {

@@ -37,6 +37,7 @@ tlscap=$(readlink -f bazel-bin/tests/tls/tlscap)
 declare -A build=()
 for b in ${BUILDS:-}; do build[${b%%=*}]=${b#*=}; done
 . bench/tls/sink.sh
+. bench/bpf_progs.sh
 mkdir "$tmp/lib" "$tmp/cap"
 for l in $(ldd "$bench" | awk '/libssl|libcrypto/ {print $3}'); do cp "$l" "$tmp/lib/"; done
 export LD_LIBRARY_PATH=$tmp/lib
@@ -121,12 +122,12 @@ window() {	# window TLSCAP LABEL I
 		until w=$(pgrep -x ssl_bench -P $t); do sleep 0.05; done
 	fi
 	sleep 1
-	ids=$(cat /proc/$t/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u)
+	ids=$(prog_ids $t)
 	bpftool link show | awk -v ids=" $(echo $ids) " \
 		'$2 == "perf_event" && index(ids, " " $4 " ")' | wc -l > "$tmp/links.$2"
-	for id in $ids; do bpftool prog show id "$id" -j; echo; done > "$tmp/s1.$2.$3"
+	prog_stats_json $ids > "$tmp/s1.$2.$3"
 	sleep 1
-	for id in $ids; do bpftool prog show id "$id" -j; echo; done > "$tmp/s2.$2.$3"
+	prog_stats_json $ids > "$tmp/s2.$2.$3"
 	kill "$w" 2>/dev/null || true
 	if [ "$1" = bpftrace ]; then wait "$w" || true; stop $bt; else wait $t || true; fi
 	echo "$2 $tmp/s1.$2.$3 $tmp/s2.$2.$3" >> "$tmp/t2"
@@ -140,7 +141,9 @@ done
 sysctl -qw kernel.bpf_stats_enabled="$stats_was"
 
 python3 - "$tmp" "$N" "$R" <<'PY'
-import json, os, statistics, sys
+import os, statistics, sys
+sys.path.insert(0, "bench")
+from bpf_progs import load
 tmp, n, r = sys.argv[1:4]
 med = statistics.median
 runs = {}
@@ -162,25 +165,6 @@ for k, v in runs.items():
         k, m, cpu[k][0], cpu[k][-1], m - bare, m / bare,
         "%.2f" % ((m - bare) / bt_added) if k.startswith("xperf") and bt_added > 0 else "-",
         med(w for _, w, _ in v), sum(d for _, _, d in v)))
-
-def load(f):
-    """name -> (runs, ns); a name held twice (bpftrace names both its programs after
-    the function) gets " #2" by program id order."""
-    progs = []
-    for line in open(f):
-        line = line.strip()
-        if line:
-            p = json.loads(line)
-            if "name" in p:
-                progs.append((p["id"], p["name"], p.get("run_cnt", 0), p.get("run_time_ns", 0)))
-    out = {}
-    for _, name, cnt, ns in sorted(progs):
-        k, i = name, 1
-        while k in out:
-            i += 1
-            k = "%s #%d" % (name, i)
-        out[k] = (cnt, ns)
-    return out
 
 # per build: program -> [ns per SSL_write of each window], [ns per run]
 per_write, per_run, writes = {}, {}, {}

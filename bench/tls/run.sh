@@ -27,6 +27,7 @@ bazel build -c opt //bench/tls:ssl_bench //tests/tls:tlscap >/dev/null 2>&1
 bench=$(readlink -f bazel-bin/bench/tls/ssl_bench)
 tlscap=$(readlink -f bazel-bin/tests/tls/tlscap)
 . bench/tls/sink.sh
+. bench/bpf_progs.sh
 # The writer maps private copies of libssl and libcrypto (other inodes): uprobes
 # other sessions on this machine put on the system libssl (every mapper traps)
 # would otherwise tax the bare rows too.
@@ -65,13 +66,7 @@ ctypes.CDLL('$lib'); time.sleep(3)" 2>/dev/null &
 
 # Other sessions on this machine may load the same probes (xperf-bpf tests):
 # wait until none is loaded before each measurement, so rows stay clean.
-quiet() {
-	for _ in $(seq 300); do
-		bpftool prog show | grep -qE "name (ssl_[a-z_]*|sys_enter|sys_exit|sock_send|sock_recv) " || return 0
-		sleep 0.2
-	done
-	echo "run.sh: foreign TLS/syscall probes stay loaded; results are not clean" >&2
-}
+quiet() { quiet_probes "ssl_[a-z_]*|sys_enter|sys_exit|sock_send|sock_recv" TLS/syscall; }
 
 declare -A res
 names=(bare bpftrace_uprobe bpftrace_uprobe_uretprobe xperf_traced xperf_traced_syscalls
@@ -149,7 +144,7 @@ echo "BPF program time, $N traced SSL_writes (kernel.bpf_stats;" \
 	"sock_* count every socket call on the machine)"
 echo "| program | runs | ns per run |"
 echo "|---|---|---|"
-for id in $(cat /proc/$t/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:\s*//p' | sort -u); do
+for id in $(prog_ids $t); do
 	bpftool prog show id "$id"
 done | awk '/name (ssl_write_enter|ssl_rw_exit|sock_send|sock_recv) / {
 	n = ""; t = 0; c = 0

@@ -13,12 +13,14 @@
 # counts them by rule and outcome. With --max-processes 8, the agent's 30 short children
 # (/bin/true, one after another, before its calls) overflow its assembler's process table:
 # the earliest exited are forgotten in quarters, counted alike in capture.json and /metrics
-# (31 processes seen, 6 to 8 kept), and its calls are still turns.
+# (31 processes seen, 6 to 8 kept), and its calls are still turns. With --max-sched-marks
+# 16, its threads' scheduler timelines (each streaming call blocks a dozen times at least)
+# overflow too: forgotten in quarters, counted alike in capture.json and /metrics.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 fail() { echo "FAIL: $*"; cat "$tmp/err" 2>/dev/null; exit 1; }
-conns=6 max=2 spawn=30 max_procs=8
+conns=6 max=2 spawn=30 max_procs=8 max_marks=16
 mkdir -p "$tmp/bytes"
 start_mock --bytes "$tmp/bytes"
 cp "$here/conn_agent.py" "$tmp/conn_agent.py"
@@ -28,7 +30,7 @@ refused_exe_name=rexe$$
 cp /bin/sleep "$tmp/refusedagent"
 cp /bin/sleep "$tmp/$refused_exe_name"
 "$xperf" daemon -o "$tmp/out" --node b --cmdline "*$tmp/conn_agent[.]py*" --max-connections $max \
-	--max-processes $max_procs \
+	--max-processes $max_procs --max-sched-marks $max_marks \
 	--cmdline "*$tmp/refused[a]gent*" --exe "$refused_exe_name" --max-agents 1 --raw "$tmp/raw.jsonl" \
 	--metrics-listen 127.0.0.1:0 2> "$tmp/err" &
 d=$!
@@ -58,10 +60,10 @@ answered=$(grep -c '"request_received"' "$tmp/mock.jsonl")
 [ "$answered" = $conns ] || fail "the mock answered $answered calls, not $conns"
 want=$((accepted - max))
 cap=$(ls "$tmp"/out/b/*/capture.json)
-python3 - "$cap" "$want" "$max" "$spawn" "$max_procs" <<'PY' || fail "capture.json bounds"
+python3 - "$cap" "$want" "$max" "$spawn" "$max_procs" "$max_marks" <<'PY' || fail "capture.json bounds"
 import json, sys
 b = json.load(open(sys.argv[1]))["bounds"]
-want, cap, spawn, max_procs = (int(x) for x in sys.argv[2:])
+want, cap, spawn, max_procs, max_marks = (int(x) for x in sys.argv[2:])
 print("capture.json bounds:", b)
 assert b["max_connections"] == cap, b
 assert b["connections_evicted"] == {"tls": want, "socket": want}, b
@@ -70,6 +72,8 @@ assert b["connections_peak"] == {"tls": cap, "socket": cap}, b
 seen = 1 + spawn
 assert b["max_processes"] == max_procs, b
 assert seen - max_procs <= b["processes_evicted"] <= seen - (max_procs - max_procs // 4), b
+# 6 calls of a dozen chunks or more each: their thread went past 16 transitions
+assert b["max_sched_marks"] == max_marks and b["sched_marks_evicted"] >= 6 * 12 - max_marks, b
 PY
 value() { awk -v m="$1" '$1 == m { print $2 }' "$tmp/metrics.prom"; }
 for tier in tls socket; do
@@ -86,6 +90,10 @@ matched() { value "xperf_daemon_rule_matches_total{rule=\"$1\",outcome=\"$2\"}";
 evicted=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bounds"]["processes_evicted"])' "$cap")
 [ "$(value xperf_daemon_processes_evicted_total)" = "$evicted" ] ||
 	fail "metrics: $(value xperf_daemon_processes_evicted_total) processes evicted, capture.json $evicted"
+marks=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["bounds"]["sched_marks_evicted"])' "$cap")
+[ "$(value xperf_daemon_sched_marks_evicted_total)" = "$marks" ] ||
+	fail "metrics: $(value xperf_daemon_sched_marks_evicted_total) scheduler transitions evicted, capture.json $marks"
+[ "$(value xperf_daemon_sched_marks_max)" = $max_marks ] || fail "metrics: sched_marks_max"
 [ "$(grep -c 'refused: 1 agents traced' "$tmp/err")" = 3 ] || fail "no line per refusal"
 python3 - "$tmp/raw.jsonl" $refused_exe <<'PY' || fail "the refused exe-rule agent still traced"
 import json, sys
@@ -96,5 +104,6 @@ PY
 turns=$(ls "$(dirname "$cap")" | grep -c '^turn_.*\.json$')
 [ "$turns" = $conns ] || fail "$turns turns, not one per call ($conns)"
 echo "PASS: $conns connections, cap $max: $want evicted in each tier (capture.json," \
-	"/metrics); $((1 + spawn)) processes, cap $max_procs: $evicted evicted; $turns turns;" \
+	"/metrics); $((1 + spawn)) processes, cap $max_procs: $evicted evicted; scheduler" \
+	"transitions, cap $max_marks per thread: $marks evicted; $turns turns;" \
 	"3 agents refused at --max-agents 1, counted by rule"

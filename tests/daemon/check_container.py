@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""check_container.py TMP --rc N - the assertions of container_test.sh over
+"""check_container.py TMP --rc N --exe NAME - the assertions of container_test.sh over
 TMP/out/cnode/*/ (the session), TMP/raw.jsonl (every record read from the ring),
 TMP/mock.jsonl (the mock's log), TMP/agent.pid, TMP/agent_exe (its /proc/PID/exe),
 TMP/mapped_libssl (device and inode of its libssl mapping), TMP/{host,ctr}_libssl
@@ -16,6 +16,7 @@ from checklib import done, expect, jsonl, mock_received
 ap = argparse.ArgumentParser()
 ap.add_argument("tmp")
 ap.add_argument("--rc", type=int, required=True)
+ap.add_argument("--exe", required=True, help="the agent's executable's name (the rule)")
 a = ap.parse_args()
 
 
@@ -29,7 +30,7 @@ received = mock_received(a.tmp)
 expect(a.rc == 0, "daemon exit status 0 on SIGTERM (got %d)" % a.rc)
 expect(read("host_view") == "", "the agent's executable is not at its path on the host")
 expect(read("host_libssl") != read("ctr_libssl"), "its libssl is another inode than the host's")
-want = os.path.join(a.tmp, "ctr", "python3-ctr")
+want = os.path.join(a.tmp, "ctr", a.exe)
 expect(read("agent_exe") == want, "its executable, seen by the kernel, is %s (%s)" %
        (want, read("agent_exe")))
 expect(read("mapped_libssl").split()[-1] == read("ctr_libssl"),

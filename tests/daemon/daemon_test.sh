@@ -15,12 +15,15 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
 start_mock
+# Names of this run only (another run of this test may trace at the same time): the
+# rules name this run's files and a command of its own (at most 14 bytes: in the kernel).
+quick=quick$$
 mkdir -p "$tmp/bin"
-cp /bin/true "$tmp/bin/quickagent"
+cp /bin/true "$tmp/bin/$quick"
 cp "$here/agent.py" "$tmp/plain.py"
 cp "$here/agent.py" "$tmp/other.py"
 cp "$here/agent.py" "$tmp/agent.py"
-printf '# agents of daemon_test\ncmdline */agent.py*\nexe quickagent   # a 1 ms agent\n' \
+printf '# agents of daemon_test\ncmdline *%s/agent.py*\nexe %s   # a 1 ms agent\n' "$tmp" "$quick" \
 	> "$tmp/rules"
 
 "$py" "$tmp/agent.py" "$port" "$ca" "$tmp/gate" > "$tmp/before.out" &
@@ -42,10 +45,10 @@ wait $after
 "$py" "$tmp/plain.py" "$port" "$ca" > "$tmp/plain.out" &
 plain=$!
 wait $plain
-quick=()
+quick_pids=()
 for _ in 1 2 3; do
-	"$tmp/bin/quickagent" &
-	quick+=($!)
+	"$tmp/bin/$quick" &
+	quick_pids+=($!)
 	wait $!
 done
 HOLD_S=60 CALLS=1 "$py" "$tmp/agent.py" "$port" "$ca" > "$tmp/held.out" &
@@ -57,7 +60,7 @@ printf 'exe x\nbinary agent\n' > "$tmp/rules.new"
 mv "$tmp/rules.new" "$tmp/rules"
 kill -HUP $daemon
 wait_for "rules:2: unknown rule" "$tmp/daemon.err"
-printf 'cmdline */other.py*\n' > "$tmp/rules.new"
+printf 'cmdline *%s/other.py*\n' "$tmp" > "$tmp/rules.new"
 mv "$tmp/rules.new" "$tmp/rules"
 kill -HUP $daemon
 wait_for "1 rules loaded" "$tmp/daemon.err"
@@ -78,4 +81,4 @@ kill $held 2>/dev/null || true
 cat "$tmp/daemon.err"
 python3 "$here/check_daemon.py" "$tmp" --rc $rc --stop-ms $(((t1 - t0) / 1000000)) \
 	--before $before --after $after --plain $plain --held $held --old-rule $old_rule \
-	--new-rule $new_rule --quick "${quick[@]}"
+	--new-rule $new_rule --quick "${quick_pids[@]}"

@@ -19,7 +19,8 @@ cp "$here/agent.py" "$tmp/agent.py"
 cp "$xperf" "$tmp/xperf-bpf"
 chmod 755 "$tmp/xperf-bpf"
 
-# run NAME UID CAPS: the daemon as UID with exactly CAPS, one agent, SIGTERM;
+# run NAME UID CAPS: the daemon as UID with exactly CAPS, one agent (its rule names this
+# run's copy: another run of this test may trace at the same time), SIGTERM;
 # leaves NAME.{err,caps,pid} and NAME/raw.jsonl
 run() {
 	local name=$1 uid=$2 caps=$3 d a
@@ -27,7 +28,7 @@ run() {
 	chown "$uid:$uid" "$tmp/$name"
 	setpriv --reuid="$uid" --regid="$uid" --clear-groups --no-new-privs \
 		--bounding-set="-all,$caps" --inh-caps="-all,$caps" --ambient-caps="-all,$caps" \
-		"$tmp/xperf-bpf" daemon -o "$tmp/$name/out" --node lp --cmdline '*/agent.py*' \
+		"$tmp/xperf-bpf" daemon -o "$tmp/$name/out" --node lp --cmdline "*$tmp/agent[.]py*" \
 		--raw "$tmp/$name/raw.jsonl" 2> "$tmp/$name.err" &
 	d=$!
 	pids+=($d)

@@ -59,14 +59,8 @@ for i in $(seq "$N"); do
 	wait $xb || rc=$?
 	[ $rc = 137 ] || fail "$sid: exit $rc, not 137"
 	echo -n "$sid: SIGKILL ${delay} us in ($left of $all uprobes in): "
-	t0=$(date +%s%N)
-	for _ in $(seq 300); do
-		bpftool perf show 2> /dev/null | grep -F "$T/lib" > "$T/holders" || true
-		[ -s "$T/holders" ] || break
-		sleep 0.1
-	done
-	[ -s "$T/holders" ] && fail "$sid: uprobes on $T/lib still held 30 s later: $(cat "$T/holders")"
-	echo -n "uprobes gone $(( ($(date +%s%N) - t0) / 1000000 )) ms after; "
+	released "$sid"
+	echo -n "; "
 	unleaked "$sid" "$since" "$tids"
 	gone "$progs" "$links"
 	python3 "$HERE/int3.py" "$T/lib/libssl.so.3" "${PIDS[@]}" > "$T/int3"

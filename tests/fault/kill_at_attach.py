@@ -12,20 +12,11 @@ import signal
 import sys
 import time
 
+import fdinfo
+
 
 def uprobe_links(pid):
-    n = 0
-    try:
-        fds = os.listdir("/proc/%d/fdinfo" % pid)
-    except OSError:
-        return None
-    for fd in fds:
-        try:
-            with open("/proc/%d/fdinfo/%s" % (pid, fd)) as f:
-                n += "link_type:\tperf\n" in f.read()
-        except OSError:
-            pass
-    return n
+    return fdinfo.count(pid, "link_type:\tperf\n")
 
 
 def opened_libssl(pid):

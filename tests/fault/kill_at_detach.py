@@ -9,20 +9,11 @@ import signal
 import sys
 import time
 
+import fdinfo
+
 
 def links(pid):
-    n = 0
-    try:
-        fds = os.listdir("/proc/%d/fdinfo" % pid)
-    except OSError:
-        return None
-    for fd in fds:
-        try:
-            with open("/proc/%d/fdinfo/%s" % (pid, fd)) as f:
-                n += "link_id:" in f.read()
-        except OSError:
-            pass
-    return n
+    return fdinfo.count(pid, "link_id:")
 
 
 def main():

@@ -61,6 +61,22 @@ gone() {
 	done
 }
 
+# released WHAT: no process holds a uprobe on $T/lib (bpftool perf) within 30 s;
+# prints "uprobes gone N ms after". A killed tracer's detacher (links.c) may still be
+# removing them: seconds on a loaded machine, where each removal waits for the others
+# (dup_mmap_sem).
+released() {
+	local t0
+	t0=$(date +%s%N)
+	for _ in $(seq 300); do
+		bpftool perf show 2> /dev/null | grep -F "$T/lib" > "$T/holders" || true
+		[ -s "$T/holders" ] || break
+		sleep 0.1
+	done
+	[ -s "$T/holders" ] && fail "$1: uprobes on $T/lib still held 30 s later: $(cat "$T/holders")"
+	echo -n "uprobes gone $(( ($(date +%s%N) - t0) / 1000000 )) ms after"
+}
+
 # boot_s: now, in the kernel log's clock (seconds since boot).
 boot_s() {
 	cut -d' ' -f1 /proc/uptime

@@ -128,7 +128,7 @@ static char *assembled_attrs(const int64_t *tok)
 	struct xt_agent_info agent = { .name = "same", .pid = 1 };
 	struct tt_turn *d = xt_doc_new("same", 1, 1, e.req_start_ns, e.resp_end_ns, &agent,
 				       "plaintext", NULL);
-	struct xt_sched *sched = xt_sched_new();
+	struct xt_sched *sched = xt_sched_new(0);
 	cJSON *doc;
 	char *at;
 

@@ -60,6 +60,7 @@ struct xpd_agents {
 	struct xpd_counters n;
 	uint64_t evicted_ended[XPD_CONN_TIERS];	/* by sessions that ended */
 	uint64_t procs_evicted_ended;
+	uint64_t sched_evicted_ended;
 };
 
 static struct member **slot(struct xpd_agents *a, __u32 tgid)
@@ -170,6 +171,7 @@ static struct agent *agent_new(struct xpd_agents *a, pid_t root, const struct xk
 	ag->run.bounds = &ag->bounds;
 	ag->bounds.max_connections = a->o.max_connections;
 	ag->bounds.max_processes = a->o.max_processes;
+	ag->bounds.max_sched_marks = a->o.max_sched_marks;
 	if (!(ag->conns = xpd_conns_new(a->o.max_connections)) || claim_dir(ag, root, first) ||
 	    !(ag->sinks = xpb_sinks_new()) ||
 	    xpb_sinks_begin(ag->sinks, &ag->run)) {
@@ -269,6 +271,7 @@ static int session_end(struct xpd_agents *a, struct agent *ag)
 	k.drops[XP_EV_NONE] = drops - ag->drops_at_start;
 	err = xpb_sinks_end(ag->sinks, a->c, &k);
 	a->procs_evicted_ended += ag->bounds.processes_evicted;
+	a->sched_evicted_ended += ag->bounds.sched_marks_evicted;
 	if (ag->lock >= 0)
 		close(ag->lock);
 	a->n.sessions_ended++;
@@ -349,8 +352,10 @@ const struct xpd_counters *xpd_agents_counters(struct xpd_agents *a)
 	a->n.connections_open = 0;
 	memcpy(a->n.connections_evicted, a->evicted_ended, sizeof(a->evicted_ended));
 	a->n.processes_evicted = a->procs_evicted_ended;
+	a->n.sched_marks_evicted = a->sched_evicted_ended;
 	for (const struct agent *ag = a->agents; ag; ag = ag->next) {
 		a->n.processes_evicted += ag->bounds.processes_evicted;
+		a->n.sched_marks_evicted += ag->bounds.sched_marks_evicted;
 		xpd_conns_counts(ag->conns, &cc);
 		for (int t = 0; t < XPD_CONN_TIERS; t++) {
 			a->n.connections_open += cc.open[t];

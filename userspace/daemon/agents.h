@@ -23,6 +23,7 @@ struct xpd_agents_opts {
 	unsigned int max_agents;	/* more are refused (counted) */
 	unsigned int max_connections;	/* per agent: the idlest evicted beyond (counted) */
 	unsigned int max_processes;	/* per agent, the turn assembler's process table */
+	unsigned int max_sched_marks;	/* per thread, the turn assembler's scheduler timelines */
 	bool capture_payloads;
 	bool quiet;
 };
@@ -39,6 +40,7 @@ struct xpd_counters {
 	uint64_t connections_open;	/* held now, all agents (a gauge) */
 	uint64_t connections_evicted[XPD_CONN_TIERS];
 	uint64_t processes_evicted;	/* exited processes the agents' assemblers forgot */
+	uint64_t sched_marks_evicted;	/* scheduler transitions they forgot */
 };
 
 /* NULL on ENOMEM or when the raw dump cannot be opened (message printed). */

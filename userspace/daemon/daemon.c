@@ -49,7 +49,7 @@ static const char doc[] =
 
 enum { OPT_NODE = 256, OPT_RULES, OPT_EXE, OPT_CMDLINE, OPT_HOST, OPT_PATH, OPT_MAX_AGENTS, OPT_RAW, OPT_PAYLOADS,
        OPT_RING, OPT_NO_CUDA, OPT_RET_DAYS, OPT_RET_BYTES, OPT_METRICS, OPT_MAX_CONNS,
-       OPT_METRICS_INTERVAL, OPT_MAX_PROCS };
+       OPT_METRICS_INTERVAL, OPT_MAX_PROCS, OPT_MAX_SCHED };
 
 static const struct argp_option options[] = {
 	{ "output", 'o', "DIR", 0, "root of the sessions (default .xperf/traces)", 0 },
@@ -74,6 +74,9 @@ static const struct argp_option options[] = {
 	{ "max-processes", OPT_MAX_PROCS, "N", 0,
 	  "processes an agent's turn assembler keeps; beyond, the earliest exited are "
 	  "forgotten, counted (default 4096)", 0 },
+	{ "max-sched-marks", OPT_MAX_SCHED, "N", 0,
+	  "scheduler transitions an agent's turn assembler keeps per thread; beyond, the "
+	  "earliest quarter is forgotten, counted (default 65536)", 0 },
 	{ "retention-days", OPT_RET_DAYS, "D", 0,
 	  "delete sessions untouched for D days (at start, then each minute; sessions in use "
 	  "are never touched)", 0 },
@@ -187,6 +190,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MAX_PROCS:
 		d->ao.max_processes = xp_args_integer(state, arg, 1, 10000000, "1..10000000");
+		break;
+	case OPT_MAX_SCHED:
+		d->ao.max_sched_marks = xp_args_integer(state, arg, 4, 100000000, "4..100000000");
 		break;
 	case OPT_RET_DAYS:
 		d->retention.max_age_s = 86400.0 * xp_args_integer(state, arg, 1, 36500, "1..36500");
@@ -451,6 +457,7 @@ static void publish(struct daemon *d, struct xpc *c)
 		.max_agents = d->ao.max_agents,
 		.max_connections = d->ao.max_connections,
 		.max_processes = d->ao.max_processes,
+		.max_sched_marks = d->ao.max_sched_marks,
 		.rules = d->rules.n,
 		.matches = d->matches,
 		.net = d->net,
@@ -548,6 +555,7 @@ int xpd_main(int argc, char **argv)
 	d->ao.max_agents = 256;
 	d->ao.max_connections = 1024;
 	d->ao.max_processes = 4096;
+	d->ao.max_sched_marks = 65536;
 	code = parse_args(d, argc, argv);
 	if (!code && load_rules(d))
 		code = XP_EXIT_USAGE;

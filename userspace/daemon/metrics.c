@@ -266,6 +266,10 @@ static void agents_text(FILE *f, const struct xpd_health *h)
 	       "(--max-processes).", h->max_processes);
 	metric(f, "processes_evicted_total", "counter", "Exited processes the agents' turn "
 	       "assemblers forgot at --max-processes.", n->processes_evicted);
+	metric(f, "sched_marks_max", "gauge", "Scheduler transitions an agent's turn assembler "
+	       "keeps per thread at most (--max-sched-marks).", h->max_sched_marks);
+	metric(f, "sched_marks_evicted_total", "counter", "Scheduler transitions the agents' "
+	       "turn assemblers forgot at --max-sched-marks.", n->sched_marks_evicted);
 }
 
 static const char *const outcome_names[XPD_OUTCOMES] = {

@@ -63,7 +63,7 @@ struct xpd_health {
 	struct xpc_health core;
 	uint64_t sessions_deleted;	/* by retention */
 	uint64_t execs_seen;		/* exec records of untraced processes */
-	unsigned int max_agents, max_connections, max_processes, rules;
+	unsigned int max_agents, max_connections, max_processes, max_sched_marks, rules;
 	const uint64_t (*matches)[XPD_OUTCOMES];	/* [enum xpd_rule_kind][outcome] */
 	const uint64_t *net;		/* the kernel's discover_stats (enum xk_discover_stat) */
 };

@@ -38,8 +38,8 @@ const char *xpb_session_id(pid_t root, char *const *command, char *buf);
 
 /*
  * The daemon's caps on one session's state, for capture.json: its connections
- * (userspace/daemon/conns.h) and the turn assembler's process table, whose
- * evictions the turns sink counts here as they happen.
+ * (userspace/daemon/conns.h), the turn assembler's process table and its threads'
+ * scheduler timelines, whose evictions the turns sink counts here as they happen.
  */
 struct xpb_bounds {
 	unsigned int max_connections;	/* per agent and tier (--max-connections) */
@@ -47,6 +47,8 @@ struct xpb_bounds {
 	uint64_t evicted[2];		/* idle ones closed to make room */
 	unsigned int max_processes;	/* per agent (--max-processes) */
 	uint64_t processes_evicted;	/* exited processes the assembler forgot */
+	unsigned int max_sched_marks;	/* per thread (--max-sched-marks) */
+	uint64_t sched_marks_evicted;	/* scheduler transitions the assembler forgot */
 };
 
 /* What the run's sinks could not write, for capture.json's data_quality (stats ends last). */

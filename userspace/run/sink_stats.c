@@ -94,6 +94,8 @@ static void bounds_json(const struct xpb_bounds *b, cJSON *o)
 	by_tier(j, "connections_evicted", b->evicted);
 	cJSON_AddNumberToObject(j, "max_processes", b->max_processes);
 	xp_json_add_u64(j, "processes_evicted", b->processes_evicted);
+	cJSON_AddNumberToObject(j, "max_sched_marks", b->max_sched_marks);
+	xp_json_add_u64(j, "sched_marks_evicted", b->sched_marks_evicted);
 }
 
 static cJSON *summary(struct stats *s, struct xpc *c, const struct xpc_counts *counts)
