@@ -60,9 +60,11 @@ bpftrace_start() {	# bpftrace's uprobe + uretprobe pair, attached; its pid in $b
 	bpftrace -e "uprobe:$lib:SSL_write { @n = count(); }
 		uretprobe:$lib:SSL_write { @r = count(); }" > "$tmp/bt.log" 2>&1 &
 	bt=$!
-	# "Attaching" comes before the attach: wait for the two uprobes' perf events
-	for _ in $(seq 200); do
-		[ "$(ls -l /proc/$bt/fd 2>/dev/null | grep -c 'perf_event')" -ge 2 ] && break
+	# until both uprobes are attached ("Attaching" comes before, and its perf buffer
+	# holds a perf event per CPU before any probe: counting its perf event fds let
+	# 3 of 5 runs start unprobed at load average 10)
+	for _ in $(seq 300); do
+		[ "$(bpftool perf 2>/dev/null | grep -cE "^pid $bt .* uret?probe ")" -ge 2 ] && break
 		sleep 0.1
 	done
 	sleep 0.5
