@@ -168,6 +168,9 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 	}
 	if (s->phase == P_READY && ev->len <= XT_CIPHER_FINISHED_BYTES)
 		return; /* the client's Finished (TLS 1.3), sent right after the server flight */
+	if (s->phase == P_RESPONSE && s->e && !s->e->resp_start_ns &&
+	    ev->len <= XT_CIPHER_CONTROL_BYTES)
+		return; /* a control frame answering what was set aside (HTTP/2 SETTINGS ACK) */
 	if (s->phase == P_RESPONSE)
 		finish(c, s, 0);
 	if (!s->e) {

@@ -30,6 +30,19 @@
 #define XT_CIPHER_TICKET_BYTES 1200u
 
 /*
+ * A send this small while only set-aside receives answered the request is a
+ * control frame, not the next request: HTTP/2's SETTINGS ACK (a 31-byte
+ * record) answering the server's SETTINGS, which a fresh connection reads
+ * with the tickets after its request. Taken for a request, it ended the
+ * exchange (its request counted as a non-LLM probe answered by the tickets)
+ * and opened one timed from the ACK: the TTFT short by the client's delay in
+ * acknowledging (11 ms on the loaded CI machine). Failure mode: a request
+ * this small on the wire (no LLM call is) after a first answer that fits
+ * the set-aside limits is merged into that exchange.
+ */
+#define XT_CIPHER_CONTROL_BYTES 64u
+
+/*
  * The response head in records of its own. A provider may send the head at
  * once and the first token much later (a keep-alive connection, HTTP/2 with
  * its HEADERS frame and control frames): the first records of an answer are

@@ -176,8 +176,16 @@ uint64_t xt_sched_wakeup(const struct xt_sched *s, uint32_t tid, uint64_t from, 
 	return t;
 }
 
+/*
+ * A thread left blocked since before t is forgotten whole: its next
+ * transition brings the sleep back (a new thread's first event carries the
+ * state it leaves and since when), and one that exited (switched out for
+ * good: blocked) has none. So the table holds the threads that ran since t.
+ */
 void xt_sched_prune(struct xt_sched *s, uint64_t t)
 {
+	size_t kept = 0;
+
 	for (size_t i = 0; i < s->n; i++) {
 		struct thread *th = &s->th[i];
 		size_t k = 0;
@@ -185,7 +193,12 @@ void xt_sched_prune(struct xt_sched *s, uint64_t t)
 		while (k + 1 < th->n && th->m[k + 1].t <= t)
 			k++;
 		forget(th, k);
+		if (th->n == 1 && th->m[0].t <= t && th->m[0].st == XT_ST_BLOCKED)
+			free(th->m);
+		else
+			s->th[kept++] = *th;
 	}
+	s->n = kept;
 }
 
 uint64_t xt_sched_evicted(const struct xt_sched *s)

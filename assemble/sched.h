@@ -49,7 +49,10 @@ uint64_t xt_sched_next(const struct xt_sched *s, uint32_t tid, enum xt_state st,
 uint64_t xt_sched_wakeup(const struct xt_sched *s, uint32_t tid, uint64_t from, uint64_t to);
 /* Transitions forgotten at max_marks so far (not those xt_sched_prune let go). */
 uint64_t xt_sched_evicted(const struct xt_sched *s);
-/* Forgets transitions before t (keeping the state in force at t). */
+/*
+ * Forgets transitions before t (keeping the state in force at t), and the
+ * threads blocked since before t (their next transition restores the sleep).
+ */
 void xt_sched_prune(struct xt_sched *s, uint64_t t);
 
 #endif /* XPERF_ASSEMBLE_SCHED_H */

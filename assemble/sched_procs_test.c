@@ -47,6 +47,16 @@ static void test_sched(void)
 	xt_sched_prune(s, 260);
 	q = xt_sched_query(s, 7, 0, 400);
 	CHECK(q.on_cpu_ns == 50 && q.runq_ns == 100); /* the state in force at 260 stays */
+	/* thread 9 blocked since 500 is forgotten at 700; waking at 900 it brings the sleep back */
+	struct xt_event sleep = sched_ev(500, 9, XT_ST_BLOCKED, XT_ST_ONCPU, 100);
+	struct xt_event wake = sched_ev(900, 9, XT_ST_ONCPU, XT_ST_BLOCKED, 400);
+
+	CHECK(xt_sched_add(s, &sleep) == 0);
+	xt_sched_prune(s, 700);
+	CHECK(!xt_sched_known(s, 9) && xt_sched_known(s, 7)); /* 7 waits in the run queue */
+	CHECK(xt_sched_add(s, &wake) == 0);
+	q = xt_sched_query(s, 9, 0, 1000);
+	CHECK(q.blocked_ns == 400 && q.on_cpu_ns == 100 && xt_sched_wakeup(s, 9, 0, 1000) == 900);
 	xt_sched_free(s);
 }
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""ssl_watch.py SECONDS - an untraced process that maps the system libssl and
+"""ssl_watch.py SECONDS - an untraced process that maps libssl.so.3 (by its soname:
+LD_LIBRARY_PATH picks the copy) and
 samples, every 10 ms for SECONDS, the first byte of its own SSL_write: 0xcc
 is the int3 of a uprobe the kernel planted in this process. Prints
 "ready" once mapped, then "breakpoint=1" if it ever saw one, else 0."""
