@@ -13,9 +13,11 @@
  * that is not current). The fourth shared map, `traced_flags`, makes that
  * cheap for everyone else: one byte per tgid, read with an array lookup
  * the verifier inlines (no call, no hashing), set before a tgid enters
- * `traced` and cleared after it leaves, so a clear byte means untraced and
- * the hash is only asked about the traced (bench/ebpf: the scheduler
- * programs run at every context switch of the machine).
+ * `traced` and cleared after it leaves (or when `traced` refuses it), so a
+ * clear byte means untraced and the hash is only asked about the traced
+ * (bench/ebpf: the scheduler programs run at every context switch of the
+ * machine); the hot TLS and socket programs, which need only a yes or no,
+ * take the byte's word for it (xk_is_traced_tgid).
  */
 #ifndef XPERF_BPF_COMMON_BPF_H
 #define XPERF_BPF_COMMON_BPF_H
@@ -30,7 +32,7 @@ struct {
 	__type(value, struct xk_traced);
 } traced SEC(".maps");
 
-/* 1 while tgid may be in `traced` (xperf.h); mmapped by userspace, which sets it on add. */
+/* 1 while tgid is in `traced` (xperf.h); mmapped by userspace, which sets it on add. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, XP_PID_MAX_LIMIT / XP_FLAGS_PER_ENTRY);
@@ -71,14 +73,36 @@ static __always_inline struct xk_traced *xk_traced_tgid(__u32 tgid)
 	return bpf_map_lookup_elem(&traced, &tgid);
 }
 
-/* Put tgid in the traced set (flags: BPF_ANY, BPF_NOEXIST): its byte first. */
-static __always_inline long xk_trace(__u32 tgid, struct xk_traced *v, __u64 flags)
+/*
+ * Whether tgid is traced, where nothing more is needed (the hot TLS and
+ * socket programs): its byte alone, no hash lookup (a call, a hash, a
+ * bucket walk: ~40 ns a time on the traced thread, twice per SSL_write).
+ * The byte is set from just before the hash holds tgid until just after
+ * it does not (a failed insert clears it again: xk_trace), so it answers
+ * as the hash does but at those two instants. The hash where the map has
+ * no byte for tgid.
+ */
+static __always_inline bool xk_is_traced_tgid(__u32 tgid)
 {
 	__u8 *on = xk_traced_flag(tgid);
 
 	if (on)
+		return *on;
+	return bpf_map_lookup_elem(&traced, &tgid) != NULL;
+}
+
+/* Put tgid in the traced set (flags: BPF_ANY, BPF_NOEXIST): its byte first. */
+static __always_inline long xk_trace(__u32 tgid, struct xk_traced *v, __u64 flags)
+{
+	__u8 *on = xk_traced_flag(tgid);
+	long err;
+
+	if (on)
 		*on = 1;
-	return bpf_map_update_elem(&traced, &tgid, v, flags);
+	err = bpf_map_update_elem(&traced, &tgid, v, flags);
+	if (err && on && !bpf_map_lookup_elem(&traced, &tgid))
+		*on = 0;	/* refused (map full): not traced after all */
+	return err;
 }
 
 /* Take tgid out of the traced set: its byte last. */
@@ -113,13 +137,13 @@ static __always_inline __u64 xk_start_ns(struct task_struct *task)
 }
 
 /*
- * The file behind fd in the current process, or NULL. The task is a
- * trusted BTF pointer: its fields are plain loads; the fd array's slot
- * (a pointer to pointers, untyped for the verifier) takes one probe read.
+ * The file behind fd in the current process (t: the current task, from
+ * bpf_get_current_task_btf()), or NULL. The task is a trusted BTF pointer:
+ * its fields are plain loads; the fd array's slot (a pointer to pointers,
+ * untyped for the verifier) takes one probe read.
  */
-static __always_inline struct file *fd_file(__s32 fd)
+static __always_inline struct file *fd_file_of(struct task_struct *t, __s32 fd)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
 	struct fdtable *fdt = t->files->fdt;
 	struct file *f = NULL;
 
@@ -127,6 +151,11 @@ static __always_inline struct file *fd_file(__s32 fd)
 		return NULL;
 	bpf_probe_read_kernel(&f, sizeof(f), &fdt->fd[fd]);
 	return f;
+}
+
+static __always_inline struct file *fd_file(__s32 fd)
+{
+	return fd_file_of(bpf_get_current_task_btf(), fd);
 }
 
 /* Fill a record header about `task` (any task, not only current). */
@@ -143,22 +172,28 @@ static __always_inline void xk_fill_hdr(struct xk_hdr *h, __u32 type, __u32 size
 }
 
 /*
- * The same about the current task, without probe reads: its ids from
- * bpf_get_current_pid_tgid(), its process's start through the trusted
- * BTF pointer (the hot records: TLS data, socket data).
+ * The same about the current task t (bpf_get_current_task_btf()), without
+ * probe reads or more helper calls: its ids and its process's start are
+ * plain loads through the trusted BTF pointer (the hot records: TLS data,
+ * socket data). Each helper call costs the traced thread a call and a
+ * return (a mitigated one in this VM), so the hot programs ask for the task
+ * once and read the rest through it (bench/tls/gap.sh).
  */
-static __always_inline void xk_fill_hdr_cur(struct xk_hdr *h, __u32 type, __u32 size)
+static __always_inline void xk_fill_hdr_task(struct xk_hdr *h, __u32 type, __u32 size,
+					     struct task_struct *t)
 {
-	struct task_struct *t = bpf_get_current_task_btf();
-	__u64 id = bpf_get_current_pid_tgid();
-
 	h->type = type;
 	h->cpu = bpf_get_smp_processor_id();
 	h->size = size;
 	h->ts_ns = bpf_ktime_get_ns();
-	h->tgid = id >> 32;
-	h->tid = (__u32)id;
+	h->tgid = t->tgid;
+	h->tid = t->pid;
 	h->start_ns = t->group_leader->start_time;
+}
+
+static __always_inline void xk_fill_hdr_cur(struct xk_hdr *h, __u32 type, __u32 size)
+{
+	xk_fill_hdr_task(h, type, size, bpf_get_current_task_btf());
 }
 
 /*
@@ -166,6 +201,9 @@ static __always_inline void xk_fill_hdr_cur(struct xk_hdr *h, __u32 type, __u32 
  * wakeup: one forced wakeup per object per consumer pass (xk_ring_wakeup).
  */
 __u64 xk_woken_cons;
+
+/* The ring's size (fixed once loaded), asked once: a helper call per record less. */
+__u64 xk_ring_size;
 
 /*
  * Records are submitted without a wakeup: the consumer polls on a timer
@@ -183,8 +221,9 @@ static __always_inline __u64 xk_ring_wakeup(void)
 {
 	__u64 cons;
 
-	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) <
-	    bpf_ringbuf_query(&events, BPF_RB_RING_SIZE) / 8)
+	if (!xk_ring_size)
+		xk_ring_size = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < xk_ring_size / 8)
 		return BPF_RB_NO_WAKEUP;
 	cons = bpf_ringbuf_query(&events, BPF_RB_CONS_POS) + 1;
 	if (xk_woken_cons == cons)

@@ -63,13 +63,12 @@ static __always_inline bool discover_enter(struct pt_regs *regs, int call)
 	struct sock *sk;
 	__u64 id, len;
 
-	p.fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	p.fd = regs->di;
 	sk = fd_sock(p.fd, &id);
 	if (!sk)
 		return false;
-	p.arg = PT_REGS_PARM2_CORE_SYSCALL(regs);
-	len = call == XP_SOCK_WRITE || call == XP_SOCK_SENDTO ? PT_REGS_PARM3_CORE_SYSCALL(regs)
-							     : XP_SOCK_PREFIX;
+	p.arg = regs->si;
+	len = call == XP_SOCK_WRITE || call == XP_SOCK_SENDTO ? regs->dx : XP_SOCK_PREFIX;
 	return discover_send(sk, id, &p, len);
 }
 
@@ -79,23 +78,23 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
 	int call = call_of(nr);
 	struct sock_call p = {};
+	struct sock_facts f = {};
 	struct sock *sk;
-	__u64 id;
 
 	if (call < 0)
 		return 0;
 	if (!xk_traced() && !(discover_net && call_sends(call) && discover_enter(regs, call)))
 		return 0;
-	p.fd = PT_REGS_PARM1_CORE_SYSCALL(regs);
+	p.fd = regs->di;
 	if (call == XP_SOCK_CLOSE) {
-		sk = fd_sock(p.fd, &id);
+		sk = fd_sock(p.fd, &f.id);
 		if (sk) {
-			emit_conn(XP_EV_SOCK_CLOSE, sk, id, p.fd, 0, NULL);
-			bpf_map_delete_elem(&prefix_done, &id);
+			emit_conn(XP_EV_SOCK_CLOSE, sk, &f, p.fd, 0, NULL);
+			bpf_map_delete_elem(&prefix_done, &f.id);
 		}
 		return 0;
 	}
-	p.arg = PT_REGS_PARM2_CORE_SYSCALL(regs);
+	p.arg = regs->si;
 	p.call = call;
 	p.call_ns = bpf_ktime_get_ns();
 	bpf_map_update_elem(&pending, &tid, &p, BPF_ANY);
@@ -106,7 +105,7 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 {
 	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	long nr = BPF_CORE_READ(regs, orig_ax);
+	long nr = regs->orig_ax;
 	struct sock_call p, *pp;
 	struct sock_facts f = {};
 	struct sock *sk;
@@ -127,9 +126,9 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (p.call == XP_SOCK_CONNECT) {
 		if (ret == 0 || ret == -EINPROGRESS)
-			emit_conn(XP_EV_SOCK_CONNECT, sk, f.id, p.fd, ret, NULL);
+			emit_conn(XP_EV_SOCK_CONNECT, sk, &f, p.fd, ret, NULL);
 	} else if (p.call == XP_SOCK_ACCEPT) {
-		emit_conn(XP_EV_SOCK_ACCEPT, sk, f.id, p.fd, 0, NULL);
+		emit_conn(XP_EV_SOCK_ACCEPT, sk, &f, p.fd, 0, NULL);
 	} else if (ret > 0) {
 		emit_data(sk, &f, &p, ret, call_sends(p.call));
 	}
@@ -165,9 +164,10 @@ struct {
 	__type(value, struct sock_owner);
 } socks SEC(".maps");
 
-static __always_inline struct pt_regs *user_regs(void)
+/* The user registers of t, the current task (bpf_get_current_task_btf()). */
+static __always_inline struct pt_regs *user_regs(struct task_struct *t)
 {
-	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+	return (struct pt_regs *)bpf_task_pt_regs(t);
 }
 
 /* sk's inode number, its sock_id; sk is a BTF pointer (tp_btf): plain loads. */
@@ -182,9 +182,10 @@ static __always_inline __u64 sock_ino(struct sock *sk)
  * other fds or none) and buffer argument. sk and the registers are BTF
  * pointers (tp_btf, bpf_task_pt_regs): plain loads.
  */
-static __always_inline void call_from_regs(struct sock *sk, struct sock_call *p)
+static __always_inline void call_from_regs(struct task_struct *t, struct sock *sk,
+					   struct sock_call *p)
 {
-	struct pt_regs *regs = user_regs();
+	struct pt_regs *regs = user_regs(t);
 	int call = call_of(regs->orig_ax);
 	__s32 fd = regs->di;
 
@@ -192,7 +193,7 @@ static __always_inline void call_from_regs(struct sock *sk, struct sock_call *p)
 	p->call = call < 0 ? XP_SOCK_OTHER : call;
 	p->fd = -1;
 	p->arg = 0;
-	if (call < 0 || fd_file(fd) != sk->sk_socket->file)
+	if (call < 0 || fd_file_of(t, fd) != sk->sk_socket->file)
 		return;
 	p->fd = fd;
 	p->arg = regs->si;
@@ -228,7 +229,7 @@ static __always_inline struct sock_owner *sock_first_io(struct sock *sk, struct 
 	}
 	owner_set(o, id, p->fd);
 	o->flags |= SOCK_OPENED;
-	emit_conn(XP_EV_SOCK_ACCEPT, sk, id, p->fd, 0, NULL);
+	emit_conn(XP_EV_SOCK_ACCEPT, sk, &o->facts, p->fd, 0, NULL);
 	return o;
 }
 
@@ -239,7 +240,8 @@ static __always_inline struct sock_owner *sock_first_io(struct sock *sk, struct 
  */
 static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 {
-	bool on = xk_traced() != NULL;
+	struct task_struct *t = bpf_get_current_task_btf();
+	bool on = xk_is_traced_tgid(t->tgid);
 	struct sock_facts facts = {};
 	struct sock_owner *o = NULL;
 	__u64 key = (__u64)sk;
@@ -252,13 +254,13 @@ static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 	if (on)
 		o = bpf_map_lookup_elem(&socks, &key);
 	if (o && o->who.tgid && o->facts.id == facts.id) {
-		call_from_regs(sk, &p);
+		call_from_regs(t, sk, &p);
 		emit_data(sk, &o->facts, &p, ret, send);
 		return 0;
 	}
 	if (!sock_is_tcp(sk))
 		return 0;
-	call_from_regs(sk, &p);
+	call_from_regs(t, sk, &p);
 	if (!on) {
 		if (!discover_send(sk, facts.id, &p, ret))
 			return 0;
@@ -284,7 +286,7 @@ int BPF_PROG(sock_recv, struct sock *sk, int ret, int flags)
 /* The connect syscall of a traced process put sk in SYN_SENT. */
 static __always_inline void sock_connecting(struct sock *sk)
 {
-	struct pt_regs *regs = user_regs();
+	struct pt_regs *regs = user_regs(bpf_get_current_task_btf());
 	struct sock_owner o = {};
 	__s32 fd = regs->di;
 
@@ -309,7 +311,7 @@ static __always_inline void sock_connected(struct sock *sk, int state)
 		err = -(err ? err : ECONNREFUSED);
 	else
 		err = 0;
-	emit_conn(XP_EV_SOCK_CONNECT, sk, o->facts.id, o->fd, err, &o->who);
+	emit_conn(XP_EV_SOCK_CONNECT, sk, &o->facts, o->fd, err, &o->who);
 }
 
 /* sk is closing (or destroyed): the close record for its owner, once. */
@@ -323,11 +325,11 @@ static __always_inline void sock_closed(struct sock *sk)
 		return;
 	if (o->who.tgid) {
 		fd = o->fd;
-		regs = user_regs();
+		regs = user_regs(bpf_get_current_task_btf());
 		if (call_of(regs->orig_ax) == XP_SOCK_CLOSE &&
 		    (bpf_get_current_pid_tgid() >> 32) == o->who.tgid)
 			fd = regs->di;
-		emit_conn(XP_EV_SOCK_CLOSE, sk, o->facts.id, fd, 0, &o->who);
+		emit_conn(XP_EV_SOCK_CLOSE, sk, &o->facts, fd, 0, &o->who);
 		bpf_map_delete_elem(&prefix_done, &o->facts.id);
 	}
 	bpf_map_delete_elem(&socks, &sk);
@@ -369,5 +371,5 @@ int BPF_PROG(mmap_unlocked, struct mm_struct *mm, bool write)
 	t = bpf_get_current_task_btf();
 	if (t->mm != mm || !xk_traced_tgid(t->tgid))
 		return 0;
-	return map_watch_fd(user_regs());
+	return map_watch_fd(user_regs(t));
 }

@@ -136,10 +136,12 @@ static __always_inline void read_tuple(struct sock *sk, struct xk_sock_tuple *t)
 /*
  * A connection record about `owner` (NULL: the current process): the
  * socket hooks may see a connection complete or end in softirq context,
- * on another process's time.
+ * on another process's time. f: what is known of sk; its tuple is read
+ * once and kept there (the socket hooks' `socks` entry: the connect's
+ * record fills it, so the first send and the close read it no more).
  */
-static __always_inline void emit_conn(__u32 type, struct sock *sk, __u64 id, __s32 fd, __s32 err,
-				      const struct xk_hdr *owner)
+static __always_inline void emit_conn(__u32 type, struct sock *sk, struct sock_facts *f, __s32 fd,
+				      __s32 err, const struct xk_hdr *owner)
 {
 	struct xk_sock_conn *e = xk_reserve(type, sizeof(*e));
 	struct tcp_sock *tp = (void *)sk;
@@ -152,8 +154,12 @@ static __always_inline void emit_conn(__u32 type, struct sock *sk, __u64 id, __s
 		e->hdr.tid = owner->tid;
 		e->hdr.start_ns = owner->start_ns;
 	}
-	e->sock_id = id;
-	read_tuple(sk, &e->tuple);
+	if (!(f->flags & SOCK_FACT_TUPLE)) {
+		read_tuple(sk, &f->tuple);
+		f->flags |= SOCK_FACT_TUPLE;
+	}
+	e->sock_id = f->id;
+	e->tuple = f->tuple;
 	e->fd = fd;
 	e->err = err;
 	e->bytes[XP_SOCK_SEND] = type == XP_EV_SOCK_CLOSE ? BPF_CORE_READ(tp, bytes_acked) : 0;
@@ -219,8 +225,9 @@ static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct 
 static __always_inline void emit_data(struct sock *sk, struct sock_facts *f,
 				      const struct sock_call *p, long ret, bool send)
 {
+	struct task_struct *t = bpf_get_current_task_btf();
 	__u64 id = f->id;
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32 tid = t->pid;
 	struct xk_tls_call *call = tls_call_of(tid);
 	struct xk_sock_data *e;
 
@@ -240,7 +247,7 @@ static __always_inline void emit_data(struct sock *sk, struct sock_facts *f,
 	e = xk_reserve(XP_EV_SOCK_DATA, sizeof(*e));
 	if (!e)
 		return;
-	xk_fill_hdr_cur(&e->hdr, XP_EV_SOCK_DATA, sizeof(*e));
+	xk_fill_hdr_task(&e->hdr, XP_EV_SOCK_DATA, sizeof(*e), t);
 	if (!(f->flags & SOCK_FACT_TUPLE)) {
 		read_tuple(sk, &f->tuple);
 		f->flags |= SOCK_FACT_TUPLE;

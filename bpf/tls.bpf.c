@@ -133,14 +133,14 @@ static __always_inline bool discover_write(struct pt_regs *ctx, enum xk_tls_fn f
 
 static __always_inline int call_enter(struct pt_regs *ctx, enum xk_tls_fn fn)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct task_struct *t = bpf_get_current_task_btf();
 	struct xk_tls_call c;
 
-	if (!xk_traced() && !discover_write(ctx, fn))
+	if (!xk_is_traced_tgid(t->tgid) && !discover_write(ctx, fn))
 		return 0;
 	c = new_call(ctx, PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx),
 		     fn_is_ex(fn) ? PT_REGS_PARM4(ctx) : 0, fn);
-	tls_call_begin(tid, &c);
+	tls_call_begin(t->pid, &c);
 	return 0;
 }
 
@@ -247,11 +247,13 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
 	return 0;
 }
 
-/* Emit the call c that moved `moved` bytes: positions, socket, chunks. */
-static __always_inline int call_finish(struct xk_tls_call *c, __u64 moved)
+/*
+ * Emit the call c that moved `moved` bytes: positions, socket, chunks.
+ * t: the current task (bpf_get_current_task_btf()).
+ */
+static __always_inline int call_finish(struct task_struct *t, struct xk_tls_call *c, __u64 moved)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tid = (__u32)id, zero = 0;
+	__u32 tid = t->pid, zero = 0;
 	struct chunk_ctx cc = {};
 	struct xk_tls_data *r;
 	struct tls_conn *conn;
@@ -261,8 +263,8 @@ static __always_inline int call_finish(struct xk_tls_call *c, __u64 moved)
 	if (!moved || moved > 0xffffffffULL || !r)
 		return 0;
 	dir = fn_dir(c->fn);
-	xk_fill_hdr_cur(&r->hdr, XP_EV_TLS_DATA, 0);
-	conn = conn_get(c->ssl, id >> 32, r->hdr.start_ns, &cc.first_flags);
+	xk_fill_hdr_task(&r->hdr, XP_EV_TLS_DATA, 0, t);
+	conn = conn_get(c->ssl, r->hdr.tgid, r->hdr.start_ns, &cc.first_flags);
 	if (!conn)
 		return 0;
 	if (c->located)
@@ -287,20 +289,23 @@ static __always_inline int call_finish(struct xk_tls_call *c, __u64 moved)
 	cc.buf = c->buf;
 	cc.capture = moved < cap_bytes ? moved : cap_bytes;
 	cc.last_flags = XP_TLS_LAST | (cc.capture < moved ? XP_TLS_TRUNC : 0);
-	bpf_loop(XP_TLS_CAP_MAX / XP_TLS_CHUNK, emit_chunk, &cc, 0);
+	if (cc.capture <= XP_TLS_CHUNK)	/* most calls: one chunk, no loop to set up */
+		emit_chunk(0, &cc);
+	else
+		bpf_loop(XP_TLS_CAP_MAX / XP_TLS_CHUNK, emit_chunk, &cc, 0);
 	return 0;
 }
 
 static __always_inline int call_exit(struct pt_regs *ctx)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
-	struct xk_tls_call c, *cp = tls_call_of(tid);
+	struct task_struct *t = bpf_get_current_task_btf();
+	struct xk_tls_call c, *cp = tls_call_of(t->pid);
 
 	if (!cp)
 		return 0;
 	c = *cp;
 	tls_call_end(cp);
-	return call_finish(&c, call_moved(ctx, &c));
+	return call_finish(t, &c, call_moved(ctx, &c));
 }
 
 SEC("uprobe/SSL_write")
@@ -421,7 +426,7 @@ int BPF_KPROBE(go_rw_ret)
 		c.fd = tc->fd;
 		tls_call_end(tc);
 	}
-	return call_finish(&c, n > 0 ? (__u64)n : 0);
+	return call_finish(bpf_get_current_task_btf(), &c, n > 0 ? (__u64)n : 0);
 }
 
 /*
@@ -481,5 +486,5 @@ int BPF_KPROBE(rustls_read_enter)
 	if (w[2] > cap)
 		return 0;
 	c = new_call(ctx, rustls_conn(ctx), ptr, 0, XP_TLS_FN_READ);
-	return call_finish(&c, w[2]);
+	return call_finish(bpf_get_current_task_btf(), &c, w[2]);
 }

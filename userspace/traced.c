@@ -60,11 +60,18 @@ static int flag_put(int flags_fd, __u32 tgid, unsigned char on)
 
 int xpc_traced_add(int traced_fd, int flags_fd, __u32 tgid, const struct xk_traced *v)
 {
+	struct xk_traced held;
 	int err = flag_put(flags_fd, tgid, 1);
 
 	if (err)
 		return err;
-	return bpf_map_update_elem(traced_fd, &tgid, v, BPF_ANY) ? -errno : 0;
+	if (!bpf_map_update_elem(traced_fd, &tgid, v, BPF_ANY))
+		return 0;
+	err = -errno;
+	/* refused (map full): the byte says traced only while the hash holds tgid */
+	if (bpf_map_lookup_elem(traced_fd, &tgid, &held))
+		flag_put(flags_fd, tgid, 0);
+	return err;
 }
 
 int xpc_traced_remove(int traced_fd, int flags_fd, __u32 tgid)
