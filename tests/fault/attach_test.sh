@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # attach_test.sh [N] - N (default 12) SIGKILLs of xperf-bpf while it plants its
 # TLS uprobes: `attach` to one of 600 bystanders (sleep, LD_PRELOAD) that map the
-# test's private libssl, killed 0-15 ms after it is seen reading a libssl or
-# holding its first uprobe link (kill_at_attach.py). A uprobe is registered by perf_event_open(), which plants
+# test's private libssl, killed once it is seen reading a libssl or holding K of
+# its uprobe links, K random in the first half (kill_at_attach.py). A uprobe is registered by perf_event_open(), which plants
 # its int3 in every process mapping the file (the system libssl: most of the
 # machine; the private one: the 600), in the calling task; once that task has a
 # SIGKILL pending its page walks fail, the kernel undoes the registration with
@@ -50,15 +50,15 @@ for i in $(seq "$N"); do
 	since=$(boot_s)
 	XPERF_SESSION_ID=$sid "$XB" attach --pid "$target" -q -o "$T/out" 2> "$T/$sid.err" &
 	xb=$!
-	delay=$((RANDOM % 15000))
-	read -r left tids < <(python3 "$HERE/kill_at_attach.py" $xb $delay) ||
+	at=$((RANDOM % (all / 2 + 1)))
+	read -r left tids < <(python3 "$HERE/kill_at_attach.py" $xb $at) ||
 		fail "$sid: no libssl read nor uprobe within 30 s: $(cat "$T/$sid.err")"
 	progs=$(ids $xb prog_id)
 	links=$(ids $xb link_id)
 	rc=0
 	wait $xb || rc=$?
 	[ $rc = 137 ] || fail "$sid: exit $rc, not 137"
-	echo -n "$sid: SIGKILL ${delay} us in ($left of $all uprobes in): "
+	echo -n "$sid: SIGKILL at $at links ($left of $all uprobes in): "
 	released "$sid"
 	echo -n "; "
 	unleaked "$sid" "$since" "$tids"
