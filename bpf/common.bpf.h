@@ -206,6 +206,12 @@ __u64 xk_woken_cons;
 __u64 xk_ring_size;
 
 /*
+ * Bytes this object wrote since it last asked the ring how full it is.
+ * Updated without atomics: a lost add only delays the next question.
+ */
+__u64 xk_unasked;
+
+/*
  * Records are submitted without a wakeup: the consumer polls on a timer
  * (100 ms, userspace/capture.c: the bound on a record's delivery delay)
  * and wakes at once for the rare urgent ones (xk_output). Once an eighth
@@ -216,11 +222,19 @@ __u64 xk_ring_size;
  * cost the traced SSL_write +5 us). Once woken, the consumer reads until
  * the ring is empty (its poll is level-triggered), so one is enough. Each
  * object has its own xk_woken_cons: at most one wakeup each per pass.
+ * The ring is asked how full it is once per 1/64 of it written by this
+ * object, not per record: each question is a helper call, a call and a
+ * mitigated return on the traced thread (bench/tls/gap.sh), and the
+ * wakeup comes at most that much later. size: the record's bytes.
  */
-static __always_inline __u64 xk_ring_wakeup(void)
+static __always_inline __u64 xk_ring_wakeup(__u64 size)
 {
 	__u64 cons;
 
+	xk_unasked += size;
+	if (xk_unasked < xk_ring_size / 64)
+		return BPF_RB_NO_WAKEUP;
+	xk_unasked = 0;
 	if (!xk_ring_size)
 		xk_ring_size = bpf_ringbuf_query(&events, BPF_RB_RING_SIZE);
 	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) < xk_ring_size / 8)
@@ -232,10 +246,10 @@ static __always_inline __u64 xk_ring_wakeup(void)
 	return BPF_RB_FORCE_WAKEUP;
 }
 
-/* Submit a record from xk_reserve(). */
+/* Submit a record from xk_reserve(), its header filled (hdr.size). */
 static __always_inline void xk_submit(void *rec)
 {
-	bpf_ringbuf_submit(rec, xk_ring_wakeup());
+	bpf_ringbuf_submit(rec, xk_ring_wakeup(((struct xk_hdr *)rec)->size));
 }
 
 /*

@@ -92,7 +92,7 @@ static int handle_fork(struct task_struct *parent, struct task_struct *child)
 	 * for an exec (xk_output), not at its next poll (100 ms). A thread
 	 * shares its process's probes: batched.
 	 */
-	bpf_ringbuf_submit(e, thread ? xk_ring_wakeup() : BPF_RB_FORCE_WAKEUP);
+	bpf_ringbuf_submit(e, thread ? xk_ring_wakeup(sizeof(*e)) : BPF_RB_FORCE_WAKEUP);
 	return 0;
 }
 

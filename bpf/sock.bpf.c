@@ -130,7 +130,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	} else if (p.call == XP_SOCK_ACCEPT) {
 		emit_conn(XP_EV_SOCK_ACCEPT, sk, &f, p.fd, 0, NULL);
 	} else if (ret > 0) {
-		emit_data(sk, &f, &p, ret, call_sends(p.call));
+		emit_data(bpf_get_current_task_btf(), sk, &f, &p, ret, call_sends(p.call));
 	}
 	return 0;
 }
@@ -242,7 +242,7 @@ static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 	bool on = xk_is_traced_tgid(t->tgid);
-	struct sock_facts facts = {};
+	struct sock_facts facts = {}, *f;
 	struct sock_owner *o = NULL;
 	__u64 key = (__u64)sk;
 	struct sock_call p;
@@ -255,7 +255,7 @@ static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 		o = bpf_map_lookup_elem(&socks, &key);
 	if (o && o->who.tgid && o->facts.id == facts.id) {
 		call_from_regs(t, sk, &p);
-		emit_data(sk, &o->facts, &p, ret, send);
+		emit_data(t, sk, &o->facts, &p, ret, send);
 		return 0;
 	}
 	if (!sock_is_tcp(sk))
@@ -267,7 +267,12 @@ static __always_inline int sock_io(struct sock *sk, int ret, bool send)
 		o = bpf_map_lookup_elem(&socks, &key);	/* traced from now */
 	}
 	o = sock_first_io(sk, o, key, facts.id, &p);
-	emit_data(sk, o ? &o->facts : &facts, &p, ret, send);
+	f = &facts;
+	if (o) {
+		f = &o->facts;
+		barrier_var(f);	/* else clang offsets o before its null check */
+	}
+	emit_data(t, sk, f, &p, ret, send);
 	return 0;
 }
 

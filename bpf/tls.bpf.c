@@ -140,7 +140,7 @@ static __always_inline int call_enter(struct pt_regs *ctx, enum xk_tls_fn fn)
 		return 0;
 	c = new_call(ctx, PT_REGS_PARM1(ctx), PT_REGS_PARM2(ctx),
 		     fn_is_ex(fn) ? PT_REGS_PARM4(ctx) : 0, fn);
-	tls_call_begin(t->pid, &c);
+	tls_call_begin(t, &c);
 	return 0;
 }
 
@@ -198,10 +198,10 @@ static __always_inline void conn_restart(struct tls_conn *conn, __u64 ssl, __u64
 }
 
 /* A memory-BIO stack read its socket just before this SSL_read: take it. */
-static __always_inline void infer_sock(struct tls_conn *conn, __u32 tid, __u64 call_ns,
-				       __u8 *flags)
+static __always_inline void infer_sock(struct tls_conn *conn, struct task_struct *t,
+				       __u64 call_ns, __u8 *flags)
 {
-	struct xk_tls_last_recv *lr = bpf_map_lookup_elem(&tls_last_recv, &tid);
+	struct xk_tls_last_recv *lr = tls_last_recv_of(t);
 
 	if (!lr || lr->ts_ns > call_ns || call_ns - lr->ts_ns > INFER_WINDOW_NS)
 		return;
@@ -253,7 +253,7 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
  */
 static __always_inline int call_finish(struct task_struct *t, struct xk_tls_call *c, __u64 moved)
 {
-	__u32 tid = t->pid, zero = 0;
+	__u32 zero = 0;
 	struct chunk_ctx cc = {};
 	struct xk_tls_data *r;
 	struct tls_conn *conn;
@@ -273,7 +273,7 @@ static __always_inline int call_finish(struct task_struct *t, struct xk_tls_call
 		conn->sock_id = c->sock_id;
 		conn->fd = c->fd;
 	} else if (!conn->sock_id && dir == XP_TLS_READ) {
-		infer_sock(conn, tid, c->call_ns, &cc.flags);
+		infer_sock(conn, t, c->call_ns, &cc.flags);
 	}
 	cc.pos = conn->pos[dir & 1];
 	conn->pos[dir & 1] += moved;
@@ -299,7 +299,7 @@ static __always_inline int call_finish(struct task_struct *t, struct xk_tls_call
 static __always_inline int call_exit(struct pt_regs *ctx)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct xk_tls_call c, *cp = tls_call_of(t->pid);
+	struct xk_tls_call c, *cp = tls_call_of(t);
 
 	if (!cp)
 		return 0;
@@ -384,15 +384,15 @@ struct {
 
 static __always_inline int go_enter(struct pt_regs *ctx, enum xk_tls_fn fn)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct task_struct *t = bpf_get_current_task_btf();
 	__u64 g = ctx->r14;
 	struct xk_tls_call c;
 
-	if (!xk_traced())
+	if (!xk_is_traced_tgid(t->tgid))
 		return 0;
 	c = new_call(ctx, ctx->ax, ctx->bx, 0, fn);
 	bpf_map_update_elem(&go_calls, &g, &c, BPF_ANY);
-	tls_call_begin(tid, &c);
+	tls_call_begin(t, &c);
 	return 0;
 }
 
@@ -411,7 +411,7 @@ int BPF_KPROBE(go_read_enter)
 SEC("uprobe/go_conn_ret")
 int BPF_KPROBE(go_rw_ret)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct task_struct *t = bpf_get_current_task_btf();
 	__u64 g = ctx->r14;
 	long n = (long)ctx->ax;
 	struct xk_tls_call c, *cp = bpf_map_lookup_elem(&go_calls, &g), *tc;
@@ -420,13 +420,13 @@ int BPF_KPROBE(go_rw_ret)
 		return 0;
 	c = *cp;
 	bpf_map_delete_elem(&go_calls, &g);
-	tc = tls_call_of(tid);
+	tc = tls_call_of(t);
 	if (tc && tc->ssl == c.ssl && tc->call_ns == c.call_ns) {
 		c.sock_id = tc->sock_id;	/* still on the thread it entered on */
 		c.fd = tc->fd;
 		tls_call_end(tc);
 	}
-	return call_finish(bpf_get_current_task_btf(), &c, n > 0 ? (__u64)n : 0);
+	return call_finish(t, &c, n > 0 ? (__u64)n : 0);
 }
 
 /*
@@ -454,13 +454,13 @@ static __always_inline __u64 rustls_conn(struct pt_regs *ctx)
 SEC("uprobe/rustls_send_appdata")
 int BPF_KPROBE(rustls_write_enter)
 {
-	__u32 tid = (__u32)bpf_get_current_pid_tgid();
+	struct task_struct *t = bpf_get_current_task_btf();
 	struct xk_tls_call c;
 
-	if (!xk_traced())
+	if (!xk_is_traced_tgid(t->tgid))
 		return 0;
 	c = new_call(ctx, rustls_conn(ctx), PT_REGS_PARM2(ctx), 0, XP_TLS_FN_WRITE);
-	tls_call_begin(tid, &c);
+	tls_call_begin(t, &c);
 	return 0;
 }
 

@@ -6,49 +6,48 @@
  * (bpf_map__reuse_fd), writes the socket cookie of the tcp_sendmsg /
  * tcp_recvmsg nested inside the call: the SSL* -> socket join, with no
  * OpenSSL struct offsets (they change between versions and builds).
- * A thread's entry stays once made: a call overwrites it in place and
- * clears its ssl at return (tls_call_begin/_end), two lookups per call
- * where an LRU insert and a delete (each a lock and a node moved) cost
- * the traced thread more (bench/tls/gap.sh). LRU: a gone thread's entry
- * ages out. `tls_last_recv` is shared the same way (see tls.h).
+ * Task storage: the entry hangs off the thread's task_struct, found by a
+ * pointer walk from bpf_get_current_task_btf() (no hash, no LRU lock) and
+ * freed with the thread. A thread's entry stays once made: a call
+ * overwrites it in place and clears its ssl at return (tls_call_begin/
+ * _end). `tls_last_recv` is kept the same way (see tls.h).
  */
 #ifndef XPERF_BPF_TLS_CALLS_BPF_H
 #define XPERF_BPF_TLS_CALLS_BPF_H
 
 #include "tls.h"
 
-#define XP_TLS_MAX_CALLS 16384	/* threads that made SSL calls lately */
+#define XP_TLS_MAX_CALLS 16384	/* go_calls: goroutines inside a Go TLS call */
 
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, XP_TLS_MAX_CALLS);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct xk_tls_call);
 } tls_calls SEC(".maps");
 
 /* The last TCP receive per thread (struct xk_tls_last_recv). */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, XP_TLS_MAX_CALLS);
-	__type(key, __u32);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct xk_tls_last_recv);
 } tls_last_recv SEC(".maps");
 
-/* Thread tid enters the SSL call c. */
-static __always_inline void tls_call_begin(__u32 tid, const struct xk_tls_call *c)
+/* Thread t (the current task) enters the SSL call c. */
+static __always_inline void tls_call_begin(struct task_struct *t, const struct xk_tls_call *c)
 {
-	struct xk_tls_call *cp = bpf_map_lookup_elem(&tls_calls, &tid);
+	struct xk_tls_call *cp = bpf_task_storage_get(&tls_calls, t, 0,
+						      BPF_LOCAL_STORAGE_GET_F_CREATE);
 
 	if (cp)
 		*cp = *c;
-	else
-		bpf_map_update_elem(&tls_calls, &tid, c, BPF_ANY);
 }
 
-/* The SSL call thread tid is inside, NULL if none. */
-static __always_inline struct xk_tls_call *tls_call_of(__u32 tid)
+/* The SSL call thread t is inside, NULL if none. */
+static __always_inline struct xk_tls_call *tls_call_of(struct task_struct *t)
 {
-	struct xk_tls_call *cp = bpf_map_lookup_elem(&tls_calls, &tid);
+	struct xk_tls_call *cp = bpf_task_storage_get(&tls_calls, t, 0, 0);
 
 	return cp && cp->ssl ? cp : NULL;
 }
@@ -59,25 +58,31 @@ static __always_inline void tls_call_end(struct xk_tls_call *cp)
 	cp->ssl = 0;
 }
 
-/* Thread tid's last TCP receive, in place once the thread has an entry. */
-static __always_inline void tls_last_recv_set(__u32 tid, const struct xk_tls_last_recv *lr)
+/* Thread t's last TCP receive, NULL if none seen. */
+static __always_inline struct xk_tls_last_recv *tls_last_recv_of(struct task_struct *t)
 {
-	struct xk_tls_last_recv *p = bpf_map_lookup_elem(&tls_last_recv, &tid);
+	return bpf_task_storage_get(&tls_last_recv, t, 0, 0);
+}
+
+/* Thread t (the current task) received: lr. */
+static __always_inline void tls_last_recv_set(struct task_struct *t,
+					      const struct xk_tls_last_recv *lr)
+{
+	struct xk_tls_last_recv *p = bpf_task_storage_get(&tls_last_recv, t, 0,
+							   BPF_LOCAL_STORAGE_GET_F_CREATE);
 
 	if (p)
 		*p = *lr;
-	else
-		bpf_map_update_elem(&tls_last_recv, &tid, lr, BPF_ANY);
 }
 
 /*
  * bpf_ringbuf_output with the batched wakeup of xk_submit() (common.bpf.h):
- * for the frequent variable-size records (TLS data), where xk_output()
- * wakes the consumer at once. Counts the drop on failure.
+ * for the frequent records (TLS and socket data), where xk_output() wakes
+ * the consumer at once. Counts the drop on failure.
  */
 static __always_inline void xk_output_batched(void *rec, __u32 type, __u64 size)
 {
-	if (bpf_ringbuf_output(&events, rec, size, xk_ring_wakeup()))
+	if (bpf_ringbuf_output(&events, rec, size, xk_ring_wakeup(size)))
 		xk_count_drop(type);
 }
 
