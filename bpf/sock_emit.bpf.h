@@ -221,16 +221,14 @@ static __always_inline void emit_prefix(struct sock *sk, __u64 id, const struct 
  * moved ret bytes on sk: the record, the SSL* -> socket join (tls_calls)
  * and, for a receive, the thread's last receive (tls_last_recv). f: what
  * is known of sk; what it lacks is read (the tuple) or asked (prefix_done)
- * and marked for the next call. The record is built on the stack and
- * copied by one bpf_ringbuf_output: a helper call less than a reserve and
- * a submit (bench/tls/gap.sh).
+ * and marked for the next call.
  */
 static __always_inline void emit_data(struct task_struct *t, struct sock *sk,
 				      struct sock_facts *f, const struct sock_call *p, long ret,
 				      bool send)
 {
 	struct xk_tls_call *call = tls_call_of(t);
-	struct xk_sock_data e = {};
+	struct xk_sock_data *e;
 	__u64 id = f->id;
 
 	if (call) {
@@ -246,20 +244,23 @@ static __always_inline void emit_data(struct task_struct *t, struct sock *sk,
 
 		tls_last_recv_set(t, &lr);
 	}
-	xk_fill_hdr_task(&e.hdr, XP_EV_SOCK_DATA, sizeof(e), t);
+	e = xk_reserve(XP_EV_SOCK_DATA, sizeof(*e));
+	if (!e)
+		return;
+	xk_fill_hdr_task(&e->hdr, XP_EV_SOCK_DATA, sizeof(*e), t);
 	if (!(f->flags & SOCK_FACT_TUPLE)) {
 		read_tuple(sk, &f->tuple);
 		f->flags |= SOCK_FACT_TUPLE;
 	}
-	e.sock_id = id;
-	e.tuple = f->tuple;
-	e.ssl = call ? call->ssl : 0;
-	e.call_ns = p->call_ns;
-	e.len = ret;
-	e.fd = p->fd;
-	e.dir = send ? XP_SOCK_SEND : XP_SOCK_RECV;
-	e.call = p->call;
-	xk_output_batched(&e, XP_EV_SOCK_DATA, sizeof(e));
+	e->sock_id = id;
+	e->tuple = f->tuple;
+	e->ssl = call ? call->ssl : 0;
+	e->call_ns = p->call_ns;
+	e->len = ret;
+	e->fd = p->fd;
+	e->dir = send ? XP_SOCK_SEND : XP_SOCK_RECV;
+	e->call = p->call;
+	xk_submit(e);
 }
 
 #endif /* XPERF_BPF_SOCK_EMIT_BPF_H */

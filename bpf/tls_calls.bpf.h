@@ -77,7 +77,7 @@ static __always_inline void tls_last_recv_set(struct task_struct *t,
 
 /*
  * bpf_ringbuf_output with the batched wakeup of xk_submit() (common.bpf.h):
- * for the frequent records (TLS and socket data), where xk_output() wakes
+ * for the frequent variable-size records (TLS data), where xk_output() wakes
  * the consumer at once. Counts the drop on failure.
  */
 static __always_inline void xk_output_batched(void *rec, __u32 type, __u64 size)
