@@ -19,8 +19,9 @@
 #
 # Table 2: the time inside each BPF program (kernel.bpf_stats_enabled) on the
 # traced writer itself, per build: 1 s windows in the middle of long traced
-# runs (3 per build, interleaved), each program's ns per run and ns per
-# SSL_write (its time over the writes of the window), medians; also the
+# runs (WINDOWS per build, default 3, interleaved), each program's ns per run
+# and ns per SSL_write (its time over the writes of the window), medians, and
+# the spread of all programs' ns per SSL_write over the windows; also the
 # uprobe links tlscap holds (a doubled link would trap twice). Absolute ns
 # grow with the machine's load (a preempted vCPU's time counts): compare
 # builds within one run. The "bpftrace" column is bpftrace's counting pair on
@@ -135,7 +136,7 @@ window() {	# window TLSCAP LABEL I
 	echo "$2 $tmp/s1.$2.$3 $tmp/s2.$2.$3" >> "$tmp/t2"
 }
 sysctl -qw kernel.bpf_stats_enabled=1
-for i in $(seq 3); do
+for i in $(seq "${WINDOWS:-3}"); do
 	window "$tlscap" this $i
 	for b in "${!build[@]}"; do window "${build[$b]}" "$b" $i; done
 	window bpftrace bpftrace $i
@@ -197,7 +198,9 @@ print()
 for l in labels:
     held = "bpftrace's pair (perf events, no links)" if l == "bpftrace" else \
         "%s uprobe links held" % open("%s/links.%s" % (tmp, l)).read().strip()
-    print("- %s: %s, %.0f SSL_writes per window" % (l, held, med(writes[l])))
+    every = sorted(per_write[l]["all"])
+    print("- %s: %s, %.0f SSL_writes per window, all programs %.0f-%.0f ns per SSL_write"
+          % (l, held, med(writes[l]), every[0], every[-1]))
 print()
 print("| program | " + " | ".join("%s ns/run | %s ns/SSL_write" % (l, l) for l in labels) + " |")
 print("| --- |" + " --- | --- |" * len(labels))
