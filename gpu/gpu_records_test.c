@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpu/test_check.h"
+#include "lib/test_check.h"
 
 struct tally {
 	int headers, records, notices;
@@ -219,5 +219,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		test_failures++;
-	return test_result("gpu_records_test");
+	return test_failures != 0;
 }

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/test_check.h"
 #include "proto/split_feed.h"
-#include "userspace/testing/check.h"
 
 static struct pr_llm_exchange got;
 static uint64_t tok[8];
@@ -146,5 +146,5 @@ int main(void)
 	}
 	test_request();
 	test_bad();
-	return CHECK_DONE();
+	return test_failures != 0;
 }
