@@ -122,7 +122,7 @@ static int date_turn(struct walk *w, struct xe_turn *t)
 	t->offset = w->opt->clock_offset_ns;
 	if (!t->turn->has_anchor || w->opt->clock_offset_forced)
 		return 0;
-	t->offset = (int64_t)(a->realtime_ns - a->monotonic_ns);
+	t->offset = xp_clock_anchor_offset(a);
 	if (!t->boot_id)
 		return 0;
 	while (i < w->nboots && strcmp(w->boots[i].id, t->boot_id))
