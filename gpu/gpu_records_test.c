@@ -84,16 +84,6 @@ static char *write_file(const char *dir, int nrec)
 	return path;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = malloc(1 << 22);
-
-	*len = fread(buf, 1, 1 << 22, f);
-	fclose(f);
-	return buf;
-}
-
 /* A consumer following a growing file: `step` more bytes appear each round. */
 static void follow(const uint8_t *data, size_t len, size_t step, struct tally *t)
 {
@@ -116,7 +106,7 @@ static void test_roundtrip(const char *dir)
 	char *path = write_file(dir, nrec), err[256] = "";
 	struct gp_gpu_set set = {0};
 	size_t len;
-	uint8_t *data = slurp(path, &len);
+	uint8_t *data = (uint8_t *)test_slurp(path, &len);
 
 	CHECK(gp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0, "%s", err);
 	CHECK(set.n == (size_t)nrec + 1, "records %zu", set.n);
