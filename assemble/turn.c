@@ -17,6 +17,7 @@
 
 #include "assemble/llm_span.h"
 #include "assemble/tools.h"
+#include "lib/grow.h"
 #include "lib/json_int.h"
 #include "theory/theory.h"
 
@@ -34,7 +35,7 @@ struct seg {
 struct layout {
 	const struct xt_turn_in *in;
 	struct seg *seg;
-	size_t n;
+	size_t n, cap;
 	uint64_t end;
 	int complete;
 	uint32_t tid; /* the agent thread that talks to the model */
@@ -63,17 +64,8 @@ static int cmd_seen(struct xt_cmdset *s, const char *cmd)
 
 	for (size_t i = 0; i < s->n; i++)
 		n += !strcmp(s->cmd[i], cmd);
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 16;
-		char **nc = realloc(s->cmd, ncap * sizeof(*nc));
-
-		if (!nc)
-			return n;
-		s->cmd = nc;
-		s->cap = ncap;
-	}
-	s->cmd[s->n] = strdup(cmd);
-	if (s->cmd[s->n])
+	if (!xp_grow((void **)&s->cmd, &s->cap, s->n + 1, sizeof(*s->cmd)) &&
+	    (s->cmd[s->n] = strdup(cmd)))
 		s->n++;
 	return n;
 }
@@ -117,11 +109,8 @@ static uint64_t parse_end(const struct layout *l, size_t i)
 static int add_seg(struct layout *l, enum seg_kind k, uint64_t a, uint64_t b,
 		   const struct xt_exchange *ex, const struct xt_tool *t)
 {
-	struct seg *ns = realloc(l->seg, (l->n + 1) * sizeof(*ns));
-
-	if (!ns)
+	if (xp_grow((void **)&l->seg, &l->cap, l->n + 1, sizeof(*l->seg)))
 		return -1;
-	l->seg = ns;
 	l->seg[l->n++] = (struct seg){ k, a, b < a ? a : b, ex, t };
 	if (b > l->end)
 		l->end = b;
