@@ -61,5 +61,6 @@ int xe_export(char *const *paths, int npaths, const struct xe_options *o, FILE *
 	if (rc == XE_EFAIL)
 		fprintf(err, "xperf export: out of memory or write error\n");
 	formats[i].destroy(st);
+	xp_jout_free(&w.j);
 	return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "core/turn.h"
 #include "export/export.h"
+#include "lib/json_out.h"
 
 /* One span of a turn, sorted by start, longer first (parents before children). */
 struct xe_span {
@@ -36,9 +37,10 @@ struct xe_turn {
 	struct xe_id_ix *ids; /* span ids sorted, for xe_span_find */
 };
 
-/* The writer: events go out as compact JSON, one per line, written straight to f. */
+/* The writer: events go out as compact JSON, one per line, each built in j and written to f. */
 struct xe_out {
 	FILE *f;
+	struct xp_jout j; /* the item being written (emit.c); xp_jout_free after the export */
 	size_t nitems; /* items written since xe_out_list_reset: separators */
 	int failed;
 };

@@ -45,13 +45,14 @@ static void put_string(struct xp_jout *j, const char *s, size_t n)
 	put(j, "\"", 1);
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = s[i];
+
+		if (c >= 0x20 && c != '"' && c != '\\')
+			continue; /* the common case, tested first: a byte that stands as it is */
 		char esc[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] };
 		const char *short_esc = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\n' ? "\\n"
 				      : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\b' ? "\\b"
 				      : c == '\f' ? "\\f" : NULL;
 
-		if (c >= 0x20 && !short_esc)
-			continue;
 		put(j, s + from, i - from);
 		if (short_esc)
 			put(j, short_esc, 2);

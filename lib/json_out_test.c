@@ -3,9 +3,10 @@
  * json_out_test.c - what xp_jout writes is JSON that cJSON (with json_int's
  * exact integers) reads back to the same values: every byte of every string
  * (control characters, quotes, non-ASCII), integers at both ends of 64 bits,
- * nesting, raw members.
+ * nesting, raw members; strings in cJSON_PrintUnformatted's very bytes.
  */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/json_int.h"
@@ -23,7 +24,7 @@ static cJSON *parsed(struct xp_jout *j)
 static void strings(void)
 {
 	struct xp_jout j = { 0 };
-	char all[256];
+	char all[256], *text;
 	cJSON *o;
 
 	for (int i = 0; i < 255; i++)
@@ -41,6 +42,15 @@ static void strings(void)
 	CHECK(o && !strcmp(cJSON_GetObjectItem(o, "cut")->valuestring, "abc"), "max");
 	CHECK(o && !strcmp(cJSON_GetObjectItem(o, "nul")->valuestring, "ab"), "stops at NUL");
 	CHECK(o && cJSON_GetObjectItem(o, "k\"ey"), "escaped key");
+	cJSON_Delete(o);
+
+	/* The very text cJSON prints: export/emit.c writes cJSON_PrintUnformatted's bytes with it. */
+	o = cJSON_CreateString(all);
+	text = cJSON_PrintUnformatted(o);
+	xp_jout_reset(&j);
+	xp_jout_str(&j, NULL, all);
+	CHECK(text && j.len == strlen(text) && !memcmp(j.buf, text, j.len), "cJSON's escapes");
+	free(text);
 	cJSON_Delete(o);
 	xp_jout_free(&j);
 }
