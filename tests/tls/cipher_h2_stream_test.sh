@@ -29,13 +29,16 @@ trap '[ -z "$h2" ] || kill $h2 2>/dev/null; rm -rf "$tmp"' EXIT
 export XPERF_CACHE_DIR=$tmp/cache
 fails=0
 
-run() { # NAME CMD... : PORT and CA in CMD replaced
+run() { # NAME CMD... : the arguments PORT and CA replaced
 	local d=$tmp/$1 args=()
 	mkdir "$d" && cp "$tmp/certs"/{ca.pem,leaf.pem,leaf.key} "$d"
 	/usr/bin/python3 "$demo/clients/h2_head_server.py" "$d" long &
 	h2=$!
 	for _ in $(seq 200); do [ -s "$d/h2port" ] && break; sleep 0.05; done
-	for a in "${@:2}"; do a=${a//PORT/$(cat "$d/h2port")}; args+=("${a//CA/$d/ca.pem}"); done
+	for a in "${@:2}"; do
+		case $a in PORT) a=$(cat "$d/h2port") ;; CA) a=$d/ca.pem ;; esac
+		args+=("$a")
+	done
 	XPERF_SESSION_ID=$1 "$xperf" record --quiet --no-plaintext -o "$d/out" -- "${args[@]}" \
 		2> "$d/err" || { cat "$d/err" >&2; fails=$((fails + 1)); }
 	kill $h2 && wait $h2 || true
