@@ -22,7 +22,9 @@ struct sconn {
 	int llm;
 	int covered; /* data moved inside SSL calls: the plaintext tier sees it */
 	enum phase phase;
-	int first; /* the open exchange is the connection's first */
+	int first; /* no answer yet beyond set-aside receives (cipher.h, on the tickets) */
+	unsigned n_ex; /* exchanges opened on the connection */
+	uint64_t first_req_end; /* the end of its first request */
 	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
 	uint64_t skip_bytes;
 	size_t n_skip;
@@ -153,6 +155,8 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	s->e = NULL;
 	uint64_t answer_bytes = e->resp_bytes; /* without the session tickets set aside */
 
+	s->first = s->first && !e->resp_start_ns; /* cipher.h, on the tickets */
+
 	if (!e->resp_start_ns && s->n_skip) { /* the "tickets" held the whole answer */
 		answer_in_skipped(s, e);
 		answer_bytes = s->skip_bytes;
@@ -160,7 +164,6 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	e->resp_bytes += s->skip_bytes;
 	s->n_skip = 0;
 	s->skip_bytes = 0;
-	s->first = 0;
 	if (!e->resp_start_ns && e->req_bytes <= XT_CIPHER_FINISHED_BYTES) {
 		free_exchange(e); /* a TLS alert (close_notify) sent without an answer */
 		return;
@@ -188,10 +191,7 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		s->held_len = ev->len;
 		return;
 	}
-	if (s->phase == P_RESPONSE && s->e && !s->e->resp_start_ns &&
-	    ev->ts_ns - s->e->req_end_ns <= XT_CIPHER_REQ_JOIN_NS) {
-		held_are_control(s); /* tickets came between two writes of the request */
-	} else if (s->phase == P_RESPONSE) {
+	if (s->phase == P_RESPONSE) {
 		if (s->n_held && ev->ts_ns - s->held_t <= XT_CIPHER_REQ_JOIN_NS) {
 			s->n_held--; /* the last one held was this request's first record */
 			start = s->held_t;
@@ -203,7 +203,8 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		s->e = calloc(1, sizeof(*s->e));
 		if (!s->e)
 			return;
-		s->first = s->phase == P_READY;
+		s->first |= s->phase == P_READY;
+		s->n_ex++;
 		pr_llm_call_init(&s->e->call, XP_API_NONE);
 		s->e->tgid = ev->tgid;
 		s->e->tid = ev->tid;
@@ -212,6 +213,8 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		memcpy(s->e->host, s->host, sizeof(s->host));
 	}
 	s->e->req_end_ns = ev->ts_ns;
+	if (s->n_ex == 1)
+		s->first_req_end = ev->ts_ns;
 	s->e->req_bytes += ev->len;
 	s->phase = P_REQUEST;
 }
@@ -229,7 +232,7 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 	held_are_control(s);
 	if (!e)
 		return;
-	if (!e->resp_start_ns && s->first && ev->ts_ns - e->req_end_ns < XT_CIPHER_TICKET_NS &&
+	if (!e->resp_start_ns && s->first && ev->ts_ns - s->first_req_end < XT_CIPHER_TICKET_NS &&
 	    s->skip_bytes + ev->len <= XT_CIPHER_TICKET_BYTES && s->n_skip < XT_CIPHER_SKIP_MAX) {
 		s->skip_t[s->n_skip++] = ev->ts_ns;
 		s->skip_bytes += ev->len;

@@ -24,15 +24,19 @@
  * were the answer after all. Failure mode: a server that sends its tickets
  * later than that (seen on this 2-core machine with 4 busy loops beside it:
  * the second ticket read 54 ms after the request) has that ticket taken for
- * the answer's start, and the ciphertext TTFT comes out early. A send after
- * only set-aside receives, within XT_CIPHER_REQ_JOIN_NS of the request's last
- * one, continues the request: the tickets came between two of its writes
- * (curl --http2 writes HEADERS and DATA 0.1 ms apart; in 5 of 12 runs the
- * tickets were read between them, and the request's HEADERS with the tickets
- * was counted as a probe, the server's SETTINGS taken for the answer's head).
- * Failure mode: on a fresh connection, a request answered within the
- * set-aside limits and the next request sent within XT_CIPHER_REQ_JOIN_NS of
- * it are one exchange.
+ * the answer's start, and the ciphertext TTFT comes out early. Until an
+ * answer comes beyond what was set aside, the next exchange on the
+ * connection sets receives aside as the first does (within this time of the
+ * first request, up to this size of its own): curl --http2 writes its
+ * request's HEADERS and DATA 0.1 ms apart and the tickets may be read
+ * between them; the DATA then opens the exchange, whose answer begins with
+ * the server's SETTINGS and the response HEADERS (3 records, 6 socket reads:
+ * more than a head may hold). Taken for its first token, TTFT came out
+ * 0.4 ms instead of 300. Failure mode (that race, 10 of 18 runs here): the
+ * HEADERS with the tickets is counted as a non-LLM request, and the exchange
+ * starts at the DATA, 0.1 ms late. A rule by time (a send soon after the
+ * request's last one continues it) merged real probes: on localhost a Bun
+ * agent sent its next request 0.35 ms after a HEAD probe.
  */
 #define XT_CIPHER_TICKET_NS 50000000ull
 #define XT_CIPHER_TICKET_BYTES 1200u
