@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 static const int domain_prio[XP_DOMAIN_COUNT] = {
 	[XP_DOMAIN_COMPUTE] = 0, [XP_DOMAIN_INTELLIGENT] = 1, [XP_DOMAIN_FUSED] = 2,
 };
@@ -95,15 +97,8 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 {
 	struct xa_span *c;
 
-	if (tr->nspans == tr->cap) {
-		size_t cap = tr->cap * 2 + 4;
-		struct xa_span *n = realloc(tr->spans, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		tr->spans = n;
-		tr->cap = cap;
-	}
+	if (xp_grow((void **)&tr->spans, &tr->cap, tr->nspans + 1, sizeof(*tr->spans)))
+		return -1;
 	c = &tr->spans[tr->nspans++];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->stage_name, sizeof(c->stage_name), "%s", stage);

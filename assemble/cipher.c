@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 enum phase { P_NEW, P_HELLO, P_READY, P_REQUEST, P_RESPONSE };
 
 #define XT_CIPHER_SKIP_MAX 16
@@ -246,15 +248,9 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 	e->streaming = 1;
 	if (e->call.n_tokens < XT_CIPHER_HEAD_RECORDS)
 		s->head_len[e->call.n_tokens] = ev->len;
-	if (e->call.n_tokens == e->call.cap_tokens) {
-		size_t ncap = e->call.cap_tokens ? e->call.cap_tokens * 2 : 64;
-		uint64_t *nt = realloc(e->call.token_ns, ncap * sizeof(*nt));
-
-		if (!nt)
-			return;
-		e->call.token_ns = nt;
-		e->call.cap_tokens = ncap;
-	}
+	if (xp_grow((void **)&e->call.token_ns, &e->call.cap_tokens, e->call.n_tokens + 1,
+		    sizeof(uint64_t)))
+		return;
 	e->call.token_ns[e->call.n_tokens++] = ev->ts_ns;
 	s->phase = P_RESPONSE;
 }

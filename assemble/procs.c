@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/secrets.h"
 
 static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ash", NULL };
@@ -82,15 +83,8 @@ static struct xt_proc *add(struct xt_procs *t, uint32_t pid)
 {
 	if (t->max && t->n >= t->max)
 		evict(t);
-	if (t->n == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 32;
-		struct xt_proc *np = realloc(t->p, ncap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		t->p = np;
-		t->cap = ncap;
-	}
+	if (xp_grow((void **)&t->p, &t->cap, t->n + 1, sizeof(*t->p)))
+		return NULL;
 	struct xt_proc *p = &t->p[t->n++];
 
 	memset(p, 0, sizeof(*p));

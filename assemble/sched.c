@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 struct mark {
 	uint64_t t;
 	enum xt_state st;
@@ -54,23 +56,6 @@ static struct thread *find(const struct xt_sched *s, uint32_t tid)
 	return NULL;
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	if (need <= *cap)
-		return 0;
-	size_t ncap = *cap ? *cap * 2 : 16;
-
-	while (ncap < need)
-		ncap *= 2;
-	void *np = realloc(*p, ncap * elem);
-
-	if (!np)
-		return -1;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 /* Forgets th's first k transitions. */
 static void forget(struct thread *th, size_t k)
 {
@@ -92,7 +77,7 @@ static void bound(struct xt_sched *s, struct thread *th)
 static int push(struct xt_sched *s, struct thread *th, uint64_t t, enum xt_state st)
 {
 	bound(s, th);
-	if (grow((void **)&th->m, &th->cap, th->n + 1, sizeof(*th->m)))
+	if (xp_grow((void **)&th->m, &th->cap, th->n + 1, sizeof(*th->m)))
 		return -1;
 	/* events from different CPUs may arrive slightly out of order */
 	size_t i = th->n;
@@ -111,7 +96,7 @@ int xt_sched_add(struct xt_sched *s, const struct xt_event *ev)
 	struct thread *th = find(s, ev->tid);
 
 	if (!th) {
-		if (grow((void **)&s->th, &s->cap, s->n + 1, sizeof(*s->th)))
+		if (xp_grow((void **)&s->th, &s->cap, s->n + 1, sizeof(*s->th)))
 			return -1;
 		th = &s->th[s->n++];
 		memset(th, 0, sizeof(*th));

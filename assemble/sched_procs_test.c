@@ -4,7 +4,7 @@
 
 #include "assemble/procs.h"
 #include "assemble/sched.h"
-#include "userspace/testing/check.h"
+#include "lib/test_check.h"
 
 static struct xt_event sched_ev(uint64_t t, uint32_t tid, enum xt_state st, enum xt_state prev,
 				uint64_t prev_ns)
@@ -194,5 +194,5 @@ int main(void)
 	test_procs();
 	test_procs_bound();
 	test_cmdline_secret();
-	return CHECK_DONE();
+	return test_failures != 0;
 }

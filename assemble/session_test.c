@@ -22,7 +22,7 @@
 #include "assemble/llm_span.h"
 #include "assemble/session.h"
 #include "theory/theory.h"
-#include "userspace/testing/check.h"
+#include "lib/test_check.h"
 #include "schema/validate.h"
 
 #define MAX_EX 16
@@ -49,25 +49,6 @@ static void print_error(const struct sc_verror *e, void *ctx)
 
 	(void)ctx;
 	fprintf(stderr, "%s\n", sc_verror_format(e, buf, sizeof(buf)));
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	*len = (size_t)ftell(f);
-	rewind(f);
-	buf = calloc(1, *len + 1);
-	if (buf && fread(buf, 1, *len, f) != *len) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
 }
 
 static double num(const cJSON *o, const char *k)
@@ -148,7 +129,7 @@ static void read_turns(const char *dir, struct seen *s)
 			break;
 		CHECK((st.st_mode & 0777) == 0600);
 		CHECK(sc_validate_file(path, print_error, NULL) == 0);
-		char *text = slurp(path, &len);
+		char *text = test_slurp(path, &len);
 		cJSON *doc = text ? cJSON_Parse(text) : NULL;
 
 		CHECK(doc != NULL);
@@ -377,7 +358,7 @@ static void check_capped(const char *tmp)
 	snprintf(path, sizeof(path), "%s/turn_001.json", xt_session_dir(s));
 	xt_session_free(s);
 	CHECK(sc_validate_file(path, print_error, NULL) == 0);
-	text = slurp(path, &len);
+	text = test_slurp(path, &len);
 	doc = text ? cJSON_Parse(text) : NULL;
 	CHECK(num(cJSON_GetObjectItem(doc, "data_quality"), "truncated_payloads") == 1);
 	cJSON_ArrayForEach(sp, cJSON_GetObjectItem(doc, "spans"))
@@ -406,7 +387,7 @@ int main(void)
 	char conc_dir[512];
 	struct xt_config cfg = { .out_dir = plain_dir, .session_id = "demo" };
 	size_t len;
-	char *tx = slurp(TD "demo_expected.json", &len);
+	char *tx = test_slurp(TD "demo_expected.json", &len);
 	cJSON *truth = tx ? cJSON_Parse(tx) : NULL;
 	struct seen p, c, b, k;
 
@@ -480,5 +461,5 @@ int main(void)
 	cJSON_Delete(b.waste);
 	cJSON_Delete(truth);
 	free(tx);
-	return CHECK_DONE();
+	return test_failures != 0;
 }

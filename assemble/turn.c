@@ -17,6 +17,7 @@
 
 #include "assemble/llm_span.h"
 #include "assemble/tools.h"
+#include "lib/grow.h"
 #include "lib/json_int.h"
 #include "theory/theory.h"
 
@@ -63,17 +64,8 @@ static int cmd_seen(struct xt_cmdset *s, const char *cmd)
 
 	for (size_t i = 0; i < s->n; i++)
 		n += !strcmp(s->cmd[i], cmd);
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 16;
-		char **nc = realloc(s->cmd, ncap * sizeof(*nc));
-
-		if (!nc)
-			return n;
-		s->cmd = nc;
-		s->cap = ncap;
-	}
-	s->cmd[s->n] = strdup(cmd);
-	if (s->cmd[s->n])
+	if (!xp_grow((void **)&s->cmd, &s->cap, s->n + 1, sizeof(*s->cmd)) &&
+	    (s->cmd[s->n] = strdup(cmd)))
 		s->n++;
 	return n;
 }

@@ -13,6 +13,7 @@
 
 #include "cli/commands.h"
 #include "lib/args.h"
+#include "lib/grow.h"
 #include "lib/plural.h"
 #include "schema/validate.h"
 
@@ -98,18 +99,8 @@ static int collect(const char *path, const struct stat *st, int type, struct FTW
 		return 0;
 	if (!S_ISREG(st->st_mode))
 		return 0;
-	if (found.n == found.cap) {
-		size_t cap = found.cap ? found.cap * 2 : 64;
-		char **p = realloc(found.paths, cap * sizeof(*p));
-
-		if (!p) {
-			found.oom = 1;
-			return 1;
-		}
-		found.paths = p;
-		found.cap = cap;
-	}
-	if (!(found.paths[found.n] = strdup(path))) {
+	if (xp_grow((void **)&found.paths, &found.cap, found.n + 1, sizeof(*found.paths)) ||
+	    !(found.paths[found.n] = strdup(path))) {
 		found.oom = 1;
 		return 1;
 	}

@@ -20,7 +20,7 @@ struct chrome {
 	int64_t offset;       /* the current turn's: Unix-epoch ns - CLOCK_MONOTONIC ns */
 	int64_t flows;        /* flow ids given so far */
 	int64_t *gpu_named;   /* GPU pids whose process_name is written */
-	size_t ngpu_named;
+	size_t ngpu_named, cap_gpu_named;
 };
 
 /* A metadata event ("process_name", "thread_name") naming pid or (pid, tid). */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "core/write.h"
+#include "lib/grow.h"
 #include "lib/json_int.h"
 
 /* An activity as drawn: the core's typed one, its device's pid, the tid it landed on. */
@@ -46,15 +47,14 @@ static int by_launch_corr(const void *a, const void *b)
 static int name_device(struct chrome *c, struct xe_out *o, int64_t pid)
 {
 	char name[48];
-	int64_t *p;
 
 	for (size_t i = 0; i < c->ngpu_named; i++)
 		if (c->gpu_named[i] == pid)
 			return 0;
-	if (!(p = realloc(c->gpu_named, (c->ngpu_named + 1) * sizeof(*p))))
+	if (xp_grow((void **)&c->gpu_named, &c->cap_gpu_named, c->ngpu_named + 1,
+		    sizeof(*c->gpu_named)))
 		return -1;
-	c->gpu_named = p;
-	p[c->ngpu_named++] = pid;
+	c->gpu_named[c->ngpu_named++] = pid;
 	snprintf(name, sizeof(name), "GPU %lld", (long long)(pid - XE_GPU_PID_BASE));
 	xe_chrome_meta(o, "process_name", pid, 0, name);
 	return 0;

@@ -6,9 +6,9 @@
 #include "export/export.h"
 
 #include <string.h>
-#include <time.h>
 
 #include "export/walk.h"
+#include "lib/clock_anchor.h"
 
 static const struct {
 	const char *name;
@@ -31,17 +31,12 @@ int xe_parse_format(const char *s, enum xe_format *out)
 	return -1;
 }
 
-static int64_t ns_of(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 int64_t xe_clock_offset_now(void)
 {
-	return ns_of(CLOCK_REALTIME) - ns_of(CLOCK_MONOTONIC);
+	struct xp_clock_anchor a;
+
+	xp_clock_anchor_now(&a);
+	return xp_clock_anchor_offset(&a);
 }
 
 int xe_export(char *const *paths, int npaths, const struct xe_options *o, FILE *out, FILE *err)

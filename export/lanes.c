@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 struct slice {
 	uint64_t start, end;
 };
@@ -72,15 +74,8 @@ static struct track *track_of(struct xe_lanes *l, int64_t pid, int64_t tid)
 	}
 	if (lo < l->n && l->tracks[lo].pid == pid && l->tracks[lo].tid == tid)
 		return &l->tracks[lo];
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		struct track *p = realloc(l->tracks, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		l->tracks = p;
-		l->cap = cap;
-	}
+	if (xp_grow((void **)&l->tracks, &l->cap, l->n + 1, sizeof(*l->tracks)))
+		return NULL;
 	memmove(&l->tracks[lo + 1], &l->tracks[lo], (l->n - lo) * sizeof(*l->tracks));
 	l->tracks[lo] = (struct track){ pid, tid, NULL, 0 };
 	l->n++;
@@ -98,15 +93,8 @@ static int fits(struct lane *ln, uint64_t start, uint64_t end)
 
 static int push(struct lane *ln, uint64_t start, uint64_t end)
 {
-	if (ln->depth == ln->cap) {
-		size_t cap = ln->cap ? ln->cap * 2 : 8;
-		struct slice *p = realloc(ln->stack, cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		ln->stack = p;
-		ln->cap = cap;
-	}
+	if (xp_grow((void **)&ln->stack, &ln->cap, ln->depth + 1, sizeof(*ln->stack)))
+		return -1;
 	ln->stack[ln->depth++] = (struct slice){ start, end };
 	return 0;
 }

@@ -18,14 +18,15 @@
 #include <sys/stat.h>
 
 #include "analyze/analyze.h"
-#include "lib/clock_anchor.h"
 #include "core/read.h"
+#include "lib/clock_anchor.h"
+#include "lib/grow.h"
 
 /* A session of the export: its id and the turn indexes seen, sorted. */
 struct session {
 	char *id;
 	int64_t *turns;
-	size_t nturns;
+	size_t nturns, cap;
 };
 
 /* A boot seen in the export, and the offset its turns are dated by. */
@@ -37,13 +38,13 @@ struct boot {
 struct walk {
 	const struct xe_options *opt;
 	struct boot *boots;
-	size_t nboots;
+	size_t nboots, cap_boots;
 	const struct xe_format_ops *ops;
 	void *st;
 	struct xe_out *o;
 	FILE *err;
 	struct session *sessions; /* in order of first appearance */
-	size_t nsessions;
+	size_t nsessions, cap_sessions;
 	int prev;                 /* session of the previous turn, 0 before the first */
 };
 
@@ -68,13 +69,10 @@ static int number_session(struct walk *w, struct xe_turn *t)
 	while (i < w->nsessions && strcmp(w->sessions[i].id, t->turn->session_id))
 		i++;
 	if (i == w->nsessions) {
-		struct session *p = realloc(w->sessions, (i + 1) * sizeof(*p));
-
-		if (!p)
+		if (xp_grow((void **)&w->sessions, &w->cap_sessions, i + 1, sizeof(*w->sessions)))
 			return -1;
-		w->sessions = p;
-		p[i] = (struct session){ strdup(t->turn->session_id), NULL, 0 };
-		if (!p[i].id)
+		w->sessions[i] = (struct session){ .id = strdup(t->turn->session_id) };
+		if (!w->sessions[i].id)
 			return -1;
 		w->nsessions++;
 		t->first_of_session = 1;
@@ -90,7 +88,6 @@ static int seen_before(struct walk *w, const struct xe_turn *t)
 {
 	struct session *s = &w->sessions[t->session - 1];
 	size_t lo = 0, hi = s->nturns;
-	int64_t *p;
 
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
@@ -102,11 +99,10 @@ static int seen_before(struct walk *w, const struct xe_turn *t)
 	}
 	if (lo < s->nturns && s->turns[lo] == t->turn->index)
 		return 1;
-	if (!(p = realloc(s->turns, (s->nturns + 1) * sizeof(*p))))
+	if (xp_grow((void **)&s->turns, &s->cap, s->nturns + 1, sizeof(*s->turns)))
 		return -1;
-	memmove(&p[lo + 1], &p[lo], (s->nturns - lo) * sizeof(*p));
-	p[lo] = t->turn->index;
-	s->turns = p;
+	memmove(&s->turns[lo + 1], &s->turns[lo], (s->nturns - lo) * sizeof(*s->turns));
+	s->turns[lo] = t->turn->index;
 	s->nturns++;
 	return 0;
 }
@@ -115,14 +111,13 @@ static int seen_before(struct walk *w, const struct xe_turn *t)
 static int date_turn(struct walk *w, struct xe_turn *t)
 {
 	const struct xp_clock_anchor *a = &t->turn->anchor;
-	struct boot *p;
 	size_t i = 0;
 
 	t->boot_id = t->turn->has_anchor && a->boot_id[0] ? a->boot_id : NULL;
 	t->offset = w->opt->clock_offset_ns;
 	if (!t->turn->has_anchor || w->opt->clock_offset_forced)
 		return 0;
-	t->offset = (int64_t)(a->realtime_ns - a->monotonic_ns);
+	t->offset = xp_clock_anchor_offset(a);
 	if (!t->boot_id)
 		return 0;
 	while (i < w->nboots && strcmp(w->boots[i].id, t->boot_id))
@@ -131,11 +126,10 @@ static int date_turn(struct walk *w, struct xe_turn *t)
 		t->offset = w->boots[i].offset;
 		return 0;
 	}
-	if (!(p = realloc(w->boots, (i + 1) * sizeof(*p))))
+	if (xp_grow((void **)&w->boots, &w->cap_boots, i + 1, sizeof(*w->boots)))
 		return -1;
-	w->boots = p;
-	snprintf(p[i].id, sizeof(p[i].id), "%s", t->boot_id);
-	p[i].offset = t->offset;
+	snprintf(w->boots[i].id, sizeof(w->boots[i].id), "%s", t->boot_id);
+	w->boots[i].offset = t->offset;
 	w->nboots++;
 	return 0;
 }

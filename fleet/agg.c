@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "fleet/fleet.h"
+#include "lib/grow.h"
 
 int fleet_agg_init(struct fleet_agg *a, const char *dir)
 {
@@ -34,22 +35,6 @@ void fleet_agg_free(struct fleet_agg *a)
 	memset(a, 0, sizeof(*a));
 }
 
-/* Grow *arr (of *cap elements of size sz) to hold n + 1. 0 ok, -1 out of memory. */
-static int grow(void **arr, size_t *cap, size_t n, size_t sz)
-{
-	size_t ncap = *cap ? 2 * *cap : 8;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*arr, ncap * sz);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 static struct fleet_node *node_of(struct fleet_agg *a, const char *name)
 {
 	struct fleet_node *n;
@@ -59,7 +44,7 @@ static struct fleet_node *node_of(struct fleet_agg *a, const char *name)
 	for (size_t i = 0; i < a->nnodes; i++)
 		if (!strcmp(a->nodes[i].name, key))
 			return &a->nodes[i];
-	if (grow((void **)&a->nodes, &a->cap_nodes, a->nnodes, sizeof(*n)))
+	if (xp_grow((void **)&a->nodes, &a->cap_nodes, a->nnodes + 1, sizeof(*n)))
 		return NULL;
 	n = memset(&a->nodes[a->nnodes++], 0, sizeof(*n));
 	memcpy(n->name, key, sizeof(key));
@@ -76,7 +61,7 @@ static struct fleet_series *series_of(struct fleet_agg *a, const char *node, con
 	for (size_t i = 0; i < a->nseries; i++)
 		if (!strcmp(a->series[i].node, kn) && !strcmp(a->series[i].agent, ka))
 			return &a->series[i];
-	if (grow((void **)&a->series, &a->cap_series, a->nseries, sizeof(*s)))
+	if (xp_grow((void **)&a->series, &a->cap_series, a->nseries + 1, sizeof(*s)))
 		return NULL;
 	s = memset(&a->series[a->nseries++], 0, sizeof(*s));
 	memcpy(s->node, kn, sizeof(kn));
@@ -148,7 +133,7 @@ static int keep_session(struct fleet_agg *a, const struct fleet_input *in, const
 	struct fleet_sess_ctr *e;
 	size_t n = fleet_ctr_len();
 
-	if (grow((void **)&a->sess, &a->cap_sess, a->nsess, sizeof(*e)))
+	if (xp_grow((void **)&a->sess, &a->cap_sess, a->nsess + 1, sizeof(*e)))
 		return -1;
 	e = memset(&a->sess[a->nsess], 0, sizeof(*e));
 	if (!(e->v = malloc(n * sizeof(*e->v))))

@@ -66,11 +66,6 @@ static int launch_by_corr(const void *a, const void *b)
 	return (x->correlation_id > y->correlation_id) - (x->correlation_id < y->correlation_id);
 }
 
-static int is_device(enum th_gpu_kind k)
-{
-	return k == XP_GPU_KERNEL || k == XP_GPU_MEMCPY || k == XP_GPU_MEMSET;
-}
-
 /* Sort the records into the interval sets and lookup arrays. */
 static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
 		 const struct gp_gpu_interval *win, size_t nwin)
@@ -84,16 +79,16 @@ static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
 			return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_gpu_rec *r = &recs[i];
-		struct gp_ivs *set = r->kind == XP_GPU_KERNEL ? &w->kern
-				     : r->kind == XP_GPU_SYNC ? &w->sync
-				     : is_device(r->kind)     ? &w->copy
-							      : NULL;
+		struct gp_ivs *set = r->kind == XP_GPU_KERNEL	      ? &w->kern
+				     : r->kind == XP_GPU_SYNC	      ? &w->sync
+				     : th_gpu_kind_on_device(r->kind) ? &w->copy
+								      : NULL;
 
 		if (set && gp_ivs_add(set, r->start_ns, r->end_ns))
 			return -1;
-		if (is_device(r->kind) && (gp_ivs_add(&w->busy, r->start_ns, r->end_ns)))
+		if (th_gpu_kind_on_device(r->kind) && gp_ivs_add(&w->busy, r->start_ns, r->end_ns))
 			return -1;
-		if (is_device(r->kind))
+		if (th_gpu_kind_on_device(r->kind))
 			w->dev[w->n_dev++] = r;
 		else if (r->kind == XP_GPU_LAUNCH && r->correlation_id)
 			w->launch[w->n_launch++] = r;

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "gpu/intervals.h"
+#include "lib/test_check.h"
 #include "theory/theory.h"
-#include "gpu/test_check.h"
 
 #define REC(k, nm, s, e, c)                                                                        \
 	{                                                                                          \
@@ -179,5 +179,5 @@ int main(void)
 	test_empty();
 	test_intervals();
 	test_l3_ids();
-	return test_result("attribute_test");
+	return test_failures != 0;
 }

@@ -12,7 +12,7 @@
 
 #include "bpf/xperf.h"
 #include "bpf/cuda.h"
-#include "gpu/test_check.h"
+#include "lib/test_check.h"
 
 int main(void)
 {
@@ -71,5 +71,5 @@ int main(void)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		CHECK(gp_cuda_lib_of(names[i].path) == names[i].lib, "library of '%s'",
 		      names[i].path);
-	return test_result("cuda_uprobes_test");
+	return test_failures != 0;
 }

@@ -13,7 +13,7 @@
 #include "gpu/demangle.h"
 #include "core/write.h"
 #include "gpu/turn_gpu.h"
-#include "gpu/test_check.h"
+#include "lib/test_check.h"
 
 struct row {
 	unsigned kind, sub, device, stream, corr;

@@ -51,7 +51,7 @@ $CC $CFLAGS -shared -fPIC -Wl,--version-script=gpu/collector.map -o "$W/libxperf
 	gpu/gpu_records.c gpu/demangle.c gpu/signal_chain.c lib/atomic_file.c theory/gpu_kind.c -ldl -lpthread \
 	-lstdc++ || exit 1
 $CC $CFLAGS -o "$W/stats" gpu/check/gpu_check_stats.c gpu/gpu_records.c gpu/gpu_set.c \
-	gpu/attribute.c gpu/intervals.c lib/atomic_file.c lib/in_file.c theory/gpu_kind.c || exit 1
+	gpu/attribute.c gpu/intervals.c lib/atomic_file.c lib/grow.c lib/in_file.c theory/gpu_kind.c || exit 1
 # libcupti of this toolkit (lib64 from CUDA 12.x/13, extras/CUPTI/lib64 before)
 CUPTI_SO=$CUDA/lib64/libcupti.so
 [ -e "$CUPTI_SO" ] || CUPTI_SO=$CUDA/extras/CUPTI/lib64/libcupti.so

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpu/test_check.h"
+#include "lib/test_check.h"
 
 struct tally {
 	int headers, records, notices;
@@ -84,16 +84,6 @@ static char *write_file(const char *dir, int nrec)
 	return path;
 }
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = malloc(1 << 22);
-
-	*len = fread(buf, 1, 1 << 22, f);
-	fclose(f);
-	return buf;
-}
-
 /* A consumer following a growing file: `step` more bytes appear each round. */
 static void follow(const uint8_t *data, size_t len, size_t step, struct tally *t)
 {
@@ -116,7 +106,7 @@ static void test_roundtrip(const char *dir)
 	char *path = write_file(dir, nrec), err[256] = "";
 	struct gp_gpu_set set = {0};
 	size_t len;
-	uint8_t *data = slurp(path, &len);
+	uint8_t *data = (uint8_t *)test_slurp(path, &len);
 
 	CHECK(gp_gpu_load_dir(dir, &set, err, sizeof(err)) == 0, "%s", err);
 	CHECK(set.n == (size_t)nrec + 1, "records %zu", set.n);
@@ -219,5 +209,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd))
 		test_failures++;
-	return test_result("gpu_records_test");
+	return test_failures != 0;
 }

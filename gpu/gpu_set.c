@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/grow.h"
 #include "lib/in_file.h"
 
 /* A record file larger than this is refused (about 16 M records). */
@@ -36,16 +37,9 @@ static void on_record(void *ctx, const struct gp_gpu_rec *rec)
 {
 	struct gp_gpu_set *set = ctx;
 
-	if (set->n == set->cap) {
-		size_t cap = set->cap ? set->cap * 2 : 256;
-		struct gp_gpu_rec *p = realloc(set->recs, cap * sizeof(*p));
-
-		if (!p) {
-			set->dropped++;
-			return;
-		}
-		set->recs = p;
-		set->cap = cap;
+	if (xp_grow((void **)&set->recs, &set->cap, set->n + 1, sizeof(*set->recs))) {
+		set->dropped++;
+		return;
 	}
 	set->recs[set->n++] = *rec;
 }

@@ -7,19 +7,14 @@
 
 #include <stdlib.h>
 
+#include "lib/grow.h"
+
 int gp_ivs_add(struct gp_ivs *s, uint64_t start, uint64_t end)
 {
 	if (end <= start)
 		return 0;
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct gp_gpu_interval *v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		s->v = v;
-		s->cap = cap;
-	}
+	if (xp_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v)))
+		return -1;
 	s->v[s->n++] = (struct gp_gpu_interval){start, end};
 	return 0;
 }

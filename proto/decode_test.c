@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/test_check.h"
 #include "proto/split_feed.h"
-#include "userspace/testing/check.h"
 
 static struct pr_llm_exchange got;
 static uint64_t tok[8];
@@ -33,13 +33,7 @@ static char *slurp(const char *name, size_t *len)
 
 	snprintf(path, sizeof(path), "%s/%s/proto/testdata/%s", dir ? dir : ".",
 		 dir ? "xperf" : "", name);
-	FILE *f = fopen(path, "rb");
-	char *buf = malloc(1 << 16);
-
-	*len = f && buf ? fread(buf, 1, 1 << 16, f) : 0;
-	if (f)
-		fclose(f);
-	return buf;
+	return test_slurp(path, len);
 }
 
 /* The answer's compressed body, in 3 reads (at 100, 200, 300) as chunked HTTP/1.1. */
@@ -146,5 +140,5 @@ int main(void)
 	}
 	test_request();
 	test_bad();
-	return CHECK_DONE();
+	return test_failures != 0;
 }

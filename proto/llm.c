@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/json_int.h"
 #include "proto/llm_tools.h"
 
@@ -302,15 +303,8 @@ void pr_llm_parse_response(struct pr_llm_call *c, const char *body, size_t len)
 
 static void token_at(struct pr_llm_call *c, uint64_t t_ns)
 {
-	if (c->n_tokens == c->cap_tokens) {
-		size_t ncap = c->cap_tokens ? c->cap_tokens * 2 : 64;
-		uint64_t *nt = realloc(c->token_ns, ncap * sizeof(*nt));
-
-		if (!nt)
-			return; /* the count stays right up to here; times after are lost */
-		c->token_ns = nt;
-		c->cap_tokens = ncap;
-	}
+	if (xp_grow((void **)&c->token_ns, &c->cap_tokens, c->n_tokens + 1, sizeof(uint64_t)))
+		return; /* the count stays right up to here; times after are lost */
 	c->token_ns[c->n_tokens++] = t_ns;
 }
 

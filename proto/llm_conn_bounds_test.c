@@ -10,8 +10,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lib/test_check.h"
 #include "proto/llm_conn.h"
-#include "userspace/testing/check.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -41,5 +41,5 @@ int main(void)
 		CHECK(c->resyncs == 0);
 		pr_llm_conn_free(c);
 	}
-	return CHECK_DONE();
+	return test_failures != 0;
 }

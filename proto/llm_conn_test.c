@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/test_check.h"
 #include "proto/split_feed.h"
-#include "userspace/testing/check.h"
 
 struct got {
 	struct pr_llm_exchange ex; /* copy; its pointers are not to be followed */
@@ -286,5 +286,5 @@ int main(void)
 	test_anthropic_aborted();
 	test_payloads();
 	test_hosts_and_lost();
-	return CHECK_DONE();
+	return test_failures != 0;
 }

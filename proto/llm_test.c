@@ -2,8 +2,8 @@
 /* llm_test.c - LLM JSON extraction: paths, non-streamed bodies, errors, bad JSON. */
 #include <string.h>
 
+#include "lib/test_check.h"
 #include "proto/split_feed.h"
-#include "userspace/testing/check.h"
 
 static void parse_resp(struct pr_llm_call *c, enum pr_llm_api api, const char *body)
 {
@@ -78,5 +78,5 @@ int main(void)
 		pr_llm_stream_event(&c, "", "{\"response\":\"t\"}", 16, (uint64_t)i);
 	CHECK(c.n_tokens == 200 && c.token_ns[199] == 199);
 	pr_llm_call_free(&c);
-	return CHECK_DONE();
+	return test_failures != 0;
 }

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/test_check.h"
 #include "proto/split_feed.h"
-#include "userspace/testing/check.h"
 
 static struct pr_llm_call got[4];
 static int n_got;
@@ -187,5 +187,5 @@ int main(void)
 	test_many_results();
 	for (int i = 0; i < n_got; i++)
 		pr_llm_call_free(&got[i]);
-	return CHECK_DONE();
+	return test_failures != 0;
 }

@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
+
 const char *const rb_cg_ev_names[CG_NEV] = { "Ir",   "Dr",   "Dw", "D1mr", "D1mw",
 					     "DLmr", "DLmw", "Bc", "Bcm" };
 
@@ -153,14 +155,8 @@ static struct rb_cg_fn *find_fn(struct rb_cg_profile *p, struct cg_state *st, co
 			return &p->fn[i];
 	if (p->nfn == XP_VG_MAX_FNS)
 		return NULL;
-	if (p->nfn == st->cap) {
-		size_t nc = st->cap ? st->cap * 2 : 64;
-		struct rb_cg_fn *f = realloc(p->fn, nc * sizeof(*f));
-		if (!f)
-			return NULL;
-		p->fn = f;
-		st->cap = nc;
-	}
+	if (xp_grow((void **)&p->fn, &st->cap, p->nfn + 1, sizeof(*p->fn)))
+		return NULL;
 	struct rb_cg_fn *f = &p->fn[p->nfn++];
 	memset(f, 0, sizeof(*f));
 	memcpy(f->name, name, sizeof(name));

@@ -46,26 +46,6 @@ static void collect(const struct sc_verror *e, void *ctx)
 	o->last = *e;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET) &&
-	    (buf = malloc((size_t)n + 1)) && fread(buf, 1, (size_t)n, f) == (size_t)n) {
-		buf[n] = '\0';
-		*len = (size_t)n;
-	} else {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	return buf;
-}
-
 static int by_name(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -104,9 +84,9 @@ static void test_invalid_fixtures(void)
 		char *buf, *expect;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		buf = slurp(path, &len);
+		buf = test_slurp(path, &len);
 		snprintf(path + strlen(path) - 5, 8, ".expect");
-		expect = slurp(path, &elen);
+		expect = test_slurp(path, &elen);
 		CHECK(buf && expect && elen > 0, "%s: fixture or its .expect missing", names[i]);
 		if (buf && expect) {
 			sc_validate_buffer(names[i], buf, len, collect, &o);
@@ -202,7 +182,7 @@ static const char *counter_name(size_t i)
 static void test_schema_file(void)
 {
 	size_t len = 0;
-	char *buf = slurp("schema/turntrace.schema.json", &len);
+	char *buf = test_slurp("schema/turntrace.schema.json", &len);
 	cJSON *s = buf ? cJSON_ParseWithLength(buf, len) : NULL;
 	cJSON *defs = cJSON_GetObjectItem(s, "$defs");
 	cJSON *wm = cJSON_GetObjectItem(cJSON_GetObjectItem(defs, "waste_mark"), "properties");
@@ -329,7 +309,7 @@ static void check_moved(const char *dir, const char *name, size_t pad)
 	int fd = mkstemp(tmp);
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	buf = slurp(path, &len);
+	buf = test_slurp(path, &len);
 	moved = buf ? malloc(pad + len) : NULL;
 	CHECK(fd >= 0 && moved, "%s: cannot move it", name);
 	if (fd >= 0 && moved) {

@@ -20,6 +20,7 @@
 
 #include "core/write.h"
 #include "lib/atomic_file.h"
+#include "lib/grow.h"
 #include "sdk/internal.h"
 
 #define DEFAULT_TRACE_DIR ".xperf/traces"
@@ -92,15 +93,8 @@ struct sd_turn *sd_turn_get(int handle)
 
 int sd_turn_add(struct sd_turn *t)
 {
-	if (S.nturns == S.cap) {
-		size_t cap = S.cap ? S.cap * 2 : 8;
-		struct sd_turn **n = realloc(S.turns, cap * sizeof(*n));
-
-		if (!n)
-			return XP_ENOMEM;
-		S.turns = n;
-		S.cap = cap;
-	}
+	if (xp_grow((void **)&S.turns, &S.cap, S.nturns + 1, sizeof(*S.turns)))
+		return XP_ENOMEM;
 	t->index = ++S.next_turn;
 	S.turns[S.nturns++] = t;
 	return t->index;

@@ -17,6 +17,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/grow.h"
+
 const char *const top_sort_names[TOP_SORT_COUNT] = { "cost", "turns", "waste", "ttft", "name" };
 
 /* The inodes of files someone holds an flock on (/proc/locks), into a caller's buffer. */
@@ -78,15 +80,8 @@ static struct top_session *find(struct top *t, const char *path)
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->s[i].path, path))
 			return &t->s[i];
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 16;
-		struct top_session *s = realloc(t->s, cap * sizeof(*s));
-
-		if (!s)
-			return NULL;
-		t->s = s;
-		t->cap = cap;
-	}
+	if (xp_grow((void **)&t->s, &t->cap, t->n + 1, sizeof(*t->s)))
+		return NULL;
 	memset(&t->s[t->n], 0, sizeof(t->s[0]));
 	snprintf(t->s[t->n].path, sizeof(t->s[0].path), "%s", path);
 	return &t->s[t->n++];

@@ -13,6 +13,7 @@
 
 #include "bpf/sock.h"
 #include "bpf/tls.h"
+#include "lib/grow.h"
 
 #define SEND_RING 256
 #define MAX_IDS 0x10000
@@ -176,22 +177,6 @@ static void pass(struct xpc_locate_check *lc, struct conn *c, int dir)
 	d->nheld = d->cap = 0;
 }
 
-/* Room for one more element in the array *arr of *n (capacity *cap); -1 on ENOMEM. */
-static int grow(void **arr, size_t n, size_t *cap, size_t size)
-{
-	size_t ncap = *cap ? *cap * 2 : 16;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	p = realloc(*arr, ncap * size);
-	if (!p)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 static enum xpc_lc_verdict hold(struct xpc_locate_check *lc, struct dir_state *d,
 				const struct xk_hdr *rec)
 {
@@ -201,7 +186,7 @@ static enum xpc_lc_verdict hold(struct xpc_locate_check *lc, struct dir_state *d
 		lc->counts.held_over++;
 		return XPC_LC_DROP;
 	}
-	if (grow((void **)&d->held, d->nheld, &d->cap, sizeof(*d->held)))
+	if (xp_grow((void **)&d->held, &d->cap, d->nheld + 1, sizeof(*d->held)))
 		return XPC_LC_DROP;
 	copy = malloc(rec->size);
 	if (!copy)
@@ -220,7 +205,7 @@ static struct conn *conn_of(struct xpc_locate_check *lc, const struct xk_tls_dat
 		if (c->tgid == t->hdr.tgid && c->ssl == t->ssl && c->start_ns == t->hdr.start_ns)
 			return c;
 	}
-	if (grow((void **)&lc->conns, lc->nconns, &lc->capconns, sizeof(*lc->conns)))
+	if (xp_grow((void **)&lc->conns, &lc->capconns, lc->nconns + 1, sizeof(*lc->conns)))
 		return NULL;
 	lc->conns[lc->nconns] = (struct conn){ .tgid = t->hdr.tgid, .id = t->located,
 					       .start_ns = t->hdr.start_ns, .ssl = t->ssl };
@@ -235,7 +220,7 @@ static struct recv_total *recv_of(struct xpc_locate_check *lc, uint32_t tgid, ui
 	for (size_t i = 0; i < lc->nrecvs; i++)
 		if (lc->recvs[i].tgid == tgid && lc->recvs[i].sock_id == sock_id)
 			return &lc->recvs[i];
-	if (grow((void **)&lc->recvs, lc->nrecvs, &lc->caprecvs, sizeof(*lc->recvs)))
+	if (xp_grow((void **)&lc->recvs, &lc->caprecvs, lc->nrecvs + 1, sizeof(*lc->recvs)))
 		return NULL;
 	lc->recvs[lc->nrecvs] = (struct recv_total){ .tgid = tgid, .sock_id = sock_id };
 	return &lc->recvs[lc->nrecvs++];

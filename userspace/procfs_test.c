@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/test_check.h"
 #include "userspace/procfs.h"
-#include "userspace/testing/check.h"
 
 #define S(x) x, sizeof(x) - 1
 
@@ -61,5 +61,5 @@ int main(void)
 	test_status();
 	test_pid_list();
 	test_container_id();
-	return CHECK_DONE();
+	return test_failures != 0;
 }

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "userspace/testing/check.h"
+#include "lib/test_check.h"
 #include "userspace/tls_json.h"
 
 static char *to_text(const struct xk_hdr *rec, bool payloads, int *rc)
@@ -155,5 +155,5 @@ int main(void)
 	sock_records();
 	map_exec();
 	discover();
-	return CHECK_DONE();
+	return test_failures != 0;
 }

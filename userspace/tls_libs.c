@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/grow.h"
 #include "userspace/locate/locate.h"
 
 /* Where a dlopen'd libssl is found in practice (Debian, RHEL, Alpine...). */
@@ -168,15 +169,8 @@ int xpc_tls_libset_add(struct xpc_tls_libset *set, dev_t dev, ino_t ino)
 {
 	if (xpc_tls_libset_has(set, dev, ino))
 		return 0;
-	if (set->n == set->cap) {
-		size_t cap = set->cap ? set->cap * 2 : 64;
-		struct devino *p = realloc(set->seen, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		set->seen = p;
-		set->cap = cap;
-	}
+	if (xp_grow((void **)&set->seen, &set->cap, set->n + 1, sizeof(*set->seen)))
+		return -ENOMEM;
 	set->seen[set->n++] = (struct devino){ dev, ino };
 	return 1;
 }

@@ -72,21 +72,6 @@ static char *replay(const char *tmp, const char *name, uint64_t by)
 	return out;
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-
-	if (f && getdelim(&buf, &cap, '\0', f) < 0) {
-		free(buf);
-		buf = NULL;
-	}
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 static int is_stamp(const char *key)
 {
 	for (size_t i = 0; key && i < sizeof(stamp_keys) / sizeof(stamp_keys[0]); i++)
@@ -116,8 +101,10 @@ static void compare(const cJSON *a, const cJSON *b, uint64_t by, int stamp, int 
 
 static cJSON *load(const char *path, char **text)
 {
-	*text = slurp(path);
-	return *text ? xp_json_parse(*text, strlen(*text)) : NULL;
+	size_t len;
+
+	*text = test_slurp(path, &len);
+	return *text ? xp_json_parse(*text, len) : NULL;
 }
 
 static void check_turns(const char *base, const char *dir, uint64_t by)
@@ -176,6 +163,7 @@ static void check_merge(const char *tmp, const char *dir, uint64_t by)
 	struct gp_gpu_writer w;
 	struct gp_gpu_set set = { 0 };
 	uint64_t s = 0, e = 0;
+	size_t len;
 	char *text;
 
 	snprintf(turn, sizeof(turn), "%s/turn_001.json", dir);
@@ -191,7 +179,7 @@ static void check_merge(const char *tmp, const char *dir, uint64_t by)
 	CHECK(gp_gpu_merge_file(turn, &set, NULL, NULL, err, sizeof(err)) == 1, "merge: %s", err);
 	gp_gpu_set_free(&set);
 	CHECK(sc_validate_file(turn, NULL, NULL) == 0, "merged turn is valid");
-	text = slurp(turn);
+	text = test_slurp(turn, &len);
 	snprintf(lit, sizeof(lit), "%llu", (unsigned long long)rec.start_ns);
 	CHECK(text && strstr(text, lit) && !strstr(text, "e+"), "merged file holds %s", lit);
 	free(text);

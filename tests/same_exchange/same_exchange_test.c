@@ -42,17 +42,6 @@ static char *first_attrs(cJSON *doc)
 	return at ? xp_json_print(at, 0) : NULL;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = malloc(1 << 20);
-
-	*len = f && buf ? fread(buf, 1, 1 << 20, f) : 0;
-	if (f)
-		fclose(f);
-	return buf;
-}
-
 /* The SDK's file of one model call streaming tokens at tok[0..1]. */
 static char *sdk_attrs(int64_t *tok)
 {
@@ -95,7 +84,7 @@ static char *sdk_attrs(int64_t *tok)
 	CHECK(xperf_end_turn(turn) == 0, "end turn");
 	CHECK(xperf_session_dir(path, sizeof(path)) > 0, "session dir");
 	strcat(path, "/turn_001.json");
-	text = slurp(path, &len);
+	text = test_slurp(path, &len);
 	doc = xp_json_parse(text, len);
 	CHECK(doc != NULL, "%s parses", path);
 	if (doc)
@@ -189,7 +178,7 @@ static void free_attrs(struct xperf_attr *a, size_t n)
 static cJSON *load(const char *path)
 {
 	size_t len;
-	char *text = slurp(path, &len);
+	char *text = test_slurp(path, &len);
 	cJSON *doc = xp_json_parse(text, len);
 
 	free(text);

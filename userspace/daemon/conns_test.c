@@ -5,7 +5,7 @@
 #include "userspace/daemon/conns.h"
 #include "bpf/sock.h"
 #include "bpf/tls.h"
-#include "userspace/testing/check.h"
+#include "lib/test_check.h"
 
 struct emitted {
 	int n;
@@ -104,5 +104,5 @@ int main(void)
 	test_lru();
 	test_close_and_exit();
 	test_many();
-	return CHECK_DONE();
+	return test_failures != 0;
 }

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "lib/test_check.h"
 #include "userspace/daemon/rules.h"
-#include "userspace/testing/check.h"
 
 #define ARGS(x) x, sizeof(x)
 
@@ -129,5 +129,5 @@ int main(void)
 	test_net();
 	test_wildcard();
 	test_match();
-	return CHECK_DONE();
+	return test_failures != 0;
 }

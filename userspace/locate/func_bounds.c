@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 #define PE_OMIT 0xff
 #define PE_FORMAT 0x0f
 #define PE_PCREL 0x10
@@ -140,15 +142,8 @@ static int add(struct loc_func_bounds *fb, size_t *cap, uint64_t start, uint64_t
 {
 	if (!len || start + len < start)
 		return 0;
-	if (fb->n == *cap) {
-		size_t ncap = *cap ? *cap * 2 : 4096;
-		struct loc_func_range *n = realloc(fb->fde, ncap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		fb->fde = n;
-		*cap = ncap;
-	}
+	if (xp_grow((void **)&fb->fde, cap, fb->n + 1, sizeof(*fb->fde)))
+		return -1;
 	fb->fde[fb->n++] = (struct loc_func_range){ start, start + len };
 	return 0;
 }

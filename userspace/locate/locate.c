@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "lib/atomic_file.h"
+#include "lib/grow.h"
 #include "userspace/locate/elf_view.h"
 
 struct loc_locator {
@@ -168,15 +169,8 @@ static const struct loc_result *mem_find(const struct loc_locator *l, const char
 
 static void mem_add(struct loc_locator *l, const struct loc_result *r)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 32;
-		struct loc_result *n = realloc(l->mem, cap * sizeof(*n));
-
-		if (!n)
-			return;	/* a cache that cannot grow only costs a new analysis */
-		l->mem = n;
-		l->cap = cap;
-	}
+	if (xp_grow((void **)&l->mem, &l->cap, l->n + 1, sizeof(*l->mem)))
+		return;	/* a cache that cannot grow only costs a new analysis */
 	l->mem[l->n++] = *r;
 }
 

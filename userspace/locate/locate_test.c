@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lib/test_check.h"
 #include "userspace/locate/locate.h"
 #include "userspace/locate/x86_insn.h"
-#include "userspace/testing/check.h"
 
 #define FAKE "userspace/locate/fake_boringssl"
 #define FAKE_RUSTLS "userspace/locate/fake_rustls"
@@ -189,5 +189,5 @@ int main(void)
 	if (img)
 		test_rustls(img, len);
 	free(img);
-	return CHECK_DONE();
+	return test_failures != 0;
 }
