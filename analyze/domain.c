@@ -9,6 +9,8 @@
 
 #include <stdlib.h>
 
+#include "lib/grow.h"
+
 int xa_domain_check(struct xa_trace *tr, struct xa_turn *t)
 {
 	enum th_domain custom = XP_DOMAIN_COMPUTE;
@@ -24,11 +26,9 @@ int xa_domain_check(struct xa_trace *tr, struct xa_turn *t)
 		s->domain = want;
 		if (s->synthetic || s->declared == want)
 			continue;
-		c = realloc(t->corr, (t->ncorr + 1) * sizeof(*c));
-		if (!c)
+		if (xp_grow((void **)&t->corr, &t->cap_corr, t->ncorr + 1, sizeof(*t->corr)))
 			return -1;
-		t->corr = c;
-		c += t->ncorr++;
+		c = &t->corr[t->ncorr++];
 		c->span_id = s->id;
 		snprintf(c->stage, sizeof(c->stage), "%s", s->stage_name);
 		c->declared = s->declared;

@@ -141,7 +141,7 @@ struct xa_turn {
 	struct xa_l3 l3[XA_MAX_L3];
 	double feat[F_FEAT_COUNT]; /* turn features (enum xa_feat) */
 	struct xa_correction *corr;
-	size_t ncorr;
+	size_t ncorr, cap_corr;
 	char notes[4][XA_REASON]; /* analyzer notes (uncovered time, custom stages...) */
 	unsigned nnotes;
 	unsigned warnings;

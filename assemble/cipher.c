@@ -42,7 +42,7 @@ struct xt_cipher {
 	xt_cipher_cb cb;
 	void *ctx;
 	struct sconn *c;
-	size_t n;
+	size_t n, cap;
 };
 
 struct xt_cipher *xt_cipher_new(const char *const *hosts, xt_cipher_cb cb, void *ctx)
@@ -74,11 +74,8 @@ static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int cr
 			return &c->c[i];
 	if (!create)
 		return NULL;
-	struct sconn *nc = realloc(c->c, (c->n + 1) * sizeof(*nc));
-
-	if (!nc)
+	if (xp_grow((void **)&c->c, &c->cap, c->n + 1, sizeof(*c->c)))
 		return NULL;
-	c->c = nc;
 	struct sconn *s = &c->c[c->n++];
 
 	memset(s, 0, sizeof(*s));

@@ -47,18 +47,18 @@ struct xt_session {
 	struct xt_cmdset seen;
 	struct xt_cipher *cipher;
 	struct conn *conns;
-	size_t n_conns;
+	size_t n_conns, cap_conns;
 	struct xt_exchange **ex; /* not yet written, sorted by req_start_ns */
-	size_t n_ex;
+	size_t n_ex, cap_ex;
 	struct xt_exchange **shadow; /* ciphertext timing of plaintext-tier exchanges */
-	size_t n_shadow;
+	size_t n_shadow, cap_shadow;
 	uint32_t plain_tgid[XT_PLAIN_PROCS]; /* processes whose TLS plaintext is seen */
 	uint32_t cur_tgid, cur_tid; /* the event being fed */
 	struct agent {
 		uint32_t tgid;
 		uint64_t next_start; /* start of its next turn to write */
 	} *agents;
-	size_t n_agents;
+	size_t n_agents, cap_agents;
 	/*
 	 * Written plaintext exchanges: a ciphertext twin can finish after its turn
 	 * was written (its connection idle until the end: a pool that moved on to
@@ -73,7 +73,7 @@ struct xt_session {
 		uint32_t tgid;
 		uint64_t t;
 	} *probes;
-	size_t n_probes;
+	size_t n_probes, cap_probes;
 	uint64_t first_ts, dropped, truncated;
 	/* last I/O per thread, per tier: a TLS read's socket reads nest inside it */
 	struct io_mark {
@@ -97,12 +97,10 @@ static void free_exchange(struct xt_exchange *e)
 
 static int add_exchange(struct xt_session *s, struct xt_exchange *e)
 {
-	struct xt_exchange **nx = realloc(s->ex, (s->n_ex + 1) * sizeof(*nx));
 	size_t i;
 
-	if (!nx)
+	if (xp_grow((void **)&s->ex, &s->cap_ex, s->n_ex + 1, sizeof(*s->ex)))
 		return -1;
-	s->ex = nx;
 	for (i = s->n_ex; i > 0 && s->ex[i - 1]->req_start_ns > e->req_start_ns; i--)
 		s->ex[i] = s->ex[i - 1];
 	s->ex[i] = e;
@@ -113,13 +111,10 @@ static int add_exchange(struct xt_session *s, struct xt_exchange *e)
 
 static void add_probe(struct xt_session *s, uint32_t tgid, uint64_t t)
 {
-	struct probe *np = realloc(s->probes, (s->n_probes + 1) * sizeof(*np));
-
-	if (!np) {
+	if (xp_grow((void **)&s->probes, &s->cap_probes, s->n_probes + 1, sizeof(*s->probes))) {
 		s->failed = 1;
 		return;
 	}
-	s->probes = np;
 	s->probes[s->n_probes++] = (struct probe){ tgid, t };
 }
 
@@ -219,11 +214,8 @@ static struct agent *agent_of(struct xt_session *s, uint32_t tgid)
 	for (size_t i = 0; i < s->n_agents; i++)
 		if (s->agents[i].tgid == tgid)
 			return &s->agents[i];
-	struct agent *na = realloc(s->agents, (s->n_agents + 1) * sizeof(*na));
-
-	if (!na)
+	if (xp_grow((void **)&s->agents, &s->cap_agents, s->n_agents + 1, sizeof(*s->agents)))
 		return NULL;
-	s->agents = na;
 	s->agents[s->n_agents] = (struct agent){ tgid, 0 };
 	return &s->agents[s->n_agents++];
 }
@@ -529,11 +521,8 @@ static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
 	for (size_t i = 0; i < s->n_conns; i++)
 		if (s->conns[i].tgid == tgid && s->conns[i].id == id)
 			return &s->conns[i];
-	struct conn *nc = realloc(s->conns, (s->n_conns + 1) * sizeof(*nc));
-
-	if (!nc)
+	if (xp_grow((void **)&s->conns, &s->cap_conns, s->n_conns + 1, sizeof(*s->conns)))
 		return NULL;
-	s->conns = nc;
 	struct conn *c = &s->conns[s->n_conns];
 
 	memset(c, 0, sizeof(*c));
@@ -640,13 +629,11 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 	e->covered = covered;
 	/* a process whose plaintext is seen has its exchanges there (node: not covered) */
 	if (plain) {
-		struct xt_exchange **ns = realloc(s->shadow, (s->n_shadow + 1) * sizeof(*ns));
-
-		if (!ns) {
+		if (xp_grow((void **)&s->shadow, &s->cap_shadow, s->n_shadow + 1,
+			    sizeof(*s->shadow))) {
 			free_exchange(e);
 			return;
 		}
-		s->shadow = ns;
 		s->shadow[s->n_shadow++] = e;
 		return;
 	}

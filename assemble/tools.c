@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 #define XT_TOOL_NEEDLE 256
 
 /* Argument keys that hold a shell command, in the order they are tried. */
@@ -98,11 +100,8 @@ static int tree_cut_shell(const struct xt_procs *procs, const struct xt_proc *ro
 
 static int add(struct xt_tools *out, struct xt_tool t)
 {
-	struct xt_tool *nt = realloc(out->t, (out->n + 1) * sizeof(*nt));
-
-	if (!nt)
+	if (xp_grow((void **)&out->t, &out->cap, out->n + 1, sizeof(*out->t)))
 		return -1;
-	out->t = nt;
 	out->t[out->n++] = t;
 	return 0;
 }

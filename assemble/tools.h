@@ -24,7 +24,7 @@ struct xt_tool {
 
 struct xt_tools {
 	struct xt_tool *t;
-	size_t n;
+	size_t n, cap;
 	int identity_known; /* some answer of the turn was read in plaintext */
 };
 

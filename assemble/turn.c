@@ -35,7 +35,7 @@ struct seg {
 struct layout {
 	const struct xt_turn_in *in;
 	struct seg *seg;
-	size_t n;
+	size_t n, cap;
 	uint64_t end;
 	int complete;
 	uint32_t tid; /* the agent thread that talks to the model */
@@ -109,11 +109,8 @@ static uint64_t parse_end(const struct layout *l, size_t i)
 static int add_seg(struct layout *l, enum seg_kind k, uint64_t a, uint64_t b,
 		   const struct xt_exchange *ex, const struct xt_tool *t)
 {
-	struct seg *ns = realloc(l->seg, (l->n + 1) * sizeof(*ns));
-
-	if (!ns)
+	if (xp_grow((void **)&l->seg, &l->cap, l->n + 1, sizeof(*l->seg)))
 		return -1;
-	l->seg = ns;
 	l->seg[l->n++] = (struct seg){ k, a, b < a ? a : b, ex, t };
 	if (b > l->end)
 		l->end = b;

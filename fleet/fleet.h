@@ -190,7 +190,7 @@ struct fleet_ledger {
 	struct fleet_sess_ctr *sessions; /* sorted by path */
 	size_t nsessions;
 	struct fleet_sess_ctr *retired; /* per (node, agent); path "" */
-	size_t nretired;
+	size_t nretired, cap_retired;
 };
 int fleet_ledger_apply(struct fleet_ledger *l, struct fleet_agg *a);
 int fleet_ledger_expose(const struct fleet_ledger *l, struct fleet_agg *a);

@@ -18,6 +18,7 @@
 
 #include "fleet/fleet.h"
 #include "lib/atomic_file.h"
+#include "lib/grow.h"
 #include "lib/in_file.h"
 #include "lib/json_int.h"
 
@@ -109,11 +110,9 @@ static uint64_t *retired_of(struct fleet_ledger *l, const char *node, const char
 	for (size_t i = 0; i < l->nretired; i++)
 		if (!strcmp(l->retired[i].node, node) && !strcmp(l->retired[i].agent, agent))
 			return l->retired[i].v;
-	p = realloc(l->retired, (l->nretired + 1) * sizeof(*p));
-	if (!p)
+	if (xp_grow((void **)&l->retired, &l->cap_retired, l->nretired + 1, sizeof(*l->retired)))
 		return NULL;
-	l->retired = p;
-	p = memset(&p[l->nretired], 0, sizeof(*p));
+	p = memset(&l->retired[l->nretired], 0, sizeof(*p));
 	if (!(p->v = calloc(fleet_ctr_len(), sizeof(*p->v))))
 		return NULL;
 	snprintf(p->node, sizeof(p->node), "%s", node);

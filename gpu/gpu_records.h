@@ -110,7 +110,7 @@ struct gp_gpu_set {
 	uint64_t dropped;   /* sum of dropped frames */
 	uint64_t truncated; /* files that ended inside a frame */
 	char **notices;
-	size_t n_notices;
+	size_t n_notices, cap_notices;
 	enum gp_gpu_source source; /* of the last header read */
 	int files;
 };

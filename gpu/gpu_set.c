@@ -54,13 +54,9 @@ static void on_dropped(void *ctx, uint64_t count)
 static void on_notice(void *ctx, const char *msg)
 {
 	struct gp_gpu_set *set = ctx;
-	char **p = realloc(set->notices, (set->n_notices + 1) * sizeof(*p));
-
-	if (!p)
-		return;
-	set->notices = p;
-	p[set->n_notices] = strdup(msg);
-	if (p[set->n_notices])
+	if (!xp_grow((void **)&set->notices, &set->cap_notices, set->n_notices + 1,
+		     sizeof(*set->notices)) &&
+	    (set->notices[set->n_notices] = strdup(msg)))
 		set->n_notices++;
 }
 
