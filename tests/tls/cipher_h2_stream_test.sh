@@ -12,9 +12,10 @@
 #       connection whose session tickets may be read between its request's HEADERS
 #       and DATA)
 # check_ground_truth.py against the server's own log: exchanges = calls, the first
-# token within 10 ms of the server's write of it, the answer's end within 50 ms (the
-# last read waits for a CPU on a loaded machine), control records = the control frames
-# the server read mid-stream, plus at most 3. Before the rule each WINDOW_UPDATE
+# token within 25 ms of the server's write of it and the answer's end within 50 ms (a
+# read waits for a CPU on a loaded machine: curl's first token once 18 ms late at load 9
+# on 2 cores; a control record taken for a request moves them by hundreds), control
+# records = the control frames the server read mid-stream, plus at most 3. Before the rule each WINDOW_UPDATE
 # ended the exchange: the Go client's two calls came out as 150 exchanges.
 set -euo pipefail
 here=$(dirname "$(readlink -f "$0")")
@@ -45,7 +46,7 @@ run() { # NAME CMD... : the arguments PORT and CA replaced
 	h2=
 	echo "== $1"
 	python3 "$demo/check_ground_truth.py" --traces "$d/out/$1" --mock "$d/h2.jsonl" \
-		--tier ciphertext --tol-ms 10 --decode-tol-ms 50 --end-tol-ms 50 --control-records ||
+		--tier ciphertext --tol-ms 25 --decode-tol-ms 50 --end-tol-ms 50 --control-records ||
 		fails=$((fails + 1))
 }
 
