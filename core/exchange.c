@@ -5,6 +5,8 @@
  */
 #include "core/turn.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +103,27 @@ void tt_exchange_free(struct tt_exchange *ex)
 	free(ex->finish);
 	free(ex->token_ns);
 	memset(ex, 0, sizeof(*ex));
+}
+
+/* v as cJSON's valueint has it (saturated), for the message. */
+static int as_int(double v)
+{
+	return v >= INT_MAX ? INT_MAX : v <= INT_MIN ? INT_MIN : (int)v;
+}
+
+int tt_ex_failed(const struct tt_exchange *ex, char *why, size_t len)
+{
+	if (tt_ex_has(ex, TT_EX_STATUS) && ex->num[TT_EX_STATUS] >= 400) {
+		if (why)
+			snprintf(why, len, "HTTP status %d", as_int(ex->num[TT_EX_STATUS]));
+		return 1;
+	}
+	if (tt_ex_has(ex, TT_EX_EXIT_CODE) && ex->num[TT_EX_EXIT_CODE] != 0) {
+		if (why)
+			snprintf(why, len, "exit code %d", as_int(ex->num[TT_EX_EXIT_CODE]));
+		return 1;
+	}
+	return 0;
 }
 
 int tt_exchange_read(struct tt_span *s)
