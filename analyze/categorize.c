@@ -54,11 +54,7 @@ static void charge(struct xa_turn *t, const struct xa_span *s, enum th_domain d,
 
 static int succeeded(const struct xa_span *s)
 {
-	if (s->waste_l3 || s->ex.finish_length)
-		return 0;
-	if (tt_ex_has(&s->ex, TT_EX_STATUS) && s->ex.num[TT_EX_STATUS] >= 400)
-		return 0;
-	return !tt_ex_has(&s->ex, TT_EX_EXIT_CODE) || s->ex.num[TT_EX_EXIT_CODE] == 0;
+	return !s->waste_l3 && !s->ex.finish_length && !tt_ex_failed(&s->ex, NULL, 0);
 }
 
 /* Work units of s for its stage's work attribute; the turn's LLM totals when absent. */

@@ -2,7 +2,8 @@
 /*
  * cipher.c - burst pattern per connection: HANDSHAKE (client hello sent) ->
  * READY (server flight received) -> REQUEST (sends) -> RESPONSE (receives)
- * -> REQUEST (the next send ends the exchange) ... until close.
+ * -> REQUEST (the next send, unless a control record, ends the exchange) ...
+ * until close.
  */
 #define _GNU_SOURCE
 #include "assemble/cipher.h"
@@ -23,11 +24,15 @@ struct sconn {
 	int llm;
 	int covered; /* data moved inside SSL calls: the plaintext tier sees it */
 	enum phase phase;
-	int first; /* the open exchange is the connection's first */
+	int first; /* no answer yet beyond set-aside receives (cipher.h, on the tickets) */
+	unsigned n_ex; /* exchanges opened on the connection */
+	uint64_t first_req_end; /* the end of its first request */
 	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
 	uint64_t skip_bytes;
 	size_t n_skip;
 	uint32_t head_len[XT_CIPHER_HEAD_RECORDS]; /* sizes of the answer's first records */
+	uint32_t n_held; /* small sends since the last receive (cipher.h) */
+	uint64_t held_t, held_len; /* the last of them */
 	char host[256];
 	struct xt_exchange *e; /* the open exchange */
 };
@@ -131,14 +136,25 @@ static int is_probe(const struct xt_exchange *e, uint64_t answer_bytes)
 	       answer_bytes <= XT_CIPHER_COUNT_RESP;
 }
 
+/* The held sends were control records of the open exchange, if any. */
+static void held_are_control(struct sconn *s)
+{
+	if (s->e)
+		s->e->control_records += s->n_held;
+	s->n_held = 0;
+}
+
 static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 {
 	struct xt_exchange *e = s->e;
 
+	held_are_control(s);
 	if (!e)
 		return;
 	s->e = NULL;
 	uint64_t answer_bytes = e->resp_bytes; /* without the session tickets set aside */
+
+	s->first = s->first && !e->resp_start_ns; /* cipher.h, on the tickets */
 
 	if (!e->resp_start_ns && s->n_skip) { /* the "tickets" held the whole answer */
 		answer_in_skipped(s, e);
@@ -147,7 +163,6 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	e->resp_bytes += s->skip_bytes;
 	s->n_skip = 0;
 	s->skip_bytes = 0;
-	s->first = 0;
 	if (!e->resp_start_ns && e->req_bytes <= XT_CIPHER_FINISHED_BYTES) {
 		free_exchange(e); /* a TLS alert (close_notify) sent without an answer */
 		return;
@@ -161,29 +176,44 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 
 static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event *ev)
 {
+	uint64_t start = ev->ts_ns, bytes = 0;
+
 	if (s->phase == P_NEW || s->phase == P_HELLO) {
 		s->phase = P_HELLO;
 		return;
 	}
 	if (s->phase == P_READY && ev->len <= XT_CIPHER_FINISHED_BYTES)
 		return; /* the client's Finished (TLS 1.3), sent right after the server flight */
-	if (s->phase == P_RESPONSE && s->e && !s->e->resp_start_ns &&
-	    ev->len <= XT_CIPHER_CONTROL_BYTES)
-		return; /* a control frame answering what was set aside (HTTP/2 SETTINGS ACK) */
-	if (s->phase == P_RESPONSE)
+	if (s->phase == P_RESPONSE && ev->len <= XT_CIPHER_CONTROL_BYTES) {
+		s->n_held++; /* a control record or the next request's HEADERS (cipher.h) */
+		s->held_t = ev->ts_ns;
+		s->held_len = ev->len;
+		return;
+	}
+	if (s->phase == P_RESPONSE) {
+		if (s->n_held && ev->ts_ns - s->held_t <= XT_CIPHER_REQ_JOIN_NS) {
+			s->n_held--; /* the last one held was this request's first record */
+			start = s->held_t;
+			bytes = s->held_len;
+		}
 		finish(c, s, 0);
+	}
 	if (!s->e) {
 		s->e = calloc(1, sizeof(*s->e));
 		if (!s->e)
 			return;
-		s->first = s->phase == P_READY;
+		s->first |= s->phase == P_READY;
+		s->n_ex++;
 		pr_llm_call_init(&s->e->call, XP_API_NONE);
 		s->e->tgid = ev->tgid;
 		s->e->tid = ev->tid;
-		s->e->req_start_ns = ev->ts_ns; /* as the plaintext tier: when the write returned */
+		s->e->req_start_ns = start; /* as the plaintext tier: when the write returned */
+		s->e->req_bytes = bytes;
 		memcpy(s->e->host, s->host, sizeof(s->host));
 	}
 	s->e->req_end_ns = ev->ts_ns;
+	if (s->n_ex == 1)
+		s->first_req_end = ev->ts_ns;
 	s->e->req_bytes += ev->len;
 	s->phase = P_REQUEST;
 }
@@ -196,9 +226,12 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 		s->phase = P_READY;
 		return;
 	}
-	if (!e || !ev->len)
+	if (!ev->len)
 		return;
-	if (!e->resp_start_ns && s->first && ev->ts_ns - e->req_end_ns < XT_CIPHER_TICKET_NS &&
+	held_are_control(s);
+	if (!e)
+		return;
+	if (!e->resp_start_ns && s->first && ev->ts_ns - s->first_req_end < XT_CIPHER_TICKET_NS &&
 	    s->skip_bytes + ev->len <= XT_CIPHER_TICKET_BYTES && s->n_skip < XT_CIPHER_SKIP_MAX) {
 		s->skip_t[s->n_skip++] = ev->ts_ns;
 		s->skip_bytes += ev->len;

@@ -24,23 +24,53 @@
  * were the answer after all. Failure mode: a server that sends its tickets
  * later than that (seen on this 2-core machine with 4 busy loops beside it:
  * the second ticket read 54 ms after the request) has that ticket taken for
- * the answer's start, and the ciphertext TTFT comes out early.
+ * the answer's start, and the ciphertext TTFT comes out early. Until an
+ * answer comes beyond what was set aside, the next exchange on the
+ * connection sets receives aside as the first does (within this time of the
+ * first request, up to this size of its own): curl --http2 writes its
+ * request's HEADERS and DATA 0.1 ms apart and the tickets may be read
+ * between them; the DATA then opens the exchange, whose answer begins with
+ * the server's SETTINGS and the response HEADERS (3 records, 6 socket reads:
+ * more than a head may hold). Taken for its first token, TTFT came out
+ * 0.4 ms instead of 300. Failure mode (that race, 10 of 18 runs here): the
+ * HEADERS with the tickets is counted as a non-LLM request, and the exchange
+ * starts at the DATA, 0.1 ms late. A rule by time (a send soon after the
+ * request's last one continues it) merged real probes: on localhost a Bun
+ * agent sent its next request 0.35 ms after a HEAD probe.
  */
 #define XT_CIPHER_TICKET_NS 50000000ull
 #define XT_CIPHER_TICKET_BYTES 1200u
 
 /*
- * A send this small while only set-aside receives answered the request is a
- * control frame, not the next request: HTTP/2's SETTINGS ACK (a 31-byte
- * record) answering the server's SETTINGS, which a fresh connection reads
- * with the tickets after its request. Taken for a request, it ended the
- * exchange (its request counted as a non-LLM probe answered by the tickets)
- * and opened one timed from the ACK: the TTFT short by the client's delay in
- * acknowledging (11 ms on the loaded CI machine). Failure mode: a request
- * this small on the wire (no LLM call is) after a first answer that fits
- * the set-aside limits is merged into that exchange.
+ * Control records. Once the request is out, a send of at most
+ * XT_CIPHER_CONTROL_BYTES on the wire is held, not taken for the next
+ * request: HTTP/2 clients send control frames while the answer streams
+ * (WINDOW_UPDATE, a 35-byte record: Go's net/http2 after every 4 KiB read,
+ * nghttp2, Rust's h2 and Python's h2 after half a window; PING ACK, 39;
+ * RST_STREAM, 35; the SETTINGS ACK answering a fresh connection's server
+ * SETTINGS, 31, before the answer). Taken for requests, each ended the
+ * exchange and opened a bogus one: a Go client's two 300 KB answers came
+ * out as 150 exchanges. A receive after held sends makes them control records
+ * (counted in the exchange: xperf.ciphertext.control_records, with the
+ * client's close_notify, 24 bytes). A larger send with no receive since
+ * makes the last held send, if within XT_CIPHER_REQ_JOIN_NS before it, the
+ * next request's first record (an HTTP/2 HEADERS frame of indexed headers
+ * is 39 bytes: Go's second request, its DATA 8 us later), the others
+ * control records. Failure modes: a whole request this small (at most 42
+ * bytes of HTTP/1.1 plaintext, a request line and a Host header: no HTTP
+ * client sends that little; an HTTP/2 GET or HEAD of indexed headers and no
+ * body on a connection already used) is merged, with its answer, into the
+ * open exchange and counted as a control record; a control record sent
+ * less than XT_CIPHER_REQ_JOIN_NS before a request whose first record is
+ * larger moves its start up to that much earlier; a HEADERS record sent
+ * more than that before its DATA (the client preempted between two
+ * writes) is a control record and the request starts at its DATA. HTTP/2
+ * streams multiplexed on one connection cannot be told apart: a request
+ * sent while an answer streams ends that exchange, and the rest of its
+ * answer goes to the new one.
  */
 #define XT_CIPHER_CONTROL_BYTES 64u
+#define XT_CIPHER_REQ_JOIN_NS 2000000ull
 
 /*
  * The response head in records of its own. A provider may send the head at

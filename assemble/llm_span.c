@@ -129,6 +129,8 @@ static int genai_attrs(struct tt_span *sp, const struct xt_exchange *e, uint64_t
 		xp_json_add_u64(at, "xperf.ciphertext.end_ns", e->shadow_resp_end_ns);
 		xp_json_add_u64(at, "xperf.ciphertext.ttft_ns", e->shadow_ttft_ns);
 	}
+	if (e->cipher) /* sends taken for HTTP/2 control frames, not requests (cipher.h) */
+		xp_json_add_u64(at, "xperf.ciphertext.control_records", e->control_records);
 	arr = cJSON_AddArrayToObject(at, "xperf.tool_calls");
 	for (int i = 0; i < c->n_tools; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(c->tools[i].name));

@@ -26,6 +26,7 @@ struct xt_exchange {
 	int cipher;  /* timed from socket events (ciphertext tier) */
 	int covered; /* ciphertext: its socket moved data inside SSL calls */
 	int probe;   /* ciphertext: by its sizes, a request that was no model call (cipher.h) */
+	uint32_t control_records; /* ciphertext: small sends taken for control frames (cipher.h) */
 	char *req_text; /* --capture-payloads only: the request body; call.text: the answer */
 	/* the same exchange as the ciphertext tier timed it (0: not seen) */
 	uint64_t shadow_req_start_ns, shadow_resp_end_ns, shadow_ttft_ns;

@@ -47,6 +47,26 @@ static void check_exchange(const struct tt_exchange *ex)
 	CHECK(ex->ntokens == 2 && ex->token_ns[1] == T0 + 720 * MS, "token times exact");
 }
 
+/* One failure rule for the analyzer and the exporters: the status first, then the exit code. */
+static void check_failed(void)
+{
+	struct tt_exchange ex = { 0 };
+	char why[32];
+
+	CHECK(!tt_ex_failed(&ex, why, sizeof(why)), "nothing given: not failed");
+	ex.num[TT_EX_EXIT_CODE] = 0;
+	ex.have = 1u << TT_EX_EXIT_CODE;
+	CHECK(!tt_ex_failed(&ex, NULL, 0), "exit code 0");
+	ex.num[TT_EX_EXIT_CODE] = -9;
+	CHECK(tt_ex_failed(&ex, why, sizeof(why)) && !strcmp(why, "exit code -9"), "exit code -9");
+	ex.num[TT_EX_STATUS] = 399;
+	ex.have |= 1u << TT_EX_STATUS;
+	CHECK(tt_ex_failed(&ex, why, sizeof(why)) && !strcmp(why, "exit code -9"), "399 is no failure");
+	ex.num[TT_EX_STATUS] = 1e12;
+	CHECK(tt_ex_failed(&ex, why, sizeof(why)) && !strcmp(why, "HTTP status 2147483647"),
+	      "status first, saturated");
+}
+
 static struct tt_turn *sample(void)
 {
 	struct tt_turn *t = tt_turn_new("core-test", 1, "ebpf", "plaintext");
@@ -284,6 +304,7 @@ int main(void)
 	check_take();
 	check_fixtures();
 	check_refusal();
+	check_failed();
 	tt_turn_free(t);
 	return test_failures != 0;
 }

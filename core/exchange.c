@@ -5,6 +5,8 @@
  */
 #include "core/turn.h"
 
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,7 +33,8 @@ const char *const tt_exchange_order[] = {
 	"http.response.status_code", "xperf.stream", "server.address", "server.port", "url.path",
 	"http.request.body.size", "http.response.body.size", "error.type",
 	"xperf.payload.request", "xperf.payload.completion", "xperf.ciphertext.start_ns",
-	"xperf.ciphertext.end_ns", "xperf.ciphertext.ttft_ns", "xperf.tool_calls",
+	"xperf.ciphertext.end_ns", "xperf.ciphertext.ttft_ns", "xperf.ciphertext.control_records",
+	"xperf.tool_calls",
 	TT_TOKEN_TIMES_ATTR, "tool.name", "process.command_line", "process.pid",
 	"process.exit.code", "process.exit.signal", "process.cpu_ns", "gen_ai.tool.name",
 	"gen_ai.tool.call.id",
@@ -100,6 +103,27 @@ void tt_exchange_free(struct tt_exchange *ex)
 	free(ex->finish);
 	free(ex->token_ns);
 	memset(ex, 0, sizeof(*ex));
+}
+
+/* v as cJSON's valueint has it (saturated), for the message. */
+static int as_int(double v)
+{
+	return v >= INT_MAX ? INT_MAX : v <= INT_MIN ? INT_MIN : (int)v;
+}
+
+int tt_ex_failed(const struct tt_exchange *ex, char *why, size_t len)
+{
+	if (tt_ex_has(ex, TT_EX_STATUS) && ex->num[TT_EX_STATUS] >= 400) {
+		if (why)
+			snprintf(why, len, "HTTP status %d", as_int(ex->num[TT_EX_STATUS]));
+		return 1;
+	}
+	if (tt_ex_has(ex, TT_EX_EXIT_CODE) && ex->num[TT_EX_EXIT_CODE] != 0) {
+		if (why)
+			snprintf(why, len, "exit code %d", as_int(ex->num[TT_EX_EXIT_CODE]));
+		return 1;
+	}
+	return 0;
 }
 
 int tt_exchange_read(struct tt_span *s)

@@ -238,6 +238,12 @@ int tt_exchange_read(struct tt_span *s);
  */
 int tt_exchange_take(struct tt_span *s);
 void tt_exchange_free(struct tt_exchange *ex); /* empties it */
+/*
+ * Whether the exchange failed: an HTTP status >= 400, else a non-zero exit
+ * code. The one rule the analyzer (a failed span is not effective work) and
+ * the exporters (an error status) share. why (may be NULL) gets the reason.
+ */
+int tt_ex_failed(const struct tt_exchange *ex, char *why, size_t len);
 /* Whether s->ex has num[i]. */
 static inline int tt_ex_has(const struct tt_exchange *ex, enum tt_ex_num i)
 {

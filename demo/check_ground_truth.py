@@ -5,7 +5,7 @@ ground truth the mock provider (and, when given, the sample agent) logged.
 
   check_ground_truth.py --traces SESSION_DIR --mock MOCK.jsonl [--agent AGENT.jsonl]
                         [--tier plaintext|ciphertext|auto] [--tol-ms 5] [--tiers-ms 2]
-                        [--decode-tol-ms T]
+                        [--decode-tol-ms T] [--end-tol-ms T] [--control-records]
 
 Exchanges pair with the mock's requests in order. The mock logs each write's
 start and return (the bytes left in between). Checked (plaintext tier): the
@@ -15,7 +15,12 @@ it: TTFT may exceed the mock's own by that much, never fall short of it);
 decode duration within the tolerance of the mock's (end - first byte);
 output tokens and token events exact; the status code. Ciphertext tier: the same timings (no payload, so no tokens).
 With --tiers-ms: the ciphertext tier's timing of each exchange (recorded
-alongside the plaintext one) agrees on start, end and TTFT.
+alongside the plaintext one) agrees on start, end and TTFT. With --end-tol-ms:
+the answer's end within that of the mock's write of its last bytes. With
+--control-records: each exchange's xperf.ciphertext.control_records counts at
+least the HTTP/2 control frames the server read while its answer streamed
+(control_received: WINDOW_UPDATE, PING ACK) and at most 3 more (the client's
+SETTINGS ACK, a WINDOW_UPDATE after the stream ended, its close_notify).
 With --agent: the number of turns, every tool call's command line and exit
 code, and the waste marks (LLM errors, retries, failed and repeated tool calls,
 truncations), all exact. Prints one line per check; exit 1 on any failure.
@@ -78,6 +83,25 @@ def check_tiers(i, span, tol):
          abs(a["xperf.ciphertext.ttft_ns"] - a.get("xperf.ttft_ns", 0)) / 1e6]
     check(max(d) <= tol, "exchange %d: tiers differ by %.2f ms (start), %.2f ms (end), "
           "%.2f ms (TTFT)" % ((i,) + tuple(d)))
+
+
+def check_end(i, span, m, tol):
+    """The answer's last bytes read against the mock's write of them."""
+    rr = m["request_received"][0]["t_ns"]
+    end = m["end"][0]
+    truth = ((end["t_ns"] - rr) / 1e6, (end.get("t_done_ns", end["t_ns"]) - rr) / 1e6)
+    got = (span["end_ns"] - rr) / 1e6
+    check(off(got, truth) <= tol, "exchange %d: answer ended %.2f ms after the request; mock "
+          "wrote its end %.2f..%.2f ms after reading it" % ((i, got) + truth))
+
+
+def check_control(i, span, m):
+    """Control records (assemble/cipher.h) against the control frames the server read."""
+    n = len(m.get("control_received", []))
+    got = span["attributes"].get("xperf.ciphertext.control_records")
+    check(got is not None and n <= got <= n + 3,
+          "exchange %d: %s control records, server read %d control frames mid-stream"
+          % (i, got, n))
 
 
 def check_exchange(i, span, kids, m, tier, tol, dec_tol=None):
@@ -178,6 +202,10 @@ def main():
                          "waits for a CPU on a loaded machine")
     ap.add_argument("--tiers-ms", type=float,
                     help="also require the ciphertext tier to agree within this many ms")
+    ap.add_argument("--end-tol-ms", type=float,
+                    help="also check the answer's end against the mock's write of it")
+    ap.add_argument("--control-records", action="store_true",
+                    help="also check xperf.ciphertext.control_records (mock: control_received)")
     a = ap.parse_args()
     turns = load_turns(a.traces)
     mock = [m for m in mock_requests(a.mock) if "end" in m]
@@ -193,6 +221,10 @@ def main():
         check_exchange(i, span, kids, m, tier, a.tol_ms, a.decode_tol_ms)
         if a.tiers_ms is not None:
             check_tiers(i, span, a.tiers_ms)
+        if a.end_tol_ms is not None:
+            check_end(i, span, m, a.end_tol_ms)
+        if a.control_records:
+            check_control(i, span, m)
     if a.agent:
         check_agent(turns, [json.loads(l) for l in open(a.agent)], mock, a.tol_ms)
     print("%d check(s) failed" % len(failures) if failures else "all checks passed")

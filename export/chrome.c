@@ -165,7 +165,7 @@ static cJSON *span_event(struct chrome *c, struct xe_out *o, const struct xe_spa
 	xp_json_add_u64(args, "dur_ns", ts->end_ns - ts->start_ns); /* the microsecond grid rounds it */
 	if (l3)
 		cJSON_AddStringToObject(args, "l3_home", l3);
-	if (xe_span_failed(s, why, sizeof(why)))
+	if (tt_ex_failed(&s->ts->ex, why, sizeof(why)))
 		cJSON_AddStringToObject(args, "error", why);
 	cJSON_AddItemToObject(ev, "args", args);
 	return ev;

@@ -318,7 +318,7 @@ static cJSON *file_span(const struct xe_turn *t, const struct xe_span *xs, struc
 	if (l3)
 		xe_otlp_attr_str(attrs, "xperf.l3", l3);
 	measured_attrs(attrs, s);
-	if (xe_span_failed(xs, why, sizeof(why))) {
+	if (tt_ex_failed(&xs->ts->ex, why, sizeof(why))) {
 		cJSON *status = cJSON_AddObjectToObject(sp, "status");
 
 		cJSON_AddNumberToObject(status, "code", STATUS_CODE_ERROR);

@@ -6,7 +6,6 @@
  */
 #include "export/walk.h"
 
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,25 +76,4 @@ void xe_span_name(const struct xe_span *s, char *out, size_t len)
 	const char *tool = s->ts->ex.str[TT_EX_TOOL];
 
 	snprintf(out, len, "%s%s%s", s->ts->stage, tool ? " " : "", tool ? tool : "");
-}
-
-/* v as cJSON's valueint has it (saturated), for the message. */
-static int as_int(double v)
-{
-	return v >= INT_MAX ? INT_MAX : v <= INT_MIN ? INT_MIN : (int)v;
-}
-
-int xe_span_failed(const struct xe_span *s, char *msg, size_t len)
-{
-	const struct tt_exchange *ex = &s->ts->ex;
-
-	if (tt_ex_has(ex, TT_EX_STATUS) && ex->num[TT_EX_STATUS] >= 400) {
-		snprintf(msg, len, "HTTP status %d", as_int(ex->num[TT_EX_STATUS]));
-		return 1;
-	}
-	if (tt_ex_has(ex, TT_EX_EXIT_CODE) && ex->num[TT_EX_EXIT_CODE] != 0) {
-		snprintf(msg, len, "exit code %d", as_int(ex->num[TT_EX_EXIT_CODE]));
-		return 1;
-	}
-	return 0;
 }

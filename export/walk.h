@@ -72,8 +72,6 @@ void xe_spans_free(struct xe_turn *t);
 int xe_span_find(const struct xe_turn *t, int64_t id);
 /* "stage" or "stage tool" (tool.name); the displayed name in both formats. */
 void xe_span_name(const struct xe_span *s, char *out, size_t len);
-/* The span failed (HTTP status >= 400, non-zero exit code): 1 and why in msg, else 0. */
-int xe_span_failed(const struct xe_span *s, char *msg, size_t len);
 /* L3 point the span's stage charges by default (theory's stage map); NULL for custom stages. */
 static inline const char *xe_span_l3_home(const struct xe_span *s)
 {

@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""h2_head_server.py DIR [together] - an HTTP/2 mock LLM provider (Debian's python3-h2,
+"""h2_head_server.py DIR [together|long] - an HTTP/2 mock LLM provider (Debian's python3-h2,
 sans-IO, one blocking write per frame batch) that sends each answer's response HEADERS
 frame at once and its first token (DATA) 300 ms later, then 5 more tokens 10 ms apart:
 the case where the ciphertext tier must not take the head for the first token
 (assemble/cipher.h); with "together", HEADERS and the first token in one write 300 ms
-after the request.
+after the request; with "long", the head, then from 300 ms on 300 tokens of 1.1 KB 2 ms
+apart (330 KB: the client sends WINDOW_UPDATEs while it streams, Go's after every 4 KiB
+read) and a PING halfway that the client ACKs: sends that must end no exchange.
 TLS with DIR/leaf.pem + DIR/leaf.key (made by mock_provider.py), ALPN h2. Writes
 DIR/h2port once listening and logs, on CLOCK_MONOTONIC, the same JSON lines as
 mock_provider.py (request_received, head_sent, first_byte_sent, token_sent, end; each
-write's t_ns before and t_done_ns after it) to DIR/h2.jsonl, which check_ground_truth.py
-reads."""
+write's t_ns before and t_done_ns after it), and control_received for each WINDOW_UPDATE
+or PING ACK the client sent while an answer streamed, to DIR/h2.jsonl, which
+check_ground_truth.py reads."""
 import itertools
 import json
 import os
@@ -24,8 +27,10 @@ import h2.config
 import h2.connection
 import h2.events
 
-HEAD_FIRST_S, GAP_S, TOKENS = 0.3, 0.01, 6
-TOGETHER = sys.argv[2:] == ["together"]
+MODE = sys.argv[2] if len(sys.argv) > 2 else "head"
+TOGETHER, LONG = MODE == "together", MODE == "long"
+HEAD_FIRST_S = 0.3
+GAP_S, TOKENS = (0.002, 300) if LONG else (0.01, 6)
 ids = itertools.count(1)
 lock = threading.Lock()
 
@@ -37,7 +42,8 @@ def sse(name, obj):
 START = sse("message_start", {"type": "message_start", "message": {
     "model": "mock-h2", "usage": {"input_tokens": 5, "output_tokens": 1}}})
 DELTA = sse("content_block_delta", {"type": "content_block_delta", "index": 0,
-                                    "delta": {"type": "text_delta", "text": "w "}})
+                                    "delta": {"type": "text_delta",
+                                              "text": "w " * (500 if LONG else 1)}})
 END = (sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn"},
                              "usage": {"output_tokens": TOKENS}})
        + sse("message_stop", {"type": "message_stop"}))
@@ -53,51 +59,98 @@ class Log:
             self.f.write(json.dumps(dict(event=event, id=rid, **kw)) + "\n")
 
 
-def serve(sock, log):
-    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False))
-    conn.initiate_connection()
+class Conn:
+    """One client connection: h2's state, its socket, the requests read and not yet answered."""
 
-    def flush():
+    def __init__(self, sock, log):
+        self.sock, self.log, self.todo = sock, log, []
+        self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False))
+        self.h2.initiate_connection()
+        self.rid = {}  # stream id -> request id
+
+    def flush(self):
         """Sends what h2 has queued; returns (write began, write returned)."""
         t = time.monotonic_ns()
-        sock.sendall(conn.data_to_send())
+        self.sock.sendall(self.h2.data_to_send())
         return t, time.monotonic_ns()
 
-    flush()
-    while True:
-        data = sock.recv(65536)
-        if not data:
-            break
-        for ev in conn.receive_data(data):
+    def take(self, data):
+        """Feeds the client's bytes to h2. Its control frames read while an answer streams
+        (WINDOW_UPDATE, PING ACK) are logged as control_received: the ground truth for
+        xperf.ciphertext.control_records."""
+        for ev in self.h2.receive_data(data):
             if isinstance(ev, h2.events.DataReceived):
-                conn.acknowledge_received_data(ev.flow_controlled_length, ev.stream_id)
+                self.h2.acknowledge_received_data(ev.flow_controlled_length, ev.stream_id)
             elif isinstance(ev, h2.events.StreamEnded):
-                answer(conn, ev.stream_id, next(ids), flush, log)
-        flush()
-    sock.close()
+                self.todo.append(ev.stream_id)
+            elif isinstance(ev, h2.events.WindowUpdated) and ev.stream_id in self.rid:
+                self.log("control_received", self.rid[ev.stream_id], frame="WINDOW_UPDATE")
+            elif isinstance(ev, h2.events.PingAckReceived):
+                self.log("control_received", int(ev.ping_data[5:]), frame="PING")
+
+    def read(self):
+        data = self.sock.recv(65536)
+        if not data:
+            raise ConnectionError("client closed")
+        self.take(data)
+
+    def pump(self):
+        """Reads whatever the client sent while the answer streams, without waiting."""
+        self.sock.setblocking(False)
+        try:
+            while True:
+                self.read()
+        except (ssl.SSLWantReadError, BlockingIOError):
+            pass
+        finally:
+            self.sock.setblocking(True)
+
+    def window(self, sid, n):
+        """Reads the client's frames until its flow-control window takes n bytes."""
+        self.pump()
+        while self.h2.local_flow_control_window(sid) < n:
+            self.read()
+
+    def serve(self):
+        self.flush()
+        try:
+            while True:
+                self.read()
+                while self.todo:
+                    answer(self, self.todo.pop(0), next(ids))
+                self.flush()
+        except (ConnectionError, OSError):
+            pass
+        self.sock.close()
 
 
-def answer(conn, sid, rid, flush, log):
-    log("request_received", rid, t_ns=time.monotonic_ns(), path="/v1/messages")
+def answer(c, sid, rid):
+    c.rid[sid] = rid
+    c.log("request_received", rid, t_ns=time.monotonic_ns(), path="/v1/messages")
     if not TOGETHER:
-        conn.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
-        t, done = flush()
-        log("head_sent", rid, t_ns=t, t_done_ns=done)
+        c.h2.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
+        t, done = c.flush()
+        c.log("head_sent", rid, t_ns=t, t_done_ns=done)
     time.sleep(HEAD_FIRST_S)
     if TOGETHER:
-        conn.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
+        c.h2.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
     for i in range(TOKENS):
         if i:
             time.sleep(GAP_S)
-        conn.send_data(sid, (START if i == 0 else b"") + DELTA)
-        t, done = flush()
+        if LONG and i == TOKENS // 2:
+            c.h2.ping(b"xperf%03d" % rid)
+        data = (START if i == 0 else b"") + DELTA
+        c.window(sid, len(data))
+        c.h2.send_data(sid, data)
+        t, done = c.flush()
         if i == 0:
-            log("first_byte_sent", rid, t_ns=t, t_done_ns=done)
-        log("token_sent", rid, t_ns=t, t_done_ns=done, i=i)
-    conn.send_data(sid, END, end_stream=True)
-    t, done = flush()
-    log("end", rid, t_ns=t, t_done_ns=done, status=200, api="anthropic", stream=True,
-        output_tokens=TOKENS)
+            c.log("first_byte_sent", rid, t_ns=t, t_done_ns=done)
+        c.log("token_sent", rid, t_ns=t, t_done_ns=done, i=i)
+    c.window(sid, len(END))
+    c.h2.send_data(sid, END, end_stream=True)
+    t, done = c.flush()
+    c.log("end", rid, t_ns=t, t_done_ns=done, status=200, api="anthropic", stream=True,
+          output_tokens=TOKENS)
 
 
 def main():
@@ -117,7 +170,7 @@ def main():
             s = ctx.wrap_socket(s, server_side=True)
         except (ssl.SSLError, OSError):
             continue
-        threading.Thread(target=serve, args=(s, log), daemon=True).start()
+        threading.Thread(target=Conn(s, log).serve, daemon=True).start()
 
 
 if __name__ == "__main__":

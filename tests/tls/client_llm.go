@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// client_llm.go PORT CA [h2] - an agent's LLM calls in Go (crypto/tls, no
+// client_llm.go PORT CA [h2 [N]] - an agent's LLM calls in Go (crypto/tls, no
 // libssl), built stripped (-ldflags='-s -w'): a streaming Anthropic
 // Messages request, then a streaming OpenAI Chat Completions request, on
 // one connection, each answer read to its end. With "h2": HTTP/2 (the
-// server must offer it by ALPN), and the Anthropic request only.
+// server must offer it by ALPN), and the Anthropic request only, N times
+// (default 1) on the one connection.
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 )
 
@@ -28,14 +30,22 @@ func main() {
 		ForceAttemptHTTP2: h2,
 		MaxIdleConns:      1,
 	}}
+	anthropic := `{"model":"claude-test","max_tokens":64,"stream":true,` +
+		`"messages":[{"role":"user","content":"hello"}]}`
 	calls := [][2]string{
-		{"/v1/messages", `{"model":"claude-test","max_tokens":64,"stream":true,` +
-			`"messages":[{"role":"user","content":"hello"}]}`},
+		{"/v1/messages", anthropic},
 		{"/v1/chat/completions", `{"model":"gpt-test","stream":true,` +
 			`"messages":[{"role":"user","content":"hello again"}]}`},
 	}
 	if h2 {
-		calls = calls[:1]
+		n := 1
+		if len(os.Args) > 4 {
+			n, _ = strconv.Atoi(os.Args[4])
+		}
+		calls = nil
+		for i := 0; i < n; i++ {
+			calls = append(calls, [2]string{"/v1/messages", anthropic})
+		}
 	}
 	for _, c := range calls {
 		req, _ := http.NewRequest("POST", "https://localhost:"+os.Args[1]+c[0],
