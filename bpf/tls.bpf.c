@@ -375,9 +375,11 @@ int BPF_KPROBE(ssl_free, __u64 ssl)
  * come from uprobes on each RET instruction (a uretprobe would corrupt
  * the goroutine's movable stack).
  */
+#define GO_MAX_CALLS 16384	/* goroutines inside a Go TLS call */
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, XP_TLS_MAX_CALLS);
+	__uint(max_entries, GO_MAX_CALLS);
 	__type(key, __u64);
 	__type(value, struct xk_tls_call);
 } go_calls SEC(".maps");

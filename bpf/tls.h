@@ -89,10 +89,10 @@ struct xk_tls_free {
 };
 
 /*
- * Value of `tls_calls` (key: tid), the SSL call a thread is inside (ssl
- * 0: none; tls_calls.bpf.h). It is shared with sock.bpf.c, whose hooks on
- * the socket syscalls nested in the call fill `sock_id` and `fd`: that is
- * how an SSL* learns its socket.
+ * Value of `tls_calls` (task storage, one per thread), the SSL call a
+ * thread is inside (ssl 0: none; tls_calls.bpf.h). It is shared with
+ * sock.bpf.c, whose hooks on the socket syscalls nested in the call fill
+ * `sock_id` and `fd`: that is how an SSL* learns its socket.
  */
 struct xk_tls_call {
 	__u64 ssl;
@@ -107,10 +107,10 @@ struct xk_tls_call {
 };
 
 /*
- * Value of `tls_last_recv` (key: tid): the last TCP receive of a traced
- * thread, written by sock.bpf.c. A TLS stack on memory BIOs (node) reads
- * the socket first and decrypts after, outside any SSL call, so an
- * SSL_read with no nested syscall takes its socket from here.
+ * Value of `tls_last_recv` (task storage, one per thread): the last TCP
+ * receive of a traced thread, written by sock.bpf.c. A TLS stack on memory
+ * BIOs (node) reads the socket first and decrypts after, outside any SSL
+ * call, so an SSL_read with no nested syscall takes its socket from here.
  */
 struct xk_tls_last_recv {
 	__u64 sock_id;

@@ -17,8 +17,6 @@
 
 #include "tls.h"
 
-#define XP_TLS_MAX_CALLS 16384	/* go_calls: goroutines inside a Go TLS call */
-
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
