@@ -20,6 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/grow.h"
+
 void xa_diff_options_default(struct xa_diff_options *o)
 {
 	memset(o, 0, sizeof(*o));
@@ -56,15 +58,8 @@ static int add_row(struct xa_diff_side *s, const struct xa_turn *t)
 	size_t nc = xa_diff_columns(), c = 0;
 	double *row;
 
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 64;
-		double *rows = realloc(s->rows, cap * (nc + 1) * sizeof(*rows));
-
-		if (!rows)
-			return -1;
-		s->rows = rows;
-		s->cap = cap;
-	}
+	if (xp_grow((void **)&s->rows, &s->cap, s->n + 1, (nc + 1) * sizeof(*s->rows)))
+		return -1;
 	row = &s->rows[s->n++ * (nc + 1)];
 	row[c++] = (double)t->wall;
 	for (int k = 0; k < XP_CAT_COUNT; k++)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
 #include "lib/json_int.h"
 
 struct kind_name {
@@ -80,20 +81,16 @@ static int join_argv(const cJSON *a, char *buf, size_t cap, size_t *len)
 	return *len ? 0 : -1;
 }
 
-static uint64_t *next_pos(struct pos_key **keys, size_t *n, const struct xt_event *ev)
+static uint64_t *next_pos(struct pos_key **keys, size_t *n, size_t *cap,
+			  const struct xt_event *ev)
 {
 	for (size_t i = 0; i < *n; i++)
 		if ((*keys)[i].tgid == ev->tgid && (*keys)[i].conn == ev->conn)
 			return &(*keys)[i].next[ev->dir];
-	struct pos_key *nk = realloc(*keys, (*n + 1) * sizeof(*nk));
-
-	if (!nk)
+	if (xp_grow((void **)keys, cap, *n + 1, sizeof(**keys)))
 		return NULL;
-	*keys = nk;
-	memset(&nk[*n], 0, sizeof(nk[*n]));
-	nk[*n].tgid = ev->tgid;
-	nk[*n].conn = ev->conn;
-	return &nk[(*n)++].next[ev->dir];
+	(*keys)[*n] = (struct pos_key){ .tgid = ev->tgid, .conn = ev->conn };
+	return &(*keys)[(*n)++].next[ev->dir];
 }
 
 /* Fills ev from one JSON object; NULL or the reason it is invalid. */
@@ -146,7 +143,7 @@ int xt_fixture_read(const char *path, xt_event_fn fn, void *ctx)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, argv[4096];
-	size_t cap = 0, nkeys = 0;
+	size_t cap = 0, nkeys = 0, cap_keys = 0;
 	struct pos_key *keys = NULL;
 	int lineno = 0, rc = 0;
 
@@ -165,7 +162,7 @@ int xt_fixture_read(const char *path, xt_event_fn fn, void *ctx)
 		o = xp_json_parse(line, strlen(line));
 		why = !cJSON_IsObject(o) ? "not a JSON object" : decode(o, &ev, argv, sizeof(argv));
 		if (!why && ev.kind == XT_TLS) {
-			uint64_t *next = next_pos(&keys, &nkeys, &ev);
+			uint64_t *next = next_pos(&keys, &nkeys, &cap_keys, &ev);
 
 			ev.pos = cJSON_GetObjectItem(o, "pos") ? num(o, "pos", TS_MAX, 0) :
 								 (next ? *next : 0);

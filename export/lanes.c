@@ -27,7 +27,7 @@ struct lane {
 struct track {
 	int64_t pid, tid;
 	struct lane *lanes;
-	size_t nlanes;
+	size_t nlanes, cap;
 };
 
 struct xe_lanes {
@@ -77,7 +77,7 @@ static struct track *track_of(struct xe_lanes *l, int64_t pid, int64_t tid)
 	if (xp_grow((void **)&l->tracks, &l->cap, l->n + 1, sizeof(*l->tracks)))
 		return NULL;
 	memmove(&l->tracks[lo + 1], &l->tracks[lo], (l->n - lo) * sizeof(*l->tracks));
-	l->tracks[lo] = (struct track){ pid, tid, NULL, 0 };
+	l->tracks[lo] = (struct track){ pid, tid, NULL, 0, 0 };
 	l->n++;
 	return &l->tracks[lo];
 }
@@ -111,11 +111,8 @@ int xe_lanes_place(struct xe_lanes *l, int64_t pid, int64_t tid, uint64_t start,
 		k++;
 	out->is_new = k == t->nlanes;
 	if (out->is_new) {
-		struct lane *p = realloc(t->lanes, (k + 1) * sizeof(*p));
-
-		if (!p)
+		if (xp_grow((void **)&t->lanes, &t->cap, k + 1, sizeof(*t->lanes)))
 			return -1;
-		t->lanes = p;
 		t->lanes[k] = (struct lane){ k ? l->next_synthetic++ : tid, NULL, 0, 0 };
 		t->nlanes++;
 	}

@@ -34,6 +34,7 @@
 
 #include "gpu/cuda_uprobes.h"
 #include "bpf/tls.h"
+#include "lib/grow.h"
 #include "userspace/cuda_libs.h"
 #include "userspace/links.h"
 
@@ -52,17 +53,17 @@ struct cuda_lib {
 struct cuda_proc {
 	pid_t pid;
 	struct cuda_lib *libs;
-	size_t nlibs;
+	size_t nlibs, cap;
 };
 
 struct xpc_cuda_probes {
 	struct bpf_object *obj;
 	struct xpc_tls_libset *plain;	/* mapped files that are not CUDA libraries */
 	struct cuda_proc *procs;	/* processes with probes */
-	size_t nprocs;
+	size_t nprocs, cap_procs;
 	pid_t cur;			/* the process being scanned (attach_lib) */
 	struct bpf_link **dead;		/* links of exited processes, not detached yet */
-	size_t ndead, dead_batch;	/* ... and how many are detached at once */
+	size_t ndead, cap_dead, dead_batch;	/* ... and how many are detached at once */
 	struct xpc_detacher reapers;	/* threads detaching batches of dead links */
 	struct xpc_cuda_stats stats;
 	bool verbose;
@@ -105,14 +106,11 @@ static struct cuda_lib *lib_find(struct cuda_proc *proc, dev_t dev, ino_t ino)
 
 static struct cuda_proc *proc_add(struct xpc_cuda_probes *p, pid_t pid)
 {
-	struct cuda_proc *grown = realloc(p->procs, (p->nprocs + 1) * sizeof(*grown));
-
-	if (!grown)
+	if (xp_grow((void **)&p->procs, &p->cap_procs, p->nprocs + 1, sizeof(*p->procs)))
 		return NULL;
-	p->procs = grown;
-	grown[p->nprocs] = (struct cuda_proc){ .pid = pid };
+	p->procs[p->nprocs] = (struct cuda_proc){ .pid = pid };
 	p->stats.processes++;
-	return &grown[p->nprocs++];
+	return &p->procs[p->nprocs++];
 }
 
 /* xpc_cuda_lib_cb: probe the library for p->cur unless it has them already. */
@@ -127,11 +125,9 @@ static int attach_lib(void *ctx, const char *path, dev_t dev, ino_t ino)
 		return 0;
 	if (!proc && !(proc = proc_add(p, p->cur)))
 		return -ENOMEM;
-	lib = realloc(proc->libs, (proc->nlibs + 1) * sizeof(*lib));
-	if (!lib)
+	if (xp_grow((void **)&proc->libs, &proc->cap, proc->nlibs + 1, sizeof(*lib)))
 		return -ENOMEM;
-	proc->libs = lib;
-	lib += proc->nlibs++;
+	lib = &proc->libs[proc->nlibs++];
 	lib->dev = dev;
 	lib->ino = ino;
 	lib->nlinks = gp_cuda_attach_lib(p->obj, path, p->cur, lib->links);
@@ -178,28 +174,26 @@ static void bury(struct xpc_cuda_probes *p)
 {
 	xpc_detach_bg(&p->reapers, p->dead, p->ndead);
 	p->dead = NULL;
-	p->ndead = 0;
+	p->ndead = p->cap_dead = 0;
 }
 
 /* Drop proc's entry; its links join the dead ones (or go now, out of memory). */
 static void proc_retire(struct xpc_cuda_probes *p, struct cuda_proc *proc)
 {
-	struct bpf_link **grown;
 	size_t n = 0;
+	bool nomem;
 
 	for (size_t i = 0; i < proc->nlibs; i++)
 		n += proc->libs[i].nlinks;
-	grown = realloc(p->dead, (p->ndead + n + 1) * sizeof(*grown));
-	if (grown)
-		p->dead = grown;
+	nomem = xp_grow((void **)&p->dead, &p->cap_dead, p->ndead + n + 1, sizeof(*p->dead));
 	for (size_t i = 0; i < proc->nlibs; i++) {
 		struct cuda_lib *l = &proc->libs[i];
 
-		if (!grown) {
+		if (nomem) {
 			xpc_destroy_links(l->links, l->nlinks);
 			continue;
 		}
-		memcpy(p->dead + p->ndead, l->links, l->nlinks * sizeof(*grown));
+		memcpy(p->dead + p->ndead, l->links, l->nlinks * sizeof(*p->dead));
 		p->ndead += l->nlinks;
 	}
 	free(proc->libs);

@@ -34,6 +34,8 @@
 
 #include <bpf/libbpf.h>
 
+#include "lib/grow.h"
+
 #define MAX_THREADS 64
 
 static void *destroy_one(void *link)
@@ -133,19 +135,15 @@ int xpc_destroy_links_bg(struct bpf_link **links, size_t n, pthread_t *t)
 
 void xpc_detach_bg(struct xpc_detacher *d, struct bpf_link **links, size_t n)
 {
-	pthread_t *grown;
-
 	for (size_t i = d->n; i > 0; i--)
 		if (!pthread_tryjoin_np(d->threads[i - 1], NULL))
 			d->threads[i - 1] = d->threads[--d->n];
-	grown = realloc(d->threads, (d->n + 1) * sizeof(*grown));
-	if (!grown) {
+	if (xp_grow((void **)&d->threads, &d->cap, d->n + 1, sizeof(*d->threads))) {
 		xpc_destroy_links(links, n);
 		free(links);
 		return;
 	}
-	d->threads = grown;
-	d->n += !xpc_destroy_links_bg(links, n, &grown[d->n]);
+	d->n += !xpc_destroy_links_bg(links, n, &d->threads[d->n]);
 }
 
 void xpc_detacher_wait(struct xpc_detacher *d)
@@ -154,4 +152,5 @@ void xpc_detacher_wait(struct xpc_detacher *d)
 		pthread_join(d->threads[--d->n], NULL);
 	free(d->threads);
 	d->threads = NULL;
+	d->cap = 0;
 }

@@ -34,7 +34,7 @@ int xpc_destroy_links_bg(struct bpf_link **links, size_t n, pthread_t *t);
 /* Threads detaching batches of links in the background (xpc_detach_bg). */
 struct xpc_detacher {
 	pthread_t *threads;
-	size_t n;
+	size_t n, cap;
 };
 
 /*

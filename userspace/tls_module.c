@@ -22,6 +22,7 @@
 
 #include "bpf/xperf.h"
 #include "bpf/proc.h"
+#include "lib/grow.h"
 #include "userspace/locate/locate.h"
 #include "userspace/locate_check.h"
 #include "userspace/module.h"
@@ -44,7 +45,7 @@ struct tls_state {
 		unsigned int id;
 		char function[32], check[16], detail[160];
 	} *failures;
-	size_t nfailures;
+	size_t nfailures, cap;
 };
 
 static int reuse(void *ctx, struct bpf_object *obj)
@@ -71,7 +72,7 @@ static void check_failed(void *ctx, unsigned int id, const char *function, const
 {
 	struct tls_state *s = ctx;
 	const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
-	struct failure *n = realloc(s->failures, (s->nfailures + 1) * sizeof(*n));
+	struct failure *n;
 
 	if (l)	/* the stack's own name for it: "SSL_read", "take_received_plaintext" */
 		function = loc_fn_name(l->r, !strcmp(function, "SSL_read"));
@@ -79,10 +80,9 @@ static void check_failed(void *ctx, unsigned int id, const char *function, const
 		"xperf-bpf: %s: located %s failed the self-check '%s' (%s): its connections stay "
 		"in the ciphertext tier\n",
 		l ? l->path : "?", function, check, detail);
-	if (!n)
+	if (xp_grow((void **)&s->failures, &s->cap, s->nfailures + 1, sizeof(*n)))
 		return;
-	s->failures = n;
-	n += s->nfailures++;
+	n = &s->failures[s->nfailures++];
 	n->id = id;
 	snprintf(n->function, sizeof(n->function), "%s", function);
 	snprintf(n->check, sizeof(n->check), "%s", check);

@@ -35,6 +35,7 @@
 #include "bpf/xperf.h"
 #include "bpf/tls.h"
 #include "bpf/uprobe_attach.h"
+#include "lib/grow.h"
 #include "userspace/links.h"
 #include "userspace/locate/locate.h"
 #include "userspace/sock_hooks.h"
@@ -88,20 +89,20 @@ struct xpc_tls_probes {
 	struct tls_bpf *tls;
 	struct loc_locator *locator;	/* NULL with no_plaintext */
 	struct located *located;
-	size_t nlocated;
+	size_t nlocated, cap_located;
 	struct located_at *located_at;
-	size_t nlocated_at;
+	size_t nlocated_at, cap_located_at;
 	struct sock_bpf *sock;
 	struct xpc_tls_libset *libs;	/* all processes (pid -1 uprobes) */
 	struct pid_libs *per_pid;	/* per_pid mode: one set per process */
-	size_t npids;
+	size_t npids, cap_per_pid;
 	pid_t cur_pid;			/* what attach_lib attaches to: -1 or a pid */
 	struct bpf_link **links;
 	pid_t *link_pids;		/* links[i] probes process link_pids[i], or -1: all */
-	size_t nlinks, cap;
+	size_t nlinks, cap, cap_pids;
 	struct xpc_detacher detaching;	/* threads detaching exited processes' links */
 	struct dead_links *dead;	/* exited processes' links, detached after a grace */
-	size_t ndead;
+	size_t ndead, cap_dead;
 	bool verbose, per_pid_mode;
 	int sock_hooks;			/* enum xpc_sock_hooks loaded */
 	char sock_hooks_why[384];
@@ -143,19 +144,10 @@ static struct bpf_program *uprobe_prog(struct tls_bpf *t, const struct uprobe_sp
 /* Keep link l, which probes p->cur_pid. */
 static int keep_link(struct xpc_tls_probes *p, struct bpf_link *l)
 {
-	if (p->nlinks == p->cap) {
-		size_t cap = p->cap ? p->cap * 2 : 32;
-		struct bpf_link **n = realloc(p->links, cap * sizeof(*n));
-		pid_t *pids = n ? realloc(p->link_pids, cap * sizeof(*pids)) : NULL;
-
-		if (n)
-			p->links = n;
-		if (!pids) {
-			bpf_link__destroy(l);
-			return -ENOMEM;
-		}
-		p->link_pids = pids;
-		p->cap = cap;
+	if (xp_grow((void **)&p->links, &p->cap, p->nlinks + 1, sizeof(*p->links)) ||
+	    xp_grow((void **)&p->link_pids, &p->cap_pids, p->nlinks + 1, sizeof(*p->link_pids))) {
+		bpf_link__destroy(l);
+		return -ENOMEM;
 	}
 	p->link_pids[p->nlinks] = p->cur_pid;
 	p->links[p->nlinks++] = l;
@@ -174,11 +166,9 @@ static unsigned int add_located(struct xpc_tls_probes *p, const char *path,
 			return (unsigned int)i + 1;
 	if (p->nlocated == MAX_LOCATED)
 		return 0;
-	n = realloc(p->located, (p->nlocated + 1) * sizeof(*n));
-	if (!n)
+	if (xp_grow((void **)&p->located, &p->cap_located, p->nlocated + 1, sizeof(*n)))
 		return 0;
-	p->located = n;
-	n += p->nlocated++;
+	n = &p->located[p->nlocated++];
 	snprintf(n->pub.path, sizeof(n->pub.path), "%s", path);
 	n->r = *r;
 	n->pub.r = NULL;	/* set on lookup: the array may move */
@@ -190,12 +180,10 @@ static uint64_t mono_ns(void);
 /* Remember when id's probes went in for p->cur_pid (for the self-check's mid-stream rule). */
 static void note_located_at(struct xpc_tls_probes *p, unsigned int id)
 {
-	struct located_at *n = realloc(p->located_at, (p->nlocated_at + 1) * sizeof(*n));
-
-	if (!n)
+	if (xp_grow((void **)&p->located_at, &p->cap_located_at, p->nlocated_at + 1,
+		    sizeof(*p->located_at)))
 		return;	/* then the file is judged as if joined mid-stream: never blamed for HTTP */
-	p->located_at = n;
-	n[p->nlocated_at++] = (struct located_at){ id, p->cur_pid, mono_ns() };
+	p->located_at[p->nlocated_at++] = (struct located_at){ id, p->cur_pid, mono_ns() };
 }
 
 /* One uprobe of a located function. */
@@ -449,15 +437,15 @@ static struct xpc_tls_libset *libs_for(struct xpc_tls_probes *p, pid_t pid)
 	for (size_t i = 0; i < p->npids; i++)
 		if (p->per_pid[i].pid == pid)
 			return p->per_pid[i].libs;
-	n = realloc(p->per_pid, (p->npids + 1) * sizeof(*n));
-	if (!n)
+	if (xp_grow((void **)&p->per_pid, &p->cap_per_pid, p->npids + 1, sizeof(*n)))
 		return NULL;
-	p->per_pid = n;
-	n[p->npids] = (struct pid_libs){ pid, xpc_tls_libset_new() };
-	if (!n[p->npids].libs)
+	n = &p->per_pid[p->npids];
+	*n = (struct pid_libs){ pid, xpc_tls_libset_new() };
+	if (!n->libs)
 		return NULL;
-	xpc_tls_libset_locate(n[p->npids].libs, p->locator);
-	return n[p->npids++].libs;
+	xpc_tls_libset_locate(n->libs, p->locator);
+	p->npids++;
+	return n->libs;
 }
 
 int xpc_tls_probes_attach_pid(struct xpc_tls_probes *p, pid_t pid)
@@ -618,7 +606,6 @@ int xpc_tls_probes_on_fork(struct xpc_tls_probes *p, pid_t child)
 int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid)
 {
 	uint64_t now = mono_ns();
-	struct dead_links *d;
 	struct bpf_link **links;
 	size_t n;
 	int err;
@@ -630,12 +617,10 @@ int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid)
 	err = take_links(p, pid, &links, &n);
 	if (err || !n)
 		return err;
-	d = realloc(p->dead, (p->ndead + 1) * sizeof(*d));
-	if (!d) {
+	if (xp_grow((void **)&p->dead, &p->cap_dead, p->ndead + 1, sizeof(*p->dead))) {
 		xpc_detach_bg(&p->detaching, links, n);
 		return (int)n;
 	}
-	p->dead = d;
 	p->dead[p->ndead++] = (struct dead_links){ links, n, now };
 	return (int)n;
 }
