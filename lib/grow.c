@@ -3,6 +3,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 int xp_grow(void **arr, size_t *cap, size_t need, size_t size)
 {
@@ -17,5 +18,15 @@ int xp_grow(void **arr, size_t *cap, size_t need, size_t size)
 		return -1;
 	*arr = p;
 	*cap = n;
+	return 0;
+}
+
+int xp_buf_append(char **buf, size_t *len, size_t *cap, const void *d, size_t n)
+{
+	if (xp_grow((void **)buf, cap, *len + n + 1, 1))
+		return -1;
+	memcpy(*buf + *len, d, n);
+	*len += n;
+	(*buf)[*len] = '\0';
 	return 0;
 }

@@ -11,4 +11,10 @@
 /* 0, or -1 on ENOMEM (the array is unchanged). */
 int xp_grow(void **arr, size_t *cap, size_t need, size_t size);
 
+/*
+ * Text built piece by piece: d[0..n) appended to the *len bytes of *buf
+ * (grown as above), a NUL kept after them. 0, or -1 on ENOMEM (unchanged).
+ */
+int xp_buf_append(char **buf, size_t *len, size_t *cap, const void *d, size_t n);
+
 #endif /* XPERF_LIB_GROW_H */

@@ -6,26 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 /* Room for n more bytes; false (and err set) when memory ran out. */
 static bool room(struct xp_jout *j, size_t n)
 {
-	size_t cap = j->cap ? j->cap : 256;
-	char *b;
-
-	if (j->err)
-		return false;
-	if (j->len + n <= j->cap)
-		return true;
-	while (cap < j->len + n)
-		cap *= 2;
-	b = realloc(j->buf, cap);
-	if (!b) {
+	if (j->len + n > j->cap && !j->err && xp_grow((void **)&j->buf, &j->cap, j->len + n, 1))
 		j->err = -ENOMEM;
-		return false;
-	}
-	j->buf = b;
-	j->cap = cap;
-	return true;
+	return !j->err;
 }
 
 static void put(struct xp_jout *j, const char *s, size_t n)

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 const char pr_http2_preface[24] = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 enum { F_DATA = 0, F_HEADERS = 1, F_RST_STREAM = 3, F_CONTINUATION = 9 };
@@ -32,7 +34,7 @@ void pr_http2_free(struct pr_http2 *p)
 	free(p->block);
 	p->hd = NULL;
 	p->payload = p->block = NULL;
-	p->payload_cap = 0;
+	p->payload_cap = p->block_cap = 0;
 }
 
 /* Decodes a complete header block; -1 on an HPACK error. */
@@ -76,17 +78,9 @@ static int decode_block(struct pr_http2 *p, uint64_t t_ns)
 
 static int append_block(struct pr_http2 *p, const unsigned char *d, size_t n)
 {
-	unsigned char *nb;
-
 	if (p->block_len + n > XP_H2_MAX_FRAME)
 		return -1;
-	nb = realloc(p->block, p->block_len + n + 1);
-	if (!nb)
-		return -1;
-	p->block = nb;
-	memcpy(p->block + p->block_len, d, n);
-	p->block_len += n;
-	return 0;
+	return xp_buf_append((char **)&p->block, &p->block_len, &p->block_cap, d, n);
 }
 
 /* Strips padding (and the priority fields of HEADERS); -1 when malformed. */

@@ -26,7 +26,7 @@ struct pr_http2 {
 	unsigned char *payload; /* frame payload being read */
 	size_t pay_len, payload_cap;
 	unsigned char *block; /* header block spread over CONTINUATION frames */
-	size_t block_len;
+	size_t block_len, block_cap;
 	uint32_t block_stream;
 	int block_end_stream;
 	struct nghttp2_hd_inflater *hd;

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 static struct pr_llm_exchange **slot_of(struct pr_llm_conn *c, uint32_t msg)
 {
 	for (size_t i = 0; i < XP_LLM_MAX_PENDING; i++)
@@ -49,26 +51,16 @@ static int host_ok(const struct pr_llm_conn_cfg *cfg, const char *host)
 
 static void append_body(struct pr_llm_exchange *ex, const char *d, size_t n)
 {
-	if (ex->body_len + n > XP_LLM_BODY_MAX) {
+	if (ex->body_len + n > XP_LLM_BODY_MAX ||
+	    xp_buf_append(&ex->body, &ex->body_len, &ex->body_cap, d, n))
 		ex->truncated = 1;
-		return;
-	}
-	char *nb = realloc(ex->body, ex->body_len + n + 1);
-
-	if (!nb) {
-		ex->truncated = 1;
-		return;
-	}
-	ex->body = nb;
-	memcpy(ex->body + ex->body_len, d, n);
-	ex->body_len += n;
 }
 
 static void drop_body(struct pr_llm_exchange *ex)
 {
 	free(ex->body);
 	ex->body = NULL;
-	ex->body_len = 0;
+	ex->body_len = ex->body_cap = 0;
 }
 
 void pr_llm_exchange_free(struct pr_llm_exchange *ex)

@@ -51,7 +51,7 @@ struct pr_llm_exchange {
 	struct pr_llm_exchange *next; /* finished ones, in the order they finished */
 	struct pr_sse sse;
 	char *body; /* request body, then a non-streamed response body */
-	size_t body_len;
+	size_t body_len, body_cap;
 	char *req_text; /* capture_payloads: the request body (cut at XP_LLM_TEXT_MAX) */
 };
 

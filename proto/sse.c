@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/grow.h"
+
 void pr_sse_init(struct pr_sse *s, int ndjson)
 {
 	memset(s, 0, sizeof(*s));
@@ -25,22 +27,7 @@ static int append(char **buf, size_t *len, size_t *cap, const char *d, size_t n,
 		n = XP_SSE_MAX - *len;
 		*cut = 1;
 	}
-	if (*len + n + 1 > *cap) {
-		size_t ncap = *cap ? *cap : 256;
-
-		while (ncap < *len + n + 1)
-			ncap *= 2;
-		char *nb = realloc(*buf, ncap);
-
-		if (!nb)
-			return -1;
-		*buf = nb;
-		*cap = ncap;
-	}
-	memcpy(*buf + *len, d, n);
-	*len += n;
-	(*buf)[*len] = '\0';
-	return 0;
+	return xp_buf_append(buf, len, cap, d, n);
 }
 
 static void clear(struct pr_sse *s)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "lib/atomic_file.h"
+#include "lib/grow.h"
 #include "lib/in_file.h"
 #include "rubric/findings.h"
 #include "rubric/measure.h"
@@ -41,14 +42,9 @@ static int write_json(const char *path, cJSON *doc)
 	cJSON_Delete(doc);
 	if (!s)
 		return write_out(path, NULL, 0);
-	size_t n = strlen(s);
-	char *t = realloc(s, n + 2);
-	if (t) {
-		t[n] = '\n';
-		t[n + 1] = '\0';
-		s = t;
-		n++;
-	}
+	size_t n = strlen(s), cap = n + 1;
+
+	xp_buf_append(&s, &n, &cap, "\n", 1); /* out of memory: written without it */
 	rc = write_out(path, s, n);
 	free(s);
 	return rc;

@@ -109,19 +109,14 @@ static const char *show(unsigned char c, char buf[16])
 static int refill(struct sc_jtok *t)
 {
 	size_t keep = (size_t)(t->end - t->p);
-	unsigned char *w;
 	ssize_t r;
 
 	if (!t->read || t->eof || t->io_failed)
 		return t->io_failed ? -1 : 0;
 	t->base += (uint64_t)(t->p - t->win);
 	memmove(t->own, t->p, keep);
-	if (keep == t->wcap) {
-		if (!(w = realloc(t->own, 2 * t->wcap)))
-			return fail(t, t->p, "out of memory");
-		t->own = w;
-		t->wcap *= 2;
-	}
+	if (xp_grow((void **)&t->own, &t->wcap, keep + 1, 1))
+		return fail(t, t->p, "out of memory");
 	t->win = t->p = t->own;
 	t->end = t->own + keep;
 	r = t->read(t->rctx, t->own + keep, t->wcap - keep);
@@ -206,11 +201,7 @@ struct out {
 
 static int put(struct out *o, const void *src, size_t n)
 {
-	if (xp_grow((void **)o->buf, o->cap, o->len + n + 1, 1))
-		return -1;
-	memcpy(*o->buf + o->len, src, n);
-	o->len += n;
-	return 0;
+	return xp_buf_append(o->buf, &o->len, o->cap, src, n);
 }
 
 /* Code point u as UTF-8. */
@@ -305,7 +296,6 @@ static int scan_string(struct sc_jtok *t, char **buf, size_t *cap, int key)
 		return fail(t, t->end, "unterminated string");
 	if (put(&o, run, (size_t)(t->p - run)))
 		return fail(t, t->p, "out of memory");
-	(*buf)[o.len] = '\0';
 	if (key) {
 		struct sc_jlevel *l = &t->lv[t->depth - 1];
 
