@@ -19,10 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct parts {
-	uint64_t v[XP_CAT_COUNT];
-};
-
 /* Add span s's counters to L3 accumulator a (L4 reads them). */
 static void add_vars(struct xa_l3 *a, const struct xa_span *s)
 {

@@ -26,7 +26,6 @@ struct pr_decoder {
 	char buf[XP_DECODE_CHUNK];
 };
 
-static const char *const names[] = { "identity", "gzip", "deflate", "br", "zstd", "unknown" };
 
 enum pr_coding pr_coding_parse(const char *v)
 {
@@ -43,11 +42,6 @@ enum pr_coding pr_coding_parse(const char *v)
 	if (n == 4 && !strncasecmp(v, "zstd", 4))
 		return XP_CODING_ZSTD;
 	return XP_CODING_UNKNOWN;
-}
-
-const char *pr_coding_name(enum pr_coding c)
-{
-	return names[c <= XP_CODING_UNKNOWN ? c : XP_CODING_UNKNOWN];
 }
 
 struct pr_decoder *pr_decoder_new(enum pr_coding coding, size_t max_out)

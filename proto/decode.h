@@ -15,8 +15,6 @@ enum pr_coding { XP_CODING_IDENTITY, XP_CODING_GZIP, XP_CODING_DEFLATE, XP_CODIN
 
 /* The coding a Content-Encoding value names ("" or "identity": none). */
 enum pr_coding pr_coding_parse(const char *content_encoding);
-/* "gzip", "deflate", "br", "zstd", "identity" or "unknown". */
-const char *pr_coding_name(enum pr_coding coding);
 
 struct pr_decoder;
 typedef void (*pr_decoded_cb)(void *ctx, const char *data, size_t len);

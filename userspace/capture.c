@@ -455,11 +455,6 @@ int xpc_drain(struct xpc *c)
 	return ring_buffer__consume(c->rb);
 }
 
-int xpc_epoll_fd(const struct xpc *c)
-{
-	return ring_buffer__epoll_fd(c->rb);
-}
-
 int xpc_counts(struct xpc *c, struct xpc_counts *counts)
 {
 	int ncpu = libbpf_num_possible_cpus();

@@ -143,16 +143,11 @@ int xpc_poll(struct xpc *c, int timeout_ms);
 /* Deliver every record already in the ring without waiting (at shutdown). */
 int xpc_drain(struct xpc *c);
 
-/* An epoll fd readable when records are pending, for callers' own loops. */
-int xpc_epoll_fd(const struct xpc *c);
-
 /*
- * Scheduler totals of thread tid so far (the time in its current state
- * since stats->last_ts is not yet included). -ENOENT when not tracked.
+ * Call fn with the scheduler totals of every tracked thread so far (the time
+ * in its current state since s->last_ts is not yet included); stops at and
+ * returns fn's nonzero value.
  */
-int xpc_thread_stats(struct xpc *c, pid_t tid, struct xk_sched_stats *stats);
-
-/* Call fn for every tracked thread; stops at and returns fn's nonzero value. */
 int xpc_thread_stats_each(struct xpc *c,
 			  int (*fn)(void *ctx, __u32 tid, const struct xk_sched_stats *s),
 			  void *ctx);

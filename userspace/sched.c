@@ -51,18 +51,6 @@ static int tstats_fd(struct xpc *c)
 	return obj ? bpf_map__fd(obj->maps.tstats) : -1;
 }
 
-int xpc_thread_stats(struct xpc *c, pid_t tid, struct xk_sched_stats *stats)
-{
-	int fd = tstats_fd(c);
-	__u32 key = tid;
-
-	if (fd < 0)
-		return xpc_set_error(c, -ENOENT, "scheduler tracing is not running");
-	if (bpf_map_lookup_elem(fd, &key, stats))
-		return -ENOENT;
-	return 0;
-}
-
 int xpc_thread_stats_each(struct xpc *c,
 			  int (*fn)(void *ctx, __u32 tid, const struct xk_sched_stats *s),
 			  void *ctx)

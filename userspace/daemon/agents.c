@@ -79,11 +79,6 @@ static struct agent *agent_of(const struct xpd_agents *a, __u32 tgid)
 	return m ? m->agent : NULL;
 }
 
-bool xpd_agents_has(const struct xpd_agents *a, pid_t tgid)
-{
-	return agent_of(a, tgid) != NULL;
-}
-
 static bool owns(const struct xpb_run *run, __u32 tgid)
 {
 	const struct agent *ag = (const struct agent *)run;

@@ -53,9 +53,6 @@ struct xpd_agents *xpd_agents_new(struct xpc *c, const struct xpd_agents_opts *o
  */
 int xpd_agents_add(struct xpd_agents *a, pid_t tgid, const struct xk_hdr *first);
 
-/* Whether tgid belongs to a traced agent's tree. */
-bool xpd_agents_has(const struct xpd_agents *a, pid_t tgid);
-
 /* A traced record: to its agent's session; fork and exit update the trees. */
 int xpd_agents_route(struct xpd_agents *a, const struct xk_hdr *rec);
 

@@ -11,7 +11,6 @@
 
 #include "lib/grow.h"
 
-#define PE_OMIT 0xff
 #define PE_FORMAT 0x0f
 #define PE_PCREL 0x10
 #define ALIGN 16	/* function alignment of the int3 layout */
