@@ -19,6 +19,7 @@
 #include "cli/run_report.h"
 #include "assemble/session.h"
 #include "gpu/turn_gpu.h"
+#include "lib/clock_anchor.h"
 #include "userspace/run/sink.h"
 
 #define XT_MAX_RULES 32
@@ -171,13 +172,11 @@ static void report_unwritten(struct turns *t)
 static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts)
 {
 	struct turns *t = state;
-	struct timespec ts;
 	int rc = 0;
 
 	if (c && counts && (t->s || session_start(t) == 0)) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
 		xt_session_set_dropped(t->s, xpc_counts_dropped(counts));
-		rc = xt_session_finish(t->s, (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec,
+		rc = xt_session_finish(t->s, xp_now_ns(CLOCK_MONOTONIC),
 				       t->run->exited || root_exited(t->run->root)) ? -EIO : 0;
 		report_unwritten(t);
 		if (!t->run->quiet)

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "fleet/fleet.h"
+#include "lib/clock_anchor.h"
 #include "lib/plural.h"
 
 struct fleet_exporter {
@@ -23,10 +24,7 @@ struct fleet_exporter {
 
 static double now(clockid_t clk)
 {
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	return xp_now_ns(clk) / 1e9;
 }
 
 /* The ledger of an earlier run, when there is one. */

@@ -27,7 +27,7 @@ static void read_boot_id(void)
 	fclose(f);
 }
 
-static uint64_t now_ns(clockid_t clock)
+uint64_t xp_now_ns(clockid_t clock)
 {
 	struct timespec ts;
 
@@ -37,10 +37,10 @@ static uint64_t now_ns(clockid_t clock)
 
 void xp_clock_anchor_now(struct xp_clock_anchor *a)
 {
-	uint64_t before = now_ns(CLOCK_MONOTONIC);
+	uint64_t before = xp_now_ns(CLOCK_MONOTONIC);
 
-	a->realtime_ns = now_ns(CLOCK_REALTIME);
-	a->monotonic_ns = before + (now_ns(CLOCK_MONOTONIC) - before) / 2;
+	a->realtime_ns = xp_now_ns(CLOCK_REALTIME);
+	a->monotonic_ns = before + (xp_now_ns(CLOCK_MONOTONIC) - before) / 2;
 	pthread_once(&boot_id_once, read_boot_id);
 	memcpy(a->boot_id, boot_id, sizeof(a->boot_id));
 }

@@ -12,6 +12,7 @@
 #define XPERF_LIB_CLOCK_ANCHOR_H
 
 #include <stdint.h>
+#include <time.h>
 
 #define XP_BOOT_ID_LEN 36 /* "71367692-ae67-4dda-9a7a-6f405cfcf74b" */
 
@@ -20,6 +21,9 @@ struct xp_clock_anchor {
 	uint64_t realtime_ns;
 	char boot_id[XP_BOOT_ID_LEN + 1]; /* "" when /proc/sys/kernel/random/boot_id is unreadable */
 };
+
+/* What clock reads now, in ns (CLOCK_MONOTONIC: bpf_ktime_get_ns's clock, every stamp's). */
+uint64_t xp_now_ns(clockid_t clock);
 
 /* Take the anchor now. The boot id is read once per process. */
 void xp_clock_anchor_now(struct xp_clock_anchor *a);

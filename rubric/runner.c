@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "lib/atomic_file.h"
+#include "lib/clock_anchor.h"
 #include "rubric/attach.h"
 
 volatile sig_atomic_t rb_interrupted;
@@ -47,10 +48,7 @@ void rb_catch_signals(void)
 
 double rb_now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return xp_now_ns(CLOCK_MONOTONIC) / 1e9;
 }
 
 static int open_out(const char *path)

@@ -34,6 +34,7 @@
 
 #include "gpu/cuda_uprobes.h"
 #include "bpf/tls.h"
+#include "lib/clock_anchor.h"
 #include "lib/grow.h"
 #include "userspace/cuda_libs.h"
 #include "userspace/links.h"
@@ -119,7 +120,6 @@ static int attach_lib(void *ctx, const char *path, dev_t dev, ino_t ino)
 	struct xpc_cuda_probes *p = ctx;
 	struct cuda_proc *proc = proc_find(p, p->cur);
 	struct cuda_lib *lib;
-	struct timespec now;
 
 	if (lib_find(proc, dev, ino))
 		return 0;
@@ -131,8 +131,7 @@ static int attach_lib(void *ctx, const char *path, dev_t dev, ino_t ino)
 	lib->dev = dev;
 	lib->ino = ino;
 	lib->nlinks = gp_cuda_attach_lib(p->obj, path, p->cur, lib->links);
-	clock_gettime(CLOCK_MONOTONIC, &now); /* bpf_ktime_get_ns's clock */
-	lib->attached_ns = (uint64_t)now.tv_sec * 1000000000 + (uint64_t)now.tv_nsec;
+	lib->attached_ns = xp_now_ns(CLOCK_MONOTONIC);
 	p->stats.libs++;
 	p->stats.probes += lib->nlinks;
 	if (p->verbose)

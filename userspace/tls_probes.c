@@ -35,6 +35,7 @@
 #include "bpf/xperf.h"
 #include "bpf/tls.h"
 #include "bpf/uprobe_attach.h"
+#include "lib/clock_anchor.h"
 #include "lib/grow.h"
 #include "userspace/links.h"
 #include "userspace/locate/locate.h"
@@ -175,15 +176,14 @@ static unsigned int add_located(struct xpc_tls_probes *p, const char *path,
 	return (unsigned int)p->nlocated;
 }
 
-static uint64_t mono_ns(void);
-
 /* Remember when id's probes went in for p->cur_pid (for the self-check's mid-stream rule). */
 static void note_located_at(struct xpc_tls_probes *p, unsigned int id)
 {
 	if (xp_grow((void **)&p->located_at, &p->cap_located_at, p->nlocated_at + 1,
 		    sizeof(*p->located_at)))
 		return;	/* then the file is judged as if joined mid-stream: never blamed for HTTP */
-	p->located_at[p->nlocated_at++] = (struct located_at){ id, p->cur_pid, mono_ns() };
+	p->located_at[p->nlocated_at++] =
+		(struct located_at){ id, p->cur_pid, xp_now_ns(CLOCK_MONOTONIC) };
 }
 
 /* One uprobe of a located function. */
@@ -479,14 +479,6 @@ int xpc_tls_probes_attach_file(struct xpc_tls_probes *p, const char *path, pid_t
 	return set ? xpc_tls_libs_scan_file(set, path, attach_lib, p) : -ENOMEM;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);	/* bpf_ktime_get_ns's clock */
-	return (uint64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
 int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 {
 	struct xpc_tls_libset *set;
@@ -507,7 +499,7 @@ int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 	gone = n == -ENOENT || n == -ESRCH;
 	if (n <= 0 && !gone)
 		return n;
-	now = mono_ns();
+	now = xp_now_ns(CLOCK_MONOTONIC);
 	/*
 	 * A process gone before its new mapping could be examined or probed
 	 * (a short client on a busy machine): its socket I/O since the mapping
@@ -598,14 +590,14 @@ int xpc_tls_probes_on_fork(struct xpc_tls_probes *p, pid_t child)
 {
 	if (!p->per_pid_mode || !p->tls)
 		return 0;
-	detach_dead(p, mono_ns());
+	detach_dead(p, xp_now_ns(CLOCK_MONOTONIC));
 	forget_pid(p, child);	/* a reused pid whose exit record was lost */
 	return xpc_tls_probes_attach_pid(p, child);
 }
 
 int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid)
 {
-	uint64_t now = mono_ns();
+	uint64_t now = xp_now_ns(CLOCK_MONOTONIC);
 	struct bpf_link **links;
 	size_t n;
 	int err;

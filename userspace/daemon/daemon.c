@@ -23,6 +23,7 @@
 
 #include "lib/args.h"
 #include "lib/atomic_file.h"
+#include "lib/clock_anchor.h"
 #include "lib/exit_codes.h"
 #include "userspace/daemon/agents.h"
 #include "userspace/daemon/discover.h"
@@ -441,10 +442,7 @@ static void scan_running(struct daemon *d)
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return xp_now_ns(CLOCK_MONOTONIC) / 1e9;
 }
 
 /* The daemon's health, rendered for /metrics: every counter only goes up. */

@@ -17,6 +17,8 @@
 
 #include "userspace/run/run.h"
 
+#include "lib/clock_anchor.h"
+
 #ifndef SYS_pidfd_open
 #define SYS_pidfd_open 434
 #endif
@@ -111,10 +113,7 @@ int xpb_sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *c
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return xp_now_ns(CLOCK_MONOTONIC) / 1e9;
 }
 
 /* pidfd_open failed with ESRCH: the target was reaped before it could be watched. */
