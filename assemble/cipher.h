@@ -54,8 +54,8 @@
  * the request's last record, before any receive: a keepalive PING while the
  * client waits (Go's net/http2 with a ReadIdleTimeout of 150 ms against a
  * 400 ms think: PINGs 150 and 300 ms after the request; taken for the
- * request's end, TTFT came out 150 ms). A receive after held sends makes them control records
- * (counted in the exchange: xperf.ciphertext.control_records, with the
+ * request's end, TTFT came out 150 ms). A receive after held sends makes
+ * them control records (counted in the exchange: xperf.ciphertext.control_records, with the
  * client's close_notify, 24 bytes). A larger send with no receive since
  * makes the last held send, if within XT_CIPHER_REQ_JOIN_NS before it, the
  * next request's first record (an HTTP/2 HEADERS frame of indexed headers
@@ -104,11 +104,13 @@
  * keepalive PING then, cut TTFT to 150 ms (one right after the request went
  * with the head or the session tickets). Failure modes: a control record
  * received less than XT_CIPHER_HEAD_PAUSE_NS before the first token, or
- * after the answer's first XT_CIPHER_LEAD_RECORDS receives (a PING every
- * 150 ms in a think of over a second), is taken for the first token; a
- * first token this small followed by such a pause is skipped (its next
- * record is the first token); the ACK of a keepalive PING sent after the
- * answer ended, before the next request, extends that answer.
+ * after the answer's first XT_CIPHER_LEAD_RECORDS reads (a record may take
+ * two: 8 PINGs in a long think), is taken for the first token; a first
+ * token this small followed by such a pause is skipped (its next record is
+ * the first token); a PING, or the ACK of a keepalive PING, read after the
+ * answer ended and before the next request extends that answer (Go's
+ * keepalive in a 400 ms pause between two calls: the first answer ended
+ * 757 ms after its request instead of 453).
  */
 #define XT_CIPHER_LEAD_RECORDS 16
 
