@@ -30,7 +30,7 @@ struct sconn {
 	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
 	uint64_t skip_bytes;
 	size_t n_skip;
-	uint32_t head_len[XT_CIPHER_HEAD_RECORDS]; /* sizes of the answer's first records */
+	uint32_t lead_len[XT_CIPHER_LEAD_RECORDS]; /* sizes of the answer's first records */
 	uint32_t n_held; /* small sends since the last receive (cipher.h) */
 	uint64_t held_t, held_len; /* the last of them */
 	char host[256];
@@ -106,25 +106,52 @@ static void answer_in_skipped(const struct sconn *s, struct xt_exchange *e)
 	e->resp_end_ns = s->skip_t[s->n_skip - 1];
 }
 
-/* The answer's first records were its head (cipher.h): the first token is after them. */
-static void skip_head(const struct sconn *s, struct xt_exchange *e)
+/* How many of the answer's first records were its head (cipher.h). */
+static size_t head_records(const struct sconn *s, const struct xt_exchange *e)
 {
-	uint64_t *t = e->call.token_ns, bytes = 0;
-	size_t n = e->call.n_tokens;
+	const uint64_t *t = e->call.token_ns;
+	uint64_t bytes = 0;
 
-	for (size_t k = 1; k < n && k <= XT_CIPHER_HEAD_RECORDS; k++) {
+	for (size_t k = 1; k < e->call.n_tokens && k <= XT_CIPHER_HEAD_RECORDS; k++) {
 		uint64_t delay = t[k - 1] > e->req_end_ns ? t[k - 1] - e->req_end_ns : 0;
 		uint64_t pause = t[k] - t[k - 1];
 
-		bytes += s->head_len[k - 1];
+		bytes += s->lead_len[k - 1];
 		if (delay > XT_CIPHER_HEAD_NS || bytes > XT_CIPHER_HEAD_BYTES)
-			return;
-		if (pause >= XT_CIPHER_HEAD_PAUSE_NS && pause >= 4 * delay) {
-			memmove(t, t + k, (n - k) * sizeof(*t));
-			e->call.n_tokens = n - k;
-			return;
+			return 0;
+		if (pause >= XT_CIPHER_HEAD_PAUSE_NS && pause >= 4 * delay)
+			return k;
+	}
+	return 0;
+}
+
+/* Past the server's control records from the answer's record from on (cipher.h). */
+static size_t past_control(const struct sconn *s, const struct xt_exchange *e, size_t from)
+{
+	const uint64_t *t = e->call.token_ns;
+	uint64_t bytes = 0;
+
+	for (size_t k = from + 1; k < e->call.n_tokens && k <= XT_CIPHER_LEAD_RECORDS; k++) {
+		bytes += s->lead_len[k - 1];
+		if (bytes > XT_CIPHER_CONTROL_BYTES)
+			break;
+		if (t[k] - t[k - 1] >= XT_CIPHER_HEAD_PAUSE_NS) {
+			bytes = 0;
+			from = k;
 		}
 	}
+	return from;
+}
+
+/* The first token is after the answer's head and the server's control records. */
+static void skip_lead(const struct sconn *s, struct xt_exchange *e)
+{
+	size_t k = past_control(s, e, head_records(s, e));
+
+	if (!k)
+		return;
+	memmove(e->call.token_ns, e->call.token_ns + k, (e->call.n_tokens - k) * sizeof(uint64_t));
+	e->call.n_tokens -= k;
 }
 
 /* No model call (cipher.h): a probe by its request, a token count by its answer. */
@@ -170,7 +197,7 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	e->answered = e->resp_start_ns && !cut;
 	e->cipher = 1;
 	e->probe = e->answered && is_probe(e, answer_bytes);
-	skip_head(s, e);
+	skip_lead(s, e);
 	c->cb(c->ctx, e, s->covered);
 }
 
@@ -184,7 +211,9 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 	}
 	if (s->phase == P_READY && ev->len <= XT_CIPHER_FINISHED_BYTES)
 		return; /* the client's Finished (TLS 1.3), sent right after the server flight */
-	if (s->phase == P_RESPONSE && ev->len <= XT_CIPHER_CONTROL_BYTES) {
+	if (ev->len <= XT_CIPHER_CONTROL_BYTES &&
+	    (s->phase == P_RESPONSE ||
+	     (s->phase == P_REQUEST && ev->ts_ns > s->e->req_end_ns + XT_CIPHER_REQ_JOIN_NS))) {
 		s->n_held++; /* a control record or the next request's HEADERS (cipher.h) */
 		s->held_t = ev->ts_ns;
 		s->held_len = ev->len;
@@ -243,8 +272,8 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 	e->resp_end_ns = ev->ts_ns;
 	e->resp_bytes += ev->len;
 	e->streaming = 1;
-	if (e->call.n_tokens < XT_CIPHER_HEAD_RECORDS)
-		s->head_len[e->call.n_tokens] = ev->len;
+	if (e->call.n_tokens < XT_CIPHER_LEAD_RECORDS)
+		s->lead_len[e->call.n_tokens] = ev->len;
 	if (xp_grow((void **)&e->call.token_ns, &e->call.cap_tokens, e->call.n_tokens + 1,
 		    sizeof(uint64_t)))
 		return;

@@ -50,8 +50,12 @@
  * RST_STREAM, 35; the SETTINGS ACK answering a fresh connection's server
  * SETTINGS, 31, before the answer). Taken for requests, each ended the
  * exchange and opened a bogus one: a Go client's two 300 KB answers came
- * out as 150 exchanges. A receive after held sends makes them control records
- * (counted in the exchange: xperf.ciphertext.control_records, with the
+ * out as 150 exchanges. So is one sent more than XT_CIPHER_REQ_JOIN_NS after
+ * the request's last record, before any receive: a keepalive PING while the
+ * client waits (Go's net/http2 with a ReadIdleTimeout of 150 ms against a
+ * 400 ms think: PINGs 150 and 300 ms after the request; taken for the
+ * request's end, TTFT came out 150 ms). A receive after held sends makes
+ * them control records (counted in the exchange: xperf.ciphertext.control_records, with the
  * client's close_notify, 24 bytes). A larger send with no receive since
  * makes the last held send, if within XT_CIPHER_REQ_JOIN_NS before it, the
  * next request's first record (an HTTP/2 HEADERS frame of indexed headers
@@ -64,7 +68,10 @@
  * less than XT_CIPHER_REQ_JOIN_NS before a request whose first record is
  * larger moves its start up to that much earlier; a HEADERS record sent
  * more than that before its DATA (the client preempted between two
- * writes) is a control record and the request starts at its DATA. HTTP/2
+ * writes) is a control record and the request starts at its DATA; a
+ * request's last record as small (an empty DATA frame ending the stream,
+ * a chunked body's last chunk) sent more than that after the one before is
+ * a control record and the request ends before it. HTTP/2
  * streams multiplexed on one connection cannot be told apart: a request
  * sent while an answer streams ends that exchange, and the rest of its
  * answer goes to the new one.
@@ -86,6 +93,26 @@
 #define XT_CIPHER_HEAD_BYTES 4096u
 #define XT_CIPHER_HEAD_PAUSE_NS 20000000ull
 #define XT_CIPHER_HEAD_RECORDS 4
+
+/*
+ * The server's control records (PING, a 39-byte record; the PING ACK
+ * answering a client's keepalive; SETTINGS; WINDOW_UPDATE) are no answer
+ * either: after the head, the answer's leading receives, in runs of at most
+ * XT_CIPHER_CONTROL_BYTES each followed by a pause of at least
+ * XT_CIPHER_HEAD_PAUSE_NS, are no token. Taken for the first token, a
+ * server PING 150 ms into a 400 ms think, or the ACK of the client's
+ * keepalive PING then, cut TTFT to 150 ms (one right after the request went
+ * with the head or the session tickets). Failure modes: a control record
+ * received less than XT_CIPHER_HEAD_PAUSE_NS before the first token, or
+ * after the answer's first XT_CIPHER_LEAD_RECORDS reads (a record may take
+ * two: 8 PINGs in a long think), is taken for the first token; a first
+ * token this small followed by such a pause is skipped (its next record is
+ * the first token); a PING, or the ACK of a keepalive PING, read after the
+ * answer ended and before the next request extends that answer (Go's
+ * keepalive in a 400 ms pause between two calls: the first answer ended
+ * 757 ms after its request instead of 453).
+ */
+#define XT_CIPHER_LEAD_RECORDS 16
 
 /*
  * Requests that are no model call. A model call carries a prompt; a request

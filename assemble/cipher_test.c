@@ -166,6 +166,69 @@ static void test_h2_tickets_mid_request(void)
 	free_seen(&s);
 }
 
+/*
+ * PINGs while the client waits for an answer due 400 ms after its request:
+ * the stripped Go client (tests/tls/client_llm.go PORT CA h2 2) against
+ * demo/clients/h2_head_server.py (HEADERS and the first token together),
+ * socket tracepoints. h2_server_pings: the server PINGs (39 bytes) right
+ * after reading each request and 150 ms later, the client ACKs each (39).
+ * h2_keepalive_pings: the client PINGs after 150 ms without a frame read
+ * (ReadIdleTimeout), twice per wait, the server ACKs each at once. The
+ * provider's log, microseconds after the connect: first tokens written at
+ * 406371 and 859971 (server pings), 417422 and 876085 (keepalive). Before
+ * the server's control records were skipped (cipher.h), the PINGs 150 ms
+ * in were the first tokens; before small sends were held while waiting,
+ * the keepalive's second request ended at its first PING.
+ */
+static const struct rec h2_server_pings[] = {
+	{ 1194, 275 },	 { 2602, -576 },  { 2825, -817 },   { 3154, 80 },    { 3298, 86 },
+	{ 3395, 94 },	 { 3425, 131 },	  { 3672, -255 },   { 3802, -255 },  { 4919, -73 },
+	{ 5006, 31 },	 { 5224, -31 },	  { 5750, -39 },    { 5775, 39 },    { 156308, -39 },
+	{ 156369, 39 },	 { 406556, -317 }, { 417441, -156 }, { 427577, -156 }, { 437756, -156 },
+	{ 447914, -156 }, { 458189, -362 }, { 458310, 39 },  { 458998, 131 }, { 459491, -39 },
+	{ 459508, 39 },	 { 610002, -39 },  { 610048, 39 },   { 860122, -304 }, { 870563, -156 },
+	{ 880793, -156 }, { 891012, -156 }, { 901269, -156 }, { 911619, -362 },
+};
+
+static const struct rec h2_keepalive_pings[] = {
+	{ 743, 275 },	 { 8704, -576 },  { 9087, -817 },   { 9557, 80 },    { 9817, 86 },
+	{ 10086, 94 },	 { 10140, 131 },  { 11784, -510 },  { 15620, -73 },  { 15684, 31 },
+	{ 16214, -31 },	 { 166832, 39 },  { 167456, -39 },  { 318118, 39 },  { 318901, -39 },
+	{ 417625, -317 }, { 428657, -156 }, { 439017, -156 }, { 449777, -156 }, { 463917, -156 },
+	{ 474190, -156 }, { 474424, -206 }, { 474608, 39 },  { 474620, 131 }, { 625486, 39 },
+	{ 626019, -39 },  { 777095, 39 },  { 777631, -39 },  { 876245, -304 }, { 886929, -156 },
+	{ 897440, -156 }, { 907741, -156 }, { 918139, -156 }, { 928798, -362 },
+};
+
+/* Replays r: two calls, each request's end and first token as given, its PINGs control records. */
+static void check_pings(const struct rec *r, size_t n, const uint64_t req_end_us[2],
+			const uint64_t first_us[2], const unsigned control[2])
+{
+	struct seen s = { 0 };
+
+	replay_all(&s, r, n, 1000000);
+	if (two_calls(&s, 0)) {
+		for (size_t i = 0; i < 2; i++) {
+			const struct xt_exchange *e = s.ex[i];
+
+			CHECK(e->req_end_ns == req_end_us[i] * 1000 &&
+			      e->control_records == control[i]);
+			CHECK(e->call.n_tokens > 0 && e->call.token_ns[0] == first_us[i] * 1000);
+		}
+	}
+	free_seen(&s);
+}
+
+static void test_h2_pings_while_waiting(void)
+{
+	check_pings(h2_server_pings, sizeof(h2_server_pings) / sizeof(h2_server_pings[0]),
+		    (const uint64_t[]){ 3425, 458998 }, (const uint64_t[]){ 406556, 860122 },
+		    (const unsigned[]){ 3, 2 });
+	check_pings(h2_keepalive_pings, sizeof(h2_keepalive_pings) / sizeof(h2_keepalive_pings[0]),
+		    (const uint64_t[]){ 10140, 474620 }, (const uint64_t[]){ 417625, 876245 },
+		    (const unsigned[]){ 3, 2 });
+}
+
 /* The records of a recorded connection (testdata/cipher_*.txt: "US BYTES" lines). */
 static struct rec *load(const char *path, size_t *n)
 {
@@ -232,5 +295,6 @@ int main(void)
 	test_h2_settings_ack();
 	test_h2_tickets_mid_request();
 	test_h2_control_frames_mid_stream();
+	test_h2_pings_while_waiting();
 	return test_failures != 0;
 }

@@ -1,22 +1,27 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""h2_head_server.py DIR [together|long] - an HTTP/2 mock LLM provider (Debian's python3-h2,
-sans-IO, one blocking write per frame batch) that sends each answer's response HEADERS
-frame at once and its first token (DATA) 300 ms later, then 5 more tokens 10 ms apart:
+"""h2_head_server.py DIR [together|long] [think=MS] [ping=MS,...] - an HTTP/2 mock LLM
+provider (Debian's python3-h2, sans-IO, one blocking write per frame batch) that sends each
+answer's response HEADERS frame at once and its first token (DATA) 300 ms (think=) later,
+then 5 more tokens 10 ms apart:
 the case where the ciphertext tier must not take the head for the first token
 (assemble/cipher.h); with "together", HEADERS and the first token in one write 300 ms
 after the request; with "long", the head, then from 300 ms on 300 tokens of 1.1 KB 2 ms
 apart (330 KB: the client sends WINDOW_UPDATEs while it streams, Go's after every 4 KiB
-read) and a PING halfway that the client ACKs: sends that must end no exchange.
+read) and a PING halfway that the client ACKs: sends that must end no exchange. While it
+thinks it answers the client's PINGs at once and, with ping=, sends PINGs of its own that
+many ms after reading the request (each in a write of its own: a front end's BDP and
+keepalive PINGs), logged as ping_sent: receives that are not the answer's start.
 TLS with DIR/leaf.pem + DIR/leaf.key (made by mock_provider.py), ALPN h2. Writes
 DIR/h2port once listening and logs, on CLOCK_MONOTONIC, the same JSON lines as
 mock_provider.py (request_received, head_sent, first_byte_sent, token_sent, end; each
-write's t_ns before and t_done_ns after it), and control_received for each WINDOW_UPDATE
-or PING ACK the client sent while an answer streamed, to DIR/h2.jsonl, which
+write's t_ns before and t_done_ns after it), and control_received for each WINDOW_UPDATE,
+PING or PING ACK the client sent while an answer was due, to DIR/h2.jsonl, which
 check_ground_truth.py reads."""
 import itertools
 import json
 import os
+import select
 import socket
 import ssl
 import sys
@@ -27,9 +32,11 @@ import h2.config
 import h2.connection
 import h2.events
 
-MODE = sys.argv[2] if len(sys.argv) > 2 else "head"
+OPTS = dict(a.split("=", 1) for a in sys.argv[2:] if "=" in a)
+MODE = ([a for a in sys.argv[2:] if "=" not in a] or ["head"])[0]
 TOGETHER, LONG = MODE == "together", MODE == "long"
-HEAD_FIRST_S = 0.3
+HEAD_FIRST_S = int(OPTS.get("think", 300)) / 1e3
+PINGS_S = [int(ms) / 1e3 for ms in OPTS["ping"].split(",")] if "ping" in OPTS else []
 GAP_S, TOKENS = (0.002, 300) if LONG else (0.01, 6)
 ids = itertools.count(1)
 lock = threading.Lock()
@@ -67,26 +74,33 @@ class Conn:
         self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False))
         self.h2.initiate_connection()
         self.rid = {}  # stream id -> request id
+        self.cur = None  # the request being answered
 
     def flush(self):
         """Sends what h2 has queued; returns (write began, write returned)."""
         t = time.monotonic_ns()
-        self.sock.sendall(self.h2.data_to_send())
+        data = self.h2.data_to_send()
+        if data:
+            self.sock.sendall(data)
         return t, time.monotonic_ns()
 
     def take(self, data):
         """Feeds the client's bytes to h2. Its control frames read while an answer streams
-        (WINDOW_UPDATE, PING ACK) are logged as control_received: the ground truth for
-        xperf.ciphertext.control_records."""
+        (WINDOW_UPDATE, PING, PING ACK) are logged as control_received: the ground truth for
+        xperf.ciphertext.control_records. h2 queues the ACK of a PING at once."""
+        t = time.monotonic_ns()
         for ev in self.h2.receive_data(data):
             if isinstance(ev, h2.events.DataReceived):
                 self.h2.acknowledge_received_data(ev.flow_controlled_length, ev.stream_id)
             elif isinstance(ev, h2.events.StreamEnded):
                 self.todo.append(ev.stream_id)
             elif isinstance(ev, h2.events.WindowUpdated) and ev.stream_id in self.rid:
-                self.log("control_received", self.rid[ev.stream_id], frame="WINDOW_UPDATE")
+                self.log("control_received", self.rid[ev.stream_id], frame="WINDOW_UPDATE",
+                         t_ns=t)
             elif isinstance(ev, h2.events.PingAckReceived):
-                self.log("control_received", int(ev.ping_data[5:]), frame="PING")
+                self.log("control_received", int(ev.ping_data[5:]), frame="PING ACK", t_ns=t)
+            elif isinstance(ev, h2.events.PingReceived) and self.cur:
+                self.log("control_received", self.cur, frame="PING", t_ns=t)
 
     def read(self):
         data = self.sock.recv(65536)
@@ -124,14 +138,32 @@ class Conn:
         self.sock.close()
 
 
+def think(c, rid, t0):
+    """Waits until HEAD_FIRST_S after t0, answering the client's frames as they come, and
+    sends a PING at each of PINGS_S after t0."""
+    due = [t0 + s for s in PINGS_S]
+    end = t0 + HEAD_FIRST_S
+    while (now := time.monotonic()) < end:
+        if due and now >= due[0]:
+            due.pop(0)
+            c.h2.ping(b"xperf%03d" % rid)
+            t, done = c.flush()
+            c.log("ping_sent", rid, t_ns=t, t_done_ns=done)
+        elif c.sock.pending() or select.select([c.sock], [], [], min(due[:1] + [end]) - now)[0]:
+            c.pump()
+            c.flush()
+
+
 def answer(c, sid, rid):
     c.rid[sid] = rid
-    c.log("request_received", rid, t_ns=time.monotonic_ns(), path="/v1/messages")
+    c.cur = rid
+    rr = time.monotonic_ns()
+    c.log("request_received", rid, t_ns=rr, path="/v1/messages")
     if not TOGETHER:
         c.h2.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
         t, done = c.flush()
         c.log("head_sent", rid, t_ns=t, t_done_ns=done)
-    time.sleep(HEAD_FIRST_S)
+    think(c, rid, rr / 1e9)
     if TOGETHER:
         c.h2.send_headers(sid, [(":status", "200"), ("content-type", "text/event-stream")])
     for i in range(TOKENS):
@@ -151,6 +183,7 @@ def answer(c, sid, rid):
     t, done = c.flush()
     c.log("end", rid, t_ns=t, t_done_ns=done, status=200, api="anthropic", stream=True,
           output_tokens=TOKENS)
+    c.cur = None
 
 
 def main():

@@ -11,6 +11,13 @@
 #   curl: curl --http2 (nghttp2 with a 32 MiB window: only the PING ACK; a fresh
 #       connection whose session tickets may be read between its request's HEADERS
 #       and DATA)
+# and PINGs while the client waits for an answer due 400 ms after its request
+# (receives and sends that are no answer and no request):
+#   go-ping, curl-ping: the server PINGs right after reading the request and 150 ms
+#       into its think (a front end's BDP and keepalive PINGs), the client ACKs each
+#       (go: HEADERS and the first token together; curl: the head at once)
+#   go-keepalive: the client PINGs after 150 ms without a frame read (net/http2's
+#       ReadIdleTimeout): twice per wait, the server ACKs each at once
 # check_ground_truth.py against the server's own log: exchanges = calls, the first
 # token within 25 ms of the server's write of it and the answer's end within 50 ms (a
 # read waits for a CPU on a loaded machine: curl's first token once 18 ms late at load 9
@@ -30,13 +37,17 @@ trap '[ -z "$h2" ] || kill $h2 2>/dev/null; rm -rf "$tmp"' EXIT
 export XPERF_CACHE_DIR=$tmp/cache
 fails=0
 
-run() { # NAME CMD... : the arguments PORT and CA replaced
+run() { # NAME SERVER_ARGS CMD... : the arguments PORT and CA replaced
 	local d=$tmp/$1 args=()
 	mkdir "$d" && cp "$tmp/certs"/{ca.pem,leaf.pem,leaf.key} "$d"
-	/usr/bin/python3 "$demo/clients/h2_head_server.py" "$d" long &
+	# Ahead of the machine's other jobs: a fresh connection's session tickets and SETTINGS
+	# sent over 50 ms after the request are taken for the answer (cipher.h, on the tickets),
+	# the tier's known failure mode, not this test's subject (4 of 20 runs at load 4.7).
+	# shellcheck disable=SC2086 # SERVER_ARGS: words
+	nice -n -10 /usr/bin/python3 "$demo/clients/h2_head_server.py" "$d" $2 &
 	h2=$!
 	for _ in $(seq 200); do [ -s "$d/h2port" ] && break; sleep 0.05; done
-	for a in "${@:2}"; do
+	for a in "${@:3}"; do
 		case $a in PORT) a=$(cat "$d/h2port") ;; CA) a=$d/ca.pem ;; esac
 		args+=("$a")
 	done
@@ -50,7 +61,10 @@ run() { # NAME CMD... : the arguments PORT and CA replaced
 		fails=$((fails + 1))
 }
 
-run go "$tmp/agent" PORT CA h2 2
-run curl /bin/bash "$demo/clients/curl_h2_client.sh" PORT CA
+run go long "$tmp/agent" PORT CA h2 2
+run curl long /bin/bash "$demo/clients/curl_h2_client.sh" PORT CA
+run go-ping "together think=400 ping=0,150" "$tmp/agent" PORT CA h2 2
+run curl-ping "head think=400 ping=0,150" /bin/bash "$demo/clients/curl_h2_client.sh" PORT CA
+run go-keepalive "together think=400" "$tmp/agent" PORT CA h2 2 150
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]
