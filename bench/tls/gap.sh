@@ -39,37 +39,14 @@ declare -A build=()
 for b in ${BUILDS:-}; do build[${b%%=*}]=${b#*=}; done
 . bench/tls/sink.sh
 . bench/bpf_progs.sh
-mkdir "$tmp/lib" "$tmp/cap"
-for l in $(ldd "$bench" | awk '/libssl|libcrypto/ {print $3}'); do cp "$l" "$tmp/lib/"; done
-export LD_LIBRARY_PATH=$tmp/lib
-lib=$(ldd "$bench" | awk '/libssl/ {print $3}')
+. bench/tls/writer.sh
+mkdir "$tmp/cap"
 stats_was=$(sysctl -n kernel.bpf_stats_enabled)
 trap 'kill $sink 2>/dev/null || true; sysctl -qw kernel.bpf_stats_enabled=$stats_was;
       rm -rf "$tmp"' EXIT
 
 drops() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["drops"])' \
 	"$tmp/cap/summary.json"; }
-
-stop() {	# stop PID: SIGINT (bpftrace prints its maps), SIGKILL if it stays 5 s
-	kill -INT "$1"
-	for _ in $(seq 50); do kill -0 "$1" 2>/dev/null || break; sleep 0.1; done
-	kill -KILL "$1" 2>/dev/null || true
-	wait "$1" 2>/dev/null || true
-}
-
-bpftrace_start() {	# bpftrace's uprobe + uretprobe pair, attached; its pid in $bt
-	bpftrace -e "uprobe:$lib:SSL_write { @n = count(); }
-		uretprobe:$lib:SSL_write { @r = count(); }" > "$tmp/bt.log" 2>&1 &
-	bt=$!
-	# until both uprobes are attached ("Attaching" comes before, and its perf buffer
-	# holds a perf event per CPU before any probe: counting its perf event fds let
-	# 3 of 5 runs start unprobed at load average 10)
-	for _ in $(seq 300); do
-		[ "$(bpftool perf 2>/dev/null | grep -cE "^pid $bt .* uret?probe ")" -ge 2 ] && break
-		sleep 0.1
-	done
-	sleep 0.5
-}
 
 bpftrace_pair() {
 	bpftrace_start
