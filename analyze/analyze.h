@@ -53,6 +53,8 @@ struct xa_usage {
 };
 
 void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src);
+/* All of u's tokens, every category summed. */
+double xa_usage_tokens(const struct xa_usage *u);
 /* u as the reports' JSON object {input, ..., reasoning, calls, unpriced_calls, cost_usd}. */
 struct cJSON *xa_usage_json(const struct xa_usage *u);
 struct tt_exchange;

@@ -82,6 +82,15 @@ void xa_usage_add(struct xa_usage *dst, const struct xa_usage *src)
 	dst->unpriced += src->unpriced;
 }
 
+double xa_usage_tokens(const struct xa_usage *u)
+{
+	double n = 0;
+
+	for (int k = 0; k < XA_TOK_COUNT; k++)
+		n += u->tok[k];
+	return n;
+}
+
 /* The call that asked for tool span s: the last one ending at or before its start. */
 static struct xa_call *asker(const struct xa_trace *tr, struct xa_turn *t, const int *span_of,
 			     const struct xa_span *s)

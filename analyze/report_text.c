@@ -166,15 +166,6 @@ static void savings(const struct xa_view *v, FILE *out)
 	}
 }
 
-static double tok_sum(const struct xa_usage *u)
-{
-	double n = 0;
-
-	for (int k = 0; k < XA_TOK_COUNT; k++)
-		n += u->tok[k];
-	return n;
-}
-
 /* Tokens by category, cost and waste (analyze/README.md, "Tokens and cost"). */
 static void tokens(const struct xa_view *v, FILE *out)
 {
@@ -189,7 +180,7 @@ static void tokens(const struct xa_view *v, FILE *out)
 	fprintf(out, "  cost $%.6f over %u LLM call%s", u->usd, u->calls, xp_s(u->calls));
 	if (u->unpriced)
 		fprintf(out, " (%u unpriced: %.24s)", u->unpriced, v->t->unpriced_model);
-	fprintf(out, "\n  waste: %.0f tokens, $%.6f, in %u call%s\n", tok_sum(w), w->usd, w->calls,
+	fprintf(out, "\n  waste: %.0f tokens, $%.6f, in %u call%s\n", xa_usage_tokens(w), w->usd, w->calls,
 		xp_s(w->calls));
 	if (!v->s && v->t->ncalls) /* a turn: each call (W: some of its tokens were waste) */
 		fprintf(out, "  span   model                 input output c.read c.write  reas."

@@ -227,22 +227,6 @@ char *xp_redact(const char *s)
 	return out;
 }
 
-int xp_redact_inplace(char *s, size_t cap)
-{
-	char *r = xp_redact(s);
-	size_t n;
-
-	if (!r)
-		return 0;
-	n = strlen(r);
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(s, r, n);
-	s[n] = '\0';
-	free(r);
-	return 1;
-}
-
 /* Length of the option of `opts` that arg is or starts with ("-HX", "--data=x"), or 0. */
 static size_t option_of(const char *arg, const char *const *opts, size_t n, int glued)
 {

@@ -36,9 +36,6 @@ bool xp_secret_name(const char *name, size_t len);
  */
 char *xp_redact(const char *s);
 
-/* Redact `s` in place, cutting at its buffer size `cap`; returns 1 if it changed. */
-int xp_redact_inplace(char *s, size_t cap);
-
 /*
  * One command-line argument, given the one before it (NULL for the first):
  * a malloc'd redacted copy (the copy unchanged when nothing is secret), NULL

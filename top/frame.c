@@ -26,15 +26,6 @@ static void count(double n, char *buf, size_t len)
 		snprintf(buf, len, "%.2fM", n / 1e6);
 }
 
-static double tokens(const struct xa_usage *u)
-{
-	double n = 0;
-
-	for (int k = 0; k < XA_TOK_COUNT; k++)
-		n += u->tok[k];
-	return n;
-}
-
 /* Print one line of at most cols characters (attr: an SGR code, or NULL); padded to the
  * width only on a terminal, where a bar of reverse video should span the screen. */
 static void line(FILE *out, int cols, int ansi, const char *attr, const char *text)
@@ -63,7 +54,7 @@ static void session_lines(const struct top_session *s, int sel, int cols, int an
 	ms_or_dash(l->ttft_p50_ms, p50, sizeof(p50));
 	ms_or_dash(l->ttft_p95_ms, p95, sizeof(p95));
 	ms_or_dash(l->out_tok_per_s, tps, sizeof(tps));
-	count(tokens(&l->use), tok, sizeof(tok));
+	count(xa_usage_tokens(&l->use), tok, sizeof(tok));
 	snprintf(buf, sizeof(buf), "%c%-14.14s %-9.9s %7lld %5u %-12.12s %5s/%-5s %5s %6.1f%%",
 		 sel ? '>' : ' ', s->name, l->agent, (long long)l->pid, l->turns, s->now, p50,
 		 p95, tps, 100 * l->waste_share);

@@ -6,7 +6,6 @@
 #define _GNU_SOURCE
 #include "userspace/locate/boringssl.h"
 
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,15 +76,6 @@ struct scan {
 	size_t nsites;
 	struct loc_func_bounds fb;
 };
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 /* Addresses of NUL-terminated strings ending in ".../ssl/ssl_lib.cc". */
 static void find_strings(struct scan *s)
@@ -342,7 +332,7 @@ static int resolve(struct scan *s, struct loc_boringssl_found *out, char *why, s
 	n[SIG_READ] = match(s, &sigs[SIG_READ], impl, n[SIG_READ_IMPL], found[SIG_READ], 4);
 	for (int k = 0; k < NSIGS; k++) {
 		if (n[k] != 1) {
-			say(why, wl, "%s: %zu functions match its error calls, want 1", sigs[k].name,
+			snprintf(why, wl, "%s: %zu functions match its error calls, want 1", sigs[k].name,
 			    n[k]);
 			return -1;
 		}
@@ -350,12 +340,12 @@ static int resolve(struct scan *s, struct loc_boringssl_found *out, char *why, s
 	out->write = (struct loc_located_fn){ "SSL_write", found[SIG_WRITE][0].start, 0 };
 	out->read = (struct loc_located_fn){ "SSL_read", found[SIG_READ][0].start, 0 };
 	if (!is_called(s, out->write.addr) || !is_called(s, out->read.addr)) {
-		say(why, wl, "SSL_write or SSL_read is never called directly: not a function start");
+		snprintf(why, wl, "SSL_write or SSL_read is never called directly: not a function start");
 		return -1;
 	}
 	if (loc_elf_view_file_offset(s->v, out->write.addr, &out->write.offset) ||
 	    loc_elf_view_file_offset(s->v, out->read.addr, &out->read.offset)) {
-		say(why, wl, "SSL_write/SSL_read outside every loadable segment");
+		snprintf(why, wl, "SSL_write/SSL_read outside every loadable segment");
 		return -1;
 	}
 	return 1;
@@ -367,7 +357,7 @@ static int analyze(struct scan *s, struct loc_boringssl_found *out, char *why, s
 	size_t k = 0;
 
 	if (find_loads(s)) {
-		say(why, wl, "more than %d loads of the ssl_lib.cc name", MAX_SITES);
+		snprintf(why, wl, "more than %d loads of the ssl_lib.cc name", MAX_SITES);
 		return -1;
 	}
 	for (size_t i = 0; i < s->nsites; i++)
@@ -376,12 +366,12 @@ static int analyze(struct scan *s, struct loc_boringssl_found *out, char *why, s
 	s->nsites = k;
 	keep_common_target(s);
 	if (!s->nsites) {
-		say(why, wl, "ssl_lib.cc is in .rodata but no error call passes it: not BoringSSL code");
+		snprintf(why, wl, "ssl_lib.cc is in .rodata but no error call passes it: not BoringSSL code");
 		return 0;
 	}
 	err = loc_func_bounds_open(&s->fb, s->v);
 	if (err) {
-		say(why, wl, "function bounds: %s", err);
+		snprintf(why, wl, "function bounds: %s", err);
 		return -1;
 	}
 	k = 0;
@@ -403,17 +393,17 @@ int loc_boringssl_locate(const struct loc_elf_view *v, struct loc_boringssl_foun
 	memset(out, 0, sizeof(*out));
 	if (loc_elf_view_section(v, ".rodata", &s.rodata) ||
 	    loc_elf_view_section(v, ".text", &s.text) || !s.text.len) {
-		say(why, wl, "no .rodata or .text section");
+		snprintf(why, wl, "no .rodata or .text section");
 		return 0;
 	}
 	find_strings(&s);
 	if (!s.nstrings) {
-		say(why, wl, "no BoringSSL source names (ssl_lib.cc) in .rodata");
+		snprintf(why, wl, "no BoringSSL source names (ssl_lib.cc) in .rodata");
 		return 0;
 	}
 	s.sites = calloc(MAX_SITES, sizeof(*s.sites));
 	if (!s.sites) {
-		say(why, wl, "out of memory");
+		snprintf(why, wl, "out of memory");
 		return -1;
 	}
 	r = analyze(&s, out, why, wl);

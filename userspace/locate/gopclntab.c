@@ -9,7 +9,6 @@
  */
 #include "userspace/locate/gopclntab.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,15 +25,6 @@ struct table {
 	size_t len;
 	uint64_t nfunc, text, funcname, pcln;
 };
-
-static void say(char *why, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, len, fmt, ap);
-	va_end(ap);
-}
 
 static int u32_at(const struct table *t, uint64_t off, uint32_t *v)
 {
@@ -88,22 +78,22 @@ static int open_table(const struct loc_elf_view *v, struct table *t, char *why, 
 	uint64_t h[8];
 
 	if (loc_elf_view_section(v, ".gopclntab", &s) || s.len < HDR_LEN) {
-		say(why, wl, "no .gopclntab: not a Go program");
+		snprintf(why, wl, "no .gopclntab: not a Go program");
 		return 0;
 	}
 	memcpy(&magic, s.data, 4);
 	if (magic != MAGIC_118 && magic != MAGIC_120) {
-		say(why, wl, "Go pclntab magic 0x%x: Go < 1.18 (stack ABI) is not supported", magic);
+		snprintf(why, wl, "Go pclntab magic 0x%x: Go < 1.18 (stack ABI) is not supported", magic);
 		return -1;
 	}
 	if (s.data[7] != 8) {
-		say(why, wl, "Go pclntab with %u-byte pointers", s.data[7]);
+		snprintf(why, wl, "Go pclntab with %u-byte pointers", s.data[7]);
 		return -1;
 	}
 	memcpy(h, s.data + 8, sizeof(h));
 	*t = (struct table){ s.data, s.len, h[0], h[2], h[3], h[7] };
 	if (t->pcln > t->len || (t->len - t->pcln) / 8 <= t->nfunc || t->funcname > t->len) {
-		say(why, wl, "Go pclntab offsets outside the section");
+		snprintf(why, wl, "Go pclntab offsets outside the section");
 		return -1;
 	}
 	return 1;
@@ -134,18 +124,18 @@ int loc_go_locate(const struct loc_elf_view *v, struct loc_go_found *out, char *
 		}
 	}
 	if (!out->write.addr && !out->read.addr) {
-		say(why, wl, "a Go program without crypto/tls");
+		snprintf(why, wl, "a Go program without crypto/tls");
 		return 0;
 	}
 	if (loc_elf_view_section(v, ".text", &text)) {
-		say(why, wl, "no .text section");
+		snprintf(why, wl, "no .text section");
 		return -1;
 	}
 	for (int k = 0; k < 2; k++) {
 		if (!fns[k]->addr || ends[k] <= fns[k]->addr ||
 		    loc_elf_view_file_offset(v, fns[k]->addr, &fns[k]->offset) ||
 		    find_rets(v, &text, fns[k], ends[k])) {
-			say(why, wl, "%s: missing, or its RET instructions cannot be decoded", names[k]);
+			snprintf(why, wl, "%s: missing, or its RET instructions cannot be decoded", names[k]);
 			return -1;
 		}
 	}
