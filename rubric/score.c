@@ -156,7 +156,7 @@ static void scaling_exponent(const struct rb_meas *m, const struct rb_opts *o,
 		return;
 	rb_fit_classes(n, t, cnt, &r->fit);
 	/* The class fit needs sizes > 1; k alone follows the original (n > 0). */
-	r->fit.k = rb_loglog_slope(n, t, cnt);
+	r->fit.k = rb_power_exponent(n, t, cnt);
 	r->fit.time_source = src;
 	struct rb_score *s = &r->dim[D_SCALING];
 	s->sub_present[S_EXPONENT] = 1;

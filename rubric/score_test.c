@@ -276,6 +276,27 @@ static void test_findings(void)
 	cJSON_Delete(a);
 }
 
+/* k of t = c + a n^k: a start-up cost c no longer bends k low at small n. */
+static void test_power_exponent(void)
+{
+	double n[4] = { 2048, 8192, 32768, 131072 }, t[3][4], flat[4] = { 1.0, 1.01, 0.99, 1.02 };
+
+	for (int i = 0; i < 4; i++) {
+		t[0][i] = 0.0022 + 1e-6 * n[i]; /* start-up 52% of the smallest */
+		t[1][i] = 0.0022 + 2e-9 * n[i] * n[i];
+		t[2][i] = 3e-7 * pow(n[i], 1.5);
+	}
+	CHECK(NEAR(rb_power_exponent(n, t[0], 4), 1.0, 0.0015), "linear + start-up: %.3f (log-log %.3f)",
+	      rb_power_exponent(n, t[0], 4), rb_loglog_slope(n, t[0], 4));
+	CHECK(NEAR(rb_power_exponent(n, t[1], 4), 2.0, 0.0015), "quadratic + start-up: %.3f",
+	      rb_power_exponent(n, t[1], 4));
+	CHECK(NEAR(rb_power_exponent(n, t[2], 4), 1.5, 0.0015), "no start-up: %.3f",
+	      rb_power_exponent(n, t[2], 4));
+	CHECK(rb_power_exponent(n, t[0], 2) == rb_loglog_slope(n, t[0], 2), "two sizes: log-log");
+	CHECK(rb_power_exponent(n, flat, 4) < 0.05, "start-up and noise only: flat, %.3f",
+	      rb_power_exponent(n, flat, 4));
+}
+
 static void test_fit_classes(void)
 {
 	double n[4] = { 4096, 16384, 65536, 262144 }, t[3][4];
@@ -296,6 +317,7 @@ static void test_fit_classes(void)
 int main(void)
 {
 	test_fit();
+	test_power_exponent();
 	test_vector2();
 	test_ratio_subchecks();
 	test_wall();

@@ -6,6 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The largest scaling exponent the fit tries: n^4 is past every FAIL bound. */
+#define K_MAX 4
+/*
+ * The start-up cost is at most this share of the smallest size's time: a
+ * program whose runs are all start-up and noise keeps a flat k instead of
+ * any steep curve through its noise.
+ */
+#define C_MAX 0.9
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -94,35 +103,60 @@ static double grow(int c, double n)
 }
 
 /*
- * Relative RMS residual of t = a + b f(n), a >= 0, b > 0, by least squares
- * weighted 1/t^2 (each size counts by its relative error). The intercept
- * absorbs the fixed cost of starting a process, which otherwise bends small
- * sizes toward a flatter curve.
+ * Relative RMS residual of t = a + b f, 0 <= a <= a_max, b > 0, by least
+ * squares weighted 1/t^2 (each size counts by its relative error). The
+ * intercept absorbs the fixed cost of starting a process, which otherwise
+ * bends small sizes toward a flatter curve.
  */
-static double class_residual(int c, const double *n, const double *t, size_t cnt)
+static double affine_residual(const double *f, const double *t, size_t cnt, double a_max)
 {
 	double sw = 0, sf = 0, st = 0, sff = 0, sft = 0, a, b, r = 0;
 
 	for (size_t i = 0; i < cnt; i++) {
-		double w = 1 / (t[i] * t[i]), f = grow(c, n[i]);
+		double w = 1 / (t[i] * t[i]);
 		sw += w;
-		sf += w * f;
+		sf += w * f[i];
 		st += w * t[i];
-		sff += w * f * f;
-		sft += w * f * t[i];
+		sff += w * f[i] * f[i];
+		sft += w * f[i] * t[i];
 	}
 	double den = sw * sff - sf * sf;
 	b = den > 0 ? (sw * sft - sf * st) / den : 0;
 	a = den > 0 ? (st - b * sf) / sw : -1;
-	if (a < 0 || b <= 0) {
-		a = 0;
-		b = sft / sff;
+	if (a < 0 || b <= 0 || a > a_max) {
+		/* The objective is convex: the best a in range is the bound nearest. */
+		a = a > a_max ? a_max : 0;
+		b = (sft - a * sf) / sff;
 	}
 	for (size_t i = 0; i < cnt; i++) {
-		double e = (t[i] - a - b * grow(c, n[i])) / t[i];
+		double e = (t[i] - a - b * f[i]) / t[i];
 		r += e * e;
 	}
 	return sqrt(r / (double)cnt);
+}
+
+double rb_power_exponent(const double *n, const double *t, size_t cnt)
+{
+	double f[XP_RB_MAX_SIZES], best_k = 0, best_r = INFINITY, t_min = INFINITY;
+
+	if (cnt < 3 || cnt > XP_RB_MAX_SIZES)
+		return rb_loglog_slope(n, t, cnt);
+	for (size_t i = 0; i < cnt; i++)
+		if (!(n[i] > 0) || !(t[i] > 0))
+			return rb_loglog_slope(n, t, cnt);
+		else if (t[i] < t_min)
+			t_min = t[i];
+	for (int step = 0; step <= K_MAX * 1000; step++) {
+		double k = step / 1000.0, r;
+		for (size_t i = 0; i < cnt; i++)
+			f[i] = pow(n[i], k);
+		r = affine_residual(f, t, cnt, C_MAX * t_min);
+		if (r < best_r) {
+			best_r = r;
+			best_k = k;
+		}
+	}
+	return best_k;
 }
 
 void rb_fit_classes(const double *n, const double *t, size_t cnt, struct rb_fit *fit)
@@ -136,12 +170,12 @@ void rb_fit_classes(const double *n, const double *t, size_t cnt, struct rb_fit 
 		if (!(n[i] > 1) || !(t[i] > 0))
 			return;
 	fit->ok = 1;
-	fit->k = rb_loglog_slope(n, t, cnt);
+	fit->k = rb_power_exponent(n, t, cnt);
 	for (int c = 0; c < XP_CX_COUNT; c++) {
 		for (size_t i = 0; i < cnt; i++)
 			f[i] = grow(c, n[i]);
 		fit->slope[c] = rb_loglog_slope(f, t, cnt);
-		fit->residual[c] = class_residual(c, n, t, cnt);
+		fit->residual[c] = affine_residual(f, t, cnt, INFINITY);
 		if (fit->residual[c] < fit->residual[fit->best])
 			fit->best = c;
 	}

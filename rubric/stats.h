@@ -29,7 +29,16 @@ double rb_percentile(const double *v, size_t n, int p);
  */
 double rb_loglog_slope(const double *x, const double *y, size_t n);
 /*
- * The growth-class fit: k = slope of ln t on ln n; for each class f (n,
+ * The scaling exponent k of t = c + a n^k, c >= 0 being the fixed cost of
+ * starting the program (several ms of exec and dynamic linking, which a plain
+ * log-log slope reads as slower growth at small n): for each k in 0..4 by
+ * 0.001, least squares in a and c weighted 1/t^2; the k of the smallest
+ * residual. With fewer than three pairs, or an n or t <= 0, there is no room
+ * for c: rb_loglog_slope.
+ */
+double rb_power_exponent(const double *n, const double *t, size_t cnt);
+/*
+ * The growth-class fit: k = rb_power_exponent; for each class f (n,
  * n log n, n^2) the slope of ln t on ln f(n) and the relative residual of
  * t = a + b f(n) (a >= 0: a fixed start-up cost); best = the class with the
  * smallest residual. Needs every size > 1 and every time > 0 (at least two
