@@ -77,6 +77,7 @@ PY
 		wait \$a \$b \$c" >"$W/rec.out" 2>"$W/rec.err"
 	rc=$?
 	kill "$mock" 2>/dev/null
+	keep "$W/rec.err" record-stderr.txt
 	grep -v '^libbpf' "$W/rec.err" | grep -v 'probes on' | head -20 | sed 's/^/    /'
 	cat "$W/rec.out" "$W/rec_app.out" "$W/rec_str.out" | sed 's/^/    /'
 	check "record exits 0" test $rc -eq 0
