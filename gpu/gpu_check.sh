@@ -66,7 +66,7 @@ CUPTI_SO=$CUDA/lib64/libcupti.so
 [ -e "$CUPTI_SO" ] || CUPTI_SO=$CUDA/extras/CUPTI/lib64/libcupti.so
 export XPERF_CUPTI_LIB=$CUPTI_SO
 # -cudart shared: libcudart is mapped at start, as the LD_PRELOAD path expects
-NVFLAGS=(-O2 -cudart shared -Xlinker -rpath="$CUDA/lib64" -I"$CUDA/extras/CUPTI/include"
+NVFLAGS=(-O2 -I. -cudart shared -Xlinker -rpath="$CUDA/lib64" -I"$CUDA/extras/CUPTI/include"
 	-DCUPTI_LIB="\"$CUPTI_SO\"" -ldl)
 "$NVCC" "${NVFLAGS[@]}" -arch=native -o "$W/check_app" gpu/check/check_app.cu 2>/dev/null ||
 	"$NVCC" "${NVFLAGS[@]}" -o "$W/check_app" gpu/check/check_app.cu || exit 1

@@ -23,16 +23,10 @@
 #include <unistd.h>
 
 #include <cuda_runtime.h>
+
+#include "gpu/check/cuda_check.h"
 #include <cupti.h>
 
-#define CHECK(x)                                                                      \
-	do {                                                                          \
-		cudaError_t e_ = (x);                                                 \
-		if (e_ != cudaSuccess) {                                              \
-			fprintf(stderr, "check_app: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
 
 enum { N = 1 << 24, ROUNDS = 4, PER_ROUND = 5, STALLS = ROUNDS - 1 };
 

@@ -22,14 +22,7 @@
 
 #include <cuda_runtime.h>
 
-#define CHECK(x)                                                                           \
-	do {                                                                               \
-		cudaError_t e_ = (x);                                                      \
-		if (e_ != cudaSuccess) {                                                   \
-			fprintf(stderr, "streams_app: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                           \
-		}                                                                          \
-	} while (0)
+#include "gpu/check/cuda_check.h"
 
 enum { A_KERNELS = 30, B_KERNELS = 20, SPIN_US = 2000, STALL_MS = 3 };
 
