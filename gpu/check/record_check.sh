@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # record_check.sh - sourced by gpu_check.sh (uses W, check, val, keep): the two
-# check programs under `xperf-bpf record`, with the CUPTI collector injected
-# and xperf-bpf's cuda uprobes at once, while an LLM call to the mock provider
+# check programs under `xperf-bpf record --cupti`, with the CUPTI collector
+# injected and xperf-bpf's cuda uprobes at once, while an LLM call to the mock provider
 # waits for its first token (scenario slow: 2 s). Each program holds its first
 # CUDA call until xperf-bpf -v says its libcudart probes are in. Checks: the
 # collector's records reach <trace dir>/gpu and merge into the turn (every
@@ -56,9 +56,10 @@ url = "https://localhost:%s/v1/chat/completions" % open(d + "/port").read().stri
 req = urllib.request.Request(url, data=body, headers={"content-type": "application/json"})
 print("llm answer bytes", len(urllib.request.urlopen(req, context=ctx).read()))
 PY
-	XPERF_SESSION_ID=gpurec x "$XBPF" record -v -o "$W/rec" -- env -u LD_LIBRARY_PATH bash -c "
+	XPERF_SESSION_ID=gpurec x "$XBPF" record -v --cupti="$W/libxperf_cupti.so" -o "$W/rec" -- \
+		env -u LD_LIBRARY_PATH bash -c "
 		$(declare -f wait_line)
-		export CUDA_INJECTION64_PATH='$W/libxperf_cupti.so' CHECK_APP_GO_FILE='$W/go'
+		export CHECK_APP_GO_FILE='$W/go'
 		'$W/check_app' 50 >'$W/rec_app.out' 2>&1 &
 		a=\$!
 		'$W/streams_app' 20 >'$W/rec_str.out' 2>&1 &
