@@ -48,17 +48,18 @@ const char *gp_gpu_share_l3(enum gp_gpu_share s)
 	return (unsigned)s < XP_GPU_SHARE_COUNT ? shares[s].l3 : NULL;
 }
 
-/* Which records a pass looks at: all, or one stream's (plus the host calls). */
-struct filter {
-	int one;
-	uint32_t device, stream;
-};
-
 struct work {
 	struct gp_ivs win, kern, copy, busy, sync, tmp;
 	const struct gp_gpu_rec **dev;	  /* kernels, copies, memsets by start */
 	const struct gp_gpu_rec **launch; /* launch calls by correlation id */
 	size_t n_dev, n_launch;
+	int borrowed; /* launch is the whole pass's */
+};
+
+/* Which records a pass looks at: all, or one stream's (the launch calls: all's). */
+struct filter {
+	const struct work *all; /* NULL: the whole pass */
+	uint32_t device, stream;
 };
 
 static int dev_by_start(const void *a, const void *b)
@@ -79,7 +80,7 @@ static int launch_by_corr(const void *a, const void *b)
 
 static int kept(const struct filter *f, const struct gp_gpu_rec *r)
 {
-	if (!f->one)
+	if (!f->all)
 		return 1;
 	if (th_gpu_kind_on_device(r->kind))
 		return r->device == f->device && r->stream == f->stream;
@@ -93,7 +94,9 @@ static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
 		 const struct gp_gpu_interval *win, size_t nwin, const struct filter *f)
 {
 	w->dev = malloc((n ? n : 1) * sizeof(*w->dev));
-	w->launch = malloc((n ? n : 1) * sizeof(*w->launch));
+	w->borrowed = f->all != NULL;
+	w->launch = f->all ? f->all->launch : malloc((n ? n : 1) * sizeof(*w->launch));
+	w->n_launch = f->all ? f->all->n_launch : 0;
 	if (!w->dev || !w->launch)
 		return -1;
 	for (size_t i = 0; i < nwin; i++)
@@ -115,7 +118,7 @@ static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
 			return -1;
 		if (th_gpu_kind_on_device(r->kind))
 			w->dev[w->n_dev++] = r;
-		else if (r->kind == XP_GPU_LAUNCH && r->correlation_id)
+		else if (r->kind == XP_GPU_LAUNCH && r->correlation_id && !f->all)
 			w->launch[w->n_launch++] = r;
 	}
 	gp_ivs_norm(&w->win);
@@ -124,7 +127,8 @@ static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
 	gp_ivs_norm(&w->busy);
 	gp_ivs_norm(&w->sync);
 	qsort(w->dev, w->n_dev, sizeof(*w->dev), dev_by_start);
-	qsort(w->launch, w->n_launch, sizeof(*w->launch), launch_by_corr);
+	if (!f->all)
+		qsort(w->launch, w->n_launch, sizeof(*w->launch), launch_by_corr);
 	return 0;
 }
 
@@ -244,7 +248,8 @@ static void work_free(struct work *w)
 	gp_ivs_free(&w->sync);
 	gp_ivs_free(&w->tmp);
 	free(w->dev);
-	free(w->launch);
+	if (!w->borrowed)
+		free(w->launch);
 }
 
 static uint64_t busy_ns(const struct gp_gpu_stream_share *s)
@@ -260,10 +265,10 @@ static int by_busy_desc(const void *a, const void *b)
 }
 
 /* One stream's shares over the window, and its kernels in it. */
-static int stream_pass(const struct gp_gpu_rec *recs, size_t n, const struct gp_gpu_interval *win,
-		       size_t nwin, struct gp_gpu_stream_share *s)
+static int stream_pass(const struct work *all, const struct gp_gpu_rec *recs, size_t n,
+		       const struct gp_gpu_interval *win, size_t nwin, struct gp_gpu_stream_share *s)
 {
-	struct filter f = {1, s->device, s->stream};
+	struct filter f = {all, s->device, s->stream};
 	struct work w = {0};
 	int rc = build(&w, recs, n, win, nwin, &f);
 
@@ -293,7 +298,7 @@ static int per_stream(const struct work *all, const struct gp_gpu_rec *recs, siz
 			;
 		if (j == nv) {
 			v[nv] = (struct gp_gpu_stream_share){.device = r->device, .stream = r->stream};
-			rc = stream_pass(recs, n, win, nwin, &v[nv++]);
+			rc = stream_pass(all, recs, n, win, nwin, &v[nv++]);
 		}
 	}
 	if (!rc) {
