@@ -8,8 +8,8 @@
  * its failure is the run's attach_err, never the run's own status.
  *
  * Peak RSS: wait4's ru_maxrss also holds the RSS the child had before execve
- * (a fork of xperf: 1.8 MB, where /bin/true alone peaks at 1.0 MB), as exec
- * records the old memory's high-water mark. So the child is traced for one
+ * (a fork of xperf holds about 1.7 MB: a static program of 0.8 MB read 1.7),
+ * as exec records the old memory's high-water mark. So the child is traced for one
  * stop only, at its exit (PTRACE_O_TRACEEXIT), where its own memory is still
  * mapped and /proc/PID/status's VmHWM is the program's peak. Not with
  * --attach (strace and gdb trace it themselves) or where ptrace is refused:
@@ -151,8 +151,8 @@ static void resume(pid_t pid, int st, long *hwm_kb)
 
 	if (event == PTRACE_EVENT_EXIT)
 		*hwm_kb = vm_hwm_kb(pid);
-	if (event == PTRACE_EVENT_STOP)
-		ptrace(PTRACE_LISTEN, pid, 0, 0); /* a group-stop (SIGSTOP) stays one */
+	if (event == PTRACE_EVENT_STOP && WSTOPSIG(st) != SIGTRAP)
+		ptrace(PTRACE_LISTEN, pid, 0, 0); /* a group-stop (SIGSTOP) stays one until SIGCONT */
 	else
 		ptrace(PTRACE_CONT, pid, 0, (long)sig);
 }
