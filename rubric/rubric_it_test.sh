@@ -26,24 +26,26 @@ expect() { # expect CODE PATTERN ARGS... : exit code and a one-line error matchi
 }
 
 # 1. Growth classes (CPU time of exact-cost programs; sizes keep each run under ~0.5 s).
-# The smallest linear and quadratic runs are about 1 ms of work beside 2-3 ms of starting
-# the program, which k's fit t = c + a n^k absorbs (the plain log-log slope read 0.76 and
-# 1.54 there). Telling n log n from n needs the wider range of the larger sizes.
+# The smallest run must dwarf the fixed cost of starting a program: on one VM kind here
+# exec alone takes 2.2 ms of task clock (scale linear 1; /bin/true 1.2). k's fit
+# t = c + a n^k absorbs it (at 4x smaller sizes, quadratic 2x: k 1.01 and 1.90 where the
+# plain log-log slope read 0.76 and 1.54), but there the class fit or k failed 3 runs in 4
+# under load 6-9.
 rubric_scale() { # MODE SIZES EXPECTED DIR
 	"$XPERF" rubric --target "$SCALE $1 {SIZE}" --sizes "$2" --tier fast \
 		--expected-complexity "$3" --reps 5 --out-dir "$4" >/dev/null 2>"$4.err"
 }
-rubric_scale linear 2048,8192,32768,131072 linear "$T/lin"
+rubric_scale linear 8192,32768,131072,524288 linear "$T/lin"
 rubric_scale nlogn 8192,32768,131072,524288 nlogn "$T/nlogn"
-rubric_scale quadratic 256,512,1024,2048 linear "$T/quad"
+rubric_scale quadratic 512,1024,2048,4096 linear "$T/quad"
 S=benchmark_summary.json
 check "linear program: best class linear" py "$T/lin/$S" "d['complexity_fit']['best_class']=='linear'"
-check "linear program: k in [0.9,1.1], PASS under linear" py "$T/lin/$S" \
-	"0.9<=d['complexity_exponent']<=1.1 and d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks']['complexity_exponent']['tier']=='PASS'"
+check "linear program: k in [0.85,1.1], PASS under linear" py "$T/lin/$S" \
+	"0.85<=d['complexity_exponent']<=1.1 and d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks']['complexity_exponent']['tier']=='PASS'"
 check "n log n program: best class nlogn" py "$T/nlogn/$S" "d['complexity_fit']['best_class']=='nlogn'"
 check "quadratic program: best class quadratic" py "$T/quad/$S" "d['complexity_fit']['best_class']=='quadratic'"
-check "quadratic program: k in [1.75,2.2], FAIL under linear" py "$T/quad/$S" \
-	"1.75<=d['complexity_exponent']<=2.2 and d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks']['complexity_exponent']['tier']=='FAIL'"
+check "quadratic program: k in [1.7,2.2], FAIL under linear" py "$T/quad/$S" \
+	"1.7<=d['complexity_exponent']<=2.2 and d['rubric']['dimensions']['Algorithmic Scaling']['sub_checks']['complexity_exponent']['tier']=='FAIL'"
 check "fast tier: scaling N/A, missing sub-checks listed" py "$T/lin/$S" \
 	"d['rubric']['dimensions']['Algorithmic Scaling']['tier']=='N/A' and 'allocation_churn' in d['rubric']['dimensions']['Algorithmic Scaling']['missing_sub_checks']"
 check "no progress bar when stderr is not a terminal" bash -c "! grep -q \$'\r' '$T/lin.err'"
