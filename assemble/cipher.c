@@ -31,6 +31,9 @@ struct sconn {
 	uint64_t skip_bytes;
 	size_t n_skip;
 	uint32_t lead_len[XT_CIPHER_LEAD_RECORDS]; /* sizes of the answer's first records */
+	uint64_t run_bytes; /* the answer's records since its last pause */
+	size_t tail; /* its trailing control runs start at this record; 0: none (cipher.h) */
+	uint64_t tail_bytes;
 	uint32_t n_held; /* small sends since the last receive (cipher.h) */
 	uint64_t held_t, held_len; /* the last of them */
 	char host[256];
@@ -143,15 +146,42 @@ static size_t past_control(const struct sconn *s, const struct xt_exchange *e, s
 	return from;
 }
 
-/* The first token is after the answer's head and the server's control records. */
-static void skip_lead(const struct sconn *s, struct xt_exchange *e)
+/* The first token is after the answer's first k records (head, server's control records). */
+static void skip_lead(struct xt_exchange *e, size_t k)
 {
-	size_t k = past_control(s, e, head_records(s, e));
-
 	if (!k)
 		return;
 	memmove(e->call.token_ns, e->call.token_ns + k, (e->call.n_tokens - k) * sizeof(uint64_t));
 	e->call.n_tokens -= k;
+}
+
+/* A run of records starts after each pause; one larger than a control record is data. */
+static void track_tail(struct sconn *s, const struct xt_exchange *e, uint32_t len)
+{
+	const uint64_t *t = e->call.token_ns;
+	size_t k = e->call.n_tokens - 1;
+
+	if (k && t[k] - t[k - 1] >= XT_CIPHER_HEAD_PAUSE_NS) {
+		s->run_bytes = 0;
+		if (!s->tail) {
+			s->tail = k;
+			s->tail_bytes = 0;
+		}
+	}
+	s->run_bytes += len;
+	s->tail_bytes += len;
+	if (s->run_bytes > XT_CIPHER_CONTROL_BYTES)
+		s->tail = 0;
+}
+
+/* The answer ends before its trailing control runs, if it has records past its lead. */
+static void trim_tail(const struct sconn *s, struct xt_exchange *e, size_t lead)
+{
+	if (s->tail <= lead || s->tail >= e->call.n_tokens)
+		return;
+	e->call.n_tokens = s->tail;
+	e->resp_end_ns = e->call.token_ns[s->tail - 1];
+	e->resp_bytes -= s->tail_bytes;
 }
 
 /* No model call (cipher.h): a probe by its request, a token count by its answer. */
@@ -174,11 +204,14 @@ static void held_are_control(struct sconn *s)
 static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 {
 	struct xt_exchange *e = s->e;
+	size_t lead;
 
 	held_are_control(s);
 	if (!e)
 		return;
 	s->e = NULL;
+	lead = past_control(s, e, head_records(s, e));
+	trim_tail(s, e, lead);
 	uint64_t answer_bytes = e->resp_bytes; /* without the session tickets set aside */
 
 	s->first = s->first && !e->resp_start_ns; /* cipher.h, on the tickets */
@@ -197,7 +230,7 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	e->answered = e->resp_start_ns && !cut;
 	e->cipher = 1;
 	e->probe = e->answered && is_probe(e, answer_bytes);
-	skip_lead(s, e);
+	skip_lead(e, lead);
 	c->cb(c->ctx, e, s->covered);
 }
 
@@ -233,6 +266,8 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 			return;
 		s->first |= s->phase == P_READY;
 		s->n_ex++;
+		s->tail = 0;
+		s->run_bytes = 0;
 		pr_llm_call_init(&s->e->call, XP_API_NONE);
 		s->e->tgid = ev->tgid;
 		s->e->tid = ev->tid;
@@ -278,6 +313,7 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 		    sizeof(uint64_t)))
 		return;
 	e->call.token_ns[e->call.n_tokens++] = ev->ts_ns;
+	track_tail(s, e, ev->len);
 	s->phase = P_RESPONSE;
 }
 

@@ -107,10 +107,20 @@
  * after the answer's first XT_CIPHER_LEAD_RECORDS reads (a record may take
  * two: 8 PINGs in a long think), is taken for the first token; a first
  * token this small followed by such a pause is skipped (its next record is
- * the first token); a PING, or the ACK of a keepalive PING, read after the
- * answer ended and before the next request extends that answer (Go's
- * keepalive in a 400 ms pause between two calls: the first answer ended
- * 757 ms after its request instead of 453).
+ * the first token).
+ *
+ * Likewise at the answer's end: its trailing runs of at most
+ * XT_CIPHER_CONTROL_BYTES each, each after a pause of at least
+ * XT_CIPHER_HEAD_PAUSE_NS, are the connection's control records between two
+ * calls (a PING or the ACK of a keepalive PING while a tool runs), not the
+ * answer: it ends at the record before them, and their bytes are not its
+ * own. Taken for the answer, Go's keepalive in a 400 ms pause between two
+ * calls made the first answer end 755 ms after its request instead of 453.
+ * Kept when nothing but the head and lead came before them. Failure mode: an
+ * answer's last record this small sent that long after its last token (an
+ * HTTP/2 END_STREAM frame or a chunked body's end written late, an SSE
+ * "[DONE]" of 41 bytes on the wire sent late) is dropped, and the answer ends
+ * at its last token.
  */
 #define XT_CIPHER_LEAD_RECORDS 16
 

@@ -200,6 +200,41 @@ static const struct rec h2_keepalive_pings[] = {
 	{ 897440, -156 }, { 907741, -156 }, { 918139, -156 }, { 928798, -362 },
 };
 
+/*
+ * The keepalive client again, with 400 ms between its two calls (a tool
+ * runs): it PINGs 150 and 300 ms into that pause, the server ACKs at once.
+ * The provider's log: the first answer's end written at 458309 us, the
+ * second request read at 859524. Before the answer's trailing control runs
+ * were dropped (cipher.h), the first answer ended at the last ACK: 761137.
+ */
+static const struct rec h2_keepalive_pause[] = {
+	{ 511, 275 },	   { 2149, -576 },    { 2442, -817 },	 { 2768, 80 },	    { 2879, 86 },
+	{ 2940, 94 },	   { 2975, 131 },     { 3333, -510 },	 { 5613, -104 },    { 5672, 31 },
+	{ 156533, 39 },	   { 157272, -39 },   { 307954, 39 },	 { 308563, -39 },   { 406235, -317 },
+	{ 417215, -156 },  { 427551, -156 },  { 437840, -156 },	 { 448084, -156 },  { 458365, -362 },
+	{ 609099, 39 },	   { 609505, -39 },   { 760159, 39 },	 { 761137, -39 },   { 858775, 39 },
+	{ 859399, 131 },   { 911906, 39 },    { 912451, -39 },	 { 1063038, 39 },   { 1063588, -39 },
+	{ 1214386, 39 },   { 1215058, -39 },  { 1260224, -304 }, { 1270951, -156 }, { 1281333, -156 },
+	{ 1291582, -156 }, { 1301866, -156 }, { 1312194, -362 },
+};
+
+static void test_h2_keepalive_between_calls(void)
+{
+	struct seen s = { 0 };
+
+	replay_all(&s, h2_keepalive_pause, sizeof(h2_keepalive_pause) / sizeof(h2_keepalive_pause[0]),
+		   1400000);
+	if (two_calls(&s, 0)) {
+		const struct xt_exchange *a = s.ex[0], *b = s.ex[1];
+
+		CHECK(a->call.token_ns[0] == 406235000ull && a->resp_end_ns == 458365000ull);
+		CHECK(a->call.n_tokens == 6 && a->resp_bytes == 510 + 104 + 2 * 39 + 317 + 4 * 156 + 362);
+		CHECK(b->req_start_ns == 858775000ull && b->call.token_ns[0] == 1260224000ull);
+		CHECK(b->resp_end_ns == 1312194000ull && b->call.n_tokens == 6);
+	}
+	free_seen(&s);
+}
+
 /* Replays r: two calls, each request's end and first token as given, its PINGs control records. */
 static void check_pings(const struct rec *r, size_t n, const uint64_t req_end_us[2],
 			const uint64_t first_us[2], const unsigned control[2])
@@ -296,5 +331,6 @@ int main(void)
 	test_h2_tickets_mid_request();
 	test_h2_control_frames_mid_stream();
 	test_h2_pings_while_waiting();
+	test_h2_keepalive_between_calls();
 	return test_failures != 0;
 }

@@ -118,6 +118,40 @@ static void print_text(const char *path, const struct gp_gpu_breakdown *b)
 	for (size_t i = 0; i < b->n_top; i++)
 		printf("  top kernel %zu: %.3f ms in %u launches: %s\n", i + 1,
 		       b->top[i].total_ns / 1e6, b->top[i].count, b->top[i].name);
+	if (b->n_streams)
+		printf("  %-16s %7s %10s %10s %10s %10s %10s %10s  (ms per stream)\n", "device:stream",
+		       "kernels", "compute", "noncompute", "host_wait", "launch", "sync", "other");
+	for (size_t i = 0; i < b->n_streams; i++) {
+		const struct gp_gpu_stream_share *st = &b->streams[i];
+		char id[32];
+
+		snprintf(id, sizeof(id), "%u:%u", st->device, st->stream);
+		printf("  %-16s %7u", id, st->kernels);
+		for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
+			printf(" %10.3f", st->ns[s] / 1e6);
+		printf("\n");
+	}
+	if (b->streams_omitted)
+		printf("  (%zu less busy streams not shown)\n", b->streams_omitted);
+}
+
+static cJSON *streams_json(const struct gp_gpu_breakdown *b)
+{
+	cJSON *v = cJSON_CreateArray();
+
+	for (size_t i = 0; i < b->n_streams; i++) {
+		const struct gp_gpu_stream_share *st = &b->streams[i];
+		cJSON *o = cJSON_CreateObject(), *ns = cJSON_CreateObject();
+
+		cJSON_AddNumberToObject(o, "device", st->device);
+		cJSON_AddNumberToObject(o, "stream", st->stream);
+		cJSON_AddNumberToObject(o, "kernels", st->kernels);
+		for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
+			xp_json_add_u64(ns, gp_gpu_share_name((enum gp_gpu_share)s), st->ns[s]);
+		cJSON_AddItemToObject(o, "ns", ns);
+		cJSON_AddItemToArray(v, o);
+	}
+	return v;
 }
 
 static cJSON *to_json(const char *path, const struct gp_gpu_breakdown *b)
@@ -143,6 +177,8 @@ static cJSON *to_json(const char *path, const struct gp_gpu_breakdown *b)
 		cJSON_AddNumberToObject(k, "count", b->top[i].count);
 		cJSON_AddItemToArray(top, k);
 	}
+	cJSON_AddItemToObject(o, "streams", streams_json(b));
+	xp_json_add_u64(o, "streams_omitted", b->streams_omitted);
 	return o;
 }
 

@@ -9,6 +9,7 @@
  * drain -> sinks end -> xpc_close. One cleanup path.
  */
 #include <errno.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ static struct env {
 	struct xpc_opts opts;
 	char session_id[XPB_SESSION_ID_MAX];
 	int session_lock;
+	char cupti[PATH_MAX]; /* record --cupti: the collector the command gets injected */
 } env = { .run.unwritten = &env.unwritten, .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf " XP_VERSION;
@@ -50,6 +52,7 @@ static const char record_doc[] =
 	"EXAMPLES:\n"
 	"    xperf-bpf record -o .xperf/traces -- python3 agent.py\n"
 	"    xperf-bpf record --raw events.jsonl --duration 60 -- node agent.js\n"
+	"    xperf-bpf record --cupti -- python3 serve.py   # + its GPU activity\n"
 	"\v" EXIT_DOC;
 static const char attach_doc[] =
 	"Trace the running process PID, its threads and every process it starts from now "
@@ -74,7 +77,7 @@ static const char doc[] =
 	"'xperf-bpf daemon --help'.";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
-       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC, OPT_SOCK_HOOKS };
+       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC, OPT_SOCK_HOOKS, OPT_CUPTI };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
@@ -88,6 +91,9 @@ static const struct argp_option opts[] = {
 	{ "no-sched-events", OPT_NO_SCHED_EV, NULL, 0, "scheduler totals only, no records", 0 },
 	{ "raw-tp", OPT_RAW_TP, NULL, 0, "raw tracepoints even where tp_btf works (the fallback)", 0 },
 	{ "no-cuda", OPT_NO_CUDA, NULL, 0, "no uprobes on libcudart/libcuda", 0 },
+	{ "cupti", OPT_CUPTI, "LIB", OPTION_ARG_OPTIONAL,
+	  "record: inject the CUPTI collector into CMD (CUDA_INJECTION64_PATH; default: "
+	  "libxperf_cupti.so beside xperf-bpf or in ../gpu/)", 0 },
 	{ "tls-per-process", OPT_TLS_PER_PROC, NULL, 0,
 	  "TLS uprobes in traced processes only (others never trap)", 0 },
 	{ "socket-hooks", OPT_SOCK_HOOKS, "MODE", 0,
@@ -96,6 +102,30 @@ static const struct argp_option opts[] = {
 	{ "verbose", 'v', NULL, 0, "libbpf debug output", 0 },
 	{ 0 },
 };
+
+/*
+ * --cupti[=LIB]: LIB, or the collector installed beside xperf-bpf (a
+ * package) or built beside it (bazel-bin/gpu/), as an absolute path: the
+ * CUDA driver dlopens it in the command's working directory.
+ */
+static void cupti_arg(struct argp_state *state, const char *arg)
+{
+	static const char *const beside[] = { "libxperf_cupti.so", "../gpu/libxperf_cupti.so" };
+	char self[PATH_MAX] = "", want[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	const char *dir = n > 0 ? (self[n] = '\0', dirname(self)) : NULL;
+
+	for (size_t i = 0; !arg && dir && i < sizeof(beside) / sizeof(beside[0]); i++) {
+		snprintf(want, sizeof(want), "%s/%s", dir, beside[i]);
+		if (!access(want, R_OK))
+			arg = want;
+	}
+	if (!arg)
+		xp_args_fail(state, "--cupti: no libxperf_cupti.so beside xperf-bpf; give "
+				    "--cupti=LIB");
+	else if (!realpath(arg, env.cupti) || access(env.cupti, R_OK))
+		xp_args_fail(state, "--cupti: %s: %s", arg, strerror(errno));
+}
 
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
@@ -142,6 +172,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_NO_CUDA:
 		env.opts.no_cuda = true;
 		break;
+	case OPT_CUPTI:
+		cupti_arg(state, arg);
+		break;
 	case 'q':
 		env.run.quiet = true;
 		break;
@@ -173,7 +206,7 @@ static const struct argp_option *options_of(bool record)
 	size_t k = 0;
 
 	for (const struct argp_option *o = opts; o->name || o->key; o++)
-		if (!record || o->key != 'p')
+		if (record ? o->key != 'p' : o->key != OPT_CUPTI)
 			own[k++] = *o;
 	return own;
 }
@@ -249,6 +282,8 @@ static int start_command(struct xpc *c, struct xpc_spawn *sp)
 	int err;
 
 	setenv("XPERF_GPU_DIR", xpb_gpu_dir(env.run.out_dir, path, sizeof(path)), 1);
+	if (env.cupti[0])
+		setenv("CUDA_INJECTION64_PATH", env.cupti, 1);
 	err = xpc_spawn_gated(env.run.command, sp);
 
 	if (err) {

@@ -12,6 +12,11 @@
  * [L.start, g1) the launch was in flight (launch overhead). A gap with no
  * later activity is host wait; one whose activity has no recorded launch is
  * "other". Shares map to theory L3 ids through a table.
+ *
+ * Each stream is then split the same way on its own: its activities make the
+ * busy timeline, and only the sync calls that waited on it or on the whole
+ * device explain its idle time (another thread's wait on another stream does
+ * not).
  */
 #include "gpu/attribute.h"
 
@@ -48,6 +53,13 @@ struct work {
 	const struct gp_gpu_rec **dev;	  /* kernels, copies, memsets by start */
 	const struct gp_gpu_rec **launch; /* launch calls by correlation id */
 	size_t n_dev, n_launch;
+	int borrowed; /* launch is the whole pass's */
+};
+
+/* Which records a pass looks at: all, or one stream's (the launch calls: all's). */
+struct filter {
+	const struct work *all; /* NULL: the whole pass */
+	uint32_t device, stream;
 };
 
 static int dev_by_start(const void *a, const void *b)
@@ -66,12 +78,25 @@ static int launch_by_corr(const void *a, const void *b)
 	return (x->correlation_id > y->correlation_id) - (x->correlation_id < y->correlation_id);
 }
 
-/* Sort the records into the interval sets and lookup arrays. */
+static int kept(const struct filter *f, const struct gp_gpu_rec *r)
+{
+	if (!f->all)
+		return 1;
+	if (th_gpu_kind_on_device(r->kind))
+		return r->device == f->device && r->stream == f->stream;
+	if (r->kind == XP_GPU_SYNC)
+		return r->stream == f->stream || r->stream == XP_GPU_STREAM_ANY;
+	return 1;
+}
+
+/* Sort the records f keeps into the interval sets and lookup arrays. */
 static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
-		 const struct gp_gpu_interval *win, size_t nwin)
+		 const struct gp_gpu_interval *win, size_t nwin, const struct filter *f)
 {
 	w->dev = malloc((n ? n : 1) * sizeof(*w->dev));
-	w->launch = malloc((n ? n : 1) * sizeof(*w->launch));
+	w->borrowed = f->all != NULL;
+	w->launch = f->all ? f->all->launch : malloc((n ? n : 1) * sizeof(*w->launch));
+	w->n_launch = f->all ? f->all->n_launch : 0;
 	if (!w->dev || !w->launch)
 		return -1;
 	for (size_t i = 0; i < nwin; i++)
@@ -79,18 +104,21 @@ static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
 			return -1;
 	for (size_t i = 0; i < n; i++) {
 		const struct gp_gpu_rec *r = &recs[i];
-		struct gp_ivs *set = r->kind == XP_GPU_KERNEL	      ? &w->kern
-				     : r->kind == XP_GPU_SYNC	      ? &w->sync
-				     : th_gpu_kind_on_device(r->kind) ? &w->copy
-								      : NULL;
+		struct gp_ivs *set;
 
+		if (!kept(f, r))
+			continue;
+		set = r->kind == XP_GPU_KERNEL		? &w->kern
+		      : r->kind == XP_GPU_SYNC		? &w->sync
+		      : th_gpu_kind_on_device(r->kind) ? &w->copy
+						       : NULL;
 		if (set && gp_ivs_add(set, r->start_ns, r->end_ns))
 			return -1;
 		if (th_gpu_kind_on_device(r->kind) && gp_ivs_add(&w->busy, r->start_ns, r->end_ns))
 			return -1;
 		if (th_gpu_kind_on_device(r->kind))
 			w->dev[w->n_dev++] = r;
-		else if (r->kind == XP_GPU_LAUNCH && r->correlation_id)
+		else if (r->kind == XP_GPU_LAUNCH && r->correlation_id && !f->all)
 			w->launch[w->n_launch++] = r;
 	}
 	gp_ivs_norm(&w->win);
@@ -99,7 +127,8 @@ static int build(struct work *w, const struct gp_gpu_rec *recs, size_t n,
 	gp_ivs_norm(&w->busy);
 	gp_ivs_norm(&w->sync);
 	qsort(w->dev, w->n_dev, sizeof(*w->dev), dev_by_start);
-	qsort(w->launch, w->n_launch, sizeof(*w->launch), launch_by_corr);
+	if (!f->all)
+		qsort(w->launch, w->n_launch, sizeof(*w->launch), launch_by_corr);
 	return 0;
 }
 
@@ -190,19 +219,18 @@ static int top_kernels(const struct work *w, struct gp_gpu_breakdown *out)
 }
 
 /* compute, non-compute (copies outside kernels) and the classified idle gaps. */
-static int shares_of(struct work *w, struct gp_gpu_breakdown *out)
+static int shares_of(struct work *w, uint64_t ns[XP_GPU_SHARE_COUNT])
 {
 	struct gp_ivs a = {0}, b = {0}, idle = {0};
 	int rc = -1;
 
-	out->window_ns = gp_ivs_len(&w->win);
 	if (gp_ivs_intersect(&w->kern, &w->win, &a) || gp_ivs_subtract(&w->copy, &w->kern, &b) ||
 	    gp_ivs_intersect(&b, &w->win, &w->tmp) || gp_ivs_subtract(&w->win, &w->busy, &idle))
 		goto out;
-	out->ns[XP_GPU_COMPUTE] = gp_ivs_len(&a);
-	out->ns[XP_GPU_NONCOMPUTE] = gp_ivs_len(&w->tmp);
+	ns[XP_GPU_COMPUTE] = gp_ivs_len(&a);
+	ns[XP_GPU_NONCOMPUTE] = gp_ivs_len(&w->tmp);
 	for (size_t i = 0; i < idle.n; i++)
-		classify_gap(w, idle.v[i].start_ns, idle.v[i].end_ns, out->ns);
+		classify_gap(w, idle.v[i].start_ns, idle.v[i].end_ns, ns);
 	rc = 0;
 out:
 	gp_ivs_free(&a);
@@ -211,27 +239,96 @@ out:
 	return rc;
 }
 
+static void work_free(struct work *w)
+{
+	gp_ivs_free(&w->win);
+	gp_ivs_free(&w->kern);
+	gp_ivs_free(&w->copy);
+	gp_ivs_free(&w->busy);
+	gp_ivs_free(&w->sync);
+	gp_ivs_free(&w->tmp);
+	free(w->dev);
+	if (!w->borrowed)
+		free(w->launch);
+}
+
+static uint64_t busy_ns(const struct gp_gpu_stream_share *s)
+{
+	return s->ns[XP_GPU_COMPUTE] + s->ns[XP_GPU_NONCOMPUTE];
+}
+
+static int by_busy_desc(const void *a, const void *b)
+{
+	uint64_t x = busy_ns(a), y = busy_ns(b);
+
+	return (x < y) - (x > y);
+}
+
+/* One stream's shares over the window, and its kernels in it. */
+static int stream_pass(const struct work *all, const struct gp_gpu_rec *recs, size_t n,
+		       const struct gp_gpu_interval *win, size_t nwin, struct gp_gpu_stream_share *s)
+{
+	struct filter f = {all, s->device, s->stream};
+	struct work w = {0};
+	int rc = build(&w, recs, n, win, nwin, &f);
+
+	if (!rc)
+		rc = shares_of(&w, s->ns);
+	for (size_t i = 0; !rc && i < w.n_dev; i++)
+		s->kernels += w.dev[i]->kind == XP_GPU_KERNEL &&
+			      gp_ivs_overlap(&w.win, w.dev[i]->start_ns, w.dev[i]->end_ns);
+	work_free(&w);
+	return rc;
+}
+
+/* The streams with device work in the window (all->dev), each split on its own. */
+static int per_stream(const struct work *all, const struct gp_gpu_rec *recs, size_t n,
+		      const struct gp_gpu_interval *win, size_t nwin, struct gp_gpu_breakdown *out)
+{
+	struct gp_gpu_stream_share *v = calloc(all->n_dev ? all->n_dev : 1, sizeof(*v));
+	size_t nv = 0, j;
+	int rc = v ? 0 : -1;
+
+	for (size_t i = 0; !rc && i < all->n_dev; i++) {
+		const struct gp_gpu_rec *r = all->dev[i];
+
+		if (!gp_ivs_overlap(&all->win, r->start_ns, r->end_ns))
+			continue;
+		for (j = 0; j < nv && (v[j].device != r->device || v[j].stream != r->stream); j++)
+			;
+		if (j == nv) {
+			v[nv] = (struct gp_gpu_stream_share){.device = r->device, .stream = r->stream};
+			rc = stream_pass(all, recs, n, win, nwin, &v[nv++]);
+		}
+	}
+	if (!rc) {
+		qsort(v, nv, sizeof(*v), by_busy_desc);
+		out->n_streams = nv < XP_GPU_STREAMS_MAX ? nv : XP_GPU_STREAMS_MAX;
+		out->streams_omitted = nv - out->n_streams;
+		memcpy(out->streams, v, out->n_streams * sizeof(*v));
+	}
+	free(v);
+	return rc;
+}
+
 int gp_gpu_attribute(const struct gp_gpu_rec *recs, size_t n, const struct gp_gpu_interval *win,
 		     size_t nwin, struct gp_gpu_breakdown *out)
 {
+	struct filter all = {0};
 	struct work w = {0};
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = build(&w, recs, n, win, nwin);
+	rc = build(&w, recs, n, win, nwin, &all);
+	out->window_ns = gp_ivs_len(&w.win);
 	if (!rc)
-		rc = shares_of(&w, out);
+		rc = shares_of(&w, out->ns);
 	if (!rc)
 		rc = top_kernels(&w, out);
+	if (!rc)
+		rc = per_stream(&w, recs, n, win, nwin, out);
 	if (rc)
 		memset(out, 0, sizeof(*out));
-	gp_ivs_free(&w.win);
-	gp_ivs_free(&w.kern);
-	gp_ivs_free(&w.copy);
-	gp_ivs_free(&w.busy);
-	gp_ivs_free(&w.sync);
-	gp_ivs_free(&w.tmp);
-	free(w.dev);
-	free(w.launch);
+	work_free(&w);
 	return rc;
 }

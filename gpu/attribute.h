@@ -31,6 +31,9 @@ enum gp_gpu_share {
 };
 
 #define XP_GPU_TOP_KERNELS 10
+#define XP_GPU_STREAMS_MAX 16
+/* A sync record's stream when it waited on no single stream (context or event sync). */
+#define XP_GPU_STREAM_ANY UINT32_MAX
 
 struct gp_gpu_kernel_stat {
 	char name[XP_GPU_NAME_MAX];
@@ -38,11 +41,24 @@ struct gp_gpu_kernel_stat {
 	uint32_t count;
 };
 
+/*
+ * One stream's view of the same window: idle means "this stream ran
+ * nothing", explained by the launch of this stream's next activity and by the
+ * sync calls that waited on this stream or on the whole device.
+ */
+struct gp_gpu_stream_share {
+	uint32_t device, stream;
+	uint32_t kernels; /* kernels overlapping the window */
+	uint64_t ns[XP_GPU_SHARE_COUNT];
+};
+
 struct gp_gpu_breakdown {
 	uint64_t window_ns; /* sum of shares */
 	uint64_t ns[XP_GPU_SHARE_COUNT];
 	size_t n_top;
 	struct gp_gpu_kernel_stat top[XP_GPU_TOP_KERNELS]; /* by total_ns, descending */
+	size_t n_streams, streams_omitted; /* streams past XP_GPU_STREAMS_MAX: least busy */
+	struct gp_gpu_stream_share streams[XP_GPU_STREAMS_MAX]; /* by busy time, descending */
 };
 
 /* "compute", "noncompute", "idle_host_wait", ... ; NULL when out of range. */
@@ -53,8 +69,8 @@ const char *gp_gpu_share_l3(enum gp_gpu_share s);
 /*
  * Split the time of the windows win[0..nwin) (any order, may overlap) using
  * the activities recs[0..n) (any order, any kinds; launch records link idle
- * gaps to their cause by correlation id). Returns 0, or -1 on allocation
- * failure (out zeroed).
+ * gaps to their cause by correlation id), as a whole and per stream.
+ * Returns 0, or -1 on allocation failure (out zeroed).
  */
 int gp_gpu_attribute(const struct gp_gpu_rec *recs, size_t n, const struct gp_gpu_interval *win,
 		     size_t nwin, struct gp_gpu_breakdown *out);

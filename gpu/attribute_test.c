@@ -18,6 +18,13 @@
 		.kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, .correlation_id = c    \
 	}
 
+/* A record on stream st (device 0). */
+#define SREC(k, nm, s, e, c, st)                                                                  \
+	{                                                                                          \
+		.kind = XP_GPU_##k, .name = nm, .start_ns = s, .end_ns = e, .correlation_id = c,   \
+		.stream = st                                                                       \
+	}
+
 static void expect(const struct gp_gpu_breakdown *b, const uint64_t want[XP_GPU_SHARE_COUNT],
 		   uint64_t window, const char *what)
 {
@@ -121,6 +128,46 @@ static void test_overlap_streams(void)
 	expect(&b, want, 1000, "two streams");
 }
 
+/*
+ * Each stream on its own, window [0,1000). Stream 1: k [10,300) and [620,1000)
+ * (launches at 0 and 600). Stream 2: k [20,200) and [720,900) (launches at 5
+ * and 700), idle after 900. A device-wide sync [200,500) and a sync on stream
+ * 1 [320,350) (another thread's): the latter explains stream 1's idle only.
+ *   stream 1: compute 670, launch 10 + 20, sync [300,500) 200, host 100.
+ *   stream 2: compute 360, host 5 + 200 + 100, launch 15 + 20, sync 300.
+ */
+static void test_per_stream(void)
+{
+	const struct gp_gpu_rec recs[] = {
+		SREC(LAUNCH, "cudaLaunchKernel", 0, 10, 1, 0),
+		SREC(KERNEL, "a", 10, 300, 1, 1),
+		SREC(LAUNCH, "cudaLaunchKernel", 600, 610, 2, 0),
+		SREC(KERNEL, "a", 620, 1000, 2, 1),
+		SREC(LAUNCH, "cudaLaunchKernel", 5, 8, 3, 0),
+		SREC(KERNEL, "b", 20, 200, 3, 2),
+		SREC(SYNC, "Context sync", 200, 500, 0, XP_GPU_STREAM_ANY),
+		SREC(SYNC, "Stream sync", 320, 350, 0, 1),
+		SREC(LAUNCH, "cudaLaunchKernel", 700, 710, 4, 0),
+		SREC(KERNEL, "b", 720, 900, 4, 2),
+	};
+	const struct gp_gpu_interval win = {0, 1000};
+	const uint64_t want[2][XP_GPU_SHARE_COUNT] = {{670, 0, 100, 30, 200, 0},
+						      {360, 0, 305, 35, 300, 0}};
+	struct gp_gpu_breakdown b;
+
+	CHECK(gp_gpu_attribute(recs, sizeof(recs) / sizeof(recs[0]), &win, 1, &b) == 0, "rc");
+	CHECK(b.n_streams == 2 && b.streams_omitted == 0, "%zu streams", b.n_streams);
+	for (size_t i = 0; i < 2 && i < b.n_streams; i++) {
+		CHECK(b.streams[i].stream == i + 1 && b.streams[i].kernels == 2, "stream %u: %u kernels",
+		      b.streams[i].stream, b.streams[i].kernels);
+		for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
+			CHECK(b.streams[i].ns[s] == want[i][s], "stream %zu: %s = %llu, want %llu",
+			      i + 1, gp_gpu_share_name((enum gp_gpu_share)s),
+			      (unsigned long long)b.streams[i].ns[s],
+			      (unsigned long long)want[i][s]);
+	}
+}
+
 static void test_empty(void)
 {
 	const struct gp_gpu_interval win = {5, 105};
@@ -176,6 +223,7 @@ int main(void)
 	test_single_stream();
 	test_clipping_and_unknown_launch();
 	test_overlap_streams();
+	test_per_stream();
 	test_empty();
 	test_intervals();
 	test_l3_ids();

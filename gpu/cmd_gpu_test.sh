@@ -64,6 +64,42 @@ PY
 "$XPERF" gpu breakdown "$T/turn.json" | grep -q 'intelligent.processing.gpu_sync'
 check "breakdown: text names the L3 points" test $? -eq 0
 
+# Per stream: the timeline of attribute_test.c's test_per_stream in a turn (a
+# device-wide sync and another thread's sync on stream 1 only).
+python3 - "$T/turn.json" "$T/streams.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+t0 = t["start_ns"]
+def act(kind, name, s, e, corr, stream):
+    return {"kind": kind, "name": name, "start_ns": t0 + s, "end_ns": t0 + e, "device": 0,
+            "stream": stream, "correlation_id": corr, "bytes": 0}
+t["spans"][0]["end_ns"] = t["end_ns"] = t0 + 1000
+t["gpu"]["activities"] = [
+    act("launch", "cudaLaunchKernel", 0, 10, 1, 0), act("kernel", "a", 10, 300, 1, 1),
+    act("launch", "cudaLaunchKernel", 600, 610, 2, 0), act("kernel", "a", 620, 1000, 2, 1),
+    act("launch", "cudaLaunchKernel", 5, 8, 3, 0), act("kernel", "b", 20, 200, 3, 2),
+    act("sync", "cudaDeviceSynchronize", 200, 500, 0, 4294967295),
+    act("sync", "cudaStreamSynchronize", 320, 350, 0, 1),
+    act("launch", "cudaLaunchKernel", 700, 710, 4, 0), act("kernel", "b", 720, 900, 4, 2)]
+json.dump(t, open(sys.argv[2], "w"))
+PY
+"$XPERF" gpu breakdown --json "$T/streams.json" >"$T/s.json"
+check "per stream: each stream's shares exact (JSON)" python3 - "$T/s.json" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))[0]
+got = [(s["stream"], s["kernels"], s["ns"]) for s in b["streams"]]
+print("streams:", got)
+want = [(1, 2, {"compute": 670, "noncompute": 0, "idle_host_wait": 100,
+                "idle_launch_overhead": 30, "idle_sync": 200, "idle_other": 0}),
+        (2, 2, {"compute": 360, "noncompute": 0, "idle_host_wait": 305,
+                "idle_launch_overhead": 35, "idle_sync": 300, "idle_other": 0})]
+sys.exit(0 if got == want and b["streams_omitted"] == 0 else 1)
+PY
+"$XPERF" gpu breakdown "$T/streams.json" >"$T/s.txt"
+check "per stream: text rows 0:1 and 0:2" \
+	test "$(awk '$1 ~ /^0:[12]$/ { print $1, $2, $3 }' "$T/s.txt" | tr '\n' ' ')" = \
+	"0:1 2 0.001 0:2 2 0.000 "
+
 printf '{"schema_version": "1.0",\n "spans": [' >"$T/cut.json"
 "$XPERF" gpu breakdown "$T/cut.json" 2>"$T/cut.err"
 check "truncated turn: exit 2" test $? -eq 2

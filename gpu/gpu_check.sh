@@ -11,12 +11,21 @@
 #   - the LD_PRELOAD path records the same kernels;
 #   - CUPTI held by the app itself: the collector steps back, app unharmed;
 #   - SIGTERM mid-run still flushes what ran;
+#   - two host threads on two streams (gpu/check/streams_app.cu): counts exact
+#     per stream, each stream's idle charged to its own cause;
+#   - under `xperf-bpf record` with the collector and the cuda uprobes at once
+#     (gpu/check/record_check.sh, when the xperf binaries are there): the
+#     records merge into the turn, `xperf gpu breakdown` shows them, the
+#     uprobe call counts equal CUPTI's;
 # and reports the collector's overhead: the app's loop time (median of 5
 # interleaved runs) with the collector over without it.
 # Where there is no GPU it says so in one line and exits 0.
 #
 # usage: gpu/gpu_check.sh [--build-only]     (from the repository root)
-# env:   CUDA_HOME (default /usr/local/cuda), CC (default cc)
+# env:   CUDA_HOME (default /usr/local/cuda), CC (default cc),
+#        XPERF_BIN (dir with xperf-bpf, xperf, xpgpu-dump; default bazel-bin's;
+#        a lib/ beside them goes on their LD_LIBRARY_PATH only),
+#        GPU_CHECK_KEEP (dir: keep the recorded .xpgpu files there)
 set -u
 cd "$(dirname "$0")/.." || exit 1
 CUDA=${CUDA_HOME:-/usr/local/cuda}
@@ -57,10 +66,12 @@ CUPTI_SO=$CUDA/lib64/libcupti.so
 [ -e "$CUPTI_SO" ] || CUPTI_SO=$CUDA/extras/CUPTI/lib64/libcupti.so
 export XPERF_CUPTI_LIB=$CUPTI_SO
 # -cudart shared: libcudart is mapped at start, as the LD_PRELOAD path expects
-NVFLAGS=(-O2 -cudart shared -Xlinker -rpath="$CUDA/lib64" -I"$CUDA/extras/CUPTI/include"
+NVFLAGS=(-O2 -I. -cudart shared -Xlinker -rpath="$CUDA/lib64" -I"$CUDA/extras/CUPTI/include"
 	-DCUPTI_LIB="\"$CUPTI_SO\"" -ldl)
 "$NVCC" "${NVFLAGS[@]}" -arch=native -o "$W/check_app" gpu/check/check_app.cu 2>/dev/null ||
 	"$NVCC" "${NVFLAGS[@]}" -o "$W/check_app" gpu/check/check_app.cu || exit 1
+"$NVCC" "${NVFLAGS[@]}" -arch=native -o "$W/streams_app" gpu/check/streams_app.cu 2>/dev/null ||
+	"$NVCC" "${NVFLAGS[@]}" -o "$W/streams_app" gpu/check/streams_app.cu || exit 1
 if [ $BUILD_ONLY -eq 1 ]; then
 	echo "gpu_check: build ok (--build-only)"
 	exit 0
@@ -68,6 +79,8 @@ fi
 nvidia-smi -L | head -1
 
 val() { sed -n "s/^$2=//p" "$1" | head -1; } # file key
+# keep FILE NAME: a copy of a record file in $GPU_CHECK_KEEP (fixtures for tests without a GPU)
+keep() { [ -n "${GPU_CHECK_KEEP:-}" ] && mkdir -p "$GPU_CHECK_KEEP" && cp "$1" "$GPU_CHECK_KEEP/$2"; }
 app_val() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p"; }
 
 # 1. Injection through the driver (CUDA_INJECTION64_PATH).
@@ -76,6 +89,7 @@ CUDA_INJECTION64_PATH="$W/libxperf_cupti.so" XPERF_GPU_DIR="$W/inj" "$W/check_ap
 	>"$W/inj.out" 2>"$W/inj.err"
 check "app ran (exit 0)" test $? -eq 0
 "$W/stats" "$W/inj" >"$W/inj.stats"
+keep "$W"/inj/gpu-*.xpgpu check_app.xpgpu
 cat "$W/inj.out"
 grep -E '^(kernel|memcpy|memset|launch|sync)_count=|^dropped=|^notice=|^share_|^top_kernel=' \
 	"$W/inj.stats" | sed 's/^/    /'
@@ -137,7 +151,43 @@ check "killed by SIGTERM (status $rc = 143)" test $rc -eq 143
 check "first round's 15 kernels flushed ($(val "$W/sig.stats" kernel_count))" \
 	test "$(val "$W/sig.stats" kernel_count)" -ge 15
 
-# 5. Overhead: loop time with / without the collector, interleaved.
+# 5. Two host threads, two streams, many short kernels: exact counts per
+# stream, and each stream's idle charged to its own cause.
+echo "gpu_check: two threads on two streams, many short kernels"
+CUDA_INJECTION64_PATH="$W/libxperf_cupti.so" XPERF_GPU_DIR="$W/str" "$W/streams_app" 100 \
+	>"$W/str.out" 2>"$W/str.err"
+check "app ran (exit 0: $(head -c 200 "$W/str.err"))" test $? -eq 0
+"$W/stats" "$W/str" >"$W/str.stats"
+cat "$W/str.out"
+grep -E '^(kernel_count|dropped|notice|stream)=' "$W/str.stats" | sed 's/^/    /'
+ka=$(app_val "$W/str.out" kernels_a)
+kb=$(app_val "$W/str.out" kernels_b)
+check "kernel count exact: $(val "$W/str.stats" kernel_count) of $((ka + kb))" \
+	test "$(val "$W/str.stats" kernel_count)" = $((ka + kb))
+check "no records dropped" test "$(val "$W/str.stats" dropped)" = 0
+sline() { grep "^stream=.* kernels=$1 " "$W/str.stats" | head -1; } # kernels
+sval() { tr ' ' '\n' <<<"$1" | sed -n "s/^$2=//p"; }               # line key
+sa=$(sline "$ka")
+sb=$(sline "$kb")
+check "two streams, with $ka and $kb kernels" test -n "$sa" -a -n "$sb" \
+	-a "$(grep -c '^stream=' "$W/str.stats")" = 2
+stall=$(app_val "$W/str.out" stall_ns)
+hw=$(sval "$sa" idle_host_wait_ns)
+check "stream A: its host stalls as host wait: ${hw:-0} ns >= 90% of $stall ns" \
+	awk -v a="${hw:-0}" -v b="$stall" 'BEGIN { exit !(a >= 0.9 * b) }'
+bs=$(app_val "$W/str.out" b_sync_ns)
+sy=$(sval "$sb" idle_sync_ns)
+check "stream B: idle inside its host's device syncs: ${sy:-0} ns >= 50% of the $bs ns it spent there" \
+	awk -v a="${sy:-0}" -v b="$bs" 'BEGIN { exit !(a >= 0.5 * b && a <= 1.05 * b) }'
+check "stream A's idle is not charged to B's syncs: sync $(sval "$sa" idle_sync_ns) ns < 10% of B's" \
+	awk -v a="$(sval "$sa" idle_sync_ns)" -v b="${sy:-0}" 'BEGIN { exit !(a < 0.1 * b) }'
+keep "$W"/str/gpu-*.xpgpu streams.xpgpu
+
+# 6. Under xperf-bpf record, with the collector and the cuda uprobes at once
+# (needs the xperf binaries: gpu/check/record_check.sh).
+. gpu/check/record_check.sh
+
+# 7. Overhead: loop time with / without the collector, interleaved.
 echo "gpu_check: overhead (5 runs each, interleaved)"
 : >"$W/bare.ms"
 : >"$W/coll.ms"

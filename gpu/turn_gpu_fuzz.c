@@ -12,6 +12,20 @@
 #include "core/read.h"
 #include "gpu/turn_gpu.h"
 
+/* Every nanosecond of the window lands in one share, as a whole and in each stream. */
+static void check_sums(const struct gp_gpu_breakdown *b)
+{
+	for (size_t i = 0; i <= b->n_streams; i++) {
+		const uint64_t *ns = i < b->n_streams ? b->streams[i].ns : b->ns;
+		uint64_t sum = 0;
+
+		for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
+			sum += ns[s];
+		if (sum != b->window_ns)
+			abort();
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct gp_gpu_rec recs[3] = {
@@ -27,16 +41,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!turn)
 		return 0;
-	gp_gpu_turn_breakdown(turn, &b, err, sizeof(err));
+	if (gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0)
+		check_sums(&b);
 	if (gp_gpu_merge_turn(turn, &set) >= 0 &&
-	    gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0) {
-		uint64_t sum = 0;
-
-		for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
-			sum += b.ns[s];
-		if (sum != b.window_ns)
-			abort(); /* every nanosecond of the window lands in one share */
-	}
+	    gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) == 0)
+		check_sums(&b);
 	tt_turn_free(turn);
 	return 0;
 }

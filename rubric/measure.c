@@ -67,6 +67,7 @@ static void keep_run(struct rb_meas *m, struct rb_size *z, const struct rb_run *
 	rec->maxrss_kb = r->maxrss_kb;
 	rec->mask = r->ctr.mask;
 	memcpy(rec->value, r->ctr.value, sizeof(rec->value));
+	z->rss_exact = (z->nruns == 0 || z->rss_exact) && r->rss_exact;
 	z->wall[z->nruns++] = r->wall_s;
 	if (r->maxrss_kb > z->maxrss_kb)
 		z->maxrss_kb = r->maxrss_kb;

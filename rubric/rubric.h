@@ -46,7 +46,8 @@ struct rb_opts {
 /* One timed run of the target. */
 struct rb_run {
 	double wall_s;	/* CLOCK_MONOTONIC, exec to reap */
-	long maxrss_kb; /* wait4 rusage */
+	long maxrss_kb; /* peak RSS (runner.c) */
+	int rss_exact;	/* maxrss_kb is the program's VmHWM at exit, not wait4's ru_maxrss */
 	int status;	/* wait status */
 	struct xp_counter_values ctr;
 	char attach_err[XP_RB_WHY]; /* why the --attach command failed; "" */
@@ -67,6 +68,7 @@ struct rb_size {
 	struct rb_run_rec rec[XP_RB_MAX_REPS]; /* the same runs, in order */
 	double wall_median, wall_mean, wall_cv; /* cv = 100 * sample sd / mean */
 	long maxrss_kb;				/* max over runs */
+	int rss_exact;				/* every run's was (rb_run.rss_exact) */
 	struct xp_counter_values ctr;		/* per-counter median over runs */
 };
 

@@ -3,12 +3,14 @@
 # rubric_it_test.sh - `xperf rubric` end to end on programs built for the test:
 # growth classes, software counters against `perf stat` on the same runs (--attach),
 # the noise gate, baseline and ledger regressions, the Valgrind tiers, and
-# bad input with its exit codes. Runs real processes: tagged local.
+# bad input with its exit codes, peak RSS against the program's own. Runs real
+# processes: tagged local.
 set -uo pipefail
 
 XPERF=${XPERF:-cli/xperf}
 SCALE=$(pwd)/rubric/testprogs/scale
 FAULTS=$(pwd)/rubric/testprogs/faults
+PEAK=$(pwd)/rubric/testprogs/peak
 T=$(mktemp -d "${TEST_TMPDIR:-/tmp}/rubric_it.XXXXXX")
 fails=0
 check() { # check DESCRIPTION COMMAND...
@@ -204,7 +206,21 @@ rc=$?
 check "SIGTERM: exit 1, partial runs written" py "$T/sig/$S" \
 	"$rc==1 and 'interrupted by signal 15' in d['timing_error'] and len(d['wall_time_median_by_size'])==1"
 
-# 8. The progress bar appears on a terminal (script(1) gives the run a pty).
+# 8. Peak RSS is the program's own: a static program of 1 touched page (~0.8 MB) and
+# of 2048 (8 MB more) reports its own VmHWM at its end; the rubric's peak must lie at
+# or above it and at most 512 KB above (exit-time work), where wait4's ru_maxrss reads
+# the RSS the forked child had before execve (xperf's, ~1.7 MB) for the small one.
+"$XPERF" rubric --target "$PEAK {SIZE} $T/self-{SIZE}" --sizes 1,2048 --reps 3 --tier fast \
+	--max-cv 999 --out-dir "$T/rss" >/dev/null 2>&1
+for n in 1 2048; do
+	self=$(sort -n "$T/self-$n" 2>/dev/null | tail -1)
+	check "peak RSS of size $n: the program's own (its VmHWM ${self:-?} kB, +0..512 kB)" \
+		py "$T/rss/$S" "0 <= d['counters_by_size']['$n']['peak_rss_bytes'] / 1024 - ${self:-1e9} <= 512"
+done
+check "peak RSS source: exit_vmhwm" py "$T/rss/$S" \
+	"d['rubric']['dimensions']['Memory Profile']['source']=='exit_vmhwm'"
+
+# 9. The progress bar appears on a terminal (script(1) gives the run a pty).
 if command -v script >/dev/null; then
 	script -qec "$XPERF rubric --binary $FAULTS --sizes 10 --tier fast --out-dir $T/tty" \
 		/dev/null >"$T/tty.out" 2>&1

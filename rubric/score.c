@@ -375,7 +375,7 @@ static void score_memory(const struct rb_meas *m, const struct rb_base_mem *base
 		s->source = "massif";
 	} else if (z && z->maxrss_kb > 0) {
 		peak = (double)z->maxrss_kb * 1024.0;
-		s->source = "rusage";
+		s->source = z->rss_exact ? "exit_vmhwm" : "rusage";
 	} else {
 		not_available(s, "no massif profile and no peak RSS");
 		return;

@@ -10,6 +10,9 @@
  * With --hold-cupti it first subscribes to CUPTI itself, as another
  * profiler would, and prints the result (the collector must then step back).
  *
+ * With CHECK_APP_GO_FILE set, it waits for that file to exist before its
+ * first copy or launch (xperf-bpf plants its uprobes once libcudart is mapped).
+ *
  * usage: check_app [stall_ms] [--hold-cupti]
  */
 #include <cstdio>
@@ -20,16 +23,10 @@
 #include <unistd.h>
 
 #include <cuda_runtime.h>
+
+#include "gpu/check/cuda_check.h"
 #include <cupti.h>
 
-#define CHECK(x)                                                                      \
-	do {                                                                          \
-		cudaError_t e_ = (x);                                                 \
-		if (e_ != cudaSuccess) {                                              \
-			fprintf(stderr, "check_app: %s: %s\n", #x, cudaGetErrorString(e_)); \
-			exit(1);                                                      \
-		}                                                                     \
-	} while (0)
 
 enum { N = 1 << 24, ROUNDS = 4, PER_ROUND = 5, STALLS = ROUNDS - 1 };
 
@@ -104,6 +101,9 @@ int main(int argc, char **argv)
 		host[i] = (float)i;
 	for (int i = 0; i < 2 * 3 * ROUNDS * PER_ROUND; i++)
 		CHECK(cudaEventCreate(&ev[i]));
+	/* under xperf-bpf: hold the first probed call until the test sees the probes in */
+	for (const char *go = getenv("CHECK_APP_GO_FILE"); go && access(go, F_OK);)
+		usleep(10000);
 	t0 = now_ns();
 	CHECK(cudaMemcpyAsync(x, host, N * sizeof(float), cudaMemcpyHostToDevice, s));
 	CHECK(cudaMemsetAsync(y, 0, N * sizeof(float), s));

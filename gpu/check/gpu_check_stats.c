@@ -2,7 +2,8 @@
 /*
  * gpu_check_stats.c - what the collector recorded, for gpu_check.sh: counts
  * and total time per kind, kernels per name, the dropped count, the notices,
- * and the GPU time breakdown over the whole run (first to last record).
+ * and the GPU time breakdown over the whole run (first to last record), as a
+ * whole and per stream.
  * Needs only libc (the GPU machine has no cJSON and no Bazel).
  *
  * usage: gpu_check_stats DIR      output: key=value lines
@@ -57,6 +58,14 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < b.n_top; i++)
 			printf("top_kernel=%u %llu %s\n", b.top[i].count,
 			       (unsigned long long)b.top[i].total_ns, b.top[i].name);
+		for (size_t i = 0; i < b.n_streams; i++) {
+			printf("stream=%u:%u kernels=%u", b.streams[i].device, b.streams[i].stream,
+			       b.streams[i].kernels);
+			for (int s = 0; s < XP_GPU_SHARE_COUNT; s++)
+				printf(" %s_ns=%llu", gp_gpu_share_name(s),
+				       (unsigned long long)b.streams[i].ns[s]);
+			printf("\n");
+		}
 	}
 	gp_gpu_set_free(&set);
 	return 0;

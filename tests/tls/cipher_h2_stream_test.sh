@@ -18,6 +18,8 @@
 #       (go: HEADERS and the first token together; curl: the head at once)
 #   go-keepalive: the client PINGs after 150 ms without a frame read (net/http2's
 #       ReadIdleTimeout): twice per wait, the server ACKs each at once
+#   go-keepalive-pause: the same with 400 ms between the calls (a tool runs): the
+#       PINGs and ACKs in that pause end no answer
 # check_ground_truth.py against the server's own log: exchanges = calls, the first
 # token within 25 ms of the server's write of it and the answer's end within 50 ms (a
 # read waits for a CPU on a loaded machine: curl's first token once 18 ms late at load 9
@@ -66,5 +68,6 @@ run curl long /bin/bash "$demo/clients/curl_h2_client.sh" PORT CA
 run go-ping "together think=400 ping=0,150" "$tmp/agent" PORT CA h2 2
 run curl-ping "head think=400 ping=0,150" /bin/bash "$demo/clients/curl_h2_client.sh" PORT CA
 run go-keepalive "together think=400" "$tmp/agent" PORT CA h2 2 150
+run go-keepalive-pause "together think=400" "$tmp/agent" PORT CA h2 2 150 400
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

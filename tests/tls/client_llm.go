@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// client_llm.go PORT CA [h2 [N [PING_MS]]] - an agent's LLM calls in Go
+// client_llm.go PORT CA [h2 [N [PING_MS [PAUSE_MS]]]] - an agent's LLM calls in Go
 // (crypto/tls, no libssl), built stripped (-ldflags='-s -w'): a streaming
 // Anthropic Messages request, then a streaming OpenAI Chat Completions
 // request, on one connection, each answer read to its end. With "h2":
 // HTTP/2 (the server must offer it by ALPN), and the Anthropic request
 // only, N times (default 1) on the one connection; with PING_MS, the
-// client's keepalive: a PING whenever no frame was read for that long.
+// client's keepalive: a PING whenever no frame was read for that long; with
+// PAUSE_MS, that long between two calls (a tool running).
 package main
 
 import (
@@ -66,7 +67,14 @@ func main() {
 			calls = append(calls, [2]string{"/v1/messages", anthropic})
 		}
 	}
-	for _, c := range calls {
+	pause := 0
+	if len(os.Args) > 6 {
+		pause, _ = strconv.Atoi(os.Args[6])
+	}
+	for i, c := range calls {
+		if i > 0 {
+			time.Sleep(time.Duration(pause) * time.Millisecond)
+		}
 		req, _ := http.NewRequest("POST", "https://localhost:"+os.Args[1]+c[0],
 			strings.NewReader(c[1]))
 		req.Header.Set("content-type", "application/json")
