@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lib/cmp.h"
 #include "lib/grow.h"
 
 void xa_diff_options_default(struct xa_diff_options *o)
@@ -173,19 +174,12 @@ static void change(const double *a, size_t na, const double *b, size_t nb, size_
 	*share = (b[0] > 0 ? b[c + 1] / b[0] : 0) - (a[0] > 0 ? a[c + 1] / a[0] : 0);
 }
 
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 /* The percentile interval of the resampled changes v (sorted in place). */
 static void interval(double *v, unsigned n, double conf, double *lo, double *hi)
 {
 	double tail = (1 - conf) / 2;
 
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), xp_cmp_double);
 	*lo = v[(size_t)floor(tail * (n - 1))];
 	*hi = v[(size_t)ceil((1 - tail) * (n - 1))];
 }

@@ -6,17 +6,11 @@
  * first-ranked bottleneck with its savings, and the last turns.
  */
 #include "analyze/report.h"
+#include "lib/cmp.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *x, const void *y)
-{
-	double a = *(const double *)x, b = *(const double *)y;
-
-	return a < b ? -1 : a > b;
-}
 
 /* Nearest-rank percentile q of the n sorted values. */
 static double rank(const double *v, size_t n, double q)
@@ -44,7 +38,7 @@ static int ttft_percentiles(const struct xa_session *s, struct xa_live *out)
 				r.turn_index, r.wall, r.ttft_ms, r.usd,
 				r.top_l3 >= 0 ? &th_l3_table[r.top_l3] : NULL };
 	}
-	qsort(v, n, sizeof(*v), cmp_double);
+	qsort(v, n, sizeof(*v), xp_cmp_double);
 	out->ttft_p50_ms = n ? rank(v, n, 0.50) : -1;
 	out->ttft_p95_ms = n ? rank(v, n, 0.95) : -1;
 	free(v);

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cmp.h"
 #include "lib/grow.h"
 
 static const int domain_prio[XP_DOMAIN_COUNT] = {
@@ -63,13 +64,6 @@ static int cmp_start(const void *x, const void *y, void *base)
 	const struct xa_span *a = &sp[*(const int *)x], *b = &sp[*(const int *)y];
 
 	return a->start < b->start ? -1 : a->start > b->start;
-}
-
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
 }
 
 /*
@@ -231,7 +225,7 @@ static void sweep(struct xa_trace *tr, int *bystart, const int *rank, uint64_t *
 		bounds[nb++] = tr->spans[i].start;
 		bounds[nb++] = tr->spans[i].end;
 	}
-	qsort(bounds, nb, sizeof(*bounds), cmp_u64);
+	qsort(bounds, nb, sizeof(*bounds), xp_cmp_u64);
 	for (size_t k = 0; k + 1 < nb; k++) {
 		uint64_t a = bounds[k], b = bounds[k + 1];
 

@@ -40,7 +40,13 @@ struct {
 	__type(value, __u64);
 } discover_stats SEC(".maps");
 
-/* The first bytes of the send, and the name read from them (zero-padded: a map key). */
+/*
+ * The first bytes of the send, and the name read from them (zero-padded: a
+ * map key). Shared per CPU: on preempt=full or lazy kernels another untraced
+ * SSL write on this CPU can preempt tls.bpf.c's uprobe between the read and
+ * the match (copy_direct there says why), so a rule may be matched against
+ * the other call's bytes: a wrong or missed discovery, never a record.
+ */
 struct discover_scratch {
 	__u8 buf[XP_SOCK_PREFIX + XP_DISCOVER_NAME];
 	struct discover_name name;

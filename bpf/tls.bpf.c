@@ -6,8 +6,8 @@
  * `tls_calls`; return probes learn how many bytes the call really moved
  * (SSL_write may fail with WANT_WRITE and be retried, so the entry's
  * length is not the truth) and copy that many, up to `cap_bytes`, in
- * XP_TLS_CHUNK records built in per-CPU scratch (never the stack) and
- * written with their exact size. Each record carries its position in the
+ * XP_TLS_CHUNK records of their exact size, read from the process straight
+ * into the ring (copy_direct; built in per-CPU scratch on older kernels). Each record carries its position in the
  * connection's byte stream, the call's length and the captured length:
  * truncation, faulted copies and full-ring drops (counted in `drops`)
  * all show up as gaps, never as silently shorter data. The socket comes
@@ -33,6 +33,25 @@ char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
 /* Bytes captured per SSL call at most; the rest is counted in call_len. */
 const volatile __u32 cap_bytes = XP_TLS_CAP_DEFAULT;
+
+/*
+ * Set by the loader where the kernel has bpf_probe_read_user_dynptr
+ * (6.16+): each chunk is read from the process straight into its ring
+ * record. Elsewhere the kfunc stays unresolved (weak) and this branch is
+ * dead code the verifier drops: the chunk is built in `tls_heap` and
+ * copied into the ring.
+ * Why not the scratch everywhere: uprobe programs run under
+ * migrate_disable() and rcu_read_lock(), which with PREEMPT_RCU leaves
+ * preemption on. Under preempt=full or lazy (CONFIG_PREEMPT_DYNAMIC
+ * kernels choose at boot) another task on this CPU can run this program
+ * between the copy into `tls_heap` and its output, and the record leaves
+ * with the other call's bytes. A reservation belongs to this run alone.
+ * (The 6.18 VM these tests run on boots preempt=none: no race there.)
+ */
+const volatile bool copy_direct = false;
+
+extern int bpf_probe_read_user_dynptr(struct bpf_dynptr *dptr, __u32 off, __u32 size,
+				      const void *unsafe_ptr) __ksym __weak;
 
 /* How recent the thread's last socket receive must be to name an SSL_read's socket. */
 #define INFER_WINDOW_NS (10 * 1000 * 1000)
@@ -60,7 +79,7 @@ struct {
 	__type(value, struct tls_conn);
 } tls_conns SEC(".maps");
 
-/* One record under construction per CPU (16 KiB: far over the stack). */
+/* One record under construction per CPU (16 KiB: far over the stack); !copy_direct only. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -210,7 +229,11 @@ static __always_inline void infer_sock(struct tls_conn *conn, struct task_struct
 	*flags |= XP_TLS_SOCK_INFERRED;
 }
 
+/* The fixed part of a TLS data record, before its data. */
+#define TLS_HEAD __builtin_offsetof(struct xk_tls_data, data)
+
 struct chunk_ctx {
+	__u64 head[TLS_HEAD / 8];	/* the record's fixed part, the same in every chunk */
 	__u64 buf;
 	__u64 pos;
 	__u32 capture;	/* bytes to copy: min(call_len, cap_bytes) */
@@ -219,14 +242,57 @@ struct chunk_ctx {
 	__u8 last_flags;	/* XP_TLS_LAST, plus XP_TLS_TRUNC when capped */
 };
 
-/* bpf_loop body: copy and emit chunk i of the call; 1 stops the loop. */
-static long emit_chunk(__u32 i, struct chunk_ctx *cc)
+/*
+ * Chunk r (its fixed part filled, len n) with its n bytes read straight
+ * into a ring record of its exact size: one copy, no scratch. A faulted
+ * read gives the record without data (XP_TLS_COPY_FAIL).
+ */
+static __always_inline void emit_direct(struct xk_tls_data *r, __u64 src, __u64 n)
 {
-	__u64 off = (__u64)i * XP_TLS_CHUNK, n;
+	struct bpf_dynptr dp;
+
+	if (bpf_ringbuf_reserve_dynptr(&events, TLS_HEAD + n, 0, &dp)) {
+		bpf_ringbuf_discard_dynptr(&dp, 0);
+		xk_count_drop(XP_EV_TLS_DATA);
+		return;
+	}
+	if (bpf_probe_read_user_dynptr(&dp, TLS_HEAD, n, (void *)src)) {
+		bpf_ringbuf_discard_dynptr(&dp, 0);
+		r->flags |= XP_TLS_COPY_FAIL;
+		r->len = 0;
+		r->hdr.size = TLS_HEAD;
+		xk_output_batched(r, XP_EV_TLS_DATA, TLS_HEAD);
+		return;
+	}
+	bpf_dynptr_write(&dp, 0, r, TLS_HEAD, 0);
+	bpf_ringbuf_submit_dynptr(&dp, xk_ring_wakeup(TLS_HEAD + n));
+}
+
+/* The same through the per-CPU scratch: kernels without bpf_probe_read_user_dynptr. */
+static __always_inline void emit_scratch(struct xk_tls_data *head, __u64 src, __u64 n)
+{
 	__u32 zero = 0;
 	struct xk_tls_data *r = bpf_map_lookup_elem(&tls_heap, &zero);
 
-	if (!r || off >= cc->capture)
+	if (!r)
+		return;
+	__builtin_memcpy(r, head, TLS_HEAD);
+	if (bpf_probe_read_user(r->data, n, (void *)src)) {
+		r->flags |= XP_TLS_COPY_FAIL;
+		n = 0;
+	}
+	r->len = n;
+	r->hdr.size = TLS_HEAD + n;
+	xk_output_batched(r, XP_EV_TLS_DATA, TLS_HEAD + n);
+}
+
+/* bpf_loop body: copy and emit chunk i of the call; 1 stops the loop. */
+static long emit_chunk(__u32 i, struct chunk_ctx *cc)
+{
+	struct xk_tls_data *r = (struct xk_tls_data *)cc->head;
+	__u64 off = (__u64)i * XP_TLS_CHUNK, n;
+
+	if (off >= cc->capture)
 		return 1;
 	n = cc->capture - off;
 	/* 64-bit n, clamped after a barrier: the verifier sees the same register. */
@@ -237,13 +303,12 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
 		   (off + n == cc->capture ? cc->last_flags : 0);
 	r->offset = off;
 	r->pos = cc->pos + off;
-	if (bpf_probe_read_user(r->data, n, (void *)(cc->buf + off))) {
-		r->flags |= XP_TLS_COPY_FAIL;
-		n = 0;
-	}
 	r->len = n;
-	r->hdr.size = offsetof(struct xk_tls_data, data) + n;
-	xk_output_batched(r, XP_EV_TLS_DATA, offsetof(struct xk_tls_data, data) + n);
+	r->hdr.size = TLS_HEAD + n;
+	if (copy_direct)
+		emit_direct(r, cc->buf + off, n);
+	else
+		emit_scratch(r, cc->buf + off, n);
 	return 0;
 }
 
@@ -253,14 +318,12 @@ static long emit_chunk(__u32 i, struct chunk_ctx *cc)
  */
 static __always_inline int call_finish(struct task_struct *t, struct xk_tls_call *c, __u64 moved)
 {
-	__u32 zero = 0;
 	struct chunk_ctx cc = {};
-	struct xk_tls_data *r;
+	struct xk_tls_data *r = (struct xk_tls_data *)cc.head;
 	struct tls_conn *conn;
 	__u8 dir;
 
-	r = bpf_map_lookup_elem(&tls_heap, &zero);
-	if (!moved || moved > 0xffffffffULL || !r)
+	if (!moved || moved > 0xffffffffULL)
 		return 0;
 	dir = fn_dir(c->fn);
 	xk_fill_hdr_task(&r->hdr, XP_EV_TLS_DATA, 0, t);

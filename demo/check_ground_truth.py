@@ -18,8 +18,9 @@ With --tiers-ms: the ciphertext tier's timing of each exchange (recorded
 alongside the plaintext one) agrees on start, end and TTFT. With --end-tol-ms:
 the answer's end within that of the mock's write of its last bytes. With
 --control-records: each exchange's xperf.ciphertext.control_records counts at
-least the HTTP/2 control frames the server read while its answer streamed
-(control_received: WINDOW_UPDATE, PING ACK) and at most 3 more (the client's
+least the HTTP/2 control frames the server read while its answer streamed, or
+after it before the next request (control_received: WINDOW_UPDATE, PING ACK, a
+keepalive's PING) and at most 3 more (the client's
 SETTINGS ACK, a WINDOW_UPDATE after the stream ended, its close_notify).
 With --agent: the number of turns, every tool call's command line and exit
 code, and the waste marks (LLM errors, retries, failed and repeated tool calls,
@@ -100,7 +101,7 @@ def check_control(i, span, m):
     n = len(m.get("control_received", []))
     got = span["attributes"].get("xperf.ciphertext.control_records")
     check(got is not None and n <= got <= n + 3,
-          "exchange %d: %s control records, server read %d control frames mid-stream"
+          "exchange %d: %s control records, server read %d control frames for it"
           % (i, got, n))
 
 

@@ -308,18 +308,6 @@ void xp_counters_read(const struct xp_counter_set *s, struct xp_counter_values *
 			read_one(s, (enum xp_counter)c, v);
 }
 
-void xp_counters_diff(const struct xp_counter_values *a, const struct xp_counter_values *b,
-		      struct xp_counter_values *d)
-{
-	d->mask = a->mask & b->mask;
-	for (int c = 0; c < XP_CTR_COUNT; c++) {
-		uint64_t bit = 1ull << c;
-
-		d->value[c] = (d->mask & bit) ? b->value[c] - a->value[c] : 0;
-		memcpy(d->why[c], (a->mask & bit) ? b->why[c] : a->why[c], sizeof(d->why[c]));
-	}
-}
-
 int xp_counters_ratio(const struct xp_counter_values *v, enum xp_counter num, enum xp_counter den,
 		      double *out)
 {

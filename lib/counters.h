@@ -60,9 +60,6 @@ int xp_counters_open(struct xp_counter_set *s, pid_t pid, int inherit, uint64_t 
 int xp_counter_opened(const struct xp_counter_set *s, enum xp_counter c);
 /* Read all open counters into v (values scaled for multiplexing). */
 void xp_counters_read(const struct xp_counter_set *s, struct xp_counter_values *v);
-/* d = b - a, per counter; invalid when invalid in either. */
-void xp_counters_diff(const struct xp_counter_values *a, const struct xp_counter_values *b,
-		      struct xp_counter_values *d);
 /* Close every open counter (members before leaders); all fds become -1. */
 void xp_counters_close(struct xp_counter_set *s);
 

@@ -102,18 +102,6 @@ void xp_jout_u64(struct xp_jout *j, const char *key, uint64_t v)
 	put(j, d + n, sizeof(d) - n);
 }
 
-void xp_jout_i64(struct xp_jout *j, const char *key, int64_t v)
-{
-	if (v >= 0) {
-		xp_jout_u64(j, key, v);
-		return;
-	}
-	member(j, key);
-	put(j, "-", 1);
-	j->first = true;	/* the digits follow with no separator */
-	xp_jout_u64(j, NULL, -(uint64_t)v);
-}
-
 void xp_jout_bool(struct xp_jout *j, const char *key, bool v)
 {
 	member(j, key);

@@ -38,7 +38,6 @@ void xp_jout_open(struct xp_jout *j, const char *key, char brace);
 void xp_jout_close(struct xp_jout *j, char brace);
 
 void xp_jout_u64(struct xp_jout *j, const char *key, uint64_t v);
-void xp_jout_i64(struct xp_jout *j, const char *key, int64_t v);
 void xp_jout_bool(struct xp_jout *j, const char *key, bool v);
 /* A string of at most max bytes (stops at a NUL), escaped. */
 void xp_jout_strn(struct xp_jout *j, const char *key, const char *s, size_t max);

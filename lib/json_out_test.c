@@ -59,7 +59,6 @@ static void numbers_and_nesting(void)
 {
 	struct xp_jout j = { 0 };
 	uint64_t u;
-	int64_t i;
 	cJSON *o, *a;
 
 	for (int round = 0; round < 2; round++) {	/* the second reuses the buffer */
@@ -67,8 +66,6 @@ static void numbers_and_nesting(void)
 		xp_jout_open(&j, NULL, '{');
 		xp_jout_u64(&j, "max", UINT64_MAX);
 		xp_jout_u64(&j, "zero", 0);
-		xp_jout_i64(&j, "min", INT64_MIN);
-		xp_jout_i64(&j, "neg", -42);
 		xp_jout_bool(&j, "t", true);
 		xp_jout_open(&j, "argv", '[');
 		xp_jout_str(&j, NULL, "a");
@@ -82,9 +79,6 @@ static void numbers_and_nesting(void)
 		CHECK(o && !xp_json_get_u64(cJSON_GetObjectItem(o, "max"), &u) && u == UINT64_MAX,
 		      "u64 max");
 		CHECK(o && !xp_json_get_u64(cJSON_GetObjectItem(o, "zero"), &u) && u == 0, "zero");
-		CHECK(o && !xp_json_get_i64(cJSON_GetObjectItem(o, "min"), &i) && i == INT64_MIN,
-		      "i64 min");
-		CHECK(o && !xp_json_get_i64(cJSON_GetObjectItem(o, "neg"), &i) && i == -42, "neg");
 		CHECK(o && cJSON_IsTrue(cJSON_GetObjectItem(o, "t")), "bool");
 		a = o ? cJSON_GetObjectItem(o, "argv") : NULL;
 		CHECK(cJSON_GetArraySize(a) == 2 && !strcmp(cJSON_GetArrayItem(a, 1)->valuestring, "b"),

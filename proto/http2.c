@@ -140,28 +140,6 @@ static int on_frame(struct pr_http2 *p, uint64_t t_ns)
 	}
 }
 
-/*
- * Room for `need` bytes of the frame's payload, grown as they arrive: a
- * header alone may claim 16 MiB, and bytes that are not HTTP/2 at all often do.
- */
-static int payload_room(struct pr_http2 *p, size_t need)
-{
-	size_t cap = p->payload_cap * 2;
-	unsigned char *np;
-
-	if (need <= p->payload_cap)
-		return 0;
-	if (cap < need)
-		cap = need;
-	if (cap > p->flen)
-		cap = p->flen > need ? p->flen : need;
-	if (!(np = realloc(p->payload, cap)))
-		return -1;
-	p->payload = np;
-	p->payload_cap = cap;
-	return 0;
-}
-
 /* Reads frame header then payload; bytes consumed or -1. */
 static long feed_frame(struct pr_http2 *p, const char *data, size_t len)
 {
@@ -179,10 +157,11 @@ static long feed_frame(struct pr_http2 *p, const char *data, size_t len)
 		p->fstream = ((uint32_t)p->fh[5] << 24 | (uint32_t)p->fh[6] << 16 |
 			      (uint32_t)p->fh[7] << 8 | p->fh[8]) & 0x7fffffff;
 		p->pay_len = 0;
-		return payload_room(p, 1) ? -1 : (long)take;
+		return xp_grow((void **)&p->payload, &p->payload_cap, 1, 1) ? -1 : (long)take;
 	}
 	take = p->flen - p->pay_len < len ? p->flen - p->pay_len : len;
-	if (payload_room(p, p->pay_len + take))
+	/* Grown as bytes arrive: a header alone may claim 16 MiB, and non-HTTP/2 bytes often do. */
+	if (xp_grow((void **)&p->payload, &p->payload_cap, p->pay_len + take, 1))
 		return -1;
 	memcpy(p->payload + p->pay_len, data, take);
 	p->pay_len += take;

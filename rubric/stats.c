@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* stats.c - see stats.h. Small n (sizes, repetitions): sorting copies is fine. */
 #include "rubric/stats.h"
+#include "lib/cmp.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,17 +16,10 @@
  */
 #define C_MAX 0.9
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void sorted_copy(const double *v, size_t n, double *out)
 {
 	memcpy(out, v, n * sizeof(*v));
-	qsort(out, n, sizeof(*out), cmp_double);
+	qsort(out, n, sizeof(*out), xp_cmp_double);
 }
 
 double rb_median(const double *v, size_t n)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cmp.h"
 #include "theory/theory.h"
 
 const char *const th_fused_kind_names[] = {
@@ -48,13 +49,6 @@ enum th_category th_category_of(const struct th_stage *st, const char *stage, in
 								    : XP_CAT_PROCESSING;
 }
 
-static int cmp_u64(const void *x, const void *y)
-{
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-
-	return a < b ? -1 : a > b;
-}
-
 uint64_t th_stream_gap_threshold(const uint64_t *t, size_t n)
 {
 	uint64_t min_ns = (uint64_t)(th_rules.streaming_gap_min_ms * 1e6), *g;
@@ -64,7 +58,7 @@ uint64_t th_stream_gap_threshold(const uint64_t *t, size_t n)
 		return UINT64_MAX;
 	for (size_t i = 1; i < n; i++)
 		g[i - 1] = t[i] > t[i - 1] ? t[i] - t[i - 1] : 0;
-	qsort(g, n - 1, sizeof(*g), cmp_u64);
+	qsort(g, n - 1, sizeof(*g), xp_cmp_u64);
 	ratio = th_rules.streaming_gap_ratio * (double)g[(n - 1) / 2];
 	free(g);
 	if (ratio >= 0x1p64) /* no gap can be that long: none is one */

@@ -104,6 +104,12 @@ static char *base64(const unsigned char *s, size_t n)
 /* HTTP/2 connections met so far (their frames are followed across records). */
 static struct xpc_h2_scrub *h2;
 
+/* Freed at exit: the scrubber lives as long as the process that prints records. */
+__attribute__((destructor)) static void h2_free(void)
+{
+	xpc_h2_scrub_free(h2);
+}
+
 /*
  * An HTTP/2 record's bytes into out with its header blocks zeroed
  * (h2_scrub.h); the number of bytes, or -1 when it is not HTTP/2 (or

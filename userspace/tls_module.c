@@ -247,6 +247,8 @@ static void tls_stats_json(void *state, cJSON *o)
 
 	cJSON_AddStringToObject(o, "socket_hooks", xpc_sock_hooks_name(hooks));
 	cJSON_AddStringToObject(o, "socket_hooks_why", why);
+	if (xpc_tls_probes_copy(s->probes))
+		cJSON_AddStringToObject(o, "tls_copy", xpc_tls_probes_copy(s->probes));
 	xpc_locate_check_finish(s->check);	/* capture.json is written at the end of the run */
 	report_unchecked(s);
 	located_json(s, o);

@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "bpf/sock.skel.h"
 #include "bpf/tls.skel.h"
@@ -107,6 +108,7 @@ struct xpc_tls_probes {
 	bool verbose, per_pid_mode;
 	int sock_hooks;			/* enum xpc_sock_hooks loaded */
 	char sock_hooks_why[384];
+	const char *copy_why;		/* how TLS data reaches the ring (xpc_tls_probes_copy) */
 	struct xpc_tls_late late;
 	struct late_window windows[LATE_WINDOWS];	/* a ring: the last ones */
 	size_t nwindows;
@@ -306,6 +308,16 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 	return 0;
 }
 
+/* Whether the running kernel has the kfunc `name` (its BTF names it). */
+static bool kfunc_ok(const char *name)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool ok = btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+
+	btf__free(btf);
+	return ok;
+}
+
 static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 {
 	int err;
@@ -321,6 +333,14 @@ static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 		return err;
 	/* Configuration (rodata), set between open and load. */
 	p->tls->rodata->cap_bytes = o->cap_bytes ? o->cap_bytes : XP_TLS_CAP_DEFAULT;
+	p->tls->rodata->copy_direct = !o->copy_scratch && kfunc_ok("bpf_probe_read_user_dynptr");
+	p->copy_why = p->tls->rodata->copy_direct ?
+		"direct: bpf_probe_read_user_dynptr into the reserved ring record" :
+		o->copy_scratch ? "scratch: forced: built in a per-CPU buffer, then copied into the ring" :
+		"scratch: no bpf_probe_read_user_dynptr (kernel < 6.16?): built in a per-CPU "
+		"buffer, then copied into the ring";
+	if (p->verbose)
+		fprintf(stderr, "xperf-bpf: TLS data copy: %s\n", p->copy_why);
 	return tls_bpf__load(p->tls);
 }
 
@@ -705,6 +725,11 @@ int xpc_tls_probes_sock_hooks(const struct xpc_tls_probes *p, const char **why)
 {
 	*why = p->sock_hooks_why;
 	return p->sock_hooks;
+}
+
+const char *xpc_tls_probes_copy(const struct xpc_tls_probes *p)
+{
+	return p->copy_why;
 }
 
 const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes *p, unsigned int id)

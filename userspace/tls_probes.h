@@ -24,6 +24,11 @@ struct xpc_tls_opts {
 	bool no_plaintext;	/* ciphertext tier only (--no-plaintext) */
 	bool verbose;		/* print each attached library on stderr */
 	/*
+	 * Plaintext through the per-CPU scratch even where the kernel has
+	 * bpf_probe_read_user_dynptr: older kernels' path, for their tests.
+	 */
+	bool copy_scratch;
+	/*
 	 * Announce executable file mappings (XP_EV_MAP_EXEC) even with
 	 * no_plaintext: another module needs them (the cuda module's late
 	 * libraries).
@@ -141,6 +146,12 @@ void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *ou
  * reason they were chosen (sock_hooks.h).
  */
 int xpc_tls_probes_sock_hooks(const struct xpc_tls_probes *p, const char **why);
+
+/*
+ * How the TLS programs copy the plaintext into the ring, with the reason
+ * (bpf/tls.bpf.c: copy_direct); NULL when the TLS programs are not loaded.
+ */
+const char *xpc_tls_probes_copy(const struct xpc_tls_probes *p);
 
 /*
  * Network discovery (discover_net): replace the host names (SNI) or the

@@ -74,7 +74,7 @@ class Conn:
         self.h2 = h2.connection.H2Connection(h2.config.H2Configuration(client_side=False))
         self.h2.initiate_connection()
         self.rid = {}  # stream id -> request id
-        self.cur = None  # the request being answered
+        self.cur = None  # the request being answered, or the last one answered
 
     def flush(self):
         """Sends what h2 has queued; returns (write began, write returned)."""
@@ -86,8 +86,9 @@ class Conn:
 
     def take(self, data):
         """Feeds the client's bytes to h2. Its control frames read while an answer streams
-        (WINDOW_UPDATE, PING, PING ACK) are logged as control_received: the ground truth for
-        xperf.ciphertext.control_records. h2 queues the ACK of a PING at once."""
+        (WINDOW_UPDATE, PING, PING ACK), and its PINGs between two calls (charged to the answer
+        before them, as xperf charges them), are logged as control_received: the ground truth
+        for xperf.ciphertext.control_records. h2 queues the ACK of a PING at once."""
         t = time.monotonic_ns()
         for ev in self.h2.receive_data(data):
             if isinstance(ev, h2.events.DataReceived):
@@ -183,7 +184,6 @@ def answer(c, sid, rid):
     t, done = c.flush()
     c.log("end", rid, t_ns=t, t_done_ns=done, status=200, api="anthropic", stream=True,
           output_tokens=TOKENS)
-    c.cur = None
 
 
 def main():

@@ -10,7 +10,8 @@
 # /proc/PID/root when the loader maps it: XP_EV_MAP_EXEC; the server waits 300 ms
 # before its ServerHello, as a remote provider's round trip would) | attach (a
 # python3 client traced from between its two requests, as `attach --pid` does).
-# HOOKS (default auto): the socket tier's hooks (tlscap -S), checked in the summary.
+# HOOKS (default auto): the socket tier's hooks (tlscap -S), checked in the summary;
+# syscalls also takes the plaintext copy of those older kernels (tlscap -C).
 set -euo pipefail
 client=$1
 hooks=${2:-auto}
@@ -66,6 +67,8 @@ attach)	mode=attach ;;
 *)	echo "unknown client $client" >&2; exit 64 ;;
 esac
 opts=(-S "$hooks")
+# the raw syscall hooks' kernels (< 6.4) lack bpf_probe_read_user_dynptr too: their copy path
+[ "$hooks" = syscalls ] && opts+=(-C)
 [ $mode = timing ] && opts+=(-n)
 [ $mode = truncated ] && opts+=(-c 65536)
 [ $mode = overflow ] && opts+=(-r 65536)	# 4 chunks fit: a 200 KB call cannot
@@ -75,7 +78,7 @@ if [ $mode = attach ]; then
 	GATE=$tmp/gate python3 "$here/client.py" "$port" "$ca" $body 300000 &
 	cli=$!
 	for _ in $(seq 100); do [ -e "$tmp/gate.ready" ] && break; sleep 0.1; done
-	"$tlscap" -o "$tmp/cap" -S "$hooks" -p $cli 2> "$tmp/tlscap.log" &
+	"$tlscap" -o "$tmp/cap" "${opts[@]}" -p $cli 2> "$tmp/tlscap.log" &
 	cap=$!
 	for _ in $(seq 100); do grep -q tracing "$tmp/tlscap.log" && break; sleep 0.1; done
 	touch "$tmp/gate"

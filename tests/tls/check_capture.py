@@ -122,6 +122,8 @@ def main():
     errs = []
     if hooks != "auto" and summ["socket_hooks"] != hooks:
         errs.append("socket hooks %s, asked for %s" % (summ["socket_hooks"], hooks))
+    if hooks == "syscalls" and summ.get("tls_copy", "scratch") != "scratch":
+        errs.append("plaintext copy %s, asked for scratch (-C)" % summ["tls_copy"])
     if summ.get("exit_status", 0) != 0:
         errs.append("client exit status %s" % summ["exit_status"])
     if summ["drops"] and mode != "overflow":

@@ -11,7 +11,8 @@
  *   sock.tsv                one line per socket send/receive;
  *   summary.json            streams (bytes, gaps, flags, cookie), SNIs,
  *                           connections, drops, libraries probed after
- *                           exec (late_*, tls_probes.h).
+ *                           exec (late_*, tls_probes.h), the socket hooks
+ *                           and the plaintext copy (tls_copy) used.
  * Usage: tlscap -o DIR [OPTION...] -- CMD ARGS...  or  -p PID (tlscap --help).
  */
 #include <arpa/inet.h>
@@ -186,8 +187,9 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	int ncpu = libbpf_num_possible_cpus();
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
 	__u64 vals[ncpu > 0 ? ncpu : 1], total = 0;
+	const char *why, *copy = xpc_tls_probes_copy(c->probes);
 	struct xpc_tls_late late;
-	const char *why;
+	char copy_mode[16];
 
 	/* A connection's socket, learned in one direction, names both. */
 	for (int i = 0; i < c->nstreams; i++)
@@ -221,6 +223,10 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	cJSON_AddNumberToObject(root, "drops", (double)total);
 	cJSON_AddStringToObject(root, "socket_hooks",
 				xpc_sock_hooks_name(xpc_tls_probes_sock_hooks(c->probes, &why)));
+	if (copy) {	/* "direct" or "scratch", the words before the reason */
+		snprintf(copy_mode, sizeof(copy_mode), "%.*s", (int)strcspn(copy, ":"), copy);
+		cJSON_AddStringToObject(root, "tls_copy", copy_mode);
+	}
 	xpc_tls_probes_late(c->probes, &late);
 	cJSON_AddNumberToObject(root, "late_libs", (double)late.libs);
 	cJSON_AddNumberToObject(root, "late_rescans", (double)late.scans);
@@ -321,6 +327,8 @@ static const struct argp_option options[] = {
 	{ NULL, 'p', "PID", 0, "attach to PID until it exits, instead of running CMD", 0 },
 	{ NULL, 'P', NULL, 0, "uprobes per traced process (tls_probes.h per_pid)", 0 },
 	{ NULL, 'S', "MODE", 0, "the socket tier's hooks: auto, socket, syscalls", 0 },
+	{ NULL, 'C', NULL, 0, "plaintext through the per-CPU scratch (kernels without "
+	  "bpf_probe_read_user_dynptr)", 0 },
 	{ 0 },
 };
 
@@ -342,6 +350,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'n': a->o.no_plaintext = true; break;
 	case 'p': a->attach = xp_args_integer(state, arg, 1, 4194304, "a process id"); break;
 	case 'P': a->o.per_pid = true; break;
+	case 'C': a->o.copy_scratch = true; break;
 	case 'S':
 		if ((a->o.sock_hooks = xpc_sock_hooks_parse(arg)) < 0)
 			xp_args_invalid(state, "auto, socket or syscalls");
