@@ -60,6 +60,11 @@ static int vmlinux_id(const char *name, enum bpf_attach_type type)
 	return btf__find_by_name_kind(vmlinux, tp, BTF_KIND_TYPEDEF);
 }
 
+bool xpc_kfunc_ok(const char *name)
+{
+	return vmlinux_id(name, BPF_TRACE_FENTRY) > 0;
+}
+
 /* A 2-instruction tracing program of this attach type against BTF id `name`; fd or -1. */
 static int load_stub(const char *name, enum bpf_attach_type type)
 {

@@ -35,6 +35,9 @@ int xpc_sock_hooks_pick(enum xpc_sock_hooks want, bool watch_maps, char *why, si
 /* true when a tp_btf program can attach to tracepoint `name` here. */
 bool xpc_tp_btf_ok(const char *name);
 
+/* true when the running kernel's BTF names the kernel function (kfunc) `name`. */
+bool xpc_kfunc_ok(const char *name);
+
 /*
  * 0 when an fentry program can attach to kernel function `func` (BPF
  * trampolines), else the kernel's -errno (this VM kind: -EPERM at load).

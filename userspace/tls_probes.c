@@ -29,7 +29,6 @@
 #include <time.h>
 
 #include <bpf/bpf.h>
-#include <bpf/btf.h>
 
 #include "bpf/sock.skel.h"
 #include "bpf/tls.skel.h"
@@ -308,16 +307,6 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 	return 0;
 }
 
-/* Whether the running kernel has the kfunc `name` (its BTF names it). */
-static bool kfunc_ok(const char *name)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool ok = btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
-
-	btf__free(btf);
-	return ok;
-}
-
 static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 {
 	int err;
@@ -333,7 +322,7 @@ static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 		return err;
 	/* Configuration (rodata), set between open and load. */
 	p->tls->rodata->cap_bytes = o->cap_bytes ? o->cap_bytes : XP_TLS_CAP_DEFAULT;
-	p->tls->rodata->copy_direct = !o->copy_scratch && kfunc_ok("bpf_probe_read_user_dynptr");
+	p->tls->rodata->copy_direct = !o->copy_scratch && xpc_kfunc_ok("bpf_probe_read_user_dynptr");
 	p->copy_why = p->tls->rodata->copy_direct ?
 		"direct: bpf_probe_read_user_dynptr into the reserved ring record" :
 		o->copy_scratch ? "scratch: forced: built in a per-CPU buffer, then copied into the ring" :
