@@ -62,7 +62,8 @@ def check_savings(path, doc):
         if p["state"] != "fired":
             continue
         sv = p["savings"]
-        fired[p["id"]] = sv["ns"]
+        if sv["ns"]:  # a point that saves nothing (effective work) is not ranked
+            fired[p["id"]] = sv["ns"]
         if sv["ns"] + sv["at_threshold_ns"] != p["ns"]:
             errs.append("%s: savings %d + at threshold %d != charged %d" %
                         (p["id"], sv["ns"], sv["at_threshold_ns"], p["ns"]))

@@ -76,8 +76,8 @@ size_t xa_savings_ranked(const struct xa_view *v, size_t *idx)
 	for (size_t i = 0; i < th_l3_count; i++) {
 		size_t j = k;
 
-		if (v->t->l3[i].state != XA_FIRED)
-			continue;
+		if (v->t->l3[i].state != XA_FIRED || !v->t->l3[i].saved_ns)
+			continue; /* effective work saves nothing: its fix names a processing point */
 		for (k++; j > 0 && v->t->l3[idx[j - 1]].saved_ns < v->t->l3[i].saved_ns; j--)
 			idx[j] = idx[j - 1];
 		idx[j] = i;
