@@ -14,6 +14,33 @@
 #include "lib/plural.h"
 
 #define DETAIL_LINES (3 + XA_LIVE_LAST)
+#define NAME_COLS 14	/* the session column at 80 columns; wider terminals widen it */
+#define NAME_TAIL 7	/* kept when a name is cut: a recorder's names end in their start, T155222 */
+
+/* The session column: the longest name, within 14 columns plus what the terminal has beyond 80. */
+static int name_cols(const struct top *t, int cols)
+{
+	int w = NAME_COLS, most = NAME_COLS + (cols > 80 ? cols - 80 : 0);
+
+	for (size_t i = 0; i < t->n; i++) {
+		int n = (int)strlen(t->s[i].name);
+
+		w = n > w ? n : w;
+	}
+	return w < most ? w : most;
+}
+
+/* The session's name in w columns: whole, or its head and its tail around a '~', so that
+ * two sessions of one agent (python3-4242-20261204T155222) stay apart. */
+static void fit_name(const char *name, int w, char *buf)
+{
+	size_t n = strlen(name);
+
+	if (n <= (size_t)w)
+		snprintf(buf, (size_t)w + 1, "%s", name);
+	else
+		snprintf(buf, (size_t)w + 1, "%.*s~%s", w - NAME_TAIL - 1, name, name + n - NAME_TAIL);
+}
 
 /* A token count in at most 6 characters: 950, 12.3k, 4.56M. */
 static void count(double n, char *buf, size_t len)
@@ -46,17 +73,19 @@ static void ms_or_dash(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f", v);
 }
 
-static void session_lines(const struct top_session *s, int sel, int cols, int ansi, FILE *out)
+static void session_lines(const struct top_session *s, int sel, int w, int cols, int ansi,
+			  FILE *out)
 {
 	const struct xa_live *l = &s->live;
-	char buf[512], p50[16], p95[16], tps[16], tok[16];
+	char buf[512], name[TOP_NAME], p50[16], p95[16], tps[16], tok[16];
 
+	fit_name(s->name, w, name);
 	ms_or_dash(l->ttft_p50_ms, p50, sizeof(p50));
 	ms_or_dash(l->ttft_p95_ms, p95, sizeof(p95));
 	ms_or_dash(l->out_tok_per_s, tps, sizeof(tps));
 	count(xa_usage_tokens(&l->use), tok, sizeof(tok));
-	snprintf(buf, sizeof(buf), "%c%-14.14s %-9.9s %7lld %5u %-12.12s %5s/%-5s %5s %6.1f%%",
-		 sel ? '>' : ' ', s->name, l->agent, (long long)l->pid, l->turns, s->now, p50,
+	snprintf(buf, sizeof(buf), "%c%-*s %-9.9s %7lld %5u %-12.12s %5s/%-5s %5s %6.1f%%",
+		 sel ? '>' : ' ', w, name, l->agent, (long long)l->pid, l->turns, s->now, p50,
 		 p95, tps, 100 * l->waste_share);
 	line(out, cols, ansi, sel ? "7" : (s->recording ? "1" : NULL), buf);
 	/* the node (daemon layout) where the session's second line is indented */
@@ -103,6 +132,7 @@ static void detail(const struct top_session *s, int cols, int ansi, FILE *out)
 void top_frame(const struct top *t, int cols, int rows, int ansi, FILE *out)
 {
 	int body = rows - 3 - (t->detail && t->n ? DETAIL_LINES : 0), per = 2, shown;
+	int w = name_cols(t, cols);
 	size_t first = 0, live = 0;
 	char buf[512], clock[16];
 	time_t now = time(NULL);
@@ -116,14 +146,16 @@ void top_frame(const struct top *t, int cols, int rows, int ansi, FILE *out)
 		 t->n, xp_s(t->n), live, top_sort_names[t->sort], clock,
 		 t->error[0] ? t->error : t->dir);
 	line(out, cols, ansi, "7", buf);
-	line(out, cols, ansi, "4", " session        agent         pid turns now          "
-				   "TTFT p50/p95 tok/s  waste");
+	snprintf(buf, sizeof(buf), " %-*s agent         pid turns now          TTFT p50/p95 tok/s  "
+		 "waste", w, "session");
+	line(out, cols, ansi, "4", buf);
 	shown = body > 0 ? body / per : 0;
 	if (shown > 0 && t->selected >= (size_t)shown)
 		first = t->selected - (size_t)shown + 1;
 	for (int k = 0; k < shown; k++) {
 		if (first + (size_t)k < t->n) {
-			session_lines(&t->s[first + k], first + k == t->selected, cols, ansi, out);
+			session_lines(&t->s[first + k], first + k == t->selected, w, cols, ansi,
+				      out);
 		} else {
 			line(out, cols, ansi, NULL, k || t->n ? "" : " (no session with turns yet)");
 			line(out, cols, ansi, NULL, "");

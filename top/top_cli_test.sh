@@ -6,7 +6,7 @@
 # --prices, 64 usage: a repeated option, or no terminal without --once). A directory in the
 # node daemon's layout (DIR/<node>/<session>/, one session name on two nodes, a top-level
 # session beside them, a gpu/ directory without turns) lists every session with its node and
-# its own figures.
+# its own figures. Long session names are cut in the middle, kept whole on a wider frame.
 set -uo pipefail
 xperf=$1
 td=analyze/testdata
@@ -42,6 +42,22 @@ done
 [ "$(head -1 "$tmp/order")" = session_ebpf ] || bad "--sort turns: $(cat "$tmp/order")"
 "$xperf" top "$tmp/dir" --once --size 120x40 >"$tmp/big"
 [ "$(wc -l <"$tmp/big")" = 40 ] || bad "--size 120x40: $(wc -l <"$tmp/big") lines"
+
+# A recorder's session names (comm-pid-start) are longer than the 14 columns of an 80-column
+# frame: the head and the start time around a '~', whole where the terminal is wider (the
+# column as wide as the longest name, no wider).
+mkdir -p "$tmp/long"
+cp -r $td/session_growth "$tmp/long/python3-4242-20261204T155222"
+cp -r $td/session_growth "$tmp/long/python3-4242-20261204T160501"
+"$xperf" top "$tmp/long" --once --sort name | grep -E "^[ >]python" | awk '{ print $1 }' \
+	| tr -d '>' | paste -sd' ' >"$tmp/long.80"
+[ "$(cat "$tmp/long.80")" = "python~T155222 python~T160501" ] || bad "80 columns: $(cat "$tmp/long.80")"
+"$xperf" top "$tmp/long" --once --size 120x24 >"$tmp/long.frame"
+grep -q "^ python3-4242-20261204T160501 fixture " "$tmp/long.frame" || bad "120 columns: names cut"
+awk 'length($0) > 120 { bad = 1 } END { exit bad }' "$tmp/long.frame" || bad "wider than 120"
+[ "$(sed -n 2p "$tmp/long.frame" | awk '{ print index($0, "agent") }')" = \
+  "$(grep -m1 "python3-4242" "$tmp/long.frame" | awk '{ print index($0, " fixture ") + 1 }')" ] \
+	|| bad "120 columns: the header is not over its column"
 
 mkdir -p "$tmp/nodes/node-a" "$tmp/nodes/node-b" "$tmp/nodes/gpu"
 cp -r $td/session_ebpf $td/session_growth "$tmp/nodes/node-a/"
