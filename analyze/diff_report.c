@@ -11,6 +11,7 @@
 
 #include "lib/html.h"
 #include "lib/json_int.h"
+#include "lib/plural.h"
 
 #include <cjson/cJSON.h>
 
@@ -21,10 +22,18 @@ static int shown(const struct xa_diff_point *p)
 	return p->a_ms > 0 || p->b_ms > 0;
 }
 
+/* "6 turns in 1 session (0 skipped), 467.017 ms per turn", for both formats. */
+static void side_counts(const struct xa_diff_side *s, FILE *out)
+{
+	fprintf(out, "%zu turn%s in %u session%s (%u skipped), %.3f ms per turn", s->n, xp_s(s->n),
+		s->sessions, xp_s(s->sessions), s->skipped, s->wall_ms);
+}
+
 static void side_text(const char *tag, const struct xa_diff_side *s, FILE *out)
 {
-	fprintf(out, "%s: %.70s\n   %zu turns in %u sessions (%u skipped), %.3f ms per turn\n", tag,
-		s->path, s->n, s->sessions, s->skipped, s->wall_ms);
+	fprintf(out, "%s: %.70s\n   ", tag, s->path);
+	side_counts(s, out);
+	fputc('\n', out);
 }
 
 static void row_text(const struct xa_diff_point *p, FILE *out)
@@ -147,8 +156,9 @@ static void side_html(const char *tag, const struct xa_diff_side *s, FILE *out)
 {
 	fprintf(out, "<li><strong>%s</strong> ", tag);
 	xp_html_escape(out, s->path);
-	fprintf(out, ": %zu turns in %u sessions (%u skipped), %.3f ms per turn</li>", s->n,
-		s->sessions, s->skipped, s->wall_ms);
+	fputs(": ", out);
+	side_counts(s, out);
+	fputs("</li>", out);
 }
 
 static int render_html(const struct xa_diff *d, FILE *out)

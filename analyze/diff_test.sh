@@ -66,6 +66,9 @@ assert d["a"]["sessions"] == 2 and d["a"]["turns"] == 3 + 3, d["a"]' "$out/set.j
 "$xperf" diff $td/session_ebpf $td/session_growth --format html -o "$out/r/d.html" || bad "html"
 [ "$(stat -c %a "$out/r/d.html")" = 600 ] || bad "-o mode"
 grep -q "^\* " "$out/r/d.txt" || bad "text marks no moved point"
+grep -q "^   3 turns in 1 session (0 skipped)" "$out/r/d.txt" || bad "text: one session's count"
+grep -q ": 6 turns in 2 sessions (" <("$xperf" diff "$out/set" $td/session_growth --format html) ||
+	bad "html: two sessions' count"
 python3 analyze/check_reports.py "$out/r" analyze/report.schema.json >"$out/check" ||
 	{ cat "$out/check"; grep -q "0 json" "$out/check" || bad "report checks"; }
 grep -q " 0 bad" "$out/check" || bad "html/text checks: $(cat "$out/check")"
