@@ -462,7 +462,8 @@ static void tokens_section(const struct xa_view *v, FILE *out)
 	xp_html_escape(out, xa_prices_source(p));
 	fprintf(out, ", %s.", xa_prices_date(p));
 	if (v->t->use.unpriced) {
-		fprintf(out, " %u calls unpriced (no pattern matches model ", v->t->use.unpriced);
+		fprintf(out, " %u call%s unpriced (no pattern matches model ", v->t->use.unpriced,
+			xp_s(v->t->use.unpriced));
 		xp_html_escape(out, v->t->unpriced_model);
 		fputs("): their tokens count, their cost does not.", out);
 	}

@@ -147,7 +147,8 @@ static void tree(const struct xa_view *v, FILE *out)
 		else
 			point(v, i, out);
 	}
-	fprintf(out, "  (%zu points under nodes below the threshold not examined)\n", hidden);
+	fprintf(out, "  (%zu point%s under nodes below the threshold not examined)\n", hidden,
+		xp_s(hidden));
 }
 
 /* Fired points ranked by what fixing them saves (analyze/README.md, "Savings"). */
@@ -310,9 +311,11 @@ int xa_print_summary(const struct xa_session *s, FILE *out)
 			 sum.top[k].saved_ns / 1e6, 100 * xa_share(sum.top[k].saved_ns, sum.wall_ns));
 		wrap(out, "", 4, line);
 	}
-	fprintf(out, "tokens %.0f in / %.0f out, %u calls: $%.4f (%u unpriced), waste $%.4f\n", sum.use.tok[XA_TOK_INPUT], sum.use.tok[XA_TOK_OUTPUT],
-		sum.use.calls, sum.use.usd, sum.use.unpriced, sum.waste.usd);
-	fprintf(out, "data quality: tier %s, %llu dropped events, %u warnings, %u corrections\n",
-		sum.tier, (unsigned long long)sum.dropped_events, sum.warnings, sum.corrections);
+	fprintf(out, "tokens %.0f in / %.0f out, %u call%s: $%.4f (%u unpriced), waste $%.4f\n",
+		sum.use.tok[XA_TOK_INPUT], sum.use.tok[XA_TOK_OUTPUT], sum.use.calls,
+		xp_s(sum.use.calls), sum.use.usd, sum.use.unpriced, sum.waste.usd);
+	fprintf(out, "data quality: tier %s, %llu dropped event%s, %u warning%s, %u correction%s\n",
+		sum.tier, (unsigned long long)sum.dropped_events, xp_s(sum.dropped_events),
+		sum.warnings, xp_s(sum.warnings), sum.corrections, xp_s(sum.corrections));
 	return ferror(out) ? -1 : 0;
 }
