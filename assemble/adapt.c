@@ -126,6 +126,8 @@ static int sock_event(const struct xk_hdr *rec, struct xt_event *ev, struct xt_a
 		return -1;
 	ev->kind = rec->type == XP_EV_SOCK_CLOSE ? XT_SOCK_CLOSE : XT_SOCK_OPEN;
 	ev->conn = c->sock_id;
+	if (rec->type == XP_EV_SOCK_CONNECT && c->begin_ns && c->begin_ns <= rec->ts_ns)
+		ev->call_ns = c->begin_ns; /* when the connect began */
 	return 1;
 }
 

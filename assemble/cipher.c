@@ -27,6 +27,7 @@ struct sconn {
 	int first; /* no answer yet beyond set-aside receives (cipher.h, on the tickets) */
 	unsigned n_ex; /* exchanges opened on the connection */
 	uint64_t first_req_end; /* the end of its first request */
+	uint64_t connect_ns; /* when its connect began (0: not seen) */
 	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
 	uint64_t skip_bytes;
 	size_t n_skip;
@@ -272,6 +273,8 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		s->e->tgid = ev->tgid;
 		s->e->tid = ev->tid;
 		s->e->req_start_ns = start; /* as the plaintext tier: when the write returned */
+		if (s->n_ex == 1 && s->connect_ns < start)
+			s->e->setup_start_ns = s->connect_ns; /* TCP + TLS set-up */
 		s->e->req_bytes = bytes;
 		memcpy(s->e->host, s->host, sizeof(s->host));
 	}
@@ -324,6 +327,8 @@ void xt_cipher_event(struct xt_cipher *c, const struct xt_event *ev)
 	switch (ev->kind) {
 	case XT_SOCK_OPEN:
 		s = find(c, ev, 1);
+		if (s && ev->call_ns && !s->connect_ns)
+			s->connect_ns = ev->call_ns;
 		if (s && ev->host) { /* the SNI: its ClientHello has been sent */
 			strncpy(s->host, ev->host, sizeof(s->host) - 1);
 			s->llm = host_ok(c, ev->host);

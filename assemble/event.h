@@ -47,7 +47,7 @@ struct xt_event {
 	uint64_t conn;      /* SSL* or socket cookie: unique within tgid */
 	enum xt_io_dir dir;
 	uint64_t pos;       /* TLS: offset of data in this direction's stream */
-	uint64_t call_ns;   /* when the call began */
+	uint64_t call_ns;   /* when the call began (XT_SOCK_OPEN: the connect; 0: not seen) */
 	const char *data;   /* TLS plaintext (len bytes) */
 	uint32_t len;       /* bytes in data (TLS) or bytes moved (socket) */
 	uint32_t lost;      /* TLS: bytes of the call after data that the payload cap cut */

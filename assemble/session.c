@@ -227,6 +227,7 @@ static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
 	uint64_t first = h->call.n_tokens ? h->call.token_ns[0] : h->resp_start_ns;
 
 	e->shadow_ttft_ns = first > h->req_end_ns ? first - h->req_end_ns : 0;
+	e->setup_start_ns = h->setup_start_ns;
 }
 
 /*

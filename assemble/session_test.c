@@ -35,6 +35,8 @@ struct seen { /* what the turn files say, in order */
 	int tokens[MAX_EX], out_tokens[MAX_EX];
 	char tool_cmd[MAX_EX][256];
 	int tool_exit[MAX_EX];
+	int setups;                          /* connection_setup spans: the first's bounds */
+	uint64_t setup_start, setup_end, prompt_end; /* prompt_end: the first prompt_assembly's */
 	cJSON *waste; /* kind -> count */
 };
 
@@ -90,6 +92,11 @@ static void take_span(struct seen *s, const cJSON *sp, const cJSON *spans)
 		s->tool_exit[s->n_tools++] = (int)num(at, "process.exit.code");
 	} else if (!strcmp(stage, "streaming_gap")) {
 		s->gaps++;
+	} else if (!strcmp(stage, "connection_setup") && !s->setups++) {
+		s->setup_start = unum(sp, "start_ns");
+		s->setup_end = unum(sp, "end_ns");
+	} else if (!strcmp(stage, "prompt_assembly") && !s->prompt_end) {
+		s->prompt_end = unum(sp, "end_ns");
 	}
 }
 
@@ -370,6 +377,46 @@ static void check_capped(const char *tmp)
 }
 
 /* Token times out of order (a fuzzed capture once made a 3.7e19 ns median). */
+/*
+ * The demo with its connect seen (the socket's connect record, begun at
+ * 5.015 s, before its SNI): the first request on it gets a connection_setup
+ * span from the connect to the request, cut from prompt_assembly; the retry
+ * and every later request reuse the connection and get none.
+ */
+static void check_setup(const char *tmp)
+{
+	char fixture[512], dir[512], *line = NULL;
+	struct xt_config cfg = { .out_dir = dir, .session_id = "setup" };
+	FILE *in = fopen(TD "demo_both.jsonl", "r"), *out;
+	size_t cap = 0;
+	int put = 0;
+	struct seen s;
+
+	snprintf(fixture, sizeof(fixture), "%s/setup.jsonl", tmp);
+	snprintf(dir, sizeof(dir), "%s/setup", tmp);
+	out = fopen(fixture, "w");
+	CHECK(in && out);
+	while (in && out && getline(&line, &cap, in) > 0) {
+		if (!put && strstr(line, "\"sock_open\"") && (put = 1))
+			fputs("{\"type\": \"sock_open\", \"ts_ns\": 5017000000, \"tgid\": 4100, "
+			      "\"conn\": 77, \"call_ns\": 5015000000}\n", out);
+		fputs(line, out);
+	}
+	free(line);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	struct xt_session *x = replay(&cfg, fixture, 1);
+
+	read_turns(xt_session_dir(x), &s);
+	xt_session_free(x);
+	CHECK(s.n_ex == 7 && s.setups == 1);
+	CHECK(s.setup_start == 5015000000ull && s.setup_end == s.ex_start[0]);
+	CHECK(s.prompt_end == 5015000000ull);
+	cJSON_Delete(s.waste);
+}
+
 static void check_gap_threshold(void)
 {
 	const uint64_t back[] = { 900, 100, 50, 10 };
@@ -454,6 +501,7 @@ int main(void)
 	check_every_cut(tmp, TD "demo_cipher.jsonl", 1);
 	check_every_cut(tmp, TD "demo_both.jsonl", 0);
 	check_attach_mid_write(tmp);
+	check_setup(tmp);
 
 	cJSON_Delete(p.waste);
 	cJSON_Delete(c.waste);

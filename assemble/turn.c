@@ -23,7 +23,7 @@
 
 #define XT_PARSE_BLOCK_NS 1000000ull
 
-enum seg_kind { SEG_PROMPT, SEG_EXCHANGE, SEG_PARSE, SEG_TOOL, SEG_SUBPROC };
+enum seg_kind { SEG_PROMPT, SEG_SETUP, SEG_EXCHANGE, SEG_PARSE, SEG_TOOL, SEG_SUBPROC };
 
 struct seg {
 	enum seg_kind kind;
@@ -154,6 +154,19 @@ static int agent_killed(const struct xt_turn_in *in)
 	return p && p->exited && xt_exit_signal(p->wait_status);
 }
 
+/*
+ * Where exchange i's request began, or the connect before it when the request
+ * was the first on a new connection (TCP + TLS set-up), within the turn. A
+ * side request's set-up runs beside the main line, so it has none.
+ */
+static uint64_t setup_start(const struct xt_turn_in *in, size_t i)
+{
+	const struct xt_exchange *e = in->ex[i];
+	uint64_t a = e->setup_start_ns > in->start_ns ? e->setup_start_ns : in->start_ns;
+
+	return e->setup_start_ns && a < e->req_start_ns && !is_side(in, i) ? a : e->req_start_ns;
+}
+
 /* Collects the main-line segments and the turn's end. */
 static int lay_out(struct layout *l)
 {
@@ -163,11 +176,13 @@ static int lay_out(struct layout *l)
 	l->end = in->start_ns;
 	l->complete = !in->last || (in->agent_exited && !agent_killed(in));
 	l->tid = in->n_ex ? in->ex[0]->tid : in->agent.pid;
-	if (in->n_ex && in->ex[0]->req_start_ns > in->start_ns)
-		rc |= add_seg(l, SEG_PROMPT, in->start_ns, in->ex[0]->req_start_ns, NULL, NULL);
+	if (in->n_ex && setup_start(in, 0) > in->start_ns)
+		rc |= add_seg(l, SEG_PROMPT, in->start_ns, setup_start(in, 0), NULL, NULL);
 	for (size_t i = 0; i < in->n_ex; i++) {
 		const struct xt_exchange *e = in->ex[i];
 
+		if (setup_start(in, i) < e->req_start_ns)
+			rc |= add_seg(l, SEG_SETUP, setup_start(in, i), e->req_start_ns, e, NULL);
 		rc |= add_seg(l, SEG_EXCHANGE, e->req_start_ns, e->resp_end_ns, e, NULL);
 		if (!e->answered || e->aborted) /* cut before or during its answer */
 			l->complete = 0;
@@ -316,7 +331,7 @@ static int emit(struct tt_turn *d, const struct layout *l)
 
 	for (size_t i = 0; i < l->n && !rc; i++) {
 		const struct seg *s = &l->seg[i];
-		int retry = failed && s->kind == SEG_EXCHANGE;
+		int retry = failed && (s->kind == SEG_SETUP || s->kind == SEG_EXCHANGE);
 
 		if (s->a > cursor)
 			rc = emit_gap(d, l, cursor, s->a, retry ? failed : NULL);
@@ -332,6 +347,10 @@ static int emit(struct tt_turn *d, const struct layout *l)
 					  sched_of(l, l->tid, s->a, s->b, &buf), NULL) < 0;
 			if (s->kind == SEG_PARSE && !xt_exchange_ok(s->ex))
 				failed = s->ex;
+			break;
+		case SEG_SETUP:
+			rc |= xt_doc_span(d, 0, "connection_setup", s->a, s->b, s->ex->tid,
+					  sched_of(l, s->ex->tid, s->a, s->b, &buf), NULL) < 0;
 			break;
 		case SEG_EXCHANGE:
 			rc |= xt_llm_span(d, s->ex, l->in->sched) < 0;

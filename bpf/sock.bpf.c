@@ -89,7 +89,7 @@ int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
 	if (call == XP_SOCK_CLOSE) {
 		sk = fd_sock(p.fd, &f.id);
 		if (sk) {
-			emit_conn(XP_EV_SOCK_CLOSE, sk, &f, p.fd, 0, NULL);
+			emit_conn(XP_EV_SOCK_CLOSE, sk, &f, p.fd, 0, NULL, 0);
 			bpf_map_delete_elem(&prefix_done, &f.id);
 		}
 		return 0;
@@ -126,9 +126,9 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 		return 0;
 	if (p.call == XP_SOCK_CONNECT) {
 		if (ret == 0 || ret == -EINPROGRESS)
-			emit_conn(XP_EV_SOCK_CONNECT, sk, &f, p.fd, ret, NULL);
+			emit_conn(XP_EV_SOCK_CONNECT, sk, &f, p.fd, ret, NULL, p.call_ns);
 	} else if (p.call == XP_SOCK_ACCEPT) {
-		emit_conn(XP_EV_SOCK_ACCEPT, sk, &f, p.fd, 0, NULL);
+		emit_conn(XP_EV_SOCK_ACCEPT, sk, &f, p.fd, 0, NULL, 0);
 	} else if (ret > 0) {
 		emit_data(bpf_get_current_task_btf(), sk, &f, &p, ret, call_sends(p.call));
 	}
@@ -229,7 +229,7 @@ static __always_inline struct sock_owner *sock_first_io(struct sock *sk, struct 
 	}
 	owner_set(o, id, p->fd);
 	o->flags |= SOCK_OPENED;
-	emit_conn(XP_EV_SOCK_ACCEPT, sk, &o->facts, p->fd, 0, NULL);
+	emit_conn(XP_EV_SOCK_ACCEPT, sk, &o->facts, p->fd, 0, NULL, 0);
 	return o;
 }
 
@@ -300,6 +300,7 @@ static __always_inline void sock_connecting(struct sock *sk)
 	if (call_of(regs->orig_ax) != XP_SOCK_CONNECT)
 		fd = -1;
 	owner_set(&o, sock_ino(sk), fd);
+	o.who.ts_ns = bpf_ktime_get_ns();	/* when the connect began: the record's begin_ns */
 	o.flags = SOCK_OPENED;
 	bpf_map_update_elem(&socks, &sk, &o, BPF_ANY);
 }
@@ -316,7 +317,7 @@ static __always_inline void sock_connected(struct sock *sk, int state)
 		err = -(err ? err : ECONNREFUSED);
 	else
 		err = 0;
-	emit_conn(XP_EV_SOCK_CONNECT, sk, &o->facts, o->fd, err, &o->who);
+	emit_conn(XP_EV_SOCK_CONNECT, sk, &o->facts, o->fd, err, &o->who, o->who.ts_ns);
 }
 
 /* sk is closing (or destroyed): the close record for its owner, once. */
@@ -334,7 +335,7 @@ static __always_inline void sock_closed(struct sock *sk)
 		if (call_of(regs->orig_ax) == XP_SOCK_CLOSE &&
 		    (bpf_get_current_pid_tgid() >> 32) == o->who.tgid)
 			fd = regs->di;
-		emit_conn(XP_EV_SOCK_CLOSE, sk, &o->facts, fd, 0, &o->who);
+		emit_conn(XP_EV_SOCK_CLOSE, sk, &o->facts, fd, 0, &o->who, 0);
 		bpf_map_delete_elem(&prefix_done, &o->facts.id);
 	}
 	bpf_map_delete_elem(&socks, &sk);

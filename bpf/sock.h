@@ -51,7 +51,9 @@ struct xk_sock_tuple {
 /*
  * XP_EV_SOCK_CONNECT, XP_EV_SOCK_ACCEPT, XP_EV_SOCK_CLOSE. err is the
  * syscall's result (connect: 0 or -EINPROGRESS for a started connection).
- * At close, bytes[] are the kernel's own TCP counters (bytes acked by the
+ * The connect record comes when the connection is established (the socket
+ * hooks) or when the syscall returns (the raw syscall hooks); begin_ns says
+ * when it began, so that TCP and TLS set-up can be timed. At close, bytes[] are the kernel's own TCP counters (bytes acked by the
  * peer, bytes received), right even for bytes moved before tracing began.
  */
 struct xk_sock_conn {
@@ -61,6 +63,8 @@ struct xk_sock_conn {
 	__s32 fd;
 	__s32 err;
 	__u64 bytes[2];		/* indexed by enum xk_sock_dir (close only) */
+	__u64 begin_ns;		/* connect only: when it began (SYN_SENT, or the syscall's
+				 * entry on the raw syscall hooks); 0: not seen */
 };
 
 /*

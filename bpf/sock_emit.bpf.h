@@ -141,7 +141,7 @@ static __always_inline void read_tuple(struct sock *sk, struct xk_sock_tuple *t)
  * record fills it, so the first send and the close read it no more).
  */
 static __always_inline void emit_conn(__u32 type, struct sock *sk, struct sock_facts *f, __s32 fd,
-				      __s32 err, const struct xk_hdr *owner)
+				      __s32 err, const struct xk_hdr *owner, __u64 begin_ns)
 {
 	struct xk_sock_conn *e = xk_reserve(type, sizeof(*e));
 	struct tcp_sock *tp = (void *)sk;
@@ -162,6 +162,7 @@ static __always_inline void emit_conn(__u32 type, struct sock *sk, struct sock_f
 	e->tuple = f->tuple;
 	e->fd = fd;
 	e->err = err;
+	e->begin_ns = begin_ns;
 	e->bytes[XP_SOCK_SEND] = type == XP_EV_SOCK_CLOSE ? BPF_CORE_READ(tp, bytes_acked) : 0;
 	e->bytes[XP_SOCK_RECV] = type == XP_EV_SOCK_CLOSE ? BPF_CORE_READ(tp, bytes_received) : 0;
 	bpf_ringbuf_submit(e, 0);

@@ -9,6 +9,8 @@
 #     tier agreement (see below)
 #   bun --compile (BoringSSL, no symbols): the tier each turn reports (ciphertext, or
 #     plaintext where BoringSSL is located), timings within 5 ms
+#   setup: two requests in one curl, the first on a new connection: its TCP + TLS set-up
+#     (connection_setup) within 1 ms of curl's own time_appconnect - time_namelookup
 #   curl --http2 against node's http2 server: HTTP/2 in the plaintext tier
 #   h2_head: curl --http2 against clients/h2_head_server.py (HEADERS at once, the first
 #     token 300 ms later, or both together; fresh and keep-alive), both tiers: TTFT within
@@ -22,7 +24,8 @@
 #     checked by check_fidelity.py
 #   agents: two agent processes under one record, each with turns of its own
 # and every TurnTrace file validates (xperf validate). Arguments choose the cases
-# (default: demo attach curl h2 h2_head bun fidelity agents; node runs as //demo:e2e_node_test).
+# (default: demo attach curl setup h2 h2_head bun fidelity agents; node runs as
+# //demo:e2e_node_test).
 set -uo pipefail
 run=${TEST_SRCDIR:-$(cd "$(dirname "$0")/.." && pwd)}/${TEST_WORKSPACE:-xperf}
 src=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd) # the source tree (for bun)
@@ -257,6 +260,40 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-for c in ${*:-demo attach curl h2 h2_head bun fidelity agents}; do "case_$c"; done
+case_setup() {
+# TCP + TLS set-up: two requests in one curl (the second reuses the connection), timed
+# by curl itself (-w): the first request's connection_setup span runs from the connect
+# to the request, curl's time_appconnect - time_namelookup; the second has none.
+local d=$tmp/setup body='{"model":"mock-sonnet","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}'
+mkdir -p "$d"
+python3 "$demo/mock_provider.py" --dir "$d" --scenario simple &
+mock=$!
+for _ in $(seq 200); do [ -f "$d/port" ] && break; sleep 0.05; done
+local url=https://localhost:$(cat "$d/port")/v1/messages
+XPERF_SESSION_ID=setup "$bpf" record --quiet -o "$d/out" -- curl -sS --cacert "$d/ca.pem" \
+	-H 'content-type: application/json' -d "$body" -o /dev/null -o /dev/null \
+	-w '%{num_connects} %{time_namelookup} %{time_appconnect}\n' "$url" "$url" >"$d/curl.txt" ||
+	fail "setup: record failed"
+stop_mock
+echo "== connection set-up (curl's own timings)"
+validate "$d/out/setup"
+python3 - "$d/out/setup" "$d/curl.txt" <<'PY' || fail "setup: connection_setup spans"
+import glob, json, sys
+spans = sorted((s for f in glob.glob(sys.argv[1] + "/turn_*.json") for s in json.load(open(f))["spans"]),
+               key=lambda s: s["start_ns"])
+calls = [s for s in spans if s["stage"] == "llm_inference"]
+setup = [s for s in spans if s["stage"] == "connection_setup"]
+curl = [l.split() for l in open(sys.argv[2])]
+want = (float(curl[0][2]) - float(curl[0][1])) * 1e3
+got = [(s["end_ns"] - s["start_ns"]) / 1e6 for s in setup]
+ok = ([c[0] for c in curl] == ["1", "0"] and len(calls) == 2 and len(got) == 1 and
+      abs(got[0] - want) <= 1.0 and setup[0]["end_ns"] == calls[0]["start_ns"])
+print("%s   connection_setup %s ms, curl: connect to TLS done %.3f ms (new, reused: %s), %d calls"
+      % ("ok" if ok else "FAIL", got, want, [c[0] for c in curl], len(calls)))
+sys.exit(0 if ok else 1)
+PY
+}
+
+for c in ${*:-demo attach curl setup h2 h2_head bun fidelity agents}; do "case_$c"; done
 echo "$fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -232,6 +232,8 @@ static int sock_json(const struct xk_hdr *rec, cJSON *o)
 		cJSON_AddNumberToObject(o, "fd", k->fd);
 		add_tuple(o, &k->tuple);
 		cJSON_AddNumberToObject(o, "err", k->err);
+		if (rec->type == XP_EV_SOCK_CONNECT)
+			xp_json_add_u64(o, "begin_ns", k->begin_ns);
 		if (rec->type == XP_EV_SOCK_CLOSE) {
 			xp_json_add_u64(o, "bytes_sent", k->bytes[XP_SOCK_SEND]);
 			xp_json_add_u64(o, "bytes_received", k->bytes[XP_SOCK_RECV]);
