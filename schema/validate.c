@@ -164,7 +164,12 @@ int sc_validate_file(const char *path, sc_verror_fn cb, void *ctx)
 
 char *sc_verror_format(const struct sc_verror *e, char *out, size_t outlen)
 {
-	snprintf(out, outlen, "%s:%d:%d: %s: %s", e->file ? e->file : "<buffer>", e->line,
-		 e->col, e->pointer[0] ? e->pointer : "/", e->msg);
+	const char *file = e->file ? e->file : "<buffer>";
+
+	if (!e->line) /* the file itself (missing, too big, not JSON at all): no position */
+		snprintf(out, outlen, "%s: %s", file, e->msg);
+	else
+		snprintf(out, outlen, "%s:%d:%d: %s: %s", file, e->line, e->col,
+			 e->pointer[0] ? e->pointer : "/", e->msg);
 	return out;
 }

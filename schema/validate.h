@@ -105,7 +105,9 @@ long long sc_vint(const struct sc_jev *ev);
 
 /*
  * Format `e` as "path:line:col: /json/pointer: message" into out (always
- * NUL-terminated; the root pointer is shown as "/"). Returns `out`.
+ * NUL-terminated; the root pointer is shown as "/"), or "path: message" for an
+ * error of the file itself (line 0: cannot open, not a regular file, too big).
+ * Returns `out`.
  */
 char *sc_verror_format(const struct sc_verror *e, char *out, size_t outlen);
 

@@ -76,18 +76,18 @@ python3 -c 'print("[" * 100000 + "]" * 100000)' >"$tmp/deep.json"
 expect_re "100,000 deep" 2 "^$tmp/deep.json:1:65: /0(/0){63}: nesting deeper than 64 levels$" \
 	"$tmp/deep.json"
 truncate -s 70M "$tmp/big.json"
-expect "70 MB" 2 "$tmp/big.json:0:0: /: file is 73400320 bytes, over the 64 MiB limit" \
+expect "70 MB" 2 "$tmp/big.json: file is 73400320 bytes, over the 64 MiB limit" \
 	"$tmp/big.json"
 truncate -s 1G "$tmp/huge.json"
-expect "1 GB" 2 "$tmp/huge.json:0:0: /: file is 1073741824 bytes, over the 64 MiB limit" \
+expect "1 GB" 2 "$tmp/huge.json: file is 1073741824 bytes, over the 64 MiB limit" \
 	"$tmp/huge.json"
 rm -f "$tmp/big.json" "$tmp/huge.json"
 mkfifo "$tmp/fifo.json"
-expect "fifo" 2 "$tmp/fifo.json:0:0: /: not a regular file" "$tmp/fifo.json"
-expect "missing" 2 "$tmp/none.json:0:0: /: cannot open: No such file or directory" \
+expect "fifo" 2 "$tmp/fifo.json: not a regular file" "$tmp/fifo.json"
+expect "missing" 2 "$tmp/none.json: cannot open: No such file or directory" \
 	"$tmp/none.json"
 mkdir -p "$tmp/nojson"
-expect "no json in dir" 2 "$tmp/nojson:0:0: /: no *.json file below this directory" \
+expect "no json in dir" 2 "$tmp/nojson: no *.json file below this directory" \
 	"$tmp/nojson"
 
 # A large valid turn: 30,000 spans (about 5 MB).
