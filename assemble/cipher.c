@@ -28,6 +28,7 @@ struct sconn {
 	unsigned n_ex; /* exchanges opened on the connection */
 	uint64_t first_req_end; /* the end of its first request */
 	uint64_t connect_ns; /* when its connect began (0: not seen) */
+	uint64_t ready_ns;   /* its TLS handshake's end: the client's Finished, else the server flight */
 	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
 	uint64_t skip_bytes;
 	size_t n_skip;
@@ -243,8 +244,10 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		s->phase = P_HELLO;
 		return;
 	}
-	if (s->phase == P_READY && ev->len <= XT_CIPHER_FINISHED_BYTES)
-		return; /* the client's Finished (TLS 1.3), sent right after the server flight */
+	if (s->phase == P_READY && ev->len <= XT_CIPHER_FINISHED_BYTES) {
+		s->ready_ns = ev->ts_ns; /* the client's Finished (TLS 1.3), after the server flight */
+		return;
+	}
 	if (ev->len <= XT_CIPHER_CONTROL_BYTES &&
 	    (s->phase == P_RESPONSE ||
 	     (s->phase == P_REQUEST && ev->ts_ns > s->e->req_end_ns + XT_CIPHER_REQ_JOIN_NS))) {
@@ -273,8 +276,11 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		s->e->tgid = ev->tgid;
 		s->e->tid = ev->tid;
 		s->e->req_start_ns = start; /* as the plaintext tier: when the write returned */
-		if (s->n_ex == 1 && s->connect_ns < start)
-			s->e->setup_start_ns = s->connect_ns; /* TCP + TLS set-up */
+		if (s->n_ex == 1 && s->connect_ns && s->connect_ns < start) { /* TCP + TLS set-up */
+			s->e->setup_start_ns = s->connect_ns;
+			s->e->setup_end_ns = s->ready_ns > s->connect_ns && s->ready_ns < start ?
+						     s->ready_ns : start;
+		}
 		s->e->req_bytes = bytes;
 		memcpy(s->e->host, s->host, sizeof(s->host));
 	}
@@ -291,6 +297,7 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 
 	if (s->phase == P_HELLO || s->phase == P_READY) {
 		s->phase = P_READY;
+		s->ready_ns = ev->ts_ns;
 		return;
 	}
 	if (!ev->len)

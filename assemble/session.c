@@ -228,6 +228,7 @@ static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
 
 	e->shadow_ttft_ns = first > h->req_end_ns ? first - h->req_end_ns : 0;
 	e->setup_start_ns = h->setup_start_ns;
+	e->setup_end_ns = h->setup_end_ns;
 }
 
 /*

@@ -155,16 +155,17 @@ static int agent_killed(const struct xt_turn_in *in)
 }
 
 /*
- * Where exchange i's request began, or the connect before it when the request
- * was the first on a new connection (TCP + TLS set-up), within the turn. A
- * side request's set-up runs beside the main line, so it has none.
+ * Exchange i's TCP + TLS set-up, [*a, *b): 1 when it has one in the turn. A
+ * request on a reused connection has none, nor has a side request (its set-up
+ * runs beside the main line) or one whose connect began before the turn.
  */
-static uint64_t setup_start(const struct xt_turn_in *in, size_t i)
+static int setup_of(const struct xt_turn_in *in, size_t i, uint64_t *a, uint64_t *b)
 {
 	const struct xt_exchange *e = in->ex[i];
-	uint64_t a = e->setup_start_ns > in->start_ns ? e->setup_start_ns : in->start_ns;
 
-	return e->setup_start_ns && a < e->req_start_ns && !is_side(in, i) ? a : e->req_start_ns;
+	*a = e->setup_start_ns;
+	*b = e->setup_end_ns;
+	return *a >= in->start_ns && *a < *b && *b <= e->req_start_ns && !is_side(in, i);
 }
 
 /* Collects the main-line segments and the turn's end. */
@@ -176,13 +177,16 @@ static int lay_out(struct layout *l)
 	l->end = in->start_ns;
 	l->complete = !in->last || (in->agent_exited && !agent_killed(in));
 	l->tid = in->n_ex ? in->ex[0]->tid : in->agent.pid;
-	if (in->n_ex && setup_start(in, 0) > in->start_ns)
-		rc |= add_seg(l, SEG_PROMPT, in->start_ns, setup_start(in, 0), NULL, NULL);
 	for (size_t i = 0; i < in->n_ex; i++) {
 		const struct xt_exchange *e = in->ex[i];
+		uint64_t a, b;
+		int setup = setup_of(in, i, &a, &b);
 
-		if (setup_start(in, i) < e->req_start_ns)
-			rc |= add_seg(l, SEG_SETUP, setup_start(in, i), e->req_start_ns, e, NULL);
+		if (!i && (setup ? a : e->req_start_ns) > in->start_ns)
+			rc |= add_seg(l, SEG_PROMPT, in->start_ns, setup ? a : e->req_start_ns, NULL,
+				      NULL);
+		if (setup)
+			rc |= add_seg(l, SEG_SETUP, a, b, e, NULL);
 		rc |= add_seg(l, SEG_EXCHANGE, e->req_start_ns, e->resp_end_ns, e, NULL);
 		if (!e->answered || e->aborted) /* cut before or during its answer */
 			l->complete = 0;

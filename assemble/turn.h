@@ -30,9 +30,9 @@ struct xt_exchange {
 	char *req_text; /* --capture-payloads only: the request body; call.text: the answer */
 	/* the same exchange as the ciphertext tier timed it (0: not seen) */
 	uint64_t shadow_req_start_ns, shadow_resp_end_ns, shadow_ttft_ns;
-	/* the first request on a connection whose connect was seen: when that began (TCP and
-	 * TLS set-up run from there to req_start_ns); 0: a reused or older connection */
-	uint64_t setup_start_ns;
+	/* the first request on a connection whose connect was seen: its TCP + TLS set-up, from
+	 * the connect to the handshake's end (else the request); 0: a reused or older connection */
+	uint64_t setup_start_ns, setup_end_ns;
 };
 
 /* Command lines run so far in the session (repeated tool calls). */

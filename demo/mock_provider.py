@@ -433,6 +433,13 @@ class Coder:
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    accept_log = None
+
+    def get_request(self):
+        sock, addr = self.socket.accept()  # returns once the TLS handshake is over
+        if self.accept_log:  # when: the client's Finished read (connection set-up's end)
+            self.accept_log("tls_accepted", None, client_port=addr[1])
+        return sock, addr
 
 
 def main():
@@ -442,6 +449,7 @@ def main():
     ap.add_argument("--scenario", choices=sorted(SCENARIOS), default="simple")
     ap.add_argument("--log")
     ap.add_argument("--bytes", help="log each connection's bytes in and out into this directory")
+    ap.add_argument("--accept-log", help="log each TLS handshake's end (accept) into this file")
     a = ap.parse_args()
     os.makedirs(a.dir, exist_ok=True)
     cert, key = make_certs(a.dir)
@@ -455,6 +463,7 @@ def main():
     http.client.parse_headers(io.BytesIO(b"host: localhost\r\n\r\n"))
     srv.script = Script(SCENARIOS[a.scenario])
     srv.log = Log(a.log)
+    srv.accept_log = Log(a.accept_log) if a.accept_log else None
     srv.bytes_dir = a.bytes
     if a.bytes:
         os.makedirs(a.bytes, exist_ok=True)
