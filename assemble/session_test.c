@@ -296,6 +296,45 @@ static void cap_fixture(const char *out, size_t keep)
 		fclose(o);
 }
 
+/* Fixture src copied to out line by line through put (which writes what a line becomes). */
+static void rewrite_fixture(const char *src, const char *out,
+			    void (*put)(const char *line, FILE *o, void *ctx), void *ctx)
+{
+	FILE *in = fopen(src, "r"), *o = fopen(out, "w");
+	char *line = NULL;
+	size_t cap = 0;
+
+	CHECK(in && o);
+	while (in && o && getline(&line, &cap, in) > 0)
+		put(line, o, ctx);
+	free(line);
+	if (in)
+		fclose(in);
+	if (o)
+		fclose(o);
+}
+
+/* From the first write on, that write given a call entered 100 us before it. */
+static void put_from_write(const char *line, FILE *o, void *started)
+{
+	int *on = started;
+	cJSON *ev = *on ? NULL : cJSON_Parse(line);
+	const char *dir_s = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "dir"));
+
+	if (!*on && dir_s && !strcmp(dir_s, "write")) {
+		char *text;
+
+		cJSON_AddNumberToObject(ev, "call_ns", num(ev, "ts_ns") - 100000);
+		text = cJSON_PrintUnformatted(ev);
+		fprintf(o, "%s\n", text);
+		free(text);
+		*on = 1;
+	} else if (*on) {
+		fputs(line, o);
+	}
+	cJSON_Delete(ev);
+}
+
 /*
  * An attach whose first event is a request's SSL_write record, its call
  * entered 100 us before it (the write's time): every turn file validates
@@ -306,36 +345,11 @@ static void check_attach_mid_write(const char *tmp)
 {
 	char file[512], dir[512], path[600];
 	struct xt_config cfg = { .out_dir = dir, .session_id = "midwrite" };
-	FILE *in = fopen(TD "demo_plain.jsonl", "r"), *o;
-	char *line = NULL;
-	size_t cap = 0;
 	int started = 0;
 
 	snprintf(file, sizeof(file), "%s/midwrite.jsonl", tmp);
 	snprintf(dir, sizeof(dir), "%s/midwrite", tmp);
-	o = fopen(file, "w");
-	while (in && o && getline(&line, &cap, in) > 0) {
-		cJSON *ev = started ? NULL : cJSON_Parse(line);
-		const char *dir_s = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "dir"));
-
-		if (!started && dir_s && !strcmp(dir_s, "write")) {
-			char *text;
-
-			cJSON_AddNumberToObject(ev, "call_ns", num(ev, "ts_ns") - 100000);
-			text = cJSON_PrintUnformatted(ev);
-			fprintf(o, "%s\n", text);
-			free(text);
-			started = 1;
-		} else if (started) {
-			fputs(line, o);
-		}
-		cJSON_Delete(ev);
-	}
-	free(line);
-	if (in)
-		fclose(in);
-	if (o)
-		fclose(o);
+	rewrite_fixture(TD "demo_plain.jsonl", file, put_from_write, &started);
 	struct xt_session *s = replay(&cfg, file, 1);
 
 	CHECK(started && xt_session_turns(s) > 0);
@@ -384,30 +398,28 @@ static void check_capped(const char *tmp)
  * at 5.01858 s), cut from prompt_assembly; the retry and every later request
  * reuse the connection and get none.
  */
+/* Before the first sock_open (the SNI), the connect record of its socket. */
+static void put_connect(const char *line, FILE *o, void *put)
+{
+	int *done = put;
+
+	if (!*done && strstr(line, "\"sock_open\"") && (*done = 1))
+		fputs("{\"type\": \"sock_open\", \"ts_ns\": 5017000000, \"tgid\": 4100, "
+		      "\"conn\": 77, \"call_ns\": 5015000000}\n", o);
+	fputs(line, o);
+}
+
 static void check_setup(const char *tmp)
 {
-	char fixture[512], dir[512], *line = NULL;
+	char fixture[512], dir[512];
 	struct xt_config cfg = { .out_dir = dir, .session_id = "setup" };
-	FILE *in = fopen(TD "demo_both.jsonl", "r"), *out;
-	size_t cap = 0;
 	int put = 0;
 	struct seen s;
 
 	snprintf(fixture, sizeof(fixture), "%s/setup.jsonl", tmp);
 	snprintf(dir, sizeof(dir), "%s/setup", tmp);
-	out = fopen(fixture, "w");
-	CHECK(in && out);
-	while (in && out && getline(&line, &cap, in) > 0) {
-		if (!put && strstr(line, "\"sock_open\"") && (put = 1))
-			fputs("{\"type\": \"sock_open\", \"ts_ns\": 5017000000, \"tgid\": 4100, "
-			      "\"conn\": 77, \"call_ns\": 5015000000}\n", out);
-		fputs(line, out);
-	}
-	free(line);
-	if (in)
-		fclose(in);
-	if (out)
-		fclose(out);
+	rewrite_fixture(TD "demo_both.jsonl", fixture, put_connect, &put);
+	CHECK(put);
 	struct xt_session *x = replay(&cfg, fixture, 1);
 
 	read_turns(xt_session_dir(x), &s);

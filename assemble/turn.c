@@ -159,13 +159,12 @@ static int agent_killed(const struct xt_turn_in *in)
  * request on a reused connection has none, nor has a side request (its set-up
  * runs beside the main line) or one whose connect began before the turn.
  */
-static int setup_of(const struct xt_turn_in *in, size_t i, uint64_t *a, uint64_t *b)
+static int setup_of(const struct xt_turn_in *in, const struct xt_exchange *e, int side,
+		    uint64_t *a, uint64_t *b)
 {
-	const struct xt_exchange *e = in->ex[i];
-
 	*a = e->setup_start_ns;
 	*b = e->setup_end_ns;
-	return *a >= in->start_ns && *a < *b && *b <= e->req_start_ns && !is_side(in, i);
+	return !side && *a >= in->start_ns && *a < *b && *b <= e->req_start_ns;
 }
 
 /* Collects the main-line segments and the turn's end. */
@@ -180,7 +179,7 @@ static int lay_out(struct layout *l)
 	for (size_t i = 0; i < in->n_ex; i++) {
 		const struct xt_exchange *e = in->ex[i];
 		uint64_t a, b;
-		int setup = setup_of(in, i, &a, &b);
+		int side = is_side(in, i), setup = setup_of(in, e, side, &a, &b);
 
 		if (!i && (setup ? a : e->req_start_ns) > in->start_ns)
 			rc |= add_seg(l, SEG_PROMPT, in->start_ns, setup ? a : e->req_start_ns, NULL,
@@ -190,7 +189,7 @@ static int lay_out(struct layout *l)
 		rc |= add_seg(l, SEG_EXCHANGE, e->req_start_ns, e->resp_end_ns, e, NULL);
 		if (!e->answered || e->aborted) /* cut before or during its answer */
 			l->complete = 0;
-		if (!is_side(in, i) && e->answered)
+		if (!side && e->answered)
 			rc |= add_seg(l, SEG_PARSE, e->resp_end_ns, parse_end(l, i), e, NULL);
 	}
 	if (xt_tools_match(in, &l->tools))

@@ -7,10 +7,11 @@
  * (SSL_write may fail with WANT_WRITE and be retried, so the entry's
  * length is not the truth) and copy that many, up to `cap_bytes`, in
  * XP_TLS_CHUNK records of their exact size, read from the process straight
- * into the ring (copy_direct; built in per-CPU scratch on older kernels). Each record carries its position in the
- * connection's byte stream, the call's length and the captured length:
- * truncation, faulted copies and full-ring drops (counted in `drops`)
- * all show up as gaps, never as silently shorter data. The socket comes
+ * into the ring (copy_direct; built in per-CPU scratch on older kernels).
+ * Each record carries its position in the connection's byte stream, the
+ * call's length and the captured length: truncation, faulted copies and
+ * full-ring drops (counted in `drops`) all show up as gaps, never as
+ * silently shorter data. The socket comes
  * from sock.bpf.c through `tls_calls` and is remembered per connection.
  *
  * Untraced processes pay, beyond the uprobe trap itself (see per_pid in

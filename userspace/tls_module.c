@@ -241,14 +241,14 @@ static void tls_stats_json(void *state, cJSON *o)
 {
 	const struct tls_state *s = state;
 	struct xpc_tls_late l;
-	const char *why;
+	const char *why, *copy = xpc_tls_probes_copy(s->probes);
 	int hooks = xpc_tls_probes_sock_hooks(s->probes, &why);
 	cJSON *late;
 
 	cJSON_AddStringToObject(o, "socket_hooks", xpc_sock_hooks_name(hooks));
 	cJSON_AddStringToObject(o, "socket_hooks_why", why);
-	if (xpc_tls_probes_copy(s->probes))
-		cJSON_AddStringToObject(o, "tls_copy", xpc_tls_probes_copy(s->probes));
+	if (copy)
+		cJSON_AddStringToObject(o, "tls_copy", copy);
 	xpc_locate_check_finish(s->check);	/* capture.json is written at the end of the run */
 	report_unchecked(s);
 	located_json(s, o);
