@@ -222,8 +222,6 @@ int xa_gpu_stats(struct xa_trace *tr, const struct tt_turn *t);
  * Errors go to err (one line each); the first one is also copied to first. On failure tr is
  * empty (xa_trace_free on it does nothing). */
 int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen);
-/* Same for a buffer in memory. */
-int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err);
 
 /* normalize.c: carve ttft/stream gaps, flatten into tr->segs; 0 ok, -1 memory. */
 int xa_normalize(struct xa_trace *tr);
