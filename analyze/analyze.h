@@ -136,7 +136,6 @@ int xa_scan_path(const struct xa_scan *sc, int64_t idx, char *path, size_t len);
 struct xa_bottleneck {
 	const struct th_l3 *l3; /* NULL when fewer than three fired */
 	unsigned turns_fired;   /* in how many turns it fired */
-	uint64_t ns;            /* time charged to it over the session */
 	double value;           /* its metric in the turn where it was worst */
 	uint64_t saved_ns;      /* what fixing it saves at most (analyze/README.md, "Savings") */
 };
