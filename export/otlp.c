@@ -172,7 +172,7 @@ static void server_attrs(cJSON *attrs, const cJSON *map, const cJSON *v)
 	xp_host_port(cJSON_GetStringValue(v), host, sizeof(host), &port);
 	xe_otlp_attr_str(attrs, "server.address", host);
 	if (port && !cJSON_GetObjectItemCaseSensitive(map, "server.port"))
-		xe_otlp_attr_int(attrs, "server.port", port);
+		xe_otlp_attr_take(attrs, "server.port", cJSON_CreateNumber(port));
 }
 
 /*
