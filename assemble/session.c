@@ -88,13 +88,6 @@ struct xt_session {
 	size_t n_held, held_cap;
 };
 
-static void free_exchange(struct xt_exchange *e)
-{
-	pr_llm_call_free(&e->call);
-	free(e->req_text);
-	free(e);
-}
-
 static int add_exchange(struct xt_session *s, struct xt_exchange *e)
 {
 	size_t i;
@@ -164,7 +157,7 @@ static void add_plain(struct xt_session *s, struct pr_llm_exchange *x)
 	e->answered = x->resp_head && !(s->cutting && x->aborted);
 	e->aborted = x->aborted && !s->cutting;
 	if (add_exchange(s, e)) {
-		free_exchange(e);
+		xt_exchange_free(e);
 		s->failed = 1;
 	}
 }
@@ -288,9 +281,9 @@ static void promote_shadows(struct xt_session *s, int final)
 
 		/* unanswered, or on a socket the plaintext tier reads: nothing it lacks */
 		if (!h->answered || h->covered) {
-			free_exchange(h);
+			xt_exchange_free(h);
 		} else if (add_exchange(s, h)) {
-			free_exchange(h);
+			xt_exchange_free(h);
 			s->failed = 1;
 		}
 	}
@@ -318,7 +311,7 @@ static void match_shadows(struct xt_session *s, struct xt_exchange *const *sel, 
 		if (!best)
 			continue;
 		set_shadow(e, best);
-		free_exchange(take_shadow(s, best_k));
+		xt_exchange_free(take_shadow(s, best_k));
 	}
 }
 
@@ -402,7 +395,7 @@ static void drop_written(struct xt_session *s, struct xt_exchange *const *sel, s
 			s->written[s->n_written++ % XT_WRITTEN] =
 				(struct written){ s->ex[i]->tgid, s->ex[i]->resp_end_ns };
 		if (written)
-			free_exchange(s->ex[i]);
+			xt_exchange_free(s->ex[i]);
 		else
 			s->ex[out++] = s->ex[i];
 	}
@@ -625,7 +618,7 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 			set_shadow(twin, e);
 		else if (!plain) /* the plaintext tier counts the probes it sees itself */
 			add_probe(s, e->tgid, e->req_start_ns);
-		free_exchange(e);
+		xt_exchange_free(e);
 		return;
 	}
 	e->covered = covered;
@@ -633,14 +626,14 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 	if (plain) {
 		if (xp_grow((void **)&s->shadow, &s->cap_shadow, s->n_shadow + 1,
 			    sizeof(*s->shadow))) {
-			free_exchange(e);
+			xt_exchange_free(e);
 			return;
 		}
 		s->shadow[s->n_shadow++] = e;
 		return;
 	}
 	if (add_exchange(s, e)) {
-		free_exchange(e);
+		xt_exchange_free(e);
 		s->failed = 1;
 	}
 }
@@ -800,10 +793,10 @@ void xt_session_free(struct xt_session *s)
 		pr_llm_conn_free(s->conns[i].c);
 	free(s->conns);
 	for (size_t i = 0; i < s->n_ex; i++)
-		free_exchange(s->ex[i]);
+		xt_exchange_free(s->ex[i]);
 	free(s->ex);
 	for (size_t i = 0; i < s->n_shadow; i++)
-		free_exchange(s->shadow[i]);
+		xt_exchange_free(s->shadow[i]);
 	free(s->shadow);
 	free(s->agents);
 	free(s->probes);

@@ -49,6 +49,13 @@ int xt_exchange_ok(const struct xt_exchange *e)
 	       (e->call.status == 0 || (e->call.status >= 200 && e->call.status < 300));
 }
 
+void xt_exchange_free(struct xt_exchange *e)
+{
+	pr_llm_call_free(&e->call);
+	free(e->req_text);
+	free(e);
+}
+
 void xt_cmdset_free(struct xt_cmdset *s)
 {
 	for (size_t i = 0; i < s->n; i++)
