@@ -29,11 +29,13 @@ static void test_sched(void)
 
 	for (size_t i = 0; i < 4; i++)
 		CHECK(xt_sched_add(s, &ev[i]) == 0);
-	struct xt_sched_sum q = xt_sched_query(s, 7, 0, 400);
+	struct xt_sched_sum q;
+
+	CHECK(xt_sched_query(s, 7, 0, 400, &q) == &q);
 
 	/* blocked 50..100 and 200..250, on CPU 100..200 and 250..300, runq 300..400 */
 	CHECK(q.blocked_ns == 100 && q.on_cpu_ns == 150 && q.runq_ns == 100);
-	q = xt_sched_query(s, 7, 150, 260);
+	xt_sched_query(s, 7, 150, 260, &q);
 	CHECK(q.on_cpu_ns == 60 && q.blocked_ns == 50 && q.runq_ns == 0);
 	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 101, 0) == 200);
 	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 201, 0) == 0);
@@ -43,9 +45,9 @@ static void test_sched(void)
 	CHECK(xt_sched_wakeup(s, 7, 0, 400) == 250); /* the last wakeup counts */
 	CHECK(xt_sched_wakeup(s, 7, 101, 400) == 250);
 	CHECK(xt_sched_wakeup(s, 7, 260, 400) == 0);
-	CHECK(!xt_sched_known(s, 8) && xt_sched_query(s, 8, 0, 100).on_cpu_ns == 0);
+	CHECK(!xt_sched_known(s, 8) && !xt_sched_query(s, 8, 0, 100, &q) && q.on_cpu_ns == 0);
 	xt_sched_prune(s, 260);
-	q = xt_sched_query(s, 7, 0, 400);
+	xt_sched_query(s, 7, 0, 400, &q);
 	CHECK(q.on_cpu_ns == 50 && q.runq_ns == 100); /* the state in force at 260 stays */
 	/* thread 9 blocked since 500 is forgotten at 700; waking at 900 it brings the sleep back */
 	struct xt_event sleep = sched_ev(500, 9, XT_ST_BLOCKED, XT_ST_ONCPU, 100);
@@ -55,7 +57,7 @@ static void test_sched(void)
 	xt_sched_prune(s, 700);
 	CHECK(!xt_sched_known(s, 9) && xt_sched_known(s, 7)); /* 7 waits in the run queue */
 	CHECK(xt_sched_add(s, &wake) == 0);
-	q = xt_sched_query(s, 9, 0, 1000);
+	xt_sched_query(s, 9, 0, 1000, &q);
 	CHECK(q.blocked_ns == 400 && q.on_cpu_ns == 100 && xt_sched_wakeup(s, 9, 0, 1000) == 900);
 	xt_sched_free(s);
 }
@@ -75,13 +77,15 @@ static void test_sched_bound(void)
 	}
 	/* the 9th, 12th, 15th and 18th transitions each found 8 kept: 3 went each time */
 	CHECK(xt_sched_evicted(s) == 12);
-	struct xt_sched_sum q = xt_sched_query(s, 7, 0, 2100);
+	struct xt_sched_sum q;
+
+	xt_sched_query(s, 7, 0, 2100, &q);
 
 	/* 1300..2100 kept (8 transitions), nothing counted before the first kept one */
 	CHECK(q.on_cpu_ns == 400 && q.blocked_ns == 400);
 	CHECK(xt_sched_next(s, 7, XT_ST_ONCPU, 0, 0) == 1300);
 	CHECK(xt_sched_wakeup(s, 7, 0, 1250) == 0);
-	CHECK(xt_sched_query(s, 9, 0, 200).on_cpu_ns == 50);
+	CHECK(xt_sched_query(s, 9, 0, 200, &q)->on_cpu_ns == 50);
 	for (uint64_t i = 21; i <= 1000; i++) {
 		struct xt_event ev = sched_ev(100 * i, 7, i % 2 ? XT_ST_ONCPU : XT_ST_BLOCKED,
 					      XT_ST_UNKNOWN, 0);
