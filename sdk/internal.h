@@ -147,10 +147,11 @@ int sd_stage_valid(const char *name);
 int sd_fused_kind_valid(const char *kind);
 const char *sd_waste_l3(const char *kind); /* NULL: unknown kind */
 
-/* attrs.c: 0, XP_EINVAL or XP_ENOMEM; on error nothing is built. */
-int sd_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture);
-int sd_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
-		   int capture);
+/*
+ * attrs.c: a new object of the attributes (OTel names when map); with counts, the integers
+ * go to a new object there instead. 0, XP_EINVAL or XP_ENOMEM; on error nothing is built.
+ */
+int sd_attrs_build(cJSON **out, cJSON **counts, const struct xperf_attr *a, size_t n, int map);
 void sd_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
 
 /* writer.c: the turn as the core's (its attributes and marks move there); NULL on ENOMEM */

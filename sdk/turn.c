@@ -222,9 +222,9 @@ static int span_attrs(const struct xperf_span_opts *o, cJSON **out)
 	int err;
 
 	*out = NULL;
-	err = o->nattrs ? sd_attrs_build(out, o->attrs, o->nattrs, 1, sd_capture()) : 0;
+	err = o->nattrs ? sd_attrs_build(out, NULL, o->attrs, o->nattrs, 1) : 0;
 	if (!err && o->tool_name)
-		err = sd_attrs_build(&extra, &tool, 1, 1, sd_capture());
+		err = sd_attrs_build(&extra, NULL, &tool, 1, 1);
 	sd_attrs_join(out, extra);
 	if (err) {
 		cJSON_Delete(*out);
@@ -336,7 +336,7 @@ static int leave_span(int handle, int id, int llm, const struct xperf_attr *a, s
 	if (!sd_live())
 		return sd_fail(XP_ENOINIT);
 	sd_probe(&s, 1);
-	if (n && (err = sd_attrs_build(&attrs, a, n, 1, sd_capture())))
+	if (n && (err = sd_attrs_build(&attrs, NULL, a, n, 1)))
 		return sd_fail(err);
 	t = sd_lock_turn(handle, &err);
 	if (t) {
@@ -370,7 +370,7 @@ int xperf_span_set(int handle, int id, const struct xperf_attr *a, size_t n)
 
 	if (!sd_live())
 		return sd_fail(XP_ENOINIT);
-	err = sd_attrs_build(&attrs, a, n, 1, sd_capture());
+	err = sd_attrs_build(&attrs, NULL, a, n, 1);
 	if (err)
 		return sd_fail(err);
 	t = sd_lock_turn(handle, &err);
