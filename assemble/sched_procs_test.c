@@ -104,7 +104,7 @@ static void test_sched_bound(void)
 
 static void test_procs(void)
 {
-	struct xt_procs t;
+	struct xt_procs t = { 0 };
 	const char argv1[] = "/bin/bash\0-c\0/usr/bin/uname -s | tr a-z A-Z";
 	const char argv2[] = "/usr/bin/python3\0-c\0x";
 	struct xt_event ev[] = {
@@ -118,7 +118,6 @@ static void test_procs(void)
 		{ .kind = XT_EXEC, .ts_ns = 15, .tgid = 2, .argv = argv2, .argv_len = sizeof(argv2) },
 	};
 
-	xt_procs_init(&t);
 	for (size_t i = 0; i < 5; i++)
 		CHECK(xt_procs_event(&t, &ev[i]) == 0);
 	CHECK(xt_procs_find(&t, 9) == NULL); /* threads are not processes */
@@ -141,7 +140,7 @@ static void test_procs(void)
 /* A key on a tool's command line never reaches the trace. */
 static void test_cmdline_secret(void)
 {
-	struct xt_procs t;
+	struct xt_procs t = { 0 };
 	const char argv[] = "curl\0-H\0Authorization: Bearer abc123\0--api-key\0"
 			    "sk-0123456789abcdefghijklmn\0https://example.test/v1";
 	struct xt_event ev[] = {
@@ -149,7 +148,6 @@ static void test_cmdline_secret(void)
 		{ .kind = XT_EXEC, .ts_ns = 12, .tgid = 2, .argv = argv, .argv_len = sizeof(argv) },
 	};
 
-	xt_procs_init(&t);
 	CHECK(xt_procs_event(&t, &ev[0]) == 0 && xt_procs_event(&t, &ev[1]) == 0);
 	CHECK(!strcmp(xt_procs_find(&t, 2)->cmdline, "curl -H Authorization: Bearer [REDACTED] "
 						      "--api-key [REDACTED] https://example.test/v1"));
@@ -164,11 +162,10 @@ static void test_cmdline_secret(void)
  */
 static void test_procs_bound(void)
 {
-	struct xt_procs t;
+	struct xt_procs t = { 0 };
 	struct xt_event ev = { .kind = XT_FORK, .ts_ns = 1, .tgid = 1, .child = 1 };
 	static const uint64_t exit_at[] = { 90, 20, 80, 10, 70, 60, 50, 40, 30, 100 };
 
-	xt_procs_init(&t);
 	t.max = 8;
 	CHECK(xt_procs_event(&t, &ev) == 0); /* the root, alive to the end */
 	for (uint32_t pid = 2; pid <= 12; pid++) {

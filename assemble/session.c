@@ -646,7 +646,6 @@ struct xt_session *xt_session_new(const struct xt_config *cfg)
 		return NULL;
 	s->cfg = cfg;
 	snprintf(s->dir, sizeof(s->dir), "%s/%s", cfg->out_dir, cfg->session_id);
-	xt_procs_init(&s->procs);
 	s->procs.keep_bodies = cfg->llm.capture_payloads;
 	s->procs.max = cfg->max_procs;
 	s->sched = xt_sched_new(cfg->max_sched_marks);
