@@ -246,7 +246,7 @@ int xperf_enter_ex(int handle, const struct xperf_span_opts *opts)
 	o = *opts;
 	if (o.llm && !o.stage)
 		o.stage = "llm_inference";
-	if (!sd_stage_valid(o.stage) || (o.parent && !o.detached))
+	if (!sd_name_valid(o.stage, XP_STAGE_MAX) || (o.parent && !o.detached))
 		return sd_fail(XP_EINVAL);
 	if (!sd_live())
 		return sd_fail(XP_ENOINIT);
