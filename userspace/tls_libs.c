@@ -91,29 +91,6 @@ static unsigned int elf_ssl_syms(Elf *elf)
 	return mask;
 }
 
-unsigned int xpc_tls_elf_ssl_syms_mem(const void *buf, size_t len)
-{
-	unsigned int mask = 0;
-	char *copy;
-	Elf *elf;
-
-	/* elf_memory may convert in place: give it a private copy. */
-	if (len < 4 || memcmp(buf, ELFMAG, SELFMAG) || elf_version(EV_CURRENT) == EV_NONE)
-		return 0;
-	copy = malloc(len);
-	if (!copy)
-		return 0;
-	memcpy(copy, buf, len);
-	elf = elf_memory(copy, len);
-	if (elf) {
-		if (elf_kind(elf) == ELF_K_ELF)
-			mask = elf_ssl_syms(elf);
-		elf_end(elf);
-	}
-	free(copy);
-	return mask;
-}
-
 unsigned int xpc_tls_elf_ssl_syms_fd(int fd)
 {
 	unsigned int mask = 0;
