@@ -133,7 +133,8 @@ int xpc_tls_libset_has(const struct xpc_tls_libset *set, dev_t dev, ino_t ino)
 	return 0;
 }
 
-void xpc_tls_libset_forget(struct xpc_tls_libset *set, dev_t dev, ino_t ino)
+/* Forget a file (its probes could not be attached): the next scan that meets it tries again. */
+static void forget(struct xpc_tls_libset *set, dev_t dev, ino_t ino)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (set->seen[i].dev == dev && set->seen[i].ino == ino) {
@@ -195,7 +196,7 @@ int xpc_tls_libs_scan_file(struct xpc_tls_libset *set, const char *path, xpc_tls
 	 * /proc/PID/root lookups can fail): its next mapping tries again.
 	 */
 	if (added < 0)
-		xpc_tls_libset_forget(set, st.st_dev, st.st_ino);
+		forget(set, st.st_dev, st.st_ino);
 	return added < 0 ? added : 1;
 }
 
@@ -235,7 +236,7 @@ int xpc_tls_libs_scan_root(struct xpc_tls_libset *set, const char *root, xpc_tls
 		r = scan_dir(set, root, lib_dirs[i], cb, ctx);
 		if (r < 0) {
 			/* Not probed (its process gone mid-scan): the next process of that root tries again. */
-			xpc_tls_libset_forget(set, st.st_dev, st.st_ino);
+			forget(set, st.st_dev, st.st_ino);
 			return r;
 		}
 		found += r;

@@ -72,9 +72,6 @@ int xpc_tls_libset_has(const struct xpc_tls_libset *set, dev_t dev, ino_t ino);
 /* Remember (dev, ino): 1 when it was new, 0 if already there, -ENOMEM. */
 int xpc_tls_libset_add(struct xpc_tls_libset *set, dev_t dev, ino_t ino);
 
-/* Forget a file (its probes could not be attached): the next scan that meets it tries again. */
-void xpc_tls_libset_forget(struct xpc_tls_libset *set, dev_t dev, ino_t ino);
-
 /*
  * Examine every executable file mapping of pid and, once each, the
  * libssl.so* files of the standard library directories of its root; call
