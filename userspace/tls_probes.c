@@ -314,10 +314,7 @@ static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 	p->tls = tls_bpf__open();
 	if (!p->tls)
 		return -errno;
-	if (o->reuse_maps)
-		err = o->reuse_maps(o->ctx, p->tls->obj);
-	else
-		err = o->ring_size ? bpf_map__set_max_entries(p->tls->maps.events, o->ring_size) : 0;
+	err = o->reuse_maps(o->ctx, p->tls->obj);
 	if (err)
 		return err;
 	/* Configuration (rodata), set between open and load. */
@@ -367,18 +364,7 @@ static int open_sock(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 	p->sock = sock_bpf__open();
 	if (!p->sock)
 		return -errno;
-	if (o->reuse_maps) {
-		err = o->reuse_maps(o->ctx, p->sock->obj);
-	} else if (p->tls) {
-		err = bpf_map__reuse_fd(p->sock->maps.traced, bpf_map__fd(p->tls->maps.traced));
-		err = err ?: bpf_map__reuse_fd(p->sock->maps.events,
-					       bpf_map__fd(p->tls->maps.events));
-		err = err ?: bpf_map__reuse_fd(p->sock->maps.drops, bpf_map__fd(p->tls->maps.drops));
-		err = err ?: bpf_map__reuse_fd(p->sock->maps.traced_flags,
-					       bpf_map__fd(p->tls->maps.traced_flags));
-	} else {
-		err = 0;
-	}
+	err = o->reuse_maps(o->ctx, p->sock->obj);
 	if (!err && p->tls)
 		err = bpf_map__reuse_fd(p->sock->maps.tls_calls, bpf_map__fd(p->tls->maps.tls_calls));
 	if (!err && p->tls)
@@ -747,14 +733,6 @@ uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned i
 unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p)
 {
 	return (unsigned int)p->nlocated;
-}
-
-int xpc_tls_probes_map_fd(const struct xpc_tls_probes *p, const char *name)
-{
-	struct bpf_object *obj = p->tls ? p->tls->obj : p->sock->obj;
-	struct bpf_map *m = bpf_object__find_map_by_name(obj, name);
-
-	return m ? bpf_map__fd(m) : -1;
 }
 
 void xpc_tls_probes_close(struct xpc_tls_probes *p)
