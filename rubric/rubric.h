@@ -102,7 +102,6 @@ struct rb_cl_profile {
 /* A parsed massif.out: heap series. */
 struct rb_ms_profile {
 	uint64_t peak_bytes; /* max mem_heap_B */
-	int peak_snapshot;
 	int nsnap;
 	int local_maxima; /* strict interior maxima of mem_heap_B */
 };
@@ -155,8 +154,7 @@ struct rb_bounds {
 /* A named measured value behind a score. */
 struct rb_metric {
 	const char *key; /* payload key: "cv", "worst_pct", "IPC", ... */
-	double value;
-	int decimals; /* rounding for output */
+	double value; /* rounded as the output shows it */
 };
 
 #define XP_RB_MAX_METRICS 6

@@ -65,26 +65,23 @@ static const struct cache_dim {
 /* A function row counts when it has at least this share of the program's denominator. */
 #define ROW_MIN_SHARE 0.001
 
-enum rb_tierv rb_grade(double v, struct rb_bounds b)
+/* PASS if v <= b.pass, WARN if v <= b.warn, else FAIL. */
+static enum rb_tierv grade(double v, struct rb_bounds b)
 {
 	return v <= b.pass ? T_PASS : v <= b.warn ? T_WARN : T_FAIL;
 }
 
-int rb_points(enum rb_tierv t)
-{
-	return t == T_PASS ? 4 : t == T_WARN ? 2 : t == T_FAIL ? 0 : -1;
-}
-
+/* Points: 4, 2, 0 for PASS, WARN, FAIL; -1 for N/A. */
 static void set_tier(struct rb_score *s, enum rb_tierv t)
 {
 	s->tier = t;
-	s->score = rb_points(t);
+	s->score = t == T_PASS ? 4 : t == T_WARN ? 2 : t == T_FAIL ? 0 : -1;
 }
 
 static void add_metric(struct rb_score *s, const char *key, double v, int decimals)
 {
 	if (s->nm < XP_RB_MAX_METRICS)
-		s->m[s->nm++] = (struct rb_metric){ key, rb_round(v, decimals), decimals };
+		s->m[s->nm++] = (struct rb_metric){ key, rb_round(v, decimals) };
 }
 
 static void not_available(struct rb_score *s, const char *why)
@@ -161,14 +158,14 @@ static void scaling_exponent(const struct rb_meas *m, const struct rb_opts *o,
 	struct rb_score *s = &r->dim[D_SCALING];
 	s->sub_present[S_EXPONENT] = 1;
 	s->sub_value[S_EXPONENT] = rb_round(r->fit.k, 3);
-	s->sub_tier[S_EXPONENT] = rb_grade(s->sub_value[S_EXPONENT], k_bounds[o->expected]);
+	s->sub_tier[S_EXPONENT] = grade(s->sub_value[S_EXPONENT], k_bounds[o->expected]);
 }
 
 static void sub_check(struct rb_score *s, int sub, double v)
 {
 	s->sub_present[sub] = 1;
 	s->sub_value[sub] = rb_round(v, sub_decimals[sub]);
-	s->sub_tier[sub] = rb_grade(s->sub_value[sub], sub_bounds[sub]);
+	s->sub_tier[sub] = grade(s->sub_value[sub], sub_bounds[sub]);
 }
 
 /* data_reuse (Dr / N) and write_amplification (Dw / Dr): worst significant function. */
@@ -248,7 +245,7 @@ static void score_wall(const struct rb_meas *m, double max_cv, struct rb_score *
 		s->ncv = 0;
 		return;
 	}
-	set_tier(s, rb_grade(worst, wall_bounds));
+	set_tier(s, grade(worst, wall_bounds));
 }
 
 static enum rb_tierv worse(enum rb_tierv a, enum rb_tierv b)
@@ -280,7 +277,7 @@ static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 				top = m->cg.fn[i].ev[CG_IR];
 		double pct = rb_round(100.0 * (double)top / (double)m->cg.total[CG_IR], 1);
 		add_metric(s, "top_fn_pct", pct, 1);
-		t = worse(t, rb_grade(pct, top_fn_bounds));
+		t = worse(t, grade(pct, top_fn_bounds));
 		s->source = "cachegrind";
 		any = 1;
 	}
@@ -361,7 +358,7 @@ static void score_cache(const struct rb_meas *m, const struct cache_dim *d,
 		set_tier(s, T_NA);
 		return;
 	}
-	set_tier(s, rb_grade(s->m[0].value, d->b));
+	set_tier(s, grade(s->m[0].value, d->b));
 }
 
 static void score_memory(const struct rb_meas *m, const struct rb_base_mem *base,
@@ -384,9 +381,9 @@ static void score_memory(const struct rb_meas *m, const struct rb_base_mem *base
 	if (base && base->peak_bytes > 0 && !strcmp(base->source, s->source)) {
 		double ratio = rb_round(peak / base->peak_bytes, 2);
 		add_metric(s, "baseline_ratio", ratio, 2);
-		set_tier(s, rb_grade(ratio, mem_ratio_bounds));
+		set_tier(s, grade(ratio, mem_ratio_bounds));
 	} else if (m->ms_stage.ran) {
-		set_tier(s, rb_grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
+		set_tier(s, grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
 		if (s->tier != T_PASS)
 			add_metric(s, "churn_peaks", m->ms.local_maxima, 0);
 	} else {

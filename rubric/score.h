@@ -15,11 +15,6 @@ struct rb_base_mem {
 	char source[32];   /* "massif", "rusage" */
 };
 
-/* PASS if v <= b.pass, WARN if v <= b.warn, else FAIL. */
-enum rb_tierv rb_grade(double v, struct rb_bounds b);
-/* 4, 2, 0 for PASS, WARN, FAIL; -1 otherwise. */
-int rb_points(enum rb_tierv t);
-
 /*
  * Score every dimension of `m` under `o` (sizes, expected complexity,
  * max-cv, valgrind size). `base` may be NULL. Fills r->dim, r->fit, total

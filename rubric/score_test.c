@@ -259,7 +259,7 @@ static void test_findings(void)
 	rb_finding_id("/repo", "l1_miss_rate", id);
 	CHECK(!strcmp(id, "db19268a0fce0a74"), "vector 15 id %s", id);
 	r.dim[D_WALL].tier = T_FAIL;
-	r.dim[D_WALL].m[0] = (struct rb_metric){ "cv", 7.0, 2 };
+	r.dim[D_WALL].m[0] = (struct rb_metric){ "cv", 7.0 };
 	r.dim[D_WALL].nm = 1;
 	cJSON *a = rb_findings_json(&r, "/repo", XP_CX_NLOGN);
 	cJSON *f = cJSON_GetArrayItem(a, 0);

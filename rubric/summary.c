@@ -43,7 +43,8 @@ static void sub_checks_json(const struct rb_score *s, cJSON *payload)
 					     cJSON_CreateString(rb_sub_names[subs_sorted[i]]));
 }
 
-cJSON *rb_dim_json(const struct rb_score *s, int dim)
+/* One dimension's payload ({score, tier, metrics..., note?, l4?, sub_checks?}). */
+static cJSON *dim_json(const struct rb_score *s, int dim)
 {
 	cJSON *o = cJSON_CreateObject();
 
@@ -190,7 +191,7 @@ static void add_rubric(cJSON *doc, const struct rb_result *r)
 	cJSON_AddNumberToObject(rb, "max_possible", r->max_possible);
 	cJSON *dims = cJSON_AddObjectToObject(rb, "dimensions");
 	for (int d = 0; d < D_COUNT; d++)
-		cJSON_AddItemToObject(dims, rb_dim_names[d], rb_dim_json(&r->dim[d], d));
+		cJSON_AddItemToObject(dims, rb_dim_names[d], dim_json(&r->dim[d], d));
 }
 
 cJSON *rb_summary_json(const struct rb_outcome *oc)
