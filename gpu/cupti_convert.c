@@ -88,7 +88,8 @@ static const char *const sync_names[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *gp_cupti_api_name(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
+/* The runtime/driver API name xperf keeps for (kind, cbid); NULL when not kept. */
+static const char *api_name_of(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
 {
 	for (size_t i = 0; i < COUNT(api_names); i++)
 		if (api_names[i].kind == kind && api_names[i].cbid == cbid)
@@ -159,7 +160,7 @@ enum gp_cupti_conv gp_cupti_convert(const CUpti_Activity *rec, struct gp_gpu_rec
 	case CUPTI_ACTIVITY_KIND_RUNTIME:
 	case CUPTI_ACTIVITY_KIND_DRIVER: {
 		const CUpti_ActivityAPI *a = (const CUpti_ActivityAPI *)rec;
-		const char *name = gp_cupti_api_name(rec->kind, a->cbid);
+		const char *name = api_name_of(rec->kind, a->cbid);
 
 		if (!name)
 			return XP_CONV_SKIP;
