@@ -105,13 +105,8 @@ static const char *pick(const char *const *names, size_t n, unsigned idx)
 static void set_common(struct gp_gpu_rec *o, enum th_gpu_kind kind, uint64_t start, uint64_t end,
 		       uint32_t device, uint32_t stream, uint32_t corr)
 {
-	memset(o, 0, sizeof(*o));
-	o->kind = kind;
-	o->start_ns = start;
-	o->end_ns = end;
-	o->device = device;
-	o->stream = stream;
-	o->correlation_id = corr;
+	*o = (struct gp_gpu_rec){ .kind = kind, .device = device, .stream = stream,
+				  .correlation_id = corr, .start_ns = start, .end_ns = end };
 }
 
 static void convert_overhead(const gp_overhead_t *r, struct gp_gpu_rec *o)
