@@ -155,6 +155,7 @@ struct rb_bounds {
 struct rb_metric {
 	const char *key; /* payload key: "cv", "worst_pct", "IPC", ... */
 	double value; /* rounded as the output shows it */
+	double pass;  /* its PASS bound (the findings' threshold) */
 };
 
 #define XP_RB_MAX_METRICS 6
@@ -174,6 +175,7 @@ struct rb_score {
 	int sub_present[S_COUNT];
 	enum rb_tierv sub_tier[S_COUNT];
 	double sub_value[S_COUNT];
+	double sub_pass[S_COUNT]; /* PASS bounds, under --expected-complexity */
 	/* Wall-Time Stability only: per-size CVs. */
 	int ncv;
 	double cv_by_size[XP_RB_MAX_SIZES];

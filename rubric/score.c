@@ -78,10 +78,10 @@ static void set_tier(struct rb_score *s, enum rb_tierv t)
 	s->score = t == T_PASS ? 4 : t == T_WARN ? 2 : t == T_FAIL ? 0 : -1;
 }
 
-static void add_metric(struct rb_score *s, const char *key, double v, int decimals)
+static void add_metric(struct rb_score *s, const char *key, double v, int decimals, double pass)
 {
 	if (s->nm < XP_RB_MAX_METRICS)
-		s->m[s->nm++] = (struct rb_metric){ key, rb_round(v, decimals) };
+		s->m[s->nm++] = (struct rb_metric){ key, rb_round(v, decimals), pass };
 }
 
 static void not_available(struct rb_score *s, const char *why)
@@ -142,6 +142,14 @@ static const char *scaling_times(const struct rb_meas *m, double *n, double *t, 
 	return cpu ? "task_clock" : "wall";
 }
 
+static void sub_check(struct rb_score *s, int sub, double v, struct rb_bounds b)
+{
+	s->sub_present[sub] = 1;
+	s->sub_value[sub] = rb_round(v, sub_decimals[sub]);
+	s->sub_tier[sub] = grade(s->sub_value[sub], b);
+	s->sub_pass[sub] = b.pass;
+}
+
 static void scaling_exponent(const struct rb_meas *m, const struct rb_opts *o,
 			     struct rb_result *r)
 {
@@ -155,17 +163,7 @@ static void scaling_exponent(const struct rb_meas *m, const struct rb_opts *o,
 	/* The class fit needs sizes > 1; k alone follows the original (n > 0). */
 	r->fit.k = rb_power_exponent(n, t, cnt);
 	r->fit.time_source = src;
-	struct rb_score *s = &r->dim[D_SCALING];
-	s->sub_present[S_EXPONENT] = 1;
-	s->sub_value[S_EXPONENT] = rb_round(r->fit.k, 3);
-	s->sub_tier[S_EXPONENT] = grade(s->sub_value[S_EXPONENT], k_bounds[o->expected]);
-}
-
-static void sub_check(struct rb_score *s, int sub, double v)
-{
-	s->sub_present[sub] = 1;
-	s->sub_value[sub] = rb_round(v, sub_decimals[sub]);
-	s->sub_tier[sub] = grade(s->sub_value[sub], sub_bounds[sub]);
+	sub_check(&r->dim[D_SCALING], S_EXPONENT, r->fit.k, k_bounds[o->expected]);
 }
 
 /* data_reuse (Dr / N) and write_amplification (Dw / Dr): worst significant function. */
@@ -188,8 +186,8 @@ static void scaling_cachegrind(const struct rb_meas *m, long N, struct rb_score 
 		wamp = (double)p->total[CG_DW] / (double)p->total[CG_DR];
 	}
 	if (N > 0)
-		sub_check(s, S_DATA_REUSE, reuse);
-	sub_check(s, S_WRITE_AMP, wamp);
+		sub_check(s, S_DATA_REUSE, reuse, sub_bounds[S_DATA_REUSE]);
+	sub_check(s, S_WRITE_AMP, wamp, sub_bounds[S_WRITE_AMP]);
 }
 
 static void score_scaling(const struct rb_meas *m, const struct rb_opts *o,
@@ -201,12 +199,13 @@ static void score_scaling(const struct rb_meas *m, const struct rb_opts *o,
 
 	scaling_exponent(m, o, r);
 	if (m->cl_stage.ran && N > 0 && m->cl.total_calls > 0)
-		sub_check(s, S_CALL_AMP, (double)m->cl.total_calls / (double)N);
+		sub_check(s, S_CALL_AMP, (double)m->cl.total_calls / (double)N,
+			  sub_bounds[S_CALL_AMP]);
 	scaling_cachegrind(m, N, s);
 	if (m->ms_stage.ran)
-		sub_check(s, S_CHURN, m->ms.local_maxima);
+		sub_check(s, S_CHURN, m->ms.local_maxima, sub_bounds[S_CHURN]);
 	if (m->cl_stage.ran)
-		sub_check(s, S_MULT_PATHS, (double)m->cl.mult_paths);
+		sub_check(s, S_MULT_PATHS, (double)m->cl.mult_paths, sub_bounds[S_MULT_PATHS]);
 	for (int i = 0; i < S_COUNT; i++) {
 		present += s->sub_present[i];
 		warns += s->sub_present[i] && s->sub_tier[i] == T_WARN;
@@ -237,7 +236,7 @@ static void score_wall(const struct rb_meas *m, double max_cv, struct rb_score *
 		not_available(s, "no timing data");
 		return;
 	}
-	add_metric(s, "cv", worst, 2);
+	add_metric(s, "cv", worst, 2, wall_bounds.pass);
 	if (worst > max_cv) {
 		set_tier(s, T_NOISE);
 		snprintf(s->note, sizeof(s->note), "cv %.2f%% above --max-cv %.2f%%", worst,
@@ -276,14 +275,14 @@ static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 			if (m->cg.fn[i].ev[CG_IR] > top)
 				top = m->cg.fn[i].ev[CG_IR];
 		double pct = rb_round(100.0 * (double)top / (double)m->cg.total[CG_IR], 1);
-		add_metric(s, "top_fn_pct", pct, 1);
+		add_metric(s, "top_fn_pct", pct, 1, top_fn_bounds.pass);
 		t = worse(t, grade(pct, top_fn_bounds));
 		s->source = "cachegrind";
 		any = 1;
 	}
 	if (z && xp_counters_ratio(&z->ctr, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0) {
 		ipc = rb_round(ipc, 3);
-		add_metric(s, "IPC", ipc, 3);
+		add_metric(s, "IPC", ipc, 3, ipc_pass);
 		t = worse(t, ipc_tier(ipc, l4 ? l4->threshold : 1.0));
 		l4_check(s, "ipc_low", ipc);
 		s->source = any ? "cachegrind+perf_event" : "perf_event";
@@ -338,13 +337,13 @@ static void score_cache(const struct rb_meas *m, const struct cache_dim *d,
 	double v;
 
 	if (z && xp_counters_ratio(&z->ctr, d->hw_num, d->hw_den, &v) == 0) {
-		add_metric(s, d->key, 100.0 * v, 3);
+		add_metric(s, d->key, 100.0 * v, 3, d->b.pass);
 		s->source = "perf_event";
 		if (z->ctr.mask & (1ull << XP_CTR_INSTRUCTIONS))
 			cache_l4(s, d, z->ctr.value[d->hw_num], z->ctr.value[d->hw_den],
 				 z->ctr.value[XP_CTR_INSTRUCTIONS]);
 	} else if (m->cg_stage.ran && (v = cg_total_pct(&m->cg, d)) >= 0) {
-		add_metric(s, d->key, v, 3);
+		add_metric(s, d->key, v, 3, d->b.pass);
 		s->source = "cachegrind";
 		const uint64_t *t = m->cg.filtered ? m->cg.sel : m->cg.total;
 		cache_l4(s, d, (double)cg_sum(t, d->num1, d->num2),
@@ -377,15 +376,15 @@ static void score_memory(const struct rb_meas *m, const struct rb_base_mem *base
 		not_available(s, "no massif profile and no peak RSS");
 		return;
 	}
-	add_metric(s, "peak_bytes", peak, 0);
+	add_metric(s, "peak_bytes", peak, 0, 0.0);
 	if (base && base->peak_bytes > 0 && !strcmp(base->source, s->source)) {
 		double ratio = rb_round(peak / base->peak_bytes, 2);
-		add_metric(s, "baseline_ratio", ratio, 2);
+		add_metric(s, "baseline_ratio", ratio, 2, mem_ratio_bounds.pass);
 		set_tier(s, grade(ratio, mem_ratio_bounds));
 	} else if (m->ms_stage.ran) {
 		set_tier(s, grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
 		if (s->tier != T_PASS)
-			add_metric(s, "churn_peaks", m->ms.local_maxima, 0);
+			add_metric(s, "churn_peaks", m->ms.local_maxima, 0, sub_bounds[S_CHURN].pass);
 	} else {
 		not_available(s, "peak RSS alone has no threshold: needs massif (tier deep) or a "
 				 "--baseline with the same source");
@@ -408,25 +407,4 @@ void rb_score_all(const struct rb_meas *m, const struct rb_opts *o,
 		r->total += r->dim[d].score;
 		r->max_possible += 4;
 	}
-}
-
-double rb_pass_bound(int dim, const char *key)
-{
-	for (size_t i = 0; i < sizeof(cache_dims) / sizeof(cache_dims[0]); i++)
-		if (cache_dims[i].dim == dim)
-			return cache_dims[i].b.pass;
-	if (dim == D_WALL)
-		return wall_bounds.pass;
-	if (dim == D_CPU)
-		return !strcmp(key, "IPC") ? ipc_pass : top_fn_bounds.pass;
-	if (dim == D_MEMORY)
-		return !strcmp(key, "baseline_ratio") ? mem_ratio_bounds.pass
-		       : !strcmp(key, "churn_peaks")  ? sub_bounds[S_CHURN].pass
-						      : 0.0;
-	return 0.0;
-}
-
-double rb_sub_pass_bound(int sub, enum rb_cx expected)
-{
-	return sub == S_EXPONENT ? k_bounds[expected].pass : sub_bounds[sub].pass;
 }

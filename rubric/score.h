@@ -23,9 +23,4 @@ struct rb_base_mem {
 void rb_score_all(const struct rb_meas *m, const struct rb_opts *o,
 		     const struct rb_base_mem *base, struct rb_result *r);
 
-/* The PASS bound of a dimension's main metric (findings' threshold). */
-double rb_pass_bound(int dim, const char *metric_key);
-/* The PASS bound of an Algorithmic Scaling sub-check under `expected`. */
-double rb_sub_pass_bound(int sub, enum rb_cx expected);
-
 #endif /* XPERF_RUBRIC_SCORE_H */
