@@ -252,19 +252,12 @@ static enum rb_tierv worse(enum rb_tierv a, enum rb_tierv b)
 	return a < b ? a : b;
 }
 
-/* IPC is better when higher: PASS >= 1.5, WARN >= the L4 ipc_low bound, else FAIL. */
-static enum rb_tierv ipc_tier(double ipc, double fail_below)
-{
-	if (ipc >= ipc_pass)
-		return T_PASS;
-	return ipc >= fail_below ? T_WARN : T_FAIL;
-}
-
 /* Hotspot concentration (cachegrind self Ir of the top function) and IPC. */
 static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 {
 	const struct rb_size *z = largest(m);
 	const struct th_l4 *l4 = th_l4_find("ipc_low");
+	const double fail_below = l4 ? l4->threshold : 1.0;
 	enum rb_tierv t = T_PASS;
 	uint64_t top = 0;
 	double ipc;
@@ -283,7 +276,8 @@ static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 	if (z && xp_counters_ratio(&z->ctr, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0) {
 		ipc = rb_round(ipc, 3);
 		add_metric(s, "IPC", ipc, 3, ipc_pass);
-		t = worse(t, ipc_tier(ipc, l4 ? l4->threshold : 1.0));
+		/* better when higher: PASS >= 1.5, WARN >= the L4 ipc_low bound, else FAIL */
+		t = worse(t, ipc >= ipc_pass ? T_PASS : ipc >= fail_below ? T_WARN : T_FAIL);
 		l4_check(s, "ipc_low", ipc);
 		s->source = any ? "cachegrind+perf_event" : "perf_event";
 		any = 1;

@@ -15,11 +15,6 @@
 static const int subs_sorted[S_COUNT] = { S_CHURN,	S_CALL_AMP,   S_EXPONENT,
 					  S_DATA_REUSE, S_MULT_PATHS, S_WRITE_AMP };
 
-static void add_tier(cJSON *o, enum rb_tierv t)
-{
-	cJSON_AddStringToObject(o, "tier", rb_tierv_names[t]);
-}
-
 /* sub_checks, and missing_sub_checks when some (not all, not none) are present. */
 static void sub_checks_json(const struct rb_score *s, cJSON *payload)
 {
@@ -31,7 +26,7 @@ static void sub_checks_json(const struct rb_score *s, cJSON *payload)
 			continue;
 		cJSON *c = cJSON_AddObjectToObject(subs, rb_sub_names[i]);
 		cJSON_AddNumberToObject(c, rb_sub_keys[i], s->sub_value[i]);
-		add_tier(c, s->sub_tier[i]);
+		cJSON_AddStringToObject(c, "tier", rb_tierv_names[s->sub_tier[i]]);
 		present++;
 	}
 	if (present == 0 || present == S_COUNT)
@@ -49,7 +44,7 @@ static cJSON *dim_json(const struct rb_score *s, int dim)
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "score", s->score);
-	add_tier(o, s->tier);
+	cJSON_AddStringToObject(o, "tier", rb_tierv_names[s->tier]);
 	for (int i = 0; i < s->nm; i++)
 		cJSON_AddNumberToObject(o, s->m[i].key, s->m[i].value);
 	if (dim == D_WALL && s->nm == 0)
