@@ -138,15 +138,14 @@ static void text_l4(void)
 
 static void text_stages(void)
 {
-	static const char *const dom[] = { "compute", "intelligent", "fused" };
 	char buf[160];
 
 	printf("\nStage map (stage, domain, supply stage, productive stage)\n");
 	for (size_t i = 0; i < th_stage_count; i++) {
 		const struct th_stage *s = &th_stage_table[i];
 
-		printf("  %-18s %-12s%s%s\n", s->name, dom[s->domain], s->supply ? " supply" : "",
-		       s->effective ? " productive" : "");
+		printf("  %-18s %-12s%s%s\n", s->name, th_domains[s->domain].key,
+		       s->supply ? " supply" : "", s->effective ? " productive" : "");
 		wrap(4, "home:", s->l3_home);
 		wrap(4, "supply:", s->supply_l3);
 		if (s->effective) {
