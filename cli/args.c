@@ -53,13 +53,15 @@ int cmd_arg_dir(const char *cmd, const char *path)
 
 error_t cmd_mode_path(struct cmd_mode_path *mp, int key, char *arg, struct argp_state *state)
 {
-	if (key == ARGP_KEY_ARG && state->arg_num < 2) {
+	if (key == ARGP_KEY_ARG && state->arg_num < 2)
 		*(state->arg_num ? &mp->path : &mp->mode) = arg;
-		return 0;
-	}
-	if (key != ARGP_KEY_END)
+	else if (key == 'o')
+		mp->out = arg;
+	else if (key == CMD_KEY_PRICES)
+		mp->prices = arg;
+	else if (key != ARGP_KEY_END)
 		return ARGP_ERR_UNKNOWN;
-	if (!mp->path || (strcmp(mp->mode, mp->modes[0]) && strcmp(mp->mode, mp->modes[1])))
+	else if (!mp->path || (strcmp(mp->mode, mp->modes[0]) && strcmp(mp->mode, mp->modes[1])))
 		xp_args_fail(state, "expected '%s %s' or '%s %s'", mp->modes[0], mp->path_of[0],
 			     mp->modes[1], mp->path_of[1]);
 	return 0;

@@ -34,14 +34,16 @@ int cmd_report(const char *cmd, const char *out, int (*render)(const void *ctx, 
 
 /*
  * The "MODE PATH" positionals of `analyze turn FILE|session DIR` and
- * `fleet report|serve DIR`. cmd_mode_path() takes ARGP_KEY_ARG and
- * ARGP_KEY_END (one of modes, then one path, or the usage error naming both
- * forms) and answers ARGP_ERR_UNKNOWN to every other key, so a parser ends
- * with `default: return cmd_mode_path(&a->pos, key, arg, state);`.
+ * `fleet report|serve DIR`, with the -o and --prices both take.
+ * cmd_mode_path() takes ARGP_KEY_ARG and ARGP_KEY_END (one of modes, then
+ * one path, or the usage error naming both forms), 'o' and CMD_KEY_PRICES,
+ * and answers ARGP_ERR_UNKNOWN to every other key, so a parser ends with
+ * `default: return cmd_mode_path(&a->pos, key, arg, state);`.
  */
 struct cmd_mode_path {
 	const char *modes[2], *path_of[2]; /* {"turn", "session"}, {"FILE", "DIR"} */
 	const char *mode, *path;
+	const char *out, *prices; /* -o, --prices: NULL when not given */
 };
 
 error_t cmd_mode_path(struct cmd_mode_path *mp, int key, char *arg, struct argp_state *state);

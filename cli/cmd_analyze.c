@@ -36,7 +36,6 @@ static const struct argp_option options[] = {
 
 struct args {
 	struct cmd_mode_path pos;
-	const char *out, *prices;
 	struct xa_options opt;
 };
 
@@ -69,12 +68,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		a->opt.threshold = xp_args_number(state, arg, 0, 0.999999,
 						  "a share of turn time, in [0, 1)");
 		break;
-	case CMD_KEY_PRICES:
-		a->prices = arg;
-		break;
-	case 'o':
-		a->out = arg;
-		break;
 	default:
 		return cmd_mode_path(&a->pos, key, arg, state);
 	}
@@ -85,13 +78,13 @@ static int emit(const struct args *a, const struct xa_turn *t, const struct xa_s
 {
 	int rc;
 
-	if (a->out)
-		rc = xa_render_to_path(t, s, &a->opt, a->out);
+	if (a->pos.out)
+		rc = xa_render_to_path(t, s, &a->opt, a->pos.out);
 	else
 		rc = t ? xa_render_turn(t, &a->opt, stdout) : xa_render_session(s, &a->opt, stdout);
 	if (rc)
-		fprintf(stderr, "xperf analyze: %s: %s\n", a->out ? a->out : "stdout",
-			a->out ? xp_out_strerror(rc) : "cannot write the report");
+		fprintf(stderr, "xperf analyze: %s: %s\n", a->pos.out ? a->pos.out : "stdout",
+			a->pos.out ? xp_out_strerror(rc) : "cannot write the report");
 	return xp_out_exit(rc);
 }
 
@@ -107,7 +100,7 @@ int cmd_analyze(int argc, char **argv)
 
 	if (xp_args_parse(&args, argc, argv, &a))
 		return XP_EXIT_USAGE;
-	if (cmd_prices(a.prices, &prices))
+	if (cmd_prices(a.pos.prices, &prices))
 		return XP_EXIT_INVALID;
 	a.opt.prices = prices;
 	if (!strcmp(a.pos.mode, "turn"))

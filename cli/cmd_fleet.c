@@ -39,7 +39,7 @@ static const struct argp_option options[] = {
 
 struct args {
 	struct cmd_mode_path pos;
-	const char *out, *listen, *prices, *state;
+	const char *listen, *state;
 	enum fleet_format format;
 	unsigned interval;
 };
@@ -59,14 +59,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_LISTEN:
 		a->listen = arg;
 		break;
-	case CMD_KEY_PRICES:
-		a->prices = arg;
-		break;
 	case OPT_STATE:
 		a->state = arg;
-		break;
-	case 'o':
-		a->out = arg;
 		break;
 	default:
 		return cmd_mode_path(&a->pos, key, arg, state);
@@ -108,7 +102,7 @@ static int report(const struct args *args, struct xa_prices *prices)
 	} else {
 		const struct report r = { &a, args->format };
 
-		rc = cmd_report("fleet", args->out, render, &r);
+		rc = cmd_report("fleet", args->pos.out, render, &r);
 	}
 	if (a.invalid_files + a.failed_sessions)
 		fprintf(stderr,
@@ -139,7 +133,7 @@ int cmd_fleet(int argc, char **argv)
 
 	if (xp_args_parse(&args, argc, argv, &a))
 		return XP_EXIT_USAGE;
-	if (cmd_arg_dir("fleet", a.pos.path) || cmd_prices(a.prices, &prices))
+	if (cmd_arg_dir("fleet", a.pos.path) || cmd_prices(a.pos.prices, &prices))
 		return XP_EXIT_INVALID;
 	rc = !strcmp(a.pos.mode, "serve") ? serve(&a, prices) : report(&a, prices);
 	xa_prices_free(prices);

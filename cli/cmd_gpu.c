@@ -70,12 +70,6 @@ static void print_error(const struct sc_verror *e, void *ctx)
 	fprintf(stderr, "xperf gpu: %s\n", sc_verror_format(e, line, sizeof(line)));
 }
 
-/* A valid turn file, or NULL after printing every error with its position. */
-static struct tt_turn *load(const char *path)
-{
-	return tt_turn_load(path, print_error, NULL, NULL);
-}
-
 static int merge(int argc, char **argv, const char *dir)
 {
 	struct gp_gpu_set set = {0};
@@ -189,7 +183,7 @@ static int breakdown(int argc, char **argv, int json)
 
 	for (int i = 0; i < argc; i++) {
 		struct gp_gpu_breakdown b;
-		struct tt_turn *turn = load(argv[i]);
+		struct tt_turn *turn = tt_turn_load(argv[i], print_error, NULL, NULL);
 		char err[256];
 		int r = turn ? gp_gpu_turn_breakdown(turn, &b, err, sizeof(err)) : -2;
 

@@ -138,15 +138,14 @@ static void text_l4(void)
 
 static void text_stages(void)
 {
-	static const char *const dom[] = { "compute", "intelligent", "fused" };
 	char buf[160];
 
 	printf("\nStage map (stage, domain, supply stage, productive stage)\n");
 	for (size_t i = 0; i < th_stage_count; i++) {
 		const struct th_stage *s = &th_stage_table[i];
 
-		printf("  %-18s %-12s%s%s\n", s->name, dom[s->domain], s->supply ? " supply" : "",
-		       s->effective ? " productive" : "");
+		printf("  %-18s %-12s%s%s\n", s->name, th_domains[s->domain].key,
+		       s->supply ? " supply" : "", s->effective ? " productive" : "");
 		wrap(4, "home:", s->l3_home);
 		wrap(4, "supply:", s->supply_l3);
 		if (s->effective) {
@@ -193,10 +192,17 @@ static void add_str(cJSON *o, const char *k, const char *v)
 		cJSON_AddNullToObject(o, k);
 }
 
-static cJSON *json_l3(const struct th_l3 *p)
+/* A new object at the end of array a. */
+static cJSON *item(cJSON *a)
 {
 	cJSON *o = cJSON_CreateObject();
 
+	cJSON_AddItemToArray(a, o);
+	return o;
+}
+
+static void json_l3(cJSON *o, const struct th_l3 *p)
+{
 	add_str(o, "id", p->id);
 	add_str(o, "l2", p->l2_id);
 	add_str(o, "grade", th_grade_names[p->grade]);
@@ -206,13 +212,10 @@ static cJSON *json_l3(const struct th_l3 *p)
 	cJSON_AddNumberToObject(o, "threshold", p->threshold);
 	add_str(o, "fires", cmp_name(p->cmp));
 	add_str(o, "suggestion", p->suggestion);
-	return o;
 }
 
-static cJSON *json_l4(const struct th_l4 *r)
+static void json_l4(cJSON *o, const struct th_l4 *r)
 {
-	cJSON *o = cJSON_CreateObject();
-
 	add_str(o, "id", r->id);
 	add_str(o, "name", r->name);
 	add_str(o, "formula", r->formula);
@@ -223,13 +226,10 @@ static cJSON *json_l4(const struct th_l4 *r)
 	add_str(o, "kind", kind_name(r->kind));
 	add_str(o, "meaning", r->meaning);
 	add_str(o, "suggestion", r->suggestion);
-	return o;
 }
 
-static cJSON *json_stage(const struct th_stage *s)
+static void json_stage(cJSON *o, const struct th_stage *s)
 {
-	cJSON *o = cJSON_CreateObject();
-
 	add_str(o, "name", s->name);
 	add_str(o, "domain", th_domains[s->domain].key);
 	cJSON_AddBoolToObject(o, "supply", s->supply);
@@ -239,13 +239,10 @@ static cJSON *json_stage(const struct th_stage *s)
 	add_str(o, "effective_l3", s->effective_l3);
 	add_str(o, "work_attr", s->work_attr);
 	cJSON_AddNumberToObject(o, "ref_ns_per_unit", s->ref_ns_per_unit);
-	return o;
 }
 
-static cJSON *json_rules(void)
+static void json_rules(cJSON *o)
 {
-	cJSON *o = cJSON_CreateObject();
-
 	cJSON_AddNumberToObject(o, "cpu_ratio_supply", th_rules.cpu_ratio_supply);
 	cJSON_AddNumberToObject(o, "drill_threshold", th_rules.drill_threshold);
 	cJSON_AddNumberToObject(o, "streaming_gap_ratio", th_rules.streaming_gap_ratio);
@@ -254,84 +251,71 @@ static cJSON *json_rules(void)
 	add_str(o, "unknown_stage_domain", th_rules.unknown_stage_domain);
 	add_str(o, "unknown_stage_l3", th_rules.unknown_stage_l3);
 	add_str(o, "uncovered_stage", th_rules.uncovered_stage);
-	return o;
 }
 
 static void json_heads(cJSON *root)
 {
-	cJSON *a = cJSON_AddArrayToObject(root, "grades");
+	cJSON *a = cJSON_AddArrayToObject(root, "grades"), *o;
 
 	for (int g = 0; g < XP_GRADE_COUNT; g++) {
-		cJSON *o = cJSON_CreateObject();
-
+		o = item(a);
 		add_str(o, "grade", th_grade_names[g]);
 		add_str(o, "meaning", th_grade_meanings[g]);
-		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "domains");
 	for (int d = 0; d < XP_DOMAIN_COUNT; d++) {
-		cJSON *o = cJSON_CreateObject();
-
+		o = item(a);
 		add_str(o, "key", th_domains[d].key);
 		add_str(o, "name", th_domains[d].name);
 		add_str(o, "meaning", th_domains[d].meaning);
 		add_str(o, "supply_rule", rule_names[th_domains[d].rule]);
-		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "categories");
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		cJSON *o = cJSON_CreateObject();
-
+		o = item(a);
 		add_str(o, "key", th_categories[c].key);
 		add_str(o, "name", th_categories[c].name);
 		add_str(o, "meaning", th_categories[c].meaning);
 		add_str(o, "formula", th_categories[c].formula);
-		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "l2");
 	for (size_t i = 0; i < th_l2_count; i++) {
-		cJSON *o = cJSON_CreateObject();
-
+		o = item(a);
 		add_str(o, "id", th_l2_table[i].id);
 		add_str(o, "domain", th_domains[th_l2_table[i].domain].key);
 		add_str(o, "category", th_categories[th_l2_table[i].category].key);
 		add_str(o, "name", th_l2_table[i].name);
 		add_str(o, "meaning", th_l2_table[i].meaning);
 		add_str(o, "measured_by", th_l2_table[i].measured_by);
-		cJSON_AddItemToArray(a, o);
 	}
 }
 
 static void json_tables(cJSON *root)
 {
-	cJSON *a = cJSON_AddArrayToObject(root, "l3");
+	cJSON *a = cJSON_AddArrayToObject(root, "l3"), *o;
 
 	for (size_t i = 0; i < th_l3_count; i++)
-		cJSON_AddItemToArray(a, json_l3(&th_l3_table[i]));
+		json_l3(item(a), &th_l3_table[i]);
 	a = cJSON_AddArrayToObject(root, "l4");
 	for (size_t i = 0; i < th_l4_count; i++)
-		cJSON_AddItemToArray(a, json_l4(&th_l4_table[i]));
+		json_l4(item(a), &th_l4_table[i]);
 	a = cJSON_AddArrayToObject(root, "stages");
 	for (size_t i = 0; i < th_stage_count; i++)
-		cJSON_AddItemToArray(a, json_stage(&th_stage_table[i]));
+		json_stage(item(a), &th_stage_table[i]);
 	a = cJSON_AddArrayToObject(root, "waste_kinds");
 	for (size_t i = 0; i < th_waste_kind_count; i++) {
-		cJSON *o = cJSON_CreateObject();
-
+		o = item(a);
 		add_str(o, "kind", th_waste_kind_table[i].kind);
 		add_str(o, "l3", th_waste_kind_table[i].l3_id);
-		cJSON_AddItemToArray(a, o);
 	}
 	a = cJSON_AddArrayToObject(root, "counters");
 	for (size_t i = 0; i < th_counter_name_count; i++) {
-		cJSON *o = cJSON_CreateObject();
-
+		o = item(a);
 		add_str(o, "name", th_counter_name_table[i].name);
 		add_str(o, "kind", kind_name(th_counter_name_table[i].kind));
 		add_str(o, "unit", th_counter_name_table[i].unit);
-		cJSON_AddItemToArray(a, o);
 	}
-	cJSON_AddItemToObject(root, "rules", json_rules());
+	json_rules(cJSON_AddObjectToObject(root, "rules"));
 }
 
 static int print_json(void)

@@ -43,11 +43,8 @@ int gp_cuda_call_to_rec(const void *data, size_t len, struct gp_gpu_rec *out)
 	if (len < sizeof(*c) || c->hdr.type != XP_EV_CUDA_CALL || c->fn >= XP_CUDA_FN_COUNT ||
 	    c->hdr.ts_ns < c->entry_ns)
 		return -1;
-	memset(out, 0, sizeof(*out));
-	out->kind = fns[c->fn].kind;
-	out->start_ns = c->entry_ns;
-	out->end_ns = c->hdr.ts_ns;
-	out->bytes = c->bytes;
+	*out = (struct gp_gpu_rec){ .kind = fns[c->fn].kind, .start_ns = c->entry_ns,
+				    .end_ns = c->hdr.ts_ns, .bytes = c->bytes };
 	snprintf(out->name, sizeof(out->name), "%s", fns[c->fn].sym);
 	return 0;
 }

@@ -15,6 +15,7 @@
  */
 #include <dlfcn.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,15 +60,18 @@ static void unlock(void)
 	pthread_mutex_unlock(&g.lock);
 }
 
-static void say(const char *msg)
+/* One line to stderr and, with notice and the output file open, a notice frame. */
+static __attribute__((format(printf, 2, 3))) void say(int notice, const char *fmt, ...)
 {
-	fprintf(stderr, "xperf-cupti[%d]: %s\n", (int)getpid(), msg);
-}
+	char msg[4608];
+	va_list ap;
 
-/* One line to stderr and, when the output file is open, a notice frame. */
-static void report(const char *msg)
-{
-	say(msg);
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "xperf-cupti[%d]: %s\n", (int)getpid(), msg);
+	if (!notice)
+		return;
 	lock();
 	if (g.out.fd >= 0) {
 		gp_gpu_writer_notice(&g.out, msg);
@@ -163,20 +167,16 @@ static void CUPTIAPI on_callback(void *ud, CUpti_CallbackDomain d, CUpti_Callbac
 /* Force-flush, record the totals, close. Safe to call more than once. */
 static void finish(void)
 {
-	char msg[4608];
 	unsigned long long lost;
 
 	if (!g.active || atomic_exchange(&finished, 1))
 		return;
 	g.api.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	lost = atomic_load(&g.dropped) + atomic_load(&g.invalid);
-	snprintf(msg, sizeof(msg),
-		 "%llu records written to %s/gpu-%d.xpgpu, %llu dropped by CUPTI "
-		 "or the writer, %llu without timestamps",
-		 atomic_load(&g.written), g.cfg.out_dir, (int)getpid(), atomic_load(&g.dropped),
-		 atomic_load(&g.invalid));
 	if (lost || getenv("XPERF_CUPTI_VERBOSE"))
-		say(msg);
+		say(0, "%llu records written to %s/gpu-%d.xpgpu, %llu dropped by CUPTI or the writer, "
+		    "%llu without timestamps", atomic_load(&g.written), g.cfg.out_dir, (int)getpid(),
+		    atomic_load(&g.dropped), atomic_load(&g.invalid));
 	lock();
 	if (atomic_load(&g.invalid))
 		gp_gpu_writer_dropped(&g.out, atomic_load(&g.invalid));
@@ -208,17 +208,15 @@ static const CUpti_ActivityKind kinds[] = {
 /* One line for a CUPTI call that failed; another profiler holding CUPTI gets its own. */
 static void cupti_failed(const char *call, CUptiResult rc)
 {
-	char buf[64], msg[512];
+	char buf[64];
 
 	if (rc == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
-		snprintf(msg, sizeof(msg),
-			 "CUPTI is held by another profiler (nsys, ncu, Kineto, a "
-			 "sanitizer): GPU activity not collected; xperf-bpf's cuda "
-			 "module (uprobes) still sees the host side");
+		say(1, "CUPTI is held by another profiler (nsys, ncu, Kineto, a sanitizer): GPU "
+		    "activity not collected; xperf-bpf's cuda module (uprobes) still sees the host "
+		    "side");
 	else
-		snprintf(msg, sizeof(msg), "%s failed: %s: GPU activity not collected", call,
-			 gp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
-	report(msg);
+		say(1, "%s failed: %s: GPU activity not collected", call,
+		    gp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
 }
 
 /* Claim CUPTI and set up clocks and buffers; -1 (reported) when CUPTI is unusable. */
@@ -233,8 +231,8 @@ static int claim_cupti(void)
 	g.api.GetVersion(&g.version);
 	if (!g.api.ActivityRegisterTimestampCallback ||
 	    g.api.ActivityRegisterTimestampCallback(monotonic_ns) != CUPTI_SUCCESS)
-		report("cannot set CUPTI's clock to CLOCK_MONOTONIC: GPU times are on CUPTI's "
-		       "default clock and will not line up with kernel events");
+		say(1, "cannot set CUPTI's clock to CLOCK_MONOTONIC: GPU times are on CUPTI's "
+		    "default clock and will not line up with kernel events");
 	rc = g.api.ActivityRegisterCallbacks(buffer_requested, buffer_completed);
 	if (rc != CUPTI_SUCCESS) {
 		cupti_failed("cuptiActivityRegisterCallbacks", rc);
@@ -247,7 +245,7 @@ static int claim_cupti(void)
 /* Enable each kind; a kind CUPTI refuses is reported and the others still run. */
 static void enable_kinds(void)
 {
-	char buf[64], msg[256];
+	char buf[64];
 
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
 		CUptiResult rc = g.api.ActivityEnable(kinds[i]);
@@ -258,9 +256,8 @@ static void enable_kinds(void)
 		}
 		if (rc == CUPTI_SUCCESS)
 			continue;
-		snprintf(msg, sizeof(msg), "activity kind %d not enabled: %s", (int)kinds[i],
-			 gp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
-		report(msg);
+		say(1, "activity kind %d not enabled: %s", (int)kinds[i],
+		    gp_cupti_strerror(&g.api, rc, buf, sizeof(buf)));
 	}
 	if (g.cfg.flush_ms)
 		g.api.ActivityFlushPeriod(g.cfg.flush_ms);
@@ -268,27 +265,23 @@ static void enable_kinds(void)
 
 static void start(void)
 {
-	char err[512], msg[4608];
+	char err[512];
 	int rc;
 
 	g.out.fd = -1;
 	if (gp_collector_config_load(&g.cfg, env, err, sizeof(err))) {
-		snprintf(msg, sizeof(msg), "bad setting %s: collector disabled", err);
-		say(msg);
+		say(0, "bad setting %s: collector disabled", err);
 		return;
 	}
 	if (!g.cfg.enabled)
 		return;
 	rc = gp_gpu_writer_open(&g.out, g.cfg.out_dir, (int)getpid(), XP_GPU_SRC_CUPTI);
 	if (rc) {
-		snprintf(msg, sizeof(msg), "cannot write %s: %s: collector disabled", g.cfg.out_dir,
-			 strerror(-rc));
-		say(msg);
+		say(0, "cannot write %s: %s: collector disabled", g.cfg.out_dir, strerror(-rc));
 		return;
 	}
 	if (gp_cupti_load(&g.api, g.cfg.cupti_lib, err, sizeof(err))) {
-		snprintf(msg, sizeof(msg), "%s: GPU activity not collected", err);
-		report(msg);
+		say(1, "%s: GPU activity not collected", err);
 		gp_gpu_writer_close(&g.out);
 		return;
 	}

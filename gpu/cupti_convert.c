@@ -88,7 +88,8 @@ static const char *const sync_names[] = {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-const char *gp_cupti_api_name(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
+/* The runtime/driver API name xperf keeps for (kind, cbid); NULL when not kept. */
+static const char *api_name_of(CUpti_ActivityKind kind, CUpti_CallbackId cbid)
 {
 	for (size_t i = 0; i < COUNT(api_names); i++)
 		if (api_names[i].kind == kind && api_names[i].cbid == cbid)
@@ -104,13 +105,8 @@ static const char *pick(const char *const *names, size_t n, unsigned idx)
 static void set_common(struct gp_gpu_rec *o, enum th_gpu_kind kind, uint64_t start, uint64_t end,
 		       uint32_t device, uint32_t stream, uint32_t corr)
 {
-	memset(o, 0, sizeof(*o));
-	o->kind = kind;
-	o->start_ns = start;
-	o->end_ns = end;
-	o->device = device;
-	o->stream = stream;
-	o->correlation_id = corr;
+	*o = (struct gp_gpu_rec){ .kind = kind, .device = device, .stream = stream,
+				  .correlation_id = corr, .start_ns = start, .end_ns = end };
 }
 
 static void convert_overhead(const gp_overhead_t *r, struct gp_gpu_rec *o)
@@ -159,7 +155,7 @@ enum gp_cupti_conv gp_cupti_convert(const CUpti_Activity *rec, struct gp_gpu_rec
 	case CUPTI_ACTIVITY_KIND_RUNTIME:
 	case CUPTI_ACTIVITY_KIND_DRIVER: {
 		const CUpti_ActivityAPI *a = (const CUpti_ActivityAPI *)rec;
-		const char *name = gp_cupti_api_name(rec->kind, a->cbid);
+		const char *name = api_name_of(rec->kind, a->cbid);
 
 		if (!name)
 			return XP_CONV_SKIP;

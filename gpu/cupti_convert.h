@@ -60,7 +60,4 @@ enum gp_cupti_conv {
 /* Convert one record. Kernel names are demangled. */
 enum gp_cupti_conv gp_cupti_convert(const CUpti_Activity *rec, struct gp_gpu_rec *out);
 
-/* The runtime/driver API name xperf keeps for (kind, cbid); NULL when not kept. */
-const char *gp_cupti_api_name(CUpti_ActivityKind kind, CUpti_CallbackId cbid);
-
 #endif /* XPERF_GPU_CUPTI_CONVERT_H */

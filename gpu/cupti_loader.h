@@ -18,13 +18,11 @@ struct gp_cupti_api {
 	CUptiResult (*Unsubscribe)(CUpti_SubscriberHandle);
 	CUptiResult (*GetVersion)(uint32_t *);
 	CUptiResult (*GetResultString)(CUptiResult, const char **);
-	CUptiResult (*GetTimestamp)(uint64_t *);
 	/* NULL on CUPTI versions without it */
 	CUptiResult (*ActivityRegisterTimestampCallback)(CUpti_TimestampCallbackFunc);
 	CUptiResult (*ActivityRegisterCallbacks)(CUpti_BuffersCallbackRequestFunc,
 						 CUpti_BuffersCallbackCompleteFunc);
 	CUptiResult (*ActivityEnable)(CUpti_ActivityKind);
-	CUptiResult (*ActivityDisable)(CUpti_ActivityKind);
 	CUptiResult (*ActivityFlushAll)(uint32_t);
 	CUptiResult (*ActivityFlushPeriod)(uint32_t);
 	CUptiResult (*ActivityGetNextRecord)(uint8_t *, size_t, CUpti_Activity **);

@@ -18,37 +18,29 @@
 static int print(const struct gp_gpu_set *set)
 {
 	struct tt_gpu *section = gp_gpu_section(set->recs, set->n, set->dropped, set->source);
-	cJSON *gpu = section ? tt_gpu_json(section) : NULL;
-	cJSON *counts = cJSON_CreateObject(), *notes = cJSON_CreateArray();
+	cJSON *gpu = section ? tt_gpu_json(section) : NULL; /* NULL: the adds below do nothing */
+	cJSON *counts = cJSON_AddObjectToObject(gpu, "counts");
+	cJSON *notes = cJSON_AddArrayToObject(gpu, "notices");
 	unsigned long long n[XP_GPU_KIND_COUNT] = {0};
-	char *s;
+	char *s = NULL;
+	int rc = 1;
 
-	if (!gpu || !counts || !notes)
-		goto fail;
 	for (size_t i = 0; i < set->n; i++)
 		n[set->recs[i].kind]++;
 	for (int k = 0; k < XP_GPU_KIND_COUNT; k++)
 		cJSON_AddNumberToObject(counts, gp_gpu_kind_name((enum th_gpu_kind)k),
 					(double)n[k]);
-	for (size_t i = 0; i < set->n_notices; i++)
+	for (size_t i = 0; notes && i < set->n_notices; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(set->notices[i]));
-	cJSON_AddItemToObject(gpu, "counts", counts);
-	cJSON_AddItemToObject(gpu, "notices", notes);
 	xp_json_add_u64(gpu, "truncated_files", set->truncated);
-	s = xp_json_print(gpu, 1);
-	cJSON_Delete(gpu);
-	tt_gpu_free(section);
-	if (!s)
-		return 1;
-	puts(s);
+	if (counts && notes && (s = xp_json_print(gpu, 1))) {
+		puts(s);
+		rc = 0;
+	}
 	free(s);
-	return 0;
-fail:
 	cJSON_Delete(gpu);
 	tt_gpu_free(section);
-	cJSON_Delete(counts);
-	cJSON_Delete(notes);
-	return 1;
+	return rc;
 }
 
 int main(int argc, char **argv)

@@ -16,7 +16,11 @@
 #include "core/write.h"
 #include "lib/atomic_file.h"
 
-int gp_gpu_turn_windows(const struct tt_turn *turn, struct gp_gpu_interval **out)
+/*
+ * The turn's intelligent-domain spans as intervals (caller frees *out).
+ * Returns how many, or -1 on allocation failure.
+ */
+static int turn_windows(const struct tt_turn *turn, struct gp_gpu_interval **out)
 {
 	int n = 0;
 
@@ -117,7 +121,7 @@ int gp_gpu_merge_turn(struct tt_turn *turn, const struct gp_gpu_set *set)
 	uint64_t t0 = turn->start_ns, t1 = turn->end_ns;
 	struct gp_gpu_interval *win;
 	struct gp_gpu_rec *sel = NULL;
-	int nwin = gp_gpu_turn_windows(turn, &win);
+	int nwin = turn_windows(turn, &win);
 	char *keep = NULL;
 	size_t n = 0;
 
@@ -181,7 +185,7 @@ int gp_gpu_turn_breakdown(const struct tt_turn *turn, struct gp_gpu_breakdown *o
 	memset(out, 0, sizeof(*out));
 	if (!turn->gpu)
 		return 1;
-	nwin = gp_gpu_turn_windows(turn, &win);
+	nwin = turn_windows(turn, &win);
 	if (nwin < 0)
 		snprintf(err, errlen, "out of memory");
 	else if (!read_activities(turn->gpu, &recs, err, errlen)) {

@@ -15,12 +15,6 @@
 #include "schema/validate.h"
 
 /*
- * The turn's intelligent-domain spans as intervals (caller frees *out).
- * Returns how many, or -1 on allocation failure.
- */
-int gp_gpu_turn_windows(const struct tt_turn *turn, struct gp_gpu_interval **out);
-
-/*
  * recs[0..n) as a `gpu` section (every member given), with dropped and src;
  * NULL on ENOMEM or a record of no known kind. The caller frees it (tt_gpu_free).
  */

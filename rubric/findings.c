@@ -106,27 +106,25 @@ static int by_metric(const void *a, const void *b)
 }
 
 /* Findings of one dimension into items[]; returns the new count. */
-static int dim_findings(const struct rb_score *s, int d, const char *root,
-			enum rb_cx expected, cJSON **items, int n)
+static int dim_findings(const struct rb_score *s, int d, const char *root, cJSON **items, int n)
 {
 	if (d == D_SCALING) {
 		for (int i = 0; i < S_COUNT; i++)
 			if (s->sub_present[i] &&
 			    (s->sub_tier[i] == T_FAIL || s->sub_tier[i] == T_WARN))
 				items[n++] = finding(root, rb_sub_names[i], s->sub_value[i],
-						     rb_sub_pass_bound(i, expected), s->tier, d);
+						     s->sub_pass[i], s->tier, d);
 		return n;
 	}
 	for (int i = 0; i < s->nm; i++) {
 		const char *name = metric_name(d, s->m[i].key);
 		if (name)
-			items[n++] = finding(root, name, s->m[i].value,
-					     rb_pass_bound(d, s->m[i].key), s->tier, d);
+			items[n++] = finding(root, name, s->m[i].value, s->m[i].pass, s->tier, d);
 	}
 	return n;
 }
 
-cJSON *rb_findings_json(const struct rb_result *r, const char *root, enum rb_cx expected)
+cJSON *rb_findings_json(const struct rb_result *r, const char *root)
 {
 	cJSON *items[D_COUNT * (XP_RB_MAX_METRICS + S_COUNT)];
 	cJSON *arr = cJSON_CreateArray();
@@ -135,7 +133,7 @@ cJSON *rb_findings_json(const struct rb_result *r, const char *root, enum rb_cx 
 	for (int d = 0; d < D_COUNT; d++) {
 		const struct rb_score *s = &r->dim[d];
 		if (s->tier == T_FAIL || s->tier == T_WARN)
-			n = dim_findings(s, d, root, expected, items, n);
+			n = dim_findings(s, d, root, items, n);
 	}
 	/* One root for every finding: sorting by (path, metric) is by metric. */
 	qsort(items, (size_t)n, sizeof(items[0]), by_metric);

@@ -15,7 +15,7 @@
 const char *rb_prescription(int dim);
 
 /* The findings array (caller frees). root names the analysed tree. */
-cJSON *rb_findings_json(const struct rb_result *r, const char *root, enum rb_cx expected);
+cJSON *rb_findings_json(const struct rb_result *r, const char *root);
 
 /* 16 hex digits of SHA-1 over "perf-benchmark|root|<workload>|metric" into id[17]. */
 void rb_finding_id(const char *root, const char *metric, char id[17]);

@@ -10,19 +10,13 @@
 
 #include <cjson/cJSON.h>
 
-static const int tier_rank[5] = { [T_FAIL] = 0, [T_WARN] = 1, [T_PASS] = 2 };
-
-int rb_tier_parse(const char *s)
+/* "PASS" -> T_PASS, ..., "N/A (noise)" -> T_NOISE; -1 when unknown. */
+static int tier_parse(const char *s)
 {
 	for (int t = 0; s && t < 5; t++)
 		if (!strcmp(s, rb_tierv_names[t]))
 			return t;
 	return -1;
-}
-
-static int ranked(enum rb_tierv t)
-{
-	return t == T_FAIL || t == T_WARN || t == T_PASS;
 }
 
 void rb_regress(const struct rb_ref *ref, const struct rb_result *cur,
@@ -31,9 +25,9 @@ void rb_regress(const struct rb_ref *ref, const struct rb_result *cur,
 	out->n = 0;
 	for (int d = 0; d < D_COUNT; d++) {
 		enum rb_tierv a = ref->tier[d], b = cur->dim[d].tier;
-		if (!ranked(a) || !ranked(b) || tier_rank[a] - tier_rank[b] < 1)
-			continue;
-		out->r[out->n++] = (struct rb_regr){ d, a, b, tier_rank[a] - tier_rank[b] };
+		/* N/A and N/A (noise) rank below FAIL, WARN, PASS: the drop is the distance */
+		if (b >= T_FAIL && a > b)
+			out->r[out->n++] = (struct rb_regr){ d, a, b, (int)(a - b) };
 	}
 }
 
@@ -44,7 +38,7 @@ static void read_tiers(const cJSON *dims, struct rb_ref *ref)
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(dims, rb_dim_names[d]);
 		if (cJSON_IsObject(v))
 			v = cJSON_GetObjectItemCaseSensitive(v, "tier");
-		int t = cJSON_IsString(v) ? rb_tier_parse(v->valuestring) : -1;
+		int t = cJSON_IsString(v) ? tier_parse(v->valuestring) : -1;
 		ref->tier[d] = t < 0 ? T_NA : (enum rb_tierv)t;
 	}
 }

@@ -20,9 +20,6 @@ struct rb_ref {
 	int total;
 };
 
-/* "PASS" -> T_PASS, ..., "N/A (noise)" -> T_NOISE; -1 when unknown. */
-int rb_tier_parse(const char *s);
-
 /* Tier drops of cur against ref, in dimension order. */
 void rb_regress(const struct rb_ref *ref, const struct rb_result *cur,
 		   struct rb_regressions *out);

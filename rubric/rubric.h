@@ -102,7 +102,6 @@ struct rb_cl_profile {
 /* A parsed massif.out: heap series. */
 struct rb_ms_profile {
 	uint64_t peak_bytes; /* max mem_heap_B */
-	int peak_snapshot;
 	int nsnap;
 	int local_maxima; /* strict interior maxima of mem_heap_B */
 };
@@ -155,8 +154,8 @@ struct rb_bounds {
 /* A named measured value behind a score. */
 struct rb_metric {
 	const char *key; /* payload key: "cv", "worst_pct", "IPC", ... */
-	double value;
-	int decimals; /* rounding for output */
+	double value; /* rounded as the output shows it */
+	double pass;  /* its PASS bound (the findings' threshold) */
 };
 
 #define XP_RB_MAX_METRICS 6
@@ -176,6 +175,7 @@ struct rb_score {
 	int sub_present[S_COUNT];
 	enum rb_tierv sub_tier[S_COUNT];
 	double sub_value[S_COUNT];
+	double sub_pass[S_COUNT]; /* PASS bounds, under --expected-complexity */
 	/* Wall-Time Stability only: per-size CVs. */
 	int ncv;
 	double cv_by_size[XP_RB_MAX_SIZES];

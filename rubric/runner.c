@@ -44,11 +44,8 @@ static void on_signal(int sig)
 
 void rb_catch_signals(void)
 {
-	struct sigaction sa;
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sa.sa_flags = SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

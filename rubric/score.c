@@ -65,26 +65,23 @@ static const struct cache_dim {
 /* A function row counts when it has at least this share of the program's denominator. */
 #define ROW_MIN_SHARE 0.001
 
-enum rb_tierv rb_grade(double v, struct rb_bounds b)
+/* PASS if v <= b.pass, WARN if v <= b.warn, else FAIL. */
+static enum rb_tierv grade(double v, struct rb_bounds b)
 {
 	return v <= b.pass ? T_PASS : v <= b.warn ? T_WARN : T_FAIL;
 }
 
-int rb_points(enum rb_tierv t)
-{
-	return t == T_PASS ? 4 : t == T_WARN ? 2 : t == T_FAIL ? 0 : -1;
-}
-
+/* Points: 4, 2, 0 for PASS, WARN, FAIL; -1 for N/A. */
 static void set_tier(struct rb_score *s, enum rb_tierv t)
 {
 	s->tier = t;
-	s->score = rb_points(t);
+	s->score = t == T_PASS ? 4 : t == T_WARN ? 2 : t == T_FAIL ? 0 : -1;
 }
 
-static void add_metric(struct rb_score *s, const char *key, double v, int decimals)
+static void add_metric(struct rb_score *s, const char *key, double v, int decimals, double pass)
 {
 	if (s->nm < XP_RB_MAX_METRICS)
-		s->m[s->nm++] = (struct rb_metric){ key, rb_round(v, decimals), decimals };
+		s->m[s->nm++] = (struct rb_metric){ key, rb_round(v, decimals), pass };
 }
 
 static void not_available(struct rb_score *s, const char *why)
@@ -145,6 +142,14 @@ static const char *scaling_times(const struct rb_meas *m, double *n, double *t, 
 	return cpu ? "task_clock" : "wall";
 }
 
+static void sub_check(struct rb_score *s, int sub, double v, struct rb_bounds b)
+{
+	s->sub_present[sub] = 1;
+	s->sub_value[sub] = rb_round(v, sub_decimals[sub]);
+	s->sub_tier[sub] = grade(s->sub_value[sub], b);
+	s->sub_pass[sub] = b.pass;
+}
+
 static void scaling_exponent(const struct rb_meas *m, const struct rb_opts *o,
 			     struct rb_result *r)
 {
@@ -158,17 +163,7 @@ static void scaling_exponent(const struct rb_meas *m, const struct rb_opts *o,
 	/* The class fit needs sizes > 1; k alone follows the original (n > 0). */
 	r->fit.k = rb_power_exponent(n, t, cnt);
 	r->fit.time_source = src;
-	struct rb_score *s = &r->dim[D_SCALING];
-	s->sub_present[S_EXPONENT] = 1;
-	s->sub_value[S_EXPONENT] = rb_round(r->fit.k, 3);
-	s->sub_tier[S_EXPONENT] = rb_grade(s->sub_value[S_EXPONENT], k_bounds[o->expected]);
-}
-
-static void sub_check(struct rb_score *s, int sub, double v)
-{
-	s->sub_present[sub] = 1;
-	s->sub_value[sub] = rb_round(v, sub_decimals[sub]);
-	s->sub_tier[sub] = rb_grade(s->sub_value[sub], sub_bounds[sub]);
+	sub_check(&r->dim[D_SCALING], S_EXPONENT, r->fit.k, k_bounds[o->expected]);
 }
 
 /* data_reuse (Dr / N) and write_amplification (Dw / Dr): worst significant function. */
@@ -191,8 +186,8 @@ static void scaling_cachegrind(const struct rb_meas *m, long N, struct rb_score 
 		wamp = (double)p->total[CG_DW] / (double)p->total[CG_DR];
 	}
 	if (N > 0)
-		sub_check(s, S_DATA_REUSE, reuse);
-	sub_check(s, S_WRITE_AMP, wamp);
+		sub_check(s, S_DATA_REUSE, reuse, sub_bounds[S_DATA_REUSE]);
+	sub_check(s, S_WRITE_AMP, wamp, sub_bounds[S_WRITE_AMP]);
 }
 
 static void score_scaling(const struct rb_meas *m, const struct rb_opts *o,
@@ -204,12 +199,13 @@ static void score_scaling(const struct rb_meas *m, const struct rb_opts *o,
 
 	scaling_exponent(m, o, r);
 	if (m->cl_stage.ran && N > 0 && m->cl.total_calls > 0)
-		sub_check(s, S_CALL_AMP, (double)m->cl.total_calls / (double)N);
+		sub_check(s, S_CALL_AMP, (double)m->cl.total_calls / (double)N,
+			  sub_bounds[S_CALL_AMP]);
 	scaling_cachegrind(m, N, s);
 	if (m->ms_stage.ran)
-		sub_check(s, S_CHURN, m->ms.local_maxima);
+		sub_check(s, S_CHURN, m->ms.local_maxima, sub_bounds[S_CHURN]);
 	if (m->cl_stage.ran)
-		sub_check(s, S_MULT_PATHS, (double)m->cl.mult_paths);
+		sub_check(s, S_MULT_PATHS, (double)m->cl.mult_paths, sub_bounds[S_MULT_PATHS]);
 	for (int i = 0; i < S_COUNT; i++) {
 		present += s->sub_present[i];
 		warns += s->sub_present[i] && s->sub_tier[i] == T_WARN;
@@ -240,7 +236,7 @@ static void score_wall(const struct rb_meas *m, double max_cv, struct rb_score *
 		not_available(s, "no timing data");
 		return;
 	}
-	add_metric(s, "cv", worst, 2);
+	add_metric(s, "cv", worst, 2, wall_bounds.pass);
 	if (worst > max_cv) {
 		set_tier(s, T_NOISE);
 		snprintf(s->note, sizeof(s->note), "cv %.2f%% above --max-cv %.2f%%", worst,
@@ -248,7 +244,7 @@ static void score_wall(const struct rb_meas *m, double max_cv, struct rb_score *
 		s->ncv = 0;
 		return;
 	}
-	set_tier(s, rb_grade(worst, wall_bounds));
+	set_tier(s, grade(worst, wall_bounds));
 }
 
 static enum rb_tierv worse(enum rb_tierv a, enum rb_tierv b)
@@ -256,19 +252,12 @@ static enum rb_tierv worse(enum rb_tierv a, enum rb_tierv b)
 	return a < b ? a : b;
 }
 
-/* IPC is better when higher: PASS >= 1.5, WARN >= the L4 ipc_low bound, else FAIL. */
-static enum rb_tierv ipc_tier(double ipc, double fail_below)
-{
-	if (ipc >= ipc_pass)
-		return T_PASS;
-	return ipc >= fail_below ? T_WARN : T_FAIL;
-}
-
 /* Hotspot concentration (cachegrind self Ir of the top function) and IPC. */
 static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 {
 	const struct rb_size *z = largest(m);
 	const struct th_l4 *l4 = th_l4_find("ipc_low");
+	const double fail_below = l4 ? l4->threshold : 1.0;
 	enum rb_tierv t = T_PASS;
 	uint64_t top = 0;
 	double ipc;
@@ -279,15 +268,16 @@ static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 			if (m->cg.fn[i].ev[CG_IR] > top)
 				top = m->cg.fn[i].ev[CG_IR];
 		double pct = rb_round(100.0 * (double)top / (double)m->cg.total[CG_IR], 1);
-		add_metric(s, "top_fn_pct", pct, 1);
-		t = worse(t, rb_grade(pct, top_fn_bounds));
+		add_metric(s, "top_fn_pct", pct, 1, top_fn_bounds.pass);
+		t = worse(t, grade(pct, top_fn_bounds));
 		s->source = "cachegrind";
 		any = 1;
 	}
 	if (z && xp_counters_ratio(&z->ctr, XP_CTR_INSTRUCTIONS, XP_CTR_CYCLES, &ipc) == 0) {
 		ipc = rb_round(ipc, 3);
-		add_metric(s, "IPC", ipc, 3);
-		t = worse(t, ipc_tier(ipc, l4 ? l4->threshold : 1.0));
+		add_metric(s, "IPC", ipc, 3, ipc_pass);
+		/* better when higher: PASS >= 1.5, WARN >= the L4 ipc_low bound, else FAIL */
+		t = worse(t, ipc >= ipc_pass ? T_PASS : ipc >= fail_below ? T_WARN : T_FAIL);
 		l4_check(s, "ipc_low", ipc);
 		s->source = any ? "cachegrind+perf_event" : "perf_event";
 		any = 1;
@@ -341,13 +331,13 @@ static void score_cache(const struct rb_meas *m, const struct cache_dim *d,
 	double v;
 
 	if (z && xp_counters_ratio(&z->ctr, d->hw_num, d->hw_den, &v) == 0) {
-		add_metric(s, d->key, 100.0 * v, 3);
+		add_metric(s, d->key, 100.0 * v, 3, d->b.pass);
 		s->source = "perf_event";
 		if (z->ctr.mask & (1ull << XP_CTR_INSTRUCTIONS))
 			cache_l4(s, d, z->ctr.value[d->hw_num], z->ctr.value[d->hw_den],
 				 z->ctr.value[XP_CTR_INSTRUCTIONS]);
 	} else if (m->cg_stage.ran && (v = cg_total_pct(&m->cg, d)) >= 0) {
-		add_metric(s, d->key, v, 3);
+		add_metric(s, d->key, v, 3, d->b.pass);
 		s->source = "cachegrind";
 		const uint64_t *t = m->cg.filtered ? m->cg.sel : m->cg.total;
 		cache_l4(s, d, (double)cg_sum(t, d->num1, d->num2),
@@ -361,7 +351,7 @@ static void score_cache(const struct rb_meas *m, const struct cache_dim *d,
 		set_tier(s, T_NA);
 		return;
 	}
-	set_tier(s, rb_grade(s->m[0].value, d->b));
+	set_tier(s, grade(s->m[0].value, d->b));
 }
 
 static void score_memory(const struct rb_meas *m, const struct rb_base_mem *base,
@@ -380,15 +370,15 @@ static void score_memory(const struct rb_meas *m, const struct rb_base_mem *base
 		not_available(s, "no massif profile and no peak RSS");
 		return;
 	}
-	add_metric(s, "peak_bytes", peak, 0);
+	add_metric(s, "peak_bytes", peak, 0, 0.0);
 	if (base && base->peak_bytes > 0 && !strcmp(base->source, s->source)) {
 		double ratio = rb_round(peak / base->peak_bytes, 2);
-		add_metric(s, "baseline_ratio", ratio, 2);
-		set_tier(s, rb_grade(ratio, mem_ratio_bounds));
+		add_metric(s, "baseline_ratio", ratio, 2, mem_ratio_bounds.pass);
+		set_tier(s, grade(ratio, mem_ratio_bounds));
 	} else if (m->ms_stage.ran) {
-		set_tier(s, rb_grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
+		set_tier(s, grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
 		if (s->tier != T_PASS)
-			add_metric(s, "churn_peaks", m->ms.local_maxima, 0);
+			add_metric(s, "churn_peaks", m->ms.local_maxima, 0, sub_bounds[S_CHURN].pass);
 	} else {
 		not_available(s, "peak RSS alone has no threshold: needs massif (tier deep) or a "
 				 "--baseline with the same source");
@@ -411,25 +401,4 @@ void rb_score_all(const struct rb_meas *m, const struct rb_opts *o,
 		r->total += r->dim[d].score;
 		r->max_possible += 4;
 	}
-}
-
-double rb_pass_bound(int dim, const char *key)
-{
-	for (size_t i = 0; i < sizeof(cache_dims) / sizeof(cache_dims[0]); i++)
-		if (cache_dims[i].dim == dim)
-			return cache_dims[i].b.pass;
-	if (dim == D_WALL)
-		return wall_bounds.pass;
-	if (dim == D_CPU)
-		return !strcmp(key, "IPC") ? ipc_pass : top_fn_bounds.pass;
-	if (dim == D_MEMORY)
-		return !strcmp(key, "baseline_ratio") ? mem_ratio_bounds.pass
-		       : !strcmp(key, "churn_peaks")  ? sub_bounds[S_CHURN].pass
-						      : 0.0;
-	return 0.0;
-}
-
-double rb_sub_pass_bound(int sub, enum rb_cx expected)
-{
-	return sub == S_EXPONENT ? k_bounds[expected].pass : sub_bounds[sub].pass;
 }

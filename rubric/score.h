@@ -15,11 +15,6 @@ struct rb_base_mem {
 	char source[32];   /* "massif", "rusage" */
 };
 
-/* PASS if v <= b.pass, WARN if v <= b.warn, else FAIL. */
-enum rb_tierv rb_grade(double v, struct rb_bounds b);
-/* 4, 2, 0 for PASS, WARN, FAIL; -1 otherwise. */
-int rb_points(enum rb_tierv t);
-
 /*
  * Score every dimension of `m` under `o` (sizes, expected complexity,
  * max-cv, valgrind size). `base` may be NULL. Fills r->dim, r->fit, total
@@ -27,10 +22,5 @@ int rb_points(enum rb_tierv t);
  */
 void rb_score_all(const struct rb_meas *m, const struct rb_opts *o,
 		     const struct rb_base_mem *base, struct rb_result *r);
-
-/* The PASS bound of a dimension's main metric (findings' threshold). */
-double rb_pass_bound(int dim, const char *metric_key);
-/* The PASS bound of an Algorithmic Scaling sub-check under `expected`. */
-double rb_sub_pass_bound(int sub, enum rb_cx expected);
 
 #endif /* XPERF_RUBRIC_SCORE_H */

@@ -15,11 +15,6 @@
 static const int subs_sorted[S_COUNT] = { S_CHURN,	S_CALL_AMP,   S_EXPONENT,
 					  S_DATA_REUSE, S_MULT_PATHS, S_WRITE_AMP };
 
-static void add_tier(cJSON *o, enum rb_tierv t)
-{
-	cJSON_AddStringToObject(o, "tier", rb_tierv_names[t]);
-}
-
 /* sub_checks, and missing_sub_checks when some (not all, not none) are present. */
 static void sub_checks_json(const struct rb_score *s, cJSON *payload)
 {
@@ -31,7 +26,7 @@ static void sub_checks_json(const struct rb_score *s, cJSON *payload)
 			continue;
 		cJSON *c = cJSON_AddObjectToObject(subs, rb_sub_names[i]);
 		cJSON_AddNumberToObject(c, rb_sub_keys[i], s->sub_value[i]);
-		add_tier(c, s->sub_tier[i]);
+		cJSON_AddStringToObject(c, "tier", rb_tierv_names[s->sub_tier[i]]);
 		present++;
 	}
 	if (present == 0 || present == S_COUNT)
@@ -43,12 +38,13 @@ static void sub_checks_json(const struct rb_score *s, cJSON *payload)
 					     cJSON_CreateString(rb_sub_names[subs_sorted[i]]));
 }
 
-cJSON *rb_dim_json(const struct rb_score *s, int dim)
+/* One dimension's payload ({score, tier, metrics..., note?, l4?, sub_checks?}). */
+static cJSON *dim_json(const struct rb_score *s, int dim)
 {
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "score", s->score);
-	add_tier(o, s->tier);
+	cJSON_AddStringToObject(o, "tier", rb_tierv_names[s->tier]);
 	for (int i = 0; i < s->nm; i++)
 		cJSON_AddNumberToObject(o, s->m[i].key, s->m[i].value);
 	if (dim == D_WALL && s->nm == 0)
@@ -190,7 +186,7 @@ static void add_rubric(cJSON *doc, const struct rb_result *r)
 	cJSON_AddNumberToObject(rb, "max_possible", r->max_possible);
 	cJSON *dims = cJSON_AddObjectToObject(rb, "dimensions");
 	for (int d = 0; d < D_COUNT; d++)
-		cJSON_AddItemToObject(dims, rb_dim_names[d], rb_dim_json(&r->dim[d], d));
+		cJSON_AddItemToObject(dims, rb_dim_names[d], dim_json(&r->dim[d], d));
 }
 
 cJSON *rb_summary_json(const struct rb_outcome *oc)

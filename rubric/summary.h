@@ -13,8 +13,6 @@
 
 /* The summary document (the caller frees it with cJSON_Delete). */
 cJSON *rb_summary_json(const struct rb_outcome *oc);
-/* One dimension's payload ({score, tier, metrics..., note?, l4?, sub_checks?}). */
-cJSON *rb_dim_json(const struct rb_score *s, int dim);
 /*
  * The ledger line for this run, keys sorted, no newline (malloc'd; NULL on
  * allocation failure): dimensions, rubric_total, tier, timestamp_utc,

@@ -313,10 +313,8 @@ int rb_ms_parse(const char *name, const char *buf, size_t len, struct rb_ms_prof
 		/* prev is an interior local maximum when strictly above both neighbours. */
 		if (out->nsnap >= 2 && prev > prev2 && prev > v)
 			out->local_maxima++;
-		if (out->nsnap == 0 || v > out->peak_bytes) {
+		if (v > out->peak_bytes)
 			out->peak_bytes = v;
-			out->peak_snapshot = out->nsnap;
-		}
 		prev2 = prev;
 		prev = v;
 		out->nsnap++;

@@ -116,34 +116,24 @@ static void *destroy_job(void *arg)
 	return NULL;
 }
 
-int xpc_destroy_links_bg(struct bpf_link **links, size_t n, pthread_t *t)
-{
-	struct bg_job *j = malloc(sizeof(*j));
-	int err = j ? 0 : ENOMEM;
-
-	if (j) {
-		*j = (struct bg_job){ links, n };
-		err = pthread_create(t, NULL, destroy_job, j);
-	}
-	if (!err)
-		return 0;
-	free(j);
-	xpc_destroy_links(links, n);
-	free(links);
-	return -err;
-}
-
 void xpc_detach_bg(struct xpc_detacher *d, struct bpf_link **links, size_t n)
 {
+	struct bg_job *j = malloc(sizeof(*j));
+
 	for (size_t i = d->n; i > 0; i--)
 		if (!pthread_tryjoin_np(d->threads[i - 1], NULL))
 			d->threads[i - 1] = d->threads[--d->n];
-	if (xp_grow((void **)&d->threads, &d->cap, d->n + 1, sizeof(*d->threads))) {
-		xpc_destroy_links(links, n);
-		free(links);
-		return;
+	if (j && !xp_grow((void **)&d->threads, &d->cap, d->n + 1, sizeof(*d->threads))) {
+		*j = (struct bg_job){ links, n };
+		if (!pthread_create(&d->threads[d->n], NULL, destroy_job, j)) {
+			d->n++;
+			return;
+		}
 	}
-	d->n += !xpc_destroy_links_bg(links, n, &d->threads[d->n]);
+	/* No thread: done here. */
+	free(j);
+	xpc_destroy_links(links, n);
+	free(links);
 }
 
 void xpc_detacher_wait(struct xpc_detacher *d)

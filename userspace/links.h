@@ -23,14 +23,6 @@ void xpc_destroy_links(struct bpf_link **links, size_t n);
  */
 void xpc_release_links(struct bpf_link **links, size_t n);
 
-/*
- * Destroy links[0..n) and free(links) on a thread of its own, so the
- * caller (the ring consumer) does not wait; join *t before the programs'
- * object is destroyed. 0, or -errno when no thread could be started (then
- * it was done here, and *t is not set).
- */
-int xpc_destroy_links_bg(struct bpf_link **links, size_t n, pthread_t *t);
-
 /* Threads detaching batches of links in the background (xpc_detach_bg). */
 struct xpc_detacher {
 	pthread_t *threads;
@@ -38,9 +30,10 @@ struct xpc_detacher {
 };
 
 /*
- * Destroy links[0..n) and free(links) on a thread of d (done here if none
- * can be started); threads found finished are joined first, so d holds
- * only those still running.
+ * Destroy links[0..n) and free(links) on a thread of d, so the caller (the
+ * ring consumer) does not wait (done here if none can be started); join d
+ * (xpc_detacher_wait) before the programs' object is destroyed. Threads
+ * found finished are joined first, so d holds only those still running.
  */
 void xpc_detach_bg(struct xpc_detacher *d, struct bpf_link **links, size_t n);
 

@@ -72,13 +72,17 @@ struct xpc_locate_check *xpc_locate_check_new(const struct xpc_lc_hooks *hooks)
 	return lc;
 }
 
-static void drop_held(struct xpc_locate_check *lc, struct dir_state *d)
+/* Let d's held records go: to the user's callback (deliver), else nowhere, counted withheld. */
+static void let_go(struct xpc_locate_check *lc, struct dir_state *d, bool deliver)
 {
 	for (size_t i = 0; i < d->nheld; i++) {
+		if (deliver && lc->hooks.release)
+			lc->hooks.release(lc->hooks.ctx, d->held[i]);
 		lc->held_bytes -= d->held[i]->size;
 		free(d->held[i]);
 	}
-	lc->counts.withheld += d->nheld;
+	if (!deliver)
+		lc->counts.withheld += d->nheld;
 	free(d->held);
 	d->held = NULL;
 	d->nheld = d->cap = 0;
@@ -90,7 +94,7 @@ void xpc_locate_check_free(struct xpc_locate_check *lc)
 		return;
 	for (size_t i = 0; i < lc->nconns; i++)
 		for (int k = 0; k < 2; k++)
-			drop_held(lc, &lc->conns[i].d[k]);
+			let_go(lc, &lc->conns[i].d[k], false);
 	free(lc->conns);
 	free(lc->recvs);
 	free(lc);
@@ -152,7 +156,7 @@ static void fail(struct xpc_locate_check *lc, unsigned int id, int dir, const ch
 	for (size_t i = 0; i < lc->nconns; i++)
 		if (lc->conns[i].id == id)
 			for (int k = 0; k < 2; k++)
-				drop_held(lc, &lc->conns[i].d[k]);
+				let_go(lc, &lc->conns[i].d[k], false);
 	if (lc->hooks.failed)
 		lc->hooks.failed(lc->hooks.ctx, id, fn_names[dir], check, detail);
 }
@@ -166,15 +170,7 @@ static void pass(struct xpc_locate_check *lc, struct conn *c, int dir)
 	lc->counts.passed++;
 	if (lc->state[c->id] == XPC_LC_UNCHECKED)
 		lc->state[c->id] = XPC_LC_TRUSTED;
-	for (size_t i = 0; i < d->nheld; i++) {
-		if (lc->hooks.release)
-			lc->hooks.release(lc->hooks.ctx, d->held[i]);
-		lc->held_bytes -= d->held[i]->size;
-		free(d->held[i]);
-	}
-	free(d->held);
-	d->held = NULL;
-	d->nheld = d->cap = 0;
+	let_go(lc, d, true);
 }
 
 static enum xpc_lc_verdict hold(struct xpc_locate_check *lc, struct dir_state *d,
@@ -268,7 +264,7 @@ static enum xpc_lc_verdict http_check(struct xpc_locate_check *lc, struct conn *
 		return XPC_LC_PASS;
 	}
 	if (!seen_from_start(lc, c, sock_id)) {
-		drop_held(lc, &c->d[dir]);
+		let_go(lc, &c->d[dir], false);
 		memset(&c->d[dir], 0, sizeof(c->d[dir]));
 		return XPC_LC_DROP;
 	}
@@ -408,7 +404,7 @@ static enum xpc_lc_verdict on_tls(struct xpc_locate_check *lc, const struct xk_t
 		return lc->counts.withheld++, XPC_LC_DROP;
 	if ((t->flags & XP_TLS_NEW_CONN) && t->pos == 0 && (c->d[0].passed || c->d[1].passed)) {
 		for (int k = 0; k < 2; k++) {	/* the SSL* now serves a new connection */
-			drop_held(lc, &c->d[k]);
+			let_go(lc, &c->d[k], false);
 			memset(&c->d[k], 0, sizeof(c->d[k]));
 		}
 	}
@@ -426,7 +422,7 @@ void xpc_locate_check_finish(struct xpc_locate_check *lc)
 		struct conn *c = &lc->conns[i];
 
 		if (c->d[XP_TLS_WRITE].checking && lc->state[c->id] == XPC_LC_TRUSTED) {
-			drop_held(lc, &c->d[XP_TLS_WRITE]);
+			let_go(lc, &c->d[XP_TLS_WRITE], false);
 			c->d[XP_TLS_WRITE].checking = false;
 		}
 	}

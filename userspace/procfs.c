@@ -86,8 +86,7 @@ int xpc_parse_container_id(const char *path, size_t len, char out[XPC_CONTAINER_
 	return 0;
 }
 
-/* Read a small /proc file whole (NUL-terminated); length or -1. */
-static ssize_t slurp(const char *path, char *buf, size_t size)
+ssize_t xpc_proc_read(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n, total = 0;
@@ -107,7 +106,7 @@ int xpc_proc_tgid(int pid)
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	n = slurp(path, buf, sizeof(buf));
+	n = xpc_proc_read(path, buf, sizeof(buf));
 	return n < 0 ? -1 : xpc_parse_status_tgid(buf, n);
 }
 
@@ -129,7 +128,7 @@ int xpc_proc_children(__u32 tgid, __u32 *out, int max)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		snprintf(path, sizeof(path), "/proc/%u/task/%.16s/children", tgid, de->d_name);
-		len = slurp(path, buf, sizeof(buf));
+		len = xpc_proc_read(path, buf, sizeof(buf));
 		got = len < 0 ? 0 : xpc_parse_pid_list(buf, len, out + n, max - n);
 		if (got > 0)
 			n += got;

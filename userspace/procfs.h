@@ -29,6 +29,9 @@ int xpc_parse_pid_list(const char *buf, size_t len, __u32 *out, int max);
  */
 int xpc_parse_container_id(const char *path, size_t len, char out[XPC_CONTAINER_ID_LEN]);
 
+/* Read a small /proc file whole (at most size - 1 bytes, NUL-terminated): its length or -1. */
+ssize_t xpc_proc_read(const char *path, char *buf, size_t size);
+
 /* Process (tgid) of thread or process pid; -1 if it does not exist. */
 int xpc_proc_tgid(int pid);
 

@@ -92,7 +92,11 @@ bool xpc_tp_btf_ok(const char *name)
 	return fd >= 0;
 }
 
-int xpc_fentry_ok(const char *func)
+/*
+ * 0 when an fentry program can attach to kernel function `func` (BPF
+ * trampolines), else the kernel's -errno (this VM kind: -EPERM at load).
+ */
+static int fentry_ok(const char *func)
 {
 	int fd = load_stub(func, BPF_TRACE_FENTRY), link = -1, err;
 
@@ -106,7 +110,8 @@ int xpc_fentry_ok(const char *func)
 	return err;
 }
 
-bool xpc_kprobes_ok(void)
+/* true when the kernel has a kprobe PMU (perf_event kprobes). */
+static bool kprobes_ok(void)
 {
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
 }
@@ -118,11 +123,11 @@ bool xpc_kprobes_ok(void)
  */
 static void others_why(char *buf, size_t len)
 {
-	int fentry = xpc_fentry_ok("tcp_sendmsg");
+	int fentry = fentry_ok("tcp_sendmsg");
 
 	if (!fentry)
 		snprintf(buf, len, "fentry available, no fentry hooks built");
-	else if (xpc_kprobes_ok())
+	else if (kprobes_ok())
 		snprintf(buf, len, "kprobes available, no kprobe hooks built");
 	else
 		snprintf(buf, len, "no fentry: an fentry program on tcp_sendmsg was refused: %s; "

@@ -38,13 +38,4 @@ bool xpc_tp_btf_ok(const char *name);
 /* true when the running kernel's BTF names the kernel function (kfunc) `name`. */
 bool xpc_kfunc_ok(const char *name);
 
-/*
- * 0 when an fentry program can attach to kernel function `func` (BPF
- * trampolines), else the kernel's -errno (this VM kind: -EPERM at load).
- */
-int xpc_fentry_ok(const char *func);
-
-/* true when the kernel has a kprobe PMU (perf_event kprobes). */
-bool xpc_kprobes_ok(void);
-
 #endif /* XPERF_USERSPACE_SOCK_HOOKS_H */

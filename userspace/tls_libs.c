@@ -91,29 +91,6 @@ static unsigned int elf_ssl_syms(Elf *elf)
 	return mask;
 }
 
-unsigned int xpc_tls_elf_ssl_syms_mem(const void *buf, size_t len)
-{
-	unsigned int mask = 0;
-	char *copy;
-	Elf *elf;
-
-	/* elf_memory may convert in place: give it a private copy. */
-	if (len < 4 || memcmp(buf, ELFMAG, SELFMAG) || elf_version(EV_CURRENT) == EV_NONE)
-		return 0;
-	copy = malloc(len);
-	if (!copy)
-		return 0;
-	memcpy(copy, buf, len);
-	elf = elf_memory(copy, len);
-	if (elf) {
-		if (elf_kind(elf) == ELF_K_ELF)
-			mask = elf_ssl_syms(elf);
-		elf_end(elf);
-	}
-	free(copy);
-	return mask;
-}
-
 unsigned int xpc_tls_elf_ssl_syms_fd(int fd)
 {
 	unsigned int mask = 0;
@@ -156,7 +133,8 @@ int xpc_tls_libset_has(const struct xpc_tls_libset *set, dev_t dev, ino_t ino)
 	return 0;
 }
 
-void xpc_tls_libset_forget(struct xpc_tls_libset *set, dev_t dev, ino_t ino)
+/* Forget a file (its probes could not be attached): the next scan that meets it tries again. */
+static void forget(struct xpc_tls_libset *set, dev_t dev, ino_t ino)
 {
 	for (size_t i = 0; i < set->n; i++)
 		if (set->seen[i].dev == dev && set->seen[i].ino == ino) {
@@ -218,7 +196,7 @@ int xpc_tls_libs_scan_file(struct xpc_tls_libset *set, const char *path, xpc_tls
 	 * /proc/PID/root lookups can fail): its next mapping tries again.
 	 */
 	if (added < 0)
-		xpc_tls_libset_forget(set, st.st_dev, st.st_ino);
+		forget(set, st.st_dev, st.st_ino);
 	return added < 0 ? added : 1;
 }
 
@@ -258,7 +236,7 @@ int xpc_tls_libs_scan_root(struct xpc_tls_libset *set, const char *root, xpc_tls
 		r = scan_dir(set, root, lib_dirs[i], cb, ctx);
 		if (r < 0) {
 			/* Not probed (its process gone mid-scan): the next process of that root tries again. */
-			xpc_tls_libset_forget(set, st.st_dev, st.st_ino);
+			forget(set, st.st_dev, st.st_ino);
 			return r;
 		}
 		found += r;

@@ -12,7 +12,6 @@
 #ifndef XPERF_USERSPACE_TLS_LIBS_H
 #define XPERF_USERSPACE_TLS_LIBS_H
 
-#include <stddef.h>
 #include <sys/types.h>
 
 #include "userspace/procfs.h"
@@ -37,12 +36,10 @@ static inline int xpc_tls_syms_usable(unsigned int syms)
 }
 
 /*
- * Symbols of enum xpc_tls_sym that the ELF image (len bytes at buf) defines in
- * its dynamic symbol table. Returns the mask (0: none, not ELF or corrupt).
+ * Symbols of enum xpc_tls_sym that the ELF file open at fd (mmap'd
+ * read-only) defines in its dynamic symbol table. Returns the mask (0:
+ * none, not ELF or corrupt).
  */
-unsigned int xpc_tls_elf_ssl_syms_mem(const void *buf, size_t len);
-
-/* The same for an open file (mmap'd read-only). */
 unsigned int xpc_tls_elf_ssl_syms_fd(int fd);
 
 struct loc_result;
@@ -74,9 +71,6 @@ int xpc_tls_libset_has(const struct xpc_tls_libset *set, dev_t dev, ino_t ino);
 
 /* Remember (dev, ino): 1 when it was new, 0 if already there, -ENOMEM. */
 int xpc_tls_libset_add(struct xpc_tls_libset *set, dev_t dev, ino_t ino);
-
-/* Forget a file (its probes could not be attached): the next scan that meets it tries again. */
-void xpc_tls_libset_forget(struct xpc_tls_libset *set, dev_t dev, ino_t ino);
 
 /*
  * Examine every executable file mapping of pid and, once each, the

@@ -22,6 +22,7 @@
 #include "userspace/tls_probes.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,35 +114,27 @@ struct xpc_tls_probes {
 	size_t nwindows;
 };
 
-/* The uprobes of one library: function, program, return probe or not. */
+/* The uprobes of one library: function, program (in struct tls_bpf), return probe or not. */
 struct uprobe_spec {
 	const char *func;
 	unsigned int sym; /* enum xpc_tls_sym bit the library must export */
+	size_t prog;
 	bool ret;
 };
 
-static const struct uprobe_spec uprobes[] = {
-	{"SSL_write", XPC_TLS_SYM_WRITE, false},       {"SSL_write", XPC_TLS_SYM_WRITE, true},
-	{"SSL_read", XPC_TLS_SYM_READ, false},	       {"SSL_read", XPC_TLS_SYM_READ, true},
-	{"SSL_write_ex", XPC_TLS_SYM_WRITE_EX, false}, {"SSL_write_ex", XPC_TLS_SYM_WRITE_EX, true},
-	{"SSL_read_ex", XPC_TLS_SYM_READ_EX, false},   {"SSL_read_ex", XPC_TLS_SYM_READ_EX, true},
-	{"SSL_free", XPC_TLS_SYM_FREE, false},
-};
+#define PROG(name) offsetof(struct tls_bpf, progs.name)
 
-static struct bpf_program *uprobe_prog(struct tls_bpf *t, const struct uprobe_spec *u)
-{
-	if (u->ret)
-		return t->progs.ssl_rw_exit;
-	if (!strcmp(u->func, "SSL_write"))
-		return t->progs.ssl_write_enter;
-	if (!strcmp(u->func, "SSL_read"))
-		return t->progs.ssl_read_enter;
-	if (!strcmp(u->func, "SSL_write_ex"))
-		return t->progs.ssl_write_ex_enter;
-	if (!strcmp(u->func, "SSL_read_ex"))
-		return t->progs.ssl_read_ex_enter;
-	return t->progs.ssl_free;
-}
+static const struct uprobe_spec uprobes[] = {
+	{ "SSL_write", XPC_TLS_SYM_WRITE, PROG(ssl_write_enter), false },
+	{ "SSL_write", XPC_TLS_SYM_WRITE, PROG(ssl_rw_exit), true },
+	{ "SSL_read", XPC_TLS_SYM_READ, PROG(ssl_read_enter), false },
+	{ "SSL_read", XPC_TLS_SYM_READ, PROG(ssl_rw_exit), true },
+	{ "SSL_write_ex", XPC_TLS_SYM_WRITE_EX, PROG(ssl_write_ex_enter), false },
+	{ "SSL_write_ex", XPC_TLS_SYM_WRITE_EX, PROG(ssl_rw_exit), true },
+	{ "SSL_read_ex", XPC_TLS_SYM_READ_EX, PROG(ssl_read_ex_enter), false },
+	{ "SSL_read_ex", XPC_TLS_SYM_READ_EX, PROG(ssl_rw_exit), true },
+	{ "SSL_free", XPC_TLS_SYM_FREE, PROG(ssl_free), false },
+};
 
 /* Keep link l, which probes p->cur_pid. */
 static int keep_link(struct xpc_tls_probes *p, struct bpf_link *l)
@@ -290,8 +283,8 @@ static int attach_lib(void *ctx, const char *path, unsigned int syms,
 
 		if (!(syms & uprobes[i].sym))
 			continue;
-		l = xk_uprobe_attach(uprobe_prog(p->tls, &uprobes[i]), p->cur_pid, path,
-				     uprobes[i].func, 0, uprobes[i].ret, 0);
+		l = xk_uprobe_attach(*(struct bpf_program **)((char *)p->tls + uprobes[i].prog),
+				     p->cur_pid, path, uprobes[i].func, 0, uprobes[i].ret, 0);
 		err = l ? keep_link(p, l) : -errno;
 		if (err) {
 			fprintf(stderr, "xperf-bpf: %s: cannot attach uprobe to %s: %s\n", path,
@@ -314,10 +307,7 @@ static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 	p->tls = tls_bpf__open();
 	if (!p->tls)
 		return -errno;
-	if (o->reuse_maps)
-		err = o->reuse_maps(o->ctx, p->tls->obj);
-	else
-		err = o->ring_size ? bpf_map__set_max_entries(p->tls->maps.events, o->ring_size) : 0;
+	err = o->reuse_maps(o->ctx, p->tls->obj);
 	if (err)
 		return err;
 	/* Configuration (rodata), set between open and load. */
@@ -367,18 +357,7 @@ static int open_sock(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 	p->sock = sock_bpf__open();
 	if (!p->sock)
 		return -errno;
-	if (o->reuse_maps) {
-		err = o->reuse_maps(o->ctx, p->sock->obj);
-	} else if (p->tls) {
-		err = bpf_map__reuse_fd(p->sock->maps.traced, bpf_map__fd(p->tls->maps.traced));
-		err = err ?: bpf_map__reuse_fd(p->sock->maps.events,
-					       bpf_map__fd(p->tls->maps.events));
-		err = err ?: bpf_map__reuse_fd(p->sock->maps.drops, bpf_map__fd(p->tls->maps.drops));
-		err = err ?: bpf_map__reuse_fd(p->sock->maps.traced_flags,
-					       bpf_map__fd(p->tls->maps.traced_flags));
-	} else {
-		err = 0;
-	}
+	err = o->reuse_maps(o->ctx, p->sock->obj);
 	if (!err && p->tls)
 		err = bpf_map__reuse_fd(p->sock->maps.tls_calls, bpf_map__fd(p->tls->maps.tls_calls));
 	if (!err && p->tls)
@@ -747,14 +726,6 @@ uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned i
 unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p)
 {
 	return (unsigned int)p->nlocated;
-}
-
-int xpc_tls_probes_map_fd(const struct xpc_tls_probes *p, const char *name)
-{
-	struct bpf_object *obj = p->tls ? p->tls->obj : p->sock->obj;
-	struct bpf_map *m = bpf_object__find_map_by_name(obj, name);
-
-	return m ? bpf_map__fd(m) : -1;
 }
 
 void xpc_tls_probes_close(struct xpc_tls_probes *p)

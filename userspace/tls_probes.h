@@ -34,7 +34,6 @@ struct xpc_tls_opts {
 	 * libraries).
 	 */
 	bool watch_maps;
-	uint32_t ring_size;	/* own `events` ring bytes (no reuse_maps); 0: as built */
 	/*
 	 * Uprobes per traced process instead of per library (pid -1): other
 	 * processes using the same libssl no longer trap (bench/tls), but each
@@ -45,9 +44,8 @@ struct xpc_tls_opts {
 	int sock_hooks;		/* enum xpc_sock_hooks (sock_hooks.h); 0: the cheapest here */
 	bool discover_net;	/* examine untraced processes' first sends (discover_net.bpf.h) */
 	/*
-	 * Make obj share the loader's traced/events/drops maps before load
-	 * (capture.c: xpc_reuse_maps); NULL: the objects keep their own
-	 * (the tls object's, which the sock object then shares).
+	 * Make obj share the loader's traced/traced_flags/events/drops maps
+	 * before load (capture.c: xpc_reuse_maps); required.
 	 */
 	int (*reuse_maps)(void *ctx, struct bpf_object *obj);
 	void *ctx;
@@ -187,9 +185,6 @@ uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned i
 
 /* How many files the locator reported (ids 1..n). */
 unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p);
-
-/* fd of a map of the loaded objects ("traced", "events", "drops"), or -1. */
-int xpc_tls_probes_map_fd(const struct xpc_tls_probes *p, const char *name);
 
 /* Detach everything and free p (NULL is fine). */
 void xpc_tls_probes_close(struct xpc_tls_probes *p);

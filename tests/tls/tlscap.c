@@ -47,8 +47,14 @@ struct stream {
 	int fd;
 };
 
+/* The maps every object shares (bpf/common.bpf.h), made here as capture.c makes them. */
+struct shared_maps {
+	int traced, flags, events, drops;
+};
+
 struct cap {
 	const char *dir;
+	struct shared_maps maps;
 	struct xpc_tls_probes *probes;
 	struct stream streams[MAX_STREAMS];
 	int nstreams;
@@ -259,16 +265,51 @@ static void attach_cmd(struct xpc_tls_probes *p, const char *cmd, pid_t pid)
 	}
 }
 
-/* Fork CMD held on a pipe; trace it, then let it exec. */
-/* Put pid in the probes' traced set (its traced_flags byte first); non-zero on failure. */
-static int trace_pid(struct xpc_tls_probes *p, pid_t pid, const struct xk_traced *t)
+/* Create the shared maps, the ring ring_size bytes; 0, or -1 (said on stderr). */
+static int create_maps(struct shared_maps *m, uint32_t ring_size)
 {
-	return xpc_traced_add(xpc_tls_probes_map_fd(p, "traced"),
-			     xpc_tls_probes_map_fd(p, "traced_flags"), pid, t);
+	m->traced = bpf_map_create(BPF_MAP_TYPE_HASH, "traced", sizeof(__u32),
+				   sizeof(struct xk_traced), XP_MAX_TRACED, NULL);
+	m->flags = xpc_traced_flags_create();
+	m->events = bpf_map_create(BPF_MAP_TYPE_RINGBUF, "events", 0, 0, ring_size, NULL);
+	m->drops = bpf_map_create(BPF_MAP_TYPE_PERCPU_ARRAY, "drops", sizeof(__u32),
+				  sizeof(__u64), XP_EV_TYPE_MAX, NULL);
+	if (m->traced < 0 || m->flags < 0 || m->events < 0 || m->drops < 0) {
+		fprintf(stderr, "tlscap: cannot create the shared maps\n");
+		return -1;
+	}
+	return 0;
 }
 
-static pid_t spawn_traced(struct xpc_tls_probes *p, char **argv)
+/* xpc_tls_opts.reuse_maps: obj shares the maps of struct shared_maps. */
+static int reuse_maps(void *ctx, struct bpf_object *obj)
 {
+	const struct shared_maps *m = ctx;
+	const struct { const char *name; int fd; } shared[] = {
+		{ "traced", m->traced }, { "traced_flags", m->flags },
+		{ "events", m->events }, { "drops", m->drops },
+	};
+
+	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++) {
+		struct bpf_map *map = bpf_object__find_map_by_name(obj, shared[i].name);
+		int err = map ? bpf_map__reuse_fd(map, shared[i].fd) : -ENOENT;
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Put pid in the traced set (its traced_flags byte first); non-zero on failure. */
+static int trace_pid(const struct shared_maps *m, pid_t pid, const struct xk_traced *t)
+{
+	return xpc_traced_add(m->traced, m->flags, pid, t);
+}
+
+/* Fork CMD held on a pipe; trace it, then let it exec. */
+static pid_t spawn_traced(struct cap *c, char **argv)
+{
+	struct xpc_tls_probes *p = c->probes;
 	struct xk_traced t = { 0 };
 	int gate[2];
 	pid_t pid;
@@ -287,7 +328,7 @@ static pid_t spawn_traced(struct xpc_tls_probes *p, char **argv)
 	}
 	close(gate[0]);
 	t.root_tgid = pid;
-	if (pid < 0 || trace_pid(p, pid, &t) ||
+	if (pid < 0 || trace_pid(&c->maps, pid, &t) ||
 	    xpc_tls_probes_attach_pid(p, pid) < 0)
 		fprintf(stderr, "tlscap: cannot trace the child\n");
 	else
@@ -299,11 +340,11 @@ static pid_t spawn_traced(struct xpc_tls_probes *p, char **argv)
 }
 
 /* attach --pid: trace a running process; its connections are mid-stream. */
-static pid_t trace_running(struct xpc_tls_probes *p, pid_t pid)
+static pid_t trace_running(struct cap *c, pid_t pid)
 {
 	struct xk_traced t = { .root_tgid = pid };
 
-	if (trace_pid(p, pid, &t) || xpc_tls_probes_attach_pid(p, pid) < 0) {
+	if (trace_pid(&c->maps, pid, &t) || xpc_tls_probes_attach_pid(c->probes, pid) < 0) {
 		fprintf(stderr, "tlscap: cannot trace %d\n", pid);
 		return -1;
 	}
@@ -334,6 +375,7 @@ static const struct argp_option options[] = {
 
 struct args {
 	struct xpc_tls_opts o;
+	uint32_t ring_size;
 	const char *dir;
 	char **cmd;
 	pid_t attach;
@@ -346,7 +388,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case 'o': a->dir = arg; break;
 	case 'c': a->o.cap_bytes = xp_args_integer(state, arg, 1, UINT32_MAX, "bytes"); break;
-	case 'r': a->o.ring_size = xp_args_integer(state, arg, 4096, 1 << 30, "bytes"); break;
+	case 'r': a->ring_size = xp_args_integer(state, arg, 4096, 1 << 30, "bytes"); break;
 	case 'n': a->o.no_plaintext = true; break;
 	case 'p': a->attach = xp_args_integer(state, arg, 1, 4194304, "a process id"); break;
 	case 'P': a->o.per_pid = true; break;
@@ -373,7 +415,7 @@ int main(int argc, char **argv)
 	static const struct xp_args args = { "tlscap", options, parse_arg, "-- CMD ARGS...",
 					     "Test harness of the TLS and socket tiers.",
 					     ARGP_IN_ORDER, NULL };
-	struct args a = { .o = { .verbose = true } };
+	struct args a = { .o = { .verbose = true }, .ring_size = 1 << 24 };	/* as built */
 	struct cap c = { 0 };
 	struct xpc_tls_probes *p = NULL;
 	struct ring_buffer *rb = NULL;
@@ -389,19 +431,21 @@ int main(int argc, char **argv)
 	c.sock_tsv = fopen(path, "we");
 	c.snis = cJSON_CreateArray();
 	c.conns = cJSON_CreateArray();
-	err = c.sock_tsv ? xpc_tls_probes_open(&p, &a.o) : -errno;
+	a.o.reuse_maps = reuse_maps;
+	a.o.ctx = &c.maps;
+	err = c.sock_tsv && !create_maps(&c.maps, a.ring_size) ? xpc_tls_probes_open(&p, &a.o) : -1;
 	if (err)
 		return 1;
 	c.probes = p;
-	rb = ring_buffer__new(xpc_tls_probes_map_fd(p, "events"), on_event, &c, NULL);
+	rb = ring_buffer__new(c.maps.events, on_event, &c, NULL);
 	if (!rb)
 		return 1;
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (a.attach > 0) {
-		pid = trace_running(p, a.attach);
+		pid = trace_running(&c, a.attach);
 	} else {
-		pid = spawn_traced(p, a.cmd);
+		pid = spawn_traced(&c, a.cmd);
 	}
 	while (pid > 0 && !stop) {
 		ring_buffer__poll(rb, 100);
@@ -410,7 +454,7 @@ int main(int argc, char **argv)
 	}
 	while (ring_buffer__consume(rb) > 0)
 		;
-	sum = summary(&c, xpc_tls_probes_map_fd(p, "drops"));
+	sum = summary(&c, c.maps.drops);
 	if (a.attach <= 0)	/* not our child: its status is the caller's to check */
 		cJSON_AddNumberToObject(sum, "exit_status",
 					WIFEXITED(status) ? WEXITSTATUS(status) : -1);

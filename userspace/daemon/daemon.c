@@ -342,18 +342,6 @@ static int on_event(void *ctx, const struct xk_hdr *rec)
 	return d->err;
 }
 
-static ssize_t read_small(const char *path, char *buf, size_t len)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len, f);
-	fclose(f);
-	return n;
-}
-
 /* A running process against the rules (its /proc exe and cmdline): the kind matched, or -1. */
 static int proc_matches(const struct daemon *d, int pid)
 {
@@ -364,7 +352,7 @@ static int proc_matches(const struct daemon *d, int pid)
 	n = readlink(path, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	snprintf(path, sizeof(path), "/proc/%d/cmdline", pid);
-	n = read_small(path, args, sizeof(args));
+	n = xpc_proc_read(path, args, sizeof(args));
 	if (n <= 0)
 		return -1;	/* a kernel thread, or gone */
 	return xpd_rules_match(&d->rules, exe, args, n);
@@ -377,10 +365,9 @@ static int parent_of(int pid)
 	ssize_t n;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	n = read_small(path, buf, sizeof(buf) - 1);
+	n = xpc_proc_read(path, buf, sizeof(buf));
 	if (n <= 0)
 		return 0;
-	buf[n] = '\0';
 	p = strrchr(buf, ')');
 	return p && strlen(p) > 4 ? atoi(p + 4) : 0;
 }

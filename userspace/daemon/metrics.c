@@ -230,11 +230,6 @@ static const char *tier_name(unsigned int i)
 	return xpd_conn_tier_names[i];
 }
 
-static const char *type_name(unsigned int i)
-{
-	return xpc_type_name(i);
-}
-
 static void agents_text(FILE *f, const struct xpd_health *h)
 {
 	const struct xpd_counters *n = h->agents;
@@ -315,10 +310,10 @@ static void core_text(FILE *f, const struct xpd_health *h)
 {
 	const struct xpc_counts *k = &h->counts;
 
-	labelled(f, "records_total", "Records read from the ring, by type.", "type", type_name,
+	labelled(f, "records_total", "Records read from the ring, by type.", "type", xpc_type_name,
 		 k->records, XP_EV_TYPE_MAX, false);
 	labelled(f, "records_lost_total", "Records lost in the kernel (ring full), by type.",
-		 "type", type_name, k->drops, XP_EV_TYPE_MAX, false);
+		 "type", xpc_type_name, k->drops, XP_EV_TYPE_MAX, false);
 	metric(f, "records_malformed_total", "counter", "Records of a wrong size.", k->malformed);
 	metric(f, "records_routed_total", "counter", "Records delivered to an agent's session.",
 	       h->agents->records_routed);

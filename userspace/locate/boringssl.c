@@ -258,15 +258,16 @@ static unsigned int fn_bits(const struct scan *s, uint64_t start)
 	return bits;
 }
 
-/* Whether fn contains a direct call (e8 rel32) to target. */
-static bool calls(const struct scan *s, const struct loc_func_range *fn, uint64_t target)
+/*
+ * Whether .text between offsets lo and hi holds a direct call (e8 rel32)
+ * to target, or with jmp also a jump (e9 rel32).
+ */
+static bool calls(const struct scan *s, uint64_t lo, uint64_t hi, uint64_t target, bool jmp)
 {
-	uint64_t lo = fn->start - s->text.addr, hi = fn->end - s->text.addr;
-
 	for (uint64_t i = lo; i + 5 <= hi && i + 5 <= s->text.len; i++) {
 		int32_t d;
 
-		if (s->text.data[i] != 0xe8)
+		if (s->text.data[i] != 0xe8 && (!jmp || s->text.data[i] != 0xe9))
 			continue;
 		memcpy(&d, s->text.data + i + 1, 4);
 		if (s->text.addr + i + 5 + (int64_t)d == target)
@@ -295,28 +296,12 @@ static size_t match(const struct scan *s, const struct sig *sig, const uint64_t 
 		if (dup || (bits & sig->all) != sig->all || (bits & sig->none))
 			continue;
 		for (size_t k = 0; k < ncallee && !called; k++)
-			called = calls(s, fn, callee[k]);
+			called = calls(s, fn->start - s->text.addr, fn->end - s->text.addr,
+				       callee[k], false);
 		if (called)
 			out[n++] = *fn;
 	}
 	return n;
-}
-
-/* Whether anything in .text calls or jumps to addr (rel32): confirms a function start. */
-static bool is_called(const struct scan *s, uint64_t addr)
-{
-	const uint8_t *t = s->text.data;
-
-	for (size_t i = 0; i + 5 <= s->text.len; i++) {
-		int32_t d;
-
-		if (t[i] != 0xe8 && t[i] != 0xe9)
-			continue;
-		memcpy(&d, t + i + 1, 4);
-		if (s->text.addr + i + 5 + (int64_t)d == addr)
-			return true;
-	}
-	return false;
 }
 
 static int resolve(struct scan *s, struct loc_boringssl_found *out, char *why, size_t wl)
@@ -339,7 +324,9 @@ static int resolve(struct scan *s, struct loc_boringssl_found *out, char *why, s
 	}
 	out->write = (struct loc_located_fn){ "SSL_write", found[SIG_WRITE][0].start, 0 };
 	out->read = (struct loc_located_fn){ "SSL_read", found[SIG_READ][0].start, 0 };
-	if (!is_called(s, out->write.addr) || !is_called(s, out->read.addr)) {
+	/* Anything in .text calling or jumping to them confirms a function start. */
+	if (!calls(s, 0, s->text.len, out->write.addr, true) ||
+	    !calls(s, 0, s->text.len, out->read.addr, true)) {
 		snprintf(why, wl, "SSL_write or SSL_read is never called directly: not a function start");
 		return -1;
 	}
