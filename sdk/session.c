@@ -100,17 +100,11 @@ int sd_turn_add(struct sd_turn *t)
 	return t->index;
 }
 
-struct sd_turn *sd_turn_take(int handle)
+void sd_turn_remove(struct sd_turn *t)
 {
-	for (size_t i = 0; i < S.nturns; i++) {
-		struct sd_turn *t = S.turns[i];
-
-		if (t->index != handle)
-			continue;
-		S.turns[i] = S.turns[--S.nturns];
-		return t;
-	}
-	return NULL;
+	for (size_t i = 0; i < S.nturns; i++)
+		if (S.turns[i] == t)
+			S.turns[i] = S.turns[--S.nturns];
 }
 
 uint8_t sd_reason_intern(const char *why)

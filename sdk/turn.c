@@ -128,9 +128,10 @@ int xperf_end_turn(int handle)
 	struct sd_turn *t;
 	int err;
 
-	if (!sd_lock_turn(handle, &err))
+	t = sd_lock_turn(handle, &err);
+	if (!t)
 		return sd_fail(err);
-	t = sd_turn_take(handle);
+	sd_turn_remove(t);
 	sd_unlock();
 	sd_turn_close(t, now, 1);
 	return sd_session_write(t);
