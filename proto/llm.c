@@ -67,6 +67,15 @@ static int has_suffix(const char *path, size_t n, const char *suffix, size_t k)
 	return n >= k && !memcmp(path + n - k, suffix, k);
 }
 
+/* The API a configuration name ("openai-chat") names; XP_API_NONE if none. */
+static enum pr_llm_api api_parse(const char *key)
+{
+	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
+		if (!strcmp(apis[i].key, key))
+			return apis[i].api;
+	return XP_API_NONE;
+}
+
 enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra)
 {
 	size_t n = strcspn(path, "?#");
@@ -75,18 +84,10 @@ enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra)
 		const char *eq = strchr(*extra, '=');
 
 		if (eq && has_suffix(path, n, *extra, (size_t)(eq - *extra)))
-			return pr_llm_api_parse(eq + 1);
+			return api_parse(eq + 1);
 	}
 	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
 		if (has_suffix(path, n, apis[i].path, strlen(apis[i].path)))
-			return apis[i].api;
-	return XP_API_NONE;
-}
-
-enum pr_llm_api pr_llm_api_parse(const char *key)
-{
-	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
-		if (!strcmp(apis[i].key, key))
 			return apis[i].api;
 	return XP_API_NONE;
 }
