@@ -5,14 +5,13 @@
  * -> REQUEST (the next send, unless a control record, ends the exchange) ...
  * until close.
  */
-#define _GNU_SOURCE
 #include "assemble/cipher.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/grow.h"
+#include "proto/llm_conn.h"
 
 enum phase { P_NEW, P_HELLO, P_READY, P_REQUEST, P_RESPONSE };
 
@@ -62,16 +61,6 @@ struct xt_cipher *xt_cipher_new(const char *const *hosts, xt_cipher_cb cb, void 
 	return c;
 }
 
-static int host_ok(const struct xt_cipher *c, const char *host)
-{
-	if (!c->hosts)
-		return 1;
-	for (const char *const *p = c->hosts; *p; p++)
-		if (!fnmatch(*p, host, FNM_CASEFOLD))
-			return 1;
-	return 0;
-}
-
 static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int create)
 {
 	for (size_t i = 0; i < c->n; i++)
@@ -86,14 +75,8 @@ static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int cr
 	memset(s, 0, sizeof(*s));
 	s->tgid = ev->tgid;
 	s->cookie = ev->conn;
-	s->llm = host_ok(c, "");
+	s->llm = pr_llm_host_ok(c->hosts, "");
 	return s;
-}
-
-static void free_exchange(struct xt_exchange *e)
-{
-	pr_llm_call_free(&e->call);
-	free(e);
 }
 
 /* The answer starts after the longest pause among the set-aside receives. */
@@ -226,7 +209,7 @@ static void finish(struct xt_cipher *c, struct sconn *s, int cut)
 	s->n_skip = 0;
 	s->skip_bytes = 0;
 	if (!e->resp_start_ns && e->req_bytes <= XT_CIPHER_FINISHED_BYTES) {
-		free_exchange(e); /* a TLS alert (close_notify) sent without an answer */
+		xt_exchange_free(e); /* a TLS alert (close_notify) sent without an answer */
 		return;
 	}
 	e->answered = e->resp_start_ns && !cut;
@@ -338,7 +321,7 @@ void xt_cipher_event(struct xt_cipher *c, const struct xt_event *ev)
 			s->connect_ns = ev->call_ns;
 		if (s && ev->host) { /* the SNI: its ClientHello has been sent */
 			strncpy(s->host, ev->host, sizeof(s->host) - 1);
-			s->llm = host_ok(c, ev->host);
+			s->llm = pr_llm_host_ok(c->hosts, ev->host);
 			if (s->phase == P_NEW)
 				s->phase = P_HELLO;
 		}
@@ -388,7 +371,7 @@ void xt_cipher_free(struct xt_cipher *c)
 		return;
 	for (size_t i = 0; i < c->n; i++)
 		if (c->c[i].e)
-			free_exchange(c->c[i].e);
+			xt_exchange_free(c->c[i].e);
 	free(c->c);
 	free(c);
 }

@@ -53,11 +53,9 @@ static int child(struct tt_turn *d, int parent, const char *stage, uint64_t a, u
 		 const struct xt_exchange *e, const struct xt_sched *sched)
 {
 	struct xt_sched_sum s;
-	int known = xt_sched_known(sched, e->tid);
 
-	if (known)
-		s = xt_sched_query(sched, e->tid, a, b);
-	return xt_doc_span(d, parent, stage, a, b, e->tid, known ? &s : NULL, NULL);
+	return xt_doc_span(d, parent, stage, a, b, e->tid, xt_sched_query(sched, e->tid, a, b, &s),
+			   NULL);
 }
 
 /* OpenTelemetry's server.address holds no port: the authority's goes to server.port. */
@@ -178,13 +176,9 @@ int xt_llm_span(struct tt_turn *d, const struct xt_exchange *e, const struct xt_
 	const struct phases p = phases_of(e);
 	cJSON *at;
 	struct xt_sched_sum s;
-	int known = xt_sched_known(sched, e->tid);
-
-	if (known)
-		s = xt_sched_query(sched, e->tid, p.start, p.end);
 	struct tt_span *sp;
-	int id = xt_doc_span(d, 0, "llm_inference", p.start, p.end, e->tid, known ? &s : NULL,
-			     &sp);
+	int id = xt_doc_span(d, 0, "llm_inference", p.start, p.end, e->tid,
+			     xt_sched_query(sched, e->tid, p.start, p.end, &s), &sp);
 
 	if (id < 0 || genai_attrs(sp, e, p.first - p.req_end))
 		return -1;

@@ -10,15 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cmp.h"
 #include "lib/grow.h"
 #include "lib/secrets.h"
 
 static const char *const shells[] = { "sh", "bash", "dash", "zsh", "ash", NULL };
-
-void xt_procs_init(struct xt_procs *t)
-{
-	memset(t, 0, sizeof(*t));
-}
 
 void xt_procs_free(struct xt_procs *t)
 {
@@ -32,13 +28,6 @@ struct xt_proc *xt_procs_find(const struct xt_procs *t, uint32_t pid)
 		if (t->p[i - 1].pid == pid)
 			return &t->p[i - 1];
 	return NULL;
-}
-
-static int by_exit(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /*
@@ -61,7 +50,7 @@ static void evict(struct xt_procs *t)
 		free(ends);
 		return;
 	}
-	qsort(ends, exited, sizeof(*ends), by_exit);
+	qsort(ends, exited, sizeof(*ends), xp_cmp_u64);
 	drop = want < exited ? want : exited;
 	cut = ends[drop - 1];
 	for (size_t i = 0; i < drop; i++)

@@ -38,7 +38,6 @@ struct xt_procs {
 	uint64_t evicted; /* exited processes forgotten at max */
 };
 
-void xt_procs_init(struct xt_procs *t);
 void xt_procs_free(struct xt_procs *t);
 /* Applies a fork (processes only), exec or exit event; 0, or -1 on ENOMEM. */
 int xt_procs_event(struct xt_procs *t, const struct xt_event *ev);

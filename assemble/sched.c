@@ -113,12 +113,12 @@ int xt_sched_known(const struct xt_sched *s, uint32_t tid)
 	return find(s, tid) != NULL;
 }
 
-struct xt_sched_sum xt_sched_query(const struct xt_sched *s, uint32_t tid, uint64_t a,
-				   uint64_t b)
+const struct xt_sched_sum *xt_sched_query(const struct xt_sched *s, uint32_t tid, uint64_t a,
+					  uint64_t b, struct xt_sched_sum *sum)
 {
-	struct xt_sched_sum sum = { 0, 0, 0 };
 	const struct thread *th = find(s, tid);
 
+	*sum = (struct xt_sched_sum){ 0, 0, 0 };
 	for (size_t i = 0; th && i < th->n; i++) {
 		uint64_t from = th->m[i].t > a ? th->m[i].t : a;
 		uint64_t to = i + 1 < th->n && th->m[i + 1].t < b ? th->m[i + 1].t : b;
@@ -126,13 +126,13 @@ struct xt_sched_sum xt_sched_query(const struct xt_sched *s, uint32_t tid, uint6
 		if (to <= from)
 			continue;
 		if (th->m[i].st == XT_ST_ONCPU)
-			sum.on_cpu_ns += to - from;
+			sum->on_cpu_ns += to - from;
 		else if (th->m[i].st == XT_ST_RUNQ)
-			sum.runq_ns += to - from;
+			sum->runq_ns += to - from;
 		else if (th->m[i].st == XT_ST_BLOCKED)
-			sum.blocked_ns += to - from;
+			sum->blocked_ns += to - from;
 	}
-	return sum;
+	return th ? sum : NULL;
 }
 
 uint64_t xt_sched_next(const struct xt_sched *s, uint32_t tid, enum xt_state st, uint64_t t,

@@ -30,9 +30,9 @@ void xt_sched_free(struct xt_sched *s);
 int xt_sched_add(struct xt_sched *s, const struct xt_event *ev);
 /* 1 when any transition was recorded for tid. */
 int xt_sched_known(const struct xt_sched *s, uint32_t tid);
-/* Time of tid in each state over [a, b). */
-struct xt_sched_sum xt_sched_query(const struct xt_sched *s, uint32_t tid, uint64_t a,
-				   uint64_t b);
+/* Time of tid in each state over [a, b), into *sum; sum, or NULL when tid is not known. */
+const struct xt_sched_sum *xt_sched_query(const struct xt_sched *s, uint32_t tid, uint64_t a,
+					  uint64_t b, struct xt_sched_sum *sum);
 /*
  * First time at or after t when tid entered state st and stayed in it at
  * least min_ns (a state still in force at the end counts); 0 if none known.

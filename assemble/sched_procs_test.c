@@ -29,11 +29,13 @@ static void test_sched(void)
 
 	for (size_t i = 0; i < 4; i++)
 		CHECK(xt_sched_add(s, &ev[i]) == 0);
-	struct xt_sched_sum q = xt_sched_query(s, 7, 0, 400);
+	struct xt_sched_sum q;
+
+	CHECK(xt_sched_query(s, 7, 0, 400, &q) == &q);
 
 	/* blocked 50..100 and 200..250, on CPU 100..200 and 250..300, runq 300..400 */
 	CHECK(q.blocked_ns == 100 && q.on_cpu_ns == 150 && q.runq_ns == 100);
-	q = xt_sched_query(s, 7, 150, 260);
+	xt_sched_query(s, 7, 150, 260, &q);
 	CHECK(q.on_cpu_ns == 60 && q.blocked_ns == 50 && q.runq_ns == 0);
 	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 101, 0) == 200);
 	CHECK(xt_sched_next(s, 7, XT_ST_BLOCKED, 201, 0) == 0);
@@ -43,9 +45,9 @@ static void test_sched(void)
 	CHECK(xt_sched_wakeup(s, 7, 0, 400) == 250); /* the last wakeup counts */
 	CHECK(xt_sched_wakeup(s, 7, 101, 400) == 250);
 	CHECK(xt_sched_wakeup(s, 7, 260, 400) == 0);
-	CHECK(!xt_sched_known(s, 8) && xt_sched_query(s, 8, 0, 100).on_cpu_ns == 0);
+	CHECK(!xt_sched_known(s, 8) && !xt_sched_query(s, 8, 0, 100, &q) && q.on_cpu_ns == 0);
 	xt_sched_prune(s, 260);
-	q = xt_sched_query(s, 7, 0, 400);
+	xt_sched_query(s, 7, 0, 400, &q);
 	CHECK(q.on_cpu_ns == 50 && q.runq_ns == 100); /* the state in force at 260 stays */
 	/* thread 9 blocked since 500 is forgotten at 700; waking at 900 it brings the sleep back */
 	struct xt_event sleep = sched_ev(500, 9, XT_ST_BLOCKED, XT_ST_ONCPU, 100);
@@ -55,7 +57,7 @@ static void test_sched(void)
 	xt_sched_prune(s, 700);
 	CHECK(!xt_sched_known(s, 9) && xt_sched_known(s, 7)); /* 7 waits in the run queue */
 	CHECK(xt_sched_add(s, &wake) == 0);
-	q = xt_sched_query(s, 9, 0, 1000);
+	xt_sched_query(s, 9, 0, 1000, &q);
 	CHECK(q.blocked_ns == 400 && q.on_cpu_ns == 100 && xt_sched_wakeup(s, 9, 0, 1000) == 900);
 	xt_sched_free(s);
 }
@@ -75,13 +77,15 @@ static void test_sched_bound(void)
 	}
 	/* the 9th, 12th, 15th and 18th transitions each found 8 kept: 3 went each time */
 	CHECK(xt_sched_evicted(s) == 12);
-	struct xt_sched_sum q = xt_sched_query(s, 7, 0, 2100);
+	struct xt_sched_sum q;
+
+	xt_sched_query(s, 7, 0, 2100, &q);
 
 	/* 1300..2100 kept (8 transitions), nothing counted before the first kept one */
 	CHECK(q.on_cpu_ns == 400 && q.blocked_ns == 400);
 	CHECK(xt_sched_next(s, 7, XT_ST_ONCPU, 0, 0) == 1300);
 	CHECK(xt_sched_wakeup(s, 7, 0, 1250) == 0);
-	CHECK(xt_sched_query(s, 9, 0, 200).on_cpu_ns == 50);
+	CHECK(xt_sched_query(s, 9, 0, 200, &q)->on_cpu_ns == 50);
 	for (uint64_t i = 21; i <= 1000; i++) {
 		struct xt_event ev = sched_ev(100 * i, 7, i % 2 ? XT_ST_ONCPU : XT_ST_BLOCKED,
 					      XT_ST_UNKNOWN, 0);
@@ -100,7 +104,7 @@ static void test_sched_bound(void)
 
 static void test_procs(void)
 {
-	struct xt_procs t;
+	struct xt_procs t = { 0 };
 	const char argv1[] = "/bin/bash\0-c\0/usr/bin/uname -s | tr a-z A-Z";
 	const char argv2[] = "/usr/bin/python3\0-c\0x";
 	struct xt_event ev[] = {
@@ -114,7 +118,6 @@ static void test_procs(void)
 		{ .kind = XT_EXEC, .ts_ns = 15, .tgid = 2, .argv = argv2, .argv_len = sizeof(argv2) },
 	};
 
-	xt_procs_init(&t);
 	for (size_t i = 0; i < 5; i++)
 		CHECK(xt_procs_event(&t, &ev[i]) == 0);
 	CHECK(xt_procs_find(&t, 9) == NULL); /* threads are not processes */
@@ -137,7 +140,7 @@ static void test_procs(void)
 /* A key on a tool's command line never reaches the trace. */
 static void test_cmdline_secret(void)
 {
-	struct xt_procs t;
+	struct xt_procs t = { 0 };
 	const char argv[] = "curl\0-H\0Authorization: Bearer abc123\0--api-key\0"
 			    "sk-0123456789abcdefghijklmn\0https://example.test/v1";
 	struct xt_event ev[] = {
@@ -145,7 +148,6 @@ static void test_cmdline_secret(void)
 		{ .kind = XT_EXEC, .ts_ns = 12, .tgid = 2, .argv = argv, .argv_len = sizeof(argv) },
 	};
 
-	xt_procs_init(&t);
 	CHECK(xt_procs_event(&t, &ev[0]) == 0 && xt_procs_event(&t, &ev[1]) == 0);
 	CHECK(!strcmp(xt_procs_find(&t, 2)->cmdline, "curl -H Authorization: Bearer [REDACTED] "
 						      "--api-key [REDACTED] https://example.test/v1"));
@@ -160,11 +162,10 @@ static void test_cmdline_secret(void)
  */
 static void test_procs_bound(void)
 {
-	struct xt_procs t;
+	struct xt_procs t = { 0 };
 	struct xt_event ev = { .kind = XT_FORK, .ts_ns = 1, .tgid = 1, .child = 1 };
 	static const uint64_t exit_at[] = { 90, 20, 80, 10, 70, 60, 50, 40, 30, 100 };
 
-	xt_procs_init(&t);
 	t.max = 8;
 	CHECK(xt_procs_event(&t, &ev) == 0); /* the root, alive to the end */
 	for (uint32_t pid = 2; pid <= 12; pid++) {

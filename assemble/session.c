@@ -88,13 +88,6 @@ struct xt_session {
 	size_t n_held, held_cap;
 };
 
-static void free_exchange(struct xt_exchange *e)
-{
-	pr_llm_call_free(&e->call);
-	free(e->req_text);
-	free(e);
-}
-
 static int add_exchange(struct xt_session *s, struct xt_exchange *e)
 {
 	size_t i;
@@ -164,7 +157,7 @@ static void add_plain(struct xt_session *s, struct pr_llm_exchange *x)
 	e->answered = x->resp_head && !(s->cutting && x->aborted);
 	e->aborted = x->aborted && !s->cutting;
 	if (add_exchange(s, e)) {
-		free_exchange(e);
+		xt_exchange_free(e);
 		s->failed = 1;
 	}
 }
@@ -236,12 +229,15 @@ static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
  * alike, while the start can differ (node writes a request into TLS before
  * the handshake is over; the socket carries it later).
  */
+static uint64_t dist(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
 static uint64_t end_gap(const struct xt_exchange *a, const struct xt_exchange *b)
 {
-	uint64_t end = a->resp_end_ns > b->resp_end_ns ? a->resp_end_ns - b->resp_end_ns :
-							 b->resp_end_ns - a->resp_end_ns;
-	uint64_t start = a->req_start_ns > b->req_start_ns ? a->req_start_ns - b->req_start_ns :
-							     b->req_start_ns - a->req_start_ns;
+	uint64_t end = dist(a->resp_end_ns, b->resp_end_ns);
+	uint64_t start = dist(a->req_start_ns, b->req_start_ns);
 
 	/*
 	 * Or how far apart they started, when that is within XT_SHADOW_START_NS:
@@ -249,6 +245,29 @@ static uint64_t end_gap(const struct xt_exchange *a, const struct xt_exchange *b
 	 * ends it later on one tier than on the other.
 	 */
 	return start < XT_SHADOW_START_NS && start < end ? start : end;
+}
+
+/*
+ * The one of list[0..n) of x's agent whose answer ended closest to x's, within
+ * XT_SHADOW_MATCH_NS, that can be its twin: of the shadows an answered one,
+ * else a plaintext exchange not timed yet. n when there is none.
+ */
+static size_t nearest(struct xt_exchange *const *list, size_t n, const struct xt_exchange *x,
+		      int shadows)
+{
+	uint64_t best_d = XT_SHADOW_MATCH_NS;
+	size_t best = n;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct xt_exchange *e = list[i];
+		int ok = shadows ? e->answered : !e->cipher && !e->shadow_req_start_ns;
+
+		if (e->tgid == x->tgid && ok && end_gap(e, x) < best_d) {
+			best = i;
+			best_d = end_gap(e, x);
+		}
+	}
+	return best;
 }
 
 /* Takes shadow k out of the list; the caller owns it. */
@@ -288,9 +307,9 @@ static void promote_shadows(struct xt_session *s, int final)
 
 		/* unanswered, or on a socket the plaintext tier reads: nothing it lacks */
 		if (!h->answered || h->covered) {
-			free_exchange(h);
+			xt_exchange_free(h);
 		} else if (add_exchange(s, h)) {
-			free_exchange(h);
+			xt_exchange_free(h);
 			s->failed = 1;
 		}
 	}
@@ -300,25 +319,14 @@ static void promote_shadows(struct xt_session *s, int final)
 static void match_shadows(struct xt_session *s, struct xt_exchange *const *sel, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
-		struct xt_exchange *e = sel[i], *best = NULL;
-		uint64_t best_d = XT_SHADOW_MATCH_NS;
+		struct xt_exchange *e = sel[i];
+		size_t k = e->cipher || e->shadow_req_start_ns ? s->n_shadow :
+				nearest(s->shadow, s->n_shadow, e, 1);
 
-		size_t best_k = 0;
-
-		for (size_t k = 0; k < s->n_shadow && !e->cipher && !e->shadow_req_start_ns; k++) {
-			struct xt_exchange *h = s->shadow[k];
-			uint64_t d = end_gap(h, e);
-
-			if (h->tgid == e->tgid && h->answered && d < best_d) {
-				best = h;
-				best_k = k;
-				best_d = d;
-			}
+		if (k < s->n_shadow) {
+			set_shadow(e, s->shadow[k]);
+			xt_exchange_free(take_shadow(s, k));
 		}
-		if (!best)
-			continue;
-		set_shadow(e, best);
-		free_exchange(take_shadow(s, best_k));
 	}
 }
 
@@ -379,10 +387,8 @@ static int twin_written(const struct xt_session *s, const struct xt_exchange *h)
 {
 	for (unsigned i = 0; i < XT_WRITTEN && i < s->n_written; i++) {
 		const struct written *w = &s->written[i];
-		uint64_t d = w->resp_end_ns > h->resp_end_ns ? w->resp_end_ns - h->resp_end_ns :
-							       h->resp_end_ns - w->resp_end_ns;
 
-		if (w->tgid == h->tgid && d < XT_SHADOW_MATCH_NS)
+		if (w->tgid == h->tgid && dist(w->resp_end_ns, h->resp_end_ns) < XT_SHADOW_MATCH_NS)
 			return 1;
 	}
 	return 0;
@@ -402,7 +408,7 @@ static void drop_written(struct xt_session *s, struct xt_exchange *const *sel, s
 			s->written[s->n_written++ % XT_WRITTEN] =
 				(struct written){ s->ex[i]->tgid, s->ex[i]->resp_end_ns };
 		if (written)
-			free_exchange(s->ex[i]);
+			xt_exchange_free(s->ex[i]);
 		else
 			s->ex[out++] = s->ex[i];
 	}
@@ -459,10 +465,6 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
 	return 0;
 }
 
-/*
- * Writes the first turn of one agent if it is over (final: whatever is
- * left). 1 when a turn was written, 0 when none was, -1 on error.
- */
 /* tgid's pending exchanges into sel (s->n_ex + 1 slots); how many. */
 static size_t select_agent(const struct xt_session *s, uint32_t tgid, struct xt_exchange **sel)
 {
@@ -474,6 +476,10 @@ static size_t select_agent(const struct xt_session *s, uint32_t tgid, struct xt_
 	return n_sel;
 }
 
+/*
+ * Writes the first turn of one agent if it is over (final: whatever is
+ * left). 1 when a turn was written, 0 when none was, -1 on error.
+ */
 static int flush_agent(struct xt_session *s, uint32_t tgid, int final, uint64_t end_ns, int exited)
 {
 	struct xt_exchange **sel = malloc((s->n_ex + 1) * sizeof(*sel));
@@ -587,24 +593,6 @@ static void close_conn(struct xt_session *s, size_t i, uint64_t t)
 	s->conns[i] = s->conns[--s->n_conns];
 }
 
-/* The pending plaintext exchange the ciphertext one times, if any. */
-static struct xt_exchange *plain_twin(struct xt_session *s, const struct xt_exchange *h)
-{
-	struct xt_exchange *best = NULL;
-	uint64_t best_d = XT_SHADOW_MATCH_NS;
-
-	for (size_t i = 0; i < s->n_ex; i++) {
-		struct xt_exchange *e = s->ex[i];
-		uint64_t d = end_gap(h, e);
-
-		if (!e->cipher && !e->shadow_req_start_ns && e->tgid == h->tgid && d < best_d) {
-			best = e;
-			best_d = d;
-		}
-	}
-	return best;
-}
-
 /*
  * Ciphertext-tier exchanges: the second opinion on a plaintext one (matched
  * now, or when its turn is written if its socket moved data inside SSL calls
@@ -615,7 +603,9 @@ static struct xt_exchange *plain_twin(struct xt_session *s, const struct xt_exch
 static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 {
 	struct xt_session *s = ctx;
-	struct xt_exchange *twin = s->cfg->ciphertext || !e->answered ? NULL : plain_twin(s, e);
+	/* the pending plaintext exchange it times, if any */
+	size_t k = s->cfg->ciphertext || !e->answered ? s->n_ex : nearest(s->ex, s->n_ex, e, 0);
+	struct xt_exchange *twin = k < s->n_ex ? s->ex[k] : NULL;
 
 	int plain = (covered || s->plain_tgid[e->tgid % XT_PLAIN_PROCS] == e->tgid) &&
 		    !s->cfg->ciphertext;
@@ -625,7 +615,7 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 			set_shadow(twin, e);
 		else if (!plain) /* the plaintext tier counts the probes it sees itself */
 			add_probe(s, e->tgid, e->req_start_ns);
-		free_exchange(e);
+		xt_exchange_free(e);
 		return;
 	}
 	e->covered = covered;
@@ -633,14 +623,14 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 	if (plain) {
 		if (xp_grow((void **)&s->shadow, &s->cap_shadow, s->n_shadow + 1,
 			    sizeof(*s->shadow))) {
-			free_exchange(e);
+			xt_exchange_free(e);
 			return;
 		}
 		s->shadow[s->n_shadow++] = e;
 		return;
 	}
 	if (add_exchange(s, e)) {
-		free_exchange(e);
+		xt_exchange_free(e);
 		s->failed = 1;
 	}
 }
@@ -653,7 +643,6 @@ struct xt_session *xt_session_new(const struct xt_config *cfg)
 		return NULL;
 	s->cfg = cfg;
 	snprintf(s->dir, sizeof(s->dir), "%s/%s", cfg->out_dir, cfg->session_id);
-	xt_procs_init(&s->procs);
 	s->procs.keep_bodies = cfg->llm.capture_payloads;
 	s->procs.max = cfg->max_procs;
 	s->sched = xt_sched_new(cfg->max_sched_marks);
@@ -800,10 +789,10 @@ void xt_session_free(struct xt_session *s)
 		pr_llm_conn_free(s->conns[i].c);
 	free(s->conns);
 	for (size_t i = 0; i < s->n_ex; i++)
-		free_exchange(s->ex[i]);
+		xt_exchange_free(s->ex[i]);
 	free(s->ex);
 	for (size_t i = 0; i < s->n_shadow; i++)
-		free_exchange(s->shadow[i]);
+		xt_exchange_free(s->shadow[i]);
 	free(s->shadow);
 	free(s->agents);
 	free(s->probes);

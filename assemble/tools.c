@@ -59,41 +59,29 @@ int xt_tool_command(const struct pr_tool_call *call, char *buf, size_t cap)
 	return n > 0 && buf[strspn(buf, " \t\n")];
 }
 
-static int holds(const struct xt_proc *q, const char *needle)
-{
-	return strstr(q->cmdline, needle) || strstr(q->last_cmdline, needle);
-}
-
-/* The tree of root: root itself or a descendant runs the command. */
-static int tree_runs(const struct xt_procs *procs, const struct xt_proc *root, const char *needle)
-{
-	if (holds(root, needle))
-		return 1;
-	for (size_t i = 0; i < procs->n; i++)
-		if (holds(&procs->p[i], needle) && xt_procs_descends(procs, procs->p[i].pid, root->pid))
-			return 1;
-	return 0;
-}
-
 /* A command line, kept cut, that runs a shell script ("bash -c", "sh -c"...). */
 static int cut_script(const char *line, size_t cap)
 {
 	return strlen(line) >= cap - 1 && strstr(line, "sh -c ");
 }
 
-/* A process whose shell script was cut: what it ran is not in its command line. */
-static int cut_shell(const struct xt_proc *q)
+/* q runs the command; needle NULL: q's shell script was cut (what it ran is not in its line). */
+static int runs(const struct xt_proc *q, const char *needle)
 {
+	if (needle)
+		return strstr(q->cmdline, needle) || strstr(q->last_cmdline, needle);
 	return cut_script(q->cmdline, sizeof(q->cmdline)) ||
 	       cut_script(q->last_cmdline, sizeof(q->last_cmdline));
 }
 
-static int tree_cut_shell(const struct xt_procs *procs, const struct xt_proc *root)
+/* The tree of root: root itself or a descendant runs the command (needle as above). */
+static int tree_runs(const struct xt_procs *procs, const struct xt_proc *root, const char *needle)
 {
-	if (cut_shell(root))
+	if (runs(root, needle))
 		return 1;
 	for (size_t i = 0; i < procs->n; i++)
-		if (cut_shell(&procs->p[i]) && xt_procs_descends(procs, procs->p[i].pid, root->pid))
+		if (runs(&procs->p[i], needle) &&
+		    xt_procs_descends(procs, procs->p[i].pid, root->pid))
 			return 1;
 	return 0;
 }
@@ -121,7 +109,7 @@ static const struct xt_proc *find_tree(const struct xt_turn_in *in, const char *
 
 		if (claimed[k] || !xt_turn_child(in, p) || p->fork_ns < a)
 			continue;
-		if (cmd ? tree_runs(in->procs, p, needle) : tree_cut_shell(in->procs, p))
+		if (tree_runs(in->procs, p, cmd ? needle : NULL))
 			return p;
 	}
 	return NULL;

@@ -49,6 +49,13 @@ int xt_exchange_ok(const struct xt_exchange *e)
 	       (e->call.status == 0 || (e->call.status >= 200 && e->call.status < 300));
 }
 
+void xt_exchange_free(struct xt_exchange *e)
+{
+	pr_llm_call_free(&e->call);
+	free(e->req_text);
+	free(e);
+}
+
 void xt_cmdset_free(struct xt_cmdset *s)
 {
 	for (size_t i = 0; i < s->n; i++)
@@ -200,15 +207,6 @@ static int lay_out(struct layout *l)
 	return rc;
 }
 
-static const struct xt_sched_sum *sched_of(const struct layout *l, uint32_t tid, uint64_t a,
-					   uint64_t b, struct xt_sched_sum *buf)
-{
-	if (!xt_sched_known(l->in->sched, tid))
-		return NULL;
-	*buf = xt_sched_query(l->in->sched, tid, a, b);
-	return buf;
-}
-
 /* The process attributes of a tool or agent_subprocess span; its tool and exit code go typed. */
 static int proc_attrs(struct tt_span *sp, const struct xt_proc *p)
 {
@@ -264,7 +262,7 @@ static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg
 	struct tt_span *sp;
 	uint32_t tid = p ? p->pid : l->tid;
 	int id = xt_doc_span(d, 0, "tool_call", s->a, s->b, tid,
-			     sched_of(l, tid, s->a, s->b, &buf), &sp);
+			     xt_sched_query(l->in->sched, tid, s->a, s->b, &buf), &sp);
 
 	if (id < 0 || (p ? proc_attrs(sp, p) : tt_ex_set_str(&sp->ex, TT_EX_TOOL, t->call->name)) ||
 	    call_attrs(sp, t, l->in->capture_payloads))
@@ -294,7 +292,7 @@ static int emit_subproc(struct tt_turn *d, const struct layout *l, const struct 
 	struct xt_sched_sum buf;
 	struct tt_span *sp;
 	int id = xt_doc_span(d, 0, "agent_subprocess", s->a, s->b, p->pid,
-			     sched_of(l, p->pid, s->a, s->b, &buf), &sp);
+			     xt_sched_query(l->in->sched, p->pid, s->a, s->b, &buf), &sp);
 
 	if (id < 0 || proc_attrs(sp, p))
 		return -1;
@@ -308,7 +306,7 @@ static int emit_gap(struct tt_turn *d, const struct layout *l, uint64_t a, uint6
 		    const struct xt_exchange *failed)
 {
 	struct xt_sched_sum buf;
-	const struct xt_sched_sum *ss = sched_of(l, l->tid, a, b, &buf);
+	const struct xt_sched_sum *ss = xt_sched_query(l->in->sched, l->tid, a, b, &buf);
 	const char *stage = ss && ss->on_cpu_ns * 2 < b - a ? "waiting" : "orchestration";
 	int limited = failed && (failed->call.status == 429 || failed->retry_after[0]);
 
@@ -347,13 +345,15 @@ static int emit(struct tt_turn *d, const struct layout *l)
 		case SEG_PARSE:
 			rc |= xt_doc_span(d, 0, s->kind == SEG_PROMPT ? "prompt_assembly" :
 					  "response_parse", s->a, s->b, l->tid,
-					  sched_of(l, l->tid, s->a, s->b, &buf), NULL) < 0;
+					  xt_sched_query(l->in->sched, l->tid, s->a, s->b, &buf),
+					  NULL) < 0;
 			if (s->kind == SEG_PARSE && !xt_exchange_ok(s->ex))
 				failed = s->ex;
 			break;
 		case SEG_SETUP:
 			rc |= xt_doc_span(d, 0, "connection_setup", s->a, s->b, s->ex->tid,
-					  sched_of(l, s->ex->tid, s->a, s->b, &buf), NULL) < 0;
+					  xt_sched_query(l->in->sched, s->ex->tid, s->a, s->b, &buf),
+					  NULL) < 0;
 			break;
 		case SEG_EXCHANGE:
 			rc |= xt_llm_span(d, s->ex, l->in->sched) < 0;

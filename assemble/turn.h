@@ -66,6 +66,7 @@ struct xt_turn_in {
 int xt_turn_child(const struct xt_turn_in *in, const struct xt_proc *p);
 /* 1 when the exchange gave the agent an answer it could use (2xx, not cut off). */
 int xt_exchange_ok(const struct xt_exchange *e);
+void xt_exchange_free(struct xt_exchange *e);
 /* Builds the turn; *end_ns gets its end (the next turn's start). NULL on ENOMEM. */
 struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns);
 void xt_cmdset_free(struct xt_cmdset *s);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * llm.c - LLM API JSON extraction with cJSON. Where the fields live differs
- * per API; that is data (field_map below), read by one set of functions.
+ * per API; that is data (apis below), read by one set of functions.
  * Streaming formats: Anthropic named SSE events, OpenAI chat chunks ending in
  * "[DONE]", OpenAI Responses typed events, Ollama NDJSON objects.
  */
@@ -15,63 +15,42 @@
 #include "lib/json_int.h"
 #include "proto/llm_tools.h"
 
+/*
+ * Per API: its name in configuration ("openai-chat"), its default request path
+ * suffix, where a response object keeps each field (dotted paths, numbers index
+ * arrays), and where the answer's text is (opt-in payload capture): in a
+ * streamed event, and in a whole response (an array there: every element's
+ * "text").
+ */
 struct api_info {
 	enum pr_llm_api api;
-	const char *key;  /* name in configuration: "openai-chat" */
-	const char *path; /* default request path suffix */
-	const char *provider;
+	const char *key, *path, *provider;
 	int stream_default;
+	int in_excludes_cache; /* its input count leaves out cache reads and writes */
+	const char *in, *out, *cache_read, *cache_write, *reasoning, *finish;
+	const char *stream_text[3], *whole_text[2];
 };
 
 static const struct api_info apis[] = {
-	{ XP_API_ANTHROPIC, "anthropic", "/v1/messages", "anthropic", 0 },
-	{ XP_API_OPENAI_CHAT, "openai-chat", "/chat/completions", "openai", 0 },
-	{ XP_API_OPENAI_RESPONSES, "openai-responses", "/v1/responses", "openai", 0 },
-	{ XP_API_OLLAMA_CHAT, "ollama-chat", "/api/chat", "ollama", 1 },
-	{ XP_API_OLLAMA_GENERATE, "ollama-generate", "/api/generate", "ollama", 1 },
-};
-
-/*
- * Where the answer's text is, per API (opt-in payload capture): in a streamed
- * event, and in a whole response (an array there: every element's "text").
- */
-struct text_map {
-	enum pr_llm_api api;
-	const char *stream[3];
-	const char *whole[2];
-};
-
-static const struct text_map text_maps[] = {
-	{ XP_API_ANTHROPIC, { "delta.text", "delta.partial_json", "delta.thinking" },
-	  { "content", NULL } },
-	{ XP_API_OPENAI_CHAT, { "choices.0.delta.content", NULL, NULL },
-	  { "choices.0.message.content", NULL } },
-	{ XP_API_OPENAI_RESPONSES, { "delta", NULL, NULL }, { "output_text", NULL } },
-	{ XP_API_OLLAMA_CHAT, { "message.content", NULL, NULL }, { "message.content", NULL } },
-	{ XP_API_OLLAMA_GENERATE, { "response", NULL, NULL }, { "response", NULL } },
-};
-
-/* Where a response object keeps each field (dotted paths, numbers index arrays). */
-struct field_map {
-	enum pr_llm_api api;
-	int in_excludes_cache; /* its input count leaves out cache reads and writes */
-	const char *model, *in, *out, *cache_read, *cache_write, *reasoning, *finish;
-};
-
-static const struct field_map maps[] = {
-	{ XP_API_ANTHROPIC, 1, "model", "usage.input_tokens", "usage.output_tokens",
-	  "usage.cache_read_input_tokens", "usage.cache_creation_input_tokens", NULL,
-	  "stop_reason" },
-	{ XP_API_OPENAI_CHAT, 0, "model", "usage.prompt_tokens", "usage.completion_tokens",
+	{ XP_API_ANTHROPIC, "anthropic", "/v1/messages", "anthropic", 0, 1, "usage.input_tokens",
+	  "usage.output_tokens", "usage.cache_read_input_tokens",
+	  "usage.cache_creation_input_tokens", NULL, "stop_reason",
+	  { "delta.text", "delta.partial_json", "delta.thinking" }, { "content" } },
+	{ XP_API_OPENAI_CHAT, "openai-chat", "/chat/completions", "openai", 0, 0,
+	  "usage.prompt_tokens", "usage.completion_tokens",
 	  "usage.prompt_tokens_details.cached_tokens", NULL,
-	  "usage.completion_tokens_details.reasoning_tokens", "choices.0.finish_reason" },
-	{ XP_API_OPENAI_RESPONSES, 0, "model", "usage.input_tokens", "usage.output_tokens",
-	  "usage.input_tokens_details.cached_tokens", NULL,
-	  "usage.output_tokens_details.reasoning_tokens", "incomplete_details.reason" },
-	{ XP_API_OLLAMA_CHAT, 0, "model", "prompt_eval_count", "eval_count", NULL, NULL, NULL,
-	  "done_reason" },
-	{ XP_API_OLLAMA_GENERATE, 0, "model", "prompt_eval_count", "eval_count", NULL, NULL, NULL,
-	  "done_reason" },
+	  "usage.completion_tokens_details.reasoning_tokens", "choices.0.finish_reason",
+	  { "choices.0.delta.content" }, { "choices.0.message.content" } },
+	{ XP_API_OPENAI_RESPONSES, "openai-responses", "/v1/responses", "openai", 0, 0,
+	  "usage.input_tokens", "usage.output_tokens", "usage.input_tokens_details.cached_tokens",
+	  NULL, "usage.output_tokens_details.reasoning_tokens", "incomplete_details.reason",
+	  { "delta" }, { "output_text" } },
+	{ XP_API_OLLAMA_CHAT, "ollama-chat", "/api/chat", "ollama", 1, 0, "prompt_eval_count",
+	  "eval_count", NULL, NULL, NULL, "done_reason", { "message.content" },
+	  { "message.content" } },
+	{ XP_API_OLLAMA_GENERATE, "ollama-generate", "/api/generate", "ollama", 1, 0,
+	  "prompt_eval_count", "eval_count", NULL, NULL, NULL, "done_reason", { "response" },
+	  { "response" } },
 };
 
 static const struct api_info *api_info(enum pr_llm_api api)
@@ -79,14 +58,6 @@ static const struct api_info *api_info(enum pr_llm_api api)
 	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
 		if (apis[i].api == api)
 			return &apis[i];
-	return NULL;
-}
-
-static const struct field_map *field_map(enum pr_llm_api api)
-{
-	for (size_t i = 0; i < sizeof(maps) / sizeof(maps[0]); i++)
-		if (maps[i].api == api)
-			return &maps[i];
 	return NULL;
 }
 
@@ -128,7 +99,7 @@ const char *pr_llm_provider(enum pr_llm_api api)
 
 int64_t pr_llm_input_tokens(const struct pr_llm_call *c)
 {
-	const struct field_map *m = field_map(c->api);
+	const struct api_info *m = api_info(c->api);
 	int64_t n = c->input_tokens;
 
 	if (n < 0 || !m || !m->in_excludes_cache)
@@ -218,11 +189,11 @@ static void take_error(struct pr_llm_call *c, const cJSON *o)
 /* Usage, model, finish reason (and tools when with_tools) from one response object. */
 static void take_fields(struct pr_llm_call *c, const cJSON *o, int with_tools)
 {
-	const struct field_map *m = field_map(c->api);
+	const struct api_info *m = api_info(c->api);
 
 	if (!m || !cJSON_IsObject(o))
 		return;
-	set_str(c->resp_model, sizeof(c->resp_model), o, m->model);
+	set_str(c->resp_model, sizeof(c->resp_model), o, "model");
 	set_int(&c->input_tokens, o, m->in);
 	set_int(&c->output_tokens, o, m->out);
 	set_int(&c->cache_read_tokens, o, m->cache_read);
@@ -252,14 +223,6 @@ static void take_text(struct pr_llm_call *c, const cJSON *o, const char *const *
 			if (nonempty_str(jget(it, "text")))
 				append_text(c, jget(it, "text")->valuestring);
 	}
-}
-
-static const struct text_map *text_map(enum pr_llm_api api)
-{
-	for (size_t i = 0; i < sizeof(text_maps) / sizeof(text_maps[0]); i++)
-		if (text_maps[i].api == api)
-			return &text_maps[i];
-	return NULL;
 }
 
 static cJSON *parse(struct pr_llm_call *c, const char *d, size_t len)
@@ -296,8 +259,8 @@ void pr_llm_parse_response(struct pr_llm_call *c, const char *body, size_t len)
 	take_fields(c, j, 1);
 	if (c->api == XP_API_OPENAI_RESPONSES && !c->finish_reason[0])
 		set_str(c->finish_reason, sizeof(c->finish_reason), j, "status");
-	if (text_map(c->api))
-		take_text(c, j, text_map(c->api)->whole, 2);
+	if (api_info(c->api))
+		take_text(c, j, api_info(c->api)->whole_text, 2);
 	cJSON_Delete(j);
 }
 
@@ -385,8 +348,8 @@ void pr_llm_stream_event(struct pr_llm_call *c, const char *event, const char *d
 	const cJSON *type = jget(j, "type");
 	const char *t = event[0] ? event : (cJSON_IsString(type) ? type->valuestring : "");
 
-	if (text_map(c->api))
-		take_text(c, j, text_map(c->api)->stream, 3);
+	if (api_info(c->api))
+		take_text(c, j, api_info(c->api)->stream_text, 3);
 	switch (c->api) {
 	case XP_API_ANTHROPIC:
 		anthropic_event(c, t, j, t_ns);

@@ -37,14 +37,12 @@ static struct pr_llm_exchange *find(struct pr_llm_conn *c, uint32_t msg)
 	return s ? *s : NULL;
 }
 
-static int host_ok(const struct pr_llm_conn_cfg *cfg, const char *host)
+int pr_llm_host_ok(const char *const *hosts, const char *host)
 {
-	const char *const *p = cfg->hosts;
-
-	if (!p)
+	if (!hosts)
 		return 1;
-	for (; *p; p++)
-		if (!fnmatch(*p, host, FNM_CASEFOLD))
+	for (; *hosts; hosts++)
+		if (!fnmatch(*hosts, host, FNM_CASEFOLD))
 			return 1;
 	return 0;
 }
@@ -123,7 +121,7 @@ static void req_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uint
 	enum pr_llm_api api = pr_llm_api_of_path(h->path, c->cfg->extra_paths);
 	struct pr_llm_exchange **slot = free_slot(c);
 
-	if (!host_ok(c->cfg, h->authority))
+	if (!pr_llm_host_ok(c->cfg->hosts, h->authority))
 		return;
 	if (!is_model_call(h, api)) {
 		c->other_requests++;

@@ -70,6 +70,8 @@ struct pr_llm_conn {
 	struct pr_llm_exchange *done, **done_tail; /* finished, not yet taken */
 };
 
+/* 1 when host matches one of the fnmatch patterns (case-insensitive); hosts NULL: any host. */
+int pr_llm_host_ok(const char *const *hosts, const char *host);
 /* Allocates a tracker; NULL on ENOMEM. cfg must outlive it. */
 struct pr_llm_conn *pr_llm_conn_new(const struct pr_llm_conn_cfg *cfg);
 /*

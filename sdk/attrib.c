@@ -1,18 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * attrib.c - the names the SDK checks against theory: stage names, fused
- * mark kinds, waste kinds and their L3 point (th_waste_kind_table). Domains
+ * attrib.c - the names the SDK checks against theory: fused mark kinds,
+ * waste kinds and their L3 point (th_waste_kind_table). Domains
  * and categories are the core's (core/rules.c), applied when the turn is
  * written.
  */
 #include <string.h>
 
 #include "sdk/internal.h"
-
-int sd_stage_valid(const char *name)
-{
-	return sd_name_valid(name, XP_STAGE_MAX);
-}
 
 int sd_fused_kind_valid(const char *kind)
 {

@@ -264,31 +264,18 @@ void sd_attrs_join(cJSON **dst, cJSON *src)
 	cJSON_Delete(src);
 }
 
-int sd_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture)
+int sd_attrs_build(cJSON **out, cJSON **counts, const struct xperf_attr *a, size_t n, int map)
 {
-	cJSON *tmp = cJSON_CreateObject();
-	int err = tmp ? build(tmp, a, n, capture, map, NULL) : XP_ENOMEM;
+	cJSON *o = cJSON_CreateObject(), *c = counts ? cJSON_CreateObject() : NULL;
+	int err = o && (c || !counts) ? build(o, a, n, sd_capture(), map, c) : XP_ENOMEM;
 
 	if (err) {
-		cJSON_Delete(tmp);
-		return err;
-	}
-	*out = tmp;
-	return 0;
-}
-
-int sd_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
-		   int capture)
-{
-	cJSON *c = cJSON_CreateObject(), *o = cJSON_CreateObject();
-	int err = c && o ? build(o, a, n, capture, 0, c) : XP_ENOMEM;
-
-	if (err) {
-		cJSON_Delete(c);
 		cJSON_Delete(o);
+		cJSON_Delete(c);
 		return err;
 	}
-	*counts = c;
-	*attrs = o;
+	*out = o;
+	if (counts)
+		*counts = c;
 	return 0;
 }

@@ -8,7 +8,7 @@
  *   stream.c   streamed tokens: ttft and streaming-gap marks, the typed token times
  *   probe.c    per-thread measurement: clocks and perf_event counters
  *   agent.c    who the agent process is: pid, comm, start time, container
- *   attrib.c   names theory knows: stages, fused kinds, waste kinds -> L3
+ *   attrib.c   names theory knows: fused kinds, waste kinds -> L3
  *   attrs.c    attributes: OpenTelemetry names and types
  *   privacy.c  credentials and content kept out of the files
  *   writer.c   the finished turn as the core's (core/): exchange facts typed, categorized, written
@@ -143,14 +143,14 @@ int sd_stream_facts(struct tt_span *s, const struct sd_span *sp);
 int sd_withheld(const char *key, int capture_content); /* 1: the key is never written */
 
 /* attrib.c */
-int sd_stage_valid(const char *name);
 int sd_fused_kind_valid(const char *kind);
 const char *sd_waste_l3(const char *kind); /* NULL: unknown kind */
 
-/* attrs.c: 0, XP_EINVAL or XP_ENOMEM; on error nothing is built. */
-int sd_attrs_build(cJSON **out, const struct xperf_attr *a, size_t n, int map, int capture);
-int sd_attrs_split(cJSON **counts, cJSON **attrs, const struct xperf_attr *a, size_t n,
-		   int capture);
+/*
+ * attrs.c: a new object of the attributes (OTel names when map); with counts, the integers
+ * go to a new object there instead. 0, XP_EINVAL or XP_ENOMEM; on error nothing is built.
+ */
+int sd_attrs_build(cJSON **out, cJSON **counts, const struct xperf_attr *a, size_t n, int map);
 void sd_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
 
 /* writer.c: the turn as the core's (its attributes and marks move there); NULL on ENOMEM */

@@ -96,8 +96,7 @@ static int mark_checked(int turn, const char *kind, int waste, const struct xper
 	m.l3 = waste ? sd_waste_l3(kind) : NULL;
 	if (waste ? !m.l3 : !sd_fused_kind_valid(kind))
 		return sd_fail(XP_EKIND);
-	err = waste ? sd_attrs_split(&m.counts, &m.attrs, a, n, sd_capture())
-		    : sd_attrs_build(&m.attrs, a, n, 0, sd_capture());
+	err = sd_attrs_build(&m.attrs, waste ? &m.counts : NULL, a, n, 0);
 	return err ? sd_fail(err) : mark(turn, &m);
 }
 

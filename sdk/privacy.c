@@ -7,7 +7,7 @@
  * tables: add a key here and every writer path follows. Secrets inside
  * values are found by lib/secrets.c, shared with the kernel-event writers.
  */
-#include <ctype.h>
+#define _GNU_SOURCE /* strcasestr */
 #include <string.h>
 #include <strings.h>
 
@@ -25,18 +25,10 @@ static const char *const content_keys[] = {
 	"gen_ai.input.messages", "gen_ai.output.messages", "gen_ai.system_instructions",
 };
 
-static int contains_ci(const char *s, const char *sub)
-{
-	for (size_t n = strlen(sub); *s; s++)
-		if (tolower((unsigned char)*s) == sub[0] && strncasecmp(s, sub, n) == 0)
-			return 1;
-	return 0;
-}
-
 int sd_withheld(const char *key, int capture_content)
 {
 	for (size_t i = 0; i < sizeof(secret_keys) / sizeof(secret_keys[0]); i++)
-		if (contains_ci(key, secret_keys[i]))
+		if (strcasestr(key, secret_keys[i]))
 			return 1;
 	for (size_t i = 0; i < sizeof(content_keys) / sizeof(content_keys[0]); i++)
 		if (!capture_content && strcasecmp(key, content_keys[i]) == 0)

@@ -82,20 +82,17 @@ pid_t sd_tid(void)
 	return self_tid;
 }
 
-uint64_t sd_now_ns(void)
+static uint64_t clock_ns(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t thread_cpu_ns(void)
+uint64_t sd_now_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static void open_counters(unsigned gen)
@@ -147,7 +144,7 @@ void sd_probe(struct sd_sample *s, int leaving)
 		xp_counters_read(&self.set, &s->ctr);
 	s->cpu_ns = s->ctr.mask & (1ull << XP_CTR_TASK_CLOCK)
 			    ? (uint64_t)s->ctr.value[XP_CTR_TASK_CLOCK]
-			    : thread_cpu_ns();
+			    : clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (leaving)
 		s->mono_ns = sd_now_ns();
 }

@@ -222,9 +222,9 @@ static int span_attrs(const struct xperf_span_opts *o, cJSON **out)
 	int err;
 
 	*out = NULL;
-	err = o->nattrs ? sd_attrs_build(out, o->attrs, o->nattrs, 1, sd_capture()) : 0;
+	err = o->nattrs ? sd_attrs_build(out, NULL, o->attrs, o->nattrs, 1) : 0;
 	if (!err && o->tool_name)
-		err = sd_attrs_build(&extra, &tool, 1, 1, sd_capture());
+		err = sd_attrs_build(&extra, NULL, &tool, 1, 1);
 	sd_attrs_join(out, extra);
 	if (err) {
 		cJSON_Delete(*out);
@@ -246,7 +246,7 @@ int xperf_enter_ex(int handle, const struct xperf_span_opts *opts)
 	o = *opts;
 	if (o.llm && !o.stage)
 		o.stage = "llm_inference";
-	if (!sd_stage_valid(o.stage) || (o.parent && !o.detached))
+	if (!sd_name_valid(o.stage, XP_STAGE_MAX) || (o.parent && !o.detached))
 		return sd_fail(XP_EINVAL);
 	if (!sd_live())
 		return sd_fail(XP_ENOINIT);
@@ -326,7 +326,12 @@ static void close_span(struct sd_turn *t, struct sd_span *sp, const struct sd_sa
 	sd_stream_finish(t, sp);
 }
 
-static int leave_span(int handle, int id, int llm, const struct xperf_attr *a, size_t n)
+/*
+ * Adds the attributes to span id; leaving, also closes it (measured first,
+ * refused unless check_leave allows it).
+ */
+static int update_span(int handle, int id, int leave, int llm, const struct xperf_attr *a,
+		       size_t n)
 {
 	struct sd_sample s;
 	struct sd_turn *t;
@@ -335,16 +340,21 @@ static int leave_span(int handle, int id, int llm, const struct xperf_attr *a, s
 
 	if (!sd_live())
 		return sd_fail(XP_ENOINIT);
-	sd_probe(&s, 1);
-	if (n && (err = sd_attrs_build(&attrs, a, n, 1, sd_capture())))
+	if (leave)
+		sd_probe(&s, 1);
+	if (n && (err = sd_attrs_build(&attrs, NULL, a, n, 1)))
 		return sd_fail(err);
 	t = sd_lock_turn(handle, &err);
 	if (t) {
-		err = check_leave(t, id, s.tid, llm);
+		if (leave)
+			err = check_leave(t, id, s.tid, llm);
+		else
+			err = id >= 1 && (size_t)id <= t->nspans ? 0 : XP_ENOSPAN;
 		if (!err) {
 			sd_attrs_join(&t->spans[id - 1].attrs, attrs);
 			attrs = NULL;
-			close_span(t, &t->spans[id - 1], &s);
+			if (leave)
+				close_span(t, &t->spans[id - 1], &s);
 		}
 		sd_unlock();
 	}
@@ -354,35 +364,15 @@ static int leave_span(int handle, int id, int llm, const struct xperf_attr *a, s
 
 int xperf_leave(int turn, int span)
 {
-	return leave_span(turn, span, 0, NULL, 0);
+	return update_span(turn, span, 1, 0, NULL, 0);
 }
 
 int xperf_leave_llm(int turn, int span, const struct xperf_attr *attrs, size_t n)
 {
-	return leave_span(turn, span, 1, attrs, n);
+	return update_span(turn, span, 1, 1, attrs, n);
 }
 
 int xperf_span_set(int handle, int id, const struct xperf_attr *a, size_t n)
 {
-	struct sd_turn *t;
-	cJSON *attrs = NULL;
-	int err;
-
-	if (!sd_live())
-		return sd_fail(XP_ENOINIT);
-	err = sd_attrs_build(&attrs, a, n, 1, sd_capture());
-	if (err)
-		return sd_fail(err);
-	t = sd_lock_turn(handle, &err);
-	if (t) {
-		if (id >= 1 && (size_t)id <= t->nspans) {
-			sd_attrs_join(&t->spans[id - 1].attrs, attrs);
-			attrs = NULL;
-		} else {
-			err = XP_ENOSPAN;
-		}
-		sd_unlock();
-	}
-	cJSON_Delete(attrs);
-	return err ? sd_fail(err) : 0;
+	return update_span(handle, id, 0, 0, a, n);
 }
