@@ -20,6 +20,7 @@
 #include "assemble/session.h"
 #include "gpu/turn_gpu.h"
 #include "lib/clock_anchor.h"
+#include "userspace/procfs.h"
 #include "userspace/run/sink.h"
 
 #define XT_MAX_RULES 32
@@ -142,18 +143,13 @@ static int turns_event(void *state, const struct xk_hdr *rec)
 static int root_exited(pid_t root)
 {
 	char path[64], buf[512];
-	FILE *f;
-	int exited = 1;
+	const char *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/stat", (int)root);
-	f = fopen(path, "r");
-	if (f) {
-		const char *p = fgets(buf, sizeof(buf), f) ? strrchr(buf, ')') : NULL;
-
-		exited = p && (p[2] == 'Z' || p[2] == 'X');
-		fclose(f);
-	}
-	return exited;
+	if (xpc_proc_read(path, buf, sizeof(buf)) < 0)
+		return 1;
+	p = strrchr(buf, ')');
+	return p && (p[2] == 'Z' || p[2] == 'X');
 }
 
 /* Turns the disk did not take: said even with --quiet, counted for capture.json. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lib/json_int.h"
+#include "lib/utf8.h"
 #include "userspace/h2_scrub.h"
 #include "userspace/redact.h"
 #include "userspace/sni.h"
@@ -65,21 +66,15 @@ static void add_tuple(cJSON *o, const struct xk_sock_tuple *t)
 	cJSON_AddNumberToObject(o, "dport", t->dport);
 }
 
-/* Payload text, credentials redacted; only with capture_payloads. */
-/* Whether s[0..n) is UTF-8 with no NUL: then it can be a JSON string as is. */
+/*
+ * Whether s[0..n) is UTF-8 (lib/utf8.h: no overlong forms, surrogates or
+ * code points past U+10FFFF) with no NUL: then it can be a JSON string as is.
+ */
 static bool json_text(const unsigned char *s, size_t n)
 {
-	for (size_t i = 0; i < n;) {
-		size_t k = s[i] < 0x80 ? 0 : (s[i] & 0xe0) == 0xc0 ? 1 : (s[i] & 0xf0) == 0xe0 ? 2 :
-			   (s[i] & 0xf8) == 0xf0 ? 3 : 4;
-
-		if (!s[i] || k == 4 || (k == 1 && s[i] < 0xc2) || n - i <= k)
+	for (size_t i = 0, k; i < n; i += k)
+		if (!s[i] || !(k = xp_utf8_len(s + i, n - i)))
 			return false;
-		for (size_t j = 1; j <= k; j++)
-			if ((s[i + j] & 0xc0) != 0x80)
-				return false;
-		i += k + 1;
-	}
 	return true;
 }
 

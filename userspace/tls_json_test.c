@@ -58,12 +58,16 @@ static void tls_data(void)
 	s = to_text(&d.hdr, true, &rc);
 	CHECK(rc == 0 && strstr(s, "\"payload\":\"caf\xc3\xa9\""));
 	free(s);
-	memcpy(d.data, "ab\xc3", 3);		/* a cut sequence is not text */
-	d.len = 3;
-	d.hdr.size = offsetof(struct xk_tls_data, data) + d.len;
-	s = to_text(&d.hdr, true, &rc);
-	CHECK(rc == 0 && strstr(s, "payload_base64"));
-	free(s);
+	/* Not text: a cut sequence, an overlong form, a surrogate, past U+10FFFF. */
+	for (const char *const *bad = (const char *const[]){ "ab\xc3", "\xe0\x80\xaf",
+					"\xed\xa0\x80", "\xf4\x90\x80\x80", NULL }; *bad; bad++) {
+		d.len = strlen(*bad);
+		memcpy(d.data, *bad, d.len);
+		d.hdr.size = offsetof(struct xk_tls_data, data) + d.len;
+		s = to_text(&d.hdr, true, &rc);
+		CHECK(rc == 0 && strstr(s, "payload_base64") && !strstr(s, "\"payload\""));
+		free(s);
+	}
 	d.hdr.size += 1;	/* size and len disagree */
 	s = to_text(&d.hdr, true, &rc);
 	CHECK(rc == 0 && strstr(s, "\"malformed\":true") && !strstr(s, "POST"));
