@@ -11,21 +11,20 @@
 
 #include <string.h>
 
-double xa_slope(double n, double sx, double sy, double sxx, double sxy)
+double xa_slope(const struct xa_fit *f)
 {
-	double den = n * sxx - sx * sx;
+	double den = f->n * f->sxx - f->sx * f->sx;
 
-	return n >= 2 && den != 0 ? (n * sxy - sx * sy) / den : 0;
+	return f->n >= 2 && den != 0 ? (f->n * f->sxy - f->sx * f->sy) / den : 0;
 }
 
-static void add_point(double *n, double *sx, double *sy, double *sxx, double *sxy, double x,
-		      double y)
+static void add_point(struct xa_fit *f, double x, double y)
 {
-	*n += 1;
-	*sx += x;
-	*sy += y;
-	*sxx += x * x;
-	*sxy += x * y;
+	f->n += 1;
+	f->sx += x;
+	f->sy += y;
+	f->sxx += x * x;
+	f->sxy += x * y;
 }
 
 static void sum_l3(struct xa_l3 *dst, const struct xa_l3 *src)
@@ -41,12 +40,6 @@ static void sum_l3(struct xa_l3 *dst, const struct xa_l3 *src)
 		dst->var[v] += src->var[v];
 	if (!dst->why[0] && src->why[0])
 		memcpy(dst->why, src->why, sizeof(dst->why));
-}
-
-/* Is a worse than b for a point that fires in direction cmp? */
-static int worse(double a, double b, enum th_cmp cmp)
-{
-	return cmp == XP_FIRE_ABOVE ? a > b : a < b;
 }
 
 static void keep_slow(struct xa_session *s, const struct xa_row *r)
@@ -70,7 +63,7 @@ static void fold_points(struct xa_session *s, const struct xa_turn *t, struct xa
 		sum_l3(&s->total->l3[i], a);
 		if (a->state != XA_FIRED && a->state != XA_OK_BELOW && a->state != XA_NOT_DRILLED)
 			continue;
-		if (!s->measured[i]++ || worse(a->value, s->worst[i], th_l3_table[i].cmp)) {
+		if (!s->measured[i]++ || xa_crosses(a->value, s->worst[i], th_l3_table[i].cmp)) {
 			s->worst[i] = a->value;
 			s->worst_turn[i] = t->head.turn_index;
 		}
@@ -110,16 +103,14 @@ int xa_session_add(struct xa_session *s, const struct xa_turn *t)
 	s->dec_tok += t->feat[F_DEC_TOK];
 	s->dec_ns += t->feat[F_DEC_NS];
 	if (r.ttft_ms >= 0)
-		add_point(&s->ttft_n, &s->ttft_sx, &s->ttft_sy, &s->ttft_sxx, &s->ttft_sxy,
-			  (double)t->head.turn_index, r.ttft_ms);
+		add_point(&s->ttft, (double)t->head.turn_index, r.ttft_ms);
 	if (t->feat[F_LLM_N] > 0) {
-		if (s->tok_n > 0 && s->tok_last > 0 && r.in_tok / s->tok_last - 1 > s->growth_max)
+		if (s->tok.n > 0 && s->tok_last > 0 && r.in_tok / s->tok_last - 1 > s->growth_max)
 			s->growth_max = r.in_tok / s->tok_last - 1;
-		if (s->tok_n == 0)
+		if (s->tok.n == 0)
 			s->tok_first = r.in_tok;
 		s->tok_last = r.in_tok;
-		add_point(&s->tok_n, &s->tok_sx, &s->tok_sy, &s->tok_sxx, &s->tok_sxy,
-			  (double)t->head.turn_index, r.in_tok);
+		add_point(&s->tok, (double)t->head.turn_index, r.in_tok);
 	}
 	keep_slow(s, &r);
 	s->last = t->head;

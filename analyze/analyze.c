@@ -60,47 +60,30 @@ void xa_turn_free(struct xa_turn *t)
 	free(t);
 }
 
-/* Run the pipeline on a loaded trace into a fresh xa_turn; frees the trace. */
-static int finish(struct xa_trace *tr, const struct xa_options *o, const double *prev,
-		  int session, struct xa_turn **out)
-{
-	struct xa_turn *t = calloc(1, sizeof(*t));
-
-	if (!t || run_pipeline(tr, o, prev, session, t)) {
-		xa_turn_free(t);
-		xa_trace_free(tr);
-		return XA_EFAIL;
-	}
-	xa_trace_free(tr);
-	*out = t;
-	return XA_OK;
-}
-
 /* Load and analyse one file into a fresh xa_turn. */
 static int analyze_file(const char *path, const struct xa_options *o, const double *prev,
 			int session, struct xa_turn **out, FILE *err, char *first, size_t flen)
 {
 	struct xa_trace tr;
+	struct xa_turn *t;
 	int rc = xa_load_turn(path, &tr, err, first, flen);
 
 	*out = NULL;
-	return rc ? rc : finish(&tr, o, prev, session, out);
+	if (rc)
+		return rc;
+	t = calloc(1, sizeof(*t));
+	if (t && !run_pipeline(&tr, o, prev, session, t))
+		*out = t;
+	else
+		xa_turn_free(t);
+	xa_trace_free(&tr);
+	return *out ? XA_OK : XA_EFAIL;
 }
 
 int xa_analyze_turn_file(const char *path, const struct xa_options *o, struct xa_turn **out,
 			 FILE *err)
 {
 	return analyze_file(path, o, NULL, 0, out, err, NULL, 0);
-}
-
-int xa_analyze_turn_buffer(const char *name, const char *buf, size_t len,
-			   const struct xa_options *o, struct xa_turn **out, FILE *err)
-{
-	struct xa_trace tr;
-	int rc = xa_load_buffer(name, buf, len, &tr, err);
-
-	*out = NULL;
-	return rc ? rc : finish(&tr, o, NULL, 0, out);
 }
 
 /* Analyse turn `idx` of the session and fold it in; skipped files are counted. */

@@ -95,10 +95,6 @@ int xa_analyze_turn_file(const char *path, const struct xa_options *o, struct xa
 			 FILE *err);
 void xa_turn_free(struct xa_turn *t);
 
-/* Same for a turn already in memory (`name` labels errors), e.g. one just assembled. */
-int xa_analyze_turn_buffer(const char *name, const char *buf, size_t len,
-			   const struct xa_options *o, struct xa_turn **out, FILE *err);
-
 /*
  * Analyse every turn_*.json in `dir` in turn-index order, one turn in memory
  * at a time. An invalid file is reported on `err` with its path and reason,
@@ -140,7 +136,6 @@ int xa_scan_path(const struct xa_scan *sc, int64_t idx, char *path, size_t len);
 struct xa_bottleneck {
 	const struct th_l3 *l3; /* NULL when fewer than three fired */
 	unsigned turns_fired;   /* in how many turns it fired */
-	uint64_t ns;            /* time charged to it over the session */
 	double value;           /* its metric in the turn where it was worst */
 	uint64_t saved_ns;      /* what fixing it saves at most (analyze/README.md, "Savings") */
 };

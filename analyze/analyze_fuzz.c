@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * analyze_fuzz.c - libFuzzer target for the analyzer's input side. Each input
- * goes through the one reader (core/read.c: validated as it is read, the path
- * `xperf analyze` takes), the pipeline and all three reporters. Every
- * accepted turn must still sum to its wall time.
+ * is a file (in memory, memfd) that goes through the one reader (core/read.c:
+ * validated as it is read, the path `xperf analyze` takes), the pipeline and
+ * all three reporters. Every accepted turn must still sum to its wall time.
  */
+#define _GNU_SOURCE /* memfd_create */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "analyze/model.h"
 
@@ -32,11 +35,19 @@ static void render(const struct xa_turn *t)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static char path[32];
+	static int fd = -1;
 	struct xa_options o;
 	struct xa_turn *t = NULL;
 
+	if (fd < 0) {
+		fd = memfd_create("turn", 0);
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	}
+	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
+		abort();
 	xa_options_default(&o);
-	if (!xa_analyze_turn_buffer("<fuzz>", (const char *)data, size, &o, &t, NULL))
+	if (!xa_analyze_turn_file(path, &o, &t, NULL))
 		render(t);
 	xa_turn_free(t);
 	return 0;

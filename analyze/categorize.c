@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/cmp.h"
+
 /* Add span s's counters to L3 accumulator a (L4 reads them). */
 static void add_vars(struct xa_l3 *a, const struct xa_span *s)
 {
@@ -135,13 +137,6 @@ static enum th_category dominant(const uint64_t *before, const uint64_t *after)
 	return best;
 }
 
-static int by_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Every token arrival of the turn's LLM calls, sorted. 0 ok, -1 memory. */
 static int token_arrivals(const struct xa_trace *tr, struct xa_turn *t)
 {
@@ -154,7 +149,7 @@ static int token_arrivals(const struct xa_trace *tr, struct xa_turn *t)
 	for (size_t i = 0; i < tr->nspans; i++)
 		for (size_t k = 0; k < tr->spans[i].ex.ntokens; k++)
 			t->tok_ns[t->ntok++] = tr->spans[i].ex.token_ns[k];
-	qsort(t->tok_ns, t->ntok, sizeof(*t->tok_ns), by_u64);
+	qsort(t->tok_ns, t->ntok, sizeof(*t->tok_ns), xp_cmp_u64);
 	return 0;
 }
 

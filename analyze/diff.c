@@ -49,14 +49,15 @@ static void column(size_t c, const char **id, int *level)
 	}
 }
 
-size_t xa_diff_columns(void)
+/* Points compared: 4 categories + theory's L2 and L3 points. */
+static size_t columns(void)
 {
 	return XP_CAT_COUNT + th_l2_count + th_l3_count;
 }
 
 static int add_row(struct xa_diff_side *s, const struct xa_turn *t)
 {
-	size_t nc = xa_diff_columns(), c = 0;
+	size_t nc = columns(), c = 0;
 	double *row;
 
 	if (xp_grow((void **)&s->rows, &s->cap, s->n + 1, (nc + 1) * sizeof(*s->rows)))
@@ -111,8 +112,11 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
-/* A session directory, or a directory of sessions (its subdirectories, by name). */
-int xa_diff_side_read(struct xa_diff_side *s, const char *path, FILE *err)
+/*
+ * A session directory, or a directory of sessions (its subdirectories, by name): XA_OK,
+ * XA_EINVALID (no such directory, or unreadable), XA_EFAIL (memory, analysis failure).
+ */
+static int side_read(struct xa_diff_side *s, const char *path, FILE *err)
 {
 	struct xa_scan sc;
 	struct dirent **names;
@@ -155,7 +159,7 @@ static uint64_t next(uint64_t *state)
 /* Column sums over a resample of side s (or over all of it when rng is NULL). */
 static void sums(const struct xa_diff_side *s, uint64_t *rng, double *out)
 {
-	size_t nc = xa_diff_columns() + 1;
+	size_t nc = columns() + 1;
 
 	memset(out, 0, nc * sizeof(*out));
 	for (size_t i = 0; i < s->n; i++) {
@@ -205,7 +209,7 @@ static void fill_point(struct xa_diff *d, size_t c, const double *sa, const doub
 /* The bootstrap: every resample's change for every column, then each point's interval. */
 static int bootstrap(struct xa_diff *d)
 {
-	size_t nc = xa_diff_columns(), r = d->opt.resamples;
+	size_t nc = columns(), r = d->opt.resamples;
 	double *sa = calloc(nc + 1, sizeof(double)), *sb = calloc(nc + 1, sizeof(double));
 	double *ms = calloc(nc * r, sizeof(double)), *sh = calloc(nc * r, sizeof(double));
 	uint64_t rng = d->opt.seed;
@@ -239,15 +243,15 @@ int xa_diff_run(const char *a, const char *b, const struct xa_diff_options *o,
 		struct xa_diff **out, FILE *err)
 {
 	struct xa_diff *d = calloc(1, sizeof(*d));
-	int rc = XA_EFAIL;
+	int rc;
 
 	*out = NULL;
 	if (!d)
 		return XA_EFAIL;
 	d->opt = *o;
-	rc = xa_diff_side_read(&d->a, a, err);
+	rc = side_read(&d->a, a, err);
 	if (rc == XA_OK)
-		rc = xa_diff_side_read(&d->b, b, err);
+		rc = side_read(&d->b, b, err);
 	if (rc == XA_OK && (!d->a.n || !d->b.n)) {
 		if (err)
 			fprintf(err, "xperf diff: %s: no valid turn file (turn_NNN.json)\n",
@@ -257,11 +261,9 @@ int xa_diff_run(const char *a, const char *b, const struct xa_diff_options *o,
 	if (rc == XA_OK && bootstrap(d))
 		rc = XA_EFAIL;
 	if (rc)
-		goto fail;
-	*out = d;
-	return XA_OK;
-fail:
-	xa_diff_free(d);
+		xa_diff_free(d);
+	else
+		*out = d;
 	return rc;
 }
 

@@ -21,7 +21,7 @@ struct xa_diff_options {
 
 void xa_diff_options_default(struct xa_diff_options *o);
 
-/* One side: its turns as rows of ns (wall, then each point; xa_diff_columns() + 1). */
+/* One side: its turns as rows of ns (wall, then each point's). */
 struct xa_diff_side {
 	char path[512];
 	double *rows;
@@ -45,11 +45,6 @@ struct xa_diff {
 	size_t npoints;
 };
 
-/* Points compared: 4 categories + theory's L2 and L3 points. */
-size_t xa_diff_columns(void);
-/* Read a session directory or a directory of sessions into s: XA_OK, XA_EINVALID (no such
- * directory, or unreadable), XA_EFAIL (memory, analysis failure). */
-int xa_diff_side_read(struct xa_diff_side *s, const char *path, FILE *err);
 /* Compare A with B. XA_OK, XA_EINVALID (a side has no valid turn), XA_EFAIL. */
 int xa_diff_run(const char *a, const char *b, const struct xa_diff_options *o,
 		struct xa_diff **out, FILE *err);

@@ -70,7 +70,7 @@ void xa_note(struct xa_turn *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int crosses(double v, double thr, enum th_cmp cmp)
+int xa_crosses(double v, double thr, enum th_cmp cmp)
 {
 	return cmp == XP_FIRE_ABOVE ? v > thr : v < thr;
 }
@@ -111,7 +111,7 @@ void xa_drill(struct xa_turn *t, const struct xa_options *o)
 		if (xa_share(t->cat_ns[l2->category], t->wall) <= o->threshold ||
 		    xa_share(t->l2_ns[l2->domain][l2->category], t->wall) <= o->threshold)
 			a->state = a->state == XA_NOT_MEASURED ? XA_NOT_MEASURED : XA_NOT_DRILLED;
-		else if (a->state == XA_OK_BELOW && crosses(a->value, p->threshold, p->cmp))
+		else if (a->state == XA_OK_BELOW && xa_crosses(a->value, p->threshold, p->cmp))
 			a->state = XA_FIRED;
 		if (a->state == XA_FIRED)
 			a->saved_ns = xa_savings(p, l2, a->ns, a->value);
@@ -128,7 +128,7 @@ uint64_t xa_savings(const struct th_l3 *p, const struct th_l2 *l2, uint64_t ns, 
 {
 	double keep;
 
-	if (l2->category == XP_CAT_EFFECTIVE || !crosses(value, p->threshold, p->cmp))
+	if (l2->category == XP_CAT_EFFECTIVE || !xa_crosses(value, p->threshold, p->cmp))
 		return 0;
 	if (p->cmp == XP_FIRE_ABOVE)
 		keep = value > 0 ? p->threshold / value : 1;
@@ -162,5 +162,5 @@ enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct th_l4 *
 		return XA_NOT_MEASURED;
 	}
 	why[0] = '\0';
-	return crosses(*value, l4->threshold, l4->cmp) ? XA_FIRED : XA_OK_BELOW;
+	return xa_crosses(*value, l4->threshold, l4->cmp) ? XA_FIRED : XA_OK_BELOW;
 }

@@ -45,11 +45,9 @@ int xa_gpu_stats(struct xa_trace *tr, const struct tt_turn *t)
 			tr->gpu.launch += b0 - a0;
 	}
 	if (!rc) {
-		tr->gpu.present = n > 0;
 		tr->gpu.phase = n > 0 ? hi - lo : 0;
 		tr->gpu.busy = union_len(&busy);
 		tr->gpu.kernel = union_len(&kern);
-		tr->gpu.dropped = t->gpu ? t->gpu->dropped : 0;
 	}
 	gp_ivs_free(&busy);
 	gp_ivs_free(&kern);

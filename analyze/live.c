@@ -33,8 +33,8 @@ static int ttft_percentiles(const struct xa_session *s, struct xa_live *out)
 			return free(v), -1;
 		if (r.ttft_ms >= 0)
 			v[n++] = r.ttft_ms;
-		if (i + XA_LIVE_LAST >= s->turns)
-			out->last[out->nlast++] = (struct xa_live_turn){
+		if (i + XA_LIVE_LAST >= s->turns) /* the last turns, newest first */
+			out->last[s->turns - 1 - i] = (struct xa_live_turn){
 				r.turn_index, r.wall, r.ttft_ms, r.usd,
 				r.top_l3 >= 0 ? &th_l3_table[r.top_l3] : NULL };
 	}
@@ -54,6 +54,7 @@ int xa_session_live(const struct xa_session *s, struct xa_live *out)
 	snprintf(out->agent, sizeof(out->agent), "%s", s->last.agent);
 	out->pid = s->last.pid;
 	out->turns = s->turns;
+	out->nlast = s->turns < XA_LIVE_LAST ? s->turns : XA_LIVE_LAST;
 	out->wall_ns = s->total->wall;
 	out->out_tok_per_s = s->dec_ns > 0 ? s->dec_tok / (s->dec_ns / 1e9) : -1;
 	out->use = s->total->use;
@@ -62,14 +63,5 @@ int xa_session_live(const struct xa_session *s, struct xa_live *out)
 		out->top = &th_l3_table[top];
 		out->top_saved_ns = s->total->l3[top].saved_ns;
 	}
-	if (ttft_percentiles(s, out))
-		return -1;
-	/* newest first */
-	for (unsigned i = 0; i < out->nlast / 2; i++) {
-		struct xa_live_turn t = out->last[i];
-
-		out->last[i] = out->last[out->nlast - 1 - i];
-		out->last[out->nlast - 1 - i] = t;
-	}
-	return 0;
+	return ttft_percentiles(s, out);
 }

@@ -64,14 +64,6 @@ int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, 
 	return build(tt_turn_load(path, on_error, &c, &nerr), path, tr, &c);
 }
 
-int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err)
-{
-	struct err_ctx c = { err, NULL, 0 };
-	int nerr = 0;
-
-	return build(tt_turn_load_buffer(name, buf, len, on_error, &c, &nerr), name, tr, &c);
-}
-
 /* "turn_<digits>.json" -> index and digit count; -1 for other names. */
 static int parse_name(const char *name, int64_t *idx, int *width)
 {

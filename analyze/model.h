@@ -79,8 +79,7 @@ struct xa_head {
 };
 
 struct xa_gpu {
-	int present;
-	uint64_t phase, busy, kernel, copy, sync, launch, dropped;
+	uint64_t phase, busy, kernel, copy, sync, launch;
 };
 
 struct xa_trace {
@@ -89,8 +88,7 @@ struct xa_trace {
 	struct xa_span *spans;
 	size_t nspans, cap;
 	uint32_t mark_count[XA_MAX_L3]; /* waste marks per L3 */
-	unsigned ttft_marks;
-	uint64_t dropped_events, truncated_payloads;
+	uint64_t dropped_events;
 	unsigned warnings;        /* data_quality.warnings */
 	int tool_identity_unknown; /* data_quality.tool_identity is "unknown" */
 	struct xa_gpu gpu;
@@ -177,6 +175,11 @@ struct xa_row {
 #define XA_SLOWEST 5
 #define XA_SKIP_SHOWN 8
 
+/* Running least-squares sums of points (x, y). */
+struct xa_fit {
+	double n, sx, sy, sxx, sxy;
+};
+
 struct xa_session {
 	char dir[512];
 	struct xa_options opt;
@@ -186,8 +189,8 @@ struct xa_session {
 	unsigned fired[XA_MAX_L3], measured[XA_MAX_L3];
 	double worst[XA_MAX_L3];
 	int64_t worst_turn[XA_MAX_L3];
-	double ttft_n, ttft_sx, ttft_sy, ttft_sxx, ttft_sxy; /* TTFT (ms) over turn index */
-	double tok_n, tok_sx, tok_sy, tok_sxx, tok_sxy;      /* input tokens over turn index */
+	struct xa_fit ttft; /* TTFT (ms) over turn index */
+	struct xa_fit tok;  /* input tokens over turn index */
 	double tok_first, tok_last, growth_max;
 	struct xa_row slow[XA_SLOWEST];
 	unsigned nslow;
@@ -206,7 +209,7 @@ int xa_session_add(struct xa_session *s, const struct xa_turn *t);
 /* Session verdicts for each L3 point, after the last turn. */
 void xa_session_finish(struct xa_session *s);
 /* Least-squares slope of y over x from the running sums, 0 with < 2 points. */
-double xa_slope(double n, double sx, double sy, double sxx, double sxy);
+double xa_slope(const struct xa_fit *f);
 /* Read row i of the per-turn table back; 0 ok. */
 int xa_session_row(const struct xa_session *s, size_t i, struct xa_row *r);
 
@@ -222,8 +225,6 @@ int xa_gpu_stats(struct xa_trace *tr, const struct tt_turn *t);
  * Errors go to err (one line each); the first one is also copied to first. On failure tr is
  * empty (xa_trace_free on it does nothing). */
 int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen);
-/* Same for a buffer in memory. */
-int xa_load_buffer(const char *name, const char *buf, size_t len, struct xa_trace *tr, FILE *err);
 
 /* normalize.c: carve ttft/stream gaps, flatten into tr->segs; 0 ok, -1 memory. */
 int xa_normalize(struct xa_trace *tr);
@@ -237,6 +238,8 @@ void xa_metrics(const struct xa_trace *tr, struct xa_turn *t);
 void xa_drill(struct xa_turn *t, const struct xa_options *o);
 /* The most a fix of point p (under l2, metric value, ns charged) saves: 0 unless it fires. */
 uint64_t xa_savings(const struct th_l3 *p, const struct th_l2 *l2, uint64_t ns, double value);
+/* Does v cross thr in direction cmp (fires above: v > thr)? Also: is v worse than thr. */
+int xa_crosses(double v, double thr, enum th_cmp cmp);
 
 /* cost.c: tokens and cost of every LLM call, the turn's sums, and the waste ones. */
 int xa_tokens(const struct xa_trace *tr, struct xa_turn *t, const struct xa_prices *p);

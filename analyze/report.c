@@ -131,7 +131,6 @@ void xa_session_summary(const struct xa_session *s, struct xa_summary *out)
 	for (size_t k = 0; k < n; k++) {
 		out->top[k].l3 = &th_l3_table[idx[k]];
 		out->top[k].turns_fired = s->fired[idx[k]];
-		out->top[k].ns = s->total->l3[idx[k]].ns;
 		out->top[k].value = s->worst[idx[k]];
 		out->top[k].saved_ns = s->total->l3[idx[k]].saved_ns;
 	}

@@ -475,9 +475,7 @@ static void session_tables(const struct xa_session *s, FILE *out)
 	fprintf(out, "<h2>Trends</h2><div class=\"card\"><p>TTFT drift %+.3f ms per turn over %.0f "
 		     "turns. Input tokens %.0f &#8594; %.0f (%+.1f per turn, largest growth "
 		     "%+.1f%%).</p></div>",
-		xa_slope(s->ttft_n, s->ttft_sx, s->ttft_sy, s->ttft_sxx, s->ttft_sxy), s->ttft_n,
-		s->tok_first, s->tok_last,
-		xa_slope(s->tok_n, s->tok_sx, s->tok_sy, s->tok_sxx, s->tok_sxy),
+		xa_slope(&s->ttft), s->ttft.n, s->tok_first, s->tok_last, xa_slope(&s->tok),
 		100 * s->growth_max);
 	fputs("<h2>Slowest turns</h2><div class=\"card\"><table><tr><th>turn</th>"
 	      "<th class=\"num\">wall (ms)</th><th>top point</th></tr>", out);

@@ -243,14 +243,11 @@ static void add_session_facts(const struct xa_session *s, cJSON *root)
 	cJSON_AddNumberToObject(j, "warnings", s->warnings);
 	cJSON_AddNumberToObject(j, "corrections", s->corrections);
 	tr = cJSON_AddObjectToObject(root, "trends");
-	cJSON_AddNumberToObject(tr, "ttft_turns", s->ttft_n);
-	cJSON_AddNumberToObject(tr, "ttft_slope_ms_per_turn",
-				xa_slope(s->ttft_n, s->ttft_sx, s->ttft_sy, s->ttft_sxx,
-					 s->ttft_sxy));
+	cJSON_AddNumberToObject(tr, "ttft_turns", s->ttft.n);
+	cJSON_AddNumberToObject(tr, "ttft_slope_ms_per_turn", xa_slope(&s->ttft));
 	cJSON_AddNumberToObject(tr, "input_tokens_first", s->tok_first);
 	cJSON_AddNumberToObject(tr, "input_tokens_last", s->tok_last);
-	cJSON_AddNumberToObject(tr, "input_tokens_slope_per_turn",
-				xa_slope(s->tok_n, s->tok_sx, s->tok_sy, s->tok_sxx, s->tok_sxy));
+	cJSON_AddNumberToObject(tr, "input_tokens_slope_per_turn", xa_slope(&s->tok));
 	cJSON_AddNumberToObject(tr, "context_growth_max", s->growth_max);
 	arr = cJSON_AddArrayToObject(root, "slowest");
 	for (unsigned i = 0; i < s->nslow; i++) {

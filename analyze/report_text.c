@@ -233,11 +233,9 @@ static void session_part(const struct xa_session *s, FILE *out)
 	struct xa_row r;
 
 	fprintf(out, "\nTrends\n  TTFT drift %+.3f ms/turn over %.0f turns\n",
-		xa_slope(s->ttft_n, s->ttft_sx, s->ttft_sy, s->ttft_sxx, s->ttft_sxy), s->ttft_n);
+		xa_slope(&s->ttft), s->ttft.n);
 	fprintf(out, "  input tokens %.0f -> %.0f (%+.1f/turn, max growth %+.1f%%)\n",
-		s->tok_first, s->tok_last,
-		xa_slope(s->tok_n, s->tok_sx, s->tok_sy, s->tok_sxx, s->tok_sxy),
-		100 * s->growth_max);
+		s->tok_first, s->tok_last, xa_slope(&s->tok), 100 * s->growth_max);
 	fprintf(out, "\nSlowest turns\n");
 	for (unsigned i = 0; i < s->nslow; i++)
 		fprintf(out, "  turn %-6lld %12.3f ms  %.50s\n", (long long)s->slow[i].turn_index,

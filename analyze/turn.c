@@ -113,7 +113,6 @@ static void read_marks(struct xa_trace *tr, const struct tt_turn *t)
 
 		if (strcmp(m->kind, "ttft"))
 			continue;
-		tr->ttft_marks++;
 		if (s >= 0 && !ns_of(cJSON_GetObjectItemCaseSensitive(m->attrs, "ttft_ns"), &ttft) &&
 		    !tt_ex_has(&tr->spans[s].ex, TT_EX_TTFT_NS)) {
 			tr->spans[s].ex.num[TT_EX_TTFT_NS] = (double)ttft;
@@ -134,7 +133,6 @@ int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trac
 	tr->start = t->start_ns;
 	tr->end = t->end_ns;
 	tr->dropped_events = t->quality.dropped_events;
-	tr->truncated_payloads = t->quality.truncated_payloads;
 	tr->warnings = (unsigned)t->quality.nwarnings;
 	tr->tool_identity_unknown = !strcmp(t->quality.tool_identity, "unknown");
 	copy_str(tr->head.agent, sizeof(tr->head.agent), t->agent.name ? t->agent.name : "?");

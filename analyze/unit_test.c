@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analyze/model.h"
+#include "core/read.h"
 #include "lib/test_check.h"
 
 
@@ -52,6 +53,7 @@ static void test_expr(void)
 static int load(const char *spans, const char *marks, struct xa_trace *tr)
 {
 	char buf[4096];
+	struct tt_turn *t;
 	int rc;
 
 	snprintf(buf, sizeof(buf),
@@ -61,7 +63,10 @@ static int load(const char *spans, const char *marks, struct xa_trace *tr)
 		 "\"spans\":[%s],\"waste_marks\":[%s],\"fused_marks\":[],\"data_quality\":"
 		 "{\"tier\":\"sdk\",\"dropped_events\":0,\"truncated_payloads\":0,"
 		 "\"warnings\":[]}}", spans, marks);
-	rc = xa_load_buffer("inline", buf, strlen(buf), tr, NULL);
+	t = tt_turn_load_buffer("inline", buf, strlen(buf), NULL, NULL, NULL);
+	memset(tr, 0, sizeof(*tr)); /* a refused turn leaves an empty trace */
+	rc = t ? xa_trace_from_turn(t, "inline", tr) : -1;
+	tt_turn_free(t);
 	if (!rc) {
 		for (size_t i = 0; i < tr->nspans; i++)
 			tr->spans[i].domain = tr->spans[i].stage->domain;

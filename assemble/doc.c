@@ -18,7 +18,6 @@ struct tt_turn *xt_doc_new(const char *session_id, int turn_index, int complete,
 	if (anchor)
 		d->anchor = *anchor;
 	a->pid = agent->pid;
-	a->start_time_ns = agent->start_time_ns;
 	if (tt_str_set(&a->name, agent->name) ||
 	    tt_str_set(&a->model, agent->model && agent->model[0] ? agent->model : NULL) ||
 	    tt_str_set(&a->comm, agent->comm && agent->comm[0] ? agent->comm : NULL)) {

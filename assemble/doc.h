@@ -15,7 +15,6 @@ struct xt_agent_info {
 	const char *name;
 	const char *comm;
 	uint32_t pid;
-	uint64_t start_time_ns;
 	const char *model;
 };
 

@@ -88,18 +88,21 @@ struct xt_session {
 	size_t n_held, held_cap;
 };
 
-static int add_exchange(struct xt_session *s, struct xt_exchange *e)
+/* Takes e into the pending list (on ENOMEM it is freed and the session has failed). */
+static void add_exchange(struct xt_session *s, struct xt_exchange *e)
 {
 	size_t i;
 
-	if (xp_grow((void **)&s->ex, &s->cap_ex, s->n_ex + 1, sizeof(*s->ex)))
-		return -1;
+	if (xp_grow((void **)&s->ex, &s->cap_ex, s->n_ex + 1, sizeof(*s->ex))) {
+		xt_exchange_free(e);
+		s->failed = 1;
+		return;
+	}
 	for (i = s->n_ex; i > 0 && s->ex[i - 1]->req_start_ns > e->req_start_ns; i--)
 		s->ex[i] = s->ex[i - 1];
 	s->ex[i] = e;
 	s->n_ex++;
 	s->exchanges++;
-	return 0;
 }
 
 static void add_probe(struct xt_session *s, uint32_t tgid, uint64_t t)
@@ -156,10 +159,7 @@ static void add_plain(struct xt_session *s, struct pr_llm_exchange *x)
 	e->truncated = x->truncated;
 	e->answered = x->resp_head && !(s->cutting && x->aborted);
 	e->aborted = x->aborted && !s->cutting;
-	if (add_exchange(s, e)) {
-		xt_exchange_free(e);
-		s->failed = 1;
-	}
+	add_exchange(s, e);
 }
 
 /* The exchanges the tracker finished with the bytes, loss or close just handed to it. */
@@ -306,12 +306,10 @@ static void promote_shadows(struct xt_session *s, int final)
 		struct xt_exchange *h = take_shadow(s, k);
 
 		/* unanswered, or on a socket the plaintext tier reads: nothing it lacks */
-		if (!h->answered || h->covered) {
+		if (!h->answered || h->covered)
 			xt_exchange_free(h);
-		} else if (add_exchange(s, h)) {
-			xt_exchange_free(h);
-			s->failed = 1;
-		}
+		else
+			add_exchange(s, h);
 	}
 }
 
@@ -629,10 +627,7 @@ static void on_cipher_exchange(void *ctx, struct xt_exchange *e, int covered)
 		s->shadow[s->n_shadow++] = e;
 		return;
 	}
-	if (add_exchange(s, e)) {
-		xt_exchange_free(e);
-		s->failed = 1;
-	}
+	add_exchange(s, e);
 }
 
 struct xt_session *xt_session_new(const struct xt_config *cfg)

@@ -59,8 +59,9 @@ cJSON *xe_chrome_slice(struct chrome *c, struct xe_out *o, int64_t pid, int64_t 
 	return ev;
 }
 
-void xe_chrome_meta(struct xe_out *o, const char *what, int64_t pid, int64_t tid,
-		    const char *name)
+/* A metadata event ("M") what of pid or (pid, tid), its args {key: val}. */
+static void put_meta(struct xe_out *o, const char *what, int64_t pid, int64_t tid,
+		     const char *key, cJSON *val)
 {
 	cJSON *ev = cJSON_CreateObject();
 
@@ -68,8 +69,14 @@ void xe_chrome_meta(struct xe_out *o, const char *what, int64_t pid, int64_t tid
 	cJSON_AddStringToObject(ev, "name", what);
 	cJSON_AddNumberToObject(ev, "pid", (double)pid);
 	cJSON_AddNumberToObject(ev, "tid", (double)tid);
-	cJSON_AddStringToObject(cJSON_AddObjectToObject(ev, "args"), "name", name);
+	cJSON_AddItemToObject(cJSON_AddObjectToObject(ev, "args"), key, val);
 	xe_put(o, ev);
+}
+
+void xe_chrome_meta(struct xe_out *o, const char *what, int64_t pid, int64_t tid,
+		    const char *name)
+{
+	put_meta(o, what, pid, tid, "name", cJSON_CreateString(name));
 }
 
 int64_t xe_chrome_place(struct chrome *c, struct xe_out *o, int64_t pid, int64_t tid,
@@ -84,16 +91,8 @@ int64_t xe_chrome_place(struct chrome *c, struct xe_out *o, int64_t pid, int64_t
 		snprintf(name, sizeof(name), p.lane ? "%s (overlap %d)" : "%s", track, p.lane);
 		xe_chrome_meta(o, "thread_name", pid, p.tid, name);
 	}
-	if (p.is_new && tid == XE_TID_TURNS && !p.lane) { /* the turns first, above the threads */
-		cJSON *ev = cJSON_CreateObject();
-
-		cJSON_AddStringToObject(ev, "ph", "M");
-		cJSON_AddStringToObject(ev, "name", "thread_sort_index");
-		cJSON_AddNumberToObject(ev, "pid", (double)pid);
-		cJSON_AddNumberToObject(ev, "tid", (double)tid);
-		cJSON_AddNumberToObject(cJSON_AddObjectToObject(ev, "args"), "sort_index", -1);
-		xe_put(o, ev);
-	}
+	if (p.is_new && tid == XE_TID_TURNS && !p.lane) /* the turns first, above the threads */
+		put_meta(o, "thread_sort_index", pid, tid, "sort_index", cJSON_CreateNumber(-1));
 	return p.tid;
 }
 
@@ -325,11 +324,10 @@ static int chrome_end(void *st, struct xe_out *o)
 
 const struct xe_format_ops xe_chrome_ops = { chrome_begin, chrome_turn, chrome_end };
 
-void *xe_chrome_new(const struct xe_options *opt)
+void *xe_chrome_new(void)
 {
 	struct chrome *c = calloc(1, sizeof(*c));
 
-	(void)opt;
 	if (c && !(c->lanes = xe_lanes_new())) {
 		free(c);
 		c = NULL;

@@ -5,6 +5,7 @@
  */
 #include "export/export.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "export/walk.h"
@@ -14,11 +15,11 @@ static const struct {
 	const char *name;
 	enum xe_format format;
 	const struct xe_format_ops *ops;
-	void *(*create)(const struct xe_options *opt);
+	void *(*create)(void);
 	void (*destroy)(void *st);
 } formats[] = {
 	{ "chrome", XE_CHROME, &xe_chrome_ops, xe_chrome_new, xe_chrome_free },
-	{ "otlp", XE_OTLP, &xe_otlp_ops, xe_otlp_new, xe_otlp_free },
+	{ "otlp", XE_OTLP, &xe_otlp_ops, xe_otlp_new, free },
 };
 
 int xe_parse_format(const char *s, enum xe_format *out)
@@ -48,7 +49,7 @@ int xe_export(char *const *paths, int npaths, const struct xe_options *o, FILE *
 
 	while (formats[i].format != o->format)
 		i++;
-	if (!(st = formats[i].create(o))) {
+	if (!(st = formats[i].create())) {
 		fprintf(err, "xperf export: out of memory\n");
 		return XE_EFAIL;
 	}

@@ -58,8 +58,7 @@ static const struct {
 };
 
 struct otlp {
-	int open;         /* a resourceSpans entry is open */
-	size_t nresource; /* entries written */
+	size_t nresource; /* entries written; the last is open */
 };
 
 /* One mark, sorted by the span it is attached to (-1: the root), then time. */
@@ -173,7 +172,7 @@ static void server_attrs(cJSON *attrs, const cJSON *map, const cJSON *v)
 	xp_host_port(cJSON_GetStringValue(v), host, sizeof(host), &port);
 	xe_otlp_attr_str(attrs, "server.address", host);
 	if (port && !cJSON_GetObjectItemCaseSensitive(map, "server.port"))
-		xe_otlp_attr_int(attrs, "server.port", port);
+		xe_otlp_attr_take(attrs, "server.port", cJSON_CreateNumber(port));
 }
 
 /*
@@ -406,15 +405,12 @@ static int open_resource(struct otlp *s, const struct xe_turn *t, struct xe_out 
 	cJSON_Delete(res);
 	if (!text)
 		return -1;
-	if (s->open)
-		xe_puts(o, "\n]}]}");
-	xe_puts(o, s->nresource++ ? ",\n{\"resource\":" : "{\"resource\":");
+	xe_puts(o, s->nresource++ ? "\n]}]},\n{\"resource\":" : "{\"resource\":");
 	xe_puts(o, text);
 	xe_puts(o, ",\"scopeSpans\":[{\"scope\":{\"name\":\"xperf\",\"version\":\"" XP_VERSION
 		   "\"},\"spans\":[\n");
 	free(text);
 	xe_out_list_reset(o);
-	s->open = 1;
 	return 0;
 }
 
@@ -488,21 +484,13 @@ static int otlp_end(void *st, struct xe_out *o)
 {
 	struct otlp *s = st;
 
-	xe_puts(o, s->open ? "\n]}]}\n]}\n" : "]}\n");
+	xe_puts(o, s->nresource ? "\n]}]}\n]}\n" : "]}\n");
 	return 0;
 }
 
 const struct xe_format_ops xe_otlp_ops = { otlp_begin, otlp_turn, otlp_end };
 
-void *xe_otlp_new(const struct xe_options *opt)
+void *xe_otlp_new(void)
 {
-	struct otlp *s = calloc(1, sizeof(*s));
-
-	(void)opt;
-	return s;
-}
-
-void xe_otlp_free(void *st)
-{
-	free(st);
+	return calloc(1, sizeof(struct otlp));
 }

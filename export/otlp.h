@@ -15,9 +15,8 @@
 void xe_otlp_attr(cJSON *attrs, const char *key, const cJSON *v);
 /* The same, v freed: a typed value made a cJSON one (xp_json_exact_u64, cJSON_CreateBool). */
 void xe_otlp_attr_take(cJSON *attrs, const char *key, cJSON *v);
-/* The same for C values. */
+/* The same for a C string. */
 void xe_otlp_attr_str(cJSON *attrs, const char *key, const char *s);
-void xe_otlp_attr_int(cJSON *attrs, const char *key, int64_t v);
 /* Every member of obj (an open map of the file) as key prefix + member name. */
 void xe_otlp_attr_map(cJSON *attrs, const char *prefix, const cJSON *obj);
 /* otlp_cost.c: `xperf.cost.usd` of an LLM span from its typed exchange (shipped prices). */

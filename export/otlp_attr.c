@@ -26,27 +26,18 @@ static int is_double_attr(const char *key)
 	return 0;
 }
 
-static cJSON *int_value(int64_t v)
-{
-	char text[24];
-	cJSON *any = cJSON_CreateObject();
-
-	snprintf(text, sizeof(text), "%lld", (long long)v);
-	cJSON_AddStringToObject(any, "intValue", text);
-	return any;
-}
-
 static cJSON *any_value(const cJSON *v, int as_double)
 {
-	cJSON *any, *list;
+	cJSON *any = cJSON_CreateObject(), *list;
 	const cJSON *e;
+	char text[24];
 	int64_t i;
 
 	if (cJSON_IsNumber(v) && !as_double && v->valuedouble == floor(v->valuedouble) &&
-	    fabs(v->valuedouble) < 9.2e18 && !xp_json_get_i64(v, &i))
-		return int_value(i);
-	any = cJSON_CreateObject();
-	if (cJSON_IsNumber(v))
+	    fabs(v->valuedouble) < 9.2e18 && !xp_json_get_i64(v, &i)) {
+		snprintf(text, sizeof(text), "%lld", (long long)i);
+		cJSON_AddStringToObject(any, "intValue", text);
+	} else if (cJSON_IsNumber(v))
 		cJSON_AddNumberToObject(any, "doubleValue", v->valuedouble);
 	else if (cJSON_IsBool(v))
 		cJSON_AddBoolToObject(any, "boolValue", cJSON_IsTrue(v));
@@ -84,11 +75,6 @@ void xe_otlp_attr_str(cJSON *attrs, const char *key, const char *s)
 
 	cJSON_AddStringToObject(any, "stringValue", s);
 	add(attrs, key, any);
-}
-
-void xe_otlp_attr_int(cJSON *attrs, const char *key, int64_t v)
-{
-	add(attrs, key, int_value(v));
 }
 
 void xe_otlp_attr_map(cJSON *attrs, const char *prefix, const cJSON *obj)

@@ -53,10 +53,9 @@ struct xe_format_ops {
 };
 
 extern const struct xe_format_ops xe_chrome_ops, xe_otlp_ops;
-void *xe_chrome_new(const struct xe_options *opt);
+void *xe_chrome_new(void);
 void xe_chrome_free(void *st);
-void *xe_otlp_new(const struct xe_options *opt);
-void xe_otlp_free(void *st);
+void *xe_otlp_new(void); /* freed with free() */
 
 /*
  * walk.c: load, validate and hand every turn of paths to ops, each dated by

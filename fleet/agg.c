@@ -302,3 +302,8 @@ uint64_t fleet_cat_ns(const struct fleet_agg *a, enum th_category c)
 		ns += a->l2_ns[d][c];
 	return ns;
 }
+
+double fleet_pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0;
+}

@@ -161,6 +161,8 @@ size_t fleet_ranked_points(const struct fleet_agg *a, size_t *idx);
 void fleet_sort(struct fleet_agg *a);
 /* agg.c: time of category c summed over domains. */
 uint64_t fleet_cat_ns(const struct fleet_agg *a, enum th_category c);
+/* agg.c: 100 x part / whole, 0 when whole is 0 (the text and HTML reports' percentages). */
+double fleet_pct(uint64_t part, uint64_t whole);
 
 enum fleet_format { FLEET_TEXT, FLEET_JSON, FLEET_HTML };
 /* report_*.c: render the report. 0 ok, -1 on a write or memory error. */

@@ -78,11 +78,15 @@ static void sample1(FILE *out, const char *name, const char *k, const char *v)
 	fputs("\"} ", out);
 }
 
-static void seconds_value(FILE *out, uint64_t ns)
+/* A sample's value: a count, or (ns, nano-USD) exact decimal seconds or dollars. */
+static void value(FILE *out, uint64_t v, int decimal)
 {
 	char buf[32];
 
-	fleet_seconds(ns, buf, sizeof(buf));
+	if (decimal)
+		fleet_seconds(v, buf, sizeof(buf));
+	else
+		snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	fprintf(out, "%s\n", buf);
 }
 
@@ -110,10 +114,7 @@ static void per_agent(struct fleet_agg *a, FILE *out)
 		header(out, m[k].name, m[k].type, m[k].help);
 		for (size_t i = 0; i < a->nseries; i++) {
 			sample(out, m[k].name, &a->series[i], NULL);
-			if (m[k].k == FC_WALL_NS)
-				seconds_value(out, ctr(&a->series[i], m[k].k));
-			else
-				fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], m[k].k));
+			value(out, ctr(&a->series[i], m[k].k), m[k].k == FC_WALL_NS);
 		}
 	}
 }
@@ -131,30 +132,29 @@ static void per_category(const struct fleet_agg *a, FILE *out)
 			snprintf(more, sizeof(more), "domain=\"%s\",category=\"%s\"",
 				 th_domains[l2->domain].key, th_categories[l2->category].key);
 			sample(out, "xperf_category_seconds_total", &a->series[i], more);
-			seconds_value(out, ctr(&a->series[i], FC_L2 + l2->domain * XP_CAT_COUNT +
-							      l2->category));
+			value(out, ctr(&a->series[i], FC_L2 + l2->domain * XP_CAT_COUNT +
+							      l2->category), 1);
 		}
 	}
 }
 
 static void per_point(const struct fleet_agg *a, FILE *out)
 {
+	const char *name[2] = { "xperf_bottleneck_turns_total", "xperf_bottleneck_seconds_total" };
 	char more[160];
 
-	header(out, "xperf_bottleneck_turns_total", "counter", "Turns in which the L3 point fired.");
-	for (size_t i = 0; i < a->nseries; i++)
-		for (size_t p = 0; p < th_l3_count; p++) {
-			snprintf(more, sizeof(more), "l3=\"%s\"", th_l3_table[p].id);
-			sample(out, "xperf_bottleneck_turns_total", &a->series[i], more);
-			fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], fleet_ctr_l3_turns() + p));
-		}
-	header(out, "xperf_bottleneck_seconds_total", "counter", "Turn time charged to the L3 point.");
-	for (size_t i = 0; i < a->nseries; i++)
-		for (size_t p = 0; p < th_l3_count; p++) {
-			snprintf(more, sizeof(more), "l3=\"%s\"", th_l3_table[p].id);
-			sample(out, "xperf_bottleneck_seconds_total", &a->series[i], more);
-			seconds_value(out, ctr(&a->series[i], fleet_ctr_l3_ns() + p));
-		}
+	for (int s = 0; s < 2; s++) { /* turns fired, then time */
+		size_t base = s ? fleet_ctr_l3_ns() : fleet_ctr_l3_turns();
+
+		header(out, name[s], "counter", s ? "Turn time charged to the L3 point."
+						  : "Turns in which the L3 point fired.");
+		for (size_t i = 0; i < a->nseries; i++)
+			for (size_t p = 0; p < th_l3_count; p++) {
+				snprintf(more, sizeof(more), "l3=\"%s\"", th_l3_table[p].id);
+				sample(out, name[s], &a->series[i], more);
+				value(out, ctr(&a->series[i], base + p), s);
+			}
+	}
 	header(out, "xperf_bottleneck_sessions", "gauge",
 	       "Sessions in which the L3 point fired at least once.");
 	for (size_t p = 0; p < th_l3_count; p++) {
@@ -188,17 +188,14 @@ static void per_usage(const struct fleet_agg *a, FILE *out)
 			for (int k = 0; k < XA_TOK_COUNT; k++) {
 				snprintf(more, sizeof(more), "type=\"%s\"", xa_tok_names[k]);
 				sample(out, metric, &a->series[i], more);
-				fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], base + FU_TOK + k));
+				value(out, ctr(&a->series[i], base + FU_TOK + k), 0);
 			}
 		for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
 			snprintf(metric, sizeof(metric), "xperf_%s%s", w ? "waste_" : "", m[k].name);
 			header(out, metric, "counter", m[k].help);
 			for (size_t i = 0; i < a->nseries; i++) {
 				sample(out, metric, &a->series[i], NULL);
-				if (m[k].k == FU_NUSD) /* nano-USD: exact decimals like ns */
-					seconds_value(out, ctr(&a->series[i], base + m[k].k));
-				else
-					fprintf(out, "%" PRIu64 "\n", ctr(&a->series[i], base + m[k].k));
+				value(out, ctr(&a->series[i], base + m[k].k), m[k].k == FU_NUSD);
 			}
 		}
 	}
@@ -218,14 +215,14 @@ static void histogram(const struct fleet_agg *a, FILE *out, const char *name, co
 		for (size_t k = 0; k <= nb; k++) {
 			snprintf(more, sizeof(more), "le=\"%s\"", k < nb ? b[k].le : "+Inf");
 			sample(out, metric, s, more);
-			fprintf(out, "%" PRIu64 "\n", ctr(s, base + k)); /* base + nb: _count */
+			value(out, ctr(s, base + k), 0); /* base + nb: _count */
 		}
 		snprintf(metric, sizeof(metric), "%s_sum", name);
 		sample(out, metric, s, NULL);
-		seconds_value(out, ctr(s, base + nb + 1));
+		value(out, ctr(s, base + nb + 1), 1);
 		snprintf(metric, sizeof(metric), "%s_count", name);
 		sample(out, metric, s, NULL);
-		fprintf(out, "%" PRIu64 "\n", ctr(s, base + nb));
+		value(out, ctr(s, base + nb), 0);
 	}
 }
 

@@ -47,8 +47,7 @@ static void l1(const struct fleet_agg *a, FILE *out)
 {
 	fputs("<h2>Time by category (L1, weighted by turn time)</h2>\n<div class=bar>", out);
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		double p = a->wall_ns ? 100.0 * (double)fleet_cat_ns(a, (enum th_category)c) /
-					(double)a->wall_ns : 0;
+		double p = fleet_pct(fleet_cat_ns(a, (enum th_category)c), a->wall_ns);
 
 		fprintf(out, "<div style=\"width:%.2f%%;background:%s\" title=\"%s %.1f%%\"></div>",
 			p, cat_color[c], th_categories[c].name, p);
@@ -57,8 +56,7 @@ static void l1(const struct fleet_agg *a, FILE *out)
 	for (int c = 0; c < XP_CAT_COUNT; c++)
 		fprintf(out, "<tr><td><span style=\"color:%s\">&#9632;</span> %s</td>"
 			"<td class=n>%.1f%%</td></tr>\n", cat_color[c], th_categories[c].name,
-			a->wall_ns ? 100.0 * (double)fleet_cat_ns(a, (enum th_category)c) /
-			(double)a->wall_ns : 0);
+			fleet_pct(fleet_cat_ns(a, (enum th_category)c), a->wall_ns));
 	fputs("</table>\n", out);
 }
 
@@ -75,7 +73,7 @@ static void points(const struct fleet_agg *a, FILE *out)
 
 		fprintf(out, "<tr><td><b>%s</b><br>%s</td><td class=n>%u</td><td class=n>%.1f</td>"
 			"<td class=n>%u</td><td class=n>%.3f</td><td class=fix>", p->id, p->name,
-			f->turns, a->turns ? 100.0 * f->turns / a->turns : 0, f->sessions,
+			f->turns, fleet_pct(f->turns, a->turns), f->sessions,
 			(double)f->ns / 1e9);
 		xp_html_escape(out, p->suggestion);
 		fputs("</td></tr>\n", out);

@@ -12,11 +12,6 @@
 #include "fleet/fleet.h"
 #include "lib/json_int.h"
 
-static double share(uint64_t ns, uint64_t wall)
-{
-	return wall ? (double)ns / (double)wall : 0;
-}
-
 static void totals(const struct fleet_agg *a, cJSON *root)
 {
 	cJSON *t = cJSON_AddObjectToObject(root, "totals");
@@ -42,30 +37,30 @@ static void tokens(const struct fleet_agg *a, cJSON *root)
 	cJSON_AddItemToObject(root, "tokens", j);
 }
 
+/* An L1 or L2 node {key: id, name, ns, share of the fleet's turn time}. */
+static void add_node(cJSON *arr, const char *key, const char *id, const char *name, uint64_t ns,
+		     uint64_t wall)
+{
+	cJSON *n = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(n, key, id);
+	cJSON_AddStringToObject(n, "name", name);
+	xp_json_add_u64(n, "ns", ns);
+	cJSON_AddNumberToObject(n, "share", wall ? (double)ns / (double)wall : 0);
+	cJSON_AddItemToArray(arr, n);
+}
+
 static void shares(const struct fleet_agg *a, cJSON *root)
 {
 	cJSON *l1 = cJSON_AddArrayToObject(root, "l1"), *l2 = cJSON_AddArrayToObject(root, "l2");
 
-	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		cJSON *n = cJSON_CreateObject();
-		uint64_t ns = fleet_cat_ns(a, (enum th_category)c);
-
-		cJSON_AddStringToObject(n, "category", th_categories[c].key);
-		cJSON_AddStringToObject(n, "name", th_categories[c].name);
-		xp_json_add_u64(n, "ns", ns);
-		cJSON_AddNumberToObject(n, "share", share(ns, a->wall_ns));
-		cJSON_AddItemToArray(l1, n);
-	}
+	for (int c = 0; c < XP_CAT_COUNT; c++)
+		add_node(l1, "category", th_categories[c].key, th_categories[c].name,
+			 fleet_cat_ns(a, (enum th_category)c), a->wall_ns);
 	for (size_t k = 0; k < th_l2_count; k++) {
 		const struct th_l2 *p = &th_l2_table[k];
-		uint64_t ns = a->l2_ns[p->domain][p->category];
-		cJSON *n = cJSON_CreateObject();
 
-		cJSON_AddStringToObject(n, "id", p->id);
-		cJSON_AddStringToObject(n, "name", p->name);
-		xp_json_add_u64(n, "ns", ns);
-		cJSON_AddNumberToObject(n, "share", share(ns, a->wall_ns));
-		cJSON_AddItemToArray(l2, n);
+		add_node(l2, "id", p->id, p->name, a->l2_ns[p->domain][p->category], a->wall_ns);
 	}
 }
 

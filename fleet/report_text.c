@@ -39,11 +39,6 @@ static void wrap(FILE *out, const char *lead, int indent, const char *text)
 	fputc('\n', out);
 }
 
-static double pct(uint64_t ns, uint64_t wall)
-{
-	return wall ? 100.0 * (double)ns / (double)wall : 0;
-}
-
 static void totals(const struct fleet_agg *a, FILE *out)
 {
 	char msg[WIDTH + 1];
@@ -57,7 +52,7 @@ static void totals(const struct fleet_agg *a, FILE *out)
 		 a->invalid_files, a->failed_sessions, a->dropped_events);
 	fprintf(out, "%s\n\nTime by category (L1, weighted by turn time)\n", msg);
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		double p = pct(fleet_cat_ns(a, (enum th_category)c), a->wall_ns);
+		double p = fleet_pct(fleet_cat_ns(a, (enum th_category)c), a->wall_ns);
 		int n = (int)(p * BAR / 100 + 0.5);
 
 		fprintf(out, "  %-18s %5.1f%% [", th_categories[c].name, p);
@@ -82,7 +77,7 @@ static void points(const struct fleet_agg *a, FILE *out)
 		char line[WIDTH * 2];
 
 		snprintf(line, sizeof(line), "  %6u %5.1f %8u  ", f->turns,
-			 a->turns ? 100.0 * f->turns / a->turns : 0, f->sessions);
+			 fleet_pct(f->turns, a->turns), f->sessions);
 		wrap(out, line, 25, p->id);
 		wrap(out, "fix: ", 30, p->suggestion);
 	}

@@ -8,6 +8,7 @@
 #include "proto/llm.h"
 
 #include <cjson/cJSON.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,15 @@ static int has_suffix(const char *path, size_t n, const char *suffix, size_t k)
 	return n >= k && !memcmp(path + n - k, suffix, k);
 }
 
+/* The API a configuration name ("openai-chat") names; XP_API_NONE if none. */
+static enum pr_llm_api api_parse(const char *key)
+{
+	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
+		if (!strcmp(apis[i].key, key))
+			return apis[i].api;
+	return XP_API_NONE;
+}
+
 enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra)
 {
 	size_t n = strcspn(path, "?#");
@@ -74,18 +84,10 @@ enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra)
 		const char *eq = strchr(*extra, '=');
 
 		if (eq && has_suffix(path, n, *extra, (size_t)(eq - *extra)))
-			return pr_llm_api_parse(eq + 1);
+			return api_parse(eq + 1);
 	}
 	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
 		if (has_suffix(path, n, apis[i].path, strlen(apis[i].path)))
-			return apis[i].api;
-	return XP_API_NONE;
-}
-
-enum pr_llm_api pr_llm_api_parse(const char *key)
-{
-	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
-		if (!strcmp(apis[i].key, key))
 			return apis[i].api;
 	return XP_API_NONE;
 }
@@ -152,19 +154,12 @@ const struct pr_tool_result *pr_llm_result_of(const struct pr_llm_call *c, const
 
 #define jget pr_jget
 
-static int nonempty_str(const cJSON *v)
-{
-	return cJSON_IsString(v) && v->valuestring[0];
-}
-
 static void set_str(char *dst, size_t cap, const cJSON *o, const char *path)
 {
-	const cJSON *v = path ? jget(o, path) : NULL;
+	const char *v = pr_jstr(o, path);
 
-	if (!cJSON_IsString(v) || !v->valuestring[0])
-		return;
-	strncpy(dst, v->valuestring, cap - 1);
-	dst[cap - 1] = '\0';
+	if (v)
+		snprintf(dst, cap, "%s", v);
 }
 
 /* A count the API reported; one out of int64_t's range (5e42) is no count. */
@@ -216,12 +211,13 @@ static void take_text(struct pr_llm_call *c, const cJSON *o, const char *const *
 	for (size_t i = 0; i < n && c->keep_text; i++) {
 		const cJSON *v = paths[i] ? jget(o, paths[i]) : NULL, *it;
 		const cJSON *arr = cJSON_IsArray(v) ? v : NULL;
+		const char *s = pr_jstr(o, paths[i]);
 
-		if (nonempty_str(v))
-			append_text(c, v->valuestring);
+		if (s)
+			append_text(c, s);
 		cJSON_ArrayForEach(it, arr)
-			if (nonempty_str(jget(it, "text")))
-				append_text(c, jget(it, "text")->valuestring);
+			if ((s = pr_jstr(it, "text")))
+				append_text(c, s);
 	}
 }
 
@@ -299,8 +295,7 @@ static void openai_chat_chunk(struct pr_llm_call *c, const cJSON *j, uint64_t t_
 	int has_calls = pr_tools_chat_delta(c, calls);
 
 	take_fields(c, j, 0);
-	if (nonempty_str(jget(delta, "content")) || nonempty_str(jget(delta, "reasoning_content")) ||
-	    has_calls)
+	if (pr_jstr(delta, "content") || pr_jstr(delta, "reasoning_content") || has_calls)
 		token_at(c, t_ns);
 }
 
@@ -327,7 +322,7 @@ static void responses_event(struct pr_llm_call *c, const char *type, const cJSON
 static void ollama_line(struct pr_llm_call *c, const cJSON *j, uint64_t t_ns)
 {
 	take_fields(c, j, 1);
-	if (nonempty_str(jget(j, "message.content")) || nonempty_str(jget(j, "response")) ||
+	if (pr_jstr(j, "message.content") || pr_jstr(j, "response") ||
 	    cJSON_GetArraySize(jget(j, "message.tool_calls")) > 0)
 		token_at(c, t_ns);
 	if (cJSON_IsTrue(jget(j, "done")))

@@ -79,8 +79,6 @@ struct pr_llm_call {
  * the defaults. XP_API_NONE if none matches.
  */
 enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra);
-/* "anthropic", "openai-chat", "openai-responses", "ollama-chat", "ollama-generate". */
-enum pr_llm_api pr_llm_api_parse(const char *key);
 /* "anthropic", "openai" or "ollama". */
 const char *pr_llm_provider(enum pr_llm_api api);
 /* Every input token of the call, cache reads and writes included (as OTel's

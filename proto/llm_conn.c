@@ -199,6 +199,8 @@ static void on_event(struct pr_llm_exchange *ex, const struct pr_sse_event *ev, 
 static void resp_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uint64_t t_ns)
 {
 	struct pr_llm_exchange *ex = find(ctx, msg);
+	int sse = !strncmp(h->content_type, "text/event-stream", 17);
+	int ndjson = !sse && strstr(h->content_type, "ndjson");
 
 	if (!ex || ex->resp_head)
 		return;
@@ -207,13 +209,9 @@ static void resp_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uin
 	ex->call.status = h->status;
 	memcpy(ex->retry_after, h->retry_after, sizeof(ex->retry_after));
 	set_coding(ex, XP_DIR_RESPONSE, h->content_encoding);
-	if (!strncmp(h->content_type, "text/event-stream", 17)) {
-		ex->streaming = 1;
-		pr_sse_init(&ex->sse, 0);
-	} else if (strstr(h->content_type, "ndjson")) {
-		ex->streaming = 1;
-		pr_sse_init(&ex->sse, 1);
-	}
+	ex->streaming = sse || ndjson;
+	if (ex->streaming)
+		pr_sse_init(&ex->sse, ndjson);
 }
 
 static void resp_plain(void *ctx, const char *d, size_t n)

@@ -15,6 +15,7 @@ int main(void)
 {
 	struct pr_llm_call c;
 	static const char *const extra[] = { "/proxy/anthropic=anthropic", NULL };
+	static const char *const bogus[] = { "/proxy/x=bogus", NULL };
 
 	CHECK(pr_llm_api_of_path("/v1/messages?beta=true", NULL) == XP_API_ANTHROPIC);
 	CHECK(pr_llm_api_of_path("/openai/v1/chat/completions", NULL) == XP_API_OPENAI_CHAT);
@@ -23,7 +24,7 @@ int main(void)
 	CHECK(pr_llm_api_of_path("/v1/messages/count_tokens", NULL) == XP_API_NONE);
 	CHECK(pr_llm_api_of_path("/proxy/anthropic", extra) == XP_API_ANTHROPIC);
 	CHECK(!strcmp(pr_llm_provider(XP_API_OLLAMA_CHAT), "ollama"));
-	CHECK(pr_llm_api_parse("bogus") == XP_API_NONE);
+	CHECK(pr_llm_api_of_path("/proxy/x", bogus) == XP_API_NONE);
 
 	parse_resp(&c, XP_API_OPENAI_CHAT,
 		   "{\"model\":\"m\",\"choices\":[{\"finish_reason\":\"length\",\"message\":{"

@@ -86,7 +86,7 @@ const cJSON *pr_jget(const cJSON *o, const char *path)
 	return o;
 }
 
-static const char *str_at(const cJSON *o, const char *path)
+const char *pr_jstr(const cJSON *o, const char *path)
 {
 	const cJSON *v = path ? pr_jget(o, path) : NULL;
 
@@ -164,14 +164,14 @@ void pr_tools_from_answer(struct pr_llm_call *c, const cJSON *o)
 		if (m->api != c->api)
 			continue;
 		cJSON_ArrayForEach(it, pr_jget(o, m->list)) {
-			const char *type = str_at(it, "type");
-			const char *name = m->name ? str_at(it, m->name) : m->fixed_name;
+			const char *type = pr_jstr(it, "type");
+			const char *name = m->name ? pr_jstr(it, m->name) : m->fixed_name;
 			struct pr_tool_call *t;
 
 			index++;
 			if ((m->type && (!type || strcmp(type, m->type))) || !name)
 				continue;
-			t = add(c, name, str_at(it, m->id), index - 1);
+			t = add(c, name, pr_jstr(it, m->id), index - 1);
 			if (t)
 				set_args(t, pr_jget(it, m->args));
 		}
@@ -184,10 +184,11 @@ void pr_tools_anthropic_event(struct pr_llm_call *c, const char *type, const cJS
 
 	if (!strcmp(type, "content_block_start")) {
 		const cJSON *b = pr_jget(j, "content_block");
-		const char *bt = str_at(b, "type");
+		const char *bt = pr_jstr(b, "type");
 
-		if (bt && !strcmp(bt, "tool_use") && str_at(b, "name")) {
-			struct pr_tool_call *t = add(c, str_at(b, "name"), str_at(b, "id"), index);
+		if (bt && !strcmp(bt, "tool_use") && pr_jstr(b, "name")) {
+			struct pr_tool_call *t = add(c, pr_jstr(b, "name"), pr_jstr(b, "id"),
+						     index);
 			const cJSON *in = pr_jget(b, "input");
 
 			/* "input": {} announces the arguments that input_json_delta streams */
@@ -195,7 +196,7 @@ void pr_tools_anthropic_event(struct pr_llm_call *c, const char *type, const cJS
 				set_args(t, in);
 		}
 	} else if (!strcmp(type, "content_block_delta")) {
-		const char *part = str_at(j, "delta.partial_json");
+		const char *part = pr_jstr(j, "delta.partial_json");
 		struct pr_tool_call *t = by_index(c, index);
 
 		if (t && part)
@@ -211,10 +212,10 @@ int pr_tools_chat_delta(struct pr_llm_call *c, const cJSON *calls)
 		const cJSON *ix = pr_jget(it, "index");
 		int index = cJSON_IsNumber(ix) ? ix->valueint : 0;
 		struct pr_tool_call *t = by_index(c, index);
-		const char *part = str_at(it, "function.arguments");
+		const char *part = pr_jstr(it, "function.arguments");
 
-		if (!t && str_at(it, "function.name"))
-			t = add(c, str_at(it, "function.name"), str_at(it, "id"), index);
+		if (!t && pr_jstr(it, "function.name"))
+			t = add(c, pr_jstr(it, "function.name"), pr_jstr(it, "id"), index);
 		if (t && part)
 			args_append(t, part, strlen(part));
 	}
@@ -244,7 +245,7 @@ static int exit_code_in(const char *output)
 
 static void take_result(struct pr_llm_call *c, const struct result_shape *m, const cJSON *it)
 {
-	const char *key = str_at(it, m->key), *id = str_at(it, m->id);
+	const char *key = pr_jstr(it, m->key), *id = pr_jstr(it, m->id);
 	const cJSON *err = m->is_error ? pr_jget(it, m->is_error) : NULL;
 
 	if (!key || !id || (m->want && strcmp(key, m->want)))
@@ -252,7 +253,7 @@ static void take_result(struct pr_llm_call *c, const struct result_shape *m, con
 	struct pr_tool_result *r = result_slot(c);
 
 	copy(r->id, sizeof(r->id), id);
-	r->exit_code = exit_code_in(str_at(it, m->output));
+	r->exit_code = exit_code_in(pr_jstr(it, m->output));
 	r->is_error = cJSON_IsBool(err) ? cJSON_IsTrue(err) : m->is_error ? 0 : -1;
 	if (r->exit_code >= 0)
 		r->is_error = r->exit_code != 0;
@@ -261,7 +262,7 @@ static void take_result(struct pr_llm_call *c, const struct result_shape *m, con
 static void take_conversation(struct pr_llm_call *c, const cJSON *req)
 {
 	for (const char *const *p = conversation_paths; *p && !c->conversation_id[0]; p++) {
-		const char *v = str_at(req, *p);
+		const char *v = pr_jstr(req, *p);
 		const char *session = v ? strstr(v, "_session_") : NULL;
 
 		/* Claude Code's metadata.user_id: "user_<hash>_account_<id>_session_<uuid>" */

@@ -17,6 +17,8 @@
 void pr_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n);
 /* Follows a dotted path ("choices.0.delta"); NULL when any step is missing. */
 const cJSON *pr_jget(const cJSON *o, const char *path);
+/* The non-empty string at path, else NULL (path NULL: NULL). */
+const char *pr_jstr(const cJSON *o, const char *path);
 /* The tool calls of a whole answer object (a response, response.completed's response). */
 void pr_tools_from_answer(struct pr_llm_call *c, const cJSON *o);
 /* Anthropic content_block_start / content_block_delta events. */

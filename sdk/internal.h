@@ -113,7 +113,7 @@ unsigned sd_flags(void);
 int sd_capture(void);                /* 1: keep prompt/completion text (XPERF_CAPTURE_CONTENT) */
 struct sd_turn *sd_turn_get(int handle); /* under the lock; NULL when not open */
 int sd_turn_add(struct sd_turn *t);      /* under the lock; the new handle or XP_ENOMEM */
-struct sd_turn *sd_turn_take(int handle); /* under the lock; removes it from the table */
+void sd_turn_remove(struct sd_turn *t);  /* under the lock; takes it out of the table */
 int sd_name_valid(const char *s, size_t max); /* [A-Za-z0-9._-]{1,max} */
 int sd_fail(int err);                /* counts a misuse; returns err */
 void sd_count_dropped(uint64_t n);

@@ -100,17 +100,11 @@ int sd_turn_add(struct sd_turn *t)
 	return t->index;
 }
 
-struct sd_turn *sd_turn_take(int handle)
+void sd_turn_remove(struct sd_turn *t)
 {
-	for (size_t i = 0; i < S.nturns; i++) {
-		struct sd_turn *t = S.turns[i];
-
-		if (t->index != handle)
-			continue;
-		S.turns[i] = S.turns[--S.nturns];
-		return t;
-	}
-	return NULL;
+	for (size_t i = 0; i < S.nturns; i++)
+		if (S.turns[i] == t)
+			S.turns[i] = S.turns[--S.nturns];
 }
 
 uint8_t sd_reason_intern(const char *why)
@@ -209,23 +203,13 @@ static void flush_at_exit(void)
 }
 
 /*
- * fork: the lock is held across it, so the child gets a consistent session
- * and an unlocked mutex. The child has no session of its own (XP_ENOINIT
- * until it calls xperf_init): writing the parent's turns or its session
- * directory from two processes would overwrite files. Its copies of the
- * parent's open turns are freed, and the generation moves on so that each
- * thread reopens counters that measure the child, not the parent.
+ * fork: the lock is held across it (register_once), so the child gets a
+ * consistent session and an unlocked mutex. The child has no session of its
+ * own (XP_ENOINIT until it calls xperf_init): writing the parent's turns or
+ * its session directory from two processes would overwrite files. Its copies
+ * of the parent's open turns are freed, and the generation moves on so that
+ * each thread reopens counters that measure the child, not the parent.
  */
-static void fork_prepare(void)
-{
-	sd_lock();
-}
-
-static void fork_parent(void)
-{
-	sd_unlock();
-}
-
 static void fork_child(void)
 {
 	for (size_t i = 0; i < S.nturns; i++)
@@ -241,7 +225,7 @@ static void fork_child(void)
 static void register_once(void)
 {
 	atexit(flush_at_exit);
-	pthread_atfork(fork_prepare, fork_parent, fork_child);
+	pthread_atfork(sd_lock, sd_unlock, fork_child);
 }
 
 int xperf_init(const struct xperf_agent_info *agent, const struct xperf_options *opts)

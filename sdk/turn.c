@@ -105,8 +105,7 @@ void sd_turn_close(struct sd_turn *t, uint64_t now_ns, int complete)
 			now_ns = max_u64(now_ns, sp->tokens[sp->ntokens - 1]);
 	}
 	for (size_t i = 0; i < t->nmarks; i++)
-		if (t->marks[i].t_ns > now_ns)
-			now_ns = t->marks[i].t_ns;
+		now_ns = max_u64(now_ns, t->marks[i].t_ns);
 	t->end_ns = now_ns;
 	t->complete = complete;
 	for (size_t i = 0; i < t->nspans; i++) {
@@ -128,9 +127,10 @@ int xperf_end_turn(int handle)
 	struct sd_turn *t;
 	int err;
 
-	if (!sd_lock_turn(handle, &err))
+	t = sd_lock_turn(handle, &err);
+	if (!t)
 		return sd_fail(err);
-	t = sd_turn_take(handle);
+	sd_turn_remove(t);
 	sd_unlock();
 	sd_turn_close(t, now, 1);
 	return sd_session_write(t);
