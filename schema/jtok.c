@@ -204,29 +204,15 @@ static int put(struct out *o, const void *src, size_t n)
 	return xp_buf_append(o->buf, &o->len, o->cap, src, n);
 }
 
-/* Code point u as UTF-8. */
+/* Code point u as UTF-8: continuation bytes carry 6 bits each, from the last. */
 static int put_utf8(struct out *o, unsigned long u)
 {
 	unsigned char b[4];
-	size_t n;
+	size_t n = u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
 
-	if (u < 0x80) {
-		b[0] = (unsigned char)u, n = 1;
-	} else if (u < 0x800) {
-		b[0] = (unsigned char)(0xc0 | u >> 6), b[1] = (unsigned char)(0x80 | (u & 0x3f));
-		n = 2;
-	} else if (u < 0x10000) {
-		b[0] = (unsigned char)(0xe0 | u >> 12);
-		b[1] = (unsigned char)(0x80 | ((u >> 6) & 0x3f));
-		b[2] = (unsigned char)(0x80 | (u & 0x3f));
-		n = 3;
-	} else {
-		b[0] = (unsigned char)(0xf0 | u >> 18);
-		b[1] = (unsigned char)(0x80 | ((u >> 12) & 0x3f));
-		b[2] = (unsigned char)(0x80 | ((u >> 6) & 0x3f));
-		b[3] = (unsigned char)(0x80 | (u & 0x3f));
-		n = 4;
-	}
+	for (size_t i = n - 1; i > 0; i--, u >>= 6)
+		b[i] = (unsigned char)(0x80 | (u & 0x3f));
+	b[0] = (unsigned char)(n == 1 ? u : ((0xff00u >> n) & 0xff) | u);
 	return put(o, b, n);
 }
 

@@ -55,7 +55,7 @@ static void scan(struct sc_vctx *v, struct sc_jtok *tok, int ok, const struct sc
 		while ((rc = sc_jtok_next(tok, &ev)) > 0)
 			sc_vshape_feed(shape, &ev);
 		if (rc < 0) { /* not JSON (or not read): its shape does not matter */
-			sc_vctx_drop(v);
+			v->nerr = 0; /* the held errors are forgotten */
 			if (tok->io_failed)
 				sc_vctx_error_at(v, 0, 0, "", io);
 			else

@@ -65,11 +65,6 @@ void sc_vctx_error(struct sc_vctx *v, struct sc_jpos at, const char *fmt, ...)
 	sc_vctx_error_at(v, at.line, at.col, v->ptr, msg);
 }
 
-void sc_vctx_drop(struct sc_vctx *v)
-{
-	v->nerr = 0;
-}
-
 void sc_vctx_flush(struct sc_vctx *v)
 {
 	for (int i = 0; v->held && v->cb && i < v->nerr; i++)

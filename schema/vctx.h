@@ -38,8 +38,6 @@ __attribute__((format(printf, 3, 4))) void sc_vctx_error(struct sc_vctx *v, stru
 /* An error at a raw position with its own pointer (syntax and I/O errors). */
 void sc_vctx_error_at(struct sc_vctx *v, uint32_t line, uint32_t col, const char *ptr,
 		      const char *msg);
-/* Forget the errors held so far (a syntax error is reported instead). */
-void sc_vctx_drop(struct sc_vctx *v);
 /* Hand the held errors to the callback, in order, and free them. */
 void sc_vctx_flush(struct sc_vctx *v);
 

@@ -98,13 +98,6 @@ static int counters_end(struct sc_vrules *r)
 	return 0;
 }
 
-static int note_stage(struct span *s, const char *stage)
-{
-	if (stage && !th_stage_find(stage) && !(s->bad_stage = strdup(stage)))
-		return -1;
-	return 0;
-}
-
 static int counter_ix(const char *name)
 {
 	const struct th_counter_name *c = th_counter_name_find(name);
@@ -129,7 +122,9 @@ static int span_value(struct sc_vrules *r, const struct sc_vval *val)
 		s->stage_p = ev->pos;
 		free(s->bad_stage);
 		s->bad_stage = NULL;
-		return note_stage(s, ev->str);
+		if (ev->str && !th_stage_find(ev->str) && !(s->bad_stage = strdup(ev->str)))
+			return -1;
+		break;
 	case SC_SPAN_CUSTOM:
 		s->custom = ev->type == SC_J_TRUE;
 		break;

@@ -69,11 +69,6 @@ static int counter_known(const char *s)
 	return th_counter_name_find(s) != NULL;
 }
 
-static int boot_id_known(const char *s)
-{
-	return xp_boot_id_valid(s);
-}
-
 #define INT_T(lo, hi) { .kind = V_INT, .min = (lo), .max = (hi) }
 #define ENUM_T(list) { .kind = V_STRING, .oneof = (list) }
 #define OBJ_T(f) { .kind = V_OBJECT, .fields = (f) }
@@ -117,7 +112,7 @@ static const struct vtype t_tier = ENUM_T(tiers);
 static const struct vtype t_tool_identity = ENUM_T(tool_identities);
 static const struct vtype t_waste_kind = { .kind = V_STRING, .known = waste_kind_known,
 					   .what = "waste kind" };
-static const struct vtype t_boot_id = { .kind = V_STRING, .known = boot_id_known,
+static const struct vtype t_boot_id = { .kind = V_STRING, .known = xp_boot_id_valid,
 				       .form = "a boot id (8-4-4-4-12 lowercase hex)" };
 static const struct vtype t_strings = LIST_T(&t_str, SC_NONE);
 static const struct vtype t_warnings = LIST_T(&t_str, SC_DQ_WARNING);
