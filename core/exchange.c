@@ -179,13 +179,7 @@ int tt_exchange_take(struct tt_span *s)
 
 int tt_ex_set_str(struct tt_exchange *ex, enum tt_ex_str i, const char *v)
 {
-	char *copy = strdup(v);
-
-	if (!copy)
-		return -1;
-	free(ex->str[i]);
-	ex->str[i] = copy;
-	return 0;
+	return tt_str_set(&ex->str[i], v);
 }
 
 int tt_ex_set_finish(struct tt_exchange *ex, const char *const *r, size_t n)

@@ -19,7 +19,8 @@ void tt_turn_bind_waste(struct tt_turn *t)
 	}
 }
 
-int tt_span_wasted(const struct tt_turn *t, int ix)
+/* Whether a waste mark binds to span ix or to one of its ancestors. */
+static int span_wasted(const struct tt_turn *t, int ix)
 {
 	for (int d = 0; ix >= 0 && d <= (int)t->nspans; ix = t->spans[ix].parent_ix, d++)
 		if (t->spans[ix].waste_l3)
@@ -36,7 +37,7 @@ int tt_turn_categorize(struct tt_turn *t)
 		struct tt_span *s = &t->spans[i];
 
 		s->domain = th_stage_domain(s->st);
-		s->category = th_category_of(s->st, s->stage, tt_span_wasted(t, (int)i),
+		s->category = th_category_of(s->st, s->stage, span_wasted(t, (int)i),
 					     !!(s->sched & TT_SCHED_ON_CPU), s->on_cpu_ns,
 					     s->end_ns - s->start_ns);
 	}

@@ -275,7 +275,6 @@ int tt_ex_set_tokens(struct tt_exchange *ex, const uint64_t *t, size_t n);
  * with no span counts its event and charges no time. Needs tt_turn_index.
  */
 void tt_turn_bind_waste(struct tt_turn *t);
-int tt_span_wasted(const struct tt_turn *t, int ix);
 /* Indexes, binds waste and sets every span's domain and category (th_category_of). */
 int tt_turn_categorize(struct tt_turn *t);
 
