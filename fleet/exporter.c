@@ -22,11 +22,6 @@ struct fleet_exporter {
 	struct fleet_ledger ledger;
 };
 
-static double now(clockid_t clk)
-{
-	return xp_now_ns(clk) / 1e9;
-}
-
 /* The ledger of an earlier run, when there is one. */
 static void load_ledger(struct fleet_exporter *fe)
 {
@@ -78,7 +73,7 @@ static void keep_counting(struct fleet_exporter *fe, struct fleet_agg *a)
 
 int fleet_exporter_write(struct fleet_exporter *fe, FILE *out, int log)
 {
-	double t0 = now(CLOCK_MONOTONIC);
+	double t0 = xp_now_ns(CLOCK_MONOTONIC) / 1e9;
 	struct fleet_agg a;
 	int rc;
 
@@ -92,8 +87,8 @@ int fleet_exporter_write(struct fleet_exporter *fe, FILE *out, int log)
 	rc = fleet_collect(fe->dir, &a, NULL);
 	a.scan_failed = rc != 0;
 	keep_counting(fe, &a);
-	a.scan_seconds = now(CLOCK_MONOTONIC) - t0;
-	a.scan_time = now(CLOCK_REALTIME);
+	a.scan_seconds = xp_now_ns(CLOCK_MONOTONIC) / 1e9 - t0;
+	a.scan_time = xp_now_ns(CLOCK_REALTIME) / 1e9;
 	if (log)
 		fprintf(stderr, "%s: %s: %s%zu node%s, %u session%s, %u turn%s, "
 			"%u invalid file%s, %.3f s\n", fe->who, fe->dir,
