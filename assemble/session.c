@@ -224,16 +224,16 @@ static void set_shadow(struct xt_exchange *e, const struct xt_exchange *h)
 	e->setup_end_ns = h->setup_end_ns;
 }
 
-/*
- * How far apart two exchanges' answers ended: both tiers see the last read
- * alike, while the start can differ (node writes a request into TLS before
- * the handshake is over; the socket carries it later).
- */
 static uint64_t dist(uint64_t a, uint64_t b)
 {
 	return a > b ? a - b : b - a;
 }
 
+/*
+ * How far apart two exchanges' answers ended: both tiers see the last read
+ * alike, while the start can differ (node writes a request into TLS before
+ * the handshake is over; the socket carries it later).
+ */
 static uint64_t end_gap(const struct xt_exchange *a, const struct xt_exchange *b)
 {
 	uint64_t end = dist(a->resp_end_ns, b->resp_end_ns);

@@ -73,7 +73,7 @@ static void keep_counting(struct fleet_exporter *fe, struct fleet_agg *a)
 
 int fleet_exporter_write(struct fleet_exporter *fe, FILE *out, int log)
 {
-	double t0 = xp_now_ns(CLOCK_MONOTONIC) / 1e9;
+	double t0 = xp_now_s();
 	struct fleet_agg a;
 	int rc;
 
@@ -87,7 +87,7 @@ int fleet_exporter_write(struct fleet_exporter *fe, FILE *out, int log)
 	rc = fleet_collect(fe->dir, &a, NULL);
 	a.scan_failed = rc != 0;
 	keep_counting(fe, &a);
-	a.scan_seconds = xp_now_ns(CLOCK_MONOTONIC) / 1e9 - t0;
+	a.scan_seconds = xp_now_s() - t0;
 	a.scan_time = xp_now_ns(CLOCK_REALTIME) / 1e9;
 	if (log)
 		fprintf(stderr, "%s: %s: %s%zu node%s, %u session%s, %u turn%s, "

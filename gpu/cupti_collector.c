@@ -280,12 +280,10 @@ static void start(void)
 		say(0, "cannot write %s: %s: collector disabled", g.cfg.out_dir, strerror(-rc));
 		return;
 	}
-	if (gp_cupti_load(&g.api, g.cfg.cupti_lib, err, sizeof(err))) {
+	rc = gp_cupti_load(&g.api, g.cfg.cupti_lib, err, sizeof(err));
+	if (rc)
 		say(1, "%s: GPU activity not collected", err);
-		gp_gpu_writer_close(&g.out);
-		return;
-	}
-	if (claim_cupti()) {
+	if (rc || claim_cupti()) {
 		gp_gpu_writer_close(&g.out);
 		return;
 	}

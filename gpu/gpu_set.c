@@ -73,15 +73,13 @@ static int load_file(const char *path, struct gp_gpu_set *set, char *err, size_t
 		snprintf(err, errlen, "%s: %s", path, xp_in_strerror(rc));
 		return -1;
 	}
-	if (gp_gpu_parse(data, len, 0, &used, &v, why, sizeof(why))) {
+	rc = gp_gpu_parse(data, len, 0, &used, &v, why, sizeof(why));
+	if (rc)
 		snprintf(err, errlen, "%s: %s", path, why);
-		free(data);
-		return -1;
-	}
-	if (used < len)
+	else if (used < len)
 		set->truncated++;
 	free(data);
-	return 0;
+	return rc;
 }
 
 static int by_start(const void *a, const void *b)

@@ -35,6 +35,11 @@ uint64_t xp_now_ns(clockid_t clock)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+double xp_now_s(void)
+{
+	return xp_now_ns(CLOCK_MONOTONIC) / 1e9;
+}
+
 void xp_clock_anchor_now(struct xp_clock_anchor *a)
 {
 	uint64_t before = xp_now_ns(CLOCK_MONOTONIC);

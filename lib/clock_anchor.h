@@ -25,6 +25,9 @@ struct xp_clock_anchor {
 /* What clock reads now, in ns (CLOCK_MONOTONIC: bpf_ktime_get_ns's clock, every stamp's). */
 uint64_t xp_now_ns(clockid_t clock);
 
+/* CLOCK_MONOTONIC in seconds, for timeouts and durations. */
+double xp_now_s(void);
+
 /* Take the anchor now. The boot id is read once per process. */
 void xp_clock_anchor_now(struct xp_clock_anchor *a);
 

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/clock_anchor.h"
 #include "rubric/cmdline.h"
 #include "rubric/runner.h"
 
@@ -97,7 +98,7 @@ static pid_t spawn(char *const argv[], char *err, size_t errlen)
 static int await_ready(pid_t pid, double wait_s, char *err, size_t errlen)
 {
 	const struct timespec tick = { 0, 1000000 };
-	double end = rb_now_s() + (wait_s > 0 ? wait_s : XP_ATTACH_READY_S);
+	double end = xp_now_s() + (wait_s > 0 ? wait_s : XP_ATTACH_READY_S);
 	int st;
 
 	for (;;) {
@@ -109,7 +110,7 @@ static int await_ready(pid_t pid, double wait_s, char *err, size_t errlen)
 		}
 		if (wait_s <= 0 && waiting(pid))
 			return 0;
-		if (rb_now_s() >= end) {
+		if (xp_now_s() >= end) {
 			if (wait_s > 0)
 				return 0;
 			snprintf(err, errlen,

@@ -52,11 +52,6 @@ void rb_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-double rb_now_s(void)
-{
-	return xp_now_ns(CLOCK_MONOTONIC) / 1e9;
-}
-
 static int open_out(const char *path)
 {
 	return path ? xp_out_open_stream(path, 0) : open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -89,12 +84,12 @@ static void child(char *const argv[], const struct rb_run_io *io, int go, int re
 int rb_await_exit(pid_t pid, double timeout_s)
 {
 	int pfd = timeout_s > 0 ? (int)syscall(SYS_pidfd_open, pid, 0) : -1;
-	double end = rb_now_s() + timeout_s;
+	double end = xp_now_s() + timeout_s;
 	int killed = 0;
 
 	while (pfd >= 0) {
 		struct pollfd p = { pfd, POLLIN, 0 };
-		double left = end - rb_now_s();
+		double left = end - xp_now_s();
 		int rc = left > 0 ? poll(&p, 1, (int)(left * 1000) + 1) : 0;
 		if (rc < 0 && errno == EINTR)
 			continue;
@@ -162,7 +157,7 @@ static void resume(pid_t pid, int st, long *hwm_kb)
 static pid_t reap_traced(pid_t pid, double timeout_s, int *st, struct rusage *ru, long *hwm_kb,
 			 int *killed)
 {
-	double end = rb_now_s() + timeout_s;
+	double end = xp_now_s() + timeout_s;
 	sigset_t chld, old;
 	pid_t r;
 
@@ -170,7 +165,7 @@ static pid_t reap_traced(pid_t pid, double timeout_s, int *st, struct rusage *ru
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &old);
 	while ((r = wait4(pid, st, WNOHANG | __WALL, ru)) >= 0) {
-		double left = end - rb_now_s();
+		double left = end - xp_now_s();
 		struct timespec ts = { (time_t)left, (long)((left - (time_t)left) * 1e9) };
 
 		if (r == pid && !WIFSTOPPED(*st))
@@ -230,7 +225,7 @@ enum rb_run_status rb_run_once(char *const argv[], const struct rb_run_io *io,
 	int traced = !io->attach &&
 		     !ptrace(PTRACE_SEIZE, pid, 0, PTRACE_O_TRACEEXIT | PTRACE_O_EXITKILL);
 	long pre_kb = traced ? vm_hwm_kb(pid) : -1, hwm_kb = -1;
-	double t0 = rb_now_s();
+	double t0 = xp_now_s();
 	ssize_t w = write(go[1], "g", 1);
 	close(go[1]);
 	ssize_t got = read(rep[0], &e, sizeof(e));
@@ -242,7 +237,7 @@ enum rb_run_status rb_run_once(char *const argv[], const struct rb_run_io *io,
 	else
 		while ((r = wait4(pid, &st, 0, &ru)) < 0 && errno == EINTR)
 			;
-	run->wall_s = rb_now_s() - t0;
+	run->wall_s = xp_now_s() - t0;
 	if (io->counters) {
 		xp_counters_read(&set, &run->ctr);
 		xp_counters_close(&set);

@@ -46,8 +46,6 @@ struct rb_attach_spec;
 enum rb_run_status rb_run_once(char *const argv[], const struct rb_run_io *io,
 				  struct rb_run *run, char *err, size_t errlen);
 
-/* CLOCK_MONOTONIC in seconds. */
-double rb_now_s(void);
 /*
  * Wait until the child pid exits or timeout_s passes (0: no limit), then
  * SIGKILL it; it is left to reap. Returns 1 when it was killed for the limit.

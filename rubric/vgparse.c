@@ -221,21 +221,18 @@ int rb_cg_parse(const char *name, const char *buf, size_t len, struct rb_cg_prof
 {
 	struct cursor c = { buf, buf + len, NULL, 0, 0 };
 	struct cg_state st;
+	int rc = 0;
 
 	memset(&st, 0, sizeof(st));
 	memset(out, 0, sizeof(*out));
-	while (next_line(&c)) {
-		if (cg_line(&c, out, &st, err, errlen, name)) {
-			rb_cg_free(out);
-			return -1;
-		}
-	}
-	if (!st.ncols || !st.summary) {
+	while (!rc && next_line(&c))
+		rc = cg_line(&c, out, &st, err, errlen, name);
+	if (!rc && (!st.ncols || !st.summary))
+		rc = fail(err, errlen, name, c.no, "no %s line: not a cachegrind.out file",
+			  st.ncols ? "summary:" : "events:");
+	if (rc)
 		rb_cg_free(out);
-		return fail(err, errlen, name, c.no, "no %s line: not a cachegrind.out file",
-			    st.ncols ? "summary:" : "events:");
-	}
-	return 0;
+	return rc;
 }
 
 /* Does `file` start with `prefix`, or have it right after one of its '/'? */

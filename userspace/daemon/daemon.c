@@ -427,11 +427,6 @@ static void scan_running(struct daemon *d)
 	closedir(dir);
 }
 
-static double now_s(void)
-{
-	return xp_now_ns(CLOCK_MONOTONIC) / 1e9;
-}
-
 /* The daemon's health, rendered for /metrics: every counter only goes up. */
 static void publish(struct daemon *d, struct xpc *c)
 {
@@ -466,7 +461,7 @@ static void retention(struct daemon *d)
 
 static int run_loop(struct daemon *d, struct xpc *c)
 {
-	double next_sweep = now_s() + SWEEP_EVERY_S, next_retention = now_s() + RETENTION_EVERY_S;
+	double next_sweep = xp_now_s() + SWEEP_EVERY_S, next_retention = xp_now_s() + RETENTION_EVERY_S;
 	int n = 0;
 
 	while (!stop_signal && !d->err) {
@@ -478,14 +473,14 @@ static int run_loop(struct daemon *d, struct xpc *c)
 		n = xpc_poll(c, 100);
 		if (n < 0)
 			break;
-		if (now_s() >= next_sweep) {
+		if (xp_now_s() >= next_sweep) {
 			xpd_agents_sweep(d->agents);
 			publish(d, c);
-			next_sweep = now_s() + SWEEP_EVERY_S;
+			next_sweep = xp_now_s() + SWEEP_EVERY_S;
 		}
-		if (now_s() >= next_retention) {
+		if (xp_now_s() >= next_retention) {
 			retention(d);
-			next_retention = now_s() + RETENTION_EVERY_S;
+			next_retention = xp_now_s() + RETENTION_EVERY_S;
 		}
 	}
 	if (n >= 0 && !d->err)

@@ -111,11 +111,6 @@ int xpb_sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *c
 	return err;
 }
 
-static double now_s(void)
-{
-	return xp_now_ns(CLOCK_MONOTONIC) / 1e9;
-}
-
 /* pidfd_open failed with ESRCH: the target was reaped before it could be watched. */
 #define PIDFD_GONE (-2)
 
@@ -164,13 +159,13 @@ int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
 	    double duration_s)
 {
 	int pidfd = watch_root(run->root);
-	double end = duration_s > 0 ? now_s() + duration_s : 0;
+	double end = duration_s > 0 ? xp_now_s() + duration_s : 0;
 	struct xpc_counts counts;
 	int n = 0, code = XP_EXIT_OK;
 
 	while (!stop_signal && !sinks->err) {
 		n = xpc_poll(c, 100);
-		if (n < 0 || exited(pidfd) || (end && now_s() >= end))
+		if (n < 0 || exited(pidfd) || (end && xp_now_s() >= end))
 			break;
 	}
 	if (n >= 0 && !sinks->err)
