@@ -38,16 +38,13 @@ static void side_text(const char *tag, const struct xa_diff_side *s, FILE *out)
 
 static void row_text(const struct xa_diff_point *p, FILE *out)
 {
+	int own_line = strlen(p->id) > ID_W; /* a long id on a line of its own: no cut column */
 	char ci[40];
 
 	snprintf(ci, sizeof(ci), "%+.1f..%+.1f", p->ms_lo, p->ms_hi);
-	/* A long id gets a line of its own: no column is ever cut. */
-	if (strlen(p->id) > ID_W)
-		fprintf(out, "%c %s\n%c", p->significant ? '*' : ' ', p->id, ' ');
-	else
-		fprintf(out, "%c", p->significant ? '*' : ' ');
-	fprintf(out, " %-*s %8.1f %8.1f %+8.1f %s\n", ID_W, strlen(p->id) > ID_W ? "" : p->id,
-		p->a_ms, p->b_ms, p->d_ms, ci);
+	fprintf(out, own_line ? "%c %s\n " : "%c", p->significant ? '*' : ' ', p->id);
+	fprintf(out, " %-*s %8.1f %8.1f %+8.1f %s\n", ID_W, own_line ? "" : p->id, p->a_ms, p->b_ms,
+		p->d_ms, ci);
 }
 
 static int render_text(const struct xa_diff *d, FILE *out)

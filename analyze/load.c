@@ -35,33 +35,31 @@ static void on_error(const struct sc_verror *e, void *arg)
 		snprintf(c->first, c->flen, "%s", line);
 }
 
-/* Build tr from a turn the core read (freed here); a refusal is reported like an error. */
-static int build(struct tt_turn *t, const char *name, struct xa_trace *tr, struct err_ctx *c)
-{
-	int rc = t ? xa_trace_from_turn(t, name, tr) : -1;
-
-	if (!t)
-		memset(tr, 0, sizeof(*tr)); /* freeing it is then harmless */
-	tt_turn_free(t);
-	if (t && rc) {
-		struct sc_verror e = { .file = name };
-
-		snprintf(e.msg, sizeof(e.msg),
-			 "turn data the analyzer cannot use (or out of memory)");
-		on_error(&e, c);
-		xa_trace_free(tr);
-	}
-	return !t || rc ? XA_EINVALID : XA_OK;
-}
-
 int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, size_t flen)
 {
 	struct err_ctx c = { err, first, flen };
-	int nerr = 0;
+	struct tt_turn *t;
+	int rc;
 
 	if (first && flen)
 		first[0] = '\0';
-	return build(tt_turn_load(path, on_error, &c, &nerr), path, tr, &c);
+	t = tt_turn_load(path, on_error, &c, NULL);
+	if (!t) {
+		memset(tr, 0, sizeof(*tr)); /* freeing it is then harmless */
+		return XA_EINVALID;
+	}
+	rc = xa_trace_from_turn(t, path, tr);
+	tt_turn_free(t);
+	if (rc) { /* a refusal is reported like an error */
+		struct sc_verror e = { .file = path };
+
+		snprintf(e.msg, sizeof(e.msg),
+			 "turn data the analyzer cannot use (or out of memory)");
+		on_error(&e, &c);
+		xa_trace_free(tr);
+		return XA_EINVALID;
+	}
+	return XA_OK;
 }
 
 /* "turn_<digits>.json" -> index and digit count; -1 for other names. */

@@ -452,11 +452,9 @@ static void tokens_section(const struct xa_view *v, FILE *out)
 		fputs("</td>", out);
 		for (int k = 0; k < XA_TOK_COUNT; k++)
 			fprintf(out, "<td class=\"num\">%.0f</td>", c->use.tok[k]);
-		if (c->use.unpriced)
-			fputs("<td class=\"num\">1</td><td class=\"num\">unpriced</td></tr>", out);
-		else
-			fprintf(out, "<td class=\"num\">1</td><td class=\"num\">%.6f</td></tr>",
-				c->use.usd);
+		fputs("<td class=\"num\">1</td><td class=\"num\">", out);
+		fprintf(out, c->use.unpriced ? "unpriced" : "%.6f", c->use.usd);
+		fputs("</td></tr>", out);
 	}
 	fputs("</table><p class=\"ev\">Prices: ", out);
 	xp_html_escape(out, xa_prices_source(p));

@@ -13,20 +13,19 @@
 
 static const struct {
 	const char *name;
-	enum xe_format format;
 	const struct xe_format_ops *ops;
 	void *(*create)(void);
 	void (*destroy)(void *st);
 } formats[] = {
-	{ "chrome", XE_CHROME, &xe_chrome_ops, xe_chrome_new, xe_chrome_free },
-	{ "otlp", XE_OTLP, &xe_otlp_ops, xe_otlp_new, free },
+	[XE_CHROME] = { "chrome", &xe_chrome_ops, xe_chrome_new, xe_chrome_free },
+	[XE_OTLP] = { "otlp", &xe_otlp_ops, xe_otlp_new, free },
 };
 
 int xe_parse_format(const char *s, enum xe_format *out)
 {
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 		if (!strcmp(s, formats[i].name)) {
-			*out = formats[i].format;
+			*out = (enum xe_format)i;
 			return 0;
 		}
 	return -1;
@@ -43,20 +42,17 @@ int64_t xe_clock_offset_now(void)
 int xe_export(char *const *paths, int npaths, const struct xe_options *o, FILE *out, FILE *err)
 {
 	struct xe_out w = { .f = out };
-	size_t i = 0;
-	void *st;
+	void *st = formats[o->format].create();
 	int rc;
 
-	while (formats[i].format != o->format)
-		i++;
-	if (!(st = formats[i].create())) {
+	if (!st) {
 		fprintf(err, "xperf export: out of memory\n");
 		return XE_EFAIL;
 	}
-	rc = xe_walk(paths, npaths, o, formats[i].ops, st, &w, err);
+	rc = xe_walk(paths, npaths, o, formats[o->format].ops, st, &w, err);
 	if (rc == XE_EFAIL)
 		fprintf(err, "xperf export: out of memory or write error\n");
-	formats[i].destroy(st);
+	formats[o->format].destroy(st);
 	xp_jout_free(&w.j);
 	return rc;
 }

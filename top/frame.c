@@ -67,10 +67,7 @@ static void line(FILE *out, int cols, int ansi, const char *attr, const char *te
 
 static void ms_or_dash(double v, char *buf, size_t len)
 {
-	if (v < 0)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%.0f", v);
+	snprintf(buf, len, v < 0 ? "-" : "%.0f", v);
 }
 
 static void session_lines(const struct top_session *s, int sel, int w, int cols, int ansi,
