@@ -29,24 +29,18 @@ int th_supply_stage(const struct th_stage *st, const char *stage, enum th_domain
 	       (th_domains[d].rule == XP_RULE_NAME_WAIT && stage && strstr(stage, "wait"));
 }
 
-static int supply_bound(const struct th_stage *st, const char *stage, int measured,
-			uint64_t on_cpu_ns, uint64_t dur_ns)
-{
-	enum th_domain d = th_stage_domain(st);
-
-	if (th_supply_stage(st, stage, d))
-		return 1;
-	return th_domains[d].rule == XP_RULE_CPU_RATIO && measured && dur_ns > 0 &&
-	       (double)on_cpu_ns < th_rules.cpu_ratio_supply * (double)dur_ns;
-}
-
 enum th_category th_category_of(const struct th_stage *st, const char *stage, int wasted,
 				int measured, uint64_t on_cpu_ns, uint64_t dur_ns)
 {
+	enum th_domain d = th_stage_domain(st);
+
 	if (wasted)
 		return XP_CAT_WASTE;
-	return supply_bound(st, stage, measured, on_cpu_ns, dur_ns) ? XP_CAT_SUPPLY
-								    : XP_CAT_PROCESSING;
+	if (th_supply_stage(st, stage, d) ||
+	    (th_domains[d].rule == XP_RULE_CPU_RATIO && measured && dur_ns > 0 &&
+	     (double)on_cpu_ns < th_rules.cpu_ratio_supply * (double)dur_ns))
+		return XP_CAT_SUPPLY;
+	return XP_CAT_PROCESSING;
 }
 
 uint64_t th_stream_gap_threshold(const uint64_t *t, size_t n)
