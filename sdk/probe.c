@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/clock_anchor.h"
 #include "sdk/internal.h"
 
 #define ALL_COUNTERS ((1ull << XP_CTR_COUNT) - 1)
@@ -82,17 +83,9 @@ pid_t sd_tid(void)
 	return self_tid;
 }
 
-static uint64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t sd_now_ns(void)
 {
-	return clock_ns(CLOCK_MONOTONIC);
+	return xp_now_ns(CLOCK_MONOTONIC);
 }
 
 static void open_counters(unsigned gen)
@@ -144,7 +137,7 @@ void sd_probe(struct sd_sample *s, int leaving)
 		xp_counters_read(&self.set, &s->ctr);
 	s->cpu_ns = s->ctr.mask & (1ull << XP_CTR_TASK_CLOCK)
 			    ? (uint64_t)s->ctr.value[XP_CTR_TASK_CLOCK]
-			    : clock_ns(CLOCK_THREAD_CPUTIME_ID);
+			    : xp_now_ns(CLOCK_THREAD_CPUTIME_ID);
 	if (leaving)
 		s->mono_ns = sd_now_ns();
 }

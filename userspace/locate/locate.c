@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "lib/atomic_file.h"
+#include "lib/clock_anchor.h"
 #include "lib/grow.h"
 #include "userspace/locate/elf_view.h"
 
@@ -247,23 +248,14 @@ static void disk_write(const struct loc_locator *l, const struct loc_result *r)
 		xp_write_file_atomic(path, buf, (size_t)n);	/* a cache: a failed write costs a re-analysis */
 }
 
-static double since_ms(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (t1.tv_sec - t0->tv_sec) * 1e3 + (t1.tv_nsec - t0->tv_nsec) / 1e6;
-}
-
 int loc_locator_file(struct loc_locator *l, int fd, struct loc_result *out)
 {
 	const struct loc_result *hit;
-	struct timespec t0;
+	uint64_t t0 = xp_now_ns(CLOCK_MONOTONIC);
 	struct loc_elf_view v;
 	struct stat st;
 	void *img;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(out, 0, sizeof(*out));
 	if (fstat(fd, &st) || st.st_size <= 0) {
 		snprintf(out->why, sizeof(out->why), "cannot stat the file");
@@ -290,6 +282,6 @@ int loc_locator_file(struct loc_locator *l, int fd, struct loc_result *out)
 			disk_write(l, out);
 	}
 	munmap(img, (size_t)st.st_size);
-	out->ms = since_ms(&t0);
+	out->ms = (double)(xp_now_ns(CLOCK_MONOTONIC) - t0) / 1e6;
 	return 0;
 }
