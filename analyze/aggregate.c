@@ -44,10 +44,11 @@ static void sum_l3(struct xa_l3 *dst, const struct xa_l3 *src)
 
 static void keep_slow(struct xa_session *s, const struct xa_row *r)
 {
-	unsigned i = s->nslow < XA_SLOWEST ? s->nslow++ : XA_SLOWEST - 1;
+	unsigned i;
 
-	if (i == XA_SLOWEST - 1 && s->nslow == XA_SLOWEST && s->slow[i].wall >= r->wall)
-		return;
+	if (s->nslow == XA_SLOWEST && s->slow[XA_SLOWEST - 1].wall >= r->wall)
+		return; /* the list is full and r is no slower than its last */
+	i = s->nslow < XA_SLOWEST ? s->nslow++ : XA_SLOWEST - 1;
 	for (; i > 0 && s->slow[i - 1].wall < r->wall; i--)
 		s->slow[i] = s->slow[i - 1];
 	s->slow[i] = *r;

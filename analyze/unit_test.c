@@ -2,7 +2,8 @@
 /*
  * unit_test.c - the analyzer's inner stages on small inline turns: the L4
  * formula evaluator (expr.c), the overlap priority and carving of
- * normalize.c, the turn builder's refusals (turn.c) and the L3 lookups.
+ * normalize.c, the turn builder's refusals (turn.c), the L3 lookups and the
+ * session's slowest turns (aggregate.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,6 +159,30 @@ static void test_lookups(void)
 		      !strcmp(xa_l3_parent(k)->id, th_l3_table[k].l2_id), "%s", th_l3_table[k].id);
 }
 
+/* The slowest turns: ordered, and a fifth turn of no wall time is kept as it is. */
+static void test_slowest(void)
+{
+	static const uint64_t wall[] = { 30, 10, 40, 20, 0, 0, 25 };
+	static const int64_t want[XA_SLOWEST] = { 3, 1, 7, 4, 2 };
+	struct xa_session s = { .total = calloc(1, sizeof(struct xa_turn)), .rows = tmpfile() };
+	struct xa_turn *t = calloc(1, sizeof(*t));
+
+	CHECK(s.total && s.rows && t, "session set up");
+	for (size_t i = 0; t && i < sizeof(wall) / sizeof(*wall); i++) {
+		t->head.turn_index = (int64_t)i + 1;
+		t->wall = wall[i];
+		CHECK(xa_session_add(&s, t) == 0, "turn %zu added", i + 1);
+		if (i == 4)
+			CHECK(s.nslow == 5 && s.slow[4].turn_index == 5, "fifth turn, wall 0, kept");
+	}
+	for (unsigned i = 0; i < s.nslow; i++)
+		CHECK(s.slow[i].turn_index == want[i], "slowest %u is turn %lld", i,
+		      (long long)s.slow[i].turn_index);
+	free(t);
+	free(s.total);
+	fclose(s.rows);
+}
+
 int main(void)
 {
 	test_expr();
@@ -165,6 +190,7 @@ int main(void)
 	test_carving();
 	test_refusals();
 	test_lookups();
+	test_slowest();
 	printf("%d failed\n", test_failures);
 	return test_failures != 0;
 }
