@@ -13,29 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXACT_MIN 1e15    /* from here on cJSON prints integers inexactly */
-#define EXACT_DIGITS 16   /* digits of the smallest such integer */
+#define EXACT_DIGITS 16   /* from 1e15 on cJSON prints integers inexactly */
 #define TWO_POW_64 18446744073709551616.0
 #define TWO_POW_63 9223372036854775808.0
 
+/* xp_json_number keeps the literal from EXACT_DIGITS digits on, a plain number below. */
 cJSON *xp_json_exact_u64(uint64_t v)
 {
 	char lit[24];
+	int n = snprintf(lit, sizeof(lit), "%llu", (unsigned long long)v);
 
-	if ((double)v < EXACT_MIN)
-		return cJSON_CreateNumber((double)v);
-	snprintf(lit, sizeof(lit), "%llu", (unsigned long long)v);
-	return xp_json_number(lit, strlen(lit), (double)v);
+	return xp_json_number(lit, (size_t)n, (double)v);
 }
 
 cJSON *xp_json_exact_i64(int64_t v)
 {
 	char lit[24];
+	int n = snprintf(lit, sizeof(lit), "%lld", (long long)v);
 
-	if ((double)v < EXACT_MIN && (double)v > -EXACT_MIN)
-		return cJSON_CreateNumber((double)v);
-	snprintf(lit, sizeof(lit), "%lld", (long long)v);
-	return xp_json_number(lit, strlen(lit), (double)v);
+	return xp_json_number(lit, (size_t)n, (double)v);
 }
 
 cJSON *xp_json_add_u64(cJSON *obj, const char *key, uint64_t v)
