@@ -500,12 +500,11 @@ int sc_jtok_next(struct sc_jtok *t, struct sc_jev *ev)
 	return rc;
 }
 
-/* The window (buf, len) and the limits; -1 on ENOMEM. */
-static int init(struct sc_jtok *t, const unsigned char *buf, size_t len, int max_depth,
-		size_t max_values)
+int sc_jtok_init(struct sc_jtok *t, const char *buf, size_t len, int max_depth,
+		 size_t max_values)
 {
 	memset(t, 0, sizeof(*t));
-	t->win = t->p = buf;
+	t->win = t->p = (const unsigned char *)buf;
 	t->end = t->p + len;
 	t->line = 1;
 	t->max_depth = max_depth;
@@ -514,17 +513,11 @@ static int init(struct sc_jtok *t, const unsigned char *buf, size_t len, int max
 	return t->lv ? 0 : fail(t, t->p, "out of memory");
 }
 
-int sc_jtok_init(struct sc_jtok *t, const char *buf, size_t len, int max_depth,
-		 size_t max_values)
-{
-	return init(t, (const unsigned char *)buf, len, max_depth, max_values);
-}
-
 int sc_jtok_init_read(struct sc_jtok *t, sc_jread_fn read, void *ctx, size_t window,
 		      int max_depth, size_t max_values)
 {
 	unsigned char *w = malloc(window ? window : 1);
-	int rc = init(t, w, 0, max_depth, max_values);
+	int rc = sc_jtok_init(t, (const char *)w, 0, max_depth, max_values);
 
 	t->read = read;
 	t->rctx = ctx;
