@@ -13,13 +13,12 @@
 
 int xa_domain_check(struct xa_trace *tr, struct xa_turn *t)
 {
-	enum th_domain custom = XP_DOMAIN_COMPUTE;
+	enum th_domain custom = th_stage_domain(NULL);
 	size_t ncustom = 0;
 
-	th_domain_parse(th_rules.unknown_stage_domain, &custom);
 	for (size_t i = 0; i < tr->nspans; i++) {
 		struct xa_span *s = &tr->spans[i];
-		enum th_domain want = s->stage ? s->stage->domain : custom;
+		enum th_domain want = th_stage_domain(s->stage);
 		struct xa_correction *c;
 
 		ncustom += !s->stage;
