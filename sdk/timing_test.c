@@ -87,15 +87,17 @@ int main(void)
 		      "task_clock_ns");
 	printf("busy span: dur %lld ns, on_cpu %lld ns, task_clock %lld ns\n", (long long)dur,
 	       (long long)cpu, (long long)task);
-	CHECK(cpu >= BURN_NS);
-	CHECK(cpu <= dur);
 	/*
 	 * With counters open the span's CPU time is its task clock (one read
 	 * serves both). The burn loop counts CLOCK_THREAD_CPUTIME_ID, the
 	 * scheduler's clock, which on a VM leaves out steal time that the task
-	 * clock counts (measured here: 70 ms against 50 ms on a loaded host),
-	 * so cpu >= BURN_NS above holds either way.
+	 * clock counts (measured here: 70 ms against 50 ms on a loaded host).
+	 * The two clocks also close each preempted stretch at slightly different
+	 * instants: at load average 4-10 on 2 cores the task clock read 20-350 us
+	 * under the 50 ms burned, so 1% is allowed below it.
 	 */
+	CHECK(cpu >= BURN_NS - BURN_NS / 100);
+	CHECK(cpu <= dur);
 	CHECK(task == cpu);
 	/*
 	 * Processing when the thread got the CPU it asked for; on a machine so
