@@ -37,6 +37,7 @@ static struct env {
 	char session_id[XPB_SESSION_ID_MAX];
 	int session_lock;
 	char cupti[PATH_MAX]; /* record --cupti: the collector the command gets injected */
+	bool exit_status;     /* record --exit-status: exit as CMD did */
 } env = { .run.unwritten = &env.unwritten, .session_lock = -1 };
 
 const char *argp_program_version = "xperf-bpf " XP_VERSION;
@@ -77,7 +78,8 @@ static const char doc[] =
 	"'xperf-bpf daemon --help'.";
 
 enum { OPT_RAW = 256, OPT_NO_PLAIN, OPT_PAYLOADS, OPT_RING, OPT_NO_SCHED_EV, OPT_RAW_TP,
-       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC, OPT_SOCK_HOOKS, OPT_CUPTI };
+       OPT_NO_CUDA, OPT_PAYLOAD_CAP, OPT_TLS_PER_PROC, OPT_SOCK_HOOKS, OPT_CUPTI,
+       OPT_EXIT_STATUS };
 
 static const struct argp_option opts[] = {
 	{ "pid", 'p', "PID", 0, "attach: the process to trace (threads, descendants too)", 0 },
@@ -94,6 +96,9 @@ static const struct argp_option opts[] = {
 	{ "cupti", OPT_CUPTI, "LIB", OPTION_ARG_OPTIONAL,
 	  "record: inject the CUPTI collector into CMD (CUDA_INJECTION64_PATH; default: "
 	  "libxperf_cupti.so beside xperf-bpf or in ../gpu/)", 0 },
+	{ "exit-status", OPT_EXIT_STATUS, NULL, 0,
+	  "record: exit with CMD's status (128+N when signal N killed it), as strace does, "
+	  "unless xperf-bpf itself failed", 0 },
 	{ "tls-per-process", OPT_TLS_PER_PROC, NULL, 0,
 	  "TLS uprobes in traced processes only (others never trap)", 0 },
 	{ "socket-hooks", OPT_SOCK_HOOKS, "MODE", 0,
@@ -175,6 +180,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_CUPTI:
 		cupti_arg(state, arg);
 		break;
+	case OPT_EXIT_STATUS:
+		env.exit_status = true;
+		break;
 	case 'q':
 		env.run.quiet = true;
 		break;
@@ -199,14 +207,14 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
-/* The subcommand's options: --pid is attach's alone. */
+/* The subcommand's options: --pid is attach's alone, --cupti and --exit-status record's. */
 static const struct argp_option *options_of(bool record)
 {
 	static struct argp_option own[sizeof(opts) / sizeof(opts[0])];
 	size_t k = 0;
 
 	for (const struct argp_option *o = opts; o->name || o->key; o++)
-		if (record ? o->key != 'p' : o->key != OPT_CUPTI)
+		if (record ? o->key != 'p' : o->key != OPT_CUPTI && o->key != OPT_EXIT_STATUS)
 			own[k++] = *o;
 	return own;
 }
@@ -311,18 +319,23 @@ static int start_command(struct xpc *c, struct xpc_spawn *sp)
 	return XP_EXIT_OK;
 }
 
-static void report_child(pid_t pid)
+/* How the command ended, said unless quiet: its exit status as a shell has it, -1 if running. */
+static int report_child(pid_t pid)
 {
 	int status;
 
-	if (waitpid(pid, &status, WNOHANG) != pid || env.run.quiet)
-		return;
-	if (WIFEXITED(status))
+	if (waitpid(pid, &status, WNOHANG) != pid)
+		return -1;
+	if (WIFSIGNALED(status)) {
+		if (!env.run.quiet)
+			fprintf(stderr, "xperf-bpf: %s killed by signal %d\n", env.run.command[0],
+				WTERMSIG(status));
+		return 128 + WTERMSIG(status);
+	}
+	if (!env.run.quiet)
 		fprintf(stderr, "xperf-bpf: %s exited with code %d\n", env.run.command[0],
 			WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		fprintf(stderr, "xperf-bpf: %s killed by signal %d\n", env.run.command[0],
-			WTERMSIG(status));
+	return WEXITSTATUS(status);
 }
 
 int main(int argc, char **argv)
@@ -381,8 +394,12 @@ int main(int argc, char **argv)
 	}
 	code = xpb_run(c, sinks, &env.run, env.duration);
 	sinks = NULL;
-	if (env.record)
-		report_child(sp.pid);
+	if (env.record) {
+		int status = report_child(sp.pid);
+
+		if (env.exit_status && code == XP_EXIT_OK && status >= 0)
+			code = status;
+	}
 cleanup:
 	xpb_sinks_free(sinks);
 	xpc_close(c);

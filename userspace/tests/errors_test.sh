@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # errors_test.sh - one-line errors and documented exit codes: no such
 # process (2), not root (77), no kernel BTF (1), unknown command (2), bad
-# output path (1), usage errors (64).
+# output path (1), usage errors (64); record --exit-status passes the
+# command's status on.
 source "$(dirname "$(realpath "$0")")/lib.sh"
 
 expect() {	# expect CODE MESSAGE CMD... : exact stderr first line and exit code
@@ -40,4 +41,15 @@ expect 64 "xperf-bpf attach: invalid --pid '12x': a process id" "$XB" attach --p
 expect 64 "xperf-bpf record: missing command (record -- CMD [ARG...])" "$XB" record
 expect 64 "xperf-bpf record: invalid --ring-size '5000': a power of two, 4096..1G" \
 	"$XB" record --ring-size 5000 -- true
+expect 64 "xperf-bpf attach: unrecognized option '--exit-status'" "$XB" attach --exit-status --pid 1
+
+# record's own status is 0 whatever the command did; --exit-status passes the
+# command's on (128+N when signal N killed it), as a shell would have it.
+expect 0 "" "$XB" record -q -- sh -c 'exit 3'
+expect 3 "" "$XB" record -q --exit-status -- sh -c 'exit 3'
+expect 143 "" "$XB" record -q --exit-status -- sh -c 'kill -TERM $$'
+expect 0 "" "$XB" record -q --exit-status -- true
+# xperf-bpf's own failure wins over the command's status.
+expect 1 "xperf-bpf: /nonexistent/dir/raw.jsonl: No such file or directory" \
+	"$XB" record -q --exit-status --raw /nonexistent/dir/raw.jsonl -- sh -c 'exit 3'
 echo PASS
