@@ -49,6 +49,8 @@ expect 0 "" "$XB" record -q -- sh -c 'exit 3'
 expect 3 "" "$XB" record -q --exit-status -- sh -c 'exit 3'
 expect 143 "" "$XB" record -q --exit-status -- sh -c 'kill -TERM $$'
 expect 0 "" "$XB" record -q --exit-status -- true
+# A command still running when --duration ends has no status yet: xperf-bpf's own.
+expect 0 "" "$XB" record -q --exit-status --duration 1 -- sh -c 'sleep 3; exit 5'
 # xperf-bpf's own failure wins over the command's status.
 expect 1 "xperf-bpf: /nonexistent/dir/raw.jsonl: No such file or directory" \
 	"$XB" record -q --exit-status --raw /nonexistent/dir/raw.jsonl -- sh -c 'exit 3'
