@@ -173,7 +173,7 @@ static void test_slowest(void)
 		t->wall = wall[i];
 		CHECK(xa_session_add(&s, t) == 0, "turn %zu added", i + 1);
 		if (i == 4)
-			CHECK(s.nslow == 5 && s.slow[4].turn_index == 5, "fifth turn, wall 0, kept");
+			CHECK(s.nslow == 5 && s.slow[4].turn_index == 5, "fifth turn (0) kept");
 	}
 	for (unsigned i = 0; i < s.nslow; i++)
 		CHECK(s.slow[i].turn_index == want[i], "slowest %u is turn %lld", i,

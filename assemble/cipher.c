@@ -27,7 +27,7 @@ struct sconn {
 	unsigned n_ex; /* exchanges opened on the connection */
 	uint64_t first_req_end; /* the end of its first request */
 	uint64_t connect_ns; /* when its connect began (0: not seen) */
-	uint64_t ready_ns;   /* its TLS handshake's end: the client's Finished, else the server flight */
+	uint64_t ready_ns;   /* TLS handshake's end: the client's Finished, else the server flight */
 	uint64_t skip_t[XT_CIPHER_SKIP_MAX]; /* ticket-like receives set aside */
 	uint64_t skip_bytes;
 	size_t n_skip;
@@ -228,7 +228,7 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		return;
 	}
 	if (s->phase == P_READY && ev->len <= XT_CIPHER_FINISHED_BYTES) {
-		s->ready_ns = ev->ts_ns; /* the client's Finished (TLS 1.3), after the server flight */
+		s->ready_ns = ev->ts_ns; /* the client's Finished (TLS 1.3), after the server's */
 		return;
 	}
 	if (ev->len <= XT_CIPHER_CONTROL_BYTES &&

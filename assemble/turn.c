@@ -187,10 +187,10 @@ static int lay_out(struct layout *l)
 		const struct xt_exchange *e = in->ex[i];
 		uint64_t a, b;
 		int side = is_side(in, i), setup = setup_of(in, e, side, &a, &b);
+		uint64_t first = setup ? a : e->req_start_ns; /* where the prompt's time ends */
 
-		if (!i && (setup ? a : e->req_start_ns) > in->start_ns)
-			rc |= add_seg(l, SEG_PROMPT, in->start_ns, setup ? a : e->req_start_ns, NULL,
-				      NULL);
+		if (!i && first > in->start_ns)
+			rc |= add_seg(l, SEG_PROMPT, in->start_ns, first, NULL, NULL);
 		if (setup)
 			rc |= add_seg(l, SEG_SETUP, a, b, e, NULL);
 		rc |= add_seg(l, SEG_EXCHANGE, e->req_start_ns, e->resp_end_ns, e, NULL);
@@ -352,8 +352,8 @@ static int emit(struct tt_turn *d, const struct layout *l)
 			break;
 		case SEG_SETUP:
 			rc |= xt_doc_span(d, 0, "connection_setup", s->a, s->b, s->ex->tid,
-					  xt_sched_query(l->in->sched, s->ex->tid, s->a, s->b, &buf),
-					  NULL) < 0;
+					  xt_sched_query(l->in->sched, s->ex->tid, s->a, s->b,
+							 &buf), NULL) < 0;
 			break;
 		case SEG_EXCHANGE:
 			rc |= xt_llm_span(d, s->ex, l->in->sched) < 0;

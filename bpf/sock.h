@@ -53,8 +53,9 @@ struct xk_sock_tuple {
  * syscall's result (connect: 0 or -EINPROGRESS for a started connection).
  * The connect record comes when the connection is established (the socket
  * hooks) or when the syscall returns (the raw syscall hooks); begin_ns says
- * when it began, so that TCP and TLS set-up can be timed. At close, bytes[] are the kernel's own TCP counters (bytes acked by the
- * peer, bytes received), right even for bytes moved before tracing began.
+ * when it began, so that TCP and TLS set-up can be timed. At close,
+ * bytes[] are the kernel's own TCP counters (bytes acked by the peer, bytes
+ * received), right even for bytes moved before tracing began.
  */
 struct xk_sock_conn {
 	struct xk_hdr hdr;

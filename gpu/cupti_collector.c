@@ -174,9 +174,9 @@ static void finish(void)
 	g.api.ActivityFlushAll(CUPTI_ACTIVITY_FLAG_FLUSH_FORCED);
 	lost = atomic_load(&g.dropped) + atomic_load(&g.invalid);
 	if (lost || getenv("XPERF_CUPTI_VERBOSE"))
-		say(0, "%llu records written to %s/gpu-%d.xpgpu, %llu dropped by CUPTI or the writer, "
-		    "%llu without timestamps", atomic_load(&g.written), g.cfg.out_dir, (int)getpid(),
-		    atomic_load(&g.dropped), atomic_load(&g.invalid));
+		say(0, "%llu records written to %s/gpu-%d.xpgpu, %llu dropped by CUPTI or the "
+		    "writer, %llu without timestamps", atomic_load(&g.written), g.cfg.out_dir,
+		    (int)getpid(), atomic_load(&g.dropped), atomic_load(&g.invalid));
 	lock();
 	if (atomic_load(&g.invalid))
 		gp_gpu_writer_dropped(&g.out, atomic_load(&g.invalid));

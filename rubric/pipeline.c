@@ -155,7 +155,8 @@ static int write_outputs(const struct rb_opts *o, const struct rb_outcome *oc)
 	snprintf(path, sizeof(path), "%s/benchmark_summary.json", o->out_dir);
 	rc |= write_json(path, rb_summary_json(oc));
 	if (o->findings_out)
-		rc |= write_json(o->findings_out, rb_findings_json(&oc->r, o->root ? o->root : "."));
+		rc |= write_json(o->findings_out,
+				 rb_findings_json(&oc->r, o->root ? o->root : "."));
 	return rc;
 }
 

@@ -378,7 +378,8 @@ static void score_memory(const struct rb_meas *m, const struct rb_base_mem *base
 	} else if (m->ms_stage.ran) {
 		set_tier(s, grade(m->ms.local_maxima, sub_bounds[S_CHURN]));
 		if (s->tier != T_PASS)
-			add_metric(s, "churn_peaks", m->ms.local_maxima, 0, sub_bounds[S_CHURN].pass);
+			add_metric(s, "churn_peaks", m->ms.local_maxima, 0,
+				   sub_bounds[S_CHURN].pass);
 	} else {
 		not_available(s, "peak RSS alone has no threshold: needs massif (tier deep) or a "
 				 "--baseline with the same source");

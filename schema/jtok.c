@@ -207,12 +207,13 @@ static int put(struct out *o, const void *src, size_t n)
 /* Code point u as UTF-8: continuation bytes carry 6 bits each, from the last. */
 static int put_utf8(struct out *o, unsigned long u)
 {
+	static const unsigned char lead[5] = { 0, 0x00, 0xc0, 0xe0, 0xf0 }; /* by length */
 	unsigned char b[4];
 	size_t n = u < 0x80 ? 1 : u < 0x800 ? 2 : u < 0x10000 ? 3 : 4;
 
 	for (size_t i = n - 1; i > 0; i--, u >>= 6)
 		b[i] = (unsigned char)(0x80 | (u & 0x3f));
-	b[0] = (unsigned char)(n == 1 ? u : ((0xff00u >> n) & 0xff) | u);
+	b[0] = (unsigned char)(lead[n] | u);
 	return put(o, b, n);
 }
 

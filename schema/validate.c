@@ -166,7 +166,7 @@ char *sc_verror_format(const struct sc_verror *e, char *out, size_t outlen)
 {
 	const char *file = e->file ? e->file : "<buffer>";
 
-	if (!e->line) /* the file itself (missing, too big, not JSON at all): no position */
+	if (!e->line) /* the file itself (cannot open, not a regular file, too big, a read error) */
 		snprintf(out, outlen, "%s: %s", file, e->msg);
 	else
 		snprintf(out, outlen, "%s:%d:%d: %s: %s", file, e->line, e->col,

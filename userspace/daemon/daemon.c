@@ -461,7 +461,8 @@ static void retention(struct daemon *d)
 
 static int run_loop(struct daemon *d, struct xpc *c)
 {
-	double next_sweep = xp_now_s() + SWEEP_EVERY_S, next_retention = xp_now_s() + RETENTION_EVERY_S;
+	double next_sweep = xp_now_s() + SWEEP_EVERY_S;
+	double next_retention = xp_now_s() + RETENTION_EVERY_S;
 	int n = 0;
 
 	while (!stop_signal && !d->err) {
