@@ -430,6 +430,29 @@ static void check_setup(const char *tmp)
 	cJSON_Delete(s.waste);
 }
 
+/*
+ * A Go client's first token read by a thread that did no socket I/O before
+ * (testdata/cipher_go_thread_switch.jsonl): timed by that thread's wakeup after
+ * the connection's previous I/O, 1464.122653 ms, inside the server's write of
+ * it (1463.98..1464.15 ms), not by the read's return 2.5 ms later, after its
+ * wait in the run queue.
+ */
+static void check_thread_switch(const char *tmp)
+{
+	char dir[512];
+	struct xt_config cfg = { .out_dir = dir, .session_id = "switch", .ciphertext = 1 };
+	struct seen s;
+
+	snprintf(dir, sizeof(dir), "%s/switch", tmp);
+	struct xt_session *x = replay(&cfg, TD "cipher_go_thread_switch.jsonl", 1);
+
+	read_turns(xt_session_dir(x), &s);
+	xt_session_free(x);
+	CHECK(s.n_ex == 1 && s.ex_start[0] == 1053777359ull);
+	CHECK(s.ex_start[0] + s.ttft[0] == 1464122653ull); /* a one-record request: start = end */
+	cJSON_Delete(s.waste);
+}
+
 static void check_gap_threshold(void)
 {
 	const uint64_t back[] = { 900, 100, 50, 10 };
@@ -515,6 +538,7 @@ int main(void)
 	check_every_cut(tmp, TD "demo_both.jsonl", 0);
 	check_attach_mid_write(tmp);
 	check_setup(tmp);
+	check_thread_switch(tmp);
 
 	cJSON_Delete(p.waste);
 	cJSON_Delete(c.waste);
