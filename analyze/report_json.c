@@ -316,7 +316,7 @@ int xa_report_json(const struct xa_view *v, FILE *out)
 {
 	cJSON *root = cJSON_CreateObject();
 	char *txt;
-	int rc = 0;
+	int rc;
 
 	cJSON_AddStringToObject(root, "report",
 				v->s ? "xperf.analyze.session" : "xperf.analyze.turn");
@@ -328,14 +328,13 @@ int xa_report_json(const struct xa_view *v, FILE *out)
 		add_turn_facts(v->t, root);
 	add_tree(v, root);
 	add_tokens(v, root);
+	if (!v->s)
+		return xp_json_fput(root, out);
 	txt = xp_json_print(root, 1);
 	cJSON_Delete(root);
 	if (!txt)
 		return -1;
-	if (v->s)
-		rc = stream_rows(v->s, txt, out);
-	else
-		fprintf(out, "%s\n", txt);
+	rc = stream_rows(v->s, txt, out);
 	free(txt);
 	return rc;
 }

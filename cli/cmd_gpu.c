@@ -200,14 +200,10 @@ static int breakdown(int argc, char **argv, int json)
 			rc = XP_EXIT_INVALID;
 		tt_turn_free(turn);
 	}
-	if (json) {
-		char *s = xp_json_print(all, 1);
-
-		if (s)
-			puts(s);
-		free(s);
-	}
-	cJSON_Delete(all);
+	if (json)
+		xp_json_fput(all, stdout);
+	else
+		cJSON_Delete(all);
 	return rc;
 }
 

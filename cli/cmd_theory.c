@@ -6,13 +6,13 @@
  * Text is wrapped for 80 columns; JSON is built with cJSON.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
 #include "lib/args.h"
+#include "lib/json_int.h"
 #include "theory/theory.h"
 
 #define WIDTH 78
@@ -321,18 +321,13 @@ static void json_tables(cJSON *root)
 static int print_json(void)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *s;
 
 	json_heads(root);
 	json_tables(root);
-	s = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!s) {
+	if (xp_json_fput(root, stdout)) {
 		fprintf(stderr, "xperf theory: out of memory\n");
 		return XP_EXIT_FAIL;
 	}
-	puts(s);
-	free(s);
 	return XP_EXIT_OK;
 }
 

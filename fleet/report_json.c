@@ -5,8 +5,6 @@
  * depends on the number of nodes, agents and L3 points, never on the number of
  * sessions or turns.
  */
-#include <stdlib.h>
-
 #include <cjson/cJSON.h>
 
 #include "fleet/fleet.h"
@@ -141,7 +139,6 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 int fleet_report_json(struct fleet_agg *a, FILE *out)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *txt;
 
 	fleet_sort(a);
 	cJSON_AddStringToObject(root, "report", "xperf.fleet.report");
@@ -152,11 +149,5 @@ int fleet_report_json(struct fleet_agg *a, FILE *out)
 	shares(a, root);
 	bottlenecks(a, root);
 	lists(a, root);
-	txt = xp_json_print(root, 1);
-	cJSON_Delete(root);
-	if (!txt)
-		return -1;
-	fprintf(out, "%s\n", txt);
-	free(txt);
-	return fflush(out) || ferror(out) ? -1 : 0;
+	return xp_json_fput(root, out) || fflush(out) || ferror(out) ? -1 : 0;
 }

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -48,5 +49,8 @@ int xp_json_get_i64(const cJSON *n, int64_t *out);
 
 /* cJSON_Print / cJSON_PrintUnformatted, with kept literals printed as written. */
 char *xp_json_print(cJSON *root, int formatted);
+
+/* xp_json_print(root, 1) and a newline to out, then root deleted: 0, or -1 out of memory. */
+int xp_json_fput(cJSON *root, FILE *out);
 
 #endif /* XPERF_LIB_JSON_INT_H */
