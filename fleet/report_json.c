@@ -39,13 +39,12 @@ static void tokens(const struct fleet_agg *a, cJSON *root)
 static void add_node(cJSON *arr, const char *key, const char *id, const char *name, uint64_t ns,
 		     uint64_t wall)
 {
-	cJSON *n = cJSON_CreateObject();
+	cJSON *n = xp_json_item(arr);
 
 	cJSON_AddStringToObject(n, key, id);
 	cJSON_AddStringToObject(n, "name", name);
 	xp_json_add_u64(n, "ns", ns);
 	cJSON_AddNumberToObject(n, "share", wall ? (double)ns / (double)wall : 0);
-	cJSON_AddItemToArray(arr, n);
 }
 
 static void shares(const struct fleet_agg *a, cJSON *root)
@@ -70,7 +69,7 @@ static void bottlenecks(const struct fleet_agg *a, cJSON *root)
 	for (size_t k = 0; k < n; k++) {
 		const struct th_l3 *p = &th_l3_table[idx[k]];
 		const struct fleet_point *f = &a->points[idx[k]];
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = xp_json_item(arr);
 
 		cJSON_AddStringToObject(j, "l3", p->id);
 		cJSON_AddStringToObject(j, "name", p->name);
@@ -81,7 +80,6 @@ static void bottlenecks(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddNumberToObject(j, "sessions", f->sessions);
 		xp_json_add_u64(j, "ns", f->ns);
 		cJSON_AddStringToObject(j, "suggestion", p->suggestion);
-		cJSON_AddItemToArray(arr, j);
 	}
 }
 
@@ -91,7 +89,7 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 
 	for (size_t i = 0; i < a->nseries; i++) {
 		const struct fleet_series *s = &a->series[i];
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = xp_json_item(arr);
 
 		cJSON_AddStringToObject(j, "node", s->node);
 		cJSON_AddStringToObject(j, "agent", s->agent);
@@ -100,22 +98,20 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddNumberToObject(j, "incomplete_turns", s->incomplete);
 		xp_json_add_u64(j, "wall_ns", s->wall_ns);
 		cJSON_AddNumberToObject(j, "cost_usd", s->usd);
-		cJSON_AddItemToArray(arr, j);
 	}
 	arr = cJSON_AddArrayToObject(root, "nodes");
 	for (size_t i = 0; i < a->nnodes; i++) {
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = xp_json_item(arr);
 
 		cJSON_AddStringToObject(j, "node", a->nodes[i].name);
 		cJSON_AddNumberToObject(j, "sessions", a->nodes[i].sessions);
 		cJSON_AddNumberToObject(j, "invalid_files", a->nodes[i].invalid_files);
 		xp_json_add_u64(j, "dropped_events", a->nodes[i].dropped_events);
-		cJSON_AddItemToArray(arr, j);
 	}
 	arr = cJSON_AddArrayToObject(root, "worst_sessions");
 	for (unsigned i = 0; i < a->nworst; i++) {
 		const struct fleet_session *s = &a->worst[i];
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = xp_json_item(arr);
 
 		cJSON_AddStringToObject(j, "path", s->path);
 		cJSON_AddStringToObject(j, "node", s->node);
@@ -127,7 +123,6 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 			cJSON_AddStringToObject(j, "top_l3", s->top->id);
 		else
 			cJSON_AddNullToObject(j, "top_l3");
-		cJSON_AddItemToArray(arr, j);
 	}
 	bad = cJSON_AddObjectToObject(root, "problems");
 	cJSON_AddNumberToObject(bad, "count", a->invalid_files + a->failed_sessions);

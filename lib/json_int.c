@@ -198,6 +198,14 @@ char *xp_json_print(cJSON *root, int formatted)
 	return text;
 }
 
+cJSON *xp_json_item(cJSON *arr)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddItemToArray(arr, o);
+	return o;
+}
+
 int xp_json_fput(cJSON *root, FILE *out)
 {
 	char *text = xp_json_print(root, 1);
