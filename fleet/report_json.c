@@ -44,7 +44,7 @@ static void add_node(cJSON *arr, const char *key, const char *id, const char *na
 	cJSON_AddStringToObject(n, key, id);
 	cJSON_AddStringToObject(n, "name", name);
 	xp_json_add_u64(n, "ns", ns);
-	cJSON_AddNumberToObject(n, "share", wall ? (double)ns / (double)wall : 0);
+	cJSON_AddNumberToObject(n, "share", xa_share(ns, wall));
 }
 
 static void shares(const struct fleet_agg *a, cJSON *root)
@@ -75,8 +75,7 @@ static void bottlenecks(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddStringToObject(j, "name", p->name);
 		cJSON_AddStringToObject(j, "grade", th_grade_names[p->grade]);
 		cJSON_AddNumberToObject(j, "turns", f->turns);
-		cJSON_AddNumberToObject(j, "turn_share",
-					a->turns ? (double)f->turns / a->turns : 0);
+		cJSON_AddNumberToObject(j, "turn_share", xa_share(f->turns, a->turns));
 		cJSON_AddNumberToObject(j, "sessions", f->sessions);
 		xp_json_add_u64(j, "ns", f->ns);
 		cJSON_AddStringToObject(j, "suggestion", p->suggestion);
