@@ -77,6 +77,8 @@ struct xa_options {
 void xa_options_default(struct xa_options *o);
 /* The formats' names, in enum xa_format's order: json, text, html. */
 extern const char *const xa_format_names[3];
+/* ns / wall, 0 when wall is 0: every share of turn time in the reports (fleet's too). */
+double xa_share(uint64_t ns, uint64_t wall);
 
 struct xa_turn;    /* one analysed turn */
 struct xa_session; /* one analysed session (aggregates) */

@@ -6,7 +6,6 @@
  */
 #include "analyze/diff.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "lib/html.h"
@@ -121,7 +120,6 @@ static cJSON *point_json(const struct xa_diff_point *p)
 static int render_json(const struct xa_diff *d, FILE *out)
 {
 	cJSON *root = cJSON_CreateObject(), *o, *pts, *moved;
-	char *txt;
 
 	cJSON_AddStringToObject(root, "report", "xperf.diff");
 	cJSON_AddStringToObject(root, "version", "1.0");
@@ -140,13 +138,7 @@ static int render_json(const struct xa_diff *d, FILE *out)
 			cJSON_AddItemToArray(moved, cJSON_CreateString(d->points[i].id));
 		cJSON_AddItemToArray(pts, point_json(&d->points[i]));
 	}
-	txt = xp_json_print(root, 1);
-	cJSON_Delete(root);
-	if (!txt)
-		return -1;
-	fprintf(out, "%s\n", txt);
-	free(txt);
-	return 0;
+	return xp_json_fput(root, out);
 }
 
 static void side_html(const char *tag, const struct xa_diff_side *s, FILE *out)

@@ -18,7 +18,7 @@ int xa_domain_check(struct xa_trace *tr, struct xa_turn *t)
 
 	for (size_t i = 0; i < tr->nspans; i++) {
 		struct xa_span *s = &tr->spans[i];
-		enum th_domain want = th_stage_domain(s->stage);
+		enum th_domain want = s->stage ? s->stage->domain : custom;
 		struct xa_correction *c;
 
 		ncustom += !s->stage;

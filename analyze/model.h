@@ -248,8 +248,6 @@ int xa_is_llm_call(const struct xa_trace *tr, const struct xa_span *s);
 
 /* metrics.c: the points that compare a turn with the previous one (prev: its features). */
 void xa_metrics_session(struct xa_turn *t, const double *prev);
-/* ns / wall, 0 when wall is 0. */
-double xa_share(uint64_t ns, uint64_t wall);
 
 /* L4: evaluate cause `l4` for L3 point `i` of t. */
 enum xa_state xa_l4_eval(const struct xa_turn *t, size_t i, const struct th_l4 *l4, double *value,

@@ -27,14 +27,13 @@ static cJSON *options_json(const struct xa_options *o)
 static void add_node(cJSON *arr, const char *id, const char *name, uint64_t ns, uint64_t wall,
 		     int drilled)
 {
-	cJSON *n = cJSON_CreateObject();
+	cJSON *n = xp_json_item(arr);
 
 	cJSON_AddStringToObject(n, "id", id);
 	cJSON_AddStringToObject(n, "name", name);
 	xp_json_add_u64(n, "ns", ns);
 	cJSON_AddNumberToObject(n, "share", xa_share(ns, wall));
 	cJSON_AddBoolToObject(n, "drilled", drilled);
-	cJSON_AddItemToArray(arr, n);
 }
 
 static cJSON *l4_json(const struct xa_view *v, size_t i)
@@ -43,7 +42,7 @@ static cJSON *l4_json(const struct xa_view *v, size_t i)
 
 	for (size_t k = 0; k < th_l4_count; k++) {
 		const struct th_l4 *c = &th_l4_table[k];
-		cJSON *n = cJSON_CreateObject();
+		cJSON *n = xp_json_item(arr);
 		char why[160];
 		double val;
 		enum xa_state st = xa_l4_eval(v->t, i, c, &val, why, sizeof(why));
@@ -60,7 +59,6 @@ static cJSON *l4_json(const struct xa_view *v, size_t i)
 			cJSON_AddNumberToObject(n, "value", val);
 		if (st == XA_FIRED)
 			cJSON_AddStringToObject(n, "suggestion", c->suggestion);
-		cJSON_AddItemToArray(arr, n);
 	}
 	return arr;
 }
@@ -202,27 +200,25 @@ static void add_turn_facts(const struct xa_turn *t, cJSON *root)
 	cJSON_AddNumberToObject(j, "warnings", t->warnings);
 	arr = cJSON_AddArrayToObject(root, "corrections");
 	for (size_t i = 0; i < t->ncorr; i++) {
-		cJSON *c = cJSON_CreateObject();
+		cJSON *c = xp_json_item(arr);
 
 		cJSON_AddNumberToObject(c, "span", (double)t->corr[i].span_id);
 		cJSON_AddStringToObject(c, "stage", t->corr[i].stage);
 		cJSON_AddStringToObject(c, "declared", th_domains[t->corr[i].declared].key);
 		cJSON_AddStringToObject(c, "corrected", th_domains[t->corr[i].corrected].key);
-		cJSON_AddItemToArray(arr, c);
 	}
 	arr = cJSON_AddArrayToObject(root, "notes");
 	for (unsigned i = 0; i < t->nnotes; i++)
 		cJSON_AddItemToArray(arr, cJSON_CreateString(t->notes[i]));
 	arr = cJSON_AddArrayToObject(root, "timeline");
 	for (size_t i = 0; i < t->nsegs; i++) {
-		cJSON *g = cJSON_CreateObject();
+		cJSON *g = xp_json_item(arr);
 
 		xp_json_add_u64(g, "start_ns", t->segs[i].start);
 		xp_json_add_u64(g, "end_ns", t->segs[i].end);
 		cJSON_AddStringToObject(g, "stage", t->seg_stage[i]);
 		cJSON_AddStringToObject(g, "domain", th_domains[t->segs[i].domain].key);
 		cJSON_AddStringToObject(g, "category", th_categories[t->segs[i].category].key);
-		cJSON_AddItemToArray(arr, g);
 	}
 }
 
@@ -251,13 +247,12 @@ static void add_session_facts(const struct xa_session *s, cJSON *root)
 	cJSON_AddNumberToObject(tr, "context_growth_max", s->growth_max);
 	arr = cJSON_AddArrayToObject(root, "slowest");
 	for (unsigned i = 0; i < s->nslow; i++) {
-		cJSON *r = cJSON_CreateObject();
+		cJSON *r = xp_json_item(arr);
 
 		cJSON_AddNumberToObject(r, "turn_index", (double)s->slow[i].turn_index);
 		xp_json_add_u64(r, "wall_ns", s->slow[i].wall);
 		cJSON_AddStringToObject(r, "top_l3", s->slow[i].top_l3 >= 0
 				? th_l3_table[s->slow[i].top_l3].id : "");
-		cJSON_AddItemToArray(arr, r);
 	}
 }
 
@@ -316,7 +311,7 @@ int xa_report_json(const struct xa_view *v, FILE *out)
 {
 	cJSON *root = cJSON_CreateObject();
 	char *txt;
-	int rc = 0;
+	int rc;
 
 	cJSON_AddStringToObject(root, "report",
 				v->s ? "xperf.analyze.session" : "xperf.analyze.turn");
@@ -328,14 +323,13 @@ int xa_report_json(const struct xa_view *v, FILE *out)
 		add_turn_facts(v->t, root);
 	add_tree(v, root);
 	add_tokens(v, root);
+	if (!v->s)
+		return xp_json_fput(root, out);
 	txt = xp_json_print(root, 1);
 	cJSON_Delete(root);
 	if (!txt)
 		return -1;
-	if (v->s)
-		rc = stream_rows(v->s, txt, out);
-	else
-		fprintf(out, "%s\n", txt);
+	rc = stream_rows(v->s, txt, out);
 	free(txt);
 	return rc;
 }

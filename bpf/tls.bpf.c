@@ -192,6 +192,21 @@ static __always_inline struct tls_conn *conn_get(__u64 ssl, __u32 tgid, __u64 st
 	return bpf_map_lookup_elem(&tls_conns, &k);
 }
 
+/* XP_EV_TLS_FREE: the connection ssl ends, with its totals. */
+static __always_inline void emit_free(__u64 ssl, const struct tls_conn *conn)
+{
+	struct xk_tls_free *e = xk_reserve(XP_EV_TLS_FREE, sizeof(*e));
+
+	if (!e)
+		return;
+	xk_fill_hdr_cur(&e->hdr, XP_EV_TLS_FREE, sizeof(*e));
+	e->ssl = ssl;
+	e->sock_id = conn->sock_id;
+	e->bytes[0] = conn->pos[0];
+	e->bytes[1] = conn->pos[1];
+	bpf_ringbuf_submit(e, 0);
+}
+
 /*
  * Located functions have no SSL_free probe: an SSL* reused by a new
  * connection shows as a new socket under it. End the old id as SSL_free
@@ -200,19 +215,9 @@ static __always_inline struct tls_conn *conn_get(__u64 ssl, __u32 tgid, __u64 st
 static __always_inline void conn_restart(struct tls_conn *conn, __u64 ssl, __u64 sock_id,
 					 __u8 *flags)
 {
-	struct xk_tls_free *e;
-
 	if (!conn->sock_id || !sock_id || conn->sock_id == sock_id)
 		return;
-	e = xk_reserve(XP_EV_TLS_FREE, sizeof(*e));
-	if (e) {
-		xk_fill_hdr_cur(&e->hdr, XP_EV_TLS_FREE, sizeof(*e));
-		e->ssl = ssl;
-		e->sock_id = conn->sock_id;
-		e->bytes[0] = conn->pos[0];
-		e->bytes[1] = conn->pos[1];
-		bpf_ringbuf_submit(e, 0);
-	}
+	emit_free(ssl, conn);
 	conn->pos[0] = conn->pos[1] = 0;
 	*flags |= XP_TLS_NEW_CONN;
 }
@@ -409,22 +414,13 @@ int BPF_KPROBE(ssl_free, __u64 ssl)
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	struct tls_key k = { .ssl = ssl, .tgid = tgid };
 	struct tls_conn *conn;
-	struct xk_tls_free *e;
 
 	if (!xk_traced())
 		return 0;
 	conn = bpf_map_lookup_elem(&tls_conns, &k);
 	if (!conn)
 		return 0;
-	e = xk_reserve(XP_EV_TLS_FREE, sizeof(*e));
-	if (e) {
-		xk_fill_hdr_cur(&e->hdr, XP_EV_TLS_FREE, sizeof(*e));
-		e->ssl = ssl;
-		e->sock_id = conn->sock_id;
-		e->bytes[0] = conn->pos[0];
-		e->bytes[1] = conn->pos[1];
-		bpf_ringbuf_submit(e, 0);
-	}
+	emit_free(ssl, conn);
 	bpf_map_delete_elem(&tls_conns, &k);
 	return 0;
 }

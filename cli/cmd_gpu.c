@@ -156,20 +156,18 @@ static cJSON *to_json(const char *path, const struct gp_gpu_breakdown *b)
 	cJSON_AddStringToObject(o, "file", path);
 	xp_json_add_u64(o, "window_ns", b->window_ns);
 	for (int s = 0; s < XP_GPU_SHARE_COUNT; s++) {
-		cJSON *x = cJSON_CreateObject();
+		cJSON *x = xp_json_item(shares);
 
 		cJSON_AddStringToObject(x, "name", gp_gpu_share_name((enum gp_gpu_share)s));
 		xp_json_add_u64(x, "ns", b->ns[s]);
 		cJSON_AddStringToObject(x, "l3", gp_gpu_share_l3((enum gp_gpu_share)s));
-		cJSON_AddItemToArray(shares, x);
 	}
 	for (size_t i = 0; i < b->n_top; i++) {
-		cJSON *k = cJSON_CreateObject();
+		cJSON *k = xp_json_item(top);
 
 		cJSON_AddStringToObject(k, "name", b->top[i].name);
 		xp_json_add_u64(k, "total_ns", b->top[i].total_ns);
 		cJSON_AddNumberToObject(k, "count", b->top[i].count);
-		cJSON_AddItemToArray(top, k);
 	}
 	cJSON_AddItemToObject(o, "streams", streams_json(b));
 	xp_json_add_u64(o, "streams_omitted", b->streams_omitted);
@@ -200,14 +198,10 @@ static int breakdown(int argc, char **argv, int json)
 			rc = XP_EXIT_INVALID;
 		tt_turn_free(turn);
 	}
-	if (json) {
-		char *s = xp_json_print(all, 1);
-
-		if (s)
-			puts(s);
-		free(s);
-	}
-	cJSON_Delete(all);
+	if (json)
+		xp_json_fput(all, stdout);
+	else
+		cJSON_Delete(all);
 	return rc;
 }
 

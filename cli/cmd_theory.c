@@ -6,13 +6,13 @@
  * Text is wrapped for 80 columns; JSON is built with cJSON.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <cjson/cJSON.h>
 
 #include "cli/commands.h"
 #include "lib/args.h"
+#include "lib/json_int.h"
 #include "theory/theory.h"
 
 #define WIDTH 78
@@ -192,15 +192,6 @@ static void add_str(cJSON *o, const char *k, const char *v)
 		cJSON_AddNullToObject(o, k);
 }
 
-/* A new object at the end of array a. */
-static cJSON *item(cJSON *a)
-{
-	cJSON *o = cJSON_CreateObject();
-
-	cJSON_AddItemToArray(a, o);
-	return o;
-}
-
 static void json_l3(cJSON *o, const struct th_l3 *p)
 {
 	add_str(o, "id", p->id);
@@ -258,13 +249,13 @@ static void json_heads(cJSON *root)
 	cJSON *a = cJSON_AddArrayToObject(root, "grades"), *o;
 
 	for (int g = 0; g < XP_GRADE_COUNT; g++) {
-		o = item(a);
+		o = xp_json_item(a);
 		add_str(o, "grade", th_grade_names[g]);
 		add_str(o, "meaning", th_grade_meanings[g]);
 	}
 	a = cJSON_AddArrayToObject(root, "domains");
 	for (int d = 0; d < XP_DOMAIN_COUNT; d++) {
-		o = item(a);
+		o = xp_json_item(a);
 		add_str(o, "key", th_domains[d].key);
 		add_str(o, "name", th_domains[d].name);
 		add_str(o, "meaning", th_domains[d].meaning);
@@ -272,7 +263,7 @@ static void json_heads(cJSON *root)
 	}
 	a = cJSON_AddArrayToObject(root, "categories");
 	for (int c = 0; c < XP_CAT_COUNT; c++) {
-		o = item(a);
+		o = xp_json_item(a);
 		add_str(o, "key", th_categories[c].key);
 		add_str(o, "name", th_categories[c].name);
 		add_str(o, "meaning", th_categories[c].meaning);
@@ -280,7 +271,7 @@ static void json_heads(cJSON *root)
 	}
 	a = cJSON_AddArrayToObject(root, "l2");
 	for (size_t i = 0; i < th_l2_count; i++) {
-		o = item(a);
+		o = xp_json_item(a);
 		add_str(o, "id", th_l2_table[i].id);
 		add_str(o, "domain", th_domains[th_l2_table[i].domain].key);
 		add_str(o, "category", th_categories[th_l2_table[i].category].key);
@@ -295,22 +286,22 @@ static void json_tables(cJSON *root)
 	cJSON *a = cJSON_AddArrayToObject(root, "l3"), *o;
 
 	for (size_t i = 0; i < th_l3_count; i++)
-		json_l3(item(a), &th_l3_table[i]);
+		json_l3(xp_json_item(a), &th_l3_table[i]);
 	a = cJSON_AddArrayToObject(root, "l4");
 	for (size_t i = 0; i < th_l4_count; i++)
-		json_l4(item(a), &th_l4_table[i]);
+		json_l4(xp_json_item(a), &th_l4_table[i]);
 	a = cJSON_AddArrayToObject(root, "stages");
 	for (size_t i = 0; i < th_stage_count; i++)
-		json_stage(item(a), &th_stage_table[i]);
+		json_stage(xp_json_item(a), &th_stage_table[i]);
 	a = cJSON_AddArrayToObject(root, "waste_kinds");
 	for (size_t i = 0; i < th_waste_kind_count; i++) {
-		o = item(a);
+		o = xp_json_item(a);
 		add_str(o, "kind", th_waste_kind_table[i].kind);
 		add_str(o, "l3", th_waste_kind_table[i].l3_id);
 	}
 	a = cJSON_AddArrayToObject(root, "counters");
 	for (size_t i = 0; i < th_counter_name_count; i++) {
-		o = item(a);
+		o = xp_json_item(a);
 		add_str(o, "name", th_counter_name_table[i].name);
 		add_str(o, "kind", kind_name(th_counter_name_table[i].kind));
 		add_str(o, "unit", th_counter_name_table[i].unit);
@@ -321,18 +312,13 @@ static void json_tables(cJSON *root)
 static int print_json(void)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *s;
 
 	json_heads(root);
 	json_tables(root);
-	s = cJSON_Print(root);
-	cJSON_Delete(root);
-	if (!s) {
+	if (xp_json_fput(root, stdout)) {
 		fprintf(stderr, "xperf theory: out of memory\n");
 		return XP_EXIT_FAIL;
 	}
-	puts(s);
-	free(s);
 	return XP_EXIT_OK;
 }
 

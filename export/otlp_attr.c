@@ -51,11 +51,10 @@ static cJSON *any_value(const cJSON *v, int as_double)
 
 static void add(cJSON *attrs, const char *key, cJSON *any)
 {
-	cJSON *kv = cJSON_CreateObject();
+	cJSON *kv = xp_json_item(attrs);
 
 	cJSON_AddStringToObject(kv, "key", key);
 	cJSON_AddItemToObject(kv, "value", any);
-	cJSON_AddItemToArray(attrs, kv);
 }
 
 void xe_otlp_attr(cJSON *attrs, const char *key, const cJSON *v)

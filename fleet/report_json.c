@@ -5,8 +5,6 @@
  * depends on the number of nodes, agents and L3 points, never on the number of
  * sessions or turns.
  */
-#include <stdlib.h>
-
 #include <cjson/cJSON.h>
 
 #include "fleet/fleet.h"
@@ -41,13 +39,12 @@ static void tokens(const struct fleet_agg *a, cJSON *root)
 static void add_node(cJSON *arr, const char *key, const char *id, const char *name, uint64_t ns,
 		     uint64_t wall)
 {
-	cJSON *n = cJSON_CreateObject();
+	cJSON *n = xp_json_item(arr);
 
 	cJSON_AddStringToObject(n, key, id);
 	cJSON_AddStringToObject(n, "name", name);
 	xp_json_add_u64(n, "ns", ns);
-	cJSON_AddNumberToObject(n, "share", wall ? (double)ns / (double)wall : 0);
-	cJSON_AddItemToArray(arr, n);
+	cJSON_AddNumberToObject(n, "share", xa_share(ns, wall));
 }
 
 static void shares(const struct fleet_agg *a, cJSON *root)
@@ -72,18 +69,16 @@ static void bottlenecks(const struct fleet_agg *a, cJSON *root)
 	for (size_t k = 0; k < n; k++) {
 		const struct th_l3 *p = &th_l3_table[idx[k]];
 		const struct fleet_point *f = &a->points[idx[k]];
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = xp_json_item(arr);
 
 		cJSON_AddStringToObject(j, "l3", p->id);
 		cJSON_AddStringToObject(j, "name", p->name);
 		cJSON_AddStringToObject(j, "grade", th_grade_names[p->grade]);
 		cJSON_AddNumberToObject(j, "turns", f->turns);
-		cJSON_AddNumberToObject(j, "turn_share",
-					a->turns ? (double)f->turns / a->turns : 0);
+		cJSON_AddNumberToObject(j, "turn_share", xa_share(f->turns, a->turns));
 		cJSON_AddNumberToObject(j, "sessions", f->sessions);
 		xp_json_add_u64(j, "ns", f->ns);
 		cJSON_AddStringToObject(j, "suggestion", p->suggestion);
-		cJSON_AddItemToArray(arr, j);
 	}
 }
 
@@ -93,7 +88,7 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 
 	for (size_t i = 0; i < a->nseries; i++) {
 		const struct fleet_series *s = &a->series[i];
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = xp_json_item(arr);
 
 		cJSON_AddStringToObject(j, "node", s->node);
 		cJSON_AddStringToObject(j, "agent", s->agent);
@@ -102,22 +97,20 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 		cJSON_AddNumberToObject(j, "incomplete_turns", s->incomplete);
 		xp_json_add_u64(j, "wall_ns", s->wall_ns);
 		cJSON_AddNumberToObject(j, "cost_usd", s->usd);
-		cJSON_AddItemToArray(arr, j);
 	}
 	arr = cJSON_AddArrayToObject(root, "nodes");
 	for (size_t i = 0; i < a->nnodes; i++) {
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = xp_json_item(arr);
 
 		cJSON_AddStringToObject(j, "node", a->nodes[i].name);
 		cJSON_AddNumberToObject(j, "sessions", a->nodes[i].sessions);
 		cJSON_AddNumberToObject(j, "invalid_files", a->nodes[i].invalid_files);
 		xp_json_add_u64(j, "dropped_events", a->nodes[i].dropped_events);
-		cJSON_AddItemToArray(arr, j);
 	}
 	arr = cJSON_AddArrayToObject(root, "worst_sessions");
 	for (unsigned i = 0; i < a->nworst; i++) {
 		const struct fleet_session *s = &a->worst[i];
-		cJSON *j = cJSON_CreateObject();
+		cJSON *j = xp_json_item(arr);
 
 		cJSON_AddStringToObject(j, "path", s->path);
 		cJSON_AddStringToObject(j, "node", s->node);
@@ -129,7 +122,6 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 			cJSON_AddStringToObject(j, "top_l3", s->top->id);
 		else
 			cJSON_AddNullToObject(j, "top_l3");
-		cJSON_AddItemToArray(arr, j);
 	}
 	bad = cJSON_AddObjectToObject(root, "problems");
 	cJSON_AddNumberToObject(bad, "count", a->invalid_files + a->failed_sessions);
@@ -141,7 +133,6 @@ static void lists(const struct fleet_agg *a, cJSON *root)
 int fleet_report_json(struct fleet_agg *a, FILE *out)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *txt;
 
 	fleet_sort(a);
 	cJSON_AddStringToObject(root, "report", "xperf.fleet.report");
@@ -152,11 +143,5 @@ int fleet_report_json(struct fleet_agg *a, FILE *out)
 	shares(a, root);
 	bottlenecks(a, root);
 	lists(a, root);
-	txt = xp_json_print(root, 1);
-	cJSON_Delete(root);
-	if (!txt)
-		return -1;
-	fprintf(out, "%s\n", txt);
-	free(txt);
-	return fflush(out) || ferror(out) ? -1 : 0;
+	return xp_json_fput(root, out) || fflush(out) || ferror(out) ? -1 : 0;
 }

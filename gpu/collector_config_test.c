@@ -55,6 +55,7 @@ int main(void)
 		{"XPERF_CUPTI_MAX_BUFFERS", "-3",
 		 "XPERF_CUPTI_MAX_BUFFERS=-3: want an integer in 2..4096"},
 		{"XPERF_CUPTI", "yes", "XPERF_CUPTI=yes: want an integer in 0..1"},
+		{"XPERF_CUPTI_FORCE", "2", "XPERF_CUPTI_FORCE=2: want an integer in 0..1"},
 	};
 
 	CHECK(load(none, &c, err) == 0, "%s", err);

@@ -51,7 +51,26 @@ check "bad setting: named" \
 	grep -q 'bad setting XPERF_CUPTI_BUFFER_KB=4k: want an integer' "$T/b.err"
 check "bad setting: nothing written" test ! -e "$T/bad"
 
-# 5. XPERF_CUPTI=0: silent and inert. A non-CUDA process (sh) is left alone too.
+# 5. XPERF_CUPTI_FORCE is read by that same rule on the LD_PRELOAD path, also in a
+# process that maps no CUDA library (xpgpu-dump): a bad value is named, 1 starts.
+"$DUMP" "$T/missing" >"$T/dump.out" 2>&1
+dump_rc=$?
+for v in yes 2; do
+	XPERF_GPU_DIR="$T/force$v" XPERF_CUPTI_FORCE=$v LD_PRELOAD="$LIB" "$DUMP" "$T/missing" \
+		>"$T/f$v.out" 2>"$T/f$v.err"
+	check "XPERF_CUPTI_FORCE=$v: host exit code unchanged" test $? -eq $dump_rc
+	check "XPERF_CUPTI_FORCE=$v: host output unchanged" cmp -s "$T/dump.out" "$T/f$v.out"
+	check "XPERF_CUPTI_FORCE=$v: named, collector disabled" grep -q \
+		"bad setting XPERF_CUPTI_FORCE=$v: want an integer in 0..1: collector disabled" \
+		"$T/f$v.err"
+	check "XPERF_CUPTI_FORCE=$v: nothing written" test ! -e "$T/force$v"
+done
+XPERF_GPU_DIR="$T/forced" XPERF_CUPTI_FORCE=1 XPERF_CUPTI_LIB=/nonexistent/libcupti.so.13 \
+	LD_PRELOAD="$LIB" "$DUMP" "$T/missing" >/dev/null 2>"$T/f1.err"
+check "XPERF_CUPTI_FORCE=1: starts without CUDA" \
+	grep -q 'nonexistent/libcupti.so.13.*GPU activity not collected' "$T/f1.err"
+
+# 6. XPERF_CUPTI=0: silent and inert. A non-CUDA process (sh) is left alone too.
 XPERF_GPU_DIR="$T/off" XPERF_CUPTI=0 LD_PRELOAD="$LIB" "$HOST" 2 >/dev/null 2>"$T/o.err"
 check "disabled: no output, no file" test ! -s "$T/o.err" -a ! -e "$T/off"
 if nm -D "$LIB" | grep -q __asan_init; then

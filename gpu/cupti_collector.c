@@ -263,16 +263,24 @@ static void enable_kinds(void)
 		g.api.ActivityFlushPeriod(g.cfg.flush_ms);
 }
 
+/* The settings, read once by whichever entry point runs; -1 (reported) on a bad value. */
+static int load_settings(void)
+{
+	char err[512];
+
+	if (!gp_collector_config_load(&g.cfg, env, err, sizeof(err)))
+		return 0;
+	say(0, "bad setting %s: collector disabled", err);
+	return -1;
+}
+
+/* With g.cfg loaded. */
 static void start(void)
 {
 	char err[512];
 	int rc;
 
 	g.out.fd = -1;
-	if (gp_collector_config_load(&g.cfg, env, err, sizeof(err))) {
-		say(0, "bad setting %s: collector disabled", err);
-		return;
-	}
 	if (!g.cfg.enabled)
 		return;
 	rc = gp_gpu_writer_open(&g.out, g.cfg.out_dir, (int)getpid(), XP_GPU_SRC_CUPTI);
@@ -296,7 +304,7 @@ static void start(void)
 /* Called by the CUDA driver when CUDA_INJECTION64_PATH names this library. */
 XP_EXPORT int InitializeInjection(void)
 {
-	if (!atomic_exchange(&init_once, 1))
+	if (!atomic_exchange(&init_once, 1) && !load_settings())
 		start();
 	return 1;
 }
@@ -313,15 +321,17 @@ static int mapped(const char *soname)
 /*
  * LD_PRELOAD path: start only in processes that already map the CUDA runtime
  * or driver (children such as shells inherit LD_PRELOAD too), unless forced.
+ * The settings are read first, so a bad one is reported here too.
  */
 __attribute__((constructor)) static void preload_init(void)
 {
-	const char *force = getenv("XPERF_CUPTI_FORCE");
 	const char *inj = getenv("CUDA_INJECTION64_PATH");
 
 	if (inj && strstr(inj, "xperf_cupti"))
 		return; /* the driver will call InitializeInjection */
-	if ((force && !strcmp(force, "1")) || mapped("libcudart.so.13") ||
-	    mapped("libcudart.so.12") || mapped("libcuda.so.1"))
-		InitializeInjection();
+	if (atomic_exchange(&init_once, 1) || load_settings())
+		return;
+	if (g.cfg.force || mapped("libcudart.so.13") || mapped("libcudart.so.12") ||
+	    mapped("libcuda.so.1"))
+		start();
 }

@@ -22,7 +22,6 @@ static int print(const struct gp_gpu_set *set)
 	cJSON *counts = cJSON_AddObjectToObject(gpu, "counts");
 	cJSON *notes = cJSON_AddArrayToObject(gpu, "notices");
 	unsigned long long n[XP_GPU_KIND_COUNT] = {0};
-	char *s = NULL;
 	int rc = 1;
 
 	for (size_t i = 0; i < set->n; i++)
@@ -33,12 +32,10 @@ static int print(const struct gp_gpu_set *set)
 	for (size_t i = 0; notes && i < set->n_notices; i++)
 		cJSON_AddItemToArray(notes, cJSON_CreateString(set->notices[i]));
 	xp_json_add_u64(gpu, "truncated_files", set->truncated);
-	if (counts && notes && (s = xp_json_print(gpu, 1))) {
-		puts(s);
-		rc = 0;
-	}
-	free(s);
-	cJSON_Delete(gpu);
+	if (counts && notes)
+		rc = xp_json_fput(gpu, stdout) ? 1 : 0;
+	else
+		cJSON_Delete(gpu);
 	tt_gpu_free(section);
 	return rc;
 }

@@ -30,12 +30,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-const char *const xp_counter_names[XP_CTR_COUNT] = {
-	"task_clock_ns",       "context_switches", "cpu_migrations", "page_faults", "major_faults",
-	"instructions",	       "cycles",	   "l1d_misses",     "llc_misses",  "branch_misses",
-	"branch_instructions", "l1d_loads",	   "llc_loads",
-};
-
 #define CACHE_EV(id, res) ((id) | (PERF_COUNT_HW_CACHE_OP_READ << 8) | ((uint64_t)(res) << 16))
 
 /* Event, and the group it is scheduled and read with, of each counter. */

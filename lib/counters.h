@@ -3,7 +3,8 @@
  * counters.h - perf_event counters for one thread or one child process.
  *
  * Shared by the SDK (per-span counters), the rubric scorer (per-run groups)
- * and the analyzer (names, kinds). Hardware counters are opened when the
+ * and the analyzer (kinds); each counter's TurnTrace name is theory's
+ * th_counter_name_table[counter]. Hardware counters are opened when the
  * machine has a PMU; where it has none, each missing counter carries a reason
  * ("no hardware PMU: perf_event_open ENOENT") instead of a silent zero.
  * Values are scaled by time_enabled/time_running when the kernel multiplexed.
@@ -31,8 +32,6 @@ enum xp_counter {
 	XP_CTR_COUNT
 };
 
-/* The TurnTrace name of each counter ("task_clock_ns", "instructions", ...). */
-extern const char *const xp_counter_names[XP_CTR_COUNT];
 /* 1 when the counter needs a hardware PMU. */
 int xp_counter_is_hw(enum xp_counter c);
 

@@ -197,3 +197,23 @@ char *xp_json_print(cJSON *root, int formatted)
 	flip(root, 0);
 	return text;
 }
+
+cJSON *xp_json_item(cJSON *arr)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddItemToArray(arr, o);
+	return o;
+}
+
+int xp_json_fput(cJSON *root, FILE *out)
+{
+	char *text = xp_json_print(root, 1);
+
+	cJSON_Delete(root);
+	if (!text)
+		return -1;
+	fprintf(out, "%s\n", text);
+	free(text);
+	return 0;
+}

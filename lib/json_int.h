@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json_int.h - exact 64-bit integers in cJSON documents.
+ * json_int.h - exact 64-bit integers in cJSON documents; the writers' two helpers too
+ * (an object appended to an array, a document printed to a FILE).
  *
  * cJSON holds every number as a double and prints integers of 16 digits or
  * more in exponent form ("1.04934273107e+15") or rounded (a double is exact
@@ -19,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
@@ -48,5 +50,11 @@ int xp_json_get_i64(const cJSON *n, int64_t *out);
 
 /* cJSON_Print / cJSON_PrintUnformatted, with kept literals printed as written. */
 char *xp_json_print(cJSON *root, int formatted);
+
+/* A new object at the end of array arr; NULL (arr unchanged) when out of memory. */
+cJSON *xp_json_item(cJSON *arr);
+
+/* xp_json_print(root, 1) and a newline to out, then root deleted: 0, or -1 out of memory. */
+int xp_json_fput(cJSON *root, FILE *out);
 
 #endif /* XPERF_LIB_JSON_INT_H */

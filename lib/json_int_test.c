@@ -82,11 +82,26 @@ static void raw_untouched(void)
 	cJSON_Delete(o);
 }
 
+/* xp_json_item appends in order; xp_json_fput prints the exact literal and a newline. */
+static void item_and_fput(void)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char buf[256] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	xp_json_add_u64(xp_json_item(arr), "a", 1200000000000123ull);
+	cJSON_AddTrueToObject(xp_json_item(arr), "b");
+	CHECK(f && !xp_json_fput(arr, f) && !fclose(f), "fput");
+	CHECK(!strcmp(buf, "[{\n\t\t\"a\":\t1200000000000123\n\t}, {\n\t\t\"b\":\ttrue\n\t}]\n"),
+	      "got %s", buf);
+}
+
 int main(void)
 {
 	round_trip(0);
 	round_trip(1);
 	pairing();
 	raw_untouched();
+	item_and_fput();
 	return test_failures != 0;
 }

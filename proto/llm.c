@@ -211,7 +211,7 @@ static void take_text(struct pr_llm_call *c, const cJSON *o, const char *const *
 	for (size_t i = 0; i < n && c->keep_text; i++) {
 		const cJSON *v = paths[i] ? jget(o, paths[i]) : NULL, *it;
 		const cJSON *arr = cJSON_IsArray(v) ? v : NULL;
-		const char *s = pr_jstr(o, paths[i]);
+		const char *s = pr_jstr(v, ""); /* the empty path: v itself, walked once */
 
 		if (s)
 			append_text(c, s);

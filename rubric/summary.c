@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rubric/stats.h"
+#include "theory/theory.h"
 
 /* Sub-check names in alphabetical order, for missing_sub_checks. */
 static const int subs_sorted[S_COUNT] = { S_CHURN,	S_CALL_AMP,   S_EXPONENT,
@@ -113,7 +114,8 @@ static void add_runs(cJSON *arr, const struct rb_size *z)
 		cJSON *vals = cJSON_AddObjectToObject(o, "values");
 		for (int c = 0; c < XP_CTR_COUNT; c++)
 			if (z->rec[r].mask & (1ull << c))
-				cJSON_AddNumberToObject(vals, xp_counter_names[c], z->rec[r].value[c]);
+				cJSON_AddNumberToObject(vals, th_counter_name_table[c].name,
+							z->rec[r].value[c]);
 		cJSON_AddItemToArray(arr, o);
 	}
 }
@@ -140,9 +142,10 @@ static void add_sizes(cJSON *doc, const struct rb_meas *m)
 		cJSON_AddNumberToObject(c, "peak_rss_bytes", (double)z->maxrss_kb * 1024);
 		for (int j = 0; j < XP_CTR_COUNT; j++) {
 			if (z->ctr.mask & (1ull << j))
-				cJSON_AddNumberToObject(vals, xp_counter_names[j], z->ctr.value[j]);
+				cJSON_AddNumberToObject(vals, th_counter_name_table[j].name,
+							z->ctr.value[j]);
 			else
-				cJSON_AddStringToObject(un, xp_counter_names[j], z->ctr.why[j]);
+				cJSON_AddStringToObject(un, th_counter_name_table[j].name, z->ctr.why[j]);
 		}
 		add_runs(cJSON_AddArrayToObject(runs, k), z);
 	}

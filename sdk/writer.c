@@ -12,13 +12,8 @@
 #include "lib/clock_anchor.h"
 #include "sdk/internal.h"
 
-/* Theory's index of SDK counter c, -1 when TurnTrace does not name it. */
-static int counter_index(int c)
-{
-	const struct th_counter_name *n = th_counter_name_find(xp_counter_names[c]);
-
-	return n ? (int)(n - th_counter_name_table) : -1;
-}
+/* TurnTrace's counters are indexed like the SDK's (theory's th_counter_name_table). */
+_Static_assert(XP_CTR_COUNT <= TT_COUNTERS_MAX, "TT_COUNTERS_MAX too small");
 
 static int copy_counters(struct tt_span *s, const struct sd_span *sp)
 {
@@ -27,16 +22,12 @@ static int copy_counters(struct tt_span *s, const struct sd_span *sp)
 	if (!k)
 		return -1;
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
-		int i = counter_index(c);
-
-		if (i < 0 || i >= TT_COUNTERS_MAX)
-			continue;
 		if (sp->ctr_mask & (1ull << c)) {
-			k->val[i] = (uint64_t)llround(sp->ctr[c] > 0 ? sp->ctr[c] : 0);
-			k->have |= 1u << i;
+			k->val[c] = (uint64_t)llround(sp->ctr[c] > 0 ? sp->ctr[c] : 0);
+			k->have |= 1u << c;
 		} else {
-			k->unavail |= 1u << i;
-			if (tt_str_set(&k->why[i], sd_reason(sp->why[c])))
+			k->unavail |= 1u << c;
+			if (tt_str_set(&k->why[c], sd_reason(sp->why[c])))
 				return -1;
 		}
 	}

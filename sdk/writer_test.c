@@ -60,7 +60,7 @@ int main(void)
 	s = cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "spans"), 0);
 	values = cJSON_GetObjectItem(cJSON_GetObjectItem(s, "counters"), "values");
 	for (int c = 0; c < XP_CTR_COUNT; c++)
-		CHECK(tu_int(values, xp_counter_names[c]) == (int64_t)recorded[c]);
+		CHECK(tu_int(values, th_counter_name_table[c].name) == (int64_t)recorded[c]);
 	CHECK(!cJSON_GetObjectItem(cJSON_GetObjectItem(s, "counters"), "unavailable") ||
 	      cJSON_GetArraySize(cJSON_GetObjectItem(cJSON_GetObjectItem(s, "counters"),
 						     "unavailable")) == 0);

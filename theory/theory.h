@@ -126,7 +126,7 @@ struct th_waste_kind {
 	const char *l3_id; /* "compute.waste.failed_tool_call" */
 };
 
-/* A counter name a span may carry (same names as lib/counters.h). */
+/* A counter name a span may carry: th_counter_name_table[c] for lib/counters.h counter c. */
 struct th_counter_name {
 	const char *name; /* "instructions" */
 	enum th_counter_kind kind;

@@ -7,6 +7,8 @@
  */
 #include "theory/theory.h"
 
+#include "lib/counters.h"
+
 #define NS_PER_S 1e9
 #define REF_DECODE_TPS 50.0    /* tokens/s a healthy hosted model streams */
 #define REF_PREFILL_TPS 4000.0 /* input tokens/s of prefill on a serving GPU */
@@ -406,24 +408,26 @@ const struct th_waste_kind th_waste_kind_table[] = {
 };
 const size_t th_waste_kind_count = sizeof(th_waste_kind_table) / sizeof(th_waste_kind_table[0]);
 
-/* The counter names of TurnTrace spans, in lib/counters.h order. */
+/* The counter names of TurnTrace spans: one per lib/counters.h counter, indexed by it. */
 const struct th_counter_name th_counter_name_table[] = {
-	{ "task_clock_ns", XP_COUNTER_SW, "ns" },
-	{ "context_switches", XP_COUNTER_SW, "count" },
-	{ "cpu_migrations", XP_COUNTER_SW, "count" },
-	{ "page_faults", XP_COUNTER_SW, "count" },
-	{ "major_faults", XP_COUNTER_SW, "count" },
-	{ "instructions", XP_COUNTER_HW, "count" },
-	{ "cycles", XP_COUNTER_HW, "count" },
-	{ "l1d_misses", XP_COUNTER_HW, "count" },
-	{ "llc_misses", XP_COUNTER_HW, "count" },
-	{ "branch_misses", XP_COUNTER_HW, "count" },
-	{ "branch_instructions", XP_COUNTER_HW, "count" },
-	{ "l1d_loads", XP_COUNTER_HW, "count" },
-	{ "llc_loads", XP_COUNTER_HW, "count" },
+	[XP_CTR_TASK_CLOCK] = { "task_clock_ns", XP_COUNTER_SW, "ns" },
+	[XP_CTR_CTX_SWITCHES] = { "context_switches", XP_COUNTER_SW, "count" },
+	[XP_CTR_MIGRATIONS] = { "cpu_migrations", XP_COUNTER_SW, "count" },
+	[XP_CTR_PAGE_FAULTS] = { "page_faults", XP_COUNTER_SW, "count" },
+	[XP_CTR_MAJOR_FAULTS] = { "major_faults", XP_COUNTER_SW, "count" },
+	[XP_CTR_INSTRUCTIONS] = { "instructions", XP_COUNTER_HW, "count" },
+	[XP_CTR_CYCLES] = { "cycles", XP_COUNTER_HW, "count" },
+	[XP_CTR_L1D_MISSES] = { "l1d_misses", XP_COUNTER_HW, "count" },
+	[XP_CTR_LLC_MISSES] = { "llc_misses", XP_COUNTER_HW, "count" },
+	[XP_CTR_BRANCH_MISSES] = { "branch_misses", XP_COUNTER_HW, "count" },
+	[XP_CTR_BRANCHES] = { "branch_instructions", XP_COUNTER_HW, "count" },
+	[XP_CTR_L1D_LOADS] = { "l1d_loads", XP_COUNTER_HW, "count" },
+	[XP_CTR_LLC_LOADS] = { "llc_loads", XP_COUNTER_HW, "count" },
 };
 const size_t th_counter_name_count =
 	sizeof(th_counter_name_table) / sizeof(th_counter_name_table[0]);
+_Static_assert(sizeof(th_counter_name_table) / sizeof(th_counter_name_table[0]) == XP_CTR_COUNT,
+	       "a TurnTrace name for each lib/counters.h counter");
 
 const struct th_rules th_rules = {
 	.cpu_ratio_supply = 0.3,
