@@ -16,6 +16,7 @@
 enum phase { P_NEW, P_HELLO, P_READY, P_REQUEST, P_RESPONSE };
 
 #define XT_CIPHER_SKIP_MAX 16
+_Static_assert(XT_CIPHER_LEAD_RECORDS <= 32, "lead_ack holds a bit per lead record");
 
 struct sconn {
 	uint32_t tgid;
@@ -32,6 +33,7 @@ struct sconn {
 	uint64_t skip_bytes;
 	size_t n_skip;
 	uint32_t lead_len[XT_CIPHER_LEAD_RECORDS]; /* sizes of the answer's first records */
+	uint32_t lead_ack; /* bit k: its record k acknowledged a held send (cipher.h) */
 	uint64_t run_bytes; /* the answer's records since its last pause */
 	size_t tail; /* its trailing control runs start at this record; 0: none (cipher.h) */
 	uint64_t tail_bytes;
@@ -123,7 +125,8 @@ static size_t past_control(const struct sconn *s, const struct xt_exchange *e, s
 		bytes += s->lead_len[k - 1];
 		if (bytes > XT_CIPHER_CONTROL_BYTES)
 			break;
-		if (t[k] - t[k - 1] >= XT_CIPHER_HEAD_PAUSE_NS) {
+		if (t[k] - t[k - 1] >= XT_CIPHER_HEAD_PAUSE_NS ||
+		    (k - 1 == from && s->lead_ack >> from & 1)) {
 			bytes = 0;
 			from = k;
 		}
@@ -255,6 +258,7 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 		s->n_ex++;
 		s->tail = 0;
 		s->run_bytes = 0;
+		s->lead_ack = 0;
 		pr_llm_call_init(&s->e->call, XP_API_NONE);
 		s->e->tgid = ev->tgid;
 		s->e->tid = ev->tid;
@@ -277,6 +281,7 @@ static void on_send(struct xt_cipher *c, struct sconn *s, const struct xt_event 
 static void on_recv(struct sconn *s, const struct xt_event *ev)
 {
 	struct xt_exchange *e = s->e;
+	uint32_t ack;
 
 	if (s->phase == P_HELLO || s->phase == P_READY) {
 		s->phase = P_READY;
@@ -285,6 +290,7 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 	}
 	if (!ev->len)
 		return;
+	ack = s->n_held && ev->len <= XT_CIPHER_CONTROL_BYTES;
 	held_are_control(s);
 	if (!e)
 		return;
@@ -300,8 +306,10 @@ static void on_recv(struct sconn *s, const struct xt_event *ev)
 	e->resp_end_ns = ev->ts_ns;
 	e->resp_bytes += ev->len;
 	e->streaming = 1;
-	if (e->call.n_tokens < XT_CIPHER_LEAD_RECORDS)
+	if (e->call.n_tokens < XT_CIPHER_LEAD_RECORDS) {
 		s->lead_len[e->call.n_tokens] = ev->len;
+		s->lead_ack |= ack << e->call.n_tokens;
+	}
 	if (xp_grow((void **)&e->call.token_ns, &e->call.cap_tokens, e->call.n_tokens + 1,
 		    sizeof(uint64_t)))
 		return;

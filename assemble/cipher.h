@@ -99,15 +99,23 @@
  * answering a client's keepalive; SETTINGS; WINDOW_UPDATE) are no answer
  * either: after the head, the answer's leading receives, in runs of at most
  * XT_CIPHER_CONTROL_BYTES each followed by a pause of at least
- * XT_CIPHER_HEAD_PAUSE_NS, are no token. Taken for the first token, a
- * server PING 150 ms into a 400 ms think, or the ACK of the client's
- * keepalive PING then, cut TTFT to 150 ms (one right after the request went
- * with the head or the session tickets). Failure modes: a control record
- * received less than XT_CIPHER_HEAD_PAUSE_NS before the first token, or
+ * XT_CIPHER_HEAD_PAUSE_NS, are no token; nor is, whatever the pause after
+ * it, a receive that small opening such a run right after held sends, with
+ * no receive between: it is their acknowledgement (the PING ACK; a model's
+ * first event is larger: an HTTP/2 DATA frame in its record takes 31 bytes,
+ * and an SSE "data:" line of JSON does not fit in the 33 left). Taken for
+ * the first token, a server PING 150 ms into a 400 ms think, or the ACK of
+ * the client's keepalive PING then, cut TTFT to 150 ms (one right after the
+ * request went with the head or the session tickets); a keepalive's ACK
+ * read 17.65 ms before the first token (a Go client on a loaded machine)
+ * cut it by that much. Failure modes: a server's own control record
+ * received less than XT_CIPHER_HEAD_PAUSE_NS before the first token, or any
  * after the answer's first XT_CIPHER_LEAD_RECORDS reads (a record may take
  * two: 8 PINGs in a long think), is taken for the first token; a first
- * token this small followed by such a pause is skipped (its next record is
- * the first token).
+ * token this small followed by such a pause, or read right after a control
+ * record the client sent (a WINDOW_UPDATE or PING ACK, which no server
+ * answers, just before it), is skipped (its next record is the first
+ * token).
  *
  * Likewise at the answer's end: its trailing runs of at most
  * XT_CIPHER_CONTROL_BYTES each, each after a pause of at least

@@ -430,6 +430,19 @@ static void check_setup(const char *tmp)
 	cJSON_Delete(s.waste);
 }
 
+/* A recorded connection replayed in the ciphertext tier alone, into tmp/id. */
+static void replay_cipher(const char *tmp, const char *id, const char *events, struct seen *s)
+{
+	char dir[512];
+	struct xt_config cfg = { .out_dir = dir, .session_id = id, .ciphertext = 1 };
+
+	snprintf(dir, sizeof(dir), "%s/%s", tmp, id);
+	struct xt_session *x = replay(&cfg, events, 1);
+
+	read_turns(xt_session_dir(x), s);
+	xt_session_free(x);
+}
+
 /*
  * A Go client's first token read by a thread that did no socket I/O before
  * (testdata/cipher_go_thread_switch.jsonl): timed by that thread's wakeup after
@@ -439,17 +452,30 @@ static void check_setup(const char *tmp)
  */
 static void check_thread_switch(const char *tmp)
 {
-	char dir[512];
-	struct xt_config cfg = { .out_dir = dir, .session_id = "switch", .ciphertext = 1 };
 	struct seen s;
 
-	snprintf(dir, sizeof(dir), "%s/switch", tmp);
-	struct xt_session *x = replay(&cfg, TD "cipher_go_thread_switch.jsonl", 1);
-
-	read_turns(xt_session_dir(x), &s);
-	xt_session_free(x);
+	replay_cipher(tmp, "switch", TD "cipher_go_thread_switch.jsonl", &s);
 	CHECK(s.n_ex == 1 && s.ex_start[0] == 1053777359ull);
 	CHECK(s.ex_start[0] + s.ttft[0] == 1464122653ull); /* a one-record request: start = end */
+	cJSON_Delete(s.waste);
+}
+
+/*
+ * cipher_h2_stream_test go-keepalive-pause under 4 busy loops
+ * (testdata/cipher_go_ping_ack.jsonl): the second call's answer began with
+ * the ACKs of the client's keepalive PINGs, the last read at 2336.95 ms,
+ * 17.65 ms before the first token's read (2354.60 ms; timed by its wakeup,
+ * 2354.51 ms, inside the mock's write of it, 2354.42..2354.77): a pause
+ * shorter than the one that tells a control record, but that read answered
+ * the PING sent 0.77 ms before it, so it is no token.
+ */
+static void check_ping_ack(const char *tmp)
+{
+	struct seen s;
+
+	replay_cipher(tmp, "ack", TD "cipher_go_ping_ack.jsonl", &s);
+	CHECK(s.n_ex == 2 && s.ex_start[1] == 1953722709ull);
+	CHECK(s.ex_start[1] + s.ttft[1] == 2354506282ull);
 	cJSON_Delete(s.waste);
 }
 
@@ -539,6 +565,7 @@ int main(void)
 	check_attach_mid_write(tmp);
 	check_setup(tmp);
 	check_thread_switch(tmp);
+	check_ping_ack(tmp);
 
 	cJSON_Delete(p.waste);
 	cJSON_Delete(c.waste);
