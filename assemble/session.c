@@ -31,6 +31,8 @@
 
 /* Threads whose last TLS/socket call is remembered (for read timing). */
 #define XT_IO_THREADS 64
+/* Connections whose last I/O is remembered likewise: 2^XT_IO_CONN_BITS. */
+#define XT_IO_CONN_BITS 6
 
 struct conn {
 	uint32_t tgid;
@@ -86,7 +88,7 @@ struct xt_session {
 		uint32_t tgid;
 		uint64_t conn;
 		uint64_t t; /* when it returned */
-	} conn_io[2][XT_IO_THREADS];
+	} conn_io[2][1u << XT_IO_CONN_BITS];
 	int turns, exchanges, cutting, failed;
 	int unwritten, unwritten_err; /* turns whose file could not be written; the first's -errno */
 	struct tt_turn **held; /* built, waiting for late records (cfg->hold) */
@@ -683,6 +685,15 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 }
 
 /*
+ * A connection's slot in conn_io. Multiplicative hashing: an SSL* is 16-byte
+ * aligned, so its low bits alone (conn % 64) would give 4 slots of 64.
+ */
+static unsigned conn_slot(uint64_t conn)
+{
+	return (unsigned)((conn * 0x9e3779b97f4a7c15ull) >> (64 - XT_IO_CONN_BITS));
+}
+
+/*
  * A read is timed by the arrival of its data: the wakeup that ended the
  * thread's wait for it, whether it slept inside the read or (non-blocking
  * sockets) in poll() before it; never earlier than the thread's previous I/O
@@ -696,7 +707,7 @@ static void route(struct xt_session *s, const struct xt_event *ev)
 static uint64_t io_time(struct xt_session *s, const struct xt_event *ev)
 {
 	struct io_mark *m = &s->last_io[ev->kind == XT_TLS][ev->tid % XT_IO_THREADS];
-	struct conn_mark *c = &s->conn_io[ev->kind == XT_TLS][ev->conn % XT_IO_THREADS];
+	struct conn_mark *c = &s->conn_io[ev->kind == XT_TLS][conn_slot(ev->conn)];
 	int same = m->tid == ev->tid && m->t;
 	int conn_seen = c->tgid == ev->tgid && c->conn == ev->conn && c->t;
 	uint64_t from = same ? m->t : conn_seen ? c->t : ev->call_ns;
