@@ -126,7 +126,7 @@ static size_t past_control(const struct sconn *s, const struct xt_exchange *e, s
 		if (bytes > XT_CIPHER_CONTROL_BYTES)
 			break;
 		if (t[k] - t[k - 1] >= XT_CIPHER_HEAD_PAUSE_NS ||
-		    (k - 1 == from && (s->lead_ack >> from & 1))) {
+		    (k - 1 == from && ((s->lead_ack >> from) & 1))) {
 			bytes = 0;
 			from = k;
 		}
