@@ -40,13 +40,10 @@ void pr_http2_free(struct pr_http2 *p)
 /* Decodes a complete header block; -1 on an HPACK error. */
 static int decode_block(struct pr_http2 *p, uint64_t t_ns)
 {
-	struct pr_http_head h;
+	struct pr_http_head h = { .content_length = -1 };
 	const uint8_t *in = p->block;
 	size_t left = p->block_len;
 
-	memset(&h, 0, sizeof(h));
-	h.is_response = p->is_response;
-	h.content_length = -1;
 	for (;;) {
 		nghttp2_nv nv;
 		int flags = 0;
