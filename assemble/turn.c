@@ -365,9 +365,11 @@ static int emit(struct tt_turn *d, const struct layout *l)
 	return rc;
 }
 
-/* What the turn can say about tools and requests that were no model call. */
+/* What the turn can say about its data: losses, tools, requests that were no model call. */
 static int quality(struct tt_turn *d, const struct xt_turn_in *in, const struct xt_tools *t)
 {
+	d->quality.dropped_events = in->dropped;
+	d->quality.truncated_payloads = in->truncated;
 	d->quality.non_llm_requests = in->non_llm_requests;
 	d->quality.has_non_llm_requests = 1;
 	snprintf(d->quality.tool_identity, sizeof(d->quality.tool_identity), "%s",
@@ -382,28 +384,17 @@ struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 {
 	struct layout l = { .in = in };
 	struct tt_turn *d = NULL;
+	int rc = lay_out(&l);
 
-	if (lay_out(&l) == 0) {
+	if (!rc)
 		d = xt_doc_new(in->session_id, in->index, l.complete, in->start_ns, l.end,
 			       &in->agent, in->tier, in->anchor);
-		if (d && emit(d, &l)) {
-			tt_turn_free(d);
-			d = NULL;
-		}
-	}
+	rc = rc || !d || emit(d, &l) || quality(d, in, &l.tools) ||
+	     (!xt_sched_known(in->sched, l.tid) &&
+	      tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
+	     (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
+	     tt_turn_categorize(d);
 	free(l.seg);
-	if (!d) {
-		xt_tools_free(&l.tools);
-		return NULL;
-	}
-	d->quality.dropped_events = in->dropped;
-	d->quality.truncated_payloads = in->truncated;
-	int rc = quality(d, in, &l.tools) ||
-		 (!xt_sched_known(in->sched, l.tid) &&
-		  tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
-		 (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
-		 tt_turn_categorize(d);
-
 	xt_tools_free(&l.tools);
 	if (rc) {
 		tt_turn_free(d);
