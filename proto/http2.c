@@ -19,10 +19,8 @@ enum { FL_END_STREAM = 0x1, FL_END_HEADERS = 0x4, FL_PADDED = 0x8, FL_PRIORITY =
 
 int pr_http2_init(struct pr_http2 *p, int is_response, const struct pr_msg_sink *sink)
 {
-	memset(p, 0, sizeof(*p));
-	p->is_response = is_response;
-	p->sink = sink;
-	p->preface_left = is_response ? 0 : sizeof(pr_http2_preface);
+	*p = (struct pr_http2){ .is_response = is_response, .sink = sink,
+				.preface_left = is_response ? 0 : sizeof(pr_http2_preface) };
 	return nghttp2_hd_inflate_new(&p->hd) ? -1 : 0;
 }
 

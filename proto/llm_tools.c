@@ -128,10 +128,9 @@ static struct pr_tool_call *add(struct pr_llm_call *c, const char *name, const c
 		return NULL;
 	struct pr_tool_call *t = &c->tools[c->n_tools++];
 
-	memset(t, 0, sizeof(*t));
+	*t = (struct pr_tool_call){ .index = index };
 	snprintf(t->name, sizeof(t->name), "%s", name);
 	snprintf(t->id, sizeof(t->id), "%s", id ? id : "");
-	t->index = index;
 	return t;
 }
 
