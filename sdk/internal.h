@@ -34,7 +34,6 @@
 #include "theory/theory.h"
 
 #define XP_STAGE_MAX 64       /* longest stage name */
-#define XP_KIND_MAX 32        /* longest mark kind */
 #define XP_REASONS_MAX 32     /* distinct counter-unavailable reasons per session */
 #define XP_NO_REASON 0xff
 
@@ -64,34 +63,23 @@ struct sd_span {
 	size_t ntokens, tokcap;
 };
 
-struct sd_mark {
-	unsigned fused : 1;
-	char kind[XP_KIND_MAX + 1];
-	const char *l3;   /* waste marks: theory L3 id */
-	int span;         /* 0: none */
-	uint64_t t_ns;
-	cJSON *counts;    /* waste marks: object of integers, may be NULL */
-	cJSON *attrs;     /* may be NULL */
-};
-
 /* The innermost open span of one thread in a turn. */
 struct sd_top {
 	pid_t tid;
 	int span;
 };
 
+/*
+ * A turn being recorded. What the file holds as recorded (index, times,
+ * complete, marks, warnings, dropped events) is the core's turn from the
+ * start; the spans are the SDK's until it is written (sd_turn_core).
+ */
 struct sd_turn {
-	int index;
-	uint64_t start_ns, end_ns;
-	int complete;
+	struct tt_turn *tt;
 	struct sd_span *spans; /* id = index + 1 */
 	size_t nspans, cap;
-	struct sd_mark *marks;
-	size_t nmarks, mcap;
 	struct sd_top *tops;
 	size_t ntops, tcap;
-	uint64_t dropped;
-	cJSON *warnings;       /* array of strings */
 };
 
 /* What the writer needs to know about the session. */
@@ -153,7 +141,7 @@ const char *sd_waste_l3(const char *kind); /* NULL: unknown kind */
 int sd_attrs_build(cJSON **out, cJSON **counts, const struct xperf_attr *a, size_t n, int map);
 void sd_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
 
-/* writer.c: the turn as the core's (its attributes and marks move there); NULL on ENOMEM */
+/* writer.c: the turn as the core's, taken from t (span attributes move there); NULL on ENOMEM */
 struct tt_turn *sd_turn_core(struct sd_turn *t, const char *session_id,
 			     const struct sd_agent *ag);
 

@@ -31,7 +31,7 @@ int xperf_llm_token(int handle, int id)
 	if (!err)
 		sp->tokens[sp->ntokens++] = now;
 	else if (err == XP_ELIMIT || err == XP_ENOMEM)
-		t->dropped++;
+		t->tt->quality.dropped_events++;
 	sd_unlock();
 	if (err == XP_ELIMIT || err == XP_ENOMEM)
 		sd_count_dropped(1);

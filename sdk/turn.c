@@ -23,17 +23,13 @@
 static void warn(struct sd_turn *t, const char *fmt, ...)
 {
 	char msg[256];
-	const cJSON *w;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cJSON_ArrayForEach(w, t->warnings)
-		if (strcmp(w->valuestring, msg) == 0)
-			return;
-	if (cJSON_GetArraySize(t->warnings) < MAX_WARNINGS)
-		cJSON_AddItemToArray(t->warnings, cJSON_CreateString(msg));
+	if (t->tt->quality.nwarnings < MAX_WARNINGS)
+		tt_warn(t->tt, msg);
 }
 
 /* The calling thread's top in t; created (span 0) when `create`. */
@@ -69,12 +65,12 @@ int xperf_start_turn(void)
 	if (!sd_live())
 		return sd_fail(XP_ENOINIT);
 	t = calloc(1, sizeof(*t));
-	if (!t || !(t->warnings = cJSON_CreateArray())) {
+	if (!t || !(t->tt = tt_turn_new(NULL, 0, "sdk", "sdk"))) {
 		free(t);
 		return sd_fail(XP_ENOMEM);
 	}
-	t->complete = 1;
-	t->start_ns = sd_now_ns();
+	t->tt->complete = 1;
+	t->tt->start_ns = sd_now_ns();
 	sd_lock();
 	handle = sd_live() ? sd_turn_add(t) : XP_ENOINIT;
 	sd_unlock();
@@ -104,10 +100,12 @@ void sd_turn_close(struct sd_turn *t, uint64_t now_ns, int complete)
 		if (sp->ntokens)
 			now_ns = max_u64(now_ns, sp->tokens[sp->ntokens - 1]);
 	}
-	for (size_t i = 0; i < t->nmarks; i++)
-		now_ns = max_u64(now_ns, t->marks[i].t_ns);
-	t->end_ns = now_ns;
-	t->complete = complete;
+	for (size_t i = 0; i < t->tt->nfused; i++)
+		now_ns = max_u64(now_ns, t->tt->fused[i].t_ns);
+	for (size_t i = 0; i < t->tt->nwaste; i++)
+		now_ns = max_u64(now_ns, t->tt->waste[i].t_ns);
+	t->tt->end_ns = now_ns;
+	t->tt->complete = complete;
 	for (size_t i = 0; i < t->nspans; i++) {
 		struct sd_span *sp = &t->spans[i];
 
@@ -144,14 +142,9 @@ void sd_turn_free(struct sd_turn *t)
 		cJSON_Delete(t->spans[i].attrs);
 		free(t->spans[i].tokens);
 	}
-	for (size_t i = 0; i < t->nmarks; i++) {
-		cJSON_Delete(t->marks[i].counts);
-		cJSON_Delete(t->marks[i].attrs);
-	}
 	free(t->spans);
-	free(t->marks);
 	free(t->tops);
-	cJSON_Delete(t->warnings);
+	tt_turn_free(t->tt);
 	free(t);
 }
 
@@ -178,14 +171,14 @@ static int add_span(struct sd_turn *t, const struct sd_sample *s, const struct x
 	int parent;
 
 	if (t->nspans >= XPERF_MAX_SPANS) {
-		t->dropped++;
+		t->tt->quality.dropped_events++;
 		return XP_ELIMIT;
 	}
 	parent = parent_of(t, o, s->tid, &top);
 	if (parent == XP_ENOSPAN || parent == XP_ECLOSED)
 		return parent;
 	if (parent < 0 || xp_grow((void **)&t->spans, &t->cap, t->nspans + 1, sizeof(*t->spans))) {
-		t->dropped++;
+		t->tt->quality.dropped_events++;
 		return XP_ENOMEM;
 	}
 	sp = &t->spans[t->nspans];
