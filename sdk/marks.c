@@ -5,7 +5,6 @@
  * call, a retry, ...). A mark is attached to the innermost span open on the
  * calling thread; a waste mark makes that span Waste Bound.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "sdk/internal.h"
@@ -48,7 +47,7 @@ static int add_mark(struct sd_turn *t, struct mark_args *m)
 	/* A ttft mark without ttft_ns: time since the start of its span, or of the turn. */
 	if (!m->l3 && strcmp(m->kind, "ttft") == 0 &&
 	    !cJSON_GetObjectItemCaseSensitive(m->attrs, "ttft_ns")) {
-		uint64_t since = span ? t->spans[span - 1].start_ns : t->tt->start_ns;
+		uint64_t since = span ? t->tt->spans[span - 1].start_ns : t->tt->start_ns;
 
 		cJSON_AddItemToObject(m->attrs, "ttft_ns", xp_json_exact_u64(m->t_ns - since));
 	}

@@ -57,28 +57,14 @@ static int tokens_inside(struct tt_turn *t, struct tt_span *s)
 }
 
 /*
- * Moves the span's attributes into s; its exchange facts (the caller's, then
- * the recorded tokens') go typed, so the core writes them as it writes the
+ * A measured span's counters; its exchange facts (the caller's, then the
+ * recorded tokens') go typed, so the core writes them as it writes the
  * assembler's.
  */
-static int copy_span(struct tt_turn *t, struct sd_span *sp)
+static int finish_span(struct tt_turn *t, struct tt_span *s, const struct sd_span *sp)
 {
-	struct tt_span *s = tt_span_add(t, sp->parent, sp->stage, sp->start_ns, sp->end_ns,
-					sp->tid);
-
-	if (!s)
+	if (s->sched && copy_counters(s, sp))
 		return -1;
-	if (sp->measured) {
-		s->sched = TT_SCHED_ON_CPU;
-		s->on_cpu_ns = sp->cpu_ns;
-		if (copy_counters(s, sp))
-			return -1;
-	}
-	if (sp->attrs) {
-		cJSON_Delete(s->attrs);
-		s->attrs = sp->attrs;
-		sp->attrs = NULL;
-	}
 	return tt_exchange_take(s) || sd_stream_facts(s, sp) || tokens_inside(t, s);
 }
 
@@ -99,7 +85,7 @@ static const char *hw_missing(const struct sd_turn *t)
 	for (size_t i = 0; i < t->nspans; i++) {
 		const struct sd_span *sp = &t->spans[i];
 
-		for (int c = 0; sp->measured && c < XP_CTR_COUNT; c++)
+		for (int c = 0; t->tt->spans[i].sched && c < XP_CTR_COUNT; c++)
 			if (xp_counter_is_hw(c) && !(sp->ctr_mask & (1ull << c)))
 				return sd_reason(sp->why[c]);
 	}
@@ -126,7 +112,7 @@ struct tt_turn *sd_turn_core(struct sd_turn *t, const char *session_id, const st
 
 	t->tt = NULL;
 	for (size_t i = 0; !rc && i < t->nspans; i++)
-		rc = copy_span(tt, &t->spans[i]);
+		rc = finish_span(tt, &tt->spans[i], &t->spans[i]);
 	if (rc || tt_turn_categorize(tt)) {
 		tt_turn_free(tt);
 		return NULL;
