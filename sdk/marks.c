@@ -5,7 +5,6 @@
  * call, a retry, ...). A mark is attached to the innermost span open on the
  * calling thread; a waste mark makes that span Waste Bound.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "sdk/internal.h"
@@ -22,23 +21,18 @@ struct mark_args {
 int sd_mark_append(struct sd_turn *t, const char *kind, const char *l3, int span, uint64_t t_ns,
 		   cJSON *counts, cJSON *attrs)
 {
-	struct sd_mark *mk;
+	struct tt_turn *tt = t->tt;
+	struct tt_mark *mk;
 
-	if (t->nmarks >= XPERF_MAX_MARKS) {
-		t->dropped++;
+	if (tt->nfused + tt->nwaste >= XPERF_MAX_MARKS) {
+		tt->quality.dropped_events++;
 		return XP_ELIMIT;
 	}
-	if (xp_grow((void **)&t->marks, &t->mcap, t->nmarks + 1, sizeof(*t->marks))) {
-		t->dropped++;
+	if (!(mk = tt_mark_add(tt, kind, l3, span, t_ns))) {
+		tt->quality.dropped_events++;
 		return XP_ENOMEM;
 	}
-	mk = &t->marks[t->nmarks++];
-	memset(mk, 0, sizeof(*mk));
-	mk->fused = l3 == NULL;
-	snprintf(mk->kind, sizeof(mk->kind), "%s", kind);
-	mk->l3 = l3;
-	mk->span = span;
-	mk->t_ns = t_ns;
+	cJSON_Delete(mk->attrs);
 	mk->counts = counts;
 	mk->attrs = attrs;
 	return 0;
@@ -53,7 +47,7 @@ static int add_mark(struct sd_turn *t, struct mark_args *m)
 	/* A ttft mark without ttft_ns: time since the start of its span, or of the turn. */
 	if (!m->l3 && strcmp(m->kind, "ttft") == 0 &&
 	    !cJSON_GetObjectItemCaseSensitive(m->attrs, "ttft_ns")) {
-		uint64_t since = span ? t->spans[span - 1].start_ns : t->start_ns;
+		uint64_t since = span ? t->tt->spans[span - 1].start_ns : t->tt->start_ns;
 
 		cJSON_AddItemToObject(m->attrs, "ttft_ns", xp_json_exact_u64(m->t_ns - since));
 	}
