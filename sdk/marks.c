@@ -46,10 +46,19 @@ static int add_mark(struct sd_turn *t, const char *kind, const char *l3, pid_t t
 	return sd_mark_append(t, kind, l3, span, t_ns, counts, attrs);
 }
 
-/* Checks the kind, builds the attributes aside, then records the mark. */
+static int fused_kind_valid(const char *kind)
+{
+	for (size_t i = 0; th_fused_kind_names[i]; i++)
+		if (strcmp(kind, th_fused_kind_names[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* Checks the kind (theory's names), builds the attributes aside, then records the mark. */
 static int mark(int handle, const char *kind, int waste, const struct xperf_attr *a, size_t n)
 {
-	const char *l3 = waste ? sd_waste_l3(kind) : NULL;
+	const struct th_waste_kind *w = waste ? th_waste_kind_find(kind) : NULL;
+	const char *l3 = w ? w->l3_id : NULL;
 	cJSON *counts = NULL, *attrs = NULL;
 	struct sd_turn *t;
 	uint64_t t_ns;
@@ -60,7 +69,7 @@ static int mark(int handle, const char *kind, int waste, const struct xperf_attr
 		return sd_fail(XP_ENOINIT);
 	if (!kind)
 		return sd_fail(XP_EINVAL);
-	if (waste ? !l3 : !sd_fused_kind_valid(kind))
+	if (waste ? !l3 : !fused_kind_valid(kind))
 		return sd_fail(XP_EKIND);
 	if ((err = sd_attrs_build(&attrs, waste ? &counts : NULL, a, n, 0)))
 		return sd_fail(err);
