@@ -4,11 +4,10 @@
  *
  *   session.c  the one session: init/shutdown, the lock, the table of open turns
  *   turn.c     turns and spans: the public calls that record them
- *   marks.c    fused and waste marks
+ *   marks.c    fused and waste marks, their kinds checked against theory
  *   stream.c   streamed tokens: ttft and streaming-gap marks, the typed token times
  *   probe.c    per-thread measurement: clocks and perf_event counters
  *   agent.c    who the agent process is: pid, comm, start time, container
- *   attrib.c   names theory knows: fused kinds, waste kinds -> L3
  *   attrs.c    attributes: OpenTelemetry names and types
  *   privacy.c  credentials and content kept out of the files
  *   writer.c   the finished turn's core part completed: counters, exchange facts typed, categorized
@@ -120,10 +119,6 @@ int sd_stream_facts(struct tt_span *s, const struct sd_span *sp);
 
 /* privacy.c */
 int sd_withheld(const char *key, int capture_content); /* 1: the key is never written */
-
-/* attrib.c */
-int sd_fused_kind_valid(const char *kind);
-const char *sd_waste_l3(const char *kind); /* NULL: unknown kind */
 
 /*
  * attrs.c: a new object of the attributes (OTel names when map); with counts, the integers

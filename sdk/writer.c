@@ -79,29 +79,24 @@ static int copy_agent(struct tt_agent *a, const struct sd_agent *ag)
 	       tt_str_set(&a->container_id, ag->container_id[0] ? ag->container_id : NULL);
 }
 
-/* The reason hardware counters are missing, when a measured span lacks one. */
-static const char *hw_missing(const struct sd_turn *t)
+/* After the turn's own warnings: why hardware counters are missing from a measured span. */
+static int warn_hw(struct tt_turn *tt, const struct sd_turn *t)
 {
+	char msg[160];
+
 	for (size_t i = 0; i < t->nspans; i++) {
 		const struct sd_span *sp = &t->spans[i];
 
-		for (int c = 0; t->tt->spans[i].sched && c < XP_CTR_COUNT; c++)
-			if (xp_counter_is_hw(c) && !(sp->ctr_mask & (1ull << c)))
-				return sd_reason(sp->why[c]);
+		for (int c = 0; tt->spans[i].sched && c < XP_CTR_COUNT; c++) {
+			if (xp_counter_is_hw(c) && !(sp->ctr_mask & (1ull << c))) {
+				snprintf(msg, sizeof(msg),
+					 "hardware counters unavailable (%s): no L4 root causes",
+					 sd_reason(sp->why[c]));
+				return tt_warn(tt, msg);
+			}
+		}
 	}
-	return NULL;
-}
-
-/* After the turn's own warnings, the reason hardware counters are missing. */
-static int warn_hw(struct tt_turn *tt, const struct sd_turn *t)
-{
-	const char *hw = hw_missing(t);
-	char msg[160];
-
-	if (!hw)
-		return 0;
-	snprintf(msg, sizeof(msg), "hardware counters unavailable (%s): no L4 root causes", hw);
-	return tt_warn(tt, msg);
+	return 0;
 }
 
 struct tt_turn *sd_turn_core(struct sd_turn *t, const char *session_id, const struct sd_agent *ag)
