@@ -504,12 +504,9 @@ static int flush_agent(struct xt_session *s, uint32_t tgid, int final, uint64_t 
 		size_t before = s->n_ex;
 
 		xt_cipher_settle(s->cipher, tgid, sel[n]->req_start_ns);
-		if (s->n_ex != before) {
-			free(sel);
-			return 1; /* the pending list changed: group again */
-		}
+		rc = s->n_ex != before; /* the pending list changed: group again */
 	}
-	if (n < n_sel || final)
+	if (!rc && (n < n_sel || final))
 		rc = write_turn(s, sel, n, n_sel, end_ns, exited) ? -1 : 1;
 	free(sel);
 	return rc;
@@ -538,10 +535,7 @@ static struct conn *conn_get(struct xt_session *s, uint32_t tgid, uint64_t id)
 		return NULL;
 	struct conn *c = &s->conns[s->n_conns];
 
-	memset(c, 0, sizeof(*c));
-	c->tgid = tgid;
-	c->id = id;
-	c->c = pr_llm_conn_new(&s->cfg->llm);
+	*c = (struct conn){ .tgid = tgid, .id = id, .c = pr_llm_conn_new(&s->cfg->llm) };
 	if (!c->c)
 		return NULL;
 	s->n_conns++;
