@@ -55,11 +55,8 @@ struct xt_cipher *xt_cipher_new(const char *const *hosts, xt_cipher_cb cb, void 
 {
 	struct xt_cipher *c = calloc(1, sizeof(*c));
 
-	if (c) {
-		c->hosts = hosts;
-		c->cb = cb;
-		c->ctx = ctx;
-	}
+	if (c)
+		*c = (struct xt_cipher){ .hosts = hosts, .cb = cb, .ctx = ctx };
 	return c;
 }
 
@@ -72,13 +69,9 @@ static struct sconn *find(struct xt_cipher *c, const struct xt_event *ev, int cr
 		return NULL;
 	if (xp_grow((void **)&c->c, &c->cap, c->n + 1, sizeof(*c->c)))
 		return NULL;
-	struct sconn *s = &c->c[c->n++];
-
-	memset(s, 0, sizeof(*s));
-	s->tgid = ev->tgid;
-	s->cookie = ev->conn;
-	s->llm = pr_llm_host_ok(c->hosts, "");
-	return s;
+	c->c[c->n] = (struct sconn){ .tgid = ev->tgid, .cookie = ev->conn,
+				     .llm = pr_llm_host_ok(c->hosts, "") };
+	return &c->c[c->n++];
 }
 
 /* The answer starts after the longest pause among the set-aside receives. */

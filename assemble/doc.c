@@ -28,17 +28,18 @@ struct tt_turn *xt_doc_new(const char *session_id, int turn_index, int complete,
 }
 
 int xt_doc_span(struct tt_turn *d, int parent, const char *stage, uint64_t a, uint64_t b,
-		uint32_t tid, const struct xt_sched_sum *sched, struct tt_span **span)
+		uint32_t tid, const struct xt_sched *sched, struct tt_span **span)
 {
 	struct tt_span *s = tt_span_add(d, parent > 0 ? parent : 0, stage, a, b, tid);
+	struct xt_sched_sum sum;
 
 	if (!s)
 		return -1;
-	if (sched) {
+	if (xt_sched_query(sched, tid, a, b, &sum)) {
 		s->sched = TT_SCHED_ALL;
-		s->on_cpu_ns = sched->on_cpu_ns;
-		s->runq_ns = sched->runq_ns;
-		s->blocked_ns = sched->blocked_ns;
+		s->on_cpu_ns = sum.on_cpu_ns;
+		s->runq_ns = sum.runq_ns;
+		s->blocked_ns = sum.blocked_ns;
 	}
 	if (span)
 		*span = s;

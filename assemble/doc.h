@@ -26,12 +26,13 @@ struct tt_turn *xt_doc_new(const char *session_id, int turn_index, int complete,
 			   uint64_t start_ns, uint64_t end_ns, const struct xt_agent_info *agent,
 			   const char *tier, const struct xp_clock_anchor *anchor);
 /*
- * Adds a span and returns its id (>= 1), or -1 on ENOMEM. parent: 0 for none.
- * sched may be NULL (no scheduler data). *span (if span) gets the span to
+ * Adds a span of thread tid and returns its id (>= 1), or -1 on ENOMEM.
+ * parent: 0 for none. Its scheduler sums are tid's over [a, b) in sched
+ * (none when sched does not know tid). *span (if span) gets the span to
  * fill (its attributes, its typed exchange), valid until the next is added.
  */
 int xt_doc_span(struct tt_turn *d, int parent, const char *stage, uint64_t a, uint64_t b,
-		uint32_t tid, const struct xt_sched_sum *sched, struct tt_span **span);
+		uint32_t tid, const struct xt_sched *sched, struct tt_span **span);
 /* Adds a fused mark; returns its attributes object (NULL on ENOMEM). */
 cJSON *xt_doc_fused(struct tt_turn *d, const char *kind, uint64_t t, int span);
 /* Adds a waste mark with one count; its L3 is theory's for the kind. Attributes returned. */

@@ -47,9 +47,7 @@ static uint64_t num(const cJSON *o, const char *k, uint64_t max, uint64_t dflt)
 
 static const char *str(const cJSON *o, const char *k)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
 static int parse_state(const char *s, enum xt_state *out)

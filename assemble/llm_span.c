@@ -49,15 +49,6 @@ static uint64_t gap_before(const uint64_t *t, size_t i)
 	return t[i] > t[i - 1] ? t[i] - t[i - 1] : 0;
 }
 
-static int child(struct tt_turn *d, int parent, const char *stage, uint64_t a, uint64_t b,
-		 const struct xt_exchange *e, const struct xt_sched *sched)
-{
-	struct xt_sched_sum s;
-
-	return xt_doc_span(d, parent, stage, a, b, e->tid, xt_sched_query(sched, e->tid, a, b, &s),
-			   NULL);
-}
-
 /* OpenTelemetry's server.address holds no port: the authority's goes to server.port. */
 static void server_attrs(cJSON *at, const char *authority)
 {
@@ -160,7 +151,7 @@ static int gaps(struct tt_turn *d, int dec, const struct xt_exchange *e, const s
 	for (size_t i = 1; i < e->call.n_tokens; i++) {
 		if (gap_before(t, i) <= thr || t[i - 1] < p->first || t[i] > p->end)
 			continue;
-		int id = child(d, dec, "streaming_gap", t[i - 1], t[i], e, sched);
+		int id = xt_doc_span(d, dec, "streaming_gap", t[i - 1], t[i], e->tid, sched, NULL);
 		cJSON *at = id > 0 ? xt_doc_fused(d, "streaming_gap", t[i - 1], id) : NULL;
 
 		if (!at)
@@ -175,17 +166,15 @@ int xt_llm_span(struct tt_turn *d, const struct xt_exchange *e, const struct xt_
 {
 	const struct phases p = phases_of(e);
 	cJSON *at;
-	struct xt_sched_sum s;
 	struct tt_span *sp;
-	int id = xt_doc_span(d, 0, "llm_inference", p.start, p.end, e->tid,
-			     xt_sched_query(sched, e->tid, p.start, p.end, &s), &sp);
+	int id = xt_doc_span(d, 0, "llm_inference", p.start, p.end, e->tid, sched, &sp);
 
 	if (id < 0 || genai_attrs(sp, e, p.first - p.req_end))
 		return -1;
-	if (child(d, id, "prompt_transfer", p.start, p.req_end, e, sched) < 0 ||
-	    child(d, id, "ttft", p.req_end, p.first, e, sched) < 0)
+	if (xt_doc_span(d, id, "prompt_transfer", p.start, p.req_end, e->tid, sched, NULL) < 0 ||
+	    xt_doc_span(d, id, "ttft", p.req_end, p.first, e->tid, sched, NULL) < 0)
 		return -1;
-	int dec = child(d, id, "decode", p.first, p.end, e, sched);
+	int dec = xt_doc_span(d, id, "decode", p.first, p.end, e->tid, sched, NULL);
 
 	if (dec < 0 || gaps(d, dec, e, &p, sched))
 		return -1;

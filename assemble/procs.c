@@ -74,11 +74,8 @@ static struct xt_proc *add(struct xt_procs *t, uint32_t pid)
 		evict(t);
 	if (xp_grow((void **)&t->p, &t->cap, t->n + 1, sizeof(*t->p)))
 		return NULL;
-	struct xt_proc *p = &t->p[t->n++];
-
-	memset(p, 0, sizeof(*p));
-	p->pid = pid;
-	return p;
+	t->p[t->n] = (struct xt_proc){ .pid = pid };
+	return &t->p[t->n++];
 }
 
 static void basename_to(char *dst, size_t cap, const char *s, size_t len)

@@ -98,9 +98,8 @@ int xt_sched_add(struct xt_sched *s, const struct xt_event *ev)
 	if (!th) {
 		if (xp_grow((void **)&s->th, &s->cap, s->n + 1, sizeof(*s->th)))
 			return -1;
+		s->th[s->n] = (struct thread){ .tid = ev->tid };
 		th = &s->th[s->n++];
-		memset(th, 0, sizeof(*th));
-		th->tid = ev->tid;
 		if (ev->prev_state != XT_ST_UNKNOWN && ev->prev_ns && ev->prev_ns <= ev->ts_ns &&
 		    push(s, th, ev->ts_ns - ev->prev_ns, ev->prev_state))
 			return -1;

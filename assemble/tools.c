@@ -95,11 +95,11 @@ static int add(struct xt_tools *out, struct xt_tool t)
 }
 
 /*
- * The first child tree of the turn, not yet claimed, forked after a, running
- * cmd (cmd NULL: any tree with a cut shell command line).
+ * Claims the first child tree of the turn, not yet claimed, forked after a,
+ * running cmd (cmd NULL: any tree with a cut shell command line).
  */
-static const struct xt_proc *find_tree(const struct xt_turn_in *in, const char *claimed,
-				       uint64_t a, const char *cmd)
+static const struct xt_proc *find_tree(const struct xt_turn_in *in, char *claimed, uint64_t a,
+				       const char *cmd)
 {
 	char needle[XT_TOOL_NEEDLE + 1];
 
@@ -109,8 +109,10 @@ static const struct xt_proc *find_tree(const struct xt_turn_in *in, const char *
 
 		if (claimed[k] || !xt_turn_child(in, p) || p->fork_ns < a)
 			continue;
-		if (tree_runs(in->procs, p, cmd ? needle : NULL))
+		if (tree_runs(in->procs, p, cmd ? needle : NULL)) {
+			claimed[k] = 1;
 			return p;
+		}
 	}
 	return NULL;
 }
@@ -126,8 +128,6 @@ static void match_hidden(const struct xt_turn_in *in, char *claimed, struct xt_t
 		if (t->proc || !xt_tool_command(t->call, cmd, sizeof(cmd)))
 			continue;
 		t->proc = find_tree(in, claimed, t->ex->resp_end_ns, NULL);
-		if (t->proc)
-			claimed[t->proc - in->procs->p] = 1;
 	}
 }
 
@@ -147,8 +147,6 @@ static int match_calls(const struct xt_turn_in *in, char *claimed, struct xt_too
 				find_tree(in, claimed, e->req_start_ns, cmd) : NULL;
 			struct xt_tool t = { c, e, p, NULL };
 
-			if (p)
-				claimed[p - in->procs->p] = 1;
 			if (in->next)
 				t.result = pr_llm_result_of(&in->next->call, c->id);
 			if (add(out, t))

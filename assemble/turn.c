@@ -257,12 +257,9 @@ static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg
 {
 	const struct xt_tool *t = s->tool;
 	const struct xt_proc *p = t->proc;
-	struct xt_sched_sum buf;
 	char key[1024];
 	struct tt_span *sp;
-	uint32_t tid = p ? p->pid : l->tid;
-	int id = xt_doc_span(d, 0, "tool_call", s->a, s->b, tid,
-			     xt_sched_query(l->in->sched, tid, s->a, s->b, &buf), &sp);
+	int id = xt_doc_span(d, 0, "tool_call", s->a, s->b, p ? p->pid : l->tid, l->in->sched, &sp);
 
 	if (id < 0 || (p ? proc_attrs(sp, p) : tt_ex_set_str(&sp->ex, TT_EX_TOOL, t->call->name)) ||
 	    call_attrs(sp, t, l->in->capture_payloads))
@@ -289,10 +286,8 @@ static int emit_tool(struct tt_turn *d, const struct layout *l, const struct seg
 static int emit_subproc(struct tt_turn *d, const struct layout *l, const struct seg *s)
 {
 	const struct xt_proc *p = s->tool->proc;
-	struct xt_sched_sum buf;
 	struct tt_span *sp;
-	int id = xt_doc_span(d, 0, "agent_subprocess", s->a, s->b, p->pid,
-			     xt_sched_query(l->in->sched, p->pid, s->a, s->b, &buf), &sp);
+	int id = xt_doc_span(d, 0, "agent_subprocess", s->a, s->b, p->pid, l->in->sched, &sp);
 
 	if (id < 0 || proc_attrs(sp, p))
 		return -1;
@@ -312,7 +307,7 @@ static int emit_gap(struct tt_turn *d, const struct layout *l, uint64_t a, uint6
 
 	if (limited)
 		stage = "rate_limit_wait";
-	int id = xt_doc_span(d, 0, stage, a, b, l->tid, ss, NULL);
+	int id = xt_doc_span(d, 0, stage, a, b, l->tid, l->in->sched, NULL);
 
 	/*
 	 * A wait the provider asked for stays fused supply (rate limit); a
@@ -327,7 +322,6 @@ static int emit(struct tt_turn *d, const struct layout *l)
 {
 	const struct xt_exchange *failed = NULL; /* last main exchange, if it failed */
 	uint64_t cursor = l->in->start_ns;
-	struct xt_sched_sum buf;
 	int rc = 0;
 
 	for (size_t i = 0; i < l->n && !rc; i++) {
@@ -344,16 +338,14 @@ static int emit(struct tt_turn *d, const struct layout *l)
 		case SEG_PROMPT:
 		case SEG_PARSE:
 			rc |= xt_doc_span(d, 0, s->kind == SEG_PROMPT ? "prompt_assembly" :
-					  "response_parse", s->a, s->b, l->tid,
-					  xt_sched_query(l->in->sched, l->tid, s->a, s->b, &buf),
+					  "response_parse", s->a, s->b, l->tid, l->in->sched,
 					  NULL) < 0;
 			if (s->kind == SEG_PARSE && !xt_exchange_ok(s->ex))
 				failed = s->ex;
 			break;
 		case SEG_SETUP:
 			rc |= xt_doc_span(d, 0, "connection_setup", s->a, s->b, s->ex->tid,
-					  xt_sched_query(l->in->sched, s->ex->tid, s->a, s->b,
-							 &buf), NULL) < 0;
+					  l->in->sched, NULL) < 0;
 			break;
 		case SEG_EXCHANGE:
 			rc |= xt_llm_span(d, s->ex, l->in->sched) < 0;
@@ -373,9 +365,11 @@ static int emit(struct tt_turn *d, const struct layout *l)
 	return rc;
 }
 
-/* What the turn can say about tools and requests that were no model call. */
+/* What the turn can say about its data: losses, tools, requests that were no model call. */
 static int quality(struct tt_turn *d, const struct xt_turn_in *in, const struct xt_tools *t)
 {
+	d->quality.dropped_events = in->dropped;
+	d->quality.truncated_payloads = in->truncated;
 	d->quality.non_llm_requests = in->non_llm_requests;
 	d->quality.has_non_llm_requests = 1;
 	snprintf(d->quality.tool_identity, sizeof(d->quality.tool_identity), "%s",
@@ -390,28 +384,17 @@ struct tt_turn *xt_turn_build(const struct xt_turn_in *in, uint64_t *end_ns)
 {
 	struct layout l = { .in = in };
 	struct tt_turn *d = NULL;
+	int rc = lay_out(&l);
 
-	if (lay_out(&l) == 0) {
+	if (!rc)
 		d = xt_doc_new(in->session_id, in->index, l.complete, in->start_ns, l.end,
 			       &in->agent, in->tier, in->anchor);
-		if (d && emit(d, &l)) {
-			tt_turn_free(d);
-			d = NULL;
-		}
-	}
+	rc = rc || !d || emit(d, &l) || quality(d, in, &l.tools) ||
+	     (!xt_sched_known(in->sched, l.tid) &&
+	      tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
+	     (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
+	     tt_turn_categorize(d);
 	free(l.seg);
-	if (!d) {
-		xt_tools_free(&l.tools);
-		return NULL;
-	}
-	d->quality.dropped_events = in->dropped;
-	d->quality.truncated_payloads = in->truncated;
-	int rc = quality(d, in, &l.tools) ||
-		 (!xt_sched_known(in->sched, l.tid) &&
-		  tt_warn(d, "no scheduler data for the agent thread: spans carry no sched")) ||
-		 (!l.complete && tt_warn(d, "turn cut: tracing ended before the turn did")) ||
-		 tt_turn_categorize(d);
-
 	xt_tools_free(&l.tools);
 	if (rc) {
 		tt_turn_free(d);

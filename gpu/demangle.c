@@ -5,23 +5,17 @@
  */
 #include "gpu/demangle.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* From the Itanium C++ ABI, implemented by libstdc++ (cxxabi.h). */
 char *__cxa_demangle(const char *mangled, char *buf, size_t *len, int *status);
 
+/* s into out, a cut one ending in "..." */
 static void copy_cut(const char *s, char *out, size_t outlen)
 {
-	size_t n = strlen(s);
-
-	if (n < outlen) {
-		memcpy(out, s, n + 1);
-		return;
-	}
-	memcpy(out, s, outlen - 1);
-	out[outlen - 1] = '\0';
-	if (outlen > 4)
+	if ((size_t)snprintf(out, outlen, "%s", s) >= outlen && outlen > 4)
 		memcpy(out + outlen - 4, "...", 3);
 }
 

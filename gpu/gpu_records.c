@@ -46,37 +46,20 @@ static const char *const file_suffix[] = {
 	[XP_GPU_SRC_UPROBE] = ".uprobe",
 };
 
-static void put16(uint8_t *p, uint16_t v)
+/* n-byte little-endian fields. */
+static void put(uint8_t *p, uint64_t v, int n)
 {
-	p[0] = v & 0xff;
-	p[1] = v >> 8;
+	for (int i = 0; i < n; i++)
+		p[i] = (uint8_t)(v >> 8 * i);
 }
 
-static void put32(uint8_t *p, uint32_t v)
+static uint64_t get(const uint8_t *p, int n)
 {
-	put16(p, v & 0xffff);
-	put16(p + 2, v >> 16);
-}
+	uint64_t v = 0;
 
-static void put64(uint8_t *p, uint64_t v)
-{
-	put32(p, v & 0xffffffffu);
-	put32(p + 4, v >> 32);
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return get16(p) | (uint32_t)get16(p + 2) << 16;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	return get32(p) | (uint64_t)get32(p + 4) << 32;
+	for (int i = n - 1; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
 }
 
 static int write_all(int fd, const uint8_t *p, size_t len)
@@ -117,9 +100,9 @@ int gp_gpu_writer_open(struct gp_gpu_writer *w, const char *dir, int pid, enum g
 		uint8_t h[HDR_BYTES] = {0};
 
 		memcpy(h, XP_GPU_MAGIC, 6);
-		put16(h + 6, XP_GPU_VERSION);
-		put32(h + 8, (uint32_t)pid);
-		put32(h + 12, (uint32_t)src);
+		put(h + 6, XP_GPU_VERSION, 2);
+		put(h + 8, (uint32_t)pid, 4);
+		put(h + 12, (uint32_t)src, 4);
 		rc = write_all(w->fd, h, sizeof(h));
 		if (rc) {
 			close(w->fd);
@@ -157,13 +140,13 @@ static int stage_frame(struct gp_gpu_writer *w, enum frame_type type, const stru
 	p = w->stage + w->len;
 	p[0] = (uint8_t)type;
 	p[1] = (uint8_t)r->kind;
-	put16(p + 2, (uint16_t)nlen);
-	put32(p + 4, r->device);
-	put32(p + 8, r->stream);
-	put32(p + 12, r->correlation_id);
-	put64(p + 16, r->start_ns);
-	put64(p + 24, r->end_ns);
-	put64(p + 32, r->bytes);
+	put(p + 2, (uint16_t)nlen, 2);
+	put(p + 4, r->device, 4);
+	put(p + 8, r->stream, 4);
+	put(p + 12, r->correlation_id, 4);
+	put(p + 16, r->start_ns, 8);
+	put(p + 24, r->end_ns, 8);
+	put(p + 32, r->bytes, 8);
 	memcpy(p + FRAME_BYTES, name, nlen);
 	w->len += FRAME_BYTES + nlen;
 	return 0;
@@ -208,15 +191,15 @@ static int parse_header(const uint8_t *p, size_t off, const struct gp_gpu_visito
 			size_t errlen)
 {
 	struct gp_gpu_header h;
-	uint32_t src = get32(p + 12);
+	uint32_t src = get(p + 12, 4);
 
 	if (memcmp(p, XP_GPU_MAGIC, 6))
 		return fail(err, errlen, off, "not an .xpgpu file (bad magic)");
-	if (get16(p + 6) != XP_GPU_VERSION)
+	if (get(p + 6, 2) != XP_GPU_VERSION)
 		return fail(err, errlen, off, "unsupported .xpgpu version");
 	if (src > XP_GPU_SRC_UPROBE)
 		return fail(err, errlen, off, "unknown source");
-	h.pid = (int)get32(p + 8);
+	h.pid = (int)get(p + 8, 4);
 	h.source = (enum gp_gpu_source)src;
 	if (v->header)
 		v->header(v->ctx, &h);
@@ -228,15 +211,15 @@ static int parse_frame(const uint8_t *p, size_t off, const struct gp_gpu_visitor
 		       size_t errlen)
 {
 	struct gp_gpu_rec r = {0};
-	uint16_t nlen = get16(p + 2);
+	uint16_t nlen = get(p + 2, 2);
 
 	r.kind = (enum th_gpu_kind)p[1];
-	r.device = get32(p + 4);
-	r.stream = get32(p + 8);
-	r.correlation_id = get32(p + 12);
-	r.start_ns = get64(p + 16);
-	r.end_ns = get64(p + 24);
-	r.bytes = get64(p + 32);
+	r.device = get(p + 4, 4);
+	r.stream = get(p + 8, 4);
+	r.correlation_id = get(p + 12, 4);
+	r.start_ns = get(p + 16, 8);
+	r.end_ns = get(p + 24, 8);
+	r.bytes = get(p + 32, 8);
 	memcpy(r.name, p + FRAME_BYTES, nlen);
 	r.name[nlen] = '\0';
 	switch (p[0]) {
@@ -274,7 +257,7 @@ int gp_gpu_parse(const uint8_t *data, size_t len, size_t offset, size_t *consume
 		pos = HDR_BYTES;
 	}
 	while (len - pos >= FRAME_BYTES) {
-		size_t nlen = get16(data + pos + 2);
+		size_t nlen = get(data + pos + 2, 2);
 
 		if (nlen >= XP_GPU_NAME_MAX)
 			return fail(err, errlen, offset + pos, "name longer than 255 bytes");

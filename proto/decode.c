@@ -69,9 +69,7 @@ struct pr_decoder *pr_decoder_new(enum pr_coding coding, size_t max_out)
 		break;
 	}
 	if (!ok) {
-		if (coding == XP_CODING_ZSTD)
-			ZSTD_freeDStream(d->zs);
-		free(d);
+		pr_decoder_free(d);
 		return NULL;
 	}
 	return d;

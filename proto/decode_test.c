@@ -99,7 +99,7 @@ static void test_request(void)
 		pr_feed_split(c, ch, 2, pr_piece_sizes[i]);
 		pr_take(c, on_ex, NULL);
 		CHECK(n_got == 1 && !strcmp(got.call.req_model, "mock-sonnet") &&
-		      got.call.tools_offered == 1 && got.req_bytes == n && !got.truncated);
+		      got.req_bytes == n && !got.truncated);
 		pr_llm_conn_free(c);
 	}
 	free(z);

@@ -61,9 +61,7 @@ static int on_head(struct pr_http1 *p, size_t len, uint64_t t_ns)
 	const char *s = p->buf, *end = p->buf + len;
 	const char *eol = memchr(s, '\n', len);
 
-	memset(h, 0, sizeof(*h));
-	h->is_response = p->is_response;
-	h->content_length = -1;
+	*h = (struct pr_http_head){ .content_length = -1 };
 	if (!eol || parse_start(p, s, eol - s))
 		return -1;
 	for (s = eol + 1; s < end; s = eol + 1) {

@@ -19,10 +19,8 @@ enum { FL_END_STREAM = 0x1, FL_END_HEADERS = 0x4, FL_PADDED = 0x8, FL_PRIORITY =
 
 int pr_http2_init(struct pr_http2 *p, int is_response, const struct pr_msg_sink *sink)
 {
-	memset(p, 0, sizeof(*p));
-	p->is_response = is_response;
-	p->sink = sink;
-	p->preface_left = is_response ? 0 : sizeof(pr_http2_preface);
+	*p = (struct pr_http2){ .is_response = is_response, .sink = sink,
+				.preface_left = is_response ? 0 : sizeof(pr_http2_preface) };
 	return nghttp2_hd_inflate_new(&p->hd) ? -1 : 0;
 }
 
@@ -32,21 +30,16 @@ void pr_http2_free(struct pr_http2 *p)
 		nghttp2_hd_inflate_del(p->hd);
 	free(p->payload);
 	free(p->block);
-	p->hd = NULL;
-	p->payload = p->block = NULL;
-	p->payload_cap = p->block_cap = 0;
+	*p = (struct pr_http2){ 0 };
 }
 
 /* Decodes a complete header block; -1 on an HPACK error. */
 static int decode_block(struct pr_http2 *p, uint64_t t_ns)
 {
-	struct pr_http_head h;
+	struct pr_http_head h = { .content_length = -1 };
 	const uint8_t *in = p->block;
 	size_t left = p->block_len;
 
-	memset(&h, 0, sizeof(h));
-	h.is_response = p->is_response;
-	h.content_length = -1;
 	for (;;) {
 		nghttp2_nv nv;
 		int flags = 0;

@@ -24,7 +24,6 @@
  * "text").
  */
 struct api_info {
-	enum pr_llm_api api;
 	const char *key, *path, *provider;
 	int stream_default;
 	int in_excludes_cache; /* its input count leaves out cache reads and writes */
@@ -32,34 +31,32 @@ struct api_info {
 	const char *stream_text[3], *whole_text[2];
 };
 
-static const struct api_info apis[] = {
-	{ XP_API_ANTHROPIC, "anthropic", "/v1/messages", "anthropic", 0, 1, "usage.input_tokens",
+static const struct api_info apis[] = { /* indexed by enum pr_llm_api; XP_API_NONE has none */
+	[XP_API_ANTHROPIC] = { "anthropic", "/v1/messages", "anthropic", 0, 1, "usage.input_tokens",
 	  "usage.output_tokens", "usage.cache_read_input_tokens",
 	  "usage.cache_creation_input_tokens", NULL, "stop_reason",
 	  { "delta.text", "delta.partial_json", "delta.thinking" }, { "content" } },
-	{ XP_API_OPENAI_CHAT, "openai-chat", "/chat/completions", "openai", 0, 0,
+	[XP_API_OPENAI_CHAT] = { "openai-chat", "/chat/completions", "openai", 0, 0,
 	  "usage.prompt_tokens", "usage.completion_tokens",
 	  "usage.prompt_tokens_details.cached_tokens", NULL,
 	  "usage.completion_tokens_details.reasoning_tokens", "choices.0.finish_reason",
 	  { "choices.0.delta.content" }, { "choices.0.message.content" } },
-	{ XP_API_OPENAI_RESPONSES, "openai-responses", "/v1/responses", "openai", 0, 0,
+	[XP_API_OPENAI_RESPONSES] = { "openai-responses", "/v1/responses", "openai", 0, 0,
 	  "usage.input_tokens", "usage.output_tokens", "usage.input_tokens_details.cached_tokens",
 	  NULL, "usage.output_tokens_details.reasoning_tokens", "incomplete_details.reason",
 	  { "delta" }, { "output_text" } },
-	{ XP_API_OLLAMA_CHAT, "ollama-chat", "/api/chat", "ollama", 1, 0, "prompt_eval_count",
+	[XP_API_OLLAMA_CHAT] = { "ollama-chat", "/api/chat", "ollama", 1, 0, "prompt_eval_count",
 	  "eval_count", NULL, NULL, NULL, "done_reason", { "message.content" },
 	  { "message.content" } },
-	{ XP_API_OLLAMA_GENERATE, "ollama-generate", "/api/generate", "ollama", 1, 0,
+	[XP_API_OLLAMA_GENERATE] = { "ollama-generate", "/api/generate", "ollama", 1, 0,
 	  "prompt_eval_count", "eval_count", NULL, NULL, NULL, "done_reason", { "response" },
 	  { "response" } },
 };
+#define N_APIS (sizeof(apis) / sizeof(apis[0]))
 
 static const struct api_info *api_info(enum pr_llm_api api)
 {
-	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
-		if (apis[i].api == api)
-			return &apis[i];
-	return NULL;
+	return api != XP_API_NONE && (size_t)api < N_APIS ? &apis[api] : NULL;
 }
 
 static int has_suffix(const char *path, size_t n, const char *suffix, size_t k)
@@ -70,9 +67,9 @@ static int has_suffix(const char *path, size_t n, const char *suffix, size_t k)
 /* The API a configuration name ("openai-chat") names; XP_API_NONE if none. */
 static enum pr_llm_api api_parse(const char *key)
 {
-	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
+	for (size_t i = XP_API_NONE + 1; i < N_APIS; i++)
 		if (!strcmp(apis[i].key, key))
-			return apis[i].api;
+			return (enum pr_llm_api)i;
 	return XP_API_NONE;
 }
 
@@ -86,9 +83,9 @@ enum pr_llm_api pr_llm_api_of_path(const char *path, const char *const *extra)
 		if (eq && has_suffix(path, n, *extra, (size_t)(eq - *extra)))
 			return api_parse(eq + 1);
 	}
-	for (size_t i = 0; i < sizeof(apis) / sizeof(apis[0]); i++)
+	for (size_t i = XP_API_NONE + 1; i < N_APIS; i++)
 		if (has_suffix(path, n, apis[i].path, strlen(apis[i].path)))
-			return apis[i].api;
+			return (enum pr_llm_api)i;
 	return XP_API_NONE;
 }
 
@@ -152,8 +149,6 @@ const struct pr_tool_result *pr_llm_result_of(const struct pr_llm_call *c, const
 	return NULL;
 }
 
-#define jget pr_jget
-
 static void set_str(char *dst, size_t cap, const cJSON *o, const char *path)
 {
 	const char *v = pr_jstr(o, path);
@@ -167,7 +162,7 @@ static void set_int(int64_t *dst, const cJSON *o, const char *path)
 {
 	int64_t n;
 
-	if (path && !xp_json_get_i64(jget(o, path), &n) && n >= 0)
+	if (path && !xp_json_get_i64(pr_jget(o, path), &n) && n >= 0)
 		*dst = n;
 }
 
@@ -209,7 +204,7 @@ static void append_text(struct pr_llm_call *c, const char *s)
 static void take_text(struct pr_llm_call *c, const cJSON *o, const char *const *paths, size_t n)
 {
 	for (size_t i = 0; i < n && c->keep_text; i++) {
-		const cJSON *v = paths[i] ? jget(o, paths[i]) : NULL, *it;
+		const cJSON *v = paths[i] ? pr_jget(o, paths[i]) : NULL, *it;
 		const cJSON *arr = cJSON_IsArray(v) ? v : NULL;
 		const char *s = pr_jstr(v, ""); /* the empty path: v itself, walked once */
 
@@ -221,18 +216,9 @@ static void take_text(struct pr_llm_call *c, const cJSON *o, const char *const *
 	}
 }
 
-static cJSON *parse(struct pr_llm_call *c, const char *d, size_t len)
-{
-	cJSON *j = cJSON_ParseWithLength(d, len);
-
-	if (!j)
-		c->unparsed++;
-	return j;
-}
-
 void pr_llm_parse_request(struct pr_llm_call *c, const char *body, size_t len)
 {
-	cJSON *j = parse(c, body, len);
+	cJSON *j = cJSON_ParseWithLength(body, len);
 
 	if (!j)
 		return;
@@ -241,14 +227,13 @@ void pr_llm_parse_request(struct pr_llm_call *c, const char *body, size_t len)
 	set_str(c->req_model, sizeof(c->req_model), j, "model");
 	if (cJSON_IsBool(s))
 		c->stream = cJSON_IsTrue(s);
-	c->tools_offered = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(j, "tools"));
 	pr_tools_from_request(c, j);
 	cJSON_Delete(j);
 }
 
 void pr_llm_parse_response(struct pr_llm_call *c, const char *body, size_t len)
 {
-	cJSON *j = parse(c, body, len);
+	cJSON *j = cJSON_ParseWithLength(body, len);
 
 	if (!j)
 		return;
@@ -271,7 +256,7 @@ static void anthropic_event(struct pr_llm_call *c, const char *type, const cJSON
 			    uint64_t t_ns)
 {
 	if (!strcmp(type, "message_start")) {
-		take_fields(c, jget(j, "message"), 0);
+		take_fields(c, pr_jget(j, "message"), 0);
 	} else if (!strcmp(type, "content_block_start")) {
 		pr_tools_anthropic_event(c, type, j);
 	} else if (!strcmp(type, "content_block_delta")) {
@@ -290,8 +275,8 @@ static void anthropic_event(struct pr_llm_call *c, const char *type, const cJSON
 
 static void openai_chat_chunk(struct pr_llm_call *c, const cJSON *j, uint64_t t_ns)
 {
-	const cJSON *delta = jget(j, "choices.0.delta");
-	const cJSON *calls = jget(delta, "tool_calls");
+	const cJSON *delta = pr_jget(j, "choices.0.delta");
+	const cJSON *calls = pr_jget(delta, "tool_calls");
 	int has_calls = pr_tools_chat_delta(c, calls);
 
 	take_fields(c, j, 0);
@@ -308,12 +293,12 @@ static void responses_event(struct pr_llm_call *c, const char *type, const cJSON
 		token_at(c, t_ns);
 	} else if (!strcmp(type, "response.completed") || !strcmp(type, "response.incomplete") ||
 		   !strcmp(type, "response.failed")) {
-		take_fields(c, jget(j, "response"), 1);
+		take_fields(c, pr_jget(j, "response"), 1);
 		if (!c->finish_reason[0])
 			set_str(c->finish_reason, sizeof(c->finish_reason), j, "response.status");
 		c->stream_done = 1;
 	} else if (!strcmp(type, "response.created")) {
-		take_fields(c, jget(j, "response"), 0);
+		take_fields(c, pr_jget(j, "response"), 0);
 	} else if (!strcmp(type, "error")) {
 		take_error(c, j);
 	}
@@ -323,9 +308,9 @@ static void ollama_line(struct pr_llm_call *c, const cJSON *j, uint64_t t_ns)
 {
 	take_fields(c, j, 1);
 	if (pr_jstr(j, "message.content") || pr_jstr(j, "response") ||
-	    cJSON_GetArraySize(jget(j, "message.tool_calls")) > 0)
+	    cJSON_GetArraySize(pr_jget(j, "message.tool_calls")) > 0)
 		token_at(c, t_ns);
-	if (cJSON_IsTrue(jget(j, "done")))
+	if (cJSON_IsTrue(pr_jget(j, "done")))
 		c->stream_done = 1;
 }
 
@@ -336,11 +321,11 @@ void pr_llm_stream_event(struct pr_llm_call *c, const char *event, const char *d
 		c->stream_done = 1;
 		return;
 	}
-	cJSON *j = parse(c, data, len);
+	cJSON *j = cJSON_ParseWithLength(data, len);
 
 	if (!j)
 		return;
-	const cJSON *type = jget(j, "type");
+	const cJSON *type = pr_jget(j, "type");
 	const char *t = event[0] ? event : (cJSON_IsString(type) ? type->valuestring : "");
 
 	if (api_info(c->api))

@@ -56,14 +56,12 @@ struct pr_llm_call {
 	int64_t reasoning_tokens; /* OpenAI *_tokens_details.reasoning_tokens (part of output) */
 	char finish_reason[32];
 	char error_type[64];
-	int tools_offered;          /* tool definitions in the request */
 	struct pr_tool_call tools[XP_LLM_MAX_TOOLS]; /* tools the model asked to call */
 	int n_tools;
 	struct pr_tool_result results[XP_LLM_MAX_RESULTS]; /* the request's latest tool results */
 	int n_results;
 	char conversation_id[128]; /* the agent's session / conversation id, when it sends one */
 	int stream_done;            /* the stream's own end event was seen */
-	int unparsed;               /* a JSON document could not be parsed */
 	uint64_t *token_ns;         /* time of each streamed token event */
 	size_t n_tokens, cap_tokens;
 	int keep_text;              /* opt-in (--capture-payloads): collect the answer's text */
@@ -91,7 +89,7 @@ void pr_llm_call_free(struct pr_llm_call *c);
 void pr_llm_call_move(struct pr_llm_call *dst, struct pr_llm_call *src);
 /* The tool result the request carries for call id, or NULL. */
 const struct pr_tool_result *pr_llm_result_of(const struct pr_llm_call *c, const char *id);
-/* Reads the request body (model, stream, tools offered). */
+/* Reads the request body (model, stream, the tool results it carries). */
 void pr_llm_parse_request(struct pr_llm_call *c, const char *body, size_t len);
 /* Reads a whole non-streamed response body. */
 void pr_llm_parse_response(struct pr_llm_call *c, const char *body, size_t len);

@@ -47,8 +47,11 @@ int pr_llm_host_ok(const char *const *hosts, const char *host)
 	return 0;
 }
 
-static void append_body(struct pr_llm_exchange *ex, const char *d, size_t n)
+/* Also the identity decoder of a request body (pr_decoded_cb). */
+static void append_body(void *ctx, const char *d, size_t n)
 {
+	struct pr_llm_exchange *ex = ctx;
+
 	if (ex->body_len + n > XP_LLM_BODY_MAX ||
 	    xp_buf_append(&ex->body, &ex->body_len, &ex->body_cap, d, n))
 		ex->truncated = 1;
@@ -144,11 +147,6 @@ static void req_head(void *ctx, uint32_t msg, const struct pr_http_head *h, uint
 	*slot = ex;
 }
 
-static void req_plain(void *ctx, const char *d, size_t n)
-{
-	append_body(ctx, d, n);
-}
-
 /* Body bytes as they came: decoded first when the body is compressed. */
 static void body_in(struct pr_llm_exchange *ex, enum pr_dir dir, const char *d, size_t n,
 		    pr_decoded_cb plain)
@@ -167,7 +165,7 @@ static void req_body(void *ctx, uint32_t msg, const char *d, size_t n, uint64_t 
 		return;
 	ex->req_bytes += n;
 	ex->req_end_ns = t_ns;
-	body_in(ex, XP_DIR_REQUEST, d, n, req_plain);
+	body_in(ex, XP_DIR_REQUEST, d, n, append_body);
 }
 
 static void req_end(void *ctx, uint32_t msg, int aborted, uint64_t t_ns)

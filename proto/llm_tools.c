@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "proto/llm_tools.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,12 +94,6 @@ const char *pr_jstr(const cJSON *o, const char *path)
 	return cJSON_IsString(v) && v->valuestring[0] ? v->valuestring : NULL;
 }
 
-static void copy(char *dst, size_t cap, const char *s)
-{
-	strncpy(dst, s ? s : "", cap - 1);
-	dst[cap - 1] = '\0';
-}
-
 void pr_text_append(char **buf, size_t *len, size_t max, const char *s, size_t n)
 {
 	if (*len + n > max)
@@ -133,10 +128,9 @@ static struct pr_tool_call *add(struct pr_llm_call *c, const char *name, const c
 		return NULL;
 	struct pr_tool_call *t = &c->tools[c->n_tools++];
 
-	memset(t, 0, sizeof(*t));
-	copy(t->name, sizeof(t->name), name);
-	copy(t->id, sizeof(t->id), id);
-	t->index = index;
+	*t = (struct pr_tool_call){ .index = index };
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	snprintf(t->id, sizeof(t->id), "%s", id ? id : "");
 	return t;
 }
 
@@ -252,7 +246,7 @@ static void take_result(struct pr_llm_call *c, const struct result_shape *m, con
 		return;
 	struct pr_tool_result *r = result_slot(c);
 
-	copy(r->id, sizeof(r->id), id);
+	snprintf(r->id, sizeof(r->id), "%s", id);
 	r->exit_code = exit_code_in(pr_jstr(it, m->output));
 	r->is_error = cJSON_IsBool(err) ? cJSON_IsTrue(err) : m->is_error ? 0 : -1;
 	if (r->exit_code >= 0)
@@ -269,7 +263,7 @@ static void take_conversation(struct pr_llm_call *c, const cJSON *req)
 		if (!strcmp(*p, "metadata.user_id"))
 			v = session ? session + 9 : NULL;
 		if (v)
-			copy(c->conversation_id, sizeof(c->conversation_id), v);
+			snprintf(c->conversation_id, sizeof(c->conversation_id), "%s", v);
 	}
 }
 

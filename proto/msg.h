@@ -15,7 +15,6 @@
 #include <stdint.h>
 
 struct pr_http_head {
-	int is_response;
 	int status;           /* responses: the status code */
 	char method[16];      /* requests */
 	char path[256];       /* requests: the path (query included) */

@@ -9,8 +9,7 @@
 
 void pr_sse_init(struct pr_sse *s, int ndjson)
 {
-	memset(s, 0, sizeof(*s));
-	s->ndjson = ndjson;
+	*s = (struct pr_sse){ .ndjson = ndjson };
 }
 
 void pr_sse_free(struct pr_sse *s)

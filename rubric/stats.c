@@ -164,7 +164,6 @@ void rb_fit_classes(const double *n, const double *t, size_t cnt, struct rb_fit 
 		if (!(n[i] > 1) || !(t[i] > 0))
 			return;
 	fit->ok = 1;
-	fit->k = rb_power_exponent(n, t, cnt);
 	for (int c = 0; c < XP_CX_COUNT; c++) {
 		for (size_t i = 0; i < cnt; i++)
 			f[i] = grow(c, n[i]);

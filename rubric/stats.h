@@ -38,7 +38,7 @@ double rb_loglog_slope(const double *x, const double *y, size_t n);
  */
 double rb_power_exponent(const double *n, const double *t, size_t cnt);
 /*
- * The growth-class fit: k = rb_power_exponent; for each class f (n,
+ * The growth-class fit (fit->k is left to the caller): for each class f (n,
  * n log n, n^2) the slope of ln t on ln f(n) and the relative residual of
  * t = a + b f(n) (a >= 0: a fixed start-up cost); best = the class with the
  * smallest residual. Needs every size > 1 and every time > 0 (at least two

@@ -4,14 +4,13 @@
  *
  *   session.c  the one session: init/shutdown, the lock, the table of open turns
  *   turn.c     turns and spans: the public calls that record them
- *   marks.c    fused and waste marks
+ *   marks.c    fused and waste marks, their kinds checked against theory
  *   stream.c   streamed tokens: ttft and streaming-gap marks, the typed token times
  *   probe.c    per-thread measurement: clocks and perf_event counters
  *   agent.c    who the agent process is: pid, comm, start time, container
- *   attrib.c   names theory knows: fused kinds, waste kinds -> L3
  *   attrs.c    attributes: OpenTelemetry names and types
  *   privacy.c  credentials and content kept out of the files
- *   writer.c   the finished turn as the core's (core/): exchange facts typed, categorized, written
+ *   writer.c   the finished turn's core part completed: counters, exchange facts typed, categorized
  *
  * One mutex (session.c) guards the session and every turn; measurements are
  * taken outside it, so the lock is held only for bookkeeping.
@@ -34,7 +33,6 @@
 #include "theory/theory.h"
 
 #define XP_STAGE_MAX 64       /* longest stage name */
-#define XP_KIND_MAX 32        /* longest mark kind */
 #define XP_REASONS_MAX 32     /* distinct counter-unavailable reasons per session */
 #define XP_NO_REASON 0xff
 
@@ -47,31 +45,16 @@ struct sd_sample {
 	struct xp_counter_values ctr;
 };
 
+/* What the SDK keeps of a span besides the core's (the turn's tt->spans, same index). */
 struct sd_span {
-	int id, parent;             /* parent 0: none */
-	pid_t tid;
-	char stage[XP_STAGE_MAX + 1];
-	const struct th_stage *st;  /* NULL: custom stage */
-	unsigned open : 1, llm : 1, measured : 1, detached : 1;
+	unsigned open : 1, llm : 1, detached : 1;
 	int open_children;                    /* spans inside it not left yet */
-	uint64_t start_ns, end_ns;
-	uint64_t cpu_start, cpu_ns;           /* cpu_ns: on-CPU time once left */
+	uint64_t cpu_start;
 	uint64_t ctr_mask;                    /* counters valid over the whole span */
 	double ctr[XP_CTR_COUNT];             /* start values, then deltas */
 	uint8_t why[XP_CTR_COUNT];            /* interned reasons of the others */
-	cJSON *attrs;                         /* object, NULL until one is set */
 	uint64_t *tokens;                     /* xperf_llm_token arrival times */
 	size_t ntokens, tokcap;
-};
-
-struct sd_mark {
-	unsigned fused : 1;
-	char kind[XP_KIND_MAX + 1];
-	const char *l3;   /* waste marks: theory L3 id */
-	int span;         /* 0: none */
-	uint64_t t_ns;
-	cJSON *counts;    /* waste marks: object of integers, may be NULL */
-	cJSON *attrs;     /* may be NULL */
 };
 
 /* The innermost open span of one thread in a turn. */
@@ -80,18 +63,13 @@ struct sd_top {
 	int span;
 };
 
+/* A turn being recorded: the core's turn from its start, and what only the SDK keeps. */
 struct sd_turn {
-	int index;
-	uint64_t start_ns, end_ns;
-	int complete;
-	struct sd_span *spans; /* id = index + 1 */
+	struct tt_turn *tt;
+	struct sd_span *spans; /* id = index + 1, as in tt->spans */
 	size_t nspans, cap;
-	struct sd_mark *marks;
-	size_t nmarks, mcap;
 	struct sd_top *tops;
 	size_t ntops, tcap;
-	uint64_t dropped;
-	cJSON *warnings;       /* array of strings */
 };
 
 /* What the writer needs to know about the session. */
@@ -135,16 +113,12 @@ int sd_mark_append(struct sd_turn *t, const char *kind, const char *l3, int span
 		   cJSON *counts, cJSON *attrs);
 
 /* stream.c: under the lock, when an LLM span with recorded tokens is closed (its marks) */
-void sd_stream_finish(struct sd_turn *t, struct sd_span *sp);
+void sd_stream_finish(struct sd_turn *t, int id);
 /* stream.c: s's token times, TTFT and xperf.stream from sp's tokens, unless given; -1 on ENOMEM */
 int sd_stream_facts(struct tt_span *s, const struct sd_span *sp);
 
 /* privacy.c */
 int sd_withheld(const char *key, int capture_content); /* 1: the key is never written */
-
-/* attrib.c */
-int sd_fused_kind_valid(const char *kind);
-const char *sd_waste_l3(const char *kind); /* NULL: unknown kind */
 
 /*
  * attrs.c: a new object of the attributes (OTel names when map); with counts, the integers
@@ -153,7 +127,7 @@ const char *sd_waste_l3(const char *kind); /* NULL: unknown kind */
 int sd_attrs_build(cJSON **out, cJSON **counts, const struct xperf_attr *a, size_t n, int map);
 void sd_attrs_join(cJSON **dst, cJSON *src); /* moves src's members into *dst */
 
-/* writer.c: the turn as the core's (its attributes and marks move there); NULL on ENOMEM */
+/* writer.c: the turn as the core's, taken from t; NULL on ENOMEM */
 struct tt_turn *sd_turn_core(struct sd_turn *t, const char *session_id,
 			     const struct sd_agent *ag);
 

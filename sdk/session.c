@@ -86,7 +86,7 @@ void sd_count_dropped(uint64_t n)
 struct sd_turn *sd_turn_get(int handle)
 {
 	for (size_t i = 0; i < S.nturns; i++)
-		if (S.turns[i]->index == handle)
+		if (S.turns[i]->tt->index == handle)
 			return S.turns[i];
 	return NULL;
 }
@@ -95,9 +95,9 @@ int sd_turn_add(struct sd_turn *t)
 {
 	if (xp_grow((void **)&S.turns, &S.cap, S.nturns + 1, sizeof(*S.turns)))
 		return XP_ENOMEM;
-	t->index = ++S.next_turn;
+	t->tt->index = ++S.next_turn;
 	S.turns[S.nturns++] = t;
-	return t->index;
+	return S.next_turn;
 }
 
 void sd_turn_remove(struct sd_turn *t)
@@ -316,7 +316,7 @@ int sd_session_write(struct sd_turn *t)
 	memcpy(sid, S.session_id, sizeof(sid));
 	agent = S.agent;
 	sd_unlock();
-	snprintf(path, sizeof(path), "%s/turn_%03d.json", dir, t->index);
+	snprintf(path, sizeof(path), "%s/turn_%03d.json", dir, (int)t->tt->index);
 	turn = sd_turn_core(t, sid, &agent);
 	sd_turn_free(t);
 	err = turn ? tt_turn_write(turn, dir, path, sizeof(path)) : -ENOMEM;

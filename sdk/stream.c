@@ -22,8 +22,9 @@ int xperf_llm_token(int handle, int id)
 	if (!t)
 		return sd_fail(err);
 	sp = id >= 1 && (size_t)id <= t->nspans ? &t->spans[id - 1] : NULL;
-	err = !sp ? XP_ENOSPAN : !sp->open ? XP_ECLOSED : !sp->detached && sp->tid != tid
-	      ? XP_ETHREAD : !sp->llm ? XP_ENOTLLM : 0;
+	err = !sp ? XP_ENOSPAN : !sp->open ? XP_ECLOSED
+	      : !sp->detached && t->tt->spans[id - 1].tid != tid ? XP_ETHREAD
+	      : !sp->llm ? XP_ENOTLLM : 0;
 	if (!err && sp->ntokens >= XPERF_MAX_TOKENS)
 		err = XP_ELIMIT;
 	if (!err && xp_grow((void **)&sp->tokens, &sp->tokcap, sp->ntokens + 1, sizeof(uint64_t)))
@@ -31,14 +32,14 @@ int xperf_llm_token(int handle, int id)
 	if (!err)
 		sp->tokens[sp->ntokens++] = now;
 	else if (err == XP_ELIMIT || err == XP_ENOMEM)
-		t->dropped++;
+		t->tt->quality.dropped_events++;
 	sd_unlock();
 	if (err == XP_ELIMIT || err == XP_ENOMEM)
 		sd_count_dropped(1);
 	return err ? sd_fail(err) : 0;
 }
 
-static void mark_gaps(struct sd_turn *t, const struct sd_span *sp)
+static void mark_gaps(struct sd_turn *t, const struct sd_span *sp, int id)
 {
 	uint64_t thr = th_stream_gap_threshold(sp->tokens, sp->ntokens);
 
@@ -49,24 +50,26 @@ static void mark_gaps(struct sd_turn *t, const struct sd_span *sp)
 		if (gap <= thr || !(a = cJSON_CreateObject()))
 			continue;
 		cJSON_AddItemToObject(a, "gap_ns", xp_json_exact_u64(gap));
-		if (sd_mark_append(t, "streaming_gap", NULL, sp->id, sp->tokens[i], NULL, a))
+		if (sd_mark_append(t, "streaming_gap", NULL, id, sp->tokens[i], NULL, a))
 			cJSON_Delete(a);
 	}
 }
 
-void sd_stream_finish(struct sd_turn *t, struct sd_span *sp)
+void sd_stream_finish(struct sd_turn *t, int id)
 {
+	const struct sd_span *sp = &t->spans[id - 1];
+	uint64_t start = t->tt->spans[id - 1].start_ns;
 	cJSON *mark;
 
 	if (!sp->ntokens)
 		return;
 	mark = cJSON_CreateObject();
 	if (mark && cJSON_AddItemToObject(mark, "ttft_ns",
-					  xp_json_exact_u64(sp->tokens[0] - sp->start_ns)) &&
-	    sd_mark_append(t, "ttft", NULL, sp->id, sp->tokens[0], NULL, mark) == 0)
+					  xp_json_exact_u64(sp->tokens[0] - start)) &&
+	    sd_mark_append(t, "ttft", NULL, id, sp->tokens[0], NULL, mark) == 0)
 		mark = NULL;
 	cJSON_Delete(mark);
-	mark_gaps(t, sp);
+	mark_gaps(t, sp, id);
 }
 
 int sd_stream_facts(struct tt_span *s, const struct sd_span *sp)
@@ -77,7 +80,7 @@ int sd_stream_facts(struct tt_span *s, const struct sd_span *sp)
 		return 0;
 	/* What the caller gave explicitly wins over what was recorded. */
 	if (!tt_ex_has(ex, TT_EX_TTFT_NS))
-		tt_ex_set(ex, TT_EX_TTFT_NS, (double)(sp->tokens[0] - sp->start_ns));
+		tt_ex_set(ex, TT_EX_TTFT_NS, (double)(sp->tokens[0] - s->start_ns));
 	if (!cJSON_GetObjectItemCaseSensitive(s->attrs, "xperf.stream") &&
 	    !cJSON_AddTrueToObject(s->attrs, "xperf.stream"))
 		return -1;

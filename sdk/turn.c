@@ -23,17 +23,13 @@
 static void warn(struct sd_turn *t, const char *fmt, ...)
 {
 	char msg[256];
-	const cJSON *w;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	cJSON_ArrayForEach(w, t->warnings)
-		if (strcmp(w->valuestring, msg) == 0)
-			return;
-	if (cJSON_GetArraySize(t->warnings) < MAX_WARNINGS)
-		cJSON_AddItemToArray(t->warnings, cJSON_CreateString(msg));
+	if (t->tt->quality.nwarnings < MAX_WARNINGS)
+		tt_warn(t->tt, msg);
 }
 
 /* The calling thread's top in t; created (span 0) when `create`. */
@@ -69,12 +65,12 @@ int xperf_start_turn(void)
 	if (!sd_live())
 		return sd_fail(XP_ENOINIT);
 	t = calloc(1, sizeof(*t));
-	if (!t || !(t->warnings = cJSON_CreateArray())) {
+	if (!t || !(t->tt = tt_turn_new(NULL, 0, "sdk", "sdk"))) {
 		free(t);
 		return sd_fail(XP_ENOMEM);
 	}
-	t->complete = 1;
-	t->start_ns = sd_now_ns();
+	t->tt->complete = 1;
+	t->tt->start_ns = sd_now_ns();
 	sd_lock();
 	handle = sd_live() ? sd_turn_add(t) : XP_ENOINIT;
 	sd_unlock();
@@ -99,24 +95,27 @@ void sd_turn_close(struct sd_turn *t, uint64_t now_ns, int complete)
 {
 	for (size_t i = 0; i < t->nspans; i++) {
 		const struct sd_span *sp = &t->spans[i];
+		const struct tt_span *s = &t->tt->spans[i];
 
-		now_ns = max_u64(now_ns, sp->open ? sp->start_ns : sp->end_ns);
+		now_ns = max_u64(now_ns, sp->open ? s->start_ns : s->end_ns);
 		if (sp->ntokens)
 			now_ns = max_u64(now_ns, sp->tokens[sp->ntokens - 1]);
 	}
-	for (size_t i = 0; i < t->nmarks; i++)
-		now_ns = max_u64(now_ns, t->marks[i].t_ns);
-	t->end_ns = now_ns;
-	t->complete = complete;
+	for (size_t i = 0; i < t->tt->nfused; i++)
+		now_ns = max_u64(now_ns, t->tt->fused[i].t_ns);
+	for (size_t i = 0; i < t->tt->nwaste; i++)
+		now_ns = max_u64(now_ns, t->tt->waste[i].t_ns);
+	t->tt->end_ns = now_ns;
+	t->tt->complete = complete;
 	for (size_t i = 0; i < t->nspans; i++) {
-		struct sd_span *sp = &t->spans[i];
+		struct tt_span *s = &t->tt->spans[i];
 
-		if (sp->open) {
-			sp->open = 0;
-			sp->end_ns = now_ns;
+		if (t->spans[i].open) {
+			t->spans[i].open = 0;
+			s->end_ns = now_ns;
 			warn(t, "span %d (%s) was not left before the turn ended: closed at the "
-			     "turn's end, without CPU time or counters", sp->id, sp->stage);
-			sd_stream_finish(t, sp);
+			     "turn's end, without CPU time or counters", (int)s->id, s->stage);
+			sd_stream_finish(t, (int)s->id);
 		}
 	}
 }
@@ -140,18 +139,11 @@ void sd_turn_free(struct sd_turn *t)
 {
 	if (!t)
 		return;
-	for (size_t i = 0; i < t->nspans; i++) {
-		cJSON_Delete(t->spans[i].attrs);
+	for (size_t i = 0; i < t->nspans; i++)
 		free(t->spans[i].tokens);
-	}
-	for (size_t i = 0; i < t->nmarks; i++) {
-		cJSON_Delete(t->marks[i].counts);
-		cJSON_Delete(t->marks[i].attrs);
-	}
 	free(t->spans);
-	free(t->marks);
 	free(t->tops);
-	cJSON_Delete(t->warnings);
+	tt_turn_free(t->tt);
 	free(t);
 }
 
@@ -175,43 +167,42 @@ static int add_span(struct sd_turn *t, const struct sd_sample *s, const struct x
 {
 	struct sd_top *top;
 	struct sd_span *sp;
+	struct tt_span *cs;
 	int parent;
 
 	if (t->nspans >= XPERF_MAX_SPANS) {
-		t->dropped++;
+		t->tt->quality.dropped_events++;
 		return XP_ELIMIT;
 	}
 	parent = parent_of(t, o, s->tid, &top);
 	if (parent == XP_ENOSPAN || parent == XP_ECLOSED)
 		return parent;
-	if (parent < 0 || xp_grow((void **)&t->spans, &t->cap, t->nspans + 1, sizeof(*t->spans))) {
-		t->dropped++;
+	if (parent < 0 || xp_grow((void **)&t->spans, &t->cap, t->nspans + 1, sizeof(*t->spans)) ||
+	    !(cs = tt_span_add(t->tt, parent, o->stage, s->mono_ns, 0, s->tid))) {
+		t->tt->quality.dropped_events++;
 		return XP_ENOMEM;
 	}
-	sp = &t->spans[t->nspans];
+	sp = &t->spans[t->nspans++];
 	memset(sp, 0, sizeof(*sp));
-	sp->id = (int)++t->nspans;
-	sp->parent = parent;
 	if (parent)
 		t->spans[parent - 1].open_children++;
 	if (top)
-		top->span = sp->id;
-	sp->tid = s->tid;
-	memcpy(sp->stage, o->stage, strlen(o->stage) + 1); /* validated: at most XP_STAGE_MAX */
-	sp->st = th_stage_find(o->stage);
+		top->span = (int)cs->id;
 	sp->open = 1;
 	sp->llm = o->llm ? 1 : 0;
 	sp->detached = o->detached ? 1 : 0;
-	sp->start_ns = s->mono_ns;
 	sp->cpu_start = s->cpu_ns;
 	sp->ctr_mask = s->ctr.mask;
 	memcpy(sp->ctr, s->ctr.value, sizeof(sp->ctr));
 	memcpy(sp->why, s->why, sizeof(sp->why));
-	sp->attrs = attrs;
-	if (!sp->st)
+	if (attrs) {
+		cJSON_Delete(cs->attrs);
+		cs->attrs = attrs;
+	}
+	if (!cs->st)
 		warn(t, "custom stage \"%s\" is not in the theory's stage map: charged to the %s "
 		     "domain", o->stage, th_rules.unknown_stage_domain);
-	return sp->id;
+	return (int)cs->id;
 }
 
 /* The span's attributes: the caller's, and tool.name. 0 or an error. */
@@ -290,7 +281,7 @@ static int check_leave(struct sd_turn *t, int id, pid_t tid, int llm)
 	sp = &t->spans[id - 1];
 	if (!sp->open)
 		return XP_ECLOSED;
-	if (!sp->detached && sp->tid != tid)
+	if (!sp->detached && t->tt->spans[id - 1].tid != tid)
 		return XP_ETHREAD;
 	top = sd_top_of(t, tid, 0);
 	if (sp->open_children || (!sp->detached && (!top || top->span != id)))
@@ -303,18 +294,21 @@ static int check_leave(struct sd_turn *t, int id, pid_t tid, int llm)
  * A detached span keeps its wall time only: its thread's CPU time and
  * counters also hold whatever else ran there meanwhile.
  */
-static void close_span(struct sd_turn *t, struct sd_span *sp, const struct sd_sample *s)
+static void close_span(struct sd_turn *t, int id, const struct sd_sample *s)
 {
+	struct sd_span *sp = &t->spans[id - 1];
+	struct tt_span *cs = &t->tt->spans[id - 1];
+
 	sp->open = 0;
-	sp->end_ns = s->mono_ns > sp->start_ns ? s->mono_ns : sp->start_ns;
-	if (sp->parent)
-		t->spans[sp->parent - 1].open_children--;
+	cs->end_ns = s->mono_ns > cs->start_ns ? s->mono_ns : cs->start_ns;
+	if (cs->parent)
+		t->spans[cs->parent - 1].open_children--;
 	if (sp->detached) {
-		sd_stream_finish(t, sp);
+		sd_stream_finish(t, id);
 		return;
 	}
-	sp->measured = 1;
-	sp->cpu_ns = s->cpu_ns > sp->cpu_start ? s->cpu_ns - sp->cpu_start : 0;
+	cs->sched = TT_SCHED_ON_CPU;
+	cs->on_cpu_ns = s->cpu_ns > sp->cpu_start ? s->cpu_ns - sp->cpu_start : 0;
 	sp->ctr_mask &= s->ctr.mask;
 	for (int c = 0; c < XP_CTR_COUNT; c++) {
 		if (sp->ctr_mask & (1ull << c))
@@ -322,8 +316,8 @@ static void close_span(struct sd_turn *t, struct sd_span *sp, const struct sd_sa
 		else if (sp->why[c] == XP_NO_REASON)
 			sp->why[c] = s->why[c];
 	}
-	sd_top_of(t, s->tid, 0)->span = sp->parent;
-	sd_stream_finish(t, sp);
+	sd_top_of(t, s->tid, 0)->span = (int)cs->parent;
+	sd_stream_finish(t, id);
 }
 
 /*
@@ -351,10 +345,10 @@ static int update_span(int handle, int id, int leave, int llm, const struct xper
 		else
 			err = id >= 1 && (size_t)id <= t->nspans ? 0 : XP_ENOSPAN;
 		if (!err) {
-			sd_attrs_join(&t->spans[id - 1].attrs, attrs);
+			sd_attrs_join(&t->tt->spans[id - 1].attrs, attrs);
 			attrs = NULL;
 			if (leave)
-				close_span(t, &t->spans[id - 1], &s);
+				close_span(t, id, &s);
 		}
 		sd_unlock();
 	}

@@ -57,43 +57,15 @@ static int tokens_inside(struct tt_turn *t, struct tt_span *s)
 }
 
 /*
- * Moves the span's attributes into s; its exchange facts (the caller's, then
- * the recorded tokens') go typed, so the core writes them as it writes the
+ * A measured span's counters; its exchange facts (the caller's, then the
+ * recorded tokens') go typed, so the core writes them as it writes the
  * assembler's.
  */
-static int copy_span(struct tt_turn *t, struct sd_span *sp)
+static int finish_span(struct tt_turn *t, struct tt_span *s, const struct sd_span *sp)
 {
-	struct tt_span *s = tt_span_add(t, sp->parent, sp->stage, sp->start_ns, sp->end_ns,
-					sp->tid);
-
-	if (!s)
+	if (s->sched && copy_counters(s, sp))
 		return -1;
-	if (sp->measured) {
-		s->sched = TT_SCHED_ON_CPU;
-		s->on_cpu_ns = sp->cpu_ns;
-		if (copy_counters(s, sp))
-			return -1;
-	}
-	if (sp->attrs) {
-		cJSON_Delete(s->attrs);
-		s->attrs = sp->attrs;
-		sp->attrs = NULL;
-	}
 	return tt_exchange_take(s) || sd_stream_facts(s, sp) || tokens_inside(t, s);
-}
-
-/* Moves the mark's counts and attributes into the turn. */
-static int copy_mark(struct tt_turn *t, struct sd_mark *m)
-{
-	struct tt_mark *tm = tt_mark_add(t, m->kind, m->fused ? NULL : m->l3, m->span, m->t_ns);
-
-	if (!tm)
-		return -1;
-	cJSON_Delete(tm->attrs);
-	tm->attrs = m->attrs;
-	tm->counts = m->counts;
-	m->attrs = m->counts = NULL;
-	return 0;
 }
 
 static int copy_agent(struct tt_agent *a, const struct sd_agent *ag)
@@ -107,52 +79,40 @@ static int copy_agent(struct tt_agent *a, const struct sd_agent *ag)
 	       tt_str_set(&a->container_id, ag->container_id[0] ? ag->container_id : NULL);
 }
 
-/* The reason hardware counters are missing, when a measured span lacks one. */
-static const char *hw_missing(const struct sd_turn *t)
+/* After the turn's own warnings: why hardware counters are missing from a measured span. */
+static int warn_hw(struct tt_turn *tt, const struct sd_turn *t)
 {
+	char msg[160];
+
 	for (size_t i = 0; i < t->nspans; i++) {
 		const struct sd_span *sp = &t->spans[i];
 
-		for (int c = 0; sp->measured && c < XP_CTR_COUNT; c++)
-			if (xp_counter_is_hw(c) && !(sp->ctr_mask & (1ull << c)))
-				return sd_reason(sp->why[c]);
+		for (int c = 0; tt->spans[i].sched && c < XP_CTR_COUNT; c++) {
+			if (xp_counter_is_hw(c) && !(sp->ctr_mask & (1ull << c))) {
+				snprintf(msg, sizeof(msg),
+					 "hardware counters unavailable (%s): no L4 root causes",
+					 sd_reason(sp->why[c]));
+				return tt_warn(tt, msg);
+			}
+		}
 	}
-	return NULL;
-}
-
-static int copy_warnings(struct tt_turn *tt, const struct sd_turn *t)
-{
-	const char *hw = hw_missing(t);
-	const cJSON *w;
-	char msg[160];
-
-	cJSON_ArrayForEach(w, t->warnings)
-		if (cJSON_IsString(w) && tt_warn(tt, w->valuestring))
-			return -1;
-	if (!hw)
-		return 0;
-	snprintf(msg, sizeof(msg), "hardware counters unavailable (%s): no L4 root causes", hw);
-	return tt_warn(tt, msg);
+	return 0;
 }
 
 struct tt_turn *sd_turn_core(struct sd_turn *t, const char *session_id, const struct sd_agent *ag)
 {
-	struct tt_turn *tt = tt_turn_new(session_id, t->index, "sdk", "sdk");
-	int rc = !tt || copy_agent(&tt->agent, ag) || copy_warnings(tt, t);
+	struct tt_turn *tt = t->tt;
+	int rc = tt_str_set(&tt->session_id, session_id) || copy_agent(&tt->agent, ag) ||
+		 warn_hw(tt, t);
 
+	t->tt = NULL;
 	for (size_t i = 0; !rc && i < t->nspans; i++)
-		rc = copy_span(tt, &t->spans[i]);
-	for (size_t i = 0; !rc && i < t->nmarks; i++)
-		rc = copy_mark(tt, &t->marks[i]);
+		rc = finish_span(tt, &tt->spans[i], &t->spans[i]);
 	if (rc || tt_turn_categorize(tt)) {
 		tt_turn_free(tt);
 		return NULL;
 	}
 	tt->has_anchor = 1;
 	xp_clock_anchor_now(&tt->anchor);
-	tt->complete = t->complete;
-	tt->start_ns = t->start_ns;
-	tt->end_ns = t->end_ns;
-	tt->quality.dropped_events = t->dropped;
 	return tt;
 }

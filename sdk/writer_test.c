@@ -36,11 +36,9 @@ static void print_error(const struct sc_verror *e, void *ctx)
 
 int main(void)
 {
-	struct sd_span sp = { .id = 1, .tid = 4242, .stage = "prompt_assembly", .measured = 1,
-			      .start_ns = T0 + 1000, .end_ns = T0 + 5001000, .cpu_ns = 4000000,
-			      .ctr_mask = (1ull << XP_CTR_COUNT) - 1 };
-	struct sd_turn t = { .index = 7, .start_ns = T0, .end_ns = T0 + 6000000, .complete = 1,
-			     .spans = &sp, .nspans = 1, .warnings = cJSON_CreateArray() };
+	struct sd_span sp = { .ctr_mask = (1ull << XP_CTR_COUNT) - 1 };
+	struct sd_turn t = { .tt = tt_turn_new(NULL, 7, "sdk", "sdk"), .spans = &sp, .nspans = 1 };
+	struct tt_span *cs;
 	struct sd_agent ag = { .name = "recorded", .pid = 4242 };
 	const cJSON *s, *values;
 	struct tt_turn *turn;
@@ -48,7 +46,14 @@ int main(void)
 	cJSON *doc;
 	int nerr;
 
-	sp.st = th_stage_find(sp.stage);
+	CHECK(t.tt != NULL);
+	t.tt->start_ns = T0;
+	t.tt->end_ns = T0 + 6000000;
+	t.tt->complete = 1;
+	cs = tt_span_add(t.tt, 0, "prompt_assembly", T0 + 1000, T0 + 5001000, 4242);
+	CHECK(cs != NULL);
+	cs->sched = TT_SCHED_ON_CPU;
+	cs->on_cpu_ns = 4000000;
 	memcpy(sp.ctr, recorded, sizeof(sp.ctr));
 	turn = sd_turn_core(&t, "hw-session", &ag);
 	text = tt_turn_text(turn);
@@ -68,6 +73,5 @@ int main(void)
 	CHECK(strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(s, "category")), "processing") == 0);
 	cJSON_Delete(doc);
 	free(text);
-	cJSON_Delete(t.warnings);
 	return tu_done("writer_test");
 }
