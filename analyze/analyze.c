@@ -27,8 +27,8 @@ static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const d
 			int session, struct xa_turn *t)
 {
 	t->head = tr->head;
-	t->start = tr->start;
-	t->wall = tr->end - tr->start;
+	t->start = tr->turn->start_ns;
+	t->wall = tr->turn->end_ns - tr->turn->start_ns;
 	t->warnings = (unsigned)tr->turn->quality.nwarnings;
 	t->dropped_events = tr->turn->quality.dropped_events;
 	/* The fixed arrays of model.h must hold theory's tables. */

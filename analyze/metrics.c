@@ -206,7 +206,7 @@ static void span_features(const struct xa_trace *tr, const struct xa_span *s, do
 static void features(const struct xa_trace *tr, double *f)
 {
 	memset(f, 0, F_FEAT_COUNT * sizeof(*f));
-	f[F_WALL] = (double)(tr->end - tr->start);
+	f[F_WALL] = (double)(tr->turn->end_ns - tr->turn->start_ns);
 	for (size_t i = 0; i < tr->nspans; i++)
 		span_features(tr, &tr->spans[i], f);
 	f[F_GPU_PHASE] = (double)tr->gpu.phase;

@@ -70,7 +70,6 @@ struct xa_gpu {
 struct xa_trace {
 	struct tt_turn *turn;     /* the core's turn it was built from (owned) */
 	struct xa_head head;
-	uint64_t start, end;
 	struct xa_span *spans;
 	size_t nspans, cap;
 	uint32_t mark_count[XA_MAX_L3]; /* waste marks per L3 */

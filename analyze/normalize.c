@@ -222,8 +222,8 @@ static void sweep(struct xa_trace *tr, int *bystart, const int *rank, uint64_t *
 	size_t n = tr->nspans, nb = 0, next = 0;
 	struct heap h = { hv, 0, rank };
 
-	bounds[nb++] = tr->start;
-	bounds[nb++] = tr->end;
+	bounds[nb++] = tr->turn->start_ns;
+	bounds[nb++] = tr->turn->end_ns;
 	for (size_t i = 0; i < n; i++) {
 		bounds[nb++] = tr->spans[i].sp.start_ns;
 		bounds[nb++] = tr->spans[i].sp.end_ns;

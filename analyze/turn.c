@@ -48,7 +48,7 @@ static int read_span(struct tt_span *sp, const struct xa_trace *tr, struct xa_sp
 {
 	memset(s, 0, sizeof(*s));
 	if (sp->start_ns > XA_NS_MAX || sp->end_ns > XA_NS_MAX || sp->start_ns > sp->end_ns ||
-	    sp->start_ns < tr->start || sp->end_ns > tr->end)
+	    sp->start_ns < tr->turn->start_ns || sp->end_ns > tr->turn->end_ns)
 		return -1;
 	keep_tokens(&sp->ex);
 	s->sp = *sp;
@@ -92,12 +92,10 @@ int xa_trace_from_turn(struct tt_turn *t, const char *path, struct xa_trace *tr)
 	copy_str(tr->head.tier, sizeof(tr->head.tier), t->quality.tier);
 	tr->head.turn_index = t->index;
 	tr->head.complete = t->complete;
-	tr->start = t->start_ns;
-	tr->end = t->end_ns;
 	copy_str(tr->head.agent, sizeof(tr->head.agent), t->agent.name ? t->agent.name : "?");
 	tr->head.pid = t->agent.pid;
 	tr->cap = t->nspans + 1;
-	if (tr->end > XA_NS_MAX || !(tr->spans = calloc(tr->cap, sizeof(*tr->spans))))
+	if (t->end_ns > XA_NS_MAX || !(tr->spans = calloc(tr->cap, sizeof(*tr->spans))))
 		return -1;
 	for (; tr->nspans < t->nspans; tr->nspans++)
 		if (read_span(&t->spans[tr->nspans], tr, &tr->spans[tr->nspans]))
