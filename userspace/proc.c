@@ -33,7 +33,6 @@ static int proc_start(struct xpc *c, void **state)
 		return xpc_set_error(c, -errno, "proc: cannot open BPF object: %s",
 				     strerror(errno));
 	/* initialize global data (options) */
-	obj->rodata->fork_threads = !xpc_options(c)->no_thread_events;
 	obj->rodata->exec_untraced = xpc_options(c)->discover_execs;
 	err = xpc_load_skeleton(c, obj->skeleton);
 	if (err) {
