@@ -16,6 +16,7 @@
 
 #include "bpf/xperf.h"
 #include "bpf/sock.h"
+#include "userspace/locate/locate.h"
 
 struct bpf_object;
 
@@ -167,10 +168,9 @@ int xpc_tls_probes_discover_stats(struct xpc_tls_probes *p, uint64_t stats[XP_DS
  * could not be resolved: r.status LOC_FAILED, nothing attached). Its id
  * (1-based) is the uprobes' cookie, in xk_tls_data.located.
  */
-struct loc_result;
 struct xpc_tls_located {
 	char path[256];
-	const struct loc_result *r;
+	struct loc_result r;
 };
 
 /* Located file `id` (xk_tls_data.located), NULL if none. */
