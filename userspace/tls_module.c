@@ -169,12 +169,11 @@ static const char *const check_states[] = { "unchecked", "trusted", "failed" };
 /* At the end: a located file whose plaintext was withheld but never judged is said too. */
 static void report_unchecked(const struct tls_state *s)
 {
+	const struct xpc_tls_located *l;
 	struct xpc_lc_counts n;
 
 	xpc_locate_check_counts(s->check, &n);
-	for (unsigned int id = 1; n.withheld && id <= xpc_tls_probes_nlocated(s->probes); id++) {
-		const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
-
+	for (unsigned int id = 1; n.withheld && (l = xpc_tls_probes_located(s->probes, id)); id++) {
 		if (l->r.status == LOC_FOUND &&
 		    xpc_locate_check_state(s->check, id) == XPC_LC_UNCHECKED)
 			fprintf(stderr, "xperf-bpf: %s: located %s functions never passed the "
@@ -187,10 +186,10 @@ static void report_unchecked(const struct tls_state *s)
 static void located_json(const struct tls_state *s, cJSON *o)
 {
 	cJSON *arr = cJSON_AddArrayToObject(o, "located");
+	const struct xpc_tls_located *l;
 	struct xpc_lc_counts n;
 
-	for (unsigned int id = 1; arr && id <= xpc_tls_probes_nlocated(s->probes); id++) {
-		const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
+	for (unsigned int id = 1; arr && (l = xpc_tls_probes_located(s->probes, id)); id++) {
 		cJSON *e = cJSON_CreateObject();
 		char off[32];
 

@@ -707,11 +707,6 @@ uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned i
 	return UINT64_MAX;
 }
 
-unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p)
-{
-	return (unsigned int)p->nlocated;
-}
-
 void xpc_tls_probes_close(struct xpc_tls_probes *p)
 {
 	if (!p)

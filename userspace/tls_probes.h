@@ -173,7 +173,7 @@ struct xpc_tls_located {
 	struct loc_result r;
 };
 
-/* Located file `id` (xk_tls_data.located), NULL if none. */
+/* Located file `id` (xk_tls_data.located; ids run from 1 up), NULL if none. */
 const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes *p, unsigned int id);
 
 /*
@@ -182,9 +182,6 @@ const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes
  */
 uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned int id,
 				     uint32_t tgid);
-
-/* How many files the locator reported (ids 1..n). */
-unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p);
 
 /* Detach everything and free p (NULL is fine). */
 void xpc_tls_probes_close(struct xpc_tls_probes *p);
