@@ -164,15 +164,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_EXE:
 	case OPT_CMDLINE:
-		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
-			xp_args_invalid(state, "a glob under 256 bytes, 256 rules at most");
-		break;
 	case OPT_HOST:
 	case OPT_PATH:
 		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
 			xp_args_invalid(state, key == OPT_HOST ?
 				"a host name of at most 63 bytes ('*.' first for the names below one)" :
-				"a path of at most 63 bytes from '/', no space, '?' or wildcard");
+				key == OPT_PATH ? "a path of at most 63 bytes from '/', no space, '?' or wildcard" :
+				"a glob under 256 bytes, 256 rules at most");
 		break;
 	case OPT_MAX_AGENTS:
 		d->ao.max_agents = xp_args_integer(state, arg, 1, 100000, "1..100000");
