@@ -221,9 +221,9 @@ void xpc_cuda_probes_on_exit(struct xpc_cuda_probes *p, pid_t pid)
 	p->stats.exited++;
 }
 
-void xpc_cuda_probes_stats(const struct xpc_cuda_probes *p, struct xpc_cuda_stats *out)
+const struct xpc_cuda_stats *xpc_cuda_probes_stats(const struct xpc_cuda_probes *p)
 {
-	*out = p->stats;
+	return &p->stats;
 }
 
 void xpc_cuda_probes_free(struct xpc_cuda_probes *p)
