@@ -177,8 +177,7 @@ static int discover_json(const struct xk_sock_discover *d, cJSON *o)
 	add_tuple(o, &d->tuple);
 	cJSON_AddStringToObject(o, "rule", d->kind == XP_DISCOVER_HOST ? "host" :
 					   d->kind == XP_DISCOVER_PATH ? "path" : "unknown");
-	memcpy(name, d->name, sizeof(name));
-	name[sizeof(name) - 1] = '\0';
+	snprintf(name, sizeof(name), "%.*s", (int)sizeof(d->name), d->name);
 	cJSON_AddStringToObject(o, "name", name);
 	return 0;
 }
