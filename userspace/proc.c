@@ -59,8 +59,7 @@ int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n)
 	for (unsigned int i = 0; i < n; i++) {
 		if (strlen(names[i]) >= XP_COMM_LEN - 1)
 			return xpc_set_error(c, -ENAMETOOLONG, "%s: longer than 14 bytes", names[i]);
-		memset(key, 0, sizeof(key));
-		memcpy(key, names[i], strlen(names[i]));
+		strncpy(key, names[i], sizeof(key));	/* NUL-padded */
 		if (bpf_map_update_elem(fd, key, &one, BPF_ANY))
 			return xpc_set_error(c, -errno, "proc: discover_comm: %s", strerror(errno));
 	}

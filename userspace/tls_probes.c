@@ -621,8 +621,7 @@ static int path_key(const char *name, char *key)
 {
 	if (strlen(name) >= XP_DISCOVER_NAME)
 		return -ENAMETOOLONG;
-	memset(key, 0, XP_DISCOVER_NAME);
-	memcpy(key, name, strlen(name));
+	strncpy(key, name, XP_DISCOVER_NAME);	/* NUL-padded */
 	return 0;
 }
 
