@@ -76,7 +76,7 @@ int xpc_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xpc_cuda_pr
 	struct rlimit fds;
 
 	*out = NULL;
-	if (!p || !(p->plain = xpc_tls_libset_new())) {
+	if (!p || !(p->plain = xpc_tls_libset_new(NULL))) {
 		free(p);
 		return -ENOMEM;
 	}

@@ -378,14 +378,10 @@ int xpc_tls_probes_open(struct xpc_tls_probes **out, const struct xpc_tls_opts *
 		return -ENOMEM;
 	p->verbose = o->verbose;
 	p->per_pid_mode = o->per_pid;
-	p->libs = xpc_tls_libset_new();
-	err = p->libs ? 0 : -ENOMEM;
-	if (!err && !o->no_plaintext) {
-		p->locator =
-			loc_locator_new(o->locate_dir ? o->locate_dir : loc_locator_default_dir());
-		err = p->locator ? 0 : -ENOMEM;
-		xpc_tls_libset_locate(p->libs, p->locator);
-	}
+	if (!o->no_plaintext)
+		p->locator = loc_locator_new(loc_locator_default_dir());
+	p->libs = xpc_tls_libset_new(p->locator);
+	err = p->libs && (p->locator || o->no_plaintext) ? 0 : -ENOMEM;
 	if (!err && !o->no_plaintext) {
 		err = open_tls(p, o);
 		if (err)
@@ -418,10 +414,9 @@ static struct xpc_tls_libset *libs_for(struct xpc_tls_probes *p, pid_t pid)
 	if (xp_grow((void **)&p->per_pid, &p->cap_per_pid, p->npids + 1, sizeof(*n)))
 		return NULL;
 	n = &p->per_pid[p->npids];
-	*n = (struct pid_libs){ pid, xpc_tls_libset_new() };
+	*n = (struct pid_libs){ pid, xpc_tls_libset_new(p->locator) };
 	if (!n->libs)
 		return NULL;
-	xpc_tls_libset_locate(n->libs, p->locator);
 	p->npids++;
 	return n->libs;
 }

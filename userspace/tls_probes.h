@@ -50,11 +50,6 @@ struct xpc_tls_opts {
 	 */
 	int (*reuse_maps)(void *ctx, struct bpf_object *obj);
 	void *ctx;
-	/*
-	 * Disk cache of the function locator (userspace/locate/locate.h) for
-	 * executables without SSL_* symbols; NULL: loc_locator_default_dir().
-	 */
-	const char *locate_dir;
 };
 
 struct xpc_tls_probes;
