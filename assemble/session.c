@@ -196,16 +196,15 @@ static size_t first_group(struct xt_exchange *const *sel, size_t n)
 	return i;
 }
 
-static void agent_info(const struct xt_session *s, const struct xt_exchange *first,
-		       struct xt_agent_info *a)
+static struct xt_agent_info agent_info(const struct xt_session *s, const struct xt_exchange *first)
 {
 	const struct xt_proc *p = xt_procs_find(&s->procs, first->tgid);
+	const char *comm = p && p->comm[0] ? p->comm : NULL;
 
-	memset(a, 0, sizeof(*a));
-	a->pid = first->tgid;
-	a->comm = p && p->comm[0] ? p->comm : NULL;
-	a->name = s->cfg->agent_name ? s->cfg->agent_name : a->comm ? a->comm : "agent";
-	a->model = first->call.req_model;
+	return (struct xt_agent_info){
+		.pid = first->tgid, .comm = comm, .model = first->call.req_model,
+		.name = s->cfg->agent_name ? s->cfg->agent_name : comm ? comm : "agent",
+	};
 }
 
 /* The agent process's state; NULL on ENOMEM. */
@@ -434,7 +433,7 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
 		.ex = sel, .n_ex = n, .next = n < n_sel ? sel[n] : NULL,
 		.capture_payloads = s->cfg->llm.capture_payloads,
 		.procs = &s->procs, .sched = s->sched, .seen = &s->seen,
-		.dropped = s->dropped,
+		.dropped = s->dropped, .agent = agent_info(s, sel[0]),
 	};
 	struct xp_clock_anchor now;
 	uint64_t end;
@@ -456,7 +455,6 @@ static int write_turn(struct xt_session *s, struct xt_exchange **sel, size_t n, 
 			in.tier = "ciphertext";
 	}
 	match_shadows(s, sel, n);
-	agent_info(s, sel[0], &in.agent);
 	struct tt_turn *d = xt_turn_build(&in, &end);
 
 	if (!d)

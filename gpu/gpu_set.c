@@ -67,18 +67,17 @@ static int load_file(const char *path, struct gp_gpu_set *set, char *err, size_t
 	char *bytes = NULL;
 	size_t len = 0, used;
 	int rc = xp_in_read(path, XP_GPU_FILE_MAX, &bytes, &len);
-	uint8_t *data = (uint8_t *)bytes;
 
 	if (rc) {
 		snprintf(err, errlen, "%s: %s", path, xp_in_strerror(rc));
 		return -1;
 	}
-	rc = gp_gpu_parse(data, len, 0, &used, &v, why, sizeof(why));
+	rc = gp_gpu_parse((const uint8_t *)bytes, len, 0, &used, &v, why, sizeof(why));
 	if (rc)
 		snprintf(err, errlen, "%s: %s", path, why);
 	else if (used < len)
 		set->truncated++;
-	free(data);
+	free(bytes);
 	return rc;
 }
 

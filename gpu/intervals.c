@@ -119,6 +119,5 @@ uint64_t gp_ivs_overlap(const struct gp_ivs *s, uint64_t start, uint64_t end)
 void gp_ivs_free(struct gp_ivs *s)
 {
 	free(s->v);
-	s->v = NULL;
-	s->n = s->cap = 0;
+	*s = (struct gp_ivs){ 0 };
 }

@@ -81,17 +81,6 @@ static int select_records(const struct gp_gpu_set *set, const struct gp_gpu_inte
 	return 0;
 }
 
-/* The collectors' notices ("CUPTI held by another profiler") as data-quality warnings, once. */
-static void add_warnings(struct tt_turn *turn, const struct gp_gpu_set *set)
-{
-	char line[512];
-
-	for (size_t i = 0; i < set->n_notices; i++) {
-		snprintf(line, sizeof(line), "gpu: %s", set->notices[i]);
-		tt_warn(turn, line);
-	}
-}
-
 struct tt_gpu *gp_gpu_section(const struct gp_gpu_rec *recs, size_t n, uint64_t dropped,
 			      enum gp_gpu_source src)
 {
@@ -122,7 +111,7 @@ int gp_gpu_merge_turn(struct tt_turn *turn, const struct gp_gpu_set *set)
 	struct gp_gpu_interval *win;
 	struct gp_gpu_rec *sel = NULL;
 	int nwin = turn_windows(turn, &win);
-	char *keep = NULL;
+	char *keep = NULL, line[512];
 	size_t n = 0;
 
 	tt_gpu_free(turn->gpu);
@@ -144,8 +133,11 @@ int gp_gpu_merge_turn(struct tt_turn *turn, const struct gp_gpu_set *set)
 		n++;
 	}
 	turn->gpu = gp_gpu_section(sel, n, set->dropped, set->source);
-	if (turn->gpu)
-		add_warnings(turn, set);
+	/* the collectors' notices ("CUPTI held by another profiler") as data-quality warnings */
+	for (size_t i = 0; turn->gpu && i < set->n_notices; i++) {
+		snprintf(line, sizeof(line), "gpu: %s", set->notices[i]);
+		tt_warn(turn, line);
+	}
 out:
 	free(keep);
 	free(sel);

@@ -30,9 +30,7 @@ void pr_http2_free(struct pr_http2 *p)
 		nghttp2_hd_inflate_del(p->hd);
 	free(p->payload);
 	free(p->block);
-	p->hd = NULL;
-	p->payload = p->block = NULL;
-	p->payload_cap = p->block_cap = 0;
+	*p = (struct pr_http2){ 0 };
 }
 
 /* Decodes a complete header block; -1 on an HPACK error. */
