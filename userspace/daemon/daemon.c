@@ -268,14 +268,6 @@ static int load_rules(struct daemon *d)
 	return ret;
 }
 
-/* The kind of rule an exec (record of an untraced process) matches, or -1. */
-static int exec_matches(const struct daemon *d, const struct xk_exec *e)
-{
-	if (xpc_exec_check(e, e->hdr.size))
-		return -1;
-	return xpd_rules_match(&d->rules, e->data, e->data + e->filename_len, e->args_len);
-}
-
 /* What xpd_agents_add() made of a match. */
 static enum xpd_outcome outcome(int err)
 {
@@ -313,25 +305,23 @@ static int on_event(void *ctx, const struct xk_hdr *rec)
 {
 	struct daemon *d = ctx;
 	const struct xk_exec *e = (const void *)rec;
+	int kind = -1;
 
-	int kind;
-
-	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
-		d->execs_seen++;
-		add_agent(d, rec->tgid, rec, XPD_EXE);
-		return d->err;
-	}
 	/* Traced by the kernel at this send: a session even if it is gone by now. */
 	if (rec->type == XP_EV_SOCK_DISCOVER) {
 		kind = ((const struct xk_sock_discover *)rec)->kind == XP_DISCOVER_HOST ? XPD_HOST
 											 : XPD_PATH;
-		add_agent(d, rec->tgid, rec, kind);
-		return d->err;
-	}
-	if (rec->type != XP_EV_EXEC || !(e->flags & XP_EXEC_UNTRACED))
+	} else if (rec->type == XP_EV_EXEC && e->flags & (XP_EXEC_DISCOVERED | XP_EXEC_UNTRACED)) {
+		d->execs_seen++;
+		/* Traced by the kernel at its exec, else an untraced one against the rules. */
+		if (e->flags & XP_EXEC_DISCOVERED)
+			kind = XPD_EXE;
+		else if (!xpc_exec_check(e, e->hdr.size))
+			kind = xpd_rules_match(&d->rules, e->data, e->data + e->filename_len,
+					       e->args_len);
+	} else {
 		return xpd_agents_route(d->agents, rec) ? -EIO : 0;
-	d->execs_seen++;
-	kind = exec_matches(d, e);
+	}
 	if (kind >= 0)
 		add_agent(d, rec->tgid, rec, kind);
 	return d->err;
