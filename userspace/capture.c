@@ -453,15 +453,16 @@ int xpc_counts(struct xpc *c, struct xpc_counts *counts)
 	int ncpu = libbpf_num_possible_cpus();
 	__u64 *v;
 
+	memset(counts, 0, sizeof(*counts));
 	if (ncpu <= 0)
 		return xpc_set_error(c, ncpu ? ncpu : -EINVAL, "cannot count CPUs");
 	v = calloc(ncpu, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	memset(counts, 0, sizeof(*counts));
 	for (__u32 t = 0; t < XP_EV_TYPE_MAX; t++) {
 		if (bpf_map_lookup_elem(c->drops_fd, &t, v)) {
 			free(v);
+			memset(counts, 0, sizeof(*counts));
 			return xpc_set_error(c, -errno, "cannot read drop counters: %s",
 					     strerror(errno));
 		}

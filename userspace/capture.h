@@ -158,7 +158,7 @@ struct xpc_counts {
 	uint64_t malformed;			/* records shorter than their type */
 };
 
-/* Fill counts; 0 or a negative errno (the drop map could not be read). */
+/* Fill counts; 0 or a negative errno (the drop map could not be read: counts all 0). */
 int xpc_counts(struct xpc *c, struct xpc_counts *counts);
 
 /* Sum of counts->drops (every type). */

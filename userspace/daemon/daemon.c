@@ -483,8 +483,7 @@ static void report(struct xpc *c, const struct xpd_counters *n, const struct dae
 	struct xpc_counts k;
 	uint64_t total = 0;
 
-	if (xpc_counts(c, &k))
-		memset(&k, 0, sizeof(k));
+	xpc_counts(c, &k);	/* all 0 when unread */
 	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
 		total += k.records[t];
 	fprintf(stderr, "xperf-bpf daemon: %llu agents traced, %llu refused, %llu missed; "

@@ -179,7 +179,6 @@ int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
 		close(pidfd);
 	if (xpc_counts(c, &counts)) {
 		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
-		memset(&counts, 0, sizeof(counts));
 		code = XP_EXIT_FAIL;
 	}
 	if (stop_signal && !run->quiet)
