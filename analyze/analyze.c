@@ -29,8 +29,8 @@ static int run_pipeline(struct xa_trace *tr, const struct xa_options *o, const d
 	t->head = tr->head;
 	t->start = tr->start;
 	t->wall = tr->end - tr->start;
-	t->warnings = tr->warnings;
-	t->dropped_events = tr->dropped_events;
+	t->warnings = (unsigned)tr->turn->quality.nwarnings;
+	t->dropped_events = tr->turn->quality.dropped_events;
 	/* The fixed arrays of model.h must hold theory's tables. */
 	if (th_l3_count > XA_MAX_L3 || xa_var_count() > XA_NVAR || xa_normalize(tr) || xa_domain_check(tr, t) ||
 	    xa_categorize(tr, t))

@@ -21,15 +21,30 @@
 
 #include "lib/cmp.h"
 
-/* Add span s's counters to L3 accumulator a (L4 reads them). */
+/* Add span s's counters, then its runq and on_cpu (xa_var_name's order), to L3 accumulator a
+ * (L4 reads them). */
 static void add_vars(struct xa_l3 *a, const struct xa_span *s)
 {
-	a->var_have = a->nspans++ ? a->var_have & s->var_have : s->var_have;
-	a->var_unavail |= s->var_unavail;
-	for (size_t i = 0; i < XA_NVAR; i++)
-		a->var[i] += s->var[i];
-	if (!a->why[0] && s->why[0])
-		snprintf(a->why, sizeof(a->why), "%s", s->why);
+	const struct tt_counters *k = s->sp.ctr ? s->sp.ctr : &(struct tt_counters){ .have = 0 };
+	uint32_t have = 0;
+
+	for (size_t i = 0; i < th_counter_name_count && i < TT_COUNTERS_MAX; i++) {
+		if (k->have & (1u << i)) {
+			a->var[i] += (double)k->val[i];
+			have |= 1u << i;
+		}
+		if (k->unavail & (1u << i)) {
+			a->var_unavail |= 1u << i;
+			if (!a->why[0] && k->why[i])
+				snprintf(a->why, sizeof(a->why), "%s", k->why[i]);
+		}
+	}
+	if (s->has_sched) {
+		a->var[th_counter_name_count] += (double)s->sp.runq_ns;
+		a->var[th_counter_name_count + 1] += (double)s->sp.on_cpu_ns;
+		have |= 3u << th_counter_name_count;
+	}
+	a->var_have = a->nspans++ ? a->var_have & have : have;
 }
 
 static void charge(struct xa_turn *t, const struct xa_span *s, enum th_domain d,
@@ -52,17 +67,17 @@ static void charge(struct xa_turn *t, const struct xa_span *s, enum th_domain d,
 
 static int succeeded(const struct xa_span *s)
 {
-	return !s->waste_l3 && !s->ex.finish_length && !tt_ex_failed(&s->ex, NULL, 0);
+	return !s->sp.waste_l3 && !s->sp.ex.finish_length && !tt_ex_failed(&s->sp.ex, NULL, 0);
 }
 
 /* Work units of s for its stage's work attribute; the turn's LLM totals when absent. */
 static int work_units(const struct xa_span *s, const double *turn_tok, double *units)
 {
 	for (int a = 0; a < TT_EX_NUM_COUNT; a++) {
-		if (strcmp(tt_exchange_num_names[a], s->stage->work_attr))
+		if (strcmp(tt_exchange_num_names[a], s->sp.st->work_attr))
 			continue;
-		if (tt_ex_has(&s->ex, a)) {
-			*units = s->ex.num[a];
+		if (tt_ex_has(&s->sp.ex, a)) {
+			*units = s->sp.ex.num[a];
 			return 0;
 		}
 		if (a <= TT_EX_OUTPUT_TOKENS && turn_tok[a] > 0) {
@@ -80,27 +95,27 @@ static uint64_t scale(uint64_t x, uint64_t num, uint64_t den)
 
 static void split(struct xa_turn *t, const struct xa_span *s, const double *turn_tok)
 {
-	const struct th_stage *st = s->stage;
-	uint64_t e = s->excl, dur = s->end - s->start, supply = 0, runq = 0, eff = 0, p;
+	const struct th_stage *st = s->sp.st;
+	uint64_t e = s->excl, dur = s->sp.end_ns - s->sp.start_ns, supply = 0, runq = 0, eff = 0, p;
 	double units;
 
-	if (s->waste_l3) {
-		const struct th_l2 *l2 = xa_l3_parent((size_t)xa_l3_index(s->waste_l3));
+	if (s->sp.waste_l3) {
+		const struct th_l2 *l2 = xa_l3_parent((size_t)xa_l3_index(s->sp.waste_l3));
 
-		charge(t, s, l2->domain, XP_CAT_WASTE, s->waste_l3, e);
+		charge(t, s, l2->domain, XP_CAT_WASTE, s->sp.waste_l3, e);
 		return;
 	}
-	if (th_supply_stage(s->stage, s->stage_name, s->domain)) {
+	if (th_supply_stage(s->sp.st, s->sp.stage, s->domain)) {
 		supply = e;
 	} else if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched && dur) {
-		uint64_t on = s->on_cpu < dur ? s->on_cpu : dur;
+		uint64_t on = s->sp.on_cpu_ns < dur ? s->sp.on_cpu_ns : dur;
 
 		if ((double)on / (double)dur < th_rules.cpu_ratio_supply)
 			supply = e;
 		else
 			supply = scale(e, dur - on, dur);
-		runq = scale(supply, s->runq, s->runq + s->blocked);
-	} else if (s->domain == XP_DOMAIN_COMPUTE && s->declared_cat == XP_CAT_SUPPLY) {
+		runq = scale(supply, s->sp.runq_ns, s->sp.runq_ns + s->sp.blocked_ns);
+	} else if (s->domain == XP_DOMAIN_COMPUTE && s->sp.category == XP_CAT_SUPPLY) {
 		supply = e;
 	}
 	charge(t, s, s->domain, XP_CAT_SUPPLY, "compute.supply.runqueue_delay", runq);
@@ -143,24 +158,27 @@ static int token_arrivals(const struct xa_trace *tr, struct xa_turn *t)
 	size_t n = 0;
 
 	for (size_t i = 0; i < tr->nspans; i++)
-		n += tr->spans[i].ex.ntokens;
+		n += tr->spans[i].sp.ex.ntokens;
 	if (!(t->tok_ns = malloc((n + 1) * sizeof(*t->tok_ns))))
 		return -1;
 	for (size_t i = 0; i < tr->nspans; i++)
-		for (size_t k = 0; k < tr->spans[i].ex.ntokens; k++)
-			t->tok_ns[t->ntok++] = tr->spans[i].ex.token_ns[k];
+		for (size_t k = 0; k < tr->spans[i].sp.ex.ntokens; k++)
+			t->tok_ns[t->ntok++] = tr->spans[i].sp.ex.token_ns[k];
 	qsort(t->tok_ns, t->ntok, sizeof(*t->tok_ns), xp_cmp_u64);
 	return 0;
 }
 
-/* "tool NAME (pid N)": the tool process whose span (span or its nearest ancestor) holds a segment. */
+/* "tool NAME (pid N)", at most 47 bytes of the name: the tool process whose span (span or its
+ * nearest ancestor) holds a segment. */
 static void tool_track(const struct xa_trace *tr, int span, char *out, size_t len)
 {
-	while (span >= 0 && !tr->spans[span].tool[0])
-		span = tr->spans[span].parent;
-	if (span >= 0)
-		snprintf(out, len, "tool %s (pid %lld)", tr->spans[span].tool,
-			 (long long)tr->spans[span].tid);
+	for (; span >= 0; span = tr->spans[span].sp.parent_ix) {
+		const char *tool = tr->spans[span].sp.ex.str[TT_EX_TOOL];
+
+		if (tool && *tool)
+			return (void)snprintf(out, len, "tool %.47s (pid %lld)", tool,
+					      (long long)tr->spans[span].sp.tid);
+	}
 }
 
 static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum th_category *cat)
@@ -181,8 +199,8 @@ static int timeline(const struct xa_trace *tr, struct xa_turn *t, const enum th_
 		t->segs[k].domain = s ? s->domain : un->domain;
 		t->segs[k].category = s ? cat[g->span] : XP_CAT_PROCESSING;
 		snprintf(t->seg_stage[k], sizeof(t->seg_stage[k]), "%s",
-			 s ? s->stage_name : th_rules.uncovered_stage);
-		t->seg_waste[k] = s ? s->waste_l3 : NULL;
+			 s ? s->sp.stage : th_rules.uncovered_stage);
+		t->seg_waste[k] = s ? s->sp.waste_l3 : NULL;
 		tool_track(tr, g->span, t->seg_tool[k], sizeof(t->seg_tool[k]));
 	}
 	t->nsegs = tr->nsegs;
@@ -202,8 +220,8 @@ int xa_categorize(const struct xa_trace *tr, struct xa_turn *t)
 	for (size_t i = 0; i < tr->nspans; i++)
 		for (int a = TT_EX_INPUT_TOKENS; a <= TT_EX_OUTPUT_TOKENS; a++)
 			if (tr->spans[i].domain == XP_DOMAIN_INTELLIGENT &&
-			    tt_ex_has(&tr->spans[i].ex, a))
-				turn_tok[a] += tr->spans[i].ex.num[a];
+			    tt_ex_has(&tr->spans[i].sp.ex, a))
+				turn_tok[a] += tr->spans[i].sp.ex.num[a];
 	for (size_t i = 0; i < tr->nspans; i++) {
 		uint64_t before[XP_CAT_COUNT];
 

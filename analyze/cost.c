@@ -60,12 +60,14 @@ int xa_call_cost(const struct xa_prices *p, const char *model, const double *tok
 
 static void call_usage(const struct xa_span *s, const struct xa_prices *p, struct xa_call *c)
 {
+	const char *model = tt_ex_model(&s->sp.ex);
+
 	memset(c, 0, sizeof(*c));
-	c->span = s->id;
-	memcpy(c->model, s->model, sizeof(c->model));
+	c->span = s->sp.id;
+	snprintf(c->model, sizeof(c->model), "%s", model ? model : "");
 	c->use.calls = 1;
-	xa_tok_of(&s->ex, c->use.tok);
-	if (xa_call_cost(p, s->model, c->use.tok, c->usd_by)) {
+	xa_tok_of(&s->sp.ex, c->use.tok);
+	if (xa_call_cost(p, c->model, c->use.tok, c->usd_by)) {
 		c->use.unpriced = 1;
 		return;
 	}
@@ -101,9 +103,9 @@ static struct xa_call *asker(const struct xa_trace *tr, struct xa_turn *t, const
 	for (size_t c = 0; c < t->ncalls; c++) {
 		const struct xa_span *q = &tr->spans[span_of[c]];
 
-		if (q->end <= s->start && (!best || q->end >= end)) {
+		if (q->sp.end_ns <= s->sp.start_ns && (!best || q->sp.end_ns >= end)) {
 			best = &t->calls[c];
-			end = q->end;
+			end = q->sp.end_ns;
 		}
 	}
 	return best;
@@ -117,8 +119,8 @@ static void waste(const struct xa_trace *tr, struct xa_turn *t, const int *span_
 	for (size_t c = 0; c < t->ncalls; c++) {
 		const struct xa_span *q = &tr->spans[span_of[c]];
 
-		if (q->waste_l3) {
-			t->calls[c].waste_l3 = q->waste_l3;
+		if (q->sp.waste_l3) {
+			t->calls[c].waste_l3 = q->sp.waste_l3;
 			xa_usage_add(&t->waste, &t->calls[c].use);
 		}
 	}
@@ -126,10 +128,10 @@ static void waste(const struct xa_trace *tr, struct xa_turn *t, const int *span_
 		const struct xa_span *s = &tr->spans[i];
 		struct xa_call *a;
 
-		if (!s->waste_l3 || s->domain != XP_DOMAIN_COMPUTE ||
+		if (!s->sp.waste_l3 || s->domain != XP_DOMAIN_COMPUTE ||
 		    !(a = asker(tr, t, span_of, s)) || a->waste_l3)
 			continue;
-		a->waste_l3 = s->waste_l3;
+		a->waste_l3 = s->sp.waste_l3;
 		memset(&asked, 0, sizeof(asked));
 		asked.tok[XA_TOK_OUTPUT] = a->use.tok[XA_TOK_OUTPUT];
 		asked.tok[XA_TOK_REASONING] = a->use.tok[XA_TOK_REASONING];
@@ -158,7 +160,7 @@ int xa_tokens(const struct xa_trace *tr, struct xa_turn *t, const struct xa_pric
 		xa_usage_add(&t->use, &c->use);
 		if (c->use.unpriced && !t->unpriced_model[0])
 			snprintf(t->unpriced_model, sizeof(t->unpriced_model), "%s",
-				 s->model[0] ? s->model : "(no model name)");
+				 c->model[0] ? c->model : "(no model name)");
 	}
 	waste(tr, t, span_of);
 	free(span_of);

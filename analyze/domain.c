@@ -18,19 +18,19 @@ int xa_domain_check(struct xa_trace *tr, struct xa_turn *t)
 
 	for (size_t i = 0; i < tr->nspans; i++) {
 		struct xa_span *s = &tr->spans[i];
-		enum th_domain want = s->stage ? s->stage->domain : custom;
+		enum th_domain want = s->sp.st ? s->sp.st->domain : custom;
 		struct xa_correction *c;
 
-		ncustom += !s->stage;
+		ncustom += !s->sp.st;
 		s->domain = want;
-		if (s->synthetic || s->declared == want)
+		if (s->synthetic || s->sp.domain == want)
 			continue;
 		if (xp_grow((void **)&t->corr, &t->cap_corr, t->ncorr + 1, sizeof(*t->corr)))
 			return -1;
 		c = &t->corr[t->ncorr++];
-		c->span_id = s->id;
-		snprintf(c->stage, sizeof(c->stage), "%s", s->stage_name);
-		c->declared = s->declared;
+		c->span_id = s->sp.id;
+		snprintf(c->stage, sizeof(c->stage), "%s", s->sp.stage);
+		c->declared = s->sp.domain;
 		c->corrected = want;
 	}
 	if (ncustom)

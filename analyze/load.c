@@ -49,7 +49,6 @@ int xa_load_turn(const char *path, struct xa_trace *tr, FILE *err, char *first, 
 		return XA_EINVALID;
 	}
 	rc = xa_trace_from_turn(t, path, tr);
-	tt_turn_free(t);
 	if (rc) { /* a refusal is reported like an error */
 		struct sc_verror e = { .file = path };
 

@@ -120,12 +120,12 @@ static void resolve(void)
 
 static int is_stage(const struct xa_span *s, const char *name)
 {
-	return !strcmp(s->stage_name, name);
+	return !strcmp(s->sp.stage, name);
 }
 
 int xa_is_llm_call(const struct xa_trace *tr, const struct xa_span *s)
 {
-	const struct xa_span *p = s->parent >= 0 ? &tr->spans[s->parent] : NULL;
+	const struct xa_span *p = s->sp.parent_ix >= 0 ? &tr->spans[s->sp.parent_ix] : NULL;
 
 	return is_stage(s, "llm_inference") ||
 	       ((is_stage(s, "decode") || is_stage(s, "prefill")) &&
@@ -135,8 +135,9 @@ int xa_is_llm_call(const struct xa_trace *tr, const struct xa_span *s)
 static double cpu_of(const struct xa_span *s)
 {
 	if (s->has_sched)
-		return (double)s->on_cpu;
-	return (s->var_have & 1u) ? s->var[0] : -1; /* task_clock_ns */
+		return (double)s->sp.on_cpu_ns;
+	/* task_clock_ns */
+	return s->sp.ctr && (s->sp.ctr->have & 1u) ? (double)s->sp.ctr->val[0] : -1;
 }
 
 static void max_into(double *f, double v)
@@ -146,28 +147,28 @@ static void max_into(double *f, double v)
 
 static void call_features(const struct xa_span *s, double *f)
 {
-	double in = s->ex.num[TT_EX_INPUT_TOKENS], out = s->ex.num[TT_EX_OUTPUT_TOKENS];
+	double in = s->sp.ex.num[TT_EX_INPUT_TOKENS], out = s->sp.ex.num[TT_EX_OUTPUT_TOKENS];
 
 	f[F_LLM_N]++;
-	f[F_IN_N] += tt_ex_has(&s->ex, TT_EX_INPUT_TOKENS);
-	f[F_OUT_N] += tt_ex_has(&s->ex, TT_EX_OUTPUT_TOKENS);
-	f[F_STATUS_N] += tt_ex_has(&s->ex, TT_EX_STATUS);
+	f[F_IN_N] += tt_ex_has(&s->sp.ex, TT_EX_INPUT_TOKENS);
+	f[F_OUT_N] += tt_ex_has(&s->sp.ex, TT_EX_OUTPUT_TOKENS);
+	f[F_STATUS_N] += tt_ex_has(&s->sp.ex, TT_EX_STATUS);
 	f[F_IN_TOK] += in;
 	f[F_OUT_TOK] += out;
-	f[F_CACHE_READ] += s->ex.num[TT_EX_CACHE_READ_TOKENS];
+	f[F_CACHE_READ] += s->sp.ex.num[TT_EX_CACHE_READ_TOKENS];
 	max_into(&f[F_MAX_IN], in);
-	if (!s->waste_l3) {
+	if (!s->sp.waste_l3) {
 		f[F_DEC_TOK] += out;
-		f[F_STREAM_NS] += (double)(s->end - s->start);
+		f[F_STREAM_NS] += (double)(s->sp.end_ns - s->sp.start_ns);
 	}
 }
 
 static void span_features(const struct xa_trace *tr, const struct xa_span *s, double *f)
 {
-	double dur = (double)(s->end - s->start), cpu = cpu_of(s);
+	double dur = (double)(s->sp.end_ns - s->sp.start_ns), cpu = cpu_of(s);
 
 	if (s->domain == XP_DOMAIN_COMPUTE && s->has_sched) {
-		f[F_RUNQ] += (double)s->runq;
+		f[F_RUNQ] += (double)s->sp.runq_ns;
 		f[F_CDUR] += dur;
 	}
 	if (is_stage(s, "prompt_assembly") && cpu >= 0) {
@@ -180,8 +181,8 @@ static void span_features(const struct xa_trace *tr, const struct xa_span *s, do
 	}
 	if (xa_is_llm_call(tr, s))
 		call_features(s, f);
-	if (s->stage && !s->waste_l3 &&
-	    !strcmp(s->stage->l3_home, "intelligent.processing.slow_decode"))
+	if (s->sp.st && !s->sp.waste_l3 &&
+	    !strcmp(s->sp.st->l3_home, "intelligent.processing.slow_decode"))
 		f[F_DEC_NS] += (double)s->excl;
 	if (is_stage(s, "queue_wait"))
 		f[F_QUEUE_NS] += dur, f[F_QUEUE_N]++;
@@ -215,7 +216,7 @@ static void features(const struct xa_trace *tr, double *f)
 	f[F_GPU_COPY] = (double)tr->gpu.copy;
 	f[F_GPU_SYNC] = (double)tr->gpu.sync;
 	f[F_GPU_LAUNCH] = (double)tr->gpu.launch;
-	f[F_TOOL_ID] = !tr->tool_identity_unknown;
+	f[F_TOOL_ID] = strcmp(tr->turn->quality.tool_identity, "unknown") != 0;
 	/* waste marks of the SDK and plaintext tiers come from what was read */
 	f[F_STATUS_N] += strcmp(tr->head.tier, "ciphertext") != 0;
 }

@@ -3,7 +3,7 @@
  * model.h - the analyzer's internal data model, shared by its stages.
  *
  * struct xa_trace is one turn as read from its file (turn.c builds it from
- * the core's typed turn, core/read.h, which is then freed); normalize.c adds the
+ * the core's typed turn, core/read.h, which it keeps); normalize.c adds the
  * exclusive timeline; domain.c fixes domains; categorize.c charges every
  * timeline nanosecond to one (domain, category, L3); metrics.c and drill.c
  * evaluate the L3 points and L4 causes into struct xa_turn.
@@ -25,27 +25,12 @@
 #define XA_NS_MAX (1ull << 62) /* larger nanosecond values are refused: sums cannot overflow */
 
 struct xa_span {
-	int64_t id;
-	int parent;    /* index of the parent span, -1 for none */
-	int depth;     /* 0 for top-level spans */
-	const struct th_stage *stage; /* NULL: custom stage */
-	char stage_name[48];
-	enum th_domain declared, domain;
-	enum th_category declared_cat;
-	uint64_t start, end;
-	int has_sched;
-	uint64_t on_cpu, runq, blocked;
-	double var[XA_NVAR];     /* counter values, then runq, on_cpu */
-	uint32_t var_have;       /* bit i: var[i] measured */
-	uint32_t var_unavail;    /* bit i: var[i] listed as unavailable */
-	char why[XA_REASON];     /* the first reason given for an unavailable counter */
-	struct tt_exchange ex;   /* the core's numbers and token_ns (owned, <= XA_NS_MAX); its
-				  * strings are not copied (model and tool below) */
-	char model[64];          /* gen_ai.response.model, else gen_ai.request.model */
-	char tool[48];           /* tool.name, "" when none */
-	int64_t tid;             /* 0: not known */
+	struct tt_span sp;       /* the core's span (shallow: its strings and arrays are the
+				  * turn's, tr->turn), or a carved one's; sp.domain is the declared
+				  * domain; token times past XA_NS_MAX are left out of sp.ex */
+	enum th_domain domain;   /* theory's for its stage (domain.c) */
+	int has_sched;           /* on_cpu, runq, blocked all given, each <= XA_NS_MAX */
 	int synthetic;           /* carved by normalize.c (ttft, streaming_gap) */
-	const char *waste_l3;    /* set when a waste mark covers it (or an ancestor) */
 	uint64_t excl;           /* exclusive ns after flattening */
 };
 
@@ -83,14 +68,12 @@ struct xa_gpu {
 };
 
 struct xa_trace {
+	struct tt_turn *turn;     /* the core's turn it was built from (owned) */
 	struct xa_head head;
 	uint64_t start, end;
 	struct xa_span *spans;
 	size_t nspans, cap;
 	uint32_t mark_count[XA_MAX_L3]; /* waste marks per L3 */
-	uint64_t dropped_events;
-	unsigned warnings;        /* data_quality.warnings */
-	int tool_identity_unknown; /* data_quality.tool_identity is "unknown" */
 	struct xa_gpu gpu;
 	struct xa_seg *segs;
 	size_t nsegs;
@@ -213,9 +196,9 @@ double xa_slope(const struct xa_fit *f);
 /* Read row i of the per-turn table back; 0 ok. */
 int xa_session_row(const struct xa_session *s, size_t i, struct xa_row *r);
 
-/* turn.c: build a trace from the core's turn; 0 ok, -1 on data it cannot use or memory. */
-struct tt_turn;
-int xa_trace_from_turn(const struct tt_turn *t, const char *path, struct xa_trace *tr);
+/* turn.c: build a trace from the core's turn, which it takes (xa_trace_free frees it, also
+ * after a failure); 0 ok, -1 on data it cannot use or memory. */
+int xa_trace_from_turn(struct tt_turn *t, const char *path, struct xa_trace *tr);
 void xa_trace_free(struct xa_trace *tr);
 
 /* gpu.c: fill tr->gpu from the turn's GPU activities (none: zeros). 0 ok, -1 bad or memory. */

@@ -35,7 +35,7 @@ static const int domain_prio[XP_DOMAIN_COUNT] = {
 /* The domain theory's stage map gives (domain.c corrects the spans after this stage). */
 static int prio_of(const struct xa_span *s)
 {
-	return domain_prio[s->stage ? s->stage->domain : XP_DOMAIN_COMPUTE];
+	return domain_prio[s->sp.st ? s->sp.st->domain : XP_DOMAIN_COMPUTE];
 }
 
 /* qsort_r comparator over span indexes: lower priority first. */
@@ -43,18 +43,18 @@ static int cmp_prio(const void *x, const void *y, void *base)
 {
 	const struct xa_span *sp = base;
 	const struct xa_span *a = &sp[*(const int *)x], *b = &sp[*(const int *)y];
-	uint64_t da = a->end - a->start, db = b->end - b->start;
+	uint64_t da = a->sp.end_ns - a->sp.start_ns, db = b->sp.end_ns - b->sp.start_ns;
 
-	if (!a->waste_l3 != !b->waste_l3)
-		return a->waste_l3 ? 1 : -1;
-	if (a->depth != b->depth)
-		return a->depth - b->depth;
+	if (!a->sp.waste_l3 != !b->sp.waste_l3)
+		return a->sp.waste_l3 ? 1 : -1;
+	if (a->sp.depth != b->sp.depth)
+		return a->sp.depth - b->sp.depth;
 	if (da != db)
 		return da > db ? -1 : 1;
 	if (prio_of(a) != prio_of(b))
 		return prio_of(a) - prio_of(b);
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
+	if (a->sp.start_ns != b->sp.start_ns)
+		return a->sp.start_ns < b->sp.start_ns ? -1 : 1;
 	return *(const int *)x - *(const int *)y;
 }
 
@@ -63,7 +63,7 @@ static int cmp_start(const void *x, const void *y, void *base)
 	const struct xa_span *sp = base;
 	const struct xa_span *a = &sp[*(const int *)x], *b = &sp[*(const int *)y];
 
-	return a->start < b->start ? -1 : a->start > b->start;
+	return a->sp.start_ns < b->sp.start_ns ? -1 : a->sp.start_ns > b->sp.start_ns;
 }
 
 /*
@@ -81,13 +81,14 @@ static int has_stage_over(const struct xa_trace *tr, const struct carved_idx *c,
 	for (size_t k = 0; k < c->n + (tr->nspans - c->carved); k++) {
 		const struct xa_span *s = &tr->spans[k < c->n ? (size_t)c->ix[k] : c->carved + k - c->n];
 
-		if (!strcmp(s->stage_name, stage) && s->start < b && s->end > a)
+		if (!strcmp(s->sp.stage, stage) && s->sp.start_ns < b && s->sp.end_ns > a)
 			return 1;
 	}
 	return 0;
 }
 
-static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_t a, uint64_t b)
+/* stage: a literal, the carved span's stage name for good. */
+static int add_child(struct xa_trace *tr, int parent, char *stage, uint64_t a, uint64_t b)
 {
 	struct xa_span *c;
 
@@ -95,31 +96,31 @@ static int add_child(struct xa_trace *tr, int parent, const char *stage, uint64_
 		return -1;
 	c = &tr->spans[tr->nspans++];
 	memset(c, 0, sizeof(*c));
-	snprintf(c->stage_name, sizeof(c->stage_name), "%s", stage);
-	c->stage = th_stage_find(stage);
-	c->domain = c->declared = c->stage ? c->stage->domain : XP_DOMAIN_FUSED;
-	c->declared_cat = XP_CAT_SUPPLY;
-	c->start = a;
-	c->end = b;
-	c->parent = parent;
-	c->depth = tr->spans[parent].depth + 1;
-	c->id = -(int64_t)tr->nspans;
+	c->sp.stage = stage;
+	c->sp.st = th_stage_find(stage);
+	c->domain = c->sp.domain = c->sp.st ? c->sp.st->domain : XP_DOMAIN_FUSED;
+	c->sp.category = XP_CAT_SUPPLY;
+	c->sp.start_ns = a;
+	c->sp.end_ns = b;
+	c->sp.parent_ix = parent;
+	c->sp.depth = tr->spans[parent].sp.depth + 1;
+	c->sp.id = -(int64_t)tr->nspans;
 	c->synthetic = 1;
-	c->waste_l3 = tr->spans[parent].waste_l3;
+	c->sp.waste_l3 = tr->spans[parent].sp.waste_l3;
 	return 0;
 }
 
 /* Stalls in the token stream of span i (theory's rule) become streaming_gap children. */
 static int carve_gaps(struct xa_trace *tr, int i)
 {
-	const struct xa_span *s = &tr->spans[i];
-	uint64_t thr = th_stream_gap_threshold(s->ex.token_ns, s->ex.ntokens);
+	const struct tt_span sp = tr->spans[i].sp; /* add_child may move tr->spans */
+	uint64_t thr = th_stream_gap_threshold(sp.ex.token_ns, sp.ex.ntokens);
 	int rc = 0;
 
-	for (size_t k = 1; k < tr->spans[i].ex.ntokens && !rc; k++) {
-		uint64_t a = tr->spans[i].ex.token_ns[k - 1], b = tr->spans[i].ex.token_ns[k];
+	for (size_t k = 1; k < sp.ex.ntokens && !rc; k++) {
+		uint64_t a = sp.ex.token_ns[k - 1], b = sp.ex.token_ns[k];
 
-		if (b > a && b - a > thr && a >= tr->spans[i].start && b <= tr->spans[i].end)
+		if (b > a && b - a > thr && a >= sp.start_ns && b <= sp.end_ns)
 			rc = add_child(tr, i, "streaming_gap", a, b);
 	}
 	return rc;
@@ -134,24 +135,26 @@ static int carve(struct xa_trace *tr)
 	if (!c.ix)
 		return -1;
 	for (size_t i = 0; i < n; i++)
-		if (!strcmp(tr->spans[i].stage_name, "ttft") ||
-		    !strcmp(tr->spans[i].stage_name, "streaming_gap"))
+		if (!strcmp(tr->spans[i].sp.stage, "ttft") ||
+		    !strcmp(tr->spans[i].sp.stage, "streaming_gap"))
 			c.ix[c.n++] = (int)i;
 	for (size_t i = 0; i < n && !rc; i++) {
-		struct xa_span *s = &tr->spans[i];
-		uint64_t ttft, e;
+		struct tt_span *sp = &tr->spans[i].sp;
+		uint64_t ttft, dur, e;
 
-		if (!s->stage || s->stage->domain != XP_DOMAIN_INTELLIGENT)
+		if (!sp->st || sp->st->domain != XP_DOMAIN_INTELLIGENT)
 			continue;
-		if (tt_ex_has(&s->ex, TT_EX_TTFT_NS)) {
-			ttft = s->ex.num[TT_EX_TTFT_NS] > 0 ? (uint64_t)s->ex.num[TT_EX_TTFT_NS] : 0;
-			e = s->start + (ttft < s->end - s->start ? ttft : s->end - s->start);
-			if (e > s->start && !has_stage_over(tr, &c, "ttft", s->start, e))
-				rc = add_child(tr, (int)i, "ttft", s->start, e);
+		if (tt_ex_has(&sp->ex, TT_EX_TTFT_NS)) {
+			ttft = sp->ex.num[TT_EX_TTFT_NS] > 0 ? (uint64_t)sp->ex.num[TT_EX_TTFT_NS]
+							     : 0;
+			dur = sp->end_ns - sp->start_ns;
+			e = sp->start_ns + (ttft < dur ? ttft : dur);
+			if (e > sp->start_ns && !has_stage_over(tr, &c, "ttft", sp->start_ns, e))
+				rc = add_child(tr, (int)i, "ttft", sp->start_ns, e);
 		}
-		s = &tr->spans[i]; /* add_child may have moved the array */
-		if (!rc && s->ex.ntokens &&
-		    !has_stage_over(tr, &c, "streaming_gap", s->start, s->end))
+		sp = &tr->spans[i].sp; /* add_child may have moved the array */
+		if (!rc && sp->ex.ntokens &&
+		    !has_stage_over(tr, &c, "streaming_gap", sp->start_ns, sp->end_ns))
 			rc = carve_gaps(tr, (int)i);
 	}
 	free(c.ix);
@@ -162,9 +165,9 @@ static int carve(struct xa_trace *tr)
 static void inherit_waste(struct xa_trace *tr)
 {
 	for (size_t i = 0; i < tr->nspans; i++)
-		for (int p = tr->spans[i].parent; p >= 0 && !tr->spans[i].waste_l3;
-		     p = tr->spans[p].parent)
-			tr->spans[i].waste_l3 = tr->spans[p].waste_l3;
+		for (int p = tr->spans[i].sp.parent_ix; p >= 0 && !tr->spans[i].sp.waste_l3;
+		     p = tr->spans[p].sp.parent_ix)
+			tr->spans[i].sp.waste_l3 = tr->spans[p].sp.waste_l3;
 }
 
 struct heap {
@@ -222,8 +225,8 @@ static void sweep(struct xa_trace *tr, int *bystart, const int *rank, uint64_t *
 	bounds[nb++] = tr->start;
 	bounds[nb++] = tr->end;
 	for (size_t i = 0; i < n; i++) {
-		bounds[nb++] = tr->spans[i].start;
-		bounds[nb++] = tr->spans[i].end;
+		bounds[nb++] = tr->spans[i].sp.start_ns;
+		bounds[nb++] = tr->spans[i].sp.end_ns;
 	}
 	qsort(bounds, nb, sizeof(*bounds), xp_cmp_u64);
 	for (size_t k = 0; k + 1 < nb; k++) {
@@ -231,9 +234,9 @@ static void sweep(struct xa_trace *tr, int *bystart, const int *rank, uint64_t *
 
 		if (a == b)
 			continue;
-		while (next < n && tr->spans[bystart[next]].start <= a)
+		while (next < n && tr->spans[bystart[next]].sp.start_ns <= a)
 			heap_push(&h, bystart[next++]);
-		while (h.n && tr->spans[h.v[0]].end <= a)
+		while (h.n && tr->spans[h.v[0]].sp.end_ns <= a)
 			heap_pop(&h);
 		emit(tr, a, b, h.n ? h.v[0] : -1);
 	}

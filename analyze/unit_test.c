@@ -67,10 +67,9 @@ static int load(const char *spans, const char *marks, struct xa_trace *tr)
 	t = tt_turn_load_buffer("inline", buf, strlen(buf), NULL, NULL, NULL);
 	memset(tr, 0, sizeof(*tr)); /* a refused turn leaves an empty trace */
 	rc = t ? xa_trace_from_turn(t, "inline", tr) : -1;
-	tt_turn_free(t);
 	if (!rc) {
 		for (size_t i = 0; i < tr->nspans; i++)
-			tr->spans[i].domain = tr->spans[i].stage->domain;
+			tr->spans[i].domain = tr->spans[i].sp.st->domain;
 		rc = xa_normalize(tr);
 	}
 	return rc;
@@ -121,8 +120,8 @@ static void test_carving(void)
 
 	/* Gaps 10 x6 and 660: median 10, 660 > 2 x 10 but < 50 ms: no stall at ns scale. */
 	CHECK(!load(llm, "", &tr), "load llm");
-	CHECK(tr.nspans == 2 && !strcmp(tr.spans[1].stage_name, "ttft") &&
-	      tr.spans[1].end == 100 && tr.spans[1].synthetic, "ttft child");
+	CHECK(tr.nspans == 2 && !strcmp(tr.spans[1].sp.stage, "ttft") &&
+	      tr.spans[1].sp.end_ns == 100 && tr.spans[1].synthetic, "ttft child");
 	CHECK(tr.spans[0].excl == 900, "llm keeps the rest: %llu",
 	      (unsigned long long)tr.spans[0].excl);
 	xa_trace_free(&tr);

@@ -120,26 +120,23 @@ struct daemon {
 
 static volatile sig_atomic_t stop_signal, reload;
 
-static void on_stop(int sig)
+/* SIGHUP reloads the rules; SIGINT and SIGTERM stop. */
+static void on_signal(int sig)
 {
-	stop_signal = sig;
-}
-
-static void on_hup(int sig)
-{
-	(void)sig;
-	reload = 1;
+	if (sig == SIGHUP)
+		reload = 1;
+	else
+		stop_signal = sig;
 }
 
 static void signals(void)
 {
-	struct sigaction stop = { .sa_handler = on_stop }, hup = { .sa_handler = on_hup };
+	struct sigaction sa = { .sa_handler = on_signal };
 
-	sigemptyset(&stop.sa_mask);
-	sigemptyset(&hup.sa_mask);
-	sigaction(SIGINT, &stop, NULL);
-	sigaction(SIGTERM, &stop, NULL);
-	sigaction(SIGHUP, &hup, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up is not our end */
 }
 
@@ -164,15 +161,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_EXE:
 	case OPT_CMDLINE:
-		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
-			xp_args_invalid(state, "a glob under 256 bytes, 256 rules at most");
-		break;
 	case OPT_HOST:
 	case OPT_PATH:
 		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
 			xp_args_invalid(state, key == OPT_HOST ?
 				"a host name of at most 63 bytes ('*.' first for the names below one)" :
-				"a path of at most 63 bytes from '/', no space, '?' or wildcard");
+				key == OPT_PATH ? "a path of at most 63 bytes from '/', no space, '?' or wildcard" :
+				"a glob under 256 bytes, 256 rules at most");
 		break;
 	case OPT_MAX_AGENTS:
 		d->ao.max_agents = xp_args_integer(state, arg, 1, 100000, "1..100000");
@@ -560,11 +555,7 @@ int xpd_main(int argc, char **argv)
 		goto out;
 	}
 	d->agents = xpd_agents_new(c, &d->ao);
-	if (!d->agents) {
-		code = XP_EXIT_FAIL;
-		goto out;
-	}
-	if (push_names(d, c)) {
+	if (!d->agents || push_names(d, c)) {
 		code = XP_EXIT_FAIL;
 		goto out;
 	}
