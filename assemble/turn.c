@@ -302,11 +302,9 @@ static int emit_gap(struct tt_turn *d, const struct layout *l, uint64_t a, uint6
 {
 	struct xt_sched_sum buf;
 	const struct xt_sched_sum *ss = xt_sched_query(l->in->sched, l->tid, a, b, &buf);
-	const char *stage = ss && ss->on_cpu_ns * 2 < b - a ? "waiting" : "orchestration";
 	int limited = failed && (failed->call.status == 429 || failed->retry_after[0]);
-
-	if (limited)
-		stage = "rate_limit_wait";
+	const char *stage = limited ? "rate_limit_wait" :
+			    ss && ss->on_cpu_ns * 2 < b - a ? "waiting" : "orchestration";
 	int id = xt_doc_span(d, 0, stage, a, b, l->tid, l->in->sched, NULL);
 
 	/*

@@ -24,8 +24,6 @@
 
 char LICENSE[] SEC("license") = "Dual MIT/GPL";
 
-/* Report new threads too (XP_EV_FORK with XP_FORK_THREAD). */
-const volatile bool fork_threads = true;
 /*
  * Report the exec of every process, traced or not (XP_EXEC_UNTRACED): the
  * daemon's discovery (userspace/daemon/daemon.c) matches them against its rules.
@@ -73,8 +71,6 @@ static int handle_fork(struct task_struct *parent, struct task_struct *child)
 
 		if (xk_trace(ctgid, &ct, BPF_ANY))
 			xk_count_drop(XP_EV_NONE);
-	} else if (!fork_threads) {
-		return 0;
 	}
 	e = xk_reserve(XP_EV_FORK, sizeof(*e));
 	if (!e)

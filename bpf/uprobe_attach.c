@@ -257,7 +257,8 @@ static int64_t find_in(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, const char *fu
 	return found;
 }
 
-int64_t xk_func_offset(const char *path, const char *func)
+/* The file offset of function func in ELF file path (what a uprobe takes), or -errno. */
+static int64_t func_offset(const char *path, const char *func)
 {
 	static const Elf64_Word tables[] = { SHT_DYNSYM, SHT_SYMTAB }; /* libbpf's order */
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -291,7 +292,7 @@ struct bpf_link *xk_uprobe_attach(struct bpf_program *prog, pid_t pid, const cha
 	int fd, err;
 
 	if (func) {
-		int64_t at = xk_func_offset(path, func);
+		int64_t at = func_offset(path, func);
 
 		if (at < 0) {
 			errno = (int)-at;

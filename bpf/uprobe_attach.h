@@ -34,7 +34,4 @@ struct bpf_program;
 struct bpf_link *xk_uprobe_attach(struct bpf_program *prog, pid_t pid, const char *path,
 				  const char *func, uint64_t off, bool ret, uint64_t cookie);
 
-/* The file offset of function func in ELF file path (what a uprobe takes), or -errno. */
-int64_t xk_func_offset(const char *path, const char *func);
-
 #endif /* XPERF_BPF_UPROBE_ATTACH_H */

@@ -270,10 +270,8 @@ static int stream_pass(const struct work *all, const struct gp_gpu_rec *recs, si
 {
 	struct filter f = {all, s->device, s->stream};
 	struct work w = {0};
-	int rc = build(&w, recs, n, win, nwin, &f);
+	int rc = build(&w, recs, n, win, nwin, &f) || shares_of(&w, s->ns);
 
-	if (!rc)
-		rc = shares_of(&w, s->ns);
 	for (size_t i = 0; !rc && i < w.n_dev; i++)
 		s->kernels += w.dev[i]->kind == XP_GPU_KERNEL &&
 			      gp_ivs_overlap(&w.win, w.dev[i]->start_ns, w.dev[i]->end_ns);
@@ -319,16 +317,11 @@ int gp_gpu_attribute(const struct gp_gpu_rec *recs, size_t n, const struct gp_gp
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	rc = build(&w, recs, n, win, nwin, &all);
+	rc = build(&w, recs, n, win, nwin, &all) || shares_of(&w, out->ns) ||
+	     top_kernels(&w, out) || per_stream(&w, recs, n, win, nwin, out);
 	out->window_ns = gp_ivs_len(&w.win);
-	if (!rc)
-		rc = shares_of(&w, out->ns);
-	if (!rc)
-		rc = top_kernels(&w, out);
-	if (!rc)
-		rc = per_stream(&w, recs, n, win, nwin, out);
 	if (rc)
 		memset(out, 0, sizeof(*out));
 	work_free(&w);
-	return rc;
+	return rc ? -1 : 0;
 }

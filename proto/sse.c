@@ -2,6 +2,7 @@
 /* sse.c - SSE (WHATWG HTML "event stream" parsing) and NDJSON line splitting. */
 #include "proto/sse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,10 +74,7 @@ static int on_line(struct pr_sse *s, const char *l, size_t n, struct pr_sse_even
 		vlen--;
 	}
 	if (flen == 5 && !memcmp(l, "event", 5)) {
-		if (vlen >= sizeof(s->event))
-			vlen = sizeof(s->event) - 1;
-		memcpy(s->event, v, vlen);
-		s->event[vlen] = '\0';
+		snprintf(s->event, sizeof(s->event), "%.*s", (int)vlen, v);
 	} else if (flen == 4 && !memcmp(l, "data", 4)) {
 		if (s->have_data && append(&s->data, &s->data_len, &s->data_cap, "\n", 1,
 					   &s->truncated))

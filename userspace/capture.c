@@ -170,7 +170,7 @@ static int create_maps(struct xpc *c)
 	return 0;
 }
 
-/* Smallest valid size of a record of this type; 0 for a type nobody owns. */
+/* Smallest valid size of a record of this type; UINT32_MAX (none is) for a type nobody owns. */
 static __u32 min_size(__u32 type)
 {
 	for (unsigned int i = 0; i < xpc_nmodules; i++) {
@@ -179,7 +179,7 @@ static __u32 min_size(__u32 type)
 		if (n)
 			return n;
 	}
-	return 0;
+	return UINT32_MAX;
 }
 
 static int on_process(struct xpc *c, __u32 tgid)
@@ -262,14 +262,9 @@ static int handle_record(void *ctx, void *data, size_t size)
 {
 	struct xpc *c = ctx;
 	const struct xk_hdr *h = data;
-	__u32 need;
 
-	if (size < sizeof(*h) || h->size != size || h->type >= XP_EV_TYPE_MAX) {
-		c->malformed++;
-		return 0;
-	}
-	need = min_size(h->type);
-	if (!need || size < need) {
+	if (size < sizeof(*h) || h->size != size || h->type >= XP_EV_TYPE_MAX ||
+	    size < min_size(h->type)) {
 		c->malformed++;
 		return 0;
 	}
@@ -282,9 +277,7 @@ static int handle_record(void *ctx, void *data, size_t size)
 	if (h->type == XP_EV_EXEC)
 		on_process(c, h->tgid);
 	on_record(c, h);
-	if (gated(c, h))
-		return 0;
-	return c->opts.on_event ? c->opts.on_event(c->opts.ctx, h) : 0;
+	return gated(c, h) ? 0 : xpc_release(c, h);
 }
 
 static void set_defaults(struct xpc_opts *o)
@@ -460,15 +453,16 @@ int xpc_counts(struct xpc *c, struct xpc_counts *counts)
 	int ncpu = libbpf_num_possible_cpus();
 	__u64 *v;
 
+	memset(counts, 0, sizeof(*counts));
 	if (ncpu <= 0)
 		return xpc_set_error(c, ncpu ? ncpu : -EINVAL, "cannot count CPUs");
 	v = calloc(ncpu, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	memset(counts, 0, sizeof(*counts));
 	for (__u32 t = 0; t < XP_EV_TYPE_MAX; t++) {
 		if (bpf_map_lookup_elem(c->drops_fd, &t, v)) {
 			free(v);
+			memset(counts, 0, sizeof(*counts));
 			return xpc_set_error(c, -errno, "cannot read drop counters: %s",
 					     strerror(errno));
 		}

@@ -51,7 +51,6 @@ struct xpc_opts {
 	bool capture_payloads;	/* keep payload bytes in TLS records (opt-in) */
 	size_t payload_cap;	/* bytes captured per SSL call; 0: XPC_PAYLOAD_CAP_DEFAULT */
 	bool no_sched_events;	/* keep per-thread totals only, no XP_EV_SCHED records */
-	bool no_thread_events;	/* no XP_EV_FORK records for new threads */
 	bool raw_tp;		/* raw_tp programs even where tp_btf would attach (the fallback) */
 	bool tls_per_process;	/* TLS uprobes in traced processes only, not on every mapper */
 	bool no_cuda;		/* no uprobes on libcudart/libcuda (cuda module off) */
@@ -159,7 +158,7 @@ struct xpc_counts {
 	uint64_t malformed;			/* records shorter than their type */
 };
 
-/* Fill counts; 0 or a negative errno (the drop map could not be read). */
+/* Fill counts; 0 or a negative errno (the drop map could not be read: counts all 0). */
 int xpc_counts(struct xpc *c, struct xpc_counts *counts);
 
 /* Sum of counts->drops (every type). */

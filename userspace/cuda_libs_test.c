@@ -62,7 +62,7 @@ static ino_t map_file(const char *top, const char *name, int prot)
 int main(void)
 {
 	char top[] = "/tmp/cuda_libs_test.XXXXXX", path[512], cmd[600];
-	struct xpc_tls_libset *plain = xpc_tls_libset_new();
+	struct xpc_tls_libset *plain = xpc_tls_libset_new(NULL);
 	struct seen s = { .top = top };
 	struct stat st;
 	ino_t cudnn;

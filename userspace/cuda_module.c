@@ -98,17 +98,16 @@ static int cuda_on_record(struct xpc *c, void *state, const struct xk_hdr *rec)
 
 static void cuda_stats_json(void *state, cJSON *o)
 {
-	struct cuda_module *m = state;
-	struct xpc_cuda_stats s;
+	const struct cuda_module *m = state;
+	const struct xpc_cuda_stats *s = xpc_cuda_probes_stats(m->probes);
 
-	xpc_cuda_probes_stats(m->probes, &s);
-	cJSON_AddNumberToObject(o, "processes", (double)s.processes);
-	cJSON_AddNumberToObject(o, "libraries", (double)s.libs);
-	cJSON_AddNumberToObject(o, "probes", (double)s.probes);
-	cJSON_AddNumberToObject(o, "map_records", (double)s.map_records);
-	cJSON_AddNumberToObject(o, "rescans", (double)s.rescans);
-	cJSON_AddNumberToObject(o, "attach_ms_max", s.attach_ns_max / 1e6);
-	cJSON_AddNumberToObject(o, "exited", (double)s.exited);
+	cJSON_AddNumberToObject(o, "processes", (double)s->processes);
+	cJSON_AddNumberToObject(o, "libraries", (double)s->libs);
+	cJSON_AddNumberToObject(o, "probes", (double)s->probes);
+	cJSON_AddNumberToObject(o, "map_records", (double)s->map_records);
+	cJSON_AddNumberToObject(o, "rescans", (double)s->rescans);
+	cJSON_AddNumberToObject(o, "attach_ms_max", s->attach_ns_max / 1e6);
+	cJSON_AddNumberToObject(o, "exited", (double)s->exited);
 }
 
 static int cuda_to_json(const struct xk_hdr *rec, cJSON *o)

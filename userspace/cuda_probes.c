@@ -76,7 +76,7 @@ int xpc_cuda_probes_new(struct bpf_object *obj, bool verbose, struct xpc_cuda_pr
 	struct rlimit fds;
 
 	*out = NULL;
-	if (!p || !(p->plain = xpc_tls_libset_new())) {
+	if (!p || !(p->plain = xpc_tls_libset_new(NULL))) {
 		free(p);
 		return -ENOMEM;
 	}
@@ -221,9 +221,9 @@ void xpc_cuda_probes_on_exit(struct xpc_cuda_probes *p, pid_t pid)
 	p->stats.exited++;
 }
 
-void xpc_cuda_probes_stats(const struct xpc_cuda_probes *p, struct xpc_cuda_stats *out)
+const struct xpc_cuda_stats *xpc_cuda_probes_stats(const struct xpc_cuda_probes *p)
 {
-	*out = p->stats;
+	return &p->stats;
 }
 
 void xpc_cuda_probes_free(struct xpc_cuda_probes *p)

@@ -50,7 +50,7 @@ int xpc_cuda_probes_on_fork(struct xpc_cuda_probes *p, pid_t parent, pid_t child
 /* Process pid exited: its links are detached later, in a batch (slow). */
 void xpc_cuda_probes_on_exit(struct xpc_cuda_probes *p, pid_t pid);
 
-void xpc_cuda_probes_stats(const struct xpc_cuda_probes *p, struct xpc_cuda_stats *out);
+const struct xpc_cuda_stats *xpc_cuda_probes_stats(const struct xpc_cuda_probes *p);
 
 /* Detach everything, wait for exits' detaching, free p (NULL is fine). */
 void xpc_cuda_probes_free(struct xpc_cuda_probes *p);

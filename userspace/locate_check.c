@@ -431,6 +431,8 @@ void xpc_locate_check_finish(struct xpc_locate_check *lc)
 
 enum xpc_lc_verdict xpc_locate_check_record(struct xpc_locate_check *lc, const struct xk_hdr *rec)
 {
+	const struct xk_tls_data *t = (const void *)rec;
+
 	expire(lc, rec->ts_ns);
 	if (rec->type == XP_EV_SOCK_DATA && rec->size >= sizeof(struct xk_sock_data)) {
 		on_sock(lc, (const void *)rec);
@@ -441,15 +443,10 @@ enum xpc_lc_verdict xpc_locate_check_record(struct xpc_locate_check *lc, const s
 		on_connect(lc, (const void *)rec);
 		return XPC_LC_PASS;
 	}
-	if (rec->type != XP_EV_TLS_DATA || rec->size < offsetof(struct xk_tls_data, data))
+	if (rec->type != XP_EV_TLS_DATA || rec->size < offsetof(struct xk_tls_data, data) ||
+	    !t->located)
 		return XPC_LC_PASS;
-	{
-		const struct xk_tls_data *t = (const void *)rec;
-
-		if (!t->located)
-			return XPC_LC_PASS;
-		if (t->len > rec->size - offsetof(struct xk_tls_data, data) || t->dir > XP_TLS_READ)
-			return lc->counts.withheld++, XPC_LC_DROP;
-		return on_tls(lc, t);
-	}
+	if (t->len > rec->size - offsetof(struct xk_tls_data, data) || t->dir > XP_TLS_READ)
+		return lc->counts.withheld++, XPC_LC_DROP;
+	return on_tls(lc, t);
 }

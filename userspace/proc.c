@@ -33,7 +33,6 @@ static int proc_start(struct xpc *c, void **state)
 		return xpc_set_error(c, -errno, "proc: cannot open BPF object: %s",
 				     strerror(errno));
 	/* initialize global data (options) */
-	obj->rodata->fork_threads = !xpc_options(c)->no_thread_events;
 	obj->rodata->exec_untraced = xpc_options(c)->discover_execs;
 	err = xpc_load_skeleton(c, obj->skeleton);
 	if (err) {
@@ -60,8 +59,7 @@ int xpc_discover_names(struct xpc *c, const char *const *names, unsigned int n)
 	for (unsigned int i = 0; i < n; i++) {
 		if (strlen(names[i]) >= XP_COMM_LEN - 1)
 			return xpc_set_error(c, -ENAMETOOLONG, "%s: longer than 14 bytes", names[i]);
-		memset(key, 0, sizeof(key));
-		memcpy(key, names[i], strlen(names[i]));
+		strncpy(key, names[i], sizeof(key));	/* NUL-padded */
 		if (bpf_map_update_elem(fd, key, &one, BPF_ANY))
 			return xpc_set_error(c, -errno, "proc: discover_comm: %s", strerror(errno));
 	}

@@ -44,18 +44,12 @@ static void sched_stop(void *state)
 	sched_bpf__destroy(state);
 }
 
-static int tstats_fd(struct xpc *c)
-{
-	struct sched_bpf *obj = xpc_module_state(c, &xpc_mod_sched);
-
-	return obj ? bpf_map__fd(obj->maps.tstats) : -1;
-}
-
 int xpc_thread_stats_each(struct xpc *c,
 			  int (*fn)(void *ctx, __u32 tid, const struct xk_sched_stats *s),
 			  void *ctx)
 {
-	int fd = tstats_fd(c), ret;
+	struct sched_bpf *obj = xpc_module_state(c, &xpc_mod_sched);
+	int fd = obj ? bpf_map__fd(obj->maps.tstats) : -1, ret;
 	__u32 key, next, *prev = NULL;
 	struct xk_sched_stats s;
 

@@ -26,20 +26,6 @@ struct cur {
 	size_t pos, cap, lim;
 };
 
-/* Take n bytes as a big-endian number; -1 past the capture, -2 past lim. */
-static long take(struct cur *c, size_t n)
-{
-	long v = 0;
-
-	if (c->lim - c->pos < n)
-		return -2;
-	if (c->cap < c->pos + n)
-		return -1;
-	for (size_t i = 0; i < n; i++)
-		v = v << 8 | c->b[c->pos++];
-	return v;
-}
-
 /* Skip len bytes: -1 past the capture, -2 past lim. */
 static long skip(struct cur *c, size_t len)
 {
@@ -49,6 +35,18 @@ static long skip(struct cur *c, size_t len)
 		return -1;
 	c->pos += len;
 	return 0;
+}
+
+/* Take n bytes as a big-endian number; -1 past the capture, -2 past lim. */
+static long take(struct cur *c, size_t n)
+{
+	long err = skip(c, n), v = 0;
+
+	if (err)
+		return err;
+	for (size_t i = c->pos - n; i < c->pos; i++)
+		v = v << 8 | c->b[i];
+	return v;
 }
 
 /* Skip a vector with an n-byte length prefix. */

@@ -66,18 +66,6 @@ static void add_tuple(cJSON *o, const struct xk_sock_tuple *t)
 	cJSON_AddNumberToObject(o, "dport", t->dport);
 }
 
-/*
- * Whether s[0..n) is UTF-8 (lib/utf8.h: no overlong forms, surrogates or
- * code points past U+10FFFF) with no NUL: then it can be a JSON string as is.
- */
-static bool json_text(const unsigned char *s, size_t n)
-{
-	for (size_t i = 0, k; i < n; i += k)
-		if (!s[i] || !(k = xp_utf8_len(s + i, n - i)))
-			return false;
-	return true;
-}
-
 static char *base64(const unsigned char *s, size_t n)
 {
 	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -145,7 +133,8 @@ static void add_payload(cJSON *o, const struct xk_tls_data *d)
 	}
 	n = h2_len >= 0 ? (size_t)h2_len : xpc_redact_http1(d->data, d->len, out, cap, NULL);
 	out[n] = '\0';
-	if (json_text((const unsigned char *)out, n)) {
+	/* UTF-8 (lib/utf8.h) with no NUL before the end: a JSON string as is. */
+	if (strlen(out) == n && xp_utf8_valid(out)) {
 		cJSON_AddStringToObject(o, "payload", out);
 	} else {
 		b64 = base64((const unsigned char *)out, n);
@@ -188,8 +177,7 @@ static int discover_json(const struct xk_sock_discover *d, cJSON *o)
 	add_tuple(o, &d->tuple);
 	cJSON_AddStringToObject(o, "rule", d->kind == XP_DISCOVER_HOST ? "host" :
 					   d->kind == XP_DISCOVER_PATH ? "path" : "unknown");
-	memcpy(name, d->name, sizeof(name));
-	name[sizeof(name) - 1] = '\0';
+	snprintf(name, sizeof(name), "%.*s", (int)sizeof(d->name), d->name);
 	cJSON_AddStringToObject(o, "name", name);
 	return 0;
 }

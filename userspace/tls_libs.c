@@ -107,14 +107,13 @@ unsigned int xpc_tls_elf_ssl_syms_fd(int fd)
 	return mask;
 }
 
-struct xpc_tls_libset *xpc_tls_libset_new(void)
+struct xpc_tls_libset *xpc_tls_libset_new(struct loc_locator *l)
 {
-	return calloc(1, sizeof(struct xpc_tls_libset));
-}
+	struct xpc_tls_libset *set = calloc(1, sizeof(*set));
 
-void xpc_tls_libset_locate(struct xpc_tls_libset *set, struct loc_locator *l)
-{
-	set->locator = l;
+	if (set)
+		set->locator = l;
+	return set;
 }
 
 void xpc_tls_libset_free(struct xpc_tls_libset *set)

@@ -56,14 +56,12 @@ typedef int (*xpc_tls_lib_cb)(void *ctx, const char *path, unsigned int syms,
 
 struct xpc_tls_libset;
 
-/* A set of already examined (dev, inode) pairs. NULL on ENOMEM. */
-struct xpc_tls_libset *xpc_tls_libset_new(void);
-
 /*
- * Objects without usable SSL_* symbols go to this locator (locate.h) from
- * now on; NULL: symbols only. The set does not own it.
+ * A set of already examined (dev, inode) pairs; objects without usable
+ * SSL_* symbols go to locator l (locate.h; NULL: symbols only), which the
+ * set does not own. NULL on ENOMEM.
  */
-void xpc_tls_libset_locate(struct xpc_tls_libset *set, struct loc_locator *l);
+struct xpc_tls_libset *xpc_tls_libset_new(struct loc_locator *l);
 void xpc_tls_libset_free(struct xpc_tls_libset *set);
 
 /* Whether (dev, ino) was examined already (a scan would skip it). */

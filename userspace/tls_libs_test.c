@@ -27,7 +27,7 @@ static int found(void *ctx, const char *path, unsigned int syms, const struct lo
 int main(void)
 {
 	struct xpc_map_ent e;
-	struct xpc_tls_libset *set = xpc_tls_libset_new();
+	struct xpc_tls_libset *set = xpc_tls_libset_new(NULL);
 	unsigned int syms = 0;
 	struct stat st;
 	int fd;

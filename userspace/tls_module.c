@@ -75,7 +75,7 @@ static void check_failed(void *ctx, unsigned int id, const char *function, const
 	struct failure *n;
 
 	if (l)	/* the stack's own name for it: "SSL_read", "take_received_plaintext" */
-		function = loc_fn_name(l->r, !strcmp(function, "SSL_read"));
+		function = loc_fn_name(&l->r, !strcmp(function, "SSL_read"));
 	fprintf(stderr,
 		"xperf-bpf: %s: located %s failed the self-check '%s' (%s): its connections stay "
 		"in the ciphertext tier\n",
@@ -169,17 +169,16 @@ static const char *const check_states[] = { "unchecked", "trusted", "failed" };
 /* At the end: a located file whose plaintext was withheld but never judged is said too. */
 static void report_unchecked(const struct tls_state *s)
 {
+	const struct xpc_tls_located *l;
 	struct xpc_lc_counts n;
 
 	xpc_locate_check_counts(s->check, &n);
-	for (unsigned int id = 1; n.withheld && id <= xpc_tls_probes_nlocated(s->probes); id++) {
-		const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
-
-		if (l->r->status == LOC_FOUND &&
+	for (unsigned int id = 1; n.withheld && (l = xpc_tls_probes_located(s->probes, id)); id++) {
+		if (l->r.status == LOC_FOUND &&
 		    xpc_locate_check_state(s->check, id) == XPC_LC_UNCHECKED)
 			fprintf(stderr, "xperf-bpf: %s: located %s functions never passed the "
 				"self-check: their connections stayed in the ciphertext tier\n",
-				l->path, l->r->stack);
+				l->path, l->r.stack);
 	}
 }
 
@@ -187,10 +186,10 @@ static void report_unchecked(const struct tls_state *s)
 static void located_json(const struct tls_state *s, cJSON *o)
 {
 	cJSON *arr = cJSON_AddArrayToObject(o, "located");
+	const struct xpc_tls_located *l;
 	struct xpc_lc_counts n;
 
-	for (unsigned int id = 1; arr && id <= xpc_tls_probes_nlocated(s->probes); id++) {
-		const struct xpc_tls_located *l = xpc_tls_probes_located(s->probes, id);
+	for (unsigned int id = 1; arr && (l = xpc_tls_probes_located(s->probes, id)); id++) {
 		cJSON *e = cJSON_CreateObject();
 		char off[32];
 
@@ -198,18 +197,18 @@ static void located_json(const struct tls_state *s, cJSON *o)
 			break;
 		cJSON_AddItemToArray(arr, e);
 		cJSON_AddStringToObject(e, "file", l->path);
-		cJSON_AddStringToObject(e, "stack", l->r->stack);
-		cJSON_AddStringToObject(e, "identity", l->r->key);
-		cJSON_AddStringToObject(e, "how", l->r->why);
-		cJSON_AddBoolToObject(e, "from_cache", l->r->from_cache);
-		cJSON_AddNumberToObject(e, "locate_ms", l->r->ms);
-		if (l->r->status != LOC_FOUND) {
+		cJSON_AddStringToObject(e, "stack", l->r.stack);
+		cJSON_AddStringToObject(e, "identity", l->r.key);
+		cJSON_AddStringToObject(e, "how", l->r.why);
+		cJSON_AddBoolToObject(e, "from_cache", l->r.from_cache);
+		cJSON_AddNumberToObject(e, "locate_ms", l->r.ms);
+		if (l->r.status != LOC_FOUND) {
 			cJSON_AddStringToObject(e, "status", "not located");
 			continue;
 		}
-		snprintf(off, sizeof(off), "0x%llx", (unsigned long long)l->r->write_off);
+		snprintf(off, sizeof(off), "0x%llx", (unsigned long long)l->r.write_off);
 		cJSON_AddStringToObject(e, "SSL_write", off);
-		snprintf(off, sizeof(off), "0x%llx", (unsigned long long)l->r->read_off);
+		snprintf(off, sizeof(off), "0x%llx", (unsigned long long)l->r.read_off);
 		cJSON_AddStringToObject(e, "SSL_read", off);
 		cJSON_AddStringToObject(e, "status",
 					check_states[xpc_locate_check_state(s->check, id)]);

@@ -39,7 +39,6 @@
 #include "lib/clock_anchor.h"
 #include "lib/grow.h"
 #include "userspace/links.h"
-#include "userspace/locate/locate.h"
 #include "userspace/sock_hooks.h"
 #include "userspace/tls_libs.h"
 
@@ -55,12 +54,6 @@ struct pid_libs {
 struct late_window {
 	uint32_t tgid;
 	uint64_t from_ns, to_ns;
-};
-
-/* A located file: what xpc_tls_probes_located() hands out, owning its result. */
-struct located {
-	struct xpc_tls_located pub;
-	struct loc_result r;
 };
 
 /*
@@ -90,7 +83,7 @@ struct located_at {
 struct xpc_tls_probes {
 	struct tls_bpf *tls;
 	struct loc_locator *locator;	/* NULL with no_plaintext */
-	struct located *located;
+	struct xpc_tls_located *located;
 	size_t nlocated, cap_located;
 	struct located_at *located_at;
 	size_t nlocated_at, cap_located_at;
@@ -153,7 +146,7 @@ static int keep_link(struct xpc_tls_probes *p, struct bpf_link *l)
 static unsigned int add_located(struct xpc_tls_probes *p, const char *path,
 				const struct loc_result *r)
 {
-	struct located *n;
+	struct xpc_tls_located *n;
 
 	/* One id per file identity: processes of one file (per_pid mode) share its trust. */
 	for (size_t i = 0; i < p->nlocated; i++)
@@ -164,9 +157,8 @@ static unsigned int add_located(struct xpc_tls_probes *p, const char *path,
 	if (xp_grow((void **)&p->located, &p->cap_located, p->nlocated + 1, sizeof(*n)))
 		return 0;
 	n = &p->located[p->nlocated++];
-	snprintf(n->pub.path, sizeof(n->pub.path), "%s", path);
+	snprintf(n->path, sizeof(n->path), "%s", path);
 	n->r = *r;
-	n->pub.r = NULL;	/* set on lookup: the array may move */
 	return (unsigned int)p->nlocated;
 }
 
@@ -330,13 +322,11 @@ static int pick_hooks(struct xpc_tls_probes *p, int want, bool watch_maps)
 	int h = xpc_sock_hooks_pick(want, watch_maps, p->sock_hooks_why,
 				   sizeof(p->sock_hooks_why));
 
-	if (h < 0) {
+	if (h < 0 || p->verbose)
 		fprintf(stderr, "xperf-bpf: socket hooks: %s\n", p->sock_hooks_why);
+	if (h < 0)
 		return h;
-	}
 	p->sock_hooks = h;
-	if (p->verbose)
-		fprintf(stderr, "xperf-bpf: socket hooks: %s\n", p->sock_hooks_why);
 	bpf_object__for_each_program(prog, p->sock->obj) {
 		const char *tp = bpf_program__section_name(prog) + strlen("tp_btf/");
 		bool syscalls = !strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit");
@@ -388,14 +378,10 @@ int xpc_tls_probes_open(struct xpc_tls_probes **out, const struct xpc_tls_opts *
 		return -ENOMEM;
 	p->verbose = o->verbose;
 	p->per_pid_mode = o->per_pid;
-	p->libs = xpc_tls_libset_new();
-	err = p->libs ? 0 : -ENOMEM;
-	if (!err && !o->no_plaintext) {
-		p->locator =
-			loc_locator_new(o->locate_dir ? o->locate_dir : loc_locator_default_dir());
-		err = p->locator ? 0 : -ENOMEM;
-		xpc_tls_libset_locate(p->libs, p->locator);
-	}
+	if (!o->no_plaintext)
+		p->locator = loc_locator_new(loc_locator_default_dir());
+	p->libs = xpc_tls_libset_new(p->locator);
+	err = p->libs && (p->locator || o->no_plaintext) ? 0 : -ENOMEM;
 	if (!err && !o->no_plaintext) {
 		err = open_tls(p, o);
 		if (err)
@@ -428,10 +414,9 @@ static struct xpc_tls_libset *libs_for(struct xpc_tls_probes *p, pid_t pid)
 	if (xp_grow((void **)&p->per_pid, &p->cap_per_pid, p->npids + 1, sizeof(*n)))
 		return NULL;
 	n = &p->per_pid[p->npids];
-	*n = (struct pid_libs){ pid, xpc_tls_libset_new() };
+	*n = (struct pid_libs){ pid, xpc_tls_libset_new(p->locator) };
 	if (!n->libs)
 		return NULL;
-	xpc_tls_libset_locate(n->libs, p->locator);
 	p->npids++;
 	return n->libs;
 }
@@ -631,8 +616,7 @@ static int path_key(const char *name, char *key)
 {
 	if (strlen(name) >= XP_DISCOVER_NAME)
 		return -ENAMETOOLONG;
-	memset(key, 0, XP_DISCOVER_NAME);
-	memcpy(key, name, strlen(name));
+	strncpy(key, name, XP_DISCOVER_NAME);	/* NUL-padded */
 	return 0;
 }
 
@@ -702,13 +686,7 @@ const char *xpc_tls_probes_copy(const struct xpc_tls_probes *p)
 
 const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes *p, unsigned int id)
 {
-	struct located *l;
-
-	if (!id || id > p->nlocated)
-		return NULL;
-	l = &p->located[id - 1];
-	l->pub.r = &l->r;
-	return &l->pub;
+	return id && id <= p->nlocated ? &p->located[id - 1] : NULL;
 }
 
 uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned int id,
@@ -721,11 +699,6 @@ uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned i
 			return a->ns;
 	}
 	return UINT64_MAX;
-}
-
-unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p)
-{
-	return (unsigned int)p->nlocated;
 }
 
 void xpc_tls_probes_close(struct xpc_tls_probes *p)

@@ -16,6 +16,7 @@
 
 #include "bpf/xperf.h"
 #include "bpf/sock.h"
+#include "userspace/locate/locate.h"
 
 struct bpf_object;
 
@@ -49,11 +50,6 @@ struct xpc_tls_opts {
 	 */
 	int (*reuse_maps)(void *ctx, struct bpf_object *obj);
 	void *ctx;
-	/*
-	 * Disk cache of the function locator (userspace/locate/locate.h) for
-	 * executables without SSL_* symbols; NULL: loc_locator_default_dir().
-	 */
-	const char *locate_dir;
 };
 
 struct xpc_tls_probes;
@@ -167,13 +163,12 @@ int xpc_tls_probes_discover_stats(struct xpc_tls_probes *p, uint64_t stats[XP_DS
  * could not be resolved: r.status LOC_FAILED, nothing attached). Its id
  * (1-based) is the uprobes' cookie, in xk_tls_data.located.
  */
-struct loc_result;
 struct xpc_tls_located {
 	char path[256];
-	const struct loc_result *r;
+	struct loc_result r;
 };
 
-/* Located file `id` (xk_tls_data.located), NULL if none. */
+/* Located file `id` (xk_tls_data.located; ids run from 1 up), NULL if none. */
 const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes *p, unsigned int id);
 
 /*
@@ -182,9 +177,6 @@ const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes
  */
 uint64_t xpc_tls_probes_located_since(const struct xpc_tls_probes *p, unsigned int id,
 				     uint32_t tgid);
-
-/* How many files the locator reported (ids 1..n). */
-unsigned int xpc_tls_probes_nlocated(const struct xpc_tls_probes *p);
 
 /* Detach everything and free p (NULL is fine). */
 void xpc_tls_probes_close(struct xpc_tls_probes *p);

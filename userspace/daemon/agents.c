@@ -316,7 +316,6 @@ int xpd_agents_route(struct xpd_agents *a, const struct xk_hdr *rec)
 		/* In the dump too: what reached the ring is all there, owned or not. */
 		if (a->raw)
 			xpb_sink_raw.on_event(a->raw, rec);
-		a->n.records_unowned++;
 		return 0;
 	}
 	if (rec->type == XP_EV_FORK && !(((const struct xk_fork *)rec)->flags & XP_FORK_THREAD))
@@ -397,8 +396,7 @@ int xpd_agents_free(struct xpd_agents *a)
 			free(m);
 		}
 	if (a->raw) {
-		if (xpc_counts(a->c, &k))
-			memset(&k, 0, sizeof(k));
+		xpc_counts(a->c, &k);	/* all 0 when unread */
 		err = xpb_sink_raw.end(a->raw, a->c, &k) ?: err;
 	}
 	free(a);

@@ -36,7 +36,6 @@ struct xpd_counters {
 	uint64_t agents_missed;		/* matched, gone before it could be traced */
 	uint64_t sessions_ended;
 	uint64_t records_routed;	/* delivered to an agent's sinks */
-	uint64_t records_unowned;	/* traced records of no known agent */
 	uint64_t connections_open;	/* held now, all agents (a gauge) */
 	uint64_t connections_evicted[XPD_CONN_TIERS];
 	uint64_t processes_evicted;	/* exited processes the agents' assemblers forgot */

@@ -120,26 +120,23 @@ struct daemon {
 
 static volatile sig_atomic_t stop_signal, reload;
 
-static void on_stop(int sig)
+/* SIGHUP reloads the rules; SIGINT and SIGTERM stop. */
+static void on_signal(int sig)
 {
-	stop_signal = sig;
-}
-
-static void on_hup(int sig)
-{
-	(void)sig;
-	reload = 1;
+	if (sig == SIGHUP)
+		reload = 1;
+	else
+		stop_signal = sig;
 }
 
 static void signals(void)
 {
-	struct sigaction stop = { .sa_handler = on_stop }, hup = { .sa_handler = on_hup };
+	struct sigaction sa = { .sa_handler = on_signal };
 
-	sigemptyset(&stop.sa_mask);
-	sigemptyset(&hup.sa_mask);
-	sigaction(SIGINT, &stop, NULL);
-	sigaction(SIGTERM, &stop, NULL);
-	sigaction(SIGHUP, &hup, NULL);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);	/* a scraper that hangs up is not our end */
 }
 
@@ -164,15 +161,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_EXE:
 	case OPT_CMDLINE:
-		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
-			xp_args_invalid(state, "a glob under 256 bytes, 256 rules at most");
-		break;
 	case OPT_HOST:
 	case OPT_PATH:
 		if (xpd_rules_add(&d->flag_rules, rule_kinds[key - OPT_EXE], arg))
 			xp_args_invalid(state, key == OPT_HOST ?
 				"a host name of at most 63 bytes ('*.' first for the names below one)" :
-				"a path of at most 63 bytes from '/', no space, '?' or wildcard");
+				key == OPT_PATH ? "a path of at most 63 bytes from '/', no space, '?' or wildcard" :
+				"a glob under 256 bytes, 256 rules at most");
 		break;
 	case OPT_MAX_AGENTS:
 		d->ao.max_agents = xp_args_integer(state, arg, 1, 100000, "1..100000");
@@ -273,14 +268,6 @@ static int load_rules(struct daemon *d)
 	return ret;
 }
 
-/* The kind of rule an exec (record of an untraced process) matches, or -1. */
-static int exec_matches(const struct daemon *d, const struct xk_exec *e)
-{
-	if (xpc_exec_check(e, e->hdr.size))
-		return -1;
-	return xpd_rules_match(&d->rules, e->data, e->data + e->filename_len, e->args_len);
-}
-
 /* What xpd_agents_add() made of a match. */
 static enum xpd_outcome outcome(int err)
 {
@@ -318,25 +305,23 @@ static int on_event(void *ctx, const struct xk_hdr *rec)
 {
 	struct daemon *d = ctx;
 	const struct xk_exec *e = (const void *)rec;
+	int kind = -1;
 
-	int kind;
-
-	if (rec->type == XP_EV_EXEC && e->flags & XP_EXEC_DISCOVERED) {
-		d->execs_seen++;
-		add_agent(d, rec->tgid, rec, XPD_EXE);
-		return d->err;
-	}
 	/* Traced by the kernel at this send: a session even if it is gone by now. */
 	if (rec->type == XP_EV_SOCK_DISCOVER) {
 		kind = ((const struct xk_sock_discover *)rec)->kind == XP_DISCOVER_HOST ? XPD_HOST
 											 : XPD_PATH;
-		add_agent(d, rec->tgid, rec, kind);
-		return d->err;
-	}
-	if (rec->type != XP_EV_EXEC || !(e->flags & XP_EXEC_UNTRACED))
+	} else if (rec->type == XP_EV_EXEC && e->flags & (XP_EXEC_DISCOVERED | XP_EXEC_UNTRACED)) {
+		d->execs_seen++;
+		/* Traced by the kernel at its exec, else an untraced one against the rules. */
+		if (e->flags & XP_EXEC_DISCOVERED)
+			kind = XPD_EXE;
+		else if (!xpc_exec_check(e, e->hdr.size))
+			kind = xpd_rules_match(&d->rules, e->data, e->data + e->filename_len,
+					       e->args_len);
+	} else {
 		return xpd_agents_route(d->agents, rec) ? -EIO : 0;
-	d->execs_seen++;
-	kind = exec_matches(d, e);
+	}
 	if (kind >= 0)
 		add_agent(d, rec->tgid, rec, kind);
 	return d->err;
@@ -498,8 +483,7 @@ static void report(struct xpc *c, const struct xpd_counters *n, const struct dae
 	struct xpc_counts k;
 	uint64_t total = 0;
 
-	if (xpc_counts(c, &k))
-		memset(&k, 0, sizeof(k));
+	xpc_counts(c, &k);	/* all 0 when unread */
 	for (int t = 0; t < XP_EV_TYPE_MAX; t++)
 		total += k.records[t];
 	fprintf(stderr, "xperf-bpf daemon: %llu agents traced, %llu refused, %llu missed; "
@@ -560,11 +544,7 @@ int xpd_main(int argc, char **argv)
 		goto out;
 	}
 	d->agents = xpd_agents_new(c, &d->ao);
-	if (!d->agents) {
-		code = XP_EXIT_FAIL;
-		goto out;
-	}
-	if (push_names(d, c)) {
+	if (!d->agents || push_names(d, c)) {
 		code = XP_EXIT_FAIL;
 		goto out;
 	}

@@ -165,13 +165,12 @@ static struct xpd_metrics *metrics_new(const struct xpd_metrics_opts *o)
 	m->interval_s = o->interval_s ? o->interval_s : 30;
 	m->quiet = o->quiet;
 	m->node_dir = strdup(o->node_dir);
-	m->state_path = o->state_path ? strdup(o->state_path) : malloc(n);
+	m->state_path = malloc(n);
 	if (!m->node_dir || !m->state_path) {
 		xpd_metrics_stop(m);
 		return NULL;
 	}
-	if (!o->state_path)
-		snprintf(m->state_path, n, "%s/" STATE_FILE, o->node_dir);
+	snprintf(m->state_path, n, "%s/" STATE_FILE, o->node_dir);
 	return m;
 }
 

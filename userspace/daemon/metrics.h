@@ -41,7 +41,6 @@ extern const unsigned int xpd_nexporters;
 struct xpd_metrics_opts {
 	const char *listen;		/* HOST:PORT; port 0: any, printed */
 	const char *node_dir;		/* what the exporters scan */
-	const char *state_path;		/* NULL: node_dir/.xperf-fleet-state.json */
 	unsigned int interval_s;	/* exporters' rescans */
 	int quiet;			/* no line per rescan */
 };

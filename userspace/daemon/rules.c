@@ -58,32 +58,34 @@ static void lowercase(char *s)
 			*s += 'a' - 'A';
 }
 
-int xpd_rules_add(struct xpd_rules *r, const char *kind, const char *pattern)
+const char *xpd_rules_add(struct xpd_rules *r, const char *kind, const char *pattern)
 {
 	int k = kind_of(kind);
-	struct xpd_rule *rule;
+	struct xpd_rule rule = { .kind = k };
+	const char *why;
 
-	if (k < 0 || !*pattern || strlen(pattern) >= XPD_PATTERN_MAX)
-		return -EINVAL;
-	if (r->n >= XPD_RULES_MAX)
-		return -ENOSPC;
-	rule = &r->rule[r->n];
-	snprintf(rule->pattern, sizeof(rule->pattern), "%s", pattern);
+	if (k < 0)
+		return "unknown rule (expected: exe GLOB, cmdline GLOB, host NAME, path /PATH)";
+	if (!*pattern)
+		return "missing pattern";
+	if (strlen(pattern) >= XPD_PATTERN_MAX)
+		return "pattern longer than 255 bytes";
+	snprintf(rule.pattern, sizeof(rule.pattern), "%s", pattern);
 	if (k == XPD_HOST)
-		lowercase(rule->pattern);
-	if ((k == XPD_HOST || k == XPD_PATH) && net_name_error(k, rule->pattern))
-		return -EINVAL;
-	rule->kind = k;
-	r->n++;
-	return 0;
+		lowercase(rule.pattern);
+	why = k == XPD_HOST || k == XPD_PATH ? net_name_error(k, rule.pattern) : NULL;
+	if (why)
+		return why;
+	if (r->n >= XPD_RULES_MAX)
+		return "more than 256 rules";
+	r->rule[r->n++] = rule;
+	return NULL;
 }
 
-/* One line, comments and surrounding blanks gone: 0, or an error message in why. */
+/* One line, comments and surrounding blanks gone: NULL, or an error message. */
 static const char *parse_line(struct xpd_rules *r, char *line)
 {
 	char *kind, *pattern, *end;
-	const char *why;
-	int k;
 
 	line[strcspn(line, "#")] = '\0';
 	kind = line + strspn(line, " \t");
@@ -96,19 +98,7 @@ static const char *parse_line(struct xpd_rules *r, char *line)
 	end = pattern + strlen(pattern);
 	while (end > pattern && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
 		*--end = '\0';
-	k = kind_of(kind);
-	if (k < 0)
-		return "unknown rule (expected: exe GLOB, cmdline GLOB, host NAME, path /PATH)";
-	if (!*pattern)
-		return "missing pattern";
-	if (strlen(pattern) >= XPD_PATTERN_MAX)
-		return "pattern longer than 255 bytes";
-	if (k == XPD_HOST)
-		lowercase(pattern);
-	why = k == XPD_HOST || k == XPD_PATH ? net_name_error(k, pattern) : NULL;
-	if (why)
-		return why;
-	return xpd_rules_add(r, kind, pattern) ? "more than 256 rules" : NULL;
+	return xpd_rules_add(r, kind, pattern);
 }
 
 int xpd_rules_parse(struct xpd_rules *r, const char *name, const char *text,

@@ -45,10 +45,10 @@ struct xpd_rules {
 const char *xpd_rule_kind_name(enum xpd_rule_kind kind);
 
 /*
- * Add one rule ("exe", "cmdline", "host" or "path"); -EINVAL (bad kind, empty,
- * too long, not a host name or path), -ENOSPC (full).
+ * Add one rule ("exe", "cmdline", "host" or "path"): NULL, or why not (bad kind,
+ * empty, too long, not a host name or path, full), a rules file's message.
  */
-int xpd_rules_add(struct xpd_rules *r, const char *kind, const char *pattern);
+const char *xpd_rules_add(struct xpd_rules *r, const char *kind, const char *pattern);
 
 /*
  * Parse rules text (name: the file, for messages) and append to r. On error

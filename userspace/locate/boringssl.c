@@ -322,8 +322,8 @@ static int resolve(struct scan *s, struct loc_boringssl_found *out, char *why, s
 			return -1;
 		}
 	}
-	out->write = (struct loc_located_fn){ "SSL_write", found[SIG_WRITE][0].start, 0 };
-	out->read = (struct loc_located_fn){ "SSL_read", found[SIG_READ][0].start, 0 };
+	out->write = (struct loc_located_fn){ found[SIG_WRITE][0].start, 0 };
+	out->read = (struct loc_located_fn){ found[SIG_READ][0].start, 0 };
 	/* Anything in .text calling or jumping to them confirms a function start. */
 	if (!calls(s, 0, s->text.len, out->write.addr, true) ||
 	    !calls(s, 0, s->text.len, out->read.addr, true)) {

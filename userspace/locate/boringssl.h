@@ -32,9 +32,8 @@
 
 #include "userspace/locate/elf_view.h"
 
-/* A function found: its name, virtual address and file offset (for uprobes). */
+/* A function found: its virtual address and file offset (for uprobes; locate.h names it). */
 struct loc_located_fn {
-	const char *name;
 	uint64_t addr;
 	uint64_t offset;
 };

@@ -450,8 +450,8 @@ static int resolve(struct scan *s, struct loc_rustls_found *out, char *why, size
 	if (rx.n != 1)
 		return fail(why, wl, "take_received_plaintext candidates", rx.n, 1);
 	out->conn_off = encrypter_offset(s, appdata);
-	out->write = (struct loc_located_fn){ "send_appdata_encrypt", appdata, 0 };
-	out->read = (struct loc_located_fn){ "take_received_plaintext", rx.a[0], 0 };
+	out->write = (struct loc_located_fn){ appdata, 0 };
+	out->read = (struct loc_located_fn){ rx.a[0], 0 };
 	if (loc_elf_view_file_offset(s->v, appdata, &out->write.offset) ||
 	    loc_elf_view_file_offset(s->v, rx.a[0], &out->read.offset)) {
 		snprintf(why, wl, "functions outside every loadable segment");

@@ -106,8 +106,7 @@ int xpb_sinks_end(struct xpb_sinks *s, struct xpc *c, const struct xpc_counts *c
 	for (unsigned int i = 0; i < xpb_nsinks && i < 16; i++)
 		if (s->on[i] && xpb_sinks[i]->end(s->state[i], c, counts))
 			err = -EIO;
-	memset(s->on, 0, sizeof(s->on));
-	xpb_sinks_free(s);
+	free(s);	/* every sink ended: nothing for xpb_sinks_free to end */
 	return err;
 }
 
@@ -180,7 +179,6 @@ int xpb_run(struct xpc *c, struct xpb_sinks *sinks, const struct xpb_run *run,
 		close(pidfd);
 	if (xpc_counts(c, &counts)) {
 		fprintf(stderr, "xperf-bpf: %s\n", xpc_error(c));
-		memset(&counts, 0, sizeof(counts));
 		code = XP_EXIT_FAIL;
 	}
 	if (stop_signal && !run->quiet)

@@ -97,11 +97,10 @@ static void threads(long n)
 	printf("{\"pid\": %d, \"threads\": %ld}\n", getpid(), n);
 }
 
-/* The wall time since t0 and the CPU time so far, as one JSON line. */
-static void report(long long t0)
+/* A wall time and the CPU time so far, as one JSON line. */
+static void report(long long ns)
 {
-	printf("{\"pid\": %d, \"ns\": %lld, \"cpu_ns\": %lld}\n", getpid(), mono_ns() - t0,
-	       cpu_ns());
+	printf("{\"pid\": %d, \"ns\": %lld, \"cpu_ns\": %lld}\n", getpid(), ns, cpu_ns());
 }
 
 static void syscalls(long n)
@@ -112,7 +111,7 @@ static void syscalls(long n)
 	for (long i = 0; i < n; i++)
 		if (write(fd, "x", 1) != 1)
 			break;
-	report(t0);
+	report(mono_ns() - t0);
 	close(fd);
 }
 
@@ -129,7 +128,7 @@ static void mmaps(long n)
 			break;
 		munmap(p, page);
 	}
-	report(t0);
+	report(mono_ns() - t0);
 	close(fd);
 }
 
@@ -194,7 +193,7 @@ static void pingpong(long n, long rate)
 	t0 = mono_ns() - t0;
 	close(ab[1]);
 	waitpid(peer, NULL, 0);
-	printf("{\"pid\": %d, \"ns\": %lld, \"cpu_ns\": %lld}\n", getpid(), t0, cpu_ns());
+	report(t0);
 }
 
 int main(int argc, char **argv)
