@@ -83,7 +83,6 @@ static int read_ledger(const struct rb_opts *o, struct rb_outcome *oc, char **bu
 		return -1;
 	}
 	rb_ledger_parse(o->ledger, *buf ? *buf : "", *len, &oc->ledger);
-	oc->have_ledger = 1;
 	for (int i = 0; i < oc->ledger.corrupt && i < 4; i++)
 		fprintf(stderr, "xperf rubric: warning: %s\n", oc->ledger.warnings[i]);
 	return 0;
@@ -207,10 +206,8 @@ int rb_pipeline(const struct rb_opts *o)
 	int failed = rb_valgrind(o, &m);
 	failed += rb_objdump(o, &m) < 0;
 	rb_score_all(&m, o, o->baseline ? &mem : NULL, &oc.r);
-	if (o->baseline) {
-		oc.have_baseline = 1;
+	if (o->baseline)
 		rb_regress(&base, &oc.r, &oc.base_regr);
-	}
 	if (oc.ledger.entries) {
 		rb_regress(&oc.ledger.last, &oc.r, &oc.vs_last);
 		rb_regress(&oc.ledger.best, &oc.r, &oc.vs_best);

@@ -131,8 +131,6 @@ int rb_valgrind(const struct rb_opts *o, struct rb_meas *m)
 	struct rb_stage *stages[] = { &m->cg_stage, &m->cl_stage, &m->ms_stage };
 	int failed = 0;
 
-	snprintf(m->cache_model, sizeof(m->cache_model), "D1=%s, I1=%s, LL=%s", XP_CG_D1, XP_CG_I1,
-		 XP_CG_LL);
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
 		failed += run_tool(&tools[i], o, m, stages[i]) < 0;
 	return failed;
