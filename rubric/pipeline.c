@@ -92,23 +92,17 @@ static int read_ledger(const struct rb_opts *o, struct rb_outcome *oc, char **bu
 static int append_ledger(const struct rb_opts *o, const struct rb_outcome *oc,
 			 const char *old, size_t len)
 {
-	char *line = rb_ledger_line(oc);
-	int rc = -1;
+	char *line = rb_ledger_line(oc), *all = NULL;
+	size_t n = 0, cap = 0;
+	int sep = len && old[len - 1] != '\n', rc = -1;
 
-	if (line) {
-		size_t ln = strlen(line), sep = len && old[len - 1] != '\n';
-		char *all = malloc(len + sep + ln + 1);
-		if (all) {
-			memcpy(all, old, len);
-			if (sep)
-				all[len] = '\n';
-			memcpy(all + len + sep, line, ln);
-			all[len + sep + ln] = '\n';
-			rc = write_out(o->ledger, all, len + sep + ln + 1);
-			free(all);
-		}
-		free(line);
-	}
+	if (line && !xp_buf_append(&all, &n, &cap, old, len) &&
+	    !xp_buf_append(&all, &n, &cap, "\n", (size_t)sep) &&
+	    !xp_buf_append(&all, &n, &cap, line, strlen(line)) &&
+	    !xp_buf_append(&all, &n, &cap, "\n", 1))
+		rc = write_out(o->ledger, all, n);
+	free(all);
+	free(line);
 	return rc;
 }
 
