@@ -80,6 +80,7 @@ int main(int argc, char **argv)
 	struct args a = { .cfg = { .out_dir = ".xperf/traces", .session_id = "replay",
 				   .no_clock_anchor = 1 } };
 	struct run r = { 0 };
+	struct xt_session_stats st;
 	int rc;
 
 	if (xp_args_parse(&args, argc, argv, &a))
@@ -92,10 +93,10 @@ int main(int argc, char **argv)
 		rc = xt_session_finish(r.s, r.last_ts, r.agent_exited && !a.cut) ? 1 : 0;
 	else
 		rc = rc < 0 ? 2 : 1;
+	st = xt_session_stats(r.s);
 	if (rc == 0)
-		printf("%d turn%s, %d exchange%s -> %s\n", xt_session_turns(r.s),
-		       xp_s(xt_session_turns(r.s)), xt_session_exchanges(r.s),
-		       xp_s(xt_session_exchanges(r.s)), xt_session_dir(r.s));
+		printf("%d turn%s, %d exchange%s -> %s\n", st.turns, xp_s(st.turns), st.exchanges,
+		       xp_s(st.exchanges), st.dir);
 	xt_session_free(r.s);
 	return rc;
 }

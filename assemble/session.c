@@ -338,7 +338,7 @@ static void match_shadows(struct xt_session *s, struct xt_exchange *const *sel, 
  * Completes the turn (cfg->before_write), writes it and frees it. A turn
  * that cannot be written (a full disk) is counted and the session goes on:
  * the next may fit once space is freed. The first failure is named here,
- * the count at the end (xt_session_unwritten).
+ * the count at the end (xt_session_stats).
  */
 static void store_turn(struct xt_session *s, struct tt_turn *d)
 {
@@ -758,36 +758,13 @@ int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited)
 	return rc || s->unwritten ? -1 : 0;
 }
 
-int xt_session_unwritten(const struct xt_session *s, int *first_err)
+struct xt_session_stats xt_session_stats(const struct xt_session *s)
 {
-	if (first_err)
-		*first_err = s->unwritten_err;
-	return s->unwritten;
-}
-
-int xt_session_turns(const struct xt_session *s)
-{
-	return s->turns;
-}
-
-uint64_t xt_session_procs_evicted(const struct xt_session *s)
-{
-	return s->procs.evicted;
-}
-
-uint64_t xt_session_sched_evicted(const struct xt_session *s)
-{
-	return xt_sched_evicted(s->sched);
-}
-
-int xt_session_exchanges(const struct xt_session *s)
-{
-	return s->exchanges;
-}
-
-const char *xt_session_dir(const struct xt_session *s)
-{
-	return s->dir;
+	return (struct xt_session_stats){
+		.turns = s->turns, .exchanges = s->exchanges, .unwritten = s->unwritten,
+		.unwritten_err = s->unwritten_err, .procs_evicted = s->procs.evicted,
+		.sched_evicted = xt_sched_evicted(s->sched), .dir = s->dir,
+	};
 }
 
 void xt_session_free(struct xt_session *s)

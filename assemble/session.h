@@ -45,7 +45,7 @@ struct xt_session;
 struct xt_session *xt_session_new(const struct xt_config *cfg);
 /*
  * One event; 0, or -1 when memory ran out (message on stderr). A turn file
- * that cannot be written (a full disk) is counted (xt_session_unwritten),
+ * that cannot be written (a full disk) is counted (xt_session_stats),
  * the first named on stderr, and the session goes on.
  */
 int xt_session_event(struct xt_session *s, const struct xt_event *ev);
@@ -57,18 +57,17 @@ void xt_session_set_dropped(struct xt_session *s, uint64_t dropped);
  * 0, or -1 when a turn file could not be written, now or before.
  */
 int xt_session_finish(struct xt_session *s, uint64_t end_ns, int agent_exited);
-/* Turns assembled whose file could not be written; *first_err: the first's -errno. */
-int xt_session_unwritten(const struct xt_session *s, int *first_err);
-/* Turns assembled so far (written, or held for late records). */
-int xt_session_turns(const struct xt_session *s);
-/* Exited processes forgotten at cfg->max_procs so far. */
-uint64_t xt_session_procs_evicted(const struct xt_session *s);
-/* Scheduler transitions forgotten at cfg->max_sched_marks so far. */
-uint64_t xt_session_sched_evicted(const struct xt_session *s);
-/* Exchanges seen so far. */
-int xt_session_exchanges(const struct xt_session *s);
-/* The directory the turn files go to (out_dir/session_id). */
-const char *xt_session_dir(const struct xt_session *s);
+/* What a session has done so far (xt_session_stats). */
+struct xt_session_stats {
+	int turns;		/* assembled (written, or held for late records) */
+	int exchanges;		/* LLM exchanges seen */
+	int unwritten;		/* turns whose file could not be written */
+	int unwritten_err;	/* the first's -errno */
+	uint64_t procs_evicted;	/* exited processes forgotten at cfg->max_procs */
+	uint64_t sched_evicted;	/* scheduler transitions forgotten at cfg->max_sched_marks */
+	const char *dir;	/* the directory the turn files go to (out_dir/session_id) */
+};
+struct xt_session_stats xt_session_stats(const struct xt_session *s);
 void xt_session_free(struct xt_session *s);
 
 #endif /* XPERF_ASSEMBLE_SESSION_H */

@@ -246,8 +246,8 @@ static void check_every_cut(const char *tmp, const char *src, int ciphertext)
 		snprintf(sid, sizeof(sid), "%s%d", ciphertext ? "c" : "p", n);
 		struct xt_session *s = replay(&cfg, file, 0);
 
-		for (int i = 1; i <= xt_session_turns(s); i++, files++) {
-			snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_dir(s), i);
+		for (int i = 1; i <= xt_session_stats(s).turns; i++, files++) {
+			snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_stats(s).dir, i);
 			CHECK(sc_validate_file(path, print_error, NULL) == 0);
 		}
 		xt_session_free(s);
@@ -352,9 +352,9 @@ static void check_attach_mid_write(const char *tmp)
 	rewrite_fixture(TD "demo_plain.jsonl", file, put_from_write, &started);
 	struct xt_session *s = replay(&cfg, file, 1);
 
-	CHECK(started && xt_session_turns(s) > 0);
-	for (int i = 1; i <= xt_session_turns(s); i++) {
-		snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_dir(s), i);
+	CHECK(started && xt_session_stats(s).turns > 0);
+	for (int i = 1; i <= xt_session_stats(s).turns; i++) {
+		snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_stats(s).dir, i);
 		CHECK(sc_validate_file(path, print_error, NULL) == 0);
 	}
 	xt_session_free(s);
@@ -375,8 +375,8 @@ static void check_capped(const char *tmp)
 	snprintf(dir, sizeof(dir), "%s/capped", tmp);
 	cap_fixture(file, 20);
 	s = replay(&cfg, file, 1);
-	CHECK(xt_session_turns(s) == 6 && xt_session_exchanges(s) == 7);
-	snprintf(path, sizeof(path), "%s/turn_001.json", xt_session_dir(s));
+	CHECK(xt_session_stats(s).turns == 6 && xt_session_stats(s).exchanges == 7);
+	snprintf(path, sizeof(path), "%s/turn_001.json", xt_session_stats(s).dir);
 	xt_session_free(s);
 	CHECK(sc_validate_file(path, print_error, NULL) == 0);
 	text = test_slurp(path, &len);
@@ -422,7 +422,7 @@ static void check_setup(const char *tmp)
 	CHECK(put);
 	struct xt_session *x = replay(&cfg, fixture, 1);
 
-	read_turns(xt_session_dir(x), &s);
+	read_turns(xt_session_stats(x).dir, &s);
 	xt_session_free(x);
 	CHECK(s.n_ex == 7 && s.setups == 1);
 	CHECK(s.setup_start == 5015000000ull && s.setup_end == 5018580000ull); /* its Finished */
@@ -439,7 +439,7 @@ static void replay_cipher(const char *tmp, const char *id, const char *events, s
 	snprintf(dir, sizeof(dir), "%s/%s", tmp, id);
 	struct xt_session *x = replay(&cfg, events, 1);
 
-	read_turns(xt_session_dir(x), s);
+	read_turns(xt_session_stats(x).dir, s);
 	xt_session_free(x);
 }
 
@@ -510,8 +510,8 @@ int main(void)
 	snprintf(cut_file, sizeof(cut_file), "%s/cut.jsonl", tmp);
 	struct xt_session *s = replay(&cfg, TD "demo_plain.jsonl", 1);
 
-	CHECK(xt_session_turns(s) == 6 && xt_session_exchanges(s) == 7);
-	read_turns(xt_session_dir(s), &p);
+	CHECK(xt_session_stats(s).turns == 6 && xt_session_stats(s).exchanges == 7);
+	read_turns(xt_session_stats(s).dir, &p);
 	CHECK(p.anchored == 6); /* every turn carries this boot's clock anchor, taken now */
 	xt_session_free(s);
 	check_plain(truth, &p);
@@ -519,7 +519,7 @@ int main(void)
 	cfg.out_dir = cipher_dir;
 	cfg.ciphertext = 1;
 	s = replay(&cfg, TD "demo_cipher.jsonl", 1);
-	read_turns(xt_session_dir(s), &c);
+	read_turns(xt_session_stats(s).dir, &c);
 	xt_session_free(s);
 	CHECK(c.n_ex == p.n_ex);
 	for (int i = 0; i < c.n_ex && i < p.n_ex; i++) {
@@ -533,7 +533,7 @@ int main(void)
 	cfg.out_dir = both_dir;
 	cfg.ciphertext = 0;
 	s = replay(&cfg, TD "demo_both.jsonl", 1);
-	read_turns(xt_session_dir(s), &b);
+	read_turns(xt_session_stats(s).dir, &b);
 	xt_session_free(s);
 	CHECK(b.turns == p.turns && b.n_ex == p.n_ex);
 	for (int i = 0; i < b.n_ex; i++) {
@@ -545,7 +545,7 @@ int main(void)
 	/* a concurrent side request stays in its turn as its own exchange */
 	cfg.out_dir = conc_dir;
 	s = replay(&cfg, TD "concurrent.jsonl", 1);
-	read_turns(xt_session_dir(s), &k);
+	read_turns(xt_session_stats(s).dir, &k);
 	xt_session_free(s);
 	CHECK(k.turns == 2 && k.n_ex == 3 && k.incomplete == 0);
 	CHECK(k.ex_start[0] < k.ex_start[1] && k.ex_end[1] < k.ex_end[0]); /* overlapping */
@@ -555,7 +555,7 @@ int main(void)
 	cfg.out_dir = cut_dir;
 	cfg.ciphertext = 0;
 	s = replay(&cfg, cut_file, 0);
-	read_turns(xt_session_dir(s), &k);
+	read_turns(xt_session_stats(s).dir, &k);
 	xt_session_free(s);
 	CHECK(k.turns >= 3 && k.turns < 6 && k.incomplete == 1);
 	check_capped(tmp);

@@ -6,6 +6,7 @@
 
 #include "analyze/analyze.h"
 #include "lib/atomic_file.h"
+#include "lib/plural.h"
 
 int cmd_run_html(const char *session_dir, const char *path, FILE *err)
 {
@@ -26,18 +27,17 @@ int cmd_run_html(const char *session_dir, const char *path, FILE *err)
 
 int cmd_run_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint64_t malformed)
 {
-	const char *dir = xt_session_dir(s);
+	struct xt_session_stats st = xt_session_stats(s);
 	struct xa_options o;
 	struct xa_session *as = NULL;
 	char html[4200];
 
-	fprintf(out, "xperf: %d turn%s, %d LLM exchange%s\n", xt_session_turns(s),
-		xt_session_turns(s) == 1 ? "" : "s", xt_session_exchanges(s),
-		xt_session_exchanges(s) == 1 ? "" : "s");
+	fprintf(out, "xperf: %d turn%s, %d LLM exchange%s\n", st.turns, xp_s(st.turns),
+		st.exchanges, xp_s(st.exchanges));
 	if (malformed)
 		fprintf(out, "xperf: %llu malformed capture records ignored\n",
 			(unsigned long long)malformed);
-	if (!xt_session_turns(s)) {
+	if (!st.turns) {
 		fprintf(out, "xperf: no LLM exchange seen (paths /v1/messages, /chat/completions, "
 			     "/v1/responses, /api/chat, /api/generate; XPERF_LLM_PATHS adds more)"
 			     "; %llu records lost\n", (unsigned long long)dropped);
@@ -45,13 +45,13 @@ int cmd_run_report(FILE *out, const struct xt_session *s, uint64_t dropped, uint
 	}
 	xa_options_default(&o);
 	o.format = XA_FMT_TEXT;
-	if (xa_analyze_session_dir(dir, &o, &as, out) != XA_OK)
+	if (xa_analyze_session_dir(st.dir, &o, &as, out) != XA_OK)
 		return -1;
 	xa_print_summary(as, out);
 	xa_session_free(as);
-	snprintf(html, sizeof(html), "%s/report.html", dir);
-	if (cmd_run_html(dir, html, out))
+	snprintf(html, sizeof(html), "%s/report.html", st.dir);
+	if (cmd_run_html(st.dir, html, out))
 		return -1;
-	fprintf(out, "traces: %s/turn_*.json\nreport: %s\n", dir, html);
+	fprintf(out, "traces: %s/turn_*.json\nreport: %s\n", st.dir, html);
 	return 0;
 }

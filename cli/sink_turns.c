@@ -133,8 +133,10 @@ static int turns_event(void *state, const struct xk_hdr *rec)
 		return -ENOMEM;
 	rc = xt_session_event(t->s, &ev) ? -EIO : 0;
 	if (t->run->bounds) {	/* the daemon's /metrics reads them while the session runs */
-		t->run->bounds->processes_evicted = xt_session_procs_evicted(t->s);
-		t->run->bounds->sched_marks_evicted = xt_session_sched_evicted(t->s);
+		struct xt_session_stats st = xt_session_stats(t->s);
+
+		t->run->bounds->processes_evicted = st.procs_evicted;
+		t->run->bounds->sched_marks_evicted = st.sched_evicted;
 	}
 	return rc;
 }
@@ -155,14 +157,14 @@ static int root_exited(pid_t root)
 /* Turns the disk did not take: said even with --quiet, counted for capture.json. */
 static void report_unwritten(struct turns *t)
 {
-	int err, n = xt_session_unwritten(t->s, &err);
+	struct xt_session_stats st = xt_session_stats(t->s);
 
-	if (!n)
+	if (!st.unwritten)
 		return;
 	fprintf(stderr, "xperf-bpf: warning: %d of %d turns not written to %s (the first: %s)\n",
-		n, xt_session_turns(t->s), xt_session_dir(t->s), strerror(-err));
+		st.unwritten, st.turns, st.dir, strerror(-st.unwritten_err));
 	if (t->run->unwritten)
-		t->run->unwritten->turns += (uint64_t)n;
+		t->run->unwritten->turns += (uint64_t)st.unwritten;
 }
 
 static int turns_end(void *state, struct xpc *c, const struct xpc_counts *counts)

@@ -66,7 +66,7 @@ static char *replay(const char *tmp, const char *name, uint64_t by)
 	sh.s = xt_session_new(&cfg);
 	CHECK(sh.s && !xt_fixture_read(EVENTS, feed, &sh), "replay %s", name);
 	CHECK(sh.s && !xt_session_finish(sh.s, END_TS + by, 1), "finish %s", name);
-	if (sh.s && asprintf(&out, "%s", xt_session_dir(sh.s)) < 0)
+	if (sh.s && asprintf(&out, "%s", xt_session_stats(sh.s).dir) < 0)
 		out = NULL;
 	xt_session_free(sh.s);
 	return out;

@@ -244,7 +244,7 @@ static int same_fixture(const char *fixture, const char *tmp)
 	CHECK(s && !xt_fixture_read(fixture, replayed, s) && !xt_session_finish(s, UINT64_MAX / 2, 1),
 	      "replay %s", fixture);
 	for (int i = 1; s; i++) {
-		snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_dir(s), i);
+		snprintf(path, sizeof(path), "%s/turn_%03d.json", xt_session_stats(s).dir, i);
 		cJSON *doc = access(path, F_OK) ? NULL : load(path);
 
 		if (!doc)
@@ -254,7 +254,7 @@ static int same_fixture(const char *fixture, const char *tmp)
 		unlink(path);
 	}
 	if (s)
-		rmdir(xt_session_dir(s));
+		rmdir(xt_session_stats(s).dir);
 	xt_session_free(s);
 	return alike;
 }
