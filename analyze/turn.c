@@ -25,14 +25,6 @@ static int ns_of(const cJSON *n, uint64_t *out)
 	return 0;
 }
 
-static void copy_str(char *dst, size_t len, const char *s)
-{
-	size_t k = strnlen(s, len - 1);
-
-	memcpy(dst, s, k);
-	dst[k] = '\0';
-}
-
 /* Token times past XA_NS_MAX are left out (in the turn, which is the trace's). */
 static void keep_tokens(struct tt_exchange *ex)
 {
@@ -86,13 +78,13 @@ int xa_trace_from_turn(struct tt_turn *t, const char *path, struct xa_trace *tr)
 {
 	memset(tr, 0, sizeof(*tr));
 	tr->turn = t;
-	copy_str(tr->head.path, sizeof(tr->head.path), path ? path : "<buffer>");
-	copy_str(tr->head.session_id, sizeof(tr->head.session_id), t->session_id);
-	copy_str(tr->head.source, sizeof(tr->head.source), t->source);
-	copy_str(tr->head.tier, sizeof(tr->head.tier), t->quality.tier);
+	snprintf(tr->head.path, sizeof(tr->head.path), "%s", path ? path : "<buffer>");
+	snprintf(tr->head.session_id, sizeof(tr->head.session_id), "%s", t->session_id);
+	snprintf(tr->head.source, sizeof(tr->head.source), "%s", t->source);
+	snprintf(tr->head.tier, sizeof(tr->head.tier), "%s", t->quality.tier);
 	tr->head.turn_index = t->index;
 	tr->head.complete = t->complete;
-	copy_str(tr->head.agent, sizeof(tr->head.agent), t->agent.name ? t->agent.name : "?");
+	snprintf(tr->head.agent, sizeof(tr->head.agent), "%s", t->agent.name ? t->agent.name : "?");
 	tr->head.pid = t->agent.pid;
 	tr->cap = t->nspans + 1;
 	if (t->end_ns > XA_NS_MAX || !(tr->spans = calloc(tr->cap, sizeof(*tr->spans))))

@@ -15,9 +15,7 @@ struct rb_outcome {
 	const struct rb_meas *m;
 	struct rb_result r;
 	struct rb_env env;
-	int have_baseline;
 	struct rb_regressions base_regr;
-	int have_ledger;
 	struct rb_ledger ledger;
 	struct rb_regressions vs_last, vs_best;
 	int have_pct; /* pooled wall-time percentiles (>= 2 samples) */

@@ -83,7 +83,6 @@ static int read_ledger(const struct rb_opts *o, struct rb_outcome *oc, char **bu
 		return -1;
 	}
 	rb_ledger_parse(o->ledger, *buf ? *buf : "", *len, &oc->ledger);
-	oc->have_ledger = 1;
 	for (int i = 0; i < oc->ledger.corrupt && i < 4; i++)
 		fprintf(stderr, "xperf rubric: warning: %s\n", oc->ledger.warnings[i]);
 	return 0;
@@ -93,23 +92,17 @@ static int read_ledger(const struct rb_opts *o, struct rb_outcome *oc, char **bu
 static int append_ledger(const struct rb_opts *o, const struct rb_outcome *oc,
 			 const char *old, size_t len)
 {
-	char *line = rb_ledger_line(oc);
-	int rc = -1;
+	char *line = rb_ledger_line(oc), *all = NULL;
+	size_t n = 0, cap = 0;
+	int sep = len && old[len - 1] != '\n', rc = -1;
 
-	if (line) {
-		size_t ln = strlen(line), sep = len && old[len - 1] != '\n';
-		char *all = malloc(len + sep + ln + 1);
-		if (all) {
-			memcpy(all, old, len);
-			if (sep)
-				all[len] = '\n';
-			memcpy(all + len + sep, line, ln);
-			all[len + sep + ln] = '\n';
-			rc = write_out(o->ledger, all, len + sep + ln + 1);
-			free(all);
-		}
-		free(line);
-	}
+	if (line && !xp_buf_append(&all, &n, &cap, old, len) &&
+	    !xp_buf_append(&all, &n, &cap, "\n", (size_t)sep) &&
+	    !xp_buf_append(&all, &n, &cap, line, strlen(line)) &&
+	    !xp_buf_append(&all, &n, &cap, "\n", 1))
+		rc = write_out(o->ledger, all, n);
+	free(all);
+	free(line);
 	return rc;
 }
 
@@ -207,10 +200,8 @@ int rb_pipeline(const struct rb_opts *o)
 	int failed = rb_valgrind(o, &m);
 	failed += rb_objdump(o, &m) < 0;
 	rb_score_all(&m, o, o->baseline ? &mem : NULL, &oc.r);
-	if (o->baseline) {
-		oc.have_baseline = 1;
+	if (o->baseline)
 		rb_regress(&base, &oc.r, &oc.base_regr);
-	}
 	if (oc.ledger.entries) {
 		rb_regress(&oc.ledger.last, &oc.r, &oc.vs_last);
 		rb_regress(&oc.ledger.best, &oc.r, &oc.vs_best);

@@ -11,6 +11,7 @@
 
 #include "rubric/findings.h"
 #include "rubric/score.h"
+#include "rubric/valgrind.h"
 
 static void header(FILE *f, const struct rb_outcome *oc)
 {
@@ -35,8 +36,7 @@ static void header(FILE *f, const struct rb_outcome *oc)
 			? "WARNING, set to performance for stable results"
 			: "OK",
 		e->ram_mb);
-	if (oc->m->cache_model[0])
-		fprintf(f, "- Cache model: %s\n", oc->m->cache_model);
+	fprintf(f, "- Cache model: %s\n", XP_CG_MODEL);
 	if (oc->m->timing_error[0])
 		fprintf(f, "- **Timing stopped**: %s\n", oc->m->timing_error);
 	if (oc->o->attach)
@@ -106,7 +106,7 @@ static void regressions(FILE *f, const char *title, const struct rb_regressions 
 
 static void comparisons(FILE *f, const struct rb_outcome *oc)
 {
-	if (oc->have_baseline) {
+	if (oc->o->baseline) {
 		fprintf(f, "## Baseline Comparison\n\n**Baseline**: `%s`\n\n", oc->o->baseline);
 		if (oc->base_regr.n)
 			fprintf(f,
@@ -114,7 +114,7 @@ static void comparisons(FILE *f, const struct rb_outcome *oc)
 				"versus the baseline.\n\n");
 		regressions(f, "Against the baseline", &oc->base_regr);
 	}
-	if (oc->have_ledger) {
+	if (oc->o->ledger) {
 		fprintf(f, "## Ledger Comparison\n\n**Ledger**: `%s` (%d earlier runs)\n\n",
 			oc->o->ledger, oc->ledger.entries);
 		regressions(f, "Against the last run", &oc->vs_last);
@@ -202,6 +202,6 @@ int rb_report_md(const struct rb_outcome *oc, char **buf, size_t *len)
 		"## Cache Model\n\nValgrind cachegrind simulates a 2-level cache (L1 -> LL). No "
 		"separate L2 simulation.\nSimulated: %s (fixed geometry, so that miss rates "
 		"compare across machines).\n",
-		oc->m->cache_model[0] ? oc->m->cache_model : "not run");
+		XP_CG_MODEL);
 	return fclose(f) ? -1 : 0;
 }

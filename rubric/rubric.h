@@ -48,7 +48,6 @@ struct rb_run {
 	double wall_s;	/* CLOCK_MONOTONIC, exec to reap */
 	long maxrss_kb; /* peak RSS (runner.c) */
 	int rss_exact;	/* maxrss_kb is the program's VmHWM at exit, not wait4's ru_maxrss */
-	int status;	/* wait status */
 	struct xp_counter_values ctr;
 	char attach_err[XP_RB_WHY]; /* why the --attach command failed; "" */
 };
@@ -124,7 +123,6 @@ struct rb_meas {
 	struct rb_cg_profile cg;
 	struct rb_cl_profile cl;
 	struct rb_ms_profile ms;
-	char cache_model[160]; /* "D1=32768,8,64 I1=... LL=..." as passed to cachegrind */
 };
 
 /* Score of one dimension or sub-check. */

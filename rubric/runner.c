@@ -248,7 +248,6 @@ enum rb_run_status rb_run_once(char *const argv[], const struct rb_run_io *io,
 		snprintf(err, errlen, "wait4: %s", strerror(errno));
 		return XP_RUN_SYSERR;
 	}
-	run->status = st;
 	set_peak(run, ru.ru_maxrss, pre_kb, hwm_kb);
 	if (got == (ssize_t)sizeof(e)) {
 		snprintf(err, errlen, "cannot execute '%s': %s", argv[0], strerror(e));

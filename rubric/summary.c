@@ -6,10 +6,9 @@
 #include "rubric/summary.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "rubric/stats.h"
+#include "rubric/valgrind.h"
 #include "theory/theory.h"
 
 /* Sub-check names in alphabetical order, for missing_sub_checks. */
@@ -85,14 +84,14 @@ static void add_regressions(cJSON *arr, const struct rb_regressions *g, const ch
 	}
 }
 
-static void add_env(cJSON *doc, const struct rb_env *e, const char *cache_model)
+static void add_env(cJSON *doc, const struct rb_env *e)
 {
 	cJSON *p = cJSON_AddObjectToObject(doc, "prerequisites");
 	cJSON_AddBoolToObject(p, "valgrind", e->valgrind);
 	cJSON_AddNumberToObject(p, "perf_paranoid", e->perf_paranoid);
 	cJSON_AddBoolToObject(p, "hardware_pmu", e->pmu);
 	cJSON_AddStringToObject(p, "governor", e->governor);
-	cJSON_AddStringToObject(p, "cache_model", cache_model);
+	cJSON_AddStringToObject(p, "cache_model", XP_CG_MODEL);
 	cJSON_AddNumberToObject(p, "ram_mb", (double)e->ram_mb);
 
 	cJSON *v = cJSON_AddObjectToObject(doc, "environment");
@@ -212,7 +211,7 @@ cJSON *rb_summary_json(const struct rb_outcome *oc)
 	for (int i = 0; i < oc->o->nsizes; i++)
 		cJSON_AddItemToArray(sizes, cJSON_CreateNumber((double)oc->o->sizes[i]));
 	add_rubric(doc, r);
-	add_env(doc, &oc->env, oc->m->cache_model);
+	add_env(doc, &oc->env);
 	add_regressions(cJSON_AddArrayToObject(doc, "baseline_regressions"), &oc->base_regr,
 			"baseline_tier");
 	cJSON_AddBoolToObject(doc, "regression_blocker", oc->base_regr.n > 0);
@@ -231,7 +230,7 @@ cJSON *rb_summary_json(const struct rb_outcome *oc)
 		cJSON_AddNumberToObject(doc, "massif_peak_bytes", (double)oc->m->ms.peak_bytes);
 	if (oc->m->timing_error[0])
 		cJSON_AddStringToObject(doc, "timing_error", oc->m->timing_error);
-	if (oc->have_ledger) {
+	if (oc->o->ledger) {
 		cJSON *l = cJSON_AddObjectToObject(doc, "ledger_regressions");
 		add_regressions(cJSON_AddArrayToObject(l, "vs_last"), &oc->vs_last,
 				"previous_tier");

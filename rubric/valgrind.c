@@ -20,26 +20,21 @@
 
 enum tool_kind { CACHEGRIND, CALLGRIND, MASSIF };
 
+/* A tool runs as --tool=<name> --<name>-out-file=<dir>/<name>.out. */
 struct tool {
 	enum tool_kind kind;
 	const char *name;
-	const char *tool_opt; /* --tool=<name> */
 	const char *dir;      /* artifact folder under out-dir */
-	const char *file;     /* raw output file name */
-	const char *out_flag; /* option naming the output file */
 	enum rb_tier tier; /* lowest tier that runs it */
 	const char *extra[6]; /* more options */
 };
 
 static const struct tool tools[] = {
-	{ CACHEGRIND, "cachegrind", "--tool=cachegrind", "tier2", "cachegrind.out",
-	  "--cachegrind-out-file=", XP_RB_MEDIUM,
+	{ CACHEGRIND, "cachegrind", "tier2", XP_RB_MEDIUM,
 	  { "--cache-sim=yes", "--branch-sim=yes", "--I1=" XP_CG_I1, "--D1=" XP_CG_D1,
 	    "--LL=" XP_CG_LL, NULL } },
-	{ CALLGRIND, "callgrind", "--tool=callgrind", "tier2", "callgrind.out",
-	  "--callgrind-out-file=", XP_RB_MEDIUM, { NULL } },
-	{ MASSIF, "massif", "--tool=massif", "tier3", "massif.out", "--massif-out-file=",
-	  XP_RB_DEEP, { NULL } },
+	{ CALLGRIND, "callgrind", "tier2", XP_RB_MEDIUM, { NULL } },
+	{ MASSIF, "massif", "tier3", XP_RB_DEEP, { NULL } },
 };
 
 static int parse_stage(const struct tool *t, const struct rb_opts *o, struct rb_meas *m,
@@ -75,7 +70,7 @@ static int parse_stage(const struct tool *t, const struct rb_opts *o, struct rb_
 static int run_tool(const struct tool *t, const struct rb_opts *o, struct rb_meas *m,
 		    struct rb_stage *st)
 {
-	char dir[512], outopt[600], errpath[600], err[XP_RB_WHY];
+	char dir[512], toolopt[32], outopt[600], errpath[600], err[XP_RB_WHY];
 	char *argv[XP_CMD_MAX_ARGS + 16];
 	struct rb_cmd cmd;
 	struct rb_run run;
@@ -95,8 +90,9 @@ static int run_tool(const struct tool *t, const struct rb_opts *o, struct rb_mea
 		return 1;
 	}
 	snprintf(dir, sizeof(dir), "%s/%s", o->out_dir, t->dir);
-	snprintf(st->artifact, sizeof(st->artifact), "%s/%s", dir, t->file);
-	snprintf(outopt, sizeof(outopt), "%s%s", t->out_flag, st->artifact);
+	snprintf(st->artifact, sizeof(st->artifact), "%s/%s.out", dir, t->name);
+	snprintf(toolopt, sizeof(toolopt), "--tool=%s", t->name);
+	snprintf(outopt, sizeof(outopt), "--%s-out-file=%s", t->name, st->artifact);
 	snprintf(errpath, sizeof(errpath), "%s/%s.log", dir, t->name);
 	if (xp_mkdir_p(dir) || rb_cmd_build(o->target, o->binary, o->valgrind_size, o->nsizes > 0,
 					    &cmd, err, sizeof(err))) {
@@ -106,7 +102,7 @@ static int run_tool(const struct tool *t, const struct rb_opts *o, struct rb_mea
 	if (isatty(2)) /* the progress line of a stage that can take minutes */
 		fprintf(stderr, "%s at size %ld...\n", t->name, o->valgrind_size);
 	argv[n++] = "valgrind";
-	argv[n++] = (char *)t->tool_opt;
+	argv[n++] = toolopt;
 	for (int i = 0; t->extra[i]; i++)
 		argv[n++] = (char *)t->extra[i];
 	argv[n++] = outopt;
@@ -131,8 +127,6 @@ int rb_valgrind(const struct rb_opts *o, struct rb_meas *m)
 	struct rb_stage *stages[] = { &m->cg_stage, &m->cl_stage, &m->ms_stage };
 	int failed = 0;
 
-	snprintf(m->cache_model, sizeof(m->cache_model), "D1=%s, I1=%s, LL=%s", XP_CG_D1, XP_CG_I1,
-		 XP_CG_LL);
 	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
 		failed += run_tool(&tools[i], o, m, stages[i]) < 0;
 	return failed;

@@ -15,6 +15,8 @@
 #define XP_CG_I1 "32768,8,64"
 #define XP_CG_D1 "32768,8,64"
 #define XP_CG_LL "8388608,16,64"
+/* As the report and the summary name it. */
+#define XP_CG_MODEL "D1=" XP_CG_D1 ", I1=" XP_CG_I1 ", LL=" XP_CG_LL
 
 /*
  * Run the stages the tier asks for. A stage that cannot run (no valgrind,
