@@ -180,7 +180,7 @@ static void findings(FILE *f, const struct rb_outcome *oc)
 		   "Micro*\n\n");
 	for (int d = 0; d < D_COUNT; d++)
 		if (oc->r.dim[d].tier == T_FAIL || oc->r.dim[d].tier == T_WARN)
-			fprintf(f, "- **%s**: %s\n", rb_dim_names[d], rb_prescription(d));
+			fprintf(f, "- **%s**: %s\n", rb_dim_names[d], rb_prescriptions[d]);
 	fputc('\n', f);
 }
 
