@@ -182,7 +182,7 @@ static __u32 min_size(__u32 type)
 	return UINT32_MAX;
 }
 
-static int on_process(struct xpc *c, __u32 tgid)
+static void on_process(struct xpc *c, __u32 tgid)
 {
 	for (unsigned int i = 0; i < xpc_nmodules && i < XPC_MAX_MODULES; i++) {
 		const struct xpc_module *m = xpc_modules[i];
@@ -194,7 +194,6 @@ static int on_process(struct xpc *c, __u32 tgid)
 		if (err && c->opts.verbose)
 			fprintf(stderr, "xperf-bpf: %s: %s\n", m->name, c->err);
 	}
-	return 0;
 }
 
 static void on_record(struct xpc *c, const struct xk_hdr *h)

@@ -239,27 +239,25 @@ static void tls_health(const void *state, struct xpc_health *h)
 static void tls_stats_json(void *state, cJSON *o)
 {
 	const struct tls_state *s = state;
-	struct xpc_tls_late l;
-	const char *why, *copy = xpc_tls_probes_copy(s->probes);
-	int hooks = xpc_tls_probes_sock_hooks(s->probes, &why);
+	const struct xpc_tls_stats *st = xpc_tls_probes_stats(s->probes);
+	const struct xpc_tls_late *l = &st->late;
 	cJSON *late;
 
-	cJSON_AddStringToObject(o, "socket_hooks", xpc_sock_hooks_name(hooks));
-	cJSON_AddStringToObject(o, "socket_hooks_why", why);
-	if (copy)
-		cJSON_AddStringToObject(o, "tls_copy", copy);
+	cJSON_AddStringToObject(o, "socket_hooks", xpc_sock_hooks_name(st->sock_hooks));
+	cJSON_AddStringToObject(o, "socket_hooks_why", st->sock_hooks_why);
+	if (st->copy_why)
+		cJSON_AddStringToObject(o, "tls_copy", st->copy_why);
 	xpc_locate_check_finish(s->check);	/* capture.json is written at the end of the run */
 	report_unchecked(s);
 	located_json(s, o);
 	late = cJSON_AddObjectToObject(o, "late_libs");
-	xpc_tls_probes_late(s->probes, &l);
 	if (!late)
 		return;
-	cJSON_AddNumberToObject(late, "map_records", (double)l.maps);
-	cJSON_AddNumberToObject(late, "rescans", (double)l.scans);
-	cJSON_AddNumberToObject(late, "attached", (double)l.libs);
-	cJSON_AddNumberToObject(late, "attach_ms_max", l.attach_ns_max / 1e6);
-	cJSON_AddNumberToObject(late, "socket_io_before_probes", (double)l.io_unprobed);
+	cJSON_AddNumberToObject(late, "map_records", (double)l->maps);
+	cJSON_AddNumberToObject(late, "rescans", (double)l->scans);
+	cJSON_AddNumberToObject(late, "attached", (double)l->libs);
+	cJSON_AddNumberToObject(late, "attach_ms_max", l->attach_ns_max / 1e6);
+	cJSON_AddNumberToObject(late, "socket_io_before_probes", (double)l->io_unprobed);
 }
 
 static int tls_on_command(struct xpc *c, void *state, __u32 tgid, const char *path)

@@ -99,10 +99,7 @@ struct xpc_tls_probes {
 	struct dead_links *dead;	/* exited processes' links, detached after a grace */
 	size_t ndead, cap_dead;
 	bool verbose, per_pid_mode;
-	int sock_hooks;			/* enum xpc_sock_hooks loaded */
-	char sock_hooks_why[384];
-	const char *copy_why;		/* how TLS data reaches the ring (xpc_tls_probes_copy) */
-	struct xpc_tls_late late;
+	struct xpc_tls_stats st;
 	struct late_window windows[LATE_WINDOWS];	/* a ring: the last ones */
 	size_t nwindows;
 };
@@ -305,13 +302,13 @@ static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 	/* Configuration (rodata), set between open and load. */
 	p->tls->rodata->cap_bytes = o->cap_bytes ? o->cap_bytes : XP_TLS_CAP_DEFAULT;
 	p->tls->rodata->copy_direct = !o->copy_scratch && xpc_kfunc_ok("bpf_probe_read_user_dynptr");
-	p->copy_why = p->tls->rodata->copy_direct ?
+	p->st.copy_why = p->tls->rodata->copy_direct ?
 		"direct: bpf_probe_read_user_dynptr into the reserved ring record" :
 		o->copy_scratch ? "scratch: forced: built in a per-CPU buffer, then copied into the ring" :
 		"scratch: no bpf_probe_read_user_dynptr (kernel < 6.16?): built in a per-CPU "
 		"buffer, then copied into the ring";
 	if (p->verbose)
-		fprintf(stderr, "xperf-bpf: TLS data copy: %s\n", p->copy_why);
+		fprintf(stderr, "xperf-bpf: TLS data copy: %s\n", p->st.copy_why);
 	return tls_bpf__load(p->tls);
 }
 
@@ -319,14 +316,14 @@ static int open_tls(struct xpc_tls_probes *p, const struct xpc_tls_opts *o)
 static int pick_hooks(struct xpc_tls_probes *p, int want, bool watch_maps)
 {
 	struct bpf_program *prog;
-	int h = xpc_sock_hooks_pick(want, watch_maps, p->sock_hooks_why,
-				   sizeof(p->sock_hooks_why));
+	int h = xpc_sock_hooks_pick(want, watch_maps, p->st.sock_hooks_why,
+				   sizeof(p->st.sock_hooks_why));
 
 	if (h < 0 || p->verbose)
-		fprintf(stderr, "xperf-bpf: socket hooks: %s\n", p->sock_hooks_why);
+		fprintf(stderr, "xperf-bpf: socket hooks: %s\n", p->st.sock_hooks_why);
 	if (h < 0)
 		return h;
-	p->sock_hooks = h;
+	p->st.sock_hooks = h;
 	bpf_object__for_each_program(prog, p->sock->obj) {
 		const char *tp = bpf_program__section_name(prog) + strlen("tp_btf/");
 		bool syscalls = !strcmp(tp, "sys_enter") || !strcmp(tp, "sys_exit");
@@ -461,13 +458,13 @@ int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 
 	if (!p->tls)
 		return 0;
-	p->late.maps++;
+	p->st.late.maps++;
 	set = libs_for(p, m->hdr.tgid);
 	if (!set)
 		return -ENOMEM;
 	if (m->ino && xpc_tls_libset_has(set, makedev(m->dev_major, m->dev_minor), m->ino))
 		return 0;
-	p->late.scans++;
+	p->st.late.scans++;
 	n = xpc_tls_libs_scan_pid(set, m->hdr.tgid, attach_lib, p);
 	gone = n == -ENOENT || n == -ESRCH;
 	if (n <= 0 && !gone)
@@ -482,9 +479,9 @@ int xpc_tls_probes_on_map(struct xpc_tls_probes *p, const struct xk_map_exec *m)
 		(struct late_window){ m->hdr.tgid, m->hdr.ts_ns, now };
 	if (gone)
 		return n;
-	p->late.libs += n;
-	if (now > m->hdr.ts_ns && now - m->hdr.ts_ns > p->late.attach_ns_max)
-		p->late.attach_ns_max = now - m->hdr.ts_ns;
+	p->st.late.libs += n;
+	if (now > m->hdr.ts_ns && now - m->hdr.ts_ns > p->st.late.attach_ns_max)
+		p->st.late.attach_ns_max = now - m->hdr.ts_ns;
 	return n;
 }
 
@@ -496,7 +493,7 @@ void xpc_tls_probes_on_io(struct xpc_tls_probes *p, uint32_t tgid, uint64_t ts_n
 		const struct late_window *w = &p->windows[i];
 
 		if (w->tgid == tgid && ts_ns > w->from_ns && ts_ns <= w->to_ns) {
-			p->late.io_unprobed++;
+			p->st.late.io_unprobed++;
 			return;
 		}
 	}
@@ -590,11 +587,6 @@ int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid)
 	return (int)n;
 }
 
-void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *out)
-{
-	*out = p->late;
-}
-
 /* An exact host or a `*.` suffix as its discover_hosts key (bpf/sock.h); -ENAMETOOLONG. */
 static int host_key(const char *name, struct xk_host_key *k)
 {
@@ -673,15 +665,9 @@ int xpc_tls_probes_discover_stats(struct xpc_tls_probes *p, uint64_t stats[XP_DS
 	return 0;
 }
 
-int xpc_tls_probes_sock_hooks(const struct xpc_tls_probes *p, const char **why)
+const struct xpc_tls_stats *xpc_tls_probes_stats(const struct xpc_tls_probes *p)
 {
-	*why = p->sock_hooks_why;
-	return p->sock_hooks;
-}
-
-const char *xpc_tls_probes_copy(const struct xpc_tls_probes *p)
-{
-	return p->copy_why;
+	return &p->st;
 }
 
 const struct xpc_tls_located *xpc_tls_probes_located(const struct xpc_tls_probes *p, unsigned int id)

@@ -132,20 +132,16 @@ int xpc_tls_probes_on_fork(struct xpc_tls_probes *p, pid_t child);
  */
 int xpc_tls_probes_on_exit(struct xpc_tls_probes *p, pid_t pid);
 
-/* The counts so far. */
-void xpc_tls_probes_late(const struct xpc_tls_probes *p, struct xpc_tls_late *out);
-
-/*
- * The hooks the socket tier runs on (enum xpc_sock_hooks) and the one-line
- * reason they were chosen (sock_hooks.h).
- */
-int xpc_tls_probes_sock_hooks(const struct xpc_tls_probes *p, const char **why);
-
-/*
- * How the TLS programs copy the plaintext into the ring, with the reason
- * (bpf/tls.bpf.c: copy_direct); NULL when the TLS programs are not loaded.
- */
-const char *xpc_tls_probes_copy(const struct xpc_tls_probes *p);
+/* How the probes run, and the late libraries' counts so far. */
+struct xpc_tls_stats {
+	int sock_hooks;			/* the hooks the socket tier runs on (enum xpc_sock_hooks) */
+	char sock_hooks_why[384];	/* the one-line reason they were chosen (sock_hooks.h) */
+	/* How the TLS programs copy the plaintext into the ring, with the reason
+	 * (bpf/tls.bpf.c: copy_direct); NULL when the TLS programs are not loaded. */
+	const char *copy_why;
+	struct xpc_tls_late late;
+};
+const struct xpc_tls_stats *xpc_tls_probes_stats(const struct xpc_tls_probes *p);
 
 /*
  * Network discovery (discover_net): replace the host names (SNI) or the

@@ -193,8 +193,8 @@ static cJSON *summary(struct cap *c, int drops_fd)
 	int ncpu = libbpf_num_possible_cpus();
 	cJSON *root = cJSON_CreateObject(), *arr = cJSON_AddArrayToObject(root, "streams");
 	__u64 vals[ncpu > 0 ? ncpu : 1], total = 0;
-	const char *why, *copy = xpc_tls_probes_copy(c->probes);
-	struct xpc_tls_late late;
+	const struct xpc_tls_stats *st = xpc_tls_probes_stats(c->probes);
+	const char *copy = st->copy_why;
 	char copy_mode[16];
 
 	/* A connection's socket, learned in one direction, names both. */
@@ -228,16 +228,15 @@ static cJSON *summary(struct cap *c, int drops_fd)
 				total += vals[i];
 	cJSON_AddNumberToObject(root, "drops", (double)total);
 	cJSON_AddStringToObject(root, "socket_hooks",
-				xpc_sock_hooks_name(xpc_tls_probes_sock_hooks(c->probes, &why)));
+				xpc_sock_hooks_name(st->sock_hooks));
 	if (copy) {	/* "direct" or "scratch", the words before the reason */
 		snprintf(copy_mode, sizeof(copy_mode), "%.*s", (int)strcspn(copy, ":"), copy);
 		cJSON_AddStringToObject(root, "tls_copy", copy_mode);
 	}
-	xpc_tls_probes_late(c->probes, &late);
-	cJSON_AddNumberToObject(root, "late_libs", (double)late.libs);
-	cJSON_AddNumberToObject(root, "late_rescans", (double)late.scans);
-	cJSON_AddNumberToObject(root, "late_attach_ms_max", late.attach_ns_max / 1e6);
-	cJSON_AddNumberToObject(root, "late_io_unprobed", (double)late.io_unprobed);
+	cJSON_AddNumberToObject(root, "late_libs", (double)st->late.libs);
+	cJSON_AddNumberToObject(root, "late_rescans", (double)st->late.scans);
+	cJSON_AddNumberToObject(root, "late_attach_ms_max", st->late.attach_ns_max / 1e6);
+	cJSON_AddNumberToObject(root, "late_io_unprobed", (double)st->late.io_unprobed);
 	cJSON_AddItemToObject(root, "snis", c->snis);
 	cJSON_AddItemToObject(root, "conns", c->conns);
 	return root;

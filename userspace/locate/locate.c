@@ -26,7 +26,7 @@ struct loc_locator {
 	size_t n, cap;
 };
 
-static const char *const status_names[] = { "none", "found", "failed" };
+const char *const loc_status_names[] = { "none", "found", "failed" };
 
 /* What each stack's located write and read functions are. */
 static const struct {
@@ -238,7 +238,7 @@ static void disk_write(const struct loc_locator *l, const struct loc_result *r)
 	n = snprintf(buf, sizeof(buf),
 		     "xperf-locate %d\nkey %s\nstatus %s\nstack %s\nSSL_write 0x%" PRIx64
 		     "\nSSL_read 0x%" PRIx64 "\nconn_off %" PRIu32 "\nwhy %s\n",
-		     LOC_VERSION, r->key, status_names[r->status], r->stack, r->write_off,
+		     LOC_VERSION, r->key, loc_status_names[r->status], r->stack, r->write_off,
 		     r->read_off, r->conn_off, r->why);
 	for (unsigned int i = 0; i < r->nwrite_rets && n > 0 && (size_t)n < sizeof(buf); i++)
 		n += snprintf(buf + n, sizeof(buf) - n, "SSL_write_ret 0x%" PRIx64 "\n", r->write_rets[i]);

@@ -35,6 +35,8 @@ enum loc_status {
 	LOC_FOUND = 1,	/* functions below */
 	LOC_FAILED = 2,	/* a known stack whose functions could not be resolved: why */
 };
+/* Their words in the disk cache and xperf-locate's output: "none", "found", "failed". */
+extern const char *const loc_status_names[];
 
 struct loc_result {
 	enum loc_status status;

@@ -14,8 +14,6 @@
 #include "lib/exit_codes.h"
 #include "userspace/locate/locate.h"
 
-static const char *const status_names[] = { "none", "found", "failed" };
-
 static const struct argp_option options[] = {
 	{ "cache", 256, "DIR", 0, "the disk cache (default: memory only, every call analyzes)", 0 },
 	{ 0 },
@@ -62,7 +60,7 @@ int main(int argc, char **argv)
 		} else {
 			printf("%s\t%s\t%s\tSSL_write=0x%" PRIx64 "\tSSL_read=0x%" PRIx64
 			       "\t%.3f ms\t%s\t%s\t%s\n",
-			       argv[i], status_names[r.status], r.stack[0] ? r.stack : "-",
+			       argv[i], loc_status_names[r.status], r.stack[0] ? r.stack : "-",
 			       r.write_off, r.read_off, r.ms, r.from_cache ? "cached" : "analyzed",
 			       r.key, r.why);
 		}
