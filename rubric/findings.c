@@ -13,7 +13,7 @@
 
 #include "rubric/score.h"
 
-static const char *const prescriptions[D_COUNT] = {
+const char *const rb_prescriptions[D_COUNT] = {
 	[D_SCALING] = "Review scaling sub-checks. Memoize, precompute, or restructure hot paths.",
 	[D_WALL] = "Reduce measurement noise: set governor=performance, increase rounds.",
 	[D_CPU] = "Reduce hotspot concentration. Consider splitting large functions.",
@@ -40,11 +40,6 @@ static const struct {
 	{ D_MEMORY, "churn_peaks", "churn_peaks" },
 	{ D_MEMORY, "baseline_ratio", "baseline_ratio" },
 };
-
-const char *rb_prescription(int dim)
-{
-	return dim >= 0 && dim < D_COUNT ? prescriptions[dim] : "See rubric for details.";
-}
 
 void rb_finding_id(const char *root, const char *metric, char id[17])
 {
@@ -84,7 +79,7 @@ static cJSON *finding(const char *root, const char *metric, double value, double
 	cJSON_AddStringToObject(f, "path", root);
 	cJSON_AddStringToObject(f, "severity", tier == T_FAIL ? "high" : "medium");
 	cJSON_AddStringToObject(f, "signal", "PERF");
-	cJSON_AddStringToObject(f, "suggested_action", rb_prescription(dim));
+	cJSON_AddStringToObject(f, "suggested_action", rb_prescriptions[dim]);
 	return f;
 }
 

@@ -11,8 +11,8 @@
 
 #include "rubric/outcome.h"
 
-/* The prescription of a dimension (the original's advice, verbatim). */
-const char *rb_prescription(int dim);
+/* The prescription of each dimension (the original's advice, verbatim). */
+extern const char *const rb_prescriptions[D_COUNT];
 
 /* The findings array (caller frees). root names the analysed tree. */
 cJSON *rb_findings_json(const struct rb_result *r, const char *root);

@@ -52,13 +52,10 @@ static void scaling(FILE *f, const struct rb_outcome *oc)
 
 	fprintf(f, "## Algorithmic Scaling Analysis\n\n");
 	if (s->tier == T_NA)
-		fprintf(f, "*%s.*\n\n| Available Sub-check | Value | Tier |\n|---|---|---|\n",
-			s->note);
+		fprintf(f, "*%s.*\n\n| Available ", s->note);
 	else
-		fprintf(f,
-			"**Result: %s** (score: %d/4)\n\n| Sub-check | Value | Tier "
-			"|\n|---|---|---|\n",
-			rb_tierv_names[s->tier], s->score);
+		fprintf(f, "**Result: %s** (score: %d/4)\n\n| ", rb_tierv_names[s->tier], s->score);
+	fprintf(f, "Sub-check | Value | Tier |\n|---|---|---|\n");
 	for (int i = 0; i < S_COUNT; i++)
 		if (s->sub_present[i])
 			fprintf(f, "| %s | %g | %s |\n", rb_sub_names[i], s->sub_value[i],
@@ -180,7 +177,7 @@ static void findings(FILE *f, const struct rb_outcome *oc)
 		   "Micro*\n\n");
 	for (int d = 0; d < D_COUNT; d++)
 		if (oc->r.dim[d].tier == T_FAIL || oc->r.dim[d].tier == T_WARN)
-			fprintf(f, "- **%s**: %s\n", rb_dim_names[d], rb_prescription(d));
+			fprintf(f, "- **%s**: %s\n", rb_dim_names[d], rb_prescriptions[d]);
 	fputc('\n', f);
 }
 

@@ -293,21 +293,22 @@ static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 }
 
 /*
- * Miss rate over the program's totals, or over the --source-prefix rows
- * together. The original took the worst cg_annotate row, so a loader
- * function with a few hundred accesses could decide the score; sums weigh
- * every access once.
+ * Misses, accesses and instructions over the program's totals, or over the
+ * --source-prefix rows together; 0, or -1 when there are no accesses. The
+ * original took the worst cg_annotate row, so a loader function with a few
+ * hundred accesses could decide the score; sums weigh every access once.
  */
-static double cg_total_pct(const struct rb_cg_profile *p, const struct cache_dim *d)
+static int cg_counts(const struct rb_cg_profile *p, const struct cache_dim *d, double *misses,
+		     double *den, double *instructions)
 {
 	const uint64_t *t = p->filtered ? p->sel : p->total;
-	uint64_t den = cg_sum(t, d->den1, d->den2);
 	uint64_t need = 1ull << d->num1 | 1ull << d->den1;
 
+	*misses = (double)cg_sum(t, d->num1, d->num2);
+	*den = (double)cg_sum(t, d->den1, d->den2);
+	*instructions = (double)t[CG_IR];
 	/* An event the file lacks (no --branch-sim, no --cache-sim) is not a zero. */
-	if ((p->have & need) != need)
-		return -1;
-	return den ? 100.0 * (double)cg_sum(t, d->num1, d->num2) / (double)den : -1;
+	return (p->have & need) == need && *den > 0 ? 0 : -1;
 }
 
 /* L4 value of a cache dimension: per kilo-instruction, or the plain ratio. */
@@ -328,7 +329,7 @@ static void score_cache(const struct rb_meas *m, const struct cache_dim *d,
 			struct rb_score *s)
 {
 	const struct rb_size *z = largest(m);
-	double v;
+	double v, misses, den, instructions;
 
 	if (z && xp_counters_ratio(&z->ctr, d->hw_num, d->hw_den, &v) == 0) {
 		add_metric(s, d->key, 100.0 * v, 3, d->b.pass);
@@ -336,12 +337,10 @@ static void score_cache(const struct rb_meas *m, const struct cache_dim *d,
 		if (z->ctr.mask & (1ull << XP_CTR_INSTRUCTIONS))
 			cache_l4(s, d, z->ctr.value[d->hw_num], z->ctr.value[d->hw_den],
 				 z->ctr.value[XP_CTR_INSTRUCTIONS]);
-	} else if (m->cg_stage.ran && (v = cg_total_pct(&m->cg, d)) >= 0) {
-		add_metric(s, d->key, v, 3, d->b.pass);
+	} else if (m->cg_stage.ran && cg_counts(&m->cg, d, &misses, &den, &instructions) == 0) {
+		add_metric(s, d->key, 100.0 * misses / den, 3, d->b.pass);
 		s->source = "cachegrind";
-		const uint64_t *t = m->cg.filtered ? m->cg.sel : m->cg.total;
-		cache_l4(s, d, (double)cg_sum(t, d->num1, d->num2),
-			 (double)cg_sum(t, d->den1, d->den2), (double)t[CG_IR]);
+		cache_l4(s, d, misses, den, instructions);
 	} else {
 		snprintf(s->note, sizeof(s->note), "hardware counters: %s; cachegrind: %s",
 			 z ? z->ctr.why[d->hw_num] : "no runs",
