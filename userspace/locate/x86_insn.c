@@ -125,10 +125,8 @@ static int operands(struct cursor *c, struct loc_x86_insn *in, unsigned int kind
 		return -1;
 	if (imm == I0)
 		return 0;
-	if (imm == R8 || imm == RZ) {
-		in->has_rel = true;
+	if (imm == R8 || imm == RZ)
 		return take(c, imm == R8 ? 1 : 4, &in->rel, true);
-	}
 	in->has_imm = true;
 	if (take(c, imm == I8 ? 1 : imm == I16 || in->opsize16 ? 2 : 4, &v, true))
 		return -1;

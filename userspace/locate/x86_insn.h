@@ -32,8 +32,7 @@ struct loc_x86_insn {
 	int32_t disp;
 	bool has_imm;
 	int64_t imm;		/* sign-extended (mov r64, imm64: as is) */
-	bool has_rel;		/* call/jmp/jcc relative target */
-	int64_t rel;		/* target = address of next instruction + rel */
+	int64_t rel;		/* call/jmp/jcc: target = address of next instruction + rel */
 };
 
 /* Decode the instruction at p; its length, or 0 if invalid or cut off. */
