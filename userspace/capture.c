@@ -170,11 +170,11 @@ static int create_maps(struct xpc *c)
 	return 0;
 }
 
-/* Smallest valid size of a record of this type; UINT32_MAX (none is) for a type nobody owns. */
+/* Smallest valid size of a record of type (< XP_EV_TYPE_MAX); UINT32_MAX: a type nobody owns. */
 static __u32 min_size(__u32 type)
 {
 	for (unsigned int i = 0; i < xpc_nmodules; i++) {
-		__u32 n = xpc_modules[i]->min_size ? xpc_modules[i]->min_size(type) : 0;
+		__u32 n = xpc_modules[i]->min_size ? xpc_modules[i]->min_size[type] : 0;
 
 		if (n)
 			return n;

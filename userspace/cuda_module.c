@@ -130,10 +130,9 @@ static int cuda_to_json(const struct xk_hdr *rec, cJSON *o)
 	return 0;
 }
 
-static __u32 cuda_min_size(__u32 type)
-{
-	return type == XP_EV_CUDA_CALL ? sizeof(struct xk_cuda_call) : 0;
-}
+static const __u32 cuda_min_size[XP_EV_TYPE_MAX] = {
+	[XP_EV_CUDA_CALL] = sizeof(struct xk_cuda_call),
+};
 
 const struct xpc_module xpc_mod_cuda = {
 	.name = "cuda",

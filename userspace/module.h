@@ -68,8 +68,8 @@ struct xpc_module {
 	 * not handle (each type has one of the two). May be NULL.
 	 */
 	int (*to_json)(const struct xk_hdr *rec, struct cJSON *obj);
-	/* Minimum size of a record of `type` if the module owns it, else 0. */
-	__u32 (*min_size)(__u32 type);
+	/* [XP_EV_TYPE_MAX]: minimum size of a record of each type the module owns, else 0. */
+	const __u32 *min_size;
 	/* Detach and free; state may be NULL. */
 	void (*stop)(void *state);
 };

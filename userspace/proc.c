@@ -71,19 +71,11 @@ static void proc_stop(void *state)
 	proc_bpf__destroy(state);
 }
 
-static __u32 proc_min_size(__u32 type)
-{
-	switch (type) {
-	case XP_EV_FORK:
-		return sizeof(struct xk_fork);
-	case XP_EV_EXEC:
-		return XPC_EXEC_FIXED + 1;
-	case XP_EV_EXIT:
-		return sizeof(struct xk_exit);
-	default:
-		return 0;
-	}
-}
+static const __u32 proc_min_size[XP_EV_TYPE_MAX] = {
+	[XP_EV_FORK] = sizeof(struct xk_fork),
+	[XP_EV_EXEC] = XPC_EXEC_FIXED + 1,
+	[XP_EV_EXIT] = sizeof(struct xk_exit),
+};
 
 /* The argv array being written, and the element before (the redactor reads the option). */
 struct args_json {

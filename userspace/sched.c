@@ -67,17 +67,10 @@ int xpc_thread_stats_each(struct xpc *c,
 	return 0;
 }
 
-static __u32 sched_min_size(__u32 type)
-{
-	switch (type) {
-	case XP_EV_SCHED:
-		return sizeof(struct xk_sched);
-	case XP_EV_THREAD_EXIT:
-		return sizeof(struct xk_thread_exit);
-	default:
-		return 0;
-	}
-}
+static const __u32 sched_min_size[XP_EV_TYPE_MAX] = {
+	[XP_EV_SCHED] = sizeof(struct xk_sched),
+	[XP_EV_THREAD_EXIT] = sizeof(struct xk_thread_exit),
+};
 
 static const char *const state_names[XP_TS_MAX] = {
 	[XP_TS_UNKNOWN] = "unknown",

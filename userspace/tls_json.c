@@ -20,29 +20,17 @@
 #include "userspace/sni.h"
 #include "userspace/tls_json.h"
 
-__u32 xpc_tls_record_min_size(__u32 type)
-{
-	switch (type) {
-	case XP_EV_TLS_DATA:
-		return offsetof(struct xk_tls_data, data);
-	case XP_EV_TLS_FREE:
-		return sizeof(struct xk_tls_free);
-	case XP_EV_SOCK_CONNECT:
-	case XP_EV_SOCK_ACCEPT:
-	case XP_EV_SOCK_CLOSE:
-		return sizeof(struct xk_sock_conn);
-	case XP_EV_SOCK_DATA:
-		return sizeof(struct xk_sock_data);
-	case XP_EV_SOCK_SNI:
-		return offsetof(struct xk_sock_sni, data);
-	case XP_EV_SOCK_DISCOVER:
-		return sizeof(struct xk_sock_discover);
-	case XP_EV_MAP_EXEC:
-		return sizeof(struct xk_map_exec);
-	default:
-		return 0;
-	}
-}
+const __u32 xpc_tls_record_min_size[XP_EV_TYPE_MAX] = {
+	[XP_EV_TLS_DATA] = offsetof(struct xk_tls_data, data),
+	[XP_EV_TLS_FREE] = sizeof(struct xk_tls_free),
+	[XP_EV_SOCK_CONNECT] = sizeof(struct xk_sock_conn),
+	[XP_EV_SOCK_ACCEPT] = sizeof(struct xk_sock_conn),
+	[XP_EV_SOCK_CLOSE] = sizeof(struct xk_sock_conn),
+	[XP_EV_SOCK_DATA] = sizeof(struct xk_sock_data),
+	[XP_EV_SOCK_SNI] = offsetof(struct xk_sock_sni, data),
+	[XP_EV_SOCK_DISCOVER] = sizeof(struct xk_sock_discover),
+	[XP_EV_MAP_EXEC] = sizeof(struct xk_map_exec),
+};
 
 static void add_hex(cJSON *o, const char *key, __u64 v)
 {
@@ -239,7 +227,7 @@ static int map_exec_json(const struct xk_map_exec *m, cJSON *o)
 int xpc_tls_record_json(const struct xk_hdr *rec, cJSON *o, bool payloads)
 {
 	const struct xk_tls_free *f = (const void *)rec;
-	__u32 min = xpc_tls_record_min_size(rec->type);
+	__u32 min = rec->type < XP_EV_TYPE_MAX ? xpc_tls_record_min_size[rec->type] : 0;
 
 	if (!min)
 		return -ENOENT;

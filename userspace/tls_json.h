@@ -15,8 +15,8 @@
 #include "bpf/sock.h"
 #include "bpf/tls.h"
 
-/* Smallest valid size of a record of `type`, 0 if not a TLS/socket type. */
-__u32 xpc_tls_record_min_size(__u32 type);
+/* Smallest valid size of a record of each type, 0 if not a TLS/socket type. */
+extern const __u32 xpc_tls_record_min_size[XP_EV_TYPE_MAX];
 
 /*
  * Add the body fields of rec (rec->size bytes readable) to o. Payload
