@@ -11,18 +11,18 @@
 #include <time.h>
 #include <unistd.h>
 
-/* First line of a small file, newline stripped; 0 or -1. */
-static int read_line(const char *path, char *out, size_t cap)
+/* First line of a small file, newline stripped; `fallback` when unreadable. */
+static void read_line(const char *path, char *out, size_t cap, const char *fallback)
 {
 	FILE *f = fopen(path, "r");
 	int ok = f && fgets(out, (int)cap, f);
 
 	if (f)
 		fclose(f);
-	if (!ok)
-		return -1;
-	out[strcspn(out, "\n")] = '\0';
-	return 0;
+	if (ok)
+		out[strcspn(out, "\n")] = '\0';
+	else
+		snprintf(out, cap, "%s", fallback);
 }
 
 static void cpu_model(char *out, size_t cap)
@@ -89,15 +89,12 @@ void rb_env_probe(struct rb_env *e)
 	cpu_model(e->cpu_model, sizeof(e->cpu_model));
 	if (uname(&u) == 0)
 		snprintf(e->kernel, sizeof(e->kernel), "%s", u.release);
-	if (read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor,
-		      sizeof(e->governor)))
-		snprintf(e->governor, sizeof(e->governor), "unknown");
-	if (read_line("/sys/devices/system/cpu/smt/control", e->smt, sizeof(e->smt)))
-		snprintf(e->smt, sizeof(e->smt), "unknown");
+	read_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", e->governor,
+		  sizeof(e->governor), "unknown");
+	read_line("/sys/devices/system/cpu/smt/control", e->smt, sizeof(e->smt), "unknown");
 	e->load_avg_1m = getloadavg(load, 1) == 1 ? load[0] : 0;
-	e->perf_paranoid = read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf))
-				   ? 99
-				   : atoi(buf);
+	read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf), "99");
+	e->perf_paranoid = atoi(buf);
 	e->pmu = stat("/sys/bus/event_source/devices/cpu", &st) == 0;
 	e->valgrind = rb_on_path("valgrind");
 	e->ram_mb =

@@ -25,20 +25,15 @@ const char *const rb_prescriptions[D_COUNT] = {
 	[D_MEMORY] = "Pre-allocate buffers, use object pools, reduce allocation churn.",
 };
 
-/* Finding metric name of a dimension's payload key. */
+/* Finding metric names that differ from the dimension's payload key. */
 static const struct {
 	int dim;
 	const char *key, *metric;
 } metric_names[] = {
 	{ D_WALL, "cv", "wall_time_cv" },
-	{ D_CPU, "top_fn_pct", "top_fn_pct" },
-	{ D_CPU, "IPC", "IPC" },
 	{ D_L1, "miss_pct", "l1_miss_rate" },
 	{ D_LL, "miss_pct", "ll_miss_rate" },
 	{ D_BRANCH, "miss_pct", "branch_mispred_rate" },
-	{ D_MEMORY, "peak_bytes", "peak_bytes" },
-	{ D_MEMORY, "churn_peaks", "churn_peaks" },
-	{ D_MEMORY, "baseline_ratio", "baseline_ratio" },
 };
 
 void rb_finding_id(const char *root, const char *metric, char id[17])
@@ -88,7 +83,7 @@ static const char *metric_name(int dim, const char *key)
 	for (size_t i = 0; i < sizeof(metric_names) / sizeof(metric_names[0]); i++)
 		if (metric_names[i].dim == dim && !strcmp(metric_names[i].key, key))
 			return metric_names[i].metric;
-	return NULL;
+	return key;
 }
 
 static int by_metric(const void *a, const void *b)
@@ -111,11 +106,9 @@ static int dim_findings(const struct rb_score *s, int d, const char *root, cJSON
 						     s->sub_pass[i], s->tier, d);
 		return n;
 	}
-	for (int i = 0; i < s->nm; i++) {
-		const char *name = metric_name(d, s->m[i].key);
-		if (name)
-			items[n++] = finding(root, name, s->m[i].value, s->m[i].pass, s->tier, d);
-	}
+	for (int i = 0; i < s->nm; i++)
+		items[n++] = finding(root, metric_name(d, s->m[i].key), s->m[i].value, s->m[i].pass,
+				     s->tier, d);
 	return n;
 }
 

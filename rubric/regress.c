@@ -46,16 +46,15 @@ static void read_tiers(const cJSON *dims, struct rb_ref *ref)
 /* line:col of byte offset off in buf. */
 static void position(const char *buf, size_t off, int *line, int *col)
 {
+	size_t bol = 0; /* where the line starts */
+
 	*line = 1;
-	*col = 1;
-	for (size_t i = 0; i < off; i++) {
+	for (size_t i = 0; i < off; i++)
 		if (buf[i] == '\n') {
 			(*line)++;
-			*col = 1;
-		} else {
-			(*col)++;
+			bol = i + 1;
 		}
-	}
+	*col = (int)(off - bol) + 1;
 }
 
 static void baseline_memory(const cJSON *dims, struct rb_base_mem *mem)

@@ -90,11 +90,9 @@ static void not_available(struct rb_score *s, const char *why)
 	snprintf(s->note, sizeof(s->note), "%s", why);
 }
 
-/* The L4 row `id` against a value; a missing row leaves the score without one. */
-static void l4_check(struct rb_score *s, const char *id, double v)
+/* An L4 row against a value; a missing row (NULL) leaves the score without one. */
+static void l4_check(struct rb_score *s, const struct th_l4 *l4, double v)
 {
-	const struct th_l4 *l4 = th_l4_find(id);
-
 	if (!l4)
 		return;
 	s->l4_id = l4->id;
@@ -278,7 +276,7 @@ static void score_cpu(const struct rb_meas *m, struct rb_score *s)
 		add_metric(s, "IPC", ipc, 3, ipc_pass);
 		/* better when higher: PASS >= 1.5, WARN >= the L4 ipc_low bound, else FAIL */
 		t = worse(t, ipc >= ipc_pass ? T_PASS : ipc >= fail_below ? T_WARN : T_FAIL);
-		l4_check(s, "ipc_low", ipc);
+		l4_check(s, l4, ipc);
 		s->source = any ? "cachegrind+perf_event" : "perf_event";
 		any = 1;
 	}
@@ -320,9 +318,9 @@ static void cache_l4(struct rb_score *s, const struct cache_dim *d, double misse
 	if (!l4)
 		return;
 	if (!strcmp(l4->unit, "MPKI") && instructions > 0)
-		l4_check(s, d->l4, 1000.0 * misses / instructions);
+		l4_check(s, l4, 1000.0 * misses / instructions);
 	else if (strcmp(l4->unit, "MPKI") && den > 0)
-		l4_check(s, d->l4, misses / den);
+		l4_check(s, l4, misses / den);
 }
 
 static void score_cache(const struct rb_meas *m, const struct cache_dim *d,
