@@ -127,7 +127,6 @@ static int operands(struct cursor *c, struct loc_x86_insn *in, unsigned int kind
 		return 0;
 	if (imm == R8 || imm == RZ)
 		return take(c, imm == R8 ? 1 : 4, &in->rel, true);
-	in->has_imm = true;
 	if (take(c, imm == I8 ? 1 : imm == I16 || in->opsize16 ? 2 : 4, &v, true))
 		return -1;
 	in->imm = v;
@@ -143,10 +142,9 @@ static int irregular(struct cursor *c, struct loc_x86_insn *in, unsigned int *ki
 		*kind = M | (op == 0xf6 ? I8 : IZ);	/* test r/m, imm */
 	else if (op >= 0xa0 && op <= 0xa3)
 		return take(c, 8, &in->imm, false) ? -1 : 1;	/* moffs64 */
-	else if (op >= 0xb8 && op <= 0xbf && (in->rex & 8)) {
-		in->has_imm = true;
+	else if (op >= 0xb8 && op <= 0xbf && (in->rex & 8))
 		return take(c, 8, &in->imm, false) ? -1 : 1;	/* mov r64, imm64 */
-	} else if (op == 0xc8) {
+	else if (op == 0xc8) {
 		int64_t v;
 
 		return take(c, 3, &v, false) ? -1 : 1;		/* enter imm16, imm8 */

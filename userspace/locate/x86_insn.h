@@ -30,7 +30,6 @@ struct loc_x86_insn {
 	uint8_t modrm;
 	bool rip_rel;		/* ModRM memory operand is [rip + disp] */
 	int32_t disp;
-	bool has_imm;
 	int64_t imm;		/* sign-extended (mov r64, imm64: as is) */
 	int64_t rel;		/* call/jmp/jcc: target = address of next instruction + rel */
 };
