@@ -65,8 +65,8 @@ struct pr_llm_conn {
 	struct pr_msg_sink sink[2];
 	struct pr_llm_exchange *pending[XP_LLM_MAX_PENDING];
 	uint64_t lost_bytes;
-	unsigned resyncs;
-	unsigned other_requests; /* requests to an LLM host that are no model call (probes...) */ /* times parsing started over at a request after losing the framing */
+	unsigned resyncs; /* times parsing started over at a request after losing the framing */
+	unsigned other_requests; /* requests to an LLM host that are no model call (probes...) */
 	struct pr_llm_exchange *done, **done_tail; /* finished, not yet taken */
 };
 
