@@ -22,7 +22,6 @@ struct bpf_link;
 enum gp_cuda_lib {
 	XP_CUDA_LIB_CUDART, /* libcudart.so: cudaLaunchKernel, cudaMemcpy*, cuda*Synchronize */
 	XP_CUDA_LIB_CUDA,   /* libcuda.so.1: cuLaunchKernel(Ex) */
-	XP_CUDA_LIB_COUNT
 };
 
 /* Symbol probed for enum xk_cuda_fn `fn`; NULL when out of range. */
