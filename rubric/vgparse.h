@@ -36,7 +36,7 @@ void rb_cg_filter(struct rb_cg_profile *p, const char *prefix);
 int rb_cl_parse(const char *name, const char *buf, size_t len, long n, struct rb_cl_profile *out,
 		char *err, size_t errlen);
 
-/* Peak, first peak index and strict interior local maxima of mem_heap_B. */
+/* Peak of mem_heap_B, the number of snapshots and their strict interior local maxima. */
 int rb_ms_parse(const char *name, const char *buf, size_t len, struct rb_ms_profile *out, char *err,
 		size_t errlen);
 
